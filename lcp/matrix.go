@@ -1,0 +1,145 @@
+package lcp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Matrix is the lead matrix A of Eq. (2). It is an interface so that a
+// block-sparse symmetric matrix can replace the dense one without changing
+// the solvers' callers (see shared/DESIGN.md, "Speed").
+//
+// Implementations must be safe for concurrent reads.
+type Matrix interface {
+	// Dims returns the number of rows and columns.
+	Dims() (r, c int)
+	// At returns A[i][j].
+	At(i, j int) float64
+	// MulVecTo sets dst = A x. len(dst) = rows, len(x) = columns.
+	MulVecTo(dst, x []float64)
+	// RowDot returns (A x)_i.
+	RowDot(i int, x []float64) float64
+}
+
+// Dense is a dense row-major matrix. Its zero value is an empty 0×0 matrix.
+type Dense struct {
+	r, c int
+	data []float64
+}
+
+var _ Matrix = (*Dense)(nil)
+
+// NewDense returns an r×c matrix backed by data (row-major, len r·c), which it
+// keeps. With data == nil it allocates a zero matrix. It panics if r or c is
+// negative or len(data) != r·c, as these are programming errors; user data
+// goes through DenseFromRows, which returns errors.
+func NewDense(r, c int, data []float64) *Dense {
+	if r < 0 || c < 0 {
+		panic("lcp: negative dimension")
+	}
+	if data == nil {
+		data = make([]float64, r*c)
+	}
+	if len(data) != r*c {
+		panic("lcp: data length does not match dimensions")
+	}
+	return &Dense{r: r, c: c, data: data}
+}
+
+// DenseFromRows copies rows into a new matrix. Every row must have the same
+// length; the error names the first row that does not.
+func DenseFromRows(rows [][]float64) (*Dense, error) {
+	r := len(rows)
+	c := 0
+	if r > 0 {
+		c = len(rows[0])
+	}
+	d := NewDense(r, c, nil)
+	for i, row := range rows {
+		if len(row) != c {
+			return nil, fmt.Errorf("A[%d]: has %d entries, row 0 has %d", i, len(row), c)
+		}
+		copy(d.data[i*c:(i+1)*c], row)
+	}
+	return d, nil
+}
+
+// Reset resizes d to r×c, reusing its storage where it can, and zeroes it.
+func (d *Dense) Reset(r, c int) {
+	if cap(d.data) < r*c {
+		d.data = make([]float64, r*c)
+	}
+	d.r, d.c, d.data = r, c, d.data[:r*c]
+	clear(d.data)
+}
+
+// Dims returns the number of rows and columns.
+func (d *Dense) Dims() (r, c int) { return d.r, d.c }
+
+// At returns d[i][j].
+func (d *Dense) At(i, j int) float64 { return d.data[i*d.c+j] }
+
+// Set sets d[i][j] = v.
+func (d *Dense) Set(i, j int, v float64) { d.data[i*d.c+j] = v }
+
+// Add adds v to d[i][j].
+func (d *Dense) Add(i, j int, v float64) { d.data[i*d.c+j] += v }
+
+// Row returns row i as a view into d's storage.
+func (d *Dense) Row(i int) []float64 { return d.data[i*d.c : (i+1)*d.c] }
+
+// RawData returns the row-major backing slice.
+func (d *Dense) RawData() []float64 { return d.data }
+
+// MulVecTo sets dst = d x.
+func (d *Dense) MulVecTo(dst, x []float64) {
+	for i := 0; i < d.r; i++ {
+		dst[i] = dot(d.data[i*d.c:(i+1)*d.c], x)
+	}
+}
+
+// RowDot returns (d x)_i.
+func (d *Dense) RowDot(i int, x []float64) float64 {
+	return dot(d.data[i*d.c:(i+1)*d.c], x)
+}
+
+// Rows returns a copy of d as a slice of rows (the JSON layout).
+func (d *Dense) Rows() [][]float64 {
+	out := make([][]float64, d.r)
+	for i := range out {
+		out[i] = append([]float64(nil), d.Row(i)...)
+	}
+	return out
+}
+
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1 float64
+	i := 0
+	for ; i+1 < len(a); i += 2 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+	}
+	if i < len(a) {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1
+}
+
+// isSymmetric reports whether A equals its transpose to a relative tolerance
+// of tol (relative to the larger of the two entries' magnitudes).
+func isSymmetric(a Matrix, tol float64) bool {
+	n, c := a.Dims()
+	if n != c {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			x, y := a.At(i, j), a.At(j, i)
+			if math.Abs(x-y) > tol*math.Max(math.Abs(x), math.Abs(y)) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,109 @@
+package lcp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Problem is the boxed mixed linear complementarity problem of Eqs. (2)–(4)
+// of energy-error-measure.md:
+//
+//	A x + b = w,  w = w₊ − w₋,
+//	0 ≤ u − x ⊥ w₋ ≥ 0,
+//	0 ≤ x − l ⊥ w₊ ≥ 0,
+//
+// with x the constraint impulses (N·s or N·m·s), w the constraint-space
+// velocities (m/s or rad/s), A (kg⁻¹ or (kg·m²)⁻¹) and b (m/s or rad/s).
+// Lo and Hi are l and u; ±Inf marks a missing bound, so a bilateral row has
+// Lo = −Inf, Hi = +Inf and a contact normal row Lo = 0, Hi = +Inf.
+type Problem struct {
+	A      Matrix
+	B      []float64
+	Lo, Hi []float64
+}
+
+// N returns the number of rows n.
+func (p *Problem) N() int { return len(p.B) }
+
+// Validate reports the first inconsistency in p: a missing or non-square A,
+// lengths that differ from len(B), NaN or Inf in A or b, NaN bounds,
+// lo > hi, lo = +Inf or hi = −Inf. The error names the field, the row and
+// the value. Every solver calls Validate before it starts.
+func (p *Problem) Validate() error {
+	if p == nil {
+		return fmt.Errorf("problem: is nil")
+	}
+	n := len(p.B)
+	if p.A == nil {
+		return fmt.Errorf("A: missing")
+	}
+	r, c := p.A.Dims()
+	if r != c {
+		return fmt.Errorf("A: not square: %d×%d", r, c)
+	}
+	if r != n {
+		return fmt.Errorf("A: is %d×%d but b has %d entries", r, c, n)
+	}
+	if len(p.Lo) != n {
+		return fmt.Errorf("lo: has %d entries, b has %d", len(p.Lo), n)
+	}
+	if len(p.Hi) != n {
+		return fmt.Errorf("hi: has %d entries, b has %d", len(p.Hi), n)
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if v := p.A.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
+			}
+		}
+	}
+	for i, v := range p.B {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("b[%d]: must be finite, got %v", i, v)
+		}
+	}
+	for i := 0; i < n; i++ {
+		l, u := p.Lo[i], p.Hi[i]
+		switch {
+		case math.IsNaN(l):
+			return fmt.Errorf("lo[%d]: is NaN", i)
+		case math.IsNaN(u):
+			return fmt.Errorf("hi[%d]: is NaN", i)
+		case math.IsInf(l, 1):
+			return fmt.Errorf("lo[%d]: is +Inf; a lower bound must be finite or -Inf", i)
+		case math.IsInf(u, -1):
+			return fmt.Errorf("hi[%d]: is -Inf; an upper bound must be finite or +Inf", i)
+		case l > u:
+			return fmt.Errorf("row %d: lo = %v > hi = %v", i, l, u)
+		}
+	}
+	return nil
+}
+
+// Residual sets w = A x + b, the slack of Eq. (2), and returns w.
+// w is grown if it is too short.
+func (p *Problem) Residual(w, x []float64) []float64 {
+	n := p.N()
+	if cap(w) < n {
+		w = make([]float64, n)
+	}
+	w = w[:n]
+	p.A.MulVecTo(w, x)
+	for i, bi := range p.B {
+		w[i] += bi
+	}
+	return w
+}
+
+// Diag returns the diagonal of A: aᵢᵢ = 1/m_eff,i + cᵢ of Eq. (13).
+func (p *Problem) Diag(dst []float64) []float64 {
+	n := p.N()
+	if cap(dst) < n {
+		dst = make([]float64, n)
+	}
+	dst = dst[:n]
+	for i := range dst {
+		dst[i] = p.A.At(i, i)
+	}
+	return dst
+}
