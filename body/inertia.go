@@ -1,0 +1,69 @@
+package body
+
+import "github.com/go-gl/mathgl/mgl64"
+
+// The inertia helpers return the body-frame inertia about the centre of mass
+// of a homogeneous solid (kg·m²) for mass m (kg) and lengths in m. They do
+// not check their arguments: Body.Validate rejects a result that is not
+// finite and positive definite.
+
+// BoxInertia returns the inertia of a box with full side lengths sx, sy, sz
+// along the body x, y, z axes: diag(m(sy²+sz²)/12, m(sx²+sz²)/12, m(sx²+sy²)/12).
+func BoxInertia(m, sx, sy, sz float64) mgl64.Mat3 {
+	return mgl64.Diag3(mgl64.Vec3{
+		m * (sy*sy + sz*sz) / 12,
+		m * (sx*sx + sz*sz) / 12,
+		m * (sx*sx + sy*sy) / 12,
+	})
+}
+
+// SphereInertia returns the inertia of a solid sphere of radius r: (2/5) m r² I.
+func SphereInertia(m, r float64) mgl64.Mat3 {
+	i := 0.4 * m * r * r
+	return mgl64.Diag3(mgl64.Vec3{i, i, i})
+}
+
+// CylinderInertia returns the inertia of a solid cylinder of radius r and
+// length l with its axis along body z:
+// diag(m(3r²+l²)/12, m(3r²+l²)/12, m r²/2).
+func CylinderInertia(m, r, l float64) mgl64.Mat3 {
+	t := m * (3*r*r + l*l) / 12
+	return mgl64.Diag3(mgl64.Vec3{t, t, m * r * r / 2})
+}
+
+// CapsuleInertia returns the inertia of a solid capsule along body z: a
+// cylinder of radius r and length l (the straight part, end caps excluded)
+// closed by two hemispheres of radius r. The mass is split by volume,
+// m_c = m·l/(l + 4r/3) to the cylinder, m_s = m − m_c to the two caps. Each
+// hemisphere (mass m_s/2) has its centre of mass 3r/8 from its flat face and
+// inertia (83/320)(m_s/2) r² about a transverse axis through it; the parallel
+// axis term with distance l/2 + 3r/8 gives
+//
+//	I_zz = m_c r²/2 + (2/5) m_s r²
+//	I_xx = I_yy = m_c (r²/4 + l²/12) + m_s (2r²/5 + l²/4 + 3lr/8)
+//
+// For l = 0 this is SphereInertia(m, r).
+func CapsuleInertia(m, r, l float64) mgl64.Mat3 {
+	vc := l         // cylinder volume / (π r²)
+	vs := 4 * r / 3 // sphere volume / (π r²)
+	mc := m * vc / (vc + vs)
+	ms := m - mc
+	izz := mc*r*r/2 + 0.4*ms*r*r
+	ixx := mc*(r*r/4+l*l/12) + ms*(0.4*r*r+l*l/4+3*l*r/8)
+	return mgl64.Diag3(mgl64.Vec3{ixx, ixx, izz})
+}
+
+// RodAxialRatio is the ratio I_xx / I_yy of RodInertia. A thin rod has no
+// inertia about its own axis, but M must stay invertible; 1e-6 is small
+// enough not to matter for motion about the other axes (paper:
+// energy-error-measure.md §5.1, "I_y is small") and large enough to keep
+// M⁻¹ finite. Rows that touch the rod's spin should use a real radius
+// (CylinderInertia) instead.
+const RodAxialRatio = 1e-6
+
+// RodInertia returns the inertia of a thin rod of length l along body x:
+// diag(RodAxialRatio·ml²/12, ml²/12, ml²/12).
+func RodInertia(m, l float64) mgl64.Mat3 {
+	t := m * l * l / 12
+	return mgl64.Diag3(mgl64.Vec3{RodAxialRatio * t, t, t})
+}
