@@ -30,6 +30,9 @@ var (
 	// ErrTooLarge: the problem is too large for this solver (the enumerating
 	// reference solver).
 	ErrTooLarge = errors.New("lcp: problem too large for this solver")
+	// ErrNoSolution: the method ended without a solution (Lemke's ray
+	// termination, or no index set that solves the problem).
+	ErrNoSolution = errors.New("lcp: no solution found")
 	// ErrUnsupported: the solver cannot treat this kind of problem.
 	ErrUnsupported = errors.New("lcp: unsupported problem")
 )

@@ -1,0 +1,455 @@
+package lcp
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// BPP is the block principal pivoting method of Júdice and Pires (1994,
+// ref. [29] of energy-error-measure.md), extended to box bounds.
+//
+// Each row sits in one of three index sets: Free (F), AtLower (L) or AtUpper
+// (U). Given the sets, one iteration fixes x_L = l_L and x_U = u_U, solves the
+// free block exactly,
+//
+//	A_FF x_F = −(b_F + A_FL l_L + A_FU u_U),
+//
+// sets w = A x + b (so w_F = 0 and the iterate satisfies Eq. (2)), and counts
+// the infeasible rows: i ∈ F with x_i < l_i or x_i > u_i, i ∈ L with w_i < 0,
+// i ∈ U with w_i > 0. If there are none the iterate solves the MLCP. Otherwise
+// the sets are exchanged: a block pivot moves every infeasible row at once
+// (F → L or U by the violated bound, L or U → F). Block pivots alone can cycle,
+// so the method keeps the least number of infeasibilities seen, n̄; after
+// MaxBlockFailures consecutive block pivots that do not reduce it, it moves one
+// row only: the infeasible row of largest index (Murty's least-index rule read
+// from the end), which is finite for symmetric positive definite A, and
+// returns to block pivots as soon as the count drops below n̄.
+//
+// One iteration is one linear solve of the free block and one exchange (the
+// budget counts iterations). Rows with l = u stay at their bound and rows with
+// l = −∞, u = +∞ stay free. The free block is factored by Cholesky when A is
+// symmetric; between iterations the factor is updated row by row (O(m²) per
+// changed index) when few indices change, and refactored otherwise. A
+// non-symmetric A, or a block that is not numerically positive definite, uses
+// an LU factorization instead; a singular block ends the solve with an error
+// wrapping ErrSingular and the iterate with the fewest infeasibilities so far.
+//
+// The default budget (MaxIterations = 0) is 100 + 10 n iterations.
+type BPP struct {
+	// MaxBlockFailures is the number of block pivots in a row that may fail
+	// to reduce the number of infeasibilities before a single pivot; 0 means 3.
+	MaxBlockFailures int
+
+	// Workspace, reused across calls.
+	state, next   []State
+	pos           []int // position of row i in free, or -1
+	free          []int // free rows in factor order
+	rhs, xf, xtol []float64
+	bestX         []float64
+	bestW         []float64
+	bestState     []State
+	fac           chol
+	lu            mat.LU
+}
+
+var _ Solver = (*BPP)(nil)
+
+// Name returns "bpp".
+func (s *BPP) Name() string { return "bpp" }
+
+// scales returns the velocity tolerance and fills xtol with the impulse
+// tolerance of each row (see Settings.Tolerance).
+func scales(p *Problem, tol float64, xtol []float64) float64 {
+	tol = tolOrDefault(tol)
+	sw := 0.0
+	for _, v := range p.B {
+		sw = math.Max(sw, math.Abs(v))
+	}
+	if sw == 0 {
+		sw = 1
+	}
+	wtol := tol * sw
+	for i := range xtol {
+		a := p.A.At(i, i)
+		if a > 0 {
+			xtol[i] = wtol / a
+		} else {
+			xtol[i] = wtol
+		}
+	}
+	return wtol
+}
+
+func tolOrDefault(tol float64) float64 {
+	if tol <= 0 {
+		return defaultTolerance
+	}
+	return tol
+}
+
+// initialStates fills st from s.Start, s.X0 or the default.
+func initialStates(st []State, p *Problem, s *Settings) error {
+	n := p.N()
+	if s.Start != nil && len(s.Start) != n {
+		return fmt.Errorf("settings: Start has %d entries, problem has %d rows", len(s.Start), n)
+	}
+	if s.X0 != nil && len(s.X0) != n {
+		return fmt.Errorf("settings: X0 has %d entries, problem has %d rows", len(s.X0), n)
+	}
+	for i := 0; i < n; i++ {
+		l, u := p.Lo[i], p.Hi[i]
+		var v State
+		switch {
+		case s.Start != nil:
+			v = s.Start[i]
+			if v != Free && v != AtLower && v != AtUpper {
+				return fmt.Errorf("settings: Start[%d]: unknown state %d", i, v)
+			}
+		case s.X0 != nil:
+			x := s.X0[i]
+			switch {
+			case math.IsNaN(x):
+				return fmt.Errorf("settings: X0[%d]: is NaN", i)
+			case x <= l:
+				v = AtLower
+			case x >= u:
+				v = AtUpper
+			default:
+				v = Free
+			}
+		default:
+			v = AtLower
+		}
+		st[i] = fixState(v, l, u)
+	}
+	return nil
+}
+
+// fixState maps a state onto what the bounds allow: a row with l = u is at
+// its lower bound; a missing bound cannot be active.
+func fixState(v State, l, u float64) State {
+	switch {
+	case l == u:
+		return AtLower
+	case v == AtLower && math.IsInf(l, -1):
+		if math.IsInf(u, 1) {
+			return Free
+		}
+		return AtUpper
+	case v == AtUpper && math.IsInf(u, 1):
+		if math.IsInf(l, -1) {
+			return Free
+		}
+		return AtLower
+	}
+	return v
+}
+
+// Solve runs block principal pivoting on p. See BPP.
+func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	n := p.N()
+	s.state = growStates(s.state, n)
+	s.next = growStates(s.next, n)
+	if err := initialStates(s.state, p, &set); err != nil {
+		return err
+	}
+	dst.resize(n)
+	s.pos = growInt(s.pos, n)
+	s.free = growInt(s.free, n)[:0]
+	s.rhs = grow(s.rhs, n)
+	s.xf = grow(s.xf, n)
+	s.xtol = grow(s.xtol, n)
+	s.bestX = grow(s.bestX, n)
+	s.bestW = grow(s.bestW, n)
+	s.bestState = growStates(s.bestState, n)
+	for i := range s.pos {
+		s.pos[i] = -1
+	}
+	xtol := s.xtol
+	wtol := scales(p, set.Tolerance, xtol)
+	sw := wtol / tolOrDefault(set.Tolerance)
+	budget := set.MaxIterations
+	if budget <= 0 {
+		budget = 100 + 10*n
+	}
+	maxFail := s.MaxBlockFailures
+	if maxFail <= 0 {
+		maxFail = 3
+	}
+	symmetric := isSymmetric(p.A, 1e-12)
+	s.fac.reset(n)
+	x, w := dst.X, dst.W
+
+	bestInf := n + 1 // least infeasibility count seen (n̄)
+	fails := 0
+	keptInf := -1 // infeasibilities of the kept best iterate
+	for it := 1; ; it++ {
+		// Fixed part of x.
+		for i := 0; i < n; i++ {
+			switch s.state[i] {
+			case AtLower:
+				x[i] = p.Lo[i]
+			case AtUpper:
+				x[i] = p.Hi[i]
+			default:
+				x[i] = 0
+			}
+		}
+		if err := s.solveFree(p, x, w, symmetric, sw); err != nil {
+			s.finishBest(dst, p, keptInf)
+			dst.Iterations = it - 1
+			dst.Status = Failed
+			dst.Reason = err.Error()
+			return err
+		}
+		dst.Iterations = it
+		if set.Observer != nil {
+			set.Observer.Observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
+		}
+		// Infeasibilities and the block exchange.
+		ninf, last := 0, -1
+		for i := 0; i < n; i++ {
+			v := s.state[i]
+			nv := v
+			switch v {
+			case Free:
+				if x[i] < p.Lo[i]-xtol[i] {
+					nv = AtLower
+				} else if x[i] > p.Hi[i]+xtol[i] {
+					nv = AtUpper
+				}
+			case AtLower:
+				if w[i] < -wtol && p.Lo[i] != p.Hi[i] {
+					nv = Free
+				}
+			case AtUpper:
+				if w[i] > wtol && p.Lo[i] != p.Hi[i] {
+					nv = Free
+				}
+			}
+			s.next[i] = nv
+			if nv != v {
+				ninf++
+				last = i
+			}
+		}
+		if keptInf < 0 || ninf <= keptInf {
+			keptInf = ninf
+			copy(s.bestX, x)
+			copy(s.bestW, w)
+			copy(s.bestState, s.state)
+		}
+		if ninf == 0 {
+			copy(dst.States, s.state)
+			dst.Status = Converged
+			return nil
+		}
+		if it >= budget {
+			copy(dst.States, s.state)
+			dst.Status = BudgetExhausted
+			return nil
+		}
+		switch {
+		case ninf < bestInf:
+			bestInf, fails = ninf, 0
+			dst.Pivots += ninf
+			copy(s.state, s.next)
+		case fails < maxFail:
+			fails++
+			dst.Pivots += ninf
+			copy(s.state, s.next)
+		default:
+			// Single pivot on the largest infeasible index.
+			s.state[last] = s.next[last]
+			dst.Pivots++
+		}
+		for i := 0; i < n; i++ {
+			s.state[i] = fixState(s.state[i], p.Lo[i], p.Hi[i])
+		}
+	}
+}
+
+// finishBest copies the kept best iterate into dst; before any iterate was
+// solved it leaves x at the fixed values (free rows 0) with w = A x + b.
+func (s *BPP) finishBest(dst *Result, p *Problem, keptInf int) {
+	if keptInf < 0 {
+		for i, v := range s.state {
+			if v == Free {
+				dst.X[i] = 0
+			}
+		}
+		p.Residual(dst.W, dst.X)
+		copy(dst.States, s.state)
+		return
+	}
+	copy(dst.X, s.bestX)
+	copy(dst.W, s.bestW)
+	copy(dst.States, s.bestState)
+}
+
+// dropFactor forgets the Cholesky factor and the free order.
+func (s *BPP) dropFactor() {
+	s.free = s.free[:0]
+	for i := range s.pos {
+		s.pos[i] = -1
+	}
+	s.fac.m = 0
+}
+
+// solveFree brings the factor of A_FF in line with the free set in s.state,
+// solves for x_F and sets w = A x + b. On entry x holds the fixed values and
+// zeros for free rows. sw is the velocity scale of the problem.
+func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) error {
+	p.Residual(w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
+	if symmetric {
+		for attempt := 0; attempt < 2; attempt++ {
+			if attempt == 1 {
+				// The updated factor drifted: refactor from scratch once.
+				s.dropFactor()
+				for i, v := range s.state {
+					if v == Free {
+						x[i] = 0
+					}
+				}
+				p.Residual(w, x)
+			}
+			if !s.updateFactor(p) {
+				break
+			}
+			m := len(s.free)
+			xf := s.xf[:m]
+			for k, i := range s.free {
+				xf[k] = -w[i]
+			}
+			s.fac.solve(xf)
+			for k, i := range s.free {
+				x[i] = xf[k]
+			}
+			p.Residual(w, x)
+			// A fresh factor is accepted as it is; an updated one must
+			// leave w_F at rounding level.
+			ok := true
+			for _, i := range s.free {
+				if !(math.Abs(w[i]) <= 1e-8*sw) {
+					ok = false
+					break
+				}
+			}
+			if ok || attempt == 1 {
+				return nil
+			}
+		}
+		// Not positive definite: solve with LU instead.
+		s.dropFactor()
+		for i, v := range s.state {
+			if v == Free {
+				x[i] = 0
+			}
+		}
+		p.Residual(w, x)
+	}
+	return s.solveLU(p, x, w)
+}
+
+// updateFactor makes s.fac the Cholesky factor of A_FF for the free set in
+// s.state, by deleting and appending indices or by refactoring, whichever is
+// cheaper. It reports false if A_FF is not numerically positive definite.
+func (s *BPP) updateFactor(p *Problem) bool {
+	m := len(s.free)
+	removed, added, kept := 0, 0, 0
+	for _, i := range s.free {
+		if s.state[i] != Free {
+			removed++
+		} else {
+			kept++
+		}
+	}
+	for i, v := range s.state {
+		if v == Free && s.pos[i] < 0 {
+			added++
+		}
+	}
+	// An update costs about (removed + added)·m² flops, a refactor m'³/3.
+	mNew := kept + added
+	if m == 0 || 3*(removed+added)*m > mNew*mNew {
+		s.dropFactor()
+	} else if removed > 0 {
+		// Delete from the end so positions stay valid.
+		for k := m - 1; k >= 0; k-- {
+			i := s.free[k]
+			if s.state[i] != Free {
+				s.fac.deleteIndex(k)
+				copy(s.free[k:], s.free[k+1:])
+				s.free = s.free[:len(s.free)-1]
+				s.pos[i] = -1
+			}
+		}
+		for k, i := range s.free {
+			s.pos[i] = k
+		}
+	}
+	for i, v := range s.state {
+		if v != Free || s.pos[i] >= 0 {
+			continue
+		}
+		a := s.rhs[:len(s.free)]
+		for k, j := range s.free {
+			a[k] = p.A.At(i, j)
+		}
+		if !s.fac.appendIndex(a, p.A.At(i, i)) {
+			return false
+		}
+		s.pos[i] = len(s.free)
+		s.free = append(s.free, i)
+	}
+	return true
+}
+
+// solveLU solves the free block with an LU factorization (non-symmetric or
+// indefinite blocks).
+func (s *BPP) solveLU(p *Problem, x, w []float64) error {
+	free := s.free[:0]
+	for i, v := range s.state {
+		if v == Free {
+			free = append(free, i)
+		}
+	}
+	s.free = free
+	m := len(free)
+	if m == 0 {
+		return nil
+	}
+	blk := mat.NewDense(m, m, nil)
+	for r, i := range free {
+		for c, j := range free {
+			blk.Set(r, c, p.A.At(i, j))
+		}
+	}
+	s.lu.Factorize(blk)
+	if cond := s.lu.Cond(); !(cond < 1e14) {
+		// Reset so the next call rebuilds the Cholesky path from scratch.
+		s.dropFactor()
+		return fmt.Errorf("free block of %d rows has condition number %.3g: %w", m, cond, ErrSingular)
+	}
+	rhs := mat.NewVecDense(m, nil)
+	for r, i := range free {
+		rhs.SetVec(r, -w[i])
+	}
+	var sol mat.VecDense
+	if err := s.lu.SolveVecTo(&sol, false, rhs); err != nil {
+		s.dropFactor()
+		return fmt.Errorf("free block of %d rows: %v: %w", m, err, ErrSingular)
+	}
+	for r, i := range free {
+		x[i] = sol.AtVec(r)
+	}
+	p.Residual(w, x)
+	// The LU path keeps no Cholesky factor.
+	s.dropFactor()
+	return nil
+}

@@ -1,0 +1,399 @@
+package lcp
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Lemke is Lemke's complementary pivoting algorithm with the covering vector
+// d = (1, …, 1) and a lexicographic minimum-ratio test, which prevents
+// cycling on degenerate problems. It solves standard LCPs
+//
+//	w = M z + q,  0 ≤ z ⊥ w ≥ 0,
+//
+// and reaches box MLCPs by reducing them to one, row by row:
+//
+//   - l finite, u = +∞: x = l + z, complement w;
+//   - l = −∞, u finite: x = u − z, complement −w;
+//   - l, u finite, l < u: x = l + z with complement w + s, and a second
+//     variable s with complement (u − l) − z;
+//   - l = u: x = l, no variable;
+//   - l = −∞, u = +∞ (bilateral rows, F): eliminated first by their
+//     equations w_F = 0, i.e. x_F = −A_FF⁻¹(b_F + A_FB x_B), which leaves the
+//     Schur complement A_BB − A_BF A_FF⁻¹ A_FB on the other rows (symmetric
+//     positive definite when A is). A singular A_FF is an error wrapping
+//     ErrSingular.
+//
+// For symmetric positive semidefinite A the reduced M is copositive-plus,
+// so Lemke's method finds a solution whenever one exists.
+//
+// One iteration is one complementary pivot. The intermediate basic
+// solutions carry the artificial variable z₀ ≠ 0, so their x and w do not
+// satisfy Eq. (2) (energy-error-measure.md §2.2): iterates are reported with
+// SatisfiesEq2 = false, their W taken from the tableau. The returned solution
+// has w recomputed as A x + b. Ray termination ends with an error wrapping
+// ErrNoSolution. The default budget (MaxIterations = 0) is 1000 + 20 m² pivots
+// for a reduced LCP of size m.
+type Lemke struct {
+	// Workspace.
+	m      []float64 // reduced M, m×m row-major
+	q      []float64
+	tab    []float64 // tableau m × (2m+2): [I | −M | −d | rhs]
+	basis  []int     // basic variable of each tableau row
+	vars   []lemkeVar
+	rowVar []int // first variable of each problem row, or -1
+	d0     []float64
+}
+
+type lemkeVar struct {
+	row   int
+	sign  float64 // x_row += sign·z (0 for a slack variable)
+	slack int     // for a boxed primal variable: index of its slack; else -1
+	of    int     // for a slack: its primal variable
+}
+
+var _ Solver = (*Lemke)(nil)
+
+// Name returns "lemke".
+func (s *Lemke) Name() string { return "lemke" }
+
+// reduce builds the standard LCP (M, q) for p.
+func (s *Lemke) reduce(p *Problem) int {
+	n := p.N()
+	s.vars = s.vars[:0]
+	s.rowVar = growInt(s.rowVar, n)
+	s.d0 = grow(s.d0, n)
+	for i := 0; i < n; i++ {
+		l, u := p.Lo[i], p.Hi[i]
+		s.rowVar[i] = len(s.vars)
+		switch {
+		case l == u:
+			s.d0[i] = l
+			s.rowVar[i] = -1
+		case math.IsInf(u, 1):
+			s.d0[i] = l
+			s.vars = append(s.vars, lemkeVar{row: i, sign: 1, slack: -1})
+		case math.IsInf(l, -1):
+			s.d0[i] = u
+			s.vars = append(s.vars, lemkeVar{row: i, sign: -1, slack: -1})
+		default:
+			s.d0[i] = l
+			k := len(s.vars)
+			s.vars = append(s.vars, lemkeVar{row: i, sign: 1, slack: k + 1}, lemkeVar{row: i, sign: 0, slack: -1, of: k})
+		}
+	}
+	m := len(s.vars)
+	s.m = grow(s.m, m*m)
+	clear(s.m)
+	s.q = grow(s.q, m)
+	// (A d0 + b)
+	ad := grow(nil, n)
+	p.Residual(ad, s.d0)
+	for k, v := range s.vars {
+		if v.sign == 0 {
+			s.m[k*m+v.of] = -1
+			s.q[k] = p.Hi[v.row] - p.Lo[v.row]
+			continue
+		}
+		for k2, v2 := range s.vars {
+			if v2.sign == 0 {
+				continue
+			}
+			s.m[k*m+k2] = v.sign * v2.sign * p.A.At(v.row, v2.row)
+		}
+		if v.slack >= 0 {
+			s.m[k*m+v.slack] = 1
+		}
+		s.q[k] = v.sign * ad[v.row]
+	}
+	return m
+}
+
+// Solve runs Lemke's algorithm on p. See Lemke.
+func (s *Lemke) Solve(dst *Result, p *Problem, set Settings) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	var free, bnd []int
+	for i := range p.B {
+		if math.IsInf(p.Lo[i], -1) && math.IsInf(p.Hi[i], 1) {
+			free = append(free, i)
+		} else {
+			bnd = append(bnd, i)
+		}
+	}
+	if len(free) == 0 {
+		return s.solveStd(dst, p, set)
+	}
+	n, nf, nb := p.N(), len(free), len(bnd)
+	dst.resize(n)
+	// S = A_FF⁻¹ [A_FB | b_F]
+	aff := mat.NewDense(nf, nf, nil)
+	rhs := mat.NewDense(nf, nb+1, nil)
+	for r, i := range free {
+		for c, j := range free {
+			aff.Set(r, c, p.A.At(i, j))
+		}
+		for c, j := range bnd {
+			rhs.Set(r, c, p.A.At(i, j))
+		}
+		rhs.Set(r, nb, p.B[i])
+	}
+	var lu mat.LU
+	lu.Factorize(aff)
+	var sm mat.Dense
+	if cond := lu.Cond(); !(cond < 1e14) || lu.SolveTo(&sm, false, rhs) != nil {
+		p.Residual(dst.W, dst.X)
+		dst.Status = Failed
+		dst.Reason = fmt.Sprintf("the %d bilateral rows have a singular block (condition %.3g)", nf, cond)
+		return fmt.Errorf("lemke: %s: %w", dst.Reason, ErrSingular)
+	}
+	red := NewDense(nb, nb, nil)
+	q := &Problem{A: red, B: make([]float64, nb), Lo: make([]float64, nb), Hi: make([]float64, nb)}
+	for r, i := range bnd {
+		for c, j := range bnd {
+			v := p.A.At(i, j)
+			for k, f := range free {
+				v -= p.A.At(i, f) * sm.At(k, c)
+			}
+			red.Set(r, c, v)
+		}
+		v := p.B[i]
+		for k, f := range free {
+			v -= p.A.At(i, f) * sm.At(k, nb)
+		}
+		q.B[r], q.Lo[r], q.Hi[r] = v, p.Lo[i], p.Hi[i]
+	}
+	// Map reduced iterates and results back to the full problem.
+	expand := func(xb, wb []float64) {
+		for r, i := range bnd {
+			dst.X[i], dst.W[i] = xb[r], wb[r]
+		}
+		for k, f := range free {
+			v := -sm.At(k, nb)
+			for c := range bnd {
+				v -= sm.At(k, c) * xb[c]
+			}
+			dst.X[f], dst.W[f] = v, 0
+		}
+	}
+	inner := set
+	if set.Observer != nil {
+		inner.Observer = ObserverFunc(func(it Iterate) {
+			expand(it.X, it.W)
+			set.Observer.Observe(Iterate{Iter: it.Iter, X: dst.X, W: dst.W, SatisfiesEq2: it.SatisfiesEq2})
+		})
+	}
+	var rr Result
+	err := s.solveStd(&rr, q, inner)
+	expand(rr.X, rr.W)
+	p.Residual(dst.W, dst.X)
+	dst.Iterations, dst.Pivots, dst.Status, dst.Reason = rr.Iterations, rr.Pivots, rr.Status, rr.Reason
+	for r, i := range bnd {
+		dst.States[i] = rr.States[r]
+	}
+	for _, f := range free {
+		dst.States[f] = Free
+	}
+	return err
+}
+
+// solveStd runs Lemke's algorithm on a problem without bilateral rows.
+func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
+	n := p.N()
+	dst.resize(n)
+	m := s.reduce(p)
+	budget := set.MaxIterations
+	if budget <= 0 {
+		budget = 1000 + 20*m*m
+	}
+	z := grow(nil, m)  // primal values
+	wv := grow(nil, m) // complement values
+	finish := func() { // x and states from z
+		for i := 0; i < n; i++ {
+			dst.X[i] = s.d0[i]
+		}
+		for k, v := range s.vars {
+			if v.sign != 0 {
+				dst.X[v.row] += v.sign * z[k]
+			}
+		}
+		p.Residual(dst.W, dst.X)
+		for i, x := range dst.X {
+			switch {
+			case x <= p.Lo[i]:
+				dst.States[i] = AtLower
+			case x >= p.Hi[i]:
+				dst.States[i] = AtUpper
+			default:
+				dst.States[i] = Free
+			}
+		}
+	}
+	// Trivial solution z = 0.
+	qmin, r := 0.0, -1
+	for k := 0; k < m; k++ {
+		if s.q[k] < qmin {
+			qmin, r = s.q[k], k
+		}
+	}
+	if r < 0 {
+		finish()
+		dst.Status = Converged
+		return nil
+	}
+	// Tableau: columns 0..m-1 w, m..2m-1 z, 2m z0, 2m+1 rhs.
+	cols := 2*m + 2
+	s.tab = grow(s.tab, m*cols)
+	clear(s.tab)
+	s.basis = growInt(s.basis, m)
+	for k := 0; k < m; k++ {
+		row := s.tab[k*cols : (k+1)*cols]
+		row[k] = 1
+		for j := 0; j < m; j++ {
+			row[m+j] = -s.m[k*m+j]
+		}
+		row[2*m] = -1
+		row[2*m+1] = s.q[k]
+		s.basis[k] = k
+	}
+	pivot := func(r, c int) {
+		pr := s.tab[r*cols : (r+1)*cols]
+		inv := 1 / pr[c]
+		for j := range pr {
+			pr[j] *= inv
+		}
+		pr[c] = 1
+		for k := 0; k < m; k++ {
+			if k == r {
+				continue
+			}
+			row := s.tab[k*cols : (k+1)*cols]
+			f := row[c]
+			if f == 0 {
+				continue
+			}
+			for j := range row {
+				row[j] -= f * pr[j]
+			}
+			row[c] = 0
+		}
+		s.basis[r] = c
+	}
+	report := func(it int) {
+		clear(z)
+		clear(wv)
+		for k := 0; k < m; k++ {
+			b, val := s.basis[k], s.tab[k*cols+2*m+1]
+			switch {
+			case b < m:
+				wv[b] = val
+			case b < 2*m:
+				z[b-m] = val
+			}
+		}
+		if set.Observer == nil {
+			return
+		}
+		for i := 0; i < n; i++ {
+			dst.X[i] = s.d0[i]
+		}
+		for k, v := range s.vars {
+			if v.sign != 0 {
+				dst.X[v.row] += v.sign * z[k]
+			}
+		}
+		p.Residual(dst.W, dst.X) // fixed rows keep A x + b
+		for k, v := range s.vars {
+			if v.sign == 0 {
+				continue
+			}
+			if s.rowVar[v.row] == k { // first variable of the row defines w
+				w := wv[k]
+				if v.slack >= 0 {
+					w -= z[v.slack]
+				}
+				if v.sign < 0 {
+					w = -w
+				}
+				dst.W[v.row] = w
+			}
+		}
+		set.Observer.Observe(Iterate{Iter: it, X: dst.X, W: dst.W, SatisfiesEq2: false})
+	}
+	// Initial pivot: z0 enters, the row with the least q leaves (smallest
+	// index among ties keeps the tableau lexicographically positive).
+	pivot(r, 2*m)
+	dst.Iterations = 1
+	dst.Pivots = 1
+	report(1)
+	entering := m + r // z_r, the complement of the w_r that left
+	for it := 2; ; it++ {
+		if it > budget {
+			finish()
+			dst.Status = BudgetExhausted
+			dst.Iterations = it - 1
+			return nil
+		}
+		// Lexicographic minimum ratio test on column `entering`.
+		leave := -1
+		colMax := 0.0
+		for k := 0; k < m; k++ {
+			colMax = math.Max(colMax, math.Abs(s.tab[k*cols+entering]))
+		}
+		eps := 1e-12 * math.Max(colMax, 1e-300)
+		for k := 0; k < m; k++ {
+			a := s.tab[k*cols+entering]
+			if a <= eps {
+				continue
+			}
+			if leave < 0 || s.lexLess(k, leave, entering, cols, m) {
+				leave = k
+			}
+		}
+		if leave < 0 {
+			finish()
+			dst.Status = Failed
+			dst.Iterations = it - 1
+			dst.Reason = fmt.Sprintf("ray termination after %d pivots", it-1)
+			return fmt.Errorf("lemke: %s: %w", dst.Reason, ErrNoSolution)
+		}
+		out := s.basis[leave]
+		pivot(leave, entering)
+		dst.Iterations = it
+		dst.Pivots = it
+		report(it)
+		if out == 2*m {
+			finish()
+			dst.Status = Converged
+			return nil
+		}
+		if out < m {
+			entering = out + m
+		} else {
+			entering = out - m
+		}
+	}
+}
+
+// lexLess reports whether row a's ratio vector (rhs, B⁻¹ row)/t is
+// lexicographically smaller than row b's for entering column c. B⁻¹ sits in
+// the tableau's first m columns (the initial identity).
+func (s *Lemke) lexLess(a, b, c, cols, m int) bool {
+	ra := s.tab[a*cols : (a+1)*cols]
+	rb := s.tab[b*cols : (b+1)*cols]
+	ta, tb := ra[c], rb[c]
+	va, vb := ra[2*m+1]/ta, rb[2*m+1]/tb
+	if d := va - vb; math.Abs(d) > 1e-12*math.Max(math.Abs(va), math.Abs(vb)) {
+		return d < 0
+	}
+	for j := 0; j < m; j++ {
+		va, vb = ra[j]/ta, rb[j]/tb
+		if d := va - vb; math.Abs(d) > 1e-12*math.Max(math.Abs(va), math.Abs(vb)) {
+			return d < 0
+		}
+	}
+	return false
+}
