@@ -1,0 +1,123 @@
+package errmeasure
+
+import (
+	"fmt"
+
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// Totals are the three system errors of one candidate (x, w): the ℓ1 norms
+// of the per-row errors.
+type Totals struct {
+	FB       float64 // ‖δψ_FB‖₁, Eq. (7); mixed N·s and m/s
+	Residual float64 // ‖δψ_res‖₁, Eq. (10); mixed N·s and m/s
+	Energy   float64 // δe = ‖δe‖₁, Eq. (23); J
+}
+
+// Of returns the total under m: Energy, FB or Residual. For Last, which
+// ranks nothing, and for invalid values it returns 0.
+func (t Totals) Of(m Measure) float64 {
+	switch m {
+	case Energy:
+		return t.Energy
+	case FB:
+		return t.FB
+	case Residual:
+		return t.Residual
+	}
+	return 0
+}
+
+// RowErrors are the three errors of one row: δψ_FB,i (Eq. 6), δψ_res,i
+// (Eq. 9) and δe_i (Eq. 22, J).
+type RowErrors struct {
+	FB, Residual, Energy float64
+}
+
+// Compute returns the three totals (Eqs. 7, 10, 23) for the candidate x
+// (impulses, N·s) with slack w (m/s) on problem p, whose bounds it reads.
+// a is the per-row inverse effective mass (kg⁻¹); nil means the diagonal of
+// p.A (Eq. 13), and ExactInverseMass gives the exact one (Eq. 11). w is used
+// as given: the measures assume w = A x + b (Eq. 2), which Compute does not
+// check. It is O(n) and allocates nothing.
+//
+// len(x), len(w) and, if a is not nil, len(a) must equal p.N(); Compute
+// panics otherwise, as that is a programming error.
+func Compute(p *lcp.Problem, x, w, a []float64) Totals {
+	checkLens(p, x, w, a)
+	var t Totals
+	for i := range x {
+		ai := rowMass(p, a, i)
+		lo, hi := p.Lo[i], p.Hi[i]
+		t.FB += FBRow(x[i], w[i], lo, hi)
+		t.Residual += ResidualRow(x[i], w[i], lo, hi)
+		t.Energy += EnergyRow(x[i], w[i], lo, hi, ai)
+	}
+	return t
+}
+
+// Rows is Compute that also fills dst with each row's errors. dst is grown
+// if it is shorter than p.N() and is returned resliced to p.N().
+func Rows(dst []RowErrors, p *lcp.Problem, x, w, a []float64) ([]RowErrors, Totals) {
+	checkLens(p, x, w, a)
+	n := len(x)
+	if cap(dst) < n {
+		dst = make([]RowErrors, n)
+	}
+	dst = dst[:n]
+	var t Totals
+	for i := range x {
+		ai := rowMass(p, a, i)
+		lo, hi := p.Lo[i], p.Hi[i]
+		r := RowErrors{
+			FB:       FBRow(x[i], w[i], lo, hi),
+			Residual: ResidualRow(x[i], w[i], lo, hi),
+			Energy:   EnergyRow(x[i], w[i], lo, hi, ai),
+		}
+		dst[i] = r
+		t.FB += r.FB
+		t.Residual += r.Residual
+		t.Energy += r.Energy
+	}
+	return dst, t
+}
+
+// TotalOf returns the system error of x, w under the single measure m,
+// computing only that measure. Arguments as for Compute. Last is not an
+// error measure: TotalOf returns 0 for it (and for invalid values of m)
+// without looking at x and w.
+func TotalOf(m Measure, p *lcp.Problem, x, w, a []float64) float64 {
+	if m != Energy && m != FB && m != Residual {
+		return 0
+	}
+	checkLens(p, x, w, a)
+	var s float64
+	for i := range x {
+		lo, hi := p.Lo[i], p.Hi[i]
+		switch m {
+		case Energy:
+			s += EnergyRow(x[i], w[i], lo, hi, rowMass(p, a, i))
+		case FB:
+			s += FBRow(x[i], w[i], lo, hi)
+		case Residual:
+			s += ResidualRow(x[i], w[i], lo, hi)
+		}
+	}
+	return s
+}
+
+// rowMass returns aᵢᵢ: a[i], or the diagonal of p.A when a is nil (Eq. 13).
+func rowMass(p *lcp.Problem, a []float64, i int) float64 {
+	if a == nil {
+		return p.A.At(i, i)
+	}
+	return a[i]
+}
+
+func checkLens(p *lcp.Problem, x, w, a []float64) {
+	n := p.N()
+	if len(x) != n || len(w) != n || len(p.Lo) != n || len(p.Hi) != n || (a != nil && len(a) != n) {
+		panic(fmt.Sprintf("errmeasure: lengths differ: n = %d, x %d, w %d, lo %d, hi %d, a %d",
+			n, len(x), len(w), len(p.Lo), len(p.Hi), len(a)))
+	}
+}

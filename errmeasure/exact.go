@@ -1,0 +1,111 @@
+package errmeasure
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// ExactInverseMass returns āᵢ = 1/{A⁻¹}ᵢᵢ for every row: the inverse of the
+// exact effective mass m̄_eff,i of Eq. (11), computed from the whole lead
+// matrix A = J M⁻¹ Jᵀ + C, so the compliance is included as in Eq. (13).
+// Pass the result as the a argument of Compute, Rows or TotalOf, or to
+// Picker.SetInverseMass, to measure energies with the exact effective mass
+// (§5.1.1; for the rod, Eq. 27). For SPD A, āᵢ ≤ aᵢᵢ (the paper's appendix).
+//
+// It forms the dense inverse (Cholesky when A is symmetric positive definite,
+// LU otherwise): O(n³) time and O(n²) memory, for small systems and studies,
+// not for every step of a large scene.
+//
+// It returns an error, never panics, if A is nil, not square or has a
+// non-finite entry, if A is singular or too ill-conditioned to invert
+// (condition number above 1e16; the error wraps lcp.ErrSingular), or if a
+// diagonal entry of A⁻¹ is not positive (A is not positive definite, so an
+// effective mass is undefined).
+func ExactInverseMass(A lcp.Matrix) ([]float64, error) {
+	if A == nil {
+		return nil, fmt.Errorf("A: missing")
+	}
+	r, c := A.Dims()
+	if r != c {
+		return nil, fmt.Errorf("A: not square: %d×%d", r, c)
+	}
+	n := r
+	out := make([]float64, n)
+	if n == 0 {
+		return out, nil
+	}
+	sym := true
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			v := A.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
+			}
+			if j > i && v != A.At(j, i) {
+				sym = false
+			}
+		}
+	}
+	if !invDiagCholesky(out, A, sym) {
+		if err := invDiagLU(out, A); err != nil {
+			return nil, err
+		}
+	}
+	for i, d := range out {
+		if !(d > 0) || math.IsInf(d, 0) {
+			return nil, fmt.Errorf("A⁻¹[%d][%d] = %v: must be positive and finite; A is not positive definite, so row %d has no effective mass", i, i, d, i)
+		}
+		out[i] = 1 / d
+	}
+	return out, nil
+}
+
+// invDiagCholesky writes diag(A⁻¹) into dst and reports true if A is
+// symmetric positive definite and well enough conditioned.
+func invDiagCholesky(dst []float64, A lcp.Matrix, sym bool) bool {
+	if !sym {
+		return false
+	}
+	n := len(dst)
+	s := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			s.SetSym(i, j, A.At(i, j))
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(s) {
+		return false
+	}
+	var inv mat.SymDense
+	if err := ch.InverseTo(&inv); err != nil {
+		return false // ill-conditioned: let LU decide and report
+	}
+	for i := range dst {
+		dst[i] = inv.At(i, i)
+	}
+	return true
+}
+
+// invDiagLU writes diag(A⁻¹) into dst using an LU factorization.
+func invDiagLU(dst []float64, A lcp.Matrix) error {
+	n := len(dst)
+	d := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			d.Set(i, j, A.At(i, j))
+		}
+	}
+	var inv mat.Dense
+	if err := inv.Inverse(d); err != nil {
+		return fmt.Errorf("A: cannot invert for the exact effective mass (Eq. 11): %w (%v); check for redundant constraints or add compliance", lcp.ErrSingular, err)
+	}
+	for i := range dst {
+		dst[i] = inv.At(i, i)
+	}
+	return nil
+}

@@ -1,0 +1,34 @@
+package errmeasure
+
+import (
+	"math"
+	"testing"
+)
+
+// The tests use only the standard library: testify v1.12.1 imports
+// go.yaml.in/yaml/v3, which go.sum does not list, so `go test ./...` (CI)
+// would fail to build with it.
+
+// near fails unless |got − want| ≤ tol.
+func near(t testing.TB, name string, want, got, tol float64) {
+	t.Helper()
+	if got != want && !(math.Abs(got-want) <= tol) { // got == want covers ±Inf
+		t.Errorf("%s = %.17g, want %.17g ± %g (off by %.3g)", name, got, want, tol, got-want)
+	}
+}
+
+// nearRel fails unless |got − want| ≤ rel·|want|.
+func nearRel(t testing.TB, name string, want, got, rel float64) {
+	t.Helper()
+	if !(math.Abs(got-want) <= rel*math.Abs(want)) {
+		t.Errorf("%s = %.17g, want %.17g within %g relative (off by %.3g relative)", name, got, want, rel, (got-want)/want)
+	}
+}
+
+// must fails the test now on a non-nil error.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,158 @@
+package errmeasure
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// Picker is an lcp.Observer that keeps a copy of the best iterate of a solve
+// (§5.3 of the paper): the one with the least total error under its Measure,
+// or the last one for Last.
+//
+// For every iterate it computes all three totals (O(n) each, §4.2.1) so that
+// statistics can report them. Under Energy, FB and Residual it keeps the
+// strictly least value, so ties keep the earliest iterate; a NaN total is
+// never picked; iterates with SatisfiesEq2 == false (Lemke's, §2.2) are not
+// candidates, as the measures do not apply to them, and are counted by
+// Skipped. Under Last every iterate replaces the previous one, whatever its
+// SatisfiesEq2.
+//
+// Use: NewPicker once, then per solve Reset(p, m), optionally
+// SetInverseMass, pass the Picker as lcp.Settings.Observer, and read Best
+// after the solve. After the first Reset for a problem size, Reset and
+// Observe allocate nothing (unless Trace grows History).
+//
+// A Picker is not safe for concurrent use.
+type Picker struct {
+	// Trace, when true, makes Observe append every iterate's Totals to
+	// History. Reset empties History, keeping its capacity.
+	Trace   bool
+	History []Totals
+
+	m        Measure
+	p        *lcp.Problem
+	a        []float64 // inverse effective mass per row (Eq. 13 or Eq. 11)
+	best     Pick
+	hasBest  bool
+	last     Totals
+	seen     int
+	skipped  int
+	hasReset bool
+}
+
+var _ lcp.Observer = (*Picker)(nil)
+
+// Pick is the iterate a Picker kept.
+type Pick struct {
+	Iter   int       // the iterate's Iter (1-based, as the solver numbered it)
+	X, W   []float64 // copies owned by the Picker; valid until the next Reset or Observe
+	Totals Totals    // all three totals of this iterate
+	Value  float64   // Totals under the Picker's measure; 0 under Last
+}
+
+// NewPicker returns a Picker for measure m. Call Reset before each solve.
+// It panics if m is not one of the four Measure constants (a programming
+// error; ParseMeasure validates user input).
+func NewPicker(m Measure) *Picker {
+	mustValid(m)
+	return &Picker{m: m}
+}
+
+// Reset starts a new solve of p under measure m: it forgets every iterate,
+// empties History, and takes the diagonal of p.A as the inverse effective
+// mass (Eq. 13). It reuses the Picker's buffers. p must stay unchanged until
+// the solve ends. It panics if m is invalid.
+func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
+	mustValid(m)
+	n := p.N()
+	pk.m, pk.p = m, p
+	pk.a = p.Diag(pk.a)
+	pk.best.X = grow(pk.best.X, n)
+	pk.best.W = grow(pk.best.W, n)
+	pk.best.Iter, pk.best.Totals, pk.best.Value = 0, Totals{}, 0
+	pk.hasBest, pk.last, pk.seen, pk.skipped = false, Totals{}, 0, 0
+	pk.History = pk.History[:0]
+	pk.hasReset = true
+}
+
+// SetInverseMass replaces the per-row inverse effective mass (kg⁻¹) used for
+// the energy error, for example by ExactInverseMass(p.A) (Eq. 11). Call it
+// after Reset; it copies a, whose length must be p.N() (it panics otherwise).
+func (pk *Picker) SetInverseMass(a []float64) {
+	if !pk.hasReset {
+		panic("errmeasure: Picker.SetInverseMass called before Reset")
+	}
+	if len(a) != len(pk.a) {
+		panic(fmt.Sprintf("errmeasure: SetInverseMass: len(a) = %d, problem has %d rows", len(a), len(pk.a)))
+	}
+	copy(pk.a, a)
+}
+
+// Observe implements lcp.Observer. It computes the iterate's three totals,
+// and copies X and W if the iterate is the best so far. It panics if called
+// before Reset or with slices whose length is not p.N().
+func (pk *Picker) Observe(it lcp.Iterate) {
+	if !pk.hasReset {
+		panic("errmeasure: Picker.Observe called before Reset")
+	}
+	t := Compute(pk.p, it.X, it.W, pk.a)
+	pk.seen++
+	pk.last = t
+	if pk.Trace {
+		pk.History = append(pk.History, t)
+	}
+	if !it.SatisfiesEq2 {
+		pk.skipped++
+	}
+	v := t.Of(pk.m)
+	if pk.m != Last {
+		if !it.SatisfiesEq2 || math.IsNaN(v) || (pk.hasBest && !(v < pk.best.Value)) {
+			return
+		}
+	}
+	pk.hasBest = true
+	pk.best.Iter, pk.best.Totals, pk.best.Value = it.Iter, t, v
+	copy(pk.best.X, it.X)
+	copy(pk.best.W, it.W)
+}
+
+// Best returns the kept iterate, and false if no candidate was seen (no
+// iterate at all, or under an error measure only NaN or Lemke iterates).
+func (pk *Picker) Best() (Pick, bool) {
+	if !pk.hasBest {
+		return Pick{}, false
+	}
+	return pk.best, true
+}
+
+// LastTotals returns the totals of the last iterate observed, and false if
+// none was. For an iterate with SatisfiesEq2 == false they are computed all
+// the same but do not measure closeness to a solution.
+func (pk *Picker) LastTotals() (Totals, bool) {
+	return pk.last, pk.seen > 0
+}
+
+// Seen returns how many iterates were observed since Reset.
+func (pk *Picker) Seen() int { return pk.seen }
+
+// Skipped returns how many observed iterates had SatisfiesEq2 == false and so
+// were not candidates under an error measure.
+func (pk *Picker) Skipped() int { return pk.skipped }
+
+// Measure returns the measure the Picker ranks by.
+func (pk *Picker) Measure() Measure { return pk.m }
+
+func mustValid(m Measure) {
+	if !m.valid() {
+		panic(fmt.Sprintf("errmeasure: invalid measure %v", m))
+	}
+}
+
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
