@@ -1,0 +1,103 @@
+// Command sim is gorigid's command-line front end. It uses only the
+// exported Go API, so everything it does can be done from Go too.
+//
+// Usage:
+//
+//	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
+//	sim mlcp errors PROBLEM CANDIDATE
+//
+// Errors in the input print one line on stderr and exit with status 2;
+// a solver that fails numerically exits with status 1 after printing what
+// it has.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// usageError marks errors caused by the command line or the input files.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+const usage = `usage:
+  sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
+  sim mlcp errors PROBLEM CANDIDATE`
+
+// run executes the command line args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		// Nothing a user feeds in may show a panic trace: report one line.
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "sim: internal error: %v\n", r)
+			code = 3
+		}
+	}()
+	err := dispatch(args, stdout)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "sim: %v\n", err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+func dispatch(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return usagef("no command\n%s", usage)
+	}
+	switch args[0] {
+	case "mlcp":
+		if len(args) < 2 {
+			return usagef("mlcp: want a subcommand (solve or errors)\n%s", usage)
+		}
+		switch args[1] {
+		case "solve":
+			return mlcpSolve(args[2:], stdout)
+		case "errors":
+			return mlcpErrors(args[2:], stdout)
+		}
+		return usagef("mlcp: unknown subcommand %q (want solve or errors)", args[1])
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	return usagef("unknown command %q\n%s", args[0], usage)
+}
+
+// parseInterspersed parses flags that may appear before, between or after
+// positional arguments, and returns the positional ones.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageError{err}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported once, by run
+	return fs
+}
