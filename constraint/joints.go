@@ -1,0 +1,398 @@
+package constraint
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+)
+
+// Compile-time checks of the contract.
+var (
+	_ Positional = (*Fixed)(nil)
+	_ Positional = (*Ball)(nil)
+	_ Positional = (*Hinge)(nil)
+	_ Positional = (*Prismatic)(nil)
+	_ Positional = (*Distance)(nil)
+	_ Constraint = (*GearJoint)(nil)
+	_ Constraint = (*DifferentialJoint)(nil)
+)
+
+// Ball is a spherical joint: the anchor points of A and B coincide. 3
+// bilateral rows, φ = w_a − w_b (world x, y, z components, m).
+type Ball struct {
+	pair
+	la, lb mgl64.Vec3 // anchors in A's and B's frames
+}
+
+// NewBall joins bodies a and b (one may be World) at the world point pivot,
+// given in the current pose.
+func NewBall(bodies []*body.Body, a, b int, pivot mgl64.Vec3) (*Ball, error) {
+	p, err := newPair("ball joint", bodies, a, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := finitePoint(p.what, "pivot", pivot); err != nil {
+		return nil, err
+	}
+	return &Ball{pair: p,
+		la: localPose(bodies, a).toLocalPoint(pivot),
+		lb: localPose(bodies, b).toLocalPoint(pivot)}, nil
+}
+
+// Dim returns 3.
+func (j *Ball) Dim() int { return 3 }
+
+// Fill writes the 3 rows (pair.ballRows).
+func (j *Ball) Fill(rows []Row, ctx *Context) error {
+	if err := checkStep(j.what, rows, 3, ctx); err != nil {
+		return err
+	}
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return err
+	}
+	j.ballRows(rows, pa, pb, j.la, j.lb)
+	return nil
+}
+
+// Violation writes the 3 components of φ (m).
+func (j *Ball) Violation(ctx *Context, dst []float64) error {
+	n := j.Dim()
+	if err := checkDst(dst, n); err != nil {
+		return err
+	}
+	var buf [maxJointRows]Row
+	tmp := stepless(ctx)
+	return copyPhi(j.Fill(buf[:n], &tmp), buf[:n], dst)
+}
+
+// Fixed welds A to B: 3 ball rows at the pivot, then 3 rows locking the
+// relative orientation (pair.lockRows; φ ≈ rotation error in B's frame, rad).
+type Fixed struct {
+	pair
+	la, lb mgl64.Vec3
+	q0inv  mgl64.Quat // (q_b⁻¹ q_a)⁻¹ at creation
+}
+
+// NewFixed welds a and b (one may be World) in their current poses; pivot
+// (world) is where the translational rows act.
+func NewFixed(bodies []*body.Body, a, b int, pivot mgl64.Vec3) (*Fixed, error) {
+	p, err := newPair("fixed joint", bodies, a, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := finitePoint(p.what, "pivot", pivot); err != nil {
+		return nil, err
+	}
+	sa, sb := localPose(bodies, a), localPose(bodies, b)
+	return &Fixed{pair: p, la: sa.toLocalPoint(pivot), lb: sb.toLocalPoint(pivot),
+		q0inv: sa.q.Conjugate().Mul(sb.q)}, nil
+}
+
+// Dim returns 6.
+func (j *Fixed) Dim() int { return 6 }
+
+// Fill writes 3 translational then 3 rotational rows.
+func (j *Fixed) Fill(rows []Row, ctx *Context) error {
+	if err := checkStep(j.what, rows, 6, ctx); err != nil {
+		return err
+	}
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return err
+	}
+	j.ballRows(rows, pa, pb, j.la, j.lb)
+	j.lockRows(rows[3:], pa, pb, j.q0inv)
+	return nil
+}
+
+// Violation writes φ of the 6 rows (m, m, m, rad, rad, rad).
+func (j *Fixed) Violation(ctx *Context, dst []float64) error {
+	n := j.Dim()
+	if err := checkDst(dst, n); err != nil {
+		return err
+	}
+	var buf [maxJointRows]Row
+	tmp := stepless(ctx)
+	return copyPhi(j.Fill(buf[:n], &tmp), buf[:n], dst)
+}
+
+// Hinge is a revolute joint: a ball joint at the pivot plus 2 rows keeping
+// A's axis n_a perpendicular to two vectors p₁, p₂ fixed in B and normal to
+// B's axis: φ_k = n_a·p_k, J_a = [0, n_a × p_k], J_b = −J_a (from
+// d(a·b)/dt = (ω_a − ω_b)·(a × b) for a fixed in A, b fixed in B).
+//
+// The angle θ ∈ (−π, π] is A's rotation relative to B about the axis,
+// 0 at creation: with reference vectors u_a (in A), u_b and v_b = n_b × u_b
+// (in B), x = u_a·u_b, y = u_a·v_b, θ = atan2(y, x) and
+// θ̇ = (x ẏ − y ẋ)/(x² + y²) = g·(ω_a − ω_b),
+// g = (x (u_a × v_b) − y (u_a × u_b))/(x² + y²) (g = n when the axes are
+// aligned). Optional rows, in this order after the 5: lower limit
+// (φ = θ − θ_lo), upper limit (φ = θ_hi − θ), motor (θ̇ = speed, torque
+// bound), friction (θ̇ = 0, torque bound).
+type Hinge struct {
+	pair
+	axis
+	la, lb     mgl64.Vec3
+	na, nb     mgl64.Vec3 // axis in A's and B's frames
+	p1b, p2b   mgl64.Vec3 // ⟂ n_b, in B's frame
+	ua, ub, vb mgl64.Vec3 // angle references
+}
+
+// NewHinge joins a and b (one may be World) at the world point pivot with
+// the world axis (any non-zero length), in the current pose (θ = 0).
+func NewHinge(bodies []*body.Body, a, b int, pivot, axisW mgl64.Vec3) (*Hinge, error) {
+	p, err := newPair("hinge", bodies, a, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := finitePoint(p.what, "pivot", pivot); err != nil {
+		return nil, err
+	}
+	n, err := unitAxis(p.what, "axis", axisW)
+	if err != nil {
+		return nil, err
+	}
+	sa, sb := localPose(bodies, a), localPose(bodies, b)
+	p1, p2 := perp(n)
+	j := &Hinge{pair: p,
+		axis: axis{label: p.what, unit: "rad", forceUnit: "torque (N·m)", limitLo: -math.Pi, limitHi: math.Pi},
+		la:   sa.toLocalPoint(pivot), lb: sb.toLocalPoint(pivot),
+		na: sa.toLocalVec(n), nb: sb.toLocalVec(n),
+		p1b: sb.toLocalVec(p1), p2b: sb.toLocalVec(p2),
+		ua: sa.toLocalVec(p1), ub: sb.toLocalVec(p1), vb: sb.toLocalVec(p2),
+	}
+	return j, nil
+}
+
+// Dim returns 5 plus one per enabled limit side, motor and friction.
+func (j *Hinge) Dim() int { return 5 + j.axis.dim() }
+
+// angle returns θ and its Jacobian direction g (θ̇ = g·(ω_a − ω_b)).
+func (j *Hinge) angle(pa, pb pose) (theta float64, g mgl64.Vec3) {
+	ua, ub, vb := pa.vec(j.ua), pb.vec(j.ub), pb.vec(j.vb)
+	x, y := ua.Dot(ub), ua.Dot(vb)
+	r2 := x*x + y*y
+	theta = math.Atan2(y, x)
+	if theta == -math.Pi {
+		theta = math.Pi
+	}
+	if r2 < 1e-24 {
+		// A's reference lies along B's axis: the axes are ~90° apart and θ is
+		// undefined. Use B's axis; the two axis rows are far from satisfied.
+		return theta, pb.vec(j.nb)
+	}
+	g = ua.Cross(vb).Mul(x).Sub(ua.Cross(ub).Mul(y)).Mul(1 / r2)
+	return theta, g
+}
+
+// Angle returns the hinge angle θ ∈ (−π, π] (rad) for the bodies in ctx.
+func (j *Hinge) Angle(ctx *Context) (float64, error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return 0, err
+	}
+	th, _ := j.angle(pa, pb)
+	return th, nil
+}
+
+// Fill writes the 3 ball rows, the 2 axis rows and the optional rows.
+func (j *Hinge) Fill(rows []Row, ctx *Context) error {
+	n := j.Dim()
+	if err := checkStep(j.what, rows, n, ctx); err != nil {
+		return err
+	}
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return err
+	}
+	j.ballRows(rows, pa, pb, j.la, j.lb)
+	na := pa.vec(j.na)
+	for k, pk := range [2]mgl64.Vec3{pb.vec(j.p1b), pb.vec(j.p2b)} {
+		r := &rows[3+k]
+		j.bilateral(r, na.Dot(pk))
+		g := na.Cross(pk)
+		r.add(j.ids[0], mgl64.Vec3{}, g)
+		r.add(j.ids[1], mgl64.Vec3{}, g.Mul(-1))
+	}
+	if n > 5 {
+		th, g := j.angle(pa, pb)
+		j.axis.fill(rows[5:n], j.ids, ctx.H, th, mgl64.Vec3{}, g, mgl64.Vec3{}, g.Mul(-1))
+	}
+	return nil
+}
+
+// Violation writes φ of the Dim() rows (m ×3, then dimensionless ≈ rad ×2,
+// then rad for limits, 0 for motor and friction rows).
+func (j *Hinge) Violation(ctx *Context, dst []float64) error {
+	n := j.Dim()
+	if err := checkDst(dst, n); err != nil {
+		return err
+	}
+	var buf [maxJointRows]Row
+	tmp := stepless(ctx)
+	return copyPhi(j.Fill(buf[:n], &tmp), buf[:n], dst)
+}
+
+// Prismatic is a slider: A translates relative to B along an axis fixed in
+// B, without relative rotation. Rows: 3 orientation-lock rows (as Fixed),
+// then 2 rows φ_k = d·p_k with d = w_a − w_b the anchor separation and p₁,
+// p₂ ⟂ the axis, fixed in B:
+// J_a = [p_k, r_a × p_k], J_b = [−p_k, −(w_a − x_b) × p_k]
+// (the −(w_a − x_b) term collects ṗ_k = ω_b × p_k and the motion of w_b).
+// The slide s = d·n (m, 0 at creation) has the same Jacobian form with n;
+// optional rows, in order: lower limit (φ = s − lo), upper limit
+// (φ = hi − s), motor (ṡ = speed, force bound), friction (ṡ = 0, force
+// bound).
+type Prismatic struct {
+	pair
+	axis
+	la, lb       mgl64.Vec3
+	q0inv        mgl64.Quat
+	nb, p1b, p2b mgl64.Vec3
+}
+
+// NewPrismatic joins a and b (one may be World) sliding along the world
+// axis, with the anchor at the world point pivot, in the current pose.
+func NewPrismatic(bodies []*body.Body, a, b int, pivot, axisW mgl64.Vec3) (*Prismatic, error) {
+	p, err := newPair("prismatic joint", bodies, a, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := finitePoint(p.what, "pivot", pivot); err != nil {
+		return nil, err
+	}
+	n, err := unitAxis(p.what, "axis", axisW)
+	if err != nil {
+		return nil, err
+	}
+	sa, sb := localPose(bodies, a), localPose(bodies, b)
+	p1, p2 := perp(n)
+	return &Prismatic{pair: p,
+		axis: axis{label: p.what, unit: "m", forceUnit: "force (N)", limitLo: math.Inf(-1), limitHi: math.Inf(1)},
+		la:   sa.toLocalPoint(pivot), lb: sb.toLocalPoint(pivot),
+		q0inv: sa.q.Conjugate().Mul(sb.q),
+		nb:    sb.toLocalVec(n), p1b: sb.toLocalVec(p1), p2b: sb.toLocalVec(p2),
+	}, nil
+}
+
+// Dim returns 5 plus one per enabled limit side, motor and friction.
+func (j *Prismatic) Dim() int { return 5 + j.axis.dim() }
+
+// Fill writes the 3 lock rows, the 2 perpendicular rows and the optional
+// rows.
+func (j *Prismatic) Fill(rows []Row, ctx *Context) error {
+	n := j.Dim()
+	if err := checkStep(j.what, rows, n, ctx); err != nil {
+		return err
+	}
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return err
+	}
+	j.lockRows(rows, pa, pb, j.q0inv)
+	wa := pa.point(j.la)
+	d := wa.Sub(pb.point(j.lb))
+	ra, rab := wa.Sub(pa.p), wa.Sub(pb.p)
+	for k, pk := range [2]mgl64.Vec3{pb.vec(j.p1b), pb.vec(j.p2b)} {
+		r := &rows[3+k]
+		j.bilateral(r, d.Dot(pk))
+		r.add(j.ids[0], pk, ra.Cross(pk))
+		r.add(j.ids[1], pk.Mul(-1), rab.Cross(pk).Mul(-1))
+	}
+	if n > 5 {
+		nw := pb.vec(j.nb)
+		j.axis.fill(rows[5:n], j.ids, ctx.H, d.Dot(nw), nw, ra.Cross(nw), nw.Mul(-1), rab.Cross(nw).Mul(-1))
+	}
+	return nil
+}
+
+// Slide returns s (m), A's displacement relative to B along the axis.
+func (j *Prismatic) Slide(ctx *Context) (float64, error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return pa.point(j.la).Sub(pb.point(j.lb)).Dot(pb.vec(j.nb)), nil
+}
+
+// Violation writes φ of the Dim() rows (≈ rad ×3, m ×2, m for limits, 0
+// for motor and friction rows).
+func (j *Prismatic) Violation(ctx *Context, dst []float64) error {
+	n := j.Dim()
+	if err := checkDst(dst, n); err != nil {
+		return err
+	}
+	var buf [maxJointRows]Row
+	tmp := stepless(ctx)
+	return copyPhi(j.Fill(buf[:n], &tmp), buf[:n], dst)
+}
+
+// Distance keeps the anchors of A and B at distance L: one bilateral row,
+// φ = |d| − L with d = w_a − w_b, n = d/|d|, J_a = [n, r_a × n],
+// J_b = [−n, −r_b × n]. If the anchors coincide n is undefined and world z
+// is used.
+type Distance struct {
+	pair
+	la, lb mgl64.Vec3
+	length float64
+}
+
+// NewDistance keeps the world points pivotA (on a) and pivotB (on b), given
+// in the current pose, at distance length (m, finite and > 0).
+func NewDistance(bodies []*body.Body, a, b int, pivotA, pivotB mgl64.Vec3, length float64) (*Distance, error) {
+	p, err := newPair("distance joint", bodies, a, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := finitePoint(p.what, "pivot A", pivotA); err != nil {
+		return nil, err
+	}
+	if err := finitePoint(p.what, "pivot B", pivotB); err != nil {
+		return nil, err
+	}
+	if !finite(length) || length <= 0 {
+		return nil, fmt.Errorf("%s: length: must be finite and > 0 m, got %v", p.what, length)
+	}
+	return &Distance{pair: p, la: localPose(bodies, a).toLocalPoint(pivotA),
+		lb: localPose(bodies, b).toLocalPoint(pivotB), length: length}, nil
+}
+
+// Dim returns 1.
+func (j *Distance) Dim() int { return 1 }
+
+// Fill writes the row.
+func (j *Distance) Fill(rows []Row, ctx *Context) error {
+	if err := checkStep(j.what, rows, 1, ctx); err != nil {
+		return err
+	}
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return err
+	}
+	wa, wb := pa.point(j.la), pb.point(j.lb)
+	d := wa.Sub(wb)
+	l := d.Len()
+	n := mgl64.Vec3{0, 0, 1}
+	if l > 0 {
+		n = d.Mul(1 / l)
+	}
+	r := &rows[0]
+	j.bilateral(r, l-j.length)
+	r.add(j.ids[0], n, wa.Sub(pa.p).Cross(n))
+	r.add(j.ids[1], n.Mul(-1), wb.Sub(pb.p).Cross(n).Mul(-1))
+	return nil
+}
+
+// Violation writes φ = |d| − L (m).
+func (j *Distance) Violation(ctx *Context, dst []float64) error {
+	n := j.Dim()
+	if err := checkDst(dst, n); err != nil {
+		return err
+	}
+	var buf [maxJointRows]Row
+	tmp := stepless(ctx)
+	return copyPhi(j.Fill(buf[:n], &tmp), buf[:n], dst)
+}

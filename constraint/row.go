@@ -1,0 +1,210 @@
+package constraint
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+)
+
+// MaxBodies is the most bodies one row touches (a differential with a
+// housing touches four).
+const MaxBodies = 4
+
+// World is the body index meaning the static world. Constructors accept it
+// for one side of a joint; rows never list it.
+const World = -1
+
+// Kind says what a row is for; solvers treat all rows alike, the stepper
+// and diagnostics do not.
+type Kind int
+
+const (
+	Bilateral       Kind = iota // equality φ = 0, unbounded impulse
+	LimitLower                  // unilateral joint limit, φ = q − q_lo ≥ 0, x ≥ 0
+	LimitUpper                  // unilateral joint limit, φ = q_hi − q ≥ 0, x ≥ 0
+	Motor                       // velocity target J v⁺ = Speed, |x| ≤ max force·h
+	Friction                    // joint friction J v⁺ = 0, |x| ≤ friction force·h
+	Gear                        // velocity coupling ω_a·n_a = r ω_b·n_b
+	Differential                // velocity coupling ω_c·n_c = ½(ω_a·n_a + ω_b·n_b)
+	ContactNormal               // contact, φ = gap ≥ 0, x ≥ 0
+	ContactFriction             // box friction, |x| ≤ μ x̂ₙ
+	RollingFriction             // rolling resistance, |x| ≤ bound
+)
+
+var kindNames = [...]string{"Bilateral", "LimitLower", "LimitUpper", "Motor", "Friction", "Gear", "Differential", "ContactNormal", "ContactFriction", "RollingFriction"}
+
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Positional reports whether rows of this kind constrain positions (φ is a
+// position-level violation with J = ∂φ/∂v): Bilateral, LimitLower,
+// LimitUpper, ContactNormal. Only these take part in position correction
+// (post-stabilization-lcp.md Eq. 14); the others are velocity-level rows.
+func (k Kind) Positional() bool {
+	return k == Bilateral || k == LimitLower || k == LimitUpper || k == ContactNormal
+}
+
+// Row is one constraint row: one line of J, its entries of Φ, C, b and its
+// bounds. See the package doc for the equation it takes part in.
+type Row struct {
+	N    int                   // bodies touched, 1 ≤ N ≤ MaxBodies
+	Body [MaxBodies]int        // indices into Context.Bodies; World is never listed
+	J    [MaxBodies][6]float64 // Jacobian block per body, [vx vy vz ωx ωy ωz] world frame (1, m or 1/m… per unit of the row)
+	// Phi is the violation φ (m or rad). Unilateral rows: φ ≥ 0 admissible
+	// (a gap). 0 for velocity-only rows.
+	Phi float64
+	// Lo, Hi bound x = hλ in impulse units (N·s or N·m·s); ±Inf = none.
+	Lo, Hi float64
+	// Speed is the target constraint velocity (m/s or rad/s): the row asks
+	// J v⁺ = Speed (motors); 0 otherwise.
+	Speed float64
+	// Stiffness k (N/m or N·m/rad); 0 or +Inf = rigid (c = 0).
+	Stiffness float64
+	// Damping is SPOOK's damping time d (s); 0 = the plain Eq. 1 form.
+	Damping float64
+	Kind    Kind
+}
+
+// Context is what Fill reads: the world's bodies and the step h (s), which
+// turns force bounds into impulse bounds.
+type Context struct {
+	Bodies []*body.Body
+	H      float64
+}
+
+// Constraint is the row contract (ODE style): Dim says how many rows the
+// constraint has this step, Fill writes exactly that many into rows the
+// caller owns. Fill must not allocate.
+type Constraint interface {
+	Dim() int                            // rows this step
+	Fill(rows []Row, ctx *Context) error // fills rows[:Dim()]
+	Bodies() []int                       // indices of the bodies touched, World left out
+}
+
+// Positional is a Constraint whose rows (other than Motor and Friction
+// rows) are position-level: Violation writes φ of each of the Dim() rows,
+// in row order (0 for velocity-only rows), and J = ∂φ/∂v.
+type Positional interface {
+	Constraint
+	Violation(ctx *Context, dst []float64) error
+}
+
+// Compliance returns, for step h (s), the row's diagonal entry c of C and
+// the factors with which φ and J v enter b:
+//
+//	b = J M⁻¹ p + phiFactor·φ + jvFactor·(J v) − Speed
+//
+// Rigid (k = 0 or +Inf): c = 0, phiFactor = 1/h, jvFactor = 0.
+// Plain, energy-error-measure.md Eq. 1 (d = 0): c = 1/(k h²), phiFactor = 1/h,
+// jvFactor = 0 — an implicit spring λ⁺ = −k φ⁺.
+// SPOOK (d > 0), with Υ = 1/(1 + 4d/h): c = 4/(h² k (1 + 4d/h)),
+// phiFactor = 4Υ/h, jvFactor = −Υ.
+// Both compliant forms give the static deflection φ = F/k under a force F.
+func (r *Row) Compliance(h float64) (c, phiFactor, jvFactor float64) {
+	k := r.Stiffness
+	if k == 0 || math.IsInf(k, 1) {
+		return 0, 1 / h, 0
+	}
+	if r.Damping == 0 {
+		return 1 / (k * h * h), 1 / h, 0
+	}
+	s := 1 + 4*r.Damping/h
+	ups := 1 / s
+	return 4 / (h * h * k * s), 4 * ups / h, -ups
+}
+
+// B returns the row's entry of b given J M⁻¹ p (jMinvP) and J v (jv), both
+// in m/s or rad/s: jMinvP + phiFactor·φ + jvFactor·jv − Speed (Compliance).
+func (r *Row) B(h, jMinvP, jv float64) float64 {
+	_, pf, jf := r.Compliance(h)
+	return jMinvP + pf*r.Phi + jf*jv - r.Speed
+}
+
+// Velocity returns J v, the row's constraint velocity for the bodies'
+// current Vel and AngVel.
+func (r *Row) Velocity(bodies []*body.Body) float64 {
+	s := 0.0
+	for k := 0; k < r.N; k++ {
+		b := bodies[r.Body[k]]
+		j := &r.J[k]
+		s += j[0]*b.Vel[0] + j[1]*b.Vel[1] + j[2]*b.Vel[2] + j[3]*b.AngVel[0] + j[4]*b.AngVel[1] + j[5]*b.AngVel[2]
+	}
+	return s
+}
+
+// Validate checks a filled row against a world of nBodies bodies: 1 ≤ N ≤
+// MaxBodies, distinct indices in [0, nBodies) (World is never listed), J,
+// φ and Speed finite, Lo ≤ Hi with neither NaN, Stiffness ≥ 0, Damping
+// finite and ≥ 0.
+func (r *Row) Validate(nBodies int) error {
+	if r.N < 1 || r.N > MaxBodies {
+		return fmt.Errorf("constraint row (%v): N: must be in [1, %d], got %d (a row touching only the world is invalid)", r.Kind, MaxBodies, r.N)
+	}
+	for k := 0; k < r.N; k++ {
+		i := r.Body[k]
+		if i < 0 || i >= nBodies {
+			return fmt.Errorf("constraint row (%v): Body[%d]: must be in [0, %d), got %d", r.Kind, k, nBodies, i)
+		}
+		for l := 0; l < k; l++ {
+			if r.Body[l] == i {
+				return fmt.Errorf("constraint row (%v): Body[%d]: body %d listed twice", r.Kind, k, i)
+			}
+		}
+		for c, x := range r.J[k] {
+			if !finite(x) {
+				return fmt.Errorf("constraint row (%v): J[%d][%d]: must be finite, got %v", r.Kind, k, c, x)
+			}
+		}
+	}
+	switch {
+	case !finite(r.Phi):
+		return fmt.Errorf("constraint row (%v): Phi: must be finite, got %v", r.Kind, r.Phi)
+	case math.IsNaN(r.Lo) || math.IsNaN(r.Hi) || r.Lo > r.Hi:
+		return fmt.Errorf("constraint row (%v): Lo, Hi: need Lo ≤ Hi, got [%v, %v]", r.Kind, r.Lo, r.Hi)
+	case !finite(r.Speed):
+		return fmt.Errorf("constraint row (%v): Speed: must be finite, got %v", r.Kind, r.Speed)
+	case math.IsNaN(r.Stiffness) || r.Stiffness < 0:
+		return fmt.Errorf("constraint row (%v): Stiffness: must be ≥ 0 (0 or +Inf = rigid), got %v", r.Kind, r.Stiffness)
+	case !finite(r.Damping) || r.Damping < 0:
+		return fmt.Errorf("constraint row (%v): Damping: must be finite and ≥ 0, got %v", r.Kind, r.Damping)
+	}
+	return nil
+}
+
+// ERPCFM maps a spring of stiffness k (N/m) and damping coefficient cd
+// (N·s/m) at step h to ODE's parameters: ERP = hk/(hk + cd), CFM =
+// 1/(hk + cd) (m/(N·s), multiplying the force λ). They are the implicit
+// Euler discretization of λ⁺ = −k φ⁺ − cd J v⁺. In this package's impulse
+// units x = hλ the row reads J v⁺ + (CFM/h) x + (ERP/h) φ = 0, so cd = 0
+// gives exactly the plain Eq. 1 row: ERP = 1, CFM/h = 1/(k h²) = c.
+// SPOOK's damping time d is a different parametrization (its b also carries
+// −Υ J v) and has no exact ERP/CFM equivalent.
+func ERPCFM(h, k, cd float64) (erp, cfm float64) {
+	s := h*k + cd
+	return h * k / s, 1 / s
+}
+
+// reset clears r for a new row of kind k with no bounds.
+func (r *Row) reset(k Kind) {
+	*r = Row{Kind: k, Lo: math.Inf(-1), Hi: math.Inf(1)}
+}
+
+// add appends body i's block [lin ang] unless i is World.
+func (r *Row) add(i int, lin, ang mgl64.Vec3) {
+	if i == World {
+		return
+	}
+	r.Body[r.N] = i
+	r.J[r.N] = [6]float64{lin[0], lin[1], lin[2], ang[0], ang[1], ang[2]}
+	r.N++
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
