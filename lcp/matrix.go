@@ -127,7 +127,8 @@ func dot(a, b []float64) float64 {
 }
 
 // isSymmetric reports whether A equals its transpose to a relative tolerance
-// of tol (relative to the larger of the two entries' magnitudes).
+// of tol, relative to the entries and to √|a_ii a_jj| (so that two
+// rounding-level entries of opposite sign still count as symmetric).
 func isSymmetric(a Matrix, tol float64) bool {
 	n, c := a.Dims()
 	if n != c {
@@ -136,7 +137,8 @@ func isSymmetric(a Matrix, tol float64) bool {
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			x, y := a.At(i, j), a.At(j, i)
-			if math.Abs(x-y) > tol*math.Max(math.Abs(x), math.Abs(y)) {
+			scale := math.Abs(x) + math.Abs(y) + math.Sqrt(math.Abs(a.At(i, i)*a.At(j, j)))
+			if math.Abs(x-y) > tol*scale {
 				return false
 			}
 		}

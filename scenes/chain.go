@@ -1,0 +1,100 @@
+package scenes
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// ChainParams describes a planar chain of thin rods joined by hinges about
+// the world y axis, its first link pinned to the world at the origin,
+// released from rest along +x (horizontal). A chain of one link is the
+// pendulum.
+type ChainParams struct {
+	Links  int     // number of links, ≥ 1
+	Length float64 // link length (m)
+	Mass   float64 // link mass (kg)
+	Radius float64 // rod radius for the inertia about its own axis (m)
+	// Angle is the release angle of the chain below the horizontal (rad).
+	Angle    float64
+	Settings stepper.Settings
+}
+
+// DefaultChainParams is the 6-link chain of post-stabilization-lcp.md: links
+// 100 mm, 0.1 kg, h = 0.001 s, released horizontal, regularized Eq. (1).
+func DefaultChainParams() ChainParams {
+	return ChainParams{Links: 6, Length: 0.1, Mass: 0.1, Radius: 0.005,
+		Settings: stepper.Settings{H: 0.001, Gravity: stepper.StandardGravity}}
+}
+
+// DefaultPendulumParams is one 1 m, 1 kg rod hanging 0.05 rad off the
+// vertical (Angle = π/2 − 0.05 rad), h = 0.001 s.
+func DefaultPendulumParams() ChainParams {
+	p := DefaultChainParams()
+	p.Links, p.Length, p.Mass, p.Radius = 1, 1, 1, 0.01
+	p.Angle = math.Pi/2 - 0.05
+	return p
+}
+
+// Chain builds the chain. Errors name the field.
+func Chain(p ChainParams) (*stepper.World, error) {
+	switch {
+	case p.Links < 1:
+		return nil, fmt.Errorf("chain: Links: must be ≥ 1, got %d", p.Links)
+	case !(p.Length > 0) || math.IsInf(p.Length, 0):
+		return nil, fmt.Errorf("chain: Length: must be finite and > 0, got %v", p.Length)
+	case !(p.Mass > 0) || math.IsInf(p.Mass, 0):
+		return nil, fmt.Errorf("chain: Mass: must be finite and > 0, got %v", p.Mass)
+	case !(p.Radius > 0) || math.IsInf(p.Radius, 0):
+		return nil, fmt.Errorf("chain: Radius: must be finite and > 0, got %v", p.Radius)
+	case math.IsNaN(p.Angle) || math.IsInf(p.Angle, 0):
+		return nil, fmt.Errorf("chain: Angle: must be finite, got %v", p.Angle)
+	}
+	w, err := stepper.New(p.Settings)
+	if err != nil {
+		return nil, err
+	}
+	// Links lie along the body x axis, rotated by Angle about +y so that a
+	// positive angle points the chain downward (−z).
+	rot := mgl64.QuatRotate(p.Angle, mgl64.Vec3{0, 1, 0})
+	dir := rot.Rotate(mgl64.Vec3{1, 0, 0})
+	inertia := body.CylinderInertia(p.Mass, p.Radius, p.Length) // axis along local z
+	// Re-express with the rod axis along local x: swap x and z.
+	inertia = mgl64.Mat3{inertia[8], 0, 0, 0, inertia[4], 0, 0, 0, inertia[0]}
+	prev := constraint.World
+	for i := 0; i < p.Links; i++ {
+		start := dir.Mul(float64(i) * p.Length)
+		b, err := body.New(body.Params{
+			Name: fmt.Sprintf("link%d", i+1), Mass: p.Mass, Inertia: inertia,
+			Pos: start.Add(dir.Mul(p.Length / 2)), Rot: rot,
+		})
+		if err != nil {
+			return nil, err
+		}
+		id, err := w.AddBody(b)
+		if err != nil {
+			return nil, err
+		}
+		j, err := constraint.NewHinge(w.Bodies, prev, id, start, mgl64.Vec3{0, 1, 0})
+		if err != nil {
+			return nil, err
+		}
+		if err := w.AddConstraint(j); err != nil {
+			return nil, err
+		}
+		prev = id
+	}
+	return w, nil
+}
+
+// Pendulum builds a one-link chain.
+func Pendulum(p ChainParams) (*stepper.World, error) {
+	if p.Links != 1 {
+		return nil, fmt.Errorf("pendulum: Links: must be 1, got %d", p.Links)
+	}
+	return Chain(p)
+}

@@ -1,0 +1,35 @@
+// Package stepper is gorigid's time stepper: a World of bodies and
+// constraints advanced by Step, one boxed MLCP per step.
+//
+// Each step implements Eq. (1) of energy-error-measure.md,
+//
+//	[ M  −Jᵀ ] [ v⁺  ]   [ −p      ]   [ 0 ]
+//	[ J   C  ] [ hλ⁺ ] + [ Φ/h     ] = [ w ],
+//
+// with M = diag(m I₃, I_world) per body (velocity order [v ω], world frame),
+// p = M v + h f_a, C = diag(1/(k_i h²)) for rows of stiffness k_i (0 for
+// rigid rows; SPOOK's form with a damping time, see constraint.Row) and Φ
+// the rows' violations. Eliminating v⁺ gives the MLCP of Eqs. (2)–(4),
+//
+//	A = J M⁻¹ Jᵀ + C,   b = J M⁻¹ p + Φ/h,   x = hλ⁺,
+//
+// which Step solves under Settings.Budget with an errmeasure.Picker as the
+// solver's Observer, keeping the iterate with the least error under
+// Settings.Pick (the unit-consistent energy error of Eqs. 14–23 by default).
+//
+// The stages of Step, in order: buildRows (the constraints fill caller-owned
+// rows, ODE style), assemble (A by row sparsity: only row pairs that share a
+// body are visited, never a dense rows × 6m product), solve, integrate
+// (v⁺ = M⁻¹(p + Jᵀx); semi-implicit Euler for positions, the exponential
+// map for quaternions; ω recomputed from the angular momentum at the new
+// orientation so a torque-free body keeps its angular momentum), and, in
+// Post mode, postStabilize (post-stabilization-lcp.md Eq. 14: a second MLCP
+// (J M⁻¹ Jᵀ) δ + Φ = w over the positional rows, Δq = M⁻¹ Jᵀ δ).
+//
+// Stabilization modes: Regularized (Eq. 1, the default), None, Baumgarte
+// (β Φ in place of Φ/h) and Post. Gaps of unilateral rows (φ > 0) always
+// enter as φ/h, so that separated contacts and limits are not sticky.
+//
+// Buffers are reused across steps: a step in steady state allocates nothing.
+// Units are SI; gravity is Settings.Gravity (StandardGravity is z up).
+package stepper

@@ -1,0 +1,170 @@
+package stepper
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// Stabilization selects how position errors of constraints are fed back.
+type Stabilization int
+
+const (
+	// Regularized is Eq. (1) of energy-error-measure.md: b gets Φ/h, and a
+	// row with stiffness k gets compliance 1/(k h²) (or SPOOK's form with a
+	// damping time). The default.
+	Regularized Stabilization = iota
+	// None drops the position feedback of bilateral rows and of penetrated
+	// unilateral rows: the rows hold velocities only, positions drift.
+	None
+	// Baumgarte replaces Φ/h with β·Φ, β = Settings.Baumgarte (1/s).
+	Baumgarte
+	// Post solves the velocity step without position feedback and then
+	// projects positions with a second MLCP (post-stabilization-lcp.md
+	// Eqs. 13–14): (J M⁻¹ Jᵀ) δ + Φ = w on the positional rows, bilateral
+	// rows free, unilateral ones δ ≥ 0 ⊥ w ≥ 0, friction dropped, and the
+	// poses move by Δq = M⁻¹ Jᵀ δ (the least-energy correction).
+	Post
+)
+
+var stabNames = [...]string{"regularized", "none", "baumgarte", "post"}
+
+func (s Stabilization) String() string {
+	if s >= 0 && int(s) < len(stabNames) {
+		return stabNames[s]
+	}
+	return fmt.Sprintf("Stabilization(%d)", int(s))
+}
+
+// ParseStabilization is the inverse of String.
+func ParseStabilization(s string) (Stabilization, error) {
+	for i, n := range stabNames {
+		if n == s {
+			return Stabilization(i), nil
+		}
+	}
+	return 0, fmt.Errorf("stabilization: unknown value %q (want regularized, none, baumgarte or post)", s)
+}
+
+// Settings of a World. Zero values mean the documented defaults, except H,
+// which must be set.
+type Settings struct {
+	H       float64    // time step h (s), > 0
+	Gravity mgl64.Vec3 // m/s²; the zero vector means no gravity (use StandardGravity)
+	// Solver solves each step's MLCP; nil means block pivoting (lcp.BPP).
+	Solver lcp.Solver
+	// Budget is the solver's iteration budget per step; 0 = its default.
+	Budget int
+	// Pick selects the kept iterate: the least energy error (default), FB,
+	// natural residual, or the last one.
+	Pick errmeasure.Measure
+	// Stabilization mode; Baumgarte is its constant β (1/s) for the
+	// Baumgarte mode.
+	Stabilization Stabilization
+	Baumgarte     float64
+	// PostSolver solves the post-stabilization MLCP; nil means lcp.BPP.
+	PostSolver lcp.Solver
+}
+
+// StandardGravity is (0, 0, −9.81) m/s², z up.
+var StandardGravity = mgl64.Vec3{0, 0, -9.81}
+
+// Validate reports the first bad setting, naming the field.
+func (s *Settings) Validate() error {
+	switch {
+	case !(s.H > 0) || math.IsInf(s.H, 0):
+		return fmt.Errorf("settings: H: time step must be finite and > 0, got %v", s.H)
+	case !finiteVec(s.Gravity):
+		return fmt.Errorf("settings: Gravity: must be finite, got %v", s.Gravity)
+	case s.Budget < 0:
+		return fmt.Errorf("settings: Budget: must be ≥ 0, got %d", s.Budget)
+	case s.Pick < errmeasure.Energy || s.Pick > errmeasure.Last:
+		return fmt.Errorf("settings: Pick: unknown measure %d", int(s.Pick))
+	case s.Stabilization < Regularized || s.Stabilization > Post:
+		return fmt.Errorf("settings: Stabilization: unknown mode %d", int(s.Stabilization))
+	case s.Stabilization == Baumgarte && !(s.Baumgarte >= 0 && !math.IsInf(s.Baumgarte, 0)):
+		return fmt.Errorf("settings: Baumgarte: must be finite and ≥ 0, got %v", s.Baumgarte)
+	}
+	return nil
+}
+
+func finiteVec(v mgl64.Vec3) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// World holds bodies, constraints and settings, and steps them. Build it
+// with New, AddBody and AddConstraint; then call Step.
+type World struct {
+	Settings Settings
+	Bodies   []*body.Body
+	Joints   []constraint.Constraint
+
+	time  float64
+	steps int
+	ws    workspace
+}
+
+// New returns an empty world with the given settings.
+func New(s Settings) (*World, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &World{Settings: s}, nil
+}
+
+// AddBody validates b and adds it; it returns the body's index, which
+// joints use.
+func (w *World) AddBody(b *body.Body) (int, error) {
+	if b == nil {
+		return 0, fmt.Errorf("body %d: is nil", len(w.Bodies))
+	}
+	if err := b.Validate(); err != nil {
+		return 0, err
+	}
+	w.Bodies = append(w.Bodies, b)
+	return len(w.Bodies) - 1, nil
+}
+
+// AddConstraint adds a joint or coupling. Every body it touches must be in
+// the world already.
+func (w *World) AddConstraint(c constraint.Constraint) error {
+	if c == nil {
+		return fmt.Errorf("constraint %d: is nil", len(w.Joints))
+	}
+	for _, id := range c.Bodies() {
+		if id < 0 || id >= len(w.Bodies) {
+			return fmt.Errorf("constraint %d: names body %d, the world has %d bodies", len(w.Joints), id, len(w.Bodies))
+		}
+	}
+	w.Joints = append(w.Joints, c)
+	return nil
+}
+
+// Time returns the simulated time (s).
+func (w *World) Time() float64 { return w.time }
+
+// Steps returns the number of steps taken.
+func (w *World) Steps() int { return w.steps }
+
+// Energy returns the kinetic and the gravitational potential energy (J),
+// the potential measured from the origin: −m g·x summed over bodies.
+func (w *World) Energy() (kinetic, potential float64) {
+	for _, b := range w.Bodies {
+		if b.Static {
+			continue
+		}
+		kinetic += b.KineticEnergy()
+		potential -= b.Mass * w.Settings.Gravity.Dot(b.Pos)
+	}
+	return kinetic, potential
+}
