@@ -189,17 +189,7 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	fails := 0
 	keptInf := -1 // infeasibilities of the kept best iterate
 	for it := 1; ; it++ {
-		// Fixed part of x.
-		for i := 0; i < n; i++ {
-			switch s.state[i] {
-			case AtLower:
-				x[i] = p.Lo[i]
-			case AtUpper:
-				x[i] = p.Hi[i]
-			default:
-				x[i] = 0
-			}
-		}
+		fixFromStates(x, p, s.state)
 		if err := s.solveFree(p, x, w, symmetric, sw); err != nil {
 			s.finishBest(dst, p, keptInf)
 			dst.Iterations = it - 1

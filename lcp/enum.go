@@ -127,15 +127,10 @@ func feasible(p *Problem, st []State, x, w, xtol []float64, wtol float64) bool {
 // solveAssignment sets x from the states (solving the free block) and
 // w = A x + b. It reports false if the free block is singular.
 func (s *Enum) solveAssignment(p *Problem, st []State, x, w []float64) bool {
+	fixFromStates(x, p, st)
 	s.free = s.free[:0]
 	for i, v := range st {
-		switch v {
-		case AtLower:
-			x[i] = p.Lo[i]
-		case AtUpper:
-			x[i] = p.Hi[i]
-		default:
-			x[i] = 0
+		if v == Free {
 			s.free = append(s.free, i)
 		}
 	}

@@ -221,16 +221,7 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 			}
 		}
 		p.Residual(dst.W, dst.X)
-		for i, x := range dst.X {
-			switch {
-			case x <= p.Lo[i]:
-				dst.States[i] = AtLower
-			case x >= p.Hi[i]:
-				dst.States[i] = AtUpper
-			default:
-				dst.States[i] = Free
-			}
-		}
+		statesFromX(dst.States, p, dst.X)
 	}
 	// Trivial solution z = 0.
 	qmin, r := 0.0, -1

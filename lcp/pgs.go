@@ -108,16 +108,35 @@ func (s *PGS) Solve(dst *Result, p *Problem, set Settings) error {
 	return nil
 }
 
-// states derives index sets from the final x (x at a bound → that bound).
-func (s *PGS) states(dst *Result, p *Problem) {
-	for i, x := range dst.X {
+// states derives index sets from the final x.
+func (s *PGS) states(dst *Result, p *Problem) { statesFromX(dst.States, p, dst.X) }
+
+// statesFromX sets st from x: a row at (or beyond) a bound is at that
+// bound, otherwise free.
+func statesFromX(st []State, p *Problem, x []float64) {
+	for i, v := range x {
 		switch {
-		case x <= p.Lo[i]:
-			dst.States[i] = AtLower
-		case x >= p.Hi[i]:
-			dst.States[i] = AtUpper
+		case v <= p.Lo[i]:
+			st[i] = AtLower
+		case v >= p.Hi[i]:
+			st[i] = AtUpper
 		default:
-			dst.States[i] = Free
+			st[i] = Free
+		}
+	}
+}
+
+// fixFromStates sets x to the bound of each row at a bound and 0 for free
+// rows.
+func fixFromStates(x []float64, p *Problem, st []State) {
+	for i, v := range st {
+		switch v {
+		case AtLower:
+			x[i] = p.Lo[i]
+		case AtUpper:
+			x[i] = p.Hi[i]
+		default:
+			x[i] = 0
 		}
 	}
 }
