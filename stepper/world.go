@@ -168,3 +168,25 @@ func (w *World) Energy() (kinetic, potential float64) {
 	}
 	return kinetic, potential
 }
+
+// LastProblem returns the MLCP of Eq. (2) that the last Step solved (its
+// A, b, lo and hi), or nil before the first step or when it had no rows.
+// It is a view into the world's buffers, valid until the next Step; copy it
+// (for instance with lcp.WriteProblem) to keep it.
+func (w *World) LastProblem() *lcp.Problem {
+	if w.steps == 0 || w.ws.prob.A == nil || w.ws.prob.N() == 0 {
+		return nil
+	}
+	return &w.ws.prob
+}
+
+// LastSolution returns the x that the last Step used (the picked iterate,
+// impulses in N·s or N·m·s) and w = A x + b, views valid until the next
+// Step; both are empty before the first step. Stats of that step give its
+// iteration count, the picked iteration and the status.
+func (w *World) LastSolution() (x, wv []float64) {
+	if w.steps == 0 {
+		return nil, nil
+	}
+	return w.ws.res.X, w.ws.res.W
+}
