@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -97,4 +98,43 @@ func Pendulum(p ChainParams) (*stepper.World, error) {
 		return nil, fmt.Errorf("pendulum: Links: must be 1, got %d", p.Links)
 	}
 	return Chain(p)
+}
+
+func init() {
+	Register(NewScene("chain6",
+		"planar chain of hinged rods, pinned at one end, falling from horizontal (post-stabilization-lcp.md §VI.A)",
+		DefaultChainParams, declareChain(true), Chain))
+	Register(NewScene("pendulum",
+		"one rod on a hinge swinging near the vertical (analytic small-amplitude period)",
+		DefaultPendulumParams, declareChain(false), Pendulum))
+}
+
+// declareChain binds ChainParams to the registry's parameters; the pendulum
+// has no links parameter.
+func declareChain(links bool) func(ps *ParamSet, p *ChainParams) {
+	return func(ps *ParamSet, p *ChainParams) {
+		if links {
+			ps.Int("links", "", "number of links", &p.Links).Min(1)
+		}
+		ps.Float("length", "m", "link length", &p.Length).Positive()
+		ps.Float("mass", "kg", "link mass", &p.Mass).Positive()
+		ps.Float("radius", "m", "rod radius (inertia about the rod axis)", &p.Radius).Positive()
+		ps.Float("angle", "rad", "release angle below the horizontal", &p.Angle)
+		ps.Var("stabilization", "", "regularized|none|baumgarte|post", stabilizationValue{&p.Settings.Stabilization})
+		ps.Float("baumgarte", "1/s", "Baumgarte constant β (stabilization=baumgarte)", &p.Settings.Baumgarte).Min(0)
+	}
+}
+
+// stabilizationValue binds a stepper.Stabilization to a scene parameter.
+type stabilizationValue struct{ p *stepper.Stabilization }
+
+func (v stabilizationValue) String() string { return v.p.String() }
+
+func (v stabilizationValue) Set(s string) error {
+	m, err := stepper.ParseStabilization(s)
+	if err != nil {
+		return errors.New("want regularized, none, baumgarte or post")
+	}
+	*v.p = m
+	return nil
 }

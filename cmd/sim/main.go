@@ -3,20 +3,30 @@
 //
 // Usage:
 //
+//	sim list
+//	sim run SCENE [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
+//	        [--pick energy|fb|residual|last] [--set NAME=VALUE ...] [--out FILE]
+//	        [--stats FILE] [--dump-mlcp DIR] [--every K] [--quiet]
+//	sim study NAME [--out DIR] [--steps N]
 //	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
 //	sim mlcp errors PROBLEM CANDIDATE
 //
-// Errors in the input print one line on stderr and exit with status 2;
-// a solver that fails numerically exits with status 1 after printing what
-// it has.
+// Errors in the input (an unknown scene, a bad flag value, an unwritable
+// path) print one line on stderr and exit with status 2; a solver that
+// fails numerically exits with status 1 after printing what it has. SIGINT
+// or SIGTERM stops a run after the current step, closes every output with
+// all rows written, and exits with status 130.
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 func main() {
@@ -32,6 +42,11 @@ func (u usageError) Unwrap() error { return u.err }
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
 const usage = `usage:
+  sim list
+  sim run SCENE [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
+          [--pick energy|fb|residual|last] [--set NAME=VALUE ...] [--out FILE.csv|FILE.json]
+          [--stats FILE] [--dump-mlcp DIR] [--every K] [--quiet]
+  sim study NAME [--out DIR] [--steps N]     (sim study help lists the studies)
   sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
   sim mlcp errors PROBLEM CANDIDATE`
 
@@ -44,23 +59,36 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			code = 3
 		}
 	}()
-	err := dispatch(args, stdout)
+	// Ctrl-C and SIGTERM cancel ctx: runs stop after the current step.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := dispatch(ctx, args, stdout, stderr)
 	if err == nil {
 		return 0
 	}
 	fmt.Fprintf(stderr, "sim: %v\n", err)
 	var ue usageError
-	if errors.As(err, &ue) {
+	var ie interruptedError
+	switch {
+	case errors.As(err, &ue):
 		return 2
+	case errors.As(err, &ie):
+		return 130
 	}
 	return 1
 }
 
-func dispatch(args []string, stdout io.Writer) error {
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usagef("no command\n%s", usage)
 	}
 	switch args[0] {
+	case "list":
+		return simList(args[1:], stdout)
+	case "run":
+		return simRun(ctx, args[1:], stdout, stderr)
+	case "study":
+		return simStudy(ctx, args[1:], stdout)
 	case "mlcp":
 		if len(args) < 2 {
 			return usagef("mlcp: want a subcommand (solve or errors)\n%s", usage)

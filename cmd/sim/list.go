@@ -1,0 +1,32 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/gorigid/gorigid/scenes"
+)
+
+// simList implements `sim list`: one line per scene (name — doc), then
+// its parameters with default, unit and doc, in the registry's order.
+func simList(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return usagef("list: takes no arguments, got %q", args[0])
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for i, s := range scenes.List() {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprintf(tw, "%s — %s\n", s.Name, s.Doc)
+		for _, p := range s.Params {
+			unit := p.Unit
+			if unit == "" {
+				unit = "-"
+			}
+			fmt.Fprintf(tw, "    --set %s=%s\t%s\t%s\n", p.Name, p.Default, unit, p.Doc)
+		}
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// Helpers the studies share: exact CSV number formatting, CSV files
+// written atomically, and line plots rendered to PNG.
+
+// fmtFloat formats v exactly (strconv 'g', -1).
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// writeCSVFile writes header and rows to path through path+".partial".
+// Cells must not contain commas, quotes or newlines (the studies write
+// names and numbers only).
+func writeCSVFile(path string, header []string, rows [][]string) error {
+	var b strings.Builder
+	b.WriteString(strings.Join(header, ","))
+	b.WriteByte('\n')
+	for _, r := range rows {
+		if len(r) != len(header) {
+			return fmt.Errorf("%s: row has %d cells, header %d", path, len(r), len(header))
+		}
+		b.WriteString(strings.Join(r, ","))
+		b.WriteByte('\n')
+	}
+	return writeFileAtomic(path, []byte(b.String()))
+}
+
+// series is one curve of a line plot.
+type series struct {
+	Label string
+	X, Y  []float64
+}
+
+// linePlot describes a figure of curves sharing axes.
+type linePlot struct {
+	Title, XLabel, YLabel string
+	// LogY draws the y axis logarithmically; values ≤ LogFloor (> 0) are
+	// drawn at LogFloor, since a log axis cannot show 0.
+	LogY     bool
+	LogFloor float64
+	Series   []series
+}
+
+// palette: distinguishable colours (Okabe–Ito), then dashes repeat them.
+var palette = []color.Color{
+	color.RGBA{0, 0, 0, 255}, color.RGBA{230, 159, 0, 255}, color.RGBA{86, 180, 233, 255},
+	color.RGBA{0, 158, 115, 255}, color.RGBA{213, 94, 0, 255}, color.RGBA{0, 114, 178, 255},
+	color.RGBA{204, 121, 167, 255}, color.RGBA{240, 228, 66, 255},
+}
+
+// png renders the plot at 8 × 5 inches.
+func (lp *linePlot) png() ([]byte, error) {
+	p := plot.New()
+	p.Title.Text = lp.Title
+	p.X.Label.Text = lp.XLabel
+	p.Y.Label.Text = lp.YLabel
+	p.Add(plotter.NewGrid())
+	if lp.LogY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = decadeTicks{}
+	}
+	for i, s := range lp.Series {
+		xy := make(plotter.XYs, len(s.X))
+		for k := range s.X {
+			y := s.Y[k]
+			if lp.LogY && !(y > lp.LogFloor) {
+				y = lp.LogFloor
+			}
+			if math.IsNaN(y) || math.IsInf(y, 0) {
+				return nil, fmt.Errorf("plot %q: series %q: y[%d] = %v", lp.Title, s.Label, k, s.Y[k])
+			}
+			xy[k] = plotter.XY{X: s.X[k], Y: y}
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, fmt.Errorf("plot %q: series %q: %w", lp.Title, s.Label, err)
+		}
+		l.Color = palette[i%len(palette)]
+		l.Width = vg.Points(1.2)
+		if i >= len(palette) {
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		}
+		p.Add(l)
+		p.Legend.Add(s.Label, l)
+	}
+	// Bottom right: the curves of drift and error studies rise from the
+	// left and stay above it.
+	if lp.LogY {
+		// Whole decades at both ends.
+		p.Y.Min = math.Pow10(int(math.Floor(math.Log10(p.Y.Min))))
+		p.Y.Max = math.Pow10(int(math.Ceil(math.Log10(p.Y.Max))))
+	}
+	p.Legend.Top = false
+	p.Legend.Left = false
+	p.Legend.XOffs = -vg.Points(6)
+	p.Legend.YOffs = vg.Points(6)
+	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, "png")
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := wt.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// decadeTicks labels each power of ten (exact 'g' formatting: 0.001, 1e-05)
+// and marks 2…9 times it without labels.
+type decadeTicks struct{}
+
+func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
+		v := math.Pow10(e)
+		if v >= lo && v <= hi {
+			ticks = append(ticks, plot.Tick{Value: v, Label: fmtFloat(v)})
+		}
+		for m := 2.0; m < 10; m++ {
+			if mv := m * v; mv >= lo && mv <= hi {
+				ticks = append(ticks, plot.Tick{Value: mv})
+			}
+		}
+	}
+	return ticks
+}

@@ -1,0 +1,331 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// setFlag collects repeated --set NAME=VALUE options.
+type setFlag map[string]string
+
+func (s setFlag) String() string { return "" }
+
+func (s setFlag) Set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return fmt.Errorf("want NAME=VALUE, got %q", v)
+	}
+	if _, dup := s[name]; dup {
+		return fmt.Errorf("%s given twice", name)
+	}
+	s[name] = value
+	return nil
+}
+
+// runSolverByName returns the solvers `sim run` accepts (the enumerating
+// reference solver is exponential in the rows: mlcp solve only).
+func runSolverByName(name string) (lcp.Solver, error) {
+	switch name {
+	case "bpp", "pgs", "lemke":
+		return solverByName(name)
+	}
+	return nil, fmt.Errorf("--solver: unknown value %q (want bpp, pgs or lemke)", name)
+}
+
+// runOptions are the outputs and recording of one run (`sim run`'s flags
+// after the world is built).
+type runOptions struct {
+	Steps   int    // steps to take
+	Every   int    // record steps 0, Every, 2·Every, …; ≥ 1
+	Out     string // trajectory file (.csv or .json); "" = none
+	Stats   string // step-statistics CSV; "" = none
+	DumpDir string // per recorded step MLCP and solution JSON; "" = none
+	// OnStep, if set, is called after every step (progress reporting).
+	OnStep func(step int)
+}
+
+// runReport is what a finished or stopped run did.
+type runReport struct {
+	Steps  int // steps taken
+	Frames int // trajectory frames written (step 0 included)
+}
+
+// simulate steps w opts.Steps times, recording step 0 and every Every-th
+// step to the outputs. Cancelling ctx (Ctrl-C) stops after the current
+// step; every output is then flushed, closed and renamed to its final
+// name, and the error is an interruptedError. A failing step stops the
+// run the same way, its rows written, and returns the step's error. A
+// panic leaves the outputs as FILE.partial.
+func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runReport, err error) {
+	var traj, stats *atomicFile
+	committed := false
+	defer func() {
+		if !committed { // a panic or a failure to open: leave no final file
+			traj.abandon(err != nil)
+			stats.abandon(err != nil)
+		}
+	}()
+	var tw trajectoryWriter
+	if o.Out != "" {
+		if traj, err = createAtomic("--out", o.Out); err != nil {
+			return rep, err
+		}
+		if tw, err = newTrajectoryWriter(traj, o.Out, w); err != nil {
+			return rep, err
+		}
+	}
+	if o.Stats != "" {
+		if stats, err = createAtomic("--stats", o.Stats); err != nil {
+			return rep, err
+		}
+		if _, err = io.WriteString(stats, statsHeader+"\n"); err != nil {
+			return rep, err
+		}
+	}
+	if o.DumpDir != "" {
+		if err = os.MkdirAll(o.DumpDir, 0o755); err != nil {
+			return rep, usagef("--dump-mlcp: %v", err)
+		}
+	}
+	if o.Every < 1 {
+		o.Every = 1
+	}
+	finish := func(runErr error) (runReport, error) {
+		committed = true
+		if tw != nil {
+			if err := tw.finish(); err != nil && runErr == nil {
+				runErr = err
+			}
+		}
+		for _, f := range []*atomicFile{traj, stats} {
+			if err := f.commit(); err != nil && runErr == nil {
+				runErr = err
+			}
+		}
+		return rep, runErr
+	}
+
+	if tw != nil {
+		if err := tw.frame(w); err != nil {
+			return finish(err)
+		}
+		rep.Frames++
+	}
+	var row []byte
+	for k := 1; k <= o.Steps; k++ {
+		before := w.Steps()
+		st, stepErr := w.Step()
+		if w.Steps() == before { // the step did not happen
+			return finish(stepErr)
+		}
+		rep.Steps++
+		if w.Steps()%o.Every == 0 {
+			if tw != nil {
+				if err := tw.frame(w); err != nil {
+					return finish(err)
+				}
+				rep.Frames++
+			}
+			if stats != nil {
+				row = statsRow(row[:0], &st)
+				if _, err := stats.Write(row); err != nil {
+					return finish(err)
+				}
+			}
+			if o.DumpDir != "" {
+				if err := dumpStep(o.DumpDir, w, &st); err != nil {
+					return finish(err)
+				}
+			}
+		}
+		if stepErr != nil {
+			return finish(stepErr)
+		}
+		if o.OnStep != nil {
+			o.OnStep(k)
+		}
+		if ctx.Err() != nil && k < o.Steps {
+			return finish(interruptedf("interrupted after step %d of %d; outputs closed with every row written", k, o.Steps))
+		}
+	}
+	return finish(nil)
+}
+
+// dumpStep writes the step's MLCP and picked solution as
+// DIR/step-000123.mlcp.json and DIR/step-000123.solution.json. A step
+// without constraint rows has no MLCP and writes nothing.
+func dumpStep(dir string, w *stepper.World, st *stepper.Stats) error {
+	p := w.LastProblem()
+	if p == nil {
+		return nil
+	}
+	base := filepath.Join(dir, fmt.Sprintf("step-%06d", w.Steps()))
+	var pb strings.Builder
+	if err := lcp.WriteProblem(&pb, p); err != nil {
+		return fmt.Errorf("step %d: MLCP: %w", w.Steps(), err)
+	}
+	if err := writeFileAtomic(base+".mlcp.json", []byte(pb.String())); err != nil {
+		return err
+	}
+	x, wv := w.LastSolution()
+	sol := &lcp.Solution{
+		X: x, W: wv,
+		// The x written is the picked iterate: its iteration, not the
+		// solver's count (which is in solver_iterations).
+		Iterations: st.Picked,
+		Status:     st.Status.String(),
+		Extra: map[string]any{
+			"step":              st.Step,
+			"time":              st.Time,
+			"solver":            w.Settings.Solver.Name(),
+			"pick":              w.Settings.Pick.String(),
+			"picked":            st.Picked,
+			"solver_iterations": st.Iterations,
+			"errors":            totalsJSON(st.Errors),
+		},
+	}
+	var sb strings.Builder
+	if err := lcp.WriteSolution(&sb, sol); err != nil {
+		return fmt.Errorf("step %d: solution: %w", w.Steps(), err)
+	}
+	return writeFileAtomic(base+".solution.json", []byte(sb.String()))
+}
+
+// simRun implements `sim run`.
+func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run")
+	steps := fs.Int("steps", 1000, "number of steps")
+	dt := fs.Float64("dt", 0, "time step h (s); default: the scene's")
+	solverName := fs.String("solver", "bpp", "bpp, pgs or lemke")
+	budget := fs.Int("budget", 0, "iteration budget per step; 0 = the solver's default")
+	pickName := fs.String("pick", "energy", "energy, fb, residual or last")
+	set := setFlag{}
+	fs.Var(set, "set", "NAME=VALUE scene parameter (repeatable; see sim list)")
+	out := fs.String("out", "", "trajectory file, .csv or .json")
+	statsPath := fs.String("stats", "", "step-statistics CSV file")
+	dump := fs.String("dump-mlcp", "", "directory for each recorded step's MLCP and solution JSON")
+	every := fs.Int("every", 1, "record every K-th step")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("run: want one scene name, got %d arguments (see sim list)", len(pos))
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	switch {
+	case *steps < 0:
+		return usagef("--steps: must be ≥ 0, got %d", *steps)
+	case *every < 1:
+		return usagef("--every: must be ≥ 1, got %d", *every)
+	case *budget < 0:
+		return usagef("--budget: must be ≥ 0, got %d", *budget)
+	case given["dt"] && (!(*dt > 0) || math.IsInf(*dt, 0)):
+		return usagef("--dt: must be finite and > 0, got %v", *dt)
+	}
+	solver, err := runSolverByName(*solverName)
+	if err != nil {
+		return usageError{err}
+	}
+	measure, err := errmeasure.ParseMeasure(*pickName)
+	if err != nil {
+		return usagef("--pick: %v", err)
+	}
+	scene, err := scenes.Lookup(pos[0])
+	if err != nil {
+		return usageError{err}
+	}
+	w, err := scene.Build(set)
+	if err != nil {
+		return usageError{err}
+	}
+	if given["dt"] {
+		w.Settings.H = *dt
+	}
+	if given["solver"] || w.Settings.Solver == nil {
+		w.Settings.Solver = solver
+	}
+	if given["budget"] {
+		w.Settings.Budget = *budget
+	}
+	if given["pick"] {
+		w.Settings.Pick = measure
+	}
+	if err := w.Settings.Validate(); err != nil {
+		return usageError{err}
+	}
+	o := runOptions{Steps: *steps, Every: *every, Out: *out, Stats: *statsPath, DumpDir: *dump}
+	var prog *progress
+	if !*quiet && isTerminal(stderr) {
+		prog = newProgress(stderr, *steps)
+		o.OnStep = prog.step
+	}
+	rep, err := simulate(ctx, w, o)
+	if prog != nil {
+		prog.done(rep.Steps)
+	}
+	var ie interruptedError
+	if errors.As(err, &ie) && o.Out != "" {
+		return interruptedf("%v (%s: %d frames)", err, o.Out, rep.Frames)
+	}
+	return err
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progress prints "step k/N, steps/s, remaining time" on one terminal
+// line, at most four times a second.
+type progress struct {
+	w           io.Writer
+	total       int
+	start, last time.Time
+	printed     bool
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	now := time.Now()
+	return &progress{w: w, total: total, start: now, last: now}
+}
+
+func (p *progress) step(k int) {
+	now := time.Now()
+	if now.Sub(p.last) < 250*time.Millisecond {
+		return
+	}
+	p.last = now
+	rate := float64(k) / now.Sub(p.start).Seconds()
+	left := time.Duration(float64(p.total-k) / rate * float64(time.Second)).Round(time.Second)
+	fmt.Fprintf(p.w, "\rstep %d/%d  %.0f steps/s  %v left   ", k, p.total, rate, left)
+	p.printed = true
+}
+
+// done ends the progress line with the steps taken and the wall time.
+func (p *progress) done(steps int) {
+	if p.printed {
+		fmt.Fprintf(p.w, "\rstep %d/%d  done in %v          \n", steps, p.total, time.Since(p.start).Round(time.Millisecond))
+	}
+}
