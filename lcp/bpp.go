@@ -36,11 +36,28 @@ import (
 // an LU factorization instead; a singular block ends the solve with an error
 // wrapping ErrSingular and the iterate with the fewest infeasibilities so far.
 //
+// When A is a *Sparse the free block is factored by a sparse LDLᵀ instead,
+// refactored every iteration in the fill-reducing order of the whole of A
+// (computed once per sparsity pattern and kept across solves), and
+// w = A x + b is a sparse product, so an iteration costs O(nnz(L) + nnz(A))
+// memory and about Σ_k (column count of L)² flops instead of O(m³): O(n) for
+// a chain. A free block that is not numerically positive definite falls back
+// to a dense LU if it has at most MaxDenseFallback rows and otherwise ends the
+// solve with an error wrapping ErrSingular. Everything else (index sets,
+// iterates, budget, warm start) is the same as for a dense A; the iterates
+// agree to rounding.
+//
 // The default budget (MaxIterations = 0) is 100 + 10 n iterations.
 type BPP struct {
 	// MaxBlockFailures is the number of block pivots in a row that may fail
 	// to reduce the number of infeasibilities before a single pivot; 0 means 3.
 	MaxBlockFailures int
+
+	// MaxDenseFallback is the largest free block of a *Sparse A that is
+	// solved by a dense LU when the sparse LDLᵀ finds it not positive
+	// definite (a larger one ends the solve with ErrSingular); 0 means 2000
+	// (a 2000² LU takes about 32 MB and a second).
+	MaxDenseFallback int
 
 	// Workspace, reused across calls.
 	state, next   []State
@@ -51,7 +68,10 @@ type BPP struct {
 	bestW         []float64
 	bestState     []State
 	fac           chol
+	sfac          sparseLDL
 	lu            mat.LU
+	blk           mat.Dense
+	luRHS, luSol  mat.VecDense
 }
 
 var _ Solver = (*BPP)(nil)
@@ -182,7 +202,10 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 		maxFail = 3
 	}
 	symmetric := isSymmetric(p.A, 1e-12)
-	s.fac.reset(n)
+	sp, _ := p.A.(*Sparse)
+	if sp == nil {
+		s.fac.reset(n)
+	}
 	x, w := dst.X, dst.W
 
 	bestInf := n + 1 // least infeasibility count seen (n̄)
@@ -190,7 +213,13 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	keptInf := -1 // infeasibilities of the kept best iterate
 	for it := 1; ; it++ {
 		fixFromStates(x, p, s.state)
-		if err := s.solveFree(p, x, w, symmetric, sw); err != nil {
+		var err error
+		if sp != nil {
+			err = s.solveSparse(p, sp, x, w)
+		} else {
+			err = s.solveFree(p, x, w, symmetric, sw)
+		}
+		if err != nil {
 			s.finishBest(dst, p, keptInf)
 			dst.Iterations = it - 1
 			dst.Status = Failed
@@ -346,6 +375,35 @@ func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) 
 	return s.solveLU(p, x, w)
 }
 
+// solveSparse solves the free block of a *Sparse A with the sparse LDLᵀ and
+// sets w = A x + b. On entry x holds the fixed values and zeros for free rows.
+func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
+	p.Residual(w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
+	if !s.sfac.factor(a, s.state) {
+		m := len(s.sfac.free)
+		limit := s.MaxDenseFallback
+		if limit <= 0 {
+			limit = 2000
+		}
+		if m <= limit {
+			return s.solveLU(p, x, w)
+		}
+		return fmt.Errorf("free block of %d rows is not positive definite (the sparse LDLᵀ failed at row %d) and exceeds the %d rows of the dense LU fallback: %w",
+			m, s.sfac.free[s.sfac.failed], limit, ErrSingular)
+	}
+	free := s.sfac.free
+	xf := s.xf[:len(free)]
+	for k, i := range free {
+		xf[k] = -w[i]
+	}
+	s.sfac.solve(xf)
+	for k, i := range free {
+		x[i] = xf[k]
+	}
+	p.Residual(w, x)
+	return nil
+}
+
 // updateFactor makes s.fac the Cholesky factor of A_FF for the free set in
 // s.state, by deleting and appending indices or by refactoring, whichever is
 // cheaper. It reports false if A_FF is not numerically positive definite.
@@ -414,10 +472,30 @@ func (s *BPP) solveLU(p *Problem, x, w []float64) error {
 	if m == 0 {
 		return nil
 	}
-	blk := mat.NewDense(m, m, nil)
-	for r, i := range free {
-		for c, j := range free {
-			blk.Set(r, c, p.A.At(i, j))
+	s.blk.Reset()
+	s.blk.ReuseAs(m, m) // zeroed
+	blk := &s.blk
+	if a, ok := p.A.(*Sparse); ok {
+		for r, i := range free {
+			s.pos[i] = r
+		}
+		for r, i := range free {
+			cols, vals := a.row(i)
+			for k, j := range cols {
+				// Inside the block j is free; s.pos is −1 elsewhere.
+				if c := s.pos[j]; c >= 0 {
+					blk.Set(r, c, vals[k])
+				}
+			}
+		}
+		for _, i := range free {
+			s.pos[i] = -1
+		}
+	} else {
+		for r, i := range free {
+			for c, j := range free {
+				blk.Set(r, c, p.A.At(i, j))
+			}
 		}
 	}
 	s.lu.Factorize(blk)
@@ -426,12 +504,15 @@ func (s *BPP) solveLU(p *Problem, x, w []float64) error {
 		s.dropFactor()
 		return fmt.Errorf("free block of %d rows has condition number %.3g: %w", m, cond, ErrSingular)
 	}
-	rhs := mat.NewVecDense(m, nil)
+	s.luRHS.Reset()
+	s.luRHS.ReuseAsVec(m)
+	rhs := &s.luRHS
 	for r, i := range free {
 		rhs.SetVec(r, -w[i])
 	}
-	var sol mat.VecDense
-	if err := s.lu.SolveVecTo(&sol, false, rhs); err != nil {
+	sol := &s.luSol
+	sol.Reset()
+	if err := s.lu.SolveVecTo(sol, false, rhs); err != nil {
 		s.dropFactor()
 		return fmt.Errorf("free block of %d rows: %v: %w", m, err, ErrSingular)
 	}

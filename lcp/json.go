@@ -109,7 +109,8 @@ func ReadProblem(r io.Reader) (*Problem, error) {
 }
 
 // WriteProblem writes p in the JSON interchange format, with null for
-// infinite bounds.
+// infinite bounds. A is written as dense rows whatever its type (a *Sparse
+// included), so the output of an n-row problem has n² numbers.
 func WriteProblem(w io.Writer, p *Problem) error {
 	if err := p.Validate(); err != nil {
 		return err
@@ -118,6 +119,15 @@ func WriteProblem(w io.Writer, p *Problem) error {
 	rows := make([][]float64, n)
 	for i := range rows {
 		rows[i] = make([]float64, n)
+		if sp, ok := p.A.(*Sparse); ok {
+			// Dense rows from the stored entries: the interchange format
+			// has no sparse form.
+			cols, vals := sp.row(i)
+			for k, j := range cols {
+				rows[i][j] = vals[k]
+			}
+			continue
+		}
 		for j := range rows[i] {
 			rows[i][j] = p.A.At(i, j)
 		}

@@ -418,6 +418,8 @@ func FuzzReadProblem(f *testing.F) {
 func FuzzSolvers(f *testing.F) {
 	f.Add(uint64(1), uint8(3), uint8(0))
 	f.Add(uint64(7), uint8(9), uint8(2))
+	f.Add(uint64(3), uint8(8), uint8(16+2))
+	f.Add(uint64(5), uint8(6), uint8(16+8+1))
 	f.Fuzz(func(t *testing.T, seed uint64, n uint8, kind uint8) {
 		rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 		m := 1 + int(n)%10
@@ -429,6 +431,11 @@ func FuzzSolvers(f *testing.F) {
 					p.A.(*Dense).Set(i, j, math.Round(rng.NormFloat64()*4)/4)
 				}
 			}
+		}
+		if kind&16 != 0 {
+			// The upper triangle as a symmetric *Sparse (indefinite with
+			// kind&8: BPP's dense LU fallback).
+			p.A = sparseFromDense(p.A.(*Dense))
 		}
 		for _, s := range solvers() {
 			var r Result

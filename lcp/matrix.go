@@ -9,7 +9,8 @@ import (
 // block-sparse symmetric matrix can replace the dense one without changing
 // the solvers' callers (see shared/DESIGN.md, "Speed").
 //
-// Implementations must be safe for concurrent reads.
+// Dense and Sparse implement it. Implementations must be safe for
+// concurrent reads.
 type Matrix interface {
 	// Dims returns the number of rows and columns.
 	Dims() (r, c int)
@@ -129,7 +130,13 @@ func dot(a, b []float64) float64 {
 // isSymmetric reports whether A equals its transpose to a relative tolerance
 // of tol, relative to the entries and to √|a_ii a_jj| (so that two
 // rounding-level entries of opposite sign still count as symmetric).
+//
+// A *Sparse is symmetric by construction (Sparse.Add writes both triangles
+// with the same sum), which this reports in O(1).
 func isSymmetric(a Matrix, tol float64) bool {
+	if _, ok := a.(*Sparse); ok {
+		return true
+	}
 	n, c := a.Dims()
 	if n != c {
 		return false

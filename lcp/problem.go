@@ -50,10 +50,20 @@ func (p *Problem) Validate() error {
 	if len(p.Hi) != n {
 		return fmt.Errorf("hi: has %d entries, b has %d", len(p.Hi), n)
 	}
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			if v := p.A.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
+	if sp, ok := p.A.(*Sparse); ok {
+		// O(nnz): entries outside the pattern are 0.
+		if !sp.finished {
+			return fmt.Errorf("A: sparse matrix is not finished: call Finish after the last Reset or Add")
+		}
+		if i, j, v, bad := sp.firstNonFinite(); bad {
+			return fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if v := p.A.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
+				}
 			}
 		}
 	}

@@ -1,0 +1,256 @@
+package lcp
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Sparse is a symmetric sparse n×n matrix in compressed sparse row (CSR)
+// form, both triangles stored. It is the lead matrix the stepper assembles,
+// A = J M⁻¹ Jᵀ + C, which couples only rows that share a body: a chain's A is
+// banded, a brick wall's block-sparse. BPP factors the free block of a
+// *Sparse with a sparse LDLᵀ (see BPP); the other solvers read it through
+// the Matrix interface.
+//
+// Build it with Reset, Add and Finish:
+//
+//	var a lcp.Sparse
+//	a.Reset(n)
+//	a.Add(i, j, v) // for each unordered pair {i, j} once; i == j for the diagonal
+//	a.Finish()
+//
+// Add records (i, j, v) and Finish compresses the records: columns sorted,
+// duplicates summed. Entries are kept even when they sum to zero, so the
+// pattern is a function of the (i, j) calls alone, and a pattern that repeats
+// from step to step lets BPP reuse its fill-reducing ordering. The order of
+// the Add calls does not matter beyond floating-point summation: duplicates
+// of an entry are summed in call order, so the same call sequence gives the
+// same bits, and A[i][j] and A[j][i] are the same sum, so the matrix is
+// exactly symmetric. Reset, Add and Finish reuse their storage: once the
+// buffers have grown to a step's size they do not allocate again.
+//
+// The zero value is an empty matrix that must be Reset before use. At,
+// MulVecTo, RowDot and NNZ panic until Finish has been called after the last
+// Reset or Add; Add panics on an index outside [0, n). Both are programming
+// errors of the assembling code, not user data (Problem.Validate reports an
+// unfinished matrix as an error, so solvers never reach the panic).
+//
+// A finished Sparse is safe for concurrent reads.
+type Sparse struct {
+	n        int
+	finished bool
+
+	// Add records, in call order.
+	ti, tj []int32
+	tv     []float64
+
+	// CSR of the full symmetric matrix: row i holds columns
+	// col[ptr[i]:ptr[i+1]] (ascending) with values val[...].
+	ptr []int
+	col []int32
+	val []float64
+
+	// The previous pattern (double buffer) and a counter that changes when
+	// Finish produces a pattern different from the previous one.
+	ptr2    []int
+	col2    []int32
+	version uint64
+
+	// Finish workspace.
+	cnt  []int     // per-row counts, then bucket starts
+	bcol []int32   // bucketed columns (call order within a row)
+	bval []float64 // bucketed values
+	acc  []float64 // dense accumulator for one row
+	mark []int32   // mark[j] = row+1 when column j is in acc for that row
+}
+
+var _ Matrix = (*Sparse)(nil)
+
+// Reset makes s an empty n×n matrix, keeping its storage. It panics if n is
+// negative.
+func (s *Sparse) Reset(n int) {
+	if n < 0 {
+		panic(fmt.Sprintf("lcp: Sparse.Reset: negative dimension %d", n))
+	}
+	if n > math.MaxInt32 {
+		panic(fmt.Sprintf("lcp: Sparse.Reset: dimension %d exceeds 2³¹−1", n))
+	}
+	s.n = n
+	s.finished = false
+	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
+}
+
+// Add adds v to A[i][j] and, when i != j, to A[j][i]: call it once for each
+// unordered pair {i, j} (adding both (i, j) and (j, i) would count the
+// coupling twice), and with i == j to add to the diagonal once. Add after
+// Finish reopens the matrix; Finish must be called again before it is read.
+// It panics if i or j is outside [0, n).
+func (s *Sparse) Add(i, j int, v float64) {
+	if uint(i) >= uint(s.n) || uint(j) >= uint(s.n) {
+		panic(fmt.Sprintf("lcp: Sparse.Add(%d, %d): index out of range for a %d×%d matrix", i, j, s.n, s.n))
+	}
+	s.finished = false
+	s.ti = append(s.ti, int32(i))
+	s.tj = append(s.tj, int32(j))
+	s.tv = append(s.tv, v)
+}
+
+// Finish compresses the recorded entries into CSR form: each row's columns
+// ascending, duplicates summed in call order. It must be called before the
+// matrix is read. It costs O(n + records + Σ row length · log(row length)).
+func (s *Sparse) Finish() {
+	n := s.n
+	// Bucket the records by row, both triangles, stable in call order.
+	s.cnt = growInt(s.cnt, n+1)
+	clear(s.cnt)
+	for t, i := range s.ti {
+		s.cnt[i+1]++
+		if j := s.tj[t]; j != i {
+			s.cnt[j+1]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		s.cnt[i+1] += s.cnt[i]
+	}
+	total := s.cnt[n]
+	s.bcol = growInt32(s.bcol, total)
+	s.bval = grow(s.bval, total)
+	// cnt[i] is now the next free slot of row i's bucket.
+	for t, i := range s.ti {
+		j, v := s.tj[t], s.tv[t]
+		k := s.cnt[i]
+		s.bcol[k], s.bval[k] = j, v
+		s.cnt[i]++
+		if j != i {
+			k = s.cnt[j]
+			s.bcol[k], s.bval[k] = i, v
+			s.cnt[j]++
+		}
+	}
+	// Row i's bucket is [cnt[i-1], cnt[i]) (cnt[-1] = 0). Sum duplicates
+	// with a dense accumulator.
+	s.acc = grow(s.acc, n)
+	s.mark = growInt32(s.mark, n)
+	clear(s.mark)
+	s.ptr2, s.ptr = s.ptr, growInt(s.ptr2, n+1)
+	s.col2, s.col = s.col, s.col2[:0]
+	s.val = s.val[:0]
+	start := 0
+	s.ptr[0] = 0
+	for i := 0; i < n; i++ {
+		end := s.cnt[i]
+		rowStart := len(s.col)
+		tag := int32(i + 1)
+		for k := start; k < end; k++ {
+			j := s.bcol[k]
+			if s.mark[j] != tag {
+				s.mark[j] = tag
+				s.acc[j] = s.bval[k]
+				s.col = append(s.col, j)
+			} else {
+				s.acc[j] += s.bval[k]
+			}
+		}
+		row := s.col[rowStart:]
+		slices.Sort(row)
+		for _, j := range row {
+			s.val = append(s.val, s.acc[j])
+		}
+		s.ptr[i+1] = len(s.col)
+		start = end
+	}
+	if !slices.Equal(s.ptr, s.ptr2) || !slices.Equal(s.col, s.col2) {
+		s.version++
+	}
+	s.finished = true
+}
+
+func (s *Sparse) mustFinished(op string) {
+	if !s.finished {
+		panic("lcp: Sparse." + op + " before Finish: call Finish after the last Reset or Add")
+	}
+}
+
+// Dims returns n, n.
+func (s *Sparse) Dims() (r, c int) { return s.n, s.n }
+
+// NNZ returns the number of stored entries of the full symmetric matrix
+// (both triangles; an off-diagonal pair counts twice).
+func (s *Sparse) NNZ() int {
+	s.mustFinished("NNZ")
+	return len(s.col)
+}
+
+// At returns A[i][j], 0 outside the pattern. It is a binary search in row
+// i: O(log row length).
+func (s *Sparse) At(i, j int) float64 {
+	s.mustFinished("At")
+	if uint(i) >= uint(s.n) || uint(j) >= uint(s.n) {
+		panic(fmt.Sprintf("lcp: Sparse.At(%d, %d): index out of range for a %d×%d matrix", i, j, s.n, s.n))
+	}
+	lo, hi := s.ptr[i], s.ptr[i+1]
+	if k, ok := slices.BinarySearch(s.col[lo:hi], int32(j)); ok {
+		return s.val[lo+k]
+	}
+	return 0
+}
+
+// MulVecTo sets dst = A x.
+func (s *Sparse) MulVecTo(dst, x []float64) {
+	s.mustFinished("MulVecTo")
+	x = x[:s.n]
+	for i := range dst[:s.n] {
+		dst[i] = s.rowDot(i, x)
+	}
+}
+
+// RowDot returns (A x)_i.
+func (s *Sparse) RowDot(i int, x []float64) float64 {
+	s.mustFinished("RowDot")
+	return s.rowDot(i, x[:s.n])
+}
+
+func (s *Sparse) rowDot(i int, x []float64) float64 {
+	lo, hi := s.ptr[i], s.ptr[i+1]
+	cols, vals := s.col[lo:hi], s.val[lo:hi]
+	vals = vals[:len(cols)]
+	var s0, s1 float64
+	k := 0
+	for ; k+1 < len(cols); k += 2 {
+		s0 += vals[k] * x[cols[k]]
+		s1 += vals[k+1] * x[cols[k+1]]
+	}
+	if k < len(cols) {
+		s0 += vals[k] * x[cols[k]]
+	}
+	return s0 + s1
+}
+
+// row returns the columns and values of row i (views).
+func (s *Sparse) row(i int) ([]int32, []float64) {
+	lo, hi := s.ptr[i], s.ptr[i+1]
+	return s.col[lo:hi], s.val[lo:hi]
+}
+
+// firstNonFinite returns the first stored entry, in row-major order, that is
+// NaN or ±Inf. Entries outside the pattern are 0, so this is the same entry
+// a dense scan would find.
+func (s *Sparse) firstNonFinite() (i, j int, v float64, found bool) {
+	for i := 0; i < s.n; i++ {
+		cols, vals := s.row(i)
+		for k, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return i, int(cols[k]), v, true
+			}
+		}
+	}
+	return 0, 0, 0, false
+}
+
+func growInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
