@@ -1,0 +1,332 @@
+package contact
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// Point is one contact point between shapes A and B.
+type Point struct {
+	Pos    mgl64.Vec3 // world point, midway between the two surfaces, m
+	Normal mgl64.Vec3 // unit, world, pointing from A towards B (B is pushed along +Normal)
+	Gap    float64    // signed distance along Normal: > 0 separated, < 0 penetration, m
+	Key    Key        // persistent feature pair: the same features in contact give the same Key
+}
+
+// Key identifies a contact point by the features of A and B that make it,
+// so that a stepper can carry impulses from one step to the next. The
+// encoding of each half is in the package documentation (Feature*).
+type Key struct{ A, B uint32 }
+
+// Feature-id tags of box features: id = tag | index (package documentation).
+const (
+	FeatureVertex uint32 = 1 << 16 // | vertex 0..7
+	FeatureEdge   uint32 = 2 << 16 // | edge 0..11
+	FeatureFace   uint32 = 3 << 16 // | face 0..5
+	FeatureClip   uint32 = 4 << 16 // | lo<<8 | hi: a clipped box-box point (package documentation)
+)
+
+// Capsule feature ids.
+const (
+	CapsuleEnd0 uint32 = 0 // the end at local z = −HalfLength (or the lower-parameter point of a two-point contact)
+	CapsuleEnd1 uint32 = 1 // the end at local z = +HalfLength (or the higher-parameter point)
+	CapsuleSide uint32 = 2 // a point strictly inside the segment
+)
+
+// BoxVertex returns vertex i (0..7) of a box of half extents h in its local
+// frame: coordinate k is +h[k] if bit k of i is set, else −h[k].
+func BoxVertex(h mgl64.Vec3, i int) mgl64.Vec3 {
+	var v mgl64.Vec3
+	for k := 0; k < 3; k++ {
+		if i>>k&1 == 1 {
+			v[k] = h[k]
+		} else {
+			v[k] = -h[k]
+		}
+	}
+	return v
+}
+
+// BoxFace returns the feature index (0..5) of the box face with outward
+// normal sign·e_axis: 2·axis for sign > 0, 2·axis+1 for sign < 0.
+func BoxFace(axis int, sign float64) uint32 {
+	if sign < 0 {
+		return uint32(2*axis + 1)
+	}
+	return uint32(2 * axis)
+}
+
+// BoxEdge returns the feature index (0..11) of the box edge parallel to
+// local axis k whose other two coordinates have the signs of s[(k+1)%3]
+// and s[(k+2)%3]: 4k + [s[(k+1)%3] > 0] + 2·[s[(k+2)%3] > 0].
+func BoxEdge(k int, s mgl64.Vec3) uint32 {
+	id := uint32(4 * k)
+	if s[(k+1)%3] > 0 {
+		id++
+	}
+	if s[(k+2)%3] > 0 {
+		id += 2
+	}
+	return id
+}
+
+// MaxPoints is the most points one Collide call appends (cylinder–plane;
+// every other pair gives at most 4). Size dst with it to avoid allocation.
+const MaxPoints = 8
+
+// rank orders kinds for dispatch: each pair routine takes the lower rank
+// first and returns normals from it to the other.
+var rank = [...]int{Plane: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4}
+
+// Collide appends to dst the contact points between shape a at pose pa and
+// shape b at pose pb whose Gap ≤ margin (m), and returns dst. Normal points
+// from a to b and Key.A is a's feature, whatever the order of the
+// arguments: Collide(b, …, a, …) gives the same points with Normal negated
+// and the Key halves swapped (bit for bit). It does not allocate when dst
+// has spare capacity (at most 4 points per pair except cylinder–plane,
+// which gives up to 8).
+//
+// Supported pairs: plane with sphere, box, capsule and cylinder; sphere–
+// sphere, sphere–box, sphere–capsule; box–box, box–capsule; capsule–
+// capsule. Not supported (dst is returned unchanged): plane–plane, and a
+// cylinder with anything but a plane. Invalid shapes (Shape.Validate),
+// poses with a non-finite Pos or a zero or non-finite Rot, and a NaN margin
+// also give no points.
+func Collide(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) []Point {
+	if math.IsNaN(margin) || !a.valid() || !b.valid() {
+		return dst
+	}
+	fa, ok := frameOf(pa)
+	if !ok {
+		return dst
+	}
+	fb, ok := frameOf(pb)
+	if !ok {
+		return dst
+	}
+	swap := rank[a.Kind] > rank[b.Kind] || (a.Kind == b.Kind && sameKindSwap(a, &pa, &fa, b, &pb, &fb))
+	if swap {
+		a, b = b, a
+		fa, fb = fb, fa
+	}
+	n0 := len(dst)
+	dst = collide(dst, a, &fa, b, &fb, margin)
+	if swap {
+		for i := n0; i < len(dst); i++ {
+			p := &dst[i]
+			p.Normal = mgl64.Vec3{-p.Normal[0], -p.Normal[1], -p.Normal[2]}
+			p.Key = Key{A: p.Key.B, B: p.Key.A}
+		}
+	}
+	return dst
+}
+
+// sameKindSwap picks a canonical order for two shapes of one kind so that
+// Collide is exactly symmetric: the first shape is the one lower along the
+// world axis of largest centre separation (ties: lowest axis index); for
+// coincident centres the shape fields, then the rotations, decide. For a
+// stack along z the lower box becomes the first shape, and its top face is
+// the preferred reference face, which keeps box-box keys persistent.
+func sameKindSwap(a Shape, pa *Pose, fa *frame, b Shape, pb *Pose, fb *frame) bool {
+	d := fb.p.Sub(fa.p)
+	k := 0
+	for i := 1; i < 3; i++ {
+		if math.Abs(d[i]) > math.Abs(d[k]) {
+			k = i
+		}
+	}
+	if d[k] != 0 {
+		return d[k] < 0
+	}
+	ka := [...]float64{a.Half[0], a.Half[1], a.Half[2], a.Radius, a.HalfLength, pa.Rot.W, pa.Rot.V[0], pa.Rot.V[1], pa.Rot.V[2]}
+	kb := [...]float64{b.Half[0], b.Half[1], b.Half[2], b.Radius, b.HalfLength, pb.Rot.W, pb.Rot.V[0], pb.Rot.V[1], pb.Rot.V[2]}
+	for i := range ka {
+		if ka[i] != kb[i] {
+			return kb[i] < ka[i]
+		}
+	}
+	return false
+}
+
+// collide dispatches with rank[a.Kind] ≤ rank[b.Kind].
+func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64) []Point {
+	switch a.Kind {
+	case Plane:
+		switch b.Kind {
+		case Box:
+			return planeBox(dst, fa, b.Half, fb, margin)
+		case Capsule:
+			return planeCapsule(dst, fa, b, fb, margin)
+		case Sphere:
+			return planeSphere(dst, fa, b.Radius, fb, margin)
+		case Cylinder:
+			return planeCylinder(dst, fa, b, fb, margin)
+		}
+	case Box:
+		switch b.Kind {
+		case Box:
+			return boxBox(dst, a.Half, fa, b.Half, fb, margin)
+		case Capsule:
+			return boxCapsule(dst, a.Half, fa, b, fb, margin)
+		case Sphere:
+			return boxSphere(dst, a.Half, fa, b.Radius, fb, margin)
+		}
+	case Capsule:
+		switch b.Kind {
+		case Capsule:
+			return capsuleCapsule(dst, a, fa, b, fb, margin)
+		case Sphere:
+			return capsuleSphere(dst, a, fa, b.Radius, fb, margin)
+		}
+	case Sphere:
+		if b.Kind == Sphere {
+			return sphereSphere(dst, a.Radius, fa, b.Radius, fb, margin)
+		}
+	}
+	return dst
+}
+
+// emit appends the point whose surface point on A is wa, with unit normal
+// n (A → B) and gap g: Pos = wa + n g/2.
+func emit(dst []Point, wa, n mgl64.Vec3, g float64, ka, kb uint32) []Point {
+	return append(dst, Point{Pos: wa.Add(n.Mul(g / 2)), Normal: n, Gap: g, Key: Key{ka, kb}})
+}
+
+// planeOf returns the plane's world normal and offset n·x = off.
+func planeOf(f *frame) (mgl64.Vec3, float64) {
+	n := f.ax[2]
+	return n, n.Dot(f.p)
+}
+
+func planeSphere(dst []Point, fp *frame, r float64, fs *frame, margin float64) []Point {
+	n, off := planeOf(fp)
+	h := n.Dot(fs.p) - off
+	if g := h - r; g <= margin {
+		dst = emit(dst, fs.p.Sub(n.Mul(h)), n, g, 0, 0)
+	}
+	return dst
+}
+
+// planeBox emits the box vertices within margin, deepest first (ties by
+// vertex index), at most 4.
+func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64) []Point {
+	n, off := planeOf(fp)
+	var idx [8]int
+	var gap [8]float64
+	var pos [8]mgl64.Vec3
+	m := 0
+	for i := 0; i < 8; i++ {
+		v := fb.toWorld(BoxVertex(half, i))
+		g := n.Dot(v) - off
+		if !(g <= margin) {
+			continue
+		}
+		// insertion sort by (gap, index)
+		j := m
+		for j > 0 && gap[j-1] > g {
+			idx[j], gap[j], pos[j] = idx[j-1], gap[j-1], pos[j-1]
+			j--
+		}
+		idx[j], gap[j], pos[j] = i, g, v
+		m++
+	}
+	for j := 0; j < m && j < 4; j++ {
+		dst = emit(dst, pos[j].Sub(n.Mul(gap[j])), n, gap[j], 0, FeatureVertex|uint32(idx[j]))
+	}
+	return dst
+}
+
+// planeCapsule emits the two segment ends within margin, end 0 first.
+func planeCapsule(dst []Point, fp *frame, c Shape, fc *frame, margin float64) []Point {
+	n, off := planeOf(fp)
+	ax := fc.ax[2]
+	for e := 0; e < 2; e++ {
+		p := fc.p.Add(ax.Mul(float64(2*e-1) * c.HalfLength))
+		h := n.Dot(p) - off
+		if g := h - c.Radius; g <= margin {
+			dst = emit(dst, p.Sub(n.Mul(h)), n, g, 0, uint32(e))
+		}
+	}
+	return dst
+}
+
+// planeCylinder is the line contact of a wheel: for each end circle e (0 at
+// local z = −HalfLength, 1 at +HalfLength) the rim point lowest towards the
+// plane (key e), then the rim points a quarter, half and three quarter turn
+// from it (keys e+2, e+4, e+6), each emitted if within margin. A wheel
+// standing on its tread gives the two points of keys 0 and 1 at the ends of
+// the contact line; a cylinder standing on an end face gives four rim
+// points. When the axis is parallel to the normal the "lowest" direction is
+// the cylinder's local x axis.
+func planeCylinder(dst []Point, fp *frame, c Shape, fc *frame, margin float64) []Point {
+	n, off := planeOf(fp)
+	a := fc.ax[2]
+	w := n.Sub(a.Mul(n.Dot(a))) // n projected on the end-circle plane
+	var u mgl64.Vec3
+	if l := w.Len(); l > 1e-12 {
+		u = w.Mul(1 / l)
+	} else {
+		u = fc.ax[0]
+	}
+	v := a.Cross(u)
+	dirs := [4]mgl64.Vec3{u.Mul(-1), v, u, v.Mul(-1)}
+	for q := 0; q < 4; q++ {
+		for e := 0; e < 2; e++ {
+			p := fc.p.Add(a.Mul(float64(2*e-1) * c.HalfLength)).Add(dirs[q].Mul(c.Radius))
+			g := n.Dot(p) - off
+			if g <= margin {
+				dst = emit(dst, p.Sub(n.Mul(g)), n, g, 0, uint32(e+2*q))
+			}
+		}
+	}
+	return dst
+}
+
+func sphereSphere(dst []Point, ra float64, fa *frame, rb float64, fb *frame, margin float64) []Point {
+	d := fb.p.Sub(fa.p)
+	dist := d.Len()
+	if dist-ra-rb > margin {
+		return dst
+	}
+	n := mgl64.Vec3{0, 0, 1} // coincident centres: any direction is as good
+	if dist > 0 {
+		n = d.Mul(1 / dist)
+	}
+	g := dist - ra - rb
+	return emit(dst, fa.p.Add(n.Mul(ra)), n, g, 0, 0)
+}
+
+// boxSphere: the closest point of the box to the sphere centre. The box
+// feature is the face, edge or vertex of the Voronoi region the centre is
+// in; a centre inside the box is pushed out through the nearest face.
+func boxSphere(dst []Point, half mgl64.Vec3, fb *frame, r float64, fs *frame, margin float64) []Point {
+	cl, nl, dist, feat, _, _ := boxClosest(half, fb.toLocal(fs.p))
+	if g := dist - r; g <= margin {
+		dst = emit(dst, fb.toWorld(cl), fb.vecToWorld(nl), g, feat, 0)
+	}
+	return dst
+}
+
+// vertexIndex returns the box vertex with coordinate signs s (BoxVertex).
+func vertexIndex(s mgl64.Vec3) uint32 {
+	var i uint32
+	for k := 0; k < 3; k++ {
+		if s[k] > 0 {
+			i |= 1 << k
+		}
+	}
+	return i
+}
+
+// anyPerp returns a unit vector perpendicular to the unit vector a,
+// deterministic in a.
+func anyPerp(a mgl64.Vec3) mgl64.Vec3 {
+	var p mgl64.Vec3
+	if math.Abs(a[0]) < 0.57735 {
+		p = mgl64.Vec3{1, 0, 0}.Sub(a.Mul(a[0]))
+	} else {
+		p = mgl64.Vec3{0, 1, 0}.Sub(a.Mul(a[1]))
+	}
+	return p.Normalize()
+}

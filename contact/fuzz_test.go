@@ -1,0 +1,61 @@
+package contact
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// FuzzCollide: any valid shapes at any finite poses give finite points
+// with unit normals, Gap ≤ margin, at most 8 points, and the mirror image
+// when the arguments are swapped. The seed corpus runs in plain go test.
+func FuzzCollide(f *testing.F) {
+	f.Add(uint8(1), uint8(1), 0.5, 0.4, 0.3, 0.2, 0.1, 0.3, 0.2, 0.9, 1.0, 0.1, 0.2, 0.3, 0.05)
+	f.Add(uint8(0), uint8(4), 0.3, 0.1, 0.3, 0.1, 0.0, 0.0, 0.3, 0.7, 0.7, 0.0, 0.0, 0.0, 0.01)
+	f.Add(uint8(3), uint8(1), 0.1, 0.5, 0.2, 0.3, 0.0, 0.1, 0.55, 1.0, 0.0, 1.0, 0.0, 0.0, 0.1)
+	f.Add(uint8(2), uint8(3), 0.2, 0.0, 0.1, 0.4, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.1) // coincident centres
+	f.Add(uint8(3), uint8(3), 0.2, 0.3, 0.2, 0.3, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.1) // coincident capsules
+	f.Add(uint8(1), uint8(1), 0.5, 0.5, 0.5, 0.5, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.1) // coincident boxes
+	f.Add(uint8(1), uint8(2), 1e-6, 1e3, 1e-3, 5.0, 1e3, -2.0, 3.0, 0.3, -0.2, 0.9, 0.1, 0.2, 1e6)
+	f.Fuzz(func(t *testing.T, ka, kb uint8, s1, s2, s3, s4, x, y, z, qw, qx, qy, qz, tilt, margin float64) {
+		mk := func(k uint8, p, q, r float64) Shape {
+			return Shape{Kind: Kind(k % 5), Half: mgl64.Vec3{p, q, r}, Radius: p, HalfLength: q}
+		}
+		a, b := mk(ka, s1, s2, s3), mk(kb, s4, s3, s2)
+		if a.Validate() != nil || b.Validate() != nil || math.IsNaN(margin) {
+			return
+		}
+		for _, v := range []float64{s1, s2, s3, s4, x, y, z, qw, qx, qy, qz, tilt, margin} {
+			if math.IsInf(v, 0) || math.IsNaN(v) || math.Abs(v) > 1e6 {
+				return
+			}
+		}
+		qb := mgl64.Quat{W: qw, V: mgl64.Vec3{qx, qy, qz}}
+		if qb.Len() < 1e-6 {
+			return
+		}
+		pa := Pose{Pos: mgl64.Vec3{0.1, -0.2, 0}, Rot: mgl64.QuatRotate(tilt, mgl64.Vec3{0.6, 0, 0.8})}
+		pb := Pose{Pos: mgl64.Vec3{x, y, z}, Rot: qb.Normalize()}
+		ab := Collide(nil, a, pa, b, pb, margin)
+		ba := Collide(nil, b, pb, a, pa, margin)
+		if len(ab) > 8 || len(ab) != len(ba) {
+			t.Fatalf("%d points, reversed %d", len(ab), len(ba))
+		}
+		for i, p := range ab {
+			if !finiteVec(p.Pos) || !finite(p.Gap) || !finiteVec(p.Normal) {
+				t.Fatalf("point %d not finite: %+v", i, p)
+			}
+			if math.Abs(p.Normal.Len()-1) > 1e-9 {
+				t.Fatalf("point %d: |Normal| = %v", i, p.Normal.Len())
+			}
+			if p.Gap > margin {
+				t.Fatalf("point %d: gap %v > margin %v", i, p.Gap, margin)
+			}
+			q := ba[i]
+			if p.Pos != q.Pos || p.Gap != q.Gap || p.Normal != q.Normal.Mul(-1) || p.Key != (Key{q.Key.B, q.Key.A}) {
+				t.Fatalf("point %d not mirrored: %+v vs %+v", i, p, q)
+			}
+		}
+	})
+}

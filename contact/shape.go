@@ -1,0 +1,307 @@
+package contact
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+)
+
+// Kind is the kind of a Shape.
+type Kind int
+
+// The shape kinds.
+const (
+	Plane    Kind = iota // static half-space z ≤ 0 of its pose, normal +z
+	Box                  // Half extents
+	Sphere               // Radius
+	Capsule              // Radius around the segment z ∈ [−HalfLength, +HalfLength]
+	Cylinder             // Radius, axis z from −HalfLength to +HalfLength
+)
+
+var kindNames = [...]string{"plane", "box", "sphere", "capsule", "cylinder"}
+
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Shape is a collision shape in its own local frame; a Pose places it.
+//
+//   - Box: Half = half extents (m), the box is |x_i| ≤ Half[i].
+//   - Sphere: Radius (m), centred at the origin.
+//   - Capsule: Radius (m) around the segment from (0, 0, −HalfLength) to
+//     (0, 0, +HalfLength); HalfLength ≥ 0 (0 is a sphere).
+//   - Cylinder: Radius (m), axis local z, flat ends at z = ±HalfLength.
+//   - Plane: static only; the plane z = 0 through the local origin with
+//     normal +z; the half-space z ≤ 0 is solid. It has no size fields.
+//
+// Fields that do not belong to the Kind are ignored.
+type Shape struct {
+	Kind       Kind
+	Half       mgl64.Vec3 // box half extents, m
+	Radius     float64    // sphere, capsule and cylinder radius, m
+	HalfLength float64    // capsule segment / cylinder half length, m
+}
+
+// NewBox returns a box with the given half extents (m), or the error of
+// Validate.
+func NewBox(half mgl64.Vec3) (Shape, error) {
+	s := Shape{Kind: Box, Half: half}
+	return s, s.Validate()
+}
+
+// NewSphere returns a sphere of radius r (m), or the error of Validate.
+func NewSphere(r float64) (Shape, error) {
+	s := Shape{Kind: Sphere, Radius: r}
+	return s, s.Validate()
+}
+
+// NewCapsule returns a capsule of radius r around the local-z segment of
+// half length halfLength (m), or the error of Validate.
+func NewCapsule(r, halfLength float64) (Shape, error) {
+	s := Shape{Kind: Capsule, Radius: r, HalfLength: halfLength}
+	return s, s.Validate()
+}
+
+// NewCylinder returns a cylinder of radius r and half length halfLength
+// (m) along local z, or the error of Validate.
+func NewCylinder(r, halfLength float64) (Shape, error) {
+	s := Shape{Kind: Cylinder, Radius: r, HalfLength: halfLength}
+	return s, s.Validate()
+}
+
+// NewPlane returns the plane z = 0 (solid below) of its pose.
+func NewPlane() Shape { return Shape{Kind: Plane} }
+
+// FieldError reports one invalid field of a Shape or Pose.
+type FieldError struct {
+	Shape  string // "box", "sphere", …, or "pose"
+	Field  string // e.g. "Half[1]", "Radius", "Rot"
+	Reason string // what is wrong, with the offending value
+}
+
+func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Shape, e.Field, e.Reason) }
+
+// Validate returns every invalid field joined (errors.Join of *FieldError),
+// or nil: Half[i] (box), Radius (sphere, capsule, cylinder) and
+// HalfLength (cylinder) must be finite and > 0; a capsule's HalfLength
+// must be finite and ≥ 0. Example message:
+//
+//	box: Half[1]: must be finite and > 0, got -0.1
+func (s Shape) Validate() error {
+	var errs []error
+	name := s.Kind.String()
+	pos := func(field string, v float64) {
+		if !(v > 0) || math.IsInf(v, 0) {
+			errs = append(errs, &FieldError{name, field, fmt.Sprintf("must be finite and > 0, got %v", v)})
+		}
+	}
+	switch s.Kind {
+	case Plane:
+	case Box:
+		for i := 0; i < 3; i++ {
+			pos(fmt.Sprintf("Half[%d]", i), s.Half[i])
+		}
+	case Sphere:
+		pos("Radius", s.Radius)
+	case Capsule:
+		pos("Radius", s.Radius)
+		if !(s.HalfLength >= 0) || math.IsInf(s.HalfLength, 0) {
+			errs = append(errs, &FieldError{name, "HalfLength", fmt.Sprintf("must be finite and ≥ 0, got %v", s.HalfLength)})
+		}
+	case Cylinder:
+		pos("Radius", s.Radius)
+		pos("HalfLength", s.HalfLength)
+	default:
+		errs = append(errs, &FieldError{"shape", "Kind", fmt.Sprintf("unknown kind %d (want Plane, Box, Sphere, Capsule or Cylinder)", int(s.Kind))})
+	}
+	return errors.Join(errs...)
+}
+
+// valid is Validate without the allocation, for Collide's hot path.
+func (s Shape) valid() bool {
+	p := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+	switch s.Kind {
+	case Plane:
+		return true
+	case Box:
+		return p(s.Half[0]) && p(s.Half[1]) && p(s.Half[2])
+	case Sphere:
+		return p(s.Radius)
+	case Capsule:
+		return p(s.Radius) && s.HalfLength >= 0 && !math.IsInf(s.HalfLength, 0)
+	case Cylinder:
+		return p(s.Radius) && p(s.HalfLength)
+	}
+	return false
+}
+
+// Pose is a rigid transform: world = Pos + Rot.Rotate(local). Rot should be
+// a unit quaternion; Collide and Bounds use the rotation of Rot/|Rot|, and
+// treat a zero or non-finite Rot or Pos as invalid (Collide then finds no
+// contacts, Bounds returns an inverted box). The zero Pose is invalid (its
+// Rot is zero): use IdentityPose or set Rot = mgl64.QuatIdent().
+type Pose struct {
+	Pos mgl64.Vec3 // m, world
+	Rot mgl64.Quat // local → world
+}
+
+// IdentityPose returns the pose with Pos = 0 and Rot = identity.
+func IdentityPose() Pose { return Pose{Rot: mgl64.QuatIdent()} }
+
+// PoseOf returns the pose of body b (its centre of mass frame).
+func PoseOf(b *body.Body) Pose { return Pose{Pos: b.Pos, Rot: b.Rot} }
+
+// Mul composes poses: p.Mul(q) maps local points of q's frame through q,
+// then through p: (p·q)(x) = p(q(x)). Use bodyPose.Mul(shapeOffset) for a
+// shape placed at shapeOffset in its body's frame.
+func (p Pose) Mul(q Pose) Pose {
+	return Pose{Pos: p.Pos.Add(p.Rot.Rotate(q.Pos)), Rot: p.Rot.Mul(q.Rot)}
+}
+
+// Apply maps the local point x to the world: Pos + Rot.Rotate(x).
+func (p Pose) Apply(x mgl64.Vec3) mgl64.Vec3 { return p.Pos.Add(p.Rot.Rotate(x)) }
+
+// Validate reports a non-finite Pos or Rot, or a Rot with ||Rot| − 1| >
+// body.UnitQuatTol.
+func (p Pose) Validate() error {
+	var errs []error
+	if !finiteVec(p.Pos) {
+		errs = append(errs, &FieldError{"pose", "Pos", fmt.Sprintf("must be finite, got %v", p.Pos)})
+	}
+	q := p.Rot
+	if n := math.Sqrt(q.W*q.W + q.V.Dot(q.V)); !finite(n) || math.Abs(n-1) > body.UnitQuatTol {
+		errs = append(errs, &FieldError{"pose", "Rot", fmt.Sprintf("must be a finite unit quaternion, got |q| = %v (w=%v x=%v y=%v z=%v); use mgl64.QuatIdent() for no rotation", n, q.W, q.V[0], q.V[1], q.V[2])})
+	}
+	return errors.Join(errs...)
+}
+
+// AABB is an axis-aligned box in the world, Min ≤ Max componentwise (m).
+type AABB struct{ Min, Max mgl64.Vec3 }
+
+// Overlaps reports whether a and b intersect (touching counts).
+func (a AABB) Overlaps(b AABB) bool {
+	return a.Min[0] <= b.Max[0] && b.Min[0] <= a.Max[0] &&
+		a.Min[1] <= b.Max[1] && b.Min[1] <= a.Max[1] &&
+		a.Min[2] <= b.Max[2] && b.Min[2] <= a.Max[2]
+}
+
+// PlaneExtent (m) stands for "unbounded" in the AABB of a plane: large
+// enough to hold any scene, small enough that sums and squares stay finite.
+const PlaneExtent = 1e18
+
+// Unbounded reports whether the box reaches PlaneExtent on some side (a
+// plane's box). SweepAndPrune leaves such boxes out of its choice of axis.
+func (a AABB) Unbounded() bool {
+	for i := 0; i < 3; i++ {
+		if a.Min[i] <= -PlaneExtent || a.Max[i] >= PlaneExtent {
+			return true
+		}
+	}
+	return false
+}
+
+// Bounds returns the world AABB of shape s at pose p, grown by margin (m) on
+// every side. A plane has no finite bounds: its box is ±PlaneExtent on every
+// axis, except that when its normal is exactly a world axis (the usual
+// ground, normal +z) the solid side is bounded by the plane itself, e.g.
+// Max.z = height + margin for a ground plane; AABB.Unbounded reports it.
+// An invalid shape or pose gives the empty box Min = +Inf, Max = −Inf.
+func (s Shape) Bounds(p Pose, margin float64) AABB {
+	f, ok := frameOf(p)
+	if !ok || !s.valid() {
+		inf := math.Inf(1)
+		return AABB{Min: mgl64.Vec3{inf, inf, inf}, Max: mgl64.Vec3{-inf, -inf, -inf}}
+	}
+	var ext mgl64.Vec3
+	switch s.Kind {
+	case Plane:
+		b := AABB{
+			Min: mgl64.Vec3{-PlaneExtent, -PlaneExtent, -PlaneExtent},
+			Max: mgl64.Vec3{PlaneExtent, PlaneExtent, PlaneExtent},
+		}
+		n := f.ax[2]
+		for i := 0; i < 3; i++ {
+			j, k := (i+1)%3, (i+2)%3
+			if n[j] != 0 || n[k] != 0 {
+				continue
+			}
+			if n[i] > 0 {
+				b.Max[i] = f.p[i] + margin
+			} else {
+				b.Min[i] = f.p[i] - margin
+			}
+		}
+		return b
+	case Box:
+		for i := 0; i < 3; i++ {
+			ext[i] = math.Abs(f.ax[0][i])*s.Half[0] + math.Abs(f.ax[1][i])*s.Half[1] + math.Abs(f.ax[2][i])*s.Half[2]
+		}
+	case Sphere:
+		ext = mgl64.Vec3{s.Radius, s.Radius, s.Radius}
+	case Capsule:
+		for i := 0; i < 3; i++ {
+			ext[i] = math.Abs(f.ax[2][i])*s.HalfLength + s.Radius
+		}
+	case Cylinder:
+		for i := 0; i < 3; i++ {
+			a := f.ax[2][i]
+			ext[i] = math.Abs(a)*s.HalfLength + s.Radius*math.Sqrt(math.Max(0, 1-a*a))
+		}
+	}
+	ext = ext.Add(mgl64.Vec3{margin, margin, margin})
+	return AABB{Min: f.p.Sub(ext), Max: f.p.Add(ext)}
+}
+
+// frame is a pose as origin and rotated axes (the columns of R).
+type frame struct {
+	p  mgl64.Vec3
+	ax [3]mgl64.Vec3
+}
+
+// frameOf returns the frame of p with the rotation of Rot/|Rot|, and false
+// if Pos or Rot is not finite or Rot is zero.
+func frameOf(p Pose) (frame, bool) {
+	q := p.Rot
+	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
+	n2 := w*w + x*x + y*y + z*z
+	if !finiteVec(p.Pos) || !(n2 > 0) || !finite(n2) {
+		return frame{}, false
+	}
+	s := 2 / n2
+	return frame{p: p.Pos, ax: [3]mgl64.Vec3{
+		{1 - s*(y*y+z*z), s * (x*y + w*z), s * (x*z - w*y)},
+		{s * (x*y - w*z), 1 - s*(x*x+z*z), s * (y*z + w*x)},
+		{s * (x*z + w*y), s * (y*z - w*x), 1 - s*(x*x+y*y)},
+	}}, true
+}
+
+func (f *frame) toWorld(l mgl64.Vec3) mgl64.Vec3 {
+	return mgl64.Vec3{
+		f.p[0] + f.ax[0][0]*l[0] + f.ax[1][0]*l[1] + f.ax[2][0]*l[2],
+		f.p[1] + f.ax[0][1]*l[0] + f.ax[1][1]*l[1] + f.ax[2][1]*l[2],
+		f.p[2] + f.ax[0][2]*l[0] + f.ax[1][2]*l[1] + f.ax[2][2]*l[2],
+	}
+}
+
+func (f *frame) vecToWorld(l mgl64.Vec3) mgl64.Vec3 {
+	return mgl64.Vec3{
+		f.ax[0][0]*l[0] + f.ax[1][0]*l[1] + f.ax[2][0]*l[2],
+		f.ax[0][1]*l[0] + f.ax[1][1]*l[1] + f.ax[2][1]*l[2],
+		f.ax[0][2]*l[0] + f.ax[1][2]*l[1] + f.ax[2][2]*l[2],
+	}
+}
+
+func (f *frame) toLocal(w mgl64.Vec3) mgl64.Vec3 {
+	d := w.Sub(f.p)
+	return mgl64.Vec3{d.Dot(f.ax[0]), d.Dot(f.ax[1]), d.Dot(f.ax[2])}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
