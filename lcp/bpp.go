@@ -47,6 +47,23 @@ import (
 // iterates, budget, warm start) is the same as for a dense A; the iterates
 // agree to rounding.
 //
+// Positive semidefinite A. Redundant constraints make A_FF singular: a box
+// resting on four points with box friction gives 12 rows of rank 6, and
+// block pivoting is only known to terminate for P-matrices (it cycles on a
+// brick wall). When a factorization meets a pivot at rounding level, the
+// solve switches to the proximal-point method for monotone problems: it
+// pivots on the regularized problem A + εD, b − εD x̄ (D = diag(A),
+// ε = SemidefiniteShift, x̄ the proximal centre, first 0), a P-matrix on
+// which block pivoting terminates, and each time that problem is solved
+// while the true one is not, it moves x̄ to x and continues from the same
+// index sets. Each move shrinks the error by ε/(λ + ε) along eigenvalues λ
+// of A and leaves the null space, in which any solution may differ, alone,
+// so a few moves give a solution of the true MLCP to the tolerance. If the
+// true residual stops shrinking the equations are inconsistent, and the
+// solve ends with ErrSingular. The regularization is a device of the
+// algorithm, not a compliance: convergence is judged on w = A x + b, and
+// every iterate reported to the Observer carries the true w.
+//
 // The default budget (MaxIterations = 0) is 100 + 10 n iterations.
 type BPP struct {
 	// MaxBlockFailures is the number of block pivots in a row that may fail
@@ -68,10 +85,17 @@ type BPP struct {
 	bestW         []float64
 	bestState     []State
 	fac           chol
-	sfac          sparseLDL
-	lu            mat.LU
-	blk           mat.Dense
-	luRHS, luSol  mat.VecDense
+	// Regularized mode (semidefinite blocks, see BPP): the diagonal of A,
+	// the proximal centre x̄ and the true residual at the last centre move.
+	reg          bool
+	diag         []float64
+	xprox        []float64
+	proxRes      float64
+	proxStay     int
+	sfac         sparseLDL
+	lu           mat.LU
+	blk          mat.Dense
+	luRHS, luSol mat.VecDense
 }
 
 var _ Solver = (*BPP)(nil)
@@ -206,6 +230,13 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	if sp == nil {
 		s.fac.reset(n)
 	}
+	s.sfac.shift = 0
+	s.reg = false
+	s.diag = grow(s.diag, n)
+	s.xprox = grow(s.xprox, n)
+	for i := range s.diag {
+		s.diag[i] = p.A.At(i, i)
+	}
 	x, w := dst.X, dst.W
 
 	bestInf := n + 1 // least infeasibility count seen (n̄)
@@ -232,9 +263,23 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 		}
 		// Infeasibilities and the block exchange.
 		ninf, last := 0, -1
+		trueRes := 0.0 // regularized mode: the largest true |w_F| or bound violation of w
 		for i := 0; i < n; i++ {
 			v := s.state[i]
 			nv := v
+			wi := w[i]
+			if s.reg {
+				// The regularized problem's w: A x + b + εD(x − x̄).
+				wi += SemidefiniteShift * s.diag[i] * (x[i] - s.xprox[i])
+				switch {
+				case v == Free:
+					trueRes = math.Max(trueRes, math.Abs(w[i]))
+				case v == AtLower && p.Lo[i] != p.Hi[i]:
+					trueRes = math.Max(trueRes, -w[i])
+				case v == AtUpper && p.Lo[i] != p.Hi[i]:
+					trueRes = math.Max(trueRes, w[i])
+				}
+			}
 			switch v {
 			case Free:
 				if x[i] < p.Lo[i]-xtol[i] {
@@ -243,11 +288,11 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 					nv = AtUpper
 				}
 			case AtLower:
-				if w[i] < -wtol && p.Lo[i] != p.Hi[i] {
+				if wi < -wtol && p.Lo[i] != p.Hi[i] {
 					nv = Free
 				}
 			case AtUpper:
-				if w[i] > wtol && p.Lo[i] != p.Hi[i] {
+				if wi > wtol && p.Lo[i] != p.Hi[i] {
 					nv = Free
 				}
 			}
@@ -262,6 +307,28 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 			copy(s.bestX, x)
 			copy(s.bestW, w)
 			copy(s.bestState, s.state)
+		}
+		if ninf == 0 && s.reg && trueRes > wtol {
+			// Solved for the regularized problem but not yet for A: move
+			// the proximal centre to x and solve again (the index sets
+			// usually stay). A residual that stops shrinking means the
+			// equations are inconsistent.
+			if trueRes < 0.5*s.proxRes {
+				s.proxRes, s.proxStay = trueRes, 0
+			} else if s.proxStay++; s.proxStay >= 5 {
+				s.finishBest(dst, p, keptInf)
+				dst.Status = Failed
+				err := fmt.Errorf("semidefinite free block: the equations are inconsistent (residual %.3g m/s stays after %d proximal steps): %w", trueRes, s.proxStay, ErrSingular)
+				dst.Reason = err.Error()
+				return err
+			}
+			copy(s.xprox, x)
+			if it >= budget {
+				copy(dst.States, s.state)
+				dst.Status = BudgetExhausted
+				return nil
+			}
+			continue
 		}
 		if ninf == 0 {
 			copy(dst.States, s.state)
@@ -326,9 +393,11 @@ func (s *BPP) dropFactor() {
 func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) error {
 	p.Residual(w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
 	if symmetric {
-		for attempt := 0; attempt < 2; attempt++ {
-			if attempt == 1 {
-				// The updated factor drifted: refactor from scratch once.
+		for attempt := 0; attempt < 3; attempt++ {
+			if attempt > 0 {
+				// attempt 1: the updated factor drifted, or a pivot was at
+				// rounding level; refactor from scratch, with the shift if
+				// a pivot failed. attempt 2: shifted, from scratch.
 				s.dropFactor()
 				for i, v := range s.state {
 					if v == Free {
@@ -338,18 +407,25 @@ func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) 
 				p.Residual(w, x)
 			}
 			if !s.updateFactor(p) {
+				if !s.reg {
+					s.enterRegularized(x)
+					continue
+				}
 				break
 			}
 			m := len(s.free)
 			xf := s.xf[:m]
 			for k, i := range s.free {
-				xf[k] = -w[i]
+				xf[k] = -w[i] + s.rhsShift(i)
 			}
 			s.fac.solve(xf)
 			for k, i := range s.free {
 				x[i] = xf[k]
 			}
 			p.Residual(w, x)
+			if s.reg {
+				return nil // the shifted block is solved exactly
+			}
 			// A fresh factor is accepted as it is; an updated one must
 			// leave w_F at rounding level.
 			ok := true
@@ -359,11 +435,11 @@ func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) 
 					break
 				}
 			}
-			if ok || attempt == 1 {
+			if ok || attempt > 0 {
 				return nil
 			}
 		}
-		// Not positive definite: solve with LU instead.
+		// Not positive (semi)definite: solve with LU instead.
 		s.dropFactor()
 		for i, v := range s.state {
 			if v == Free {
@@ -375,11 +451,47 @@ func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) 
 	return s.solveLU(p, x, w)
 }
 
+// SemidefiniteShift is the relative regularization ε with which BPP
+// solves a problem whose free blocks turn out positive semidefinite (see
+// BPP).
+const SemidefiniteShift = 1e-6
+
+// enterRegularized switches the solve to A + εD with the proximal centre
+// x̄ = 0 (the factor is rebuilt shifted).
+func (s *BPP) enterRegularized(x []float64) {
+	s.reg = true
+	s.fac.shift = SemidefiniteShift
+	s.sfac.shift = SemidefiniteShift
+	clear(s.xprox)
+	s.proxRes, s.proxStay = math.Inf(1), 0
+	s.dropFactor()
+	for i, v := range s.state {
+		if v == Free {
+			x[i] = 0
+		}
+	}
+}
+
+// rhsShift returns ε a_ii x̄_i, the proximal term of row i's right-hand side
+// in regularized mode, or 0.
+func (s *BPP) rhsShift(i int) float64 {
+	if !s.reg {
+		return 0
+	}
+	return SemidefiniteShift * s.diag[i] * s.xprox[i]
+}
+
 // solveSparse solves the free block of a *Sparse A with the sparse LDLᵀ and
 // sets w = A x + b. On entry x holds the fixed values and zeros for free rows.
 func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
 	p.Residual(w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
-	if !s.sfac.factor(a, s.state) {
+	ok := s.sfac.factor(a, s.state)
+	if !ok && !s.reg {
+		// A pivot at rounding level: a semidefinite block (see BPP).
+		s.enterRegularized(x)
+		ok = s.sfac.factor(a, s.state)
+	}
+	if !ok {
 		m := len(s.sfac.free)
 		limit := s.MaxDenseFallback
 		if limit <= 0 {
@@ -394,7 +506,7 @@ func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
 	free := s.sfac.free
 	xf := s.xf[:len(free)]
 	for k, i := range free {
-		xf[k] = -w[i]
+		xf[k] = -w[i] + s.rhsShift(int(i))
 	}
 	s.sfac.solve(xf)
 	for k, i := range free {

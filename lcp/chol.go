@@ -12,9 +12,13 @@ import "math"
 // sets l_kk = √(d − y·y). Deleting position p removes row p of L; the rows
 // below it then have one entry above the diagonal, which Givens rotations on
 // adjacent columns (applied from the right, so L Lᵀ is unchanged) remove.
+//
+// shift, when set (positive semidefinite blocks, see BPP), factors
+// B + shift·diag(B) instead: every appended diagonal is scaled by 1 + shift.
 type chol struct {
 	stride int
 	m      int
+	shift  float64
 	l      []float64 // stride × stride, row-major; only the lower triangle of the leading m×m block is used
 	y      []float64
 }
@@ -25,7 +29,7 @@ func (c *chol) reset(stride int) {
 	}
 	c.l = c.l[:stride*stride]
 	c.y = grow(c.y, stride)
-	c.stride, c.m = stride, 0
+	c.stride, c.m, c.shift = stride, 0, 0
 }
 
 // pivotFloor is the smallest acceptable squared pivot relative to the
@@ -45,7 +49,7 @@ func (c *chol) appendIndex(a []float64, d float64) bool {
 		v := a[i] - dot(row, y[:i])
 		y[i] = v / c.l[i*s+i]
 	}
-	r := d - dot(y, y)
+	r := d*(1+c.shift) - dot(y, y)
 	if !(r > pivotFloor*math.Abs(d)) || math.IsInf(r, 0) {
 		return false
 	}

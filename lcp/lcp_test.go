@@ -504,3 +504,68 @@ func BenchmarkPGS(b *testing.B) {
 		})
 	}
 }
+
+// A positive semidefinite A (rank 6 from 12 rows, as a box on four
+// contact points with box friction) with a consistent b: BPP switches to
+// its proximal regularization and returns a solution of the true MLCP,
+// for Dense and Sparse alike.
+func TestBPPSemidefinite(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for trial := 0; trial < 20; trial++ {
+		const n, r = 12, 6
+		j := make([][]float64, n)
+		for i := range j {
+			j[i] = make([]float64, r)
+			for k := range j[i] {
+				j[i][k] = rng.NormFloat64()
+			}
+		}
+		rows := make([][]float64, n)
+		b := make([]float64, n)
+		lo := make([]float64, n)
+		hi := make([]float64, n)
+		v := make([]float64, r)
+		for k := range v {
+			v[k] = rng.NormFloat64()
+		}
+		for i := range rows {
+			rows[i] = make([]float64, n)
+			for k := range rows[i] {
+				for c := 0; c < r; c++ {
+					rows[i][k] += j[i][c] * j[k][c]
+				}
+			}
+			for c := 0; c < r; c++ {
+				b[i] += j[i][c] * v[c] // b = J v: in the range of A
+			}
+			if i < 4 {
+				lo[i], hi[i] = 0, inf // normal rows
+			} else {
+				lo[i], hi[i] = -0.5, 0.5 // box friction
+			}
+		}
+		d, err := DenseFromRows(rows)
+		require.NoError(t, err)
+		for _, a := range []Matrix{d, sparseFromDense(d)} {
+			p := &Problem{A: a, B: b, Lo: lo, Hi: hi}
+			var res Result
+			require.NoError(t, (&BPP{}).Solve(&res, p, Settings{}), "trial %d", trial)
+			require.Equal(t, Converged, res.Status)
+			w := p.Residual(nil, res.X)
+			// 1e-8: BPP's tolerance is 1e-10 of max|b| ≈ 10.
+			for i := range w {
+				x := res.X[i]
+				require.GreaterOrEqual(t, x, lo[i]-1e-8)
+				require.LessOrEqual(t, x, hi[i]+1e-8)
+				switch {
+				case x > lo[i]+1e-8 && x < hi[i]-1e-8:
+					require.InDelta(t, 0, w[i], 1e-8, "trial %d row %d free", trial, i)
+				case x <= lo[i]+1e-8:
+					require.GreaterOrEqual(t, w[i], -1e-8, "trial %d row %d at lower", trial, i)
+				default:
+					require.LessOrEqual(t, w[i], 1e-8, "trial %d row %d at upper", trial, i)
+				}
+			}
+		}
+	}
+}

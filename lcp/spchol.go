@@ -62,6 +62,9 @@ type sparseLDL struct {
 
 	failed int // position of the failed pivot after factor returned false
 
+	// shift > 0 factors C + shift·diag(C) (semidefinite blocks, see BPP).
+	shift float64
+
 	ord ordering
 }
 
@@ -174,7 +177,7 @@ func (f *sparseLDL) numeric(m int) bool {
 				pat[top] = pat[ln]
 			}
 		}
-		akk := y[k]
+		akk := y[k] * (1 + f.shift)
 		dk := akk
 		y[k] = 0
 		for ; top < m; top++ {
