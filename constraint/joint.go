@@ -361,3 +361,8 @@ func checkDst(dst []float64, n int) error {
 // maxJointRows is the most rows a joint of this package has (hinge or
 // prismatic with both limits, a motor and friction).
 const maxJointRows = 9
+
+// Perp returns two unit vectors p1, p2 with (p1, p2, n) a right-handed
+// orthonormal basis, for unit n. The choice depends only on n (it is
+// deterministic), which contact friction directions rely on.
+func Perp(n mgl64.Vec3) (p1, p2 mgl64.Vec3) { return perp(n) }

@@ -208,3 +208,18 @@ func (r *Row) add(i int, lin, ang mgl64.Vec3) {
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
+
+// Reset clears r for a new row of kind k with no bounds (Lo = −Inf,
+// Hi = +Inf), no bodies and no compliance. Packages that build their own
+// rows (contact) start each row with it.
+func (r *Row) Reset(k Kind) { r.reset(k) }
+
+// AddBody appends body i's Jacobian block [lin ang] (world frame) unless i
+// is World. It panics if the row already touches MaxBodies bodies, which is
+// a programming error.
+func (r *Row) AddBody(i int, lin, ang mgl64.Vec3) {
+	if i != World && r.N == MaxBodies {
+		panic("constraint: Row.AddBody: row already touches MaxBodies bodies")
+	}
+	r.add(i, lin, ang)
+}
