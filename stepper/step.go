@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
 )
@@ -27,6 +28,8 @@ type Stats struct {
 	// MaxViolation is the largest |φ| of a bilateral row or penetration −φ
 	// of a unilateral row, after the step (m or rad).
 	MaxViolation float64
+	// Contacts is the number of contact points this step.
+	Contacts int
 }
 
 // incidence is one (row, slot) entry of a body's row list.
@@ -37,7 +40,7 @@ type workspace struct {
 	rows   []constraint.Row
 	jminv  [][constraint.MaxBodies][6]float64
 	byBody [][]incidence
-	a      lcp.Dense
+	a      lcp.Sparse
 	b      []float64
 	lo, hi []float64
 	vfree  [][6]float64
@@ -46,8 +49,21 @@ type workspace struct {
 	pprob  lcp.Problem
 	picker *errmeasure.Picker
 	start  []lcp.State
-	prevN  int
 	ctx    constraint.Context
+	nj     int // joint rows this step; contact rows follow them
+	// jointStart holds the joint rows' final index sets of the last step,
+	// valid for warm start while the joint row count stays the same.
+	jointStart []lcp.State
+	// contacts
+	points []point
+	poses  []contact.Pose
+	boxes  []contact.AABB
+	pairs  [][2]int
+	pts    []contact.Point
+	sap    contact.SweepAndPrune
+	skip   func(i, j int) bool
+	cache  map[contactKey]cached // by key: last step's impulses and states
+	next   map[contactKey]cached
 	// post-stabilization
 	pa     lcp.Dense
 	pb     []float64
@@ -71,6 +87,8 @@ func (w *World) Step() (Stats, error) {
 		return Stats{}, err
 	}
 	ws := &w.ws
+	w.freeVelocities()
+	w.detectContacts()
 	if err := w.buildRows(); err != nil {
 		return Stats{}, err
 	}
@@ -80,6 +98,8 @@ func (w *World) Step() (Stats, error) {
 		return st, err
 	}
 	w.integrate()
+	w.storeImpulses(ws.nj)
+	w.advanceContactGaps()
 	if s.Stabilization == Post {
 		if perr := w.postStabilize(); perr != nil && err == nil {
 			err = perr
@@ -89,22 +109,79 @@ func (w *World) Step() (Stats, error) {
 	w.steps++
 	st.Step = w.steps
 	st.Time = w.time
+	st.Contacts = len(ws.points)
 	st.Kinetic, st.Potential = w.Energy()
 	st.MaxViolation = w.maxViolation()
 	return st, err
 }
 
-// buildRows asks every constraint for its rows (the ODE contract).
+// freeVelocities computes each body's world inverse inertia and its free
+// velocity M⁻¹ p = v + h M⁻¹ f (gravity and applied forces), the velocity
+// it would have after the step without constraints.
+func (w *World) freeVelocities() {
+	ws := &w.ws
+	s := &w.Settings
+	h := s.H
+	nb := len(w.Bodies)
+	if cap(ws.invI) < nb {
+		ws.invI = make([]mgl64.Mat3, nb)
+		ws.vfree = make([][6]float64, nb)
+	}
+	ws.invI, ws.vfree = ws.invI[:nb], ws.vfree[:nb]
+	for i, b := range w.Bodies {
+		if b.Static {
+			ws.invI[i] = mgl64.Mat3{}
+			ws.vfree[i] = [6]float64{}
+			continue
+		}
+		ws.invI[i] = b.InvInertiaWorld()
+		im := b.InvMass()
+		f := b.Force.Mul(im).Add(s.Gravity)
+		wv := ws.invI[i].Mul3x1(b.Torque)
+		ws.vfree[i] = [6]float64{
+			b.Vel[0] + h*f[0], b.Vel[1] + h*f[1], b.Vel[2] + h*f[2],
+			b.AngVel[0] + h*wv[0], b.AngVel[1] + h*wv[1], b.AngVel[2] + h*wv[2],
+		}
+	}
+}
+
+// buildRows asks every constraint for its rows (the ODE contract), then
+// appends the contact rows, and sets the warm-start index sets ws.start:
+// joint rows from the last step while their count is unchanged, contact
+// rows from the last step's states of the same contact keys.
 func (w *World) buildRows() error {
 	ws := &w.ws
-	n := 0
+	nj := 0
 	for _, c := range w.Joints {
-		n += c.Dim()
+		nj += c.Dim()
 	}
+	n := nj + w.contactRowCount()
 	if cap(ws.rows) < n {
 		ws.rows = make([]constraint.Row, n)
 	}
 	ws.rows = ws.rows[:n]
+	if cap(ws.start) < n {
+		ws.start = make([]lcp.State, n)
+	}
+	ws.start = ws.start[:n]
+	if err := w.fillJointRows(nj); err != nil {
+		return err
+	}
+	if len(ws.jointStart) == nj {
+		copy(ws.start, ws.jointStart)
+	} else {
+		for i := 0; i < nj; i++ {
+			ws.start[i] = lcp.AtLower // the solver maps it onto what the bounds allow
+		}
+	}
+	w.fillContactRows(ws.rows[nj:], ws.start[nj:])
+	return nil
+}
+
+// fillJointRows fills ws.rows[:nj] from the joints at the current poses.
+func (w *World) fillJointRows(nj int) error {
+	ws := &w.ws
+	ws.nj = nj
 	ws.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
 	k := 0
 	for i, c := range w.Joints {
@@ -115,6 +192,19 @@ func (w *World) buildRows() error {
 		k += d
 	}
 	return nil
+}
+
+// advanceContactGaps moves each contact row's gap to the new poses to
+// first order, φ⁺ = φ + h J v⁺ (the contact geometry is recomputed at the
+// next step's detection; this serves post-stabilization and the step's
+// MaxViolation).
+func (w *World) advanceContactGaps() {
+	ws := &w.ws
+	h := w.Settings.H
+	for i := range ws.points {
+		r := &ws.rows[ws.nj+ws.points[i].row]
+		r.Phi += h * r.Velocity(w.Bodies)
+	}
 }
 
 // invMassTimes sets out = M_b⁻¹ j for one body's 6-vector j.
@@ -132,33 +222,12 @@ func (w *World) assemble() {
 	h := s.H
 	n := len(ws.rows)
 	nb := len(w.Bodies)
-	if cap(ws.invI) < nb {
-		ws.invI = make([]mgl64.Mat3, nb)
-		ws.vfree = make([][6]float64, nb)
-	}
-	ws.invI, ws.vfree = ws.invI[:nb], ws.vfree[:nb]
 	if cap(ws.byBody) < nb {
 		ws.byBody = make([][]incidence, nb)
 	}
 	ws.byBody = ws.byBody[:nb]
 	for i := range ws.byBody {
 		ws.byBody[i] = ws.byBody[i][:0]
-	}
-	// Free velocities M⁻¹ p = v + h M⁻¹ f (gravity and applied forces).
-	for i, b := range w.Bodies {
-		if b.Static {
-			ws.invI[i] = mgl64.Mat3{}
-			ws.vfree[i] = [6]float64{}
-			continue
-		}
-		ws.invI[i] = b.InvInertiaWorld()
-		im := b.InvMass()
-		f := b.Force.Mul(im).Add(s.Gravity)
-		wv := ws.invI[i].Mul3x1(b.Torque)
-		ws.vfree[i] = [6]float64{
-			b.Vel[0] + h*f[0], b.Vel[1] + h*f[1], b.Vel[2] + h*f[2],
-			b.AngVel[0] + h*wv[0], b.AngVel[1] + h*wv[1], b.AngVel[2] + h*wv[2],
-		}
 	}
 	if cap(ws.jminv) < n {
 		ws.jminv = make([][constraint.MaxBodies][6]float64, n)
@@ -167,7 +236,7 @@ func (w *World) assemble() {
 	ws.b = grow(ws.b, n)
 	ws.lo = grow(ws.lo, n)
 	ws.hi = grow(ws.hi, n)
-	ws.a.Reset(n, n)
+	ws.a.Reset(n)
 	for i := range ws.rows {
 		r := &ws.rows[i]
 		jmp, jv := 0.0, 0.0
@@ -196,18 +265,14 @@ func (w *World) assemble() {
 			jm := &ws.jminv[p.row][p.slot]
 			for _, q := range list {
 				if q.row < p.row {
-					continue // the lower triangle is mirrored below: A is exactly symmetric
+					continue // Sparse.Add fills both triangles: A is exactly symmetric
 				}
 				jq := &ws.rows[q.row].J[q.slot]
 				ws.a.Add(p.row, q.row, jm[0]*jq[0]+jm[1]*jq[1]+jm[2]*jq[2]+jm[3]*jq[3]+jm[4]*jq[4]+jm[5]*jq[5])
 			}
 		}
 	}
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			ws.a.Set(j, i, ws.a.At(i, j))
-		}
-	}
+	ws.a.Finish()
 }
 
 // positionTerm returns the row's position feedback in b for the mode: a
@@ -250,10 +315,7 @@ func (w *World) solve() (Stats, error) {
 	if ws.picker == nil || ws.picker.Measure() != s.Pick {
 		ws.picker = errmeasure.NewPicker(s.Pick)
 	}
-	set := lcp.Settings{MaxIterations: s.Budget}
-	if ws.prevN == n && len(ws.start) == n {
-		set.Start = ws.start
-	}
+	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start}
 	st := Stats{Rows: n}
 	if n == 0 {
 		ws.res.X, ws.res.W = ws.res.X[:0], ws.res.W[:0]
@@ -270,8 +332,7 @@ func (w *World) solve() (Stats, error) {
 		st.LastErrors = lt
 	}
 	if len(ws.res.States) == n {
-		ws.start = append(ws.start[:0], ws.res.States...)
-		ws.prevN = n
+		ws.jointStart = append(ws.jointStart[:0], ws.res.States[:ws.nj]...)
 	}
 	if err != nil {
 		return st, fmt.Errorf("step %d: %w", w.steps+1, err)
@@ -326,7 +387,7 @@ func (w *World) integrate() {
 // MLCP of post-stabilization-lcp.md Eq. (14).
 func (w *World) postStabilize() error {
 	ws := &w.ws
-	if err := w.buildRows(); err != nil {
+	if err := w.fillJointRows(ws.nj); err != nil {
 		return err
 	}
 	ws.prow = ws.prow[:0]
@@ -420,6 +481,16 @@ func (w *World) postStabilize() error {
 		dq := ws.dq[i]
 		b.Displace(mgl64.Vec3{dq[0], dq[1], dq[2]}, mgl64.Vec3{dq[3], dq[4], dq[5]})
 	}
+	// Contact gaps follow the correction to first order: φ += J Δq.
+	for i := range ws.points {
+		r := &ws.rows[ws.nj+ws.points[i].row]
+		for k := 0; k < r.N; k++ {
+			dq := &ws.dq[r.Body[k]]
+			for c := 0; c < 6; c++ {
+				r.Phi += r.J[k][c] * dq[c]
+			}
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("post-stabilization: %w", err)
 	}
@@ -429,7 +500,7 @@ func (w *World) postStabilize() error {
 // maxViolation returns the largest bilateral |φ| or unilateral penetration
 // among the positional rows, evaluated at the current poses.
 func (w *World) maxViolation() float64 {
-	if w.buildRows() != nil {
+	if w.fillJointRows(w.ws.nj) != nil {
 		return math.NaN()
 	}
 	m := 0.0

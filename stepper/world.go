@@ -69,6 +69,9 @@ type Settings struct {
 	Baumgarte     float64
 	// PostSolver solves the post-stabilization MLCP; nil means lcp.BPP.
 	PostSolver lcp.Solver
+	// ContactMargin is the distance (m) below which two geoms get contact
+	// rows; 0 means DefaultContactMargin.
+	ContactMargin float64
 }
 
 // StandardGravity is (0, 0, −9.81) m/s², z up.
@@ -87,6 +90,8 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("settings: Pick: unknown measure %d", int(s.Pick))
 	case s.Stabilization < Regularized || s.Stabilization > Post:
 		return fmt.Errorf("settings: Stabilization: unknown mode %d", int(s.Stabilization))
+	case !(s.ContactMargin >= 0) || math.IsInf(s.ContactMargin, 0):
+		return fmt.Errorf("settings: ContactMargin: must be finite and ≥ 0 m, got %v", s.ContactMargin)
 	case s.Stabilization == Baumgarte && !(s.Baumgarte >= 0 && !math.IsInf(s.Baumgarte, 0)):
 		return fmt.Errorf("settings: Baumgarte: must be finite and ≥ 0, got %v", s.Baumgarte)
 	}
@@ -108,6 +113,7 @@ type World struct {
 	Settings Settings
 	Bodies   []*body.Body
 	Joints   []constraint.Constraint
+	Geoms    []Geom
 
 	time  float64
 	steps int

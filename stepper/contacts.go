@@ -1,0 +1,392 @@
+package stepper
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// Material is the surface of a geom.
+//
+// Pair rules: the friction coefficient of a pair is the geometric mean
+// √(μ_a μ_b) (Box2D's rule: two equal materials give their own μ, and a
+// frictionless surface makes the pair frictionless); the rolling-resistance
+// coefficient of a pair is the larger of the two (the wheel carries it, the
+// ground usually has none).
+type Material struct {
+	// Friction is the Coulomb coefficient μ ≥ 0 (dimensionless). A pair
+	// with μ = 0 gets no friction rows.
+	Friction float64
+	// Rolling is the rolling-resistance coefficient c_rr ≥ 0 (m): a contact
+	// manifold of exactly two points (a wheel's line contact,
+	// energy-error-measure.md §5.3) gets an angular-friction row about the
+	// axis through the two points, with torque bound c_rr times the normal
+	// force.
+	Rolling float64
+}
+
+// Geom attaches a collision shape to a body, or to the world.
+type Geom struct {
+	// Body is the index in World.Bodies, or constraint.World for fixed
+	// geometry (the ground plane).
+	Body  int
+	Shape contact.Shape
+	// Local is the shape's pose in the body frame (the world frame for
+	// constraint.World). A zero quaternion means no rotation.
+	Local    contact.Pose
+	Material Material
+}
+
+// DefaultContactMargin is the default Settings.ContactMargin (m): pairs
+// closer than this produce contact rows before they touch (a gap φ > 0
+// enters b as φ/h, so such a row only acts if the bodies would meet within
+// the step). Smaller than the brick wall's 1 mm lateral gaps.
+const DefaultContactMargin = 0.0005
+
+// SlipSpeed is the tangential speed (m/s) above which a contact counts as
+// sliding: its first friction direction is then aligned with the sliding
+// velocity, so box friction acts as Coulomb friction against the motion.
+const SlipSpeed = 1e-3
+
+// AddGeom validates g and adds it; it returns the geom's index.
+func (w *World) AddGeom(g Geom) (int, error) {
+	i := len(w.Geoms)
+	if g.Body != constraint.World && (g.Body < 0 || g.Body >= len(w.Bodies)) {
+		return 0, fmt.Errorf("geom %d: Body: names body %d, the world has %d bodies", i, g.Body, len(w.Bodies))
+	}
+	if err := g.Shape.Validate(); err != nil {
+		return 0, fmt.Errorf("geom %d: %w", i, err)
+	}
+	if g.Shape.Kind == contact.Plane && g.Body != constraint.World && !w.Bodies[g.Body].Static {
+		return 0, fmt.Errorf("geom %d: Shape: a plane must belong to the world or a static body, body %d is dynamic", i, g.Body)
+	}
+	if g.Local.Rot == (mgl64.Quat{}) {
+		g.Local.Rot = mgl64.QuatIdent()
+	}
+	if !finiteVec(g.Local.Pos) || !finiteQuat(g.Local.Rot) || math.Abs(g.Local.Rot.Len()-1) > 1e-9 {
+		return 0, fmt.Errorf("geom %d: Local: need a finite position and a unit quaternion, got %v %v", i, g.Local.Pos, g.Local.Rot)
+	}
+	m := g.Material
+	if !(m.Friction >= 0) || math.IsInf(m.Friction, 0) {
+		return 0, fmt.Errorf("geom %d: Material.Friction: must be finite and ≥ 0, got %v", i, m.Friction)
+	}
+	if !(m.Rolling >= 0) || math.IsInf(m.Rolling, 0) {
+		return 0, fmt.Errorf("geom %d: Material.Rolling: must be finite and ≥ 0 m, got %v", i, m.Rolling)
+	}
+	w.Geoms = append(w.Geoms, g)
+	return i, nil
+}
+
+func finiteQuat(q mgl64.Quat) bool {
+	return finiteVec(q.V) && !math.IsNaN(q.W) && !math.IsInf(q.W, 0)
+}
+
+// contactKey identifies a contact point across steps: the two geoms and
+// the feature ids of the point (contact.Key).
+type contactKey struct {
+	ga, gb int
+	key    contact.Key
+}
+
+// cached is what a contact point keeps for the next step.
+type cached struct {
+	xn    float64      // normal impulse x̂ₙ (N·s), ≥ 0
+	t1    mgl64.Vec3   // first friction direction
+	n     int          // rows it had: normal, two friction rows if μ > 0, a rolling row on a manifold's last point
+	state [4]lcp.State // their final index sets, in row order
+}
+
+// point is one contact of this step and where its rows are.
+type point struct {
+	ck       contactKey
+	p        contact.Point
+	a, b     int     // body indices (constraint.World for fixed or static)
+	mu       float64 // pair friction coefficient
+	manifold int     // points in its manifold (set on the manifold's first point, 0 on the others)
+	roll     float64 // pair rolling coefficient (m), on the last point of a two-point manifold
+	row      int     // its normal row; friction rows follow when mu > 0, then the rolling row
+	nrows    int
+	xn       float64 // the x̂ₙ used for its friction bounds
+	t1       mgl64.Vec3
+}
+
+// bodyOf returns the body index of geom g, or World when the geom is fixed
+// or its body is static.
+func (w *World) bodyOf(g int) int {
+	b := w.Geoms[g].Body
+	if b == constraint.World || w.Bodies[b].Static {
+		return constraint.World
+	}
+	return b
+}
+
+// geomPose returns the world pose of geom g.
+func (w *World) geomPose(g int) contact.Pose {
+	gm := &w.Geoms[g]
+	if gm.Body == constraint.World {
+		return gm.Local
+	}
+	b := w.Bodies[gm.Body]
+	return contact.Pose{Pos: b.Pos, Rot: b.Rot}.Mul(gm.Local)
+}
+
+func (w *World) margin() float64 {
+	if w.Settings.ContactMargin > 0 {
+		return w.Settings.ContactMargin
+	}
+	return DefaultContactMargin
+}
+
+// detectContacts runs the broad phase over the geoms' bounding boxes and
+// the narrow phase on each candidate pair, filling ws.points grouped by
+// pair (one manifold per pair) in a deterministic order: pairs sorted by
+// geom index, points in the narrow phase's order.
+func (w *World) detectContacts() {
+	ws := &w.ws
+	ws.points = ws.points[:0]
+	ng := len(w.Geoms)
+	if ng < 2 {
+		return
+	}
+	margin := w.margin()
+	if cap(ws.poses) < ng {
+		ws.poses = make([]contact.Pose, ng)
+		ws.boxes = make([]contact.AABB, ng)
+	}
+	ws.poses, ws.boxes = ws.poses[:ng], ws.boxes[:ng]
+	for g := range w.Geoms {
+		ws.poses[g] = w.geomPose(g)
+		ws.boxes[g] = w.Geoms[g].Shape.Bounds(ws.poses[g], margin)
+	}
+	if ws.skip == nil {
+		// Same body, or both fixed: no contact.
+		ws.skip = func(i, j int) bool { return w.bodyOf(i) == w.bodyOf(j) }
+	}
+	ws.pairs = ws.sap.Pairs(ws.pairs[:0], ws.boxes, ws.skip)
+	for _, pr := range ws.pairs {
+		ga, gb := pr[0], pr[1]
+		ws.pts = contact.Collide(ws.pts[:0], w.Geoms[ga].Shape, ws.poses[ga], w.Geoms[gb].Shape, ws.poses[gb], margin)
+		if len(ws.pts) == 0 {
+			continue
+		}
+		ma, mb := w.Geoms[ga].Material, w.Geoms[gb].Material
+		mu := math.Sqrt(ma.Friction * mb.Friction)
+		first := len(ws.points)
+		for _, p := range ws.pts {
+			ws.points = append(ws.points, point{
+				ck: contactKey{ga, gb, p.Key}, p: p,
+				a: w.bodyOf(ga), b: w.bodyOf(gb), mu: mu,
+			})
+		}
+		ws.points[first].manifold = len(ws.pts)
+		if len(ws.pts) == 2 {
+			// The rolling row goes with the manifold's last point.
+			ws.points[first+1].roll = math.Max(ma.Rolling, mb.Rolling)
+		}
+	}
+}
+
+// contactRowCount returns the number of rows the detected contacts need.
+func (w *World) contactRowCount() int {
+	n := 0
+	for i := range w.ws.points {
+		p := &w.ws.points[i]
+		p.nrows = 1
+		if p.mu > 0 {
+			p.nrows = 3
+		}
+		if p.roll > 0 {
+			p.nrows++
+		}
+		n += p.nrows
+	}
+	return n
+}
+
+// relVel returns the velocity of body b's material point at x relative
+// to body a's, at the current velocities (World contributes nothing).
+func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
+	var out mgl64.Vec3
+	if b != constraint.World {
+		out = w.Bodies[b].PointVelocity(x)
+	}
+	if a != constraint.World {
+		out = out.Sub(w.Bodies[a].PointVelocity(x))
+	}
+	return out
+}
+
+// pointRow fills r as a row along direction d at point x between bodies a
+// (pushed along −d) and b (pushed along +d): J_b = [d, r_b × d],
+// J_a = −[d, r_a × d], so J v is d·(v_b + ω_b × r_b − v_a − ω_a × r_a).
+func (w *World) pointRow(r *constraint.Row, k constraint.Kind, a, b int, x, d mgl64.Vec3) {
+	r.Reset(k)
+	if a != constraint.World {
+		ra := x.Sub(w.Bodies[a].Pos)
+		r.AddBody(a, d.Mul(-1), ra.Cross(d).Mul(-1))
+	}
+	if b != constraint.World {
+		rb := x.Sub(w.Bodies[b].Pos)
+		r.AddBody(b, d, rb.Cross(d))
+	}
+}
+
+// rowDiag returns J M⁻¹ Jᵀ of one row (a_ii without compliance) and
+// J M⁻¹ p (the row's velocity from the free velocities).
+func (w *World) rowDiag(r *constraint.Row) (aii, jvfree float64) {
+	ws := &w.ws
+	for k := 0; k < r.N; k++ {
+		bi := r.Body[k]
+		var jm [6]float64
+		invMassTimes(&jm, w.Bodies[bi].InvMass(), &ws.invI[bi], &r.J[k])
+		for c := 0; c < 6; c++ {
+			aii += jm[c] * r.J[k][c]
+			jvfree += r.J[k][c] * ws.vfree[bi][c]
+		}
+	}
+	return aii, jvfree
+}
+
+// fillContactRows writes the contact rows into rows (contactRowCount of
+// them) and the warm-start states into start. Per point: the normal row
+// (φ = gap, x ∈ [0, ∞)); with μ > 0 two friction rows along t₁, t₂ with
+// box bounds ±μ x̂ₙ, no compliance and no position term; after the last
+// point of a two-point manifold with a rolling coefficient c_rr, the
+// rolling row about the axis u through the two points, J = [0, −u] on a,
+// [0, u] on b, bounds ±c_rr (x̂ₙ₁ + x̂ₙ₂).
+//
+// x̂ₙ is the normal impulse of the same contact key in the previous step.
+// A new contact has none; it uses the estimate x̂ₙ = max(0, −b_n)/a_nn,
+// the impulse that stops the point's approach in this step with the
+// point's own effective mass 1/a_nn (b_n = J M⁻¹ p + φ/h for a gap). A
+// resting contact thus gets friction from its first step: exactly m g h
+// for one point under its body's weight, somewhat less for a body resting
+// on several points (its effective mass per point is below m).
+//
+// Friction directions: t₁ follows the relative sliding velocity when it
+// exceeds SlipSpeed (so box friction opposes the motion as Coulomb
+// friction does); otherwise, for a two-point manifold (a wheel or a lying
+// capsule) t₁ runs along the line of the two points; otherwise it keeps the
+// previous step's t₁ of the same key; a new point takes constraint.Perp(n).
+// t₂ = n × t₁.
+func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
+	ws := &w.ws
+	h := w.Settings.H
+	k := 0
+	var lineDir mgl64.Vec3
+	for i := range ws.points {
+		pt := &ws.points[i]
+		pt.row = k
+		n := pt.p.Normal
+		c, seen := ws.cache[pt.ck]
+		reuse := seen && c.n == pt.nrows // same rows as last step: keep their index sets
+		if pt.manifold > 0 {
+			lineDir = mgl64.Vec3{}
+			if pt.manifold == 2 {
+				d := ws.points[i+1].p.Pos.Sub(pt.p.Pos)
+				d = d.Sub(n.Mul(d.Dot(n)))
+				if l := d.Len(); l > 1e-9 {
+					lineDir = d.Mul(1 / l)
+				}
+			}
+		}
+		r := &rows[k]
+		w.pointRow(r, constraint.ContactNormal, pt.a, pt.b, pt.p.Pos, n)
+		r.Phi, r.Lo = pt.p.Gap, 0
+		if seen {
+			pt.xn = c.xn
+		} else {
+			aii, jv := w.rowDiag(r)
+			bn := jv
+			if pt.p.Gap > 0 {
+				bn += pt.p.Gap / h
+			}
+			pt.xn = 0
+			if aii > 0 && bn < 0 {
+				pt.xn = -bn / aii
+			}
+		}
+		start[k] = lcp.AtLower
+		if pt.xn > 0 {
+			start[k] = lcp.Free
+		}
+		k++
+		if pt.mu > 0 {
+			vt := w.relVel(pt.a, pt.b, pt.p.Pos)
+			vt = vt.Sub(n.Mul(vt.Dot(n)))
+			var t1 mgl64.Vec3
+			switch {
+			case vt.Len() > SlipSpeed:
+				t1 = vt.Mul(1 / vt.Len())
+			case lineDir != (mgl64.Vec3{}):
+				t1 = lineDir
+			case seen:
+				t1 = c.t1.Sub(n.Mul(c.t1.Dot(n)))
+				if l := t1.Len(); l > 1e-6 {
+					t1 = t1.Mul(1 / l)
+				} else {
+					t1, _ = constraint.Perp(n)
+				}
+			default:
+				t1, _ = constraint.Perp(n)
+			}
+			pt.t1 = t1
+			bound := pt.mu * pt.xn
+			for _, t := range [2]mgl64.Vec3{t1, n.Cross(t1)} {
+				r := &rows[k]
+				w.pointRow(r, constraint.ContactFriction, pt.a, pt.b, pt.p.Pos, t)
+				r.Lo, r.Hi = -bound, bound
+				start[k] = lcp.Free
+				k++
+			}
+		}
+		if pt.roll > 0 {
+			u := lineDir
+			if u == (mgl64.Vec3{}) {
+				u, _ = constraint.Perp(n)
+			}
+			r := &rows[k]
+			r.Reset(constraint.RollingFriction)
+			r.AddBody(pt.a, mgl64.Vec3{}, u.Mul(-1))
+			r.AddBody(pt.b, mgl64.Vec3{}, u)
+			bound := pt.roll * (ws.points[i-1].xn + pt.xn)
+			r.Lo, r.Hi = -bound, bound
+			start[k] = lcp.Free
+			k++
+		}
+		if reuse {
+			copy(start[pt.row:k], c.state[:pt.nrows])
+		}
+	}
+}
+
+// storeImpulses keeps each contact's normal impulse, friction direction
+// and final index-set states for the next step, keyed by contact key.
+func (w *World) storeImpulses(base int) {
+	ws := &w.ws
+	if ws.next == nil {
+		ws.next = make(map[contactKey]cached)
+	}
+	clear(ws.next)
+	x := ws.res.X
+	st := ws.res.States
+	haveX := len(x) == len(ws.rows)
+	haveSt := len(st) == len(ws.rows)
+	for i := range ws.points {
+		pt := &ws.points[i]
+		c := cached{t1: pt.t1, n: pt.nrows, xn: pt.xn}
+		r := base + pt.row
+		if haveX {
+			c.xn = math.Max(0, x[r])
+		}
+		if haveSt {
+			copy(c.state[:pt.nrows], st[r:r+pt.nrows])
+		}
+		ws.next[pt.ck] = c
+	}
+	ws.cache, ws.next = ws.next, ws.cache
+}
