@@ -1,0 +1,104 @@
+package scenes
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// BrickWallParams describes the brick wall of energy-error-measure.md §5.2
+// (Fig. 8): bricks in masonry (running) bond on the ground, rows
+// alternating three and two bricks, the bottom row three, rows of two
+// offset by half a brick, small lateral gaps between neighbours. Brick
+// length runs along x, depth along y, height along z.
+type BrickWallParams struct {
+	Rows     int     // number of rows (12 in the paper: 30 bricks)
+	Length   float64 // brick length along x (m)
+	Depth    float64 // brick depth along y (m)
+	Height   float64 // brick height along z (m)
+	Density  float64 // kg/m³
+	Gap      float64 // lateral gap between neighbours in a row (m), ≥ 0
+	Friction float64 // μ, brick–brick and brick–ground
+	Settings stepper.Settings
+}
+
+// DefaultBrickWallParams: 12 rows (30 bricks) of 0.2 × 0.1 × 0.1 m bricks
+// at 2000 kg/m³ (4 kg each), 1 mm lateral gaps, μ = 0.6, h = 1/60 s, block
+// pivoting without a budget, standard gravity.
+func DefaultBrickWallParams() BrickWallParams {
+	return BrickWallParams{Rows: 12, Length: 0.2, Depth: 0.1, Height: 0.1, Density: 2000,
+		Gap: 0.001, Friction: 0.6,
+		Settings: stepper.Settings{H: 1.0 / 60, Gravity: stepper.StandardGravity}}
+}
+
+// BrickWall builds the wall: a ground plane (geom 0, on the world) and one
+// box geom per brick, bricks numbered row by row from the bottom, left to
+// right. Each brick rests exactly on the one below (zero gap).
+func BrickWall(p BrickWallParams) (*stepper.World, error) {
+	pos := func(name string, v float64) error {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("brickwall: %s: must be finite and > 0, got %v", name, v)
+		}
+		return nil
+	}
+	switch {
+	case p.Rows < 1 || p.Rows > 1000:
+		return nil, fmt.Errorf("brickwall: Rows: must be in [1, 1000], got %d", p.Rows)
+	case !(p.Gap >= 0) || math.IsInf(p.Gap, 0):
+		return nil, fmt.Errorf("brickwall: Gap: must be finite and ≥ 0 m, got %v", p.Gap)
+	case !(p.Friction >= 0) || math.IsInf(p.Friction, 0):
+		return nil, fmt.Errorf("brickwall: Friction: must be finite and ≥ 0, got %v", p.Friction)
+	}
+	for _, f := range []struct {
+		n string
+		v float64
+	}{{"Length", p.Length}, {"Depth", p.Depth}, {"Height", p.Height}, {"Density", p.Density}} {
+		if err := pos(f.n, f.v); err != nil {
+			return nil, err
+		}
+	}
+	w, err := stepper.New(p.Settings)
+	if err != nil {
+		return nil, err
+	}
+	mat := stepper.Material{Friction: p.Friction}
+	if _, err := w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(), Material: mat}); err != nil {
+		return nil, err
+	}
+	box, err := contact.NewBox(mgl64.Vec3{p.Length / 2, p.Depth / 2, p.Height / 2})
+	if err != nil {
+		return nil, fmt.Errorf("brickwall: %w", err)
+	}
+	m := p.Density * p.Length * p.Depth * p.Height
+	inertia := body.BoxInertia(m, p.Length, p.Depth, p.Height)
+	pitch := p.Length + p.Gap
+	for row := 0; row < p.Rows; row++ {
+		n, x0 := 3, -pitch // rows of three: centres at −pitch, 0, +pitch
+		if row%2 == 1 {
+			n, x0 = 2, -pitch/2 // rows of two: over the joints of the row below
+		}
+		z := p.Height/2 + float64(row)*p.Height
+		for k := 0; k < n; k++ {
+			b, err := body.New(body.Params{
+				Name: fmt.Sprintf("brick%d-%d", row+1, k+1), Mass: m, Inertia: inertia,
+				Pos: mgl64.Vec3{x0 + float64(k)*pitch, 0, z}, Rot: mgl64.QuatIdent(),
+			})
+			if err != nil {
+				return nil, err
+			}
+			id, err := w.AddBody(b)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := w.AddGeom(stepper.Geom{Body: id, Shape: box, Material: mat}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return w, nil
+}

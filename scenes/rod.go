@@ -1,0 +1,94 @@
+package scenes
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// RodParams describes the rigid rod of energy-error-measure.md §5.1
+// (Fig. 7): a thin rod of mass m and length l lying on the ground along the
+// world y axis, at rest, touching it at both ends, with a constant moment
+// Tₓ about the world x axis through its centre of mass. Frictionless.
+type RodParams struct {
+	Mass    float64 // m (kg)
+	Length  float64 // l (m)
+	Radius  float64 // contact radius of the rod's ends (m); the paper's diameter is negligible: it does not enter A or b
+	Torque  float64 // Tₓ (N·m), held constant
+	Gravity float64 // g (m/s²), along −z
+	// Friction is μ between rod and ground; the paper's rod is frictionless.
+	Friction float64
+	Settings stepper.Settings // H = 0.01 s in the paper
+}
+
+// DefaultRodParams holds the paper's values: m = 4 kg, l = 1.5 m,
+// Tₓ = 20 N·m, g = 9.81 m/s², h = 0.01 s, frictionless.
+func DefaultRodParams() RodParams {
+	return RodParams{Mass: 4, Length: 1.5, Radius: 0.01, Torque: 20, Gravity: 9.81,
+		Settings: stepper.Settings{H: 0.01}}
+}
+
+// Rod builds the rod on a ground plane (geom 0, on the world) with its
+// capsule (geom 1). The rod's inertia is diag(ml²/12, I_y, ml²/12) with
+// I_y = body.RodAxialRatio·ml²/12 ("I_y is small", Eq. 25), so its first
+// step's MLCP is Eq. (26): A = [[4/m, −2/m], [−2/m, 4/m]] = [[1, −0.5],
+// [−0.5, 1]] kg⁻¹ and b = −h(g ± 6Tₓ/(ml)) = [−0.2981, 0.1019] m/s.
+// Settings.Gravity is replaced by (0, 0, −Gravity).
+func Rod(p RodParams) (*stepper.World, error) {
+	switch {
+	case !(p.Mass > 0) || math.IsInf(p.Mass, 0):
+		return nil, fmt.Errorf("rod: Mass: must be finite and > 0 kg, got %v", p.Mass)
+	case !(p.Length > 0) || math.IsInf(p.Length, 0):
+		return nil, fmt.Errorf("rod: Length: must be finite and > 0 m, got %v", p.Length)
+	case !(p.Radius > 0) || math.IsInf(p.Radius, 0):
+		return nil, fmt.Errorf("rod: Radius: must be finite and > 0 m, got %v", p.Radius)
+	case math.IsNaN(p.Torque) || math.IsInf(p.Torque, 0):
+		return nil, fmt.Errorf("rod: Torque: must be finite, got %v", p.Torque)
+	case math.IsNaN(p.Gravity) || math.IsInf(p.Gravity, 0):
+		return nil, fmt.Errorf("rod: Gravity: must be finite, got %v", p.Gravity)
+	case !(p.Friction >= 0) || math.IsInf(p.Friction, 0):
+		return nil, fmt.Errorf("rod: Friction: must be finite and ≥ 0, got %v", p.Friction)
+	}
+	s := p.Settings
+	s.Gravity = mgl64.Vec3{0, 0, -p.Gravity}
+	w, err := stepper.New(s)
+	if err != nil {
+		return nil, err
+	}
+	t := p.Mass * p.Length * p.Length / 12
+	b, err := body.New(body.Params{
+		Name: "rod", Mass: p.Mass,
+		Inertia: mgl64.Diag3(mgl64.Vec3{t, body.RodAxialRatio * t, t}),
+		Pos:     mgl64.Vec3{0, 0, p.Radius}, Rot: mgl64.QuatIdent(),
+		Torque: mgl64.Vec3{p.Torque, 0, 0},
+	})
+	if err != nil {
+		return nil, err
+	}
+	id, err := w.AddBody(b)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(),
+		Material: stepper.Material{Friction: p.Friction}}); err != nil {
+		return nil, err
+	}
+	capsule, err := contact.NewCapsule(p.Radius, p.Length/2)
+	if err != nil {
+		return nil, fmt.Errorf("rod: %w", err)
+	}
+	// The capsule's axis is its local z; turn it onto the body y axis with
+	// an exact quaternion, (1 − x)/√2 rotates z onto y.
+	c := math.Sqrt(0.5)
+	if _, err := w.AddGeom(stepper.Geom{Body: id, Shape: capsule,
+		Local:    contact.Pose{Rot: mgl64.Quat{W: c, V: mgl64.Vec3{-c, 0, 0}}},
+		Material: stepper.Material{Friction: p.Friction}}); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
