@@ -165,21 +165,21 @@ func (r *Result) resize(n int) {
 
 func grow(s []float64, n int) []float64 {
 	if cap(s) < n {
-		return make([]float64, n)
+		return make([]float64, n, n+n/2) // headroom: sizes that creep up step to step stop reallocating
 	}
 	return s[:n]
 }
 
 func growInt(s []int, n int) []int {
 	if cap(s) < n {
-		return make([]int, n)
+		return make([]int, n, n+n/2) // headroom: sizes that creep up step to step stop reallocating
 	}
 	return s[:n]
 }
 
 func growStates(s []State, n int) []State {
 	if cap(s) < n {
-		return make([]State, n)
+		return make([]State, n, n+n/2) // headroom: sizes that creep up step to step stop reallocating
 	}
 	return s[:n]
 }

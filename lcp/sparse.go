@@ -250,7 +250,7 @@ func (s *Sparse) firstNonFinite() (i, j int, v float64, found bool) {
 
 func growInt32(s []int32, n int) []int32 {
 	if cap(s) < n {
-		return make([]int32, n)
+		return make([]int32, n, n+n/2) // headroom: sizes that creep up step to step stop reallocating
 	}
 	return s[:n]
 }

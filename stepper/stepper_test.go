@@ -145,7 +145,7 @@ func ExampleWorld() {
 }
 
 func BenchmarkChainStep(b *testing.B) {
-	for _, n := range []int{100} {
+	for _, n := range []int{100, 1000} {
 		p := scenes.DefaultChainParams()
 		p.Links = n
 		w, err := scenes.Chain(p)
@@ -160,4 +160,33 @@ func BenchmarkChainStep(b *testing.B) {
 			}
 		})
 	}
+}
+
+// One brick-wall step (detection, assembly, warm-started exact BPP solve,
+// integration) in the wall's resting state.
+func BenchmarkBrickWallStep(b *testing.B) {
+	w, err := scenes.BrickWall(scenes.DefaultBrickWallParams())
+	require.NoError(b, err)
+	for i := 0; i < 20; i++ {
+		_, err := w.Step()
+		require.NoError(b, err)
+	}
+	b.ReportAllocs()
+	iters := 0
+	for b.Loop() {
+		st, _ := w.Step()
+		iters += st.Iterations
+	}
+	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+}
+
+// A brick-wall step in steady state allocates nothing.
+func TestBrickWallStepAllocatesNothing(t *testing.T) {
+	w, err := scenes.BrickWall(scenes.DefaultBrickWallParams())
+	require.NoError(t, err)
+	for i := 0; i < 10; i++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	assert.Zero(t, testing.AllocsPerRun(5, func() { _, _ = w.Step() }))
 }
