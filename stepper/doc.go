@@ -13,12 +13,19 @@
 //
 //	A = J M⁻¹ Jᵀ + C,   b = J M⁻¹ p + Φ/h,   x = hλ⁺,
 //
-// which Step solves under Settings.Budget with an errmeasure.Picker as the
+// A is assembled as a symmetric lcp.Sparse. Step solves it under
+// Settings.Budget with an errmeasure.Picker as the
 // solver's Observer, keeping the iterate with the least error under
 // Settings.Pick (the unit-consistent energy error of Eqs. 14–23 by default).
 //
-// The stages of Step, in order: buildRows (the constraints fill caller-owned
-// rows, ODE style), assemble (A by row sparsity: only row pairs that share a
+// The stages of Step, in order: freeVelocities (M⁻¹p = v + h M⁻¹ f),
+// detectContacts (the geoms' bounding boxes through sweep and prune, then
+// contact.Collide per candidate pair: one manifold per pair), buildRows
+// (the constraints fill caller-owned rows, ODE style; then per contact
+// point a normal row, φ = gap, x ≥ 0, two box-friction rows |x| ≤ μ x̂ₙ
+// without compliance or position term, and for two-point manifolds an
+// optional rolling-resistance row; see fillContactRows for x̂ₙ and the
+// friction directions), assemble (A by row sparsity: only row pairs that share a
 // body are visited, never a dense rows × 6m product), solve, integrate
 // (v⁺ = M⁻¹(p + Jᵀx); semi-implicit Euler for positions, the exponential
 // map for quaternions; ω recomputed from the angular momentum at the new
@@ -29,6 +36,10 @@
 // Stabilization modes: Regularized (Eq. 1, the default), None, Baumgarte
 // (β Φ in place of Φ/h) and Post. Gaps of unilateral rows (φ > 0) always
 // enter as φ/h, so that separated contacts and limits are not sticky.
+//
+// Warm start: the solver starts from the last step's index sets, joint
+// rows by position, contact rows by contact key (storeImpulses keeps each
+// key's normal impulse, friction direction and states).
 //
 // Buffers are reused across steps: a step in steady state allocates nothing.
 // Units are SI; gravity is Settings.Gravity (StandardGravity is z up).
