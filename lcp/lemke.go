@@ -1,6 +1,7 @@
 package lcp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -112,7 +113,85 @@ func (s *Lemke) reduce(p *Problem) int {
 }
 
 // Solve runs Lemke's algorithm on p. See Lemke.
+//
+// A symmetric positive semidefinite A (redundant contacts) can end in a
+// ray termination through degenerate ties although a solution exists. Solve
+// then switches to the proximal-point method that BPP uses: it solves the
+// problem with A + εD and b − εD x̄ (D = diag(A), ε = SemidefiniteShift, a
+// P-matrix on which Lemke's method always ends in a solution), moves x̄ to
+// that solution and repeats, up to 50 times, until x solves the true
+// problem to the tolerance. Iterations and pivots add up over the passes.
 func (s *Lemke) Solve(dst *Result, p *Problem, set Settings) error {
+	err := s.solveOnce(dst, p, set)
+	if err == nil || !errors.Is(err, ErrNoSolution) || !isSymmetric(p.A, 1e-12) {
+		return err
+	}
+	return s.solveProximal(dst, p, set, err)
+}
+
+// shifted is A + εD as a Matrix.
+type shifted struct {
+	a    Matrix
+	diag []float64
+	eps  float64
+}
+
+func (m *shifted) Dims() (int, int) { return m.a.Dims() }
+func (m *shifted) At(i, j int) float64 {
+	if i == j {
+		return m.a.At(i, i) + m.eps*m.diag[i]
+	}
+	return m.a.At(i, j)
+}
+func (m *shifted) MulVecTo(dst, x []float64) {
+	m.a.MulVecTo(dst, x)
+	for i := range dst {
+		dst[i] += m.eps * m.diag[i] * x[i]
+	}
+}
+func (m *shifted) RowDot(i int, x []float64) float64 {
+	return m.a.RowDot(i, x) + m.eps*m.diag[i]*x[i]
+}
+
+// solveProximal runs the proximal passes of Solve after a ray termination.
+func (s *Lemke) solveProximal(dst *Result, p *Problem, set Settings, first error) error {
+	n := p.N()
+	diag := p.Diag(nil)
+	q := &Problem{A: &shifted{p.A, diag, SemidefiniteShift}, B: make([]float64, n), Lo: p.Lo, Hi: p.Hi}
+	xbar := make([]float64, n)
+	xtol := make([]float64, n)
+	wtol := scales(p, set.Tolerance, xtol)
+	st := make([]State, n)
+	iters, pivots := dst.Iterations, dst.Pivots
+	for pass := 0; pass < 50; pass++ {
+		for i := range q.B {
+			q.B[i] = p.B[i] - SemidefiniteShift*diag[i]*xbar[i]
+		}
+		err := s.solveOnce(dst, q, set)
+		iters += dst.Iterations
+		pivots += dst.Pivots
+		dst.Iterations, dst.Pivots = iters, pivots
+		if err != nil {
+			return err
+		}
+		p.Residual(dst.W, dst.X)
+		statesFromX(st, p, dst.X)
+		if feasible(p, st, dst.X, dst.W, xtol, wtol) {
+			copy(dst.States, st)
+			dst.Status = Converged
+			dst.Reason = ""
+			return nil
+		}
+		copy(xbar, dst.X)
+	}
+	dst.Status = Failed
+	err := fmt.Errorf("lemke: no solution after a ray termination (%v) and 50 proximal passes: %w", first, ErrNoSolution)
+	dst.Reason = err.Error()
+	return err
+}
+
+// solveOnce is Lemke's method on p, without the proximal fallback.
+func (s *Lemke) solveOnce(dst *Result, p *Problem, set Settings) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
