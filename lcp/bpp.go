@@ -62,7 +62,10 @@ import (
 // true residual stops shrinking the equations are inconsistent, and the
 // solve ends with ErrSingular. The regularization is a device of the
 // algorithm, not a compliance: convergence is judged on w = A x + b, and
-// every iterate reported to the Observer carries the true w.
+// every iterate reported to the Observer carries the true w. A warm-started
+// Solve (Settings.Start set) on a BPP whose last Solve needed the
+// regularization starts in it, so that a time stepper does not factor a
+// singular block first at every step.
 //
 // The default budget (MaxIterations = 0) is 100 + 10 n iterations.
 type BPP struct {
@@ -88,6 +91,7 @@ type BPP struct {
 	// Regularized mode (semidefinite blocks, see BPP): the diagonal of A,
 	// the proximal centre x̄ and the true residual at the last centre move.
 	reg          bool
+	semidefinite bool // the last Solve entered regularized mode: a warm-started next one starts in it
 	diag         []float64
 	xprox        []float64
 	proxRes      float64
@@ -237,6 +241,12 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	for i := range s.diag {
 		s.diag[i] = p.A.At(i, i)
 	}
+	if s.semidefinite && set.Start != nil {
+		// The last (warm-starting) solve needed the regularization: start
+		// in it rather than factor a singular block first.
+		s.enterRegularized(dst.X)
+	}
+	s.semidefinite = false
 	x, w := dst.X, dst.W
 
 	bestInf := n + 1 // least infeasibility count seen (n̄)
@@ -459,7 +469,7 @@ const SemidefiniteShift = 1e-6
 // enterRegularized switches the solve to A + εD with the proximal centre
 // x̄ = 0 (the factor is rebuilt shifted).
 func (s *BPP) enterRegularized(x []float64) {
-	s.reg = true
+	s.reg, s.semidefinite = true, true
 	s.fac.shift = SemidefiniteShift
 	s.sfac.shift = SemidefiniteShift
 	clear(s.xprox)
