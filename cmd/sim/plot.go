@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Helpers the studies share: exact CSV number formatting, CSV files
@@ -134,4 +136,114 @@ func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// logPanel is one log-y panel of a multi-panel figure: solid and dashed
+// curves, values ≤ 0 drawn at the smallest positive value in the panel.
+type logPanel struct {
+	Title, XLabel, YLabel string
+	Solid, Dashed         []series
+	// Thin curves drawn faintly (every step's curve).
+	Thin []series
+}
+
+// plot builds the panel; it returns an error for NaN or Inf values.
+func (lp *logPanel) plot() (*plot.Plot, error) {
+	floor := math.Inf(1)
+	for _, group := range [][]series{lp.Solid, lp.Dashed, lp.Thin} {
+		for _, s := range group {
+			for k, y := range s.Y {
+				if math.IsNaN(y) || math.IsInf(y, 0) {
+					return nil, fmt.Errorf("plot %q: series %q: y[%d] = %v", lp.Title, s.Label, k, y)
+				}
+				if y > 0 {
+					floor = math.Min(floor, y)
+				}
+			}
+		}
+	}
+	if math.IsInf(floor, 1) {
+		floor = 1e-300
+	}
+	p := plot.New()
+	p.Title.Text = lp.Title
+	p.X.Label.Text = lp.XLabel
+	p.Y.Label.Text = lp.YLabel
+	p.Add(plotter.NewGrid())
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = decadeTicks{}
+	add := func(s series, c color.Color, width vg.Length, dashed, legend bool) error {
+		xy := make(plotter.XYs, len(s.X))
+		for k := range s.X {
+			xy[k] = plotter.XY{X: s.X[k], Y: math.Max(s.Y[k], floor)}
+		}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return fmt.Errorf("plot %q: series %q: %w", lp.Title, s.Label, err)
+		}
+		l.Color, l.Width = c, width
+		if dashed {
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		}
+		p.Add(l)
+		if legend && s.Label != "" {
+			p.Legend.Add(s.Label, l)
+		}
+		return nil
+	}
+	for i, s := range lp.Thin {
+		c := palette[1+i%(len(palette)-1)]
+		r, g, b, _ := c.RGBA()
+		faint := color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 90}
+		if err := add(s, faint, vg.Points(0.4), false, false); err != nil {
+			return nil, err
+		}
+	}
+	for i, s := range lp.Solid {
+		if err := add(s, palette[i%len(palette)], vg.Points(1.4), false, true); err != nil {
+			return nil, err
+		}
+	}
+	for i, s := range lp.Dashed { // one colour: a band around the solid curve
+		if err := add(s, palette[0], vg.Points(1), true, i == 0); err != nil {
+			return nil, err
+		}
+	}
+	p.Y.Min = math.Pow10(int(math.Floor(math.Log10(p.Y.Min))))
+	p.Y.Max = math.Pow10(int(math.Ceil(math.Log10(p.Y.Max))))
+	p.Legend.Top = true
+	p.Legend.Left = false
+	return p, nil
+}
+
+// panelsPNG renders panels[row][col] as one PNG of w × h inches, the
+// panels' axes aligned.
+func panelsPNG(panels [][]*logPanel, w, h vg.Length) ([]byte, error) {
+	plots := make([][]*plot.Plot, len(panels))
+	for r, row := range panels {
+		plots[r] = make([]*plot.Plot, len(row))
+		for c, lp := range row {
+			p, err := lp.plot()
+			if err != nil {
+				return nil, err
+			}
+			plots[r][c] = p
+		}
+	}
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	tiles := draw.Tiles{Rows: len(panels), Cols: len(panels[0]),
+		PadX: vg.Points(12), PadY: vg.Points(12),
+		PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(12)}
+	canvases := plot.Align(plots, tiles, dc)
+	for r := range plots {
+		for c := range plots[r] {
+			plots[r][c].Draw(canvases[r][c])
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
