@@ -111,15 +111,16 @@ func rodTable() ([]rodRow, error) {
 		suffix string
 		w      []float64
 		paper  bool
-	}{{"", paperW, true}, {"_axb", axb, false}} {
-		pp := func(v string) string {
+		w1Note string
+	}{{"", paperW, true, "= b1"}, {"_axb", axb, false, "= b1 − 0.5·x2"}} {
+		pp := func(v string) string { // the paper's value or note, for its own pair only
 			if pair.paper {
 				return v
 			}
 			return ""
 		}
 		rows = append(rows,
-			rodRow{"iterate_w1" + pair.suffix, pair.w[0], "m/s", pp("-0.2981"), "= b1"},
+			rodRow{"iterate_w1" + pair.suffix, pair.w[0], "m/s", pp("-0.2981"), pair.w1Note},
 			rodRow{"iterate_w2" + pair.suffix, pair.w[1], "m/s", pp("0"), ""})
 		ra, ta := errmeasure.Rows(nil, q, x, pair.w, nil)
 		re, te := errmeasure.Rows(nil, q, x, pair.w, exact)
@@ -127,15 +128,15 @@ func rodTable() ([]rodRow, error) {
 			rodRow{"energy1_approx" + pair.suffix, ra[0].Energy, "J", pp("4.44e-2"), ""},
 			rodRow{"energy2_approx" + pair.suffix, ra[1].Energy, "J", pp("5.2e-3"), ""},
 			rodRow{"energy_total_approx" + pair.suffix, ta.Energy, "J", pp("4.96e-2"), ""},
-			rodRow{"energy1_exact" + pair.suffix, re[0].Energy, "J", pp("5.91e-2"), "paper rounds m_eff to 1.33 kg"},
-			rodRow{"energy2_exact" + pair.suffix, re[1].Energy, "J", pp("3.9e-3"), "paper rounds m_eff to 1.33 kg"},
-			rodRow{"energy_total_exact" + pair.suffix, te.Energy, "J", pp("6.30e-2"), "paper rounds m_eff to 1.33 kg"},
+			rodRow{"energy1_exact" + pair.suffix, re[0].Energy, "J", pp("5.91e-2"), pp("paper rounds m_eff to 1.33 kg")},
+			rodRow{"energy2_exact" + pair.suffix, re[1].Energy, "J", pp("3.9e-3"), pp("paper rounds m_eff to 1.33 kg")},
+			rodRow{"energy_total_exact" + pair.suffix, te.Energy, "J", pp("6.30e-2"), pp("paper rounds m_eff to 1.33 kg")},
 			rodRow{"fb1" + pair.suffix, ra[0].FB, "m/s", pp("0.2981"), ""},
-			rodRow{"fb2" + pair.suffix, ra[1].FB, "N·s", pp("0.1019"), "paper: |x2|; Eq. 5 gives φ(-0.1019, 0) = 2·0.1019"},
-			rodRow{"fb_total" + pair.suffix, ta.FB, "m/s + N·s (mixed)", "", "paper: 0.2981 m/s + 0.1019 N·s, unit-inconsistent"},
+			rodRow{"fb2" + pair.suffix, ra[1].FB, "N·s", pp("0.1019"), pp("paper: |x2|; Eq. 5 gives φ(-0.1019, 0) = 2·0.1019")},
+			rodRow{"fb_total" + pair.suffix, ta.FB, "m/s + N·s (mixed)", "", pp("paper: 0.2981 m/s + 0.1019 N·s, unit-inconsistent")},
 			rodRow{"residual1" + pair.suffix, ra[0].Residual, "m/s", "", ""},
 			rodRow{"residual2" + pair.suffix, ra[1].Residual, "N·s", "", ""},
-			rodRow{"residual_total" + pair.suffix, ta.Residual, "m/s + N·s (mixed)", "", "unit-inconsistent like FB"},
+			rodRow{"residual_total" + pair.suffix, ta.Residual, "m/s + N·s (mixed)", "", pp("unit-inconsistent like FB")},
 		)
 	}
 	for _, r := range rows {
