@@ -2,7 +2,6 @@ package scenes
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -40,27 +39,15 @@ func DefaultBrickWallParams() BrickWallParams {
 // box geom per brick, bricks numbered row by row from the bottom, left to
 // right. Each brick rests exactly on the one below (zero gap).
 func BrickWall(p BrickWallParams) (*stepper.World, error) {
-	pos := func(name string, v float64) error {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("brickwall: %s: must be finite and > 0, got %v", name, v)
-		}
-		return nil
-	}
-	switch {
-	case p.Rows < 1 || p.Rows > 1000:
+	if p.Rows < 1 || p.Rows > 1000 {
 		return nil, fmt.Errorf("brickwall: Rows: must be in [1, 1000], got %d", p.Rows)
-	case !(p.Gap >= 0) || math.IsInf(p.Gap, 0):
-		return nil, fmt.Errorf("brickwall: Gap: must be finite and ≥ 0 m, got %v", p.Gap)
-	case !(p.Friction >= 0) || math.IsInf(p.Friction, 0):
-		return nil, fmt.Errorf("brickwall: Friction: must be finite and ≥ 0, got %v", p.Friction)
 	}
-	for _, f := range []struct {
-		n string
-		v float64
-	}{{"Length", p.Length}, {"Depth", p.Depth}, {"Height", p.Height}, {"Density", p.Density}} {
-		if err := pos(f.n, f.v); err != nil {
-			return nil, err
-		}
+	if err := checkFields("brickwall", false, field{"Gap", "m", p.Gap}, field{"Friction", "", p.Friction}); err != nil {
+		return nil, err
+	}
+	if err := checkFields("brickwall", true, field{"Length", "m", p.Length}, field{"Depth", "m", p.Depth},
+		field{"Height", "m", p.Height}, field{"Density", "kg/m³", p.Density}); err != nil {
+		return nil, err
 	}
 	w, err := stepper.New(p.Settings)
 	if err != nil {

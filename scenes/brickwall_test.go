@@ -52,3 +52,20 @@ func TestBrickWallStands(t *testing.T) {
 	t.Logf("max brick displacement after %d steps: %.3g m", steps, worst)
 	assert.Less(t, worst, 1e-3)
 }
+
+func TestBrickWallErrors(t *testing.T) {
+	for _, c := range []struct {
+		mod  func(*scenes.BrickWallParams)
+		want string
+	}{
+		{func(p *scenes.BrickWallParams) { p.Rows = 0 }, "brickwall: Rows: must be in [1, 1000], got 0"},
+		{func(p *scenes.BrickWallParams) { p.Depth = -0.1 }, "brickwall: Depth: must be finite and > 0 m, got -0.1"},
+		{func(p *scenes.BrickWallParams) { p.Friction = math.NaN() }, "brickwall: Friction: must be finite and ≥ 0, got NaN"},
+		{func(p *scenes.BrickWallParams) { p.Gap = math.Inf(1) }, "brickwall: Gap: must be finite and ≥ 0 m, got +Inf"},
+	} {
+		p := scenes.DefaultBrickWallParams()
+		c.mod(&p)
+		_, err := scenes.BrickWall(p)
+		assert.EqualError(t, err, c.want)
+	}
+}

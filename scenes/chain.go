@@ -43,16 +43,13 @@ func DefaultPendulumParams() ChainParams {
 
 // Chain builds the chain. Errors name the field.
 func Chain(p ChainParams) (*stepper.World, error) {
-	switch {
-	case p.Links < 1:
+	if p.Links < 1 {
 		return nil, fmt.Errorf("chain: Links: must be ≥ 1, got %d", p.Links)
-	case !(p.Length > 0) || math.IsInf(p.Length, 0):
-		return nil, fmt.Errorf("chain: Length: must be finite and > 0, got %v", p.Length)
-	case !(p.Mass > 0) || math.IsInf(p.Mass, 0):
-		return nil, fmt.Errorf("chain: Mass: must be finite and > 0, got %v", p.Mass)
-	case !(p.Radius > 0) || math.IsInf(p.Radius, 0):
-		return nil, fmt.Errorf("chain: Radius: must be finite and > 0, got %v", p.Radius)
-	case math.IsNaN(p.Angle) || math.IsInf(p.Angle, 0):
+	}
+	if err := checkFields("chain", true, field{"Length", "", p.Length}, field{"Mass", "", p.Mass}, field{"Radius", "", p.Radius}); err != nil {
+		return nil, err
+	}
+	if math.IsNaN(p.Angle) || math.IsInf(p.Angle, 0) {
 		return nil, fmt.Errorf("chain: Angle: must be finite, got %v", p.Angle)
 	}
 	w, err := stepper.New(p.Settings)

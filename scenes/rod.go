@@ -40,19 +40,17 @@ func DefaultRodParams() RodParams {
 // [−0.5, 1]] kg⁻¹ and b = −h(g ± 6Tₓ/(ml)) = [−0.2981, 0.1019] m/s.
 // Settings.Gravity is replaced by (0, 0, −Gravity).
 func Rod(p RodParams) (*stepper.World, error) {
+	if err := checkFields("rod", true, field{"Mass", "kg", p.Mass}, field{"Length", "m", p.Length}, field{"Radius", "m", p.Radius}); err != nil {
+		return nil, err
+	}
+	if err := checkFields("rod", false, field{"Friction", "", p.Friction}); err != nil {
+		return nil, err
+	}
 	switch {
-	case !(p.Mass > 0) || math.IsInf(p.Mass, 0):
-		return nil, fmt.Errorf("rod: Mass: must be finite and > 0 kg, got %v", p.Mass)
-	case !(p.Length > 0) || math.IsInf(p.Length, 0):
-		return nil, fmt.Errorf("rod: Length: must be finite and > 0 m, got %v", p.Length)
-	case !(p.Radius > 0) || math.IsInf(p.Radius, 0):
-		return nil, fmt.Errorf("rod: Radius: must be finite and > 0 m, got %v", p.Radius)
 	case math.IsNaN(p.Torque) || math.IsInf(p.Torque, 0):
 		return nil, fmt.Errorf("rod: Torque: must be finite, got %v", p.Torque)
 	case math.IsNaN(p.Gravity) || math.IsInf(p.Gravity, 0):
 		return nil, fmt.Errorf("rod: Gravity: must be finite, got %v", p.Gravity)
-	case !(p.Friction >= 0) || math.IsInf(p.Friction, 0):
-		return nil, fmt.Errorf("rod: Friction: must be finite and ≥ 0, got %v", p.Friction)
 	}
 	s := p.Settings
 	s.Gravity = mgl64.Vec3{0, 0, -p.Gravity}
