@@ -175,3 +175,24 @@ func TestStaticDeflectionIsFOverK(t *testing.T) {
 		assert.InDelta(t, 0, b.Vel.Len(), 1e-9)
 	}
 }
+
+// A controller ramping a torque on a free flywheel: ω(t) follows the
+// integral of the ramp, τ(t) = τ₀ min(t/T, 1), exactly for semi-implicit
+// Euler sampled at the step starts.
+func TestControllerRampsTorque(t *testing.T) {
+	const h, inertia, tau0, ramp = 0.01, 0.5, 2.0, 1.0
+	w, b := newWorld(t, stepper.Settings{H: h}, body.Params{Mass: 1, Inertia: mgl64.Diag3(mgl64.Vec3{inertia, inertia, inertia})})
+	require.NoError(t, w.AddController(stepper.ControllerFunc(func(w *stepper.World) error {
+		w.Bodies[0].Torque = mgl64.Vec3{0, 0, tau0 * math.Min(w.Time()/ramp, 1)}
+		return nil
+	})))
+	want := 0.0
+	for i := 0; i < 200; i++ {
+		want += h * tau0 * math.Min(float64(i)*h/ramp, 1) / inertia
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	// Rounding only.
+	assert.InDelta(t, want, b.AngVel.Z(), 1e-12)
+	assert.ErrorContains(t, w.AddController(nil), "controller 1: is nil")
+}

@@ -87,6 +87,11 @@ func (w *World) Step() (Stats, error) {
 		return Stats{}, err
 	}
 	ws := &w.ws
+	for i, c := range w.Controllers {
+		if err := c.Control(w); err != nil {
+			return Stats{}, fmt.Errorf("controller %d: %w", i, err)
+		}
+	}
 	w.freeVelocities()
 	w.detectContacts()
 	if err := w.buildRows(); err != nil {

@@ -114,10 +114,37 @@ type World struct {
 	Bodies   []*body.Body
 	Joints   []constraint.Constraint
 	Geoms    []Geom
+	// Controllers run, in order, at the start of every Step, before
+	// anything reads the bodies: they set applied forces and torques
+	// (Body.Force and Body.Torque persist until changed) or move joint
+	// targets, for time profiles such as a torque ramp.
+	Controllers []Controller
 
 	time  float64
 	steps int
 	ws    workspace
+}
+
+// Controller is called at the start of every Step with the world at the
+// step's start time (World.Time). An error stops the step and is returned
+// by Step.
+type Controller interface {
+	Control(w *World) error
+}
+
+// ControllerFunc adapts a function to a Controller.
+type ControllerFunc func(w *World) error
+
+// Control calls f(w).
+func (f ControllerFunc) Control(w *World) error { return f(w) }
+
+// AddController appends c to the world's controllers.
+func (w *World) AddController(c Controller) error {
+	if c == nil {
+		return fmt.Errorf("controller %d: is nil", len(w.Controllers))
+	}
+	w.Controllers = append(w.Controllers, c)
+	return nil
 }
 
 // New returns an empty world with the given settings.
