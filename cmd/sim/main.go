@@ -66,6 +66,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if err == nil {
 		return 0
 	}
+	if errors.Is(err, flag.ErrHelp) {
+		// -h or --help on a subcommand: the usage, on stdout, success.
+		fmt.Fprintln(stdout, usage)
+		return 0
+	}
 	fmt.Fprintf(stderr, "sim: %v\n", err)
 	var ue usageError
 	var ie interruptedError

@@ -119,3 +119,21 @@ func TestSolveDeterministic(t *testing.T) {
 	b, _, _ := runSim(t, "mlcp", "solve", rodFile, "--solver", "pgs", "--budget", "7")
 	assert.Equal(t, a, b)
 }
+
+func TestHelpFlagPrintsUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--help"}, "sim run SCENE"},
+		{[]string{"mlcp", "solve", "--help"}, "sim mlcp solve FILE"},
+		{[]string{"help"}, "sim run SCENE"},
+		{[]string{"study", "-h"}, "studies:"}, // the study list
+	} {
+		var out, errb bytes.Buffer
+		code := run(c.args, &out, &errb)
+		assert.Equal(t, 0, code, "%v", c.args)
+		assert.Contains(t, out.String(), c.want, "%v", c.args)
+		assert.Empty(t, errb.String(), "%v", c.args)
+	}
+}
