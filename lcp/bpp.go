@@ -59,8 +59,9 @@ import (
 // index sets. Each move shrinks the error by ε/(λ + ε) along eigenvalues λ
 // of A and leaves the null space, in which any solution may differ, alone,
 // so a few moves give a solution of the true MLCP to the tolerance. If the
-// true residual stops shrinking the equations are inconsistent, and the
-// solve ends with ErrSingular. The regularization is a device of the
+// true residual stops shrinking the equations are inconsistent: below 1e-6
+// of the problem's velocity scale (max |b|) x is accepted as converged (the
+// Reason says so), above it the solve ends with ErrSingular. The regularization is a device of the
 // algorithm, not a compliance: convergence is judged on w = A x + b, and
 // every iterate reported to the Observer carries the true w. A warm-started
 // Solve (Settings.Start set) on a BPP whose last Solve needed the
@@ -325,7 +326,17 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 			// equations are inconsistent.
 			if trueRes < 0.5*s.proxRes {
 				s.proxRes, s.proxStay = trueRes, 0
-			} else if s.proxStay++; s.proxStay >= 5 {
+			} else if s.proxStay++; s.proxStay >= 5 && trueRes <= 1e-6*sw {
+				// Stalled at a residual of a millionth of the problem's
+				// velocity scale: the equations are consistent only to
+				// that level (redundant rigid rows closing a loop, as in
+				// a brick wall, are inconsistent at second order in the
+				// rotations). Accept x.
+				copy(dst.States, s.state)
+				dst.Status = Converged
+				dst.Reason = fmt.Sprintf("semidefinite block consistent to %.3g m/s", trueRes)
+				return nil
+			} else if s.proxStay >= 5 {
 				s.finishBest(dst, p, keptInf)
 				dst.Status = Failed
 				err := fmt.Errorf("semidefinite free block: the equations are inconsistent (residual %.3g m/s stays after %d proximal steps): %w", trueRes, s.proxStay, ErrSingular)

@@ -111,6 +111,7 @@ type point struct {
 	row      int     // its normal row; friction rows follow when mu > 0, then the rolling row
 	nrows    int
 	xn       float64 // the x̂ₙ used for its friction bounds
+	fresh    bool    // a new contact: no impulse of its key last step
 	t1       mgl64.Vec3
 }
 
@@ -260,12 +261,12 @@ func (w *World) rowDiag(r *constraint.Row) (aii, jvfree float64) {
 // [0, u] on b, bounds ±c_rr (x̂ₙ₁ + x̂ₙ₂).
 //
 // x̂ₙ is the normal impulse of the same contact key in the previous step.
-// A new contact has none; it uses the estimate x̂ₙ = max(0, −b_n)/a_nn,
+// A new contact has none. Here it gets the estimate x̂ₙ = max(0, −b_n)/a_nn,
 // the impulse that stops the point's approach in this step with the
-// point's own effective mass 1/a_nn (b_n = J M⁻¹ p + φ/h for a gap). A
-// resting contact thus gets friction from its first step: exactly m g h
-// for one point under its body's weight, somewhat less for a body resting
-// on several points (its effective mass per point is below m).
+// point's own effective mass 1/a_nn (b_n = J M⁻¹ p + φ/h for a gap), which
+// only seeds the start index sets: estimateNewContacts then replaces it by
+// the normal impulse of a pre-solve (a brick resting on a brick that falls
+// with it would otherwise start with no friction at all).
 //
 // Friction directions: t₁ follows the relative sliding velocity when it
 // exceeds SlipSpeed (so box friction opposes the motion as Coulomb
@@ -283,6 +284,7 @@ func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
 		pt.row = k
 		n := pt.p.Normal
 		c, seen := ws.cache[pt.ck]
+		pt.fresh = !seen
 		reuse := seen && c.n == pt.nrows // same rows as last step: keep their index sets
 		if pt.manifold > 0 {
 			lineDir = mgl64.Vec3{}
@@ -389,4 +391,76 @@ func (w *World) storeImpulses(base int) {
 		ws.next[pt.ck] = c
 	}
 	ws.cache, ws.next = ws.next, ws.cache
+}
+
+// estimateNewContacts gives new contacts their x̂ₙ from a pre-solve: the
+// step's MLCP with the friction and rolling rows of the new contacts held
+// at zero (bounds [0, 0]; old contacts keep theirs), solved exactly by
+// block pivoting (no budget: it is the estimate of a bound, not the step's
+// solution). Each new contact's x̂ₙ becomes its normal impulse there, its
+// friction rows get ±μ x̂ₙ and a rolling row ±c_rr (x̂ₙ₁ + x̂ₙ₂); the
+// pre-solve's index sets warm-start the step's solve. Steps without new
+// frictional contacts skip it. This is the documented estimate for a new
+// contact: a resting contact has its static friction from its first step.
+func (w *World) estimateNewContacts() {
+	ws := &w.ws
+	fresh := false
+	for i := range ws.points {
+		if pt := &ws.points[i]; pt.fresh && pt.nrows > 1 {
+			fresh = true
+			break
+		}
+	}
+	if !fresh {
+		return
+	}
+	nj := ws.nj
+	ws.elo = append(ws.elo[:0], ws.lo...)
+	ws.ehi = append(ws.ehi[:0], ws.hi...)
+	for i := range ws.points {
+		pt := &ws.points[i]
+		if !pt.fresh {
+			continue
+		}
+		for r := nj + pt.row + 1; r < nj+pt.row+pt.nrows; r++ {
+			ws.elo[r], ws.ehi[r] = 0, 0
+		}
+	}
+	if ws.estSolver == nil {
+		ws.estSolver = &lcp.BPP{}
+	}
+	ws.eprob = lcp.Problem{A: &ws.a, B: ws.b, Lo: ws.elo, Hi: ws.ehi}
+	err := ws.estSolver.Solve(&ws.eres, &ws.eprob, lcp.Settings{Start: ws.start})
+	if len(ws.eres.X) != len(ws.rows) {
+		_ = err // invalid problem: keep the effective-mass estimates
+		return
+	}
+	for i := range ws.points {
+		pt := &ws.points[i]
+		if pt.fresh {
+			pt.xn = math.Max(0, ws.eres.X[nj+pt.row])
+		}
+	}
+	for i := range ws.points {
+		pt := &ws.points[i]
+		r := nj + pt.row + 1
+		if pt.fresh && pt.mu > 0 {
+			b := pt.mu * pt.xn
+			for _, k := range [2]int{r, r + 1} {
+				ws.lo[k], ws.hi[k] = -b, b
+				ws.rows[k].Lo, ws.rows[k].Hi = -b, b
+			}
+			r += 2
+		} else if pt.mu > 0 {
+			r += 2
+		}
+		if pt.roll > 0 && (pt.fresh || ws.points[i-1].fresh) {
+			b := pt.roll * (ws.points[i-1].xn + pt.xn)
+			ws.lo[r], ws.hi[r] = -b, b
+			ws.rows[r].Lo, ws.rows[r].Hi = -b, b
+		}
+	}
+	if len(ws.eres.States) == len(ws.rows) {
+		copy(ws.start, ws.eres.States)
+	}
 }

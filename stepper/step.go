@@ -63,7 +63,12 @@ type workspace struct {
 	sap    contact.SweepAndPrune
 	skip   func(i, j int) bool
 	cache  map[contactKey]cached // by key: last step's impulses and states
-	next   map[contactKey]cached
+	// the new contacts' pre-solve (estimateNewContacts)
+	estSolver lcp.Solver
+	eprob     lcp.Problem
+	eres      lcp.Result
+	elo, ehi  []float64
+	next      map[contactKey]cached
 	// post-stabilization
 	pa     lcp.Dense
 	pb     []float64
@@ -98,6 +103,7 @@ func (w *World) Step() (Stats, error) {
 		return Stats{}, err
 	}
 	w.assemble()
+	w.estimateNewContacts()
 	st, err := w.solve()
 	if err != nil && st.Status != lcp.BudgetExhausted && len(ws.res.X) != len(ws.rows) {
 		return st, err
