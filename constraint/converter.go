@@ -1,0 +1,127 @@
+package constraint
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+)
+
+var _ Constraint = (*Converter)(nil)
+
+// Converter is a viscous coupling between two shafts: the fluid coupling of
+// a torque converter at its linear law (the forklift's drivetrain,
+// energy-error-measure.md §5.3). With the slip
+//
+//	s = (ω_a − ω_h)·n_a − (ω_b − ω_h)·n_b   (rad/s)
+//
+// of shaft A over shaft B, both taken relative to an optional housing h
+// (World = none, ω_h = 0), the coupling passes the torque
+//
+//	τ = K s   (N·m, K in N·m·s/rad)
+//
+// from A to B: A feels −τ n_a, B feels +τ n_b, the housing the rest. It is
+// one velocity-level row with no position term (φ = 0), unbounded impulse,
+// and the compliance c = 1/(K h) on the diagonal of A:
+//
+//	J_a = [0, n_a], J_b = [0, −n_b], J_h = [0, n_b − n_a],
+//	w = J v⁺ + c x = 0  ⇒  x = −K h s⁺,  i.e. λ = x/h = −K s⁺.
+//
+// The law is implicit in the end-of-step slip s⁺, so it is stable for any
+// K and h. In the Eq. 1 form of Row.Compliance (c = 1/(k h²)) this is the
+// stiffness k = K/h, which Fill writes; as φ stays 0 the position term
+// vanishes and only the damping remains (with φ⁺ = h s⁺ the implicit spring
+// −k φ⁺ is exactly −K s⁺). A real converter's torque grows with the square
+// of the impeller speed and multiplies torque near stall; the linear law is
+// its slope about the operating point, which keeps the row an MLCP row.
+//
+// The row's Kind is Friction: a joint friction whose law is viscous
+// instead of Coulomb's (a compliant velocity row, which creeps by design).
+// With B = World and the housing the engine block, the same row is a
+// viscous loss of shaft A (the forklift's engine droop).
+type Converter struct {
+	a, b    side
+	housing int
+	k       float64
+	list    [3]int
+	nlist   int
+}
+
+// NewConverter couples shaft a (axis axisA, world, at creation) with shaft
+// b (axisB) through the viscous coefficient k (N·m·s/rad, finite, > 0),
+// slip relative to housing (World for none). One of a, b may be World.
+func NewConverter(bodies []*body.Body, a, b int, axisA, axisB mgl64.Vec3, k float64, housing int) (*Converter, error) {
+	const what = "converter"
+	if err := couplingBodies(what, bodies, []string{"body A", "body B", "housing"}, []int{a, b, housing}, []bool{true, true, true}); err != nil {
+		return nil, err
+	}
+	if a == World && b == World {
+		return nil, fmt.Errorf("%s: both sides are the world; at least one must be a body", what)
+	}
+	if !(k > 0) || math.IsInf(k, 1) {
+		return nil, fmt.Errorf("%s: coefficient K: must be finite and > 0 N·m·s/rad, got %v (a rigid coupling is NewGear with ratio 1)", what, k)
+	}
+	sa, err := newSide(what, "axis A", bodies, a, axisA)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := newSide(what, "axis B", bodies, b, axisB)
+	if err != nil {
+		return nil, err
+	}
+	c := &Converter{a: sa, b: sb, housing: housing, k: k}
+	for _, id := range []int{a, b, housing} {
+		if id != World {
+			c.list[c.nlist] = id
+			c.nlist++
+		}
+	}
+	return c, nil
+}
+
+// Coefficient returns K (N·m·s/rad).
+func (c *Converter) Coefficient() float64 { return c.k }
+
+// Dim returns 1.
+func (c *Converter) Dim() int { return 1 }
+
+// Bodies returns A, B and the housing, World left out. Do not modify.
+func (c *Converter) Bodies() []int { return c.list[:c.nlist] }
+
+// Fill writes the row: Kind Friction, φ = 0, no bounds, Stiffness K/h
+// (so that the compliance is 1/(K h)).
+func (c *Converter) Fill(rows []Row, ctx *Context) error {
+	if err := checkStep("converter", rows, 1, ctx); err != nil {
+		return err
+	}
+	na, err := c.a.world(ctx)
+	if err != nil {
+		return err
+	}
+	nb, err := c.b.world(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := poseOf(ctx, c.housing); err != nil {
+		return err
+	}
+	r := &rows[0]
+	r.reset(Friction)
+	r.Stiffness = c.k / ctx.H
+	var zero mgl64.Vec3
+	r.add(c.a.id, zero, na)
+	r.add(c.b.id, zero, nb.Mul(-1))
+	r.add(c.housing, zero, nb.Sub(na))
+	return nil
+}
+
+// Slip returns s (rad/s) for the bodies' current angular velocities.
+func (c *Converter) Slip(ctx *Context) (float64, error) {
+	var buf [1]Row
+	tmp := stepless(ctx)
+	if err := c.Fill(buf[:], &tmp); err != nil {
+		return 0, err
+	}
+	return buf[0].Velocity(ctx.Bodies), nil
+}
