@@ -38,8 +38,9 @@ var _ Constraint = (*Converter)(nil)
 //
 // The row's Kind is Friction: a joint friction whose law is viscous
 // instead of Coulomb's (a compliant velocity row, which creeps by design).
-// With B = World and the housing the engine block, the same row is a
-// viscous loss of shaft A (the forklift's engine droop).
+// With B the body that carries shaft A (its bearing) and no housing, the
+// same row is a viscous loss of shaft A relative to it (the forklift's
+// engine droop).
 type Converter struct {
 	a, b    side
 	housing int
