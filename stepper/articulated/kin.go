@@ -222,8 +222,8 @@ func (k *kin) pointVel(i int, r Vec2) Vec2 {
 type row struct {
 	link    int
 	contact int
-	r, d Vec2
-	w    vec3
+	r, d    Vec2
+	w       vec3
 }
 
 // jointAcc returns, for each link, the spatial acceleration given joint

@@ -81,6 +81,9 @@ type StepStats struct {
 	Errors     errmeasure.Totals // FB, residual and energy errors of the kept iterate
 	// MaxPenetration is max(0, −g_N) over all contacts after the step (m).
 	MaxPenetration float64
+	// Regularized is the relative ε of the retry that solved the LCP after
+	// Lemke ended on a ray (see Step), 0 when the first solve succeeded.
+	Regularized float64
 }
 
 // System is a Model in motion: its state, settings and workspace. It is not
@@ -111,7 +114,7 @@ type System struct {
 	rows            []row
 	K, a0, vel, acc []float64
 	prob            lcp.Problem
-	dense           lcp.Dense
+	dense, regA     lcp.Dense
 	res             lcp.Result
 	picker          *errmeasure.Picker
 	lemke           lcp.Lemke
@@ -422,9 +425,22 @@ func (s *System) Step() (StepStats, error) {
 				solver = &s.bpp
 			}
 		}
-		sol, err := errmeasure.Solve(&s.res, &s.prob, solver, lcp.Settings{MaxIterations: s.Settings.MaxIterations}, s.picker)
+		set := lcp.Settings{MaxIterations: s.Settings.MaxIterations}
+		sol, err := errmeasure.Solve(&s.res, &s.prob, solver, set, s.picker)
+		iters := s.res.Iterations
+		if err != nil && s.Settings.Solver == nil && s.nf > 0 {
+			// Lemke's lexicographic rule resolves degenerate ties in exact
+			// arithmetic; in floating point it can still end on a ray when
+			// rows are nearly degenerate (𝒮 rows have b = 0, resting
+			// contacts g_N ≈ 0). Retry on J M⁻¹ Jᵀ + εI for the impulse
+			// rows, ε growing from 1e-10 to 1e-4 of the largest diagonal:
+			// a compliance for this step only, reported in Regularized.
+			// The errors are measured on the true problem.
+			sol, err, st.Regularized = s.solveRegularized(set)
+			iters += s.res.Iterations
+		}
 		solveErr = err
-		st.Iterations, st.Status, st.Picked, st.Errors = s.res.Iterations, s.res.Status, sol.Picked, sol.Totals
+		st.Iterations, st.Status, st.Picked, st.Errors = iters, s.res.Status, sol.Picked, sol.Totals
 		st.Rows = m
 		if len(s.res.X) == m {
 			for q, rw := range s.rows {
@@ -467,6 +483,37 @@ func (s *System) Step() (StepStats, error) {
 		return st, fmt.Errorf("articulated: step at t = %g s: %w", s.Time, solveErr)
 	}
 	return st, nil
+}
+
+// solveRegularized retries a frictional LCP that Lemke could not solve.
+func (s *System) solveRegularized(set lcp.Settings) (errmeasure.Solved, error, float64) {
+	m := s.prob.N()
+	var dmax float64
+	for i := range s.nc + 2*s.nf {
+		dmax = math.Max(dmax, s.dense.At(i, i))
+	}
+	r, c := s.dense.Dims()
+	s.regA.Reset(r, c)
+	reg := lcp.Problem{A: &s.regA, B: s.prob.B, Lo: s.prob.Lo, Hi: s.prob.Hi}
+	var sol errmeasure.Solved
+	var err error
+	for eps := 1e-10; eps <= 1e-4; eps *= 100 {
+		copy(s.regA.RawData(), s.dense.RawData())
+		for i := range m {
+			if i < s.nc+2*s.nf {
+				s.regA.Add(i, i, eps*dmax)
+			} else {
+				s.regA.Add(i, i, eps/dmax) // 𝒮 rows: kg, so that ε is dimensionless
+			}
+		}
+		sol, err = errmeasure.Solve(&s.res, &reg, &s.lemke, set, s.picker)
+		if err == nil {
+			s.res.W = s.prob.Residual(s.res.W, s.res.X)
+			sol.Totals = errmeasure.Compute(&s.prob, s.res.X, s.res.W, nil)
+			return sol, nil, eps
+		}
+	}
+	return sol, err, 0
 }
 
 // rk4 integrates one step with the contact forces s.f held constant at the
