@@ -1,0 +1,735 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"path/filepath"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/scenes"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// The forklift study of energy-error-measure.md §5.3 (Figs. 10–12): does
+// picking the least-error iterate keep a vehicle on its path under an
+// iteration budget where keeping the last iterate does not?
+//
+//  1. Reference: the registered forklift scene with block pivoting and no
+//     budget (the solver's default, 100 + 10 n iterations), keeping the
+//     solver's own result (Pick = Last; a converged solve's last iterate is
+//     its solution).
+//  2. The same run with a budget of 15 block pivots per step (the paper's
+//     limit) in four variants: keep the last iterate ("last", the paper's
+//     "no correction"), or pick the least Fischer–Burmeister error ("fb",
+//     Eq. 7), natural residual ("residual", Eq. 10) or energy error
+//     ("energy", Eq. 23, diagonal effective mass).
+//  3. After every step of every run, the step's MLCP (World.LastProblem)
+//     is solved again by a fresh block pivoting solver, cold and without a
+//     budget, giving x*; the step-wise distance of the x the step used is
+//     ½ (x − x*)ᵀ A (x − x*) (J): the kinetic energy of the velocity error
+//     M⁻¹Jᵀ(x − x*) it causes, plus the compliant rows' ½ c Δx². It is
+//     well defined where A is only semidefinite (x* is then not unique, but
+//     A(x − x*) is). This tests the paper's claim step by step, free of the
+//     trajectory's sensitivity.
+//  4. Per run: the fraction of steps that hit the budget; the mean and max
+//     distance (m) of the chassis' centre of mass from the reference path
+//     (the nearest point of the reference's x–y polyline over the whole
+//     run); the circle fraction ψ(k*)/ψ_ref(k*), ψ the chassis' unwrapped
+//     heading change since the start and k* the step at which the
+//     reference has turned 2π (the last step if it never does); the
+//     number of wheel-speed spikes; and the mean and max step-wise
+//     distance, and its mean over the steps that hit the budget.
+//     A spike is a step after which some wheel's spin rate (relative to its
+//     mount, scenes.ForkliftWheelSpeeds) changed by more than twice the
+//     largest change of any wheel in one step of the reference run
+//     (spikeFactor): a jump the reference never comes close to.
+//  5. The brick wall's stored MLCPs (the brickwall study's phase 1, min(500,
+//     --steps) steps), each solved cold by block pivoting with budgets 1 to
+//     10, per variant: the mean step-wise distance to x* (the same problem
+//     solved cold without a budget). Iterates do not depend on the budget,
+//     which only ends the solve, so one solve with budget 10 that records
+//     every iterate gives all ten budgets (wallBudgetPick; a test checks it
+//     against errmeasure.Solve).
+//  6. If the budget of 15 is hit on fewer than 20 % of the steps in every
+//     variant, the four variants also run at the largest budget B at which
+//     at least 20 % of the reference's steps needed more than B iterations.
+//
+// Nothing is tuned per variant: every run uses the scene's defaults, the
+// same solver and the same warm starts (the stepper's own, by contact key).
+
+const (
+	forkliftPaperBudget = 15
+	wallMaxBudget       = 10
+	spikeFactor         = 2.0
+	biteFraction        = 0.2
+)
+
+func init() {
+	registerStudy(study{
+		Name:         "forklift",
+		Doc:          "forklift on a circle under a 15-pivot budget: last iterate vs least FB/residual/energy error (energy-error paper §5.3, Figs. 11–12), and the wall's MLCPs under budgets 1–10",
+		DefaultSteps: 900,
+		Run:          studyForklift,
+	})
+}
+
+// fkVariant is one run of the study.
+type fkVariant struct {
+	Name   string // "reference" or the pick's name
+	Budget int    // 0 = the solver's default (no budget)
+	Pick   errmeasure.Measure
+}
+
+// fkRun is what one run records. Per-state slices have steps+1 entries
+// (index 0 is the start); per-step slices have steps entries (index k−1
+// for step k).
+type fkRun struct {
+	v              fkVariant
+	x, y, yaw, spd []float64    // chassis centre of mass (m), unwrapped heading change (rad), speed (m/s)
+	wheels         [][4]float64 // wheel spin rates (rad/s)
+	iters          []int
+	hit            []bool
+	dist           []float64 // step-wise distance ½ΔxᵀAΔx (J)
+	failed         int       // steps whose solve ended with an error (ErrSingular)
+	exactFailed    int       // x* solves that did not converge
+	h              float64
+}
+
+// runForklift runs the registered forklift scene for steps steps under v
+// and measures each step's distance to the cold, unbudgeted solution.
+func runForklift(ctx context.Context, v fkVariant, steps int) (*fkRun, error) {
+	s, err := scenes.Lookup("forklift")
+	if err != nil {
+		return nil, err
+	}
+	w, err := s.Build(nil)
+	if err != nil {
+		return nil, err
+	}
+	w.Settings.Budget, w.Settings.Pick = v.Budget, v.Pick
+	r := &fkRun{v: v, h: w.Settings.H}
+	prevHead := scenes.ForkliftHeading(w)
+	yaw := 0.0
+	record := func() {
+		c := w.Bodies[scenes.ForkliftChassis]
+		hd := scenes.ForkliftHeading(w)
+		d := hd - prevHead
+		yaw += d - 2*math.Pi*math.Round(d/(2*math.Pi))
+		prevHead = hd
+		r.x = append(r.x, c.Pos[0])
+		r.y = append(r.y, c.Pos[1])
+		r.yaw = append(r.yaw, yaw)
+		r.spd = append(r.spd, c.Vel.Len())
+		r.wheels = append(r.wheels, scenes.ForkliftWheelSpeeds(w))
+	}
+	record()
+	var (
+		exact lcp.BPP
+		res   lcp.Result
+		dx    []float64
+		adx   []float64
+	)
+	for k := 1; k <= steps; k++ {
+		st, err := w.Step()
+		if err != nil {
+			if !errors.Is(err, lcp.ErrSingular) {
+				return nil, fmt.Errorf("forklift %s: %w", v.Name, err)
+			}
+			r.failed++ // the step used the solver's best iterate
+		}
+		record()
+		r.iters = append(r.iters, st.Iterations)
+		r.hit = append(r.hit, st.BudgetHit)
+		d := 0.0
+		if p := w.LastProblem(); p != nil {
+			x, _ := w.LastSolution()
+			if err := exact.Solve(&res, p, lcp.Settings{}); err != nil || res.Status != lcp.Converged {
+				r.exactFailed++
+			}
+			if len(res.X) == p.N() {
+				d = energyDistance(p, x, res.X, &dx, &adx)
+			}
+		}
+		r.dist = append(r.dist, d)
+		if ctx.Err() != nil && k < steps {
+			return nil, interruptedf("forklift: interrupted in run %s at step %d of %d; nothing written", v.Name, k, steps)
+		}
+	}
+	return r, nil
+}
+
+// energyDistance returns ½ (x − xs)ᵀ A (x − xs) (J), using *dx and *adx
+// as scratch.
+func energyDistance(p *lcp.Problem, x, xs []float64, dx, adx *[]float64) float64 {
+	n := p.N()
+	if cap(*dx) < n {
+		*dx, *adx = make([]float64, n), make([]float64, n)
+	}
+	d, a := (*dx)[:n], (*adx)[:n]
+	for i := range d {
+		d[i] = x[i] - xs[i]
+	}
+	p.A.MulVecTo(a, d)
+	s := 0.0
+	for i := range d {
+		s += d[i] * a[i]
+	}
+	return math.Max(0, 0.5*s) // A is positive semidefinite: a negative value is rounding
+}
+
+// fkSummary is one summary.csv row.
+type fkSummary struct {
+	Variant                        string
+	Budget                         int
+	HitFraction                    float64
+	MeanDev, MaxDev                float64 // m
+	CircleFraction                 float64
+	Spikes                         int
+	MeanDist, MaxDist, MeanDistHit float64 // J
+	Failed, ExactFailed            int
+}
+
+// circleStep returns k*: the first state index at which the reference has
+// turned 2π, or the last one.
+func circleStep(ref *fkRun) int {
+	for k, v := range ref.yaw {
+		if math.Abs(v) >= 2*math.Pi {
+			return k
+		}
+	}
+	return len(ref.yaw) - 1
+}
+
+// maxWheelJump returns the largest |Δω| (rad/s) of any wheel between two
+// consecutive states of r.
+func maxWheelJump(r *fkRun) float64 {
+	m := 0.0
+	for k := 1; k < len(r.wheels); k++ {
+		for i := range r.wheels[k] {
+			m = math.Max(m, math.Abs(r.wheels[k][i]-r.wheels[k-1][i]))
+		}
+	}
+	return m
+}
+
+// spikes counts the steps after which some wheel's spin rate jumped by
+// more than threshold.
+func spikes(r *fkRun, threshold float64) int {
+	n := 0
+	for k := 1; k < len(r.wheels); k++ {
+		for i := range r.wheels[k] {
+			if math.Abs(r.wheels[k][i]-r.wheels[k-1][i]) > threshold {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// pathDistance returns the distance (m) of (x, y) from the polyline
+// (px, py).
+func pathDistance(x, y float64, px, py []float64) float64 {
+	best := math.Inf(1)
+	for i := 0; i+1 < len(px); i++ {
+		ax, ay := px[i], py[i]
+		bx, by := px[i+1]-ax, py[i+1]-ay
+		t := 0.0
+		if l2 := bx*bx + by*by; l2 > 0 {
+			t = math.Max(0, math.Min(1, ((x-ax)*bx+(y-ay)*by)/l2))
+		}
+		best = math.Min(best, math.Hypot(x-ax-t*bx, y-ay-t*by))
+	}
+	if len(px) == 1 {
+		best = math.Hypot(x-px[0], y-py[0])
+	}
+	return best
+}
+
+// summarize reduces run r against the reference.
+func summarize(r, ref *fkRun, kStar int, threshold float64) fkSummary {
+	s := fkSummary{Variant: r.v.Name, Budget: r.v.Budget, Spikes: spikes(r, threshold),
+		Failed: r.failed, ExactFailed: r.exactFailed}
+	hits := 0
+	for k, hit := range r.hit {
+		s.MeanDist += r.dist[k]
+		s.MaxDist = math.Max(s.MaxDist, r.dist[k])
+		if hit {
+			hits++
+			s.MeanDistHit += r.dist[k]
+		}
+	}
+	n := float64(len(r.hit))
+	s.HitFraction = float64(hits) / n
+	s.MeanDist /= n
+	if hits > 0 {
+		s.MeanDistHit /= float64(hits)
+	}
+	for k := range r.x {
+		d := 0.0
+		if r != ref {
+			d = pathDistance(r.x[k], r.y[k], ref.x, ref.y)
+		}
+		s.MeanDev += d
+		s.MaxDev = math.Max(s.MaxDev, d)
+	}
+	s.MeanDev /= float64(len(r.x))
+	s.CircleFraction = 1
+	if ref.yaw[kStar] != 0 {
+		s.CircleFraction = r.yaw[kStar] / ref.yaw[kStar]
+	}
+	return s
+}
+
+// secondBudget returns the largest budget B < forkliftPaperBudget at which
+// at least biteFraction of the reference's steps needed more than B
+// iterations, or 0 if there is none.
+func secondBudget(ref *fkRun) int {
+	for b := forkliftPaperBudget - 1; b >= 1; b-- {
+		n := 0
+		for _, it := range ref.iters {
+			if it > b {
+				n++
+			}
+		}
+		if float64(n) >= biteFraction*float64(len(ref.iters)) {
+			return b
+		}
+	}
+	return 0
+}
+
+var fkPicks = []errmeasure.Measure{errmeasure.Last, errmeasure.FB, errmeasure.Residual, errmeasure.Energy}
+
+func studyForklift(ctx context.Context, o studyOptions) error {
+	ref, err := runForklift(ctx, fkVariant{Name: "reference", Pick: errmeasure.Last}, o.Steps)
+	if err != nil {
+		return err
+	}
+	runBudget := func(b int) ([]*fkRun, error) {
+		var out []*fkRun
+		for _, m := range fkPicks {
+			r, err := runForklift(ctx, fkVariant{Name: m.String(), Budget: b, Pick: m}, o.Steps)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+		}
+		return out, nil
+	}
+	groups := [][]*fkRun{}
+	first, err := runBudget(forkliftPaperBudget)
+	if err != nil {
+		return err
+	}
+	groups = append(groups, first)
+	bites := false
+	for _, r := range first {
+		hits := 0
+		for _, h := range r.hit {
+			if h {
+				hits++
+			}
+		}
+		bites = bites || float64(hits) >= biteFraction*float64(len(r.hit))
+	}
+	second := 0
+	if !bites {
+		if second = secondBudget(ref); second > 0 {
+			g, err := runBudget(second)
+			if err != nil {
+				return err
+			}
+			groups = append(groups, g)
+		}
+	}
+
+	kStar := circleStep(ref)
+	refJump := maxWheelJump(ref)
+	threshold := spikeFactor * refJump
+	rows := []fkSummary{summarize(ref, ref, kStar, threshold)}
+	for _, g := range groups {
+		for _, r := range g {
+			rows = append(rows, summarize(r, ref, kStar, threshold))
+		}
+	}
+	if err := writeForkliftFiles(o, ref, groups, rows, threshold); err != nil {
+		return err
+	}
+
+	tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "forklift (energy-error paper §5.3): %d steps of h = %.4g s; the reference turns 2π at step %d (t = %.4g s)\n",
+		o.Steps, ref.h, kStar, float64(kStar)*ref.h)
+	fmt.Fprintf(tw, "spike: a step after which a wheel's spin rate changed by more than %g × the reference's largest one-step change (%.4g rad/s), i.e. > %.4g rad/s\n",
+		spikeFactor, refJump, threshold)
+	fmt.Fprintln(tw, "variant\tbudget\thit\tdev mean (m)\tdev max (m)\tcircle\tspikes\tstep dist mean (J)\tmax (J)\tmean on hit steps (J)\tsolver failures")
+	for _, s := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.4g\t%.4g\t%.4f\t%d\t%.4g\t%.4g\t%.4g\t%d\n", s.Variant, s.Budget, s.HitFraction,
+			s.MeanDev, s.MaxDev, s.CircleFraction, s.Spikes, s.MeanDist, s.MaxDist, s.MeanDistHit, s.Failed)
+	}
+	switch {
+	case bites:
+		fmt.Fprintf(tw, "the budget of %d binds on ≥ %.0f %% of the steps in some variant\n", forkliftPaperBudget, 100*biteFraction)
+	case second > 0:
+		fmt.Fprintf(tw, "the budget of %d binds on < %.0f %% of the steps in every variant: also ran budget %d (the largest at which ≥ %.0f %% of the reference's steps need more)\n",
+			forkliftPaperBudget, 100*biteFraction, second, 100*biteFraction)
+	default:
+		fmt.Fprintf(tw, "the budget of %d binds on < %.0f %% of the steps, and no smaller budget bites on the reference's steps\n", forkliftPaperBudget, 100*biteFraction)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	// Item 5: the wall's stored problems under budgets 1..10.
+	wallSteps := min(500, o.Steps)
+	wall, err := runWall(ctx, wallSteps)
+	if err != nil {
+		return err
+	}
+	table, unsolved, wallExactFailed, err := wallBudgetTable(ctx, wall.problems)
+	if err != nil {
+		return err
+	}
+	header := []string{"budget", "unsolved_fraction"}
+	for _, m := range fkPicks {
+		header = append(header, m.String()+"_mean_distance_j")
+	}
+	csvRows := make([][]string, wallMaxBudget)
+	tw = tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "brick wall: %d stored MLCPs solved cold by block pivoting; mean ½(x − x*)ᵀA(x − x*) (J) per budget (%d x* solves did not converge)\n",
+		len(wall.problems), wallExactFailed)
+	fmt.Fprintln(tw, "budget\tunsolved\tlast\tfb\tresidual\tenergy")
+	for b := 1; b <= wallMaxBudget; b++ {
+		r := []string{fmt.Sprint(b), fmtFloat(unsolved[b-1])}
+		fmt.Fprintf(tw, "%d\t%.3f", b, unsolved[b-1])
+		for m := range fkPicks {
+			r = append(r, fmtFloat(table[m][b-1]))
+			fmt.Fprintf(tw, "\t%.4g", table[m][b-1])
+		}
+		fmt.Fprintln(tw)
+		csvRows[b-1] = r
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := writeCSVFile(filepath.Join(o.Dir, "wall-budgets.csv"), header, csvRows); err != nil {
+		return err
+	}
+	budgets := make([]float64, wallMaxBudget)
+	for i := range budgets {
+		budgets[i] = float64(i + 1)
+	}
+	lp := linePlot{
+		Title:  fmt.Sprintf("Brick wall, %d MLCPs solved cold: mean distance to x* of the kept iterate", len(wall.problems)),
+		XLabel: "budget (block pivots)", YLabel: "mean ½(x − x*)ᵀA(x − x*) (J)",
+		LogY: true, LogFloor: 1e-12,
+	}
+	for m, pk := range fkPicks {
+		lp.Series = append(lp.Series, series{Label: pk.String(), X: budgets, Y: table[m]})
+	}
+	png, err := lp.png()
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(o.Dir, "wall-budgets.png"), png)
+}
+
+// writeForkliftFiles writes summary.csv, forklift-steps.csv and the
+// figures (Fig. 11 and 12 per budget).
+func writeForkliftFiles(o studyOptions, ref *fkRun, groups [][]*fkRun, rows []fkSummary, threshold float64) error {
+	var sum [][]string
+	for _, s := range rows {
+		sum = append(sum, []string{s.Variant, fmt.Sprint(s.Budget), fmtFloat(s.HitFraction), fmtFloat(s.MeanDev),
+			fmtFloat(s.MaxDev), fmtFloat(s.CircleFraction), fmt.Sprint(s.Spikes),
+			fmtFloat(s.MeanDist), fmtFloat(s.MaxDist), fmtFloat(s.MeanDistHit),
+			fmtFloat(threshold), fmt.Sprint(s.Failed), fmt.Sprint(s.ExactFailed)})
+	}
+	if err := writeCSVFile(filepath.Join(o.Dir, "summary.csv"), []string{"variant", "budget", "budget_hit_fraction",
+		"mean_deviation_m", "max_deviation_m", "circle_fraction", "spikes",
+		"mean_stepwise_distance_j", "max_stepwise_distance_j", "mean_stepwise_distance_hit_j",
+		"spike_threshold_rad_s", "solver_failures", "exact_failures"}, sum); err != nil {
+		return err
+	}
+	all := []*fkRun{ref}
+	for _, g := range groups {
+		all = append(all, g...)
+	}
+	var steps [][]string
+	for _, r := range all {
+		for k := range r.x {
+			row := []string{r.v.Name, fmt.Sprint(r.v.Budget), fmt.Sprint(k), fmtFloat(float64(k) * r.h),
+				fmtFloat(r.x[k]), fmtFloat(r.y[k]), fmtFloat(r.yaw[k]), fmtFloat(r.spd[k])}
+			for _, wv := range r.wheels[k] {
+				row = append(row, fmtFloat(wv))
+			}
+			if k == 0 {
+				row = append(row, "0", "0", "0")
+			} else {
+				hit := "0"
+				if r.hit[k-1] {
+					hit = "1"
+				}
+				row = append(row, fmt.Sprint(r.iters[k-1]), hit, fmtFloat(r.dist[k-1]))
+			}
+			steps = append(steps, row)
+		}
+	}
+	if err := writeCSVFile(filepath.Join(o.Dir, "forklift-steps.csv"), []string{"variant", "budget", "step", "time",
+		"x", "y", "heading", "speed", "w_fl", "w_fr", "w_rl", "w_rr", "iterations", "budget_hit", "stepwise_distance_j"}, steps); err != nil {
+		return err
+	}
+	for i, g := range groups {
+		suffix := ""
+		if i > 0 {
+			suffix = fmt.Sprintf("-budget%d", g[0].v.Budget)
+		}
+		runs := append([]*fkRun{ref}, g...)
+		png, err := forkliftFig11(runs, circleStep(ref))
+		if err != nil {
+			return err
+		}
+		if err := writeFileAtomic(filepath.Join(o.Dir, "forklift-fig11"+suffix+".png"), png); err != nil {
+			return err
+		}
+		if png, err = forkliftFig12(runs); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(filepath.Join(o.Dir, "forklift-fig12"+suffix+".png"), png); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wallBudgetTable solves every stored wall problem cold without a budget
+// (x*) and with budget wallMaxBudget recording every iterate, and returns
+// per pick (fkPicks order) and budget the mean distance to x*, the
+// fraction of problems not solved within each budget, and the number of
+// x* solves that did not converge.
+func wallBudgetTable(ctx context.Context, problems []*storedMLCP) (table [][]float64, unsolved []float64, exactFailed int, err error) {
+	table = make([][]float64, len(fkPicks))
+	for m := range table {
+		table[m] = make([]float64, wallMaxBudget)
+	}
+	unsolved = make([]float64, wallMaxBudget)
+	var (
+		sp       lcp.Sparse
+		exact    lcp.BPP
+		res      lcp.Result
+		dx, adx  []float64
+		trace    wallTrace
+		budgeted lcp.BPP
+	)
+	for k, s := range problems {
+		p := s.problem(&sp)
+		if e := exact.Solve(&res, p, lcp.Settings{}); e != nil || res.Status != lcp.Converged {
+			exactFailed++
+		}
+		xs := slices.Clone(res.X)
+		trace.solve(&budgeted, p, wallMaxBudget)
+		for b := 1; b <= wallMaxBudget; b++ {
+			if !trace.solvedWithin(b) {
+				unsolved[b-1]++
+			}
+			for m, pk := range fkPicks {
+				x := trace.pick(pk, b)
+				table[m][b-1] += energyDistance(p, x, xs, &dx, &adx)
+			}
+		}
+		if ctx.Err() != nil && k+1 < len(problems) {
+			return nil, nil, 0, interruptedf("forklift: interrupted in the wall phase at problem %d of %d; wall files not written", k+1, len(problems))
+		}
+	}
+	for b := range unsolved {
+		unsolved[b] /= float64(len(problems))
+		for m := range table {
+			table[m][b] /= float64(len(problems))
+		}
+	}
+	return table, unsolved, exactFailed, nil
+}
+
+// wallTrace is one cold solve under a budget with every iterate kept.
+type wallTrace struct {
+	xs     [][]float64
+	totals []errmeasure.Totals
+	final  []float64 // the solver's returned x
+	status lcp.Status
+	iters  int
+}
+
+// solve runs solver on p cold with budget, keeping every iterate and its
+// totals (diagonal effective mass, as the stepper's Picker).
+func (t *wallTrace) solve(solver lcp.Solver, p *lcp.Problem, budget int) {
+	t.xs, t.totals = t.xs[:0], t.totals[:0]
+	var res lcp.Result
+	obs := lcp.ObserverFunc(func(it lcp.Iterate) {
+		t.xs = append(t.xs, slices.Clone(it.X))
+		t.totals = append(t.totals, errmeasure.Compute(p, it.X, it.W, nil))
+	})
+	_ = solver.Solve(&res, p, lcp.Settings{MaxIterations: budget, Observer: obs}) // a failure keeps the iterates so far
+	t.final, t.status, t.iters = slices.Clone(res.X), res.Status, res.Iterations
+}
+
+// solvedWithin reports whether the solve converged within b iterations.
+func (t *wallTrace) solvedWithin(b int) bool {
+	return t.status == lcp.Converged && t.iters <= b
+}
+
+// pick returns the x that errmeasure.Solve with the same solver and a
+// budget b ≤ the traced budget would return under measure m. The budget
+// only ends a solve, so its iterates are the first ones of the trace:
+// a solve that would end within b iterations (converged or failed) gives
+// the traced result; otherwise it ends after iterate b. Under an error
+// measure the least-error iterate among those seen is kept (strictly less:
+// ties keep the earliest, as errmeasure.Picker does); under Last the
+// solver's result (the last iterate, or its best one after a failure).
+func (t *wallTrace) pick(m errmeasure.Measure, b int) []float64 {
+	seen := min(b, len(t.xs))
+	ends := t.status != lcp.BudgetExhausted && t.iters <= b // converged or failed within b
+	if t.status == lcp.Failed && len(t.xs) < b {
+		ends = true
+	}
+	if m == errmeasure.Last || seen == 0 {
+		if ends {
+			return t.final
+		}
+		return t.xs[seen-1]
+	}
+	best, bv := 0, math.Inf(1)
+	for i := 0; i < seen; i++ {
+		if v := t.totals[i].Of(m); v < bv {
+			best, bv = i, v
+		}
+	}
+	if math.IsInf(bv, 1) { // every total NaN: errmeasure.Solve falls back to the solver's x
+		if ends {
+			return t.final
+		}
+		return t.xs[seen-1]
+	}
+	return t.xs[best]
+}
+
+// fkStyle returns the colour and width of run i (0 = reference).
+func fkStyle(i int) (color.Color, vg.Length) {
+	if i == 0 {
+		return color.Gray{Y: 150}, vg.Points(4)
+	}
+	return palette[i%len(palette)], vg.Points(1.2)
+}
+
+// forkliftFig11 draws the x–y trajectories of the runs (the first is the
+// reference): the whole run on the left, on the right a window around the
+// reference's position at kStar (its circle's end) sized to show every
+// run's position there, which is marked.
+func forkliftFig11(runs []*fkRun, kStar int) ([]byte, error) {
+	full, zoom := plot.New(), plot.New()
+	b := runs[1].v.Budget
+	full.Title.Text = fmt.Sprintf("Forklift trajectories, budget %d (§5.3, Fig. 11)", b)
+	zoom.Title.Text = fmt.Sprintf("Zoom at step %d (the reference's circle closes)", kStar)
+	cx, cy := runs[0].x[kStar], runs[0].y[kStar]
+	half := 0.05
+	for _, r := range runs {
+		half = math.Max(half, 1.3*math.Hypot(r.x[kStar]-cx, r.y[kStar]-cy))
+	}
+	for _, p := range []*plot.Plot{full, zoom} {
+		p.X.Label.Text, p.Y.Label.Text = "x (m)", "y (m)"
+		p.Add(plotter.NewGrid())
+	}
+	for i, r := range runs {
+		xy := make(plotter.XYs, len(r.x))
+		for k := range r.x {
+			xy[k] = plotter.XY{X: r.x[k], Y: r.y[k]}
+		}
+		c, wd := fkStyle(i)
+		label := r.v.Name
+		if i > 0 {
+			label = fmt.Sprintf("%s (budget %d)", r.v.Name, r.v.Budget)
+		}
+		for _, p := range []*plot.Plot{full, zoom} {
+			l, err := plotter.NewLine(xy)
+			if err != nil {
+				return nil, err
+			}
+			l.Color, l.Width = c, wd
+			p.Add(l)
+			if p == full {
+				p.Legend.Add(label, l)
+			}
+		}
+		sc, err := plotter.NewScatter(plotter.XYs{{X: r.x[kStar], Y: r.y[kStar]}})
+		if err != nil {
+			return nil, err
+		}
+		sc.Color = c
+		sc.Shape = draw.CircleGlyph{}
+		sc.Radius = vg.Points(3)
+		zoom.Add(sc)
+		zoom.Legend.Add(label, sc)
+	}
+	zoom.X.Min, zoom.X.Max, zoom.Y.Min, zoom.Y.Max = cx-half, cx+half, cy-half, cy+half
+	full.Legend.Top, full.Legend.Left = true, true
+	zoom.Legend.Top, zoom.Legend.Left = true, true
+	return gridPNG([][]*plot.Plot{{full, zoom}}, 14*vg.Inch, 7*vg.Inch)
+}
+
+// forkliftFig12 draws each wheel's spin rate over time for all runs.
+func forkliftFig12(runs []*fkRun) ([]byte, error) {
+	names := [4]string{"front left (driven)", "front right (driven)", "rear left (steered)", "rear right (steered)"}
+	grid := [][]*plot.Plot{{nil, nil}, {nil, nil}}
+	for wi := 0; wi < 4; wi++ {
+		p := plot.New()
+		p.Title.Text = fmt.Sprintf("Wheel %s, budget %d (§5.3, Fig. 12)", names[wi], runs[1].v.Budget)
+		p.X.Label.Text, p.Y.Label.Text = "time (s)", "spin rate (rad/s)"
+		p.Add(plotter.NewGrid())
+		for i, r := range runs {
+			xy := make(plotter.XYs, len(r.wheels))
+			for k := range r.wheels {
+				xy[k] = plotter.XY{X: float64(k) * r.h, Y: r.wheels[k][wi]}
+			}
+			l, err := plotter.NewLine(xy)
+			if err != nil {
+				return nil, err
+			}
+			c, wd := fkStyle(i)
+			l.Color, l.Width = c, wd
+			p.Add(l)
+			p.Legend.Add(r.v.Name, l)
+		}
+		p.Legend.Top, p.Legend.Left = false, false
+		grid[wi/2][wi%2] = p
+	}
+	return gridPNG(grid, 14*vg.Inch, 10*vg.Inch)
+}
+
+// gridPNG renders plots[row][col] as one PNG of w × h, axes aligned.
+func gridPNG(plots [][]*plot.Plot, w, h vg.Length) ([]byte, error) {
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]),
+		PadX: vg.Points(12), PadY: vg.Points(12),
+		PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(12)}
+	canvases := plot.Align(plots, tiles, dc)
+	for r := range plots {
+		for c := range plots[r] {
+			plots[r][c].Draw(canvases[r][c])
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
