@@ -336,7 +336,7 @@ var dropVariants = []dropVariant{
 // (m), the worst penetration (m) and the height of P (m).
 func dropRun(ctx context.Context, v dropVariant, steps int) (dcm, pen, yP []float64, err error) {
 	model := articulated.Model{Links: articulated.Chain(3, 1, 1), Floating: true, Gravity: articulated.Vec2{0, -9.81},
-		Lines: []articulated.Line{articulated.Ground()},
+		Lines:    []articulated.Line{articulated.Ground()},
 		Contacts: []articulated.Contact{{Link: 0, Line: 0}, {Link: 2, Point: articulated.Vec2{1, 0}, Line: 0}}}
 	sys, err := articulated.New(model, articulated.Settings{H: 1e-3, Method: articulated.ABA, Integrator: v.Integrator,
 		ClampGap: v.Clamp, GapFloor: v.Floor})
