@@ -216,7 +216,7 @@ func studyRecursiveTiming(ctx context.Context, o studyOptions) error {
 			}
 			sl := logSlope(fitN, times[c][mi][first:])
 			fmt.Fprintf(tw, "\t%.2f\t\n", sl)
-			summary = append(summary, []string{"slope_" + cname + "_" + m.Name, fmtFloat(sl), "1", "on3 ≈ 3, aba and dca ≈ 1 (Figs. 5–6)"})
+			summary = append(summary, []string{"slope_" + cname + "_" + m.Name, fmtFloat(sl), "1", "on3 ≈ 3; aba and dca ≈ 1 (Figs. 5–6)"})
 			summary = append(summary, []string{"us_per_step_" + cname + "_" + m.Name + "_nb128",
 				fmtFloat(times[c][mi][len(sizes)-1] * 1e6), "µs", "-"})
 		}
@@ -227,7 +227,7 @@ func studyRecursiveTiming(ctx context.Context, o studyOptions) error {
 	fmt.Fprintf(o.Stdout, "ABA faster than O(n³) from nb = %d on (no contact; paper: n > 7)\n", crossover)
 	fmt.Fprintf(o.Stdout, "largest difference of the final q between methods: %.3g\n", maxDiff)
 	summary = append(summary,
-		[]string{"crossover_nb", fmt.Sprint(crossover), "links", "n > 7 ([43], Sec. 3.4)"},
+		[]string{"crossover_nb", fmt.Sprint(crossover), "links", "n > 7 (ref. 43 in Sec. 3.4)"},
 		[]string{"max_final_q_difference", fmtFloat(maxDiff), "m or rad", "0 (identical LCPs)"},
 		[]string{"steps_per_run", fmt.Sprint(o.Steps), "1", "2000"},
 		[]string{"gomaxprocs", fmt.Sprint(runtime.GOMAXPROCS(0)), "1", "-"},
@@ -326,9 +326,9 @@ type dropVariant struct {
 }
 
 var dropVariants = []dropVariant{
-	{"euler", articulated.SemiImplicitEuler, false, 0, "Fig. 8(a): δ_CM drifts, penetration O(1e-5)"},
-	{"rk4", articulated.RK4, false, 0, "Fig. 8(b): δ_CM 1e4 smaller, spurious bounce"},
-	{"rk4_velocity_switch", articulated.RK4, true, 0, "Fig. 8(c): no bounce, penetration 1e2 larger than (a)"},
+	{"euler", articulated.SemiImplicitEuler, false, 0, "Fig. 8(a): δ_CM drifts; penetration O(1e-5)"},
+	{"rk4", articulated.RK4, false, 0, "Fig. 8(b): δ_CM 1e4 smaller; spurious bounce"},
+	{"rk4_velocity_switch", articulated.RK4, true, 0, "Fig. 8(c): no bounce; penetration 1e2 larger than (a)"},
 	{"rk4_clamp_1e-5", articulated.RK4, true, -1e-5, "Fig. 8(d): penetration back to O(1e-5)"},
 }
 
