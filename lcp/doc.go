@@ -25,6 +25,25 @@
 //     box problems are reduced to a standard LCP. Its intermediate basic
 //     solutions do not satisfy Eq. (2) (paper §2.2).
 //   - Enum: an enumerating reference solver for n ≤ 12, for tests.
+//   - Newton: nonsmooth (semismooth) Newton on Φ(x) = 0 with Φ built from
+//     the Fischer–Burmeister, Chen–Chen–Kanzow or minimum-map function
+//     (bpmd-benchmark-framework.md, Eqs. 12–14; names "newton-fb",
+//     "newton-cck", "newton-min"), box rows by Billups' composition, an
+//     Armijo line search on ½‖Φ‖² and a scaled-gradient fallback. One
+//     iteration is one Newton step: a dense LU of the generalized Jacobian
+//     (also for a *Sparse A), one solve, one line search. Every iterate
+//     satisfies Eq. (2).
+//   - Prox: the proximal fixed-point iteration of Eq. (15) of
+//     bpmd-benchmark-framework.md, x ← clamp(x − (R/a_ii)(A x + b)) for all
+//     rows at once (projected Jacobi), with an r-factor strategy that
+//     shrinks R when a step lengthens or reverses the last one and retries
+//     from the previous iterate. One iteration is one product A x; every
+//     iterate satisfies Eq. (2).
+//
+// What an iteration costs therefore differs: a BPP iteration and a Newton
+// step cost a factorization (O(m³) dense), a PGS sweep and a Prox step a
+// product with A (O(n²) dense, O(nnz) sparse). Compare solvers per unit of
+// work or time, not per iteration alone.
 //
 // The lead matrix. Problem.A is the Matrix interface with two
 // implementations. Dense is row-major and suits small problems and tests.

@@ -23,7 +23,7 @@ func rodProblem() *Problem {
 }
 
 func solvers() []Solver {
-	return []Solver{&BPP{}, &PGS{}, &Lemke{}, &Enum{}}
+	return []Solver{&BPP{}, &PGS{}, &Lemke{}, &Enum{}, &Newton{}, &Newton{Func: ChenChenKanzow}, &Newton{Func: MinMap}, &Prox{}}
 }
 
 func TestRodAllSolvers(t *testing.T) {
