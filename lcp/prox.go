@@ -19,28 +19,36 @@ import (
 // translational and rotational rows; one global r would have units of mass
 // and could not suit both. For symmetric positive semidefinite A the
 // iteration is projected gradient descent on ½xᵀAx + bᵀx in the metric
-// D = diag(a_ii) with step R; it converges for R < 2/λ_max(D⁻¹A) (1 < λ_max
-// ≤ n), and then the step length E_k = Σ a_ii (x_{k+1,i} − x_{k,i})² (an
-// energy, J) never grows, because the map is non-expansive in that metric.
-// The strategy (after Alart & Curnier's and Förg et al.'s r-factor
-// strategies, ref. [29] there) uses that:
+// D = diag(a_ii) with step R; it converges for R < 2/λ_max(D⁻¹A)
+// (1 ≤ λ_max ≤ n, as D^{-1/2} A D^{-1/2} has a unit diagonal), and then the
+// step length E_k = Σ a_ii (x_{k+1,i} − x_{k,i})² (an energy, J) never
+// grows, because the map is non-expansive in that metric. At R = 2/λ_max it
+// is non-expansive but not contractive: the stiffest mode flips sign every
+// step with constant length (a 2-cycle). The strategy (after Alart &
+// Curnier's and Förg et al.'s r-factor strategies, ref. [29] there) watches
+// both signs:
 //
 //   - start with R = InitialR (default 1, the Jacobi step);
-//   - before taking a step from x_k, compare its length E_k with E_{k−1}:
-//     if E_k > E_{k−1} (times 1 + 10⁻¹²), R is too large for this A: discard
-//     x_k, shrink R ← ν R (Shrink, default ½) and redo the step from the
-//     previous iterate x_{k−1} with the smaller R;
+//   - before taking a step from x_k, compare it with the last step: if its
+//     length E_k exceeds E_{k−1} (times 1 + 10⁻¹²), or it reverses the last
+//     step (cosine in the metric D below −0.9), R is too large for this A:
+//     discard x_k, shrink R ← ν R (Shrink, default ½) and redo the step
+//     from the previous iterate x_{k−1} with the smaller R;
 //   - if E_k ≤ q E_{k−1} (FastRatio q, default ¼: the step length fell by
 //     half or more), R has room: take the step and grow R ← γ R (Grow,
-//     default 1.25) for the next one, up to max(2, 2·InitialR) (2 bounds
-//     2/λ_max(D⁻¹A) for symmetric positive semidefinite A, whose
-//     λ_max(D⁻¹A) ≥ 1);
+//     default 1.25) for the next one, up to max(1, InitialR), which recovers
+//     from shrinks caused by a transient without driving R to the
+//     stability limit;
 //   - otherwise take the step and keep R.
 //
 // E is compared at the same R; when R grows, E_{k−1} is scaled by γ², as a
 // step inside the box scales with R. A non-symmetric or indefinite A has no
 // such guarantee; the same rules apply, and an R that shrinks below 10⁻¹²
-// of InitialR ends the solve with ErrSingular.
+// of InitialR ends the solve with ErrSingular. On the seeded random
+// problems of the tests (n = 10–120) the defaults take between 15 % fewer
+// and 35 % more steps than a fixed R = 1 (Grow = 1): Jacobi's rate is set
+// by κ(D⁻¹A), which no r-factor changes by much; the strategy's value is
+// that R = 1 diverges whenever λ_max(D⁻¹A) > 2 and a fixed small R crawls.
 //
 // One iteration is one product w = A x + b (O(n²) dense, O(nnz) sparse)
 // and O(n) work: a step taken, or a step redone from the previous iterate
@@ -142,8 +150,8 @@ func (s *Prox) Solve(dst *Result, p *Problem, set Settings) error {
 		sw = 1
 	}
 	wtol := tol * sw
-	// The largest useful R: 2/λ_max(D⁻¹A) ≤ 2 for symmetric positive
-	// semidefinite A; above 2·InitialR it is not grown either.
+	// Growth recovers R after shrinks but does not push it past 1 (the
+	// Jacobi step) or InitialR; see Prox.
 	rmax := math.Max(1, r0)
 
 	p.Residual(w, x)
@@ -157,7 +165,8 @@ func (s *Prox) Solve(dst *Result, p *Problem, set Settings) error {
 	for it := 1; ; it++ {
 		// The candidate step from (x, w) with the current R.
 		e, cross := s.step(p, x, w, R)
-		if e <= prevE*(1+1e-12) && cross >= -proxOscillation*math.Sqrt(e*prevE) {
+		first := math.IsInf(prevE, 1) // no last step to compare with
+		if e <= prevE*(1+1e-12) && (first || cross >= -proxOscillation*math.Sqrt(e*prevE)) {
 			// Accepted: x becomes the previous iterate.
 			if e <= q*prevE && R*gamma <= rmax {
 				R *= gamma
