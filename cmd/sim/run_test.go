@@ -193,7 +193,7 @@ func TestRunBadInputOneLineExit2(t *testing.T) {
 		{[]string{"run", "chain6", "--out", filepath.Join(dir, "ok.csv"), "--stats", filepath.Join(dir, "no", "s.csv")}, "--stats: cannot create"},
 		{[]string{"list", "extra"}, "list: takes no arguments"},
 		{[]string{"study"}, "study: want one study name"},
-		{[]string{"study", "wall"}, `study: unknown study "wall" (valid: brickwall, chain6, rod`},
+		{[]string{"study", "wall"}, `study: unknown study "wall" (valid: brickwall, chain6`},
 		{[]string{"study", "chain6", "--steps", "-5"}, "--steps: must be ≥ 0, got -5"},
 	}
 	for _, c := range cases {
