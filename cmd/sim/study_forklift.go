@@ -61,6 +61,9 @@ import (
 //     which only ends the solve, so one solve with budget 10 that records
 //     every iterate gives all ten budgets (wallBudgetPick; a test checks it
 //     against errmeasure.Solve).
+//     The same table, budgets 1 to 15, is made from the reference
+//     forklift's own MLCPs (forklift-budgets.csv): the forklift's
+//     problems, solved cold, compared on identical problems.
 //  6. If the budget of 15 is hit on fewer than 20 % of the steps in every
 //     variant, the four variants also run at the largest budget B at which
 //     at least 20 % of the reference's steps needed more than B iterations.
@@ -100,15 +103,16 @@ type fkRun struct {
 	wheels         [][4]float64 // wheel spin rates (rad/s)
 	iters          []int
 	hit            []bool
-	dist           []float64 // step-wise distance ½ΔxᵀAΔx (J)
-	failed         int       // steps whose solve ended with an error (ErrSingular)
-	exactFailed    int       // x* solves that did not converge
+	dist           []float64     // step-wise distance ½ΔxᵀAΔx (J)
+	problems       []*storedMLCP // the reference's MLCPs (kept only when asked)
+	failed         int           // steps whose solve ended with an error (ErrSingular)
+	exactFailed    int           // x* solves that did not converge
 	h              float64
 }
 
 // runForklift runs the registered forklift scene for steps steps under v
 // and measures each step's distance to the cold, unbudgeted solution.
-func runForklift(ctx context.Context, v fkVariant, steps int) (*fkRun, error) {
+func runForklift(ctx context.Context, v fkVariant, steps int, keep bool) (*fkRun, error) {
 	s, err := scenes.Lookup("forklift")
 	if err != nil {
 		return nil, err
@@ -153,6 +157,9 @@ func runForklift(ctx context.Context, v fkVariant, steps int) (*fkRun, error) {
 		r.hit = append(r.hit, st.BudgetHit)
 		d := 0.0
 		if p := w.LastProblem(); p != nil {
+			if keep {
+				r.problems = append(r.problems, copyMLCP(p))
+			}
 			x, _ := w.LastSolution()
 			if err := exact.Solve(&res, p, lcp.Settings{}); err != nil || res.Status != lcp.Converged {
 				r.exactFailed++
@@ -313,14 +320,14 @@ func secondBudget(ref *fkRun) int {
 var fkPicks = []errmeasure.Measure{errmeasure.Last, errmeasure.FB, errmeasure.Residual, errmeasure.Energy}
 
 func studyForklift(ctx context.Context, o studyOptions) error {
-	ref, err := runForklift(ctx, fkVariant{Name: "reference", Pick: errmeasure.Last}, o.Steps)
+	ref, err := runForklift(ctx, fkVariant{Name: "reference", Pick: errmeasure.Last}, o.Steps, true)
 	if err != nil {
 		return err
 	}
 	runBudget := func(b int) ([]*fkRun, error) {
 		var out []*fkRun
 		for _, m := range fkPicks {
-			r, err := runForklift(ctx, fkVariant{Name: m.String(), Budget: b, Pick: m}, o.Steps)
+			r, err := runForklift(ctx, fkVariant{Name: m.String(), Budget: b, Pick: m}, o.Steps, false)
 			if err != nil {
 				return nil, err
 			}
@@ -397,7 +404,21 @@ func studyForklift(ctx context.Context, o studyOptions) error {
 	if err != nil {
 		return err
 	}
-	table, unsolved, wallExactFailed, err := wallBudgetTable(ctx, wall.problems)
+	if err := budgetStudy(ctx, o, "brick wall", "wall-budgets", wall.problems, wallMaxBudget); err != nil {
+		return err
+	}
+	// The same comparison on the reference forklift's own MLCPs.
+	return budgetStudy(ctx, o, "forklift reference", "forklift-budgets", ref.problems, forkliftPaperBudget)
+}
+
+// budgetStudy writes NAME.csv and NAME.png: the stored problems solved
+// cold with budgets 1..maxBudget per pick, mean distance to x*, and prints
+// the table.
+func budgetStudy(ctx context.Context, o studyOptions, what, name string, problems []*storedMLCP, maxBudget int) error {
+	if len(problems) == 0 {
+		return fmt.Errorf("forklift: %s: no stored MLCP", what)
+	}
+	table, unsolved, exactFailed, err := budgetTable(ctx, problems, maxBudget)
 	if err != nil {
 		return err
 	}
@@ -405,12 +426,12 @@ func studyForklift(ctx context.Context, o studyOptions) error {
 	for _, m := range fkPicks {
 		header = append(header, m.String()+"_mean_distance_j")
 	}
-	csvRows := make([][]string, wallMaxBudget)
-	tw = tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "brick wall: %d stored MLCPs solved cold by block pivoting; mean ½(x − x*)ᵀA(x − x*) (J) per budget (%d x* solves did not converge)\n",
-		len(wall.problems), wallExactFailed)
+	csvRows := make([][]string, maxBudget)
+	tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s: %d stored MLCPs solved cold by block pivoting; mean ½(x − x*)ᵀA(x − x*) (J) per budget (%d x* solves did not converge)\n",
+		what, len(problems), exactFailed)
 	fmt.Fprintln(tw, "budget\tunsolved\tlast\tfb\tresidual\tenergy")
-	for b := 1; b <= wallMaxBudget; b++ {
+	for b := 1; b <= maxBudget; b++ {
 		r := []string{fmt.Sprint(b), fmtFloat(unsolved[b-1])}
 		fmt.Fprintf(tw, "%d\t%.3f", b, unsolved[b-1])
 		for m := range fkPicks {
@@ -423,15 +444,15 @@ func studyForklift(ctx context.Context, o studyOptions) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if err := writeCSVFile(filepath.Join(o.Dir, "wall-budgets.csv"), header, csvRows); err != nil {
+	if err := writeCSVFile(filepath.Join(o.Dir, name+".csv"), header, csvRows); err != nil {
 		return err
 	}
-	budgets := make([]float64, wallMaxBudget)
+	budgets := make([]float64, maxBudget)
 	for i := range budgets {
 		budgets[i] = float64(i + 1)
 	}
 	lp := linePlot{
-		Title:  fmt.Sprintf("Brick wall, %d MLCPs solved cold: mean distance to x* of the kept iterate", len(wall.problems)),
+		Title:  fmt.Sprintf("%s, %d MLCPs solved cold: mean distance to x* of the kept iterate", what, len(problems)),
 		XLabel: "budget (block pivots)", YLabel: "mean ½(x − x*)ᵀA(x − x*) (J)",
 		LogY: true, LogFloor: 1e-12,
 	}
@@ -442,7 +463,7 @@ func studyForklift(ctx context.Context, o studyOptions) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(o.Dir, "wall-budgets.png"), png)
+	return writeFileAtomic(filepath.Join(o.Dir, name+".png"), png)
 }
 
 // writeForkliftFiles writes summary.csv, forklift-steps.csv and the
@@ -512,17 +533,17 @@ func writeForkliftFiles(o studyOptions, ref *fkRun, groups [][]*fkRun, rows []fk
 	return nil
 }
 
-// wallBudgetTable solves every stored wall problem cold without a budget
-// (x*) and with budget wallMaxBudget recording every iterate, and returns
+// budgetTable solves every stored problem cold without a budget (x*) and
+// with budget maxBudget recording every iterate, and returns
 // per pick (fkPicks order) and budget the mean distance to x*, the
 // fraction of problems not solved within each budget, and the number of
 // x* solves that did not converge.
-func wallBudgetTable(ctx context.Context, problems []*storedMLCP) (table [][]float64, unsolved []float64, exactFailed int, err error) {
+func budgetTable(ctx context.Context, problems []*storedMLCP, maxBudget int) (table [][]float64, unsolved []float64, exactFailed int, err error) {
 	table = make([][]float64, len(fkPicks))
 	for m := range table {
-		table[m] = make([]float64, wallMaxBudget)
+		table[m] = make([]float64, maxBudget)
 	}
-	unsolved = make([]float64, wallMaxBudget)
+	unsolved = make([]float64, maxBudget)
 	var (
 		sp       lcp.Sparse
 		exact    lcp.BPP
@@ -537,8 +558,8 @@ func wallBudgetTable(ctx context.Context, problems []*storedMLCP) (table [][]flo
 			exactFailed++
 		}
 		xs := slices.Clone(res.X)
-		trace.solve(&budgeted, p, wallMaxBudget)
-		for b := 1; b <= wallMaxBudget; b++ {
+		trace.solve(&budgeted, p, maxBudget)
+		for b := 1; b <= maxBudget; b++ {
 			if !trace.solvedWithin(b) {
 				unsolved[b-1]++
 			}
@@ -548,7 +569,7 @@ func wallBudgetTable(ctx context.Context, problems []*storedMLCP) (table [][]flo
 			}
 		}
 		if ctx.Err() != nil && k+1 < len(problems) {
-			return nil, nil, 0, interruptedf("forklift: interrupted in the wall phase at problem %d of %d; wall files not written", k+1, len(problems))
+			return nil, nil, 0, interruptedf("forklift: interrupted in a budget table at problem %d of %d; its files not written", k+1, len(problems))
 		}
 	}
 	for b := range unsolved {

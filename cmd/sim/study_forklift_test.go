@@ -54,7 +54,10 @@ func TestStudyForklift(t *testing.T) {
 	for i, r := range wrows {
 		assert.Equal(t, strconv.Itoa(i+1), r[0])
 	}
-	for _, f := range []string{"forklift-fig11.png", "forklift-fig12.png", "wall-budgets.png"} {
+	header, frows := readCSV(t, filepath.Join(dir, "forklift-budgets.csv"))
+	require.Equal(t, "budget", header[0])
+	require.Len(t, frows, 15)
+	for _, f := range []string{"forklift-fig11.png", "forklift-fig12.png", "wall-budgets.png", "forklift-budgets.png"} {
 		assertPNG(t, filepath.Join(dir, f))
 	}
 
