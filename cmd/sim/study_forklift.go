@@ -76,6 +76,7 @@ const (
 	wallMaxBudget       = 10
 	spikeFactor         = 2.0
 	biteFraction        = 0.2
+	fig11Zoom           = 0.5 // m, half-width of Fig. 11's zoomed panel
 )
 
 func init() {
@@ -653,18 +654,15 @@ func fkStyle(i int) (color.Color, vg.Length) {
 
 // forkliftFig11 draws the x–y trajectories of the runs (the first is the
 // reference): the whole run on the left, on the right a window around the
-// reference's position at kStar (its circle's end) sized to show every
-// run's position there, which is marked.
+// reference's position at kStar (its circle's end), ±fig11Zoom, with
+// every run's position at kStar marked (runs further away fall outside).
 func forkliftFig11(runs []*fkRun, kStar int) ([]byte, error) {
 	full, zoom := plot.New(), plot.New()
 	b := runs[1].v.Budget
 	full.Title.Text = fmt.Sprintf("Forklift trajectories, budget %d (§5.3, Fig. 11)", b)
 	zoom.Title.Text = fmt.Sprintf("Zoom at step %d (the reference's circle closes)", kStar)
 	cx, cy := runs[0].x[kStar], runs[0].y[kStar]
-	half := 0.05
-	for _, r := range runs {
-		half = math.Max(half, 1.3*math.Hypot(r.x[kStar]-cx, r.y[kStar]-cy))
-	}
+	const half = fig11Zoom
 	for _, p := range []*plot.Plot{full, zoom} {
 		p.X.Label.Text, p.Y.Label.Text = "x (m)", "y (m)"
 		p.Add(plotter.NewGrid())
