@@ -20,8 +20,16 @@ func solverByName(name string) (lcp.Solver, error) {
 		return &lcp.Lemke{}, nil
 	case "enum":
 		return &lcp.Enum{}, nil
+	case "newton-fb":
+		return &lcp.Newton{}, nil
+	case "newton-cck":
+		return &lcp.Newton{Func: lcp.ChenChenKanzow}, nil
+	case "newton-min":
+		return &lcp.Newton{Func: lcp.MinMap}, nil
+	case "prox":
+		return &lcp.Prox{}, nil
 	}
-	return nil, fmt.Errorf("--solver: unknown value %q (want bpp, pgs, lemke or enum)", name)
+	return nil, fmt.Errorf("--solver: unknown value %q (want bpp, pgs, lemke, enum, newton-fb, newton-cck, newton-min or prox)", name)
 }
 
 func readProblemFile(path string) (*lcp.Problem, error) {
@@ -44,7 +52,7 @@ func totalsJSON(t errmeasure.Totals) map[string]float64 {
 // mlcpSolve implements `sim mlcp solve`.
 func mlcpSolve(args []string, stdout io.Writer) error {
 	fs := newFlagSet("mlcp solve")
-	solverName := fs.String("solver", "bpp", "bpp, pgs, lemke or enum")
+	solverName := fs.String("solver", "bpp", "bpp, pgs, lemke, enum, newton-fb, newton-cck, newton-min or prox")
 	budget := fs.Int("budget", 0, "iteration budget; 0 = the solver's default")
 	pickName := fs.String("pick", "energy", "energy, fb, residual or last")
 	pos, err := parseInterspersed(fs, args)

@@ -40,10 +40,10 @@ func (s setFlag) Set(v string) error {
 // reference solver is exponential in the rows: mlcp solve only).
 func runSolverByName(name string) (lcp.Solver, error) {
 	switch name {
-	case "bpp", "pgs", "lemke":
+	case "bpp", "pgs", "lemke", "newton-fb", "newton-cck", "newton-min", "prox":
 		return solverByName(name)
 	}
-	return nil, fmt.Errorf("--solver: unknown value %q (want bpp, pgs or lemke)", name)
+	return nil, fmt.Errorf("--solver: unknown value %q (want bpp, pgs, lemke, newton-fb, newton-cck, newton-min or prox)", name)
 }
 
 // runOptions are the outputs and recording of one run (`sim run`'s flags
