@@ -116,7 +116,7 @@ func (r *recorder) Solve(dst *lcp.Result, p *lcp.Problem, s lcp.Settings) error 
 // recomputed independently with errmeasure.Compute; under Last it is the
 // last iterate.
 func TestForkliftPickIsLeastError(t *testing.T) {
-	const budget, steps = 13, 150
+	const budget, steps = 4, 150
 	for _, m := range []errmeasure.Measure{errmeasure.Energy, errmeasure.FB, errmeasure.Residual, errmeasure.Last} {
 		t.Run(m.String(), func(t *testing.T) {
 			p := scenes.DefaultForkliftParams()

@@ -268,12 +268,14 @@ func (w *World) rowDiag(r *constraint.Row) (aii, jvfree float64) {
 // the normal impulse of a pre-solve (a brick resting on a brick that falls
 // with it would otherwise start with no friction at all).
 //
-// Friction directions: t₁ follows the relative sliding velocity when it
-// exceeds SlipSpeed (so box friction opposes the motion as Coulomb
-// friction does); otherwise, for a two-point manifold (a wheel or a lying
-// capsule) t₁ runs along the line of the two points; otherwise it keeps the
-// previous step's t₁ of the same key; a new point takes constraint.Perp(n).
-// t₂ = n × t₁.
+// Friction directions: for a two-point manifold (a wheel or a lying
+// capsule) t₁ runs along the line of the two points, one basis for both
+// (a wheel's lateral and rolling directions; per-point slip directions
+// would make the two points' rows nearly parallel and A ill-conditioned);
+// otherwise t₁ follows the relative sliding velocity when it exceeds
+// SlipSpeed (so box friction opposes the motion as Coulomb friction does);
+// otherwise it keeps the previous step's t₁ of the same key; a new point
+// takes constraint.Perp(n). t₂ = n × t₁.
 func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
 	ws := &w.ws
 	h := w.Settings.H
@@ -322,10 +324,12 @@ func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
 			vt = vt.Sub(n.Mul(vt.Dot(n)))
 			var t1 mgl64.Vec3
 			switch {
+			case lineDir != (mgl64.Vec3{}):
+				// One basis for both points of a line contact: per-point
+				// slip directions would give nearly parallel rows.
+				t1 = lineDir
 			case vt.Len() > SlipSpeed:
 				t1 = vt.Mul(1 / vt.Len())
-			case lineDir != (mgl64.Vec3{}):
-				t1 = lineDir
 			case seen:
 				t1 = c.t1.Sub(n.Mul(c.t1.Dot(n)))
 				if l := t1.Len(); l > 1e-6 {

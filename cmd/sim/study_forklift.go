@@ -208,6 +208,16 @@ type fkSummary struct {
 	Failed, ExactFailed            int
 }
 
+// pathLength returns the length (m) of r's chassis path in the x–y plane
+// from the start to state k.
+func pathLength(r *fkRun, k int) float64 {
+	l := 0.0
+	for i := 1; i <= k && i < len(r.x); i++ {
+		l += math.Hypot(r.x[i]-r.x[i-1], r.y[i]-r.y[i-1])
+	}
+	return l
+}
+
 // circleStep returns k*: the first state index at which the reference has
 // turned 2π, or the last one.
 func circleStep(ref *fkRun) int {
@@ -294,8 +304,8 @@ func summarize(r, ref *fkRun, kStar int, threshold float64) fkSummary {
 	}
 	s.MeanDev /= float64(len(r.x))
 	s.CircleFraction = 1
-	if ref.yaw[kStar] != 0 {
-		s.CircleFraction = r.yaw[kStar] / ref.yaw[kStar]
+	if l := pathLength(ref, kStar); l > 0 {
+		s.CircleFraction = pathLength(r, kStar) / l
 	}
 	return s
 }
