@@ -1,0 +1,211 @@
+package bpmd
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// boxStack is three 1 kg cubes of 0.2 m stacked on the ground, μ = 0.5,
+// the top one pushed sideways so that friction works.
+func boxStack(t testing.TB) *stepper.World {
+	t.Helper()
+	w, err := stepper.New(stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mat := stepper.Material{Friction: 0.5}
+	if _, err := w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(), Material: mat}); err != nil {
+		t.Fatal(err)
+	}
+	half := 0.1
+	shape, err := contact.NewBox(mgl64.Vec3{half, half, half})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 3; k++ {
+		m := 1.0
+		i := m * (2 * half) * (2 * half) / 6
+		b, err := body.New(body.Params{Mass: m, Inertia: mgl64.Diag3(mgl64.Vec3{i, i, i}),
+			Pos: mgl64.Vec3{0.01 * float64(k), 0, half + 2*half*float64(k)}, Rot: mgl64.QuatIdent()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k == 2 {
+			b.Force = mgl64.Vec3{6, 0, 0}
+		}
+		id, err := w.AddBody(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.AddGeom(stepper.Geom{Body: id, Shape: shape, Material: mat}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w
+}
+
+func buildScene(t testing.TB, name string, set map[string]string) *stepper.World {
+	t.Helper()
+	s, err := scenes.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.Build(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// record steps w n times and returns each step's frame together with a
+// copy of the problem, solution and states the stepper used.
+type recorded struct {
+	f      *Frame
+	p      *lcp.Problem
+	x      []float64
+	states []lcp.State
+}
+
+func record(t testing.TB, w *stepper.World, n int) []recorded {
+	t.Helper()
+	rec := NewRecorder(w)
+	var out []recorded
+	for k := 0; k < n; k++ {
+		st, err := w.Step()
+		if err != nil {
+			t.Fatalf("step %d: %v", k+1, err)
+		}
+		f, err := rec.Frame(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := recorded{f: f}
+		if p := w.LastProblem(); p != nil {
+			r.p = copyProblem(p)
+			x, _ := w.LastSolution()
+			r.x = append([]float64(nil), x...)
+			r.states = append([]lcp.State(nil), w.LastStates()...)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func copyProblem(p *lcp.Problem) *lcp.Problem {
+	n := p.N()
+	a := lcp.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			a.Set(i, j, p.A.At(i, j))
+		}
+	}
+	return &lcp.Problem{A: a, B: append([]float64(nil), p.B...), Lo: append([]float64(nil), p.Lo...), Hi: append([]float64(nil), p.Hi...)}
+}
+
+type sceneCase struct {
+	name  string
+	world func(t testing.TB) *stepper.World
+	steps int
+}
+
+var sceneCases = []sceneCase{
+	{"rod", func(t testing.TB) *stepper.World { return buildScene(t, "rod", nil) }, 5},
+	{"stack", boxStack, 20},
+	{"wall", func(t testing.TB) *stepper.World { return buildScene(t, "brickwall", map[string]string{"rows": "4"}) }, 8},
+	{"chain", func(t testing.TB) *stepper.World { return buildScene(t, "chain6", nil) }, 5},
+}
+
+func relDiff(a, b float64) float64 {
+	if a == b {
+		return 0
+	}
+	return math.Abs(a-b) / math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// TestRebuildBoxEqualsStepper: the boxed MLCP rebuilt from a frame equals
+// the stepper's (bounds bit-exact, A and b to 1e-12 relative: the same
+// sums, but A is summed densely here), and solving it by BPP from the
+// stored index sets gives the stored solution to 1e-9.
+func TestRebuildBoxEqualsStepper(t *testing.T) {
+	for _, c := range sceneCases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, r := range record(t, c.world(t), c.steps) {
+				if r.p == nil {
+					continue
+				}
+				p, lay, err := Rebuild(r.f, Box, Options{})
+				if err != nil {
+					t.Fatalf("frame %d: %v", r.f.Index, err)
+				}
+				if p.N() != r.p.N() {
+					t.Fatalf("frame %d: %d rows, stepper %d", r.f.Index, p.N(), r.p.N())
+				}
+				n := p.N()
+				for i := 0; i < n; i++ {
+					if p.Lo[i] != r.p.Lo[i] || p.Hi[i] != r.p.Hi[i] {
+						t.Fatalf("frame %d row %d: bounds [%v, %v], stepper [%v, %v]", r.f.Index, i, p.Lo[i], p.Hi[i], r.p.Lo[i], r.p.Hi[i])
+					}
+					if d := relDiff(p.B[i], r.p.B[i]); d > 1e-12 {
+						t.Fatalf("frame %d: b[%d] = %v, stepper %v", r.f.Index, i, p.B[i], r.p.B[i])
+					}
+					for j := 0; j < n; j++ {
+						if d := relDiff(p.A.At(i, j), r.p.A.At(i, j)); d > 1e-12 {
+							t.Fatalf("frame %d: A[%d][%d] = %v, stepper %v", r.f.Index, i, j, p.A.At(i, j), r.p.A.At(i, j))
+						}
+					}
+				}
+				if len(lay.Normal) != len(r.f.Contacts.Gap) {
+					t.Fatalf("layout: %d normals for %d contacts", len(lay.Normal), len(r.f.Contacts.Gap))
+				}
+				var res lcp.Result
+				if err := (&lcp.BPP{}).Solve(&res, p, lcp.Settings{Start: r.states}); err != nil {
+					t.Fatalf("frame %d: %v", r.f.Index, err)
+				}
+				for i := range res.X {
+					if d := math.Abs(res.X[i] - r.f.Solution.Z[i]); d > 1e-9 {
+						t.Fatalf("frame %d: x[%d] = %v, stored %v", r.f.Index, i, res.X[i], r.f.Solution.Z[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestRoundTrip writes the frames, reads them back and compares every
+// field bit for bit.
+func TestRoundTrip(t *testing.T) {
+	for _, c := range sceneCases {
+		t.Run(c.name, func(t *testing.T) {
+			recs := record(t, c.world(t), c.steps)
+			var frames []*Frame
+			for _, r := range recs {
+				frames = append(frames, r.f)
+			}
+			path := filepath.Join(t.TempDir(), "db.h5")
+			if err := WriteFile(path, frames); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(frames) {
+				t.Fatalf("read %d frames, wrote %d", len(got), len(frames))
+			}
+			for i := range got {
+				if d := frameDiff(frames[i], got[i]); d != "" {
+					t.Fatalf("frame %d: %s", frames[i].Index, d)
+				}
+			}
+		})
+	}
+}

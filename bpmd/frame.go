@@ -1,0 +1,311 @@
+package bpmd
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gorigid/gorigid/constraint"
+)
+
+// MaxBodies is the number of Jacobian blocks stored per joint row
+// (constraint.MaxBodies): a row touching fewer bodies pads with body −1 and
+// zero blocks.
+const MaxBodies = constraint.MaxBodies
+
+// Frame is one time step's problem data, solution and solver history: one
+// group /frames/NNNNNN of the file (see the package doc for the datasets).
+// Slices of fixed-size arrays are the datasets' rows.
+type Frame struct {
+	Index int     // the stepper's step number (attribute "index")
+	Time  float64 // s, at the start of the step (attribute "time")
+	// H is the time step h (s): dataset "step".
+	H float64
+	// Gravity (m/s²), extra dataset "gravity". Forces in Bodies.Forces
+	// include m·g; Bodies.Applied do not.
+	Gravity [3]float64
+	// Stabilization and Baumgarte are the stepper's mode and β (1/s), which
+	// decide how a violation enters b (attributes).
+	Stabilization string
+	Baumgarte     float64
+
+	Bodies   Bodies
+	Joints   Joints
+	Contacts Contacts
+	Solution Solution
+}
+
+// Bodies is Table 2's "bodies" group, n_b bodies, state at the start of the
+// step (after the world's controllers ran).
+type Bodies struct {
+	IDs    []int64      // ids (n_b): the index in World.Bodies
+	Masses []float64    // masses (n_b), kg; static bodies keep their stored mass
+	Forces [][6]float64 // forces (n_b × 6): [f + m g; τ], N and N·m
+	// Inertia (n_b × 3 × 3, stored as 3n_b × 3): body-frame inertia about
+	// the centre of mass, kg·m²; the world inertia is R I Rᵀ with R from
+	// Quaternions.
+	Inertia     [][9]float64
+	Positions   [][3]float64 // positions (n_b × 3), m
+	Quaternions [][4]float64 // quaternion (n_b × 4): real part first
+	Velocities  [][6]float64 // velocities (n_b × 6): [v; ω], world frame
+	// Extras.
+	Static  []bool       // static (n_b, uint8): infinite mass
+	Applied [][6]float64 // applied (n_b × 6): [f; τ] without gravity
+}
+
+// Joints is Table 2's "bilateral constraints" group: n_j joints of
+// World.Joints with R rows in all. gorigid's joint rows also include
+// limits, motors and joint friction (bounded rows); Kinds says which.
+type Joints struct {
+	// Rows (n_j × 3): first row, row count and bodies touched of each
+	// joint; the rows of joint k are [Rows[k][0], Rows[k][0]+Rows[k][1]).
+	Rows [][3]int64
+	// Pairs (n_j × 2): the joint's first two bodies, −1 for the world.
+	Pairs [][2]int64
+	// Per row (R):
+	Violations []float64                // violations: φ (m or rad; 0 for velocity rows)
+	Jacobians  [][6 * MaxBodies]float64 // jacobians (R × 24): one [v ω] block per body of RowBodies
+	Bounds     [][2]float64             // bounds (R × 2): lo, hi in impulse units; ±Inf = none
+	// Extras, per row.
+	RowBodies  [][MaxBodies]int64 // row_bodies (R × 4): body ids of the blocks, −1 = unused
+	Kinds      []int64            // kinds: constraint.Kind
+	Stiffness  []float64          // stiffness k (0 or +Inf = rigid)
+	Damping    []float64          // damping: SPOOK damping time d (s)
+	Speed      []float64          // speed: target velocity of motors (m/s or rad/s)
+	Compliance []float64          // compliance: c of Row.Compliance(h), kg⁻¹ (derived, for readers)
+}
+
+// Contacts is Table 2's "unilateral constraints" group, n_c points.
+type Contacts struct {
+	Gap     []float64    // gap (n_c): φ, m; > 0 separated
+	Pairs   [][2]int64   // pairs (n_c × 2): body ids, −1 = the world (fixed or static)
+	Mu      [][2]float64 // mu (n_c × 2): μ along both friction directions (isotropic: equal)
+	Normals [][3]float64 // normals (n_c × 3): unit, away from the first body
+	// Points (n_c × 3): from the first body's centre of mass to the contact
+	// point, world axes (the contact point itself when the first body is
+	// the world).
+	Points [][3]float64
+	// Extras.
+	PointsWorld [][3]float64 // points_world (n_c × 3): the contact point, m
+	XN          []float64    // xn: x̂ₙ (N·s), friction bounds are ±μ x̂ₙ
+	Directions  [][3]float64 // directions (n_c × 3): t₁; t₂ = n × t₁
+	RowIndex    [][2]int64   // rows (n_c × 2): first row in z, row count
+	Roll        []float64    // roll: rolling coefficient c_rr (m), 0 = no rolling row
+	RollAxis    [][3]float64 // roll_axis (n_c × 3)
+	RollBound   []float64    // roll_bound (N·m·s)
+}
+
+// Solution is Table 2's "solution" group.
+type Solution struct {
+	Z          []float64 // z: the impulses x the stepper used (N·s or N·m·s), one per MLCP row
+	Iterations int       // iterations of the solver
+	// Per iteration (iter): the paper's total error ½‖φ_FB‖² (Eq. 16) over
+	// all rows, the normal part (contact normal rows only) and the friction
+	// error Σ (u|w| + x w) over friction rows (slip velocity times the
+	// friction impulse's distance from the bound that opposes it, J).
+	TotalError    []float64
+	NormalError   []float64
+	FrictionError []float64
+	Stick         []bool // stick (n_c): the contact's friction rows are all free (not sliding)
+	// Extras.
+	W        []float64 // w = A z + b (m/s or rad/s)
+	States   []int8    // states: lcp.State per row (0 free, 1 lower, 2 upper)
+	Picked   int       // picked: the iteration whose iterate is z
+	Status   string    // attribute "status"
+	Solver   string    // attribute "solver"
+	Pick     string    // attribute "pick": the error measure that picked z
+	FB       []float64 // fb_error: ‖δψ_FB‖₁ per iteration (energy-error-measure.md Eq. 7)
+	Residual []float64 // residual_error: natural residual per iteration (Eq. 10)
+	Energy   []float64 // energy_error: per iteration (Eq. 23), J
+}
+
+// JointRowCount returns R, the number of joint rows.
+func (f *Frame) JointRowCount() int { return len(f.Joints.Violations) }
+
+// RowCount returns the number of rows of the boxed MLCP the stepper
+// solved: joint rows, then each contact's rows.
+func (f *Frame) RowCount() int {
+	n := f.JointRowCount()
+	for _, r := range f.Contacts.RowIndex {
+		n += int(r[1])
+	}
+	return n
+}
+
+// Validate checks the frame's sizes and values; errors name the dataset,
+// the row and the value.
+func (f *Frame) Validate() error {
+	if !(f.H > 0) || math.IsInf(f.H, 0) {
+		return fmt.Errorf("step: time step must be finite and > 0, got %v", f.H)
+	}
+	b := &f.Bodies
+	nb := len(b.IDs)
+	for _, lc := range []lenCheck{
+		{"bodies/masses", len(b.Masses)}, {"bodies/forces", len(b.Forces)}, {"bodies/inertia", len(b.Inertia)},
+		{"bodies/positions", len(b.Positions)}, {"bodies/quaternion", len(b.Quaternions)},
+		{"bodies/velocities", len(b.Velocities)}, {"bodies/static", len(b.Static)}, {"bodies/applied", len(b.Applied)},
+	} {
+		if lc.n != nb {
+			return fmt.Errorf("%s: has %d rows, bodies/ids has %d", lc.name, lc.n, nb)
+		}
+	}
+	for i := 0; i < nb; i++ {
+		if b.IDs[i] != int64(i) {
+			return fmt.Errorf("bodies/ids[%d]: want %d (ids are body indices in order), got %d", i, i, b.IDs[i])
+		}
+		if !b.Static[i] && !(b.Masses[i] > 0 && !math.IsInf(b.Masses[i], 0)) {
+			return fmt.Errorf("bodies/masses[%d]: must be finite and > 0 for a dynamic body, got %v", i, b.Masses[i])
+		}
+		if err := finiteRow("bodies/inertia", i, b.Inertia[i][:]); err != nil {
+			return err
+		}
+		for _, c := range []struct {
+			n string
+			v []float64
+		}{{"bodies/positions", b.Positions[i][:]}, {"bodies/quaternion", b.Quaternions[i][:]}, {"bodies/velocities", b.Velocities[i][:]}, {"bodies/applied", b.Applied[i][:]}} {
+			if err := finiteRow(c.n, i, c.v); err != nil {
+				return err
+			}
+		}
+		q := b.Quaternions[i]
+		if l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3]); math.Abs(l-1) > 1e-6 {
+			return fmt.Errorf("bodies/quaternion[%d]: must be a unit quaternion, has length %v", i, l)
+		}
+	}
+	if err := finiteRow("gravity", 0, f.Gravity[:]); err != nil {
+		return err
+	}
+	j := &f.Joints
+	r := len(j.Violations)
+	for _, lc := range []lenCheck{
+		{"joints/jacobians", len(j.Jacobians)}, {"joints/bounds", len(j.Bounds)}, {"joints/row_bodies", len(j.RowBodies)},
+		{"joints/kinds", len(j.Kinds)}, {"joints/stiffness", len(j.Stiffness)}, {"joints/damping", len(j.Damping)},
+		{"joints/speed", len(j.Speed)}, {"joints/compliance", len(j.Compliance)},
+	} {
+		if lc.n != r {
+			return fmt.Errorf("%s: has %d rows, joints/violations has %d", lc.name, lc.n, r)
+		}
+	}
+	if len(j.Pairs) != len(j.Rows) {
+		return fmt.Errorf("joints/pairs: has %d rows, joints/rows has %d", len(j.Pairs), len(j.Rows))
+	}
+	next := int64(0)
+	for k, jr := range j.Rows {
+		if jr[0] != next || jr[1] < 0 || jr[0]+jr[1] > int64(r) {
+			return fmt.Errorf("joints/rows[%d]: rows [%d, %d+%d) do not follow the previous joint's or exceed the %d rows", k, jr[0], jr[0], jr[1], r)
+		}
+		next = jr[0] + jr[1]
+	}
+	if next != int64(r) {
+		return fmt.Errorf("joints/rows: cover %d rows, joints/violations has %d", next, r)
+	}
+	for i := 0; i < r; i++ {
+		for k, id := range j.RowBodies[i] {
+			if id < -1 || id >= int64(nb) || (id >= 0 && b.Static[id]) {
+				return fmt.Errorf("joints/row_bodies[%d][%d]: must be −1 or a dynamic body in [0, %d), got %d", i, k, nb, id)
+			}
+		}
+		if err := finiteRow("joints/jacobians", i, j.Jacobians[i][:]); err != nil {
+			return err
+		}
+		lo, hi := j.Bounds[i][0], j.Bounds[i][1]
+		if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1) {
+			return fmt.Errorf("joints/bounds[%d]: need lo ≤ hi, lo < +Inf, hi > −Inf, got [%v, %v]", i, lo, hi)
+		}
+		if !finite(j.Violations[i]) || !finite(j.Speed[i]) || !finite(j.Damping[i]) || j.Damping[i] < 0 || math.IsNaN(j.Stiffness[i]) || j.Stiffness[i] < 0 {
+			return fmt.Errorf("joints row %d: violations, speed, damping must be finite, damping ≥ 0, stiffness ≥ 0; got φ=%v speed=%v d=%v k=%v", i, j.Violations[i], j.Speed[i], j.Damping[i], j.Stiffness[i])
+		}
+		if j.Kinds[i] < int64(constraint.Bilateral) || j.Kinds[i] > int64(constraint.RollingFriction) {
+			return fmt.Errorf("joints/kinds[%d]: unknown kind %d", i, j.Kinds[i])
+		}
+	}
+	c := &f.Contacts
+	nc := len(c.Gap)
+	for _, lc := range []lenCheck{
+		{"contacts/pairs", len(c.Pairs)}, {"contacts/mu", len(c.Mu)}, {"contacts/normals", len(c.Normals)},
+		{"contacts/points", len(c.Points)}, {"contacts/points_world", len(c.PointsWorld)}, {"contacts/xn", len(c.XN)},
+		{"contacts/directions", len(c.Directions)}, {"contacts/rows", len(c.RowIndex)}, {"contacts/roll", len(c.Roll)},
+		{"contacts/roll_axis", len(c.RollAxis)}, {"contacts/roll_bound", len(c.RollBound)},
+	} {
+		if lc.n != nc {
+			return fmt.Errorf("%s: has %d rows, contacts/gap has %d", lc.name, lc.n, nc)
+		}
+	}
+	row := int64(r)
+	for i := 0; i < nc; i++ {
+		for k, id := range c.Pairs[i] {
+			if id < -1 || id >= int64(nb) || (id >= 0 && b.Static[id]) {
+				return fmt.Errorf("contacts/pairs[%d][%d]: must be −1 or a dynamic body in [0, %d), got %d", i, k, nb, id)
+			}
+		}
+		if c.Pairs[i][0] == c.Pairs[i][1] {
+			return fmt.Errorf("contacts/pairs[%d]: a body cannot touch itself (%d, %d)", i, c.Pairs[i][0], c.Pairs[i][1])
+		}
+		if !finite(c.Gap[i]) || !(c.Mu[i][0] >= 0) || math.IsInf(c.Mu[i][0], 0) || !(c.XN[i] >= 0) || math.IsInf(c.XN[i], 0) || !(c.Roll[i] >= 0) || !(c.RollBound[i] >= 0) {
+			return fmt.Errorf("contact %d: gap finite, mu, xn, roll, roll_bound finite and ≥ 0; got gap=%v mu=%v xn=%v roll=%v roll_bound=%v", i, c.Gap[i], c.Mu[i][0], c.XN[i], c.Roll[i], c.RollBound[i])
+		}
+		for _, v := range []struct {
+			n string
+			v []float64
+		}{{"contacts/normals", c.Normals[i][:]}, {"contacts/points_world", c.PointsWorld[i][:]}, {"contacts/directions", c.Directions[i][:]}, {"contacts/roll_axis", c.RollAxis[i][:]}} {
+			if err := finiteRow(v.n, i, v.v); err != nil {
+				return err
+			}
+		}
+		want := int64(1)
+		if c.Mu[i][0] > 0 {
+			want = 3
+		}
+		if c.Roll[i] > 0 {
+			want++
+		}
+		if c.RowIndex[i][0] != row || c.RowIndex[i][1] != want {
+			return fmt.Errorf("contacts/rows[%d]: want (%d, %d) from the rows before it, mu and roll, got (%d, %d)", i, row, want, c.RowIndex[i][0], c.RowIndex[i][1])
+		}
+		row += want
+	}
+	s := &f.Solution
+	n := int(row)
+	if len(s.Z) != 0 || len(s.W) != 0 || len(s.States) != 0 {
+		if len(s.Z) != n {
+			return fmt.Errorf("solution/z: has %d entries, the frame has %d rows", len(s.Z), n)
+		}
+		if len(s.W) != n {
+			return fmt.Errorf("solution/w: has %d entries, the frame has %d rows", len(s.W), n)
+		}
+		if len(s.States) != 0 && len(s.States) != n {
+			return fmt.Errorf("solution/states: has %d entries, the frame has %d rows", len(s.States), n)
+		}
+		if len(s.Stick) != nc {
+			return fmt.Errorf("solution/stick: has %d entries, the frame has %d contacts", len(s.Stick), nc)
+		}
+	}
+	for i, st := range s.States {
+		if st < 0 || st > 2 {
+			return fmt.Errorf("solution/states[%d]: must be 0, 1 or 2, got %d", i, st)
+		}
+	}
+	it := len(s.TotalError)
+	for _, lc := range []lenCheck{{"solution/normal_error", len(s.NormalError)}, {"solution/friction_error", len(s.FrictionError)},
+		{"solution/fb_error", len(s.FB)}, {"solution/residual_error", len(s.Residual)}, {"solution/energy_error", len(s.Energy)}} {
+		if lc.n != it {
+			return fmt.Errorf("%s: has %d entries, solution/total_error has %d", lc.name, lc.n, it)
+		}
+	}
+	return nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func finiteRow(name string, i int, v []float64) error {
+	for k, x := range v {
+		if !finite(x) {
+			return fmt.Errorf("%s[%d][%d]: must be finite, got %v", name, i, k, x)
+		}
+	}
+	return nil
+}
+
+type lenCheck struct {
+	name string
+	n    int
+}

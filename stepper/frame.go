@@ -1,0 +1,104 @@
+package stepper
+
+import (
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// ContactInfo describes one contact point of the last Step and where its
+// rows sit in LastProblem. Read-only data for exporters such as the BPMD
+// database (bpmd-benchmark-framework.md, Table 2, "unilateral constraints").
+type ContactInfo struct {
+	// A and B are the body indices of the pair, constraint.World for fixed
+	// geometry or a static body. The normal row pushes A along −Normal and B
+	// along +Normal, so Normal points away from A's surface.
+	A, B int
+	// GeomA and GeomB are the geom indices (World.Geoms) of the pair.
+	GeomA, GeomB int
+	// Point is the contact point in world coordinates (m), Normal the unit
+	// normal, Gap the signed gap φ at detection (m; > 0 separated, < 0
+	// penetration), as the step's normal row used it.
+	Point, Normal mgl64.Vec3
+	Gap           float64
+	// Mu is the pair's friction coefficient (0: no friction rows).
+	Mu float64
+	// XN is x̂ₙ (N·s), the normal impulse estimate behind the friction
+	// bounds ±μ x̂ₙ: the previous step's normal impulse of the same contact
+	// key, or for a new contact the pre-solve's (see fillContactRows).
+	XN float64
+	// T1 is the first friction direction (unit, ⊥ Normal) and T2 = Normal ×
+	// T1 the second; both zero when Mu = 0.
+	T1, T2 mgl64.Vec3
+	// Roll is the rolling-resistance coefficient c_rr (m) of a rolling row
+	// that follows this point's rows (the last point of a two-point
+	// manifold), 0 if there is none; RollAxis is that row's unit axis u
+	// (J = [0, −u] on A, [0, u] on B) and its bounds are ±RollBound (N·m·s).
+	Roll      float64
+	RollAxis  mgl64.Vec3
+	RollBound float64
+	// Row is the index of the point's normal row in LastProblem (joint rows
+	// come first); the point owns Rows consecutive rows: the normal row,
+	// then two friction rows when Mu > 0, then the rolling row when Roll > 0.
+	Row, Rows int
+	// Fresh is true for a contact that had no impulse of its key in the
+	// previous step (its x̂ₙ came from the pre-solve).
+	Fresh bool
+}
+
+// Contacts appends the last Step's contact points to dst[:0] and returns
+// it, in row order. It allocates only when dst is too short, so a caller
+// that keeps dst across steps allocates nothing in steady state. Before the
+// first step it returns dst[:0]. Called during a Step (from the step's
+// solver or its Observer) it reports the step in progress, whose rows and
+// bounds are final by then.
+func (w *World) Contacts(dst []ContactInfo) []ContactInfo {
+	dst = dst[:0]
+	ws := &w.ws
+	for i := range ws.points {
+		pt := &ws.points[i]
+		c := ContactInfo{
+			A: pt.a, B: pt.b, GeomA: pt.ck.ga, GeomB: pt.ck.gb,
+			Point: pt.p.Pos, Normal: pt.p.Normal, Gap: pt.p.Gap,
+			Mu: pt.mu, XN: pt.xn,
+			Row: ws.nj + pt.row, Rows: pt.nrows, Fresh: pt.fresh,
+		}
+		if pt.mu > 0 {
+			c.T1 = pt.t1
+			c.T2 = pt.p.Normal.Cross(pt.t1)
+		}
+		if pt.roll > 0 {
+			r := &ws.rows[ws.nj+pt.row+pt.nrows-1]
+			c.Roll = pt.roll
+			c.RollBound = r.Hi
+			// The axis is the angular block of B (u) or of A (−u).
+			for k := 0; k < r.N; k++ {
+				u := mgl64.Vec3{r.J[k][3], r.J[k][4], r.J[k][5]}
+				if r.Body[k] == pt.a {
+					u = u.Mul(-1)
+				}
+				c.RollAxis = u
+				break
+			}
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// JointRows returns the number of joint rows of the last Step: rows
+// [0, JointRows()) of LastProblem come from World.Joints in order, each
+// joint contributing Dim() rows; contact rows follow. 0 before the first
+// step; during a Step (from its solver) the step in progress.
+func (w *World) JointRows() int { return w.ws.nj }
+
+// LastStates returns the final index set of every row of the last Step's
+// solve (lcp.Result.States: free, at the lower or at the upper bound), a
+// view valid until the next Step; nil before the first step or when the
+// solver reported none. Given as Settings.Start, they let a pivoting
+// solver reproduce the step's solution of a rebuilt problem.
+func (w *World) LastStates() []lcp.State {
+	if w.steps == 0 || len(w.ws.res.States) != len(w.ws.rows) {
+		return nil
+	}
+	return w.ws.res.States
+}
