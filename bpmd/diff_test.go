@@ -42,3 +42,27 @@ func diffValue(path string, a, b reflect.Value) string {
 	}
 	return ""
 }
+
+func strconvItoa(i int) string { return fmt.Sprint(i) }
+
+func ftoa(x float64) string { return fmt.Sprint(reprFloat(x)) }
+
+// reprFloat formats x as Python's repr does for the values used here.
+func reprFloat(x float64) string {
+	s := fmt.Sprintf("%v", x)
+	if !containsAny(s, ".eEn") {
+		s += ".0"
+	}
+	return s
+}
+
+func containsAny(s, chars string) bool {
+	for _, c := range chars {
+		for _, d := range s {
+			if c == d {
+				return true
+			}
+		}
+	}
+	return false
+}

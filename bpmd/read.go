@@ -3,6 +3,7 @@ package bpmd
 import (
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -21,12 +22,16 @@ func ReadFile(path string) (frames []*Frame, err error) {
 			frames, err = nil, fmt.Errorf("bpmd: %s: corrupt HDF5 file: %v", path, r)
 		}
 	}()
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("bpmd: %w", err)
+	}
 	f, err := hdf5.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("bpmd: %s: %w", path, err)
 	}
 	defer f.Close()
-	d := &decoder{ds: map[string]*hdf5.Dataset{}, groups: map[string]*hdf5.Group{}}
+	d := &decoder{ds: map[string]*hdf5.Dataset{}, groups: map[string]*hdf5.Group{}, size: st.Size()}
 	f.Walk(func(p string, o hdf5.Object) {
 		switch v := o.(type) {
 		case *hdf5.Dataset:
@@ -61,14 +66,25 @@ func ReadFile(path string) (frames []*Frame, err error) {
 type decoder struct {
 	ds     map[string]*hdf5.Dataset
 	groups map[string]*hdf5.Group
+	size   int64 // file size, bytes
 	err    error
 }
 
-var dimsRe = regexp.MustCompile(`\[([0-9 x]+)\]`)
+var (
+	dimsRe = regexp.MustCompile(`\[([0-9 x]+)\]`)
+	sizeRe = regexp.MustCompile(`size=([0-9]+) bytes`)
+)
+
+// maxExpansion bounds how many bytes a dataset of a chunked (possibly
+// compressed) layout may claim per byte of file.
+const maxExpansion = 1024
 
 // shape returns the dataset's dimensions, parsed from the library's Info
-// line ("… 2D array [3 x 4] …"); a scalar has none.
-func shape(ds *hdf5.Dataset) ([]int, error) {
+// line ("Dataset: float (size=8 bytes), 2D array [3 x 4], contiguous …");
+// a scalar has none. It refuses a dataset whose claimed size cannot be in
+// a file of fileSize bytes: the library allocates the claimed size before
+// reading, so a corrupt dimension would otherwise exhaust memory.
+func shape(ds *hdf5.Dataset, fileSize int64) ([]int, error) {
 	info, err := ds.Info()
 	if err != nil {
 		return nil, err
@@ -78,12 +94,30 @@ func shape(ds *hdf5.Dataset) ([]int, error) {
 		return nil, nil
 	}
 	var dims []int
+	total := uint64(1)
 	for _, s := range strings.Split(m[1], "x") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 0 {
+		n, err := strconv.ParseUint(strings.TrimSpace(s), 10, 40)
+		if err != nil {
 			return nil, fmt.Errorf("bad dimensions in %q", info)
 		}
-		dims = append(dims, n)
+		dims = append(dims, int(n))
+		total *= n
+		if total > 1<<40 {
+			return nil, fmt.Errorf("dimensions %v are too large", m[1])
+		}
+	}
+	elem := uint64(8)
+	if sm := sizeRe.FindStringSubmatch(info); sm != nil {
+		if e, err := strconv.ParseUint(sm[1], 10, 16); err == nil && e > 0 {
+			elem = e
+		}
+	}
+	limit := uint64(fileSize)
+	if !strings.Contains(info, "contiguous") && !strings.Contains(info, "compact") {
+		limit *= maxExpansion
+	}
+	if total*elem > limit {
+		return nil, fmt.Errorf("dataset claims %d bytes (shape [%s]), more than a %d-byte file can hold", total*elem, m[1], fileSize)
 	}
 	return dims, nil
 }
@@ -104,7 +138,7 @@ func (d *decoder) floats(path string, wantRows, cols int) []float64 {
 		}
 		return nil
 	}
-	dims, err := shape(ds)
+	dims, err := shape(ds, d.size)
 	if err != nil {
 		d.err = fmt.Errorf("%s: %w", base(path), err)
 		return nil
