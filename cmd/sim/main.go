@@ -10,6 +10,7 @@
 //	sim study NAME [--out DIR] [--steps N]
 //	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
 //	sim mlcp errors PROBLEM CANDIDATE
+//	sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
 //
 // Errors in the input (an unknown scene, a bad flag value, an unwritable
 // path) print one line on stderr and exit with status 2; a solver that
@@ -45,10 +46,11 @@ const usage = `usage:
   sim list
   sim run SCENE [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
           [--pick energy|fb|residual|last] [--set NAME=VALUE ...] [--out FILE.csv|FILE.json]
-          [--stats FILE] [--dump-mlcp DIR] [--every K] [--quiet]
+          [--stats FILE] [--dump-mlcp DIR] [--bpmd FILE.h5] [--every K] [--quiet]
   sim study NAME [--out DIR] [--steps N]     (sim study help lists the studies)
   sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
-  sim mlcp errors PROBLEM CANDIDATE`
+  sim mlcp errors PROBLEM CANDIDATE
+  sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]`
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) (code int) {
@@ -94,6 +96,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return simRun(ctx, args[1:], stdout, stderr)
 	case "study":
 		return simStudy(ctx, args[1:], stdout)
+	case "bench":
+		return simBench(ctx, args[1:], stdout)
 	case "mlcp":
 		if len(args) < 2 {
 			return usagef("mlcp: want a subcommand (solve or errors)\n%s", usage)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gorigid/gorigid/bpmd"
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
@@ -54,6 +55,9 @@ type runOptions struct {
 	Out     string // trajectory file (.csv or .json); "" = none
 	Stats   string // step-statistics CSV; "" = none
 	DumpDir string // per recorded step MLCP and solution JSON; "" = none
+	// BPMD is a BPMD database (HDF5) receiving one frame per recorded step
+	// (package bpmd); "" = none.
+	BPMD string
 	// OnStep, if set, is called after every step (progress reporting).
 	OnStep func(step int)
 }
@@ -72,11 +76,16 @@ type runReport struct {
 // panic leaves the outputs as FILE.partial.
 func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runReport, err error) {
 	var traj, stats *atomicFile
+	var db *bpmd.Writer
+	var rec *bpmd.Recorder
 	committed := false
 	defer func() {
 		if !committed { // a panic or a failure to open: leave no final file
 			traj.abandon(err != nil)
 			stats.abandon(err != nil)
+			if db != nil {
+				db.Abort()
+			}
 		}
 	}()
 	var tw trajectoryWriter
@@ -101,11 +110,22 @@ func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runRepor
 			return rep, usagef("--dump-mlcp: %v", err)
 		}
 	}
+	if o.BPMD != "" {
+		if db, err = bpmd.Create(o.BPMD); err != nil {
+			return rep, usagef("--bpmd: %v", err)
+		}
+		rec = bpmd.NewRecorder(w)
+	}
 	if o.Every < 1 {
 		o.Every = 1
 	}
 	finish := func(runErr error) (runReport, error) {
 		committed = true
+		if db != nil {
+			if err := db.Close(); err != nil && runErr == nil {
+				runErr = err
+			}
+		}
 		if tw != nil {
 			if err := tw.finish(); err != nil && runErr == nil {
 				runErr = err
@@ -148,6 +168,15 @@ func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runRepor
 			}
 			if o.DumpDir != "" {
 				if err := dumpStep(o.DumpDir, w, &st); err != nil {
+					return finish(err)
+				}
+			}
+			if db != nil {
+				f, err := rec.Frame(st)
+				if err == nil {
+					err = db.WriteFrame(f)
+				}
+				if err != nil {
 					return finish(err)
 				}
 			}
@@ -219,6 +248,7 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	statsPath := fs.String("stats", "", "step-statistics CSV file")
 	dump := fs.String("dump-mlcp", "", "directory for each recorded step's MLCP and solution JSON")
 	every := fs.Int("every", 1, "record every K-th step")
+	bpmdPath := fs.String("bpmd", "", "BPMD database (HDF5) with one frame per recorded step")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -270,7 +300,7 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := w.Settings.Validate(); err != nil {
 		return usageError{err}
 	}
-	o := runOptions{Steps: *steps, Every: *every, Out: *out, Stats: *statsPath, DumpDir: *dump}
+	o := runOptions{Steps: *steps, Every: *every, Out: *out, Stats: *statsPath, DumpDir: *dump, BPMD: *bpmdPath}
 	var prog *progress
 	if !*quiet && isTerminal(stderr) {
 		prog = newProgress(stderr, *steps)

@@ -1,0 +1,366 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gorigid/gorigid/bpmd"
+	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// `sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form F] [--out DIR]`
+//
+// For every frame of the database it rebuilds the problem (--form: box,
+// the MLCP gorigid solves, by default; lcp or mixed for the polyhedral
+// cone of bpmd-benchmark-framework.md Eq. 11) and runs each solver cold
+// (no warm start) under the budget, recording after every iteration the
+// FB total, the natural residual and the energy error of the iterate
+// (energy-error-measure.md Eqs. 7, 10, 23), the wall time and the status.
+//
+// Success: the solver's returned x has energy error δe ≤ tol · E₀, with
+// E₀ = Σᵢ bᵢ²/(2aᵢᵢ) the energy of the frame's free constraint velocities
+// (J): a dimensionless, unit-consistent test that applies to every solver.
+//
+// Outputs in DIR:
+//
+//	runs.csv      frame,solver,rows,status,iterations,time_ms,fb,residual,energy,energy_rel,success
+//	curves.csv    frame,solver,iter,fb,residual,energy,energy_rel (iterates that satisfy Eq. 2)
+//	summary.csv   per solver: success rate at tol, median/p90 iterations and time, final errors
+//	curves.png    median over frames of the relative energy error after each iteration
+//	profile-iterations.png, profile-time.png   Dolan–Moré performance profiles
+//
+// Everything is deterministic except the wall times: runs.csv time_ms,
+// summary.csv median_time_ms and p90_time_ms, and profile-time.png.
+
+const benchDefaultSolvers = "bpp,pgs,lemke,newton-fb,newton-cck,newton-min,prox"
+
+type benchRun struct {
+	frame, solver int
+	rows          int
+	status        string
+	iterations    int
+	time          time.Duration
+	final         errmeasure.Totals
+	energyRel     float64
+	e0            float64 // E₀ of the frame, J
+	success       bool
+	curve         []errmeasure.Totals
+	curveIter     []int
+}
+
+func simBench(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlagSet("bench")
+	solversFlag := fs.String("solvers", benchDefaultSolvers, "comma-separated solver names")
+	budget := fs.Int("budget", 100, "iteration budget per solve; 0 = each solver's default")
+	tol := fs.Float64("tol", 1e-6, "success: energy error ≤ tol × E₀ (dimensionless)")
+	formName := fs.String("form", "box", "box, lcp or mixed")
+	out := fs.String("out", "bench", "output directory")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("bench: want one database file, got %d arguments", len(pos))
+	}
+	if *budget < 0 {
+		return usagef("--budget: must be ≥ 0, got %d", *budget)
+	}
+	if !(*tol > 0) || math.IsInf(*tol, 0) {
+		return usagef("--tol: must be finite and > 0, got %v", *tol)
+	}
+	form, err := bpmd.ParseFormulation(*formName)
+	if err != nil {
+		return usagef("--form: %v", err)
+	}
+	var names []string
+	for _, n := range strings.Split(*solversFlag, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if _, err := solverByName(n); err != nil {
+			return usagef("--solvers: %v", strings.TrimPrefix(err.Error(), "--solver: "))
+		}
+		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return usagef("--solvers: empty list")
+	}
+	frames, err := bpmd.ReadFile(pos[0])
+	if err != nil {
+		return usageError{err}
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return usagef("--out: %v", err)
+	}
+	var runs []benchRun
+	for fi, f := range frames {
+		if ctx.Err() != nil {
+			return interruptedf("interrupted after %d of %d frames; nothing written", fi, len(frames))
+		}
+		if f.RowCount() == 0 {
+			continue
+		}
+		p, _, err := bpmd.Rebuild(f, form, bpmd.Options{})
+		if err != nil {
+			return usagef("%s: frame %d: %v", pos[0], f.Index, err)
+		}
+		e0 := freeEnergy(p)
+		for si, name := range names {
+			solver, _ := solverByName(name)
+			runs = append(runs, benchOne(p, solver, *budget, e0, *tol, fi, si))
+		}
+	}
+	return writeBench(*out, stdout, frames, names, runs, *tol, *budget, form)
+}
+
+// freeEnergy returns E₀ = Σ bᵢ²/(2aᵢᵢ) over rows with aᵢᵢ > 0 (J), or 1
+// when it is 0 (a frame already at rest).
+func freeEnergy(p *lcp.Problem) float64 {
+	e := 0.0
+	for i, b := range p.B {
+		if a := p.A.At(i, i); a > 0 {
+			e += b * b / (2 * a)
+		}
+	}
+	if !(e > 0) {
+		return 1
+	}
+	return e
+}
+
+func benchOne(p *lcp.Problem, solver lcp.Solver, budget int, e0, tol float64, fi, si int) benchRun {
+	r := benchRun{frame: fi, solver: si, rows: p.N(), e0: e0}
+	obs := lcp.ObserverFunc(func(it lcp.Iterate) {
+		if !it.SatisfiesEq2 {
+			return
+		}
+		r.curve = append(r.curve, errmeasure.Compute(p, it.X, it.W, nil))
+		r.curveIter = append(r.curveIter, it.Iter)
+	})
+	var res lcp.Result
+	start := time.Now()
+	err := solver.Solve(&res, p, lcp.Settings{MaxIterations: budget, Observer: obs})
+	r.time = time.Since(start)
+	r.iterations = res.Iterations
+	r.status = res.Status.String()
+	if len(res.X) == p.N() {
+		w := p.Residual(nil, res.X)
+		r.final = errmeasure.Compute(p, res.X, w, nil)
+	} else {
+		nan := math.NaN()
+		r.final = errmeasure.Totals{FB: nan, Residual: nan, Energy: nan}
+	}
+	if err != nil && r.status != lcp.Failed.String() {
+		r.status = "error"
+	}
+	r.energyRel = r.final.Energy / e0
+	r.success = r.energyRel <= tol
+	return r
+}
+
+// percentile returns the nearest-rank q-quantile (0 < q ≤ 1) of v; NaN
+// for no values.
+func percentile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	k := int(math.Ceil(q*float64(len(s)))) - 1
+	return s[max(0, min(k, len(s)-1))]
+}
+
+func writeBench(dir string, stdout io.Writer, frames []*bpmd.Frame, names []string, runs []benchRun, tol float64, budget int, form bpmd.Formulation) error {
+	var runRows, curveRows [][]string
+	for _, r := range runs {
+		f := frames[r.frame]
+		runRows = append(runRows, []string{fmt.Sprint(f.Index), names[r.solver], fmt.Sprint(r.rows), r.status,
+			fmt.Sprint(r.iterations), fmtFloat(float64(r.time.Microseconds()) / 1000),
+			fmtFloat(r.final.FB), fmtFloat(r.final.Residual), fmtFloat(r.final.Energy), fmtFloat(r.energyRel), fmt.Sprint(r.success)})
+		e0 := r.e0
+		for k, t := range r.curve {
+			curveRows = append(curveRows, []string{fmt.Sprint(f.Index), names[r.solver], fmt.Sprint(r.curveIter[k]),
+				fmtFloat(t.FB), fmtFloat(t.Residual), fmtFloat(t.Energy), fmtFloat(t.Energy / e0)})
+		}
+	}
+	if err := writeCSVFile(filepath.Join(dir, "runs.csv"),
+		[]string{"frame", "solver", "rows", "status", "iterations", "time_ms", "fb", "residual", "energy", "energy_rel", "success"}, runRows); err != nil {
+		return err
+	}
+	if err := writeCSVFile(filepath.Join(dir, "curves.csv"),
+		[]string{"frame", "solver", "iter", "fb", "residual", "energy", "energy_rel"}, curveRows); err != nil {
+		return err
+	}
+	// Per solver summary.
+	var sumRows [][]string
+	fmt.Fprintf(stdout, "bench: %d frames, form %s, budget %d, success: energy error ≤ %g × E₀\n", countFrames(runs), form, budget, tol)
+	fmt.Fprintf(stdout, "%-11s %8s %9s %9s %11s %11s %11s %11s\n", "solver", "success", "med_iter", "p90_iter", "med_ms", "p90_ms", "med_fb", "med_e_rel")
+	for si, name := range names {
+		var it, tm, fb, res, er []float64
+		n, ok := 0, 0
+		for _, r := range runs {
+			if r.solver != si {
+				continue
+			}
+			n++
+			if r.success {
+				ok++
+			}
+			it = append(it, float64(r.iterations))
+			tm = append(tm, float64(r.time.Microseconds())/1000)
+			fb = append(fb, r.final.FB)
+			res = append(res, r.final.Residual)
+			er = append(er, r.energyRel)
+		}
+		rate := 0.0
+		if n > 0 {
+			rate = float64(ok) / float64(n)
+		}
+		row := []string{name, fmt.Sprint(n), fmtFloat(tol), fmt.Sprint(ok), fmtFloat(rate),
+			fmtFloat(percentile(it, 0.5)), fmtFloat(percentile(it, 0.9)),
+			fmtFloat(percentile(tm, 0.5)), fmtFloat(percentile(tm, 0.9)),
+			fmtFloat(percentile(fb, 0.5)), fmtFloat(percentile(res, 0.5)), fmtFloat(percentile(er, 0.5)), fmtFloat(percentile(er, 1))}
+		sumRows = append(sumRows, row)
+		fmt.Fprintf(stdout, "%-11s %7.1f%% %9g %9g %11.3g %11.3g %11.3g %11.3g\n", name, 100*rate,
+			percentile(it, 0.5), percentile(it, 0.9), percentile(tm, 0.5), percentile(tm, 0.9), percentile(fb, 0.5), percentile(er, 0.5))
+	}
+	if err := writeCSVFile(filepath.Join(dir, "summary.csv"),
+		[]string{"solver", "frames", "tol", "successes", "success_rate", "median_iterations", "p90_iterations",
+			"median_time_ms", "p90_time_ms", "median_final_fb", "median_final_residual", "median_final_energy_rel", "max_final_energy_rel"}, sumRows); err != nil {
+		return err
+	}
+	if err := writeCurvesPNG(filepath.Join(dir, "curves.png"), names, runs, budget); err != nil {
+		return err
+	}
+	iters := func(r benchRun) float64 { return float64(max(r.iterations, 1)) }
+	secs := func(r benchRun) float64 { return math.Max(r.time.Seconds(), 1e-9) }
+	if err := writeProfilePNG(filepath.Join(dir, "profile-iterations.png"), "Performance profile: iterations (a pivot, sweep or Newton step)", names, runs, iters); err != nil {
+		return err
+	}
+	return writeProfilePNG(filepath.Join(dir, "profile-time.png"), "Performance profile: wall time", names, runs, secs)
+}
+
+func countFrames(runs []benchRun) int {
+	n, last := 0, -1
+	for _, r := range runs {
+		if r.frame != last {
+			n++
+			last = r.frame
+		}
+	}
+	return n
+}
+
+// writeCurvesPNG plots, per solver, the median over frames of the
+// relative energy error δe/E₀ after iteration k (a frame that stopped
+// before k keeps its last value).
+func writeCurvesPNG(path string, names []string, runs []benchRun, budget int) error {
+	lp := &linePlot{Title: "Energy error after each iteration (median over frames)", XLabel: "iteration",
+		YLabel: "δe / E₀", LogY: true, LogFloor: 1e-16}
+	for si, name := range names {
+		kmax := 0
+		for _, r := range runs {
+			if r.solver == si && len(r.curve) > 0 {
+				kmax = max(kmax, r.curveIter[len(r.curveIter)-1])
+			}
+		}
+		if budget > 0 {
+			kmax = min(kmax, budget)
+		}
+		var s series
+		s.Label = name
+		for k := 1; k <= kmax; k++ {
+			var v []float64
+			for _, r := range runs {
+				if r.solver != si || len(r.curve) == 0 {
+					continue
+				}
+				e0 := r.e0
+				j := sort.SearchInts(r.curveIter, k+1) - 1 // last iterate with iter ≤ k
+				if j < 0 {
+					continue
+				}
+				v = append(v, r.curve[j].Energy/e0)
+			}
+			if len(v) > 0 {
+				s.X = append(s.X, float64(k))
+				s.Y = append(s.Y, percentile(v, 0.5))
+			}
+		}
+		if len(s.X) > 0 {
+			lp.Series = append(lp.Series, s)
+		}
+	}
+	b, err := lp.png()
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, b)
+}
+
+// writeProfilePNG draws the Dolan–Moré performance profile: for each
+// solver s, ρ_s(τ) = the fraction of frames with r_{p,s} = t_{p,s} /
+// min_s t_{p,s} ≤ τ, where t is cost(run) for a successful run and +∞ for
+// a failed one (at the stated tolerance).
+func writeProfilePNG(path, title string, names []string, runs []benchRun, cost func(benchRun) float64) error {
+	byFrame := map[int][]benchRun{}
+	var order []int
+	for _, r := range runs {
+		if _, ok := byFrame[r.frame]; !ok {
+			order = append(order, r.frame)
+		}
+		byFrame[r.frame] = append(byFrame[r.frame], r)
+	}
+	ratios := make([][]float64, len(names))
+	tmax := 1.0
+	for _, fi := range order {
+		best := math.Inf(1)
+		for _, r := range byFrame[fi] {
+			if r.success {
+				best = math.Min(best, cost(r))
+			}
+		}
+		for _, r := range byFrame[fi] {
+			q := math.Inf(1)
+			if r.success {
+				q = cost(r) / best
+				tmax = math.Max(tmax, q)
+			}
+			ratios[r.solver] = append(ratios[r.solver], q)
+		}
+	}
+	tmax *= 1.1
+	lp := &linePlot{Title: title, XLabel: "τ (log₂ of the ratio to the best solver)", YLabel: "fraction of frames ρ(τ)"}
+	for si, name := range names {
+		q := append([]float64(nil), ratios[si]...)
+		sort.Float64s(q)
+		s := series{Label: name}
+		n := float64(len(q))
+		s.X, s.Y = append(s.X, 0), append(s.Y, 0)
+		for k, v := range q {
+			if math.IsInf(v, 1) {
+				break
+			}
+			x := math.Log2(v)
+			s.X = append(s.X, x, x)
+			s.Y = append(s.Y, float64(k)/n, float64(k+1)/n)
+		}
+		last := s.Y[len(s.Y)-1]
+		s.X, s.Y = append(s.X, math.Log2(tmax)), append(s.Y, last)
+		lp.Series = append(lp.Series, s)
+	}
+	b, err := lp.png()
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, b)
+}
