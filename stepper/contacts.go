@@ -16,7 +16,10 @@ import (
 // √(μ_a μ_b) (Box2D's rule: two equal materials give their own μ, and a
 // frictionless surface makes the pair frictionless); the rolling-resistance
 // coefficient of a pair is the larger of the two (the wheel carries it, the
-// ground usually has none).
+// ground usually has none); the contact stiffness of a pair is that of the
+// two surfaces as springs in series, k = k_a k_b/(k_a + k_b), where a rigid
+// surface (k = 0) leaves the other's k (two rigid ones give a rigid
+// contact), and the pair's damping time is the larger of the two.
 type Material struct {
 	// Friction is the Coulomb coefficient μ ≥ 0 (dimensionless). A pair
 	// with μ = 0 gets no friction rows.
@@ -27,6 +30,41 @@ type Material struct {
 	// axis through the two points, with torque bound c_rr times the normal
 	// force.
 	Rolling float64
+	// Stiffness k ≥ 0 (N/m) makes the contact's normal row compliant:
+	// c = 1/(k h²) on the diagonal of A with the penetration term φ/h
+	// (Eq. 1 of energy-error-measure.md), an implicit spring, so a body
+	// of weight F resting on one contact point sinks to the static
+	// penetration F/k. 0 (the default) or +Inf is rigid. Friction and
+	// rolling rows stay rigid (constraint.Row.Compliance).
+	Stiffness float64
+	// Damping is SPOOK's damping time d ≥ 0 (s) for a compliant contact
+	// (constraint.Row.Compliance); 0 = the plain Eq. 1 form. It has no
+	// effect on a rigid contact.
+	Damping float64
+}
+
+// pairCompliance returns the stiffness and damping time of a contact
+// between materials a and b (the pair rule on Material).
+func pairCompliance(a, b Material) (k, d float64) {
+	ka, kb := a.Stiffness, b.Stiffness
+	if math.IsInf(ka, 1) {
+		ka = 0
+	}
+	if math.IsInf(kb, 1) {
+		kb = 0
+	}
+	switch {
+	case ka == 0:
+		k = kb
+	case kb == 0:
+		k = ka
+	default:
+		k = ka * kb / (ka + kb)
+	}
+	if k == 0 {
+		return 0, 0
+	}
+	return k, math.Max(a.Damping, b.Damping)
 }
 
 // Geom attaches a collision shape to a body, or to the world.
@@ -77,6 +115,12 @@ func (w *World) AddGeom(g Geom) (int, error) {
 	if !(m.Rolling >= 0) || math.IsInf(m.Rolling, 0) {
 		return 0, fmt.Errorf("geom %d: Material.Rolling: must be finite and ≥ 0 m, got %v", i, m.Rolling)
 	}
+	if !(m.Stiffness >= 0) {
+		return 0, fmt.Errorf("geom %d: Material.Stiffness: must be ≥ 0 N/m (0 or +Inf = rigid), got %v", i, m.Stiffness)
+	}
+	if !(m.Damping >= 0) || math.IsInf(m.Damping, 0) {
+		return 0, fmt.Errorf("geom %d: Material.Damping: must be finite and ≥ 0 s, got %v", i, m.Damping)
+	}
 	w.Geoms = append(w.Geoms, g)
 	return i, nil
 }
@@ -108,6 +152,7 @@ type point struct {
 	mu       float64 // pair friction coefficient
 	manifold int     // points in its manifold (set on the manifold's first point, 0 on the others)
 	roll     float64 // pair rolling coefficient (m), on the last point of a two-point manifold
+	k, d     float64 // pair contact stiffness (N/m, 0 = rigid) and damping time (s)
 	row      int     // its normal row; friction rows follow when mu > 0, then the rolling row
 	nrows    int
 	xn       float64 // the x̂ₙ used for its friction bounds
@@ -176,11 +221,12 @@ func (w *World) detectContacts() {
 		}
 		ma, mb := w.Geoms[ga].Material, w.Geoms[gb].Material
 		mu := math.Sqrt(ma.Friction * mb.Friction)
+		k, d := pairCompliance(ma, mb)
 		first := len(ws.points)
 		for _, p := range ws.pts {
 			ws.points = append(ws.points, point{
 				ck: contactKey{ga, gb, p.Key}, p: p,
-				a: w.bodyOf(ga), b: w.bodyOf(gb), mu: mu,
+				a: w.bodyOf(ga), b: w.bodyOf(gb), mu: mu, k: k, d: d,
 			})
 		}
 		ws.points[first].manifold = len(ws.pts)
@@ -254,7 +300,8 @@ func (w *World) rowDiag(r *constraint.Row) (aii, jvfree float64) {
 
 // fillContactRows writes the contact rows into rows (contactRowCount of
 // them) and the warm-start states into start. Per point: the normal row
-// (φ = gap, x ∈ [0, ∞)); with μ > 0 two friction rows along t₁, t₂ with
+// (φ = gap, x ∈ [0, ∞); compliant with the pair's stiffness and damping
+// time, see Material); with μ > 0 two friction rows along t₁, t₂ with
 // box bounds ±μ x̂ₙ, no compliance and no position term; after the last
 // point of a two-point manifold with a rolling coefficient c_rr, the
 // rolling row about the axis u through the two points, J = [0, −u] on a,
@@ -301,6 +348,7 @@ func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
 		r := &rows[k]
 		w.pointRow(r, constraint.ContactNormal, pt.a, pt.b, pt.p.Pos, n)
 		r.Phi, r.Lo = pt.p.Gap, 0
+		r.Stiffness, r.Damping = pt.k, pt.d
 		if seen {
 			pt.xn = c.xn
 		} else {
