@@ -11,6 +11,8 @@
 //	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
 //	sim mlcp errors PROBLEM CANDIDATE
 //	sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
+//	sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [--set NAME=VALUE ...] [--stats FILE]
+//	        [--addr 127.0.0.1:PORT] [--allow-remote]
 //
 // Errors in the input (an unknown scene, a bad flag value, an unwritable
 // path) print one line on stderr and exit with status 2; a solver that
@@ -50,7 +52,9 @@ const usage = `usage:
   sim study NAME [--out DIR] [--steps N]     (sim study help lists the studies)
   sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
   sim mlcp errors PROBLEM CANDIDATE
-  sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]`
+  sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
+  sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [--set NAME=VALUE ...] [--stats FILE]
+          [--addr 127.0.0.1:PORT] [--allow-remote]`
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) (code int) {
@@ -98,6 +102,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return simStudy(ctx, args[1:], stdout)
 	case "bench":
 		return simBench(ctx, args[1:], stdout)
+	case "view":
+		return simView(ctx, args[1:], stdout)
 	case "mlcp":
 		if len(args) < 2 {
 			return usagef("mlcp: want a subcommand (solve or errors)\n%s", usage)

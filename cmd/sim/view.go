@@ -1,0 +1,922 @@
+package main
+
+// sim view: a replay viewer for trajectories, served on loopback.
+//
+// The trajectory (CSV or JSON, the formats `sim run --out` writes) and the
+// optional step statistics are read once into memory; poses are kept as
+// float32 (7 per body per frame: x, y, z, qw, qx, qy, qz), which is plenty
+// for drawing and halves the memory of float64. The page (cmd/sim/web,
+// embedded) never downloads a file whole: it asks /api/frames for a
+// decimated pass first (a few hundred frames spread over the run, so the
+// slider works at once) and then for the full-resolution frames in chunks
+// of at most viewChunkValues numbers each, so a 10⁵-row trajectory arrives
+// as a dozen small JSON documents while the page keeps drawing.
+//
+// Endpoints (all GET, JSON):
+//
+//	/api/scene   the scene's bodies and geoms (shape kind, sizes, local pose)
+//	/api/meta    frame and body counts, time range, position bounds, stats summary
+//	/api/frames  ?from=F&to=T&stride=S: frames F, F+S, … < T (clamped to one chunk; "next" continues)
+//	/api/stats   ?from=F&to=T&stride=S: statistics rows, aggregated over each stride
+
+import (
+	"bufio"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// The page, its script and the vendored three.js (cmd/sim/web/vendor.sh
+// writes the vendor files from the pinned npm package).
+//
+//go:embed web/index.html web/viewer.js web/vendor/three.module.js web/vendor/three.core.js web/vendor/OrbitControls.js web/vendor/LICENSE
+var webFiles embed.FS
+
+// viewChunkValues caps the numbers in one /api/frames or /api/stats
+// answer (about 2 MB of JSON), so no single response stalls the page.
+const viewChunkValues = 200_000
+
+// poseLen is the numbers per body per frame: x, y, z, qw, qx, qy, qz.
+const poseLen = 7
+
+// trajectory is a loaded trajectory file.
+type trajectory struct {
+	Bodies int       // bodies per frame
+	Names  []string  // body names (JSON files); nil for CSV
+	Steps  []int64   // step of each frame
+	Times  []float64 // time of each frame, s
+	Poses  []float32 // frames × Bodies × poseLen
+}
+
+func (t *trajectory) frames() int { return len(t.Steps) }
+
+// statsColumns are the step-statistics columns the viewer reads and
+// serves, in the order of the CSV header (statsHeader).
+var statsColumns = strings.Split(statsHeader, ",")
+
+// statsTable is a loaded step-statistics CSV, one slice per column.
+type statsTable struct {
+	Cols [][]float64 // Cols[j][i]: column statsColumns[j] of row i
+}
+
+func (s *statsTable) rows() int { return len(s.Cols[0]) }
+
+func (s *statsTable) col(name string) []float64 {
+	for j, c := range statsColumns {
+		if c == name {
+			return s.Cols[j]
+		}
+	}
+	panic("statsTable: no column " + name)
+}
+
+// simView implements `sim view`.
+func simView(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlagSet("view")
+	sceneArg := fs.String("scene", "", "built-in scene name or scene FILE.json")
+	set := setFlag{}
+	fs.Var(set, "set", "NAME=VALUE scene parameter, as given to sim run (repeatable)")
+	statsPath := fs.String("stats", "", "step-statistics CSV of the same run")
+	addr := fs.String("addr", "127.0.0.1:0", "listen address (host:port); port 0 picks a free one")
+	allowRemote := fs.Bool("allow-remote", false, "allow a non-loopback --addr (the viewer has no authentication)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("view: want one trajectory file (.csv or .json), got %d arguments", len(pos))
+	}
+	if *sceneArg == "" {
+		return usagef("view: --scene is required (the scene, or scene file, the trajectory was run from)")
+	}
+	loopback, err := checkViewAddr(*addr, *allowRemote)
+	if err != nil {
+		return err
+	}
+	w, sceneName, err := viewScene(*sceneArg, set)
+	if err != nil {
+		return err
+	}
+	tr, err := loadTrajectory(pos[0])
+	if err != nil {
+		return err
+	}
+	if tr.Bodies != len(w.Bodies) {
+		return usagef("view: %s has %d bodies per frame, scene %s has %d (was the run made with other --set values?)",
+			pos[0], tr.Bodies, sceneName, len(w.Bodies))
+	}
+	var st *statsTable
+	if *statsPath != "" {
+		if st, err = loadStats(*statsPath); err != nil {
+			return err
+		}
+		if err := checkStatsSteps(st, tr, *statsPath, pos[0]); err != nil {
+			return err
+		}
+	}
+	v := newViewer(w, sceneName, filepath.Base(pos[0]), tr, st)
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return usagef("--addr: %v", err)
+	}
+	srv := &http.Server{Handler: v.handler(loopback), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "sim view: serving %s (%d frames of %d bodies) at http://%s/ — Ctrl-C stops\n",
+		pos[0], tr.frames(), tr.Bodies, ln.Addr())
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut)
+	return nil
+}
+
+// checkViewAddr accepts host:port with a loopback host (127.0.0.0/8, ::1,
+// localhost) and, with allowRemote, any other; it reports whether the
+// address is loopback.
+func checkViewAddr(addr string, allowRemote bool) (loopback bool, err error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, usagef("--addr: want HOST:PORT, got %q", addr)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		return false, usagef("--addr: bad port %q in %q", port, addr)
+	}
+	loopback = host == "localhost"
+	if ip := net.ParseIP(host); ip != nil {
+		loopback = ip.IsLoopback()
+	}
+	if !loopback && !allowRemote {
+		return false, usagef("--addr: %q is not a loopback address; the viewer has no authentication, so add --allow-remote to serve it beyond this machine", addr)
+	}
+	return loopback, nil
+}
+
+// viewScene builds the scene the trajectory was run from: a registered
+// name (with --set overrides) or a scene file.
+func viewScene(arg string, set setFlag) (*stepper.World, string, error) {
+	if strings.EqualFold(filepath.Ext(arg), ".json") {
+		if len(set) > 0 {
+			return nil, "", usagef("view: --set applies to built-in scenes, not to the file %s", arg)
+		}
+		w, err := loadSceneFile(arg)
+		if err != nil {
+			return nil, "", usageError{fmt.Errorf("--scene: %w", err)}
+		}
+		return w, filepath.Base(arg), nil
+	}
+	sc, err := scenes.Lookup(arg)
+	if err != nil {
+		return nil, "", usagef("--scene: %v", err)
+	}
+	w, err := sc.Build(set)
+	if err != nil {
+		return nil, "", usageError{err}
+	}
+	return w, arg, nil
+}
+
+// loadTrajectory reads a trajectory CSV or JSON file (by extension).
+func loadTrajectory(path string) (*trajectory, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != ".csv" && ext != ".json" {
+		return nil, usagef("view: want a .csv or .json trajectory, got %q", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("view: %v", unwrapPathError(err, path))
+	}
+	defer f.Close()
+	var tr *trajectory
+	if ext == ".csv" {
+		tr, err = readTrajectoryCSV(f)
+	} else {
+		tr, err = readTrajectoryJSON(f)
+	}
+	if err != nil {
+		return nil, usagef("view: %s: %v", path, err)
+	}
+	if tr.frames() == 0 {
+		return nil, usagef("view: %s: no frames", path)
+	}
+	return tr, nil
+}
+
+// unwrapPathError turns *os.PathError into "PATH: reason".
+func unwrapPathError(err error, path string) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", path, pe.Err)
+	}
+	return err
+}
+
+// readTrajectoryCSV reads the trajectory CSV of shared/DESIGN.md. Rows of
+// one frame share step and time and list bodies 0, 1, …, B−1 in order;
+// B is the first frame's count and every frame must have it.
+func readTrajectoryCSV(r io.Reader) (*trajectory, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("empty file (want the header " + trajectoryHeader + ")")
+	}
+	if h := strings.TrimSpace(sc.Text()); h != trajectoryHeader {
+		return nil, fmt.Errorf("line 1: header %q, want %q", truncate(h, 80), trajectoryHeader)
+	}
+	tr := &trajectory{Bodies: -1}
+	var fields [16]string
+	var pose [poseLen]float32
+	line, inFrame := 1, 0 // inFrame: rows read of the current frame
+	for sc.Scan() {
+		line++
+		text := strings.TrimRight(sc.Text(), "\r")
+		if text == "" {
+			continue
+		}
+		if n := splitComma(text, fields[:]); n != len(fields) {
+			return nil, fmt.Errorf("line %d: %d fields, want %d", line, n, len(fields))
+		}
+		step, err := strconv.ParseInt(fields[0], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: step: %q is not an integer", line, fields[0])
+		}
+		t, err := strconv.ParseFloat(fields[1], 64)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: time: %q is not a number", line, fields[1])
+		}
+		body, err := strconv.Atoi(fields[2])
+		if err != nil {
+			return nil, fmt.Errorf("line %d: body: %q is not an integer", line, fields[2])
+		}
+		for k := range pose {
+			v, err := strconv.ParseFloat(fields[3+k], 64)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %s: %q is not a number", line, strings.Split(trajectoryHeader, ",")[3+k], fields[3+k])
+			}
+			pose[k] = float32(v)
+		}
+		if inFrame > 0 && tr.Bodies < 0 && body == 0 {
+			tr.Bodies, inFrame = inFrame, 0 // the first frame ended: it sets B
+		}
+		if inFrame == 0 { // a new frame
+			if body != 0 {
+				return nil, fmt.Errorf("line %d: body %d, want body 0 (rows of a frame list bodies 0, 1, … in order)", line, body)
+			}
+			if n := len(tr.Steps); n > 0 && step <= tr.Steps[n-1] {
+				return nil, fmt.Errorf("line %d: step %d after step %d: steps must increase", line, step, tr.Steps[n-1])
+			}
+			tr.Steps = append(tr.Steps, step)
+			tr.Times = append(tr.Times, t)
+		} else {
+			cur := tr.Steps[len(tr.Steps)-1]
+			if step != cur {
+				return nil, fmt.Errorf("line %d: step %d inside the frame of step %d after %d bodies (a frame's rows share their step)", line, step, cur, inFrame)
+			}
+			if body != inFrame {
+				return nil, fmt.Errorf("line %d: body %d, want body %d (rows of a frame list bodies 0, 1, … in order)", line, body, inFrame)
+			}
+		}
+		tr.Poses = append(tr.Poses, pose[:]...)
+		if inFrame++; inFrame == tr.Bodies {
+			inFrame = 0
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("line %d: %v", line+1, err)
+	}
+	if tr.Bodies < 0 {
+		tr.Bodies, inFrame = inFrame, 0 // a single frame
+	}
+	if inFrame != 0 {
+		return nil, fmt.Errorf("the last frame (step %d) has %d of %d bodies (a cut file?)", tr.Steps[len(tr.Steps)-1], inFrame, tr.Bodies)
+	}
+	return tr, nil
+}
+
+// splitComma splits s at commas into out and returns the field count
+// (which may exceed len(out); then out holds the first len(out)).
+func splitComma(s string, out []string) int {
+	n := 0
+	for {
+		i := strings.IndexByte(s, ',')
+		if n < len(out) {
+			if i < 0 {
+				out[n] = s
+			} else {
+				out[n] = s[:i]
+			}
+		}
+		n++
+		if i < 0 {
+			return n
+		}
+		s = s[i+1:]
+	}
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// jsonNum is a float64 that reads JSON null (what `sim run` writes for a
+// non-finite number) as NaN.
+type jsonNum float64
+
+func (n *jsonNum) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = jsonNum(math.NaN())
+		return nil
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("%s is not a number", truncate(string(b), 40))
+	}
+	*n = jsonNum(v)
+	return nil
+}
+
+// readTrajectoryJSON reads the trajectory JSON that `sim run --out
+// FILE.json` writes ({"bodies": [names], "dt": h, "frames": [...]}),
+// decoding one frame at a time.
+func readTrajectoryJSON(r io.Reader) (*trajectory, error) {
+	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<16))
+	if err := expectDelim(dec, '{', "the document"); err != nil {
+		return nil, err
+	}
+	tr := &trajectory{Bodies: -1}
+	sawFrames := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "bodies":
+			if err := dec.Decode(&tr.Names); err != nil {
+				return nil, fmt.Errorf("bodies: %v", err)
+			}
+		case "frames":
+			sawFrames = true
+			if err := readJSONFrames(dec, tr); err != nil {
+				return nil, err
+			}
+		default: // "dt" and anything a later writer adds
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, fmt.Errorf("%s: %v", key, err)
+			}
+		}
+	}
+	if !sawFrames {
+		return nil, errors.New(`no "frames" array`)
+	}
+	if tr.Names != nil && tr.frames() > 0 && len(tr.Names) != tr.Bodies {
+		return nil, fmt.Errorf("bodies names %d bodies, frames have %d", len(tr.Names), tr.Bodies)
+	}
+	if tr.Bodies < 0 {
+		tr.Bodies = len(tr.Names)
+	}
+	return tr, nil
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim, what string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("%s: %v", what, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("%s: want %q, got %v", what, string(want), tok)
+	}
+	return nil
+}
+
+func readJSONFrames(dec *json.Decoder, tr *trajectory) error {
+	if err := expectDelim(dec, '[', "frames"); err != nil {
+		return err
+	}
+	var fr struct {
+		Step   *int64   `json:"step"`
+		Time   *jsonNum `json:"time"`
+		Bodies []struct {
+			X []jsonNum `json:"x"`
+			Q []jsonNum `json:"q"`
+		} `json:"bodies"`
+	}
+	for i := 0; dec.More(); i++ {
+		fr.Step, fr.Time, fr.Bodies = nil, nil, fr.Bodies[:0]
+		if err := dec.Decode(&fr); err != nil {
+			return fmt.Errorf("frames[%d]: %v", i, err)
+		}
+		switch {
+		case fr.Step == nil:
+			return fmt.Errorf("frames[%d].step: missing", i)
+		case fr.Time == nil:
+			return fmt.Errorf("frames[%d].time: missing", i)
+		case tr.Bodies < 0:
+			tr.Bodies = len(fr.Bodies)
+		case len(fr.Bodies) != tr.Bodies:
+			return fmt.Errorf("frames[%d].bodies: %d bodies, frames[0] has %d", i, len(fr.Bodies), tr.Bodies)
+		}
+		if n := len(tr.Steps); n > 0 && *fr.Step <= tr.Steps[n-1] {
+			return fmt.Errorf("frames[%d].step: %d after %d: steps must increase", i, *fr.Step, tr.Steps[n-1])
+		}
+		for j, b := range fr.Bodies {
+			if len(b.X) != 3 {
+				return fmt.Errorf("frames[%d].bodies[%d].x: %d numbers, want 3", i, j, len(b.X))
+			}
+			if len(b.Q) != 4 {
+				return fmt.Errorf("frames[%d].bodies[%d].q: %d numbers, want 4", i, j, len(b.Q))
+			}
+			tr.Poses = append(tr.Poses, float32(b.X[0]), float32(b.X[1]), float32(b.X[2]),
+				float32(b.Q[0]), float32(b.Q[1]), float32(b.Q[2]), float32(b.Q[3]))
+		}
+		tr.Steps = append(tr.Steps, *fr.Step)
+		tr.Times = append(tr.Times, float64(*fr.Time))
+	}
+	return expectDelim(dec, ']', "frames")
+}
+
+// loadStats reads a step-statistics CSV (statsHeader).
+func loadStats(path string) (*statsTable, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("--stats: %v", unwrapPathError(err, path))
+	}
+	defer f.Close()
+	st, err := readStatsCSV(f)
+	if err != nil {
+		return nil, usagef("--stats: %s: %v", path, err)
+	}
+	return st, nil
+}
+
+func readStatsCSV(r io.Reader) (*statsTable, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("empty file (want the header " + statsHeader + ")")
+	}
+	if h := strings.TrimSpace(sc.Text()); h != statsHeader {
+		return nil, fmt.Errorf("line 1: header %q, want %q", truncate(h, 80), statsHeader)
+	}
+	st := &statsTable{Cols: make([][]float64, len(statsColumns))}
+	fields := make([]string, len(statsColumns))
+	for line := 2; sc.Scan(); line++ {
+		text := strings.TrimRight(sc.Text(), "\r")
+		if text == "" {
+			continue
+		}
+		if n := splitComma(text, fields); n != len(fields) {
+			return nil, fmt.Errorf("line %d: %d fields, want %d", line, n, len(fields))
+		}
+		for j, s := range fields {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %s: %q is not a number", line, statsColumns[j], s)
+			}
+			st.Cols[j] = append(st.Cols[j], v)
+		}
+		if n := st.rows(); n > 1 && st.Cols[0][n-1] <= st.Cols[0][n-2] {
+			return nil, fmt.Errorf("line %d: step %v after step %v: steps must increase", line, st.Cols[0][n-1], st.Cols[0][n-2])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// checkStatsSteps rejects a statistics file whose steps lie outside the
+// trajectory's: it belongs to another run.
+func checkStatsSteps(st *statsTable, tr *trajectory, statsPath, trajPath string) error {
+	if st.rows() == 0 {
+		return nil
+	}
+	steps := st.col("step")
+	first, last := tr.Steps[0], tr.Steps[len(tr.Steps)-1]
+	if lo, hi := steps[0], steps[len(steps)-1]; lo < float64(first) || hi > float64(last) {
+		return usagef("--stats: %s covers steps %v–%v, but %s covers %d–%d (another run's statistics?)",
+			statsPath, lo, hi, trajPath, first, last)
+	}
+	return nil
+}
+
+// viewer serves one trajectory.
+type viewer struct {
+	// chunkValues caps the numbers per /api/frames or /api/stats answer
+	// (viewChunkValues; tests make it small).
+	chunkValues int
+	scene       []byte // /api/scene, marshalled once
+	meta  []byte // /api/meta
+	tr    *trajectory
+	st    *statsTable // nil without --stats
+}
+
+// Scene geometry as /api/scene serves it; poses are [x,y,z] and
+// quaternions [w,x,y,z] like the trajectory's.
+type (
+	viewSceneJSON struct {
+		Name    string         `json:"name"`
+		Gravity [3]float64     `json:"gravity"`
+		Bodies  []viewBodyJSON `json:"bodies"`
+		Geoms   []viewGeomJSON `json:"geoms"`
+	}
+	viewBodyJSON struct {
+		Name   string  `json:"name"`
+		Mass   float64 `json:"mass"`
+		Static bool    `json:"static"`
+		// Box is the half extents of the uniform box with the body's mass
+		// and inertia diagonal, for drawing bodies that have no geom (a
+		// chain of point masses and inertias); nil for bodies with geoms.
+		Box *[3]float64 `json:"inertia_box,omitempty"`
+	}
+	viewGeomJSON struct {
+		Body       int         `json:"body"` // index in bodies, −1 = the world
+		Kind       string      `json:"kind"` // plane, box, sphere, capsule, cylinder
+		Half       *[3]float64 `json:"half,omitempty"`
+		Radius     float64     `json:"radius,omitempty"`
+		HalfLength float64     `json:"half_length,omitempty"`
+		Pos        [3]float64  `json:"pos"`
+		Q          [4]float64  `json:"q"`
+	}
+)
+
+func newViewer(w *stepper.World, sceneName, trajName string, tr *trajectory, st *statsTable) *viewer {
+	sj := viewSceneJSON{Name: sceneName, Gravity: w.Settings.Gravity, Bodies: make([]viewBodyJSON, len(w.Bodies)), Geoms: []viewGeomJSON{}}
+	hasGeom := make([]bool, len(w.Bodies))
+	for _, g := range w.Geoms {
+		gj := viewGeomJSON{Body: g.Body, Kind: g.Shape.Kind.String(), Pos: g.Local.Pos, Q: [4]float64{1, 0, 0, 0}}
+		if g.Body < 0 {
+			gj.Body = -1
+		} else if g.Body < len(hasGeom) {
+			hasGeom[g.Body] = true
+		}
+		if q := g.Local.Rot; q.W != 0 || q.V != [3]float64{} { // a zero quaternion means no rotation
+			l := q.Len()
+			gj.Q = [4]float64{q.W / l, q.V[0] / l, q.V[1] / l, q.V[2] / l}
+		}
+		switch g.Shape.Kind {
+		case contact.Box:
+			h := [3]float64(g.Shape.Half)
+			gj.Half = &h
+		case contact.Sphere:
+			gj.Radius = g.Shape.Radius
+		case contact.Capsule, contact.Cylinder:
+			gj.Radius, gj.HalfLength = g.Shape.Radius, g.Shape.HalfLength
+		}
+		sj.Geoms = append(sj.Geoms, gj)
+	}
+	for i, b := range w.Bodies {
+		bj := viewBodyJSON{Name: b.Name, Mass: b.Mass, Static: b.Static}
+		if !hasGeom[i] {
+			bj.Box = inertiaBox(b.Mass, b.Inertia[0], b.Inertia[4], b.Inertia[8])
+		}
+		sj.Bodies[i] = bj
+	}
+	v := &viewer{chunkValues: viewChunkValues, tr: tr, st: st}
+	v.scene, _ = json.Marshal(sj) // plain numbers and strings: cannot fail
+	v.meta = v.metaJSON(trajName, sceneName)
+	return v
+}
+
+// inertiaBox returns the half extents of the uniform box of mass m whose
+// principal moments are ixx, iyy, izz (I_xx = m(b² + c²)/3 for half
+// extents a, b, c, so a² = 3(I_yy + I_zz − I_xx)/(2m)). A massless body,
+// or moments no box has (a rod's zero moment about its axis), get a
+// small floor so the body stays visible.
+func inertiaBox(m, ixx, iyy, izz float64) *[3]float64 {
+	const floor = 0.01 // m: 1 cm, visible at the scenes' scale
+	var h [3]float64
+	if !(m > 0) || math.IsInf(m, 0) {
+		return &[3]float64{floor, floor, floor}
+	}
+	for i, s := range [3]float64{iyy + izz - ixx, ixx + izz - iyy, ixx + iyy - izz} {
+		h[i] = math.Sqrt(math.Max(0, 3*s/(2*m)))
+		if !(h[i] >= floor) {
+			h[i] = floor
+		}
+	}
+	return &h
+}
+
+// viewMetaJSON is /api/meta.
+type viewMetaJSON struct {
+	Trajectory  string        `json:"trajectory"`
+	Scene       string        `json:"scene"`
+	Bodies      int           `json:"bodies"`
+	Frames      int           `json:"frames"`
+	FirstStep   int64         `json:"first_step"`
+	LastStep    int64         `json:"last_step"`
+	T0          float64       `json:"t0"`
+	T1          float64       `json:"t1"`
+	BoundsMin   [3]float64    `json:"bounds_min"` // body positions over the run, m
+	BoundsMax   [3]float64    `json:"bounds_max"`
+	ChunkValues int           `json:"chunk_values"` // the cap on numbers per /api/frames or /api/stats answer
+	Stats       *viewStatsSum `json:"stats"`        // null without --stats
+}
+
+type viewStatsSum struct {
+	Rows           int     `json:"rows"`
+	BudgetHits     int     `json:"budget_hits"`
+	MeanIterations float64 `json:"mean_iterations"`
+	MaxIterations  float64 `json:"max_iterations"`
+	MaxEnergyError float64 `json:"max_err_energy"` // largest |err_energy|, J
+}
+
+func (v *viewer) metaJSON(trajName, sceneName string) []byte {
+	tr := v.tr
+	m := viewMetaJSON{
+		Trajectory: trajName, Scene: sceneName, Bodies: tr.Bodies, Frames: tr.frames(),
+		FirstStep: tr.Steps[0], LastStep: tr.Steps[len(tr.Steps)-1],
+		T0: finiteOr0(tr.Times[0]), T1: finiteOr0(tr.Times[len(tr.Times)-1]),
+		ChunkValues: v.chunkValues,
+	}
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for i := 0; i < len(tr.Poses); i += poseLen {
+		for k := 0; k < 3; k++ {
+			x := float64(tr.Poses[i+k])
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				continue
+			}
+			lo[k], hi[k] = math.Min(lo[k], x), math.Max(hi[k], x)
+		}
+	}
+	for k := 0; k < 3; k++ {
+		if lo[k] > hi[k] { // no finite position at all
+			lo[k], hi[k] = -1, 1
+		}
+	}
+	m.BoundsMin, m.BoundsMax = lo, hi
+	if st := v.st; st != nil {
+		s := &viewStatsSum{Rows: st.rows()}
+		for i, it := range st.col("iterations") {
+			s.MeanIterations += it
+			s.MaxIterations = math.Max(s.MaxIterations, it)
+			if st.col("budget_hit")[i] != 0 {
+				s.BudgetHits++
+			}
+			if e := math.Abs(st.col("err_energy")[i]); e > s.MaxEnergyError {
+				s.MaxEnergyError = e
+			}
+		}
+		if s.Rows > 0 {
+			s.MeanIterations /= float64(s.Rows)
+		}
+		m.Stats = s
+	}
+	b, _ := json.Marshal(m) // finite numbers only: cannot fail
+	return b
+}
+
+func finiteOr0(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}
+
+// handler returns the viewer's HTTP handler. With loopbackOnly, requests
+// must name a loopback host (Host header), which keeps a web page on
+// another origin from reaching the viewer through DNS rebinding.
+func (v *viewer) handler(loopbackOnly bool) http.Handler {
+	mux := http.NewServeMux()
+	web, _ := fs.Sub(webFiles, "web") // "web" is embedded: cannot fail
+	mux.Handle("GET /", http.FileServerFS(web))
+	mux.HandleFunc("GET /api/scene", func(w http.ResponseWriter, r *http.Request) { writeRawJSON(w, v.scene) })
+	mux.HandleFunc("GET /api/meta", func(w http.ResponseWriter, r *http.Request) { writeRawJSON(w, v.meta) })
+	mux.HandleFunc("GET /api/frames", v.serveFrames)
+	mux.HandleFunc("GET /api/stats", v.serveStats)
+	if !loopbackOnly {
+		return mux
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		ip := net.ParseIP(strings.Trim(host, "[]"))
+		if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			http.Error(w, "sim view answers only to loopback host names", http.StatusForbidden)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+func writeRawJSON(w http.ResponseWriter, b []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(b)
+}
+
+func writeJSONError(w http.ResponseWriter, code int, format string, a ...any) {
+	b, _ := json.Marshal(map[string]string{"error": fmt.Sprintf(format, a...)})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_, _ = w.Write(b)
+}
+
+// rangeQuery parses from, to and stride over n items: from in [0, n]
+// (default 0), to in [from, n] (default and clamp n), stride ≥ 1
+// (default 1).
+func rangeQuery(r *http.Request, n int) (from, to, stride int, err error) {
+	get := func(name string, def int) (int, error) {
+		s := r.URL.Query().Get(name)
+		if s == "" {
+			return def, nil
+		}
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %q is not an integer", name, s)
+		}
+		return v, nil
+	}
+	if from, err = get("from", 0); err != nil {
+		return
+	}
+	if to, err = get("to", n); err != nil {
+		return
+	}
+	if stride, err = get("stride", 1); err != nil {
+		return
+	}
+	switch {
+	case from < 0 || from > n:
+		err = fmt.Errorf("from: %d is outside [0, %d]", from, n)
+	case to < from:
+		err = fmt.Errorf("to: %d is before from = %d", to, from)
+	case stride < 1:
+		err = fmt.Errorf("stride: must be ≥ 1, got %d", stride)
+	}
+	return from, min(to, n), stride, err
+}
+
+// clampChunk limits [from, to) so that at most chunkValues numbers are
+// served when each item has perItem numbers; next is the new to, or −1
+// when the range was served whole.
+func clampChunk(from, to, stride, perItem, chunkValues int) (newTo, next int) {
+	maxItems := max(1, chunkValues/max(1, perItem))
+	if items := (to - from + stride - 1) / stride; items > maxItems {
+		end := from + maxItems*stride
+		return end, end
+	}
+	return to, -1
+}
+
+// serveFrames answers /api/frames?from=F&to=T&stride=S with
+//
+//	{"from":F,"to":T',"stride":S,"bodies":B,"count":K,"next":T' or null,
+//	 "steps":[…K],"times":[…K],"poses":[…K·B·7]}
+//
+// for frames F, F+S, … < T', where T' ≤ T keeps the answer within one
+// chunk; "next" is where to continue (from=T'), null when done. Poses
+// are x, y, z, qw, qx, qy, qz per body, float32 precision, null for a
+// non-finite number.
+func (v *viewer) serveFrames(w http.ResponseWriter, r *http.Request) {
+	tr := v.tr
+	from, to, stride, err := rangeQuery(r, tr.frames())
+	if err != nil {
+		writeJSONError(w, http.StatusBadRequest, "frames: %v", err)
+		return
+	}
+	to, next := clampChunk(from, to, stride, tr.Bodies*poseLen+2, v.chunkValues)
+	count := (to - from + stride - 1) / stride
+	b := make([]byte, 0, 64+count*(24+tr.Bodies*poseLen*12))
+	b = fmt.Appendf(b, `{"from":%d,"to":%d,"stride":%d,"bodies":%d,"count":%d,"next":`, from, to, stride, tr.Bodies, count)
+	b = appendNext(b, next)
+	b = append(b, `,"steps":[`...)
+	for i := from; i < to; i += stride {
+		if i > from {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, tr.Steps[i], 10)
+	}
+	b = append(b, `],"times":[`...)
+	for i := from; i < to; i += stride {
+		if i > from {
+			b = append(b, ',')
+		}
+		b = appendJSONFloat(b, tr.Times[i])
+	}
+	b = append(b, `],"poses":[`...)
+	first := true
+	per := tr.Bodies * poseLen
+	for i := from; i < to; i += stride {
+		for _, x := range tr.Poses[i*per : (i+1)*per] {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendJSONFloat32(b, x)
+		}
+	}
+	b = append(b, "]}"...)
+	writeRawJSON(w, b)
+}
+
+func appendNext(b []byte, next int) []byte {
+	if next < 0 {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, int64(next), 10)
+}
+
+// appendJSONFloat32 writes x's shortest float32 decimal, null if not finite.
+func appendJSONFloat32(b []byte, x float32) []byte {
+	if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "null"...)
+	}
+	return strconv.AppendFloat(b, float64(x), 'g', -1, 32)
+}
+
+// statsAgg says how /api/stats combines the rows of one stride: the
+// first row's value, the maximum, the largest magnitude (keeping its
+// sign) or the sum. Budget hits add up and iteration counts and errors
+// keep their worst, so a decimated chart still shows every spike.
+var statsAgg = map[string]byte{
+	"step": 'f', "time": 'f', "kinetic": 'f', "potential": 'f',
+	"rows": 'M', "iterations": 'M', "picked": 'M',
+	"budget_hit": 's',
+	"err_energy": 'a', "err_fb": 'a', "err_residual": 'a', "max_violation": 'a',
+}
+
+// serveStats answers /api/stats?from=F&to=T&stride=S over the statistics
+// rows with {"from","to","stride","count","next", COLUMN: […], …}, one
+// array per CSV column; with S > 1 each value combines rows i … i+S−1
+// (statsAgg). 404 without --stats.
+func (v *viewer) serveStats(w http.ResponseWriter, r *http.Request) {
+	st := v.st
+	if st == nil {
+		writeJSONError(w, http.StatusNotFound, "stats: sim view was started without --stats")
+		return
+	}
+	from, to, stride, err := rangeQuery(r, st.rows())
+	if err != nil {
+		writeJSONError(w, http.StatusBadRequest, "stats: %v", err)
+		return
+	}
+	to, next := clampChunk(from, to, stride, len(statsColumns), v.chunkValues)
+	count := (to - from + stride - 1) / stride
+	b := make([]byte, 0, 64+count*len(statsColumns)*12)
+	b = fmt.Appendf(b, `{"from":%d,"to":%d,"stride":%d,"count":%d,"next":`, from, to, stride, count)
+	b = appendNext(b, next)
+	for j, name := range statsColumns {
+		col := st.Cols[j]
+		b = fmt.Appendf(b, `,%q:[`, name)
+		for i := from; i < to; i += stride {
+			if i > from {
+				b = append(b, ',')
+			}
+			end := min(i+stride, to)
+			x := col[i]
+			for _, y := range col[i+1 : end] {
+				switch statsAgg[name] {
+				case 'M':
+					x = math.Max(x, y)
+				case 's':
+					x += y
+				case 'a':
+					if math.Abs(y) > math.Abs(x) || math.IsNaN(y) {
+						x = y
+					}
+				}
+			}
+			b = appendJSONFloat(b, x)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, '}')
+	writeRawJSON(w, b)
+}
