@@ -122,6 +122,15 @@ var sceneCases = []sceneCase{
 	{"stack", boxStack, 20},
 	{"wall", func(t testing.TB) *stepper.World { return buildScene(t, "brickwall", map[string]string{"rows": "4"}) }, 8},
 	{"chain", func(t testing.TB) *stepper.World { return buildScene(t, "chain6", nil) }, 5},
+	{"soft stack", softStack, 10},
+}
+
+// softStack is boxStack with compliant contacts (k = 1e5 N/m, SPOOK
+// d = 0.02 s on the ground's material).
+func softStack(t testing.TB) *stepper.World {
+	w := boxStack(t)
+	w.Geoms[0].Material.Stiffness, w.Geoms[0].Material.Damping = 1e5, 0.02
+	return w
 }
 
 func relDiff(a, b float64) float64 {

@@ -92,6 +92,8 @@ type Contacts struct {
 	Roll        []float64    // roll: rolling coefficient c_rr (m), 0 = no rolling row
 	RollAxis    [][3]float64 // roll_axis (n_c × 3)
 	RollBound   []float64    // roll_bound (N·m·s)
+	Stiffness   []float64    // stiffness: normal-row contact stiffness k (N/m), 0 = rigid
+	Damping     []float64    // damping: normal-row SPOOK damping time (s)
 }
 
 // Solution is Table 2's "solution" group.
@@ -225,6 +227,7 @@ func (f *Frame) Validate() error {
 		{"contacts/points", len(c.Points)}, {"contacts/points_world", len(c.PointsWorld)}, {"contacts/xn", len(c.XN)},
 		{"contacts/directions", len(c.Directions)}, {"contacts/rows", len(c.RowIndex)}, {"contacts/roll", len(c.Roll)},
 		{"contacts/roll_axis", len(c.RollAxis)}, {"contacts/roll_bound", len(c.RollBound)},
+		{"contacts/stiffness", len(c.Stiffness)}, {"contacts/damping", len(c.Damping)},
 	} {
 		if lc.n != nc {
 			return fmt.Errorf("%s: has %d rows, contacts/gap has %d", lc.name, lc.n, nc)
@@ -239,6 +242,9 @@ func (f *Frame) Validate() error {
 		}
 		if c.Pairs[i][0] == c.Pairs[i][1] {
 			return fmt.Errorf("contacts/pairs[%d]: a body cannot touch itself (%d, %d)", i, c.Pairs[i][0], c.Pairs[i][1])
+		}
+		if math.IsNaN(c.Stiffness[i]) || c.Stiffness[i] < 0 || !finite(c.Damping[i]) || c.Damping[i] < 0 {
+			return fmt.Errorf("contact %d: stiffness must be ≥ 0 and damping finite and ≥ 0, got %v, %v", i, c.Stiffness[i], c.Damping[i])
 		}
 		if !finite(c.Gap[i]) || !(c.Mu[i][0] >= 0) || math.IsInf(c.Mu[i][0], 0) || !(c.XN[i] >= 0) || math.IsInf(c.XN[i], 0) || !(c.Roll[i] >= 0) || !(c.RollBound[i] >= 0) {
 			return fmt.Errorf("contact %d: gap finite, mu, xn, roll, roll_bound finite and ≥ 0; got gap=%v mu=%v xn=%v roll=%v roll_bound=%v", i, c.Gap[i], c.Mu[i][0], c.XN[i], c.Roll[i], c.RollBound[i])

@@ -106,11 +106,13 @@ func shape(ds *hdf5.Dataset, fileSize int64) ([]int, error) {
 			return nil, fmt.Errorf("dimensions %v are too large", m[1])
 		}
 	}
-	elem := uint64(8)
-	if sm := sizeRe.FindStringSubmatch(info); sm != nil {
-		if e, err := strconv.ParseUint(sm[1], 10, 16); err == nil && e > 0 {
-			elem = e
-		}
+	sm := sizeRe.FindStringSubmatch(info)
+	if sm == nil {
+		return nil, fmt.Errorf("no element size in %q", info)
+	}
+	elem, err := strconv.ParseUint(sm[1], 10, 20)
+	if err != nil || elem == 0 {
+		return nil, fmt.Errorf("bad element size in %q", info)
 	}
 	limit := uint64(fileSize)
 	if !strings.Contains(info, "contiguous") && !strings.Contains(info, "compact") {
@@ -372,6 +374,12 @@ func (d *decoder) frame(g string) (*Frame, error) {
 	c.Roll = d.floats(g+"/contacts/roll", nc, 1)
 	c.RollAxis = rows(d.floats(g+"/contacts/roll_axis", nc, 3), 3, set3)
 	c.RollBound = d.floats(g+"/contacts/roll_bound", nc, 1)
+	// Contact compliance came later: files without it have rigid contacts.
+	c.Stiffness, c.Damping = make([]float64, nc), make([]float64, nc)
+	if _, ok := d.ds[g+"/contacts/stiffness"]; ok {
+		c.Stiffness = d.floats(g+"/contacts/stiffness", nc, 1)
+		c.Damping = d.floats(g+"/contacts/damping", nc, 1)
+	}
 	for _, z := range []*[]float64{&j.Violations, &j.Stiffness, &j.Damping, &j.Speed, &j.Compliance, &c.Gap, &c.XN, &c.Roll, &c.RollBound} {
 		if *z == nil {
 			*z = []float64{}

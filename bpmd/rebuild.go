@@ -224,6 +224,7 @@ func appendContactRows(rows []constraint.Row, f *Frame, m *massModel, i int) []c
 	var r constraint.Row
 	pointRow(&r, constraint.ContactNormal, m, a, b, x, n)
 	r.Phi, r.Lo = c.Gap[i], 0
+	r.Stiffness, r.Damping = c.Stiffness[i], c.Damping[i]
 	rows = append(rows, r)
 	if mu := c.Mu[i][0]; mu > 0 {
 		t1 := mgl64.Vec3(c.Directions[i])
@@ -359,6 +360,7 @@ func rebuildCone(f *Frame, m *massModel, form Formulation, o Options) (*lcp.Prob
 		a, b := int(c.Pairs[i][0]), int(c.Pairs[i][1])
 		pointRow(&r, constraint.ContactNormal, m, a, b, mgl64.Vec3(c.PointsWorld[i]), mgl64.Vec3(c.Normals[i]))
 		r.Phi, r.Lo = c.Gap[i], 0
+		r.Stiffness, r.Damping = c.Stiffness[i], c.Damping[i]
 		lay.Normal[i] = len(rows)
 		rows = append(rows, r)
 	}

@@ -236,6 +236,8 @@ func (r *Recorder) Frame(st stepper.Stats) (*Frame, error) {
 		c.Roll = append(c.Roll, ci.Roll)
 		c.RollAxis = append(c.RollAxis, [3]float64(ci.RollAxis))
 		c.RollBound = append(c.RollBound, ci.RollBound)
+		c.Stiffness = append(c.Stiffness, ci.Stiffness)
+		c.Damping = append(c.Damping, ci.Damping)
 	}
 	s := &f.Solution
 	x, wv := w.LastSolution()

@@ -120,6 +120,8 @@ func (w *Writer) WriteFrame(f *Frame) (err error) {
 	e.f64(g+"/contacts/roll", []uint64{nc}, c.Roll)
 	e.f64(g+"/contacts/roll_axis", []uint64{nc, 3}, flat(c.RollAxis, f3))
 	e.f64(g+"/contacts/roll_bound", []uint64{nc}, c.RollBound)
+	e.f64(g+"/contacts/stiffness", []uint64{nc}, c.Stiffness)
+	e.f64(g+"/contacts/damping", []uint64{nc}, c.Damping)
 
 	s := &f.Solution
 	n, it := uint64(len(s.Z)), uint64(len(s.TotalError))

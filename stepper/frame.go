@@ -22,6 +22,9 @@ type ContactInfo struct {
 	Gap           float64
 	// Mu is the pair's friction coefficient (0: no friction rows).
 	Mu float64
+	// Stiffness (N/m, 0 = rigid) and Damping (s) are the pair's contact
+	// compliance on the normal row (Material, constraint.Row.Compliance).
+	Stiffness, Damping float64
 	// XN is x̂ₙ (N·s), the normal impulse estimate behind the friction
 	// bounds ±μ x̂ₙ: the previous step's normal impulse of the same contact
 	// key, or for a new contact the pre-solve's (see fillContactRows).
@@ -59,7 +62,7 @@ func (w *World) Contacts(dst []ContactInfo) []ContactInfo {
 		c := ContactInfo{
 			A: pt.a, B: pt.b, GeomA: pt.ck.ga, GeomB: pt.ck.gb,
 			Point: pt.p.Pos, Normal: pt.p.Normal, Gap: pt.p.Gap,
-			Mu: pt.mu, XN: pt.xn,
+			Mu: pt.mu, XN: pt.xn, Stiffness: pt.k, Damping: pt.d,
 			Row: ws.nj + pt.row, Rows: pt.nrows, Fresh: pt.fresh,
 		}
 		if pt.mu > 0 {
