@@ -538,9 +538,9 @@ type viewer struct {
 	// (viewChunkValues; tests make it small).
 	chunkValues int
 	scene       []byte // /api/scene, marshalled once
-	meta  []byte // /api/meta
-	tr    *trajectory
-	st    *statsTable // nil without --stats
+	meta        []byte // /api/meta
+	tr          *trajectory
+	st          *statsTable // nil without --stats
 }
 
 // Scene geometry as /api/scene serves it; poses are [x,y,z] and

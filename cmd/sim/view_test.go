@@ -1,0 +1,470 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// viewRun runs scene for steps steps and writes trajectory (by the
+// extension of trajName) and statistics into a temporary directory.
+func viewRun(t *testing.T, scene string, steps int, trajName string) (dir, traj, stats string) {
+	t.Helper()
+	dir = t.TempDir()
+	traj, stats = filepath.Join(dir, trajName), filepath.Join(dir, "stats.csv")
+	_, stderr, code := runSim(t, "run", scene, "--steps", itoa(steps), "--out", traj, "--stats", stats, "--quiet")
+	require.Equal(t, 0, code, stderr)
+	return dir, traj, stats
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func buildScene(t *testing.T, name string) *stepper.World {
+	t.Helper()
+	sc, err := scenes.Lookup(name)
+	require.NoError(t, err)
+	w, err := sc.Build(nil)
+	require.NoError(t, err)
+	return w
+}
+
+// newTestViewer loads a run of scene and serves it with httptest.
+func newTestViewer(t *testing.T, scene string, steps int, withStats bool) (*viewer, *httptest.Server) {
+	t.Helper()
+	_, traj, stats := viewRun(t, scene, steps, "traj.csv")
+	tr, err := loadTrajectory(traj)
+	require.NoError(t, err)
+	var st *statsTable
+	if withStats {
+		st, err = loadStats(stats)
+		require.NoError(t, err)
+	}
+	v := newViewer(buildScene(t, scene), scene, "traj.csv", tr, st)
+	srv := httptest.NewServer(v.handler(true))
+	t.Cleanup(srv.Close)
+	return v, srv
+}
+
+func getJSON(t *testing.T, url string, wantCode int, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, wantCode, resp.StatusCode, string(body))
+	require.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	require.NoError(t, json.Unmarshal(body, v), string(body))
+}
+
+func TestViewSceneGeometry(t *testing.T) {
+	_, srv := newTestViewer(t, "brickwall", 2, false)
+	var sc viewSceneJSON
+	getJSON(t, srv.URL+"/api/scene", 200, &sc)
+	assert.Equal(t, "brickwall", sc.Name)
+	require.Len(t, sc.Bodies, 30)
+	require.Len(t, sc.Geoms, 31) // the ground plane and one box per brick
+	assert.Equal(t, viewGeomJSON{Body: -1, Kind: "plane", Q: [4]float64{1, 0, 0, 0}}, sc.Geoms[0])
+	for i, g := range sc.Geoms[1:] {
+		assert.Equal(t, i, g.Body)
+		assert.Equal(t, "box", g.Kind)
+		// The default brick: 0.2 × 0.1 × 0.1 m.
+		assert.Equal(t, &[3]float64{0.1, 0.05, 0.05}, g.Half)
+		assert.Nil(t, sc.Bodies[i].Box, "a body with a geom gets no inertia box")
+	}
+	assert.Equal(t, [3]float64{0, 0, -9.81}, sc.Gravity)
+
+	// The rod is a capsule along local z; the forklift has cylinders.
+	_, srv = newTestViewer(t, "rod", 1, false)
+	getJSON(t, srv.URL+"/api/scene", 200, &sc)
+	require.Len(t, sc.Geoms, 2)
+	assert.Equal(t, "capsule", sc.Geoms[1].Kind)
+	assert.Equal(t, 0.01, sc.Geoms[1].Radius)
+	assert.Equal(t, 0.75, sc.Geoms[1].HalfLength)
+
+	_, srv = newTestViewer(t, "forklift", 1, false)
+	getJSON(t, srv.URL+"/api/scene", 200, &sc)
+	kinds := map[string]int{}
+	for _, g := range sc.Geoms {
+		kinds[g.Kind]++
+		q := g.Q
+		assert.InDelta(t, 1, q[0]*q[0]+q[1]*q[1]+q[2]*q[2]+q[3]*q[3], 1e-12, "unit quaternion")
+	}
+	assert.Positive(t, kinds["cylinder"])
+	assert.Equal(t, 1, kinds["plane"])
+
+	// The chain's links have no geoms: each gets its inertia box.
+	_, srv = newTestViewer(t, "chain6", 1, false)
+	getJSON(t, srv.URL+"/api/scene", 200, &sc)
+	require.Len(t, sc.Bodies, 6)
+	assert.Empty(t, sc.Geoms)
+	for _, b := range sc.Bodies {
+		require.NotNil(t, b.Box)
+		assert.InDelta(t, 0.05, b.Box[0], 1e-9, "half the 0.1 m link length")
+	}
+}
+
+func TestInertiaBoxInvertsTheBoxInertia(t *testing.T) {
+	// A uniform box of mass m and half extents a, b, c has
+	// I_xx = m(b² + c²)/3 and so on.
+	m, a, b, c := 2.0, 0.3, 0.2, 0.05
+	h := inertiaBox(m, m*(b*b+c*c)/3, m*(a*a+c*c)/3, m*(a*a+b*b)/3)
+	assert.InDeltaSlice(t, []float64{a, b, c}, h[:], 1e-12)
+	assert.Equal(t, [3]float64{0.01, 0.01, 0.01}, *inertiaBox(0, 0, 0, 0), "massless: the 1 cm floor")
+}
+
+// framesAnswer is /api/frames' document.
+type framesAnswer struct {
+	From, To, Stride, Bodies, Count int
+	Next                            *int
+	Steps                           []int64
+	Times                           []float64
+	Poses                           []*float64
+}
+
+func TestViewFramesChunksAndDecimation(t *testing.T) {
+	v, srv := newTestViewer(t, "chain6", 100, false)
+	var meta viewMetaJSON
+	getJSON(t, srv.URL+"/api/meta", 200, &meta)
+	assert.Equal(t, 101, meta.Frames)
+	assert.Equal(t, 6, meta.Bodies)
+	assert.Equal(t, int64(0), meta.FirstStep)
+	assert.Equal(t, int64(100), meta.LastStep)
+	assert.InDelta(t, 0.1, meta.T1, 1e-12)
+	assert.Nil(t, meta.Stats)
+	assert.InDelta(t, 0.55, meta.BoundsMax[0], 1e-6, "the chain's last link starts at x = 0.55")
+
+	// The whole range in one answer, exactly the loaded poses.
+	var all framesAnswer
+	getJSON(t, srv.URL+"/api/frames", 200, &all)
+	require.Nil(t, all.Next)
+	require.Equal(t, 101, all.Count)
+	require.Len(t, all.Poses, 101*6*poseLen)
+	for i, p := range all.Poses {
+		require.NotNil(t, p)
+		require.Equal(t, v.tr.Poses[i], float32(*p), "pose number %d: float32 decimals read back exactly", i)
+	}
+
+	// Capped chunks: following "next" gives the same frames.
+	v.chunkValues = (6*poseLen + 2) * 10 // ten frames (poses, step, time) per answer
+	var steps []int64
+	var poses []*float64
+	from, answers := 0, 0
+	for {
+		var a framesAnswer
+		getJSON(t, srv.URL+"/api/frames?from="+itoa(from), 200, &a)
+		answers++
+		require.LessOrEqual(t, a.Count, 10)
+		steps = append(steps, a.Steps...)
+		poses = append(poses, a.Poses...)
+		if a.Next == nil {
+			break
+		}
+		from = *a.Next
+	}
+	assert.Equal(t, 11, answers)
+	assert.Equal(t, all.Steps, steps)
+	assert.Equal(t, all.Poses, poses)
+
+	// Decimation: every 7th frame of [3, 40).
+	var d framesAnswer
+	getJSON(t, srv.URL+"/api/frames?from=3&to=40&stride=7", 200, &d)
+	assert.Equal(t, []int64{3, 10, 17, 24, 31, 38}, d.Steps)
+	assert.Equal(t, 6, d.Count)
+	assert.Equal(t, all.Poses[38*6*poseLen:39*6*poseLen], d.Poses[5*6*poseLen:])
+	// A stride past the cap's frame count still advances.
+	getJSON(t, srv.URL+"/api/frames?stride=50", 200, &d)
+	assert.Equal(t, []int64{0, 50, 100}, d.Steps)
+	// to beyond the end is clamped; from = frames is an empty answer.
+	getJSON(t, srv.URL+"/api/frames?from=101&to=500", 200, &d)
+	assert.Equal(t, 0, d.Count)
+
+	for _, q := range []string{"from=-1", "from=102", "from=5&to=4", "stride=0", "from=x", "stride=1.5"} {
+		var e struct{ Error string }
+		getJSON(t, srv.URL+"/api/frames?"+q, 400, &e)
+		assert.True(t, strings.HasPrefix(e.Error, "frames: "), q+": "+e.Error)
+	}
+}
+
+func TestViewStats(t *testing.T) {
+	v, srv := newTestViewer(t, "brickwall", 20, true)
+	var meta viewMetaJSON
+	getJSON(t, srv.URL+"/api/meta", 200, &meta)
+	require.NotNil(t, meta.Stats)
+	assert.Equal(t, 20, meta.Stats.Rows)
+	it := v.st.col("iterations")
+	sum, hi := 0.0, 0.0
+	for _, x := range it {
+		sum += x
+		hi = math.Max(hi, x)
+	}
+	assert.InDelta(t, sum/20, meta.Stats.MeanIterations, 1e-12)
+	assert.Equal(t, hi, meta.Stats.MaxIterations)
+
+	var a map[string]any
+	getJSON(t, srv.URL+"/api/stats", 200, &a)
+	assert.Nil(t, a["next"])
+	assert.Len(t, a["iterations"], 20)
+	assert.Equal(t, 1.0, a["step"].([]any)[0], "step 0 has no statistics row")
+
+	// A stride combines rows: first step, maximal iterations, summed
+	// budget hits, the largest |energy error|. Budget hits are made up
+	// here, the wall's default run has none.
+	hits := v.st.col("budget_hit")
+	hits[2], hits[3], hits[9] = 1, 1, 1
+	it[6] = 99
+	getJSON(t, srv.URL+"/api/stats?stride=4", 200, &a)
+	assert.Equal(t, []any{1.0, 5.0, 9.0, 13.0, 17.0}, a["step"])
+	assert.Equal(t, []any{2.0, 0.0, 1.0, 0.0, 0.0}, a["budget_hit"])
+	assert.Equal(t, 99.0, a["iterations"].([]any)[1])
+	e := v.st.col("err_energy")
+	want := e[12]
+	for _, x := range e[13:16] {
+		if math.Abs(x) > math.Abs(want) {
+			want = x
+		}
+	}
+	assert.Equal(t, want, a["err_energy"].([]any)[3])
+
+	// Chunks of at most chunkValues numbers.
+	v.chunkValues = len(statsColumns) * 6
+	getJSON(t, srv.URL+"/api/stats?from=0", 200, &a)
+	assert.Equal(t, 6.0, a["next"])
+	assert.Len(t, a["time"], 6)
+
+	var eb struct{ Error string }
+	getJSON(t, srv.URL+"/api/stats?stride=-2", 400, &eb)
+	assert.Contains(t, eb.Error, "stride")
+
+	_, noStats := newTestViewer(t, "pendulum", 3, false)
+	getJSON(t, noStats.URL+"/api/stats", 404, &eb)
+	assert.Contains(t, eb.Error, "without --stats")
+}
+
+func TestViewPageAndHostCheck(t *testing.T) {
+	_, srv := newTestViewer(t, "pendulum", 3, false)
+	for path, want := range map[string]string{
+		"/":                         `"three": "/vendor/three.module.js"`,
+		"/viewer.js":                "window.__viewer",
+		"/vendor/three.module.js":   "from './three.core.js'",
+		"/vendor/three.core.js":     "REVISION",
+		"/vendor/OrbitControls.js":  "class OrbitControls",
+		"/vendor/LICENSE":           "MIT",
+		"/api/meta":                 `"frames":4`,
+		"/api/scene":                `"geoms":[]`,
+		"/vendor/../../../go.mod":   "", // outside the embedded files: 404 below
+		"/vendor/three.module.js.x": "",
+	} {
+		resp, err := http.Get(srv.URL + path)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if want == "" {
+			assert.Equal(t, http.StatusNotFound, resp.StatusCode, path)
+			continue
+		}
+		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
+		assert.Contains(t, string(body), want, path)
+	}
+	// A page on another origin that rebinds its name to 127.0.0.1 sends
+	// its own Host: refused.
+	req, _ := http.NewRequest("GET", srv.URL+"/api/meta", nil)
+	req.Host = "attacker.example:80"
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	for _, host := range []string{"localhost:1234", "127.0.0.1", "[::1]:8080"} {
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode, host)
+	}
+}
+
+func TestViewCSVAndJSONTrajectoriesAgree(t *testing.T) {
+	_, csvPath, _ := viewRun(t, "chain6", 15, "t.csv")
+	_, jsonPath, _ := viewRun(t, "chain6", 15, "t.json")
+	c, err := loadTrajectory(csvPath)
+	require.NoError(t, err)
+	j, err := loadTrajectory(jsonPath)
+	require.NoError(t, err)
+	assert.Equal(t, c.Bodies, j.Bodies)
+	assert.Equal(t, c.Steps, j.Steps)
+	assert.Equal(t, c.Times, j.Times)
+	assert.Equal(t, c.Poses, j.Poses)
+	assert.Len(t, j.Names, 6)
+}
+
+func TestReadTrajectoryCSVErrors(t *testing.T) {
+	h := trajectoryHeader + "\n"
+	row := func(step, body int) string {
+		return itoa(step) + ",0," + itoa(body) + ",1,2,3,1,0,0,0,0,0,0,0,0,0\n"
+	}
+	ok := h + row(0, 0) + row(0, 1) + row(1, 0) + row(1, 1)
+	tr, err := readTrajectoryCSV(strings.NewReader(ok))
+	require.NoError(t, err)
+	assert.Equal(t, 2, tr.Bodies)
+	assert.Equal(t, []int64{0, 1}, tr.Steps)
+	tr, err = readTrajectoryCSV(strings.NewReader(h + row(0, 0) + row(1, 0) + row(2, 0)))
+	require.NoError(t, err)
+	assert.Equal(t, 1, tr.Bodies)
+	assert.Len(t, tr.Steps, 3)
+
+	for name, tc := range map[string]struct{ in, want string }{
+		"empty":       {"", "empty file"},
+		"header":      {"step,time\n", "line 1: header"},
+		"fields":      {h + "0,0,0,1\n", "line 2: 4 fields, want 16"},
+		"step":        {h + strings.Replace(row(0, 0), "0,", "x,", 1), "line 2: step"},
+		"number":      {h + strings.Replace(row(0, 0), ",1,2,", ",1,zz,", 1), `line 2: y: "zz" is not a number`},
+		"first body":  {h + row(0, 1), "line 2: body 1, want body 0"},
+		"body order":  {h + row(0, 0) + row(0, 2), "line 3: body 2, want body 1"},
+		"mid frame":   {ok + row(2, 0) + row(3, 1), "line 7: step 3 inside the frame of step 2"},
+		"cut":         {ok + row(2, 0), "the last frame (step 2) has 1 of 2 bodies"},
+		"steps order": {h + row(3, 0) + row(1, 0), "line 3: step 1 after step 3"},
+	} {
+		_, err := readTrajectoryCSV(strings.NewReader(tc.in))
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), tc.want, name)
+	}
+}
+
+func TestReadTrajectoryJSONErrors(t *testing.T) {
+	fr := func(step int, bodies string) string {
+		return `{"step":` + itoa(step) + `,"time":0,"bodies":[` + bodies + `]}`
+	}
+	b := `{"x":[1,2,3],"q":[1,0,0,0],"v":[0,0,0],"w":[0,0,0]}`
+	tr, err := readTrajectoryJSON(strings.NewReader(`{"bodies":["a"],"dt":0.1,"frames":[` + fr(0, b) + `,` + fr(1, `{"x":[null,2,3],"q":[1,0,0,0]}`) + `]}`))
+	require.NoError(t, err)
+	assert.True(t, math.IsNaN(float64(tr.Poses[poseLen])), "null reads as NaN")
+	for name, tc := range map[string]struct{ in, want string }{
+		"not object": {`[1]`, "the document"},
+		"no frames":  {`{"bodies":[]}`, `no "frames"`},
+		"bad frame":  {`{"frames":[{"step":"a"}]}`, "frames[0]"},
+		"no time":    {`{"frames":[{"step":0,"bodies":[]}]}`, "frames[0].time: missing"},
+		"x length":   {`{"frames":[` + fr(0, `{"x":[1,2],"q":[1,0,0,0]}`) + `]}`, "frames[0].bodies[0].x: 2 numbers"},
+		"bodies":     {`{"frames":[` + fr(0, b) + `,` + fr(1, b+","+b) + `]}`, "frames[1].bodies: 2 bodies, frames[0] has 1"},
+		"names":      {`{"bodies":["a","b"],"frames":[` + fr(0, b) + `]}`, "bodies names 2 bodies, frames have 1"},
+		"cut":        {`{"bodies":["a"],"frames":[` + fr(0, b), "EOF"},
+		"steps":      {`{"frames":[` + fr(1, b) + `,` + fr(1, b) + `]}`, "frames[1].step: 1 after 1"},
+	} {
+		_, err := readTrajectoryJSON(strings.NewReader(tc.in))
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), tc.want, name)
+	}
+}
+
+func TestViewBadInputOneLineExit2(t *testing.T) {
+	dir, traj, stats := viewRun(t, "chain6", 5, "t.csv")
+	_, _, otherStats := viewRun(t, "chain6", 50, "u.csv")
+	cut := filepath.Join(dir, "cut.csv")
+	data, err := os.ReadFile(traj)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cut, data[:len(data)-100], 0o644))
+	for name, tc := range map[string]struct {
+		args []string
+		want string
+	}{
+		"no file":        {[]string{"view", "--scene", "chain6"}, "want one trajectory file"},
+		"no scene":       {[]string{"view", traj}, "--scene is required"},
+		"missing file":   {[]string{"view", filepath.Join(dir, "nope.csv"), "--scene", "chain6"}, "nope.csv: no such file"},
+		"extension":      {[]string{"view", stats + ".txt", "--scene", "chain6"}, "want a .csv or .json trajectory"},
+		"unknown scene":  {[]string{"view", traj, "--scene", "nosuch"}, `unknown scene "nosuch"`},
+		"bad set":        {[]string{"view", traj, "--scene", "chain6", "--set", "links=-1"}, "links"},
+		"body count":     {[]string{"view", traj, "--scene", "brickwall"}, "has 6 bodies per frame, scene brickwall has 30"},
+		"body count set": {[]string{"view", traj, "--scene", "chain6", "--set", "links=3"}, "scene chain6 has 3"},
+		"cut file":       {[]string{"view", cut, "--scene", "chain6"}, "cut.csv: line"},
+		"stats missing":  {[]string{"view", traj, "--scene", "chain6", "--stats", filepath.Join(dir, "x.csv")}, "--stats: "},
+		"stats of other": {[]string{"view", traj, "--scene", "chain6", "--stats", otherStats}, "covers steps 1–50"},
+		"stats as traj":  {[]string{"view", stats, "--scene", "chain6"}, "line 1: header"},
+		"non-loopback":   {[]string{"view", traj, "--scene", "chain6", "--addr", "0.0.0.0:0"}, "not a loopback address"},
+		"all interfaces": {[]string{"view", traj, "--scene", "chain6", "--addr", ":8080"}, "not a loopback address"},
+		"host name":      {[]string{"view", traj, "--scene", "chain6", "--addr", "example.com:80"}, "--allow-remote"},
+		"bad addr":       {[]string{"view", traj, "--scene", "chain6", "--addr", "127.0.0.1"}, "want HOST:PORT"},
+		"bad port":       {[]string{"view", traj, "--scene", "chain6", "--addr", "127.0.0.1:99999"}, "bad port"},
+		"file and set":   {[]string{"view", traj, "--scene", "s.json", "--set", "a=1"}, "--set applies to built-in scenes"},
+		"unknown flag":   {[]string{"view", traj, "--scene", "chain6", "--bogus"}, "bogus"},
+	} {
+		stdout, stderr, code := runSim(t, tc.args...)
+		assert.Equal(t, 2, code, name+": "+stderr)
+		assert.Empty(t, stdout, name)
+		assert.Equal(t, 1, strings.Count(stderr, "\n"), name+": want one line, got "+stderr)
+		assert.True(t, strings.HasPrefix(stderr, "sim: "), name)
+		assert.Contains(t, stderr, tc.want, name)
+		assert.NotContains(t, stderr, "internal error", name)
+	}
+}
+
+func TestCheckViewAddr(t *testing.T) {
+	for addr, loop := range map[string]bool{"127.0.0.1:0": true, "127.1.2.3:80": true, "localhost:8080": true, "[::1]:0": true} {
+		got, err := checkViewAddr(addr, false)
+		require.NoError(t, err, addr)
+		assert.Equal(t, loop, got, addr)
+	}
+	got, err := checkViewAddr("0.0.0.0:8080", true)
+	require.NoError(t, err, "--allow-remote lets it through")
+	assert.False(t, got)
+}
+
+// lineWriter hands each line written to a channel (the "serving" line).
+type lineWriter struct{ lines chan string }
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	sc := bufio.NewScanner(strings.NewReader(string(p)))
+	for sc.Scan() {
+		w.lines <- sc.Text()
+	}
+	return len(p), nil
+}
+
+func TestViewServesUntilCancelled(t *testing.T) {
+	_, traj, stats := viewRun(t, "pendulum", 10, "t.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	out := lineWriter{make(chan string, 4)}
+	done := make(chan error, 1)
+	go func() {
+		done <- simView(ctx, []string{traj, "--scene", "pendulum", "--stats", stats, "--addr", "127.0.0.1:0"}, out)
+	}()
+	var line string
+	select {
+	case line = <-out.lines:
+	case err := <-done:
+		t.Fatalf("sim view stopped: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("sim view printed no URL")
+	}
+	i := strings.Index(line, "http://127.0.0.1:")
+	require.GreaterOrEqual(t, i, 0, line)
+	url := strings.Fields(line[i:])[0]
+	assert.Contains(t, line, "(11 frames of 1 bodies)")
+	var meta viewMetaJSON
+	getJSON(t, url+"api/meta", 200, &meta)
+	assert.Equal(t, 11, meta.Frames)
+	assert.Equal(t, "t.json", meta.Trajectory)
+	require.NotNil(t, meta.Stats)
+	assert.Equal(t, 10, meta.Stats.Rows)
+	cancel()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("sim view did not stop after cancel")
+	}
+}
