@@ -5,7 +5,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
-	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/stepper"
 )
@@ -39,6 +38,16 @@ func DefaultBrickWallParams() BrickWallParams {
 // box geom per brick, bricks numbered row by row from the bottom, left to
 // right. Each brick rests exactly on the one below (zero gap).
 func BrickWall(p BrickWallParams) (*stepper.World, error) {
+	s, err := brickWallSpec(p)
+	if err != nil {
+		return nil, err
+	}
+	return buildWith(s, p.Settings)
+}
+
+// brickWallSpec describes the wall as a scene file: the ground plane as a
+// world shape, bricks "brickR-K" (row R from the bottom, K from the left).
+func brickWallSpec(p BrickWallParams) (*SceneSpec, error) {
 	if p.Rows < 1 || p.Rows > 1000 {
 		return nil, fmt.Errorf("brickwall: Rows: must be in [1, 1000], got %d", p.Rows)
 	}
@@ -49,18 +58,13 @@ func BrickWall(p BrickWallParams) (*stepper.World, error) {
 		field{"Height", "m", p.Height}, field{"Density", "kg/m³", p.Density}); err != nil {
 		return nil, err
 	}
-	w, err := stepper.New(p.Settings)
-	if err != nil {
+	if err := p.Settings.Validate(); err != nil {
 		return nil, err
 	}
 	mat := stepper.Material{Friction: p.Friction}
-	if _, err := w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(), Material: mat}); err != nil {
-		return nil, err
-	}
-	box, err := contact.NewBox(mgl64.Vec3{p.Length / 2, p.Depth / 2, p.Height / 2})
-	if err != nil {
-		return nil, fmt.Errorf("brickwall: %w", err)
-	}
+	s := &SceneSpec{Settings: specSettings(p.Settings),
+		WorldShapes: []ShapeSpec{{Type: contact.Plane, Material: mat}}}
+	box := ShapeSpec{Type: contact.Box, Size: mgl64.Vec3{p.Length, p.Depth, p.Height}, Material: mat}
 	m := p.Density * p.Length * p.Depth * p.Height
 	inertia := body.BoxInertia(m, p.Length, p.Depth, p.Height)
 	pitch := p.Length + p.Gap
@@ -71,21 +75,13 @@ func BrickWall(p BrickWallParams) (*stepper.World, error) {
 		}
 		z := p.Height/2 + float64(row)*p.Height
 		for k := 0; k < n; k++ {
-			b, err := body.New(body.Params{
-				Name: fmt.Sprintf("brick%d-%d", row+1, k+1), Mass: m, Inertia: inertia,
+			in := inertia
+			s.Bodies = append(s.Bodies, BodySpec{
+				Name: fmt.Sprintf("brick%d-%d", row+1, k+1), Mass: m, Inertia: &in,
 				Pos: mgl64.Vec3{x0 + float64(k)*pitch, 0, z}, Rot: mgl64.QuatIdent(),
+				Shapes: []ShapeSpec{box},
 			})
-			if err != nil {
-				return nil, err
-			}
-			id, err := w.AddBody(b)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := w.AddGeom(stepper.Geom{Body: id, Shape: box, Material: mat}); err != nil {
-				return nil, err
-			}
 		}
 	}
-	return w, nil
+	return s, nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
-	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/stepper"
 )
 
@@ -43,6 +42,17 @@ func DefaultPendulumParams() ChainParams {
 
 // Chain builds the chain. Errors name the field.
 func Chain(p ChainParams) (*stepper.World, error) {
+	s, err := chainSpec(p)
+	if err != nil {
+		return nil, err
+	}
+	return buildWith(s, p.Settings)
+}
+
+// chainSpec describes the chain as a scene file: link i (from 1) is body
+// "linki", hinged to the previous link (the world for the first) at its
+// start point about world y.
+func chainSpec(p ChainParams) (*SceneSpec, error) {
 	if p.Links < 1 {
 		return nil, fmt.Errorf("chain: Links: must be ≥ 1, got %d", p.Links)
 	}
@@ -52,10 +62,10 @@ func Chain(p ChainParams) (*stepper.World, error) {
 	if math.IsNaN(p.Angle) || math.IsInf(p.Angle, 0) {
 		return nil, fmt.Errorf("chain: Angle: must be finite, got %v", p.Angle)
 	}
-	w, err := stepper.New(p.Settings)
-	if err != nil {
+	if err := p.Settings.Validate(); err != nil {
 		return nil, err
 	}
+	s := &SceneSpec{Settings: specSettings(p.Settings)}
 	// Links lie along the body x axis, rotated by Angle about +y so that a
 	// positive angle points the chain downward (−z).
 	rot := mgl64.QuatRotate(p.Angle, mgl64.Vec3{0, 1, 0})
@@ -63,30 +73,19 @@ func Chain(p ChainParams) (*stepper.World, error) {
 	inertia := body.CylinderInertia(p.Mass, p.Radius, p.Length) // axis along local z
 	// Re-express with the rod axis along local x: swap x and z.
 	inertia = mgl64.Mat3{inertia[8], 0, 0, 0, inertia[4], 0, 0, 0, inertia[0]}
-	prev := constraint.World
+	prev := WorldName
 	for i := 0; i < p.Links; i++ {
 		start := dir.Mul(float64(i) * p.Length)
-		b, err := body.New(body.Params{
-			Name: fmt.Sprintf("link%d", i+1), Mass: p.Mass, Inertia: inertia,
+		name := fmt.Sprintf("link%d", i+1)
+		in := inertia
+		s.Bodies = append(s.Bodies, BodySpec{
+			Name: name, Mass: p.Mass, Inertia: &in,
 			Pos: start.Add(dir.Mul(p.Length / 2)), Rot: rot,
 		})
-		if err != nil {
-			return nil, err
-		}
-		id, err := w.AddBody(b)
-		if err != nil {
-			return nil, err
-		}
-		j, err := constraint.NewHinge(w.Bodies, prev, id, start, mgl64.Vec3{0, 1, 0})
-		if err != nil {
-			return nil, err
-		}
-		if err := w.AddConstraint(j); err != nil {
-			return nil, err
-		}
-		prev = id
+		s.Joints = append(s.Joints, JointSpec{Type: JointHinge, A: prev, B: name, Pivot: start, Axis: mgl64.Vec3{0, 1, 0}})
+		prev = name
 	}
-	return w, nil
+	return s, nil
 }
 
 // Pendulum builds a one-link chain.

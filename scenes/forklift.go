@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
-	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/stepper"
 )
@@ -171,6 +170,17 @@ func ForkliftTurnRadius(p ForkliftParams) float64 {
 // wheel (geoms 1–4), the joints, the drivetrain rows and the engine-torque
 // controller. Everything starts at rest, the wheels touching the ground.
 func Forklift(p ForkliftParams) (*stepper.World, error) {
+	s, err := forkliftSpec(p)
+	if err != nil {
+		return nil, err
+	}
+	return buildWith(s, p.Settings)
+}
+
+// forkliftSpec describes the forklift as a scene file (see Forklift); the
+// engine torque is a ramp load on the engine shaft about the chassis'
+// z axis with the chassis as reaction body.
+func forkliftSpec(p ForkliftParams) (*SceneSpec, error) {
 	const scene = "forklift"
 	if err := checkFields(scene, true,
 		field{"ChassisLength", "m", p.ChassisLength}, field{"ChassisWidth", "m", p.ChassisWidth},
@@ -192,27 +202,18 @@ func Forklift(p ForkliftParams) (*stepper.World, error) {
 		return nil, fmt.Errorf("%s: Steer: must be finite with |tan δ| < Wheelbase/(Track/2) = %.4g (turn centre outside the track), got %v rad",
 			scene, p.Wheelbase/(p.Track/2), p.Steer)
 	}
-	w, err := stepper.New(p.Settings)
-	if err != nil {
+	if err := p.Settings.Validate(); err != nil {
 		return nil, err
 	}
-	if _, err := w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(),
-		Material: stepper.Material{Friction: p.Friction}}); err != nil {
-		return nil, err
-	}
-	add := func(name string, m float64, inertia mgl64.Mat3, pos mgl64.Vec3, rot mgl64.Quat) (int, error) {
-		b, err := body.New(body.Params{Name: name, Mass: m, Inertia: inertia, Pos: pos, Rot: rot})
-		if err != nil {
-			return 0, fmt.Errorf("%s: %s: %w", scene, name, err)
-		}
-		return w.AddBody(b)
+	s := &SceneSpec{Settings: specSettings(p.Settings),
+		WorldShapes: []ShapeSpec{{Type: contact.Plane, Material: stepper.Material{Friction: p.Friction}}}}
+	add := func(name string, m float64, inertia mgl64.Mat3, pos mgl64.Vec3, rot mgl64.Quat) *BodySpec {
+		s.Bodies = append(s.Bodies, BodySpec{Name: name, Mass: m, Inertia: &inertia, Pos: pos, Rot: rot})
+		return &s.Bodies[len(s.Bodies)-1]
 	}
 	id := mgl64.QuatIdent()
-	chassis, err := add("chassis", p.ChassisMass, body.BoxInertia(p.ChassisMass, p.ChassisLength, p.ChassisWidth, p.ChassisHeight),
+	add("chassis", p.ChassisMass, body.BoxInertia(p.ChassisMass, p.ChassisLength, p.ChassisWidth, p.ChassisHeight),
 		mgl64.Vec3{0, 0, p.COMHeight}, id)
-	if err != nil {
-		return nil, err
-	}
 	r, hl := p.WheelRadius, p.Wheelbase/2
 	dl, dr := ForkliftSteerAngles(p)
 	type wheelSpec struct {
@@ -223,114 +224,59 @@ func Forklift(p ForkliftParams) (*stepper.World, error) {
 	specs := [4]wheelSpec{{"wheel-fl", hl, p.Track / 2, 0}, {"wheel-fr", hl, -p.Track / 2, 0},
 		{"wheel-rl", -hl, p.Track / 2, dl}, {"wheel-rr", -hl, -p.Track / 2, dr}}
 	wheelInertia := body.CylinderInertia(p.WheelMass, r, p.WheelWidth) // axis local z
-	cyl, err := contact.NewCylinder(r, p.WheelWidth/2)
-	if err != nil {
-		return nil, fmt.Errorf("%s: wheel: %w", scene, err)
-	}
+	cyl := ShapeSpec{Type: contact.Cylinder, Radius: r, Length: p.WheelWidth,
+		Material: stepper.Material{Friction: p.Friction, Rolling: p.Rolling}}
 	toY := mgl64.QuatRotate(-math.Pi/2, mgl64.Vec3{1, 0, 0}) // local z → world y
-	var wheels [4]int
-	for i, s := range specs {
-		rot := mgl64.QuatRotate(s.steer, mgl64.Vec3{0, 0, 1}).Mul(toY)
-		if wheels[i], err = add(s.name, p.WheelMass, wheelInertia, mgl64.Vec3{s.x, s.y, r}, rot); err != nil {
-			return nil, err
-		}
-		if _, err := w.AddGeom(stepper.Geom{Body: wheels[i], Shape: cyl,
-			Material: stepper.Material{Friction: p.Friction, Rolling: p.Rolling}}); err != nil {
-			return nil, err
-		}
+	for _, ws := range specs {
+		rot := mgl64.QuatRotate(ws.steer, mgl64.Vec3{0, 0, 1}).Mul(toY)
+		b := add(ws.name, p.WheelMass, wheelInertia, mgl64.Vec3{ws.x, ws.y, r}, rot)
+		b.Shapes = []ShapeSpec{cyl}
 	}
-	var knuckles [2]int
 	kInertia := body.BoxInertia(p.KnuckleMass, 0.1, 0.1, 0.1)
-	for i, s := range specs[2:] {
-		if knuckles[i], err = add("knuckle-"+s.name[len("wheel-"):], p.KnuckleMass, kInertia,
-			mgl64.Vec3{s.x, s.y, r}, mgl64.QuatRotate(s.steer, mgl64.Vec3{0, 0, 1})); err != nil {
-			return nil, err
-		}
+	for _, ws := range specs[2:] {
+		add("knuckle-"+ws.name[len("wheel-"):], p.KnuckleMass, kInertia,
+			mgl64.Vec3{ws.x, ws.y, r}, mgl64.QuatRotate(ws.steer, mgl64.Vec3{0, 0, 1}))
 	}
 	ey, ez := mgl64.Vec3{0, 1, 0}, mgl64.Vec3{0, 0, 1}
-	engine, err := add("engine", p.ShaftMass, mgl64.Ident3().Mul(p.EngineInertia), mgl64.Vec3{0.3, 0, p.COMHeight}, id)
-	if err != nil {
-		return nil, err
-	}
-	turbine, err := add("turbine", p.ShaftMass, mgl64.Ident3().Mul(p.TurbineInertia), mgl64.Vec3{-0.1, 0, p.COMHeight}, id)
-	if err != nil {
-		return nil, err
-	}
-	carrier, err := add("carrier", p.ShaftMass, mgl64.Ident3().Mul(p.CarrierInertia), mgl64.Vec3{hl, 0, r}, id)
-	if err != nil {
-		return nil, err
-	}
+	add("engine", p.ShaftMass, mgl64.Ident3().Mul(p.EngineInertia), mgl64.Vec3{0.3, 0, p.COMHeight}, id)
+	add("turbine", p.ShaftMass, mgl64.Ident3().Mul(p.TurbineInertia), mgl64.Vec3{-0.1, 0, p.COMHeight}, id)
+	add("carrier", p.ShaftMass, mgl64.Ident3().Mul(p.CarrierInertia), mgl64.Vec3{hl, 0, r}, id)
 
-	hinge := func(a, b int, axis mgl64.Vec3) (*constraint.Hinge, error) {
-		j, err := constraint.NewHinge(w.Bodies, a, b, w.Bodies[a].Pos, axis)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", scene, w.Bodies[a].Name, err)
-		}
-		return j, w.AddConstraint(j)
+	// Each hinge's pivot is the centre of its first body.
+	hinge := func(a, b int, axis mgl64.Vec3) *JointSpec {
+		s.Joints = append(s.Joints, JointSpec{Type: JointHinge, A: s.Bodies[a].Name, B: s.Bodies[b].Name,
+			Pivot: s.Bodies[a].Pos, Axis: axis})
+		return &s.Joints[len(s.Joints)-1]
 	}
-	for i, wh := range wheels {
-		mount := chassis
+	for i := 0; i < 4; i++ {
+		wh, mount := ForkliftWheelFL+i, ForkliftChassis
 		if i >= 2 {
-			mount = knuckles[i-2]
+			mount = ForkliftKnuckleRL + i - 2
 		}
-		if _, err := hinge(wh, mount, w.Bodies[wh].Rot.Rotate(mgl64.Vec3{0, 0, 1})); err != nil {
-			return nil, err
-		}
+		hinge(wh, mount, s.Bodies[wh].Rot.Rotate(mgl64.Vec3{0, 0, 1}))
 	}
-	for _, k := range knuckles {
-		j, err := hinge(k, chassis, mgl64.Vec3{0, 0, 1})
-		if err != nil {
-			return nil, err
-		}
-		if err := j.SetLimits(0, 0); err != nil { // built turned: θ = 0 is the steering angle
-			return nil, err
-		}
+	for _, k := range []int{ForkliftKnuckleRL, ForkliftKnuckleRR} {
+		// Built turned: θ = 0 is the steering angle, held by the limits.
+		hinge(k, ForkliftChassis, ez).Limits = &LimitsSpec{0, 0}
 	}
-	for _, s := range []struct {
+	for _, sh := range []struct {
 		id   int
 		axis mgl64.Vec3
-	}{{engine, ez}, {turbine, ez}, {carrier, ey}} {
-		if _, err := hinge(s.id, chassis, s.axis); err != nil {
-			return nil, err
-		}
+	}{{ForkliftEngine, ez}, {ForkliftTurbine, ez}, {ForkliftCarrier, ey}} {
+		hinge(sh.id, ForkliftChassis, sh.axis)
 	}
-	droop, err := constraint.NewConverter(w.Bodies, engine, chassis, ez, ez, p.EngineDroop, constraint.World)
-	if err != nil {
-		return nil, fmt.Errorf("%s: engine droop: %w", scene, err)
-	}
-	conv, err := constraint.NewConverter(w.Bodies, engine, turbine, ez, ez, p.ConverterK, chassis)
-	if err != nil {
-		return nil, fmt.Errorf("%s: torque converter: %w", scene, err)
-	}
-	gear, err := constraint.NewGear(w.Bodies, turbine, carrier, ez, ey, p.GearRatio, chassis)
-	if err != nil {
-		return nil, fmt.Errorf("%s: transmission: %w", scene, err)
-	}
-	diff, err := constraint.NewDifferential(w.Bodies, carrier, wheels[0], wheels[1], ey, ey, ey, chassis)
-	if err != nil {
-		return nil, fmt.Errorf("%s: differential: %w", scene, err)
-	}
-	for _, c := range []constraint.Constraint{droop, conv, gear, diff} {
-		if err := w.AddConstraint(c); err != nil {
-			return nil, err
-		}
-	}
-	tmax, tr := p.MaxTorque, p.RampTime
-	err = w.AddController(stepper.ControllerFunc(func(w *stepper.World) error {
-		u := 1.0
-		if tr > 0 {
-			u = math.Min(w.Time()/tr, 1)
-		}
-		ch, en := w.Bodies[chassis], w.Bodies[engine]
-		tau := ch.Rot.Rotate(ez).Mul(u * tmax) // the engine axis, fixed in the chassis
-		en.Torque = tau
-		ch.Torque = tau.Mul(-1)
-		return nil
-	}))
-	if err != nil {
-		return nil, err
-	}
-	return w, nil
+	s.Joints = append(s.Joints,
+		JointSpec{Type: JointConverter, Name: "engine droop", A: "engine", B: "chassis", AxisA: ez, AxisB: ez, Coefficient: p.EngineDroop},
+		JointSpec{Type: JointConverter, Name: "torque converter", A: "engine", B: "turbine", AxisA: ez, AxisB: ez, Coefficient: p.ConverterK, Housing: "chassis"},
+		JointSpec{Type: JointGear, Name: "transmission", A: "turbine", B: "carrier", AxisA: ez, AxisB: ey, Ratio: p.GearRatio, Housing: "chassis"},
+		JointSpec{Type: JointDifferential, Name: "differential", Carrier: "carrier", A: "wheel-fl", B: "wheel-fr",
+			AxisCarrier: ey, AxisA: ey, AxisB: ey, Housing: "chassis"},
+	)
+	// The engine torque τ_e(t) = T_max·min(t/t_r, 1) about the engine axis,
+	// fixed in the chassis; −τ_e on the chassis.
+	s.Loads = []LoadSpec{{Type: LoadTorque, Body: "engine", Reaction: "chassis", Direction: ez, Frame: "chassis",
+		Profile: ProfileSpec{Type: ProfileRamp, From: 0, To: p.MaxTorque, Duration: p.RampTime}}}
+	return s, nil
 }
 
 // ForkliftWheelSpeeds returns the spin rate (rad/s) of the four wheels

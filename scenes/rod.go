@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
-	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/stepper"
 )
@@ -40,6 +39,18 @@ func DefaultRodParams() RodParams {
 // [−0.5, 1]] kg⁻¹ and b = −h(g ± 6Tₓ/(ml)) = [−0.2981, 0.1019] m/s.
 // Settings.Gravity is replaced by (0, 0, −Gravity).
 func Rod(p RodParams) (*stepper.World, error) {
+	s, err := rodSpec(p)
+	if err != nil {
+		return nil, err
+	}
+	set := p.Settings
+	set.Gravity = s.Settings.Gravity
+	return buildWith(s, set)
+}
+
+// rodSpec describes the rod as a scene file: the ground plane as a world
+// shape, the body "rod" with its capsule and its held torque.
+func rodSpec(p RodParams) (*SceneSpec, error) {
 	if err := checkFields("rod", true, field{"Mass", "kg", p.Mass}, field{"Length", "m", p.Length}, field{"Radius", "m", p.Radius}); err != nil {
 		return nil, err
 	}
@@ -52,41 +63,26 @@ func Rod(p RodParams) (*stepper.World, error) {
 	case math.IsNaN(p.Gravity) || math.IsInf(p.Gravity, 0):
 		return nil, fmt.Errorf("rod: Gravity: must be finite, got %v", p.Gravity)
 	}
-	s := p.Settings
-	s.Gravity = mgl64.Vec3{0, 0, -p.Gravity}
-	w, err := stepper.New(s)
-	if err != nil {
+	set := p.Settings
+	set.Gravity = mgl64.Vec3{0, 0, -p.Gravity}
+	if err := set.Validate(); err != nil {
 		return nil, err
 	}
 	t := p.Mass * p.Length * p.Length / 12
-	b, err := body.New(body.Params{
-		Name: "rod", Mass: p.Mass,
-		Inertia: mgl64.Diag3(mgl64.Vec3{t, body.RodAxialRatio * t, t}),
-		Pos:     mgl64.Vec3{0, 0, p.Radius}, Rot: mgl64.QuatIdent(),
-		Torque: mgl64.Vec3{p.Torque, 0, 0},
-	})
-	if err != nil {
-		return nil, err
-	}
-	id, err := w.AddBody(b)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(),
-		Material: stepper.Material{Friction: p.Friction}}); err != nil {
-		return nil, err
-	}
-	capsule, err := contact.NewCapsule(p.Radius, p.Length/2)
-	if err != nil {
-		return nil, fmt.Errorf("rod: %w", err)
-	}
+	inertia := mgl64.Diag3(mgl64.Vec3{t, body.RodAxialRatio * t, t})
+	mat := stepper.Material{Friction: p.Friction}
 	// The capsule's axis is its local z; turn it onto the body y axis with
 	// an exact quaternion, (1 − x)/√2 rotates z onto y.
 	c := math.Sqrt(0.5)
-	if _, err := w.AddGeom(stepper.Geom{Body: id, Shape: capsule,
-		Local:    contact.Pose{Rot: mgl64.Quat{W: c, V: mgl64.Vec3{-c, 0, 0}}},
-		Material: stepper.Material{Friction: p.Friction}}); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return &SceneSpec{
+		Settings:    specSettings(set),
+		WorldShapes: []ShapeSpec{{Type: contact.Plane, Material: mat}},
+		Bodies: []BodySpec{{
+			Name: "rod", Mass: p.Mass, Inertia: &inertia,
+			Pos: mgl64.Vec3{0, 0, p.Radius}, Rot: mgl64.QuatIdent(),
+			Torque: mgl64.Vec3{p.Torque, 0, 0},
+			Shapes: []ShapeSpec{{Type: contact.Capsule, Radius: p.Radius, Length: p.Length,
+				Rot: mgl64.Quat{W: c, V: mgl64.Vec3{-c, 0, 0}}, Material: mat}},
+		}},
+	}, nil
 }

@@ -4,9 +4,10 @@
 // Usage:
 //
 //	sim list
-//	sim run SCENE [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
+//	sim run SCENE|FILE.json [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
 //	        [--pick energy|fb|residual|last] [--set NAME=VALUE ...] [--out FILE]
 //	        [--stats FILE] [--dump-mlcp DIR] [--every K] [--quiet]
+//	sim export SCENE [--set NAME=VALUE ...] > FILE.json
 //	sim study NAME [--out DIR] [--steps N]
 //	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
 //	sim mlcp errors PROBLEM CANDIDATE
@@ -46,9 +47,10 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 
 const usage = `usage:
   sim list
-  sim run SCENE [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
+  sim run SCENE|FILE.json [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
           [--pick energy|fb|residual|last] [--set NAME=VALUE ...] [--out FILE.csv|FILE.json]
           [--stats FILE] [--dump-mlcp DIR] [--bpmd FILE.h5] [--every K] [--quiet]
+  sim export SCENE [--set NAME=VALUE ...] > FILE.json
   sim study NAME [--out DIR] [--steps N]     (sim study help lists the studies)
   sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
   sim mlcp errors PROBLEM CANDIDATE
@@ -98,6 +100,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return simList(args[1:], stdout)
 	case "run":
 		return simRun(ctx, args[1:], stdout, stderr)
+	case "export":
+		return simExport(args[1:], stdout)
 	case "study":
 		return simStudy(ctx, args[1:], stdout)
 	case "bench":

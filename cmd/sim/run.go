@@ -255,7 +255,7 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("run: want one scene name, got %d arguments (see sim list)", len(pos))
+		return usagef("run: want one scene name or FILE.json, got %d arguments (see sim list)", len(pos))
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
@@ -277,11 +277,18 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usagef("--pick: %v", err)
 	}
-	scene, err := scenes.Lookup(pos[0])
-	if err != nil {
-		return usageError{err}
+	var w *stepper.World
+	if isSceneFile(pos[0]) {
+		if len(set) > 0 {
+			return usagef("--set: a scene file has no parameters; edit %s instead", pos[0])
+		}
+		w, err = scenes.LoadFile(pos[0])
+	} else {
+		var scene scenes.Scene
+		if scene, err = scenes.Lookup(pos[0]); err == nil {
+			w, err = scene.Build(set)
+		}
 	}
-	w, err := scene.Build(set)
 	if err != nil {
 		return usageError{err}
 	}

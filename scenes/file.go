@@ -1,0 +1,723 @@
+package scenes
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// Scene files: a JSON document describing everything the Go API builds
+// (see doc.go, "Scene files", for the format). A SceneSpec is that
+// document in Go; LoadFile and Load read one, SceneSpec.World builds it,
+// Marshal writes it, and the built-in scenes are themselves built from
+// SceneSpecs (chainSpec, rodSpec, …), so a scene exported with Export
+// and loaded back builds the identical World.
+
+// FileVersion is the scene-file format version this package reads and
+// writes (the top-level "version").
+const FileVersion = 1
+
+// WorldName is the body name that stands for the static world in joints
+// and loads; no body may take it.
+const WorldName = "world"
+
+// SceneSpec is a scene file.
+type SceneSpec struct {
+	Name string // optional, for messages
+	Doc  string // optional, one line
+	// Settings of the stepper.
+	Settings SettingsSpec
+	// WorldShapes are geoms fixed in the world (the ground plane), added
+	// before every body's shapes.
+	WorldShapes []ShapeSpec
+	// Bodies in World.Bodies order; each body's shapes follow in order.
+	Bodies []BodySpec
+	// Joints and couplings in World.Joints order, built after all bodies
+	// from the bodies' initial poses (pivots and axes are in world
+	// coordinates at that pose, as for the constraint constructors).
+	Joints []JointSpec
+	// Loads are applied forces and torques with time profiles; a world
+	// with loads gets one controller that applies them, in order, at the
+	// start of every step.
+	Loads []LoadSpec
+}
+
+// SettingsSpec is stepper.Settings with solvers by name.
+type SettingsSpec struct {
+	H       float64    // time step (s), > 0
+	Gravity mgl64.Vec3 // m/s²; JSON default (0, 0, −9.81)
+	// Solver is bpp, pgs, lemke, newton-fb, newton-cck, newton-min or
+	// prox; "" leaves Settings.Solver nil (block pivoting, or whatever
+	// `sim run --solver` says).
+	Solver        string
+	Budget        int // iterations per step, 0 = the solver's default
+	Pick          errmeasure.Measure
+	Stabilization stepper.Stabilization
+	Baumgarte     float64 // β (1/s), for Stabilization = Baumgarte
+	PostSolver    string  // as Solver, for Stabilization = Post
+	ContactMargin float64 // m; 0 = stepper.DefaultContactMargin
+}
+
+// BodySpec is one body.
+type BodySpec struct {
+	Name   string // unique, not WorldName; joints and loads refer to it
+	Static bool
+	// Mass (kg) or Density (kg/m³, of the shapes' total volume): exactly
+	// one of them for a dynamic body; a static body may give neither.
+	Mass, Density float64
+	// Inertia is the body-frame inertia about the centre of mass
+	// (kg·m²); nil derives it from the shapes (homogeneous solids whose
+	// common centre of mass must be the body origin).
+	Inertia *mgl64.Mat3
+	Pos     mgl64.Vec3 // centre of mass (m)
+	Rot     mgl64.Quat // orientation, must be a unit quaternion
+	Vel     mgl64.Vec3 // m/s
+	AngVel  mgl64.Vec3 // rad/s, world frame
+	Force   mgl64.Vec3 // applied force at the centre of mass (N), held
+	Torque  mgl64.Vec3 // applied torque (N·m), held
+	Shapes  []ShapeSpec
+}
+
+// ShapeSpec is a collision shape with its pose in the body frame (the
+// world frame for world shapes) and its material.
+type ShapeSpec struct {
+	Type     contact.Kind
+	Size     mgl64.Vec3 // box: full side lengths (m)
+	Radius   float64    // sphere, capsule, cylinder (m)
+	Length   float64    // capsule: straight part; cylinder: full length (m), along local z
+	Pos      mgl64.Vec3
+	Rot      mgl64.Quat // zero = identity, as stepper.Geom.Local
+	Material stepper.Material
+}
+
+// Joint types of JointSpec.Type.
+const (
+	JointBall         = "ball"
+	JointFixed        = "fixed"
+	JointHinge        = "hinge"
+	JointPrismatic    = "prismatic"
+	JointDistance     = "distance"
+	JointGear         = "gear"
+	JointDifferential = "differential"
+	JointConverter    = "converter"
+)
+
+var jointTypes = []string{JointBall, JointFixed, JointHinge, JointPrismatic, JointDistance, JointGear, JointDifferential, JointConverter}
+
+// JointSpec is one joint or coupling; the fields used depend on Type (the
+// constraint constructor of the same name says what each means).
+type JointSpec struct {
+	Type string
+	Name string // optional, for messages
+	// A and B name the two bodies (WorldName for the world). For a
+	// differential they are the two outputs.
+	A, B    string
+	Carrier string // differential
+	Housing string // gear, differential, converter: "" = none
+	// Pivot (ball, fixed, hinge, prismatic) and Axis (hinge, prismatic)
+	// are world coordinates at the bodies' initial poses.
+	Pivot, Axis    mgl64.Vec3
+	PivotA, PivotB mgl64.Vec3 // distance: the anchors (world, m)
+	Length         float64    // distance (m)
+	// AxisA, AxisB, AxisCarrier: the couplings' axes (world, initial pose).
+	AxisA, AxisB, AxisCarrier mgl64.Vec3
+	Ratio                     float64 // gear
+	Coefficient               float64 // converter: K (N·m·s/rad)
+	// Hinge and prismatic options.
+	Limits   *LimitsSpec
+	Motor    *MotorSpec
+	Friction float64 // N·m or N; 0 = none
+	// Soft makes the bilateral rows of ball, fixed, hinge, prismatic and
+	// distance joints compliant.
+	Soft *SoftSpec
+}
+
+// LimitsSpec are a hinge's or prismatic joint's limits (rad or m); −Inf
+// and +Inf (null in JSON) leave that side free.
+type LimitsSpec struct{ Lower, Upper float64 }
+
+// MotorSpec is a velocity motor: target speed (rad/s or m/s) and the
+// largest torque or force (N·m or N; +Inf, null in JSON, for none).
+type MotorSpec struct{ Speed, MaxForce float64 }
+
+// SoftSpec is a joint's compliance: stiffness (N/m or N·m/rad, 0 = rigid)
+// and SPOOK damping time (s).
+type SoftSpec struct{ Stiffness, Damping float64 }
+
+// Load and profile types.
+const (
+	LoadForce      = "force"
+	LoadTorque     = "torque"
+	ProfileConst   = "constant"
+	ProfileRamp    = "ramp"
+	defaultFrame   = WorldName
+	maxNameInError = 40
+)
+
+// LoadSpec is an applied force (at the centre of mass) or torque on Body,
+// Direction·value(t), with −Direction·value(t) on the optional Reaction
+// body. Direction is fixed in Frame (WorldName or "" for the world, else a
+// body whose rotation turns it every step).
+type LoadSpec struct {
+	Type      string // LoadForce or LoadTorque
+	Body      string
+	Reaction  string // "" = none
+	Direction mgl64.Vec3
+	Frame     string
+	Profile   ProfileSpec
+}
+
+// ProfileSpec is a load's magnitude over time t (s, the step's start):
+// constant: Value; ramp: From + (To − From)·min(t/Duration, 1) (a step
+// to To when Duration = 0).
+type ProfileSpec struct {
+	Type               string
+	Value              float64
+	From, To, Duration float64
+}
+
+// At returns the profile's value at time t.
+func (p ProfileSpec) At(t float64) float64 {
+	if p.Type == ProfileConst {
+		return p.Value
+	}
+	u := 1.0
+	if p.Duration > 0 {
+		u = math.Min(t/p.Duration, 1)
+	}
+	v := (p.To - p.From) * u
+	if p.From != 0 {
+		v = p.From + v
+	}
+	return v
+}
+
+// PathError is one problem in a scene file: the JSON path of the value
+// (`bodies[3].shapes[0].size[1]`) and what is wrong with it.
+type PathError struct {
+	Path string
+	Msg  string
+}
+
+func (e *PathError) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// maxErrors is the most problems one Load reports.
+const maxErrors = 20
+
+// problems collects PathErrors.
+type problems struct{ list []error }
+
+func (p *problems) add(path, format string, args ...any) {
+	if len(p.list) < maxErrors {
+		p.list = append(p.list, &PathError{Path: path, Msg: fmt.Sprintf(format, args...)})
+	}
+}
+
+func (p *problems) err() error { return errors.Join(p.list...) }
+
+// LoadFile reads the scene file at path and builds its World; errors start
+// with the path.
+func LoadFile(path string) (*stepper.World, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Load(f, path)
+}
+
+// Load reads a scene file from r and builds its World. name (a file name)
+// prefixes the errors. Every problem found is reported, each with its
+// JSON path, joined (errors.Join of *PathError), up to 20.
+func Load(r io.Reader, name string) (*stepper.World, error) {
+	s, err := ReadSpec(r, name)
+	if err != nil {
+		return nil, err
+	}
+	w, err := s.World()
+	if err != nil {
+		return nil, prefixErr(name, err)
+	}
+	return w, nil
+}
+
+// ReadSpec reads and checks a scene file from r without building it.
+func ReadSpec(r io.Reader, name string) (*SceneSpec, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxSceneFile+1))
+	if err != nil {
+		return nil, prefixErr(name, err)
+	}
+	if len(data) > maxSceneFile {
+		return nil, prefixErr(name, fmt.Errorf("larger than %d bytes", maxSceneFile))
+	}
+	n, err := parseJSON(data)
+	if err != nil {
+		return nil, prefixErr(name, err)
+	}
+	var p problems
+	s := decodeScene(n, &p)
+	if err := p.err(); err != nil {
+		return nil, prefixErr(name, err)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, prefixErr(name, err)
+	}
+	return s, nil
+}
+
+// prefixErr puts name in front of each line of err's message.
+func prefixErr(name string, err error) error {
+	if name == "" {
+		return err
+	}
+	return &fileError{name: name, err: err}
+}
+
+type fileError struct {
+	name string
+	err  error
+}
+
+func (e *fileError) Error() string {
+	lines := strings.Split(e.err.Error(), "\n")
+	for i := range lines {
+		lines[i] = e.name + ": " + lines[i]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (e *fileError) Unwrap() error { return e.err }
+
+// solverNames are the solvers a scene file may name (the enumerating
+// reference solver is exponential in the rows and left out).
+var solverNames = []string{"bpp", "pgs", "lemke", "newton-fb", "newton-cck", "newton-min", "prox"}
+
+func newSolver(name string) lcp.Solver {
+	switch name {
+	case "bpp":
+		return &lcp.BPP{}
+	case "pgs":
+		return &lcp.PGS{}
+	case "lemke":
+		return &lcp.Lemke{}
+	case "newton-fb":
+		return &lcp.Newton{}
+	case "newton-cck":
+		return &lcp.Newton{Func: lcp.ChenChenKanzow}
+	case "newton-min":
+		return &lcp.Newton{Func: lcp.MinMap}
+	case "prox":
+		return &lcp.Prox{}
+	}
+	return nil
+}
+
+// stepperSettings returns the stepper.Settings of s (Validate first).
+func (s *SettingsSpec) stepperSettings() stepper.Settings {
+	return stepper.Settings{
+		H: s.H, Gravity: s.Gravity, Solver: newSolver(s.Solver), Budget: s.Budget,
+		Pick: s.Pick, Stabilization: s.Stabilization, Baumgarte: s.Baumgarte,
+		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
+	}
+}
+
+// World validates s and builds its World: settings, world shapes, bodies
+// with their shapes, joints, then one controller for the loads. Errors
+// name the path as in a file (`joints[2].axis`).
+func (s *SceneSpec) World() (*stepper.World, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s.build()
+}
+
+// build assumes Validate passed; constructor errors (which Validate
+// should have caught) still get their path.
+func (s *SceneSpec) build() (*stepper.World, error) {
+	w, err := stepper.New(s.Settings.stepperSettings())
+	if err != nil {
+		return nil, &PathError{"settings", err.Error()}
+	}
+	for i := range s.WorldShapes {
+		if err := addShape(w, constraint.World, &s.WorldShapes[i]); err != nil {
+			return nil, &PathError{fmt.Sprintf("world_shapes[%d]", i), err.Error()}
+		}
+	}
+	ids := map[string]int{WorldName: constraint.World}
+	for i := range s.Bodies {
+		bs := &s.Bodies[i]
+		path := fmt.Sprintf("bodies[%d]", i)
+		mass, inertia, err := bs.massProperties()
+		if err != nil {
+			return nil, &PathError{path, err.Error()}
+		}
+		b, err := body.New(body.Params{Name: bs.Name, Mass: mass, Inertia: inertia, Pos: bs.Pos, Rot: bs.Rot,
+			Vel: bs.Vel, AngVel: bs.AngVel, Force: bs.Force, Torque: bs.Torque, Static: bs.Static})
+		if err != nil {
+			return nil, &PathError{path, err.Error()}
+		}
+		id, err := w.AddBody(b)
+		if err != nil {
+			return nil, &PathError{path, err.Error()}
+		}
+		ids[bs.Name] = id
+	}
+	for i := range s.Bodies {
+		for k := range s.Bodies[i].Shapes {
+			if err := addShape(w, i, &s.Bodies[i].Shapes[k]); err != nil {
+				return nil, &PathError{fmt.Sprintf("bodies[%d].shapes[%d]", i, k), err.Error()}
+			}
+		}
+	}
+	for i := range s.Joints {
+		c, err := s.Joints[i].constraint(w.Bodies, ids)
+		if err == nil {
+			err = w.AddConstraint(c)
+		}
+		if err != nil {
+			return nil, &PathError{fmt.Sprintf("joints[%d]", i), err.Error()}
+		}
+	}
+	if len(s.Loads) > 0 {
+		if err := w.AddController(newLoadController(s.Loads, ids, s.Bodies)); err != nil {
+			return nil, &PathError{"loads", err.Error()}
+		}
+	}
+	return w, nil
+}
+
+// geomShape returns the contact.Shape of s.
+func (s *ShapeSpec) shape() contact.Shape {
+	switch s.Type {
+	case contact.Box:
+		return contact.Shape{Kind: contact.Box, Half: s.Size.Mul(0.5)}
+	case contact.Sphere:
+		return contact.Shape{Kind: contact.Sphere, Radius: s.Radius}
+	case contact.Capsule, contact.Cylinder:
+		return contact.Shape{Kind: s.Type, Radius: s.Radius, HalfLength: s.Length * 0.5}
+	}
+	return contact.Shape{Kind: s.Type}
+}
+
+func (s *ShapeSpec) rot() mgl64.Quat {
+	if s.Rot == (mgl64.Quat{}) {
+		return mgl64.QuatIdent()
+	}
+	return s.Rot
+}
+
+func addShape(w *stepper.World, id int, s *ShapeSpec) error {
+	_, err := w.AddGeom(stepper.Geom{Body: id, Shape: s.shape(), Local: contact.Pose{Pos: s.Pos, Rot: s.rot()}, Material: s.Material})
+	return err
+}
+
+// volume returns the shape's volume (m³) and its inertia about its own
+// centre in its own frame for mass m.
+func (s *ShapeSpec) volume(m float64) (float64, mgl64.Mat3) {
+	switch s.Type {
+	case contact.Box:
+		return s.Size[0] * s.Size[1] * s.Size[2], body.BoxInertia(m, s.Size[0], s.Size[1], s.Size[2])
+	case contact.Sphere:
+		return 4 * math.Pi * s.Radius * s.Radius * s.Radius / 3, body.SphereInertia(m, s.Radius)
+	case contact.Capsule:
+		r := s.Radius
+		return math.Pi*r*r*s.Length + 4*math.Pi*r*r*r/3, body.CapsuleInertia(m, r, s.Length)
+	case contact.Cylinder:
+		return math.Pi * s.Radius * s.Radius * s.Length, body.CylinderInertia(m, s.Radius, s.Length)
+	}
+	return 0, mgl64.Mat3{}
+}
+
+// massProperties returns the body's mass and inertia: as given, or the
+// mass from Density × volume and the inertia of homogeneous shapes about
+// the body origin (parallel axis theorem), which must be their common
+// centre of mass.
+func (b *BodySpec) massProperties() (float64, mgl64.Mat3, error) {
+	if b.Static && b.Mass == 0 && b.Density == 0 {
+		if b.Inertia != nil {
+			return 0, *b.Inertia, nil
+		}
+		return 0, mgl64.Mat3{}, nil
+	}
+	vol := 0.0
+	for i := range b.Shapes {
+		v, _ := b.Shapes[i].volume(1)
+		vol += v
+	}
+	mass := b.Mass
+	if b.Density != 0 {
+		mass = b.Density * vol
+	}
+	if b.Inertia != nil {
+		return mass, *b.Inertia, nil
+	}
+	if !(vol > 0) {
+		return 0, mgl64.Mat3{}, errors.New("inertia: give it, or shapes with a volume to derive it from")
+	}
+	var inertia mgl64.Mat3
+	var com mgl64.Vec3
+	scale := 0.0
+	for i := range b.Shapes {
+		s := &b.Shapes[i]
+		v, _ := s.volume(1)
+		if v == 0 {
+			continue
+		}
+		m := mass * v / vol
+		_, is := s.volume(m)
+		com = com.Add(s.Pos.Mul(m / mass))
+		scale = math.Max(scale, s.Pos.Len()+math.Cbrt(v))
+		if s.Pos == (mgl64.Vec3{}) && s.rot() == mgl64.QuatIdent() {
+			if len(b.Shapes) == 1 {
+				return mass, is, nil
+			}
+			inertia = inertia.Add(is)
+			continue
+		}
+		r := body.QuatMat3(s.rot())
+		d := s.Pos
+		shift := mgl64.Ident3().Mul(d.Dot(d)).Sub(d.OuterProd3(d)).Mul(m)
+		inertia = inertia.Add(r.Mul3(is).Mul3(r.Transpose())).Add(shift)
+	}
+	if com.Len() > 1e-9*scale {
+		return 0, mgl64.Mat3{}, fmt.Errorf("inertia: the shapes' centre of mass is at %v in the body frame, but the body's position is its centre of mass: place the shapes around the origin or give inertia", fmtVec(com))
+	}
+	return mass, inertia, nil
+}
+
+// constraint builds the joint from the bodies at their initial poses.
+func (j *JointSpec) constraint(bodies []*body.Body, ids map[string]int) (constraint.Constraint, error) {
+	a, b := ids[j.A], ids[j.B]
+	housing := constraint.World
+	if j.Housing != "" {
+		housing = ids[j.Housing]
+	}
+	switch j.Type {
+	case JointBall:
+		c, err := constraint.NewBall(bodies, a, b, j.Pivot)
+		if err == nil && j.Soft != nil {
+			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
+		}
+		return c, err
+	case JointFixed:
+		c, err := constraint.NewFixed(bodies, a, b, j.Pivot)
+		if err == nil && j.Soft != nil {
+			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
+		}
+		return c, err
+	case JointHinge:
+		c, err := constraint.NewHinge(bodies, a, b, j.Pivot, j.Axis)
+		if err == nil {
+			err = j.axisOptions(c)
+		}
+		if err == nil && j.Soft != nil {
+			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
+		}
+		return c, err
+	case JointPrismatic:
+		c, err := constraint.NewPrismatic(bodies, a, b, j.Pivot, j.Axis)
+		if err == nil {
+			err = j.axisOptions(c)
+		}
+		if err == nil && j.Soft != nil {
+			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
+		}
+		return c, err
+	case JointDistance:
+		c, err := constraint.NewDistance(bodies, a, b, j.PivotA, j.PivotB, j.Length)
+		if err == nil && j.Soft != nil {
+			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
+		}
+		return c, err
+	case JointGear:
+		return constraint.NewGear(bodies, a, b, j.AxisA, j.AxisB, j.Ratio, housing)
+	case JointDifferential:
+		return constraint.NewDifferential(bodies, ids[j.Carrier], a, b, j.AxisCarrier, j.AxisA, j.AxisB, housing)
+	case JointConverter:
+		return constraint.NewConverter(bodies, a, b, j.AxisA, j.AxisB, j.Coefficient, housing)
+	}
+	return nil, fmt.Errorf("type: unknown joint type %q", j.Type)
+}
+
+// axisJoint is the option API shared by Hinge and Prismatic.
+type axisJoint interface {
+	SetLimits(lo, hi float64) error
+	SetMotor(speed, maxForce float64) error
+	SetFriction(f float64) error
+}
+
+func (j *JointSpec) axisOptions(c axisJoint) error {
+	if j.Limits != nil {
+		if err := c.SetLimits(j.Limits.Lower, j.Limits.Upper); err != nil {
+			return err
+		}
+	}
+	if j.Motor != nil {
+		if err := c.SetMotor(j.Motor.Speed, j.Motor.MaxForce); err != nil {
+			return err
+		}
+	}
+	if j.Friction != 0 {
+		return c.SetFriction(j.Friction)
+	}
+	return nil
+}
+
+// loadController applies the loads at the start of every step. Each
+// loaded body's force (torque) is set to its BodySpec force (torque) plus
+// the loads' values: the first contribution is assigned, the next ones
+// added, so one load reproduces exactly what a hand-written controller
+// that assigns Body.Torque does.
+type loadController struct {
+	loads []resolvedLoad
+	base  []baseFT // per touched body, its held force and torque
+	acc   []accFT  // per touched body, this step's sum
+}
+
+type resolvedLoad struct {
+	torque      bool
+	body, react int // acc slots; react −1 = none
+	frame       int // body index, or constraint.World
+	dir         mgl64.Vec3
+	profile     ProfileSpec
+}
+
+type baseFT struct {
+	id            int
+	force, torque mgl64.Vec3
+}
+
+type accFT struct {
+	f, t       mgl64.Vec3
+	fset, tset bool
+}
+
+func newLoadController(loads []LoadSpec, ids map[string]int, bodies []BodySpec) *loadController {
+	c := &loadController{}
+	slot := func(id int) int {
+		for i, b := range c.base {
+			if b.id == id {
+				return i
+			}
+		}
+		c.base = append(c.base, baseFT{id: id, force: bodies[id].Force, torque: bodies[id].Torque})
+		return len(c.base) - 1
+	}
+	for _, l := range loads {
+		r := resolvedLoad{torque: l.Type == LoadTorque, dir: l.Direction, profile: l.Profile,
+			frame: constraint.World, react: -1}
+		r.body = slot(ids[l.Body])
+		if l.Reaction != "" && l.Reaction != WorldName {
+			r.react = slot(ids[l.Reaction])
+		}
+		if l.Frame != "" && l.Frame != WorldName {
+			r.frame = ids[l.Frame]
+		}
+		c.loads = append(c.loads, r)
+	}
+	c.acc = make([]accFT, len(c.base))
+	return c
+}
+
+// Control implements stepper.Controller.
+func (c *loadController) Control(w *stepper.World) error {
+	for _, b := range c.base {
+		if b.id >= len(w.Bodies) {
+			return errors.New("loads: the world has fewer bodies than when the loads were built")
+		}
+	}
+	clear(c.acc)
+	t := w.Time()
+	for _, l := range c.loads {
+		d := l.dir
+		if l.frame != constraint.World {
+			d = w.Bodies[l.frame].Rot.Rotate(d)
+		}
+		v := d.Mul(l.profile.At(t))
+		c.acc[l.body].add(l.torque, v)
+		if l.react >= 0 {
+			c.acc[l.react].add(l.torque, v.Mul(-1))
+		}
+	}
+	for i, a := range c.acc {
+		b := w.Bodies[c.base[i].id]
+		if a.fset {
+			b.Force = withBase(c.base[i].force, a.f)
+		}
+		if a.tset {
+			b.Torque = withBase(c.base[i].torque, a.t)
+		}
+	}
+	return nil
+}
+
+func (a *accFT) add(torque bool, v mgl64.Vec3) {
+	switch {
+	case torque && a.tset:
+		a.t = a.t.Add(v)
+	case torque:
+		a.t, a.tset = v, true
+	case a.fset:
+		a.f = a.f.Add(v)
+	default:
+		a.f, a.fset = v, true
+	}
+}
+
+// withBase returns base + v, or v itself when base is +0 (so a single
+// load reproduces an assignment bit for bit, signed zeros included).
+func withBase(base, v mgl64.Vec3) mgl64.Vec3 {
+	if isPosZero(base) {
+		return v
+	}
+	return base.Add(v)
+}
+
+// isPosZero reports whether every component of v is +0 (bit pattern 0).
+func isPosZero(v mgl64.Vec3) bool {
+	for _, x := range v {
+		if math.Float64bits(x) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func fmtVec(v mgl64.Vec3) string {
+	return fmt.Sprintf("[%v, %v, %v]", v[0], v[1], v[2])
+}
+
+// quoteName shortens a user-given name for an error message.
+func quoteName(s string) string {
+	if len(s) > maxNameInError {
+		s = s[:maxNameInError] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// sortedNames returns the body names for "valid: …" lists.
+func sortedNames(s *SceneSpec) []string {
+	names := make([]string, 0, len(s.Bodies)+1)
+	for _, b := range s.Bodies {
+		names = append(names, b.Name)
+	}
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,352 @@
+package scenes
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// Validate checks that s describes something physical before anything is
+// built: finite numbers in range, unique body names, dynamic bodies with
+// positive mass and positive definite inertia, unit quaternions, joints
+// and loads that name existing bodies, and the options each joint type
+// takes. It returns every problem (up to 20) joined, each a *PathError
+// with the JSON path of the value.
+func (s *SceneSpec) Validate() error {
+	var p problems
+	s.validate(&p)
+	return p.err()
+}
+
+func (s *SceneSpec) validate(p *problems) {
+	st := &s.Settings
+	chkPos(p, "settings.h", st.H, "s")
+	chkVec(p, "settings.gravity", st.Gravity)
+	if st.Budget < 0 {
+		p.add("settings.budget", "must be ≥ 0, got %d", st.Budget)
+	}
+	if st.Pick < errmeasure.Energy || st.Pick > errmeasure.Last {
+		p.add("settings.pick", "unknown measure %d", int(st.Pick))
+	}
+	if st.Stabilization < stepper.Regularized || st.Stabilization > stepper.Post {
+		p.add("settings.stabilization", "unknown mode %d", int(st.Stabilization))
+	}
+	chkNonNeg(p, "settings.baumgarte", st.Baumgarte, "1/s")
+	chkNonNeg(p, "settings.contact_margin", st.ContactMargin, "m")
+	for _, f := range []struct{ path, v string }{{"settings.solver", st.Solver}, {"settings.post_solver", st.PostSolver}} {
+		if f.v != "" && !slices.Contains(solverNames, f.v) {
+			p.add(f.path, "unknown solver %q (want %s)", f.v, strings.Join(solverNames, ", "))
+		}
+	}
+	for i := range s.WorldShapes {
+		s.WorldShapes[i].validate(p, fmt.Sprintf("world_shapes[%d]", i), true)
+	}
+	names := map[string]int{}
+	for i := range s.Bodies {
+		b := &s.Bodies[i]
+		path := fmt.Sprintf("bodies[%d]", i)
+		switch {
+		case b.Name == "":
+			p.add(path+".name", "must not be empty (joints and loads refer to bodies by name)")
+		case b.Name == WorldName:
+			p.add(path+".name", "%q is reserved for the static world", WorldName)
+		default:
+			if k, dup := names[b.Name]; dup {
+				p.add(path+".name", "%s is also the name of bodies[%d]; names must be unique", quoteName(b.Name), k)
+			} else {
+				names[b.Name] = i
+			}
+		}
+		b.validate(p, path)
+	}
+	ref := func(path, name string, world bool) bool {
+		if name == WorldName {
+			if !world {
+				p.add(path, "must be a body, not the world")
+				return false
+			}
+			return true
+		}
+		if _, ok := names[name]; !ok {
+			if name == "" {
+				p.add(path, "required: a body name or %q", WorldName)
+			} else {
+				p.add(path, "no body named %s (bodies: %s)", quoteName(name), listNames(sortedNames(s)))
+			}
+			return false
+		}
+		return true
+	}
+	for i := range s.Joints {
+		s.Joints[i].validate(p, fmt.Sprintf("joints[%d]", i), ref)
+	}
+	for i := range s.Loads {
+		l := &s.Loads[i]
+		path := fmt.Sprintf("loads[%d]", i)
+		if l.Type != LoadForce && l.Type != LoadTorque {
+			p.add(path+".type", "unknown load type %q (want force or torque)", l.Type)
+		}
+		if ref(path+".body", l.Body, false) && s.Bodies[names[l.Body]].Static {
+			p.add(path+".body", "%s is static: a load on it has no effect", quoteName(l.Body))
+		}
+		if l.Reaction != "" {
+			ref(path+".reaction", l.Reaction, true)
+			if l.Reaction == l.Body {
+				p.add(path+".reaction", "must differ from body")
+			}
+		}
+		if l.Frame != "" {
+			ref(path+".frame", l.Frame, true)
+		}
+		chkAxis(p, path+".direction", l.Direction)
+		pr := &l.Profile
+		pp := path + ".profile"
+		switch pr.Type {
+		case ProfileConst:
+			chkFinite(p, pp+".value", pr.Value)
+		case ProfileRamp:
+			chkFinite(p, pp+".from", pr.From)
+			chkFinite(p, pp+".to", pr.To)
+			chkNonNeg(p, pp+".duration", pr.Duration, "s")
+		default:
+			p.add(pp+".type", "unknown profile %q (want constant or ramp)", pr.Type)
+		}
+	}
+}
+
+func listNames(names []string) string {
+	const most = 8
+	if len(names) == 0 {
+		return "none"
+	}
+	q := make([]string, 0, most+1)
+	for i, n := range names {
+		if i == most {
+			q = append(q, fmt.Sprintf("… %d more", len(names)-most))
+			break
+		}
+		q = append(q, quoteName(n))
+	}
+	return strings.Join(q, ", ")
+}
+
+func (b *BodySpec) validate(p *problems, path string) {
+	switch {
+	case b.Mass != 0 && b.Density != 0:
+		p.add(path, "give mass or density, not both")
+	case b.Density != 0:
+		chkPos(p, path+".density", b.Density, "kg/m³")
+	case b.Static:
+		chkNonNeg(p, path+".mass", b.Mass, "kg")
+	default:
+		if !(b.Mass > 0) || math.IsInf(b.Mass, 0) {
+			p.add(path+".mass", "must be finite and > 0 kg for a dynamic body, got %v (give mass or density, or static: true)", b.Mass)
+		}
+	}
+	if b.Inertia != nil {
+		m := *b.Inertia
+		bad := false
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				if x := m.At(i, j); math.IsNaN(x) || math.IsInf(x, 0) {
+					p.add(fmt.Sprintf("%s.inertia[%d][%d]", path, i, j), "must be finite, got %v", x)
+					bad = true
+				}
+			}
+		}
+		if !bad {
+			// body.Validate checks symmetry and positive definiteness.
+			tb := body.Body{Name: b.Name, Mass: 1, Inertia: m, Rot: mgl64.QuatIdent(), Static: b.Static}
+			if err := tb.Validate(); err != nil {
+				p.add(path+".inertia", "%s", strings.TrimPrefix(err.Error(), fmt.Sprintf("body %q: Inertia: ", b.Name)))
+			}
+		}
+	}
+	chkVec(p, path+".position", b.Pos)
+	chkQuat(p, path+".orientation", b.Rot, false)
+	chkVec(p, path+".velocity", b.Vel)
+	chkVec(p, path+".angular_velocity", b.AngVel)
+	chkVec(p, path+".force", b.Force)
+	chkVec(p, path+".torque", b.Torque)
+	for k := range b.Shapes {
+		b.Shapes[k].validate(p, fmt.Sprintf("%s.shapes[%d]", path, k), b.Static)
+	}
+	if b.Inertia == nil && !b.Static && len(p.list) == 0 {
+		if _, _, err := b.massProperties(); err != nil {
+			p.add(path, "%v", err)
+		}
+	}
+}
+
+func (s *ShapeSpec) validate(p *problems, path string, static bool) {
+	switch s.Type {
+	case contact.Plane:
+		if !static {
+			p.add(path+".type", "a plane must be a world shape or belong to a static body")
+		}
+	case contact.Box:
+		for i := 0; i < 3; i++ {
+			chkPos(p, fmt.Sprintf("%s.size[%d]", path, i), s.Size[i], "m")
+		}
+	case contact.Sphere:
+		chkPos(p, path+".radius", s.Radius, "m")
+	case contact.Capsule:
+		chkPos(p, path+".radius", s.Radius, "m")
+		chkNonNeg(p, path+".length", s.Length, "m")
+	case contact.Cylinder:
+		chkPos(p, path+".radius", s.Radius, "m")
+		chkPos(p, path+".length", s.Length, "m")
+	default:
+		p.add(path+".type", "unknown shape kind %d", int(s.Type))
+	}
+	chkVec(p, path+".position", s.Pos)
+	chkQuat(p, path+".orientation", s.Rot, true)
+	m := s.Material
+	mp := path + ".material"
+	chkNonNeg(p, mp+".friction", m.Friction, "")
+	chkNonNeg(p, mp+".rolling", m.Rolling, "m")
+	if !(m.Stiffness >= 0) {
+		p.add(mp+".stiffness", "must be ≥ 0 N/m (0 = rigid), got %v", m.Stiffness)
+	}
+	chkNonNeg(p, mp+".damping", m.Damping, "s")
+}
+
+// uses lists, per joint type, the optional fields it accepts.
+func (j *JointSpec) validate(p *problems, path string, ref func(path, name string, world bool) bool) {
+	if !slices.Contains(jointTypes, j.Type) {
+		p.add(path+".type", "unknown joint type %q (want %s)", j.Type, strings.Join(jointTypes, ", "))
+		return
+	}
+	okA := ref(path+".body_a", j.A, j.Type != JointDifferential)
+	okB := ref(path+".body_b", j.B, j.Type != JointDifferential)
+	if okA && okB && j.A == j.B {
+		if j.A == WorldName {
+			p.add(path+".body_b", "both sides are the world; at least one must be a body")
+		} else {
+			p.add(path+".body_b", "same body as body_a (%s); a joint needs two different bodies", quoteName(j.A))
+		}
+	}
+	if j.Type == JointDifferential {
+		if ref(path+".carrier", j.Carrier, false) && (j.Carrier == j.A || j.Carrier == j.B) {
+			p.add(path+".carrier", "must differ from body_a and body_b")
+		}
+	}
+	if j.Housing != "" && j.Housing != WorldName {
+		if ref(path+".housing", j.Housing, true) && (j.Housing == j.A || j.Housing == j.B || j.Housing == j.Carrier) {
+			p.add(path+".housing", "must differ from the coupled bodies")
+		}
+	}
+	switch j.Type {
+	case JointBall, JointFixed:
+		chkVec(p, path+".pivot", j.Pivot)
+	case JointHinge, JointPrismatic:
+		chkVec(p, path+".pivot", j.Pivot)
+		chkAxis(p, path+".axis", j.Axis)
+		if l := j.Limits; l != nil {
+			lp := path + ".limits"
+			switch {
+			case math.IsNaN(l.Lower) || math.IsInf(l.Lower, 1):
+				p.add(lp+".lower", "must be a number or null (no lower limit), got %v", l.Lower)
+			case math.IsNaN(l.Upper) || math.IsInf(l.Upper, -1):
+				p.add(lp+".upper", "must be a number or null (no upper limit), got %v", l.Upper)
+			case l.Lower > l.Upper:
+				p.add(lp, "need lower ≤ upper, got [%v, %v]", l.Lower, l.Upper)
+			case j.Type == JointHinge && (!math.IsInf(l.Lower, -1) && l.Lower < -math.Pi || !math.IsInf(l.Upper, 1) && l.Upper > math.Pi):
+				p.add(lp, "a hinge's limits must lie in [−π, π] rad, got [%v, %v]", l.Lower, l.Upper)
+			}
+		}
+		if m := j.Motor; m != nil {
+			chkFinite(p, path+".motor.speed", m.Speed)
+			if !(m.MaxForce >= 0) {
+				p.add(path+".motor.max_force", "must be ≥ 0 (null = unbounded), got %v", m.MaxForce)
+			}
+		}
+		chkNonNeg(p, path+".friction", j.Friction, "")
+	case JointDistance:
+		chkVec(p, path+".pivot_a", j.PivotA)
+		chkVec(p, path+".pivot_b", j.PivotB)
+		chkPos(p, path+".length", j.Length, "m")
+	case JointGear:
+		chkAxis(p, path+".axis_a", j.AxisA)
+		chkAxis(p, path+".axis_b", j.AxisB)
+		if !(j.Ratio != 0) || math.IsInf(j.Ratio, 0) || math.IsNaN(j.Ratio) {
+			p.add(path+".ratio", "must be finite and non-zero, got %v", j.Ratio)
+		}
+	case JointDifferential:
+		chkAxis(p, path+".axis_carrier", j.AxisCarrier)
+		chkAxis(p, path+".axis_a", j.AxisA)
+		chkAxis(p, path+".axis_b", j.AxisB)
+	case JointConverter:
+		chkAxis(p, path+".axis_a", j.AxisA)
+		chkAxis(p, path+".axis_b", j.AxisB)
+		chkPos(p, path+".coefficient", j.Coefficient, "N·m·s/rad")
+	}
+	if s := j.Soft; s != nil {
+		if !(s.Stiffness >= 0) {
+			p.add(path+".soft.stiffness", "must be ≥ 0 (0 = rigid), got %v", s.Stiffness)
+		}
+		chkNonNeg(p, path+".soft.damping", s.Damping, "s")
+	}
+}
+
+func unitSuffix(unit string) string {
+	if unit == "" {
+		return ""
+	}
+	return " " + unit
+}
+
+func chkFinite(p *problems, path string, v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		p.add(path, "must be finite, got %v", v)
+	}
+}
+
+func chkPos(p *problems, path string, v float64, unit string) {
+	if !(v > 0) || math.IsInf(v, 0) {
+		p.add(path, "must be > 0%s, got %v", unitSuffix(unit), v)
+	}
+}
+
+func chkNonNeg(p *problems, path string, v float64, unit string) {
+	if !(v >= 0) || math.IsInf(v, 0) {
+		p.add(path, "must be finite and ≥ 0%s, got %v", unitSuffix(unit), v)
+	}
+}
+
+func chkVec(p *problems, path string, v mgl64.Vec3) {
+	for i, x := range v {
+		chkFinite(p, fmt.Sprintf("%s[%d]", path, i), x)
+	}
+}
+
+func chkAxis(p *problems, path string, v mgl64.Vec3) {
+	n := len(p.list)
+	chkVec(p, path, v)
+	if len(p.list) == n && !(v.Len() > 1e-12) {
+		p.add(path, "must have non-zero length, got %s", fmtVec(v))
+	}
+}
+
+// chkQuat checks a unit quaternion; zeroOK allows the zero quaternion
+// (identity) of a shape's pose.
+func chkQuat(p *problems, path string, q mgl64.Quat, zeroOK bool) {
+	if zeroOK && q == (mgl64.Quat{}) {
+		return
+	}
+	n := math.Sqrt(q.W*q.W + q.V.Dot(q.V))
+	if math.IsNaN(n) || math.IsInf(n, 0) || math.Abs(n-1) > body.UnitQuatTol {
+		p.add(path, "must be a unit quaternion [w, x, y, z], got %s with norm %v", fmtQuat(q), n)
+	}
+}
+
+func fmtQuat(q mgl64.Quat) string {
+	return fmt.Sprintf("[%v, %v, %v, %v]", q.W, q.V[0], q.V[1], q.V[2])
+}
