@@ -203,17 +203,16 @@ func jointRows(f *Frame) []constraint.Row {
 }
 
 // pointRow is stepper's contact row along d at x between bodies a (pushed
-// along −d) and b (along +d), with the same floating-point operations.
+// along −d) and b (along +d): constraint.Row.SetPoint, as the stepper builds it.
 func pointRow(r *constraint.Row, k constraint.Kind, m *massModel, a, b int, x, d mgl64.Vec3) {
-	r.Reset(k)
+	var ca, cb mgl64.Vec3
 	if a != constraint.World {
-		ra := x.Sub(m.bodies[a].Pos)
-		r.AddBody(a, d.Mul(-1), ra.Cross(d).Mul(-1))
+		ca = m.bodies[a].Pos
 	}
 	if b != constraint.World {
-		rb := x.Sub(m.bodies[b].Pos)
-		r.AddBody(b, d, rb.Cross(d))
+		cb = m.bodies[b].Pos
 	}
+	r.SetPoint(k, a, ca, b, cb, x, d)
 }
 
 // appendContactRows appends contact i's box rows (stepper.fillContactRows).

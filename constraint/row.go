@@ -223,3 +223,23 @@ func (r *Row) AddBody(i int, lin, ang mgl64.Vec3) {
 	}
 	r.add(i, lin, ang)
 }
+
+// SetPoint makes r a row of kind k along the unit direction d at the world
+// point x between body a, with centre of mass ca, pushed along −d, and body
+// b, centre cb, pushed along +d (a contact's normal or friction row):
+//
+//	J_b = [d, (x − c_b) × d],  J_a = −[d, (x − c_a) × d],
+//
+// so J v = d·(v_b + ω_b × r_b − v_a − ω_a × r_a). A side that is World is
+// left out. r is Reset first.
+func (r *Row) SetPoint(k Kind, a int, ca mgl64.Vec3, b int, cb mgl64.Vec3, x, d mgl64.Vec3) {
+	r.Reset(k)
+	if a != World {
+		ra := x.Sub(ca)
+		r.AddBody(a, d.Mul(-1), ra.Cross(d).Mul(-1))
+	}
+	if b != World {
+		rb := x.Sub(cb)
+		r.AddBody(b, d, rb.Cross(d))
+	}
+}

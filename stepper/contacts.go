@@ -267,19 +267,17 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	return out
 }
 
-// pointRow fills r as a row along direction d at point x between bodies a
-// (pushed along −d) and b (pushed along +d): J_b = [d, r_b × d],
-// J_a = −[d, r_a × d], so J v is d·(v_b + ω_b × r_b − v_a − ω_a × r_a).
+// pointRow fills r as a contact row along d at x between bodies a and b
+// (constraint.Row.SetPoint with their centres of mass).
 func (w *World) pointRow(r *constraint.Row, k constraint.Kind, a, b int, x, d mgl64.Vec3) {
-	r.Reset(k)
+	var ca, cb mgl64.Vec3
 	if a != constraint.World {
-		ra := x.Sub(w.Bodies[a].Pos)
-		r.AddBody(a, d.Mul(-1), ra.Cross(d).Mul(-1))
+		ca = w.Bodies[a].Pos
 	}
 	if b != constraint.World {
-		rb := x.Sub(w.Bodies[b].Pos)
-		r.AddBody(b, d, rb.Cross(d))
+		cb = w.Bodies[b].Pos
 	}
+	r.SetPoint(k, a, ca, b, cb, x, d)
 }
 
 // rowDiag returns J M⁻¹ Jᵀ of one row (a_ii without compliance) and
