@@ -102,13 +102,13 @@ async function main() {
   renderer.setClearColor(0x1d2127);
   $('view').appendChild(renderer.domElement);
   const scene = new THREE.Scene();
-  scene.fog = new THREE.Fog(0x1d2127, extent * 4, extent * 12);
   const lo = new THREE.Vector3(...meta.bounds_min), hi = new THREE.Vector3(...meta.bounds_max);
   const center = lo.clone().add(hi).multiplyScalar(0.5);
   const extent = Math.max(hi.clone().sub(lo).length(), 0.3);
+  scene.fog = new THREE.Fog(0x1d2127, extent * 4, extent * 12); // fades the far ground
   const camera = new THREE.PerspectiveCamera(40, 1, extent / 1000, extent * 500);
   camera.up.set(0, 0, 1);
-  camera.position.copy(center).add(new THREE.Vector3(0.8, -1.7, 0.6).multiplyScalar(extent * 0.95));
+  camera.position.copy(center).add(new THREE.Vector3(0.8, -1.7, 0.6).multiplyScalar(extent * 1.1));
   const controls = new OrbitControls(camera, renderer.domElement);
   controls.target.copy(center);
   controls.update();
@@ -221,11 +221,12 @@ async function main() {
       ctx.fillRect(x, H - h, Math.max(1, bw - 1), h);
     }
     if (maxE > 0) {
-      const l0 = Math.log10(minE), l1 = Math.max(Math.log10(maxE), l0 + 1);
+      let l0 = Math.log10(minE), l1 = Math.log10(maxE);
+      if (l1 - l0 < 1) { const mid = (l0 + l1) / 2; l0 = mid - 0.5; l1 = mid + 0.5; } // a flat run: mid-height
       ctx.strokeStyle = '#f2c14e'; ctx.lineWidth = 1.5; ctx.beginPath();
       let pen = false;
       for (let x = 0; x < W; x++) {
-        if (!(errs[x] > 0)) { pen = false; continue; }
+        if (!(errs[x] > 0)) continue; // no row in this column: join its neighbours
         const y = H - 2 - ((Math.log10(errs[x]) - l0) / (l1 - l0)) * (H - 6);
         if (pen) ctx.lineTo(x, y); else ctx.moveTo(x, y);
         pen = true;
