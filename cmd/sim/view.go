@@ -176,13 +176,13 @@ func checkViewAddr(addr string, allowRemote bool) (loopback bool, err error) {
 // viewScene builds the scene the trajectory was run from: a registered
 // name (with --set overrides) or a scene file.
 func viewScene(arg string, set setFlag) (*stepper.World, string, error) {
-	if strings.EqualFold(filepath.Ext(arg), ".json") {
+	if isSceneFile(arg) {
 		if len(set) > 0 {
-			return nil, "", usagef("view: --set applies to built-in scenes, not to the file %s", arg)
+			return nil, "", usagef("--set: a scene file has no parameters; edit %s instead", arg)
 		}
-		w, err := loadSceneFile(arg)
+		w, err := scenes.LoadFile(arg)
 		if err != nil {
-			return nil, "", usageError{fmt.Errorf("--scene: %w", err)}
+			return nil, "", usageError{fmt.Errorf("--scene: %w", unwrapPathError(err, arg))}
 		}
 		return w, filepath.Base(arg), nil
 	}

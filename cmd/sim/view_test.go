@@ -120,6 +120,24 @@ func TestViewSceneGeometry(t *testing.T) {
 	}
 }
 
+func TestViewSceneFile(t *testing.T) {
+	// sim export writes a built-in scene as a file; sim view --scene FILE
+	// draws it as it draws the built-in scene.
+	dir, traj, _ := viewRun(t, "brickwall", 3, "t.csv")
+	file := filepath.Join(dir, "wall.json")
+	out, stderr, code := runSim(t, "export", "brickwall")
+	require.Equal(t, 0, code, stderr)
+	require.NoError(t, os.WriteFile(file, []byte(out), 0o644))
+	w, name, err := viewScene(file, setFlag{})
+	require.NoError(t, err)
+	assert.Equal(t, "wall.json", name)
+	tr, err := loadTrajectory(traj)
+	require.NoError(t, err)
+	fromFile := newViewer(w, "brickwall", "t.csv", tr, nil)
+	builtIn := newViewer(buildScene(t, "brickwall"), "brickwall", "t.csv", tr, nil)
+	assert.JSONEq(t, string(builtIn.scene), string(fromFile.scene))
+}
+
 func TestInertiaBoxInvertsTheBoxInertia(t *testing.T) {
 	// A uniform box of mass m and half extents a, b, c has
 	// I_xx = m(b² + c²)/3 and so on.
@@ -378,6 +396,8 @@ func TestViewBadInputOneLineExit2(t *testing.T) {
 	data, err := os.ReadFile(traj)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(cut, data[:len(data)-100], 0o644))
+	badScene := filepath.Join(dir, "bad.json")
+	require.NoError(t, os.WriteFile(badScene, []byte(`{"bodies": 3}`), 0o644))
 	for name, tc := range map[string]struct {
 		args []string
 		want string
@@ -399,13 +419,21 @@ func TestViewBadInputOneLineExit2(t *testing.T) {
 		"host name":      {[]string{"view", traj, "--scene", "chain6", "--addr", "example.com:80"}, "--allow-remote"},
 		"bad addr":       {[]string{"view", traj, "--scene", "chain6", "--addr", "127.0.0.1"}, "want HOST:PORT"},
 		"bad port":       {[]string{"view", traj, "--scene", "chain6", "--addr", "127.0.0.1:99999"}, "bad port"},
-		"file and set":   {[]string{"view", traj, "--scene", "s.json", "--set", "a=1"}, "--set applies to built-in scenes"},
+		"file and set":   {[]string{"view", traj, "--scene", "s.json", "--set", "a=1"}, "--set: a scene file has no parameters"},
+		"no scene file":  {[]string{"view", traj, "--scene", filepath.Join(dir, "none.json")}, "--scene: " + filepath.Join(dir, "none.json") + ": no such file"},
+		"bad scene file": {[]string{"view", traj, "--scene", badScene}, "--scene: "},
 		"unknown flag":   {[]string{"view", traj, "--scene", "chain6", "--bogus"}, "bogus"},
 	} {
 		stdout, stderr, code := runSim(t, tc.args...)
 		assert.Equal(t, 2, code, name+": "+stderr)
 		assert.Empty(t, stdout, name)
-		assert.Equal(t, 1, strings.Count(stderr, "\n"), name+": want one line, got "+stderr)
+		if name == "bad scene file" {
+			// As for sim run FILE.json: one line per problem, each naming
+			// the file and the JSON path.
+			assert.Equal(t, 3, strings.Count(stderr, badScene+": "), stderr)
+		} else {
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), name+": want one line, got "+stderr)
+		}
 		assert.True(t, strings.HasPrefix(stderr, "sim: "), name)
 		assert.Contains(t, stderr, tc.want, name)
 		assert.NotContains(t, stderr, "internal error", name)
