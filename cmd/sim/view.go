@@ -49,8 +49,8 @@ import (
 var webFiles embed.FS
 
 // viewChunkValues caps the numbers in one /api/frames or /api/stats
-// answer (about 2 MB of JSON), so no single response stalls the page.
-const viewChunkValues = 200_000
+// answer (about 1 MB of JSON), so no single response stalls the page.
+const viewChunkValues = 100_000
 
 // poseLen is the numbers per body per frame: x, y, z, qw, qx, qy, qz.
 const poseLen = 7

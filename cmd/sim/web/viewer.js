@@ -304,13 +304,13 @@ async function main() {
     }
   });
 
-  let last = performance.now();
+  let last = performance.now(), ticks = 0;
   function tick(now) {
     const gap = now - last;
     last = now;
     // The longest wait between two animation frames while data streams in
     // (after the first render, whose shader compilation is a one-off).
-    if (!hook.loaded && hook.renderCount > 1) hook.maxFrameGapMs = Math.max(hook.maxFrameGapMs, gap);
+    if (!hook.loaded && ticks++ > 1) hook.maxFrameGapMs = Math.max(hook.maxFrameGapMs, gap);
     if (playing) {
       cursor += ((gap / 1000) * Number($('speed').value)) / frameDt;
       if (cursor >= N - 1) { cursor = N - 1; setPlaying(false); }
@@ -360,7 +360,7 @@ async function main() {
   }
   const progress = () => {
     $('load').style.width = `${(100 * loadedSlots) / slots}%`;
-    setFrame(curFrame, true); // a finer frame may have arrived
+    if (slotFor(curFrame) !== curSlot) setFrame(curFrame, true); // the shown frame's own data arrived
   };
   const statsDone = (async () => {
     if (!meta.stats) { hook.statsLoaded = true; return; }
