@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	_ "embed"
 	"fmt"
 	"io"
 	"slices"
@@ -8,6 +9,12 @@ import (
 
 	"github.com/gorigid/gorigid/stepper"
 )
+
+// Schema is the JSON Schema (draft 2020-12) of scene files
+// (scene.schema.json), for editors: `sim export --schema`.
+//
+//go:embed scene.schema.json
+var Schema []byte
 
 // specSettings returns the SettingsSpec of s; solvers by their Name.
 func specSettings(s stepper.Settings) SettingsSpec {

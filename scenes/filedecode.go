@@ -73,7 +73,7 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 var shapeNames = []string{"box", "sphere", "capsule", "cylinder", "plane"}
 
 func decodeShape(p *problems, n *jnode, path string) ShapeSpec {
-	s := ShapeSpec{Rot: mgl64.QuatIdent()}
+	s := ShapeSpec{} // Rot zero: identity, unless given
 	o := decObj(p, n, path)
 	if o == nil {
 		return s
