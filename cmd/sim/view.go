@@ -604,9 +604,31 @@ func newViewer(w *stepper.World, sceneName, trajName string, tr *trajectory, st 
 		}
 		sj.Bodies[i] = bj
 	}
+	// reach[i]: how far body i's drawing extends from its centre of mass.
+	reach := make([]float64, len(w.Bodies))
+	for i, b := range sj.Bodies {
+		if b.Box != nil {
+			reach[i] = math.Hypot(b.Box[0], math.Hypot(b.Box[1], b.Box[2]))
+		}
+	}
+	for _, g := range sj.Geoms {
+		if g.Body < 0 || g.Body >= len(reach) {
+			continue
+		}
+		r := g.Radius
+		switch g.Kind {
+		case "box":
+			r = math.Hypot(g.Half[0], math.Hypot(g.Half[1], g.Half[2]))
+		case "capsule":
+			r = g.Radius + g.HalfLength
+		case "cylinder":
+			r = math.Hypot(g.Radius, g.HalfLength)
+		}
+		reach[g.Body] = math.Max(reach[g.Body], r+math.Hypot(g.Pos[0], math.Hypot(g.Pos[1], g.Pos[2])))
+	}
 	v := &viewer{chunkValues: viewChunkValues, tr: tr, st: st}
 	v.scene, _ = json.Marshal(sj) // plain numbers and strings: cannot fail
-	v.meta = v.metaJSON(trajName, sceneName)
+	v.meta = v.metaJSON(trajName, sceneName, reach)
 	return v
 }
 
@@ -640,7 +662,7 @@ type viewMetaJSON struct {
 	LastStep    int64         `json:"last_step"`
 	T0          float64       `json:"t0"`
 	T1          float64       `json:"t1"`
-	BoundsMin   [3]float64    `json:"bounds_min"` // body positions over the run, m
+	BoundsMin   [3]float64    `json:"bounds_min"` // what the bodies' shapes cover over the run, m
 	BoundsMax   [3]float64    `json:"bounds_max"`
 	ChunkValues int           `json:"chunk_values"` // the cap on numbers per /api/frames or /api/stats answer
 	Stats       *viewStatsSum `json:"stats"`        // null without --stats
@@ -654,7 +676,9 @@ type viewStatsSum struct {
 	MaxEnergyError float64 `json:"max_err_energy"` // largest |err_energy|, J
 }
 
-func (v *viewer) metaJSON(trajName, sceneName string) []byte {
+// metaJSON builds /api/meta; reach[i] pads body i's positions in the
+// bounds, so the page frames the bodies' shapes, not only their centres.
+func (v *viewer) metaJSON(trajName, sceneName string, reach []float64) []byte {
 	tr := v.tr
 	m := viewMetaJSON{
 		Trajectory: trajName, Scene: sceneName, Bodies: tr.Bodies, Frames: tr.frames(),
@@ -664,13 +688,13 @@ func (v *viewer) metaJSON(trajName, sceneName string) []byte {
 	}
 	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-	for i := 0; i < len(tr.Poses); i += poseLen {
+	for i, body := 0, 0; i < len(tr.Poses); i, body = i+poseLen, (body+1)%tr.Bodies {
 		for k := 0; k < 3; k++ {
 			x := float64(tr.Poses[i+k])
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				continue
 			}
-			lo[k], hi[k] = math.Min(lo[k], x), math.Max(hi[k], x)
+			lo[k], hi[k] = math.Min(lo[k], x-reach[body]), math.Max(hi[k], x+reach[body])
 		}
 	}
 	for k := 0; k < 3; k++ {

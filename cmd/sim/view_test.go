@@ -166,7 +166,9 @@ func TestViewFramesChunksAndDecimation(t *testing.T) {
 	assert.Equal(t, int64(100), meta.LastStep)
 	assert.InDelta(t, 0.1, meta.T1, 1e-12)
 	assert.Nil(t, meta.Stats)
-	assert.InDelta(t, 0.55, meta.BoundsMax[0], 1e-6, "the chain's last link starts at x = 0.55")
+	// The last link starts centred at x = 0.55; its inertia box reaches
+	// √(0.05² + 2·0.01²) further (half its length, the 1 cm floor twice).
+	assert.InDelta(t, 0.55+math.Sqrt(0.05*0.05+2e-4), meta.BoundsMax[0], 1e-6)
 
 	// The whole range in one answer, exactly the loaded poses.
 	var all framesAnswer
