@@ -108,7 +108,7 @@ async function main() {
   scene.fog = new THREE.Fog(0x1d2127, extent * 4, extent * 12); // fades the far ground
   const camera = new THREE.PerspectiveCamera(40, 1, extent / 1000, extent * 500);
   camera.up.set(0, 0, 1);
-  camera.position.copy(center).add(new THREE.Vector3(0.8, -1.7, 0.6).multiplyScalar(extent * 1.1));
+  camera.position.copy(center).add(new THREE.Vector3(0.8, -1.7, 0.6).multiplyScalar(extent * 0.85));
   const controls = new OrbitControls(camera, renderer.domElement);
   controls.target.copy(center);
   controls.update();
