@@ -6,4 +6,68 @@
 //   - Pendulum: one link on a hinge (analytic small-amplitude period).
 //   - Chain: the 6-link chain of post-stabilization-lcp.md, links 100 mm,
 //     pinned at one end, released horizontal.
+//
+// # Scene files
+//
+// A scene file is a JSON document that describes everything the Go API
+// builds; LoadFile and Load read one into a stepper.World, Export writes
+// a registered scene as one (`sim export SCENE --set NAME=VALUE`), and
+// `sim run FILE.json` runs it with every flag of `sim run`. The built-in
+// scenes are themselves built from such a document (SceneSpec), so an
+// exported scene runs bit-identically to the built-in one. The JSON
+// Schema (draft 2020-12) is scene.schema.json (Schema; `sim export
+// --schema`). SI units, z up; quaternions are [w, x, y, z]; vectors are
+// [x, y, z] in the world frame unless said otherwise; ±Inf is null.
+//
+// Top-level keys: version (required, 1), name, doc, settings (required),
+// world_shapes, bodies, joints, loads, and $schema (ignored, for editors).
+//
+//   - settings: h (s, required), gravity (default [0, 0, -9.81]), solver
+//     (bpp, pgs, lemke, newton-fb, newton-cck, newton-min, prox; default
+//     bpp), budget (iterations, 0 = the solver's default), pick (energy,
+//     fb, residual, last), stabilization (regularized, none, baumgarte,
+//     post), baumgarte (β, 1/s), post_solver, contact_margin (m).
+//   - world_shapes: shapes fixed in the world (the ground plane), added
+//     before the bodies' shapes.
+//   - bodies[i]: name (required, unique, not "world"), static, mass (kg)
+//     or density (kg/m³ of the shapes' volume), inertia (kg·m², body
+//     frame about the centre of mass: [Ixx, Iyy, Izz] or three rows;
+//     omitted = derived from the shapes as homogeneous solids, whose
+//     common centre of mass must be the body origin), position (the
+//     centre of mass), orientation, velocity, angular_velocity, force and
+//     torque (held applied force at the centre of mass and torque), shapes.
+//     An orientation whose norm is within 1e-3 of 1 is normalized; one
+//     within body.UnitQuatTol is kept bit for bit.
+//   - shapes[k]: type box (size: full side lengths), sphere (radius),
+//     capsule (radius, length of the straight part along local z),
+//     cylinder (radius, full length along local z) or plane (static only:
+//     the plane z = 0 of its pose, solid below); position and orientation
+//     in the body frame; material {friction μ, rolling c_rr (m), stiffness
+//     k (N/m, 0 = rigid), damping (SPOOK time, s)} (stepper.Material).
+//   - joints[j]: type ball, fixed (pivot), hinge, prismatic (pivot, axis,
+//     limits {lower, upper}: null = free, motor {speed, max_force}: null =
+//     unbounded, friction), distance (pivot_a, pivot_b, length); these
+//     take soft {stiffness, damping} for compliant bilateral rows. gear
+//     (axis_a, axis_b, ratio), differential (carrier, axis_carrier,
+//     axis_a, axis_b), converter (axis_a, axis_b, coefficient K in
+//     N·m·s/rad) take an optional housing. body_a and body_b name bodies
+//     or "world". Pivots and axes are world coordinates at the bodies'
+//     initial poses, exactly the arguments of the constraint constructors.
+//   - loads[l]: type force (at the centre of mass) or torque on body, with
+//     the opposite on the optional reaction body; direction is fixed in
+//     frame ("world" by default, or a body whose rotation turns it); the
+//     magnitude is profile {type: constant, value} or {type: ramp, from,
+//     to, duration}: from + (to − from)·min(t/duration, 1), a step for
+//     duration 0. Loads are applied at the start of every step (one
+//     stepper.Controller); a loaded body's force or torque is its held
+//     value plus its loads.
+//
+// Errors name the JSON path and the problem, for example
+//
+//	scene.json: bodies[3].shapes[0].size[1]: must be > 0 m, got -0.1
+//
+// Unknown and duplicate keys are errors; a file that parses but is not
+// physical (zero mass, an inertia that is not positive definite, a joint
+// to a missing body, a non-unit quaternion) is rejected before anything
+// is built. Load reports every problem found, one per line.
 package scenes

@@ -10,13 +10,22 @@ import (
 
 // simExport implements `sim export SCENE [--set NAME=VALUE ...]`: the
 // built-in scene, parameters applied, as a scene file on stdout, which
-// `sim run FILE.json` runs exactly as `sim run SCENE` with the same --set.
+// `sim run FILE.json` runs exactly as `sim run SCENE` with the same --set;
+// `sim export --schema` writes the format's JSON Schema.
 func simExport(args []string, stdout io.Writer) error {
 	fs := newFlagSet("export")
 	set := setFlag{}
 	fs.Var(set, "set", "NAME=VALUE scene parameter (repeatable; see sim list)")
+	schema := fs.Bool("schema", false, "write the scene files' JSON Schema instead")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return err
+	}
+	if *schema {
+		if len(pos) > 0 || len(set) > 0 {
+			return usagef("export --schema: takes no scene and no --set")
+		}
+		_, err := stdout.Write(scenes.Schema)
 		return err
 	}
 	if len(pos) != 1 {

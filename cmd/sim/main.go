@@ -7,7 +7,7 @@
 //	sim run SCENE|FILE.json [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
 //	        [--pick energy|fb|residual|last] [--set NAME=VALUE ...] [--out FILE]
 //	        [--stats FILE] [--dump-mlcp DIR] [--every K] [--quiet]
-//	sim export SCENE [--set NAME=VALUE ...] > FILE.json
+//	sim export SCENE [--set NAME=VALUE ...] > FILE.json   (--schema: the format's JSON Schema)
 //	sim study NAME [--out DIR] [--steps N]
 //	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
 //	sim mlcp errors PROBLEM CANDIDATE
@@ -50,7 +50,7 @@ const usage = `usage:
   sim run SCENE|FILE.json [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
           [--pick energy|fb|residual|last] [--set NAME=VALUE ...] [--out FILE.csv|FILE.json]
           [--stats FILE] [--dump-mlcp DIR] [--bpmd FILE.h5] [--every K] [--quiet]
-  sim export SCENE [--set NAME=VALUE ...] > FILE.json
+  sim export SCENE [--set NAME=VALUE ...] > FILE.json   (sim export --schema: the JSON Schema)
   sim study NAME [--out DIR] [--steps N]     (sim study help lists the studies)
   sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
   sim mlcp errors PROBLEM CANDIDATE
