@@ -230,9 +230,14 @@ func panelsPNG(panels [][]*logPanel, w, h vg.Length) ([]byte, error) {
 			plots[r][c] = p
 		}
 	}
+	return gridPNG(plots, w, h)
+}
+
+// gridPNG renders plots[row][col] as one PNG of w × h, axes aligned.
+func gridPNG(plots [][]*plot.Plot, w, h vg.Length) ([]byte, error) {
 	img := vgimg.New(w, h)
 	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: len(panels), Cols: len(panels[0]),
+	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]),
 		PadX: vg.Points(12), PadY: vg.Points(12),
 		PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(12)}
 	canvases := plot.Align(plots, tiles, dc)

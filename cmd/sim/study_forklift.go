@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,7 +17,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // The forklift study of energy-error-measure.md §5.3 (Figs. 10–12): does
@@ -741,24 +739,4 @@ func forkliftFig12(runs []*fkRun) ([]byte, error) {
 		grid[wi/2][wi%2] = p
 	}
 	return gridPNG(grid, 14*vg.Inch, 10*vg.Inch)
-}
-
-// gridPNG renders plots[row][col] as one PNG of w × h, axes aligned.
-func gridPNG(plots [][]*plot.Plot, w, h vg.Length) ([]byte, error) {
-	img := vgimg.New(w, h)
-	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]),
-		PadX: vg.Points(12), PadY: vg.Points(12),
-		PadTop: vg.Points(6), PadBottom: vg.Points(6), PadLeft: vg.Points(6), PadRight: vg.Points(12)}
-	canvases := plot.Align(plots, tiles, dc)
-	for r := range plots {
-		for c := range plots[r] {
-			plots[r][c].Draw(canvases[r][c])
-		}
-	}
-	var buf bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
