@@ -93,27 +93,10 @@ func (c *Converter) Bodies() []int { return c.list[:c.nlist] }
 // Fill writes the row: Kind Friction, φ = 0, no bounds, Stiffness K/h
 // (so that the compliance is 1/(K h)).
 func (c *Converter) Fill(rows []Row, ctx *Context) error {
-	if err := checkStep("converter", rows, 1, ctx); err != nil {
+	if err := ratioRow("converter", rows, ctx, Friction, c.a, c.b, c.housing, 1); err != nil {
 		return err
 	}
-	na, err := c.a.world(ctx)
-	if err != nil {
-		return err
-	}
-	nb, err := c.b.world(ctx)
-	if err != nil {
-		return err
-	}
-	if _, err := poseOf(ctx, c.housing); err != nil {
-		return err
-	}
-	r := &rows[0]
-	r.reset(Friction)
-	r.Stiffness = c.k / ctx.H
-	var zero mgl64.Vec3
-	r.add(c.a.id, zero, na)
-	r.add(c.b.id, zero, nb.Mul(-1))
-	r.add(c.housing, zero, nb.Sub(na))
+	rows[0].Stiffness = c.k / ctx.H
 	return nil
 }
 

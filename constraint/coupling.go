@@ -104,26 +104,33 @@ func (g *GearJoint) Bodies() []int { return g.list[:g.nlist] }
 
 // Fill writes the row.
 func (g *GearJoint) Fill(rows []Row, ctx *Context) error {
-	if err := checkStep("gear", rows, 1, ctx); err != nil {
+	return ratioRow("gear", rows, ctx, Gear, g.a, g.b, g.housing, g.ratio)
+}
+
+// ratioRow fills rows[0] with the velocity row ω_a·n_a − r ω_b·n_b, both
+// speeds relative to the housing h: J_a = [0, n_a], J_b = [0, −r n_b],
+// J_h = [0, −n_a + r n_b]; φ = 0, no bounds. Gear and Converter rows.
+func ratioRow(what string, rows []Row, ctx *Context, k Kind, a, b side, housing int, ratio float64) error {
+	if err := checkStep(what, rows, 1, ctx); err != nil {
 		return err
 	}
-	na, err := g.a.world(ctx)
+	na, err := a.world(ctx)
 	if err != nil {
 		return err
 	}
-	nb, err := g.b.world(ctx)
+	nb, err := b.world(ctx)
 	if err != nil {
 		return err
 	}
-	if _, err := poseOf(ctx, g.housing); err != nil {
+	if _, err := poseOf(ctx, housing); err != nil {
 		return err
 	}
 	r := &rows[0]
-	r.reset(Gear)
+	r.reset(k)
 	var zero mgl64.Vec3
-	r.add(g.a.id, zero, na)
-	r.add(g.b.id, zero, nb.Mul(-g.ratio))
-	r.add(g.housing, zero, nb.Mul(g.ratio).Sub(na))
+	r.add(a.id, zero, na)
+	r.add(b.id, zero, nb.Mul(-ratio))
+	r.add(housing, zero, nb.Mul(ratio).Sub(na))
 	return nil
 }
 
