@@ -42,11 +42,8 @@ var _ Constraint = (*Converter)(nil)
 // same row is a viscous loss of shaft A relative to it (the forklift's
 // engine droop).
 type Converter struct {
-	a, b    side
-	housing int
-	k       float64
-	list    [3]int
-	nlist   int
+	shafts
+	k float64
 }
 
 // NewConverter couples shaft a (axis axisA, world, at creation) with shaft
@@ -54,31 +51,14 @@ type Converter struct {
 // slip relative to housing (World for none). One of a, b may be World.
 func NewConverter(bodies []*body.Body, a, b int, axisA, axisB mgl64.Vec3, k float64, housing int) (*Converter, error) {
 	const what = "converter"
-	if err := couplingBodies(what, bodies, []string{"body A", "body B", "housing"}, []int{a, b, housing}, []bool{true, true, true}); err != nil {
+	sh, err := newShafts(what, bodies, a, b, axisA, axisB, housing)
+	if err != nil {
 		return nil, err
-	}
-	if a == World && b == World {
-		return nil, fmt.Errorf("%s: both sides are the world; at least one must be a body", what)
 	}
 	if !(k > 0) || math.IsInf(k, 1) {
 		return nil, fmt.Errorf("%s: coefficient K: must be finite and > 0 N·m·s/rad, got %v (a rigid coupling is NewGear with ratio 1)", what, k)
 	}
-	sa, err := newSide(what, "axis A", bodies, a, axisA)
-	if err != nil {
-		return nil, err
-	}
-	sb, err := newSide(what, "axis B", bodies, b, axisB)
-	if err != nil {
-		return nil, err
-	}
-	c := &Converter{a: sa, b: sb, housing: housing, k: k}
-	for _, id := range []int{a, b, housing} {
-		if id != World {
-			c.list[c.nlist] = id
-			c.nlist++
-		}
-	}
-	return c, nil
+	return &Converter{shafts: sh, k: k}, nil
 }
 
 // Coefficient returns K (N·m·s/rad).
@@ -86,9 +66,6 @@ func (c *Converter) Coefficient() float64 { return c.k }
 
 // Dim returns 1.
 func (c *Converter) Dim() int { return 1 }
-
-// Bodies returns A, B and the housing, World left out. Do not modify.
-func (c *Converter) Bodies() []int { return c.list[:c.nlist] }
 
 // Fill writes the row: Kind Friction, φ = 0, no bounds, Stiffness K/h
 // (so that the compliance is 1/(K h)).

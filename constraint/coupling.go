@@ -57,11 +57,8 @@ func newSide(what, field string, bodies []*body.Body, id int, axisW mgl64.Vec3) 
 // J_a = [0, n_a], J_b = [0, −r n_b], J_h = [0, −n_a + r n_b]. A gear has no
 // position-level violation (its phase may slip), so it is not Positional.
 type GearJoint struct {
-	a, b    side
-	housing int
-	ratio   float64
-	list    [3]int
-	nlist   int
+	shafts
+	ratio float64
 }
 
 // NewGear couples body a (axis axisA, world, at creation) with body b
@@ -69,38 +66,58 @@ type GearJoint struct {
 // housing (World for none). One of a, b may be World.
 func NewGear(bodies []*body.Body, a, b int, axisA, axisB mgl64.Vec3, ratio float64, housing int) (*GearJoint, error) {
 	const what = "gear"
-	if err := couplingBodies(what, bodies, []string{"body A", "body B", "housing"}, []int{a, b, housing}, []bool{true, true, true}); err != nil {
+	sh, err := newShafts(what, bodies, a, b, axisA, axisB, housing)
+	if err != nil {
 		return nil, err
-	}
-	if a == World && b == World {
-		return nil, fmt.Errorf("%s: both sides are the world; at least one must be a body", what)
 	}
 	if !finite(ratio) || ratio == 0 {
 		return nil, fmt.Errorf("%s: ratio: must be finite and non-zero, got %v", what, ratio)
 	}
+	return &GearJoint{shafts: sh, ratio: ratio}, nil
+}
+
+// shafts are the two axes and the optional housing of a ratio row (Gear,
+// Converter), and the bodies it touches.
+type shafts struct {
+	a, b    side
+	housing int
+	list    [3]int
+	nlist   int
+}
+
+// newShafts checks and records the sides of a ratio row: a, b and the
+// housing exist (World allowed), not both a and b are World, and the axes
+// are non-zero.
+func newShafts(what string, bodies []*body.Body, a, b int, axisA, axisB mgl64.Vec3, housing int) (shafts, error) {
+	if err := couplingBodies(what, bodies, []string{"body A", "body B", "housing"}, []int{a, b, housing}, []bool{true, true, true}); err != nil {
+		return shafts{}, err
+	}
+	if a == World && b == World {
+		return shafts{}, fmt.Errorf("%s: both sides are the world; at least one must be a body", what)
+	}
 	sa, err := newSide(what, "axis A", bodies, a, axisA)
 	if err != nil {
-		return nil, err
+		return shafts{}, err
 	}
 	sb, err := newSide(what, "axis B", bodies, b, axisB)
 	if err != nil {
-		return nil, err
+		return shafts{}, err
 	}
-	g := &GearJoint{a: sa, b: sb, housing: housing, ratio: ratio}
+	sh := shafts{a: sa, b: sb, housing: housing}
 	for _, id := range []int{a, b, housing} {
 		if id != World {
-			g.list[g.nlist] = id
-			g.nlist++
+			sh.list[sh.nlist] = id
+			sh.nlist++
 		}
 	}
-	return g, nil
+	return sh, nil
 }
+
+// Bodies returns A, B and the housing, World left out. Do not modify.
+func (sh *shafts) Bodies() []int { return sh.list[:sh.nlist] }
 
 // Dim returns 1.
 func (g *GearJoint) Dim() int { return 1 }
-
-// Bodies returns A, B and the housing, World left out. Do not modify.
-func (g *GearJoint) Bodies() []int { return g.list[:g.nlist] }
 
 // Fill writes the row.
 func (g *GearJoint) Fill(rows []Row, ctx *Context) error {
