@@ -169,13 +169,7 @@ func newMassModel(f *Frame) (*massModel, error) {
 				return nil, fmt.Errorf("bodies/inertia[%d]: singular or not finite", i)
 			}
 		}
-		im := bd.InvMass()
-		fa := bd.Force.Mul(im).Add(g)
-		wv := m.invI[i].Mul3x1(bd.Torque)
-		m.vfree[i] = [6]float64{
-			bd.Vel[0] + h*fa[0], bd.Vel[1] + h*fa[1], bd.Vel[2] + h*fa[2],
-			bd.AngVel[0] + h*wv[0], bd.AngVel[1] + h*wv[1], bd.AngVel[2] + h*wv[2],
-		}
+		m.vfree[i] = bd.FreeVelocity(h, g)
 	}
 	return m, nil
 }

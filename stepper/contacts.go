@@ -41,6 +41,13 @@ type Material struct {
 	// (constraint.Row.Compliance); 0 = the plain Eq. 1 form. It has no
 	// effect on a rigid contact.
 	Damping float64
+	// Restitution e in [0, 1] is Newton's coefficient of restitution: a
+	// point approaching at a normal speed v₋ above Settings.BounceSpeed
+	// leaves at no less than e·v₋ (the normal row asks J v⁺ ≥ e·v₋ in place
+	// of J v⁺ ≥ −φ/h when that is larger). The pair takes the larger of
+	// the two. 0 (the default) means no bounce: a dropped body stops on
+	// the surface.
+	Restitution float64
 }
 
 // pairCompliance returns the stiffness and damping time of a contact
@@ -121,6 +128,9 @@ func (w *World) AddGeom(g Geom) (int, error) {
 	if !(m.Damping >= 0) || math.IsInf(m.Damping, 0) {
 		return 0, fmt.Errorf("geom %d: Material.Damping: must be finite and ≥ 0 s, got %v", i, m.Damping)
 	}
+	if !(m.Restitution >= 0 && m.Restitution <= 1) {
+		return 0, fmt.Errorf("geom %d: Material.Restitution: must be in [0, 1], got %v", i, m.Restitution)
+	}
 	w.Geoms = append(w.Geoms, g)
 	return i, nil
 }
@@ -153,6 +163,8 @@ type point struct {
 	manifold int     // points in its manifold (set on the manifold's first point, 0 on the others)
 	roll     float64 // pair rolling coefficient (m), on the last point of a two-point manifold
 	k, d     float64 // pair contact stiffness (N/m, 0 = rigid) and damping time (s)
+	e        float64 // pair restitution coefficient
+	bounce   float64 // restitution target speed (m/s) of the normal row, 0 = none
 	row      int     // its normal row; friction rows follow when mu > 0, then the rolling row
 	nrows    int
 	xn       float64 // the x̂ₙ used for its friction bounds
@@ -180,6 +192,13 @@ func (w *World) geomPose(g int) contact.Pose {
 	return contact.Pose{Pos: b.Pos, Rot: b.Rot}.Mul(gm.Local)
 }
 
+func (w *World) bounceSpeed() float64 {
+	if w.Settings.BounceSpeed > 0 {
+		return w.Settings.BounceSpeed
+	}
+	return DefaultBounceSpeed
+}
+
 func (w *World) margin() float64 {
 	if w.Settings.ContactMargin > 0 {
 		return w.Settings.ContactMargin
@@ -191,22 +210,49 @@ func (w *World) margin() float64 {
 // the narrow phase on each candidate pair, filling ws.points grouped by
 // pair (one manifold per pair) in a deterministic order: pairs sorted by
 // geom index, points in the narrow phase's order.
+//
+// Contacts are speculative (as in Box2D and Bullet's contact processing
+// threshold): each geom's box is widened by how far it can move in the
+// step, sweep = h (|v| + |ω| r) from the larger of its current and free
+// velocities (r: the distance from the body's centre of mass to the far
+// corner of the geom's box), the narrow phase looks that far ahead, and a
+// point becomes a row when its gap can close within the step,
+//
+//	φ ≤ margin  or  φ + h·min(0, φ̇_free) ≤ margin,
+//
+// with φ̇_free the rate of the gap at the point under the free velocities.
+// Its positive gap enters b as φ/h, so x ≥ 0 ⊥ w ≥ 0 lets the body travel
+// exactly to the surface within the step and no farther: a fast body
+// stops at the surface instead of inside it or beyond a thin wall.
 func (w *World) detectContacts() {
+	w.ws.points = w.collect(w.ws.points[:0], true)
+}
+
+// collect appends to dst the contact points at the bodies' current poses:
+// with speculative set, those of detectContacts; without, the points with
+// gap ≤ margin (the poses after the step, for post-stabilization and
+// MaxViolation).
+func (w *World) collect(dst []point, speculative bool) []point {
 	ws := &w.ws
-	ws.points = ws.points[:0]
 	ng := len(w.Geoms)
 	if ng < 2 {
-		return
+		return dst
 	}
 	margin := w.margin()
+	h := w.Settings.H
 	if cap(ws.poses) < ng {
 		ws.poses = make([]contact.Pose, ng)
 		ws.boxes = make([]contact.AABB, ng)
+		ws.sweep = make([]float64, ng)
 	}
-	ws.poses, ws.boxes = ws.poses[:ng], ws.boxes[:ng]
+	ws.poses, ws.boxes, ws.sweep = ws.poses[:ng], ws.boxes[:ng], ws.sweep[:ng]
 	for g := range w.Geoms {
 		ws.poses[g] = w.geomPose(g)
-		ws.boxes[g] = w.Geoms[g].Shape.Bounds(ws.poses[g], margin)
+		ws.sweep[g] = 0
+		if speculative {
+			ws.sweep[g] = w.geomSweep(g, ws.poses[g])
+		}
+		ws.boxes[g] = w.Geoms[g].Shape.Bounds(ws.poses[g], margin+ws.sweep[g])
 	}
 	if ws.skip == nil {
 		// Same body, or both fixed: no contact.
@@ -215,26 +261,103 @@ func (w *World) detectContacts() {
 	ws.pairs = ws.sap.Pairs(ws.pairs[:0], ws.boxes, ws.skip)
 	for _, pr := range ws.pairs {
 		ga, gb := pr[0], pr[1]
-		ws.pts = contact.Collide(ws.pts[:0], w.Geoms[ga].Shape, ws.poses[ga], w.Geoms[gb].Shape, ws.poses[gb], margin)
+		look := margin + ws.sweep[ga] + ws.sweep[gb]
+		ws.pts = contact.Collide(ws.pts[:0], w.Geoms[ga].Shape, ws.poses[ga], w.Geoms[gb].Shape, ws.poses[gb], look)
+		if speculative {
+			ws.pts = w.closing(ws.pts, w.bodyOf(ga), w.bodyOf(gb), margin)
+		}
 		if len(ws.pts) == 0 {
 			continue
 		}
 		ma, mb := w.Geoms[ga].Material, w.Geoms[gb].Material
 		mu := math.Sqrt(ma.Friction * mb.Friction)
 		k, d := pairCompliance(ma, mb)
-		first := len(ws.points)
+		e := math.Max(ma.Restitution, mb.Restitution)
+		first := len(dst)
 		for _, p := range ws.pts {
-			ws.points = append(ws.points, point{
+			dst = append(dst, point{
 				ck: contactKey{ga, gb, p.Key}, p: p,
-				a: w.bodyOf(ga), b: w.bodyOf(gb), mu: mu, k: k, d: d,
+				a: w.bodyOf(ga), b: w.bodyOf(gb), mu: mu, k: k, d: d, e: e,
 			})
 		}
-		ws.points[first].manifold = len(ws.pts)
+		dst[first].manifold = len(ws.pts)
 		if len(ws.pts) == 2 {
 			// The rolling row goes with the manifold's last point.
-			ws.points[first+1].roll = math.Max(ma.Rolling, mb.Rolling)
+			dst[first+1].roll = math.Max(ma.Rolling, mb.Rolling)
 		}
 	}
+	_ = h
+	return dst
+}
+
+// geomSweep returns how far (m) any point of geom g at pose p can move in
+// the step: h (|v| + |ω| r), with the larger of the body's current and
+// free speeds and r the distance from its centre of mass to the far corner
+// of the geom's unpadded box. 0 for fixed geoms and static bodies.
+func (w *World) geomSweep(g int, p contact.Pose) float64 {
+	bi := w.bodyOf(g)
+	if bi == constraint.World {
+		return 0
+	}
+	b := w.Bodies[bi]
+	lin, ang := b.Vel.Len(), b.AngVel.Len()
+	if bi < len(w.ws.vfree) {
+		vf := &w.ws.vfree[bi]
+		lin = math.Max(lin, math.Sqrt(vf[0]*vf[0]+vf[1]*vf[1]+vf[2]*vf[2]))
+		ang = math.Max(ang, math.Sqrt(vf[3]*vf[3]+vf[4]*vf[4]+vf[5]*vf[5]))
+	}
+	s := w.Settings.H * lin
+	if ang > 0 {
+		box := w.Geoms[g].Shape.Bounds(p, 0)
+		if box.Unbounded() {
+			return s
+		}
+		c := box.Min.Add(box.Max).Mul(0.5)
+		r := c.Sub(b.Pos).Len() + box.Max.Sub(c).Len()
+		s += w.Settings.H * ang * r
+	}
+	if math.IsNaN(s) || math.IsInf(s, 0) {
+		return 0 // a non-finite state is reported by Step, not here
+	}
+	return s
+}
+
+// closing keeps the points of pts (between bodies a and b) whose gap is
+// within margin now or can close within the step under the free
+// velocities, φ + h·min(0, φ̇) ≤ margin, and returns them (in place).
+func (w *World) closing(pts []contact.Point, a, b int, margin float64) []contact.Point {
+	h := w.Settings.H
+	out := pts[:0]
+	for _, p := range pts {
+		if p.Gap > margin {
+			rate := w.freeRelVel(a, b, p.Pos).Dot(p.Normal)
+			if p.Gap+h*math.Min(0, rate) > margin {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// freeRelVel is relVel under the free velocities (ws.vfree).
+func (w *World) freeRelVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
+	var out mgl64.Vec3
+	pv := func(i int) mgl64.Vec3 {
+		v := &w.ws.vfree[i]
+		r := x.Sub(w.Bodies[i].Pos)
+		return mgl64.Vec3{v[0], v[1], v[2]}.Add(mgl64.Vec3{v[3], v[4], v[5]}.Cross(r))
+	}
+	if len(w.ws.vfree) < len(w.Bodies) {
+		return w.relVel(a, b, x) // free velocities not computed yet
+	}
+	if b != constraint.World {
+		out = pv(b)
+	}
+	if a != constraint.World {
+		out = out.Sub(pv(a))
+	}
+	return out
 }
 
 // contactRowCount returns the number of rows the detected contacts need.
@@ -347,6 +470,15 @@ func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
 		w.pointRow(r, constraint.ContactNormal, pt.a, pt.b, pt.p.Pos, n)
 		r.Phi, r.Lo = pt.p.Gap, 0
 		r.Stiffness, r.Damping = pt.k, pt.d
+		pt.bounce = 0
+		if pt.e > 0 {
+			// v₋: the normal velocity before the step, < 0 approaching.
+			// It bounces in the step in which it reaches the surface.
+			vn := w.relVel(pt.a, pt.b, pt.p.Pos).Dot(n)
+			if -vn > w.bounceSpeed() && pt.p.Gap+h*vn <= w.margin() {
+				pt.bounce = -pt.e * vn
+			}
+		}
 		if seen {
 			pt.xn = c.xn
 		} else {

@@ -28,14 +28,28 @@
 // friction directions), assemble (A by row sparsity: only row pairs that share a
 // body are visited, never a dense rows × 6m product), solve, integrate
 // (v⁺ = M⁻¹(p + Jᵀx); semi-implicit Euler for positions, the exponential
-// map for quaternions; ω recomputed from the angular momentum at the new
-// orientation so a torque-free body keeps its angular momentum), and, in
-// Post mode, postStabilize (post-stabilization-lcp.md Eq. 14: a second MLCP
-// (J M⁻¹ Jᵀ) δ + Φ = w over the positional rows, Δq = M⁻¹ Jᵀ δ).
+// map for quaternions), and project (post-stabilization-lcp.md Eqs. 13–15:
+// a second MLCP (J M⁻¹ Jᵀ) δ + Φ = w over the positional rows, joints and
+// contact normals, Δq = M⁻¹ Jᵀ δ).
 //
 // Stabilization modes: Regularized (Eq. 1, the default), None, Baumgarte
 // (β Φ in place of Φ/h) and Post. Gaps of unilateral rows (φ > 0) always
 // enter as φ/h, so that separated contacts and limits are not sticky.
+//
+// Everyday physics (what a user of a physics engine expects): contacts are
+// speculative (detectContacts), so a falling or fast body stops at the
+// surface with its positive gap in b instead of sinking in and being
+// pushed out by Φ/h (a bounce); restitution is Newton's law on the normal
+// row (Material.Restitution, 0 by default); the free velocity carries the
+// gyroscopic term by the implicit midpoint rule (body.Body.AngularStep),
+// which conserves a free body's energy and |L| at any step; and after the
+// velocity step, project measures every joint error and penetration at the
+// new poses and, in Post mode or when one exceeds Settings.ProjectAbove in
+// Regularized mode, removes them by post-stabilization (Eqs. 13–15 of
+// post-stabilization-lcp.md, iterated as Newton steps on the sparse A with
+// BPP), which moves positions without adding velocity. Step fails loudly
+// on a non-finite state (naming the body) and reports the energy each step
+// added (Stats.EnergyAdded).
 //
 // Warm start: the solver starts from the last step's index sets, joint
 // rows by position, contact rows by contact key (storeImpulses keeps each

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/errmeasure"
@@ -30,6 +31,19 @@ type Stats struct {
 	MaxViolation float64
 	// Contacts is the number of contact points this step.
 	Contacts int
+	// EnergyAdded is the mechanical energy the step created (J): kinetic
+	// plus gravitational potential energy after the step, minus before,
+	// minus the work of the applied forces and torques (h f·v⁺ + h τ·ω⁺)
+	// and of the joint motors (x·J v⁺ on Motor rows). Friction, inelastic
+	// impacts and the constraints' velocity projection make it negative; a
+	// positive value is energy put in by the integrator, by the Φ/h
+	// position feedback or by a position correction raising a body.
+	EnergyAdded float64
+	// Projections is the number of position-projection solves
+	// (post-stabilization) this step: 0 when none was needed.
+	Projections int
+	// ProjectionIterations is the solver iterations those solves took.
+	ProjectionIterations int
 }
 
 // incidence is one (row, slot) entry of a body's row list.
@@ -58,6 +72,7 @@ type workspace struct {
 	points []point
 	poses  []contact.Pose
 	boxes  []contact.AABB
+	sweep  []float64
 	pairs  [][2]int
 	pts    []contact.Point
 	sap    contact.SweepAndPrune
@@ -69,23 +84,36 @@ type workspace struct {
 	eres      lcp.Result
 	elo, ehi  []float64
 	next      map[contactKey]cached
-	// post-stabilization
-	pa     lcp.Dense
-	pb     []float64
-	plo    []float64
-	phi    []float64
-	prow   []int
-	pres   lcp.Result
-	pstart []lcp.State
-	dq     [][6]float64
-	invI   []mgl64.Mat3
+	// position projection (post-stabilization), on its own rows so that
+	// the velocity step's rows and problem stay readable after the step
+	prows    []constraint.Row
+	pjminv   [][constraint.MaxBodies][6]float64
+	pbyBody  [][]incidence
+	ppoints  []point
+	pa       lcp.Sparse
+	pb       []float64
+	plo      []float64
+	phi      []float64
+	pres     lcp.Result
+	pstart   []lcp.State
+	dq       [][6]float64
+	invI     []mgl64.Mat3
+	lplus    []mgl64.Vec3 // per body, L₀ + h τ (integrate)
+	maxViol  float64      // of the poses after the step
+	projects int          // projection solves this step
+	projIts  int          // their iterations
 }
 
 // Step advances the world by one time step h (Eq. 1): it fills the
 // constraint rows, assembles A = J M⁻¹ Jᵀ + C and b = J M⁻¹ p + Φ/h by row
 // sparsity, solves the MLCP under the budget keeping the picked iterate,
-// applies v⁺ = M⁻¹(p + Jᵀx), integrates poses, and (in Post mode) projects
-// positions. A step in steady state allocates nothing.
+// applies v⁺ = M⁻¹(p + Jᵀx), integrates poses, and projects positions onto
+// the constraints where the mode asks for it (project). A step in steady
+// state allocates nothing.
+//
+// Step returns an error, and leaves the world at the failed state, when a
+// body's state stops being finite (the error names the body) or the
+// solver breaks down; a budget running out is not an error (Stats.BudgetHit).
 func (w *World) Step() (Stats, error) {
 	s := &w.Settings
 	if err := s.Validate(); err != nil {
@@ -97,6 +125,10 @@ func (w *World) Step() (Stats, error) {
 			return Stats{}, fmt.Errorf("controller %d: %w", i, err)
 		}
 	}
+	if err := w.checkFinite("before the step"); err != nil {
+		return Stats{}, err
+	}
+	k0, u0 := w.Energy()
 	w.freeVelocities()
 	w.detectContacts()
 	if err := w.buildRows(); err != nil {
@@ -110,11 +142,9 @@ func (w *World) Step() (Stats, error) {
 	}
 	w.integrate()
 	w.storeImpulses(ws.nj)
-	w.advanceContactGaps()
-	if s.Stabilization == Post {
-		if perr := w.postStabilize(); perr != nil && err == nil {
-			err = perr
-		}
+	work := w.appliedWork()
+	if perr := w.project(); perr != nil && err == nil {
+		err = perr
 	}
 	w.time += s.H
 	w.steps++
@@ -122,13 +152,56 @@ func (w *World) Step() (Stats, error) {
 	st.Time = w.time
 	st.Contacts = len(ws.points)
 	st.Kinetic, st.Potential = w.Energy()
-	st.MaxViolation = w.maxViolation()
+	st.EnergyAdded = st.Kinetic + st.Potential - k0 - u0 - work
+	st.MaxViolation = ws.maxViol
+	st.Projections, st.ProjectionIterations = ws.projects, ws.projIts
+	if ferr := w.checkFinite("after the step"); ferr != nil {
+		return st, fmt.Errorf("step %d: %w", w.steps, ferr)
+	}
 	return st, err
 }
 
+// checkFinite returns an error naming the first body whose position,
+// orientation or velocities are not finite.
+func (w *World) checkFinite(when string) error {
+	for i, b := range w.Bodies {
+		if b.Static {
+			continue
+		}
+		if !finiteVec(b.Pos) || !finiteQuat(b.Rot) || !finiteVec(b.Vel) || !finiteVec(b.AngVel) {
+			return fmt.Errorf("body %d (%q): state not finite %s: Pos %v, Rot %v, Vel %v, AngVel %v",
+				i, b.Name, when, b.Pos, b.Rot, b.Vel, b.AngVel)
+		}
+	}
+	return nil
+}
+
+// appliedWork returns the work (J) done in the step by the applied forces
+// and torques, h (f·v⁺ + τ·ω⁺) (positions move by h v⁺), and by the joint
+// motors, Σ x·J v⁺ over Motor rows.
+func (w *World) appliedWork() float64 {
+	ws := &w.ws
+	h := w.Settings.H
+	work := 0.0
+	for _, b := range w.Bodies {
+		if !b.Static {
+			work += h * (b.Force.Dot(b.Vel) + b.Torque.Dot(b.AngVel))
+		}
+	}
+	if len(ws.res.X) == len(ws.rows) {
+		for i := range ws.rows {
+			if r := &ws.rows[i]; r.Kind == constraint.Motor {
+				work += ws.res.X[i] * r.Velocity(w.Bodies)
+			}
+		}
+	}
+	return work
+}
+
 // freeVelocities computes each body's world inverse inertia and its free
-// velocity M⁻¹ p = v + h M⁻¹ f (gravity and applied forces), the velocity
-// it would have after the step without constraints.
+// velocity M⁻¹ p (body.Body.FreeVelocity: v + h (f/m + g), and Euler's
+// equations with the applied torque by the implicit midpoint rule), the
+// velocity it would have after the step without constraints.
 func (w *World) freeVelocities() {
 	ws := &w.ws
 	s := &w.Settings
@@ -146,13 +219,7 @@ func (w *World) freeVelocities() {
 			continue
 		}
 		ws.invI[i] = b.InvInertiaWorld()
-		im := b.InvMass()
-		f := b.Force.Mul(im).Add(s.Gravity)
-		wv := ws.invI[i].Mul3x1(b.Torque)
-		ws.vfree[i] = [6]float64{
-			b.Vel[0] + h*f[0], b.Vel[1] + h*f[1], b.Vel[2] + h*f[2],
-			b.AngVel[0] + h*wv[0], b.AngVel[1] + h*wv[1], b.AngVel[2] + h*wv[2],
-		}
+		ws.vfree[i] = b.FreeVelocity(h, s.Gravity)
 	}
 }
 
@@ -205,19 +272,6 @@ func (w *World) fillJointRows(nj int) error {
 	return nil
 }
 
-// advanceContactGaps moves each contact row's gap to the new poses to
-// first order, φ⁺ = φ + h J v⁺ (the contact geometry is recomputed at the
-// next step's detection; this serves post-stabilization and the step's
-// MaxViolation).
-func (w *World) advanceContactGaps() {
-	ws := &w.ws
-	h := w.Settings.H
-	for i := range ws.points {
-		r := &ws.rows[ws.nj+ws.points[i].row]
-		r.Phi += h * r.Velocity(w.Bodies)
-	}
-}
-
 // invMassTimes sets out = M_b⁻¹ j for one body's 6-vector j.
 func invMassTimes(out *[6]float64, invM float64, invI *mgl64.Mat3, j *[6]float64) {
 	out[0], out[1], out[2] = invM*j[0], invM*j[1], invM*j[2]
@@ -225,37 +279,24 @@ func invMassTimes(out *[6]float64, invM float64, invI *mgl64.Mat3, j *[6]float64
 	out[3], out[4], out[5] = ang[0], ang[1], ang[2]
 }
 
-// assemble builds A, b and the bounds. A_ij sums J_i,b M_b⁻¹ J_j,bᵀ over the
-// bodies b the two rows share: only row pairs sharing a body are visited.
+// assemble builds A, b and the bounds of the step's MLCP. A_ij sums
+// J_i,b M_b⁻¹ J_j,bᵀ over the bodies b the two rows share (massMatrix);
+// b_i = J M⁻¹ p + the row's position term (positionTerm) with the row's
+// compliance factors, and, for a bouncing contact, its restitution target.
 func (w *World) assemble() {
 	ws := &w.ws
-	s := &w.Settings
-	h := s.H
+	h := w.Settings.H
 	n := len(ws.rows)
-	nb := len(w.Bodies)
-	if cap(ws.byBody) < nb {
-		ws.byBody = make([][]incidence, nb)
-	}
-	ws.byBody = ws.byBody[:nb]
-	for i := range ws.byBody {
-		ws.byBody[i] = ws.byBody[i][:0]
-	}
-	if cap(ws.jminv) < n {
-		ws.jminv = make([][constraint.MaxBodies][6]float64, n)
-	}
-	ws.jminv = ws.jminv[:n]
 	ws.b = grow(ws.b, n)
 	ws.lo = grow(ws.lo, n)
 	ws.hi = grow(ws.hi, n)
-	ws.a.Reset(n)
+	w.massMatrix(&ws.a, ws.rows, &ws.jminv, &ws.byBody)
 	for i := range ws.rows {
 		r := &ws.rows[i]
 		jmp, jv := 0.0, 0.0
 		for k := 0; k < r.N; k++ {
 			bi := r.Body[k]
 			bd := w.Bodies[bi]
-			invMassTimes(&ws.jminv[i][k], bd.InvMass(), &ws.invI[bi], &r.J[k])
-			ws.byBody[bi] = append(ws.byBody[bi], incidence{i, k})
 			for c := 0; c < 6; c++ {
 				jmp += r.J[k][c] * ws.vfree[bi][c]
 			}
@@ -267,23 +308,71 @@ func (w *World) assemble() {
 		ws.b[i] = jmp + jf*jv - r.Speed + w.positionTerm(r, pf)
 		ws.lo[i], ws.hi[i] = r.Lo, r.Hi
 	}
-	for bi := range ws.byBody {
-		list := ws.byBody[bi]
+	for i := range ws.points {
+		pt := &ws.points[i]
+		if pt.bounce <= 0 {
+			continue
+		}
+		// Newton's restitution: J v⁺ ≥ max(−φ/h, e v₋), so the position
+		// term t becomes min(t, −e v₋).
+		k := ws.nj + pt.row
+		r := &ws.rows[k]
+		_, pf, _ := r.Compliance(h)
+		t := w.positionTerm(r, pf)
+		ws.b[k] += math.Min(t, -pt.bounce) - t
+	}
+	ws.a.Finish()
+}
+
+// massMatrix resets a to the n × n matrix J M⁻¹ Jᵀ of rows (n = len(rows))
+// without calling Finish, so the caller can add compliance to the
+// diagonal: A_ij sums J_i,b M_b⁻¹ J_j,bᵀ over the bodies b the two rows
+// share, visiting only row pairs that share a dynamic body, never a dense
+// rows × 6m product. It keeps M⁻¹ J_iᵀ per row and body in *jminv (for
+// v⁺ = v_free + M⁻¹ Jᵀ x) and the rows of each body in *byBody, reusing
+// their memory. The world inverse inertias ws.invI must be current.
+func (w *World) massMatrix(a *lcp.Sparse, rows []constraint.Row, jminv *[][constraint.MaxBodies][6]float64, byBody *[][]incidence) {
+	ws := &w.ws
+	n := len(rows)
+	nb := len(w.Bodies)
+	if cap(*byBody) < nb {
+		*byBody = make([][]incidence, nb)
+	}
+	bb := (*byBody)[:nb]
+	*byBody = bb
+	for i := range bb {
+		bb[i] = bb[i][:0]
+	}
+	if cap(*jminv) < n {
+		*jminv = make([][constraint.MaxBodies][6]float64, n)
+	}
+	jm := (*jminv)[:n]
+	*jminv = jm
+	a.Reset(n)
+	for i := range rows {
+		r := &rows[i]
+		for k := 0; k < r.N; k++ {
+			bi := r.Body[k]
+			invMassTimes(&jm[i][k], w.Bodies[bi].InvMass(), &ws.invI[bi], &r.J[k])
+			bb[bi] = append(bb[bi], incidence{i, k})
+		}
+	}
+	for bi := range bb {
+		list := bb[bi]
 		if w.Bodies[bi].Static {
 			continue
 		}
 		for _, p := range list {
-			jm := &ws.jminv[p.row][p.slot]
+			m := &jm[p.row][p.slot]
 			for _, q := range list {
 				if q.row < p.row {
 					continue // Sparse.Add fills both triangles: A is exactly symmetric
 				}
-				jq := &ws.rows[q.row].J[q.slot]
-				ws.a.Add(p.row, q.row, jm[0]*jq[0]+jm[1]*jq[1]+jm[2]*jq[2]+jm[3]*jq[3]+jm[4]*jq[4]+jm[5]*jq[5])
+				jq := &rows[q.row].J[q.slot]
+				a.Add(p.row, q.row, m[0]*jq[0]+m[1]*jq[1]+m[2]*jq[2]+m[3]*jq[3]+m[4]*jq[4]+m[5]*jq[5])
 			}
 		}
 	}
-	ws.a.Finish()
 }
 
 // positionTerm returns the row's position feedback in b for the mode: a
@@ -353,15 +442,29 @@ func (w *World) solve() (Stats, error) {
 
 // integrate applies v⁺ = M⁻¹(p + Jᵀx) and moves the poses (semi-implicit
 // Euler; quaternions through the exponential map, renormalized). The
-// angular velocity is then recomputed from the angular momentum with the
-// new orientation, ω = I_w(q⁺)⁻¹ I_w(q) ω⁺, so a torque-free body keeps its
-// angular momentum exactly (the gyroscopic term).
+// rotation by h ω⁺ is about ω⁺ itself, so the body-frame angular velocity
+// is unchanged by it and a torque-free body keeps the kinetic energy and
+// |L| that the midpoint rule of its free velocity conserved
+// (body.Body.AngularStep).
+//
+// The midpoint rule keeps |L| but not the direction of L in the world: it
+// turns O(h²|ω|²) per step. A body that no row touches this step has its
+// pose turned by the small rotation that brings I_w(q⁺) ω⁺ back onto the
+// momentum balance L₀ + h τ (ω⁺ turned with it, so its energy and |L|
+// stay): a free body conserves L exactly. A constrained body keeps the
+// drift (correcting it would turn it against its joints); it shows as a
+// precession rate of a fast top 3 % slow at h|ω| = 0.1.
 func (w *World) integrate() {
 	ws := &w.ws
 	h := w.Settings.H
+	if cap(ws.lplus) < len(w.Bodies) {
+		ws.lplus = make([]mgl64.Vec3, len(w.Bodies))
+	}
+	ws.lplus = ws.lplus[:len(w.Bodies)]
 	for i, b := range w.Bodies {
 		if !b.Static {
 			v := ws.vfree[i]
+			ws.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel).Add(b.Torque.Mul(h))
 			b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
 			b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
 		}
@@ -384,34 +487,71 @@ func (w *World) integrate() {
 			}
 		}
 	}
-	for _, b := range w.Bodies {
+	for i, b := range w.Bodies {
 		if b.Static {
 			continue
 		}
-		l := b.InertiaWorld().Mul3x1(b.AngVel)
 		b.Displace(b.Vel.Mul(h), b.AngVel.Mul(h))
-		b.AngVel = b.InvInertiaWorld().Mul3x1(l)
+		if i < len(ws.byBody) && len(ws.byBody[i]) > 0 {
+			continue
+		}
+		la, l := b.InertiaWorld().Mul3x1(b.AngVel), ws.lplus[i]
+		na, nl := la.Len(), l.Len()
+		if na == 0 || nl == 0 {
+			continue
+		}
+		c := la.Mul(1 / na).Cross(l.Mul(1 / nl))
+		if sn := c.Len(); sn > 0 {
+			p := body.QuatExp(c.Mul(math.Atan2(sn, la.Dot(l)/(na*nl)) / sn))
+			b.Rot = p.Mul(b.Rot)
+			b.Rot = b.Rot.Scale(1 / b.Rot.Len())
+			b.AngVel = p.Rotate(b.AngVel)
+		}
 	}
 }
 
-// postStabilize projects positions onto the constraint manifold with the
-// MLCP of post-stabilization-lcp.md Eq. (14).
-func (w *World) postStabilize() error {
+// Position projection (post-stabilization).
+const (
+	// DefaultProjectAbove is the default Settings.ProjectAbove (m or rad).
+	DefaultProjectAbove = 1e-3
+	// ProjectionTolerance (m or rad) is the largest position error a
+	// projection leaves: it iterates until every positional row is within
+	// it (or MaxProjections solves ran). Far below any visible error, well
+	// above the rounding of a 1 km scene.
+	ProjectionTolerance = 1e-9
+	// MaxProjections bounds the projection solves of one step. Each is a
+	// Newton step on the constraint manifold, so the error after k solves
+	// is about (e₀/ℓ)^(2^k) ℓ for an error e₀ on a body of size ℓ: 2 or 3
+	// reach ProjectionTolerance unless the step went far off the manifold.
+	MaxProjections    = 20
+	maxProjectionTurn = 0.2
+)
+
+// project measures the position errors at the poses after the step (the
+// joint rows refilled, the contacts detected anew) and, in Post mode, or in
+// Regularized mode when an error exceeds Settings.ProjectAbove, moves the
+// positions onto the constraints with post-stabilization: the MLCP of
+// post-stabilization-lcp.md Eqs. (13)–(15) over every positional row,
+//
+//	(J M⁻¹ Jᵀ) δ + Φ = w,   bilateral rows: δ free, w = 0;
+//	unilateral rows (limits, contact normals): δ ≥ 0 ⊥ w ≥ 0,
+//
+// and Δq = M⁻¹ Jᵀ δ applied with body.Displace: the least-kinetic-energy
+// change of position that removes the errors. A penetration is pushed out
+// and a separation is never pulled closed; velocities are not touched, so
+// the correction puts no kinetic energy in. A is assembled sparse like the
+// step's (massMatrix) and solved by Settings.PostSolver (BPP by default);
+// the solve repeats, with the rows refilled at the corrected poses, until
+// every error is within ProjectionTolerance or MaxProjections solves ran.
+// It records the largest error left in ws.maxViol.
+func (w *World) project() error {
 	ws := &w.ws
-	if err := w.fillJointRows(ws.nj); err != nil {
-		return err
+	s := &w.Settings
+	ws.projects, ws.projIts = 0, 0
+	above := s.ProjectAbove
+	if above == 0 {
+		above = DefaultProjectAbove
 	}
-	ws.prow = ws.prow[:0]
-	for i := range ws.rows {
-		if ws.rows[i].Kind.Positional() {
-			ws.prow = append(ws.prow, i)
-		}
-	}
-	m := len(ws.prow)
-	if m == 0 {
-		return nil
-	}
-	nb := len(w.Bodies)
 	for i, b := range w.Bodies {
 		if b.Static {
 			ws.invI[i] = mgl64.Mat3{}
@@ -419,70 +559,166 @@ func (w *World) postStabilize() error {
 			ws.invI[i] = b.InvInertiaWorld()
 		}
 	}
-	ws.pa.Reset(m, m)
+	for {
+		m, err := w.positionRows()
+		if err != nil {
+			return err
+		}
+		if m <= ProjectionTolerance || ws.projects >= MaxProjections {
+			return nil
+		}
+		if ws.projects == 0 && (s.Stabilization == None || s.Stabilization == Baumgarte || !(m > above)) && s.Stabilization != Post {
+			return nil
+		}
+		if err := w.projectOnce(); err != nil {
+			return err
+		}
+		for i, b := range w.Bodies {
+			if !b.Static {
+				ws.invI[i] = b.InvInertiaWorld()
+			}
+		}
+	}
+}
+
+// positionRows fills ws.prows with the positional rows at the current
+// poses: the joints' (bilateral and limit rows) and a normal row per
+// contact point within the margin. It returns the largest error among the
+// rigid ones, |φ| of a bilateral row, −φ of a unilateral one, and sets
+// ws.maxViol to the largest over all (a compliant row's deflection
+// included: Stats.MaxViolation reports how deep a soft contact sinks).
+func (w *World) positionRows() (float64, error) {
+	ws := &w.ws
+	ws.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
+	nj := 0
+	for _, c := range w.Joints {
+		nj += c.Dim()
+	}
+	ws.ppoints = w.collect(ws.ppoints[:0], false)
+	n := nj + len(ws.ppoints)
+	if cap(ws.prows) < n {
+		ws.prows = make([]constraint.Row, n)
+	}
+	ws.prows = ws.prows[:n]
+	k := 0
+	for i, c := range w.Joints {
+		d := c.Dim()
+		if err := c.Fill(ws.prows[k:k+d], &ws.ctx); err != nil {
+			return 0, fmt.Errorf("constraint %d: %w", i, err)
+		}
+		k += d
+	}
+	// Keep the positional joint rows only (motors, friction and couplings
+	// are velocity-level).
+	m := 0
+	for i := 0; i < nj; i++ {
+		if ws.prows[i].Kind.Positional() {
+			ws.prows[m] = ws.prows[i]
+			m++
+		}
+	}
+	for i := range ws.ppoints {
+		pt := &ws.ppoints[i]
+		r := &ws.prows[m]
+		w.pointRow(r, constraint.ContactNormal, pt.a, pt.b, pt.p.Pos, pt.p.Normal)
+		r.Phi, r.Lo, r.Hi = pt.p.Gap, 0, math.Inf(1)
+		r.Stiffness, r.Damping = pt.k, pt.d
+		m++
+	}
+	ws.prows = ws.prows[:m]
+	viol, rigid := 0.0, 0.0
+	for i := range ws.prows {
+		r := &ws.prows[i]
+		e := -r.Phi
+		if r.Kind == constraint.Bilateral {
+			e = math.Abs(r.Phi)
+		}
+		viol = math.Max(viol, e)
+		if !compliant(r) {
+			rigid = math.Max(rigid, e)
+		}
+	}
+	ws.maxViol = viol
+	return rigid, nil
+}
+
+// compliant reports whether r is a spring (finite stiffness): its φ is a
+// deflection, not an error to project away.
+func compliant(r *constraint.Row) bool {
+	return r.Stiffness != 0 && !math.IsInf(r.Stiffness, 1)
+}
+
+// projectOnce solves one projection MLCP over ws.prows and displaces the
+// bodies by Δq = M⁻¹ Jᵀ δ.
+func (w *World) projectOnce() error {
+	ws := &w.ws
+	m := len(ws.prows)
+	w.massMatrix(&ws.pa, ws.prows, &ws.pjminv, &ws.pbyBody)
+	ws.pa.Finish()
 	ws.pb = grow(ws.pb, m)
 	ws.plo = grow(ws.plo, m)
 	ws.phi = grow(ws.phi, m)
-	for a, i := range ws.prow {
-		ri := &ws.rows[i]
-		for k := 0; k < ri.N; k++ {
-			bd := w.Bodies[ri.Body[k]]
-			invMassTimes(&ws.jminv[i][k], bd.InvMass(), &ws.invI[ri.Body[k]], &ri.J[k])
-		}
-		// Dense over positional rows: rows sharing no body give 0.
-		for c, j := range ws.prow {
-			rj := &ws.rows[j]
-			v := 0.0
-			for k := 0; k < ri.N; k++ {
-				for l := 0; l < rj.N; l++ {
-					if ri.Body[k] == rj.Body[l] {
-						jm, jj := &ws.jminv[i][k], &rj.J[l]
-						v += jm[0]*jj[0] + jm[1]*jj[1] + jm[2]*jj[2] + jm[3]*jj[3] + jm[4]*jj[4] + jm[5]*jj[5]
-					}
-				}
-			}
-			ws.pa.Set(a, c, v)
-		}
-		ws.pb[a] = ri.Phi
-		if ri.Kind == constraint.Bilateral {
-			ws.plo[a] = math.Inf(-1)
-		} else {
-			ws.plo[a] = 0
-		}
+	if cap(ws.pstart) < m {
+		ws.pstart = make([]lcp.State, m)
 	}
-	hi := ws.phi[:m]
-	for i := range hi {
-		hi[i] = math.Inf(1)
+	ws.pstart = ws.pstart[:m]
+	for i := range ws.prows {
+		r := &ws.prows[i]
+		ws.pb[i] = r.Phi
+		ws.phi[i] = math.Inf(1)
+		if compliant(r) {
+			// A spring's deflection is physics, not error: hold it
+			// (J Δq = 0 to first order) while the rigid rows move.
+			ws.pb[i], ws.plo[i], ws.pstart[i] = 0, math.Inf(-1), lcp.Free
+			continue
+		}
+		if r.Kind == constraint.Bilateral {
+			ws.plo[i] = math.Inf(-1)
+			ws.pstart[i] = lcp.Free
+		} else {
+			ws.plo[i] = 0
+			ws.pstart[i] = lcp.AtLower
+			if r.Phi < 0 {
+				ws.pstart[i] = lcp.Free
+			}
+		}
 	}
 	solver := w.Settings.PostSolver
 	if solver == nil {
 		solver = &lcp.BPP{}
 		w.Settings.PostSolver = solver
 	}
-	ws.pprob = lcp.Problem{A: &ws.pa, B: ws.pb, Lo: ws.plo, Hi: hi}
-	p := &ws.pprob
-	set := lcp.Settings{}
-	if len(ws.pstart) == m {
-		set.Start = ws.pstart
-	}
-	err := solver.Solve(&ws.pres, p, set)
+	ws.pprob = lcp.Problem{A: &ws.pa, B: ws.pb, Lo: ws.plo, Hi: ws.phi}
+	err := solver.Solve(&ws.pres, &ws.pprob, lcp.Settings{Start: ws.pstart})
+	ws.projects++
+	ws.projIts += ws.pres.Iterations
 	if len(ws.pres.X) != m {
 		return fmt.Errorf("post-stabilization: %w", err)
 	}
-	ws.pstart = append(ws.pstart[:0], ws.pres.States...)
+	nb := len(w.Bodies)
 	if cap(ws.dq) < nb {
 		ws.dq = make([][6]float64, nb)
 	}
 	ws.dq = ws.dq[:nb]
 	clear(ws.dq)
-	for a, i := range ws.prow {
-		r := &ws.rows[i]
-		d := ws.pres.X[a]
+	for i := range ws.prows {
+		r := &ws.prows[i]
+		d := ws.pres.X[i]
 		for k := 0; k < r.N; k++ {
-			jm := &ws.jminv[i][k]
+			jm := &ws.pjminv[i][k]
 			for c := 0; c < 6; c++ {
 				ws.dq[r.Body[k]][c] += jm[c] * d
 			}
+		}
+	}
+	// Trust region: the correction is a Newton step of a linearization in
+	// the rotations, exact only for small angles; scale it so that no body
+	// turns by more than maxProjectionTurn.
+	scale := 1.0
+	for i := range ws.dq {
+		dq := &ws.dq[i]
+		if t := math.Sqrt(dq[3]*dq[3] + dq[4]*dq[4] + dq[5]*dq[5]); t > maxProjectionTurn {
+			scale = math.Min(scale, maxProjectionTurn/t)
 		}
 	}
 	for i, b := range w.Bodies {
@@ -490,41 +726,12 @@ func (w *World) postStabilize() error {
 			continue
 		}
 		dq := ws.dq[i]
-		b.Displace(mgl64.Vec3{dq[0], dq[1], dq[2]}, mgl64.Vec3{dq[3], dq[4], dq[5]})
-	}
-	// Contact gaps follow the correction to first order: φ += J Δq.
-	for i := range ws.points {
-		r := &ws.rows[ws.nj+ws.points[i].row]
-		for k := 0; k < r.N; k++ {
-			dq := &ws.dq[r.Body[k]]
-			for c := 0; c < 6; c++ {
-				r.Phi += r.J[k][c] * dq[c]
-			}
-		}
+		b.Displace(mgl64.Vec3{dq[0], dq[1], dq[2]}.Mul(scale), mgl64.Vec3{dq[3], dq[4], dq[5]}.Mul(scale))
 	}
 	if err != nil {
 		return fmt.Errorf("post-stabilization: %w", err)
 	}
 	return nil
-}
-
-// maxViolation returns the largest bilateral |φ| or unilateral penetration
-// among the positional rows, evaluated at the current poses.
-func (w *World) maxViolation() float64 {
-	if w.fillJointRows(w.ws.nj) != nil {
-		return math.NaN()
-	}
-	m := 0.0
-	for i := range w.ws.rows {
-		r := &w.ws.rows[i]
-		switch {
-		case r.Kind == constraint.Bilateral:
-			m = math.Max(m, math.Abs(r.Phi))
-		case r.Kind.Positional():
-			m = math.Max(m, -r.Phi)
-		}
-	}
-	return m
 }
 
 func grow(s []float64, n int) []float64 {

@@ -70,9 +70,31 @@ type Settings struct {
 	// PostSolver solves the post-stabilization MLCP; nil means lcp.BPP.
 	PostSolver lcp.Solver
 	// ContactMargin is the distance (m) below which two geoms get contact
-	// rows; 0 means DefaultContactMargin.
+	// rows whatever their velocities; 0 means DefaultContactMargin. Pairs
+	// that can close the gap within the step get rows too (speculative
+	// contacts, see detectContacts).
 	ContactMargin float64
+	// ProjectAbove (m or rad) is the largest position error (a joint's
+	// violation, a contact's penetration) that the Regularized mode leaves
+	// to its velocity-level feedback Φ/h (None and Baumgarte modes leave
+	// every error to theirs, Post projects every error): an error
+	// above it after the velocity step is removed by the position
+	// projection of Post mode (World.project), which moves bodies without
+	// changing velocities, so a large error never becomes a large Φ/h
+	// velocity (a bounce, a chain whipping itself apart). 0 means
+	// DefaultProjectAbove (1 mm or 1 mrad, above the errors of the papers'
+	// scenes at their steps, far below visible ones); +Inf never projects.
+	ProjectAbove float64
+	// BounceSpeed (m/s) is the approach speed below which a contact does
+	// not bounce whatever its restitution (Material.Restitution), so that
+	// resting contacts, which approach at g h per step, stay at rest. 0
+	// means DefaultBounceSpeed.
+	BounceSpeed float64
 }
+
+// DefaultBounceSpeed is the default Settings.BounceSpeed (m/s), Box2D's
+// restitution threshold.
+const DefaultBounceSpeed = 1.0
 
 // StandardGravity is (0, 0, −9.81) m/s², z up.
 var StandardGravity = mgl64.Vec3{0, 0, -9.81}
@@ -92,6 +114,10 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("settings: Stabilization: unknown mode %d", int(s.Stabilization))
 	case !(s.ContactMargin >= 0) || math.IsInf(s.ContactMargin, 0):
 		return fmt.Errorf("settings: ContactMargin: must be finite and ≥ 0 m, got %v", s.ContactMargin)
+	case !(s.ProjectAbove >= 0):
+		return fmt.Errorf("settings: ProjectAbove: must be ≥ 0 (m or rad; +Inf = never project), got %v", s.ProjectAbove)
+	case !(s.BounceSpeed >= 0) || math.IsInf(s.BounceSpeed, 0):
+		return fmt.Errorf("settings: BounceSpeed: must be finite and ≥ 0 m/s, got %v", s.BounceSpeed)
 	case s.Stabilization == Baumgarte && !(s.Baumgarte >= 0 && !math.IsInf(s.Baumgarte, 0)):
 		return fmt.Errorf("settings: Baumgarte: must be finite and ≥ 0, got %v", s.Baumgarte)
 	}
