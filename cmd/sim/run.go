@@ -66,6 +66,23 @@ type runOptions struct {
 type runReport struct {
 	Steps  int // steps taken
 	Frames int // trajectory frames written (step 0 included)
+	// MaxAdded is the largest Stats.EnergyAdded of a step (J) and
+	// MaxAddedStep that step; Scale is the largest energy of the system
+	// over the run, kinetic plus potential above the lowest potential seen
+	// (J), against which MaxAdded is judged.
+	MaxAdded     float64
+	MaxAddedStep int
+	Scale        float64
+}
+
+// energyWarning returns the one-line warning of a run in which some step
+// added more than 1 % of the system's energy, or "".
+func (r runReport) energyWarning() string {
+	if r.MaxAdded > 0.01*r.Scale && r.MaxAdded > 1e-12 {
+		return fmt.Sprintf("warning: step %d added %.3g J of energy, %.3g %% of the system's %.3g J (a step too large for the motion, or a position correction lifting bodies)",
+			r.MaxAddedStep, r.MaxAdded, 100*r.MaxAdded/r.Scale, r.Scale)
+	}
+	return ""
 }
 
 // simulate steps w opts.Steps times, recording step 0 and every Every-th
@@ -146,6 +163,8 @@ func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runRepor
 		rep.Frames++
 	}
 	var row []byte
+	k0, uMin := w.Energy()
+	rep.Scale = k0
 	for k := 1; k <= o.Steps; k++ {
 		before := w.Steps()
 		st, stepErr := w.Step()
@@ -153,6 +172,11 @@ func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runRepor
 			return finish(stepErr)
 		}
 		rep.Steps++
+		uMin = math.Min(uMin, st.Potential)
+		rep.Scale = math.Max(rep.Scale, st.Kinetic+st.Potential-uMin)
+		if st.EnergyAdded > rep.MaxAdded {
+			rep.MaxAdded, rep.MaxAddedStep = st.EnergyAdded, st.Step
+		}
 		if w.Steps()%o.Every == 0 {
 			if tw != nil {
 				if err := tw.frame(w); err != nil {
@@ -316,6 +340,9 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	rep, err := simulate(ctx, w, o)
 	if prog != nil {
 		prog.done(rep.Steps)
+	}
+	if msg := rep.energyWarning(); msg != "" {
+		fmt.Fprintln(stderr, "sim:", msg)
 	}
 	var ie interruptedError
 	if errors.As(err, &ie) && o.Out != "" {
