@@ -77,13 +77,9 @@ func TestSymmetricTopPrecession(t *testing.T) {
 	}
 	got := az / w.Time()
 	t.Logf("precession %.5f rad/s, steady solution %.5f rad/s (gyroscopic limit m g d/(I₃ω₃) = %.5f)", got, want, m*g*d/(i3*omega3))
-	// 2.5 %: the implicit-midpoint gyroscopic step (body.Body.AngularStep)
-	// keeps the top's energy and |L| exactly but turns the direction of L
-	// by O(h²|ω|²) per step for a constrained body (World.integrate), and
-	// the precession is that direction's motion: measured 1.8 % slow here
-	// (h|ω| = 0.1). The earlier update that recomputed ω from L kept L's
-	// direction (0.13 %) but fed energy into every asymmetric spinning body.
-	assert.InDelta(t, want, got, 0.025*want)
+	// 1 %: the bound; nutation excited by O(h) start-up error is
+	// far smaller at this spin.
+	assert.InDelta(t, want, got, 0.01*want)
 }
 
 // hingedRod is a 1 kg, 1 m rod on a hinge about y at the origin, lying
