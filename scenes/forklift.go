@@ -41,16 +41,15 @@ import (
 //     one matters to the drivetrain; the shafts' mass m_s moves with the
 //     chassis).
 //
-// Two choices serve the integrator rather than realism, and are kept for
-// that reason: the stepper turns each body by one exponential map of ω h
-// per step, so a shaft spinning at ω while the chassis yaws at Ω has its
-// axis error turned by ω h every step, which the hinge's axis rows then
-// correct in the wrong direction once ω h approaches a radian (a shaft at
-// 165 rad/s, 2.75 rad per step, wobbled off its hinge within 6 s). The
-// engine and turbine shafts therefore stand vertical, parallel to the yaw
-// axis, and the drivetrain runs slowly (G = 3, engine about 22 rad/s,
-// 0.37 rad per step): the "engine" is a slow, high-torque drive.
-//
+// The engine and turbine shafts lie along the chassis' x axis (a
+// longitudinal engine) and run at engine speeds: about 155 rad/s at full
+// throttle (G = 22). Earlier versions had to stand them vertical and run
+// the drivetrain at 22 rad/s, because turning a shaft that spins at ω by
+// one exponential map of ω h per step while the chassis yaws left its
+// axis error to the hinge; the stepper's gyroscopic free velocity
+// (body.Body.AngularStep) and its position projection now keep a fast
+// shaft on its hinge.
+
 // Joints: a hinge per wheel (front wheels to the chassis, rear wheels to
 // their knuckles), no limits, motors or friction.
 //
@@ -84,12 +83,13 @@ import (
 // z_c = 0.35 m; wheels r = 0.3 m, b_w = 0.2 m, 40 kg, wheelbase 1.4 m,
 // track 1.3 m; knuckles 10 kg; μ = 0.8, c_rr = 0.005 m; δ = 0.35 rad
 // (R₀ = 3.82 m, the centre of mass on a circle of radius 3.88 m);
-// J_e = 0.5, J_t = 0.1, J_c = 0.1 kg·m², m_s = 10 kg; T_max = 940 N·m,
-// t_r = 1 s, b_e = 40 N·m·s/rad (ω_e ≤ 23.5 rad/s), K = 80 N·m·s/rad,
-// G = 3. Total mass 2710 kg. The centre of mass settles (within 2 %) at
-// 2.16 m/s after about 5 s, the engine at 22.0 rad/s with 0.7 rad/s of
-// converter slip, and the vehicle completes its circle after about 13 s
-// (780 steps), back within 0.2 m of its start. 10 bodies; 81 rows per
+// J_e = 0.15, J_t = 0.05, J_c = 0.1 kg·m², m_s = 10 kg; T_max = 128 N·m,
+// t_r = 1 s, b_e = 0.745 N·m·s/rad (ω_e ≤ 172 rad/s), K = 1.49 N·m·s/rad,
+// G = 22 (the earlier slow drivetrain geared up by 22/3: the same vehicle
+// forces). Total mass 2710 kg. The centre of mass settles (within 2 %) at
+// 1.97 m/s after about 7 s, the engine at 154.5 rad/s with 8.6 rad/s of
+// converter slip, and the vehicle completes its circle after about 14 s
+// (860 steps), back within 0.03 m of its start. 10 bodies; 81 rows per
 // step: 53 joint rows (9 hinges of 5 rows, 4 limit rows, 2 converter
 // rows, gear, differential) and 28 contact rows (per wheel 2 normal, 4
 // friction, 1 rolling).
@@ -142,8 +142,8 @@ func DefaultForkliftParams() ForkliftParams {
 		ChassisLength: 2.0, ChassisWidth: 1.0, ChassisHeight: 0.5, ChassisMass: 2500, COMHeight: 0.35,
 		Wheelbase: 1.4, Track: 1.3, WheelRadius: 0.3, WheelWidth: 0.2, WheelMass: 40, KnuckleMass: 10,
 		Friction: 0.8, Rolling: 0.005, Steer: 0.35,
-		ShaftMass: 10, EngineInertia: 0.5, TurbineInertia: 0.1, CarrierInertia: 0.1,
-		MaxTorque: 940, RampTime: 1, EngineDroop: 40, ConverterK: 80, GearRatio: 3,
+		ShaftMass: 10, EngineInertia: 0.15, TurbineInertia: 0.05, CarrierInertia: 0.1,
+		MaxTorque: 128, RampTime: 1, EngineDroop: 0.745, ConverterK: 1.49, GearRatio: 22,
 		Settings: stepper.Settings{H: 1.0 / 60, Gravity: stepper.StandardGravity},
 	}
 }
@@ -237,7 +237,7 @@ func forkliftSpec(p ForkliftParams) (*SceneSpec, error) {
 		add("knuckle-"+ws.name[len("wheel-"):], p.KnuckleMass, kInertia,
 			mgl64.Vec3{ws.x, ws.y, r}, mgl64.QuatRotate(ws.steer, mgl64.Vec3{0, 0, 1}))
 	}
-	ey, ez := mgl64.Vec3{0, 1, 0}, mgl64.Vec3{0, 0, 1}
+	ex, ey, ez := mgl64.Vec3{1, 0, 0}, mgl64.Vec3{0, 1, 0}, mgl64.Vec3{0, 0, 1}
 	add("engine", p.ShaftMass, mgl64.Ident3().Mul(p.EngineInertia), mgl64.Vec3{0.3, 0, p.COMHeight}, id)
 	add("turbine", p.ShaftMass, mgl64.Ident3().Mul(p.TurbineInertia), mgl64.Vec3{-0.1, 0, p.COMHeight}, id)
 	add("carrier", p.ShaftMass, mgl64.Ident3().Mul(p.CarrierInertia), mgl64.Vec3{hl, 0, r}, id)
@@ -262,19 +262,19 @@ func forkliftSpec(p ForkliftParams) (*SceneSpec, error) {
 	for _, sh := range []struct {
 		id   int
 		axis mgl64.Vec3
-	}{{ForkliftEngine, ez}, {ForkliftTurbine, ez}, {ForkliftCarrier, ey}} {
+	}{{ForkliftEngine, ex}, {ForkliftTurbine, ex}, {ForkliftCarrier, ey}} {
 		hinge(sh.id, ForkliftChassis, sh.axis)
 	}
 	s.Joints = append(s.Joints,
-		JointSpec{Type: JointConverter, Name: "engine droop", A: "engine", B: "chassis", AxisA: ez, AxisB: ez, Coefficient: p.EngineDroop},
-		JointSpec{Type: JointConverter, Name: "torque converter", A: "engine", B: "turbine", AxisA: ez, AxisB: ez, Coefficient: p.ConverterK, Housing: "chassis"},
-		JointSpec{Type: JointGear, Name: "transmission", A: "turbine", B: "carrier", AxisA: ez, AxisB: ey, Ratio: p.GearRatio, Housing: "chassis"},
+		JointSpec{Type: JointConverter, Name: "engine droop", A: "engine", B: "chassis", AxisA: ex, AxisB: ex, Coefficient: p.EngineDroop},
+		JointSpec{Type: JointConverter, Name: "torque converter", A: "engine", B: "turbine", AxisA: ex, AxisB: ex, Coefficient: p.ConverterK, Housing: "chassis"},
+		JointSpec{Type: JointGear, Name: "transmission", A: "turbine", B: "carrier", AxisA: ex, AxisB: ey, Ratio: p.GearRatio, Housing: "chassis"},
 		JointSpec{Type: JointDifferential, Name: "differential", Carrier: "carrier", A: "wheel-fl", B: "wheel-fr",
 			AxisCarrier: ey, AxisA: ey, AxisB: ey, Housing: "chassis"},
 	)
 	// The engine torque τ_e(t) = T_max·min(t/t_r, 1) about the engine axis,
 	// fixed in the chassis; −τ_e on the chassis.
-	s.Loads = []LoadSpec{{Type: LoadTorque, Body: "engine", Reaction: "chassis", Direction: ez, Frame: "chassis",
+	s.Loads = []LoadSpec{{Type: LoadTorque, Body: "engine", Reaction: "chassis", Direction: ex, Frame: "chassis",
 		Profile: ProfileSpec{Type: ProfileRamp, From: 0, To: p.MaxTorque, Duration: p.RampTime}}}
 	return s, nil
 }
