@@ -19,7 +19,8 @@ var Schema []byte
 // specSettings returns the SettingsSpec of s; solvers by their Name.
 func specSettings(s stepper.Settings) SettingsSpec {
 	out := SettingsSpec{H: s.H, Gravity: s.Gravity, Budget: s.Budget, Pick: s.Pick,
-		Stabilization: s.Stabilization, Baumgarte: s.Baumgarte, ContactMargin: s.ContactMargin}
+		Stabilization: s.Stabilization, Baumgarte: s.Baumgarte, ContactMargin: s.ContactMargin,
+		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed}
 	if s.Solver != nil {
 		out.Solver = s.Solver.Name()
 	}

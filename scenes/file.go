@@ -68,6 +68,8 @@ type SettingsSpec struct {
 	Baumgarte     float64 // β (1/s), for Stabilization = Baumgarte
 	PostSolver    string  // as Solver, for Stabilization = Post
 	ContactMargin float64 // m; 0 = stepper.DefaultContactMargin
+	ProjectAbove  float64 // m or rad; 0 = stepper.DefaultProjectAbove
+	BounceSpeed   float64 // m/s; 0 = stepper.DefaultBounceSpeed
 }
 
 // BodySpec is one body.
@@ -335,6 +337,7 @@ func (s *SettingsSpec) stepperSettings() stepper.Settings {
 		H: s.H, Gravity: s.Gravity, Solver: newSolver(s.Solver), Budget: s.Budget,
 		Pick: s.Pick, Stabilization: s.Stabilization, Baumgarte: s.Baumgarte,
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
+		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
 	}
 }
 

@@ -67,6 +67,8 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 	o.num("baumgarte", &s.Baumgarte, false)
 	o.enum("post_solver", &s.PostSolver, false, solverNames)
 	o.num("contact_margin", &s.ContactMargin, false)
+	o.num("project_above", &s.ProjectAbove, false)
+	o.num("bounce_speed", &s.BounceSpeed, false)
 	o.done("")
 }
 
@@ -108,6 +110,7 @@ func decodeShape(p *problems, n *jnode, path string) ShapeSpec {
 		m.num("rolling", &s.Material.Rolling, false)
 		m.num("stiffness", &s.Material.Stiffness, false)
 		m.num("damping", &s.Material.Damping, false)
+		m.num("restitution", &s.Material.Restitution, false)
 		m.done("")
 	}
 	o.done("a " + kind)

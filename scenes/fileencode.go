@@ -51,6 +51,12 @@ func (s *SceneSpec) node() *jnode {
 	if !isPosZeroF(st.ContactMargin) {
 		sn.set("contact_margin", jnum(st.ContactMargin))
 	}
+	if !isPosZeroF(st.ProjectAbove) {
+		sn.set("project_above", jnum(st.ProjectAbove))
+	}
+	if !isPosZeroF(st.BounceSpeed) {
+		sn.set("bounce_speed", jnum(st.BounceSpeed))
+	}
 	n.set("settings", sn)
 	if len(s.WorldShapes) > 0 {
 		a := jarr()
@@ -169,7 +175,7 @@ func (s *ShapeSpec) node() *jnode {
 	for _, f := range []struct {
 		key string
 		v   float64
-	}{{"friction", m.Friction}, {"rolling", m.Rolling}, {"stiffness", m.Stiffness}, {"damping", m.Damping}} {
+	}{{"friction", m.Friction}, {"rolling", m.Rolling}, {"stiffness", m.Stiffness}, {"damping", m.Damping}, {"restitution", m.Restitution}} {
 		if !isPosZeroF(f.v) {
 			mn.set(f.key, jnum(f.v))
 		}

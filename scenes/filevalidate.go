@@ -40,6 +40,8 @@ func (s *SceneSpec) validate(p *problems) {
 	}
 	chkNonNeg(p, "settings.baumgarte", st.Baumgarte, "1/s")
 	chkNonNeg(p, "settings.contact_margin", st.ContactMargin, "m")
+	chkNonNeg(p, "settings.project_above", st.ProjectAbove, "m or rad")
+	chkNonNeg(p, "settings.bounce_speed", st.BounceSpeed, "m/s")
 	for _, f := range []struct{ path, v string }{{"settings.solver", st.Solver}, {"settings.post_solver", st.PostSolver}} {
 		if f.v != "" && !slices.Contains(solverNames, f.v) {
 			p.add(f.path, "unknown solver %q (want %s)", f.v, strings.Join(solverNames, ", "))
@@ -216,6 +218,9 @@ func (s *ShapeSpec) validate(p *problems, path string, static bool) {
 		p.add(mp+".stiffness", "must be ≥ 0 N/m (0 = rigid), got %v", m.Stiffness)
 	}
 	chkNonNeg(p, mp+".damping", m.Damping, "s")
+	if !(m.Restitution >= 0 && m.Restitution <= 1) {
+		p.add(mp+".restitution", "must be in [0, 1], got %v", m.Restitution)
+	}
 }
 
 // uses lists, per joint type, the optional fields it accepts.
