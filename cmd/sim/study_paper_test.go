@@ -142,3 +142,27 @@ func TestRunPaperScenes(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, 10.0/60, tm, 1e-12, "wall h = 1/60 s")
 }
+
+// The contact-stabilization study on 300 steps writes its CSV, PNG and a
+// summary in which post-stabilization holds penetration at the projection
+// tolerance (1e-9 m = 1e-6 mm) in both scenes.
+func TestStudyContactStabilization(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, code := runSim(t, "study", "contact-stabilization", "--out", dir, "--steps", "300")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "contact-stabilization: 300 steps")
+	h, rows := readCSV(t, filepath.Join(dir, "summary.csv"))
+	require.Equal(t, []string{"scene", "mode", "max_penetration_mm", "mean_penetration_mm", "energy_added_j", "projections"}, h)
+	require.Len(t, rows, 10)
+	for _, r := range rows {
+		if r[1] != "post" {
+			continue
+		}
+		v, err := strconv.ParseFloat(r[2], 64)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, v, 1e-6, r[0])
+	}
+	_, data := readCSV(t, filepath.Join(dir, "contact-stabilization.csv"))
+	assert.Len(t, data, 300)
+	assertPNG(t, filepath.Join(dir, "contact-stabilization.png"))
+}
