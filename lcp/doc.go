@@ -77,6 +77,9 @@
 // stepper's error-measure Picker (package errmeasure) sees them; solvers
 // themselves know nothing of error measures.
 //
-// Problems and solutions are read and written as JSON in the interchange
-// format of shared/DESIGN.md, with null for infinite bounds.
+// Problems and solutions are read and written as JSON in gorigid's
+// interchange format, with null for infinite bounds and the strings "inf",
+// "-inf" and "nan" for any other non-finite number (WriteJSON), so that no
+// output is lost to a number encoding/json refuses. Readers ignore unknown
+// keys (ReadProblemKeys lists them) and reject a key given twice.
 package lcp
