@@ -17,15 +17,17 @@ import (
 //
 //  1. A symmetric positive semidefinite (every problem the stepper builds,
 //     and every *Sparse A, which is symmetric by construction and assumed
-//     semidefinite): BPP, which ends in a solution for these (for a
-//     semidefinite A through its proximal-point regularization).
+//     semidefinite): BPP. It is finite on symmetric positive definite A and
+//     treats a semidefinite A by proximal-point regularization, which is
+//     not proven finite: on a degenerate semidefinite LCP it can exhaust its
+//     budget (degenerate-psd-40 of the test collection), and Auto goes on.
 //  2. Otherwise, or when BPP does not converge: Lemke. Lemke's method ends
 //     in a solution of every LCP whose matrix is copositive-plus (for
 //     example a positive semidefinite, not necessarily symmetric A: the
 //     monotone problems, circuits with ideal diodes among them) or a
 //     P-matrix, and its ray termination then proves that there is none
 //     (Cottle, Pang & Stone, "The Linear Complementarity Problem", 1992,
-//     Thm. 4.4.13); on other matrices it may stop in a ray although a
+//     on Lemke's method and copositive-plus matrices); on other matrices it may stop in a ray although a
 //     solution exists.
 //  3. When Lemke does not converge: the nonsmooth Newton method with the
 //     Fischer–Burmeister function, then with the minimum map, which need no
@@ -131,7 +133,7 @@ func (s *Auto) Solve(dst *Result, p *Problem, set Settings) error {
 	}
 	var plan []attempt
 	if class.PSD {
-		plan = append(plan, attempt{&s.bpp, "A is symmetric positive semidefinite: BPP ends in a solution"})
+		plan = append(plan, attempt{&s.bpp, "A is symmetric positive semidefinite: BPP's case"})
 	}
 	lemkeWhy := "A is " + class.String() + ": Lemke is not guaranteed, but needs no matrix class to try"
 	if class.Monotone {

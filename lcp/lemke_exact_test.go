@@ -163,7 +163,7 @@ func stdProblem(mm [][]int64, q []int64) *Problem {
 // degenerateLCP returns a monotone, degenerate standard LCP with integer data
 // and a known solution, in the style of the degenerate test problems of the
 // LCP literature (Cottle, Pang & Stone, "The Linear Complementarity Problem",
-// 1992, §4.9 on degeneracy): M = BᵀB + S with B a k×n matrix of small
+// 1992): M = BᵀB + S with B a k×n matrix of small
 // integers (so M is positive semidefinite and, for k < n, singular) and S
 // skew-symmetric (0 for a symmetric M), and q = w* − M z* for a
 // complementary pair z*, w* ≥ 0 that is zero on about a third of the rows
