@@ -133,6 +133,11 @@ func (pk *Picker) Observe(it lcp.Iterate) {
 	if !it.SatisfiesEq2 {
 		pk.skipped++
 	}
+	pk.candidate(it, t)
+}
+
+// candidate keeps it (with totals t) if it is the best so far.
+func (pk *Picker) candidate(it lcp.Iterate, t Totals) {
 	v := t.Of(pk.m)
 	cls := 0
 	if pk.m != Last {

@@ -35,11 +35,12 @@ const ConvergedResidual = 1e-6
 
 // Solve runs solver on p with pk as the Observer (replacing set.Observer)
 // and writes into dst the iterate the picker's measure selects: the
-// least-error one under Energy, FB or Residual (see Picker for the rule),
-// the last one under Last (energy-error-measure.md §5.3). dst.Iterations and
+// least-error one under Energy, FB or Residual (see Picker for the rule;
+// the solver's own result, with w = A x + b, is a candidate as well), the
+// last one under Last (energy-error-measure.md §5.3). dst.Iterations and
 // dst.Pivots stay the solver's; dst.W is recomputed as A x + b so that the
 // returned pair satisfies Eq. (2). Lemke's iterates do not satisfy Eq. (2)
-// and are never picked; its final result is returned instead.
+// and are never picked; its final result is a candidate.
 //
 // dst.Status describes the returned x, not the solver's last iterate:
 //
@@ -64,6 +65,14 @@ func Solve(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Settings,
 	out := Solved{Picked: dst.Iterations, SolverStatus: dst.Status, SolverReason: dst.Reason}
 	if len(dst.X) != p.N() {
 		return out, err // invalid problem: nothing was solved
+	}
+	if pk.Measure() != Last {
+		// The solver's result is a candidate too, with w = A x + b: Lemke's
+		// solution (its iterates are not candidates), BPP's best iterate
+		// after a failure, the answer of a solver that Auto ran after
+		// another's iterates. It counts neither in Seen nor in History.
+		dst.W = p.Residual(dst.W, dst.X)
+		pk.candidate(lcp.Iterate{Iter: dst.Iterations, X: dst.X, W: dst.W, SatisfiesEq2: true}, Compute(p, dst.X, dst.W, pk.a))
 	}
 	if best, ok := pk.Best(); ok && pk.Measure() != Last {
 		out.Picked = best.Iter
