@@ -107,6 +107,6 @@ func TestMLCPErrorsNonFinite(t *testing.T) {
 		Total map[string]float64
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &errs))
-	assert.Equal(t, 0.0, errs.Total["energy"]) // the reference solution: exact
+	assert.Equal(t, 0.0, errs.Total["energy"])                   // the reference solution: exact
 	assert.Equal(t, 2, strings.Count(stderr, "warning"), stderr) // one per file
 }
