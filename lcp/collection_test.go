@@ -295,7 +295,9 @@ func collection() []entry {
 	}
 	add(degenerateEntry("degenerate-psd-8", 8, 4, false, 8))
 	add(degenerateEntry("degenerate-monotone-8", 8, 4, true, 9))
-	add(degenerateEntry("degenerate-psd-40", 40, 20, false, 4040))
+	add(degenerateEntry("degenerate-psd-40", 40, 11, false, 5779))
+	add(degenerateEntry("degenerate-psd-40b", 40, 16, false, 6011))
+	add(degenerateEntry("degenerate-psd-40c", 40, 20, false, 4040))
 	add(degenerateEntry("degenerate-monotone-40", 40, 20, true, 4041))
 
 	for _, c := range []struct {

@@ -307,9 +307,35 @@ func TestLemkeMurtyExponential(t *testing.T) {
 }
 
 func TestLemkeDegenerate40(t *testing.T) {
-	// The 40-row degenerate LCP of testdata/mlcp (degenerate-psd-40.json).
-	mm, q := degenerateLCP(40, 20, false, 4040)
-	piv := checkAgainstExact(t, mm, q, 10*40*40)
-	t.Logf("40-row degenerate LCP: %d pivots (float and exact)", piv)
-	assert.LessOrEqual(t, piv, 10*40*40)
+	// The degenerate LCPs of testdata/mlcp (degenerate-*.json). Lemke with
+	// the smallest-index first pivot and the relative tie test cycled on
+	// degenerate-psd-40 and -40b until a budget of 10 n² = 16 000 pivots ran
+	// out; the exact Lemke needs 40 and 57 pivots.
+	for _, c := range []struct {
+		n, k int
+		skew bool
+		seed uint64
+		want int
+	}{{40, 11, false, 5779, 40}, {40, 16, false, 6011, 57}, {40, 20, false, 4040, 56},
+		{40, 20, true, 4041, 36}, {8, 4, false, 8, 3}, {8, 4, true, 9, 5}} {
+		mm, q := degenerateLCP(c.n, c.k, c.skew, c.seed)
+		assert.Equal(t, c.want, checkAgainstExact(t, mm, q, 10*c.n*c.n), "seed %d", c.seed)
+	}
+}
+
+// TestLemkeDegenerateLarger: on 60 seeded degenerate monotone LCPs of 30 to
+// 90 rows (too large for the exact Lemke in a quick test) Lemke ends in a
+// solution within 10 n² pivots, the bound of the test collection.
+func TestLemkeDegenerateLarger(t *testing.T) {
+	for seed := uint64(0); seed < 60; seed++ {
+		n := 30 + int(seed%5)*15
+		mm, q := degenerateLCP(n, n/2+int(seed%3)*n/4, seed%2 == 1, 1000+seed)
+		p := stdProblem(mm, q)
+		var r Result
+		require.NoError(t, (&Lemke{}).Solve(&r, p, Settings{}), "seed %d", seed)
+		assert.Equal(t, Converged, r.Status)
+		assert.LessOrEqual(t, r.Pivots, 10*n*n, "seed %d", seed)
+		// 1e-9 relative to max|q|: a converged Lemke is exact to rounding.
+		assert.LessOrEqual(t, maxNaturalResidual(p, r.X, p.Residual(nil, r.X)), 1e-9*normInf(p.B), "seed %d", seed)
+	}
 }
