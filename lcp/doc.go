@@ -40,6 +40,13 @@
 //     from the previous iterate. One iteration is one product A x; every
 //     iterate satisfies Eq. (2).
 //
+//   - Auto: chooses by the matrix class (Classify): BPP for symmetric
+//     positive semidefinite A, else Lemke, else Newton (FB, then the
+//     minimum map), and reports which solver answered and why.
+//
+// New returns a solver by its command-line name and Names lists them: the
+// one table of solver names.
+//
 // What an iteration costs therefore differs: a BPP iteration and a Newton
 // step cost a factorization (O(m³) dense), a PGS sweep and a Prox step a
 // product with A (O(n²) dense, O(nnz) sparse). Compare solvers per unit of
