@@ -29,7 +29,7 @@ func TestClassify(t *testing.T) {
 		{[][]float64{{1, 1}, {1, 1}}, MatrixClass{Symmetric: true, PSD: true, Monotone: true}}, // singular
 		{[][]float64{{1, 2}, {2, 1}}, MatrixClass{Symmetric: true}},
 		{[][]float64{{0, 1}, {-1, 0}}, MatrixClass{Monotone: true}}, // skew
-		{[][]float64{{1, 3}, {0, 1}}, MatrixClass{}},                 // P, symmetric part indefinite
+		{[][]float64{{1, 3}, {0, 1}}, MatrixClass{}},                // P, symmetric part indefinite
 	}
 	for _, c := range cases {
 		a, _ := DenseFromRows(c.rows)
