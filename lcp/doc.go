@@ -19,16 +19,12 @@
 //   - BPP: block principal pivoting (Júdice & Pires 1994, ref. [29] of the
 //     paper) with the single-pivot safeguard. Every iterate solves the free
 //     block exactly, so it satisfies Eq. (2).
-//
 //   - PGS: projected Gauss–Seidel with box projection and optional
 //     over-relaxation; one sweep per iteration.
-//
 //   - Lemke: Lemke's complementary pivoting with a lexicographic tie-break;
 //     box problems are reduced to a standard LCP. Its intermediate basic
 //     solutions do not satisfy Eq. (2) (paper §2.2).
-//
 //   - Enum: an enumerating reference solver for n ≤ 12, for tests.
-//
 //   - Newton: nonsmooth (semismooth) Newton on Φ(x) = 0 with Φ built from
 //     the Fischer–Burmeister, Chen–Chen–Kanzow or minimum-map function
 //     (bpmd-benchmark-framework.md, Eqs. 12–14; names "newton-fb",
@@ -37,14 +33,12 @@
 //     iteration is one Newton step: a dense LU of the generalized Jacobian
 //     (also for a *Sparse A), one solve, one line search. Every iterate
 //     satisfies Eq. (2).
-//
 //   - Prox: the proximal fixed-point iteration of Eq. (15) of
 //     bpmd-benchmark-framework.md, x ← clamp(x − (R/a_ii)(A x + b)) for all
 //     rows at once (projected Jacobi), with an r-factor strategy that
 //     shrinks R when a step lengthens or reverses the last one and retries
 //     from the previous iterate. One iteration is one product A x; every
 //     iterate satisfies Eq. (2).
-//
 //   - Auto: chooses by the matrix class (Classify): BPP for symmetric
 //     positive semidefinite A, else Lemke, else Newton (FB, then the
 //     minimum map), and reports which solver answered and why.
