@@ -278,17 +278,8 @@ func collection() []entry {
 	add(entry{Name: "murty-exponential-8", Class: classMonotone, Source: "Murty, Computational complexity of complementary pivot methods (1978): M lower triangular, 1 on the diagonal, 2 below; q_i = −Σ_{k≤i} 2^{n−k}; Lemke with d = e needs 2ⁿ pivots; z = (2ⁿ, 0, …, 0)",
 		P: std(rows, b), Solvable: true, X: xm, UniqueX: true, UniqueW: true})
 	for _, n := range []int{8, 16} {
-		mm := make([][]float64, n)
-		q := make([]float64, n)
+		mm, q := fromInts(murtyUpperInts(n))
 		x := make([]float64, n)
-		for i := range mm {
-			mm[i] = make([]float64, n)
-			mm[i][i] = 1
-			for j := i + 1; j < n; j++ {
-				mm[i][j] = 2
-			}
-			q[i] = -1
-		}
 		x[n-1] = 1
 		add(entry{Name: fmt.Sprintf("murty-upper-%d", n), Class: classMonotone, Source: "Murty's matrix transposed (1 on the diagonal, 2 above) with q = −e (Murty, Linear Complementarity, Linear and Nonlinear Programming, 1988): every first ratio ties; z = e_n",
 			P: std(mm, q), Solvable: true, X: x, UniqueX: true, UniqueW: true})

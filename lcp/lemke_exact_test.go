@@ -232,6 +232,22 @@ func murtyInts(n int) ([][]int64, []int64) {
 	return mm, q
 }
 
+// murtyUpperInts is Murty's matrix transposed (1 on the diagonal, 2 above)
+// with q = −e: every ratio of the first pivot ties; the solution is e_n.
+func murtyUpperInts(n int) ([][]int64, []int64) {
+	mm := make([][]int64, n)
+	q := make([]int64, n)
+	for i := range mm {
+		mm[i] = make([]int64, n)
+		mm[i][i] = 1
+		for j := i + 1; j < n; j++ {
+			mm[i][j] = 2
+		}
+		q[i] = -1
+	}
+	return mm, q
+}
+
 // checkAgainstExact solves (M, q) with Lemke and exactLemke and requires the
 // same pivot count and the same z.
 func checkAgainstExact(t *testing.T, mm [][]int64, q []int64, budget int) int {
@@ -264,16 +280,7 @@ func TestLemkeMatchesExactOnDegenerateProblems(t *testing.T) {
 	assert.Equal(t, 4, checkAgainstExact(t, cyclic, []int64{-1, -1, -1}, 100))
 	checkAgainstExact(t, [][]int64{{1, 2}, {2, 1}}, []int64{-1, -1}, 100)
 	for n := 3; n <= 12; n++ {
-		mm := make([][]int64, n)
-		q := make([]int64, n)
-		for i := range mm {
-			mm[i] = make([]int64, n)
-			mm[i][i] = 1
-			for j := i + 1; j < n; j++ {
-				mm[i][j] = 2
-			}
-			q[i] = -1
-		}
+		mm, q := murtyUpperInts(n)
 		// The lexicographic first pivot takes the last row; z_n then ends
 		// the method: 2 pivots, z = e_n.
 		assert.Equal(t, 2, checkAgainstExact(t, mm, q, 100), "n = %d", n)
