@@ -7,8 +7,10 @@ import (
 )
 
 // exactMassMaxRows is the largest problem for which InverseMass forms the
-// dense inverse (rule 2); larger ones go straight to the coupling rule.
-const exactMassMaxRows = 1000
+// dense inverse (rule 2: 300³ flops, some 10 ms); larger ones go straight to
+// the coupling rule, so that a step of a large scene with a massless row
+// does not pay an O(n³) inversion.
+const exactMassMaxRows = 300
 
 // InverseMass returns the inverse effective mass a_i (kg⁻¹) of every row of
 // p for the energy error (Eqs. 18–21), defined on every row a valid problem
@@ -18,7 +20,7 @@ const exactMassMaxRows = 1000
 //  2. For a row with aᵢᵢ ≤ 0 (a zero-diagonal row of a circuit MLCP, a
 //     rigid row that no body moves, or an A that is not positive
 //     semidefinite): the exact āᵢ = 1/{A⁻¹}ᵢᵢ of Eq. (11) when A is
-//     invertible, has at most 1000 rows, and {A⁻¹}ᵢᵢ is positive and finite.
+//     invertible, has at most 300 rows, and {A⁻¹}ᵢᵢ is positive and finite.
 //  3. Otherwise the coupling mass âᵢ = max_j |a_ij a_ji| / a_jj over the rows
 //     j ≠ i with a_jj > 0: for the 2×2 block [[aᵢᵢ = 0, c], [c′, a_jj]] this
 //     is |1/{A⁻¹}ᵢᵢ| = |c c′|/a_jj, the magnitude of the exact value. It is

@@ -82,7 +82,7 @@ func Solve(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Settings,
 		}
 	}
 	dst.W = p.Residual(dst.W, dst.X)
-	out.Totals = Compute(p, dst.X, dst.W, nil)
+	out.Totals = Compute(p, dst.X, dst.W, pk.a)
 	out.Residual = maxResidual(p, dst.X, dst.W)
 	limit := ConvergedResidual * max(1, normInf(p.B))
 	ok := out.Residual <= limit
