@@ -44,7 +44,9 @@ import (
 // Result.Iterations and Pivots are the sums over the attempts.
 //
 // Classifying a dense A costs a Cholesky factorization of A (or of its
-// symmetric part), O(n³); a *Sparse A is not factored.
+// symmetric part), O(n³); a *Sparse A is not factored. A problem of more
+// than AutoDenseMax rows is handed to BPP alone, as Lemke and Newton work on
+// dense n×n arrays (Lemke's tableau alone is 2n² numbers).
 type Auto struct {
 	// Answered is the name of the solver whose result the last Solve
 	// returned, and Why says why it was chosen, in one line.
@@ -121,17 +123,23 @@ func Classify(a Matrix) MatrixClass {
 	return c
 }
 
+// attempt is one solver of Auto's plan and why it is tried.
+type attempt struct {
+	solver Solver
+	why    string
+}
+
 // Solve runs the attempts of Auto on p. See Auto.
 func (s *Auto) Solve(dst *Result, p *Problem, set Settings) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	class := Classify(p.A)
-	type attempt struct {
-		solver Solver
-		why    string
-	}
 	var plan []attempt
+	if p.N() > AutoDenseMax {
+		plan = append(plan, attempt{&s.bpp, fmt.Sprintf("%d rows > %d: only BPP, the other solvers work on dense n×n arrays", p.N(), AutoDenseMax)})
+		return s.run(dst, p, set, plan)
+	}
+	class := Classify(p.A)
 	if class.PSD {
 		plan = append(plan, attempt{&s.bpp, "A is symmetric positive semidefinite: BPP's case"})
 	}
@@ -147,7 +155,11 @@ func (s *Auto) Solve(dst *Result, p *Problem, set Settings) error {
 		attempt{&s.lemke, lemkeWhy},
 		attempt{&s.fb, "Lemke did not converge: nonsmooth Newton (Fischer–Burmeister)"},
 		attempt{&s.min, "Newton-FB did not converge: nonsmooth Newton (minimum map)"})
+	return s.run(dst, p, set, plan)
+}
 
+// run tries the attempts of plan in order. See Auto.
+func (s *Auto) run(dst *Result, p *Problem, set Settings, plan []attempt) error {
 	bScale := 1.0
 	for _, v := range p.B {
 		bScale = math.Max(bScale, math.Abs(v))
@@ -201,6 +213,10 @@ func (s *Auto) Solve(dst *Result, p *Problem, set Settings) error {
 	dst.Reason = fmt.Sprintf("auto: no solver converged (%s); returned %s's result, natural residual %.3g", strings.Join(notes, "; "), bestName, bestRes)
 	return fmt.Errorf("%s: %w", dst.Reason, ErrNoSolution)
 }
+
+// AutoDenseMax is the largest problem on which Auto classifies A and tries
+// Lemke and Newton.
+const AutoDenseMax = 2000
 
 // autoResidual is the natural residual, relative to max(1, ‖b‖∞), below
 // which Auto accepts a converged attempt (errmeasure.ConvergedResidual).

@@ -76,3 +76,25 @@ func TestAutoNoSolution(t *testing.T) {
 	assert.Contains(t, r.Reason, "newton-fb ended failed")
 	assert.Equal(t, n, r.Iterations)
 }
+
+func TestAutoLargeIsBPPOnly(t *testing.T) {
+	// A 2001-row chain (tridiagonal SPD, sparse): Auto hands it to BPP alone.
+	n := AutoDenseMax + 1
+	var a Sparse
+	a.Reset(n)
+	p := &Problem{A: &a, B: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n)}
+	for i := 0; i < n; i++ {
+		a.Add(i, i, 2)
+		if i > 0 {
+			a.Add(i, i-1, -1)
+		}
+		p.B[i], p.Hi[i] = -1, inf
+	}
+	a.Finish()
+	s := &Auto{}
+	var r Result
+	require.NoError(t, s.Solve(&r, p, Settings{}))
+	assert.Equal(t, Converged, r.Status)
+	assert.Equal(t, "bpp", s.Answered)
+	assert.Contains(t, s.Why, "only BPP")
+}
