@@ -16,7 +16,8 @@ import (
 // describes the returned x" rule: on every problem of testdata/mlcp's
 // collection, with every solver and every pick, an answer labelled
 // Converged has a natural residual ≤ 10⁻⁶·max(1, ‖b‖∞), and no answer to a
-// problem without a solution is labelled Converged. The energy totals of
+// problem without a solution is labelled Converged; auto's answer to every
+// solvable problem is Converged under every pick. The energy totals of
 // finite answers are finite (the measures are defined on every row).
 func TestCollectionStatusIsTrue(t *testing.T) {
 	files, err := filepath.Glob("../testdata/mlcp/*.json")
@@ -53,6 +54,9 @@ func TestCollectionStatusIsTrue(t *testing.T) {
 				res := maxResidual(p, r.X, p.Residual(nil, r.X))
 				if r.Status == lcp.Converged && !(res <= ConvergedResidual*scale) {
 					t.Errorf("%s, %s, %v: converged with natural residual %.3g (picked %d of %d)", filepath.Base(f), name, m, res, sol.Picked, r.Iterations)
+				}
+				if name == "auto" && meta.Solvable && r.Status != lcp.Converged {
+					t.Errorf("%s, auto, %v: %v (%s); auto solves every solvable problem, under every pick", filepath.Base(f), m, r.Status, r.Reason)
 				}
 				if r.Status == lcp.Converged && !meta.Solvable {
 					t.Errorf("%s, %s, %v: converged on a problem without a solution", filepath.Base(f), name, m)

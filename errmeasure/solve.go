@@ -66,11 +66,12 @@ func Solve(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Settings,
 	if len(dst.X) != p.N() {
 		return out, err // invalid problem: nothing was solved
 	}
-	if pk.Measure() != Last {
+	if best, ok := pk.Best(); pk.Measure() != Last && !(ok && equal(best.X, dst.X)) {
 		// The solver's result is a candidate too, with w = A x + b: Lemke's
-		// solution (its iterates are not candidates), BPP's best iterate
-		// after a failure, the answer of a solver that Auto ran after
-		// another's iterates. It counts neither in Seen nor in History.
+		// solution (its iterates are not candidates), the answer of a
+		// solver that Auto ran after another's iterates. It counts neither
+		// in Seen nor in History; when it is already the pick (an iterate
+		// the solver reported), the pick keeps that iterate's number.
 		dst.W = p.Residual(dst.W, dst.X)
 		pk.candidate(lcp.Iterate{Iter: dst.Iterations, X: dst.X, W: dst.W, SatisfiesEq2: true}, Compute(p, dst.X, dst.W, pk.a))
 	}
