@@ -110,3 +110,22 @@ func TestMLCPErrorsNonFinite(t *testing.T) {
 	assert.Equal(t, 0.0, errs.Total["energy"])                   // the reference solution: exact
 	assert.Equal(t, 2, strings.Count(stderr, "warning"), stderr) // one per file
 }
+
+// TestMLCPReadErrorsNameFileAndField: a key given twice or a bad entry stops
+// with exit 2 and one line naming the file and the field.
+func TestMLCPReadErrorsNameFileAndField(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ body, want string }{
+		{`{"A": [[1]], "b": [1], "lo": [0], "hi": [null], "b": [2]}`, "b: key given twice"},
+		{`{"A": [[1, 2], [3, "x"]], "b": [1, 1], "lo": [0, 0], "hi": [null, null]}`, `A[1][1]: want a number, got "x"`},
+		{`{"a": [[1]], "b": [1], "lo": [0], "hi": [null]}`, "A: missing"},
+	} {
+		f := filepath.Join(dir, "p.json")
+		require.NoError(t, os.WriteFile(f, []byte(c.body), 0o644))
+		out, stderr, code := runSim(t, "mlcp", "solve", f)
+		assert.Equal(t, 2, code)
+		assert.Empty(t, out)
+		assert.Contains(t, stderr, f+": "+c.want)
+		assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, stderr)
+	}
+}
