@@ -112,7 +112,7 @@ type Solution struct {
 	W        []float64 // w = A z + b (m/s or rad/s)
 	States   []int8    // states: lcp.State per row (0 free, 1 lower, 2 upper)
 	Picked   int       // picked: the iteration whose iterate is z
-	Status   string    // attribute "status"
+	Status   string    // attribute "status": of z, the picked iterate (converged, unconverged, budget_exhausted, failed; see errmeasure.Solve)
 	Solver   string    // attribute "solver"
 	Pick     string    // attribute "pick": the error measure that picked z
 	FB       []float64 // fb_error: ‖δψ_FB‖₁ per iteration (energy-error-measure.md Eq. 7)

@@ -2,6 +2,7 @@ package errmeasure
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gorigid/gorigid/lcp"
 )
@@ -36,15 +37,18 @@ type RowErrors struct {
 
 // Compute returns the three totals (Eqs. 7, 10, 23) for the candidate x
 // (impulses, N·s) with slack w (m/s) on problem p, whose bounds it reads.
-// a is the per-row inverse effective mass (kg⁻¹); nil means the diagonal of
-// p.A (Eq. 13), and ExactInverseMass gives the exact one (Eq. 11). w is used
-// as given: the measures assume w = A x + b (Eq. 2), which Compute does not
-// check. It is O(n) and allocates nothing.
+// a is the per-row inverse effective mass (kg⁻¹); nil means InverseMass(p):
+// the diagonal of p.A (Eq. 13) where it is positive, and a documented
+// substitute on rows with aᵢᵢ ≤ 0. ExactInverseMass gives the exact one
+// (Eq. 11). w is used as given: the measures assume w = A x + b (Eq. 2),
+// which Compute does not check. It is O(n) and allocates nothing when a is
+// given or every aᵢᵢ > 0.
 //
 // len(x), len(w) and, if a is not nil, len(a) must equal p.N(); Compute
 // panics otherwise, as that is a programming error.
 func Compute(p *lcp.Problem, x, w, a []float64) Totals {
 	checkLens(p, x, w, a)
+	a = defaultMass(p, a)
 	var t Totals
 	for i := range x {
 		ai := rowMass(p, a, i)
@@ -60,6 +64,7 @@ func Compute(p *lcp.Problem, x, w, a []float64) Totals {
 // if it is shorter than p.N() and is returned resliced to p.N().
 func Rows(dst []RowErrors, p *lcp.Problem, x, w, a []float64) ([]RowErrors, Totals) {
 	checkLens(p, x, w, a)
+	a = defaultMass(p, a)
 	n := len(x)
 	if cap(dst) < n {
 		dst = make([]RowErrors, n)
@@ -91,6 +96,7 @@ func TotalOf(m Measure, p *lcp.Problem, x, w, a []float64) float64 {
 		return 0
 	}
 	checkLens(p, x, w, a)
+	a = defaultMass(p, a)
 	var s float64
 	for i := range x {
 		lo, hi := p.Lo[i], p.Hi[i]
@@ -104,6 +110,20 @@ func TotalOf(m Measure, p *lcp.Problem, x, w, a []float64) float64 {
 		}
 	}
 	return s
+}
+
+// defaultMass returns a, or when a is nil: nil if every aᵢᵢ of p is positive
+// and finite (rowMass then reads the diagonal, Eq. 13), else InverseMass(p).
+func defaultMass(p *lcp.Problem, a []float64) []float64 {
+	if a != nil {
+		return a
+	}
+	for i := 0; i < p.N(); i++ {
+		if v := p.A.At(i, i); !(v > 0) || math.IsInf(v, 1) {
+			return InverseMass(nil, p)
+		}
+	}
+	return nil
 }
 
 // rowMass returns aᵢᵢ: a[i], or the diagonal of p.A when a is nil (Eq. 13).

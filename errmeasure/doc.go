@@ -34,11 +34,18 @@
 // nothing. ExactInverseMass returns 1/{A⁻¹}ᵢᵢ instead, the exact effective
 // mass of Eq. (11) with the compliance included (for the rod of §5.1 this is
 // Eq. 27); it costs a dense factorization and is meant for small systems.
-// The appendix of the paper proves 1/{A⁻¹}ᵢᵢ ≤ aᵢᵢ for SPD A.
+// The appendix of the paper proves 1/{A⁻¹}ᵢᵢ ≤ aᵢᵢ for SPD A. Rows with
+// aᵢᵢ ≤ 0, which the paper does not treat (zero-diagonal rows of circuit
+// MLCPs, rigid rows without compliance that no body moves), get the
+// substitute of InverseMass: the exact value where it exists, else a
+// unit-consistent coupling mass, so that no violated row has error 0 or +Inf.
 //
 // Every error is O(n) per iterate (§4.2.1). The Picker is an lcp.Observer
 // that computes all three totals of every iterate and keeps a copy of the one
-// with the least error under a chosen Measure (§5.3), or the last one.
+// with the least error under a chosen Measure (§5.3), or the last one; an
+// iterate that violates a bound never wins over one that does not (see
+// Picker). Solve runs a solver with a Picker and labels the returned x with
+// its own status, not the solver's.
 //
 // Symbols and units (SI; rotational rows use N·m·s, rad/s and (kg·m²)⁻¹):
 //

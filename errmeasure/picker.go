@@ -12,10 +12,23 @@ import (
 // or the last one for Last.
 //
 // For every iterate it computes all three totals (O(n) each, §4.2.1) so that
-// statistics can report them. Under Energy, FB and Residual it keeps the
-// strictly least value, so ties keep the earliest iterate; a NaN total is
-// never picked; iterates with SatisfiesEq2 == false (Lemke's, §2.2) are not
-// candidates, as the measures do not apply to them, and are counted by
+// statistics can report them. Under Energy, FB and Residual the candidates
+// are ranked by the key (class, value), least first, where the class is
+//
+//	0: the total is finite and x is within its bounds,
+//	1: the total is finite and some x_i violates a bound,
+//	2: the total is +Inf,
+//
+// so an iterate that violates a bound is never preferred to one that does
+// not when both totals are finite, whatever the totals (an error measure can
+// rate a bound violation low: the energy error of a row is ½ a δx², small
+// for a small aᵢᵢ). A bound counts as violated when x_i < l_i − τᵢ or
+// x_i > u_i + τᵢ, with τᵢ = 10⁻¹⁰·s_w/aᵢ the impulse tolerance of
+// lcp.Settings' default (s_w = max|bᵢ|, or 1 if b = 0), so that iterates
+// that approach the box from outside by rounding are not penalized. Ties of
+// the key keep the later iterate, the solver's further progress. A NaN total
+// is never picked; iterates with SatisfiesEq2 == false (Lemke's, §2.2) are
+// not candidates, as the measures do not apply to them, and are counted by
 // Skipped. Under Last every iterate replaces the previous one, whatever its
 // SatisfiesEq2.
 //
@@ -34,7 +47,9 @@ type Picker struct {
 	m        Measure
 	p        *lcp.Problem
 	a        []float64 // inverse effective mass per row (Eq. 13 or Eq. 11)
+	xtol     []float64 // τᵢ of the bound test
 	best     Pick
+	bestCls  int
 	hasBest  bool
 	last     Totals
 	seen     int
@@ -62,13 +77,25 @@ func NewPicker(m Measure) *Picker {
 
 // Reset starts a new solve of p under measure m: it forgets every iterate,
 // empties History, and takes the diagonal of p.A as the inverse effective
-// mass (Eq. 13). It reuses the Picker's buffers. p must stay unchanged until
+// mass (Eq. 13), or on rows with aᵢᵢ ≤ 0 the substitute of InverseMass. It
+// reuses the Picker's buffers (and allocates only when some aᵢᵢ ≤ 0). p must stay unchanged until
 // the solve ends. It panics if m is invalid.
 func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
 	mustValid(m)
 	n := p.N()
 	pk.m, pk.p = m, p
-	pk.a = p.Diag(pk.a)
+	pk.a = InverseMass(pk.a, p)
+	pk.xtol = grow(pk.xtol, n)
+	sw := 0.0
+	for _, v := range p.B {
+		sw = math.Max(sw, math.Abs(v))
+	}
+	if sw == 0 {
+		sw = 1
+	}
+	for i, a := range pk.a {
+		pk.xtol[i] = boundTol * sw / a
+	}
 	pk.best.X = grow(pk.best.X, n)
 	pk.best.W = grow(pk.best.W, n)
 	pk.best.Iter, pk.best.Totals, pk.best.Value = 0, Totals{}, 0
@@ -106,16 +133,45 @@ func (pk *Picker) Observe(it lcp.Iterate) {
 	if !it.SatisfiesEq2 {
 		pk.skipped++
 	}
+	pk.candidate(it, t)
+}
+
+// candidate keeps it (with totals t) if it is the best so far.
+func (pk *Picker) candidate(it lcp.Iterate, t Totals) {
 	v := t.Of(pk.m)
+	cls := 0
 	if pk.m != Last {
-		if !it.SatisfiesEq2 || math.IsNaN(v) || (pk.hasBest && !(v < pk.best.Value)) {
+		if !it.SatisfiesEq2 || math.IsNaN(v) {
+			return
+		}
+		switch {
+		case math.IsInf(v, 1):
+			cls = 2
+		case pk.violates(it.X):
+			cls = 1
+		}
+		if pk.hasBest && (cls > pk.bestCls || (cls == pk.bestCls && v > pk.best.Value)) {
 			return
 		}
 	}
-	pk.hasBest = true
+	pk.hasBest, pk.bestCls = true, cls
 	pk.best.Iter, pk.best.Totals, pk.best.Value = it.Iter, t, v
 	copy(pk.best.X, it.X)
 	copy(pk.best.W, it.W)
+}
+
+// boundTol is the relative tolerance of the Picker's bound test, the default
+// of lcp.Settings.Tolerance.
+const boundTol = 1e-10
+
+// violates reports whether some x_i lies outside [l_i − τᵢ, u_i + τᵢ].
+func (pk *Picker) violates(x []float64) bool {
+	for i, xi := range x {
+		if xi < pk.p.Lo[i]-pk.xtol[i] || xi > pk.p.Hi[i]+pk.xtol[i] {
+			return true
+		}
+	}
+	return false
 }
 
 // Best returns the kept iterate, and false if no candidate was seen (no

@@ -27,17 +27,45 @@ func rodIterates(p *lcp.Problem) []lcp.Iterate {
 	return its
 }
 
-// argmin returns the 1-based index of the strictly least value, ignoring NaN
-// and non-Eq. (2) iterates, computed independently of the Picker.
+// argmin returns the 1-based index of the iterate the Picker's documented
+// rule selects, computed independently of the Picker: ignoring NaN and
+// non-Eq. (2) iterates, the least (class, value) with class 0 for finite
+// values inside the bounds (to 1e-10·max|b|/aᵢ), 1 for finite values outside,
+// 2 for +Inf; ties go to the later iterate.
 func argmin(m Measure, p *lcp.Problem, its []lcp.Iterate, a []float64) (int, float64) {
-	best, bv := 0, math.Inf(1)
+	best, bv, bc := 0, math.Inf(1), 3
+	mass := a
+	if mass == nil {
+		mass = InverseMass(nil, p)
+	}
+	sw := 0.0
+	for _, b := range p.B {
+		sw = math.Max(sw, math.Abs(b))
+	}
+	if sw == 0 {
+		sw = 1
+	}
 	for k, it := range its {
 		if !it.SatisfiesEq2 {
 			continue
 		}
 		v := TotalOf(m, p, it.X, it.W, a)
-		if !math.IsNaN(v) && (best == 0 || v < bv) {
-			best, bv = k+1, v
+		if math.IsNaN(v) {
+			continue
+		}
+		c := 0
+		if math.IsInf(v, 1) {
+			c = 2
+		} else {
+			for i, x := range it.X {
+				tol := 1e-10 * sw / mass[i]
+				if x < p.Lo[i]-tol || x > p.Hi[i]+tol {
+					c = 1
+				}
+			}
+		}
+		if c < bc || (c == bc && v <= bv) {
+			best, bv, bc = k+1, v, c
 		}
 	}
 	return best, bv
@@ -102,8 +130,8 @@ func TestPickerPicksLeast(t *testing.T) {
 				}
 			}
 		}
-		if sc.name == "rod" && picks[Energy] != 3 {
-			t.Errorf("rod: energy picked iterate %d, want 3 (the earlier of the tie 3 = 5)", picks[Energy])
+		if sc.name == "rod" && picks[Energy] != 5 {
+			t.Errorf("rod: energy picked iterate %d, want 5 (the later of the tie 3 = 5)", picks[Energy])
 		}
 		if picks[Energy] != picks[FB] {
 			disagree++

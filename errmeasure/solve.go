@@ -1,6 +1,11 @@
 package errmeasure
 
-import "github.com/gorigid/gorigid/lcp"
+import (
+	"fmt"
+	"math"
+
+	"github.com/gorigid/gorigid/lcp"
+)
 
 // Solved describes the iterate that Solve returns.
 type Solved struct {
@@ -8,18 +13,48 @@ type Solved struct {
 	Picked int
 	// Totals are the three error totals of the returned x with w = A x + b.
 	Totals Totals
-	// FromPicker is false when the solver's own final iterate is returned:
-	// under Last, or when no iterate satisfied Eq. (2) (Lemke).
+	// FromPicker is false when the solver's own result is returned: under
+	// Last, when no iterate satisfied Eq. (2) (Lemke), or when the pick is
+	// the solver's result itself.
 	FromPicker bool
+	// SolverStatus and SolverReason are what the solver said of its own
+	// result; dst.Status and dst.Reason describe the returned x (see Solve).
+	SolverStatus lcp.Status
+	SolverReason string
+	// Residual is the largest row natural residual of the returned x,
+	// max_i δψ_res,i (Eq. 9), with w = A x + b.
+	Residual float64
 }
+
+// ConvergedResidual is the largest natural residual, relative to
+// max(1, ‖b‖∞), that a returned x may have and be labelled Converged by
+// Solve. It is 10⁴ times the solvers' default Tolerance, room for the
+// solvers whose own test is looser than the natural residual (BPP on
+// semidefinite problems stops at 10⁻⁶ of max|b| on w alone).
+const ConvergedResidual = 1e-6
 
 // Solve runs solver on p with pk as the Observer (replacing set.Observer)
 // and writes into dst the iterate the picker's measure selects: the
-// least-error one under Energy, FB or Residual, the last one under Last
-// (energy-error-measure.md §5.3). dst's Iterations, Pivots, Status and
-// Reason stay the solver's; dst.W is recomputed as A x + b so that the
+// least-error one under Energy, FB or Residual (see Picker for the rule;
+// the solver's own result, with w = A x + b, is a candidate as well), the
+// last one under Last (energy-error-measure.md §5.3). dst.Iterations and
+// dst.Pivots stay the solver's; dst.W is recomputed as A x + b so that the
 // returned pair satisfies Eq. (2). Lemke's iterates do not satisfy Eq. (2)
-// and are never picked; its final result is returned instead.
+// and are never picked; its final result is a candidate.
+//
+// dst.Status describes the returned x, not the solver's last iterate:
+//
+//   - if the returned x is the solver's own result, its status stays, except
+//     that Converged becomes Unconverged when the natural residual of x
+//     exceeds ConvergedResidual·max(1, ‖b‖∞) (a solver whose own test
+//     passed an x that is not a solution);
+//   - if the picker returns another iterate, the status is Converged when
+//     that x passes the same residual test, otherwise Unconverged if the
+//     solver had converged, and the solver's BudgetExhausted or Failed if
+//     it had not.
+//
+// dst.Reason says what happened when the status changed. The solver's own
+// status and reason are in the returned Solved.
 //
 // pk is Reset for p and its measure is kept; pass a picker that lives as
 // long as the caller's buffers to stay allocation-free.
@@ -27,16 +62,75 @@ func Solve(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Settings,
 	pk.Reset(p, pk.Measure())
 	set.Observer = pk
 	err := solver.Solve(dst, p, set)
-	out := Solved{Picked: dst.Iterations}
+	out := Solved{Picked: dst.Iterations, SolverStatus: dst.Status, SolverReason: dst.Reason}
 	if len(dst.X) != p.N() {
 		return out, err // invalid problem: nothing was solved
 	}
+	if best, ok := pk.Best(); pk.Measure() != Last && !(ok && equal(best.X, dst.X)) {
+		// The solver's result is a candidate too, with w = A x + b: Lemke's
+		// solution (its iterates are not candidates), the answer of a
+		// solver that Auto ran after another's iterates. It counts neither
+		// in Seen nor in History; when it is already the pick (an iterate
+		// the solver reported), the pick keeps that iterate's number.
+		dst.W = p.Residual(dst.W, dst.X)
+		pk.candidate(lcp.Iterate{Iter: dst.Iterations, X: dst.X, W: dst.W, SatisfiesEq2: true}, Compute(p, dst.X, dst.W, pk.a))
+	}
 	if best, ok := pk.Best(); ok && pk.Measure() != Last {
-		copy(dst.X, best.X)
 		out.Picked = best.Iter
-		out.FromPicker = true
+		if !equal(best.X, dst.X) {
+			copy(dst.X, best.X)
+			out.FromPicker = true
+		}
 	}
 	dst.W = p.Residual(dst.W, dst.X)
-	out.Totals = Compute(p, dst.X, dst.W, nil)
+	out.Totals = Compute(p, dst.X, dst.W, pk.a)
+	out.Residual = maxResidual(p, dst.X, dst.W)
+	limit := ConvergedResidual * max(1, normInf(p.B))
+	ok := out.Residual <= limit
+	switch {
+	case !out.FromPicker && dst.Status == lcp.Converged && !ok:
+		dst.Status = lcp.Unconverged
+		dst.Reason = fmt.Sprintf("%s reported convergence, but the natural residual of x is %.3g > %.3g", solver.Name(), out.Residual, limit)
+	case out.FromPicker && ok && dst.Status != lcp.Converged:
+		dst.Status = lcp.Converged
+		dst.Reason = fmt.Sprintf("the picked iterate %d solves the problem (natural residual %.3g); the solver's final iterate %d ended %v", out.Picked, out.Residual, dst.Iterations, out.SolverStatus)
+	case out.FromPicker && !ok && dst.Status == lcp.Converged:
+		dst.Status = lcp.Unconverged
+		dst.Reason = fmt.Sprintf("the %v pick is iterate %d (natural residual %.3g), not the solver's converged iterate %d", pk.Measure(), out.Picked, out.Residual, dst.Iterations)
+	}
 	return out, err
+}
+
+// equal reports whether a and b hold the same numbers.
+func equal(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// maxResidual returns max_i δψ_res,i (Eq. 9).
+func maxResidual(p *lcp.Problem, x, w []float64) float64 {
+	r := 0.0
+	for i := range x {
+		v := ResidualRow(x[i], w[i], p.Lo[i], p.Hi[i])
+		if math.IsNaN(v) {
+			return math.NaN()
+		}
+		r = math.Max(r, v)
+	}
+	return r
+}
+
+func normInf(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
 }

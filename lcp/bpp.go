@@ -238,6 +238,13 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 		maxFail = 3
 	}
 	symmetric := isSymmetric(p.A, 1e-12)
+	if reason := notForBPP(p, symmetric); reason != "" {
+		fixFromStates(dst.X, p, s.state)
+		p.Residual(dst.W, dst.X)
+		copy(dst.States, s.state)
+		dst.Status, dst.Reason = Failed, reason
+		return fmt.Errorf("bpp: %s: %w", reason, ErrUnsupported)
+	}
 	sp, _ := p.A.(*Sparse)
 	if sp == nil {
 		s.fac.reset(n)

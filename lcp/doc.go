@@ -39,6 +39,12 @@
 //     shrinks R when a step lengthens or reverses the last one and retries
 //     from the previous iterate. One iteration is one product A x; every
 //     iterate satisfies Eq. (2).
+//   - Auto: chooses by the matrix class (Classify): BPP for symmetric
+//     positive semidefinite A, else Lemke, else Newton (FB, then the
+//     minimum map), and reports which solver answered and why.
+//
+// New returns a solver by its command-line name and Names lists them: the
+// one table of solver names.
 //
 // What an iteration costs therefore differs: a BPP iteration and a Newton
 // step cost a factorization (O(m³) dense), a PGS sweep and a Prox step a
@@ -77,6 +83,9 @@
 // stepper's error-measure Picker (package errmeasure) sees them; solvers
 // themselves know nothing of error measures.
 //
-// Problems and solutions are read and written as JSON in the interchange
-// format of shared/DESIGN.md, with null for infinite bounds.
+// Problems and solutions are read and written as JSON in gorigid's
+// interchange format, with null for infinite bounds and the strings "inf",
+// "-inf" and "nan" for any other non-finite number (WriteJSON), so that no
+// output is lost to a number encoding/json refuses. Readers ignore unknown
+// keys (ReadProblemKeys lists them) and reject a key given twice.
 package lcp

@@ -51,3 +51,22 @@ func ExampleLemke() {
 	// Output:
 	// z = [1.3333 2.3333] converged <nil>
 }
+
+func ExampleAuto() {
+	// An ideal-diode half-wave rectifier in modified nodal analysis:
+	// x = (v₁, v₂, j, λ), the node voltages, the source current and the
+	// diode current; E = 5 V, R = 100 Ω. Three equations (one with a zero
+	// diagonal) and the diode 0 ≤ λ ⊥ v₂ − v₁ ≥ 0. A is not symmetric, so
+	// Auto does not use BPP.
+	inf := math.Inf(1)
+	a, _ := lcp.DenseFromRows([][]float64{{0, 0, -1, 1}, {0, 0.01, 0, -1}, {1, 0, 0, 0}, {-1, 1, 0, 0}})
+	p := &lcp.Problem{A: a, B: []float64{0, 0, -5, 0}, Lo: []float64{-inf, -inf, -inf, 0}, Hi: []float64{inf, inf, inf, inf}}
+	s, _ := lcp.New("auto")
+	var r lcp.Result
+	err := s.Solve(&r, p, lcp.Settings{})
+	fmt.Printf("x = [%.3g %.3g %.3g %.3g] %v %v\n", r.X[0], r.X[1], r.X[2], r.X[3], r.Status, err)
+	fmt.Println(s.(*lcp.Auto).Answered, "–", s.(*lcp.Auto).Why)
+	// Output:
+	// x = [5 5 0.05 0.05] converged <nil>
+	// lemke – A is non-symmetric with a positive semidefinite symmetric part (monotone): Lemke ends in a solution if one exists
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strings"
 )
 
@@ -55,57 +56,189 @@ func (b *Bound) UnmarshalJSON(data []byte) error {
 //
 //	{"A": [[1, -0.5], [-0.5, 1]], "b": [-0.2981, 0.1019], "lo": [0, 0], "hi": [null, null]}
 //
-// A null lo is −∞, a null hi is +∞. Unknown keys, a missing key, trailing
-// data and anything Validate rejects are errors naming the field.
+// A null lo is −∞, a null hi is +∞. Keys other than A, b, lo and hi (a name,
+// a source, a reference solution that other tools write) are ignored; use
+// ReadProblemKeys to learn which. A missing key, a key given twice, trailing
+// data and anything Validate rejects are errors naming the field (a typo of
+// A, b, lo or hi is thus an error: the key is then missing).
 func ReadProblem(r io.Reader) (*Problem, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	var pj struct {
-		A  *[][]float64 `json:"A"`
-		B  *[]float64   `json:"b"`
-		Lo *[]Bound     `json:"lo"`
-		Hi *[]Bound     `json:"hi"`
-	}
-	if err := dec.Decode(&pj); err != nil {
-		return nil, jsonError(err)
-	}
-	if err := expectEOF(dec); err != nil {
-		return nil, err
-	}
-	switch {
-	case pj.A == nil:
-		return nil, errors.New("A: missing")
-	case pj.B == nil:
-		return nil, errors.New("b: missing")
-	case pj.Lo == nil:
-		return nil, errors.New("lo: missing")
-	case pj.Hi == nil:
-		return nil, errors.New("hi: missing")
-	}
-	a, err := DenseFromRows(*pj.A)
+	p, _, err := ReadProblemKeys(r)
+	return p, err
+}
+
+// ReadProblemKeys is ReadProblem that also returns the keys it ignored, in
+// the order of the file, so that a command can warn about them.
+func ReadProblemKeys(r io.Reader) (*Problem, []string, error) {
+	keys, raw, err := readObject(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	p := &Problem{A: a, B: *pj.B, Lo: make([]float64, len(*pj.Lo)), Hi: make([]float64, len(*pj.Hi))}
-	for i, b := range *pj.Lo {
-		p.Lo[i] = b.V
-		if b.Null {
-			p.Lo[i] = math.Inf(-1)
+	var ignored []string
+	for _, k := range keys {
+		switch k {
+		case "A", "b", "lo", "hi":
+		default:
+			ignored = append(ignored, k)
 		}
 	}
-	for i, b := range *pj.Hi {
-		p.Hi[i] = b.V
-		if b.Null {
-			p.Hi[i] = math.Inf(1)
+	for _, k := range []string{"A", "b", "lo", "hi"} {
+		if _, ok := raw[k]; !ok {
+			return nil, ignored, fmt.Errorf("%s: missing", k)
 		}
+	}
+	var rowsRaw []json.RawMessage
+	if err := json.Unmarshal(raw["A"], &rowsRaw); err != nil || rowsRaw == nil {
+		return nil, ignored, fmt.Errorf("A: want an array of rows (arrays of numbers), got %s", abbrev(raw["A"]))
+	}
+	rows := make([][]float64, len(rowsRaw))
+	for i, rr := range rowsRaw {
+		if rows[i], err = decodeNumbers(fmt.Sprintf("A[%d]", i), rr); err != nil {
+			return nil, ignored, err
+		}
+	}
+	b, err := decodeNumbers("b", raw["b"])
+	if err != nil {
+		return nil, ignored, err
+	}
+	a, err := DenseFromRows(rows)
+	if err != nil {
+		return nil, ignored, err
+	}
+	p := &Problem{A: a, B: b}
+	if p.Lo, err = decodeBounds("lo", raw["lo"], math.Inf(-1)); err != nil {
+		return nil, ignored, err
+	}
+	if p.Hi, err = decodeBounds("hi", raw["hi"], math.Inf(1)); err != nil {
+		return nil, ignored, err
 	}
 	if r, c := a.Dims(); r == 0 && c == 0 && len(p.B) > 0 {
-		return nil, fmt.Errorf("A: is empty but b has %d entries", len(p.B))
+		return nil, ignored, fmt.Errorf("A: is empty but b has %d entries", len(p.B))
 	}
 	if err := p.Validate(); err != nil {
-		return nil, err
+		return nil, ignored, err
 	}
-	return p, nil
+	return p, ignored, nil
+}
+
+// readObject reads one JSON object and returns its keys in file order and
+// their raw values. A key given twice, a value that is not an object and
+// trailing data are errors.
+func readObject(r io.Reader) ([]string, map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(r)
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, jsonError(err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, nil, fmt.Errorf("want a JSON object, got %v", tok)
+	}
+	var keys []string
+	raw := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, inObject(err)
+		}
+		k, _ := tok.(string)
+		if _, dup := raw[k]; dup {
+			return nil, nil, fmt.Errorf("%s: key given twice (at byte %d)", k, dec.InputOffset())
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", k, inObject(err))
+		}
+		keys = append(keys, k)
+		raw[k] = v
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, nil, inObject(err)
+	}
+	if err := expectEOF(dec); err != nil {
+		return nil, nil, err
+	}
+	return keys, raw, nil
+}
+
+// inObject is jsonError for errors after the opening brace, where the end
+// of the input means a cut-off object, not an empty input.
+func inObject(err error) error {
+	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("malformed JSON: unexpected end of input (the object is not closed)")
+	}
+	return jsonError(err)
+}
+
+// decodeNumbers decodes an array of numbers; the strings "inf", "-inf" and
+// "nan" are read as ±Inf and NaN (what writers put for non-finite numbers),
+// for the caller or Validate to judge. Errors name field[i].
+func decodeNumbers(field string, data json.RawMessage) ([]float64, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil || items == nil {
+		return nil, fmt.Errorf("%s: want an array of numbers, got %s", field, abbrev(data))
+	}
+	out := make([]float64, len(items))
+	for i, it := range items {
+		v, ok := parseNumber(it)
+		if !ok {
+			return nil, fmt.Errorf("%s[%d]: want a number, got %s", field, i, abbrev(it))
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// parseNumber reads a JSON number or one of the strings "inf", "+inf",
+// "-inf", "nan" (any case).
+func parseNumber(data json.RawMessage) (float64, bool) {
+	var v float64
+	if err := json.Unmarshal(data, &v); err == nil {
+		return v, true
+	}
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return 0, false
+	}
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "inf", "+inf", "infinity", "+infinity":
+		return math.Inf(1), true
+	case "-inf", "-infinity":
+		return math.Inf(-1), true
+	case "nan":
+		return math.NaN(), true
+	}
+	return 0, false
+}
+
+// decodeBounds decodes an array of Bound values, null meaning none.
+func decodeBounds(field string, data json.RawMessage, none float64) ([]float64, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil || items == nil {
+		return nil, fmt.Errorf("%s: want an array of numbers or null, got %s", field, abbrev(data))
+	}
+	out := make([]float64, len(items))
+	for i, it := range items {
+		var b Bound
+		if err := b.UnmarshalJSON(it); err != nil {
+			return nil, fmt.Errorf("%s[%d]: %v", field, i, err)
+		}
+		out[i] = b.V
+		if b.Null {
+			out[i] = none
+		}
+	}
+	return out, nil
+}
+
+// abbrev returns data for an error message, cut to 40 bytes.
+func abbrev(data []byte) string {
+	s := strings.TrimSpace(string(data))
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	if s == "" {
+		s = "nothing"
+	}
+	return s
 }
 
 // WriteProblem writes p in the JSON interchange format, with null for
@@ -165,14 +298,11 @@ type Solution struct {
 }
 
 // ReadSolution reads a solution or candidate. x is required; w, iterations
-// and status are optional; other keys are kept in Extra.
+// and status are optional; other keys are kept in Extra. A key given twice
+// is an error naming it; x and w must be finite.
 func ReadSolution(r io.Reader) (*Solution, error) {
-	dec := json.NewDecoder(r)
-	var raw map[string]json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return nil, jsonError(err)
-	}
-	if err := expectEOF(dec); err != nil {
+	keys, raw, err := readObject(r)
+	if err != nil {
 		return nil, err
 	}
 	s := &Solution{}
@@ -180,12 +310,12 @@ func ReadSolution(r io.Reader) (*Solution, error) {
 	if !ok {
 		return nil, errors.New("x: missing")
 	}
-	if err := json.Unmarshal(xr, &s.X); err != nil || s.X == nil {
-		return nil, fmt.Errorf("x: want an array of numbers: %v", errOr(err, "null"))
+	if s.X, err = decodeNumbers("x", xr); err != nil {
+		return nil, err
 	}
 	if wr, ok := raw["w"]; ok && string(bytes.TrimSpace(wr)) != "null" {
-		if err := json.Unmarshal(wr, &s.W); err != nil {
-			return nil, fmt.Errorf("w: want an array of numbers: %v", err)
+		if s.W, err = decodeNumbers("w", wr); err != nil {
+			return nil, err
 		}
 		if len(s.W) != len(s.X) {
 			return nil, fmt.Errorf("w: has %d entries, x has %d", len(s.W), len(s.X))
@@ -193,15 +323,15 @@ func ReadSolution(r io.Reader) (*Solution, error) {
 	}
 	if ir, ok := raw["iterations"]; ok {
 		if err := json.Unmarshal(ir, &s.Iterations); err != nil {
-			return nil, fmt.Errorf("iterations: want an integer: %v", err)
+			return nil, fmt.Errorf("iterations: want an integer, got %s", abbrev(ir))
 		}
 	}
 	if sr, ok := raw["status"]; ok {
 		if err := json.Unmarshal(sr, &s.Status); err != nil {
-			return nil, fmt.Errorf("status: want a string: %v", err)
+			return nil, fmt.Errorf("status: want a string, got %s", abbrev(sr))
 		}
 	}
-	for k, v := range raw {
+	for _, k := range keys {
 		switch k {
 		case "x", "w", "iterations", "status":
 			continue
@@ -210,12 +340,17 @@ func ReadSolution(r io.Reader) (*Solution, error) {
 			s.Extra = map[string]any{}
 		}
 		var a any
-		_ = json.Unmarshal(v, &a)
+		_ = json.Unmarshal(raw[k], &a)
 		s.Extra[k] = a
 	}
 	for i, v := range s.X {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("x[%d]: must be finite, got %v", i, v)
+		}
+	}
+	for i, v := range s.W {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("w[%d]: must be finite, got %v", i, v)
 		}
 	}
 	return s, nil
@@ -245,14 +380,127 @@ func nonNil(v []float64) []float64 {
 	return v
 }
 
-func writeJSON(w io.Writer, v any) error {
+func writeJSON(w io.Writer, v any) error { return WriteJSON(w, v) }
+
+// WriteJSON writes v as one line of JSON, like json.Marshal, except that a
+// non-finite float (which encoding/json refuses, so that nothing at all
+// would be written) is written as the string "inf", "-inf" or "nan", the
+// interchange format's spelling. A value without non-finite floats is
+// written exactly as json.Marshal writes it; one with them is written from
+// a copy in which structs became objects with their JSON field names (keys
+// then in sorted order).
+func WriteJSON(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
+	var uv *json.UnsupportedValueError
+	if errors.As(err, &uv) {
+		b, err = json.Marshal(finiteJSON(reflect.ValueOf(v)))
+	}
 	if err != nil {
 		return err
 	}
 	b = append(b, '\n')
 	_, err = w.Write(b)
 	return err
+}
+
+var marshalerType = reflect.TypeFor[json.Marshaler]()
+
+// finiteJSON returns a copy of v made of maps, slices and scalars in which
+// every non-finite float is its string spelling.
+func finiteJSON(v reflect.Value) any {
+	if !v.IsValid() {
+		return nil
+	}
+	if v.Type().Implements(marshalerType) {
+		return v.Interface()
+	}
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		f := v.Float()
+		switch {
+		case math.IsNaN(f):
+			return "nan"
+		case math.IsInf(f, 1):
+			return "inf"
+		case math.IsInf(f, -1):
+			return "-inf"
+		}
+		return v.Interface()
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		return finiteJSON(v.Elem())
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return nil
+		}
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return v.Interface() // []byte: base64, as encoding/json
+		}
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = finiteJSON(v.Index(i))
+		}
+		return out
+	case reflect.Map:
+		if v.IsNil() || v.Type().Key().Kind() != reflect.String {
+			return v.Interface()
+		}
+		out := make(map[string]any, v.Len())
+		it := v.MapRange()
+		for it.Next() {
+			out[it.Key().String()] = finiteJSON(it.Value())
+		}
+		return out
+	case reflect.Struct:
+		out := map[string]any{}
+		structFields(out, v)
+		return out
+	}
+	return v.Interface()
+}
+
+// structFields adds v's exported fields to out under their JSON names,
+// honouring "-" and omitempty and inlining untagged embedded structs.
+func structFields(out map[string]any, v reflect.Value) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		fv := v.Field(i)
+		if f.Anonymous && name == "" && fv.Kind() == reflect.Struct {
+			structFields(out, fv)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if strings.Contains(opts, "omitempty") && isEmptyJSON(fv) {
+			continue
+		}
+		out[name] = finiteJSON(fv)
+	}
+}
+
+// isEmptyJSON is encoding/json's notion of an empty value for omitempty.
+func isEmptyJSON(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
 }
 
 func expectEOF(dec *json.Decoder) error {

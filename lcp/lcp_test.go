@@ -372,10 +372,15 @@ func TestJSONErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{``, "empty input"},
 		{`{"A": [[1]], "b": [1], "lo": [0]}`, "hi: missing"},
-		{`{"A": [[1]], "b": [1], "lo": [0], "hi": [1], "c": 2}`, `unknown field "c"`},
+		{`{"A": [[1]], "b": [1], "lo": [0], "hi": [1], "b": [2]}`, `b: key given twice`},
+		{`{"a": [[1]], "b": [1], "lo": [0], "hi": [1]}`, `A: missing`},
+		{`{"A": [[1]], "b": [1], "lo": [0], "hi": [1, "x"]}`, `hi[1]: bound "x"`},
+		{`[1]`, `want a JSON object`},
+		{`{"A": [[1, "y"]], "b": [1], "lo": [0], "hi": [1]}`, `A[0][1]: want a number, got "y"`},
+		{`{"A": [[1]], "b": ["nan"], "lo": [0], "hi": [1]}`, `b[0]: must be finite, got NaN`},
 		{`{"A": [[1, 2], [3]], "b": [1, 1], "lo": [0, 0], "hi": [1, 1]}`, "A[1]: has 1 entries, row 0 has 2"},
 		{`{"A": [[1]], "b": [1], "lo": ["x"], "hi": [1]}`, `bound "x"`},
-		{`{"A": [[1]], "b": ["1"], "lo": [0], "hi": [1]}`, "b: want float64"},
+		{`{"A": [[1]], "b": ["1"], "lo": [0], "hi": [1]}`, `b[0]: want a number, got "1"`},
 		{`{"A": [[1]], "b": [1], "lo": [2], "hi": [1]}`, "row 0: lo = 2 > hi = 1"},
 		{`{"A": [[1]], "b": [1], "lo": ["inf"], "hi": [null]}`, "lo[0]: is +Inf"},
 		{`{"A": [[1]], "b": [1], "lo": [0], "hi": [1]} {}`, "trailing data"},
@@ -391,6 +396,44 @@ func TestJSONErrors(t *testing.T) {
 	assert.EqualError(t, err, "x: missing")
 	_, err = ReadSolution(strings.NewReader(`{"x": [1, 2], "w": [1]}`))
 	assert.EqualError(t, err, "w: has 1 entries, x has 2")
+	_, err = ReadSolution(strings.NewReader(`{"x": [1], "x": [2]}`))
+	assert.ErrorContains(t, err, "x: key given twice")
+	_, err = ReadSolution(strings.NewReader(`{"x": [1, "inf"]}`))
+	assert.EqualError(t, err, "x[1]: must be finite, got +Inf")
+}
+
+func TestJSONIgnoresUnknownKeys(t *testing.T) {
+	in := `{"name": "rod", "A": [[1, -0.5], [-0.5, 1]], "b": [-0.2981, 0.1019], "lo": [0, 0], "hi": [null, null], "source": {"paper": "x"}, "x": [0.3, 0.06]}`
+	p, ignored, err := ReadProblemKeys(strings.NewReader(in))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"name", "source", "x"}, ignored)
+	assert.Equal(t, rodProblem(), p)
+}
+
+func TestWriteJSONNonFinite(t *testing.T) {
+	// encoding/json refuses ±Inf and NaN; WriteJSON spells them.
+	s := &Solution{X: []float64{1, 2}, W: []float64{math.Inf(1), math.NaN()}, Status: "failed",
+		Extra: map[string]any{"errors": map[string]float64{"energy": math.Inf(1), "fb": 0.5}}}
+	var buf bytes.Buffer
+	require.NoError(t, WriteSolution(&buf, s))
+	assert.Equal(t, `{"errors":{"energy":"inf","fb":0.5},"iterations":0,"status":"failed","w":["inf","nan"],"x":[1,2]}`+"\n", buf.String())
+	type row struct {
+		A     float64 `json:"a"`
+		B     float64 `json:"b,omitempty"`
+		Skip  int     `json:"-"`
+		Plain float64
+	}
+	buf.Reset()
+	require.NoError(t, WriteJSON(&buf, []row{{A: math.Inf(-1), Plain: 2}}))
+	assert.Equal(t, `[{"Plain":2,"a":"-inf"}]`+"\n", buf.String())
+	// Finite values are written by encoding/json itself, fields in order.
+	buf.Reset()
+	require.NoError(t, WriteJSON(&buf, row{A: 1, B: 2}))
+	assert.Equal(t, `{"a":1,"b":2,"Plain":0}`+"\n", buf.String())
+	// The strings read back as numbers where numbers are read.
+	w, err := decodeNumbers("w", []byte(`["inf", "-inf", "nan", 1]`))
+	require.NoError(t, err)
+	assert.True(t, math.IsInf(w[0], 1) && math.IsInf(w[1], -1) && math.IsNaN(w[2]) && w[3] == 1)
 }
 
 func FuzzReadProblem(f *testing.F) {

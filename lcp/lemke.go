@@ -46,6 +46,11 @@ type Lemke struct {
 	vars   []lemkeVar
 	rowVar []int // first variable of each problem row, or -1
 	d0     []float64
+	// The ratio test's noise model (see lexLeave): the ∞-norms of the
+	// tableau's original columns and of q, and ‖(B⁻¹)_k‖₁ of each row.
+	colNorm []float64
+	qNorm   float64
+	nu      []float64
 }
 
 type lemkeVar struct {
@@ -303,13 +308,11 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 		statesFromX(dst.States, p, dst.X)
 	}
 	// Trivial solution z = 0.
-	qmin, r := 0.0, -1
+	qmin := 0.0
 	for k := 0; k < m; k++ {
-		if s.q[k] < qmin {
-			qmin, r = s.q[k], k
-		}
+		qmin = math.Min(qmin, s.q[k])
 	}
-	if r < 0 {
+	if qmin >= 0 {
 		finish()
 		dst.Status = Converged
 		return nil
@@ -319,6 +322,7 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 	s.tab = grow(s.tab, m*cols)
 	clear(s.tab)
 	s.basis = growInt(s.basis, m)
+	s.nu = grow(s.nu, m)
 	for k := 0; k < m; k++ {
 		row := s.tab[k*cols : (k+1)*cols]
 		row[k] = 1
@@ -393,8 +397,28 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 		}
 		set.Observer.Observe(Iterate{Iter: it, X: dst.X, W: dst.W, SatisfiesEq2: false})
 	}
-	// Initial pivot: z0 enters, the row with the least q leaves (smallest
-	// index among ties keeps the tableau lexicographically positive).
+	// The original columns' sizes, for the noise level of the ratio test.
+	s.colNorm = grow(s.colNorm, 2*m+1)
+	for j := 0; j < m; j++ {
+		s.colNorm[j] = 1 // w_j: e_j
+		c := 0.0
+		for k := 0; k < m; k++ {
+			c = math.Max(c, math.Abs(s.m[k*m+j]))
+		}
+		s.colNorm[m+j] = c
+	}
+	s.colNorm[2*m] = 1 // z0: −d
+	s.qNorm = 0
+	for _, v := range s.q[:m] {
+		s.qNorm = math.Max(s.qNorm, math.Abs(v))
+	}
+	// Initial pivot: z0 enters and the row with the lexicographically least
+	// (q_k, e_k) leaves: the least q_k, and among ties the largest index k.
+	// Only that choice leaves every other row's (q_k − q_r, e_k − e_r)
+	// lexicographically positive, which the lexicographic rule needs from
+	// the start (with ties broken towards the smallest index, a
+	// degenerate problem can cycle).
+	r := s.lexLeave(2*m, cols, m)
 	pivot(r, 2*m)
 	dst.Iterations = 1
 	dst.Pivots = 1
@@ -405,24 +429,10 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 			finish()
 			dst.Status = BudgetExhausted
 			dst.Iterations = it - 1
+			dst.Reason = fmt.Sprintf("budget of %d pivots exhausted", budget)
 			return nil
 		}
-		// Lexicographic minimum ratio test on column `entering`.
-		leave := -1
-		colMax := 0.0
-		for k := 0; k < m; k++ {
-			colMax = math.Max(colMax, math.Abs(s.tab[k*cols+entering]))
-		}
-		eps := 1e-12 * math.Max(colMax, 1e-300)
-		for k := 0; k < m; k++ {
-			a := s.tab[k*cols+entering]
-			if a <= eps {
-				continue
-			}
-			if leave < 0 || s.lexLess(k, leave, entering, cols, m) {
-				leave = k
-			}
-		}
+		leave := s.lexLeave(entering, cols, m)
 		if leave < 0 {
 			finish()
 			dst.Status = Failed
@@ -448,20 +458,86 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 	}
 }
 
+// lemkeTieTol is the relative noise level of the lexicographic ratio test:
+// about 10⁷ machine epsilons, room for the growth of rounding errors over
+// some hundred tableau updates on a well-scaled problem.
+const lemkeTieTol = 1e-9
+
+// lexLeave returns the row that leaves the basis when column c enters: the
+// lexicographic minimum ratio test over the rows k with pivot t_k > 0, on
+// the vectors (rhs_k, (B⁻¹)_k)/t_k. B⁻¹ sits in the tableau's first m
+// columns (the initial basis is the identity of the w columns). For z0
+// (c = 2m, every t_k = −1 before the first pivot) the test is read with
+// the signs reversed: the initial pivot takes the lexicographic minimum of
+// (q_k, e_k), see solveStd. It returns −1 if no row qualifies (a ray).
+//
+// Floating point. Exact arithmetic would compare the ratio vectors exactly;
+// the tableau carries rounding errors instead, which turn exact ties and
+// exact zeros into differences at the noise level and so pick an arbitrary
+// row, which can make the method cycle. The noise of row k is estimated
+// from the size of its B⁻¹ row, ν_k = ‖(B⁻¹)_k‖₁: an entry of column j of
+// the tableau B⁻¹[I | −M | −d | q] carries an error of about
+// ε·ν_k·‖column j‖∞. So
+//
+//   - a pivot entry t_k counts as positive only when t_k > τ·ν_k·‖column c‖∞;
+//   - two ratio components are a tie when they differ by at most
+//     τ·(ν_a/t_a + ν_b/t_b)·s, with s = ‖q‖∞ for the rhs component and
+//     s = 1 for the B⁻¹ components,
+//
+// with τ = lemkeTieTol. The comparison then goes on to the next component;
+// rows whose whole ratio vectors tie (possible only through rounding, as B⁻¹
+// is non-singular) keep the first one found.
+func (s *Lemke) lexLeave(c, cols, m int) int {
+	sign := 1.0
+	if c == 2*m && s.basisHasNoZ0(m) {
+		sign = -1
+	}
+	leave := -1
+	for k := 0; k < m; k++ {
+		row := s.tab[k*cols : (k+1)*cols]
+		t := sign * row[c]
+		nu := 0.0
+		for _, v := range row[:m] {
+			nu += math.Abs(v)
+		}
+		if t <= lemkeTieTol*nu*s.colNorm[c] {
+			continue
+		}
+		s.nu[k] = nu
+		if leave < 0 || s.lexLess(k, leave, c, cols, m, sign) {
+			leave = k
+		}
+	}
+	return leave
+}
+
+// basisHasNoZ0 reports whether z0 is not yet basic (before the first pivot).
+func (s *Lemke) basisHasNoZ0(m int) bool {
+	for _, b := range s.basis[:m] {
+		if b == 2*m {
+			return false
+		}
+	}
+	return true
+}
+
 // lexLess reports whether row a's ratio vector (rhs, B⁻¹ row)/t is
-// lexicographically smaller than row b's for entering column c. B⁻¹ sits in
-// the tableau's first m columns (the initial identity).
-func (s *Lemke) lexLess(a, b, c, cols, m int) bool {
+// lexicographically smaller than row b's for entering column c, with the
+// tie tolerance of lexLeave. sign −1 compares (−rhs, −B⁻¹ row)/(−t), the
+// initial pivot's order.
+func (s *Lemke) lexLess(a, b, c, cols, m int, sign float64) bool {
 	ra := s.tab[a*cols : (a+1)*cols]
 	rb := s.tab[b*cols : (b+1)*cols]
 	ta, tb := ra[c], rb[c]
+	na, nb := s.nu[a]/math.Abs(ta), s.nu[b]/math.Abs(tb)
+	noise := lemkeTieTol * (na + nb)
 	va, vb := ra[2*m+1]/ta, rb[2*m+1]/tb
-	if d := va - vb; math.Abs(d) > 1e-12*math.Max(math.Abs(va), math.Abs(vb)) {
+	if d := sign * (va - vb); math.Abs(d) > noise*s.qNorm {
 		return d < 0
 	}
 	for j := 0; j < m; j++ {
 		va, vb = ra[j]/ta, rb[j]/tb
-		if d := va - vb; math.Abs(d) > 1e-12*math.Max(math.Abs(va), math.Abs(vb)) {
+		if d := sign * (va - vb); math.Abs(d) > noise {
 			return d < 0
 		}
 	}

@@ -116,6 +116,11 @@ const (
 	Converged              // the returned x solves the problem within Tolerance
 	BudgetExhausted        // MaxIterations ran out; x is the last iterate
 	Failed                 // a numerical breakdown; x is the best iterate so far
+	// Unconverged: the solver converged, but the returned x is another
+	// iterate (one an error measure preferred) that does not solve the
+	// problem within tolerance. Set by callers that pick iterates
+	// (errmeasure.Solve), never by a solver.
+	Unconverged
 )
 
 func (s Status) String() string {
@@ -128,18 +133,20 @@ func (s Status) String() string {
 		return "budget_exhausted"
 	case Failed:
 		return "failed"
+	case Unconverged:
+		return "unconverged"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
 
 // ParseStatus is the inverse of Status.String.
 func ParseStatus(s string) (Status, error) {
-	for st := NotStarted; st <= Failed; st++ {
+	for st := NotStarted; st <= Unconverged; st++ {
 		if st.String() == s {
 			return st, nil
 		}
 	}
-	return NotStarted, fmt.Errorf("status: unknown value %q (want converged, budget_exhausted, failed or not_started)", s)
+	return NotStarted, fmt.Errorf("status: unknown value %q (want converged, budget_exhausted, failed, unconverged or not_started)", s)
 }
 
 // Result is the outcome of one solve.
@@ -148,7 +155,8 @@ type Result struct {
 	Iterations int       // iterations performed
 	Pivots     int       // index changes (pivoting solvers); 0 for PGS
 	Status     Status
-	// Reason explains a Failed status in one line.
+	// Reason explains a status other than Converged in one line (and may
+	// qualify a Converged one).
 	Reason string
 	// States are the final index sets (pivoting solvers; for PGS derived from
 	// the final x), usable as Settings.Start of the next solve.

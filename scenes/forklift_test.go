@@ -139,11 +139,34 @@ func TestForkliftPickIsLeastError(t *testing.T) {
 				require.Len(t, rec.xs, budget)
 				want := len(rec.xs) - 1
 				if m != errmeasure.Last {
-					best := math.Inf(1)
+					// The Picker's documented rule: the least (class, value),
+					// class 0 for a finite total with x inside its bounds (to
+					// 1e-10·max|b|/aᵢ), 1 finite outside, 2 infinite; ties to
+					// the later iterate.
+					mass := errmeasure.InverseMass(nil, prob)
+					sw := 0.0
+					for _, b := range prob.B {
+						sw = math.Max(sw, math.Abs(b))
+					}
+					if sw == 0 {
+						sw = 1
+					}
+					best, bestCls := math.Inf(1), 3
 					for i := range rec.xs {
 						v := errmeasure.Compute(prob, rec.xs[i], rec.ws[i], nil).Of(m)
-						if v < best { // strictly less: ties keep the earliest, as the Picker does
-							best, want = v, i
+						cls := 0
+						if math.IsInf(v, 1) {
+							cls = 2
+						} else {
+							for r, xr := range rec.xs[i] {
+								tol := 1e-10 * sw / mass[r]
+								if xr < prob.Lo[r]-tol || xr > prob.Hi[r]+tol {
+									cls = 1
+								}
+							}
+						}
+						if cls < bestCls || (cls == bestCls && v <= best) {
+							best, bestCls, want = v, cls, i
 						}
 					}
 				}

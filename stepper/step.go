@@ -424,8 +424,8 @@ func (w *World) solve() (Stats, error) {
 	}
 	solved, err := errmeasure.Solve(&ws.res, p, solver, set, ws.picker)
 	st.Iterations = ws.res.Iterations
-	st.Status = ws.res.Status
-	st.BudgetHit = ws.res.Status == lcp.BudgetExhausted
+	st.Status = ws.res.Status // the status of the picked iterate (errmeasure.Solve)
+	st.BudgetHit = solved.SolverStatus == lcp.BudgetExhausted
 	st.Picked = solved.Picked
 	st.Errors = solved.Totals
 	if lt, ok := ws.picker.LastTotals(); ok {

@@ -1,17 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
+
+	"github.com/gorigid/gorigid/lcp"
 )
 
 // writeJSON writes v as one line of JSON. encoding/json sorts map keys, so
-// the output is deterministic.
-func writeJSON(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
+// the output is deterministic. A non-finite number is written as the string
+// "inf", "-inf" or "nan" (lcp.WriteJSON): no output is lost to one.
+func writeJSON(w io.Writer, v any) error { return lcp.WriteJSON(w, v) }

@@ -114,9 +114,9 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		switch args[1] {
 		case "solve":
-			return mlcpSolve(args[2:], stdout)
+			return mlcpSolve(args[2:], stdout, stderr)
 		case "errors":
-			return mlcpErrors(args[2:], stdout)
+			return mlcpErrors(args[2:], stdout, stderr)
 		}
 		return usagef("mlcp: unknown subcommand %q (want solve or errors)", args[1])
 	case "help", "-h", "--help":

@@ -45,7 +45,7 @@ func TestMLCPSolveBudgetPicksLeastEnergy(t *testing.T) {
 	// (w = b, δe = ½·0.2981² = 0.04443 J) and then x = [0.2981, 0]
 	// (w₂ = 0.1019 − 0.5·0.2981 = −0.04715 m/s, δe = ½·0.04715² = 0.0011116 J):
 	// the second has the lesser energy error and is picked.
-	out, stderr, code := runSim(t, "mlcp", "solve", rodFile, "--budget", "2", "--pick", "energy")
+	out, stderr, code := runSim(t, "mlcp", "solve", rodFile, "--solver", "bpp", "--budget", "2", "--pick", "energy")
 	require.Equal(t, 0, code, stderr)
 	var got struct {
 		X      []float64
@@ -98,7 +98,7 @@ func TestBadInputOneLineExit2(t *testing.T) {
 		{[]string{"mlcp", "solve", bad}, "row 0: lo = 2 > hi = 1"},
 		{[]string{"mlcp", "solve", trunc}, "malformed JSON"},
 		{[]string{"mlcp", "solve", filepath.Join(dir, "missing.json")}, "no such file"},
-		{[]string{"mlcp", "solve", rodFile, "--solver", "simplex"}, `--solver: unknown value "simplex"`},
+		{[]string{"mlcp", "solve", rodFile, "--solver", "simplex"}, `--solver: unknown solver "simplex" (want auto, bpp, enum, lemke,`},
 		{[]string{"mlcp", "solve", rodFile, "--budget", "-1"}, "--budget: must be ≥ 0, got -1"},
 		{[]string{"mlcp", "solve", rodFile, "--budget", "x"}, "invalid value"},
 		{[]string{"mlcp", "solve", rodFile, "--pick", "best"}, "--pick"},

@@ -4,55 +4,56 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strings"
 
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
 )
 
-// solverByName returns the solver registered under name.
+// solverByName returns the solver registered under name (lcp.New, the one
+// table of solver names).
 func solverByName(name string) (lcp.Solver, error) {
-	switch name {
-	case "bpp":
-		return &lcp.BPP{}, nil
-	case "pgs":
-		return &lcp.PGS{}, nil
-	case "lemke":
-		return &lcp.Lemke{}, nil
-	case "enum":
-		return &lcp.Enum{}, nil
-	case "newton-fb":
-		return &lcp.Newton{}, nil
-	case "newton-cck":
-		return &lcp.Newton{Func: lcp.ChenChenKanzow}, nil
-	case "newton-min":
-		return &lcp.Newton{Func: lcp.MinMap}, nil
-	case "prox":
-		return &lcp.Prox{}, nil
+	s, err := lcp.New(name)
+	if err != nil {
+		return nil, fmt.Errorf("--solver: %v", err)
 	}
-	return nil, fmt.Errorf("--solver: unknown value %q (want bpp, pgs, lemke, enum, newton-fb, newton-cck, newton-min or prox)", name)
+	return s, nil
 }
 
-func readProblemFile(path string) (*lcp.Problem, error) {
+// readProblemFile reads a problem file; unknown keys (a name, a source, a
+// reference solution) are ignored with one warning line on stderr.
+func readProblemFile(path string, stderr io.Writer) (*lcp.Problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usageError{err}
 	}
 	defer f.Close()
-	p, err := lcp.ReadProblem(f)
+	p, ignored, err := lcp.ReadProblemKeys(f)
 	if err != nil {
 		return nil, usagef("%s: %v", path, err)
 	}
+	warnIgnored(stderr, path, ignored)
 	return p, nil
+}
+
+// warnIgnored writes one line naming the ignored keys of a file, if any.
+func warnIgnored(stderr io.Writer, path string, keys []string) {
+	if len(keys) > 0 && stderr != nil {
+		fmt.Fprintf(stderr, "sim: warning: %s: ignored unknown keys: %s\n", path, strings.Join(keys, ", "))
+	}
 }
 
 func totalsJSON(t errmeasure.Totals) map[string]float64 {
 	return map[string]float64{"fb": t.FB, "residual": t.Residual, "energy": t.Energy}
 }
 
-// mlcpSolve implements `sim mlcp solve`.
-func mlcpSolve(args []string, stdout io.Writer) error {
+// mlcpSolve implements `sim mlcp solve`. The answer is written whatever
+// happened (a failed solve writes its best x with status failed, then exits
+// 1); "status" describes the returned x (see errmeasure.Solve).
+func mlcpSolve(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("mlcp solve")
-	solverName := fs.String("solver", "bpp", "bpp, pgs, lemke, enum, newton-fb, newton-cck, newton-min or prox")
+	solverName := fs.String("solver", "auto", strings.Join(lcp.Names(), ", ")+" (auto: BPP where it is guaranteed, else Lemke, else Newton)")
 	budget := fs.Int("budget", 0, "iteration budget; 0 = the solver's default")
 	pickName := fs.String("pick", "energy", "energy, fb, residual or last")
 	pos, err := parseInterspersed(fs, args)
@@ -73,7 +74,7 @@ func mlcpSolve(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("--pick: %v", err)
 	}
-	p, err := readProblemFile(pos[0])
+	p, err := readProblemFile(pos[0], stderr)
 	if err != nil {
 		return err
 	}
@@ -85,15 +86,25 @@ func mlcpSolve(args []string, stdout io.Writer) error {
 		Iterations: res.Iterations,
 		Status:     res.Status.String(),
 		Extra: map[string]any{
-			"solver": solver.Name(),
-			"pick":   measure.String(),
-			"picked": pick.Picked,
-			"pivots": res.Pivots,
-			"errors": totalsJSON(pick.Totals),
+			"solver":        solver.Name(),
+			"pick":          measure.String(),
+			"picked":        pick.Picked,
+			"from_picker":   pick.FromPicker,
+			"pivots":        res.Pivots,
+			"errors":        totalsJSON(pick.Totals),
+			"residual_max":  pick.Residual,
+			"solver_status": pick.SolverStatus.String(),
 		},
 	}
 	if res.Reason != "" {
 		sol.Extra["reason"] = res.Reason
+	}
+	if pick.SolverReason != "" && pick.SolverReason != res.Reason {
+		sol.Extra["solver_reason"] = pick.SolverReason
+	}
+	if a, ok := solver.(*lcp.Auto); ok && a.Answered != "" {
+		sol.Extra["answered_by"] = a.Answered
+		sol.Extra["answered_why"] = a.Why
 	}
 	if err := lcp.WriteSolution(stdout, sol); err != nil {
 		return err
@@ -101,8 +112,17 @@ func mlcpSolve(args []string, stdout io.Writer) error {
 	return solveErr
 }
 
+// solutionKeys are the keys sim itself writes into solution files besides
+// x, w, iterations and status; mlcp errors warns about any other.
+var solutionKeys = map[string]bool{
+	"solver": true, "pick": true, "picked": true, "from_picker": true, "pivots": true,
+	"errors": true, "residual_max": true, "solver_status": true, "reason": true,
+	"solver_reason": true, "answered_by": true, "answered_why": true,
+	"solver_iterations": true, "step": true, "time": true,
+}
+
 // mlcpErrors implements `sim mlcp errors`.
-func mlcpErrors(args []string, stdout io.Writer) error {
+func mlcpErrors(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("mlcp errors")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -111,7 +131,7 @@ func mlcpErrors(args []string, stdout io.Writer) error {
 	if len(pos) != 2 {
 		return usagef("mlcp errors: want PROBLEM and CANDIDATE files, got %d arguments", len(pos))
 	}
-	p, err := readProblemFile(pos[0])
+	p, err := readProblemFile(pos[0], stderr)
 	if err != nil {
 		return err
 	}
@@ -124,6 +144,14 @@ func mlcpErrors(args []string, stdout io.Writer) error {
 	if err != nil {
 		return usagef("%s: %v", pos[1], err)
 	}
+	var unknown []string
+	for k := range c.Extra {
+		if !solutionKeys[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	warnIgnored(stderr, pos[1], unknown)
 	if len(c.X) != p.N() {
 		return usagef("%s: x: has %d entries, the problem has %d rows", pos[1], len(c.X), p.N())
 	}

@@ -592,7 +592,9 @@ func budgetTable(ctx context.Context, problems []*storedMLCP, maxBudget int) (ta
 
 // wallTrace is one cold solve under a budget with every iterate kept.
 type wallTrace struct {
-	xs     [][]float64
+	p      *lcp.Problem
+	xs, ws [][]float64
+	eq2    []bool
 	totals []errmeasure.Totals
 	final  []float64 // the solver's returned x
 	status lcp.Status
@@ -602,10 +604,12 @@ type wallTrace struct {
 // solve runs solver on p cold with budget, keeping every iterate and its
 // totals (diagonal effective mass, as the stepper's Picker).
 func (t *wallTrace) solve(solver lcp.Solver, p *lcp.Problem, budget int) {
-	t.xs, t.totals = t.xs[:0], t.totals[:0]
+	t.p, t.xs, t.ws, t.eq2, t.totals = p, t.xs[:0], t.ws[:0], t.eq2[:0], t.totals[:0]
 	var res lcp.Result
 	obs := lcp.ObserverFunc(func(it lcp.Iterate) {
 		t.xs = append(t.xs, slices.Clone(it.X))
+		t.ws = append(t.ws, slices.Clone(it.W))
+		t.eq2 = append(t.eq2, it.SatisfiesEq2)
 		t.totals = append(t.totals, errmeasure.Compute(p, it.X, it.W, nil))
 	})
 	_ = solver.Solve(&res, p, lcp.Settings{MaxIterations: budget, Observer: obs}) // a failure keeps the iterates so far
@@ -622,9 +626,10 @@ func (t *wallTrace) solvedWithin(b int) bool {
 // only ends a solve, so its iterates are the first ones of the trace:
 // a solve that would end within b iterations (converged or failed) gives
 // the traced result; otherwise it ends after iterate b. Under an error
-// measure the least-error iterate among those seen is kept (strictly less:
-// ties keep the earliest, as errmeasure.Picker does); under Last the
-// solver's result (the last iterate, or its best one after a failure).
+// measure the iterates seen are replayed through an errmeasure.Picker (its
+// rule: least error, never a bound violation over none, ties to the later);
+// under Last the solver's result (the last iterate, or its best one after
+// a failure).
 func (t *wallTrace) pick(m errmeasure.Measure, b int) []float64 {
 	seen := min(b, len(t.xs))
 	ends := t.status != lcp.BudgetExhausted && t.iters <= b // converged or failed within b
@@ -637,19 +642,19 @@ func (t *wallTrace) pick(m errmeasure.Measure, b int) []float64 {
 		}
 		return t.xs[seen-1]
 	}
-	best, bv := 0, math.Inf(1)
+	pk := errmeasure.NewPicker(m)
+	pk.Reset(t.p, m)
 	for i := 0; i < seen; i++ {
-		if v := t.totals[i].Of(m); v < bv {
-			best, bv = i, v
-		}
+		pk.Observe(lcp.Iterate{Iter: i + 1, X: t.xs[i], W: t.ws[i], SatisfiesEq2: t.eq2[i]})
 	}
-	if math.IsInf(bv, 1) { // every total NaN: errmeasure.Solve falls back to the solver's x
+	best, ok := pk.Best()
+	if !ok { // no candidate: errmeasure.Solve falls back to the solver's x
 		if ends {
 			return t.final
 		}
 		return t.xs[seen-1]
 	}
-	return t.xs[best]
+	return best.X
 }
 
 // fkStyle returns the colour and width of run i (0 = reference).

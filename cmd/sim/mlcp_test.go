@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// collectionFiles returns the problems of testdata/mlcp's collection (the
+// files with a "class" key) and whether each has a solution.
+func collectionFiles(t *testing.T) map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob("../../testdata/mlcp/*.json")
+	require.NoError(t, err)
+	out := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		var meta struct {
+			Class    string `json:"class"`
+			Solvable bool   `json:"solvable"`
+		}
+		require.NoError(t, json.Unmarshal(data, &meta))
+		if meta.Class != "" {
+			out[f] = meta.Solvable
+		}
+	}
+	require.GreaterOrEqual(t, len(out), 25)
+	return out
+}
+
+// TestMLCPSolveCollectionAlwaysWrites: every solver on every collection
+// problem writes its answer (one JSON object on stdout), also when the solve
+// fails (exit 1); the status is converged only when the written x has a
+// natural residual ≤ 1e-6·max(1, ‖b‖∞); the default solver, auto, solves
+// every solvable problem and names the solver that answered.
+func TestMLCPSolveCollectionAlwaysWrites(t *testing.T) {
+	for f, solvable := range collectionFiles(t) {
+		pf, err := os.Open(f)
+		require.NoError(t, err)
+		p, err := lcp.ReadProblem(pf)
+		pf.Close()
+		require.NoError(t, err)
+		scale := 1.0
+		for _, v := range p.B {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		for _, name := range append(lcp.Names(), "") {
+			args := []string{"mlcp", "solve", f}
+			if name != "" {
+				args = append(args, "--solver", name)
+			}
+			out, stderr, code := runSim(t, args...)
+			if name == "enum" && p.N() > lcp.EnumMaxRows {
+				continue // too large for enum: exit 1 with the error, x at its start
+			}
+			var got struct {
+				X            []float64
+				Status       string
+				ResidualMax  float64 `json:"residual_max"`
+				SolverStatus string  `json:"solver_status"`
+				AnsweredBy   string  `json:"answered_by"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &got), "%s %s: stdout %q stderr %q", f, name, out, stderr)
+			require.Len(t, got.X, p.N(), "%s %s", f, name)
+			assert.Contains(t, stderr, "ignored unknown keys: name, class, source, solvable", "%s %s", f, name)
+			assert.Equal(t, 1, strings.Count(stderr, "warning"), "%s %s: one warning line", f, name)
+			if got.Status == "converged" {
+				assert.LessOrEqual(t, got.ResidualMax, 1e-6*scale, "%s %s", f, name)
+				assert.Equal(t, 0, code, "%s %s", f, name)
+				assert.True(t, solvable, "%s %s: converged without a solution", f, name)
+			}
+			if name == "" && solvable {
+				assert.Equal(t, "converged", got.Status, "%s: auto: %s", f, stderr)
+				assert.NotEmpty(t, got.AnsweredBy, f)
+			}
+		}
+	}
+}
+
+// TestMLCPErrorsNonFinite: a candidate whose energy overflows still gets
+// its output, with "inf" for the infinite numbers; and a solution file with
+// extra keys (here a collection file handed over as its own candidate: its
+// reference x) is read with one warning.
+func TestMLCPErrorsNonFinite(t *testing.T) {
+	dir := t.TempDir()
+	cand := filepath.Join(dir, "far.json")
+	require.NoError(t, os.WriteFile(cand, []byte(`{"x": [1e300, 0]}`), 0o644))
+	out, stderr, code := runSim(t, "mlcp", "errors", rodFile, cand)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, `"energy":"inf"`)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+
+	ref := "../../testdata/mlcp/halfwave-conducting.json"
+	out, stderr, code = runSim(t, "mlcp", "errors", ref, ref)
+	require.Equal(t, 0, code, stderr)
+	var errs struct {
+		Total map[string]float64
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &errs))
+	assert.Equal(t, 0.0, errs.Total["energy"])                   // the reference solution: exact
+	assert.Equal(t, 2, strings.Count(stderr, "warning"), stderr) // one per file
+}
+
+// TestMLCPReadErrorsNameFileAndField: a key given twice or a bad entry stops
+// with exit 2 and one line naming the file and the field.
+func TestMLCPReadErrorsNameFileAndField(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ body, want string }{
+		{`{"A": [[1]], "b": [1], "lo": [0], "hi": [null], "b": [2]}`, "b: key given twice"},
+		{`{"A": [[1, 2], [3, "x"]], "b": [1, 1], "lo": [0, 0], "hi": [null, null]}`, `A[1][1]: want a number, got "x"`},
+		{`{"a": [[1]], "b": [1], "lo": [0], "hi": [null]}`, "A: missing"},
+	} {
+		f := filepath.Join(dir, "p.json")
+		require.NoError(t, os.WriteFile(f, []byte(c.body), 0o644))
+		out, stderr, code := runSim(t, "mlcp", "solve", f)
+		assert.Equal(t, 2, code)
+		assert.Empty(t, out)
+		assert.Contains(t, stderr, f+": "+c.want)
+		assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, stderr)
+	}
+}

@@ -1,0 +1,100 @@
+package lcp
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNewAndNames(t *testing.T) {
+	names := Names()
+	assert.Equal(t, []string{"auto", "bpp", "enum", "lemke", "newton-cck", "newton-fb", "newton-min", "pgs", "prox"}, names)
+	for _, n := range names {
+		s, err := New(n)
+		require.NoError(t, err)
+		assert.Equal(t, n, s.Name(), "New(%q).Name()", n)
+	}
+	_, err := New("simplex")
+	assert.EqualError(t, err, `unknown solver "simplex" (want auto, bpp, enum, lemke, newton-cck, newton-fb, newton-min, pgs, prox)`)
+}
+
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		rows [][]float64
+		want MatrixClass
+	}{
+		{[][]float64{{2, 1}, {1, 2}}, MatrixClass{Symmetric: true, PSD: true, Monotone: true}},
+		{[][]float64{{1, 1}, {1, 1}}, MatrixClass{Symmetric: true, PSD: true, Monotone: true}}, // singular
+		{[][]float64{{1, 2}, {2, 1}}, MatrixClass{Symmetric: true}},
+		{[][]float64{{0, 1}, {-1, 0}}, MatrixClass{Monotone: true}}, // skew
+		{[][]float64{{1, 3}, {0, 1}}, MatrixClass{}},                // P, symmetric part indefinite
+	}
+	for _, c := range cases {
+		a, _ := DenseFromRows(c.rows)
+		assert.Equal(t, c.want, Classify(a), "%v", c.rows)
+	}
+}
+
+func TestBPPRefusesWhatItIsNotMadeFor(t *testing.T) {
+	for _, c := range []struct {
+		rows [][]float64
+		want string
+	}{
+		{[][]float64{{-1, 2}, {2, -1}}, "A[0][0] = -1 < 0 on a bounded row"},
+		{[][]float64{{0, 1}, {1, 1}}, "A[0][0] = 0 on a bounded row coupled to row 1"},
+		{[][]float64{{0, 1}, {2, 1}}, "A[0][0] = 0 on a bounded row coupled to row 1"},
+	} {
+		p := std(c.rows, []float64{-1, -1})
+		var r Result
+		err := (&BPP{}).Solve(&r, p, Settings{})
+		require.True(t, errors.Is(err, ErrUnsupported), "%v: %v", c.rows, err)
+		assert.Equal(t, Failed, r.Status)
+		assert.Contains(t, r.Reason, c.want)
+		assert.Len(t, r.X, 2)
+	}
+	// A skew coupling of a zero-diagonal row keeps a monotone A: allowed.
+	var r Result
+	p := std([][]float64{{0, 1}, {-1, 1}}, []float64{-1, 1})
+	assert.NotErrorIs(t, (&BPP{}).Solve(&r, p, Settings{}), ErrUnsupported)
+}
+
+func TestAutoNoSolution(t *testing.T) {
+	// w₂ = −z₁ − 1 < 0 for every z ≥ 0: no solution.
+	p := std([][]float64{{0, 1}, {-1, 0}}, []float64{-1, -1})
+	var r Result
+	s := &Auto{}
+	n := 0
+	err := s.Solve(&r, p, Settings{Observer: ObserverFunc(func(it Iterate) {
+		n++
+		assert.Equal(t, n, it.Iter, "iterates are numbered on across the attempts")
+	})})
+	require.ErrorIs(t, err, ErrNoSolution)
+	assert.Equal(t, Failed, r.Status)
+	assert.Contains(t, r.Reason, "auto: no solver converged (lemke ended failed")
+	assert.Contains(t, r.Reason, "newton-fb ended failed")
+	assert.Equal(t, n, r.Iterations)
+}
+
+func TestAutoLargeIsBPPOnly(t *testing.T) {
+	// A 2001-row chain (tridiagonal SPD, sparse): Auto hands it to BPP alone.
+	n := AutoDenseMax + 1
+	var a Sparse
+	a.Reset(n)
+	p := &Problem{A: &a, B: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n)}
+	for i := 0; i < n; i++ {
+		a.Add(i, i, 2)
+		if i > 0 {
+			a.Add(i, i-1, -1)
+		}
+		p.B[i], p.Hi[i] = -1, inf
+	}
+	a.Finish()
+	s := &Auto{}
+	var r Result
+	require.NoError(t, s.Solve(&r, p, Settings{}))
+	assert.Equal(t, Converged, r.Status)
+	assert.Equal(t, "bpp", s.Answered)
+	assert.Contains(t, s.Why, "only BPP")
+}
