@@ -1,6 +1,7 @@
 package stepper
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -161,6 +162,11 @@ func (w *World) Step() (Stats, error) {
 	return st, err
 }
 
+// ErrNonFinite is wrapped by Step's error when a body's state is not
+// finite (before the step, from bad input, or after it: a step too large
+// for the motion); the message names the body.
+var ErrNonFinite = errors.New("state not finite")
+
 // checkFinite returns an error naming the first body whose position,
 // orientation or velocities are not finite.
 func (w *World) checkFinite(when string) error {
@@ -169,8 +175,8 @@ func (w *World) checkFinite(when string) error {
 			continue
 		}
 		if !finiteVec(b.Pos) || !finiteQuat(b.Rot) || !finiteVec(b.Vel) || !finiteVec(b.AngVel) {
-			return fmt.Errorf("body %d (%q): state not finite %s: Pos %v, Rot %v, Vel %v, AngVel %v",
-				i, b.Name, when, b.Pos, b.Rot, b.Vel, b.AngVel)
+			return fmt.Errorf("body %d (%q): %w %s: Pos %v, Rot %v, Vel %v, AngVel %v",
+				i, b.Name, ErrNonFinite, when, b.Pos, b.Rot, b.Vel, b.AngVel)
 		}
 	}
 	return nil

@@ -168,7 +168,8 @@ func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runRepor
 	for k := 1; k <= o.Steps; k++ {
 		before := w.Steps()
 		st, stepErr := w.Step()
-		if w.Steps() == before { // the step did not happen
+		if w.Steps() == before || errors.Is(stepErr, stepper.ErrNonFinite) {
+			// The step did not happen, or left a state not worth a row.
 			return finish(stepErr)
 		}
 		rep.Steps++

@@ -349,3 +349,16 @@ func TestStudyHelpListsStudies(t *testing.T) {
 	assert.Contains(t, out, "chain6")
 	assert.True(t, slices.IsSorted(studyNames()))
 }
+
+// A step that leaves a non-finite state stops the run with exit 1 and one
+// line naming the body; the trajectory keeps the finite rows only.
+func TestRunNonFiniteStops(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.csv")
+	_, stderr, code := runSim(t, "run", "rod", "--dt", "1e300", "--steps", "3", "--out", out)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, stderr)
+	assert.Contains(t, stderr, `body 0 ("rod"): state not finite`)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(string(data), "\n"), "header and step 0 only:\n%s", data)
+}
