@@ -118,31 +118,6 @@ func TestSteadyStepAllocatesNothing(t *testing.T) {
 	assert.Zero(t, allocs)
 }
 
-// A pendulum built through the public API, stepped for one second. The
-// small-angle solution θ(t) = 0.1·cos(2πt/T), T = 1.638 s, gives −0.077 rad.
-func ExampleWorld() {
-	w, err := stepper.New(stepper.Settings{H: 0.001, Gravity: stepper.StandardGravity})
-	if err != nil {
-		panic(err)
-	}
-	// A 1 kg, 1 m rod hanging from a hinge at the origin, 0.1 rad off the vertical.
-	p := scenes.DefaultPendulumParams()
-	p.Angle = math.Pi/2 - 0.1
-	p.Settings = w.Settings
-	w, err = scenes.Pendulum(p)
-	if err != nil {
-		panic(err)
-	}
-	for w.Time() < 1-1e-9 {
-		if _, err := w.Step(); err != nil {
-			panic(err)
-		}
-	}
-	c := w.Bodies[0].Pos
-	fmt.Printf("t = %.3f s, angle off vertical = %.3f rad\n", w.Time(), math.Atan2(c.X(), -c.Z()))
-	// Output:
-	// t = 1.000 s, angle off vertical = -0.077 rad
-}
 
 func BenchmarkChainStep(b *testing.B) {
 	for _, n := range []int{100, 1000} {
