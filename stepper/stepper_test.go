@@ -118,7 +118,6 @@ func TestSteadyStepAllocatesNothing(t *testing.T) {
 	assert.Zero(t, allocs)
 }
 
-
 func BenchmarkChainStep(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		p := scenes.DefaultChainParams()
