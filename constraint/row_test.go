@@ -133,7 +133,7 @@ func TestRowValidate(t *testing.T) {
 // from two ball-joint-like contact rows written by hand in the Row layout
 // and checks A = J M⁻¹ Jᵀ and b against Eq. (26): A = [[4/m, −2/m],
 // [−2/m, 4/m]] = [[1, −0.5], [−0.5, 1]] kg⁻¹ (the extracted text prints the
-// diagonal as "0.1"; 4/m = 1 and DESIGN.md's example agree), b = [−0.2981,
+// diagonal as "0.1"; 4/m = 1 and the format example in docs/formats.md agree), b = [−0.2981,
 // 0.1019] m/s.
 func TestRodRows(t *testing.T) {
 	const m, l, h, g, tx = 4.0, 1.5, 0.01, 9.81, 20.0

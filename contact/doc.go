@@ -1,7 +1,7 @@
 // Package contact is the geometry half of gorigid's contacts: collision
 // shapes, a sweep-and-prune broad phase and a narrow phase that turns a
 // pair of posed shapes into contact points with persistent keys. The
-// contact constraint rows are built on top of it (DESIGN.md, data flow).
+// contact constraint rows are built on top of it (the stepper, package stepper).
 // It imports body and mgl64 only.
 //
 // # Conventions
@@ -12,7 +12,7 @@
 //
 //   - Normal: unit, world, from A towards B; B is pushed along +Normal.
 //   - Gap φ: signed distance along Normal, φ > 0 separated, φ < 0
-//     penetration (DESIGN.md: the normal row keeps w ≥ 0). Collide returns
+//     penetration (docs/formats.md: the normal row keeps w ≥ 0). Collide returns
 //     the points with φ ≤ margin, so a contact row can exist a little
 //     before touching.
 //   - Pos: midway between the two surfaces: the surface points are

@@ -52,7 +52,7 @@ func (b *Bound) UnmarshalJSON(data []byte) error {
 }
 
 // ReadProblem reads one problem in the JSON interchange format of
-// shared/DESIGN.md:
+// docs/formats.md:
 //
 //	{"A": [[1, -0.5], [-0.5, 1]], "b": [-0.2981, 0.1019], "lo": [0, 0], "hi": [null, null]}
 //

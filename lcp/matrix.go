@@ -7,7 +7,7 @@ import (
 
 // Matrix is the lead matrix A of Eq. (2). It is an interface so that a
 // block-sparse symmetric matrix can replace the dense one without changing
-// the solvers' callers (see shared/DESIGN.md, "Speed").
+// the solvers' callers (sparse LDLᵀ for large block-sparse problems).
 //
 // Dense and Sparse implement it. Implementations must be safe for
 // concurrent reads.

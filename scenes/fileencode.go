@@ -91,7 +91,7 @@ func jvec(v mgl64.Vec3) *jnode { return jnums(v[0], v[1], v[2]) }
 
 func jquat(q mgl64.Quat) *jnode { return jnums(q.W, q.V[0], q.V[1], q.V[2]) }
 
-// jinf writes ±Inf as null (DESIGN.md: infinite bounds are null in JSON).
+// jinf writes ±Inf as null (docs/formats.md: infinite bounds are null in JSON).
 func jinf(v float64) *jnode {
 	if math.IsInf(v, 0) {
 		return jnull()

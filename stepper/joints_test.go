@@ -155,7 +155,7 @@ func TestHingeMotorReachesSpeedWithinTorque(t *testing.T) {
 }
 
 // Under a constant load F a compliant joint settles at φ = F/k, for the
-// plain Eq. 1 form and for SPOOK (shared/DESIGN.md, "Compliance").
+// plain Eq. 1 form and for SPOOK (docs/formats.md, "Conventions").
 func TestStaticDeflectionIsFOverK(t *testing.T) {
 	for _, damping := range []float64{0, 0.05} {
 		const m, k, g = 2.0, 5000.0, 9.81

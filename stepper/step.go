@@ -14,7 +14,7 @@ import (
 )
 
 // Stats are one step's diagnostics: the step-statistics columns of
-// shared/DESIGN.md, plus the error totals of the solver's last iterate.
+// docs/formats.md, plus the error totals of the solver's last iterate.
 type Stats struct {
 	Step       int
 	Time       float64 // s, at the end of the step

@@ -14,7 +14,7 @@ import (
 )
 
 // A sphere resting on one compliant contact settles at the static
-// penetration F/k (DESIGN.md, Compliance), in the plain Eq. 1 form and in
+// penetration F/k (docs/formats.md, Conventions), in the plain Eq. 1 form and in
 // SPOOK's form; the pair stiffness follows the series rule of Material.
 func TestContactStiffnessPenetration(t *testing.T) {
 	const m, r, h, g = 2.0, 0.1, 0.01, 9.81

@@ -94,10 +94,10 @@ func appendJSONFloat(b []byte, v float64) []byte {
 	return appendFloat(b, v)
 }
 
-// trajectoryHeader is the trajectory CSV header of shared/DESIGN.md.
+// trajectoryHeader is the trajectory CSV header of docs/formats.md.
 const trajectoryHeader = "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz"
 
-// statsHeader is the step-statistics CSV header of shared/DESIGN.md.
+// statsHeader is the step-statistics CSV header of docs/formats.md.
 const statsHeader = "step,time,rows,iterations,budget_hit,picked,err_energy,err_fb,err_residual,kinetic,potential,max_violation"
 
 // trajectoryWriter records frames (the state of every body at one step).

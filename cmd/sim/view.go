@@ -232,7 +232,7 @@ func unwrapPathError(err error, path string) error {
 	return err
 }
 
-// readTrajectoryCSV reads the trajectory CSV of shared/DESIGN.md. Rows of
+// readTrajectoryCSV reads the trajectory CSV of docs/formats.md. Rows of
 // one frame share step and time and list bodies 0, 1, …, B−1 in order;
 // B is the first frame's count and every frame must have it.
 func readTrajectoryCSV(r io.Reader) (*trajectory, error) {
