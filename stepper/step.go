@@ -145,6 +145,13 @@ func (w *World) freeVelocities() {
 			ws.vfree[i] = [6]float64{}
 			continue
 		}
+		if b.Kinematic {
+			// Kinematic: infinite mass, its set velocity is its free
+			// velocity, so J M⁻¹ p in b carries it into its contact rows.
+			ws.invI[i] = mgl64.Mat3{}
+			ws.vfree[i] = [6]float64{b.Vel[0], b.Vel[1], b.Vel[2], b.AngVel[0], b.AngVel[1], b.AngVel[2]}
+			continue
+		}
 		ws.invI[i] = b.InvInertiaWorld()
 		im := b.InvMass()
 		f := b.Force.Mul(im).Add(s.Gravity)
@@ -269,7 +276,7 @@ func (w *World) assemble() {
 	}
 	for bi := range ws.byBody {
 		list := ws.byBody[bi]
-		if w.Bodies[bi].Static {
+		if w.Bodies[bi].Static || w.Bodies[bi].Kinematic { // M⁻¹ = 0: nothing in A
 			continue
 		}
 		for _, p := range list {
@@ -360,7 +367,7 @@ func (w *World) integrate() {
 	ws := &w.ws
 	h := w.Settings.H
 	for i, b := range w.Bodies {
-		if !b.Static {
+		if !b.Static && !b.Kinematic { // a kinematic body keeps its set velocity
 			v := ws.vfree[i]
 			b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
 			b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
@@ -375,7 +382,7 @@ func (w *World) integrate() {
 			}
 			for k := 0; k < r.N; k++ {
 				b := w.Bodies[r.Body[k]]
-				if b.Static {
+				if b.Static || b.Kinematic {
 					continue
 				}
 				jm := &ws.jminv[i][k]
@@ -386,6 +393,10 @@ func (w *World) integrate() {
 	}
 	for _, b := range w.Bodies {
 		if b.Static {
+			continue
+		}
+		if b.Kinematic { // the pose advances by the set velocity
+			b.Displace(b.Vel.Mul(h), b.AngVel.Mul(h))
 			continue
 		}
 		l := b.InertiaWorld().Mul3x1(b.AngVel)
@@ -486,7 +497,7 @@ func (w *World) postStabilize() error {
 		}
 	}
 	for i, b := range w.Bodies {
-		if b.Static {
+		if b.Static || b.Kinematic { // kinematic poses are prescribed
 			continue
 		}
 		dq := ws.dq[i]
