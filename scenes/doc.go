@@ -29,7 +29,11 @@
 //     post), baumgarte (β, 1/s), post_solver, contact_margin (m).
 //   - world_shapes: shapes fixed in the world (the ground plane), added
 //     before the bodies' shapes.
-//   - bodies[i]: name (required, unique, not "world"), static, mass (kg)
+//   - bodies[i]: name (required, unique, not "world"), static, kinematic
+//     (infinite mass like a static body, but it moves at its velocity and
+//     angular_velocity, and pushes or carries what it touches; path:
+//     waypoints [{time, position}] it follows linearly, resting before the
+//     first and after the last), mass (kg)
 //     or density (kg/m³ of the shapes' volume), inertia (kg·m², body
 //     frame about the centre of mass: [Ixx, Iyy, Izz] or three rows;
 //     omitted = derived from the shapes as homogeneous solids, whose
