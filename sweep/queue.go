@@ -1,0 +1,466 @@
+package sweep
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// The JetStream layout: jobs go to the work-queue stream JobsStream on
+// subject "gorigid.jobs.<sweep>", consumed by the durable pull consumer
+// WorkerConsumer that every worker shares (each job goes to one worker;
+// an unacknowledged job is redelivered after the ack wait); results go to
+// ResultsStream on "gorigid.results.<sweep>", published with the job id
+// as message id (the stream drops a duplicate within its window) and
+// read back from the start by the coordinator, which keeps the first
+// result per job id.
+const (
+	JobsStream     = "GORIGID_JOBS"
+	ResultsStream  = "GORIGID_RESULTS"
+	WorkerConsumer = "gorigid-workers"
+	// MaxAttempts is how often a job is delivered before it is recorded
+	// as failed: its run failed that often, or workers died (or refused
+	// it) that often.
+	MaxAttempts = 3
+	// DefaultAckWait is how long a worker may hold a job before JetStream
+	// redelivers it.
+	DefaultAckWait = 30 * time.Second
+	// ConnectTimeout bounds connecting to a --nats URL.
+	ConnectTimeout = 2 * time.Second
+)
+
+func jobsSubject(sweep string) string    { return "gorigid.jobs." + short(sweep) }
+func resultsSubject(sweep string) string { return "gorigid.results." + short(sweep) }
+
+func short(h string) string {
+	if len(h) > 16 {
+		return h[:16]
+	}
+	if h == "" {
+		return "none"
+	}
+	return h
+}
+
+var (
+	buildOnce sync.Once
+	buildID   string
+)
+
+// BuildID identifies this gorigid build: the SHA-256 of the running
+// executable (hex), or "unknown" if it cannot be read. Jobs carry the
+// coordinator's; a worker refuses a job of another build.
+func BuildID() string {
+	buildOnce.Do(func() {
+		buildID = "unknown"
+		p, err := os.Executable()
+		if err != nil {
+			return
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err == nil {
+			buildID = hex.EncodeToString(h.Sum(nil))
+		}
+	})
+	return buildID
+}
+
+// Embedded is a NATS server with JetStream inside this process, on
+// 127.0.0.1 at a free port, its store in a directory.
+type Embedded struct {
+	srv *server.Server
+}
+
+// StartEmbedded starts a server storing its streams under dir; port 0
+// picks a free port.
+func StartEmbedded(dir string, port int) (*Embedded, error) {
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, JetStream: true,
+		StoreDir: dir, NoSigs: true, NoLog: true, MaxPayload: 8 << 20})
+	if err != nil {
+		return nil, fmt.Errorf("nats server: %w", err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		s.Shutdown()
+		return nil, errors.New("nats server: not ready within 10 s")
+	}
+	return &Embedded{srv: s}, nil
+}
+
+// URL returns the client URL (nats://127.0.0.1:PORT).
+func (e *Embedded) URL() string { return e.srv.ClientURL() }
+
+// Close shuts the server down and waits for it.
+func (e *Embedded) Close() {
+	e.srv.Shutdown()
+	e.srv.WaitForShutdown()
+}
+
+// Connect connects to url within ConnectTimeout and returns the
+// connection and its JetStream context. The error is one line.
+func Connect(url string) (*nats.Conn, jetstream.JetStream, error) {
+	nc, err := nats.Connect(url, nats.Timeout(ConnectTimeout), nats.Name("gorigid"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("--nats %s: cannot connect: %v", url, err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, nil, fmt.Errorf("--nats %s: %v", url, err)
+	}
+	return nc, js, nil
+}
+
+// ensureStreams creates the two streams and the workers' consumer if
+// they are missing (an existing consumer keeps its settings).
+func ensureStreams(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) (jetstream.Consumer, error) {
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: JobsStream, Subjects: []string{"gorigid.jobs.>"},
+		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute}); err != nil {
+		return nil, fmt.Errorf("jobs stream: %w", err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: ResultsStream, Subjects: []string{"gorigid.results.>"},
+		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute}); err != nil {
+		return nil, fmt.Errorf("results stream: %w", err)
+	}
+	if ackWait <= 0 {
+		ackWait = DefaultAckWait
+	}
+	c, err := js.Consumer(ctx, JobsStream, WorkerConsumer)
+	if err == nil {
+		return c, nil
+	}
+	c, err = js.CreateOrUpdateConsumer(ctx, JobsStream, jetstream.ConsumerConfig{Durable: WorkerConsumer,
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: -1, FilterSubject: "gorigid.jobs.>"})
+	if err != nil {
+		return nil, fmt.Errorf("workers' consumer: %w", err)
+	}
+	return c, nil
+}
+
+// Worker runs jobs from the queue.
+type Worker struct {
+	URL         string
+	Concurrency int    // jobs at a time; ≥ 1
+	Build       string // "" = BuildID()
+	Name        string // recorded in results
+	AckWait     time.Duration
+	// Log, if set, gets one line per refused or failed job.
+	Log func(format string, args ...any)
+}
+
+// Run takes jobs until ctx is cancelled.
+func (wk *Worker) Run(ctx context.Context) error {
+	nc, js, err := Connect(wk.URL)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	return wk.serve(ctx, js)
+}
+
+func (wk *Worker) serve(ctx context.Context, js jetstream.JetStream) error {
+	cons, err := ensureStreams(ctx, js, wk.AckWait)
+	if err != nil {
+		return err
+	}
+	build := wk.Build
+	if build == "" {
+		build = BuildID()
+	}
+	n := max(wk.Concurrency, 1)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				batch, err := cons.Fetch(1, jetstream.FetchMaxWait(500*time.Millisecond))
+				if err != nil {
+					if ctx.Err() != nil {
+						return
+					}
+					if errors.Is(err, nats.ErrConnectionClosed) {
+						errs <- err
+						return
+					}
+					time.Sleep(100 * time.Millisecond)
+					continue
+				}
+				for msg := range batch.Messages() {
+					wk.handle(ctx, js, msg, build)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+	}
+	return nil
+}
+
+func (wk *Worker) logf(format string, args ...any) {
+	if wk.Log != nil {
+		wk.Log(format, args...)
+	}
+}
+
+// handle runs one delivered job and publishes its result.
+func (wk *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, build string) {
+	attempts := 1
+	if md, err := msg.Metadata(); err == nil {
+		attempts = int(md.NumDelivered)
+	}
+	var j Job
+	if err := json.Unmarshal(msg.Data(), &j); err != nil || j.ID == "" {
+		wk.logf("worker: dropping a message that is not a job (%d bytes): %v", len(msg.Data()), err)
+		_ = msg.Term()
+		return
+	}
+	res := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Attempts: attempts, Worker: wk.Name}
+	if attempts > MaxAttempts {
+		res.Status, res.Error = StatusFailed, fmt.Sprintf("delivered %d times without a result (workers killed mid-job or refusing it)", attempts-1)
+	} else if j.Build != build {
+		wk.logf("worker: refusing job %s: built by %s, this worker is %s", j.ID, short(j.Build), short(build))
+		_ = msg.NakWithDelay(time.Second)
+		return
+	} else if h, err := SceneHash(j.Scene, j.Set); err != nil || h != j.SceneHash {
+		wk.logf("worker: refusing job %s: its scene differs from this worker's (%v)", j.ID, err)
+		_ = msg.NakWithDelay(time.Second)
+		return
+	} else {
+		r, err := Run(&j)
+		if err != nil {
+			if attempts < MaxAttempts {
+				wk.logf("worker: job %s failed (attempt %d of %d): %v", j.ID, attempts, MaxAttempts, err)
+				_ = msg.Nak()
+				return
+			}
+			res.Status, res.Error = StatusFailed, err.Error()
+		} else {
+			r.Attempts, r.Worker = attempts, wk.Name
+			res = r
+		}
+	}
+	data, err := json.Marshal(&res)
+	if err != nil {
+		res = Result{ID: j.ID, Status: StatusFailed, Error: "result not encodable: " + err.Error(), Attempts: attempts}
+		data, _ = json.Marshal(&res)
+	}
+	if _, err := js.Publish(ctx, resultsSubject(j.Sweep), data, jetstream.WithMsgID(j.ID)); err != nil {
+		_ = msg.Nak() // no result recorded: let it run again
+		return
+	}
+	_ = msg.DoubleAck(ctx)
+}
+
+// Coordinator publishes jobs and collects their results.
+type Coordinator struct {
+	URL     string
+	AckWait time.Duration // of the workers' consumer, if it creates it
+	// Done holds results recorded before (a resumed sweep): their jobs
+	// are not published again.
+	Done map[string]Result
+	// OnResult is called once per job id, in arrival order, for each new
+	// result; an error stops the run.
+	OnResult func(Result) error
+	// Progress, if set, is called after each new result.
+	Progress func(done, total int)
+	// Redeliveries counts the extra deliveries of the results collected:
+	// Σ (attempts − 1).
+	Redeliveries int
+
+	nc *nats.Conn
+	js jetstream.JetStream
+}
+
+// Open connects (the error is one line naming the URL).
+func (c *Coordinator) Open() error {
+	if c.nc != nil {
+		return nil
+	}
+	nc, js, err := Connect(c.URL)
+	if err != nil {
+		return err
+	}
+	c.nc, c.js = nc, js
+	return nil
+}
+
+// Close disconnects.
+func (c *Coordinator) Close() {
+	if c.nc != nil {
+		c.nc.Close()
+		c.nc = nil
+	}
+}
+
+// Run publishes the jobs without a result yet and waits for every job's
+// result. Results come back in jobs' order. Jobs must share one Sweep.
+func (c *Coordinator) Run(ctx context.Context, jobs []Job) ([]Result, error) {
+	if err := c.Open(); err != nil {
+		return nil, err
+	}
+	if len(jobs) == 0 {
+		return nil, nil
+	}
+	if c.Done == nil {
+		c.Done = map[string]Result{}
+	}
+	sweep := jobs[0].Sweep
+	if _, err := ensureStreams(ctx, c.js, c.AckWait); err != nil {
+		return nil, err
+	}
+	want := make(map[string]int, len(jobs))
+	for i := range jobs {
+		if jobs[i].Sweep != sweep {
+			return nil, fmt.Errorf("job %s: sweep %s, not %s", jobs[i].ID, short(jobs[i].Sweep), short(sweep))
+		}
+		want[jobs[i].ID] = i
+	}
+	out := make([]Result, len(jobs))
+	have := make([]bool, len(jobs))
+	done := 0
+	for id, r := range c.Done {
+		if i, ok := want[id]; ok {
+			out[i], have[i] = r, true
+			done++
+		}
+	}
+	if done == len(jobs) {
+		return out, nil
+	}
+	// Read results from the start of the stream first, so results of a
+	// coordinator that stopped are picked up, then publish what is missing.
+	oc, err := c.js.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{resultsSubject(sweep)}, DeliverPolicy: jetstream.DeliverAllPolicy})
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	msgs, err := oc.Messages()
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	defer msgs.Stop()
+	type got struct {
+		r   Result
+		err error
+	}
+	ch := make(chan got, 64)
+	go func() {
+		for {
+			m, err := msgs.Next()
+			if err != nil {
+				ch <- got{err: err}
+				return
+			}
+			var r Result
+			if err := json.Unmarshal(m.Data(), &r); err != nil {
+				continue // not a result: ignore
+			}
+			ch <- got{r: r}
+		}
+	}()
+	published := false
+	publish := func() error {
+		for i := range jobs {
+			if have[i] {
+				continue
+			}
+			data, err := json.Marshal(&jobs[i])
+			if err != nil {
+				return fmt.Errorf("job %s: %w", jobs[i].ID, err)
+			}
+			if _, err := c.js.PublishAsync(jobsSubject(sweep), data, jetstream.WithMsgID(jobs[i].ID)); err != nil {
+				return fmt.Errorf("publishing job %s: %w", jobs[i].ID, err)
+			}
+		}
+		select {
+		case <-c.js.PublishAsyncComplete():
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		return nil
+	}
+	// The stream's existing results arrive first; publish once they stop
+	// coming for a moment (or at once on an empty stream).
+	drain := time.NewTimer(200 * time.Millisecond)
+	defer drain.Stop()
+	for done < len(jobs) {
+		select {
+		case <-ctx.Done():
+			return out, ctx.Err()
+		case <-drain.C:
+			if !published {
+				if err := publish(); err != nil {
+					return out, err
+				}
+				published = true
+			}
+		case g := <-ch:
+			if g.err != nil {
+				return out, fmt.Errorf("results: %w", g.err)
+			}
+			i, ok := want[g.r.ID]
+			if !ok || have[i] {
+				continue // another sweep's, or a duplicate: counted once
+			}
+			out[i], have[i] = g.r, true
+			done++
+			c.Redeliveries += max(g.r.Attempts-1, 0)
+			c.Done[g.r.ID] = g.r
+			if c.OnResult != nil {
+				if err := c.OnResult(g.r); err != nil {
+					return out, err
+				}
+			}
+			if c.Progress != nil {
+				c.Progress(done, len(jobs))
+			}
+			if !published {
+				drain.Reset(200 * time.Millisecond)
+			}
+		}
+	}
+	return out, nil
+}
+
+// RunLocal runs the jobs one after another in this process, without a
+// queue (the reference the queue's results must equal bit for bit, and
+// the baseline of the queue's overhead). A failing job gives a failed
+// result with its error.
+func RunLocal(jobs []Job) []Result {
+	out := make([]Result, len(jobs))
+	for i := range jobs {
+		r, err := Run(&jobs[i])
+		if err != nil {
+			r = Result{ID: jobs[i].ID, Experiment: jobs[i].Experiment, Solver: jobs[i].Solver, Params: jobs[i].Params,
+				Status: StatusFailed, Error: err.Error()}
+		}
+		r.Attempts = 1
+		out[i] = r
+	}
+	return out
+}
