@@ -29,9 +29,12 @@ const (
 	JobsStream     = "GORIGID_JOBS"
 	ResultsStream  = "GORIGID_RESULTS"
 	WorkerConsumer = "gorigid-workers"
-	// MaxAttempts is how often a job is delivered before it is recorded
-	// as failed: its run failed that often, or workers died (or refused
-	// it) that often.
+	// AttemptsBucket is a key-value bucket counting, per job, how often
+	// a worker of the job's build started it (refusals do not count).
+	AttemptsBucket = "GORIGID_ATTEMPTS"
+	// MaxAttempts is how often a job is started before it is recorded as
+	// failed: its run failed that often, or workers died mid-job that
+	// often.
 	MaxAttempts = 3
 	// DefaultAckWait is how long a worker may hold a job before JetStream
 	// redelivers it.
@@ -130,9 +133,13 @@ func Connect(url string) (*nats.Conn, jetstream.JetStream, error) {
 	return nc, js, nil
 }
 
-// ensureStreams creates the two streams and the workers' consumer if
-// they are missing (an existing consumer keeps its settings).
+// ensureStreams creates the two streams, the attempts bucket and the
+// workers' consumer if they are missing (an existing consumer keeps its
+// settings).
 func ensureStreams(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) (jetstream.Consumer, error) {
+	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: AttemptsBucket, Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("attempts bucket: %w", err)
+	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: JobsStream, Subjects: []string{"gorigid.jobs.>"},
 		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute}); err != nil {
 		return nil, fmt.Errorf("jobs stream: %w", err)
@@ -186,6 +193,10 @@ func (wk *Worker) serve(ctx context.Context, js jetstream.JetStream) error {
 	if build == "" {
 		build = BuildID()
 	}
+	kv, err := js.KeyValue(ctx, AttemptsBucket)
+	if err != nil {
+		return fmt.Errorf("attempts bucket: %w", err)
+	}
 	n := max(wk.Concurrency, 1)
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -207,7 +218,7 @@ func (wk *Worker) serve(ctx context.Context, js jetstream.JetStream) error {
 					continue
 				}
 				for msg := range batch.Messages() {
-					wk.handle(ctx, js, msg, build)
+					wk.handle(ctx, js, kv, msg, build)
 				}
 			}
 		}()
@@ -227,29 +238,60 @@ func (wk *Worker) logf(format string, args ...any) {
 	}
 }
 
-// handle runs one delivered job and publishes its result.
-func (wk *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, build string) {
-	attempts := 1
-	if md, err := msg.Metadata(); err == nil {
-		attempts = int(md.NumDelivered)
+// attemptKey is the job's key in the attempts bucket.
+func attemptKey(j *Job) string { return short(j.Sweep) + "." + j.ID }
+
+// startAttempt counts one more start of the job and returns the count.
+func startAttempt(ctx context.Context, kv jetstream.KeyValue, key string) (int, error) {
+	for {
+		e, err := kv.Get(ctx, key)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			if _, err := kv.Create(ctx, key, []byte("1")); err == nil {
+				return 1, nil
+			} else if !errors.Is(err, jetstream.ErrKeyExists) {
+				return 0, err
+			}
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		fmt.Sscan(string(e.Value()), &n)
+		n++
+		if _, err := kv.Update(ctx, key, []byte(fmt.Sprint(n)), e.Revision()); err == nil {
+			return n, nil
+		}
+		// another worker counted in between: read again
 	}
+}
+
+// handle runs one delivered job and publishes its result.
+func (wk *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue, msg jetstream.Msg, build string) {
 	var j Job
 	if err := json.Unmarshal(msg.Data(), &j); err != nil || j.ID == "" {
 		wk.logf("worker: dropping a message that is not a job (%d bytes): %v", len(msg.Data()), err)
 		_ = msg.Term()
 		return
 	}
-	res := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Attempts: attempts, Worker: wk.Name}
-	if attempts > MaxAttempts {
-		res.Status, res.Error = StatusFailed, fmt.Sprintf("delivered %d times without a result (workers killed mid-job or refusing it)", attempts-1)
-	} else if j.Build != build {
+	if j.Build != build {
 		wk.logf("worker: refusing job %s: built by %s, this worker is %s", j.ID, short(j.Build), short(build))
 		_ = msg.NakWithDelay(time.Second)
 		return
-	} else if h, err := SceneHash(j.Scene, j.Set); err != nil || h != j.SceneHash {
+	}
+	if h, err := SceneHash(j.Scene, j.Set); err != nil || h != j.SceneHash {
 		wk.logf("worker: refusing job %s: its scene differs from this worker's (%v)", j.ID, err)
 		_ = msg.NakWithDelay(time.Second)
 		return
+	}
+	attempts, err := startAttempt(ctx, kv, attemptKey(&j))
+	if err != nil {
+		_ = msg.NakWithDelay(time.Second)
+		return
+	}
+	res := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Attempts: attempts, Worker: wk.Name}
+	if attempts > MaxAttempts {
+		res.Status, res.Error = StatusFailed, fmt.Sprintf("started %d times without a result (workers killed mid-job)", attempts-1)
 	} else {
 		r, err := Run(&j)
 		if err != nil {
