@@ -318,24 +318,31 @@ func (wk *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstre
 	_ = msg.DoubleAck(ctx)
 }
 
-// Coordinator publishes jobs and collects their results.
+// Coordinator publishes jobs and collects their results. Start it for
+// one sweep; Run may then be called from several goroutines.
 type Coordinator struct {
 	URL     string
 	AckWait time.Duration // of the workers' consumer, if it creates it
 	// Done holds results recorded before (a resumed sweep): their jobs
-	// are not published again.
+	// are not published again. Start fills it with the results already
+	// in the stream; it then grows with each new result.
 	Done map[string]Result
 	// OnResult is called once per job id, in arrival order, for each new
-	// result; an error stops the run.
+	// result (under the coordinator's lock).
 	OnResult func(Result) error
-	// Progress, if set, is called after each new result.
+	// Progress, if set, is called by Run after each of its results.
 	Progress func(done, total int)
-	// Redeliveries counts the extra deliveries of the results collected:
-	// Σ (attempts − 1).
+	// Redeliveries counts the extra starts of the jobs whose results
+	// were collected: Σ (attempts − 1).
 	Redeliveries int
 
-	nc *nats.Conn
-	js jetstream.JetStream
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	sweep   string
+	mu      sync.Mutex
+	waiters map[string][]chan Result
+	msgs    jetstream.MessagesContext
+	err     error // the results reader's error, once it stopped
 }
 
 // Open connects (the error is one line naming the URL).
@@ -351,140 +358,193 @@ func (c *Coordinator) Open() error {
 	return nil
 }
 
-// Close disconnects.
+// Close stops reading results and disconnects.
 func (c *Coordinator) Close() {
+	if c.msgs != nil {
+		c.msgs.Stop()
+	}
 	if c.nc != nil {
 		c.nc.Close()
 		c.nc = nil
 	}
 }
 
-// Run publishes the jobs without a result yet and waits for every job's
-// result. Results come back in jobs' order. Jobs must share one Sweep.
-func (c *Coordinator) Run(ctx context.Context, jobs []Job) ([]Result, error) {
+// Start creates the streams if needed and reads the sweep's results
+// from the start of the results stream (those of a coordinator that
+// stopped included) until it has caught up; later results keep arriving
+// in the background.
+func (c *Coordinator) Start(ctx context.Context, sweep string) error {
 	if err := c.Open(); err != nil {
-		return nil, err
+		return err
 	}
-	if len(jobs) == 0 {
-		return nil, nil
+	if c.sweep != "" {
+		if c.sweep != sweep {
+			return fmt.Errorf("coordinator: started for sweep %s, not %s", short(c.sweep), short(sweep))
+		}
+		return nil
 	}
 	if c.Done == nil {
 		c.Done = map[string]Result{}
 	}
-	sweep := jobs[0].Sweep
+	c.waiters = map[string][]chan Result{}
 	if _, err := ensureStreams(ctx, c.js, c.AckWait); err != nil {
-		return nil, err
+		return err
 	}
-	want := make(map[string]int, len(jobs))
-	for i := range jobs {
-		if jobs[i].Sweep != sweep {
-			return nil, fmt.Errorf("job %s: sweep %s, not %s", jobs[i].ID, short(jobs[i].Sweep), short(sweep))
-		}
-		want[jobs[i].ID] = i
+	st, err := c.js.Stream(ctx, ResultsStream)
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
 	}
-	out := make([]Result, len(jobs))
-	have := make([]bool, len(jobs))
-	done := 0
-	for id, r := range c.Done {
-		if i, ok := want[id]; ok {
-			out[i], have[i] = r, true
-			done++
-		}
+	info, err := st.Info(ctx, jetstream.WithSubjectFilter(resultsSubject(sweep)))
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
 	}
-	if done == len(jobs) {
-		return out, nil
-	}
-	// Read results from the start of the stream first, so results of a
-	// coordinator that stopped are picked up, then publish what is missing.
+	pending := info.State.Subjects[resultsSubject(sweep)]
 	oc, err := c.js.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{resultsSubject(sweep)}, DeliverPolicy: jetstream.DeliverAllPolicy})
 	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
+		return fmt.Errorf("results: %w", err)
 	}
-	msgs, err := oc.Messages()
-	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
+	if c.msgs, err = oc.Messages(); err != nil {
+		return fmt.Errorf("results: %w", err)
 	}
-	defer msgs.Stop()
-	type got struct {
-		r   Result
-		err error
+	c.sweep = sweep
+	caught := make(chan struct{})
+	if pending == 0 {
+		close(caught)
 	}
-	ch := make(chan got, 64)
 	go func() {
+		var seen uint64
 		for {
-			m, err := msgs.Next()
+			m, err := c.msgs.Next()
 			if err != nil {
-				ch <- got{err: err}
+				c.mu.Lock()
+				c.err = err
+				for id, ws := range c.waiters {
+					for _, w := range ws {
+						close(w)
+					}
+					delete(c.waiters, id)
+				}
+				c.mu.Unlock()
 				return
 			}
+			seen++
 			var r Result
-			if err := json.Unmarshal(m.Data(), &r); err != nil {
-				continue // not a result: ignore
+			if json.Unmarshal(m.Data(), &r) == nil && r.ID != "" {
+				c.record(r)
 			}
-			ch <- got{r: r}
+			if seen == pending {
+				close(caught)
+			}
 		}
 	}()
-	published := false
-	publish := func() error {
-		for i := range jobs {
-			if have[i] {
-				continue
-			}
-			data, err := json.Marshal(&jobs[i])
-			if err != nil {
-				return fmt.Errorf("job %s: %w", jobs[i].ID, err)
-			}
-			if _, err := c.js.PublishAsync(jobsSubject(sweep), data, jetstream.WithMsgID(jobs[i].ID)); err != nil {
-				return fmt.Errorf("publishing job %s: %w", jobs[i].ID, err)
-			}
-		}
-		select {
-		case <-c.js.PublishAsyncComplete():
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	select {
+	case <-caught:
 		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	// The stream's existing results arrive first; publish once they stop
-	// coming for a moment (or at once on an empty stream).
-	drain := time.NewTimer(200 * time.Millisecond)
-	defer drain.Stop()
-	for done < len(jobs) {
-		select {
-		case <-ctx.Done():
-			return out, ctx.Err()
-		case <-drain.C:
-			if !published {
-				if err := publish(); err != nil {
-					return out, err
-				}
-				published = true
-			}
-		case g := <-ch:
-			if g.err != nil {
-				return out, fmt.Errorf("results: %w", g.err)
-			}
-			i, ok := want[g.r.ID]
-			if !ok || have[i] {
-				continue // another sweep's, or a duplicate: counted once
-			}
-			out[i], have[i] = g.r, true
+}
+
+// record keeps the first result of a job id and hands it to its waiters.
+func (c *Coordinator) record(r Result) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, dup := c.Done[r.ID]; dup {
+		return // a redelivered job's second result: counted once
+	}
+	c.Done[r.ID] = r
+	c.Redeliveries += max(r.Attempts-1, 0)
+	if c.OnResult != nil {
+		if err := c.OnResult(r); err != nil && c.err == nil {
+			c.err = err
+		}
+	}
+	for _, w := range c.waiters[r.ID] {
+		w <- r
+	}
+	delete(c.waiters, r.ID)
+}
+
+// Run publishes the jobs without a result yet and waits for every job's
+// result; results come back in jobs' order. Start must have been called
+// for the jobs' sweep (Run starts it for the first job's sweep if not).
+func (c *Coordinator) Run(ctx context.Context, jobs []Job) ([]Result, error) {
+	if len(jobs) == 0 {
+		return nil, nil
+	}
+	if err := c.Start(ctx, jobs[0].Sweep); err != nil {
+		return nil, err
+	}
+	out := make([]Result, len(jobs))
+	chans := make([]chan Result, len(jobs))
+	done := 0
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("results: %w", c.err)
+	}
+	for i := range jobs {
+		if jobs[i].Sweep != c.sweep {
+			c.mu.Unlock()
+			return nil, fmt.Errorf("job %s: sweep %s, not %s", jobs[i].ID, short(jobs[i].Sweep), short(c.sweep))
+		}
+		if r, ok := c.Done[jobs[i].ID]; ok {
+			out[i] = r
 			done++
-			c.Redeliveries += max(g.r.Attempts-1, 0)
-			c.Done[g.r.ID] = g.r
-			if c.OnResult != nil {
-				if err := c.OnResult(g.r); err != nil {
-					return out, err
-				}
+			continue
+		}
+		ch := make(chan Result, 1)
+		chans[i] = ch
+		c.waiters[jobs[i].ID] = append(c.waiters[jobs[i].ID], ch)
+	}
+	c.mu.Unlock()
+	for i := range jobs {
+		if chans[i] == nil {
+			continue
+		}
+		data, err := json.Marshal(&jobs[i])
+		if err != nil {
+			return nil, fmt.Errorf("job %s: %w", jobs[i].ID, err)
+		}
+		if _, err := c.js.PublishAsync(jobsSubject(c.sweep), data, jetstream.WithMsgID(jobs[i].ID)); err != nil {
+			return nil, fmt.Errorf("publishing job %s: %w", jobs[i].ID, err)
+		}
+	}
+	select {
+	case <-c.js.PublishAsyncComplete():
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if c.Progress != nil && done > 0 {
+		c.Progress(done, len(jobs))
+	}
+	for i := range jobs {
+		if chans[i] == nil {
+			continue
+		}
+		select {
+		case r, ok := <-chans[i]:
+			if !ok {
+				c.mu.Lock()
+				err := c.err
+				c.mu.Unlock()
+				return nil, fmt.Errorf("results: %w", err)
 			}
+			out[i] = r
+			done++
 			if c.Progress != nil {
 				c.Progress(done, len(jobs))
 			}
-			if !published {
-				drain.Reset(200 * time.Millisecond)
-			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
+	}
+	c.mu.Lock()
+	err := c.err
+	c.mu.Unlock()
+	if err != nil {
+		return out, err
 	}
 	return out, nil
 }

@@ -92,6 +92,10 @@ func Open(spec *Spec, o Options) (*Session, error) {
 		_, err = s.file.Write(append(b, '\n'))
 		return err
 	}
+	if err := s.Start(context.Background(), spec.Hash()); err != nil {
+		s.Close()
+		return nil, err
+	}
 	workers := o.Workers
 	if workers < 0 {
 		workers = 0
