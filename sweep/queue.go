@@ -238,8 +238,12 @@ func (wk *Worker) logf(format string, args ...any) {
 	}
 }
 
-// attemptKey is the job's key in the attempts bucket.
-func attemptKey(j *Job) string { return short(j.Sweep) + "." + j.ID }
+// attemptKey is the job's key in the attempts bucket: the sweep and a
+// hash of the id (ids may hold characters keys may not, such as "+").
+func attemptKey(j *Job) string {
+	h := sha256.Sum256([]byte(j.ID))
+	return short(j.Sweep) + "." + hex.EncodeToString(h[:12])
+}
 
 // startAttempt counts one more start of the job and returns the count.
 func startAttempt(ctx context.Context, kv jetstream.KeyValue, key string) (int, error) {

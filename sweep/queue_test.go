@@ -17,7 +17,7 @@ import (
 // testSpec is the shipped experiments e1–e4 with a 5 × 5 grid over μ_s
 // and the tripod radius and two solvers: 200 jobs of 40 steps.
 const testSpec = `{
-  "scene": "push", "steps": 40, "set": {"finger_y": "0.11", "mu_p": "0.3", "mu_f": "0.4"},
+  "scene": "push", "steps": 40, "set": {"push_speed": "0.5", "push_distance": "0.06", "mu_p": "0.3", "mu_f": "0.4"},
   "params": [
     {"name": "mu_s", "min": 0.1, "max": 0.9, "step": 0.2},
     {"name": "tripod", "values": [0.01, 0.02, 0.03, 0.04, 0.05]}
