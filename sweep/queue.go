@@ -198,38 +198,47 @@ func (wk *Worker) serve(ctx context.Context, js jetstream.JetStream) error {
 		return fmt.Errorf("attempts bucket: %w", err)
 	}
 	n := max(wk.Concurrency, 1)
+	// One reader pulls with a small prefetch (2 per runner, so a job
+	// waits in this process far less than the ack wait) and hands jobs
+	// to n runners.
+	it, err := cons.Messages(jetstream.PullMaxMessages(2 * n))
+	if err != nil {
+		return fmt.Errorf("jobs: %w", err)
+	}
+	jobs := make(chan jetstream.Msg)
 	var wg sync.WaitGroup
-	errs := make(chan error, n)
 	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for ctx.Err() == nil {
-				batch, err := cons.Fetch(1, jetstream.FetchMaxWait(500*time.Millisecond))
-				if err != nil {
-					if ctx.Err() != nil {
-						return
-					}
-					if errors.Is(err, nats.ErrConnectionClosed) {
-						errs <- err
-						return
-					}
-					time.Sleep(100 * time.Millisecond)
-					continue
-				}
-				for msg := range batch.Messages() {
-					wk.handle(ctx, js, kv, msg, build)
-				}
+			for msg := range jobs {
+				wk.handle(ctx, js, kv, msg, build)
 			}
 		}()
 	}
-	wg.Wait()
-	select {
-	case err := <-errs:
-		return err
-	default:
+	stop := context.AfterFunc(ctx, it.Stop)
+	defer stop()
+	var runErr error
+	for {
+		msg, err := it.Next()
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, jetstream.ErrMsgIteratorClosed) {
+				runErr = fmt.Errorf("jobs: %w", err)
+			}
+			break
+		}
+		select {
+		case jobs <- msg:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
 	}
-	return nil
+	it.Stop()
+	close(jobs)
+	wg.Wait()
+	return runErr
 }
 
 func (wk *Worker) logf(format string, args ...any) {
@@ -247,16 +256,14 @@ func attemptKey(j *Job) string {
 
 // startAttempt counts one more start of the job and returns the count.
 func startAttempt(ctx context.Context, kv jetstream.KeyValue, key string) (int, error) {
+	// The first start is the common case: one round trip.
+	if _, err := kv.Create(ctx, key, []byte("1")); err == nil {
+		return 1, nil
+	} else if !errors.Is(err, jetstream.ErrKeyExists) {
+		return 0, err
+	}
 	for {
 		e, err := kv.Get(ctx, key)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			if _, err := kv.Create(ctx, key, []byte("1")); err == nil {
-				return 1, nil
-			} else if !errors.Is(err, jetstream.ErrKeyExists) {
-				return 0, err
-			}
-			continue
-		}
 		if err != nil {
 			return 0, err
 		}
@@ -319,7 +326,9 @@ func (wk *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstre
 		_ = msg.Nak() // no result recorded: let it run again
 		return
 	}
-	_ = msg.DoubleAck(ctx)
+	// A lost ack only means a redelivery, whose result is dropped as a
+	// duplicate: a plain ack suffices.
+	_ = msg.Ack()
 }
 
 // Coordinator publishes jobs and collects their results. Start it for

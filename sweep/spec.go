@@ -294,6 +294,17 @@ func (s *Spec) check() error {
 	return nil
 }
 
+// Measured returns the measured frames of the named experiment (nil if
+// there is none).
+func (s *Spec) Measured(name string) []Frame {
+	for i, e := range s.Experiments {
+		if e.Name == name {
+			return s.meas[i]
+		}
+	}
+	return nil
+}
+
 // Hash returns the SHA-256 of the spec file (hex).
 func (s *Spec) Hash() string { return s.hash }
 
