@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,17 +19,34 @@ type Runner interface {
 	Run(ctx context.Context, jobs []Job) ([]Result, error)
 }
 
-// Local runs jobs in this process, one after another (RunLocal).
+// Local runs jobs in this process without a queue, on GOMAXPROCS
+// goroutines (each job alone, so the results are RunLocal's).
 type Local struct{}
 
 // Run implements Runner.
 func (Local) Run(ctx context.Context, jobs []Job) ([]Result, error) {
 	out := make([]Result, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				copy(out[i:i+1], RunLocal(jobs[i:i+1]))
+			}
+		}()
+	}
 	for i := range jobs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if ctx.Err() != nil {
+			break
 		}
-		copy(out[i:i+1], RunLocal(jobs[i:i+1]))
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -65,7 +65,12 @@ type Result struct {
 	BudgetHits int     `json:"budget_hits"` // steps whose solver ran out of iterations
 	Status     string  `json:"status"`
 	Error      string  `json:"error,omitempty"`
-	Attempts   int     `json:"attempts"` // deliveries of the job (1 unless redelivered)
+	// Attempts counts the starts of the job by a worker of its build (1
+	// unless a worker died mid-job or the run failed and was retried);
+	// Deliveries counts JetStream's deliveries (refusals and jobs a
+	// killed worker had fetched but not started included).
+	Attempts   int     `json:"attempts"`
+	Deliveries int     `json:"deliveries,omitempty"`
 	Worker     string  `json:"worker,omitempty"`
 	Trajectory []Frame `json:"trajectory,omitempty"`
 }

@@ -247,6 +247,10 @@ func (wk *Worker) logf(format string, args ...any) {
 	}
 }
 
+// refuseDelay is how long a refused job waits before it is offered again
+// (to another worker, as JetStream picks).
+var refuseDelay = time.Second
+
 // attemptKey is the job's key in the attempts bucket: the sweep and a
 // hash of the id (ids may hold characters keys may not, such as "+").
 func attemptKey(j *Job) string {
@@ -287,18 +291,22 @@ func (wk *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstre
 	}
 	if j.Build != build {
 		wk.logf("worker: refusing job %s: built by %s, this worker is %s", j.ID, short(j.Build), short(build))
-		_ = msg.NakWithDelay(time.Second)
+		_ = msg.NakWithDelay(refuseDelay)
 		return
 	}
 	if h, err := SceneHash(j.Scene, j.Set); err != nil || h != j.SceneHash {
 		wk.logf("worker: refusing job %s: its scene differs from this worker's (%v)", j.ID, err)
-		_ = msg.NakWithDelay(time.Second)
+		_ = msg.NakWithDelay(refuseDelay)
 		return
 	}
 	attempts, err := startAttempt(ctx, kv, attemptKey(&j))
 	if err != nil {
 		_ = msg.NakWithDelay(time.Second)
 		return
+	}
+	deliveries := 1
+	if md, err := msg.Metadata(); err == nil {
+		deliveries = int(md.NumDelivered)
 	}
 	res := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Attempts: attempts, Worker: wk.Name}
 	if attempts > MaxAttempts {
@@ -317,6 +325,7 @@ func (wk *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstre
 			res = r
 		}
 	}
+	res.Deliveries = deliveries
 	data, err := json.Marshal(&res)
 	if err != nil {
 		res = Result{ID: j.ID, Status: StatusFailed, Error: "result not encodable: " + err.Error(), Attempts: attempts}

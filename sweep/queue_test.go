@@ -138,9 +138,11 @@ func TestWorkerRefusesOtherBuild(t *testing.T) {
 	defer cancel()
 	wk := &Worker{URL: s.URL, Concurrency: 1, Log: func(f string, a ...any) { logged = append(logged, f) }}
 	go func() { _ = wk.Run(ctx) }()
+	refuseDelay = 100 * time.Millisecond
+	defer func() { refuseDelay = time.Second }()
 	other := &Worker{URL: s.URL, Concurrency: 1, Build: "other-build", Name: "other"}
 	go func() {
-		time.Sleep(1500 * time.Millisecond) // the refusing worker sees the job first
+		time.Sleep(300 * time.Millisecond) // the refusing worker sees the job first
 		_ = other.Run(ctx)
 	}()
 	rctx, rcancel := context.WithTimeout(ctx, time.Minute)

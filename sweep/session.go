@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -77,6 +78,10 @@ func Open(spec *Spec, o Options) (*Session, error) {
 		s.Close()
 		return nil, err
 	}
+	if err := dropPartialLine(filepath.Join(o.Out, ResultsFile)); err != nil {
+		s.Close()
+		return nil, err
+	}
 	f, err := os.OpenFile(filepath.Join(o.Out, ResultsFile), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		s.Close()
@@ -144,6 +149,21 @@ func checkOwner(dir, hash string) error {
 		return nil
 	}
 	return os.WriteFile(p, []byte(hash+"\n"), 0o644)
+}
+
+// dropPartialLine truncates a results file after its last newline: a
+// coordinator killed mid-write leaves a partial line, which the next
+// append would otherwise merge with a whole one (its result is read
+// again from the results stream).
+func dropPartialLine(path string) error {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) || (err == nil && (len(b) == 0 || b[len(b)-1] == '\n')) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return os.Truncate(path, int64(bytes.LastIndexByte(b, '\n')+1))
 }
 
 // readResults reads a results file, first result per id; a truncated
