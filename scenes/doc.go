@@ -6,6 +6,10 @@
 //   - Pendulum: one link on a hinge (analytic small-amplitude period).
 //   - Chain: the 6-link chain of post-stabilization-lcp.md, links 100 mm,
 //     pinned at one end, released horizontal.
+//   - Push: the planar grasping experiment of the BPMD paper's §4, a round
+//     object on a tripod of point contacts pushed by a kinematic pusher
+//     along a path into two fingers (friction coefficients and tripod
+//     radius are its unknowns; package sweep calibrates them).
 //
 // # Scene files
 //

@@ -31,6 +31,7 @@ func benchJobs(b *testing.B, n int) ([]Job, *Spec) {
 // the baseline of the queue's overhead. Reports jobs/s.
 func BenchmarkPlainLoop(b *testing.B) {
 	jobs, _ := benchJobs(b, 100)
+	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		RunLocal(jobs)
@@ -54,6 +55,7 @@ func BenchmarkQueue(b *testing.B) {
 			defer s.Close()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
+			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				batch := make([]Job, len(jobs))
