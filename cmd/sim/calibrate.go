@@ -135,7 +135,9 @@ func predictionPNG(holdout string, measured []sweep.Frame, cals []sweep.Calibrat
 		}
 		l.Color, l.Width = palette[5], vg.Points(4)
 		p.Add(l)
-		p.Legend.Add("measured", l)
+		if k == 0 {
+			p.Legend.Add("measured", l)
+		}
 		for i, c := range cals {
 			if len(c.Prediction.Trajectory) == 0 {
 				continue
@@ -149,9 +151,12 @@ func predictionPNG(holdout string, measured []sweep.Frame, cals []sweep.Calibrat
 				l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
 			}
 			p.Add(l)
-			p.Legend.Add(c.Solver, l)
+			if k == 0 {
+				p.Legend.Add(c.Solver, l)
+			}
 		}
-		p.Legend.Top = k != 1
+		// One legend, bottom right of x(t), where the curves have left.
+		p.Legend.Top = false
 		plots = append(plots, []*plot.Plot{p})
 	}
 	return gridPNG(plots, 8*vg.Inch, 9*vg.Inch)
