@@ -38,13 +38,7 @@ func shippedSpecRaw(t testing.TB) Spec {
 
 func synthesize(t testing.TB, s Spec, exp int) []byte {
 	t.Helper()
-	set := map[string]string{}
-	for k, v := range s.Set {
-		set[k] = v
-	}
-	for k, v := range s.Experiments[exp].Set {
-		set[k] = v
-	}
+	set := s.runSet(exp, nil, nil)
 	for k, v := range shippedTruth {
 		set[k] = strconv.FormatFloat(v, 'g', -1, 64)
 	}
