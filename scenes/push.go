@@ -22,9 +22,10 @@ import (
 // above the surface, its centre of mass at height 7 cm, standing on
 // three small spheres (1 mm) at Tripod from its axis, 120° apart; only
 // those feet touch the surface. The pusher is a kinematic box 4 cm along
-// the path, 8 cm across, 6 cm tall, whose front face starts 5 mm behind
-// the object (measured along the path from the object's start) and moves
-// PushDistance at PushSpeed, then stops. The fingers are two vertical
+// the path, 8 cm across, 6 cm tall, which starts on the path through the
+// object's start, 5 mm clear of the object, creeps over those 5 mm at a
+// tenth of PushSpeed (it meets the object gently instead of striking it),
+// moves on at PushSpeed to PushDistance from its start, and stops. The fingers are two vertical
 // capsules of radius 1 cm fixed at (±FingerGap/2, FingerY).
 //
 // Friction: the pair rule of stepper.Material is the geometric mean
@@ -134,13 +135,25 @@ func pushSpec(p PushParams) (*SceneSpec, error) {
 	// along d.
 	d := mgl64.QuatRotate(p.PushAngle, mgl64.Vec3{0, 0, 1}).Rotate(mgl64.Vec3{0, 1, 0})
 	rot := mgl64.QuatRotate(p.PushAngle+p.PusherAngle, mgl64.Vec3{0, 0, 1})
-	const depth = 0.04
-	start := mgl64.Vec3{p.ObjectX, p.ObjectY, pushCOMHeight}.Sub(d.Mul(r + pushGap + depth/2))
+	const depth, width = 0.04, 0.08
+	start := mgl64.Vec3{p.ObjectX, p.ObjectY, pushCOMHeight}.Sub(d.Mul(pusherBack(p.PusherAngle, width/2, depth/2, r+pushGap)))
+	// The pusher creeps over the gap at a tenth of its speed, so it meets
+	// the object gently and then pushes it, rather than striking it.
+	creepSpeed := 0.1 * p.PushSpeed
 	end := start.Add(d.Mul(p.PushDistance))
+	path := []Waypoint{{0, start}}
+	switch {
+	case p.PushDistance == 0:
+	case p.PushDistance <= pushGap:
+		path = append(path, Waypoint{p.PushDistance / creepSpeed, end})
+	default:
+		t1 := pushGap / creepSpeed
+		path = append(path, Waypoint{t1, start.Add(d.Mul(pushGap))}, Waypoint{t1 + (p.PushDistance-pushGap)/p.PushSpeed, end})
+	}
 	pusher := BodySpec{Name: "pusher", Kinematic: true, Pos: start, Rot: rot,
-		Shapes: []ShapeSpec{{Type: contact.Box, Size: mgl64.Vec3{0.08, depth, 0.06},
+		Shapes: []ShapeSpec{{Type: contact.Box, Size: mgl64.Vec3{width, depth, 0.06},
 			Material: stepper.Material{Friction: p.MuPusher * p.MuPusher}}},
-		Path: []Waypoint{{0, start}, {p.PushDistance / p.PushSpeed, end}}}
+		Path: path}
 	finger := func(x float64) ShapeSpec {
 		return ShapeSpec{Type: contact.Capsule, Radius: pushFingerR, Length: 0.04,
 			Pos: mgl64.Vec3{x, p.FingerY, pushCOMHeight}, Material: stepper.Material{Friction: p.MuFingers * p.MuFingers}}
@@ -153,6 +166,31 @@ func pushSpec(p PushParams) (*SceneSpec, error) {
 		},
 		Bodies: []BodySpec{obj, pusher},
 	}, nil
+}
+
+// pusherBack returns how far behind the object's centre, along the path,
+// the centre of a pusher box of half sides hx (across) and hy (along its
+// face normal), turned by tilt relative to the path, must start so that
+// the box is at distance clear from the object's centre: the distance
+// from the box grows with the offset, so bisection finds it (to 1e-12 m).
+func pusherBack(tilt, hx, hy, clear float64) float64 {
+	dist := func(s float64) float64 {
+		// The object's centre in the pusher's frame.
+		sn, cs := math.Sincos(tilt)
+		x, y := s*sn, s*cs
+		dx := math.Max(math.Abs(x)-hx, 0)
+		dy := math.Max(math.Abs(y)-hy, 0)
+		return math.Hypot(dx, dy)
+	}
+	lo, hi := 0.0, hy+hx+clear
+	for hi-lo > 1e-12 {
+		if m := (lo + hi) / 2; dist(m) < clear {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return hi
 }
 
 // declarePush binds PushParams.

@@ -9,18 +9,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A centred push: the object moves with the pusher (its centre one radius
-// ahead of the pusher's front face when the pusher stops), then slides on
-// and stops after v²/(2 μ_s g), short of the fingers, without turning.
+// A centred push: the pusher creeps up to the object and pushes it (its
+// centre one radius ahead of the pusher's front face when the pusher
+// stops), then the object slides on and stops after about v²/(2 μ_s g),
+// short of the fingers, without turning.
 func TestPushCentredCoastsToRest(t *testing.T) {
 	p := scenes.DefaultPushParams()
-	p.PushDistance = 0.06 // stops after 20 steps of 0.01 s
+	// 5 mm creep at 0.025 m/s (20 steps of 0.01 s), then 50 mm at
+	// 0.25 m/s (20 steps): the pusher stops at the end of step 40.
+	p.PushSpeed, p.PushDistance = 0.25, 0.055
 	w, err := scenes.Push(p)
 	require.NoError(t, err)
 	obj, pusher := w.Bodies[0], w.Bodies[1]
 	require.True(t, pusher.Kinematic)
 	front := pusher.Pos[1] + 0.02 // the pusher is 4 cm deep
-	for w.Steps() < 20 {
+	for w.Steps() < 40 {
 		_, err := w.Step()
 		require.NoError(t, err)
 	}
