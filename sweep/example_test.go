@@ -10,15 +10,17 @@ import (
 // here the "measurement" is the same run, so E is 0; with another
 // surface friction it is not.
 func Example() {
-	set := map[string]string{"object_x": "0.01", "pusher_angle": "0.5", "mu_s": "0.5"}
-	measured, err := sweep.Simulate("push", set, "bpp", 40, 0)
+	set := func(mu string) map[string]string {
+		return map[string]string{"object_x": "0.01", "pusher_angle": "0.5", "push_speed": "0.5", "push_distance": "0.06", "mu_s": mu}
+	}
+	measured, err := sweep.Simulate("push", set("0.5"), "bpp", 60, 0)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	for _, mu := range []string{"0.5", "0.4"} {
-		job := sweep.Job{ID: "mu_s=" + mu, Scene: "push", Solver: "bpp", Steps: 40, Body: 0, AngleLength: 0.05,
-			Set: map[string]string{"object_x": "0.01", "pusher_angle": "0.5", "mu_s": mu}, Measured: measured}
+		job := sweep.Job{ID: "mu_s=" + mu, Scene: "push", Solver: "bpp", Steps: 60, Body: 0, AngleLength: 0.05,
+			Set: set(mu), Measured: measured}
 		r, err := sweep.Run(&job)
 		if err != nil {
 			fmt.Println(err)
@@ -28,5 +30,5 @@ func Example() {
 	}
 	// Output:
 	// mu_s=0.5: E = 0 m², worst error 0 m
-	// mu_s=0.4: E = 4.7e-05 m², worst error 0.016 m
+	// mu_s=0.4: E = 5.5e-05 m², worst error 0.011 m
 }
