@@ -33,6 +33,13 @@ type Body struct {
 	Force   mgl64.Vec3 // f, applied force accumulated this step, N
 	Torque  mgl64.Vec3 // τ, applied torque about the COM accumulated this step, N·m
 	Static  bool       // static bodies have infinite mass: InvMass and InvInertiaWorld are zero
+	// Kinematic bodies also have infinite mass (InvMass and
+	// InvInertiaWorld are zero) but move: the stepper advances their pose
+	// by Vel and AngVel, which the user (a controller) sets, and their
+	// velocity enters the contact rows they take part in. Mass and
+	// Inertia are ignored as for a static body. Static and Kinematic
+	// exclude each other.
+	Kinematic bool
 }
 
 // Params holds the fields of a new Body; see Body for units.
@@ -47,6 +54,8 @@ type Params struct {
 	Force   mgl64.Vec3
 	Torque  mgl64.Vec3
 	Static  bool
+	// Kinematic: see Body.Kinematic.
+	Kinematic bool
 }
 
 // New returns a Body with the given fields, or the error of Validate.
@@ -83,16 +92,19 @@ func (b *Body) Validate() error {
 	bad := func(field, format string, args ...any) {
 		errs = append(errs, &FieldError{Body: b.Name, Field: field, Reason: fmt.Sprintf(format, args...)})
 	}
-	if b.Static {
+	if b.Static && b.Kinematic {
+		bad("Kinematic", "a body cannot be both static and kinematic")
+	}
+	if b.Static || b.Kinematic {
 		if !finite(b.Mass) || b.Mass < 0 {
-			bad("Mass", "must be finite and ≥ 0 for a static body, got %v", b.Mass)
+			bad("Mass", "must be finite and ≥ 0 for a static or kinematic body, got %v", b.Mass)
 		}
 	} else if !finite(b.Mass) || b.Mass <= 0 {
 		bad("Mass", "must be finite and > 0, got %v", b.Mass)
 	} else if !finite(1 / b.Mass) {
 		bad("Mass", "1/m overflows, got %v", b.Mass)
 	}
-	if err := checkInertia(b.Inertia, !b.Static); err != "" {
+	if err := checkInertia(b.Inertia, !b.Static && !b.Kinematic); err != "" {
 		bad("Inertia", "%s, got %v", err, rowsString(b.Inertia))
 	}
 	q := b.Rot
@@ -162,9 +174,9 @@ func posDef(m mgl64.Mat3) bool {
 	return d3 > 0
 }
 
-// InvMass returns 1/m, or 0 for a static body (1/kg).
+// InvMass returns 1/m, or 0 for a static or kinematic body (1/kg).
 func (b *Body) InvMass() float64 {
-	if b.Static || b.Mass == 0 {
+	if b.Static || b.Kinematic || b.Mass == 0 {
 		return 0
 	}
 	return 1 / b.Mass
@@ -181,10 +193,10 @@ func (b *Body) InertiaWorld() mgl64.Mat3 {
 }
 
 // InvInertiaWorld returns I_w⁻¹ = R I⁻¹ Rᵀ ((kg·m²)⁻¹), the zero matrix for
-// a static body. If Inertia is singular (Validate would have refused it) the
-// result is all NaN rather than mathgl's silent zero matrix.
+// a static or kinematic body. If Inertia is singular (Validate would have
+// refused it) the result is all NaN rather than mathgl's silent zero matrix.
 func (b *Body) InvInertiaWorld() mgl64.Mat3 {
-	if b.Static {
+	if b.Static || b.Kinematic {
 		return mgl64.Mat3{}
 	}
 	r := b.Rotation()

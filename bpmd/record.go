@@ -70,6 +70,11 @@ func (r *Recorder) Control(w *stepper.World) error {
 	}
 	b := &f.Bodies
 	for i, bd := range w.Bodies {
+		if bd.Kinematic {
+			// The BPMD layout has no moving body of infinite mass: its
+			// velocity would be lost from the rebuilt b.
+			return fmt.Errorf("bpmd: body %d (%q) is kinematic: the BPMD layout has no kinematic bodies", i, bd.Name)
+		}
 		b.IDs = append(b.IDs, int64(i))
 		b.Masses = append(b.Masses, bd.Mass)
 		b.Static = append(b.Static, bd.Static)

@@ -6,6 +6,10 @@
 //   - Pendulum: one link on a hinge (analytic small-amplitude period).
 //   - Chain: the 6-link chain of post-stabilization-lcp.md, links 100 mm,
 //     pinned at one end, released horizontal.
+//   - Push: the planar grasping experiment of the BPMD paper's §4, a round
+//     object on a tripod of point contacts pushed by a kinematic pusher
+//     along a path into two fingers (friction coefficients and tripod
+//     radius are its unknowns; package sweep calibrates them).
 //
 // # Scene files
 //
@@ -29,7 +33,11 @@
 //     post), baumgarte (β, 1/s), post_solver, contact_margin (m).
 //   - world_shapes: shapes fixed in the world (the ground plane), added
 //     before the bodies' shapes.
-//   - bodies[i]: name (required, unique, not "world"), static, mass (kg)
+//   - bodies[i]: name (required, unique, not "world"), static, kinematic
+//     (infinite mass like a static body, but it moves at its velocity and
+//     angular_velocity, and pushes or carries what it touches; path:
+//     waypoints [{time, position}] it follows linearly, resting before the
+//     first and after the last), mass (kg)
 //     or density (kg/m³ of the shapes' volume), inertia (kg·m², body
 //     frame about the centre of mass: [Ixx, Iyy, Izz] or three rows;
 //     omitted = derived from the shapes as homogeneous solids, whose

@@ -76,6 +76,17 @@ type SettingsSpec struct {
 type BodySpec struct {
 	Name   string // unique, not WorldName; joints and loads refer to it
 	Static bool
+	// Kinematic bodies have infinite mass like static ones but move at
+	// their Vel and AngVel (body.Body.Kinematic); a controller may change
+	// those each step. Mass, density and inertia may be omitted.
+	Kinematic bool
+	// Path, for a kinematic body only: waypoints of its centre of mass at
+	// strictly increasing times from 0 (s), followed piecewise linearly
+	// (a controller sets Vel each step so the step ends on the path);
+	// before the first and after the last waypoint the body rests there.
+	// Pos must equal the first waypoint. Empty: it moves at Vel and
+	// AngVel forever.
+	Path []Waypoint
 	// Mass (kg) or Density (kg/m³, of the shapes' total volume): exactly
 	// one of them for a dynamic body; a static body may give neither.
 	Mass, Density float64
@@ -90,6 +101,49 @@ type BodySpec struct {
 	Force   mgl64.Vec3 // applied force at the centre of mass (N), held
 	Torque  mgl64.Vec3 // applied torque (N·m), held
 	Shapes  []ShapeSpec
+}
+
+// Waypoint is one point of a kinematic body's path.
+type Waypoint struct {
+	Time float64    // s, ≥ 0
+	Pos  mgl64.Vec3 // centre of mass (m), world frame
+}
+
+// pathAt returns the position on the path at time t: linear between
+// waypoints, held before the first and after the last.
+func pathAt(path []Waypoint, t float64) mgl64.Vec3 {
+	if t <= path[0].Time {
+		return path[0].Pos
+	}
+	for i := 1; i < len(path); i++ {
+		if t < path[i].Time {
+			a, b := path[i-1], path[i]
+			s := (t - a.Time) / (b.Time - a.Time)
+			return a.Pos.Add(b.Pos.Sub(a.Pos).Mul(s))
+		}
+	}
+	return path[len(path)-1].Pos
+}
+
+// pathController drives kinematic bodies along their paths: at the start
+// of a step at time t it sets Vel = (p(t + h) − Pos)/h, so the step's
+// pose update x⁺ = x + h v lands on the path.
+type pathController struct {
+	ids   []int
+	paths [][]Waypoint
+}
+
+// Control implements stepper.Controller.
+func (c *pathController) Control(w *stepper.World) error {
+	h, t := w.Settings.H, w.Time()
+	for k, id := range c.ids {
+		if id >= len(w.Bodies) {
+			return errors.New("paths: the world has fewer bodies than when the paths were built")
+		}
+		b := w.Bodies[id]
+		b.Vel = pathAt(c.paths[k], t+h).Sub(b.Pos).Mul(1 / h)
+	}
+	return nil
 }
 
 // ShapeSpec is a collision shape with its pose in the body frame (the
@@ -372,7 +426,7 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 			return nil, &PathError{path, err.Error()}
 		}
 		b, err := body.New(body.Params{Name: bs.Name, Mass: mass, Inertia: inertia, Pos: bs.Pos, Rot: bs.Rot,
-			Vel: bs.Vel, AngVel: bs.AngVel, Force: bs.Force, Torque: bs.Torque, Static: bs.Static})
+			Vel: bs.Vel, AngVel: bs.AngVel, Force: bs.Force, Torque: bs.Torque, Static: bs.Static, Kinematic: bs.Kinematic})
 		if err != nil {
 			return nil, &PathError{path, err.Error()}
 		}
@@ -401,6 +455,18 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 	if len(s.Loads) > 0 {
 		if err := w.AddController(newLoadController(s.Loads, ids, s.Bodies)); err != nil {
 			return nil, &PathError{"loads", err.Error()}
+		}
+	}
+	pc := &pathController{}
+	for i := range s.Bodies {
+		if len(s.Bodies[i].Path) > 0 {
+			pc.ids = append(pc.ids, i)
+			pc.paths = append(pc.paths, s.Bodies[i].Path)
+		}
+	}
+	if len(pc.ids) > 0 {
+		if err := w.AddController(pc); err != nil {
+			return nil, &PathError{"bodies", err.Error()}
 		}
 	}
 	return w, nil
@@ -453,7 +519,7 @@ func (s *ShapeSpec) volume(m float64) (float64, mgl64.Mat3) {
 // the body origin (parallel axis theorem), which must be their common
 // centre of mass.
 func (b *BodySpec) massProperties() (float64, mgl64.Mat3, error) {
-	if b.Static && b.Mass == 0 && b.Density == 0 {
+	if (b.Static || b.Kinematic) && b.Mass == 0 && b.Density == 0 {
 		if b.Inertia != nil {
 			return 0, *b.Inertia, nil
 		}

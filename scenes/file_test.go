@@ -50,6 +50,8 @@ func TestExportRoundTrip(t *testing.T) {
 		{"rod", map[string]string{"friction": "0.3", "torque": "-5"}},
 		{"brickwall", map[string]string{"rows": "3", "gap": "0"}},
 		{"forklift", map[string]string{"steer": "-0.2", "ramp_time": "0"}},
+		{"push", nil},
+		{"push", map[string]string{"pusher_angle": "0.5", "object_x": "0.01", "mu_s": "0.2"}},
 	} {
 		t.Run(fmt.Sprint(c.name, c.set), func(t *testing.T) {
 			text := exportText(t, c.name, c.set)
@@ -238,9 +240,22 @@ func TestDerivedInertia(t *testing.T) {
 func TestLoadErrors(t *testing.T) {
 	const head = `{"version": 1, "settings": {"h": 0.01}, `
 	okBody := `{"name": "a", "mass": 1, "shapes": [{"type": "sphere", "radius": 0.1}]}`
+	kin := `{"name": "k", "kinematic": true, "position": [0, 0, 1], `
 	for _, c := range []struct {
 		name, file, want string
 	}{
+		{"path on a dynamic body", head + `"bodies": [{"name": "a", "mass": 1, "inertia": [1, 1, 1], "path": [{"time": 0, "position": [0, 0, 0]}]}]}`,
+			"f.json: bodies[0].path: only a kinematic body follows a path (add kinematic: true)"},
+		{"path time backwards", head + `"bodies": [` + kin + `"path": [{"time": 0, "position": [0, 0, 1]}, {"time": 0, "position": [1, 0, 1]}]}]}`,
+			"f.json: bodies[0].path[1].time: must be later than path[0].time = 0 s, got 0"},
+		{"path start elsewhere", head + `"bodies": [` + kin + `"path": [{"time": 0, "position": [0, 0, 2]}]}]}`,
+			"f.json: bodies[0].path[0].position: must equal the body's position [0, 0, 1], got [0, 0, 2]"},
+		{"path without position", head + `"bodies": [` + kin + `"path": [{"time": 0}]}]}`,
+			"f.json: bodies[0].path[0].position: required"},
+		{"static and kinematic", head + `"bodies": [{"name": "k", "static": true, "kinematic": true}]}`,
+			"f.json: bodies[0].kinematic: a body cannot be both static and kinematic"},
+		{"load on kinematic", head + `"bodies": [` + kin + `"velocity": [1, 0, 0]}], "loads": [{"type": "force", "body": "k", "direction": [1, 0, 0], "profile": {"type": "constant", "value": 1}}]}`,
+			`f.json: loads[0].body: "k" is kinematic: a load on it has no effect`},
 		{"syntax", `{"version": 1,`, "f.json: line 1, column 15: invalid JSON: unexpected end of input"},
 		{"trailing", `{"version": 1, "settings": {"h": 1}} x`, "f.json: line 1, column 38: unexpected data after the top-level value"},
 		{"duplicate key", `{"version": 1, "version": 1}`, `f.json: line 1, column 14: duplicate key "version"`},

@@ -125,6 +125,7 @@ func decodeBody(p *problems, n *jnode, path string) BodySpec {
 	}
 	o.str("name", &b.Name, true)
 	o.boolean("static", &b.Static)
+	o.boolean("kinematic", &b.Kinematic)
 	o.num("mass", &b.Mass, false)
 	o.num("density", &b.Density, false)
 	if in := o.field("inertia", false); in != nil {
@@ -138,6 +139,17 @@ func decodeBody(p *problems, n *jnode, path string) BodySpec {
 	o.vec3("torque", &b.Torque, false)
 	for i, e := range o.array("shapes") {
 		b.Shapes = append(b.Shapes, decodeShape(p, e, fmt.Sprintf("%s.shapes[%d]", path, i)))
+	}
+	for i, e := range o.array("path") {
+		wp := decObj(p, e, fmt.Sprintf("%s.path[%d]", path, i))
+		if wp == nil {
+			continue
+		}
+		var pt Waypoint
+		wp.num("time", &pt.Time, true)
+		wp.vec3("position", &pt.Pos, true)
+		wp.done("")
+		b.Path = append(b.Path, pt)
 	}
 	o.done("")
 	return b

@@ -113,9 +113,12 @@ func (b *BodySpec) node() *jnode {
 	if b.Static {
 		n.set("static", jbool(true))
 	}
+	if b.Kinematic {
+		n.set("kinematic", jbool(true))
+	}
 	if b.Density != 0 {
 		n.set("density", jnum(b.Density))
-	} else if !(b.Static && isPosZeroF(b.Mass)) {
+	} else if !((b.Static || b.Kinematic) && isPosZeroF(b.Mass)) {
 		n.set("mass", jnum(b.Mass))
 	}
 	if b.Inertia != nil {
@@ -133,6 +136,13 @@ func (b *BodySpec) node() *jnode {
 			a.arr = append(a.arr, b.Shapes[i].node())
 		}
 		n.set("shapes", a)
+	}
+	if len(b.Path) > 0 {
+		a := jarr()
+		for _, pt := range b.Path {
+			a.arr = append(a.arr, jobj().set("time", jnum(pt.Time)).set("position", jvec(pt.Pos)))
+		}
+		n.set("path", a)
 	}
 	return n
 }

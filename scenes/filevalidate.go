@@ -95,8 +95,13 @@ func (s *SceneSpec) validate(p *problems) {
 		if l.Type != LoadForce && l.Type != LoadTorque {
 			p.add(path+".type", "unknown load type %q (want force or torque)", l.Type)
 		}
-		if ref(path+".body", l.Body, false) && s.Bodies[names[l.Body]].Static {
-			p.add(path+".body", "%s is static: a load on it has no effect", quoteName(l.Body))
+		if ref(path+".body", l.Body, false) {
+			switch lb := &s.Bodies[names[l.Body]]; {
+			case lb.Static:
+				p.add(path+".body", "%s is static: a load on it has no effect", quoteName(l.Body))
+			case lb.Kinematic:
+				p.add(path+".body", "%s is kinematic: a load on it has no effect", quoteName(l.Body))
+			}
 		}
 		if l.Reaction != "" {
 			ref(path+".reaction", l.Reaction, true)
@@ -143,9 +148,11 @@ func (b *BodySpec) validate(p *problems, path string) {
 	switch {
 	case b.Mass != 0 && b.Density != 0:
 		p.add(path, "give mass or density, not both")
+	case b.Static && b.Kinematic:
+		p.add(path+".kinematic", "a body cannot be both static and kinematic")
 	case b.Density != 0:
 		chkPos(p, path+".density", b.Density, "kg/m³")
-	case b.Static:
+	case b.Static || b.Kinematic:
 		chkNonNeg(p, path+".mass", b.Mass, "kg")
 	default:
 		if !(b.Mass > 0) || math.IsInf(b.Mass, 0) {
@@ -165,7 +172,7 @@ func (b *BodySpec) validate(p *problems, path string) {
 		}
 		if !bad {
 			// body.Validate checks symmetry and positive definiteness.
-			tb := body.Body{Name: b.Name, Mass: 1, Inertia: m, Rot: mgl64.QuatIdent(), Static: b.Static}
+			tb := body.Body{Name: b.Name, Mass: 1, Inertia: m, Rot: mgl64.QuatIdent(), Static: b.Static || b.Kinematic}
 			if err := tb.Validate(); err != nil {
 				p.add(path+".inertia", "%s", strings.TrimPrefix(err.Error(), fmt.Sprintf("body %q: Inertia: ", b.Name)))
 			}
@@ -180,7 +187,23 @@ func (b *BodySpec) validate(p *problems, path string) {
 	for k := range b.Shapes {
 		b.Shapes[k].validate(p, fmt.Sprintf("%s.shapes[%d]", path, k), b.Static)
 	}
-	if b.Inertia == nil && !b.Static && len(p.list) == 0 {
+	if len(b.Path) > 0 && !b.Kinematic {
+		p.add(path+".path", "only a kinematic body follows a path (add kinematic: true)")
+	}
+	for k, pt := range b.Path {
+		pp := fmt.Sprintf("%s.path[%d]", path, k)
+		switch {
+		case math.IsNaN(pt.Time) || math.IsInf(pt.Time, 0) || pt.Time < 0:
+			p.add(pp+".time", "must be finite and ≥ 0 s, got %v", pt.Time)
+		case k > 0 && !(pt.Time > b.Path[k-1].Time):
+			p.add(pp+".time", "must be later than path[%d].time = %v s, got %v", k-1, b.Path[k-1].Time, pt.Time)
+		}
+		chkVec(p, pp+".position", pt.Pos)
+	}
+	if len(b.Path) > 0 && b.Path[0].Pos != b.Pos {
+		p.add(path+".path[0].position", "must equal the body's position %s, got %s", fmtVec(b.Pos), fmtVec(b.Path[0].Pos))
+	}
+	if b.Inertia == nil && !b.Static && !b.Kinematic && len(p.list) == 0 {
 		if _, _, err := b.massProperties(); err != nil {
 			p.add(path, "%v", err)
 		}

@@ -107,7 +107,7 @@ func (w *World) AddGeom(g Geom) (int, error) {
 		return 0, fmt.Errorf("geom %d: %w", i, err)
 	}
 	if g.Shape.Kind == contact.Plane && g.Body != constraint.World && !w.Bodies[g.Body].Static {
-		return 0, fmt.Errorf("geom %d: Shape: a plane must belong to the world or a static body, body %d is dynamic", i, g.Body)
+		return 0, fmt.Errorf("geom %d: Shape: a plane must belong to the world or a static body, body %d is not static", i, g.Body)
 	}
 	if g.Local.Rot == (mgl64.Quat{}) {
 		g.Local.Rot = mgl64.QuatIdent()
@@ -180,6 +180,13 @@ func (w *World) bodyOf(g int) int {
 		return constraint.World
 	}
 	return b
+}
+
+// infiniteMass reports whether geom g is fixed, or on a static or
+// kinematic body.
+func (w *World) infiniteMass(g int) bool {
+	b := w.bodyOf(g)
+	return b == constraint.World || w.Bodies[b].Kinematic
 }
 
 // geomPose returns the world pose of geom g.
@@ -255,8 +262,12 @@ func (w *World) collect(dst []point, speculative bool) []point {
 		ws.boxes[g] = w.Geoms[g].Shape.Bounds(ws.poses[g], margin+ws.sweep[g])
 	}
 	if ws.skip == nil {
-		// Same body, or both fixed: no contact.
-		ws.skip = func(i, j int) bool { return w.bodyOf(i) == w.bodyOf(j) }
+		// Same body, or both fixed: no contact. Nor between two bodies
+		// of infinite mass (fixed or kinematic): such a row has a zero
+		// diagonal in A and nothing could yield.
+		ws.skip = func(i, j int) bool {
+			return w.bodyOf(i) == w.bodyOf(j) || (w.infiniteMass(i) && w.infiniteMass(j))
+		}
 	}
 	ws.pairs = ws.sap.Pairs(ws.pairs[:0], ws.boxes, ws.skip)
 	for _, pr := range ws.pairs {

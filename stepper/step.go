@@ -183,21 +183,36 @@ func (w *World) checkFinite(when string) error {
 }
 
 // appliedWork returns the work (J) done in the step by the applied forces
-// and torques, h (f·v⁺ + τ·ω⁺) (positions move by h v⁺), and by the joint
-// motors, Σ x·J v⁺ over Motor rows.
+// and torques on dynamic bodies, h (f·v⁺ + τ·ω⁺) (positions move by h v⁺),
+// by the joint motors, Σ x·J v⁺ over Motor rows, and by kinematic bodies,
+// which drive the rest through their rows: −Σ x·J_k v_k over the blocks of
+// kinematic bodies (an ideal row does no work, J v⁺ = 0, so what the
+// kinematic side takes the dynamic side gets).
 func (w *World) appliedWork() float64 {
 	ws := &w.ws
 	h := w.Settings.H
 	work := 0.0
 	for _, b := range w.Bodies {
-		if !b.Static {
+		if !b.Static && !b.Kinematic {
 			work += h * (b.Force.Dot(b.Vel) + b.Torque.Dot(b.AngVel))
 		}
 	}
 	if len(ws.res.X) == len(ws.rows) {
 		for i := range ws.rows {
-			if r := &ws.rows[i]; r.Kind == constraint.Motor {
-				work += ws.res.X[i] * r.Velocity(w.Bodies)
+			r := &ws.rows[i]
+			x := ws.res.X[i]
+			if x == 0 {
+				continue
+			}
+			if r.Kind == constraint.Motor {
+				work += x * r.Velocity(w.Bodies)
+				continue
+			}
+			for k := 0; k < r.N; k++ {
+				if b := w.Bodies[r.Body[k]]; b.Kinematic {
+					j := &r.J[k]
+					work -= x * (j[0]*b.Vel[0] + j[1]*b.Vel[1] + j[2]*b.Vel[2] + j[3]*b.AngVel[0] + j[4]*b.AngVel[1] + j[5]*b.AngVel[2])
+				}
 			}
 		}
 	}
@@ -222,6 +237,13 @@ func (w *World) freeVelocities() {
 		if b.Static {
 			ws.invI[i] = mgl64.Mat3{}
 			ws.vfree[i] = [6]float64{}
+			continue
+		}
+		if b.Kinematic {
+			// Kinematic: infinite mass, its set velocity is its free
+			// velocity, so J M⁻¹ p in b carries it into its contact rows.
+			ws.invI[i] = mgl64.Mat3{}
+			ws.vfree[i] = [6]float64{b.Vel[0], b.Vel[1], b.Vel[2], b.AngVel[0], b.AngVel[1], b.AngVel[2]}
 			continue
 		}
 		ws.invI[i] = b.InvInertiaWorld()
@@ -365,7 +387,7 @@ func (w *World) massMatrix(a *lcp.Sparse, rows []constraint.Row, jminv *[][const
 	}
 	for bi := range bb {
 		list := bb[bi]
-		if w.Bodies[bi].Static {
+		if w.Bodies[bi].Static || w.Bodies[bi].Kinematic { // M⁻¹ = 0: nothing in A
 			continue
 		}
 		for _, p := range list {
@@ -473,7 +495,7 @@ func (w *World) integrate() {
 	}
 	ws.lplus = ws.lplus[:len(w.Bodies)]
 	for i, b := range w.Bodies {
-		if !b.Static {
+		if !b.Static && !b.Kinematic { // a kinematic body keeps its set velocity
 			v := ws.vfree[i]
 			// L₀ + h τ − I_w(q) ω_free; I_w(q) ω⁺ is added below.
 			ws.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
@@ -490,7 +512,7 @@ func (w *World) integrate() {
 			}
 			for k := 0; k < r.N; k++ {
 				b := w.Bodies[r.Body[k]]
-				if b.Static {
+				if b.Static || b.Kinematic {
 					continue
 				}
 				jm := &ws.jminv[i][k]
@@ -501,6 +523,10 @@ func (w *World) integrate() {
 	}
 	for i, b := range w.Bodies {
 		if b.Static {
+			continue
+		}
+		if b.Kinematic { // the pose advances by the set velocity
+			b.Displace(b.Vel.Mul(h), b.AngVel.Mul(h))
 			continue
 		}
 		l := ws.lplus[i].Add(b.InertiaWorld().Mul3x1(b.AngVel)) // L⁺, at the start pose
@@ -752,7 +778,7 @@ func (w *World) projectOnce() error {
 		}
 	}
 	for i, b := range w.Bodies {
-		if b.Static {
+		if b.Static || b.Kinematic { // kinematic poses are prescribed
 			continue
 		}
 		dq := ws.dq[i]

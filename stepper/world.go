@@ -219,7 +219,7 @@ func (w *World) Steps() int { return w.steps }
 // the potential measured from the origin: −m g·x summed over bodies.
 func (w *World) Energy() (kinetic, potential float64) {
 	for _, b := range w.Bodies {
-		if b.Static {
+		if b.Static || b.Kinematic { // infinite mass: driven, not part of the energy
 			continue
 		}
 		kinetic += b.KineticEnergy()

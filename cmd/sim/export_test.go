@@ -40,6 +40,7 @@ func TestExportRunIdentical(t *testing.T) {
 		{"forklift", []string{"steer=-0.2", "max_torque=500"}, []string{"--budget", "5", "--pick", "last", "--every", "3"}, "30"},
 		{"brickwall", []string{"rows=4", "friction=0.4"}, []string{"--budget", "3", "--pick", "fb"}, "20"},
 		{"rod", []string{"friction=0.3"}, []string{"--solver", "lemke", "--dt", "0.005"}, "30"},
+		{"push", []string{"pusher_angle=0.5", "object_x=0.01", "push_speed=0.5"}, []string{"--dt", "0.005"}, "120"},
 	} {
 		t.Run(c.scene+strings.Join(c.set, ","), func(t *testing.T) {
 			dir := t.TempDir()

@@ -14,6 +14,10 @@
 //	sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
 //	sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [--set NAME=VALUE ...] [--stats FILE]
 //	        [--addr 127.0.0.1:PORT] [--allow-remote]
+//	sim sweep SPEC.json [--out DIR] [--nats URL] [--workers N] [--ack-wait D] [--quiet]
+//	sim calibrate SPEC.json [--out DIR] [--nats URL] [--workers N] [--ack-wait D] [--quiet]
+//	sim worker --nats URL [--concurrency N] [--name NAME]
+//	sim nats-server [--store DIR] [--port N]
 //
 // Errors in the input (an unknown scene, a bad flag value, an unwritable
 // path) print one line on stderr and exit with status 2; a solver that
@@ -56,7 +60,11 @@ const usage = `usage:
   sim mlcp errors PROBLEM CANDIDATE
   sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
   sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [--set NAME=VALUE ...] [--stats FILE]
-          [--addr 127.0.0.1:PORT] [--allow-remote]`
+          [--addr 127.0.0.1:PORT] [--allow-remote]
+  sim sweep SPEC.json [--out DIR] [--nats URL] [--workers N] [--ack-wait D] [--quiet]
+  sim calibrate SPEC.json [--out DIR] [--nats URL] [--workers N] [--ack-wait D] [--quiet]
+  sim worker --nats URL [--concurrency N] [--name NAME]
+  sim nats-server [--store DIR] [--port N]`
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) (code int) {
@@ -108,6 +116,14 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return simBench(ctx, args[1:], stdout)
 	case "view":
 		return simView(ctx, args[1:], stdout)
+	case "sweep":
+		return simSweep(ctx, args[1:], stdout, stderr)
+	case "calibrate":
+		return simCalibrate(ctx, args[1:], stdout, stderr)
+	case "worker":
+		return simWorker(ctx, args[1:], stderr)
+	case "nats-server":
+		return simNATSServer(ctx, args[1:], stdout)
 	case "mlcp":
 		if len(args) < 2 {
 			return usagef("mlcp: want a subcommand (solve or errors)\n%s", usage)

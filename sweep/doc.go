@@ -1,0 +1,29 @@
+// Package sweep runs parameter sweeps and calibrations of gorigid scenes
+// against measured trajectories, after §4 of Lu, Williams, Lacoursière and
+// Trinkle, "A framework for problem standardization and algorithm
+// comparison in multibody system" (ASME IDETC 2014): every combination of
+// parameter values (a grid or a Latin hypercube) × measured experiment ×
+// solver is one Job, scored by the experiment's term of their Eq. (18),
+//
+//	E = (1/M) Σⱼ (1/Nⱼ) Σₗ ‖qⱼˡ − q̄ⱼˡ‖²,
+//
+// with q = (x, y, ρθ) the compared body's planar pose (ρ in m/rad weighs
+// the angle about z). Calibrate runs the paper's procedure per solver:
+// the grid, a Nelder–Mead refinement from the best samples, and the
+// prediction of a held-out experiment.
+//
+// Jobs run through a NATS JetStream work queue: an embedded server
+// (StartEmbedded) with in-process workers by default, or any NATS server
+// with JetStream and Worker processes on other machines. Delivery is at
+// least once and results are idempotent: each result is keyed by its job
+// id, so a redelivered job never counts twice; a worker killed mid-job is
+// replaced after the ack wait; a coordinator restarted on the same output
+// directory resumes (Session); a job started MaxAttempts times without a
+// result is recorded as failed with its error. Every job carries the hash
+// of its scene file and of the coordinator's build, and a worker refuses
+// a job of another build or scene code.
+//
+// Measured trajectories are trajectory CSV files (ReadTrajectory), as
+// `sim run --out FILE.csv` writes them: any tool's output in that format
+// can be used.
+package sweep

@@ -1,0 +1,274 @@
+package sweep
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/scenes"
+)
+
+// Job is one run: a scene with its overrides and a solver, compared with
+// one measured trajectory. It is self-contained (the measured frames
+// travel with it), so a worker on any machine can run it.
+type Job struct {
+	ID         string            `json:"id"`    // unique in the sweep; results are keyed by it
+	Sweep      string            `json:"sweep"` // the spec's hash
+	Scene      string            `json:"scene"`
+	Set        map[string]string `json:"set"`
+	Params     []float64         `json:"params"` // the swept values, in spec order
+	Experiment string            `json:"experiment"`
+	Solver     string            `json:"solver"`
+	Steps      int               `json:"steps"`
+	Body       int               `json:"body"`
+	// AngleLength ρ (m/rad) weighs the angle in q = (x, y, ρθ).
+	AngleLength float64 `json:"angle_length"`
+	Measured    []Frame `json:"measured"`
+	// SceneHash is the SHA-256 of the scene file the scene and Set
+	// describe (scenes.Describe); a worker whose scene code differs
+	// refuses the job. Build is the coordinator's gorigid build.
+	SceneHash string `json:"scene_hash"`
+	Build     string `json:"build"`
+	// Trajectory asks for the simulated frames in the result.
+	Trajectory bool `json:"trajectory,omitempty"`
+}
+
+// Frame is the compared body's planar pose at one step: x, y (m) and the
+// angle θ about z (rad, in (−π, π]).
+type Frame struct {
+	Step int        `json:"step"`
+	Time float64    `json:"time"`
+	Q    [3]float64 `json:"q"`
+}
+
+// Result is what a job gave. Status is "ok" or "failed" (Error says why:
+// the run's error, or a job delivered MaxAttempts times without a
+// result).
+type Result struct {
+	ID         string    `json:"id"`
+	Experiment string    `json:"experiment"`
+	Solver     string    `json:"solver"`
+	Params     []float64 `json:"params"`
+	// E is Eq. (18)'s term of this experiment: (1/N) Σ_l ‖q_l − q̄_l‖²
+	// over the N measured frames (m²), q = (x, y, ρθ).
+	E float64 `json:"e"`
+	// MaxErr and FinalErr are ‖q − q̄‖ (m) at the worst and the last
+	// measured frame.
+	MaxErr     float64 `json:"max_err"`
+	FinalErr   float64 `json:"final_err"`
+	Steps      int     `json:"steps"`
+	BudgetHits int     `json:"budget_hits"` // steps whose solver ran out of iterations
+	Status     string  `json:"status"`
+	Error      string  `json:"error,omitempty"`
+	// Attempts counts the starts of the job by a worker of its build (1
+	// unless a worker died mid-job or the run failed and was retried);
+	// Deliveries counts JetStream's deliveries (refusals and jobs a
+	// killed worker had fetched but not started included).
+	Attempts   int     `json:"attempts"`
+	Deliveries int     `json:"deliveries,omitempty"`
+	Worker     string  `json:"worker,omitempty"`
+	Trajectory []Frame `json:"trajectory,omitempty"`
+}
+
+// Statuses of a Result.
+const (
+	StatusOK     = "ok"
+	StatusFailed = "failed"
+)
+
+// NewSolver returns the solver of a spec's name.
+func NewSolver(name string) (lcp.Solver, error) {
+	switch name {
+	case "bpp":
+		return &lcp.BPP{}, nil
+	case "pgs":
+		return &lcp.PGS{}, nil
+	case "lemke":
+		return &lcp.Lemke{}, nil
+	case "newton-fb":
+		return &lcp.Newton{}, nil
+	case "newton-cck":
+		return &lcp.Newton{Func: lcp.ChenChenKanzow}, nil
+	case "newton-min":
+		return &lcp.Newton{Func: lcp.MinMap}, nil
+	case "prox":
+		return &lcp.Prox{}, nil
+	}
+	return nil, fmt.Errorf("unknown solver %q (valid: %s)", name, strings.Join(solverNames, ", "))
+}
+
+// SceneHash returns the SHA-256 (hex) of the scene file that scene with
+// the overrides set describes.
+func SceneHash(scene string, set map[string]string) (string, error) {
+	var b strings.Builder
+	if err := scenes.Export(scene, set, &b); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// Run runs the job in this process and returns its result (Status ok),
+// or an error: a scene that does not build, a step that fails, a
+// non-finite pose. Runs are deterministic: the same job gives the same
+// result bit for bit.
+func Run(j *Job) (Result, error) {
+	r := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Status: StatusOK}
+	sc, err := scenes.Lookup(j.Scene)
+	if err != nil {
+		return r, err
+	}
+	w, err := sc.Build(j.Set)
+	if err != nil {
+		return r, err
+	}
+	if w.Settings.Solver, err = NewSolver(j.Solver); err != nil {
+		return r, err
+	}
+	if j.Body < 0 || j.Body >= len(w.Bodies) {
+		return r, fmt.Errorf("body: scene %s has %d bodies, got %d", j.Scene, len(w.Bodies), j.Body)
+	}
+	if len(j.Measured) == 0 {
+		return r, errors.New("measured: no frames")
+	}
+	b := w.Bodies[j.Body]
+	pose := func() Frame {
+		return Frame{Step: w.Steps(), Time: w.Time(), Q: [3]float64{b.Pos[0], b.Pos[1], 2 * math.Atan2(b.Rot.V[2], b.Rot.W)}}
+	}
+	var sum, maxErr, last float64
+	n := 0
+	compare := func(f Frame, m *Frame) {
+		d := q3(f.Q, j.AngleLength)
+		e := q3(m.Q, j.AngleLength)
+		dx, dy, da := d[0]-e[0], d[1]-e[1], wrapAngle(f.Q[2]-m.Q[2])*j.AngleLength
+		s := dx*dx + dy*dy + da*da
+		sum += s
+		n++
+		last = math.Sqrt(s)
+		maxErr = math.Max(maxErr, last)
+	}
+	k := 0 // next measured frame
+	for k < len(j.Measured) && j.Measured[k].Step < 0 {
+		k++
+	}
+	for step := 0; ; step++ {
+		if step > 0 {
+			st, err := w.Step()
+			if err != nil {
+				return r, fmt.Errorf("step %d: %w", step, err)
+			}
+			if st.BudgetHit {
+				r.BudgetHits++
+			}
+			r.Steps = step
+		}
+		if k < len(j.Measured) && j.Measured[k].Step == step || j.Trajectory {
+			f := pose()
+			if !finite3(f.Q) {
+				return r, fmt.Errorf("step %d: body %d's pose is not finite: %v", step, j.Body, f.Q)
+			}
+			if j.Trajectory {
+				r.Trajectory = append(r.Trajectory, f)
+			}
+			for k < len(j.Measured) && j.Measured[k].Step == step {
+				compare(f, &j.Measured[k])
+				k++
+			}
+		}
+		if step >= j.Steps {
+			break
+		}
+	}
+	if n == 0 {
+		return r, fmt.Errorf("measured: no frame at steps 0…%d", j.Steps)
+	}
+	r.E = sum / float64(n)
+	r.MaxErr, r.FinalErr = maxErr, last
+	return r, nil
+}
+
+func q3(q [3]float64, rho float64) [3]float64 { return [3]float64{q[0], q[1], rho * q[2]} }
+
+// wrapAngle maps a to (−π, π].
+func wrapAngle(a float64) float64 {
+	a = math.Mod(a, 2*math.Pi)
+	switch {
+	case a > math.Pi:
+		a -= 2 * math.Pi
+	case a <= -math.Pi:
+		a += 2 * math.Pi
+	}
+	return a
+}
+
+func finite3(q [3]float64) bool {
+	for _, v := range q {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// Jobs returns the sweep's jobs: every sample × experiment × solver, in
+// that nesting order, with ids "s12-e1-bpp". Build is recorded in
+// each job.
+func (s *Spec) Jobs(build string) ([]Job, error) {
+	return s.jobsFor(s.SamplesList(), "s", s.allExperiments(), build)
+}
+
+func (s *Spec) allExperiments() []int {
+	out := make([]int, len(s.Experiments))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// jobsFor returns the jobs of the samples xs over the experiments exps
+// and every solver, with ids prefix + sample index.
+func (s *Spec) jobsFor(xs [][]float64, prefix string, exps []int, build string) ([]Job, error) {
+	return s.jobsForSolvers(xs, prefix, exps, s.Solvers, build)
+}
+
+func (s *Spec) jobsForSolvers(xs [][]float64, prefix string, exps []int, solvers []string, build string) ([]Job, error) {
+	names := s.paramNames()
+	var jobs []Job
+	hashes := map[string]string{}
+	for si, x := range xs {
+		for _, e := range exps {
+			set := s.runSet(e, names, x)
+			key := fmt.Sprint(sortedPairs(set))
+			h, ok := hashes[key]
+			if !ok {
+				var err error
+				if h, err = SceneHash(s.Scene, set); err != nil {
+					return nil, fmt.Errorf("experiments[%d] with %v: %w", e, x, err)
+				}
+				hashes[key] = h
+			}
+			for _, sv := range solvers {
+				jobs = append(jobs, Job{
+					ID: prefix + strconv.Itoa(si) + "-" + s.Experiments[e].Name + "-" + sv, Sweep: s.hash,
+					Scene: s.Scene, Set: set, Params: x, Experiment: s.Experiments[e].Name, Solver: sv,
+					Steps: s.Steps, Body: s.Body, AngleLength: s.AngleLength, Measured: s.meas[e],
+					SceneHash: h, Build: build,
+				})
+			}
+		}
+	}
+	return jobs, nil
+}
+
+func sortedPairs(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		out = append(out, k+"="+m[k])
+	}
+	return out
+}
