@@ -43,7 +43,7 @@ func TestCollectionStatusIsTrue(t *testing.T) {
 			if name == "enum" && p.N() > lcp.EnumMaxRows {
 				continue
 			}
-			for _, m := range []Measure{Energy, FB, Residual, Last} {
+			for _, m := range []Measure{Energy, FB, Residual, Last, EnergyExact} {
 				s, _ := lcp.New(name)
 				var r lcp.Result
 				sol, _ := Solve(&r, p, s, lcp.Settings{}, NewPicker(m))

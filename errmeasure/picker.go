@@ -55,7 +55,18 @@ type Picker struct {
 	seen     int
 	skipped  int
 	hasReset bool
+	exact    bool // pk.a is Eq. (11)'s exact inverse mass (EnergyExact)
 }
+
+// ExactPickMaxRows is the largest problem on which the EnergyExact picker
+// forms the exact effective mass of Eq. (11) (a dense Cholesky factor,
+// 600³/3 ≈ 7·10⁷ flops, some 50 ms); larger problems are ranked with Eq.
+// (13)'s diagonal, as under Energy.
+const ExactPickMaxRows = 600
+
+// ExactMass reports whether the last Reset took the exact effective mass of
+// Eq. (11) (EnergyExact on a problem where it exists and is not too large).
+func (pk *Picker) ExactMass() bool { return pk.exact }
 
 var _ lcp.Observer = (*Picker)(nil)
 
@@ -80,11 +91,29 @@ func NewPicker(m Measure) *Picker {
 // mass (Eq. 13), or on rows with aᵢᵢ ≤ 0 the substitute of InverseMass. It
 // reuses the Picker's buffers (and allocates only when some aᵢᵢ ≤ 0). p must stay unchanged until
 // the solve ends. It panics if m is invalid.
+//
+// Under EnergyExact, Reset replaces the diagonal by the exact āᵢ = 1/{A⁻¹}ᵢᵢ
+// of Eq. (11) (ExactInverseMass: a dense Cholesky factor of A, O(n³)) when p
+// has at most ExactPickMaxRows rows and A is invertible with a positive
+// diagonal of A⁻¹; otherwise it keeps InverseMass's rule, and ExactMass
+// reports false. For SPD A, āᵢ ≤ aᵢᵢ (the paper's appendix), so the
+// fallback's row energies are within a factor rᵢ = aᵢᵢ/āᵢ ≥ 1 of the
+// exact ones: the impulse terms ½ a δx² of Eqs. (18)–(19) are up to rᵢ
+// times larger, the velocity terms w²/(2a) of Eqs. (20)–(21) up to rᵢ times
+// smaller (rᵢ is large on a light row coupled to a heavy one, the
+// forklift's shafts against its chassis).
 func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
 	mustValid(m)
 	n := p.N()
 	pk.m, pk.p = m, p
 	pk.a = InverseMass(pk.a, p)
+	pk.exact = false
+	if m == EnergyExact && n <= ExactPickMaxRows {
+		if a, err := ExactInverseMass(p.A); err == nil {
+			copy(pk.a, a)
+			pk.exact = true
+		}
+	}
 	pk.xtol = grow(pk.xtol, n)
 	sw := 0.0
 	for _, v := range p.B {
