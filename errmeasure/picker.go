@@ -55,7 +55,8 @@ type Picker struct {
 	seen     int
 	skipped  int
 	hasReset bool
-	exact    bool // pk.a is Eq. (11)'s exact inverse mass (EnergyExact)
+	exact    bool    // pk.a is Eq. (11)'s exact inverse mass (EnergyExact)
+	sw       float64 // s_w = max|bᵢ| (1 if b = 0) of the bound test
 }
 
 // ExactPickMaxRows is the largest problem on which the EnergyExact picker
@@ -115,16 +116,14 @@ func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
 		}
 	}
 	pk.xtol = grow(pk.xtol, n)
-	sw := 0.0
+	pk.sw = 0
 	for _, v := range p.B {
-		sw = math.Max(sw, math.Abs(v))
+		pk.sw = math.Max(pk.sw, math.Abs(v))
 	}
-	if sw == 0 {
-		sw = 1
+	if pk.sw == 0 {
+		pk.sw = 1
 	}
-	for i, a := range pk.a {
-		pk.xtol[i] = boundTol * sw / a
-	}
+	pk.setTol()
 	pk.best.X = grow(pk.best.X, n)
 	pk.best.W = grow(pk.best.W, n)
 	pk.best.Iter, pk.best.Totals, pk.best.Value = 0, Totals{}, 0
@@ -134,8 +133,9 @@ func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
 }
 
 // SetInverseMass replaces the per-row inverse effective mass (kg⁻¹) used for
-// the energy error, for example by ExactInverseMass(p.A) (Eq. 11). Call it
-// after Reset; it copies a, whose length must be p.N() (it panics otherwise).
+// the energy error and the bound test's τᵢ, for example by
+// ExactInverseMass(p.A) (Eq. 11). Call it after Reset; it copies a, whose
+// length must be p.N() (it panics otherwise).
 func (pk *Picker) SetInverseMass(a []float64) {
 	if !pk.hasReset {
 		panic("errmeasure: Picker.SetInverseMass called before Reset")
@@ -144,6 +144,14 @@ func (pk *Picker) SetInverseMass(a []float64) {
 		panic(fmt.Sprintf("errmeasure: SetInverseMass: len(a) = %d, problem has %d rows", len(a), len(pk.a)))
 	}
 	copy(pk.a, a)
+	pk.setTol()
+}
+
+// setTol sets the bound test's τᵢ = 10⁻¹⁰·s_w/aᵢ from the current masses.
+func (pk *Picker) setTol() {
+	for i, a := range pk.a {
+		pk.xtol[i] = boundTol * pk.sw / a
+	}
 }
 
 // Observe implements lcp.Observer. It computes the iterate's three totals,
