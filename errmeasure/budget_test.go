@@ -100,7 +100,8 @@ func randomBoxProblem(rng *rand.Rand, n, k int, c float64) *lcp.Problem {
 // TestEnergyExactPickerMass: under EnergyExact the Picker ranks with
 // 1/{A⁻¹}ᵢᵢ (Eq. 11): 3/4 kg⁻¹ on the rod (m̄_eff = 4/3 kg, Eq. 27), and the
 // Schur complement on random SPD problems; its energy totals are Compute's
-// with that mass; problems it cannot invert fall back to Eq. (13).
+// with that mass; on singular PSD problems it uses 1/{A⁺}ᵢᵢ, checked against
+// the closed form of A⁺ for A = J Jᵀ.
 func TestEnergyExactPickerMass(t *testing.T) {
 	pk := NewPicker(EnergyExact)
 	rod := rodProblem(t)
@@ -133,16 +134,47 @@ func TestEnergyExactPickerMass(t *testing.T) {
 		must(t, err)
 		nearRel(t, "energy total", Compute(p, r.X, r.W, want).Energy, sol.Totals.Energy, 1e-8) // the same sum with ā to 1e-9
 	}
-	// A singular A (rank 2 of 5) has no exact effective mass: Eq. (13).
-	p := randomBoxProblem(rng, 5, 2, 0)
-	pk.Reset(p, EnergyExact)
-	if pk.ExactMass() {
-		t.Error("singular A: exact mass claimed")
-	}
-	for i := range pk.a {
-		if pk.a[i] != p.A.At(i, i) {
-			t.Errorf("singular A, row %d: a = %v, want the diagonal %v", i, pk.a[i], p.A.At(i, i))
+	// A singular A = J Jᵀ (rank 2 of 5): Eq. (11) through the
+	// pseudoinverse, A⁺ = J (JᵀJ)⁻² Jᵀ for J of full column rank.
+	for trial := 0; trial < 20; trial++ {
+		n, k := 3+rng.IntN(8), 1+rng.IntN(2)
+		jm := mat.NewDense(n, k, nil)
+		for i := 0; i < n; i++ {
+			for q := 0; q < k; q++ {
+				jm.Set(i, q, rng.NormFloat64())
+			}
 		}
+		var a mat.Dense
+		a.Mul(jm, jm.T())
+		A := lcp.NewDense(n, n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				A.Set(i, j, a.At(i, j)) // exactly symmetric: the product's rounding may differ across the diagonal
+				A.Set(j, i, a.At(i, j))
+			}
+		}
+		var jtj, inv, inv2, tmp, pinv mat.Dense
+		jtj.Mul(jm.T(), jm)
+		must(t, inv.Inverse(&jtj))
+		inv2.Mul(&inv, &inv)
+		tmp.Mul(jm, &inv2)
+		pinv.Mul(&tmp, jm.T())
+		p := &lcp.Problem{A: A, B: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n)}
+		pk.Reset(p, EnergyExact)
+		if !pk.ExactMass() {
+			t.Fatalf("singular trial %d: pseudoinverse mass not used", trial)
+		}
+		for i := 0; i < n; i++ {
+			// Eigendecomposition against a closed form with a k×k inverse:
+			// rounding relative to the condition of JᵀJ (≲ 10³ here).
+			nearRel(t, "ā (pseudoinverse)", 1/pinv.At(i, i), pk.a[i], 1e-8)
+		}
+	}
+	// An indefinite A has no effective masses: PseudoInverseMass says so.
+	ind, err := lcp.DenseFromRows([][]float64{{1, 2}, {2, 1}})
+	must(t, err)
+	if _, err := PseudoInverseMass(ind); err == nil {
+		t.Error("indefinite A: no error")
 	}
 }
 

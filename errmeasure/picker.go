@@ -65,6 +65,37 @@ type Picker struct {
 // (13)'s diagonal, as under Energy.
 const ExactPickMaxRows = 600
 
+// ExactPickMass returns the inverse effective masses the EnergyExact
+// picker ranks with (see Picker.Reset: Eq. 11 through A⁻¹ or A⁺ where the
+// sizes allow, InverseMass's rule elsewhere) in dst (grown if short), and
+// whether the exact rule was used. A caller replaying iterates through
+// several pickers of one problem computes it once and passes it to
+// Picker.SetInverseMass.
+func ExactPickMass(dst []float64, p *lcp.Problem) ([]float64, bool) {
+	dst = InverseMass(dst, p)
+	n := p.N()
+	if n > ExactPickMaxRows {
+		return dst, false
+	}
+	if a, err := ExactInverseMass(p.A); err == nil {
+		copy(dst, a)
+		return dst, true
+	}
+	if n > PseudoExactMaxRows {
+		return dst, false
+	}
+	a, err := PseudoInverseMass(p.A)
+	if err != nil {
+		return dst, false
+	}
+	for i, v := range a {
+		if v > 0 && !math.IsInf(v, 1) {
+			dst[i] = v // rows without a range keep InverseMass's value
+		}
+	}
+	return dst, true
+}
+
 // ExactMass reports whether the last Reset took the exact effective mass of
 // Eq. (11) (EnergyExact on a problem where it exists and is not too large).
 func (pk *Picker) ExactMass() bool { return pk.exact }
@@ -96,8 +127,10 @@ func NewPicker(m Measure) *Picker {
 // Under EnergyExact, Reset replaces the diagonal by the exact āᵢ = 1/{A⁻¹}ᵢᵢ
 // of Eq. (11) (ExactInverseMass: a dense Cholesky factor of A, O(n³)) when p
 // has at most ExactPickMaxRows rows and A is invertible with a positive
-// diagonal of A⁻¹; otherwise it keeps InverseMass's rule, and ExactMass
-// reports false. For SPD A, āᵢ ≤ aᵢᵢ (the paper's appendix), so the
+// diagonal of A⁻¹; when A is singular (redundant rigid rows) and has at
+// most PseudoExactMaxRows rows, by 1/{A⁺}ᵢᵢ (PseudoInverseMass, Eq. 11
+// through the pseudoinverse); otherwise it keeps InverseMass's rule, and
+// ExactMass reports false. For SPD A, āᵢ ≤ aᵢᵢ (the paper's appendix), so the
 // fallback's row energies are within a factor rᵢ = aᵢᵢ/āᵢ ≥ 1 of the
 // exact ones: the impulse terms ½ a δx² of Eqs. (18)–(19) are up to rᵢ
 // times larger, the velocity terms w²/(2a) of Eqs. (20)–(21) up to rᵢ times
@@ -107,13 +140,10 @@ func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
 	mustValid(m)
 	n := p.N()
 	pk.m, pk.p = m, p
-	pk.a = InverseMass(pk.a, p)
-	pk.exact = false
-	if m == EnergyExact && n <= ExactPickMaxRows {
-		if a, err := ExactInverseMass(p.A); err == nil {
-			copy(pk.a, a)
-			pk.exact = true
-		}
+	if m == EnergyExact {
+		pk.a, pk.exact = ExactPickMass(pk.a, p)
+	} else {
+		pk.a, pk.exact = InverseMass(pk.a, p), false
 	}
 	pk.xtol = grow(pk.xtol, n)
 	pk.sw = 0

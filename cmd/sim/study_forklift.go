@@ -687,8 +687,8 @@ func budgetTable(ctx context.Context, problems []*storedMLCP, maxBudget int) (*b
 // wallTrace is one cold solve under a budget with every iterate kept.
 type wallTrace struct {
 	p      *lcp.Problem
-	exact  []float64 // Eq. (11)'s inverse masses for EnergyExact, once per problem
-	hasExa bool      // exact is computed (nil when the picker falls back to Eq. 13)
+	exact  []float64 // the EnergyExact picker's inverse masses (errmeasure.ExactPickMass), once per problem
+	hasExa bool      // exact is computed for p
 	xs, ws [][]float64
 	eq2    []bool
 	totals []errmeasure.Totals
@@ -701,7 +701,7 @@ type wallTrace struct {
 // totals (diagonal effective mass, as the stepper's Picker).
 func (t *wallTrace) solve(solver lcp.Solver, p *lcp.Problem, budget int) {
 	t.p, t.xs, t.ws, t.eq2, t.totals = p, t.xs[:0], t.ws[:0], t.eq2[:0], t.totals[:0]
-	t.exact, t.hasExa = nil, false
+	t.hasExa = false
 	var res lcp.Result
 	obs := lcp.ObserverFunc(func(it lcp.Iterate) {
 		t.xs = append(t.xs, slices.Clone(it.X))
@@ -746,16 +746,12 @@ func (t *wallTrace) pick(m errmeasure.Measure, b int) []float64 {
 		// Reset's, so the picks are the same.
 		if !t.hasExa {
 			t.hasExa = true
-			if t.p.N() <= errmeasure.ExactPickMaxRows {
-				t.exact, _ = errmeasure.ExactInverseMass(t.p.A) // nil on failure: Eq. (13), as Reset
-			}
+			t.exact, _ = errmeasure.ExactPickMass(t.exact, t.p)
 		}
 		m = errmeasure.Energy
 		pk = errmeasure.NewPicker(m)
 		pk.Reset(t.p, m)
-		if t.exact != nil {
-			pk.SetInverseMass(t.exact)
-		}
+		pk.SetInverseMass(t.exact)
 	} else {
 		pk.Reset(t.p, m)
 	}
