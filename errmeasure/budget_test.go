@@ -356,3 +356,24 @@ func TestPolishAfterSolve(t *testing.T) {
 		t.Error("negative sweeps: no error")
 	}
 }
+
+// TestPolishSkipsOutsideBox: a pick outside its box is returned as it is,
+// with no sweeps (errmeasure.Polish's rule), and InBox says why.
+func TestPolishSkipsOutsideBox(t *testing.T) {
+	p := rodProblem(t)
+	pk := NewPicker(Last)
+	pk.Reset(p, Last)
+	x := []float64{-0.1, 0.2} // x₁ < l₁ = 0
+	r := lcp.Result{X: append([]float64(nil), x...), W: p.Residual(nil, x), Status: lcp.BudgetExhausted}
+	s := Solved{Bound: math.Inf(1)}
+	must(t, Polish(&r, p, 5, pk, &s))
+	if s.Sweeps != 0 || r.X[0] != x[0] || r.X[1] != x[1] || r.Status != lcp.BudgetExhausted {
+		t.Errorf("polished an x outside its box: sweeps %d, x %v, status %v", s.Sweeps, r.X, r.Status)
+	}
+	if InBox(p, x) {
+		t.Error("InBox(x₁ = −0.1 ≥ 0) is true")
+	}
+	if !InBox(p, []float64{0, 0.2}) || !InBox(p, []float64{-1e-12, 0.2}) { // τ = 10⁻¹⁰·0.2981/1
+		t.Error("InBox false on the bound or within its tolerance")
+	}
+}

@@ -639,6 +639,9 @@ func budgetTable(ctx context.Context, problems []*storedMLCP, maxBudget int) (*b
 			bt.exactFailed++
 		}
 		xs := slices.Clone(res.X)
+		// Distances within 10⁻¹⁰ of ½x*ᵀAx* (the step's constraint energy
+		// scale) are ties: a converged answer and its rounding.
+		tie := 1e-10 * max(energyDistance(p, xs, make([]float64, len(xs)), &dx, &adx), 1e-300)
 		trace.solve(&budgeted, p, maxBudget)
 		for b := 1; b <= maxBudget; b++ {
 			if !trace.solvedWithin(b) {
@@ -647,7 +650,7 @@ func budgetTable(ctx context.Context, problems []*storedMLCP, maxBudget int) (*b
 			for r, rl := range rules {
 				x = append(x[:0], trace.pick(rl.m, b)...)
 				w = p.Residual(w, x)
-				if rl.polish > 0 {
+				if rl.polish > 0 && !trace.solvedWithin(b) && errmeasure.InBox(p, x) { // errmeasure.Polish's rule: not a converged answer, only from inside the box
 					if _, err := lcp.Polish(x, w, p, rl.polish); err != nil {
 						return nil, fmt.Errorf("forklift: problem %d: %w", k+1, err)
 					}
@@ -664,7 +667,7 @@ func budgetTable(ctx context.Context, problems []*storedMLCP, maxBudget int) (*b
 			// rules[0] is the last iterate; a tie (the same x, or
 			// distances equal to rounding) is not farther.
 			for r := range rules {
-				if dist[r] > dist[0]*(1+1e-9)+1e-300 {
+				if dist[r] > dist[0]*(1+1e-9)+tie {
 					bt.farther[r][b-1]++
 				}
 			}
