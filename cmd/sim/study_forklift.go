@@ -831,7 +831,7 @@ func forkliftFig11(runs []*fkRun, kStar int) ([]byte, error) {
 			return nil, err
 		}
 		sc.Color = c
-		sc.Shape = draw.Glyph(draw.CircleGlyph{})
+		sc.Shape = draw.GlyphDrawer(draw.CircleGlyph{})
 		if r.v.Polish > 0 {
 			sc.Shape = draw.BoxGlyph{} // polished rules: squares
 		}
