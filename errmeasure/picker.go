@@ -111,7 +111,7 @@ type Pick struct {
 }
 
 // NewPicker returns a Picker for measure m. Call Reset before each solve.
-// It panics if m is not one of the four Measure constants (a programming
+// It panics if m is not one of the five Measure constants (a programming
 // error; ParseMeasure validates user input).
 func NewPicker(m Measure) *Picker {
 	mustValid(m)
