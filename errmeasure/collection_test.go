@@ -43,7 +43,7 @@ func TestCollectionStatusIsTrue(t *testing.T) {
 			if name == "enum" && p.N() > lcp.EnumMaxRows {
 				continue
 			}
-			for _, m := range []Measure{Energy, FB, Residual, Last} {
+			for _, m := range []Measure{Energy, FB, Residual, Last, EnergyExact} {
 				s, _ := lcp.New(name)
 				var r lcp.Result
 				sol, _ := Solve(&r, p, s, lcp.Settings{}, NewPicker(m))
@@ -64,12 +64,34 @@ func TestCollectionStatusIsTrue(t *testing.T) {
 				if finite(r.X) && math.IsInf(sol.Totals.Energy, 0) {
 					t.Errorf("%s, %s, %v: energy total is %v for a finite x", filepath.Base(f), name, m, sol.Totals.Energy)
 				}
+				// Polish keeps the status true as well (its sweeps may
+				// turn a budgeted answer into a solution, or, on a
+				// non-symmetric A, move away from one).
+				if finite(r.X) {
+					if err := Polish(&r, p, 5, pickerFor(p, m), &sol); err != nil {
+						t.Errorf("%s, %s, %v: polish: %v", filepath.Base(f), name, m, err)
+					}
+					res := maxResidual(p, r.X, p.Residual(nil, r.X))
+					if r.Status == lcp.Converged && !(res <= ConvergedResidual*scale) {
+						t.Errorf("%s, %s, %v, polished: converged with natural residual %.3g", filepath.Base(f), name, m, res)
+					}
+					if r.Status == lcp.Converged && !meta.Solvable {
+						t.Errorf("%s, %s, %v, polished: converged on a problem without a solution", filepath.Base(f), name, m)
+					}
+				}
 			}
 		}
 	}
 	if problems < 25 {
 		t.Fatalf("only %d collection problems found", problems)
 	}
+}
+
+// pickerFor returns a Picker reset for p under m.
+func pickerFor(p *lcp.Problem, m Measure) *Picker {
+	pk := NewPicker(m)
+	pk.Reset(p, m)
+	return pk
 }
 
 func finite(v []float64) bool {

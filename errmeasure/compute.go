@@ -19,7 +19,7 @@ type Totals struct {
 // ranks nothing, and for invalid values it returns 0.
 func (t Totals) Of(m Measure) float64 {
 	switch m {
-	case Energy:
+	case Energy, EnergyExact:
 		return t.Energy
 	case FB:
 		return t.FB

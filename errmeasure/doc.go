@@ -47,6 +47,15 @@
 // Picker). Solve runs a solver with a Picker and labels the returned x with
 // its own status, not the solver's.
 //
+// Beyond the paper (for a step under an iteration budget): the EnergyExact
+// measure ranks with Eq. (11)'s exact effective mass (ExactPickMass; through
+// the pseudoinverse, PseudoInverseMass, where A is singular); Polish runs
+// projected Gauss–Seidel sweeps from the pick, which for symmetric positive
+// semidefinite A never raise f(x) = ½xᵀAx + bᵀx once x is in its box; and
+// CertifiedBound, Σᵢ (wᵢxᵢ − min_{lᵢ≤z≤uᵢ} wᵢz) for x in its box, bounds
+// the energy distance ½(x − x*)ᵀA(x − x*) to every solution x* by the
+// convexity of f.
+//
 // Symbols and units (SI; rotational rows use N·m·s, rad/s and (kg·m²)⁻¹):
 //
 //	x, l, u, δx_u, δx_l, x₀, σ_u, σ_l   impulses                 N·s

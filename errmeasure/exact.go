@@ -109,3 +109,85 @@ func invDiagLU(dst []float64, A lcp.Matrix) error {
 	}
 	return nil
 }
+
+// PseudoExactMaxRows is the largest problem on which the EnergyExact picker
+// tries PseudoInverseMass when A is singular (a symmetric eigendecomposition,
+// some 9n³ flops: 300 rows ≈ 2.4·10⁸, some 0.1 s).
+const PseudoExactMaxRows = 300
+
+// pseudoCut is the relative eigenvalue cutoff of PseudoInverseMass: the
+// rigid scenes' singular A (the forklift's, the brick wall's) have their null
+// eigenvalues at 10⁻¹⁷–10⁻¹⁶ of the largest (rounding) and the smallest
+// nonzero ones above 10⁻⁷ of it, so 10⁻¹⁰ splits them with room on both
+// sides.
+const pseudoCut = 1e-10
+
+// PseudoInverseMass returns āᵢ = 1/{A⁺}ᵢᵢ, the exact effective mass of
+// Eq. (11) generalized to a singular symmetric positive semidefinite A
+// through the Moore–Penrose pseudoinverse A⁺ (A = J M⁻¹ Jᵀ with redundant
+// rigid rows: a wheel on four contacts, a hinge closing a loop). For
+// invertible A it equals ExactInverseMass. Meaning: {A⁺}ᵢᵢ/2 is the kinetic
+// energy per (m/s)² of the least impulse x = A⁺eᵢ whose velocity change A x
+// is eᵢ's projection onto the range of A: row i's velocity changes, and the
+// others only as much as the redundancy forces.
+//
+// Eigenvalues λ ≤ 10⁻¹⁰·λ_max count as zero (pseudoCut). A row orthogonal
+// to the range ({A⁺}ᵢᵢ = 0: aᵢᵢ = 0) gets 0, for the caller to replace.
+// It costs a dense symmetric eigendecomposition, O(n³), and returns an error
+// if A is not square, not symmetric, has a non-finite entry, has a negative
+// eigenvalue below −10⁻¹⁰·λ_max (not PSD), or the decomposition fails.
+func PseudoInverseMass(A lcp.Matrix) ([]float64, error) {
+	if A == nil {
+		return nil, fmt.Errorf("A: missing")
+	}
+	r, c := A.Dims()
+	if r != c {
+		return nil, fmt.Errorf("A: not square: %d×%d", r, c)
+	}
+	n := r
+	s := mat.NewSymDense(max(n, 1), nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := A.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
+			}
+			if v != A.At(j, i) {
+				return nil, fmt.Errorf("A[%d][%d] = %v ≠ A[%d][%d] = %v: the pseudoinverse mass needs a symmetric A", i, j, v, j, i, A.At(j, i))
+			}
+			s.SetSym(i, j, v)
+		}
+	}
+	out := make([]float64, n)
+	if n == 0 {
+		return out, nil
+	}
+	var e mat.EigenSym
+	if !e.Factorize(s, true) {
+		return nil, fmt.Errorf("A: symmetric eigendecomposition failed")
+	}
+	lam := e.Values(nil)
+	var v mat.Dense
+	e.VectorsTo(&v)
+	top := lam[n-1]
+	if !(top > 0) {
+		return out, nil // A = 0: no row has a range
+	}
+	cut := pseudoCut * top
+	if lam[0] < -cut {
+		return nil, fmt.Errorf("A: eigenvalue %.3g < 0: not positive semidefinite, so row effective masses are undefined", lam[0])
+	}
+	for i := 0; i < n; i++ {
+		d := 0.0
+		for k, l := range lam {
+			if l > cut {
+				x := v.At(i, k)
+				d += x * x / l
+			}
+		}
+		if d > 0 {
+			out[i] = 1 / d
+		}
+	}
+	return out, nil
+}

@@ -55,7 +55,50 @@ type Picker struct {
 	seen     int
 	skipped  int
 	hasReset bool
+	exact    bool    // pk.a is Eq. (11)'s exact inverse mass (EnergyExact)
+	sw       float64 // s_w = max|bᵢ| (1 if b = 0) of the bound test
 }
+
+// ExactPickMaxRows is the largest problem on which the EnergyExact picker
+// forms the exact effective mass of Eq. (11) (a dense Cholesky factor,
+// 600³/3 ≈ 7·10⁷ flops, some 50 ms); larger problems are ranked with Eq.
+// (13)'s diagonal, as under Energy.
+const ExactPickMaxRows = 600
+
+// ExactPickMass returns the inverse effective masses the EnergyExact
+// picker ranks with (see Picker.Reset: Eq. 11 through A⁻¹ or A⁺ where the
+// sizes allow, InverseMass's rule elsewhere) in dst (grown if short), and
+// whether the exact rule was used. A caller replaying iterates through
+// several pickers of one problem computes it once and passes it to
+// Picker.SetInverseMass.
+func ExactPickMass(dst []float64, p *lcp.Problem) ([]float64, bool) {
+	dst = InverseMass(dst, p)
+	n := p.N()
+	if n > ExactPickMaxRows {
+		return dst, false
+	}
+	if a, err := ExactInverseMass(p.A); err == nil {
+		copy(dst, a)
+		return dst, true
+	}
+	if n > PseudoExactMaxRows {
+		return dst, false
+	}
+	a, err := PseudoInverseMass(p.A)
+	if err != nil {
+		return dst, false
+	}
+	for i, v := range a {
+		if v > 0 && !math.IsInf(v, 1) {
+			dst[i] = v // rows without a range keep InverseMass's value
+		}
+	}
+	return dst, true
+}
+
+// ExactMass reports whether the last Reset took the exact effective mass of
+// Eq. (11) (EnergyExact on a problem where it exists and is not too large).
+func (pk *Picker) ExactMass() bool { return pk.exact }
 
 var _ lcp.Observer = (*Picker)(nil)
 
@@ -68,7 +111,7 @@ type Pick struct {
 }
 
 // NewPicker returns a Picker for measure m. Call Reset before each solve.
-// It panics if m is not one of the four Measure constants (a programming
+// It panics if m is not one of the five Measure constants (a programming
 // error; ParseMeasure validates user input).
 func NewPicker(m Measure) *Picker {
 	mustValid(m)
@@ -80,22 +123,37 @@ func NewPicker(m Measure) *Picker {
 // mass (Eq. 13), or on rows with aᵢᵢ ≤ 0 the substitute of InverseMass. It
 // reuses the Picker's buffers (and allocates only when some aᵢᵢ ≤ 0). p must stay unchanged until
 // the solve ends. It panics if m is invalid.
+//
+// Under EnergyExact, Reset replaces the diagonal by the exact āᵢ = 1/{A⁻¹}ᵢᵢ
+// of Eq. (11) (ExactInverseMass: a dense Cholesky factor of A, O(n³)) when p
+// has at most ExactPickMaxRows rows and A is invertible with a positive
+// diagonal of A⁻¹; when A is singular (redundant rigid rows) and has at
+// most PseudoExactMaxRows rows, by 1/{A⁺}ᵢᵢ (PseudoInverseMass, Eq. 11
+// through the pseudoinverse); otherwise it keeps InverseMass's rule, and
+// ExactMass reports false. For SPD A, āᵢ ≤ aᵢᵢ (the paper's appendix), so the
+// fallback's row energies are within a factor rᵢ = aᵢᵢ/āᵢ ≥ 1 of the
+// exact ones: the impulse terms ½ a δx² of Eqs. (18)–(19) are up to rᵢ
+// times larger, the velocity terms w²/(2a) of Eqs. (20)–(21) up to rᵢ times
+// smaller (rᵢ is large on a light row coupled to a heavy one, the
+// forklift's shafts against its chassis).
 func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
 	mustValid(m)
 	n := p.N()
 	pk.m, pk.p = m, p
-	pk.a = InverseMass(pk.a, p)
+	if m == EnergyExact {
+		pk.a, pk.exact = ExactPickMass(pk.a, p)
+	} else {
+		pk.a, pk.exact = InverseMass(pk.a, p), false
+	}
 	pk.xtol = grow(pk.xtol, n)
-	sw := 0.0
+	pk.sw = 0
 	for _, v := range p.B {
-		sw = math.Max(sw, math.Abs(v))
+		pk.sw = math.Max(pk.sw, math.Abs(v))
 	}
-	if sw == 0 {
-		sw = 1
+	if pk.sw == 0 {
+		pk.sw = 1
 	}
-	for i, a := range pk.a {
-		pk.xtol[i] = boundTol * sw / a
-	}
+	pk.setTol()
 	pk.best.X = grow(pk.best.X, n)
 	pk.best.W = grow(pk.best.W, n)
 	pk.best.Iter, pk.best.Totals, pk.best.Value = 0, Totals{}, 0
@@ -105,8 +163,9 @@ func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
 }
 
 // SetInverseMass replaces the per-row inverse effective mass (kg⁻¹) used for
-// the energy error, for example by ExactInverseMass(p.A) (Eq. 11). Call it
-// after Reset; it copies a, whose length must be p.N() (it panics otherwise).
+// the energy error and the bound test's τᵢ, for example by
+// ExactInverseMass(p.A) (Eq. 11). Call it after Reset; it copies a, whose
+// length must be p.N() (it panics otherwise).
 func (pk *Picker) SetInverseMass(a []float64) {
 	if !pk.hasReset {
 		panic("errmeasure: Picker.SetInverseMass called before Reset")
@@ -115,6 +174,14 @@ func (pk *Picker) SetInverseMass(a []float64) {
 		panic(fmt.Sprintf("errmeasure: SetInverseMass: len(a) = %d, problem has %d rows", len(a), len(pk.a)))
 	}
 	copy(pk.a, a)
+	pk.setTol()
+}
+
+// setTol sets the bound test's τᵢ = 10⁻¹⁰·s_w/aᵢ from the current masses.
+func (pk *Picker) setTol() {
+	for i, a := range pk.a {
+		pk.xtol[i] = boundTol * pk.sw / a
+	}
 }
 
 // Observe implements lcp.Observer. It computes the iterate's three totals,

@@ -24,6 +24,13 @@ type Solved struct {
 	// Residual is the largest row natural residual of the returned x,
 	// max_i δψ_res,i (Eq. 9), with w = A x + b.
 	Residual float64
+	// Bound is CertifiedBound of the returned x (J): for symmetric PSD A
+	// an upper bound of ½(x − x*)ᵀA(x − x*) for every solution x*; +Inf
+	// when x is outside its box or the bound is infinite.
+	Bound float64
+	// Sweeps is the number of projected Gauss–Seidel sweeps Polish ran
+	// after the solve (0 without Polish).
+	Sweeps int
 }
 
 // ConvergedResidual is the largest natural residual, relative to
@@ -62,7 +69,7 @@ func Solve(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Settings,
 	pk.Reset(p, pk.Measure())
 	set.Observer = pk
 	err := solver.Solve(dst, p, set)
-	out := Solved{Picked: dst.Iterations, SolverStatus: dst.Status, SolverReason: dst.Reason}
+	out := Solved{Picked: dst.Iterations, SolverStatus: dst.Status, SolverReason: dst.Reason, Bound: math.Inf(1)}
 	if len(dst.X) != p.N() {
 		return out, err // invalid problem: nothing was solved
 	}
@@ -85,6 +92,7 @@ func Solve(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Settings,
 	dst.W = p.Residual(dst.W, dst.X)
 	out.Totals = Compute(p, dst.X, dst.W, pk.a)
 	out.Residual = maxResidual(p, dst.X, dst.W)
+	out.Bound = CertifiedBound(p, dst.X, dst.W)
 	limit := ConvergedResidual * max(1, normInf(p.B))
 	ok := out.Residual <= limit
 	switch {

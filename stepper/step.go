@@ -45,6 +45,16 @@ type Stats struct {
 	Projections int
 	// ProjectionIterations is the solver iterations those solves took.
 	ProjectionIterations int
+	// PolishSweeps is the number of projected Gauss–Seidel sweeps run
+	// after the solver (Settings.Polish; fewer when a sweep changed
+	// nothing); they are not counted in Iterations.
+	PolishSweeps int
+	// Bound is the certified bound of the used iterate (J,
+	// errmeasure.CertifiedBound): ½(x − x*)ᵀA(x − x*) ≤ Bound for the
+	// step's exact solution x*; +Inf when the iterate is outside its box or
+	// a row without a bound on the side its velocity points to makes it
+	// infinite.
+	Bound float64
 }
 
 // incidence is one (row, slot) entry of a body's row list.
@@ -444,13 +454,19 @@ func (w *World) solve() (Stats, error) {
 		ws.picker = errmeasure.NewPicker(s.Pick)
 	}
 	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start}
-	st := Stats{Rows: n}
+	st := Stats{Rows: n, Bound: math.Inf(1)}
 	if n == 0 {
+		st.Bound = 0 // nothing to solve: x = x*
 		ws.res.X, ws.res.W = ws.res.X[:0], ws.res.W[:0]
 		st.Status = lcp.Converged
 		return st, nil
 	}
 	solved, err := errmeasure.Solve(&ws.res, p, solver, set, ws.picker)
+	if err == nil && s.Polish > 0 {
+		err = errmeasure.Polish(&ws.res, p, s.Polish, ws.picker, &solved)
+	}
+	st.PolishSweeps = solved.Sweeps
+	st.Bound = solved.Bound
 	st.Iterations = ws.res.Iterations
 	st.Status = ws.res.Status // the status of the picked iterate (errmeasure.Solve)
 	st.BudgetHit = solved.SolverStatus == lcp.BudgetExhausted

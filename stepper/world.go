@@ -61,8 +61,15 @@ type Settings struct {
 	// Budget is the solver's iteration budget per step; 0 = its default.
 	Budget int
 	// Pick selects the kept iterate: the least energy error (default), FB,
-	// natural residual, or the last one.
+	// natural residual, the last one, or the least energy error with the
+	// exact effective mass of Eq. (11) (errmeasure.EnergyExact).
 	Pick errmeasure.Measure
+	// Polish is the number of projected Gauss–Seidel sweeps run from the
+	// picked iterate after the solver (errmeasure.Polish); 0, the default,
+	// runs none. Each sweep costs about one product with A. A is symmetric
+	// positive semidefinite, so no sweep raises ½xᵀAx + bᵀx once x is in
+	// its box. Stats.PolishSweeps counts the sweeps run.
+	Polish int
 	// Stabilization mode; Baumgarte is its constant β (1/s) for the
 	// Baumgarte mode.
 	Stabilization Stabilization
@@ -108,8 +115,10 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("settings: Gravity: must be finite, got %v", s.Gravity)
 	case s.Budget < 0:
 		return fmt.Errorf("settings: Budget: must be ≥ 0, got %d", s.Budget)
-	case s.Pick < errmeasure.Energy || s.Pick > errmeasure.Last:
+	case !s.Pick.Valid():
 		return fmt.Errorf("settings: Pick: unknown measure %d", int(s.Pick))
+	case s.Polish < 0:
+		return fmt.Errorf("settings: Polish: must be ≥ 0 sweeps, got %d", s.Polish)
 	case s.Stabilization < Regularized || s.Stabilization > Post:
 		return fmt.Errorf("settings: Stabilization: unknown mode %d", int(s.Stabilization))
 	case !(s.ContactMargin >= 0) || math.IsInf(s.ContactMargin, 0):

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -55,7 +56,8 @@ func mlcpSolve(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("mlcp solve")
 	solverName := fs.String("solver", "auto", strings.Join(lcp.Names(), ", ")+" (auto: BPP where it is guaranteed, else Lemke, else Newton)")
 	budget := fs.Int("budget", 0, "iteration budget; 0 = the solver's default")
-	pickName := fs.String("pick", "energy", "energy, fb, residual or last")
+	pickName := fs.String("pick", "energy", "energy, energy-exact, fb, residual or last")
+	polish := fs.Int("polish", 0, "projected Gauss–Seidel sweeps from the picked iterate after the solver; 0 = none")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -65,6 +67,9 @@ func mlcpSolve(args []string, stdout, stderr io.Writer) error {
 	}
 	if *budget < 0 {
 		return usagef("--budget: must be ≥ 0, got %d", *budget)
+	}
+	if *polish < 0 {
+		return usagef("--polish: must be ≥ 0 sweeps, got %d", *polish)
 	}
 	solver, err := solverByName(*solverName)
 	if err != nil {
@@ -79,7 +84,11 @@ func mlcpSolve(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var res lcp.Result
-	pick, solveErr := errmeasure.Solve(&res, p, solver, lcp.Settings{MaxIterations: *budget}, errmeasure.NewPicker(measure))
+	pk := errmeasure.NewPicker(measure)
+	pick, solveErr := errmeasure.Solve(&res, p, solver, lcp.Settings{MaxIterations: *budget}, pk)
+	if solveErr == nil && *polish > 0 {
+		solveErr = errmeasure.Polish(&res, p, *polish, pk, &pick)
+	}
 	sol := &lcp.Solution{
 		X:          res.X,
 		W:          res.W,
@@ -94,7 +103,16 @@ func mlcpSolve(args []string, stdout, stderr io.Writer) error {
 			"errors":        totalsJSON(pick.Totals),
 			"residual_max":  pick.Residual,
 			"solver_status": pick.SolverStatus.String(),
+			"polish_sweeps": pick.Sweeps,
 		},
+	}
+	if !math.IsInf(pick.Bound, 1) && symmetric(p.A) {
+		// Certified only for symmetric positive semidefinite A (see
+		// errmeasure.CertifiedBound); absent when infinite.
+		sol.Extra["certified_bound"] = pick.Bound
+	}
+	if measure == errmeasure.EnergyExact {
+		sol.Extra["exact_mass"] = pk.ExactMass()
 	}
 	if res.Reason != "" {
 		sol.Extra["reason"] = res.Reason
@@ -112,6 +130,20 @@ func mlcpSolve(args []string, stdout, stderr io.Writer) error {
 	return solveErr
 }
 
+// symmetric reports whether A equals its transpose exactly (the stepper's
+// A = J M⁻¹ Jᵀ + C is assembled symmetric).
+func symmetric(a lcp.Matrix) bool {
+	n, _ := a.Dims()
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if a.At(i, j) != a.At(j, i) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // solutionKeys are the keys sim itself writes into solution files besides
 // x, w, iterations and status; mlcp errors warns about any other.
 var solutionKeys = map[string]bool{
@@ -119,6 +151,7 @@ var solutionKeys = map[string]bool{
 	"errors": true, "residual_max": true, "solver_status": true, "reason": true,
 	"solver_reason": true, "answered_by": true, "answered_why": true,
 	"solver_iterations": true, "step": true, "time": true,
+	"polish_sweeps": true, "certified_bound": true, "exact_mass": true,
 }
 
 // mlcpErrors implements `sim mlcp errors`.

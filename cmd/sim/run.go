@@ -250,7 +250,11 @@ func dumpStep(dir string, w *stepper.World, st *stepper.Stats) error {
 			"picked":            st.Picked,
 			"solver_iterations": st.Iterations,
 			"errors":            totalsJSON(st.Errors),
+			"polish_sweeps":     st.PolishSweeps,
 		},
+	}
+	if !math.IsInf(st.Bound, 1) {
+		sol.Extra["certified_bound"] = st.Bound
 	}
 	var sb strings.Builder
 	if err := lcp.WriteSolution(&sb, sol); err != nil {
@@ -266,7 +270,8 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	dt := fs.Float64("dt", 0, "time step h (s); default: the scene's")
 	solverName := fs.String("solver", "bpp", "bpp, pgs or lemke")
 	budget := fs.Int("budget", 0, "iteration budget per step; 0 = the solver's default")
-	pickName := fs.String("pick", "energy", "energy, fb, residual or last")
+	pickName := fs.String("pick", "energy", "energy, energy-exact, fb, residual or last")
+	polish := fs.Int("polish", 0, "projected Gauss–Seidel sweeps from the picked iterate after the budget; 0 = none")
 	set := setFlag{}
 	fs.Var(set, "set", "NAME=VALUE scene parameter (repeatable; see sim list)")
 	out := fs.String("out", "", "trajectory file, .csv or .json")
@@ -291,6 +296,8 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usagef("--every: must be ≥ 1, got %d", *every)
 	case *budget < 0:
 		return usagef("--budget: must be ≥ 0, got %d", *budget)
+	case *polish < 0:
+		return usagef("--polish: must be ≥ 0 sweeps, got %d", *polish)
 	case given["dt"] && (!(*dt > 0) || math.IsInf(*dt, 0)):
 		return usagef("--dt: must be finite and > 0, got %v", *dt)
 	}
@@ -328,6 +335,9 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if given["pick"] {
 		w.Settings.Pick = measure
+	}
+	if given["polish"] {
+		w.Settings.Polish = *polish
 	}
 	if err := w.Settings.Validate(); err != nil {
 		return usageError{err}

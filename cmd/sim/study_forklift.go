@@ -8,7 +8,9 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
@@ -28,10 +30,17 @@ import (
 //     solver's own result (Pick = Last; a converged solve's last iterate is
 //     its solution).
 //  2. The same run with a budget of 15 block pivots per step (the paper's
-//     limit) in four variants: keep the last iterate ("last", the paper's
-//     "no correction"), or pick the least Fischer–Burmeister error ("fb",
-//     Eq. 7), natural residual ("residual", Eq. 10) or energy error
-//     ("energy", Eq. 23, diagonal effective mass).
+//     limit) and of 5 (issue 6's trajectory comparison) under ten rules:
+//     keep the last iterate ("last", the paper's "no correction"), or pick
+//     the least Fischer–Burmeister error ("fb", Eq. 7), natural residual
+//     ("residual", Eq. 10), energy error ("energy", Eq. 23, diagonal
+//     effective mass) or energy error with the exact effective mass of
+//     Eq. 11 ("energy-exact", through the pseudoinverse where A is
+//     singular, errmeasure.ExactPickMass); each also followed by five
+//     projected Gauss–Seidel sweeps ("+polish5", errmeasure.Polish: only
+//     from an unconverged pick inside its box). The time per step and the
+//     sweeps per step are printed (not written: the files stay
+//     deterministic).
 //  3. After every step of every run, the step's MLCP (World.LastProblem)
 //     is solved again by a fresh block pivoting solver, cold and without a
 //     budget, giving x*; the step-wise distance of the x the step used is
@@ -54,24 +63,25 @@ import (
 //     (spikeFactor): a jump the reference never comes close to.
 //  5. The brick wall's stored MLCPs (the brickwall study's phase 1, min(500,
 //     --steps) steps), each solved cold by block pivoting with budgets 1 to
-//     10, per variant: the mean step-wise distance to x* (the same problem
-//     solved cold without a budget). Iterates do not depend on the budget,
-//     which only ends the solve, so one solve with budget 10 that records
-//     every iterate gives all ten budgets (wallBudgetPick; a test checks it
-//     against errmeasure.Solve).
+//     15, per rule: the mean step-wise distance to x* (the same problem
+//     solved cold without a budget), the fraction of problems on which the
+//     rule's x is farther from x* than the last iterate (ties within
+//     10⁻¹⁰·½x*ᵀAx* are not), and over all budgets how often the
+//     certified bound (errmeasure.CertifiedBound) is finite and its median
+//     ratio to the distance. Iterates do not depend on the budget, which
+//     only ends the solve, so one solve with budget 15 that records every
+//     iterate gives all budgets (wallTrace.pick; a test checks it against
+//     errmeasure.Solve).
 //     The same table, budgets 1 to 15, is made from the reference
 //     forklift's own MLCPs (forklift-budgets.csv): the forklift's
 //     problems, solved cold, compared on identical problems.
-//  6. If the budget of 15 is hit on fewer than 20 % of the steps in every
-//     variant, the four variants also run at the largest budget B at which
-//     at least 20 % of the reference's steps needed more than B iterations.
 //
 // Nothing is tuned per variant: every run uses the scene's defaults, the
 // same solver and the same warm starts (the stepper's own, by contact key).
 
 const (
 	forkliftPaperBudget = 15
-	wallMaxBudget       = 10
+	wallMaxBudget       = 15
 	spikeFactor         = 2.0
 	biteFraction        = 0.2
 	fig11Zoom           = 0.5 // m, half-width of Fig. 11's zoomed panel
@@ -80,7 +90,7 @@ const (
 func init() {
 	registerStudy(study{
 		Name:         "forklift",
-		Doc:          "forklift on a circle under a 15-pivot budget: last iterate vs least FB/residual/energy error (energy-error paper §5.3, Figs. 11–12), and the wall's MLCPs under budgets 1–10",
+		Doc:          "forklift on a circle under budgets of 15 and 5 pivots: last iterate vs least FB/residual/energy/exact-mass energy error, each with and without 5 polish sweeps (energy-error paper §5.3, Figs. 11–12), and the wall's and forklift's MLCPs under budgets 1–15",
 		DefaultSteps: 900,
 		Run:          studyForklift,
 	})
@@ -88,9 +98,39 @@ func init() {
 
 // fkVariant is one run of the study.
 type fkVariant struct {
-	Name   string // "reference" or the pick's name
+	Name   string // "reference", or the rule's name (fkRule.name)
 	Budget int    // 0 = the solver's default (no budget)
 	Pick   errmeasure.Measure
+	Polish int // projected Gauss–Seidel sweeps after the budget (stepper.Settings.Polish)
+}
+
+// fkRule is a budgeted step's rule: a pick and a number of polish sweeps.
+type fkRule struct {
+	m      errmeasure.Measure
+	polish int
+}
+
+// name is the pick's name, with "+polishK" for K sweeps.
+func (r fkRule) name() string {
+	if r.polish == 0 {
+		return r.m.String()
+	}
+	return fmt.Sprintf("%s+polish%d", r.m, r.polish)
+}
+
+// fkPolish is the number of sweeps of the polished rules (issue 17: five
+// sweeps, each about one product with A).
+const fkPolish = 5
+
+// fkRules are the picks without and then with the polish.
+func fkRules() []fkRule {
+	var out []fkRule
+	for _, k := range []int{0, fkPolish} {
+		for _, m := range fkPicks {
+			out = append(out, fkRule{m, k})
+		}
+	}
+	return out
 }
 
 // fkRun is what one run records. Per-state slices have steps+1 entries
@@ -107,6 +147,8 @@ type fkRun struct {
 	failed         int           // steps whose solve ended with an error (ErrSingular)
 	exactFailed    int           // x* solves that did not converge
 	h              float64
+	stepTime       time.Duration // total wall-clock time of World.Step (printed, never written to files)
+	sweeps         int           // polish sweeps over the run
 }
 
 // runForklift runs the registered forklift scene for steps steps under v
@@ -120,7 +162,7 @@ func runForklift(ctx context.Context, v fkVariant, steps int, keep bool) (*fkRun
 	if err != nil {
 		return nil, err
 	}
-	w.Settings.Budget, w.Settings.Pick = v.Budget, v.Pick
+	w.Settings.Budget, w.Settings.Pick, w.Settings.Polish = v.Budget, v.Pick, v.Polish
 	r := &fkRun{v: v, h: w.Settings.H}
 	prevHead := scenes.ForkliftHeading(w)
 	yaw := 0.0
@@ -144,7 +186,10 @@ func runForklift(ctx context.Context, v fkVariant, steps int, keep bool) (*fkRun
 		adx   []float64
 	)
 	for k := 1; k <= steps; k++ {
+		t0 := time.Now()
 		st, err := w.Step()
+		r.stepTime += time.Since(t0)
+		r.sweeps += st.PolishSweeps
 		if err != nil {
 			if !errors.Is(err, lcp.ErrSingular) {
 				return nil, fmt.Errorf("forklift %s: %w", v.Name, err)
@@ -308,25 +353,12 @@ func summarize(r, ref *fkRun, kStar int, threshold float64) fkSummary {
 	return s
 }
 
-// secondBudget returns the largest budget B < forkliftPaperBudget at which
-// at least biteFraction of the reference's steps needed more than B
-// iterations, or 0 if there is none.
-func secondBudget(ref *fkRun) int {
-	for b := forkliftPaperBudget - 1; b >= 1; b-- {
-		n := 0
-		for _, it := range ref.iters {
-			if it > b {
-				n++
-			}
-		}
-		if float64(n) >= biteFraction*float64(len(ref.iters)) {
-			return b
-		}
-	}
-	return 0
-}
+var fkPicks = []errmeasure.Measure{errmeasure.Last, errmeasure.FB, errmeasure.Residual, errmeasure.Energy, errmeasure.EnergyExact}
 
-var fkPicks = []errmeasure.Measure{errmeasure.Last, errmeasure.FB, errmeasure.Residual, errmeasure.Energy}
+// fkTrajectoryBudget is the second budget of the trajectory runs, the one
+// of issue 6's trajectory comparison (5 pivots: the residual pick kept 0.98
+// of the circle, the energy pick 0.84).
+const fkTrajectoryBudget = 5
 
 func studyForklift(ctx context.Context, o studyOptions) error {
 	ref, err := runForklift(ctx, fkVariant{Name: "reference", Pick: errmeasure.Last}, o.Steps, true)
@@ -335,8 +367,8 @@ func studyForklift(ctx context.Context, o studyOptions) error {
 	}
 	runBudget := func(b int) ([]*fkRun, error) {
 		var out []*fkRun
-		for _, m := range fkPicks {
-			r, err := runForklift(ctx, fkVariant{Name: m.String(), Budget: b, Pick: m}, o.Steps, false)
+		for _, rl := range fkRules() {
+			r, err := runForklift(ctx, fkVariant{Name: rl.name(), Budget: b, Pick: rl.m, Polish: rl.polish}, o.Steps, false)
 			if err != nil {
 				return nil, err
 			}
@@ -360,16 +392,11 @@ func studyForklift(ctx context.Context, o studyOptions) error {
 		}
 		bites = bites || float64(hits) >= biteFraction*float64(len(r.hit))
 	}
-	second := 0
-	if !bites {
-		if second = secondBudget(ref); second > 0 {
-			g, err := runBudget(second)
-			if err != nil {
-				return err
-			}
-			groups = append(groups, g)
-		}
+	second, err := runBudget(fkTrajectoryBudget)
+	if err != nil {
+		return err
 	}
+	groups = append(groups, second)
 
 	kStar := circleStep(ref)
 	refJump := maxWheelJump(ref)
@@ -389,20 +416,24 @@ func studyForklift(ctx context.Context, o studyOptions) error {
 		o.Steps, ref.h, kStar, float64(kStar)*ref.h)
 	fmt.Fprintf(tw, "spike: a step after which a wheel's spin rate changed by more than %g × the reference's largest one-step change (%.4g rad/s), i.e. > %.4g rad/s\n",
 		spikeFactor, refJump, threshold)
-	fmt.Fprintln(tw, "variant\tbudget\thit\tdev mean (m)\tdev max (m)\tcircle\tspikes\tstep dist mean (J)\tmax (J)\tmean on hit steps (J)\tsolver failures")
-	for _, s := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.4g\t%.4g\t%.4f\t%d\t%.4g\t%.4g\t%.4g\t%d\n", s.Variant, s.Budget, s.HitFraction,
-			s.MeanDev, s.MaxDev, s.CircleFraction, s.Spikes, s.MeanDist, s.MaxDist, s.MeanDistHit, s.Failed)
+	fmt.Fprintln(tw, "variant\tbudget\thit\tdev mean (m)\tdev max (m)\tcircle\tspikes\tstep dist mean (J)\tmax (J)\tmean on hit steps (J)\tsolver failures\tsweeps/step\ttime/step (µs)")
+	runs := []*fkRun{ref}
+	for _, g := range groups {
+		runs = append(runs, g...)
 	}
-	switch {
-	case bites:
+	for i, s := range rows {
+		r := runs[i]
+		n := max(1, len(r.iters))
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.4g\t%.4g\t%.4f\t%d\t%.4g\t%.4g\t%.4g\t%d\t%.2f\t%.0f\n", s.Variant, s.Budget, s.HitFraction,
+			s.MeanDev, s.MaxDev, s.CircleFraction, s.Spikes, s.MeanDist, s.MaxDist, s.MeanDistHit, s.Failed,
+			float64(r.sweeps)/float64(n), float64(r.stepTime.Microseconds())/float64(n))
+	}
+	if bites {
 		fmt.Fprintf(tw, "the budget of %d binds on ≥ %.0f %% of the steps in some variant\n", forkliftPaperBudget, 100*biteFraction)
-	case second > 0:
-		fmt.Fprintf(tw, "the budget of %d binds on < %.0f %% of the steps in every variant: also ran budget %d (the largest at which ≥ %.0f %% of the reference's steps need more)\n",
-			forkliftPaperBudget, 100*biteFraction, second, 100*biteFraction)
-	default:
-		fmt.Fprintf(tw, "the budget of %d binds on < %.0f %% of the steps, and no smaller budget bites on the reference's steps\n", forkliftPaperBudget, 100*biteFraction)
+	} else {
+		fmt.Fprintf(tw, "the budget of %d binds on < %.0f %% of the steps in every variant\n", forkliftPaperBudget, 100*biteFraction)
 	}
+	fmt.Fprintln(tw, "time/step is wall-clock on this machine, for comparison between rows only")
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -421,34 +452,60 @@ func studyForklift(ctx context.Context, o studyOptions) error {
 }
 
 // budgetStudy writes NAME.csv and NAME.png: the stored problems solved
-// cold with budgets 1..maxBudget per pick, mean distance to x*, and prints
-// the table.
+// cold with budgets 1..maxBudget under every rule (fkRules), the mean
+// distance to x* and the fraction of problems on which the rule's x is
+// farther from x* than the last iterate; it prints both tables and, per
+// rule, how often the certified bound is finite and its median tightness.
 func budgetStudy(ctx context.Context, o studyOptions, what, name string, problems []*storedMLCP, maxBudget int) error {
 	if len(problems) == 0 {
 		return fmt.Errorf("forklift: %s: no stored MLCP", what)
 	}
-	table, unsolved, exactFailed, err := budgetTable(ctx, problems, maxBudget)
+	bt, err := budgetTable(ctx, problems, maxBudget)
 	if err != nil {
 		return err
 	}
+	rules := fkRules()
 	header := []string{"budget", "unsolved_fraction"}
-	for _, m := range fkPicks {
-		header = append(header, m.String()+"_mean_distance_j")
+	for _, r := range rules {
+		header = append(header, r.name()+"_mean_distance_j")
+	}
+	for _, r := range rules {
+		header = append(header, r.name()+"_farther_than_last")
 	}
 	csvRows := make([][]string, maxBudget)
 	tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "%s: %d stored MLCPs solved cold by block pivoting; mean ½(x − x*)ᵀA(x − x*) (J) per budget (%d x* solves did not converge)\n",
-		what, len(problems), exactFailed)
-	fmt.Fprintln(tw, "budget\tunsolved\tlast\tfb\tresidual\tenergy")
+		what, len(problems), bt.exactFailed)
+	names := make([]string, len(rules))
+	for k, r := range rules {
+		names[k] = r.name()
+	}
+	fmt.Fprintln(tw, "budget\tunsolved\t"+strings.Join(names, "\t"))
 	for b := 1; b <= maxBudget; b++ {
-		r := []string{fmt.Sprint(b), fmtFloat(unsolved[b-1])}
-		fmt.Fprintf(tw, "%d\t%.3f", b, unsolved[b-1])
-		for m := range fkPicks {
-			r = append(r, fmtFloat(table[m][b-1]))
-			fmt.Fprintf(tw, "\t%.4g", table[m][b-1])
+		r := []string{fmt.Sprint(b), fmtFloat(bt.unsolved[b-1])}
+		fmt.Fprintf(tw, "%d\t%.3f", b, bt.unsolved[b-1])
+		for k := range rules {
+			r = append(r, fmtFloat(bt.mean[k][b-1]))
+			fmt.Fprintf(tw, "\t%.3g", bt.mean[k][b-1])
+		}
+		for k := range rules {
+			r = append(r, fmtFloat(bt.farther[k][b-1]))
 		}
 		fmt.Fprintln(tw)
 		csvRows[b-1] = r
+	}
+	fmt.Fprintf(tw, "%s: fraction of the problems on which the rule's x is farther from x* than the last iterate's\n", what)
+	fmt.Fprintln(tw, "budget\t\t"+strings.Join(names, "\t"))
+	for b := 1; b <= maxBudget; b++ {
+		fmt.Fprintf(tw, "%d\t", b)
+		for k := range rules {
+			fmt.Fprintf(tw, "\t%.3f", bt.farther[k][b-1])
+		}
+		fmt.Fprintln(tw)
+	}
+	fmt.Fprintf(tw, "%s: certified bound Σ(wᵢxᵢ − min wᵢz) over all budgets: finite fraction, median bound / distance (distance > 0)\n", what)
+	for k, r := range rules {
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3g\n", r.name(), float64(bt.finite[k])/float64(maxBudget*len(problems)), median(bt.ratios[k]))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -465,14 +522,23 @@ func budgetStudy(ctx context.Context, o studyOptions, what, name string, problem
 		XLabel: "budget (block pivots)", YLabel: "mean ½(x − x*)ᵀA(x − x*) (J)",
 		LogY: true, LogFloor: 1e-12,
 	}
-	for m, pk := range fkPicks {
-		lp.Series = append(lp.Series, series{Label: pk.String(), X: budgets, Y: table[m]})
+	for k, r := range rules {
+		lp.Series = append(lp.Series, series{Label: r.name(), X: budgets, Y: bt.mean[k]})
 	}
 	png, err := lp.png()
 	if err != nil {
 		return err
 	}
 	return writeFileAtomic(filepath.Join(o.Dir, name+".png"), png)
+}
+
+// median returns the median of v (NaN if empty); it sorts v.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
 }
 
 // writeForkliftFiles writes summary.csv, forklift-steps.csv and the
@@ -542,17 +608,29 @@ func writeForkliftFiles(o studyOptions, ref *fkRun, groups [][]*fkRun, rows []fk
 	return nil
 }
 
+// budgetTab is what budgetTable measures, per rule (fkRules order) and
+// budget.
+type budgetTab struct {
+	mean        [][]float64 // mean ½(x − x*)ᵀA(x − x*) (J)
+	farther     [][]float64 // fraction of problems with a distance above the last iterate's
+	unsolved    []float64   // fraction of problems not solved within the budget
+	finite      []int       // per rule, over all budgets: problems with a finite certified bound
+	ratios      [][]float64 // per rule: bound / distance where finite and the distance > 0
+	exactFailed int         // x* solves that did not converge
+}
+
 // budgetTable solves every stored problem cold without a budget (x*) and
-// with budget maxBudget recording every iterate, and returns
-// per pick (fkPicks order) and budget the mean distance to x*, the
-// fraction of problems not solved within each budget, and the number of
-// x* solves that did not converge.
-func budgetTable(ctx context.Context, problems []*storedMLCP, maxBudget int) (table [][]float64, unsolved []float64, exactFailed int, err error) {
-	table = make([][]float64, len(fkPicks))
-	for m := range table {
-		table[m] = make([]float64, maxBudget)
+// with budget maxBudget recording every iterate, and measures every rule at
+// every budget b: the pick among the first b iterates (wallTrace.pick),
+// then, for a polished rule, fkPolish sweeps of lcp.Polish from it.
+func budgetTable(ctx context.Context, problems []*storedMLCP, maxBudget int) (*budgetTab, error) {
+	rules := fkRules()
+	bt := &budgetTab{mean: make([][]float64, len(rules)), farther: make([][]float64, len(rules)),
+		unsolved: make([]float64, maxBudget), finite: make([]int, len(rules)), ratios: make([][]float64, len(rules))}
+	for k := range rules {
+		bt.mean[k] = make([]float64, maxBudget)
+		bt.farther[k] = make([]float64, maxBudget)
 	}
-	unsolved = make([]float64, maxBudget)
 	var (
 		sp       lcp.Sparse
 		exact    lcp.BPP
@@ -560,39 +638,68 @@ func budgetTable(ctx context.Context, problems []*storedMLCP, maxBudget int) (ta
 		dx, adx  []float64
 		trace    wallTrace
 		budgeted lcp.BPP
+		x, w     []float64
 	)
+	dist := make([]float64, len(rules))
 	for k, s := range problems {
 		p := s.problem(&sp)
 		if e := exact.Solve(&res, p, lcp.Settings{}); e != nil || res.Status != lcp.Converged {
-			exactFailed++
+			bt.exactFailed++
 		}
 		xs := slices.Clone(res.X)
+		// Distances within 10⁻¹⁰ of ½x*ᵀAx* (the step's constraint energy
+		// scale) are ties: a converged answer and its rounding.
+		tie := 1e-10 * max(energyDistance(p, xs, make([]float64, len(xs)), &dx, &adx), 1e-300)
 		trace.solve(&budgeted, p, maxBudget)
 		for b := 1; b <= maxBudget; b++ {
 			if !trace.solvedWithin(b) {
-				unsolved[b-1]++
+				bt.unsolved[b-1]++
 			}
-			for m, pk := range fkPicks {
-				x := trace.pick(pk, b)
-				table[m][b-1] += energyDistance(p, x, xs, &dx, &adx)
+			for r, rl := range rules {
+				x = append(x[:0], trace.pick(rl.m, b)...)
+				w = p.Residual(w, x)
+				if rl.polish > 0 && !trace.solvedWithin(b) && errmeasure.InBox(p, x) { // errmeasure.Polish's rule: not a converged answer, only from inside the box
+					if _, err := lcp.Polish(x, w, p, rl.polish); err != nil {
+						return nil, fmt.Errorf("forklift: problem %d: %w", k+1, err)
+					}
+				}
+				dist[r] = energyDistance(p, x, xs, &dx, &adx)
+				bt.mean[r][b-1] += dist[r]
+				if bound := errmeasure.CertifiedBound(p, x, w); !math.IsInf(bound, 1) {
+					bt.finite[r]++
+					if dist[r] > 0 {
+						bt.ratios[r] = append(bt.ratios[r], bound/dist[r])
+					}
+				}
+			}
+			// rules[0] is the last iterate; a tie (the same x, or
+			// distances equal to rounding) is not farther.
+			for r := range rules {
+				if dist[r] > dist[0]*(1+1e-9)+tie {
+					bt.farther[r][b-1]++
+				}
 			}
 		}
 		if ctx.Err() != nil && k+1 < len(problems) {
-			return nil, nil, 0, interruptedf("forklift: interrupted in a budget table at problem %d of %d; its files not written", k+1, len(problems))
+			return nil, interruptedf("forklift: interrupted in a budget table at problem %d of %d; its files not written", k+1, len(problems))
 		}
 	}
-	for b := range unsolved {
-		unsolved[b] /= float64(len(problems))
-		for m := range table {
-			table[m][b] /= float64(len(problems))
+	n := float64(len(problems))
+	for b := range bt.unsolved {
+		bt.unsolved[b] /= n
+		for r := range rules {
+			bt.mean[r][b] /= n
+			bt.farther[r][b] /= n
 		}
 	}
-	return table, unsolved, exactFailed, nil
+	return bt, nil
 }
 
 // wallTrace is one cold solve under a budget with every iterate kept.
 type wallTrace struct {
 	p      *lcp.Problem
+	exact  []float64 // the EnergyExact picker's inverse masses (errmeasure.ExactPickMass), once per problem
+	hasExa bool      // exact is computed for p
 	xs, ws [][]float64
 	eq2    []bool
 	totals []errmeasure.Totals
@@ -605,6 +712,7 @@ type wallTrace struct {
 // totals (diagonal effective mass, as the stepper's Picker).
 func (t *wallTrace) solve(solver lcp.Solver, p *lcp.Problem, budget int) {
 	t.p, t.xs, t.ws, t.eq2, t.totals = p, t.xs[:0], t.ws[:0], t.eq2[:0], t.totals[:0]
+	t.hasExa = false
 	var res lcp.Result
 	obs := lcp.ObserverFunc(func(it lcp.Iterate) {
 		t.xs = append(t.xs, slices.Clone(it.X))
@@ -643,7 +751,21 @@ func (t *wallTrace) pick(m errmeasure.Measure, b int) []float64 {
 		return t.xs[seen-1]
 	}
 	pk := errmeasure.NewPicker(m)
-	pk.Reset(t.p, m)
+	if m == errmeasure.EnergyExact {
+		// The energy-exact picker's masses, computed once per problem
+		// (Picker.Reset would invert A at every budget): the same rule as
+		// Reset's, so the picks are the same.
+		if !t.hasExa {
+			t.hasExa = true
+			t.exact, _ = errmeasure.ExactPickMass(t.exact, t.p)
+		}
+		m = errmeasure.Energy
+		pk = errmeasure.NewPicker(m)
+		pk.Reset(t.p, m)
+		pk.SetInverseMass(t.exact)
+	} else {
+		pk.Reset(t.p, m)
+	}
 	for i := 0; i < seen; i++ {
 		pk.Observe(lcp.Iterate{Iter: i + 1, X: t.xs[i], W: t.ws[i], SatisfiesEq2: t.eq2[i]})
 	}
@@ -696,6 +818,9 @@ func forkliftFig11(runs []*fkRun, kStar int) ([]byte, error) {
 				return nil, err
 			}
 			l.Color, l.Width = c, wd
+			if r.v.Polish > 0 {
+				l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)} // polished rules dashed
+			}
 			p.Add(l)
 			if p == full {
 				p.Legend.Add(label, l)
@@ -706,7 +831,10 @@ func forkliftFig11(runs []*fkRun, kStar int) ([]byte, error) {
 			return nil, err
 		}
 		sc.Color = c
-		sc.Shape = draw.CircleGlyph{}
+		sc.Shape = draw.GlyphDrawer(draw.CircleGlyph{})
+		if r.v.Polish > 0 {
+			sc.Shape = draw.BoxGlyph{} // polished rules: squares
+		}
 		sc.Radius = vg.Points(3)
 		zoom.Add(sc)
 		zoom.Legend.Add(label, sc)
