@@ -48,7 +48,7 @@ func decodeScene(n *jnode, p *problems) *SceneSpec {
 	return s
 }
 
-var pickNames = []string{"energy", "fb", "residual", "last"}
+var pickNames = []string{"energy", "fb", "residual", "last", "energy-exact"}
 var stabNames = []string{"regularized", "none", "baumgarte", "post"}
 
 func decodeSettings(o *objDec, s *SettingsSpec) {

@@ -9,7 +9,6 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/contact"
-	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/stepper"
 )
 
@@ -32,7 +31,7 @@ func (s *SceneSpec) validate(p *problems) {
 	if st.Budget < 0 {
 		p.add("settings.budget", "must be ≥ 0, got %d", st.Budget)
 	}
-	if st.Pick < errmeasure.Energy || st.Pick > errmeasure.Last {
+	if !st.Pick.Valid() {
 		p.add("settings.pick", "unknown measure %d", int(st.Pick))
 	}
 	if st.Stabilization < stepper.Regularized || st.Stabilization > stepper.Post {

@@ -256,7 +256,7 @@ func TestSchemaRejects(t *testing.T) {
 			"$.bodies[0].shapes[0]: matches 0 of the oneOf alternatives"},
 		{`{"version": 1, "settings": {"h": 1}, "joints": [{"type": "hinge", "body_a": "a", "body_b": "world", "pivot": [0, 0, 0], "axis": [0, 1, 0], "ratio": 2}]}`,
 			"$.joints[0]: matches 0 of the oneOf alternatives"},
-		{`{"version": 1, "settings": {"h": 1, "pick": "best"}}`, `$.settings.pick: best is not one of [energy fb residual last]`},
+		{`{"version": 1, "settings": {"h": 1, "pick": "best"}}`, `$.settings.pick: best is not one of [energy fb residual last energy-exact]`},
 	} {
 		errs := sv.check(t, []byte(c.file))
 		require.NotEmpty(t, errs, c.file)
