@@ -234,7 +234,7 @@ func (s *Newton) Solve(dst *Result, p *Problem, set Settings) error {
 		return fmt.Errorf("%s: %s: %w", s.Name(), reason, ErrSingular)
 	}
 	for it := 1; res > wtol; it++ {
-		if err := set.canceled(dst, s.Name()); err != nil {
+		if err := set.canceled(dst, "newton"); err != nil {
 			copy(x, s.bestX)
 			copy(w, s.bestW)
 			s.states(dst, p)
