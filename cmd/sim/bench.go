@@ -116,7 +116,7 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 		e0 := freeEnergy(p)
 		for si, name := range names {
 			solver, _ := solverByName(name)
-			runs = append(runs, benchOne(p, solver, *budget, e0, *tol, fi, si))
+			runs = append(runs, benchOne(ctx, p, solver, *budget, e0, *tol, fi, si))
 		}
 	}
 	return writeBench(*out, stdout, frames, names, runs, *tol, *budget, form)
@@ -137,7 +137,7 @@ func freeEnergy(p *lcp.Problem) float64 {
 	return e
 }
 
-func benchOne(p *lcp.Problem, solver lcp.Solver, budget int, e0, tol float64, fi, si int) benchRun {
+func benchOne(ctx context.Context, p *lcp.Problem, solver lcp.Solver, budget int, e0, tol float64, fi, si int) benchRun {
 	r := benchRun{frame: fi, solver: si, rows: p.N(), e0: e0}
 	obs := lcp.ObserverFunc(func(it lcp.Iterate) {
 		if !it.SatisfiesEq2 {
@@ -148,7 +148,7 @@ func benchOne(p *lcp.Problem, solver lcp.Solver, budget int, e0, tol float64, fi
 	})
 	var res lcp.Result
 	start := time.Now()
-	err := solver.Solve(&res, p, lcp.Settings{MaxIterations: budget, Observer: obs})
+	err := solver.Solve(&res, p, lcp.Settings{MaxIterations: budget, Observer: obs, Context: ctx})
 	r.time = time.Since(start)
 	r.iterations = res.Iterations
 	r.status = res.Status.String()

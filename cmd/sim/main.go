@@ -9,7 +9,7 @@
 //	        [--stats FILE] [--dump-mlcp DIR] [--every K] [--quiet]
 //	sim export SCENE [--set NAME=VALUE ...] > FILE.json   (--schema: the format's JSON Schema)
 //	sim study NAME [--out DIR] [--steps N]
-//	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
+//	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last] [--timeout D]
 //	sim mlcp errors PROBLEM CANDIDATE
 //	sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
 //	sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [--set NAME=VALUE ...] [--stats FILE]
@@ -53,6 +53,7 @@ const usage = `usage:
   sim export SCENE [--set NAME=VALUE ...] > FILE.json   (sim export --schema: the JSON Schema)
   sim study NAME [--out DIR] [--steps N]     (sim study help lists the studies)
   sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
+          [--timeout D]
   sim mlcp errors PROBLEM CANDIDATE
   sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
   sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [--set NAME=VALUE ...] [--stats FILE]
@@ -114,7 +115,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		switch args[1] {
 		case "solve":
-			return mlcpSolve(args[2:], stdout)
+			return mlcpSolve(ctx, args[2:], stdout)
 		case "errors":
 			return mlcpErrors(args[2:], stdout)
 		}

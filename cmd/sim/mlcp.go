@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,12 +51,16 @@ func totalsJSON(t errmeasure.Totals) map[string]float64 {
 	return map[string]float64{"fb": t.FB, "residual": t.Residual, "energy": t.Energy}
 }
 
-// mlcpSolve implements `sim mlcp solve`.
-func mlcpSolve(args []string, stdout io.Writer) error {
+// mlcpSolve implements `sim mlcp solve`. SIGINT or SIGTERM (ctx) and
+// --timeout stop the solver at its next iteration; the best iterate so far
+// is written with status "canceled". A timeout, a wall-clock budget, exits
+// 0 like a spent iteration budget; a signal exits 130.
+func mlcpSolve(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := newFlagSet("mlcp solve")
 	solverName := fs.String("solver", "bpp", "bpp, pgs, lemke, enum, newton-fb, newton-cck, newton-min or prox")
 	budget := fs.Int("budget", 0, "iteration budget; 0 = the solver's default")
 	pickName := fs.String("pick", "energy", "energy, fb, residual or last")
+	timeout := fs.Duration("timeout", 0, "wall-clock limit of the solve (Go duration: 30s, 5m); 0 = none")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -64,6 +70,9 @@ func mlcpSolve(args []string, stdout io.Writer) error {
 	}
 	if *budget < 0 {
 		return usagef("--budget: must be ≥ 0, got %d", *budget)
+	}
+	if *timeout < 0 {
+		return usagef("--timeout: must be ≥ 0, got %v", *timeout)
 	}
 	solver, err := solverByName(*solverName)
 	if err != nil {
@@ -77,8 +86,14 @@ func mlcpSolve(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	solveCtx := ctx
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		solveCtx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
 	var res lcp.Result
-	pick, solveErr := errmeasure.Solve(&res, p, solver, lcp.Settings{MaxIterations: *budget}, errmeasure.NewPicker(measure))
+	pick, solveErr := errmeasure.Solve(&res, p, solver, lcp.Settings{MaxIterations: *budget, Context: solveCtx}, errmeasure.NewPicker(measure))
 	sol := &lcp.Solution{
 		X:          res.X,
 		W:          res.W,
@@ -95,8 +110,17 @@ func mlcpSolve(args []string, stdout io.Writer) error {
 	if res.Reason != "" {
 		sol.Extra["reason"] = res.Reason
 	}
-	if err := lcp.WriteSolution(stdout, sol); err != nil {
-		return err
+	writeErr := lcp.WriteSolution(stdout, sol)
+	switch {
+	case ctx.Err() != nil: // SIGINT or SIGTERM
+		if writeErr != nil {
+			return interruptedf("mlcp solve: interrupted after %d iterations; writing the best iterate failed: %v", res.Iterations, writeErr)
+		}
+		return interruptedf("mlcp solve: interrupted after %d iterations; the best iterate so far is written", res.Iterations)
+	case writeErr != nil:
+		return writeErr
+	case errors.Is(solveErr, context.DeadlineExceeded):
+		return nil // --timeout: a wall-clock budget, reported by the status
 	}
 	return solveErr
 }
