@@ -146,10 +146,14 @@ func simView(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	case <-ctx.Done():
 	}
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Open requests get 500 ms to finish, then the connections close: the
+	// command must end within 1 s of the signal.
+	shut, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	_ = srv.Shutdown(shut)
-	return nil
+	if err := srv.Shutdown(shut); err != nil {
+		_ = srv.Close()
+	}
+	return interruptedf("view: stopped by a signal")
 }
 
 // checkViewAddr accepts host:port with a loopback host (127.0.0.0/8, ::1,
