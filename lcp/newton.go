@@ -250,13 +250,15 @@ func (s *Newton) Solve(dst *Result, p *Problem, set Settings) error {
 		if err != "" {
 			return fail(err)
 		}
+		// A failed search leaves x and theta; the new merit comes from
+		// eval below.
 		stepped := false
 		if ok {
-			stepped, theta = s.search(p, x, w, theta)
+			stepped, _ = s.search(p, x, w, theta)
 		}
 		if !stepped {
 			s.gradientDir(p)
-			if stepped, theta = s.search(p, x, w, theta); !stepped {
+			if stepped, _ = s.search(p, x, w, theta); !stepped {
 				return fail(fmt.Sprintf("line search failed at iteration %d: the merit is stationary at ‖Φ‖∞ = %.3g (tolerance %.3g)", it, res, wtol))
 			}
 		}
