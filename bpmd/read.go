@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -16,7 +17,43 @@ import (
 // their group names, and validates each. Errors name the file, the frame
 // and the dataset. A corrupt or truncated file gives an error, never a
 // panic: the HDF5 library's panics are recovered and reported.
+//
+// A directory is read as a Writer's journal (PATH.partial.d, left by a
+// killed process): its *.h5 files in name order, their frames
+// concatenated, indices increasing.
 func ReadFile(path string) (frames []*Frame, err error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("bpmd: %w", err)
+	}
+	if !st.IsDir() {
+		return readFile(path)
+	}
+	names, err := filepath.Glob(filepath.Join(path, "*.h5"))
+	if err != nil {
+		return nil, fmt.Errorf("bpmd: %w", err)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("bpmd: %s: a directory without frame files (*.h5)", path)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fs, err := readFile(n)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			if len(frames) > 0 && f.Index <= frames[len(frames)-1].Index {
+				return nil, fmt.Errorf("bpmd: %s: frame %d: index must exceed the previous frame's %d", n, f.Index, frames[len(frames)-1].Index)
+			}
+			frames = append(frames, f)
+		}
+	}
+	return frames, nil
+}
+
+// readFile reads one BPMD file (see ReadFile).
+func readFile(path string) (frames []*Frame, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			frames, err = nil, fmt.Errorf("bpmd: %s: corrupt HDF5 file: %v", path, r)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorigid/gorigid/bpmd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -152,4 +153,39 @@ func TestLongCommandsSIGTERM(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Issue 18: kill -9 during `sim run --bpmd` lost every frame. The journal
+// PATH.partial.d keeps every frame written before the kill.
+func TestRunBPMDSurvivesSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "wall.h5")
+	cmd, _, stderr := startSim(t, "run", "brickwall", "--set", "rows=3", "--steps", "100000000", "--bpmd", db, "--quiet")
+	journal := db + bpmd.JournalSuffix
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		names, _ := filepath.Glob(filepath.Join(journal, "*.h5"))
+		if len(names) >= 5 {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "fewer than 5 frames after 30 s; stderr: %s", stderr.String())
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.NoError(t, cmd.Process.Kill())
+	_, _ = cmd.Process.Wait()
+	// Every frame file in the journal is complete (each appears by rename).
+	names, err := filepath.Glob(filepath.Join(journal, "*.h5"))
+	require.NoError(t, err)
+	frames, err := bpmd.ReadFile(journal)
+	require.NoError(t, err)
+	require.Len(t, frames, len(names))
+	for k, f := range frames {
+		assert.Equal(t, frames[0].Index+k, f.Index, "frames are consecutive")
+		assert.Positive(t, f.RowCount())
+	}
+	// The journal is a database: bench reads it.
+	_, errOut, code := runSim(t, "bench", journal, "--solvers", "bpp", "--out", filepath.Join(dir, "bench"))
+	require.Equal(t, 0, code, errOut)
 }
