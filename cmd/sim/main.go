@@ -18,8 +18,13 @@
 // Errors in the input (an unknown scene, a bad flag value, an unwritable
 // path) print one line on stderr and exit with status 2; a solver that
 // fails numerically exits with status 1 after printing what it has. SIGINT
-// or SIGTERM stops a run after the current step, closes every output with
-// all rows written, and exits with status 130.
+// or SIGTERM stops every command within a second: a run after the current
+// step, a solve at its next iteration (mlcp solve writes the best iterate),
+// bench after the current frame's solves (writing the completed frames),
+// a study after the current step, view after open requests; every output
+// is closed with all rows written and the status is 130. After a kill -9,
+// FILE.partial holds what was written (a CSV's cut last line is dropped by
+// sim view) and a --bpmd database's frames are in FILE.h5.partial.d.
 package main
 
 import (
