@@ -20,7 +20,7 @@
 // fails numerically exits with status 1 after printing what it has. SIGINT
 // or SIGTERM stops every command within a second: a run after the current
 // step, a solve at its next iteration (mlcp solve writes the best iterate),
-// bench after the current frame's solves (writing the completed frames),
+// bench at once (writing the frames it completed),
 // a study after the current step, view after open requests; every output
 // is closed with all rows written and the status is 130. After a kill -9,
 // FILE.partial holds what was written (a CSV's cut last line is dropped by
