@@ -19,7 +19,7 @@ import (
 // -mutations sets how many mutated files of each kind TestMutatedInputs
 // feeds sim; the default is a sample sized for go test ./... (issue 18's
 // campaign used -mutations=2000).
-var mutations = flag.Int("mutations", 120, "mutated files per kind in TestMutatedInputs")
+var mutations = flag.Int("mutations", 60, "mutated files per kind in TestMutatedInputs")
 
 // numberRe finds JSON numbers (and the words a mutation may swap in).
 var numberRe = regexp.MustCompile(`-?[0-9][0-9.eE+\-]*`)
