@@ -326,7 +326,7 @@ func (w *World) solve() (Stats, error) {
 	if ws.picker == nil || ws.picker.Measure() != s.Pick {
 		ws.picker = errmeasure.NewPicker(s.Pick)
 	}
-	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start}
+	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start, Context: s.Context}
 	st := Stats{Rows: n}
 	if n == 0 {
 		ws.res.X, ws.res.W = ws.res.X[:0], ws.res.W[:0]

@@ -1,6 +1,7 @@
 package stepper
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -72,6 +73,11 @@ type Settings struct {
 	// ContactMargin is the distance (m) below which two geoms get contact
 	// rows; 0 means DefaultContactMargin.
 	ContactMargin float64
+	// Context, if not nil, is handed to the step's solver, which checks it
+	// once per iteration: when it is done the step completes with the best
+	// iterate so far (status lcp.Canceled) and Step returns an error
+	// wrapping the context's error. A step is never left half-integrated.
+	Context context.Context
 }
 
 // StandardGravity is (0, 0, −9.81) m/s², z up.

@@ -70,11 +70,13 @@ type runReport struct {
 
 // simulate steps w opts.Steps times, recording step 0 and every Every-th
 // step to the outputs. Cancelling ctx (Ctrl-C) stops after the current
-// step; every output is then flushed, closed and renamed to its final
-// name, and the error is an interruptedError. A failing step stops the
+// step, whose solve stops at its best iterate; every output is then
+// flushed, closed and renamed to its final name, and the error is an
+// interruptedError. A failing step stops the
 // run the same way, its rows written, and returns the step's error. A
 // panic leaves the outputs as FILE.partial.
 func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runReport, err error) {
+	w.Settings.Context = ctx // a signal stops a long solve too, not only between steps
 	var traj, stats *atomicFile
 	var db *bpmd.Writer
 	var rec *bpmd.Recorder
@@ -182,6 +184,10 @@ func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runRepor
 			}
 		}
 		if stepErr != nil {
+			if ctx.Err() != nil && errors.Is(stepErr, ctx.Err()) {
+				// The signal stopped this step's solve at its best iterate.
+				return finish(interruptedf("interrupted after step %d of %d (its solve stopped at its best iterate); outputs closed with every row written", k, o.Steps))
+			}
 			return finish(stepErr)
 		}
 		if o.OnStep != nil {
