@@ -68,7 +68,7 @@
 // HDF5 library reads a file, the heap and dataset sizes it claims are held
 // to the file size and ReadOptions.MaxBytes: a corrupt size is an error,
 // not an out-of-memory crash (the library allocates what a header claims;
-// checkHeapClaims in the source says what is and is not checked). Rebuild builds from a frame the boxed MLCP the stepper
+// ReadOptions says what is and is not checked). Rebuild builds from a frame the boxed MLCP the stepper
 // solved (Box; equal to World.LastProblem to rounding), the LCP of the
 // paper's Eq. (11) with a polyhedral cone and sliding speeds (LCP), or the
 // mixed LCP with the joints (Mixed).

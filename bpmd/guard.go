@@ -13,6 +13,19 @@ import (
 const DefaultMaxBytes = 1 << 30
 
 // ReadOptions steer ReadFileWith. The zero value means every default.
+//
+// The HDF5 library (github.com/scigolib/hdf5) allocates the size a header
+// claims before it reads the data, so a corrupt size could end the process
+// with Go's unrecoverable "fatal error: out of memory". The reader checks,
+// before the library opens the file, every local heap and global heap
+// collection header in it, and each dataset's shape before reading it.
+// That does not make the library safe: other allocations in it (an
+// attribute's data, a link value, a fractal-heap object, an object-header
+// continuation block) also take sizes from the file unchecked, and only
+// the library knows where those structures are. The mutation test and the
+// fuzzing found no crash through them. The lasting fix is an upstream
+// change that checks every claimed size against the file size, or a BPMD
+// reader of its own for the small HDF5 subset BPMD files use.
 type ReadOptions struct {
 	// MaxBytes bounds every size the file claims for one structure (a
 	// local or global heap, a dataset) before the HDF5 library allocates
@@ -47,16 +60,8 @@ var hdf5Signature = []byte("\x89HDF\r\n\x1a\n")
 // bytes after it also exceed the file size, and then the error names the
 // offset.
 //
-// Datasets are checked by their shape before they are read (ReadFile).
-// This does not make the library safe: other allocations in it also take
-// a size from the file unchecked (an attribute's data, a link value, a
-// fractal-heap object, an object-header continuation block), and only the
-// library, which knows where each structure is, could check them all. The
-// 2 000-file mutation test and the fuzzing found no crash through them;
-// the lasting fix is either an upstream change to check every claimed
-// size against the file size, or a BPMD reader of its own for the small
-// HDF5 subset BPMD files use (superblock 0–2, symbol-table and compact
-// groups, contiguous and chunked float64/int datasets, scalar attributes).
+// Datasets are checked by their shape before they are read; see
+// ReadOptions for what stays unchecked.
 func checkHeapClaims(f io.ReaderAt, size, limit int64) error {
 	offSize, lenSize, err := superblockSizes(f, size)
 	if err != nil {
