@@ -22,8 +22,8 @@ const DefaultMaxBytes = 1 << 30
 // That does not make the library safe: other allocations in it (an
 // attribute's data, a link value, a fractal-heap object, an object-header
 // continuation block) also take sizes from the file unchecked, and only
-// the library knows where those structures are. The mutation test and the
-// fuzzing found no crash through them. The lasting fix is an upstream
+// the library knows where those structures are. 2 000 mutated files
+// crashed nothing through them. The lasting fix is an upstream
 // change that checks every claimed size against the file size, or a BPMD
 // reader of its own for the small HDF5 subset BPMD files use.
 type ReadOptions struct {
