@@ -189,3 +189,33 @@ func TestRunBPMDSurvivesSIGKILL(t *testing.T) {
 	_, errOut, code := runSim(t, "bench", journal, "--solvers", "bpp", "--out", filepath.Join(dir, "bench"))
 	require.Equal(t, 0, code, errOut)
 }
+
+// mlcp solve --timeout is a wall-clock budget: the best iterate is written
+// with status canceled and the command succeeds.
+func TestMLCPSolveTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves for 300 ms")
+	}
+	path := filepath.Join(t.TempDir(), "nonpsd.json")
+	nonPSDProblem(t, path, 300)
+	start := time.Now()
+	out, stderr, code := runSim(t, "mlcp", "solve", path, "--timeout", "300ms")
+	elapsed := time.Since(start)
+	require.Equal(t, 0, code, stderr)
+	var got struct {
+		X      []float64
+		Status string
+		Reason string
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, "canceled", got.Status)
+	assert.Contains(t, got.Reason, "context deadline exceeded")
+	assert.Len(t, got.X, 300)
+	// 300 ms, plus reading the file and one iteration (a 300-row dense
+	// factorization, milliseconds) and writing; 5 s allows a loaded machine.
+	assert.Less(t, elapsed, 5*time.Second)
+
+	_, stderr, code = runSim(t, "mlcp", "solve", path, "--timeout", "-1s")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--timeout: must be ≥ 0, got -1s")
+}
