@@ -16,6 +16,25 @@ const (
 	UnitQuatTol = 1e-9
 	// SymmetryTol is the relative tolerance on |I_ij − I_ji| / max|I_kl|.
 	SymmetryTol = 1e-12
+	// TriangleTol is the relative tolerance of the triangle inequality of
+	// the principal moments, I_i ≤ I_j + I_k + TriangleTol·tr(I): a thin
+	// disc or rod sits on its boundary, and moments rounded to 7
+	// significant digits must still pass; [1, 1, 10] kg·m², which no mass
+	// distribution has, fails by 8/12 of the trace.
+	TriangleTol = 1e-6
+)
+
+// Velocity bounds checked by Validate. A rigid-body step squares
+// velocities (kinetic energy, the gyroscopic term ω × Iω, the error
+// measures' b²/a), so unbounded ones overflow to Inf and NaN; these bounds
+// are far beyond any rigid-body motion and keep those squares below 1e20.
+const (
+	// MaxSpeed is the largest |v| (m/s): the speed of light, beyond which
+	// Newtonian rigid-body mechanics means nothing.
+	MaxSpeed = 299792458.0
+	// MaxAngVel is the largest |ω| (rad/s), ten times the fastest spin
+	// measured for a rotor (a levitated nanoparticle, about 1e9 rad/s).
+	MaxAngVel = 1e10
 )
 
 // Body is one rigid body: mass properties, pose, velocities and the applied
@@ -86,7 +105,10 @@ func (e *FieldError) Error() string {
 //     (Cholesky) for dynamic bodies;
 //   - Rot finite with ||q| − 1| ≤ UnitQuatTol. Validate never normalizes: a
 //     zero quaternion is an error, not the identity;
-//   - Pos, Vel, AngVel, Force, Torque finite.
+//   - Inertia's principal moments obey the triangle inequality
+//     I_i ≤ I_j + I_k (relative TriangleTol), as every mass distribution's do;
+//   - Pos, Vel, AngVel, Force, Torque finite; |Vel| ≤ MaxSpeed,
+//     |AngVel| ≤ MaxAngVel, and the kinetic energy ½m|v|² + ½ωᵀIω finite.
 func (b *Body) Validate() error {
 	var errs []error
 	bad := func(field, format string, args ...any) {
@@ -122,8 +144,24 @@ func (b *Body) Validate() error {
 			bad(f.name, "must be finite, got %v", f.v)
 		}
 	}
+	if n := Norm(b.Vel); finiteVec(b.Vel) && n > MaxSpeed {
+		bad("Vel", "|v| must be ≤ %g m/s (the speed of light), got %v", MaxSpeed, n)
+	}
+	if n := Norm(b.AngVel); finiteVec(b.AngVel) && n > MaxAngVel {
+		bad("AngVel", "|ω| must be ≤ %g rad/s, got %v", MaxAngVel, n)
+	}
+	if len(errs) == 0 {
+		v, w := b.Vel, b.AngVel
+		if e := 0.5*b.Mass*v.Dot(v) + 0.5*w.Dot(b.Inertia.Mul3x1(w)); !finite(e) {
+			bad("Vel", "the kinetic energy ½m|v|² + ½ωᵀIω overflows (m = %v kg, |v| = %v m/s, |ω| = %v rad/s)", b.Mass, v.Len(), w.Len())
+		}
+	}
 	return errors.Join(errs...)
 }
+
+// Norm returns |v| without overflow for components up to ±MaxFloat64
+// (mgl64's Len squares them).
+func Norm(v mgl64.Vec3) float64 { return math.Hypot(math.Hypot(v[0], v[1]), v[2]) }
 
 // checkInertia returns "" if m is finite, symmetric and (if pd) positive
 // definite, else what is wrong.
@@ -144,6 +182,16 @@ func checkInertia(m mgl64.Mat3, pd bool) string {
 	}
 	if pd && !posDef(m) {
 		return "must be positive definite (Cholesky failed)"
+	}
+	// Triangle inequality: S = tr(I)/2·E − I = Σ m r rᵀ has eigenvalues
+	// tr(I)/2 − I_i, so I_i ≤ I_j + I_k (each eigenvalue of S ≥ 0) holds to
+	// the tolerance iff S + TriangleTol·tr(I)·E is positive definite.
+	if pd {
+		tr := m.At(0, 0) + m.At(1, 1) + m.At(2, 2)
+		s := mgl64.Ident3().Mul(tr/2 + TriangleTol*tr).Sub(m)
+		if !posDef(s) {
+			return fmt.Sprintf("principal moments must obey the triangle inequality I_i ≤ I_j + I_k (relative %g), as every mass distribution's do", TriangleTol)
+		}
 	}
 	if pd {
 		for _, x := range Inv3(m) {

@@ -49,6 +49,21 @@ func TestValidate(t *testing.T) {
 		{"NaN AngVel", func(p *Params) { p.AngVel[0] = nan }, "AngVel", "finite"},
 		{"NaN Force", func(p *Params) { p.Force[0] = nan }, "Force", "finite"},
 		{"Inf Torque", func(p *Params) { p.Torque[1] = -inf }, "Torque", "finite"},
+		// Issue 18: the triangle inequality of the principal moments.
+		{"inertia [1 1 10]", func(p *Params) { p.Inertia = mgl64.Diag3(mgl64.Vec3{1, 1, 10}) }, "Inertia", "triangle inequality"},
+		{"rotated inertia [1 1 10]", func(p *Params) { p.Inertia = rotated(mgl64.Diag3(mgl64.Vec3{1, 1, 10})) }, "Inertia", "triangle inequality"},
+		// A disc (I_z = I_x + I_y) and a thin rod sit on the boundary.
+		{"disc inertia", func(p *Params) { p.Inertia = rotated(CylinderInertia(2, 1, 0)) }, "", ""},
+		{"rod inertia", func(p *Params) { p.Inertia = rotated(RodInertia(2, 3)) }, "", ""},
+		// Moments rounded to 7 digits (a disc 1, 1, 2 → 0.3333333, 0.3333333,
+		// 0.6666667: 3e-8 of the trace beyond the boundary) pass; 1e-5 fails.
+		{"disc rounded", func(p *Params) { p.Inertia = mgl64.Diag3(mgl64.Vec3{0.3333333, 0.3333333, 0.6666667}) }, "", ""},
+		{"disc beyond tolerance", func(p *Params) { p.Inertia = mgl64.Diag3(mgl64.Vec3{1, 1, 2 + 4e-5}) }, "Inertia", "triangle inequality"},
+		// Issue 18: ω = 1e308 was accepted and gave NaN.
+		{"huge AngVel", func(p *Params) { p.AngVel = mgl64.Vec3{1e308, 0, 0} }, "AngVel", "≤ 1e+10 rad/s"},
+		{"AngVel at bound", func(p *Params) { p.AngVel = mgl64.Vec3{0, MaxAngVel, 0} }, "", ""},
+		{"faster than light", func(p *Params) { p.Vel = mgl64.Vec3{0, 0, -3e8} }, "Vel", "speed of light"},
+		{"energy overflows", func(p *Params) { p.Mass, p.Vel = 1e300, mgl64.Vec3{1e8, 0, 0} }, "Vel", "overflows"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,6 +84,12 @@ func TestValidate(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.substr)
 		})
 	}
+}
+
+// rotated returns R m Rᵀ for a fixed rotation R that mixes all three axes.
+func rotated(m mgl64.Mat3) mgl64.Mat3 {
+	r := QuatMat3(mgl64.QuatRotate(0.7, mgl64.Vec3{1, 2, 3}.Normalize()))
+	return r.Mul3(m).Mul3(r.Transpose())
 }
 
 func TestValidateReportsEveryField(t *testing.T) {

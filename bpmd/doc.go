@@ -62,7 +62,13 @@
 //
 // A Recorder attached to a stepper.World captures a Frame per step; Writer
 // and WriteFile write frames, ReadFile reads them (errors, never panics, on
-// corrupt files). Rebuild builds from a frame the boxed MLCP the stepper
+// corrupt files). Writer also keeps every frame as a one-frame file in
+// PATH.partial.d until Close, so a killed process loses at most the frame
+// it was writing; ReadFile reads that directory like a file. Before the
+// HDF5 library reads a file, the heap and dataset sizes it claims are held
+// to the file size and ReadOptions.MaxBytes: a corrupt size is an error,
+// not an out-of-memory crash (the library allocates what a header claims;
+// ReadOptions says what is and is not checked). Rebuild builds from a frame the boxed MLCP the stepper
 // solved (Box; equal to World.LastProblem to rounding), the LCP of the
 // paper's Eq. (11) with a polyhedral cone and sliding speeds (LCP), or the
 // mixed LCP with the joints (Mixed).

@@ -1,9 +1,13 @@
 package bpmd
 
 import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -69,4 +73,33 @@ func FuzzReadFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_ = readBytes(t, dir, data)
 	})
+}
+
+// Issue 18: a local heap claiming a terabyte killed the process with Go's
+// unrecoverable out-of-memory error inside the HDF5 library. The claim is
+// now checked first: one clear error.
+func TestHeapClaimsChecked(t *testing.T) {
+	good := smallDB(t)
+	dir := t.TempDir()
+	at := bytes.Index(good, []byte("HEAP"))
+	if at < 0 {
+		t.Fatal("no local heap in the test file")
+	}
+	bad := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint64(bad[at+8:], 1<<40) // size of lengths is 8 in files the library writes
+	err := readBytes(t, dir, bad)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("the local heap data segment at byte %d claims 1099511627776 bytes", at)) {
+		t.Fatalf("got %v", err)
+	}
+	// A limit below the file's datasets refuses them, naming the limit.
+	path := filepath.Join(dir, "good.h5")
+	if err := os.WriteFile(path, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFileWith(path, ReadOptions{MaxBytes: 16}); err == nil || !strings.Contains(err.Error(), "the limit of 16") {
+		t.Fatalf("MaxBytes 16: got %v", err)
+	}
+	if _, err := ReadFileWith(path, ReadOptions{MaxBytes: int64(len(good))}); err != nil {
+		t.Fatalf("MaxBytes = file size: %v", err)
+	}
 }

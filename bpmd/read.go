@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -16,22 +17,68 @@ import (
 // their group names, and validates each. Errors name the file, the frame
 // and the dataset. A corrupt or truncated file gives an error, never a
 // panic: the HDF5 library's panics are recovered and reported.
+//
+// A directory is read as a Writer's journal (PATH.partial.d, left by a
+// killed process): its *.h5 files in name order, their frames
+// concatenated, indices increasing.
+//
+// Before the HDF5 library sees the file, every size it claims for a heap
+// or a dataset is checked against the file size and DefaultMaxBytes (see
+// ReadFileWith), so a corrupt size is an error, not an out-of-memory crash.
 func ReadFile(path string) (frames []*Frame, err error) {
+	return ReadFileWith(path, ReadOptions{})
+}
+
+// ReadFileWith is ReadFile with options.
+func ReadFileWith(path string, o ReadOptions) (frames []*Frame, err error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("bpmd: %w", err)
+	}
+	if !st.IsDir() {
+		return readFile(path, o.maxBytes())
+	}
+	names, err := filepath.Glob(filepath.Join(path, "*.h5"))
+	if err != nil {
+		return nil, fmt.Errorf("bpmd: %w", err)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("bpmd: %s: a directory without frame files (*.h5)", path)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fs, err := readFile(n, o.maxBytes())
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			if len(frames) > 0 && f.Index <= frames[len(frames)-1].Index {
+				return nil, fmt.Errorf("bpmd: %s: frame %d: index must exceed the previous frame's %d", n, f.Index, frames[len(frames)-1].Index)
+			}
+			frames = append(frames, f)
+		}
+	}
+	return frames, nil
+}
+
+// readFile reads one BPMD file (see ReadFile); limit bounds every claimed
+// size (ReadOptions.MaxBytes).
+func readFile(path string, limit int64) (frames []*Frame, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			frames, err = nil, fmt.Errorf("bpmd: %s: corrupt HDF5 file: %v", path, r)
 		}
 	}()
-	st, err := os.Stat(path)
+	size, err := openChecked(path, limit)
 	if err != nil {
-		return nil, fmt.Errorf("bpmd: %w", err)
+		return nil, fmt.Errorf("bpmd: %s: %w", path, err)
 	}
 	f, err := hdf5.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("bpmd: %s: %w", path, err)
 	}
 	defer f.Close()
-	d := &decoder{ds: map[string]*hdf5.Dataset{}, groups: map[string]*hdf5.Group{}, size: st.Size()}
+	d := &decoder{ds: map[string]*hdf5.Dataset{}, groups: map[string]*hdf5.Group{}, size: size, limit: limit}
 	f.Walk(func(p string, o hdf5.Object) {
 		switch v := o.(type) {
 		case *hdf5.Dataset:
@@ -67,6 +114,7 @@ type decoder struct {
 	ds     map[string]*hdf5.Dataset
 	groups map[string]*hdf5.Group
 	size   int64 // file size, bytes
+	limit  int64 // ReadOptions.MaxBytes
 	err    error
 }
 
@@ -84,7 +132,7 @@ const maxExpansion = 1024
 // a scalar has none. It refuses a dataset whose claimed size cannot be in
 // a file of fileSize bytes: the library allocates the claimed size before
 // reading, so a corrupt dimension would otherwise exhaust memory.
-func shape(ds *hdf5.Dataset, fileSize int64) ([]int, error) {
+func shape(ds *hdf5.Dataset, fileSize, maxBytes int64) ([]int, error) {
 	info, err := ds.Info()
 	if err != nil {
 		return nil, err
@@ -121,6 +169,9 @@ func shape(ds *hdf5.Dataset, fileSize int64) ([]int, error) {
 	if total*elem > limit {
 		return nil, fmt.Errorf("dataset claims %d bytes (shape [%s]), more than a %d-byte file can hold", total*elem, m[1], fileSize)
 	}
+	if total*elem > uint64(maxBytes) {
+		return nil, fmt.Errorf("dataset claims %d bytes (shape [%s]), more than the limit of %d (ReadOptions.MaxBytes)", total*elem, m[1], maxBytes)
+	}
 	return dims, nil
 }
 
@@ -140,7 +191,7 @@ func (d *decoder) floats(path string, wantRows, cols int) []float64 {
 		}
 		return nil
 	}
-	dims, err := shape(ds, d.size)
+	dims, err := shape(ds, d.size, d.limit)
 	if err != nil {
 		d.err = fmt.Errorf("%s: %w", base(path), err)
 		return nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/scigolib/hdf5"
 )
@@ -14,17 +15,51 @@ const FormatVersion = 1
 // Writer writes frames to a new BPMD file. The file is built under
 // PATH.partial and renamed to PATH by Close, so a reader never sees a
 // half-written database; Abort removes it.
+//
+// The HDF5 library writes a file's metadata (its group tree) only on Close,
+// so PATH.partial of a killed process holds no readable frame. Every frame
+// is therefore also written, as a complete one-frame BPMD file renamed into
+// place, to the journal directory PATH.partial.d (JournalSuffix); Close
+// removes it. After a kill -9 the journal holds every frame whose
+// WriteFrame returned, and ReadFile reads the directory like a file.
+// Frames are not fsynced: they survive the death of the process, not of
+// the machine.
 type Writer struct {
-	fw     *hdf5.FileWriter
-	path   string
-	tmp    string
-	frames int
-	last   int
-	err    error
+	fw      *hdf5.FileWriter
+	path    string
+	tmp     string
+	journal string // directory of one-frame files; "" for none
+	frames  int
+	last    int
+	err     error
 }
 
-// Create starts a BPMD file at path (replacing it on Close).
+// JournalSuffix names the directory of one-frame files that a Writer for
+// PATH keeps at PATH + JournalSuffix until Close.
+const JournalSuffix = ".partial.d"
+
+// Create starts a BPMD file at path (replacing it on Close), journaling
+// every frame in path + JournalSuffix (a journal left by an earlier run is
+// replaced).
 func Create(path string) (*Writer, error) {
+	journal := path + JournalSuffix
+	if err := os.RemoveAll(journal); err != nil {
+		return nil, fmt.Errorf("bpmd: create %s: %w", path, err)
+	}
+	if err := os.Mkdir(journal, 0o755); err != nil {
+		return nil, fmt.Errorf("bpmd: create %s: %w", path, err)
+	}
+	w, err := createFile(path)
+	if err != nil {
+		os.RemoveAll(journal)
+		return nil, err
+	}
+	w.journal = journal
+	return w, nil
+}
+
+// createFile starts a BPMD file at path without a journal.
+func createFile(path string) (*Writer, error) {
 	tmp := path + ".partial"
 	fw, err := hdf5.CreateForWrite(tmp, hdf5.CreateTruncate)
 	if err != nil {
@@ -142,6 +177,21 @@ func (w *Writer) WriteFrame(f *Frame) (err error) {
 	if e.err != nil {
 		return fmt.Errorf("bpmd: frame %d: %w", f.Index, e.err)
 	}
+	if w.journal != "" {
+		// The one-frame file appears under its final name only once
+		// complete (createFile builds it under .partial).
+		jw, err := createFile(filepath.Join(w.journal, fmt.Sprintf("%09d.h5", f.Index)))
+		if err != nil {
+			return err
+		}
+		if err := jw.WriteFrame(f); err != nil {
+			jw.Abort()
+			return err
+		}
+		if err := jw.Close(); err != nil {
+			return err
+		}
+	}
 	w.frames++
 	w.last = f.Index
 	return nil
@@ -161,21 +211,30 @@ func (w *Writer) Close() error {
 	if err := os.Rename(w.tmp, w.path); err != nil {
 		return fmt.Errorf("bpmd: %w", err)
 	}
+	if w.journal != "" {
+		if err := os.RemoveAll(w.journal); err != nil {
+			return fmt.Errorf("bpmd: %w", err)
+		}
+	}
 	return nil
 }
 
-// Abort closes the file and removes it.
+// Abort closes the file and removes it and its journal.
 func (w *Writer) Abort() {
 	if w.fw != nil {
 		w.fw.Close()
 		w.fw = nil
 	}
 	os.Remove(w.tmp)
+	if w.journal != "" {
+		os.RemoveAll(w.journal)
+	}
 }
 
-// WriteFile writes frames to a new file at path.
+// WriteFile writes frames to a new file at path (without a journal: the
+// file appears complete or not at all).
 func WriteFile(path string, frames []*Frame) error {
-	w, err := Create(path)
+	w, err := createFile(path)
 	if err != nil {
 		return err
 	}

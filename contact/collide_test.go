@@ -86,7 +86,7 @@ func TestSphereBoxRegions(t *testing.T) {
 		{"edge z at x+ y+", mgl64.Vec3{1.3, 0.7, 0.1}, math.Hypot(0.3, 0.2) - r, mgl64.Vec3{0.3, 0.2, 0}.Normalize(), FeatureEdge | 11},
 		{"edge x at y- z+", mgl64.Vec3{0.1, -0.6, 0.35}, math.Hypot(0.1, 0.1) - r, mgl64.Vec3{0, -1, 1}.Normalize(), FeatureEdge | BoxEdge(0, mgl64.Vec3{0, -1, 1})},
 		{"vertex x+ y- z-", mgl64.Vec3{1.2, -0.8, -0.5}, math.Sqrt(0.04+0.09+0.0625) - r, mgl64.Vec3{0.2, -0.3, -0.25}.Normalize(), FeatureVertex | 1},
-		{"inside, nearest +x", mgl64.Vec3{0.9, 0, 0}, -0.1 - r, ex, FeatureFace | 0},
+		{"inside, nearest +x", mgl64.Vec3{0.9, 0, 0}, -0.1 - r, ex, FeatureFace}, // face 0
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := pb.Apply(tc.local)

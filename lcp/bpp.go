@@ -274,6 +274,10 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	fails := 0
 	keptInf := -1 // infeasibilities of the kept best iterate
 	for it := 1; ; it++ {
+		if err := set.canceled(dst, "bpp"); err != nil {
+			s.finishBest(dst, p, keptInf)
+			return err
+		}
 		fixFromStates(x, p, s.state)
 		var err error
 		if sp != nil {

@@ -71,6 +71,9 @@ func (s *Enum) Solve(dst *Result, p *Problem, set Settings) error {
 	st := dst.States
 	x, w := dst.X, dst.W
 	for it := 1; it <= budget; it++ {
+		if err := set.canceled(dst, "enum"); err != nil {
+			return err // x, w: the last assignment tried (enumeration keeps no best)
+		}
 		for i := 0; i < n; i++ {
 			st[i] = choices[i][idx[i]]
 		}

@@ -510,13 +510,6 @@ func expectEOF(dec *json.Decoder) error {
 	return nil
 }
 
-func errOr(err error, s string) any {
-	if err != nil {
-		return err
-	}
-	return s
-}
-
 // jsonError turns encoding/json errors into one line naming the field.
 func jsonError(err error) error {
 	var te *json.UnmarshalTypeError

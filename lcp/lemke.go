@@ -425,6 +425,10 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 	report(1)
 	entering := m + r // z_r, the complement of the w_r that left
 	for it := 2; ; it++ {
+		if err := set.canceled(dst, "lemke"); err != nil {
+			finish()
+			return err
+		}
 		if it > budget {
 			finish()
 			dst.Status = BudgetExhausted

@@ -234,6 +234,12 @@ func (s *Newton) Solve(dst *Result, p *Problem, set Settings) error {
 		return fmt.Errorf("%s: %s: %w", s.Name(), reason, ErrSingular)
 	}
 	for it := 1; res > wtol; it++ {
+		if err := set.canceled(dst, "newton"); err != nil {
+			copy(x, s.bestX)
+			copy(w, s.bestW)
+			s.states(dst, p)
+			return err
+		}
 		if it > budget {
 			dst.Status = BudgetExhausted
 			s.states(dst, p)
@@ -244,13 +250,15 @@ func (s *Newton) Solve(dst *Result, p *Problem, set Settings) error {
 		if err != "" {
 			return fail(err)
 		}
+		// A failed search leaves x and theta; the new merit comes from
+		// eval below.
 		stepped := false
 		if ok {
-			stepped, theta = s.search(p, x, w, theta)
+			stepped, _ = s.search(p, x, w, theta)
 		}
 		if !stepped {
 			s.gradientDir(p)
-			if stepped, theta = s.search(p, x, w, theta); !stepped {
+			if stepped, _ = s.search(p, x, w, theta); !stepped {
 				return fail(fmt.Sprintf("line search failed at iteration %d: the merit is stationary at ‖Φ‖∞ = %.3g (tolerance %.3g)", it, res, wtol))
 			}
 		}

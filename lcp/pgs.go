@@ -82,6 +82,11 @@ func (s *PGS) Solve(dst *Result, p *Problem, set Settings) error {
 		}
 	}
 	for it := 1; ; it++ {
+		if err := set.canceled(dst, "pgs"); err != nil {
+			p.Residual(w, x)
+			s.states(dst, p)
+			return err
+		}
 		change := 0.0
 		for i := 0; i < n; i++ {
 			a := p.A.At(i, i)

@@ -163,6 +163,10 @@ func (s *Prox) Solve(dst *Result, p *Problem, set Settings) error {
 	R := r0
 	prevE := math.Inf(1) // E of the step that led to x, at the current R
 	for it := 1; ; it++ {
+		if err := set.canceled(dst, "prox"); err != nil {
+			statesFromX(dst.States, p, x)
+			return err
+		}
 		// The candidate step from (x, w) with the current R.
 		e, cross := s.step(p, x, w, R)
 		first := math.IsInf(prevE, 1) // no last step to compare with

@@ -1,6 +1,7 @@
 package lcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -13,7 +14,9 @@ import (
 // nil error. An invalid problem returns the Validate error and touches
 // nothing else. A numerical breakdown (a singular block, cycling) returns the
 // best iterate found so far in dst, dst.Status == Failed, and an error that
-// wraps ErrSingular or ErrCycling.
+// wraps ErrSingular or ErrCycling. A solve whose Settings.Context is done
+// returns the best iterate so far, dst.Status == Canceled, and an error
+// wrapping the context's error.
 type Solver interface {
 	Solve(dst *Result, p *Problem, s Settings) error
 	// Name is the short name used on the command line ("bpp", "pgs", ...).
@@ -82,6 +85,12 @@ type Settings struct {
 	Start []State
 	// Observer, if not nil, is called synchronously after every iteration.
 	Observer Observer
+	// Context, if not nil, is checked once per iteration (one check costs a
+	// mutex, negligible beside a factorization or a sweep). When it is done
+	// the solver stops and returns its best iterate so far with Status
+	// Canceled and an error wrapping the context's error
+	// (context.Canceled or context.DeadlineExceeded).
+	Context context.Context
 }
 
 // Iterate is what an Observer sees after each iteration. X and W belong to
@@ -121,6 +130,7 @@ const (
 	// problem within tolerance. Set by callers that pick iterates
 	// (errmeasure.Solve), never by a solver.
 	Unconverged
+	Canceled // Settings.Context was done; x is the best iterate so far
 )
 
 func (s Status) String() string {
@@ -135,18 +145,20 @@ func (s Status) String() string {
 		return "failed"
 	case Unconverged:
 		return "unconverged"
+	case Canceled:
+		return "canceled"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
 
 // ParseStatus is the inverse of Status.String.
 func ParseStatus(s string) (Status, error) {
-	for st := NotStarted; st <= Unconverged; st++ {
+	for st := NotStarted; st <= Canceled; st++ {
 		if st.String() == s {
 			return st, nil
 		}
 	}
-	return NotStarted, fmt.Errorf("status: unknown value %q (want converged, budget_exhausted, failed, unconverged or not_started)", s)
+	return NotStarted, fmt.Errorf("status: unknown value %q (want converged, budget_exhausted, failed, unconverged, canceled or not_started)", s)
 }
 
 // Result is the outcome of one solve.
@@ -193,3 +205,20 @@ func growStates(s []State, n int) []State {
 }
 
 const defaultTolerance = 1e-10
+
+// canceled is the once-per-iteration cancellation check of every solver:
+// nil while set.Context is nil or not done; otherwise it marks dst Canceled
+// (the caller puts its best iterate into dst) and returns an error naming
+// the solver and wrapping the context's error.
+func (set *Settings) canceled(dst *Result, solver string) error {
+	if set.Context == nil {
+		return nil
+	}
+	err := set.Context.Err()
+	if err == nil {
+		return nil
+	}
+	dst.Status = Canceled
+	dst.Reason = fmt.Sprintf("canceled after %d iterations: %v", dst.Iterations, err)
+	return fmt.Errorf("%s: %s: %w", solver, dst.Reason, err)
+}

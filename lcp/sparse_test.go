@@ -481,7 +481,7 @@ func TestBPPSparseIndefiniteAndSingular(t *testing.T) {
 	assert.Equal(t, Failed, rs.Status)
 	assert.Equal(t, ps.Residual(nil, rs.X), rs.W)
 	// Singular and inconsistent: ErrSingular from the LU, as for Dense.
-	pd, ps = build([][]float64{{1, 1}, {1, 1}})
+	_, ps = build([][]float64{{1, 1}, {1, 1}})
 	ps.B[0], ps.B[1] = 1, -1
 	err = (&BPP{}).Solve(&rs, ps, Settings{})
 	assert.True(t, errors.Is(err, ErrSingular), "%v", err)

@@ -288,6 +288,9 @@ func (p *problems) add(path, format string, args ...any) {
 
 func (p *problems) err() error { return errors.Join(p.list...) }
 
+// full reports whether maxErrors problems are collected.
+func (p *problems) full() bool { return len(p.list) >= maxErrors }
+
 // LoadFile reads the scene file at path and builds its World; errors start
 // with the path.
 func LoadFile(path string) (*stepper.World, error) {

@@ -288,6 +288,14 @@ func TestLoadErrors(t *testing.T) {
 			"f.json: bodies[0]: give mass or density, not both"},
 		{"inertia not pd", head + `"bodies": [{"name": "a", "mass": 1, "inertia": [1, -1, 1]}]}`,
 			"f.json: bodies[0].inertia: must be positive definite (Cholesky failed), got [[1 0 0] [0 -1 0] [0 0 1]]"},
+		// Issue 18: no mass distribution has these moments; ω and v that
+		// overflow a step.
+		{"inertia triangle", head + `"bodies": [{"name": "a", "mass": 1, "inertia": [1, 1, 10]}]}`,
+			"f.json: bodies[0].inertia: principal moments must obey the triangle inequality I_i ≤ I_j + I_k (relative 1e-06), as every mass distribution's do, got [[1 0 0] [0 1 0] [0 0 10]]"},
+		{"angular velocity", head + `"bodies": [{"name": "a", "mass": 1, "inertia": [1, 1, 1], "angular_velocity": [1e308, 0, 0]}]}`,
+			"f.json: bodies[0].angular_velocity: |ω| must be ≤ 1e+10 rad/s, got 1e+308"},
+		{"velocity", head + `"bodies": [{"name": "a", "mass": 1, "inertia": [1, 1, 1], "velocity": [0, 3e8, 0]}]}`,
+			"f.json: bodies[0].velocity: |v| must be ≤ 2.99792458e+08 m/s (the speed of light), got 3e+08"},
 		{"inertia rows", head + `"bodies": [{"name": "a", "mass": 1, "inertia": [[1, 0, 0], [0, 1], [0, 0, 1]]}]}`,
 			"f.json: bodies[0].inertia[1]: must be an array of 3 numbers, got an array of 2"},
 		{"quaternion", head + `"bodies": [{"name": "a", "mass": 1, "inertia": [1, 1, 1], "orientation": [1, 1, 0, 0]}]}`,

@@ -33,15 +33,27 @@ func decodeScene(n *jnode, p *problems) *SceneSpec {
 		decodeSettings(so, &s.Settings)
 	}
 	for i, e := range o.array("world_shapes") {
+		if p.full() {
+			break // 20 problems reported: decoding more only costs memory
+		}
 		s.WorldShapes = append(s.WorldShapes, decodeShape(p, e, fmt.Sprintf("world_shapes[%d]", i)))
 	}
 	for i, e := range o.array("bodies") {
+		if p.full() {
+			break // 20 problems reported: decoding more only costs memory
+		}
 		s.Bodies = append(s.Bodies, decodeBody(p, e, fmt.Sprintf("bodies[%d]", i)))
 	}
 	for i, e := range o.array("joints") {
+		if p.full() {
+			break // 20 problems reported: decoding more only costs memory
+		}
 		s.Joints = append(s.Joints, decodeJoint(p, e, fmt.Sprintf("joints[%d]", i)))
 	}
 	for i, e := range o.array("loads") {
+		if p.full() {
+			break // 20 problems reported: decoding more only costs memory
+		}
 		s.Loads = append(s.Loads, decodeLoad(p, e, fmt.Sprintf("loads[%d]", i)))
 	}
 	o.done("")

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The scene-file reader and writer work on a small ordered JSON tree
@@ -48,18 +48,37 @@ type jnode struct {
 // maxSceneFile is the largest scene file Load reads (bytes).
 const maxSceneFile = 64 << 20
 
+// maxDepth is the deepest nesting of arrays and objects the reader
+// accepts; scene files need 5 levels. Without a limit, "[[[[…" recursed
+// once per byte and a 2 MB file took 512 MB of stack.
+const maxDepth = 64
+
+// maxValues bounds the JSON values of a file of n bytes: 65536 + n/4. A
+// scene file spends more than 6 bytes per value (keys, names, numbers with
+// their separators: {"mass":1,"inertia":[1,1,1]} is 7), while a flood of
+// tiny values ("0,0,0,…", 2 bytes each) would cost a 120-byte tree node
+// each. The bound keeps the reader's allocations within 64 times the
+// file size (TestLoaderMemoryBounded).
+func maxValues(n int) int { return 65536 + n/4 }
+
+// jparser builds the jnode tree of a document that json.Valid accepted,
+// so it meets no syntax error. It allocates the tree and the strings
+// only: encoding/json's Decoder.Token boxed every token and cost about
+// 300 bytes per value.
+type jparser struct {
+	data   []byte
+	pos    int
+	values int // values read so far
+}
+
 // parseJSON reads one JSON value from data. Errors give line and column.
 func parseJSON(data []byte) (*jnode, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	n, err := parseValue(dec, data)
-	if err != nil {
-		return nil, err
+	if !json.Valid(data) {
+		return nil, syntaxErr(data)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%s: unexpected data after the top-level value", lineCol(data, dec.InputOffset()))
-	}
-	return n, nil
+	jp := &jparser{data: data}
+	jp.space()
+	return jp.value(0)
 }
 
 // lineCol returns "line L, column C" of byte offset off in data.
@@ -72,81 +91,140 @@ func lineCol(data []byte, off int64) string {
 	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
-func syntaxErr(data []byte, dec *json.Decoder, err error) error {
+// syntaxErr locates the syntax error of data (json.Valid refused it) with
+// encoding/json's scanner, which builds nothing.
+func syntaxErr(data []byte) error {
+	var raw json.RawMessage
+	err := json.Unmarshal(data, &raw)
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Errorf("%s: invalid JSON: %v", lineCol(data, se.Offset), se)
+	if !errors.As(err, &se) {
+		return fmt.Errorf("invalid JSON: %v", err)
 	}
-	if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+	switch msg := se.Error(); {
+	case strings.Contains(msg, "unexpected end of JSON input"):
 		return fmt.Errorf("%s: invalid JSON: unexpected end of input", lineCol(data, int64(len(data))))
+	case strings.Contains(msg, "after top-level value"):
+		return fmt.Errorf("%s: unexpected data after the top-level value", lineCol(data, se.Offset-1))
+	default:
+		return fmt.Errorf("%s: invalid JSON: %s", lineCol(data, se.Offset-1), msg)
 	}
-	return fmt.Errorf("%s: invalid JSON: %v", lineCol(data, dec.InputOffset()), err)
 }
 
-func parseValue(dec *json.Decoder, data []byte) (*jnode, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, syntaxErr(data, dec, err)
+// space skips JSON whitespace.
+func (jp *jparser) space() {
+	for jp.pos < len(jp.data) {
+		switch jp.data[jp.pos] {
+		case ' ', '\t', '\n', '\r':
+			jp.pos++
+		default:
+			return
+		}
 	}
-	return parseFrom(tok, dec, data)
 }
 
-func parseFrom(tok json.Token, dec *json.Decoder, data []byte) (*jnode, error) {
-	switch t := tok.(type) {
-	case nil:
-		return &jnode{kind: jNull}, nil
-	case bool:
-		return &jnode{kind: jBool, b: t}, nil
-	case json.Number:
-		return &jnode{kind: jNumber, num: string(t)}, nil
-	case string:
-		return &jnode{kind: jString, str: t}, nil
-	case json.Delim:
-		switch t {
-		case '[':
-			n := &jnode{kind: jArray}
-			for dec.More() {
-				v, err := parseValue(dec, data)
+// str reads the string at jp.pos (its opening quote).
+func (jp *jparser) str() string {
+	start := jp.pos
+	esc := false
+	for jp.pos++; jp.data[jp.pos] != '"'; jp.pos++ {
+		if jp.data[jp.pos] == '\\' {
+			esc = true
+			jp.pos++ // the escaped byte (\" does not end the string)
+		}
+	}
+	jp.pos++
+	raw := jp.data[start:jp.pos]
+	if !esc && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s) // valid JSON; escapes decoded, invalid UTF-8 replaced by U+FFFD as encoding/json does
+	return s
+}
+
+// value reads the value at jp.pos (no leading space) and the space after.
+func (jp *jparser) value(depth int) (*jnode, error) {
+	d := jp.data
+	if jp.values++; jp.values > maxValues(len(d)) {
+		return nil, fmt.Errorf("%s: more than %d JSON values in %d bytes: not a scene file", lineCol(d, int64(jp.pos)), maxValues(len(d)), len(d))
+	}
+	var n *jnode
+	switch c := d[jp.pos]; c {
+	case '{', '[':
+		if depth >= maxDepth {
+			return nil, fmt.Errorf("%s: arrays and objects nested deeper than %d levels", lineCol(d, int64(jp.pos)), maxDepth)
+		}
+		n = &jnode{kind: jArray}
+		if c == '{' {
+			n.kind = jObject
+		}
+		var seen map[string]bool // keys, once there are too many to compare pairwise
+		jp.pos++
+		for {
+			off := jp.pos // after '{' or the previous value: where the key's error points
+			jp.space()
+			if d[jp.pos] == '}' || d[jp.pos] == ']' {
+				jp.pos++
+				break
+			}
+			if d[jp.pos] == ',' {
+				jp.pos++
+				jp.space()
+			}
+			if n.kind == jArray {
+				v, err := jp.value(depth + 1)
 				if err != nil {
 					return nil, err
 				}
 				n.arr = append(n.arr, v)
+				continue
 			}
-			if _, err := dec.Token(); err != nil { // ']'
-				return nil, syntaxErr(data, dec, err)
-			}
-			return n, nil
-		case '{':
-			n := &jnode{kind: jObject}
-			for dec.More() {
-				off := dec.InputOffset()
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, syntaxErr(data, dec, err)
-				}
-				k, ok := kt.(string)
-				if !ok {
-					return nil, fmt.Errorf("%s: invalid JSON: object key is not a string", lineCol(data, off))
-				}
+			k := jp.str()
+			dup := seen[k]
+			if seen == nil {
 				for _, have := range n.keys {
-					if have == k {
-						return nil, fmt.Errorf("%s: duplicate key %q", lineCol(data, off), k)
+					dup = dup || have == k
+				}
+				if len(n.keys) == 16 {
+					seen = make(map[string]bool, 32)
+					for _, have := range n.keys {
+						seen[have] = true
 					}
 				}
-				v, err := parseValue(dec, data)
-				if err != nil {
-					return nil, err
-				}
-				n.keys = append(n.keys, k)
-				n.vals = append(n.vals, v)
 			}
-			if _, err := dec.Token(); err != nil { // '}'
-				return nil, syntaxErr(data, dec, err)
+			if dup {
+				return nil, fmt.Errorf("%s: duplicate key %q", lineCol(d, int64(off)), k)
 			}
-			return n, nil
+			if seen != nil {
+				seen[k] = true
+			}
+			jp.space()
+			jp.pos++ // ':'
+			jp.space()
+			v, err := jp.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			n.keys = append(n.keys, k)
+			n.vals = append(n.vals, v)
 		}
+	case '"':
+		n = &jnode{kind: jString, str: jp.str()}
+	case 't':
+		n, jp.pos = &jnode{kind: jBool, b: true}, jp.pos+4
+	case 'f':
+		n, jp.pos = &jnode{kind: jBool}, jp.pos+5
+	case 'n':
+		n, jp.pos = &jnode{kind: jNull}, jp.pos+4
+	default:
+		start := jp.pos
+		for jp.pos < len(d) && strings.IndexByte("+-.eE0123456789", d[jp.pos]) >= 0 {
+			jp.pos++
+		}
+		n = &jnode{kind: jNumber, num: string(d[start:jp.pos])}
 	}
-	return nil, fmt.Errorf("%s: invalid JSON: unexpected %v", lineCol(data, dec.InputOffset()), tok)
+	jp.space()
+	return n, nil
 }
 
 // get returns the value of key in object n, or nil.

@@ -181,6 +181,12 @@ func (b *BodySpec) validate(p *problems, path string) {
 	chkQuat(p, path+".orientation", b.Rot, false)
 	chkVec(p, path+".velocity", b.Vel)
 	chkVec(p, path+".angular_velocity", b.AngVel)
+	if n := body.Norm(b.Vel); n > body.MaxSpeed {
+		p.add(path+".velocity", "|v| must be ≤ %g m/s (the speed of light), got %v", body.MaxSpeed, n)
+	}
+	if n := body.Norm(b.AngVel); n > body.MaxAngVel {
+		p.add(path+".angular_velocity", "|ω| must be ≤ %g rad/s, got %v", body.MaxAngVel, n)
+	}
 	chkVec(p, path+".force", b.Force)
 	chkVec(p, path+".torque", b.Torque)
 	for k := range b.Shapes {

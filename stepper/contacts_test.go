@@ -178,3 +178,18 @@ func TestRedundantContactsEverySolver(t *testing.T) {
 		})
 	}
 }
+
+// Issue 18: a body state that turns non-finite after creation made the
+// step fail with "A[1][5]: must be finite", which named no body or field.
+// The error now carries the body and field (body.Validate).
+func TestInvalidMLCPNamesTheBody(t *testing.T) {
+	w, err := stepper.New(stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity})
+	require.NoError(t, err)
+	ground(t, w, mgl64.QuatIdent(), 0.5)
+	b := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0, 0.0999}, mgl64.QuatIdent(), 0.5)
+	b.Name = "crate"
+	b.AngVel = mgl64.Vec3{math.NaN(), 0, 0} // set after Validate, as a controller might
+	_, err = w.Step()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `body "crate": AngVel: must be finite`)
+}

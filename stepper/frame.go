@@ -73,14 +73,14 @@ func (w *World) Contacts(dst []ContactInfo) []ContactInfo {
 			r := &ws.rows[ws.nj+pt.row+pt.nrows-1]
 			c.Roll = pt.roll
 			c.RollBound = r.Hi
-			// The axis is the angular block of B (u) or of A (−u).
-			for k := 0; k < r.N; k++ {
-				u := mgl64.Vec3{r.J[k][3], r.J[k][4], r.J[k][5]}
-				if r.Body[k] == pt.a {
+			// The axis is the angular block of the row's first body: B's
+			// (u) or A's (−u).
+			if r.N > 0 {
+				u := mgl64.Vec3{r.J[0][3], r.J[0][4], r.J[0][5]}
+				if r.Body[0] == pt.a {
 					u = u.Mul(-1)
 				}
 				c.RollAxis = u
-				break
 			}
 		}
 		dst = append(dst, c)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -185,6 +186,10 @@ func (w *World) checkFinite(when string) error {
 			continue
 		}
 		if !finiteVec(b.Pos) || !finiteQuat(b.Rot) || !finiteVec(b.Vel) || !finiteVec(b.AngVel) {
+			if verr := b.Validate(); verr != nil { // its first line names the field
+				first, _, _ := strings.Cut(verr.Error(), "\n")
+				return fmt.Errorf("body %d (%q): %w %s: %s", i, b.Name, ErrNonFinite, when, first)
+			}
 			return fmt.Errorf("body %d (%q): %w %s: Pos %v, Rot %v, Vel %v, AngVel %v",
 				i, b.Name, ErrNonFinite, when, b.Pos, b.Rot, b.Vel, b.AngVel)
 		}
@@ -453,7 +458,7 @@ func (w *World) solve() (Stats, error) {
 	if ws.picker == nil || ws.picker.Measure() != s.Pick {
 		ws.picker = errmeasure.NewPicker(s.Pick)
 	}
-	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start}
+	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start, Context: s.Context}
 	st := Stats{Rows: n, Bound: math.Inf(1)}
 	if n == 0 {
 		st.Bound = 0 // nothing to solve: x = x*
@@ -478,10 +483,42 @@ func (w *World) solve() (Stats, error) {
 	if len(ws.res.States) == n {
 		ws.jointStart = append(ws.jointStart[:0], ws.res.States[:ws.nj]...)
 	}
+	if err != nil && len(ws.res.X) != n {
+		err = w.explainInvalid(err) // the MLCP failed validation
+	}
 	if err != nil {
 		return st, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
 	return st, nil
+}
+
+// explainInvalid names what made the step's MLCP invalid (err says which
+// entry, "A[1][5]: must be finite"): a body whose state fails
+// body.Validate (which names the body and field), or else the constraint
+// row of the first non-finite entry, with its kind and bodies.
+func (w *World) explainInvalid(err error) error {
+	for _, b := range w.Bodies {
+		if berr := b.Validate(); berr != nil {
+			return fmt.Errorf("%w; the cause: %v", err, berr)
+		}
+	}
+	ws := &w.ws
+	for i := range ws.rows {
+		bad := math.IsNaN(ws.b[i]) || math.IsInf(ws.b[i], 0) || math.IsNaN(ws.lo[i]) || math.IsNaN(ws.hi[i])
+		for j := 0; j < len(ws.rows) && !bad; j++ {
+			a := ws.a.At(i, j)
+			bad = math.IsNaN(a) || math.IsInf(a, 0)
+		}
+		if bad {
+			r := &ws.rows[i]
+			names := make([]string, r.N)
+			for k := 0; k < r.N; k++ {
+				names[k] = fmt.Sprintf("%q", w.Bodies[r.Body[k]].Name)
+			}
+			return fmt.Errorf("%w; row %d is a %v row of bodies %s", err, i, r.Kind, strings.Join(names, ", "))
+		}
+	}
+	return err
 }
 
 // integrate applies v⁺ = M⁻¹(p + Jᵀx) and moves the poses (semi-implicit

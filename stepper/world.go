@@ -1,6 +1,7 @@
 package stepper
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -97,6 +98,11 @@ type Settings struct {
 	// resting contacts, which approach at g h per step, stay at rest. 0
 	// means DefaultBounceSpeed.
 	BounceSpeed float64
+	// Context, if not nil, is handed to the step's solver, which checks it
+	// once per iteration: when it is done the step completes with the best
+	// iterate so far (status lcp.Canceled) and Step returns an error
+	// wrapping the context's error. A step is never left half-integrated.
+	Context context.Context
 }
 
 // DefaultBounceSpeed is the default Settings.BounceSpeed (m/s), Box2D's

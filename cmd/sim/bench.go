@@ -102,11 +102,13 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 		return usagef("--out: %v", err)
 	}
 	var runs []benchRun
+	done := 0 // frames benchmarked by every solver
 	for fi, f := range frames {
 		if ctx.Err() != nil {
-			return interruptedf("interrupted after %d of %d frames; nothing written", fi, len(frames))
+			break
 		}
 		if f.RowCount() == 0 {
+			done++
 			continue
 		}
 		p, _, err := bpmd.Rebuild(f, form, bpmd.Options{})
@@ -114,10 +116,23 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 			return usagef("%s: frame %d: %v", pos[0], f.Index, err)
 		}
 		e0 := freeEnergy(p)
+		frameRuns := len(runs)
 		for si, name := range names {
 			solver, _ := solverByName(name)
-			runs = append(runs, benchOne(p, solver, *budget, e0, *tol, fi, si))
+			runs = append(runs, benchOne(ctx, p, solver, *budget, e0, *tol, fi, si))
 		}
+		if ctx.Err() != nil {
+			runs = runs[:frameRuns] // a solve of this frame was canceled: drop the frame
+			break
+		}
+		done++
+	}
+	if ctx.Err() != nil {
+		// SIGINT or SIGTERM: write what the completed frames measured.
+		if err := writeBench(*out, stdout, frames, names, runs, *tol, *budget, form); err != nil {
+			return interruptedf("interrupted after %d of %d frames; writing their results failed: %v", done, len(frames), err)
+		}
+		return interruptedf("interrupted after %d of %d frames; the results of those frames are written", done, len(frames))
 	}
 	return writeBench(*out, stdout, frames, names, runs, *tol, *budget, form)
 }
@@ -137,7 +152,7 @@ func freeEnergy(p *lcp.Problem) float64 {
 	return e
 }
 
-func benchOne(p *lcp.Problem, solver lcp.Solver, budget int, e0, tol float64, fi, si int) benchRun {
+func benchOne(ctx context.Context, p *lcp.Problem, solver lcp.Solver, budget int, e0, tol float64, fi, si int) benchRun {
 	r := benchRun{frame: fi, solver: si, rows: p.N(), e0: e0}
 	obs := lcp.ObserverFunc(func(it lcp.Iterate) {
 		if !it.SatisfiesEq2 {
@@ -148,7 +163,7 @@ func benchOne(p *lcp.Problem, solver lcp.Solver, budget int, e0, tol float64, fi
 	})
 	var res lcp.Result
 	start := time.Now()
-	err := solver.Solve(&res, p, lcp.Settings{MaxIterations: budget, Observer: obs})
+	err := solver.Solve(&res, p, lcp.Settings{MaxIterations: budget, Observer: obs, Context: ctx})
 	r.time = time.Since(start)
 	r.iterations = res.Iterations
 	r.status = res.Status.String()

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gorigid/gorigid/bpmd"
 	"github.com/gorigid/gorigid/lcp"
@@ -156,5 +157,40 @@ func TestBenchBadInput(t *testing.T) {
 		assert.Equal(t, 2, code, "%v: %s", c.args, stderr)
 		assert.Contains(t, stderr, c.want, c.args)
 		assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, "one line: %q", stderr)
+	}
+}
+
+// Issue 18: bench hung on the shipped databases when every curve was flat.
+// Every shipped database under every solver (default budget) finishes with
+// all outputs written.
+func TestBenchShippedDatabases(t *testing.T) {
+	dbs, err := filepath.Glob("../../testdata/bpmd/*.h5")
+	require.NoError(t, err)
+	require.NotEmpty(t, dbs)
+	solvers := append(strings.Split(benchDefaultSolvers, ","), "enum")
+	for _, db := range dbs {
+		for _, s := range solvers {
+			t.Run(filepath.Base(db)+"/"+s, func(t *testing.T) {
+				out := filepath.Join(t.TempDir(), "bench")
+				done := make(chan struct{})
+				var stderr string
+				var code int
+				go func() {
+					_, stderr, code = runSim(t, "bench", db, "--solvers", s, "--out", out)
+					close(done)
+				}()
+				select {
+				case <-done:
+				case <-time.After(60 * time.Second): // each takes well under a second
+					t.Fatal("sim bench did not finish in 60 s")
+				}
+				require.Equal(t, 0, code, stderr)
+				for _, f := range []string{"runs.csv", "curves.csv", "summary.csv", "curves.png", "profile-iterations.png", "profile-time.png"} {
+					fi, err := os.Stat(filepath.Join(out, f))
+					require.NoError(t, err)
+					assert.Positive(t, fi.Size(), f)
+				}
+			})
+		}
 	}
 }

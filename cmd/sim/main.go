@@ -9,7 +9,7 @@
 //	        [--stats FILE] [--dump-mlcp DIR] [--every K] [--quiet]
 //	sim export SCENE [--set NAME=VALUE ...] > FILE.json   (--schema: the format's JSON Schema)
 //	sim study NAME [--out DIR] [--steps N]
-//	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
+//	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last] [--timeout D]
 //	sim mlcp errors PROBLEM CANDIDATE
 //	sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
 //	sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [--set NAME=VALUE ...] [--stats FILE]
@@ -22,8 +22,13 @@
 // Errors in the input (an unknown scene, a bad flag value, an unwritable
 // path) print one line on stderr and exit with status 2; a solver that
 // fails numerically exits with status 1 after printing what it has. SIGINT
-// or SIGTERM stops a run after the current step, closes every output with
-// all rows written, and exits with status 130.
+// or SIGTERM stops every command within a second: a run after the current
+// step, a solve at its next iteration (mlcp solve writes the best iterate),
+// bench at once (writing the frames it completed),
+// a study after the current step, view after open requests; every output
+// is closed with all rows written and the status is 130. After a kill -9,
+// FILE.partial holds what was written (a CSV's cut last line is dropped by
+// sim view) and a --bpmd database's frames are in FILE.h5.partial.d.
 package main
 
 import (
@@ -57,6 +62,7 @@ const usage = `usage:
   sim export SCENE [--set NAME=VALUE ...] > FILE.json   (sim export --schema: the JSON Schema)
   sim study NAME [--out DIR] [--steps N]     (sim study help lists the studies)
   sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
+          [--timeout D]
   sim mlcp errors PROBLEM CANDIDATE
   sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
   sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [--set NAME=VALUE ...] [--stats FILE]
@@ -130,7 +136,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		switch args[1] {
 		case "solve":
-			return mlcpSolve(args[2:], stdout, stderr)
+			return mlcpSolve(ctx, args[2:], stdout, stderr)
 		case "errors":
 			return mlcpErrors(args[2:], stdout, stderr)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -51,13 +53,18 @@ func totalsJSON(t errmeasure.Totals) map[string]float64 {
 
 // mlcpSolve implements `sim mlcp solve`. The answer is written whatever
 // happened (a failed solve writes its best x with status failed, then exits
-// 1); "status" describes the returned x (see errmeasure.Solve).
-func mlcpSolve(args []string, stdout, stderr io.Writer) error {
+// 1); "status" describes the returned x (see errmeasure.Solve). SIGINT or
+// SIGTERM (ctx) and --timeout stop the solver at its next iteration; the
+// best iterate so far is written with status "canceled". A timeout, a
+// wall-clock budget, exits 0 like a spent iteration budget; a signal exits
+// 130.
+func mlcpSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("mlcp solve")
 	solverName := fs.String("solver", "auto", strings.Join(lcp.Names(), ", ")+" (auto: BPP where it is guaranteed, else Lemke, else Newton)")
 	budget := fs.Int("budget", 0, "iteration budget; 0 = the solver's default")
 	pickName := fs.String("pick", "energy", "energy, energy-exact, fb, residual or last")
 	polish := fs.Int("polish", 0, "projected Gauss–Seidel sweeps from the picked iterate after the solver; 0 = none")
+	timeout := fs.Duration("timeout", 0, "wall-clock limit of the solve (Go duration: 30s, 5m); 0 = none")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -71,6 +78,9 @@ func mlcpSolve(args []string, stdout, stderr io.Writer) error {
 	if *polish < 0 {
 		return usagef("--polish: must be ≥ 0 sweeps, got %d", *polish)
 	}
+	if *timeout < 0 {
+		return usagef("--timeout: must be ≥ 0, got %v", *timeout)
+	}
 	solver, err := solverByName(*solverName)
 	if err != nil {
 		return usageError{err}
@@ -83,9 +93,15 @@ func mlcpSolve(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	solveCtx := ctx
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		solveCtx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
 	var res lcp.Result
 	pk := errmeasure.NewPicker(measure)
-	pick, solveErr := errmeasure.Solve(&res, p, solver, lcp.Settings{MaxIterations: *budget}, pk)
+	pick, solveErr := errmeasure.Solve(&res, p, solver, lcp.Settings{MaxIterations: *budget, Context: solveCtx}, pk)
 	if solveErr == nil && *polish > 0 {
 		solveErr = errmeasure.Polish(&res, p, *polish, pk, &pick)
 	}
@@ -124,8 +140,17 @@ func mlcpSolve(args []string, stdout, stderr io.Writer) error {
 		sol.Extra["answered_by"] = a.Answered
 		sol.Extra["answered_why"] = a.Why
 	}
-	if err := lcp.WriteSolution(stdout, sol); err != nil {
-		return err
+	writeErr := lcp.WriteSolution(stdout, sol)
+	switch {
+	case ctx.Err() != nil: // SIGINT or SIGTERM
+		if writeErr != nil {
+			return interruptedf("mlcp solve: interrupted after %d iterations; writing the best iterate failed: %v", res.Iterations, writeErr)
+		}
+		return interruptedf("mlcp solve: interrupted after %d iterations; the best iterate so far is written", res.Iterations)
+	case writeErr != nil:
+		return writeErr
+	case errors.Is(solveErr, context.DeadlineExceeded):
+		return nil // --timeout: a wall-clock budget, reported by the status
 	}
 	return solveErr
 }

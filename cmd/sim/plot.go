@@ -76,11 +76,12 @@ func (lp *linePlot) png() ([]byte, error) {
 		xy := make(plotter.XYs, len(s.X))
 		for k := range s.X {
 			y := s.Y[k]
+			if math.IsNaN(y) || math.IsInf(y, 0) {
+				// Checked before the log floor, which would hide NaN and −Inf.
+				return nil, fmt.Errorf("plot %q: series %q: y[%d] = %v", lp.Title, s.Label, k, y)
+			}
 			if lp.LogY && !(y > lp.LogFloor) {
 				y = lp.LogFloor
-			}
-			if math.IsNaN(y) || math.IsInf(y, 0) {
-				return nil, fmt.Errorf("plot %q: series %q: y[%d] = %v", lp.Title, s.Label, k, s.Y[k])
 			}
 			xy[k] = plotter.XY{X: s.X[k], Y: y}
 		}
@@ -99,9 +100,9 @@ func (lp *linePlot) png() ([]byte, error) {
 	// Bottom right: the curves of drift and error studies rise from the
 	// left and stay above it.
 	if lp.LogY {
-		// Whole decades at both ends.
-		p.Y.Min = math.Pow10(int(math.Floor(math.Log10(p.Y.Min))))
-		p.Y.Max = math.Pow10(int(math.Ceil(math.Log10(p.Y.Max))))
+		decadeRange(&p.Y)
+	} else {
+		flatRange(&p.Y)
 	}
 	p.Legend.Top = false
 	p.Legend.Left = false
@@ -118,11 +119,58 @@ func (lp *linePlot) png() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// decadeRange widens a log axis to whole decades at both ends, at least
+// one decade wide. Flat curves (Min = Max) get the decade around their
+// value; an axis without positive finite data (no points) gets [1, 10].
+// gonum pads a zero-width axis by ±1, which puts a log axis below 0, so a
+// log axis must never be left zero-width.
+func decadeRange(a *plot.Axis) {
+	lo, hi := a.Min, a.Max
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 1) {
+		a.Min, a.Max = 1, 10
+		return
+	}
+	elo := math.Floor(math.Log10(lo))
+	ehi := math.Max(math.Ceil(math.Log10(hi)), elo+1)
+	a.Min, a.Max = math.Pow10(int(elo)), math.Pow10(int(ehi))
+	// At the ends of float64 the decade is not representable: 10⁻³²⁴
+	// rounds to 0 and 10³⁰⁹ overflows.
+	if a.Min == 0 {
+		a.Min = lo
+	}
+	if math.IsInf(a.Max, 1) {
+		a.Max = math.MaxFloat64
+	}
+}
+
+// flatRange gives a linear axis whose data are flat (Min = Max) a width of
+// |v| (at least 1) around the value v: gonum pads such an axis by ±1, which
+// is no width at all near ±MaxFloat64 and makes its ticker panic.
+func flatRange(a *plot.Axis) {
+	if a.Min != a.Max {
+		return
+	}
+	v := a.Min
+	d := math.Max(1, math.Abs(v)/2)
+	a.Min, a.Max = v-d, v+d
+	if math.IsInf(a.Max, 1) {
+		a.Max = v
+	}
+	if math.IsInf(a.Min, -1) {
+		a.Min = v
+	}
+}
+
 // decadeTicks labels each power of ten (exact 'g' formatting: 0.001, 1e-05)
-// and marks 2…9 times it without labels.
+// and marks 2…9 times it without labels. A range that is not positive and
+// finite (which a log axis should never ask for) gets no ticks; the loop
+// runs over at most the 633 decades of float64.
 type decadeTicks struct{}
 
 func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 1) {
+		return nil
+	}
 	var ticks []plot.Tick
 	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
 		v := math.Pow10(e)
@@ -209,8 +257,7 @@ func (lp *logPanel) plot() (*plot.Plot, error) {
 			return nil, err
 		}
 	}
-	p.Y.Min = math.Pow10(int(math.Floor(math.Log10(p.Y.Min))))
-	p.Y.Max = math.Pow10(int(math.Ceil(math.Log10(p.Y.Max))))
+	decadeRange(&p.Y)
 	p.Legend.Top = true
 	p.Legend.Left = false
 	return p, nil

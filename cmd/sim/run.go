@@ -87,11 +87,13 @@ func (r runReport) energyWarning() string {
 
 // simulate steps w opts.Steps times, recording step 0 and every Every-th
 // step to the outputs. Cancelling ctx (Ctrl-C) stops after the current
-// step; every output is then flushed, closed and renamed to its final
-// name, and the error is an interruptedError. A failing step stops the
+// step, whose solve stops at its best iterate; every output is then
+// flushed, closed and renamed to its final name, and the error is an
+// interruptedError. A failing step stops the
 // run the same way, its rows written, and returns the step's error. A
 // panic leaves the outputs as FILE.partial.
 func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runReport, err error) {
+	w.Settings.Context = ctx // a signal stops a long solve too, not only between steps
 	var traj, stats *atomicFile
 	var db *bpmd.Writer
 	var rec *bpmd.Recorder
@@ -175,7 +177,10 @@ func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runRepor
 		rep.Steps++
 		uMin = math.Min(uMin, st.Potential)
 		rep.Scale = math.Max(rep.Scale, st.Kinetic+st.Potential-uMin)
-		if st.EnergyAdded > rep.MaxAdded {
+		if stepErr == nil && st.EnergyAdded > rep.MaxAdded {
+			// (A step whose solve a signal stopped is reported as
+			// interrupted; its unfinished answer's energy is not the
+			// step size's fault.)
 			rep.MaxAdded, rep.MaxAddedStep = st.EnergyAdded, st.Step
 		}
 		if w.Steps()%o.Every == 0 {
@@ -207,6 +212,10 @@ func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runRepor
 			}
 		}
 		if stepErr != nil {
+			if ctx.Err() != nil && errors.Is(stepErr, ctx.Err()) {
+				// The signal stopped this step's solve at its best iterate.
+				return finish(interruptedf("interrupted after step %d of %d (its solve stopped at its best iterate); outputs closed with every row written", k, o.Steps))
+			}
 			return finish(stepErr)
 		}
 		if o.OnStep != nil {

@@ -21,6 +21,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
@@ -62,6 +63,9 @@ type trajectory struct {
 	Steps  []int64   // step of each frame
 	Times  []float64 // time of each frame, s
 	Poses  []float32 // frames × Bodies × poseLen
+	// Dropped says what a cut CSV file lost ("" if nothing): its torn last
+	// line, and for a .partial file the incomplete last frame.
+	Dropped string
 }
 
 func (t *trajectory) frames() int { return len(t.Steps) }
@@ -139,6 +143,9 @@ func simView(ctx context.Context, args []string, stdout io.Writer) error {
 	srv := &http.Server{Handler: v.handler(loopback), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	if tr.Dropped != "" {
+		fmt.Fprintf(stdout, "sim view: %s was cut: dropped %s\n", pos[0], tr.Dropped)
+	}
 	fmt.Fprintf(stdout, "sim view: serving %s (%d frames of %d bodies) at http://%s/ — Ctrl-C stops\n",
 		pos[0], tr.frames(), tr.Bodies, ln.Addr())
 	select {
@@ -146,10 +153,14 @@ func simView(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	case <-ctx.Done():
 	}
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Open requests get 500 ms to finish, then the connections close: the
+	// command must end within 1 s of the signal.
+	shut, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	_ = srv.Shutdown(shut)
-	return nil
+	if err := srv.Shutdown(shut); err != nil {
+		_ = srv.Close()
+	}
+	return interruptedf("view: stopped by a signal")
 }
 
 // checkViewAddr accepts host:port with a loopback host (127.0.0.0/8, ::1,
@@ -197,9 +208,15 @@ func viewScene(arg string, set setFlag) (*stepper.World, string, error) {
 	return w, arg, nil
 }
 
-// loadTrajectory reads a trajectory CSV or JSON file (by extension).
+// loadTrajectory reads a trajectory CSV or JSON file (by extension). A
+// CSV file's .partial (left by a killed run) is read too, without its
+// incomplete last frame.
 func loadTrajectory(path string) (*trajectory, error) {
-	ext := strings.ToLower(filepath.Ext(path))
+	partial := strings.HasSuffix(path, partialSuffix)
+	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(path, partialSuffix)))
+	if partial && ext != ".csv" {
+		return nil, usagef("view: want a .csv.partial trajectory (a cut JSON file cannot be read), got %q", path)
+	}
 	if ext != ".csv" && ext != ".json" {
 		return nil, usagef("view: want a .csv or .json trajectory, got %q", path)
 	}
@@ -210,7 +227,7 @@ func loadTrajectory(path string) (*trajectory, error) {
 	defer f.Close()
 	var tr *trajectory
 	if ext == ".csv" {
-		tr, err = readTrajectoryCSV(f)
+		tr, err = readTrajectoryCSVCut(f, partial)
 	} else {
 		tr, err = readTrajectoryJSON(f)
 	}
@@ -235,9 +252,31 @@ func unwrapPathError(err error, path string) error {
 // readTrajectoryCSV reads the trajectory CSV of docs/formats.md. Rows of
 // one frame share step and time and list bodies 0, 1, …, B−1 in order;
 // B is the first frame's count and every frame must have it.
-func readTrajectoryCSV(r io.Reader) (*trajectory, error) {
+//
+// A last line without its newline was cut by a crash or kill -9 (sim run
+// writes whole lines): it is dropped, since a cut number can still parse
+// ("0.12345" cut to "0.12").
+func readTrajectoryCSV(r io.Reader) (*trajectory, error) { return readTrajectoryCSVCut(r, false) }
+
+// scanWholeLines is bufio.ScanLines without the final unterminated line;
+// *torn reports whether there was one.
+func scanWholeLines(torn *bool) bufio.SplitFunc {
+	return func(data []byte, atEOF bool) (int, []byte, error) {
+		if atEOF && len(data) > 0 && bytes.IndexByte(data, '\n') < 0 {
+			*torn = true
+			return len(data), nil, nil
+		}
+		return bufio.ScanLines(data, atEOF)
+	}
+}
+
+// readTrajectoryCSVCut is readTrajectoryCSV; with partial (a .partial
+// file of a killed run) an incomplete last frame is dropped, not an error.
+func readTrajectoryCSVCut(r io.Reader, partial bool) (*trajectory, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
+	torn := false
+	sc.Split(scanWholeLines(&torn))
 	if !sc.Scan() {
 		if err := sc.Err(); err != nil {
 			return nil, err
@@ -310,6 +349,16 @@ func readTrajectoryCSV(r io.Reader) (*trajectory, error) {
 	}
 	if tr.Bodies < 0 {
 		tr.Bodies, inFrame = inFrame, 0 // a single frame
+	}
+	if torn {
+		tr.Dropped = fmt.Sprintf("the cut line %d", line+1)
+	}
+	if inFrame != 0 && partial {
+		n := len(tr.Steps) - 1
+		tr.Dropped = strings.TrimPrefix(tr.Dropped+fmt.Sprintf(" and the incomplete frame of step %d", tr.Steps[n]), " and ")
+		tr.Steps, tr.Times = tr.Steps[:n], tr.Times[:n]
+		tr.Poses = tr.Poses[:n*tr.Bodies*poseLen]
+		inFrame = 0
 	}
 	if inFrame != 0 {
 		return nil, fmt.Errorf("the last frame (step %d) has %d of %d bodies (a cut file?)", tr.Steps[len(tr.Steps)-1], inFrame, tr.Bodies)

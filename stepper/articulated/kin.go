@@ -46,10 +46,6 @@ func wrench(r, f Vec2) vec3 { return vec3{r[0]*f[1] - r[1]*f[0], f[0], f[1]} }
 // revolute returns the motion subspace of a revolute joint at o.
 func revolute(o Vec2) vec3 { return vec3{1, o[1], -o[0]} }
 
-// pointAcc returns the linear part of a spatial acceleration a at point r
-// without the velocity term: a_O + α ẑ × r.
-func pointAcc(a vec3, r Vec2) Vec2 { return Vec2{a[1] - a[0]*r[1], a[2] + a[0]*r[0]} }
-
 // PointForce is a known force F (N, world axes) applied at Point (m, in the
 // frame of Link).
 type PointForce struct {

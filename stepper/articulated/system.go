@@ -436,7 +436,7 @@ func (s *System) Step() (StepStats, error) {
 			// rows, ε growing from 1e-10 to 1e-4 of the largest diagonal:
 			// a compliance for this step only, reported in Regularized.
 			// The errors are measured on the true problem.
-			sol, err, st.Regularized = s.solveRegularized(set)
+			sol, st.Regularized, err = s.solveRegularized(set)
 			iters += s.res.Iterations
 		}
 		solveErr = err
@@ -486,7 +486,7 @@ func (s *System) Step() (StepStats, error) {
 }
 
 // solveRegularized retries a frictional LCP that Lemke could not solve.
-func (s *System) solveRegularized(set lcp.Settings) (errmeasure.Solved, error, float64) {
+func (s *System) solveRegularized(set lcp.Settings) (errmeasure.Solved, float64, error) {
 	m := s.prob.N()
 	var dmax float64
 	for i := range s.nc + 2*s.nf {
@@ -510,10 +510,10 @@ func (s *System) solveRegularized(set lcp.Settings) (errmeasure.Solved, error, f
 		if err == nil {
 			s.res.W = s.prob.Residual(s.res.W, s.res.X)
 			sol.Totals = errmeasure.Compute(&s.prob, s.res.X, s.res.W, nil)
-			return sol, nil, eps
+			return sol, eps, nil
 		}
 	}
-	return sol, err, 0
+	return sol, 0, err
 }
 
 // rk4 integrates one step with the contact forces s.f held constant at the
