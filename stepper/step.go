@@ -68,6 +68,8 @@ type workspace struct {
 	eprob     lcp.Problem
 	eres      lcp.Result
 	elo, ehi  []float64
+	seedPGS   lcp.PGS    // the pre-solve's start index sets (seedNewNormals)
+	seedRes   lcp.Result // its iterate
 	next      map[contactKey]cached
 	// post-stabilization
 	pa     lcp.Dense
