@@ -37,11 +37,16 @@ import (
 // wrapping ErrSingular and the iterate with the fewest infeasibilities so far.
 //
 // When A is a *Sparse the free block is factored by a sparse LDLᵀ instead,
-// refactored every iteration in the fill-reducing order of the whole of A
-// (computed once per sparsity pattern and kept across solves), and
-// w = A x + b is a sparse product, so an iteration costs O(nnz(L) + nnz(A))
-// memory and about Σ_k (column count of L)² flops instead of O(m³): O(n) for
-// a chain. A free block that is not numerically positive definite falls back
+// in the fill-reducing order of the whole of A (computed once per sparsity
+// pattern and kept across solves), and w = A x + b is a sparse product, so
+// an iteration costs O(nnz(L) + nnz(A)) memory and about Σ_k (column count
+// of L)² flops instead of O(m³): O(n) for a chain. Between iterations, and
+// between solves of the same matrix, the factor is updated rather than
+// refactored: only the rows of L that an index entering or leaving the free
+// set (or a changed entry of A) reaches through the elimination tree are
+// recomputed, which gives the same bits as a refactorization, and an
+// iteration that keeps the free set (a proximal move, below) reuses the
+// factor as it is. A free block that is not numerically positive definite falls back
 // to a dense LU if it has at most MaxDenseFallback rows and otherwise ends the
 // solve with an error wrapping ErrSingular. Everything else (index sets,
 // iterates, budget, warm start) is the same as for a dense A; the iterates
