@@ -468,6 +468,11 @@ func (w *World) storeImpulses(base int) {
 // budget at 100 bricks, against 5 and 6 from the sweeps' index sets. The
 // sweeps cost about estimateSweeps products with A, less than one
 // factorization of the free block.
+//
+// The pre-solve runs on the step's own BPP (Settings.Solver, when it is
+// one): the main solve then starts from the pre-solve's factor, and since
+// the two problems share A and differ only in the new contacts' rows, it
+// recomputes only the rows of the factor those reach (see lcp.BPP).
 func (w *World) estimateNewContacts() {
 	ws := &w.ws
 	fresh := false
@@ -492,12 +497,19 @@ func (w *World) estimateNewContacts() {
 			ws.elo[r], ws.ehi[r] = 0, 0
 		}
 	}
-	if ws.estSolver == nil {
-		ws.estSolver = &lcp.BPP{}
+	if w.Settings.Solver == nil {
+		w.Settings.Solver = &lcp.BPP{} // solve's default, set here to share it
+	}
+	solver, ok := w.Settings.Solver.(*lcp.BPP)
+	if !ok {
+		if ws.estSolver == nil {
+			ws.estSolver = &lcp.BPP{}
+		}
+		solver = ws.estSolver
 	}
 	ws.eprob = lcp.Problem{A: &ws.a, B: ws.b, Lo: ws.elo, Hi: ws.ehi}
 	w.seedNewNormals()
-	err := ws.estSolver.Solve(&ws.eres, &ws.eprob, lcp.Settings{Start: ws.start})
+	err := solver.Solve(&ws.eres, &ws.eprob, lcp.Settings{Start: ws.start})
 	if len(ws.eres.X) != len(ws.rows) {
 		_ = err // invalid problem: keep the effective-mass estimates
 		return

@@ -64,7 +64,7 @@ type workspace struct {
 	skip   func(i, j int) bool
 	cache  map[contactKey]cached // by key: last step's impulses and states
 	// the new contacts' pre-solve (estimateNewContacts)
-	estSolver lcp.Solver
+	estSolver *lcp.BPP // when Settings.Solver is not a BPP
 	eprob     lcp.Problem
 	eres      lcp.Result
 	elo, ehi  []float64
