@@ -466,8 +466,12 @@ func (w *World) storeImpulses(base int) {
 // rows of stacked boxes, stalls and falls back to single pivots: 2 690
 // iterations for the 30-brick wall's step 1 and the whole 100 + 10 n
 // budget at 100 bricks, against 5 and 6 from the sweeps' index sets. The
-// sweeps cost about estimateSweeps products with A, less than one
-// factorization of the free block.
+// sweeps cost about 2·estimateSweeps products with A, less than one
+// factorization of the free block but a fifth of a steady wall step, so
+// they run only when at least a quarter of the step's contact points are
+// new (a scene built at rest, a pile landing): with few new contacts among
+// old ones, whose index sets from the last step carry the load, the
+// effective-mass start needs 2 pre-solve iterations on the wall.
 //
 // The pre-solve runs on the step's own BPP (Settings.Solver, when it is
 // one): the main solve then starts from the pre-solve's factor, and since
@@ -508,7 +512,9 @@ func (w *World) estimateNewContacts() {
 		solver = ws.estSolver
 	}
 	ws.eprob = lcp.Problem{A: &ws.a, B: ws.b, Lo: ws.elo, Hi: ws.ehi}
-	w.seedNewNormals()
+	if nfresh := w.freshPoints(); 4*nfresh >= len(ws.points) {
+		w.seedNewNormals()
+	}
 	err := solver.Solve(&ws.eres, &ws.eprob, lcp.Settings{Start: ws.start})
 	if len(ws.eres.X) != len(ws.rows) {
 		_ = err // invalid problem: keep the effective-mass estimates
@@ -559,6 +565,17 @@ func (w *World) estimateNewContacts() {
 // the pre-solve of a 200-brick (80-layer) wall 8 block-pivoting
 // iterations, 5 sweeps 126.
 const estimateSweeps = 20
+
+// freshPoints returns the number of new contact points of the step.
+func (w *World) freshPoints() int {
+	n := 0
+	for i := range w.ws.points {
+		if w.ws.points[i].fresh {
+			n++
+		}
+	}
+	return n
+}
 
 // seedNewNormals sets the start state of each new contact's normal row
 // from estimateSweeps projected Gauss–Seidel sweeps on the pre-solve
