@@ -75,9 +75,11 @@ import (
 // m/s is one. The regularization is a device of the
 // algorithm, not a compliance: convergence is judged on w = A x + b, and
 // every iterate reported to the Observer carries the true w. A warm-started
-// Solve (Settings.Start set) on a BPP whose last Solve needed the
+// Solve (Settings.Start set) on a BPP whose last Solve used the
 // regularization starts in it, so that a time stepper does not factor a
-// singular block first at every step.
+// singular block first at every step; every semidefiniteInherit-th such
+// solve tests the unshifted block again, so a problem that has become
+// positive definite leaves the regularization.
 //
 // The default budget (MaxIterations = 0) is 100 + 10 n iterations.
 type BPP struct {
@@ -103,7 +105,8 @@ type BPP struct {
 	// Regularized mode (semidefinite blocks, see BPP): the diagonal of A,
 	// the proximal centre x̄ and the true residual at the last centre move.
 	reg          bool
-	semidefinite bool // the last Solve entered regularized mode: a warm-started next one starts in it
+	semidefinite bool // a recent Solve needed regularized mode: a warm-started next one starts in it
+	inherited    int  // solves in a row that started in regularized mode without testing A_FF
 	diag         []float64
 	xprox        []float64
 	proxRes      float64
@@ -254,12 +257,16 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	for i := range s.diag {
 		s.diag[i] = p.A.At(i, i)
 	}
-	if s.semidefinite && set.Start != nil {
-		// The last (warm-starting) solve needed the regularization: start
+	inherit := s.semidefinite && set.Start != nil && s.inherited < semidefiniteInherit
+	s.semidefinite = false
+	if inherit {
+		// A recent (warm-starting) solve needed the regularization: start
 		// in it rather than factor a singular block first.
 		s.enterRegularized(dst.X)
+		s.inherited++
+	} else {
+		s.inherited = 0
 	}
-	s.semidefinite = false
 	x, w := dst.X, dst.W
 	// Semidefinite problems are solved to regTol of the velocity scale
 	// unless the caller asked for a tolerance (see BPP).
@@ -510,6 +517,15 @@ func (s *BPP) enterRegularized(x []float64) {
 		}
 	}
 }
+
+// semidefiniteInherit is how many warm-started solves in a row start in
+// regularized mode because an earlier one needed it, before one tests the
+// unshifted block again (see BPP): a time stepper on a resting pile pays a
+// failed factorization once in that many solves instead of once in two (a
+// solve that started regularized used to clear the flag), and a problem
+// that turns positive definite leaves the regularization within that
+// many solves.
+const semidefiniteInherit = 8
 
 // proxAccept is the residual, relative to the velocity scale max|b|, up to
 // which BPP accepts a stalled proximal solve as converged (see BPP).

@@ -86,3 +86,41 @@ func TestSparseLDLPartialIsExact(t *testing.T) {
 	require.True(t, inc.factor(a, state))
 	same("a new value")
 }
+
+// A time stepper's warm-started solves of a semidefinite problem start in
+// the regularization that an earlier one needed (a solve that started in it
+// no longer clears the flag), and test the unshifted block again once in
+// semidefiniteInherit+1 solves. Starting regularized changes the pivoting
+// path, not the answer: w = A x + b (unique for a symmetric positive
+// semidefinite MLCP) agrees with a cold BPP's to the regularized solve's
+// tolerance.
+func TestBPPKeepsRegularization(t *testing.T) {
+	rng := rand.New(rand.NewPCG(81, 82))
+	rows, nb := wallRows(rng, 3, 3, 24)
+	p, _ := mbProblem(rng, nb, rows, 0) // rigid, redundant contacts: 72 rows on 54 degrees of freedom
+	s := &BPP{}
+	var r Result
+	require.NoError(t, s.Solve(&r, p, Settings{}))
+	require.True(t, s.semidefinite, "the wall-like problem is semidefinite")
+	sw := 0.0
+	for _, v := range p.B {
+		sw = math.Max(sw, math.Abs(v))
+	}
+	start := slices.Clone(r.States)
+	for k := 1; k <= semidefiniteInherit+1; k++ {
+		require.NoError(t, s.Solve(&r, p, Settings{Start: start}))
+		require.Equal(t, Converged, r.Status)
+		assert.Equal(t, k%(semidefiniteInherit+1), s.inherited, "solve %d", k)
+		if k <= semidefiniteInherit {
+			assert.True(t, s.semidefinite, "solve %d", k)
+		}
+		var cold Result
+		require.NoError(t, (&BPP{}).Solve(&cold, p, Settings{Start: start}))
+		for i := range r.W {
+			// Both are within proxAccept (1e-4) of the velocity scale of
+			// the exact w at worst (a stalled proximal solve), usually
+			// within regTol (1e-6).
+			assert.InDelta(t, cold.W[i], r.W[i], 2*proxAccept*sw, "solve %d, row %d", k, i)
+		}
+	}
+}
