@@ -293,6 +293,7 @@ func (f *sparseLDL) numeric(n int, full bool) bool {
 			}
 			lo := f.lp[i]
 			idx, val := f.li[lo:p2], f.lx[lo:p2]
+			val = val[:len(idx)] // no bounds check on val in the loop
 			for t, r := range idx {
 				y[r] -= val[t] * yi
 			}
