@@ -291,11 +291,16 @@ func (f *sparseLDL) numeric(n int, full bool) bool {
 			} else {
 				p2 = int(f.rslot[rs+t])
 			}
-			lo := f.lp[i]
-			idx, val := f.li[lo:p2], f.lx[lo:p2]
-			val = val[:len(idx)] // no bounds check on val in the loop
-			for t, r := range idx {
-				y[r] -= val[t] * yi
+			if yi != 0 {
+				// yi = 0 (always for a row or column outside F) would
+				// subtract zeros: skipped, so the unit rows of the padded
+				// matrix cost no flops.
+				lo := f.lp[i]
+				idx, val := f.li[lo:p2], f.lx[lo:p2]
+				val = val[:len(idx)] // no bounds check on val in the loop
+				for t, r := range idx {
+					y[r] -= val[t] * yi
+				}
 			}
 			lki := yi / f.d[i]
 			dk -= lki * yi
