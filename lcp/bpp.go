@@ -37,11 +37,16 @@ import (
 // wrapping ErrSingular and the iterate with the fewest infeasibilities so far.
 //
 // When A is a *Sparse the free block is factored by a sparse LDLᵀ instead,
-// refactored every iteration in the fill-reducing order of the whole of A
-// (computed once per sparsity pattern and kept across solves), and
-// w = A x + b is a sparse product, so an iteration costs O(nnz(L) + nnz(A))
-// memory and about Σ_k (column count of L)² flops instead of O(m³): O(n) for
-// a chain. A free block that is not numerically positive definite falls back
+// in the fill-reducing order of the whole of A (computed once per sparsity
+// pattern and kept across solves), and w = A x + b is a sparse product, so
+// an iteration costs O(nnz(L) + nnz(A)) memory and about Σ_k (column count
+// of L)² flops instead of O(m³): O(n) for a chain. Between iterations, and
+// between solves of the same matrix, the factor is updated rather than
+// refactored: only the rows of L that an index entering or leaving the free
+// set (or a changed entry of A) reaches through the elimination tree are
+// recomputed, which gives the same bits as a refactorization, and an
+// iteration that keeps the free set (a proximal move, below) reuses the
+// factor as it is. A free block that is not numerically positive definite falls back
 // to a dense LU if it has at most MaxDenseFallback rows and otherwise ends the
 // solve with an error wrapping ErrSingular. Everything else (index sets,
 // iterates, budget, warm start) is the same as for a dense A; the iterates
@@ -70,9 +75,11 @@ import (
 // m/s is one. The regularization is a device of the
 // algorithm, not a compliance: convergence is judged on w = A x + b, and
 // every iterate reported to the Observer carries the true w. A warm-started
-// Solve (Settings.Start set) on a BPP whose last Solve needed the
+// Solve (Settings.Start set) on a BPP whose last Solve used the
 // regularization starts in it, so that a time stepper does not factor a
-// singular block first at every step.
+// singular block first at every step; every semidefiniteInherit-th such
+// solve tests the unshifted block again, so a problem that has become
+// positive definite leaves the regularization.
 //
 // The default budget (MaxIterations = 0) is 100 + 10 n iterations.
 type BPP struct {
@@ -98,7 +105,8 @@ type BPP struct {
 	// Regularized mode (semidefinite blocks, see BPP): the diagonal of A,
 	// the proximal centre x̄ and the true residual at the last centre move.
 	reg          bool
-	semidefinite bool // the last Solve entered regularized mode: a warm-started next one starts in it
+	semidefinite bool // a recent Solve needed regularized mode: a warm-started next one starts in it
+	inherited    int  // solves in a row that started in regularized mode without testing A_FF
 	diag         []float64
 	xprox        []float64
 	proxRes      float64
@@ -256,12 +264,16 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	for i := range s.diag {
 		s.diag[i] = p.A.At(i, i)
 	}
-	if s.semidefinite && set.Start != nil {
-		// The last (warm-starting) solve needed the regularization: start
+	inherit := s.semidefinite && set.Start != nil && s.inherited < semidefiniteInherit
+	s.semidefinite = false
+	if inherit {
+		// A recent (warm-starting) solve needed the regularization: start
 		// in it rather than factor a singular block first.
 		s.enterRegularized(dst.X)
+		s.inherited++
+	} else {
+		s.inherited = 0
 	}
-	s.semidefinite = false
 	x, w := dst.X, dst.W
 	// Semidefinite problems are solved to regTol of the velocity scale
 	// unless the caller asked for a tolerance (see BPP).
@@ -516,6 +528,15 @@ func (s *BPP) enterRegularized(x []float64) {
 		}
 	}
 }
+
+// semidefiniteInherit is how many warm-started solves in a row start in
+// regularized mode because an earlier one needed it, before one tests the
+// unshifted block again (see BPP): a time stepper on a resting pile pays a
+// failed factorization once in that many solves instead of once in two (a
+// solve that started regularized used to clear the flag), and a problem
+// that turns positive definite leaves the regularization within that
+// many solves.
+const semidefiniteInherit = 8
 
 // proxAccept is the residual, relative to the velocity scale max|b|, up to
 // which BPP accepts a stalled proximal solve as converged (see BPP).

@@ -28,7 +28,9 @@ import (
 // of an entry are summed in call order, so the same call sequence gives the
 // same bits, and A[i][j] and A[j][i] are the same sum, so the matrix is
 // exactly symmetric. Reset, Add and Finish reuse their storage: once the
-// buffers have grown to a step's size they do not allocate again.
+// buffers have grown to a step's size they do not allocate again. A call
+// sequence with the same (i, j) as the last one (a stepper's steps while
+// the contact set stays) is finished in O(calls) into the kept pattern.
 //
 // The zero value is an empty matrix that must be Reset before use. At,
 // MulVecTo, RowDot and NNZ panic until Finish has been called after the last
@@ -56,6 +58,15 @@ type Sparse struct {
 	ptr2    []int
 	col2    []int32
 	version uint64
+
+	// Pattern reuse: the records' (i, j) of the last full Finish, the
+	// slots of each record in val (row i's, then row j's) and whether the
+	// record is the first of its entry in call order.
+	pti, ptj     []int32
+	pn           int
+	slot1, slot2 []int32
+	firstRec     []bool
+	reuseOK      bool
 
 	// Finish workspace.
 	cnt  []int     // per-row counts, then bucket starts
@@ -98,8 +109,64 @@ func (s *Sparse) Add(i, j int, v float64) {
 
 // Finish compresses the recorded entries into CSR form: each row's columns
 // ascending, duplicates summed in call order. It must be called before the
-// matrix is read. It costs O(n + records + Σ row length · log(row length)).
+// matrix is read. It costs O(n + records + Σ row length · log(row length)),
+// or, when the (i, j) of the Add calls are those of the last Finish (a
+// stepper whose contact set has not changed), O(records): the records are
+// summed straight into the slots of the kept pattern, in the same order, so
+// the values are the same bits.
 func (s *Sparse) Finish() {
+	if s.reuseOK && s.n == s.pn && slices.Equal(s.ti, s.pti) && slices.Equal(s.tj, s.ptj) {
+		for t, v := range s.tv {
+			p1, p2 := s.slot1[t], s.slot2[t]
+			if s.firstRec[t] {
+				s.val[p1] = v
+				s.val[p2] = v
+			} else {
+				s.val[p1] += v
+				if p2 != p1 {
+					s.val[p2] += v
+				}
+			}
+		}
+		s.finished = true
+		return
+	}
+	s.finishFull()
+	s.keepPattern()
+}
+
+// keepPattern records the Add calls' (i, j) and their slots in val for
+// the pattern reuse of Finish.
+func (s *Sparse) keepPattern() {
+	s.pti = append(s.pti[:0], s.ti...)
+	s.ptj = append(s.ptj[:0], s.tj...)
+	s.pn = s.n
+	nr := len(s.ti)
+	s.slot1 = growInt32(s.slot1, nr)
+	s.slot2 = growInt32(s.slot2, nr)
+	s.firstRec = growBool(s.firstRec, nr)
+	s.mark = growInt32(s.mark, len(s.val))
+	clear(s.mark)
+	for t, i := range s.ti {
+		j := s.tj[t]
+		p1 := s.find(int(i), j)
+		p2 := s.find(int(j), i)
+		s.slot1[t], s.slot2[t] = int32(p1), int32(p2)
+		s.firstRec[t] = s.mark[p1] == 0 // (i, j) and (j, i) are one entry
+		s.mark[p1], s.mark[p2] = 1, 1
+	}
+	s.reuseOK = true
+}
+
+// find returns the slot of column j in row i, which must be in the pattern.
+func (s *Sparse) find(i int, j int32) int {
+	lo, hi := s.ptr[i], s.ptr[i+1]
+	k, _ := slices.BinarySearch(s.col[lo:hi], j)
+	return lo + k
+}
+
+// finishFull is Finish from scratch: bucket, sum and sort.
+func (s *Sparse) finishFull() {
 	n := s.n
 	// Bucket the records by row, both triangles, stable in call order.
 	s.cnt = growInt(s.cnt, n+1)

@@ -24,43 +24,76 @@ import (
 // vertices and s² times fewer edges for blocks of s rows. It costs about
 // 0.3 ms for a 5000-row chain and 1 ms for a 552-row wall.
 //
+// The padded matrix. What is factored is the whole n×n matrix
+//
+//	C = P Ā Pᵀ,   Ā_ij = A_ij for i, j ∈ F, Ā_ii = 1 for i ∉ F, 0 elsewhere,
+//
+// in the pattern of the whole of A: a row outside F is a unit row and
+// column, so its L entries are exact zeros, its pivot is 1, and the
+// factor restricted to F is the factor of A_FF (the zeros add nothing to
+// any sum). The symbolic analysis is then a function of the pattern of A
+// alone, done once per pattern, and an index entering or leaving F changes
+// only its own row and column of C.
+//
 // Factorization. Up-looking LDLᵀ on the elimination tree (Davis, "Algorithm
 // 849: A concise sparse Cholesky factorization package", ACM TOMS 31(4),
 // 2005): the symbolic phase builds the elimination tree and the column
 // counts of L in O(nnz(L)); the numeric phase computes row k of L by a
-// sparse triangular solve whose pattern is the tree's reach. The symbolic
-// phase is skipped when F (and the pattern) are the same as in the previous
-// call. A banded matrix of bandwidth b factors in O(b² n), a chain's
-// block-tridiagonal A in O(n).
+// sparse triangular solve whose pattern is the tree's reach, the rows of
+// the descendants of k in the elimination tree. A banded matrix of
+// bandwidth b factors in O(b² n), a chain's block-tridiagonal A in O(n).
+//
+// Partial refactorization. Row k of L and d_k depend only on row k of C
+// and on the rows of L of k's descendants. So when C changes in a set S of
+// rows (indices entering or leaving F change their own row, and the rows
+// of their neighbours eliminated later, which are their ancestors; new
+// values of A change the rows they touch), only the rows of S and of their
+// ancestors in the elimination tree are recomputed, with the same
+// operations in the same order as a factorization from scratch, so the
+// factor is bit for bit the one a full refactorization would give. A BPP
+// iteration that moves a few indices recomputes the paths from them to the
+// root, and one that only moves the proximal centre (same F, same A)
+// recomputes nothing. A changed shift, a new pattern or a failed pivot
+// refactor everything.
 type sparseLDL struct {
-	// Ordering cache: valid for a and version ver.
+	// Ordering and symbolic analysis: valid for a and version ver.
 	a    *Sparse
 	ver  uint64
 	perm []int32 // perm[k] = the row of A eliminated k-th
+	ploc []int32 // ploc[i] = position of row i in perm
 
-	// The block: rows of A in elimination order, and their positions.
-	free     []int32
-	prevFree []int32 // free of the last symbolic analysis
-	symOK    bool    // the symbolic analysis matches prevFree
-	loc      []int32 // loc[i] = position of row i in free, or -1
+	// The free rows in elimination order, and their index in free.
+	free []int32
+	loc  []int32 // loc[i] = index of row i in free, or -1
 
-	// Lower triangle (with diagonal) of C = P A_FF Pᵀ by rows.
-	cp []int
-	ci []int32
-	cx []float64
+	// Lower triangle (with diagonal) of C by rows, the pattern fixed per
+	// pattern of A; cx are this call's values, cxOld the last factored.
+	cp    []int
+	ci    []int32
+	cx    []float64
+	cxOld []float64
 
-	// Symbolic: elimination tree, column counts, column pointers of L.
+	// Symbolic: elimination tree, column counts, column pointers of L,
+	// and per row of L the slots of its entries in the column storage,
+	// in the order the numeric phase visits them (rs[k]:rs[k+1] of rslot).
 	parent, lnz, flag []int32
 	lp                []int
+	rs                []int
+	rslot             []int32
 
 	// Numeric: L by columns (strictly lower), D, and workspace.
-	li  []int32
-	lx  []float64
-	d   []float64
-	y   []float64
-	pat []int32
+	li    []int32
+	lx    []float64
+	d     []float64
+	y     []float64
+	pat   []int32
+	dirty []bool    // rows to recompute in a partial refactorization
+	xp    []float64 // solve: the right-hand side in elimination order
 
-	failed int // position of the failed pivot after factor returned false
+	valid     bool    // L, D are the factor of cxOld with shiftOld
+	shiftOld  float64 // the shift of the last factorization
+	failed    int     // index in free of the failed pivot after factor returned false
+	recompute int     // rows of L the last call computed (n for a full factorization)
 
 	// shift > 0 factors C + shift·diag(C) (semidefinite blocks, see BPP).
 	shift float64
@@ -74,54 +107,99 @@ func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 	n := a.n
 	if f.a != a || f.ver != a.version || len(f.perm) != n {
 		f.perm = f.ord.minDegree(a, f.perm)
-		f.a, f.ver, f.symOK = a, a.version, false
+		f.a, f.ver = a, a.version
+		f.ploc = growInt32(f.ploc, n)
+		for k, i := range f.perm {
+			f.ploc[i] = int32(k)
+		}
+		f.symbolic(a)
+		f.valid = false
 	}
 	f.free = f.free[:0]
+	f.loc = growInt32(f.loc, n)
 	for _, i := range f.perm {
+		f.loc[i] = -1
 		if state[i] == Free {
+			f.loc[i] = int32(len(f.free))
 			f.free = append(f.free, i)
 		}
 	}
-	m := len(f.free)
-	f.loc = growInt32(f.loc, n)
-	for i := range f.loc {
-		f.loc[i] = -1
-	}
-	for k, i := range f.free {
-		f.loc[i] = int32(k)
-	}
-	// C's lower triangle by rows.
-	f.cp = growInt(f.cp, m+1)
-	f.ci, f.cx = f.ci[:0], f.cx[:0]
-	f.cp[0] = 0
-	for k, i := range f.free {
+	// This call's values of C, in the fixed pattern.
+	f.cx = grow(f.cx, f.cp[n])
+	p := 0
+	for k, i := range f.perm {
 		cols, vals := a.row(int(i))
+		in := state[i] == Free
 		for t, j := range cols {
-			if l := f.loc[j]; l >= 0 && int(l) <= k {
+			if f.ploc[j] > int32(k) {
+				continue
+			}
+			v := 0.0
+			switch {
+			case j == i && in:
+				v = vals[t]
+			case j == i:
+				v = 1
+			case in && state[j] == Free:
+				v = vals[t]
+			}
+			f.cx[p] = v
+			p++
+		}
+	}
+	f.dirty = growBool(f.dirty, n)
+	full := !f.valid || f.shift != f.shiftOld
+	if !full {
+		// Rows whose C row changed, and their ancestors.
+		clear(f.dirty)
+		f.recompute = 0
+		for k := 0; k < n; k++ {
+			lo, hi := f.cp[k], f.cp[k+1]
+			if slices.Equal(f.cx[lo:hi], f.cxOld[lo:hi]) {
+				continue
+			}
+			for j := int32(k); j >= 0 && !f.dirty[j]; j = f.parent[j] {
+				f.dirty[j] = true
+				f.recompute++
+			}
+		}
+		if f.recompute == 0 {
+			return true // the same matrix: the factor stands
+		}
+	}
+	f.cx, f.cxOld = f.cxOld, f.cx
+	f.shiftOld = f.shift
+	f.valid = f.numeric(n, full)
+	return f.valid
+}
+
+// symbolic computes the pattern of C (the lower triangle of the whole of A
+// in elimination order), its elimination tree, the column pointers of L
+// and the slots of each row's entries.
+func (f *sparseLDL) symbolic(a *Sparse) {
+	n := a.n
+	f.cp = growInt(f.cp, n+1)
+	f.ci = f.ci[:0]
+	f.cp[0] = 0
+	for k, i := range f.perm {
+		cols, _ := a.row(int(i))
+		for _, j := range cols {
+			if l := f.ploc[j]; l <= int32(k) {
 				f.ci = append(f.ci, l)
-				f.cx = append(f.cx, vals[t])
 			}
 		}
 		f.cp[k+1] = len(f.ci)
 	}
-	if !f.symOK || !slices.Equal(f.free, f.prevFree) {
-		f.symbolic(m)
-		f.prevFree = append(f.prevFree[:0], f.free...)
-		f.symOK = true
-	}
-	return f.numeric(m)
-}
-
-// symbolic computes the elimination tree of C and the column pointers of L.
-func (f *sparseLDL) symbolic(m int) {
-	f.parent = growInt32(f.parent, m)
-	f.lnz = growInt32(f.lnz, m)
-	f.flag = growInt32(f.flag, m)
-	f.lp = growInt(f.lp, m+1)
+	f.cx = grow(f.cx, f.cp[n])
+	f.cxOld = grow(f.cxOld, f.cp[n])
+	f.parent = growInt32(f.parent, n)
+	f.lnz = growInt32(f.lnz, n)
+	f.flag = growInt32(f.flag, n)
+	f.lp = growInt(f.lp, n+1)
 	for k := range f.flag {
 		f.flag[k] = -1 // the marks of a previous call are stale
 	}
-	for k := 0; k < m; k++ {
+	for k := 0; k < n; k++ {
 		f.parent[k] = -1
 		f.flag[k] = int32(k)
 		f.lnz[k] = 0
@@ -138,33 +216,47 @@ func (f *sparseLDL) symbolic(m int) {
 		}
 	}
 	f.lp[0] = 0
-	for k := 0; k < m; k++ {
+	for k := 0; k < n; k++ {
 		f.lp[k+1] = f.lp[k] + int(f.lnz[k])
 	}
-	f.li = growInt32(f.li, f.lp[m])
-	f.lx = grow(f.lx, f.lp[m])
+	f.li = growInt32(f.li, f.lp[n])
+	f.lx = grow(f.lx, f.lp[n])
+	f.rslot = growInt32(f.rslot, f.lp[n])
+	f.rs = growInt(f.rs, n+1)
 }
 
-// numeric computes L and D row by row.
-func (f *sparseLDL) numeric(m int) bool {
-	f.d = grow(f.d, m)
-	f.y = grow(f.y, m)
-	f.pat = growInt32(f.pat, m)
+// numeric computes the rows of L and D: all of them when full is set,
+// otherwise the rows marked dirty (the others are unchanged). Both visit
+// a row's entries in the same order, so a partial refactorization gives
+// the same bits as a full one. It reports false on a pivot at rounding
+// level, leaving the factor incomplete.
+func (f *sparseLDL) numeric(n int, full bool) bool {
+	cx := f.cxOld // the values being factored (factor swapped them in)
+	f.d = grow(f.d, n)
+	f.y = grow(f.y, n)
+	f.pat = growInt32(f.pat, n)
 	clear(f.y)
 	y, pat, parent, flag := f.y, f.pat, f.parent, f.flag
 	for k := range flag {
 		flag[k] = -1 // the marks of the symbolic phase are stale
 	}
-	for k := 0; k < m; k++ {
+	if full {
+		f.recompute = n
+		clear(f.lnz)
+		f.rs[0] = 0
+	}
+	for k := 0; k < n; k++ {
+		if !full && !f.dirty[k] {
+			continue
+		}
 		// Scatter row k of C into y and find the pattern of row k of L
 		// (the reach of its columns in the elimination tree) in
-		// topological order on the stack pat[top:m].
-		top := m
+		// topological order on the stack pat[top:n].
+		top := n
 		flag[k] = int32(k)
-		f.lnz[k] = 0
 		for p := f.cp[k]; p < f.cp[k+1]; p++ {
 			i := f.ci[p]
-			y[i] += f.cx[p]
+			y[i] += cx[p]
 			ln := 0
 			for ; flag[i] != int32(k); i = parent[i] {
 				pat[ln] = i
@@ -180,23 +272,45 @@ func (f *sparseLDL) numeric(m int) bool {
 		akk := y[k] * (1 + f.shift)
 		dk := akk
 		y[k] = 0
-		for ; top < m; top++ {
+		rs := f.rs[k]
+		if full {
+			f.rs[k+1] = rs + (n - top)
+		}
+		for t := 0; top < n; top, t = top+1, t+1 {
 			i := pat[top]
 			yi := y[i]
 			y[i] = 0
-			p2 := f.lp[i] + int(f.lnz[i])
-			idx, val := f.li[f.lp[i]:p2], f.lx[f.lp[i]:p2]
-			for t, r := range idx {
-				y[r] -= val[t] * yi
+			// Column i's entries of the rows before k are the slots
+			// before row k's own: the columns fill in row order.
+			var p2 int
+			if full {
+				p2 = f.lp[i] + int(f.lnz[i])
+				f.lnz[i]++
+				f.rslot[rs+t] = int32(p2)
+				f.li[p2] = int32(k)
+			} else {
+				p2 = int(f.rslot[rs+t])
+			}
+			if yi != 0 {
+				// yi = 0 (always for a row or column outside F) would
+				// subtract zeros: skipped, so the unit rows of the padded
+				// matrix cost no flops.
+				lo := f.lp[i]
+				idx, val := f.li[lo:p2], f.lx[lo:p2]
+				val = val[:len(idx)] // no bounds check on val in the loop
+				for t, r := range idx {
+					y[r] -= val[t] * yi
+				}
 			}
 			lki := yi / f.d[i]
 			dk -= lki * yi
-			f.li[p2] = int32(k)
 			f.lx[p2] = lki
-			f.lnz[i]++
 		}
 		if !(dk > pivotFloor*math.Abs(akk)) || math.IsInf(dk, 0) {
-			f.failed = k
+			f.failed = int(f.loc[f.perm[k]])
+			if f.failed < 0 {
+				f.failed = 0
+			}
 			return false
 		}
 		f.d[k] = dk
@@ -204,35 +318,44 @@ func (f *sparseLDL) numeric(m int) bool {
 	return true
 }
 
-// solve overwrites x (length m, in the order of f.free) with C⁻¹ x.
+// solve overwrites x (length m, in the order of f.free) with A_FF⁻¹ x.
 func (f *sparseLDL) solve(x []float64) {
-	m := len(f.free)
-	x = x[:m]
-	for j := 0; j < m; j++ {
-		xj := x[j]
+	n := len(f.perm)
+	x = x[:len(f.free)]
+	f.xp = grow(f.xp, n)
+	xp := f.xp
+	clear(xp)
+	for k, i := range f.free {
+		xp[f.ploc[i]] = x[k]
+	}
+	for j := 0; j < n; j++ {
+		xj := xp[j]
 		if xj == 0 {
 			continue
 		}
 		lo, hi := f.lp[j], f.lp[j+1]
 		for t, r := range f.li[lo:hi] {
-			x[r] -= f.lx[lo+t] * xj
+			xp[r] -= f.lx[lo+t] * xj
 		}
 	}
-	for j := range x {
-		x[j] /= f.d[j]
+	for j := range xp {
+		xp[j] /= f.d[j]
 	}
-	for j := m - 1; j >= 0; j-- {
-		v := x[j]
+	for j := n - 1; j >= 0; j-- {
+		v := xp[j]
 		lo, hi := f.lp[j], f.lp[j+1]
 		for t, r := range f.li[lo:hi] {
-			v -= f.lx[lo+t] * x[r]
+			v -= f.lx[lo+t] * xp[r]
 		}
-		x[j] = v
+		xp[j] = v
+	}
+	for k, i := range f.free {
+		x[k] = xp[f.ploc[i]]
 	}
 }
 
 // nnzL returns the number of entries of the strictly lower part of L.
-func (f *sparseLDL) nnzL() int { return f.lp[len(f.free)] }
+func (f *sparseLDL) nnzL() int { return f.lp[len(f.perm)] }
 
 // ordering is the workspace of the minimum degree ordering.
 type ordering struct {
@@ -370,4 +493,11 @@ func (o *ordering) remove(s int32, d int) {
 	if nx >= 0 {
 		o.prev[nx] = pv
 	}
+}
+
+func growBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n, n+n/2)
+	}
+	return s[:n]
 }

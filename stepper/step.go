@@ -91,10 +91,12 @@ type workspace struct {
 	skip   func(i, j int) bool
 	cache  map[contactKey]cached // by key: last step's impulses and states
 	// the new contacts' pre-solve (estimateNewContacts)
-	estSolver lcp.Solver
+	estSolver *lcp.BPP // when Settings.Solver is not a BPP
 	eprob     lcp.Problem
 	eres      lcp.Result
 	elo, ehi  []float64
+	seedPGS   lcp.PGS    // the pre-solve's start index sets (seedNewNormals)
+	seedRes   lcp.Result // its iterate
 	next      map[contactKey]cached
 	// position projection (post-stabilization), on its own rows so that
 	// the velocity step's rows and problem stay readable after the step

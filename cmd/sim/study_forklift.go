@@ -532,15 +532,6 @@ func budgetStudy(ctx context.Context, o studyOptions, what, name string, problem
 	return writeFileAtomic(filepath.Join(o.Dir, name+".png"), png)
 }
 
-// median returns the median of v (NaN if empty); it sorts v.
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(v)
-	return v[len(v)/2]
-}
-
 // writeForkliftFiles writes summary.csv, forklift-steps.csv and the
 // figures (Fig. 11 and 12 per budget).
 func writeForkliftFiles(o studyOptions, ref *fkRun, groups [][]*fkRun, rows []fkSummary, threshold float64) error {

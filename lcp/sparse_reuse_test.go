@@ -1,0 +1,68 @@
+package lcp
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Finish on the (i, j) sequence of the last Finish sums into the kept
+// pattern: the matrix is bit for bit the one a fresh Sparse builds from the
+// same calls (duplicates of an entry summed in call order, both triangles
+// equal), the version stays, and a different sequence takes the full path.
+func TestSparseFinishReusesPattern(t *testing.T) {
+	rng := rand.New(rand.NewPCG(71, 72))
+	const n = 40
+	type rec struct{ i, j int }
+	var recs []rec
+	for len(recs) < 300 {
+		i, j := rng.IntN(n), rng.IntN(n)
+		recs = append(recs, rec{i, j})
+		if rng.IntN(5) == 0 { // duplicates, in either order
+			recs = append(recs, rec{j, i})
+		}
+	}
+	build := func(s *Sparse, recs []rec, vals []float64) {
+		s.Reset(n)
+		for t, r := range recs {
+			s.Add(r.i, r.j, vals[t])
+		}
+		s.Finish()
+	}
+	values := func() []float64 {
+		v := make([]float64, len(recs))
+		for t := range v {
+			v[t] = rng.NormFloat64()
+		}
+		return v
+	}
+	var kept Sparse
+	build(&kept, recs, values())
+	ver := kept.version
+	for trial := 0; trial < 3; trial++ {
+		v := values()
+		build(&kept, recs, v)
+		var fresh Sparse
+		build(&fresh, recs, v)
+		assert.Equal(t, ver, kept.version, "same pattern, same version")
+		require.True(t, slices.Equal(fresh.ptr, kept.ptr) && slices.Equal(fresh.col, kept.col))
+		assert.True(t, slices.Equal(fresh.val, kept.val), "trial %d: values differ", trial)
+	}
+	// One call more: the full path, and the right matrix.
+	recs = append(recs, rec{0, n - 1})
+	v := values()
+	build(&kept, recs, v)
+	var fresh Sparse
+	build(&fresh, recs, v)
+	assert.True(t, slices.Equal(fresh.val, kept.val))
+	assert.True(t, slices.Equal(fresh.col, kept.col))
+	// The same calls with i and j swapped in one of them are the same
+	// matrix but another call sequence: still right.
+	recs[0] = rec{recs[0].j, recs[0].i}
+	build(&kept, recs, v)
+	build(&fresh, recs, v)
+	assert.True(t, slices.Equal(fresh.val, kept.val))
+}

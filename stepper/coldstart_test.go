@@ -1,0 +1,108 @@
+package stepper
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// masonry returns a wall of 0.2 × 0.1 × 0.1 m, 4 kg bricks in running
+// bond, rows of three and two alternating, 1 mm gaps, μ = 0.6, resting
+// exactly on each other and on the ground (the geometry of the brick-wall
+// scene, built here because scenes imports stepper).
+func masonry(tb testing.TB, rows int) *World {
+	w, err := New(Settings{H: 1.0 / 60, Gravity: StandardGravity})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	mat := Material{Friction: 0.6}
+	if _, err := w.AddGeom(Geom{Body: constraint.World, Shape: contact.NewPlane(), Material: mat}); err != nil {
+		tb.Fatal(err)
+	}
+	shape, err := contact.NewBox(mgl64.Vec3{0.1, 0.05, 0.05})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	const pitch = 0.201
+	for r := 0; r < rows; r++ {
+		n, x0 := 3, -pitch
+		if r%2 == 1 {
+			n, x0 = 2, -pitch/2
+		}
+		for k := 0; k < n; k++ {
+			b, err := body.New(body.Params{Mass: 4, Inertia: body.BoxInertia(4, 0.2, 0.1, 0.1),
+				Pos: mgl64.Vec3{x0 + float64(k)*pitch, 0, 0.05 + 0.1*float64(r)}, Rot: mgl64.QuatIdent()})
+			if err != nil {
+				tb.Fatal(err)
+			}
+			id, err := w.AddBody(b)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			if _, err := w.AddGeom(Geom{Body: id, Shape: shape, Material: mat}); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	return w
+}
+
+// Step 1 of a wall built at rest is a cold start: every contact is new. The
+// new-contact pre-solve once needed 2 690 block-pivoting iterations at 30
+// bricks and ran out of its whole 100 + 10 n budget (19 180) at 100 bricks,
+// cycling in single pivots from a start with every brick–brick contact at
+// its bound; started from the index sets of a few Gauss–Seidel sweeps it
+// needs 5 to 8 (the bound of 20 leaves room for pivoting paths that change
+// with rounding, and is still a thousand times below the old count).
+func TestColdStartPreSolveIsShort(t *testing.T) {
+	for _, c := range []struct{ bricks, rows int }{{30, 12}, {100, 40}} {
+		w := masonry(t, c.rows)
+		st, err := w.Step()
+		if err != nil {
+			t.Fatalf("%d bricks: %v", c.bricks, err)
+		}
+		if got := w.ws.eres.Iterations; got == 0 || got > 20 {
+			t.Errorf("%d bricks: the pre-solve took %d iterations, want 1 to 20", c.bricks, got)
+		}
+		if w.ws.eres.Status != lcp.Converged {
+			t.Errorf("%d bricks: the pre-solve ended %v", c.bricks, w.ws.eres.Status)
+		}
+		if st.BudgetHit || st.Status != lcp.Converged {
+			t.Errorf("%d bricks: step 1 ended %v after %d iterations", c.bricks, st.Status, st.Iterations)
+		}
+	}
+}
+
+// After the pre-solve the new contacts' friction rows start the step's
+// solve free (static friction), not at the lower bound they had in the
+// pre-solve, where they were pinned at zero: at the lower bound of ±μ x̂ₙ
+// every new contact would start by pushing sideways with its full friction
+// (on a 200-brick wall with a few hundred new contacts that start had 1 438
+// infeasible rows and the solve ran out of its budget).
+func TestNewFrictionRowsStartFree(t *testing.T) {
+	w := masonry(t, 4)
+	if _, err := w.Step(); err != nil {
+		t.Fatal(err)
+	}
+	// Step 1: every contact is new, so every friction row must start free.
+	nf := 0
+	for i := range w.ws.points {
+		pt := &w.ws.points[i]
+		if !pt.fresh || pt.mu == 0 {
+			continue
+		}
+		for r := w.ws.nj + pt.row + 1; r < w.ws.nj+pt.row+pt.nrows; r++ {
+			nf++
+			if w.ws.start[r] != lcp.Free {
+				t.Errorf("point %d: friction row %d starts %v", i, r, w.ws.start[r])
+			}
+		}
+	}
+	if nf == 0 {
+		t.Fatal("no new frictional contact on step 1")
+	}
+}
