@@ -189,18 +189,25 @@ var _ Stopper = Observers(nil)
 // Compose returns an Observer that passes every iterate to each non-nil
 // observer in obs, in order (Observers): nil when none is left, the
 // observer itself when one is.
+// Only a composition of two or more allocates (the solvers' hot path
+// composes a Picker with nothing).
 func Compose(obs ...Observer) Observer {
-	var out Observers
+	var one Observer
+	n := 0
+	for _, o := range obs {
+		if o != nil {
+			one = o
+			n++
+		}
+	}
+	if n <= 1 {
+		return one
+	}
+	out := make(Observers, 0, n)
 	for _, o := range obs {
 		if o != nil {
 			out = append(out, o)
 		}
-	}
-	switch len(out) {
-	case 0:
-		return nil
-	case 1:
-		return out[0]
 	}
 	return out
 }
