@@ -281,3 +281,27 @@ func TestRunDeterministic(t *testing.T) {
 	}
 	assert.Equal(t, out[0], out[1])
 }
+
+// With the BPMD recorder wrapping the world's solver, a Stopper on
+// Settings.Observer still stops the solve (the recorder composes its
+// observer with the caller's), and the frame records the iterates seen.
+func TestRunObserverStopsThroughRecorder(t *testing.T) {
+	dir := t.TempDir()
+	w := scene(t, "pyramid", map[string]string{"base": "3"})
+	w.Settings.Observer = lcp.NewStopper(func(it lcp.Iterate) error {
+		if it.Iter == 2 {
+			return errors.New("two are enough")
+		}
+		return nil
+	})
+	db := filepath.Join(dir, "p.bpmd")
+	rep, err := RunFiles(context.Background(), w, Files{BPMD: db}, Options{Steps: 3})
+	require.ErrorIs(t, err, lcp.ErrStopped)
+	assert.Equal(t, 1, rep.Steps)
+	frames, err := bpmd.ReadFile(db)
+	require.NoError(t, err)
+	require.Len(t, frames, 1, "the stopped step's frame is written")
+	assert.Equal(t, 2, frames[0].Solution.Iterations)
+	assert.Len(t, frames[0].Solution.Energy, 2)
+	assert.Equal(t, "stopped", frames[0].Solution.Status)
+}
