@@ -242,13 +242,6 @@ func unwrapPathError(err error, path string) error {
 	return err
 }
 
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
 // loadStats reads a step-statistics CSV (trajectory.ReadStats).
 func loadStats(path string) (*statsTable, error) {
 	f, err := os.Open(path)
