@@ -140,7 +140,9 @@ func (r *Recorder) Control(w *stepper.World) error {
 }
 
 // Solve runs the wrapped solver with an Observer that records the paper's
-// per-iteration errors and then calls the caller's Observer (the Picker).
+// per-iteration errors, composed (lcp.Compose) before the caller's Observer
+// (the Picker and the world's Settings.Observer), whose lcp.Stopper, if
+// any, can still stop the solve.
 func (r *Recorder) Solve(dst *lcp.Result, p *lcp.Problem, s lcp.Settings) error {
 	n := p.N()
 	r.contacts = r.w.Contacts(r.contacts)
@@ -156,8 +158,10 @@ func (r *Recorder) Solve(dst *lcp.Result, p *lcp.Problem, s lcp.Settings) error 
 	}
 	h := &r.hist
 	*h = Solution{}
-	next := s.Observer
-	s.Observer = lcp.ObserverFunc(func(it lcp.Iterate) {
+	// The recording observer runs first, then the caller's (the step's
+	// Picker and the world's Settings.Observer), composed so that a
+	// caller's lcp.Stopper still stops the solve.
+	s.Observer = lcp.Compose(lcp.ObserverFunc(func(it lcp.Iterate) {
 		if len(it.X) == n && len(it.W) == n {
 			tot, nor, fr := PaperErrors(p, it.X, it.W, r.normal, r.friction)
 			t := errmeasure.Compute(p, it.X, it.W, nil)
@@ -168,10 +172,7 @@ func (r *Recorder) Solve(dst *lcp.Result, p *lcp.Problem, s lcp.Settings) error 
 			h.Residual = append(h.Residual, t.Residual)
 			h.Energy = append(h.Energy, t.Energy)
 		}
-		if next != nil {
-			next.Observe(it)
-		}
-	})
+	}), s.Observer)
 	r.solved = true
 	return r.inner.Solve(dst, p, s)
 }

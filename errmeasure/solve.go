@@ -40,8 +40,11 @@ type Solved struct {
 // semidefinite problems stops at 10⁻⁶ of max|b| on w alone).
 const ConvergedResidual = 1e-6
 
-// Solve runs solver on p with pk as the Observer (replacing set.Observer)
-// and writes into dst the iterate the picker's measure selects: the
+// Solve runs solver on p with pk as the first Observer, followed by
+// set.Observer if that is not nil (lcp.Compose: both see every iterate, the
+// Picker first, and a set.Observer that is an lcp.Stopper can stop the
+// solve, which then ends with status lcp.Stopped at the pick among the
+// iterates so far), and writes into dst the iterate the picker's measure selects: the
 // least-error one under Energy, FB or Residual (see Picker for the rule;
 // the solver's own result, with w = A x + b, is a candidate as well), the
 // last one under Last (energy-error-measure.md §5.3). dst.Iterations and
@@ -67,7 +70,7 @@ const ConvergedResidual = 1e-6
 // long as the caller's buffers to stay allocation-free.
 func Solve(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Settings, pk *Picker) (Solved, error) {
 	pk.Reset(p, pk.Measure())
-	set.Observer = pk
+	set.Observer = lcp.Compose(pk, set.Observer)
 	err := solver.Solve(dst, p, set)
 	out := Solved{Picked: dst.Iterations, SolverStatus: dst.Status, SolverReason: dst.Reason, Bound: math.Inf(1)}
 	if len(dst.X) != p.N() {

@@ -167,10 +167,10 @@ func (s *Auto) run(dst *Result, p *Problem, set Settings, plan []attempt) error 
 	offset, iters, pivots := 0, 0, 0
 	inner := set
 	if set.Observer != nil {
-		inner.Observer = ObserverFunc(func(it Iterate) {
+		inner.Observer = relay{func(it Iterate) {
 			it.Iter += offset
 			set.Observer.Observe(it)
-		})
+		}, set.Observer}
 	}
 	var notes []string
 	bestRes := math.Inf(1)

@@ -305,9 +305,7 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 			return err
 		}
 		dst.Iterations = it
-		if set.Observer != nil {
-			set.Observer.Observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
-		}
+		set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
 		// Infeasibilities and the block exchange.
 		ninf, last := 0, -1
 		trueRes := 0.0 // regularized mode: the largest true |w_F| or bound violation of w

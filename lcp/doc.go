@@ -81,7 +81,10 @@
 //
 // Every solver reports each iterate to Settings.Observer, which is how the
 // stepper's error-measure Picker (package errmeasure) sees them; solvers
-// themselves know nothing of error measures.
+// themselves know nothing of error measures. Compose puts several observers
+// (a Picker, a recorder, a caller's own) on one solve, and an observer that
+// is a Stopper can end the solve after any iterate, which every solver
+// honours like a done Settings.Context (Status Stopped, ErrStopped).
 //
 // Problems and solutions are read and written as JSON in gorigid's
 // interchange format, with null for infinite bounds and the strings "inf",

@@ -79,9 +79,7 @@ func (s *Enum) Solve(dst *Result, p *Problem, set Settings) error {
 		}
 		dst.Iterations = it
 		if s.solveAssignment(p, st, x, w) {
-			if set.Observer != nil {
-				set.Observer.Observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
-			}
+			set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
 			if feasible(p, st, x, w, xtol, wtol) {
 				dst.Status = Converged
 				return nil

@@ -265,10 +265,10 @@ func (s *Lemke) solveOnce(dst *Result, p *Problem, set Settings) error {
 	}
 	inner := set
 	if set.Observer != nil {
-		inner.Observer = ObserverFunc(func(it Iterate) {
+		inner.Observer = relay{func(it Iterate) {
 			expand(it.X, it.W)
 			set.Observer.Observe(Iterate{Iter: it.Iter, X: dst.X, W: dst.W, SatisfiesEq2: it.SatisfiesEq2})
-		})
+		}, set.Observer}
 	}
 	var rr Result
 	err := s.solveStd(&rr, q, inner)
@@ -395,7 +395,7 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 				dst.W[v.row] = w
 			}
 		}
-		set.Observer.Observe(Iterate{Iter: it, X: dst.X, W: dst.W, SatisfiesEq2: false})
+		set.observe(Iterate{Iter: it, X: dst.X, W: dst.W, SatisfiesEq2: false})
 	}
 	// The original columns' sizes, for the noise level of the ratio test.
 	s.colNorm = grow(s.colNorm, 2*m+1)

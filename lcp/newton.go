@@ -270,9 +270,7 @@ func (s *Newton) Solve(dst *Result, p *Problem, set Settings) error {
 			copy(s.bestX, x)
 			copy(s.bestW, w)
 		}
-		if set.Observer != nil {
-			set.Observer.Observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
-		}
+		set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
 	}
 	dst.Status = Converged
 	s.states(dst, p)

@@ -97,9 +97,7 @@ func (s *PGS) Solve(dst *Result, p *Problem, set Settings) error {
 		}
 		p.Residual(w, x)
 		dst.Iterations = it
-		if set.Observer != nil {
-			set.Observer.Observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
-		}
+		set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
 		if change <= tol*sw {
 			dst.Status = Converged
 			break

@@ -198,9 +198,7 @@ func (s *Prox) Solve(dst *Result, p *Problem, set Settings) error {
 		}
 		p.Residual(w, x)
 		dst.Iterations = it
-		if set.Observer != nil {
-			set.Observer.Observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
-		}
+		set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
 		if s.natural(p, x, w) <= wtol {
 			dst.Status = Converged
 			break

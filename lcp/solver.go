@@ -16,7 +16,9 @@ import (
 // best iterate found so far in dst, dst.Status == Failed, and an error that
 // wraps ErrSingular or ErrCycling. A solve whose Settings.Context is done
 // returns the best iterate so far, dst.Status == Canceled, and an error
-// wrapping the context's error.
+// wrapping the context's error; a solve whose Observer (a Stopper) asked to
+// stop returns the best iterate so far, dst.Status == Stopped, and an error
+// wrapping ErrStopped and the Stopper's error.
 type Solver interface {
 	Solve(dst *Result, p *Problem, s Settings) error
 	// Name is the short name used on the command line ("bpp", "pgs", ...).
@@ -38,6 +40,9 @@ var (
 	ErrNoSolution = errors.New("lcp: no solution found")
 	// ErrUnsupported: the solver cannot treat this kind of problem.
 	ErrUnsupported = errors.New("lcp: unsupported problem")
+	// ErrStopped: the Settings.Observer (a Stopper) stopped the solve. The
+	// solver's error wraps it and the Stopper's own error.
+	ErrStopped = errors.New("lcp: stopped by the observer")
 )
 
 // State says where a row's x sits in a pivoting solver's index sets.
@@ -84,6 +89,8 @@ type Settings struct {
 	// (unbounded rows free).
 	Start []State
 	// Observer, if not nil, is called synchronously after every iteration.
+	// An Observer that is also a Stopper can end the solve (see Stopper);
+	// several observers share one solve through Compose.
 	Observer Observer
 	// Context, if not nil, is checked once per iteration (one check costs a
 	// mutex, negligible beside a factorization or a sweep). When it is done
@@ -91,6 +98,11 @@ type Settings struct {
 	// Canceled and an error wrapping the context's error
 	// (context.Canceled or context.DeadlineExceeded).
 	Context context.Context
+
+	// stop is what the Observer's Stop said after the last iterate of this
+	// solve (observe); Settings is passed by value, so it lives in the
+	// solver's own copy and never leaks from one solve into the next.
+	stop error
 }
 
 // Iterate is what an Observer sees after each iteration. X and W belong to
@@ -116,6 +128,107 @@ type ObserverFunc func(it Iterate)
 // Observe calls f(it).
 func (f ObserverFunc) Observe(it Iterate) { f(it) }
 
+// A Stopper is an Observer that can end the solve it watches, the way a
+// done Settings.Context does. Every solver calls Stop right after each
+// Observe; when it returns an error, the solver performs no further
+// iteration: it returns its best iterate so far (as on cancellation) with
+// Status Stopped and an error wrapping both ErrStopped and Stop's error.
+// An iterate that already ends the solve (it converged, or the budget ran
+// out with it) keeps its status: the stop comes too late to matter.
+type Stopper interface {
+	Observer
+	// Stop reports whether the solve should end after the iterate just
+	// observed: nil to go on, an error (the reason) to stop.
+	Stop() error
+}
+
+// NewStopper returns a Stopper whose Observe calls f and whose Stop
+// returns what that call of f returned.
+func NewStopper(f func(it Iterate) error) Stopper { return &stopFunc{f: f} }
+
+type stopFunc struct {
+	f   func(it Iterate) error
+	err error
+}
+
+func (s *stopFunc) Observe(it Iterate) { s.err = s.f(it) }
+func (s *stopFunc) Stop() error        { return s.err }
+
+// Observers is an Observer that passes every iterate to each of its
+// members in order (nil members are skipped), so an error-measure Picker,
+// a recorder and a caller's own observer can watch one solve. It is a
+// Stopper: Stop asks every member that is a Stopper and returns the first
+// error, so any member can end the solve; every member has seen the
+// iterate before the solve stops. The members must not keep the slices of
+// an Iterate (see Iterate).
+type Observers []Observer
+
+// Observe passes it to every member.
+func (o Observers) Observe(it Iterate) {
+	for _, m := range o {
+		if m != nil {
+			m.Observe(it)
+		}
+	}
+}
+
+// Stop returns the first error of a member's Stop, nil if none stops.
+func (o Observers) Stop() error {
+	for _, m := range o {
+		if s, ok := m.(Stopper); ok {
+			if err := s.Stop(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+var _ Stopper = Observers(nil)
+
+// Compose returns an Observer that passes every iterate to each non-nil
+// observer in obs, in order (Observers): nil when none is left, the
+// observer itself when one is.
+// Only a composition of two or more allocates (the solvers' hot path
+// composes a Picker with nothing).
+func Compose(obs ...Observer) Observer {
+	var one Observer
+	n := 0
+	for _, o := range obs {
+		if o != nil {
+			one = o
+			n++
+		}
+	}
+	if n <= 1 {
+		return one
+	}
+	out := make(Observers, 0, n)
+	for _, o := range obs {
+		if o != nil {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// relay is the Observer a solver that runs another solver (Lemke on a
+// reduced problem, Auto's attempts) gives the inner one: f maps the inner
+// iterate to the caller's Observer, and Stop is the caller's.
+type relay struct {
+	f    func(it Iterate)
+	next Observer
+}
+
+func (r relay) Observe(it Iterate) { r.f(it) }
+
+func (r relay) Stop() error {
+	if s, ok := r.next.(Stopper); ok {
+		return s.Stop()
+	}
+	return nil
+}
+
 // Status says how a solve ended.
 type Status int
 
@@ -131,6 +244,7 @@ const (
 	// (errmeasure.Solve), never by a solver.
 	Unconverged
 	Canceled // Settings.Context was done; x is the best iterate so far
+	Stopped  // the Observer (a Stopper) stopped the solve; x is the best iterate so far
 )
 
 func (s Status) String() string {
@@ -147,18 +261,20 @@ func (s Status) String() string {
 		return "unconverged"
 	case Canceled:
 		return "canceled"
+	case Stopped:
+		return "stopped"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
 
 // ParseStatus is the inverse of Status.String.
 func ParseStatus(s string) (Status, error) {
-	for st := NotStarted; st <= Canceled; st++ {
+	for st := NotStarted; st <= Stopped; st++ {
 		if st.String() == s {
 			return st, nil
 		}
 	}
-	return NotStarted, fmt.Errorf("status: unknown value %q (want converged, budget_exhausted, failed, unconverged, canceled or not_started)", s)
+	return NotStarted, fmt.Errorf("status: unknown value %q (want converged, budget_exhausted, failed, unconverged, canceled, stopped or not_started)", s)
 }
 
 // Result is the outcome of one solve.
@@ -206,11 +322,29 @@ func growStates(s []State, n int) []State {
 
 const defaultTolerance = 1e-10
 
+// observe reports it to set.Observer, if any, and keeps what a Stopper
+// says of it for the next canceled check.
+func (set *Settings) observe(it Iterate) {
+	if set.Observer == nil {
+		return
+	}
+	set.Observer.Observe(it)
+	if s, ok := set.Observer.(Stopper); ok {
+		set.stop = s.Stop()
+	}
+}
+
 // canceled is the once-per-iteration cancellation check of every solver:
-// nil while set.Context is nil or not done; otherwise it marks dst Canceled
-// (the caller puts its best iterate into dst) and returns an error naming
-// the solver and wrapping the context's error.
+// nil while set.Context is nil or not done and no Stopper asked to stop
+// after the last iterate; otherwise it marks dst Canceled or Stopped (the
+// caller puts its best iterate into dst) and returns an error naming the
+// solver and wrapping the context's error, or ErrStopped and the Stopper's.
 func (set *Settings) canceled(dst *Result, solver string) error {
+	if set.stop != nil {
+		dst.Status = Stopped
+		dst.Reason = fmt.Sprintf("stopped by the observer after %d iterations: %v", dst.Iterations, set.stop)
+		return fmt.Errorf("%s: %s: %w: %w", solver, dst.Reason, ErrStopped, set.stop)
+	}
 	if set.Context == nil {
 		return nil
 	}

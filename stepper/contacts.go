@@ -623,6 +623,7 @@ func (w *World) storeImpulses(base int) {
 // recomputes only the rows of the factor those reach (see lcp.BPP).
 func (w *World) estimateNewContacts() {
 	ws := &w.ws
+	ws.preIts, ws.seedSweeps = 0, 0
 	fresh := false
 	for i := range ws.points {
 		if pt := &ws.points[i]; pt.fresh && pt.nrows > 1 {
@@ -660,6 +661,7 @@ func (w *World) estimateNewContacts() {
 		w.seedNewNormals()
 	}
 	err := solver.Solve(&ws.eres, &ws.eprob, lcp.Settings{Start: ws.start})
+	ws.preIts = ws.eres.Iterations
 	if len(ws.eres.X) != len(ws.rows) {
 		_ = err // invalid problem: keep the effective-mass estimates
 		return
@@ -728,6 +730,7 @@ func (w *World) freshPoints() int {
 func (w *World) seedNewNormals() {
 	ws := &w.ws
 	err := ws.seedPGS.Solve(&ws.seedRes, &ws.eprob, lcp.Settings{MaxIterations: estimateSweeps})
+	ws.seedSweeps = ws.seedRes.Iterations
 	if err != nil || len(ws.seedRes.States) != len(ws.rows) {
 		return // a row PGS cannot relax: keep the effective-mass estimates
 	}

@@ -46,6 +46,15 @@ type Stats struct {
 	Projections int
 	// ProjectionIterations is the solver iterations those solves took.
 	ProjectionIterations int
+	// PreSolveIterations is the block-pivoting iterations of the new
+	// contacts' pre-solve (the estimate of their normal impulses for the
+	// friction bounds), 0 in a step without new contacts; they are not
+	// counted in Iterations.
+	PreSolveIterations int
+	// SeedSweeps is the projected Gauss–Seidel sweeps that chose the start
+	// index sets of that pre-solve (run when at least a quarter of the
+	// step's contact points are new), 0 when none ran.
+	SeedSweeps int
 	// PolishSweeps is the number of projected Gauss–Seidel sweeps run
 	// after the solver (Settings.Polish; fewer when a sweep changed
 	// nothing); they are not counted in Iterations.
@@ -116,6 +125,9 @@ type workspace struct {
 	maxViol  float64      // of the poses after the step
 	projects int          // projection solves this step
 	projIts  int          // their iterations
+	// the new contacts' pre-solve this step: its iterations and the
+	// sweeps that seeded it
+	preIts, seedSweeps int
 }
 
 // Step advances the world by one time step h (Eq. 1): it fills the
@@ -169,6 +181,7 @@ func (w *World) Step() (Stats, error) {
 	st.EnergyAdded = st.Kinetic + st.Potential - k0 - u0 - work
 	st.MaxViolation = ws.maxViol
 	st.Projections, st.ProjectionIterations = ws.projects, ws.projIts
+	st.PreSolveIterations, st.SeedSweeps = ws.preIts, ws.seedSweeps
 	if ferr := w.checkFinite("after the step"); ferr != nil {
 		return st, fmt.Errorf("step %d: %w", w.steps, ferr)
 	}
@@ -445,7 +458,8 @@ func (w *World) positionTerm(r *constraint.Row, pf float64) float64 {
 	return pf * r.Phi
 }
 
-// solve hands the MLCP to the solver with the Picker as observer.
+// solve hands the MLCP to the solver with the Picker as observer, followed
+// by Settings.Observer.
 func (w *World) solve() (Stats, error) {
 	ws := &w.ws
 	s := &w.Settings
@@ -460,7 +474,7 @@ func (w *World) solve() (Stats, error) {
 	if ws.picker == nil || ws.picker.Measure() != s.Pick {
 		ws.picker = errmeasure.NewPicker(s.Pick)
 	}
-	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start, Context: s.Context}
+	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start, Context: s.Context, Observer: s.Observer}
 	st := Stats{Rows: n, Bound: math.Inf(1)}
 	if n == 0 {
 		st.Bound = 0 // nothing to solve: x = x*

@@ -103,6 +103,16 @@ type Settings struct {
 	// iterate so far (status lcp.Canceled) and Step returns an error
 	// wrapping the context's error. A step is never left half-integrated.
 	Context context.Context
+	// Observer, if not nil, sees every iterate of the step's main solve,
+	// after the step's Picker (lcp.Compose), not those of the new
+	// contacts' pre-solve, of the post-stabilization solves or of Polish's
+	// sweeps. World.LastProblem is the problem being solved. Several
+	// observers share the solve through lcp.Compose. An Observer that is an
+	// lcp.Stopper can end the solve after any iterate: the step then
+	// completes with the picked iterate among those so far (status
+	// lcp.Stopped, unless it solves the problem) and Step returns an error
+	// wrapping lcp.ErrStopped and the Stopper's error, as for Context.
+	Observer lcp.Observer
 }
 
 // DefaultBounceSpeed is the default Settings.BounceSpeed (m/s), Box2D's
@@ -244,11 +254,12 @@ func (w *World) Energy() (kinetic, potential float64) {
 }
 
 // LastProblem returns the MLCP of Eq. (2) that the last Step solved (its
-// A, b, lo and hi), or nil before the first step or when it had no rows.
-// It is a view into the world's buffers, valid until the next Step; copy it
-// (for instance with lcp.WriteProblem) to keep it.
+// A, b, lo and hi), or nil before the first step or when it had no rows;
+// during a step's solve (to Settings.Observer) it is the problem being
+// solved. It is a view into the world's buffers, valid until the next
+// Step; copy it (for instance with lcp.WriteProblem) to keep it.
 func (w *World) LastProblem() *lcp.Problem {
-	if w.steps == 0 || w.ws.prob.A == nil || w.ws.prob.N() == 0 {
+	if w.ws.prob.A == nil || w.ws.prob.N() == 0 {
 		return nil
 	}
 	return &w.ws.prob

@@ -8,15 +8,14 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/gorigid/gorigid/bpmd"
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
 	"github.com/gorigid/gorigid/stepper"
+	"github.com/gorigid/gorigid/trajectory"
 )
 
 // setFlag collects repeated --set NAME=VALUE options.
@@ -47,229 +46,28 @@ func runSolverByName(name string) (lcp.Solver, error) {
 	return nil, fmt.Errorf("--solver: unknown value %q (want bpp, pgs, lemke, newton-fb, newton-cck, newton-min or prox)", name)
 }
 
-// runOptions are the outputs and recording of one run (`sim run`'s flags
-// after the world is built).
-type runOptions struct {
-	Steps   int    // steps to take
-	Every   int    // record steps 0, Every, 2·Every, …; ≥ 1
-	Out     string // trajectory file (.csv or .json); "" = none
-	Stats   string // step-statistics CSV; "" = none
-	DumpDir string // per recorded step MLCP and solution JSON; "" = none
-	// BPMD is a BPMD database (HDF5) receiving one frame per recorded step
-	// (package bpmd); "" = none.
-	BPMD string
-	// OnStep, if set, is called after every step (progress reporting).
-	OnStep func(step int)
-}
+// runFlags maps the fields of trajectory.Files to the flags of `sim run`
+// that set them, for the errors.
+var runFlags = map[string]string{"Trajectory": "--out", "Stats": "--stats", "DumpDir": "--dump-mlcp", "BPMD": "--bpmd"}
 
-// runReport is what a finished or stopped run did.
-type runReport struct {
-	Steps  int // steps taken
-	Frames int // trajectory frames written (step 0 included)
-	// MaxAdded is the largest Stats.EnergyAdded of a step (J) and
-	// MaxAddedStep that step; Scale is the largest energy of the system
-	// over the run, kinetic plus potential above the lowest potential seen
-	// (J), against which MaxAdded is judged.
-	MaxAdded     float64
-	MaxAddedStep int
-	Scale        float64
-}
-
-// energyWarning returns the one-line warning of a run in which some step
-// added more than 1 % of the system's energy, or "".
-func (r runReport) energyWarning() string {
-	if r.MaxAdded > 0.01*r.Scale && r.MaxAdded > 1e-12 {
-		return fmt.Sprintf("warning: step %d added %.3g J of energy, %.3g %% of the system's %.3g J (a step too large for the motion, or a position correction lifting bodies)",
-			r.MaxAddedStep, r.MaxAdded, 100*r.MaxAdded/r.Scale, r.Scale)
+// simulate runs w into the files of f (trajectory.RunFiles) and turns the
+// package's errors into the CLI's: an output that cannot be opened is a
+// usage error naming the flag, an interruption an interruptedError.
+func simulate(ctx context.Context, w *stepper.World, f trajectory.Files, o trajectory.Options) (trajectory.Report, error) {
+	rep, err := trajectory.RunFiles(ctx, w, f, o)
+	var fe *trajectory.FileError
+	var ie *trajectory.InterruptedError
+	switch {
+	case errors.As(err, &fe):
+		return rep, usagef("%s: %v", runFlags[fe.Field], fe.Err)
+	case errors.As(err, &ie):
+		msg := ie.Error() + "; outputs closed with every row written"
+		if f.Trajectory != "" {
+			msg += fmt.Sprintf(" (%s: %d frames)", f.Trajectory, rep.Frames)
+		}
+		return rep, interruptedf("%s", msg)
 	}
-	return ""
-}
-
-// simulate steps w opts.Steps times, recording step 0 and every Every-th
-// step to the outputs. Cancelling ctx (Ctrl-C) stops after the current
-// step, whose solve stops at its best iterate; every output is then
-// flushed, closed and renamed to its final name, and the error is an
-// interruptedError. A failing step stops the
-// run the same way, its rows written, and returns the step's error. A
-// panic leaves the outputs as FILE.partial.
-func simulate(ctx context.Context, w *stepper.World, o runOptions) (rep runReport, err error) {
-	w.Settings.Context = ctx // a signal stops a long solve too, not only between steps
-	var traj, stats *atomicFile
-	var db *bpmd.Writer
-	var rec *bpmd.Recorder
-	committed := false
-	defer func() {
-		if !committed { // a panic or a failure to open: leave no final file
-			traj.abandon(err != nil)
-			stats.abandon(err != nil)
-			if db != nil {
-				db.Abort()
-			}
-		}
-	}()
-	var tw trajectoryWriter
-	if o.Out != "" {
-		if traj, err = createAtomic("--out", o.Out); err != nil {
-			return rep, err
-		}
-		if tw, err = newTrajectoryWriter(traj, o.Out, w); err != nil {
-			return rep, err
-		}
-	}
-	if o.Stats != "" {
-		if stats, err = createAtomic("--stats", o.Stats); err != nil {
-			return rep, err
-		}
-		if _, err = io.WriteString(stats, statsHeader+"\n"); err != nil {
-			return rep, err
-		}
-	}
-	if o.DumpDir != "" {
-		if err = os.MkdirAll(o.DumpDir, 0o755); err != nil {
-			return rep, usagef("--dump-mlcp: %v", err)
-		}
-	}
-	if o.BPMD != "" {
-		if db, err = bpmd.Create(o.BPMD); err != nil {
-			return rep, usagef("--bpmd: %v", err)
-		}
-		rec = bpmd.NewRecorder(w)
-	}
-	if o.Every < 1 {
-		o.Every = 1
-	}
-	finish := func(runErr error) (runReport, error) {
-		committed = true
-		if db != nil {
-			if err := db.Close(); err != nil && runErr == nil {
-				runErr = err
-			}
-		}
-		if tw != nil {
-			if err := tw.finish(); err != nil && runErr == nil {
-				runErr = err
-			}
-		}
-		for _, f := range []*atomicFile{traj, stats} {
-			if err := f.commit(); err != nil && runErr == nil {
-				runErr = err
-			}
-		}
-		return rep, runErr
-	}
-
-	if tw != nil {
-		if err := tw.frame(w); err != nil {
-			return finish(err)
-		}
-		rep.Frames++
-	}
-	var row []byte
-	k0, uMin := w.Energy()
-	rep.Scale = k0
-	for k := 1; k <= o.Steps; k++ {
-		before := w.Steps()
-		st, stepErr := w.Step()
-		if w.Steps() == before || errors.Is(stepErr, stepper.ErrNonFinite) {
-			// The step did not happen, or left a state not worth a row.
-			return finish(stepErr)
-		}
-		rep.Steps++
-		uMin = math.Min(uMin, st.Potential)
-		rep.Scale = math.Max(rep.Scale, st.Kinetic+st.Potential-uMin)
-		if stepErr == nil && st.EnergyAdded > rep.MaxAdded {
-			// (A step whose solve a signal stopped is reported as
-			// interrupted; its unfinished answer's energy is not the
-			// step size's fault.)
-			rep.MaxAdded, rep.MaxAddedStep = st.EnergyAdded, st.Step
-		}
-		if w.Steps()%o.Every == 0 {
-			if tw != nil {
-				if err := tw.frame(w); err != nil {
-					return finish(err)
-				}
-				rep.Frames++
-			}
-			if stats != nil {
-				row = statsRow(row[:0], &st)
-				if _, err := stats.Write(row); err != nil {
-					return finish(err)
-				}
-			}
-			if o.DumpDir != "" {
-				if err := dumpStep(o.DumpDir, w, &st); err != nil {
-					return finish(err)
-				}
-			}
-			if db != nil {
-				f, err := rec.Frame(st)
-				if err == nil {
-					err = db.WriteFrame(f)
-				}
-				if err != nil {
-					return finish(err)
-				}
-			}
-		}
-		if stepErr != nil {
-			if ctx.Err() != nil && errors.Is(stepErr, ctx.Err()) {
-				// The signal stopped this step's solve at its best iterate.
-				return finish(interruptedf("interrupted after step %d of %d (its solve stopped at its best iterate); outputs closed with every row written", k, o.Steps))
-			}
-			return finish(stepErr)
-		}
-		if o.OnStep != nil {
-			o.OnStep(k)
-		}
-		if ctx.Err() != nil && k < o.Steps {
-			return finish(interruptedf("interrupted after step %d of %d; outputs closed with every row written", k, o.Steps))
-		}
-	}
-	return finish(nil)
-}
-
-// dumpStep writes the step's MLCP and picked solution as
-// DIR/step-000123.mlcp.json and DIR/step-000123.solution.json. A step
-// without constraint rows has no MLCP and writes nothing.
-func dumpStep(dir string, w *stepper.World, st *stepper.Stats) error {
-	p := w.LastProblem()
-	if p == nil {
-		return nil
-	}
-	base := filepath.Join(dir, fmt.Sprintf("step-%06d", w.Steps()))
-	var pb strings.Builder
-	if err := lcp.WriteProblem(&pb, p); err != nil {
-		return fmt.Errorf("step %d: MLCP: %w", w.Steps(), err)
-	}
-	if err := writeFileAtomic(base+".mlcp.json", []byte(pb.String())); err != nil {
-		return err
-	}
-	x, wv := w.LastSolution()
-	sol := &lcp.Solution{
-		X: x, W: wv,
-		// The x written is the picked iterate: its iteration, not the
-		// solver's count (which is in solver_iterations).
-		Iterations: st.Picked,
-		Status:     st.Status.String(),
-		Extra: map[string]any{
-			"step":              st.Step,
-			"time":              st.Time,
-			"solver":            w.Settings.Solver.Name(),
-			"pick":              w.Settings.Pick.String(),
-			"picked":            st.Picked,
-			"solver_iterations": st.Iterations,
-			"errors":            totalsJSON(st.Errors),
-			"polish_sweeps":     st.PolishSweeps,
-		},
-	}
-	if !math.IsInf(st.Bound, 1) {
-		sol.Extra["certified_bound"] = st.Bound
-	}
-	var sb strings.Builder
-	if err := lcp.WriteSolution(&sb, sol); err != nil {
-		return fmt.Errorf("step %d: solution: %w", w.Steps(), err)
-	}
-	return writeFileAtomic(base+".solution.json", []byte(sb.String()))
+	return rep, err
 }
 
 // simRun implements `sim run`.
@@ -351,22 +149,19 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := w.Settings.Validate(); err != nil {
 		return usageError{err}
 	}
-	o := runOptions{Steps: *steps, Every: *every, Out: *out, Stats: *statsPath, DumpDir: *dump, BPMD: *bpmdPath}
+	f := trajectory.Files{Trajectory: *out, Stats: *statsPath, DumpDir: *dump, BPMD: *bpmdPath}
+	o := trajectory.Options{Steps: *steps, Every: *every}
 	var prog *progress
 	if !*quiet && isTerminal(stderr) {
 		prog = newProgress(stderr, *steps)
-		o.OnStep = prog.step
+		o.OnStep = func(k int, _ *stepper.Stats) { prog.step(k) }
 	}
-	rep, err := simulate(ctx, w, o)
+	rep, err := simulate(ctx, w, f, o)
 	if prog != nil {
 		prog.done(rep.Steps)
 	}
-	if msg := rep.energyWarning(); msg != "" {
+	if msg := rep.EnergyWarning(); msg != "" {
 		fmt.Fprintln(stderr, "sim:", msg)
-	}
-	var ie interruptedError
-	if errors.As(err, &ie) && o.Out != "" {
-		return interruptedf("%v (%s: %d frames)", err, o.Out, rep.Frames)
 	}
 	return err
 }

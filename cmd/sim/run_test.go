@@ -19,6 +19,8 @@ import (
 
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
+	"github.com/gorigid/gorigid/trajectory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -69,7 +71,7 @@ func TestRunPendulumOutputs(t *testing.T) {
 	assert.Empty(t, stderr)
 
 	header, rows := readCSV(t, p("traj.csv"))
-	assert.Equal(t, trajectoryHeader, strings.Join(header, ","))
+	assert.Equal(t, trajectory.Header, strings.Join(header, ","))
 	assert.Equal(t, "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz", strings.Join(header, ","))
 	require.Len(t, rows, 11*1) // steps 0…10, one body
 	for i, r := range rows {
@@ -84,7 +86,8 @@ func TestRunPendulumOutputs(t *testing.T) {
 	assert.Equal(t, "0.01", rows[10][1][:4])
 
 	header, rows = readCSV(t, p("stats.csv"))
-	assert.Equal(t, "step,time,rows,iterations,budget_hit,picked,err_energy,err_fb,err_residual,kinetic,potential,max_violation", strings.Join(header, ","))
+	assert.Equal(t, "step,time,rows,iterations,budget_hit,picked,err_energy,err_fb,err_residual,kinetic,potential,max_violation,"+
+		"presolve_iterations,seed_sweeps,projections,projection_iterations", strings.Join(header, ","))
 	require.Len(t, rows, 10)
 	assert.Equal(t, "1", rows[0][0])
 	assert.Equal(t, "5", rows[0][2]) // a hinge has 5 rows
@@ -233,7 +236,8 @@ func TestRunDeterministic(t *testing.T) {
 }
 
 // A run cancelled after step 4 (what Ctrl-C does) closes its files with
-// every row written, under the final names, and reports an interruptedError.
+// every row written, under the final names, and reports an interruptedError
+// naming the trajectory's frames.
 func TestSimulateInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	s, err := scenes.Lookup("chain6")
@@ -242,24 +246,25 @@ func TestSimulateInterrupted(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	o := runOptions{Steps: 1000, Every: 1, Out: filepath.Join(dir, "t.json"), Stats: filepath.Join(dir, "s.csv"),
-		OnStep: func(k int) {
+	f := trajectory.Files{Trajectory: filepath.Join(dir, "t.json"), Stats: filepath.Join(dir, "s.csv")}
+	o := trajectory.Options{Steps: 1000, Every: 1,
+		OnStep: func(k int, _ *stepper.Stats) {
 			if k == 4 {
 				cancel()
 			}
 		}}
-	rep, err := simulate(ctx, w, o)
+	rep, err := simulate(ctx, w, f, o)
 	var ie interruptedError
 	require.True(t, errors.As(err, &ie), "%v", err)
+	assert.Equal(t, "interrupted after step 4 of 1000; outputs closed with every row written ("+f.Trajectory+": 5 frames)", err.Error())
 	assert.Equal(t, 4, rep.Steps)
 	assert.Equal(t, 5, rep.Frames)
-	assert.Empty(t, rep.energyWarning(), "a chain swinging at h = 1 ms adds no energy")
 	var doc struct{ Frames []struct{ Step int } }
-	data, err := os.ReadFile(o.Out)
+	data, err := os.ReadFile(f.Trajectory)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &doc))
 	assert.Len(t, doc.Frames, 5)
-	_, rows := readCSV(t, o.Stats)
+	_, rows := readCSV(t, f.Stats)
 	assert.Len(t, rows, 4)
 }
 

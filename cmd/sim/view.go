@@ -20,8 +20,6 @@ package main
 //	/api/stats   ?from=F&to=T&stride=S: statistics rows, aggregated over each stride
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
@@ -41,6 +39,7 @@ import (
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/scenes"
 	"github.com/gorigid/gorigid/stepper"
+	"github.com/gorigid/gorigid/trajectory"
 )
 
 // The page, its script and the vendored three.js (cmd/sim/web/vendor.sh
@@ -56,8 +55,8 @@ const viewChunkValues = 100_000
 // poseLen is the numbers per body per frame: x, y, z, qw, qx, qy, qz.
 const poseLen = 7
 
-// trajectory is a loaded trajectory file.
-type trajectory struct {
+// loadedTrajectory is a trajectory file read into memory for the viewer.
+type loadedTrajectory struct {
 	Bodies int       // bodies per frame
 	Names  []string  // body names (JSON files); nil for CSV
 	Steps  []int64   // step of each frame
@@ -68,26 +67,20 @@ type trajectory struct {
 	Dropped string
 }
 
-func (t *trajectory) frames() int { return len(t.Steps) }
+func (t *loadedTrajectory) frames() int { return len(t.Steps) }
 
-// statsColumns are the step-statistics columns the viewer reads and
-// serves, in the order of the CSV header (statsHeader).
-var statsColumns = strings.Split(statsHeader, ",")
+// statsTable is a loaded step-statistics CSV (trajectory.ReadStats).
+type statsTable struct{ *trajectory.StatsTable }
 
-// statsTable is a loaded step-statistics CSV, one slice per column.
-type statsTable struct {
-	Cols [][]float64 // Cols[j][i]: column statsColumns[j] of row i
-}
+func (s *statsTable) rows() int { return s.Rows() }
 
-func (s *statsTable) rows() int { return len(s.Cols[0]) }
-
+// col returns a column every statistics file has (the base columns).
 func (s *statsTable) col(name string) []float64 {
-	for j, c := range statsColumns {
-		if c == name {
-			return s.Cols[j]
-		}
+	c, ok := s.Col(name)
+	if !ok {
+		panic("statsTable: no column " + name)
 	}
-	panic("statsTable: no column " + name)
+	return c
 }
 
 // simView implements `sim view`.
@@ -208,32 +201,32 @@ func viewScene(arg string, set setFlag) (*stepper.World, string, error) {
 	return w, arg, nil
 }
 
-// loadTrajectory reads a trajectory CSV or JSON file (by extension). A
-// CSV file's .partial (left by a killed run) is read too, without its
-// incomplete last frame.
-func loadTrajectory(path string) (*trajectory, error) {
-	partial := strings.HasSuffix(path, partialSuffix)
-	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(path, partialSuffix)))
-	if partial && ext != ".csv" {
-		return nil, usagef("view: want a .csv.partial trajectory (a cut JSON file cannot be read), got %q", path)
-	}
-	if ext != ".csv" && ext != ".json" {
-		return nil, usagef("view: want a .csv or .json trajectory, got %q", path)
-	}
-	f, err := os.Open(path)
+// loadTrajectory reads a trajectory CSV or JSON file (by extension) with
+// trajectory.Open, keeping poses as float32. A CSV file's .partial (left
+// by a killed run) is read too, without its incomplete last frame.
+func loadTrajectory(path string) (*loadedTrajectory, error) {
+	f, err := trajectory.Open(path)
 	if err != nil {
-		return nil, usagef("view: %v", unwrapPathError(err, path))
+		return nil, usagef("view: %v", err)
 	}
 	defer f.Close()
-	var tr *trajectory
-	if ext == ".csv" {
-		tr, err = readTrajectoryCSVCut(f, partial)
-	} else {
-		tr, err = readTrajectoryJSON(f)
+	tr := &loadedTrajectory{}
+	for {
+		fr, err := f.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, usagef("view: %s: %v", path, err)
+		}
+		tr.Steps = append(tr.Steps, fr.Step)
+		tr.Times = append(tr.Times, fr.Time)
+		for _, b := range fr.Bodies {
+			tr.Poses = append(tr.Poses, float32(b.Pos[0]), float32(b.Pos[1]), float32(b.Pos[2]),
+				float32(b.Rot[0]), float32(b.Rot[1]), float32(b.Rot[2]), float32(b.Rot[3]))
+		}
 	}
-	if err != nil {
-		return nil, usagef("view: %s: %v", path, err)
-	}
+	tr.Bodies, tr.Names, tr.Dropped = f.Bodies(), f.Names(), f.Dropped()
 	if tr.frames() == 0 {
 		return nil, usagef("view: %s: no frames", path)
 	}
@@ -249,326 +242,23 @@ func unwrapPathError(err error, path string) error {
 	return err
 }
 
-// readTrajectoryCSV reads the trajectory CSV of docs/formats.md. Rows of
-// one frame share step and time and list bodies 0, 1, …, B−1 in order;
-// B is the first frame's count and every frame must have it.
-//
-// A last line without its newline was cut by a crash or kill -9 (sim run
-// writes whole lines): it is dropped, since a cut number can still parse
-// ("0.12345" cut to "0.12").
-func readTrajectoryCSV(r io.Reader) (*trajectory, error) { return readTrajectoryCSVCut(r, false) }
-
-// scanWholeLines is bufio.ScanLines without the final unterminated line;
-// *torn reports whether there was one.
-func scanWholeLines(torn *bool) bufio.SplitFunc {
-	return func(data []byte, atEOF bool) (int, []byte, error) {
-		if atEOF && len(data) > 0 && bytes.IndexByte(data, '\n') < 0 {
-			*torn = true
-			return len(data), nil, nil
-		}
-		return bufio.ScanLines(data, atEOF)
-	}
-}
-
-// readTrajectoryCSVCut is readTrajectoryCSV; with partial (a .partial
-// file of a killed run) an incomplete last frame is dropped, not an error.
-func readTrajectoryCSVCut(r io.Reader, partial bool) (*trajectory, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
-	torn := false
-	sc.Split(scanWholeLines(&torn))
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return nil, err
-		}
-		return nil, errors.New("empty file (want the header " + trajectoryHeader + ")")
-	}
-	if h := strings.TrimSpace(sc.Text()); h != trajectoryHeader {
-		return nil, fmt.Errorf("line 1: header %q, want %q", truncate(h, 80), trajectoryHeader)
-	}
-	tr := &trajectory{Bodies: -1}
-	var fields [16]string
-	var pose [poseLen]float32
-	line, inFrame := 1, 0 // inFrame: rows read of the current frame
-	for sc.Scan() {
-		line++
-		text := strings.TrimRight(sc.Text(), "\r")
-		if text == "" {
-			continue
-		}
-		if n := splitComma(text, fields[:]); n != len(fields) {
-			return nil, fmt.Errorf("line %d: %d fields, want %d", line, n, len(fields))
-		}
-		step, err := strconv.ParseInt(fields[0], 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: step: %q is not an integer", line, fields[0])
-		}
-		t, err := strconv.ParseFloat(fields[1], 64)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: time: %q is not a number", line, fields[1])
-		}
-		body, err := strconv.Atoi(fields[2])
-		if err != nil {
-			return nil, fmt.Errorf("line %d: body: %q is not an integer", line, fields[2])
-		}
-		for k := range pose {
-			v, err := strconv.ParseFloat(fields[3+k], 64)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %s: %q is not a number", line, strings.Split(trajectoryHeader, ",")[3+k], fields[3+k])
-			}
-			pose[k] = float32(v)
-		}
-		if inFrame > 0 && tr.Bodies < 0 && body == 0 {
-			tr.Bodies, inFrame = inFrame, 0 // the first frame ended: it sets B
-		}
-		if inFrame == 0 { // a new frame
-			if body != 0 {
-				return nil, fmt.Errorf("line %d: body %d, want body 0 (rows of a frame list bodies 0, 1, … in order)", line, body)
-			}
-			if n := len(tr.Steps); n > 0 && step <= tr.Steps[n-1] {
-				return nil, fmt.Errorf("line %d: step %d after step %d: steps must increase", line, step, tr.Steps[n-1])
-			}
-			tr.Steps = append(tr.Steps, step)
-			tr.Times = append(tr.Times, t)
-		} else {
-			cur := tr.Steps[len(tr.Steps)-1]
-			if step != cur {
-				return nil, fmt.Errorf("line %d: step %d inside the frame of step %d after %d bodies (a frame's rows share their step)", line, step, cur, inFrame)
-			}
-			if body != inFrame {
-				return nil, fmt.Errorf("line %d: body %d, want body %d (rows of a frame list bodies 0, 1, … in order)", line, body, inFrame)
-			}
-		}
-		tr.Poses = append(tr.Poses, pose[:]...)
-		if inFrame++; inFrame == tr.Bodies {
-			inFrame = 0
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("line %d: %v", line+1, err)
-	}
-	if tr.Bodies < 0 {
-		tr.Bodies, inFrame = inFrame, 0 // a single frame
-	}
-	if torn {
-		tr.Dropped = fmt.Sprintf("the cut line %d", line+1)
-	}
-	if inFrame != 0 && partial {
-		n := len(tr.Steps) - 1
-		tr.Dropped = strings.TrimPrefix(tr.Dropped+fmt.Sprintf(" and the incomplete frame of step %d", tr.Steps[n]), " and ")
-		tr.Steps, tr.Times = tr.Steps[:n], tr.Times[:n]
-		tr.Poses = tr.Poses[:n*tr.Bodies*poseLen]
-		inFrame = 0
-	}
-	if inFrame != 0 {
-		return nil, fmt.Errorf("the last frame (step %d) has %d of %d bodies (a cut file?)", tr.Steps[len(tr.Steps)-1], inFrame, tr.Bodies)
-	}
-	return tr, nil
-}
-
-// splitComma splits s at commas into out and returns the field count
-// (which may exceed len(out); then out holds the first len(out)).
-func splitComma(s string, out []string) int {
-	n := 0
-	for {
-		i := strings.IndexByte(s, ',')
-		if n < len(out) {
-			if i < 0 {
-				out[n] = s
-			} else {
-				out[n] = s[:i]
-			}
-		}
-		n++
-		if i < 0 {
-			return n
-		}
-		s = s[i+1:]
-	}
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
-// jsonNum is a float64 that reads JSON null (what `sim run` writes for a
-// non-finite number) as NaN.
-type jsonNum float64
-
-func (n *jsonNum) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = jsonNum(math.NaN())
-		return nil
-	}
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return fmt.Errorf("%s is not a number", truncate(string(b), 40))
-	}
-	*n = jsonNum(v)
-	return nil
-}
-
-// readTrajectoryJSON reads the trajectory JSON that `sim run --out
-// FILE.json` writes ({"bodies": [names], "dt": h, "frames": [...]}),
-// decoding one frame at a time.
-func readTrajectoryJSON(r io.Reader) (*trajectory, error) {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<16))
-	if err := expectDelim(dec, '{', "the document"); err != nil {
-		return nil, err
-	}
-	tr := &trajectory{Bodies: -1}
-	sawFrames := false
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := tok.(string)
-		switch key {
-		case "bodies":
-			if err := dec.Decode(&tr.Names); err != nil {
-				return nil, fmt.Errorf("bodies: %v", err)
-			}
-		case "frames":
-			sawFrames = true
-			if err := readJSONFrames(dec, tr); err != nil {
-				return nil, err
-			}
-		default: // "dt" and anything a later writer adds
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return nil, fmt.Errorf("%s: %v", key, err)
-			}
-		}
-	}
-	if !sawFrames {
-		return nil, errors.New(`no "frames" array`)
-	}
-	if tr.Names != nil && tr.frames() > 0 && len(tr.Names) != tr.Bodies {
-		return nil, fmt.Errorf("bodies names %d bodies, frames have %d", len(tr.Names), tr.Bodies)
-	}
-	if tr.Bodies < 0 {
-		tr.Bodies = len(tr.Names)
-	}
-	return tr, nil
-}
-
-func expectDelim(dec *json.Decoder, want json.Delim, what string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("%s: %v", what, err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		return fmt.Errorf("%s: want %q, got %v", what, string(want), tok)
-	}
-	return nil
-}
-
-func readJSONFrames(dec *json.Decoder, tr *trajectory) error {
-	if err := expectDelim(dec, '[', "frames"); err != nil {
-		return err
-	}
-	var fr struct {
-		Step   *int64   `json:"step"`
-		Time   *jsonNum `json:"time"`
-		Bodies []struct {
-			X []jsonNum `json:"x"`
-			Q []jsonNum `json:"q"`
-		} `json:"bodies"`
-	}
-	for i := 0; dec.More(); i++ {
-		fr.Step, fr.Time, fr.Bodies = nil, nil, fr.Bodies[:0]
-		if err := dec.Decode(&fr); err != nil {
-			return fmt.Errorf("frames[%d]: %v", i, err)
-		}
-		switch {
-		case fr.Step == nil:
-			return fmt.Errorf("frames[%d].step: missing", i)
-		case fr.Time == nil:
-			return fmt.Errorf("frames[%d].time: missing", i)
-		case tr.Bodies < 0:
-			tr.Bodies = len(fr.Bodies)
-		case len(fr.Bodies) != tr.Bodies:
-			return fmt.Errorf("frames[%d].bodies: %d bodies, frames[0] has %d", i, len(fr.Bodies), tr.Bodies)
-		}
-		if n := len(tr.Steps); n > 0 && *fr.Step <= tr.Steps[n-1] {
-			return fmt.Errorf("frames[%d].step: %d after %d: steps must increase", i, *fr.Step, tr.Steps[n-1])
-		}
-		for j, b := range fr.Bodies {
-			if len(b.X) != 3 {
-				return fmt.Errorf("frames[%d].bodies[%d].x: %d numbers, want 3", i, j, len(b.X))
-			}
-			if len(b.Q) != 4 {
-				return fmt.Errorf("frames[%d].bodies[%d].q: %d numbers, want 4", i, j, len(b.Q))
-			}
-			tr.Poses = append(tr.Poses, float32(b.X[0]), float32(b.X[1]), float32(b.X[2]),
-				float32(b.Q[0]), float32(b.Q[1]), float32(b.Q[2]), float32(b.Q[3]))
-		}
-		tr.Steps = append(tr.Steps, *fr.Step)
-		tr.Times = append(tr.Times, float64(*fr.Time))
-	}
-	return expectDelim(dec, ']', "frames")
-}
-
-// loadStats reads a step-statistics CSV (statsHeader).
+// loadStats reads a step-statistics CSV (trajectory.ReadStats).
 func loadStats(path string) (*statsTable, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usagef("--stats: %v", unwrapPathError(err, path))
 	}
 	defer f.Close()
-	st, err := readStatsCSV(f)
+	st, err := trajectory.ReadStats(f)
 	if err != nil {
 		return nil, usagef("--stats: %s: %v", path, err)
 	}
-	return st, nil
-}
-
-func readStatsCSV(r io.Reader) (*statsTable, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return nil, err
-		}
-		return nil, errors.New("empty file (want the header " + statsHeader + ")")
-	}
-	if h := strings.TrimSpace(sc.Text()); h != statsHeader {
-		return nil, fmt.Errorf("line 1: header %q, want %q", truncate(h, 80), statsHeader)
-	}
-	st := &statsTable{Cols: make([][]float64, len(statsColumns))}
-	fields := make([]string, len(statsColumns))
-	for line := 2; sc.Scan(); line++ {
-		text := strings.TrimRight(sc.Text(), "\r")
-		if text == "" {
-			continue
-		}
-		if n := splitComma(text, fields); n != len(fields) {
-			return nil, fmt.Errorf("line %d: %d fields, want %d", line, n, len(fields))
-		}
-		for j, s := range fields {
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return nil, fmt.Errorf("line %d: %s: %q is not a number", line, statsColumns[j], s)
-			}
-			st.Cols[j] = append(st.Cols[j], v)
-		}
-		if n := st.rows(); n > 1 && st.Cols[0][n-1] <= st.Cols[0][n-2] {
-			return nil, fmt.Errorf("line %d: step %v after step %v: steps must increase", line, st.Cols[0][n-1], st.Cols[0][n-2])
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return &statsTable{st}, nil
 }
 
 // checkStatsSteps rejects a statistics file whose steps lie outside the
 // trajectory's: it belongs to another run.
-func checkStatsSteps(st *statsTable, tr *trajectory, statsPath, trajPath string) error {
+func checkStatsSteps(st *statsTable, tr *loadedTrajectory, statsPath, trajPath string) error {
 	if st.rows() == 0 {
 		return nil
 	}
@@ -588,7 +278,7 @@ type viewer struct {
 	chunkValues int
 	scene       []byte // /api/scene, marshalled once
 	meta        []byte // /api/meta
-	tr          *trajectory
+	tr          *loadedTrajectory
 	st          *statsTable // nil without --stats
 }
 
@@ -621,7 +311,7 @@ type (
 	}
 )
 
-func newViewer(w *stepper.World, sceneName, trajName string, tr *trajectory, st *statsTable) *viewer {
+func newViewer(w *stepper.World, sceneName, trajName string, tr *loadedTrajectory, st *statsTable) *viewer {
 	sj := viewSceneJSON{Name: sceneName, Gravity: w.Settings.Gravity, Bodies: make([]viewBodyJSON, len(w.Bodies)), Geoms: []viewGeomJSON{}}
 	hasGeom := make([]bool, len(w.Bodies))
 	for _, g := range w.Geoms {
@@ -935,19 +625,21 @@ func appendJSONFloat32(b []byte, x float32) []byte {
 }
 
 // statsAgg says how /api/stats combines the rows of one stride: the
-// first row's value, the maximum, the largest magnitude (keeping its
-// sign) or the sum. Budget hits add up and iteration counts and errors
-// keep their worst, so a decimated chart still shows every spike.
+// first row's value (also for columns it does not list), the maximum, the
+// largest magnitude (keeping its sign) or the sum. Budget hits add up and
+// iteration counts and errors keep their worst, so a decimated chart still
+// shows every spike.
 var statsAgg = map[string]byte{
 	"step": 'f', "time": 'f', "kinetic": 'f', "potential": 'f',
 	"rows": 'M', "iterations": 'M', "picked": 'M',
+	"presolve_iterations": 'M', "seed_sweeps": 'M', "projections": 'M', "projection_iterations": 'M',
 	"budget_hit": 's',
 	"err_energy": 'a', "err_fb": 'a', "err_residual": 'a', "max_violation": 'a',
 }
 
 // serveStats answers /api/stats?from=F&to=T&stride=S over the statistics
 // rows with {"from","to","stride","count","next", COLUMN: […], …}, one
-// array per CSV column; with S > 1 each value combines rows i … i+S−1
+// array per column of the file; with S > 1 each value combines rows i … i+S−1
 // (statsAgg). 404 without --stats.
 func (v *viewer) serveStats(w http.ResponseWriter, r *http.Request) {
 	st := v.st
@@ -960,12 +652,12 @@ func (v *viewer) serveStats(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, http.StatusBadRequest, "stats: %v", err)
 		return
 	}
-	to, next := clampChunk(from, to, stride, len(statsColumns), v.chunkValues)
+	to, next := clampChunk(from, to, stride, len(st.Columns), v.chunkValues)
 	count := (to - from + stride - 1) / stride
-	b := make([]byte, 0, 64+count*len(statsColumns)*12)
+	b := make([]byte, 0, 64+count*len(st.Columns)*12)
 	b = fmt.Appendf(b, `{"from":%d,"to":%d,"stride":%d,"count":%d,"next":`, from, to, stride, count)
 	b = appendNext(b, next)
-	for j, name := range statsColumns {
+	for j, name := range st.Columns {
 		col := st.Cols[j]
 		b = fmt.Appendf(b, `,%q:[`, name)
 		for i := from; i < to; i += stride {

@@ -1,0 +1,307 @@
+package trajectory
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/bpmd"
+	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func scene(t *testing.T, name string, set map[string]string) *stepper.World {
+	t.Helper()
+	s, err := scenes.Lookup(name)
+	require.NoError(t, err)
+	w, err := s.Build(set)
+	require.NoError(t, err)
+	return w
+}
+
+// A body in free fall, recorded every 10th of 100 steps: the frames hold
+// the semi-implicit Euler solution v_k = −g h k, z_k = z₀ − g h² k(k+1)/2
+// (the stepper's integrator, exact for constant acceleration up to
+// rounding), the statistics rows have no constraint rows, and each step
+// removes ½ m g² h² of energy, so no warning.
+func TestRunFreeFall(t *testing.T) {
+	const h, g, z0, m = 0.01, 9.81, 10.0, 2.0
+	w, err := stepper.New(stepper.Settings{H: h, Gravity: stepper.StandardGravity})
+	require.NoError(t, err)
+	b, err := body.New(body.Params{Name: "ball", Mass: m, Inertia: body.SphereInertia(m, 0.1), Pos: mgl64.Vec3{1, -2, z0}, Rot: mgl64.QuatIdent()})
+	require.NoError(t, err)
+	_, err = w.AddBody(b)
+	require.NoError(t, err)
+
+	var traj, stats bytes.Buffer
+	tw, err := NewWriter(&traj, CSV, w)
+	require.NoError(t, err)
+	sw, err := NewStatsWriter(&stats)
+	require.NoError(t, err)
+	var added []float64
+	rep, err := Run(context.Background(), w, Options{Steps: 100, Every: 10, Trajectory: tw, Stats: sw,
+		OnStep: func(k int, st *stepper.Stats) { added = append(added, st.EnergyAdded) }})
+	require.NoError(t, err)
+	require.NoError(t, tw.Close())
+	assert.Equal(t, Report{Steps: 100, Frames: 11, Rows: 10, Scale: rep.Scale}, rep)
+	assert.Empty(t, rep.EnergyWarning())
+	require.Len(t, added, 100)
+	for k, e := range added {
+		// 1e-9 J: E is about m g z₀ = 196 J, so the difference of two
+		// energies carries rounding of order 1e-13 J per step.
+		assert.InDelta(t, -0.5*m*g*g*h*h, e, 1e-9, "step %d", k+1)
+	}
+
+	r, err := NewReader(&traj, CSV)
+	require.NoError(t, err)
+	frames, err := r.ReadAll()
+	require.NoError(t, err)
+	require.Len(t, frames, 11)
+	for i, f := range frames {
+		k := float64(10 * i)
+		assert.Equal(t, int64(10*i), f.Step)
+		// 1e-12 s and m: a hundred sums of h and of h v, rounding only.
+		assert.InDelta(t, k*h, f.Time, 1e-12)
+		s := f.Bodies[0]
+		assert.InDelta(t, z0-g*h*h*k*(k+1)/2, s.Pos[2], 1e-12, "z at step %v", k)
+		assert.InDelta(t, -g*h*k, s.Vel[2], 1e-12, "vz at step %v", k)
+		assert.Equal(t, [2]float64{1, -2}, [2]float64{s.Pos[0], s.Pos[1]}, "no horizontal motion")
+		assert.Equal(t, [4]float64{1, 0, 0, 0}, s.Rot)
+	}
+
+	tab, err := ReadStats(&stats)
+	require.NoError(t, err)
+	require.Equal(t, 10, tab.Rows())
+	st, _ := tab.Col("step")
+	rows, _ := tab.Col("rows")
+	kin, _ := tab.Col("kinetic")
+	for i := range st {
+		k := float64(10 * (i + 1))
+		assert.Equal(t, k, st[i])
+		assert.Zero(t, rows[i], "free fall has no constraint rows")
+		// 1e-9 J: ½ m v² of order 100 J, rounding only.
+		assert.InDelta(t, 0.5*m*(g*h*k)*(g*h*k), kin[i], 1e-9)
+	}
+}
+
+// A run whose context is cancelled after step 4 (what Ctrl-C does) commits
+// its files with every row written and no .partial left, and returns an
+// *InterruptedError wrapping context.Canceled.
+func TestRunFilesInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	w := scene(t, "chain6", map[string]string{"links": "2"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := Files{Trajectory: filepath.Join(dir, "t.json"), Stats: filepath.Join(dir, "s.csv"), DumpDir: filepath.Join(dir, "d")}
+	rep, err := RunFiles(ctx, w, f, Options{Steps: 1000, Every: 2, OnStep: func(k int, _ *stepper.Stats) {
+		if k == 5 {
+			cancel()
+		}
+	}})
+	var ie *InterruptedError
+	require.ErrorAs(t, err, &ie)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, InterruptedError{Step: 5, Of: 1000, Err: context.Canceled}, *ie)
+	assert.Equal(t, "interrupted after step 5 of 1000", err.Error())
+	assert.Equal(t, 5, rep.Steps)
+	assert.Equal(t, 3, rep.Frames) // steps 0, 2, 4
+	assert.Equal(t, 2, rep.Rows)
+	assert.Empty(t, rep.EnergyWarning(), "a chain swinging at h = 1 ms adds no energy")
+
+	var doc struct{ Frames []struct{ Step int } }
+	data, err := os.ReadFile(f.Trajectory)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &doc), "the JSON document is closed")
+	assert.Len(t, doc.Frames, 3)
+	sf, err := os.Open(f.Stats)
+	require.NoError(t, err)
+	defer sf.Close()
+	tab, err := ReadStats(sf)
+	require.NoError(t, err)
+	steps, _ := tab.Col("step")
+	assert.Equal(t, []float64{2, 4}, steps)
+	dumps, _ := filepath.Glob(filepath.Join(f.DumpDir, "*.json"))
+	assert.Len(t, dumps, 4) // steps 2 and 4: MLCP and solution
+	left, _ := filepath.Glob(filepath.Join(dir, "*"+PartialSuffix))
+	assert.Empty(t, left)
+}
+
+// A context cancelled inside a step's solve (here by the user's observer
+// at the first iterate of step 3) completes that step at its best iterate,
+// writes its rows, and reports InSolve.
+func TestRunInterruptedInSolve(t *testing.T) {
+	// The pyramid's steps take 2 or more block-pivoting iterations, so a
+	// cancel at the first iterate finds a second one to stop.
+	w := scene(t, "pyramid", map[string]string{"base": "3"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w.Settings.Observer = lcp.ObserverFunc(func(it lcp.Iterate) {
+		if w.Steps() == 2 { // the world counts the step when it completes
+			cancel()
+		}
+	})
+	var stats bytes.Buffer
+	sw, err := NewStatsWriter(&stats)
+	require.NoError(t, err)
+	rep, err := Run(ctx, w, Options{Steps: 10, Stats: sw})
+	var ie *InterruptedError
+	require.ErrorAs(t, err, &ie)
+	assert.True(t, ie.InSolve)
+	assert.Equal(t, 3, ie.Step)
+	assert.Equal(t, 3, rep.Steps)
+	assert.Equal(t, 3, rep.Rows, "the interrupted step's row is written")
+	tab, err := ReadStats(&stats)
+	require.NoError(t, err)
+	it, _ := tab.Col("iterations")
+	assert.Equal(t, []float64{4, 2, 1}, it, "step 3 stopped after its first iterate")
+}
+
+// A Stopper on the world's Settings.Observer stops step 2's solve: Run
+// writes that step's rows and returns the step's error, which wraps
+// lcp.ErrStopped and the Stopper's reason.
+func TestRunObserverStops(t *testing.T) {
+	w := scene(t, "pyramid", map[string]string{"base": "3"})
+	errEnough := errors.New("enough")
+	w.Settings.Observer = lcp.NewStopper(func(it lcp.Iterate) error {
+		if w.Steps() == 1 && it.Iter == 1 {
+			return errEnough
+		}
+		return nil
+	})
+	var stats bytes.Buffer
+	sw, err := NewStatsWriter(&stats)
+	require.NoError(t, err)
+	rep, err := Run(context.Background(), w, Options{Steps: 5, Stats: sw})
+	require.ErrorIs(t, err, lcp.ErrStopped)
+	require.ErrorIs(t, err, errEnough)
+	var ie *InterruptedError
+	assert.False(t, errors.As(err, &ie), "a stop is not an interruption")
+	assert.Equal(t, 2, rep.Steps)
+	tab, err := ReadStats(&stats)
+	require.NoError(t, err)
+	it, _ := tab.Col("iterations")
+	assert.Equal(t, []float64{4, 1}, it, "step 1 took its 4 block-pivoting iterations, step 2 was stopped after 1")
+}
+
+// The step's Picker, the BPMD recorder and a user's observer watch one
+// solve: each sees every iterate. The recorder's per-iteration energy
+// errors equal the user's (the same iterates), the user saw Iterations
+// iterates per step, and the picked iterate's energy error is the least
+// of them (the Picker saw them all).
+func TestRunComposedObservers(t *testing.T) {
+	dir := t.TempDir()
+	w := scene(t, "pyramid", map[string]string{"base": "3"})
+	var energies [][]float64 // per step, per iterate
+	w.Settings.Observer = lcp.ObserverFunc(func(it lcp.Iterate) {
+		if it.Iter == 1 {
+			energies = append(energies, nil)
+		}
+		e := errmeasure.Compute(w.LastProblem(), it.X, it.W, nil).Energy
+		energies[len(energies)-1] = append(energies[len(energies)-1], e)
+	})
+	var sts []stepper.Stats
+	db := filepath.Join(dir, "p.bpmd")
+	_, err := RunFiles(context.Background(), w, Files{BPMD: db}, Options{Steps: 4,
+		OnStep: func(_ int, st *stepper.Stats) { sts = append(sts, *st) }})
+	require.NoError(t, err)
+	frames, err := bpmd.ReadFile(db)
+	require.NoError(t, err)
+	require.Len(t, frames, 4)
+	require.Len(t, energies, 4)
+	for k, f := range frames {
+		assert.Equal(t, sts[k].Iterations, len(energies[k]), "step %d: the user saw every iterate", k+1)
+		assert.Equal(t, energies[k], f.Solution.Energy, "step %d: the recorder saw the same iterates", k+1)
+		least := math.Inf(1)
+		for _, e := range energies[k] {
+			least = math.Min(least, e)
+		}
+		// Relative 1e-6: the pick's totals are recomputed with w = A x + b
+		// from the kept x, the iterate's w carried the solver's rounding;
+		// the energy error is ~1e-23 J here, so compare with a floor.
+		assert.InDelta(t, least, sts[k].Errors.Energy, 1e-6*least+1e-30, "step %d", k+1)
+	}
+	assert.Equal(t, 4, sts[0].Iterations, "the pyramid's first step takes 4 iterations")
+}
+
+// An output that cannot be opened is a *FileError naming the field, and
+// leaves no file behind.
+func TestRunFilesBadOutputs(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		f     Files
+		field string
+		want  string
+	}{
+		{Files{Trajectory: filepath.Join(dir, "t.txt")}, "Trajectory", `Trajectory: want a .csv or .json file, got "`},
+		{Files{Trajectory: filepath.Join(dir, "no", "t.csv")}, "Trajectory", "Trajectory: cannot create " + filepath.Join(dir, "no", "t.csv") + ": no such file or directory"},
+		{Files{Trajectory: filepath.Join(dir, "ok.csv"), Stats: filepath.Join(dir, "no", "s.csv")}, "Stats", "Stats: cannot create"},
+		{Files{Stats: filepath.Join(dir, "ok.csv"), DumpDir: filepath.Join(dir, "ok.csv.partial", "d")}, "DumpDir", "DumpDir: "},
+	} {
+		w := scene(t, "pendulum", nil)
+		_, err := RunFiles(context.Background(), w, tc.f, Options{Steps: 3})
+		var fe *FileError
+		require.ErrorAs(t, err, &fe, tc.want)
+		assert.Equal(t, tc.field, fe.Field)
+		assert.Contains(t, err.Error(), tc.want)
+		left, _ := filepath.Glob(filepath.Join(dir, "*"))
+		assert.Empty(t, left, "%s: no file left", tc.want)
+	}
+	w := scene(t, "pendulum", nil)
+	_, err := RunFiles(context.Background(), w, Files{}, Options{Steps: 1, DumpDir: dir})
+	assert.ErrorContains(t, err, "leave Options' Trajectory, Stats, DumpDir and BPMD unset")
+	_, err = Run(context.Background(), w, Options{Steps: -1})
+	assert.ErrorContains(t, err, "Options.Steps: must be ≥ 0, got -1")
+}
+
+// The same run twice gives byte-identical outputs.
+func TestRunDeterministic(t *testing.T) {
+	var out [2][3]string
+	for i := range out {
+		dir := t.TempDir()
+		w := scene(t, "chain6", map[string]string{"links": "3", "stabilization": "post"})
+		f := Files{Trajectory: filepath.Join(dir, "t.csv"), Stats: filepath.Join(dir, "s.csv"), DumpDir: dir}
+		_, err := RunFiles(context.Background(), w, f, Options{Steps: 40, Every: 20})
+		require.NoError(t, err)
+		for j, name := range []string{"t.csv", "s.csv", "step-000040.solution.json"} {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			require.NoError(t, err)
+			out[i][j] = string(b)
+		}
+	}
+	assert.Equal(t, out[0], out[1])
+}
+
+// With the BPMD recorder wrapping the world's solver, a Stopper on
+// Settings.Observer still stops the solve (the recorder composes its
+// observer with the caller's), and the frame records the iterates seen.
+func TestRunObserverStopsThroughRecorder(t *testing.T) {
+	dir := t.TempDir()
+	w := scene(t, "pyramid", map[string]string{"base": "3"})
+	w.Settings.Observer = lcp.NewStopper(func(it lcp.Iterate) error {
+		if it.Iter == 2 {
+			return errors.New("two are enough")
+		}
+		return nil
+	})
+	db := filepath.Join(dir, "p.bpmd")
+	rep, err := RunFiles(context.Background(), w, Files{BPMD: db}, Options{Steps: 3})
+	require.ErrorIs(t, err, lcp.ErrStopped)
+	assert.Equal(t, 1, rep.Steps)
+	frames, err := bpmd.ReadFile(db)
+	require.NoError(t, err)
+	require.Len(t, frames, 1, "the stopped step's frame is written")
+	assert.Equal(t, 2, frames[0].Solution.Iterations)
+	assert.Len(t, frames[0].Solution.Energy, 2)
+	assert.Equal(t, "stopped", frames[0].Solution.Status)
+}
