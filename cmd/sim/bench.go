@@ -56,7 +56,7 @@ type benchRun struct {
 	curveIter     []int
 }
 
-func simBench(ctx context.Context, args []string, stdout io.Writer) error {
+func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench")
 	solversFlag := fs.String("solvers", benchDefaultSolvers, "comma-separated solver names")
 	budget := fs.Int("budget", 100, "iteration budget per solve; 0 = each solver's default")
@@ -103,12 +103,17 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	var runs []benchRun
 	done := 0 // frames benchmarked by every solver
+	progress := func(int, int) {}
+	if isTerminal(stderr) {
+		progress = newProgressBar(stderr) // frames done, with an ETA
+	}
 	for fi, f := range frames {
 		if ctx.Err() != nil {
 			break
 		}
 		if f.RowCount() == 0 {
 			done++
+			progress(done, len(frames))
 			continue
 		}
 		p, _, err := bpmd.Rebuild(f, form, bpmd.Options{})
@@ -126,6 +131,10 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 			break
 		}
 		done++
+		progress(done, len(frames))
+	}
+	if done < len(frames) && isTerminal(stderr) {
+		fmt.Fprintln(stderr) // end the bar's line before the interruption's message
 	}
 	if ctx.Err() != nil {
 		// SIGINT or SIGTERM: write what the completed frames measured.
