@@ -86,8 +86,8 @@ func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if n == "" {
 			continue
 		}
-		if _, err := solverByName(n); err != nil {
-			return usagef("--solvers: %v", strings.TrimPrefix(err.Error(), "--solver: "))
+		if _, err := lcp.New(n); err != nil {
+			return usagef("--solvers: %v", err)
 		}
 		names = append(names, n)
 	}
@@ -123,7 +123,7 @@ func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		e0 := freeEnergy(p)
 		frameRuns := len(runs)
 		for si, name := range names {
-			solver, _ := solverByName(name)
+			solver, _ := lcp.New(name)
 			runs = append(runs, benchOne(ctx, p, solver, *budget, e0, *tol, fi, si))
 		}
 		if ctx.Err() != nil {

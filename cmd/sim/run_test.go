@@ -184,7 +184,7 @@ func TestRunBadInputOneLineExit2(t *testing.T) {
 		{[]string{"run", "chain6", "--dt", "0"}, "--dt: must be finite and > 0, got 0"},
 		{[]string{"run", "chain6", "--dt", "NaN"}, "--dt: must be finite and > 0, got NaN"},
 		{[]string{"run", "chain6", "--budget", "-2"}, "--budget: must be ≥ 0, got -2"},
-		{[]string{"run", "chain6", "--solver", "enum"}, `--solver: unknown value "enum" (want bpp, pgs, lemke, newton-fb`},
+		{[]string{"run", "chain6", "--solver", "enum"}, `--solver: unknown value "enum" (want bpp, lemke, newton-cck, newton-fb`},
 		{[]string{"run", "chain6", "--pick", "best"}, `--pick: measure: unknown value "best"`},
 		{[]string{"run", "chain6", "--frobnicate"}, "flag provided but not defined: -frobnicate"},
 		{[]string{"run", "chain6", "--out", filepath.Join(dir, "t.txt")}, `--out: want a .csv or .json file`},
