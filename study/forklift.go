@@ -180,8 +180,9 @@ type ForkliftResult struct {
 	// WallSteps is the length of the wall run whose MLCPs Wall holds.
 	WallSteps int
 	// Wall is the budget table of the brick wall's MLCPs (budgets 1 to
-	// WallMaxBudget), Reference's of the reference forklift's own
-	// (budgets 1 to ForkliftPaperBudget).
+	// WallMaxBudget), Own that of the reference forklift's own MLCPs
+	// (budgets 1 to ForkliftPaperBudget): the two vehicles' problems
+	// compared on identical problems across the rules.
 	Wall, Own *BudgetTable
 }
 
@@ -272,6 +273,7 @@ func Forklift(ctx context.Context, o Options) (*ForkliftResult, error) {
 		return nil, err
 	}
 	pr.add(steps - len(ref.problems))
+	ref.problems = nil // measured: the result need not hold them
 	return res, nil
 }
 
