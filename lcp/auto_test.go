@@ -18,6 +18,8 @@ func TestNewAndNames(t *testing.T) {
 	}
 	_, err := New("simplex")
 	assert.EqualError(t, err, `unknown solver "simplex" (want auto, bpp, enum, lemke, newton-cck, newton-fb, newton-min, pgs, prox)`)
+	// A step may name every solver but auto and enum.
+	assert.Equal(t, []string{"bpp", "lemke", "newton-cck", "newton-fb", "newton-min", "pgs", "prox"}, StepNames())
 }
 
 func TestClassify(t *testing.T) {

@@ -41,3 +41,19 @@ func New(name string) (Solver, error) {
 	}
 	return nil, fmt.Errorf("unknown solver %q (want %s)", name, strings.Join(Names(), ", "))
 }
+
+// StepNames returns the names of the solvers a time step may name (a scene
+// file's solver, `sim run --solver`, a sweep's solvers), in Names' order:
+// every one but auto, whose fallbacks give each attempt the whole
+// iteration budget so that a step's budget does not bound its solve, and
+// enum, whose enumeration is exponential in the rows (a reference for
+// small problems). New makes them.
+func StepNames() []string {
+	var out []string
+	for _, n := range Names() {
+		if n != "auto" && n != "enum" {
+			out = append(out, n)
+		}
+	}
+	return out
+}

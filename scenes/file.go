@@ -364,28 +364,17 @@ func (e *fileError) Error() string {
 
 func (e *fileError) Unwrap() error { return e.err }
 
-// solverNames are the solvers a scene file may name (the enumerating
-// reference solver is exponential in the rows and left out).
-var solverNames = []string{"bpp", "pgs", "lemke", "newton-fb", "newton-cck", "newton-min", "prox"}
+// solverNames are the solvers a scene file may name: lcp.StepNames.
+var solverNames = lcp.StepNames()
 
+// newSolver returns the solver of a validated name; nil for "" (the
+// stepper's default).
 func newSolver(name string) lcp.Solver {
-	switch name {
-	case "bpp":
-		return &lcp.BPP{}
-	case "pgs":
-		return &lcp.PGS{}
-	case "lemke":
-		return &lcp.Lemke{}
-	case "newton-fb":
-		return &lcp.Newton{}
-	case "newton-cck":
-		return &lcp.Newton{Func: lcp.ChenChenKanzow}
-	case "newton-min":
-		return &lcp.Newton{Func: lcp.MinMap}
-	case "prox":
-		return &lcp.Prox{}
+	s, err := lcp.New(name)
+	if err != nil {
+		return nil
 	}
-	return nil
+	return s
 }
 
 // stepperSettings returns the stepper.Settings of s (Validate first).

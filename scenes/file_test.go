@@ -269,7 +269,7 @@ func TestLoadErrors(t *testing.T) {
 		{"h overflow", `{"version": 1, "settings": {"h": 1e999}}`, "f.json: settings.h: must be a finite number, got 1e999 (out of float64 range)"},
 		{"h zero", `{"version": 1, "settings": {"h": 0}}`, "f.json: settings.h: must be > 0 s, got 0"},
 		{"solver", `{"version": 1, "settings": {"h": 1, "solver": "dantzig"}}`,
-			`f.json: settings.solver: unknown value "dantzig" (want bpp, pgs, lemke, newton-fb, newton-cck, newton-min, prox)`},
+			`f.json: settings.solver: unknown value "dantzig" (want bpp, lemke, newton-cck, newton-fb, newton-min, pgs, prox)`},
 		{"budget float", `{"version": 1, "settings": {"h": 1, "budget": 2.5}}`, "f.json: settings.budget: must be an integer, got 2.5"},
 		{"budget negative", `{"version": 1, "settings": {"h": 1, "budget": -1}}`, "f.json: settings.budget: must be ≥ 0, got -1"},
 		{"size negative", head + `"bodies": [` + okBody + `, {"name": "b", "mass": 1, "inertia": [1, 1, 1]}, {"name": "c", "mass": 1, "inertia": [1, 1, 1]}, {"name": "d", "mass": 1, "shapes": [{"type": "box", "size": [0.1, -0.1, 0.1]}]}]}`,

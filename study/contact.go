@@ -10,6 +10,7 @@ import (
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/stepper"
+	"gonum.org/v1/gonum/stat"
 )
 
 // StabilizationMode is one stabilization setting of a study.
@@ -64,11 +65,7 @@ func (r *ContactRun) MeanPenetration() float64 {
 	if len(r.Penetration) == 0 {
 		return 0
 	}
-	s := 0.0
-	for _, p := range r.Penetration {
-		s += p
-	}
-	return s / float64(len(r.Penetration))
+	return stat.Mean(r.Penetration, nil)
 }
 
 // ContactResult holds ContactStabilization's runs.
@@ -81,9 +78,14 @@ type ContactResult struct {
 // ContactH is the time step of ContactStabilization (s): 200 Hz.
 const ContactH = 0.005
 
+// ContactSteps is ContactStabilization's default length (steps of
+// ContactH).
+const ContactSteps = 3000
+
 // ContactStabilization runs the pushed box and the five-box pile for
-// steps steps of ContactH under each of ContactModes and returns the
-// deepest penetration after every step. It checks ctx between steps.
+// o.Steps steps (default ContactSteps) of ContactH under each of
+// ContactModes and returns the deepest penetration after every step. It
+// checks ctx between steps.
 //
 // The box (1 kg, 0.4 × 0.3 × 0.2 m, μ = 0.5 with the ground) is driven by
 // a scripted force field, one phase of 250 steps after another, cycling:
@@ -95,10 +97,12 @@ const ContactH = 0.005
 // place). The pile is five boxes (1 kg, 0.3 × 0.2 × 0.1 m) dropped from
 // staggered heights and offsets onto the ground and onto each other, then
 // pushed sideways at the top box for a quarter of the run.
-func ContactStabilization(ctx context.Context, steps int) (*ContactResult, error) {
-	if steps < 1 {
-		return nil, fmt.Errorf("contact stabilization: steps: must be ≥ 1, got %d", steps)
+func ContactStabilization(ctx context.Context, o Options) (*ContactResult, error) {
+	steps, err := o.steps("contact stabilization", ContactSteps)
+	if err != nil {
+		return nil, err
 	}
+	pr := newMeter(o, 2*len(ContactModes)*steps)
 	res := &ContactResult{H: ContactH}
 	for _, m := range ContactModes {
 		for _, sc := range []struct {
@@ -112,7 +116,7 @@ func ContactStabilization(ctx context.Context, steps int) (*ContactResult, error
 			if err != nil {
 				return nil, err
 			}
-			run := ContactRun{Mode: m.Name, Penetration: make([]float64, steps)}
+			run := ContactRun{Mode: m.Name, Penetration: make([]float64, 0, min(steps, 1<<16))}
 			for k := 0; k < steps; k++ {
 				if err := ctx.Err(); err != nil {
 					return nil, fmt.Errorf("contact stabilization: %s, %s: stopped at step %d: %w", sc.name, m.Name, k, err)
@@ -121,9 +125,10 @@ func ContactStabilization(ctx context.Context, steps int) (*ContactResult, error
 				if err != nil {
 					return nil, fmt.Errorf("contact stabilization: %s, %s: %w", sc.name, m.Name, err)
 				}
-				run.Penetration[k] = st.MaxViolation
+				run.Penetration = append(run.Penetration, st.MaxViolation)
 				run.Added += math.Max(0, st.EnergyAdded)
 				run.Projections += st.Projections
+				pr.add(1)
 			}
 			*sc.dst = append(*sc.dst, run)
 		}

@@ -15,7 +15,7 @@ import (
 // after every step, and the default keeps penetrations under its 1 mm
 // projection threshold plus what one step can add; neither puts energy in.
 func TestContactStabilizationShort(t *testing.T) {
-	res, err := study.ContactStabilization(context.Background(), 1500)
+	res, err := study.ContactStabilization(context.Background(), study.Options{Steps: 1500})
 	require.NoError(t, err)
 	require.Len(t, res.Box, len(study.ContactModes))
 	for i, m := range study.ContactModes {
@@ -40,7 +40,7 @@ func TestContactStabilizationShort(t *testing.T) {
 // Example: the contact experiment, shortened to 200 steps; post-
 // stabilization keeps both scenes within the projection tolerance.
 func ExampleContactStabilization() {
-	res, err := study.ContactStabilization(context.Background(), 200)
+	res, err := study.ContactStabilization(context.Background(), study.Options{Steps: 200})
 	if err != nil {
 		fmt.Println(err)
 		return

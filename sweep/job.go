@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -83,23 +84,10 @@ const (
 
 // NewSolver returns the solver of a spec's name.
 func NewSolver(name string) (lcp.Solver, error) {
-	switch name {
-	case "bpp":
-		return &lcp.BPP{}, nil
-	case "pgs":
-		return &lcp.PGS{}, nil
-	case "lemke":
-		return &lcp.Lemke{}, nil
-	case "newton-fb":
-		return &lcp.Newton{}, nil
-	case "newton-cck":
-		return &lcp.Newton{Func: lcp.ChenChenKanzow}, nil
-	case "newton-min":
-		return &lcp.Newton{Func: lcp.MinMap}, nil
-	case "prox":
-		return &lcp.Prox{}, nil
+	if !slices.Contains(solverNames, name) {
+		return nil, fmt.Errorf("unknown solver %q (valid: %s)", name, strings.Join(solverNames, ", "))
 	}
-	return nil, fmt.Errorf("unknown solver %q (valid: %s)", name, strings.Join(solverNames, ", "))
+	return lcp.New(name)
 }
 
 // SceneHash returns the SHA-256 (hex) of the scene file that scene with

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
 )
 
@@ -85,8 +86,8 @@ type Refine struct {
 	Evaluations int `json:"evaluations,omitempty"`
 }
 
-// Solvers a spec may name (those `sim run --solver` takes).
-var solverNames = []string{"bpp", "pgs", "lemke", "newton-fb", "newton-cck", "newton-min", "prox"}
+// Solvers a spec may name (those `sim run --solver` takes): lcp.StepNames.
+var solverNames = lcp.StepNames()
 
 // ReadSpec reads and checks a spec file, and reads its measured
 // trajectories. Errors are one line naming the file and the field.

@@ -56,7 +56,7 @@ type benchRun struct {
 	curveIter     []int
 }
 
-func simBench(ctx context.Context, args []string, stdout io.Writer) error {
+func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench")
 	solversFlag := fs.String("solvers", benchDefaultSolvers, "comma-separated solver names")
 	budget := fs.Int("budget", 100, "iteration budget per solve; 0 = each solver's default")
@@ -86,8 +86,8 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 		if n == "" {
 			continue
 		}
-		if _, err := solverByName(n); err != nil {
-			return usagef("--solvers: %v", strings.TrimPrefix(err.Error(), "--solver: "))
+		if _, err := lcp.New(n); err != nil {
+			return usagef("--solvers: %v", err)
 		}
 		names = append(names, n)
 	}
@@ -103,12 +103,17 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	var runs []benchRun
 	done := 0 // frames benchmarked by every solver
+	progress := func(int, int) {}
+	if isTerminal(stderr) {
+		progress = newProgressBar(stderr) // frames done, with an ETA
+	}
 	for fi, f := range frames {
 		if ctx.Err() != nil {
 			break
 		}
 		if f.RowCount() == 0 {
 			done++
+			progress(done, len(frames))
 			continue
 		}
 		p, _, err := bpmd.Rebuild(f, form, bpmd.Options{})
@@ -118,7 +123,7 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 		e0 := freeEnergy(p)
 		frameRuns := len(runs)
 		for si, name := range names {
-			solver, _ := solverByName(name)
+			solver, _ := lcp.New(name)
 			runs = append(runs, benchOne(ctx, p, solver, *budget, e0, *tol, fi, si))
 		}
 		if ctx.Err() != nil {
@@ -126,6 +131,10 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 			break
 		}
 		done++
+		progress(done, len(frames))
+	}
+	if done < len(frames) && isTerminal(stderr) {
+		fmt.Fprintln(stderr) // end the bar's line before the interruption's message
 	}
 	if ctx.Err() != nil {
 		// SIGINT or SIGTERM: write what the completed frames measured.

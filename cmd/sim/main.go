@@ -117,9 +117,9 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "export":
 		return simExport(args[1:], stdout)
 	case "study":
-		return simStudy(ctx, args[1:], stdout)
+		return simStudy(ctx, args[1:], stdout, stderr)
 	case "bench":
-		return simBench(ctx, args[1:], stdout)
+		return simBench(ctx, args[1:], stdout, stderr)
 	case "view":
 		return simView(ctx, args[1:], stdout)
 	case "sweep":

@@ -14,16 +14,6 @@ import (
 	"github.com/gorigid/gorigid/lcp"
 )
 
-// solverByName returns the solver registered under name (lcp.New, the one
-// table of solver names).
-func solverByName(name string) (lcp.Solver, error) {
-	s, err := lcp.New(name)
-	if err != nil {
-		return nil, fmt.Errorf("--solver: %v", err)
-	}
-	return s, nil
-}
-
 // readProblemFile reads a problem file; unknown keys (a name, a source, a
 // reference solution) are ignored with one warning line on stderr.
 func readProblemFile(path string, stderr io.Writer) (*lcp.Problem, error) {
@@ -81,9 +71,9 @@ func mlcpSolve(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *timeout < 0 {
 		return usagef("--timeout: must be ≥ 0, got %v", *timeout)
 	}
-	solver, err := solverByName(*solverName)
+	solver, err := lcp.New(*solverName)
 	if err != nil {
-		return usageError{err}
+		return usagef("--solver: %v", err)
 	}
 	measure, err := errmeasure.ParseMeasure(*pickName)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,14 +37,12 @@ func (s setFlag) Set(v string) error {
 	return nil
 }
 
-// runSolverByName returns the solvers `sim run` accepts (the enumerating
-// reference solver is exponential in the rows: mlcp solve only).
+// runSolverByName returns the solvers `sim run` accepts: lcp.StepNames.
 func runSolverByName(name string) (lcp.Solver, error) {
-	switch name {
-	case "bpp", "pgs", "lemke", "newton-fb", "newton-cck", "newton-min", "prox":
-		return solverByName(name)
+	if !slices.Contains(lcp.StepNames(), name) {
+		return nil, fmt.Errorf("--solver: unknown value %q (want %s)", name, strings.Join(lcp.StepNames(), ", "))
 	}
-	return nil, fmt.Errorf("--solver: unknown value %q (want bpp, pgs, lemke, newton-fb, newton-cck, newton-min or prox)", name)
+	return lcp.New(name)
 }
 
 // runFlags maps the fields of trajectory.Files to the flags of `sim run`

@@ -2,17 +2,21 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"strings"
+
+	gstudy "github.com/gorigid/gorigid/study"
 )
 
-// A study reproduces one of the papers' experiments: it writes the data
-// behind the figure as CSV, draws it as PNG, writes summary.csv and prints
-// a summary table. Each study lives in its own file (study_chain6.go, …)
-// and registers itself from init with registerStudy.
+// A study reproduces one of the papers' experiments: package study
+// computes it and returns Go values; the command writes the data behind
+// the figure as CSV, draws it as PNG, writes summary.csv and prints a
+// summary table. Each study's output lives in its own file
+// (study_chain6.go, …) and registers itself from init with registerStudy.
 type study struct {
 	Name, Doc    string
 	DefaultSteps int // what --steps 0 (the default) means
@@ -27,6 +31,23 @@ type studyOptions struct {
 	Dir    string    // output directory
 	Steps  int       // steps per simulation, > 0
 	Stdout io.Writer // the summary table
+	// Progress draws a progress bar with an ETA; nil when stderr is not
+	// a terminal.
+	Progress func(done, total int)
+}
+
+// lib returns the options of the study package's functions.
+func (o studyOptions) lib() gstudy.Options {
+	return gstudy.Options{Steps: o.Steps, Progress: o.Progress}
+}
+
+// studyStopped turns a study stopped by ctx (Ctrl-C, SIGTERM) into an
+// interruptedError (exit 130); other errors pass.
+func studyStopped(name string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return interruptedf("%s: interrupted; nothing written (%v)", name, err)
+	}
+	return err
 }
 
 var studies = map[string]study{}
@@ -61,7 +82,7 @@ func studyUsage() string {
 }
 
 // simStudy implements `sim study NAME`.
-func simStudy(ctx context.Context, args []string, stdout io.Writer) error {
+func simStudy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
 		fmt.Fprintln(stdout, studyUsage())
 		return nil
@@ -93,5 +114,18 @@ func simStudy(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return usagef("--out: %v", err)
 	}
-	return s.Run(ctx, o)
+	if !isTerminal(stderr) {
+		return s.Run(ctx, o)
+	}
+	bar := newProgressBar(stderr)
+	finished := false
+	o.Progress = func(done, total int) {
+		bar(done, total)
+		finished = done == total // the bar ended its line
+	}
+	err = s.Run(ctx, o)
+	if err != nil && !finished {
+		fmt.Fprintln(stderr) // the error on a line of its own
+	}
+	return err
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"text/tabwriter"
@@ -19,18 +18,15 @@ func init() {
 	registerStudy(study{
 		Name:         "contact-stabilization",
 		Doc:          "penetration of a pushed box and a five-box pile per stabilization mode (post-stabilization paper, Figs. 8–10)",
-		DefaultSteps: 3000,
+		DefaultSteps: gstudy.ContactSteps,
 		Run:          studyContact,
 	})
 }
 
 func studyContact(ctx context.Context, o studyOptions) error {
-	res, err := gstudy.ContactStabilization(ctx, o.Steps)
-	if errors.Is(err, context.Canceled) {
-		return interruptedf("contact-stabilization: interrupted; nothing written (%v)", err)
-	}
+	res, err := gstudy.ContactStabilization(ctx, o.lib())
 	if err != nil {
-		return err
+		return studyStopped("contact-stabilization", err)
 	}
 	header := []string{"step", "time"}
 	for _, sc := range []string{"box", "pile"} {

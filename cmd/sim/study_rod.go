@@ -3,24 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"path/filepath"
 	"text/tabwriter"
 
-	"github.com/gorigid/gorigid/errmeasure"
-	"github.com/gorigid/gorigid/lcp"
-	"github.com/gorigid/gorigid/scenes"
+	gstudy "github.com/gorigid/gorigid/study"
 )
 
-// The rod example of energy-error-measure.md §5.1–5.1.1 (Fig. 7, Eqs. 25–27):
-// the registered rod scene takes one step; its MLCP is Eq. (26), and the
-// study measures the paper's incorrect iterate x = [0, −0.1019] N·s with the
-// three error measures. The paper's table is the figure: summary.csv holds
-// it, with the paper's printed value beside ours.
-//
-// Two w go with that x. The paper uses w = [−0.2981, 0] m/s, whose w₁ is b₁
-// (it drops the coupling −0.5·x₂ of row 1); A x + b gives w₁ = −0.24715 m/s.
-// Both are reported, the second with the suffix _axb.
+// The rod example of the energy-error paper (§5.1–5.1.1, Fig. 7, Eqs.
+// 25–27), computed by study.Rod; the paper's table is the figure:
+// summary.csv holds it, with the paper's printed value beside ours.
 
 func init() {
 	registerStudy(study{
@@ -31,133 +22,17 @@ func init() {
 	})
 }
 
-// rodIterate is the incorrect iterate of §5.1 in the paper's row order:
-// the direct method's guess x₁ = 0, w₂ = 0.
-var rodIterate = [2]float64{0, -0.1019}
-
-// rodRow is one line of the rod table.
-type rodRow struct {
-	Quantity string
-	Value    float64
-	Unit     string
-	Paper    string // the paper's printed value as a number, "" when it prints none
-	Note     string // shown on stdout only
-}
-
-// rodTable builds the rod, takes its first step and returns the table.
-func rodTable() ([]rodRow, error) {
-	s, err := scenes.Lookup("rod")
-	if err != nil {
-		return nil, err
-	}
-	w, err := s.Build(nil)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := w.Step(); err != nil {
-		return nil, fmt.Errorf("rod: first step: %w", err)
-	}
-	p := w.LastProblem()
-	if p == nil || p.N() != 2 {
-		n := 0
-		if p != nil {
-			n = p.N()
-		}
-		return nil, fmt.Errorf("rod: first step has %d constraint rows, want the two contacts of Eq. 26", n)
-	}
-	// The paper's row 1 is the contact whose b is negative (b₁ = −0.2981 m/s).
-	r1, r2 := 0, 1
-	if p.B[0] >= 0 && p.B[1] < 0 {
-		r1, r2 = 1, 0
-	} else if !(p.B[0] < 0 && p.B[1] >= 0) {
-		return nil, fmt.Errorf("rod: b = %v: want one negative and one non-negative entry (Eq. 26)", p.B)
-	}
-	order := [2]int{r1, r2}
-	// The MLCP in the paper's order, so the error rows are the paper's rows.
-	A, err := lcp.DenseFromRows([][]float64{
-		{p.A.At(r1, r1), p.A.At(r1, r2)},
-		{p.A.At(r2, r1), p.A.At(r2, r2)},
-	})
-	if err != nil {
-		return nil, err
-	}
-	q := &lcp.Problem{A: A,
-		B:  []float64{p.B[r1], p.B[r2]},
-		Lo: []float64{p.Lo[r1], p.Lo[r2]},
-		Hi: []float64{p.Hi[r1], p.Hi[r2]}}
-	xs, _ := w.LastSolution()
-	exact, err := errmeasure.ExactInverseMass(q.A)
-	if err != nil {
-		return nil, fmt.Errorf("rod: exact effective mass: %w", err)
-	}
-
-	rows := []rodRow{
-		{"A11", q.A.At(0, 0), "kg^-1", "1", "printed 0.1: a typo for 4/m"},
-		{"A12", q.A.At(0, 1), "kg^-1", "-0.5", ""},
-		{"A22", q.A.At(1, 1), "kg^-1", "1", "printed 0.1"},
-		{"b1", q.B[0], "m/s", "-0.2981", ""},
-		{"b2", q.B[1], "m/s", "0.1019", ""},
-		{"x1", xs[order[0]], "N·s", "0.32953", ""},
-		{"x2", xs[order[1]], "N·s", "0.06287", ""},
-		{"meff_exact1", 1 / exact[0], "kg", "1.33", "Eq. 27"},
-		{"meff_exact2", 1 / exact[1], "kg", "1.33", "Eq. 27"},
-		{"iterate_x1", rodIterate[0], "N·s", "0", ""},
-		{"iterate_x2", rodIterate[1], "N·s", "-0.1019", ""},
-	}
-	x := rodIterate[:]
-	paperW := []float64{q.B[0], 0} // the paper's w: w₁ = b₁, w₂ = 0
-	axb := q.Residual(nil, x)
-	for _, pair := range []struct {
-		suffix string
-		w      []float64
-		paper  bool
-		w1Note string
-	}{{"", paperW, true, "= b1"}, {"_axb", axb, false, "= b1 − 0.5·x2"}} {
-		pp := func(v string) string { // the paper's value or note, for its own pair only
-			if pair.paper {
-				return v
-			}
-			return ""
-		}
-		rows = append(rows,
-			rodRow{"iterate_w1" + pair.suffix, pair.w[0], "m/s", pp("-0.2981"), pair.w1Note},
-			rodRow{"iterate_w2" + pair.suffix, pair.w[1], "m/s", pp("0"), ""})
-		ra, ta := errmeasure.Rows(nil, q, x, pair.w, nil)
-		re, te := errmeasure.Rows(nil, q, x, pair.w, exact)
-		rows = append(rows,
-			rodRow{"energy1_approx" + pair.suffix, ra[0].Energy, "J", pp("4.44e-2"), ""},
-			rodRow{"energy2_approx" + pair.suffix, ra[1].Energy, "J", pp("5.2e-3"), ""},
-			rodRow{"energy_total_approx" + pair.suffix, ta.Energy, "J", pp("4.96e-2"), ""},
-			rodRow{"energy1_exact" + pair.suffix, re[0].Energy, "J", pp("5.91e-2"), pp("paper rounds m_eff to 1.33 kg")},
-			rodRow{"energy2_exact" + pair.suffix, re[1].Energy, "J", pp("3.9e-3"), pp("paper rounds m_eff to 1.33 kg")},
-			rodRow{"energy_total_exact" + pair.suffix, te.Energy, "J", pp("6.30e-2"), pp("paper rounds m_eff to 1.33 kg")},
-			rodRow{"fb1" + pair.suffix, ra[0].FB, "m/s", pp("0.2981"), ""},
-			rodRow{"fb2" + pair.suffix, ra[1].FB, "N·s", pp("0.1019"), pp("paper: |x2|; Eq. 5 gives φ(-0.1019, 0) = 2·0.1019")},
-			rodRow{"fb_total" + pair.suffix, ta.FB, "m/s + N·s (mixed)", "", pp("paper: 0.2981 m/s + 0.1019 N·s, unit-inconsistent")},
-			rodRow{"residual1" + pair.suffix, ra[0].Residual, "m/s", "", ""},
-			rodRow{"residual2" + pair.suffix, ra[1].Residual, "N·s", "", ""},
-			rodRow{"residual_total" + pair.suffix, ta.Residual, "m/s + N·s (mixed)", "", pp("unit-inconsistent like FB")},
-		)
-	}
-	for _, r := range rows {
-		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
-			return nil, fmt.Errorf("rod: %s = %v", r.Quantity, r.Value)
-		}
-	}
-	return rows, nil
-}
-
 func studyRod(ctx context.Context, o studyOptions) error {
-	rows, err := rodTable()
+	res, err := gstudy.Rod(ctx, o.lib())
 	if err != nil {
-		return err
+		return studyStopped("rod", err)
 	}
-	cells := make([][]string, len(rows))
+	cells := make([][]string, len(res.Rows))
 	tw := tabwriter.NewWriter(o.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "rod (energy-error paper §5.1): first step's MLCP (Eq. 26), exact solution, and the errors of x = [0, -0.1019] N·s")
 	fmt.Fprintln(tw, "  paper's w = [b1, 0]; rows *_axb use w = A x + b; approx: m_eff = 1/a_ii (Eq. 13); exact: Eq. 11")
 	fmt.Fprintln(tw, "quantity\tvalue\tunit\tpaper\tnote")
-	for i, r := range rows {
+	for i, r := range res.Rows {
 		cells[i] = []string{r.Quantity, fmtFloat(r.Value), r.Unit, r.Paper}
 		fmt.Fprintf(tw, "%s\t%.6g\t%s\t%s\t%s\n", r.Quantity, r.Value, r.Unit, r.Paper, r.Note)
 	}

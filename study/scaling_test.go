@@ -1,0 +1,78 @@
+package study_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/gorigid/gorigid/study"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// PowerFit recovers an exact power law (to rounding of logs and exps:
+// 1e-12) and refuses what it cannot fit.
+func TestPowerFit(t *testing.T) {
+	x := []float64{15, 30, 50, 100, 200}
+	y := make([]float64, len(x))
+	for i, v := range x {
+		y[i] = 3 * math.Pow(v, 1.5)
+	}
+	p, c, err := study.PowerFit(x, y)
+	require.NoError(t, err)
+	assert.InDelta(t, 1.5, p, 1e-12)
+	assert.InDelta(t, 3, c, 1e-12)
+	_, _, err = study.PowerFit([]float64{10}, []float64{1})
+	assert.ErrorContains(t, err, "1 points, need 2")
+	_, _, err = study.PowerFit([]float64{10, 10}, []float64{1, 2})
+	assert.ErrorContains(t, err, "all x equal")
+	_, _, err = study.PowerFit([]float64{10, 20}, []float64{1, 0})
+	assert.ErrorContains(t, err, "point 1 (20, 0) is not positive")
+}
+
+// Two steps per size (step 1 and one more): every scene stands without a
+// budget hit, the 30-brick wall has 564 rows, and every fit is finite. The
+// measured times themselves are not asserted (CPU time on a shared
+// machine).
+func TestScaling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("steps walls of up to 200 bricks")
+	}
+	res, err := study.Scaling(context.Background(), study.Options{Steps: 2})
+	require.NoError(t, err)
+	require.Len(t, res.Runs, len(study.ScalingCases))
+	for i, r := range res.Runs {
+		assert.Equal(t, study.ScalingCases[i], r.Case)
+		assert.Zero(t, r.BudgetHits, "%s %d: budget hits", r.Case.Scene, r.Case.Bricks)
+		assert.True(t, r.Stands, "%s %d stands", r.Case.Scene, r.Case.Bricks)
+		assert.Len(t, r.StepMS, 2)
+	}
+	// Three rows per brick-wall contact point: 564 at 30 bricks (Fig. 8).
+	assert.Equal(t, 564, res.Runs[1].Rows)
+	assert.True(t, res.AllStand())
+	assert.Zero(t, res.BudgetHits())
+	for _, sc := range study.ScalingScenes {
+		for _, s := range []string{"step1", "steady", "mean"} {
+			f, ok := res.Fit(sc, s)
+			assert.True(t, ok && !math.IsNaN(f.P) && !math.IsInf(f.P, 0), "%s %s exponent %v", sc, s, f.P)
+		}
+	}
+}
+
+// Example: a power law fitted to times that grow as bricks^1.5.
+func ExamplePowerFit() {
+	bricks := []float64{15, 30, 50, 100, 200}
+	ms := make([]float64, len(bricks))
+	for i, n := range bricks {
+		ms[i] = 0.02 * math.Pow(n, 1.5)
+	}
+	p, c, err := study.PowerFit(bricks, ms)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("t = %.2f ms · bricks^%.2f\n", c, p)
+	// Output:
+	// t = 0.02 ms · bricks^1.50
+}
