@@ -154,13 +154,13 @@ var flagCaps = map[string]map[string]int{
 
 // skippedCommands are README commands this test does not run, and why.
 var skippedCommands = map[string]string{
-	"go test":           "is the test suite itself",
-	"go install":        "installs into GOPATH/bin",
-	"sim view":          "serves until Ctrl-C (the browser test of .ci/run drives it)",
-	"sim nats-server":   "serves until Ctrl-C (TestSweepSurvives runs one)",
-	"sim worker":        "serves until Ctrl-C (TestSweepSurvives runs three)",
-	"sim sweep":         "runs 15 000 jobs, minutes (the sweep tests run small specs)",
-	"sim calibrate":     "runs 15 000 jobs and Nelder–Mead, minutes (TestCalibrate runs a small spec)",
+	"go test":         "is the test suite itself",
+	"go install":      "installs into GOPATH/bin",
+	"sim view":        "serves until Ctrl-C (the browser test of .ci/run drives it)",
+	"sim nats-server": "serves until Ctrl-C (TestSweepSurvives runs one)",
+	"sim worker":      "serves until Ctrl-C (TestSweepSurvives runs three)",
+	"sim sweep":       "runs 15 000 jobs, minutes (the sweep tests run small specs)",
+	"sim calibrate":   "runs 15 000 jobs and Nelder–Mead, minutes (sweep.TestCalibrationRecoversTruth runs a small grid)",
 }
 
 // readmeCommand is one command line of a README shell block.
