@@ -320,9 +320,6 @@ var solverDocs = map[string]string{
 	"prox":       "proximal fixed point with an r-factor strategy (needs a positive diagonal)",
 }
 
-// runSolverNames are the solvers sim run accepts (runSolverByName).
-var runSolverNames = []string{"bpp", "pgs", "lemke", "newton-fb", "newton-cck", "newton-min", "prox"}
-
 func writeSolversHelp(w io.Writer) error {
 	fmt.Fprintln(w, "Solvers (--solver NAME of sim mlcp solve; sim run takes all but auto and enum;")
 	fmt.Fprintln(w, "sim bench --solvers takes a comma-separated list):")

@@ -182,3 +182,9 @@ func TestVersion(t *testing.T) {
 	info.Settings = info.Settings[:2]
 	assert.Contains(t, versionText(info), "revision unknown")
 }
+
+func TestOneLine(t *testing.T) {
+	assert.Equal(t, "a.json: bodies[0].mass: must be > 0; a.json: joints[1].axis: must not be zero",
+		oneLine("a.json: bodies[0].mass: must be > 0\n  a.json: joints[1].axis: must not be zero\n"))
+	assert.Equal(t, "plain", oneLine("plain"))
+}

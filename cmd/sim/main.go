@@ -80,8 +80,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return 0
 	}
 	// Every error is one line, also one that wraps a multi-line message.
-	msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
-	fmt.Fprintf(stderr, "sim: %s\n", msg)
+	fmt.Fprintf(stderr, "sim: %s\n", oneLine(err.Error()))
 	var ue usageError
 	var ie interruptedError
 	switch {
@@ -91,6 +90,17 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return 130
 	}
 	return 1
+}
+
+// oneLine joins the lines of a message (errors.Join's, for one) with "; ".
+func oneLine(msg string) string {
+	var parts []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
