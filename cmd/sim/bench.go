@@ -56,7 +56,7 @@ type benchRun struct {
 	curveIter     []int
 }
 
-func simBench(ctx context.Context, args []string, stdout io.Writer) error {
+func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench")
 	solversFlag := fs.String("solvers", benchDefaultSolvers, "comma-separated solver names")
 	budget := fs.Int("budget", 100, "iteration budget per solve; 0 = each solver's default")
@@ -103,12 +103,18 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	var runs []benchRun
 	done := 0 // frames benchmarked by every solver
+	// A progress bar with an ETA over the frames, on a terminal only.
+	bar := func(done, total int) {}
+	if isTerminal(stderr) {
+		bar = newProgressBar(stderr)
+	}
 	for fi, f := range frames {
 		if ctx.Err() != nil {
 			break
 		}
 		if f.RowCount() == 0 {
 			done++
+			bar(done, len(frames))
 			continue
 		}
 		p, _, err := bpmd.Rebuild(f, form, bpmd.Options{})
@@ -126,8 +132,12 @@ func simBench(ctx context.Context, args []string, stdout io.Writer) error {
 			break
 		}
 		done++
+		bar(done, len(frames))
 	}
 	if ctx.Err() != nil {
+		if isTerminal(stderr) {
+			fmt.Fprintln(stderr) // end the progress line
+		}
 		// SIGINT or SIGTERM: write what the completed frames measured.
 		if err := writeBench(*out, stdout, frames, names, runs, *tol, *budget, form); err != nil {
 			return interruptedf("interrupted after %d of %d frames; writing their results failed: %v", done, len(frames), err)

@@ -117,7 +117,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "study":
 		return simStudy(ctx, args[1:], stdout)
 	case "bench":
-		return simBench(ctx, args[1:], stdout)
+		return simBench(ctx, args[1:], stdout, stderr)
 	case "view":
 		return simView(ctx, args[1:], stdout)
 	case "sweep":
