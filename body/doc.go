@@ -39,4 +39,7 @@
 //
 // The inertia helpers (BoxInertia, SphereInertia, CylinderInertia,
 // CapsuleInertia, RodInertia) give closed forms for homogeneous solids.
+// Their sizes are full lengths (a box's side lengths, a cylinder's length),
+// like a scene file's box "size"; contact.NewBoxHalf is the one box
+// constructor that takes half of each side, and its name says so.
 package body

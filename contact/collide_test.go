@@ -70,7 +70,7 @@ func TestSphereSphere(t *testing.T) {
 }
 
 func TestSphereBoxRegions(t *testing.T) {
-	box := must(NewBox(mgl64.Vec3{1, 0.5, 0.25}))
+	box := must(NewBoxHalf(mgl64.Vec3{1, 0.5, 0.25}))
 	pb := atRot(0.5, -1, 2, 0.7, mgl64.Vec3{1, 2, 3})
 	const r = 0.1
 	s := must(NewSphere(r))
@@ -110,7 +110,7 @@ func TestSphereBoxRegions(t *testing.T) {
 func TestBoxPlane(t *testing.T) {
 	plane := NewPlane()
 	half := mgl64.Vec3{0.5, 0.3, 0.2}
-	box := must(NewBox(half))
+	box := must(NewBoxHalf(half))
 	t.Run("flat", func(t *testing.T) {
 		pb := atRot(1, 2, 0.2+0.01, 0.7, ez)
 		pts := Collide(nil, plane, IdentityPose(), box, pb, 0.02)
@@ -189,7 +189,7 @@ func keysOf(pts []Point) map[Key]bool {
 }
 
 func TestBoxOnBox(t *testing.T) {
-	bottom := must(NewBox(mgl64.Vec3{1, 1, 0.5}))
+	bottom := must(NewBoxHalf(mgl64.Vec3{1, 1, 0.5}))
 	pBottom := at(0, 0, 0)
 	for _, tc := range []struct {
 		name    string
@@ -198,9 +198,9 @@ func TestBoxOnBox(t *testing.T) {
 		inside  bool // the top footprint lies within the bottom face: the points are the top box's bottom vertices
 		x, y, θ float64
 	}{
-		{"small on big, 30°", must(NewBox(mgl64.Vec3{0.3, 0.2, 0.1})), 0.01, true, 0.2, 0.1, math.Pi / 6},
-		{"small on big, penetrating", must(NewBox(mgl64.Vec3{0.3, 0.2, 0.1})), -0.02, true, 0.2, 0.1, math.Pi / 6},
-		{"equal, offset and 30°: clipped octagon-ish reduced to 4", must(NewBox(mgl64.Vec3{1, 1, 0.5})), 0.005, false, 0.6, 0.4, math.Pi / 6},
+		{"small on big, 30°", must(NewBoxHalf(mgl64.Vec3{0.3, 0.2, 0.1})), 0.01, true, 0.2, 0.1, math.Pi / 6},
+		{"small on big, penetrating", must(NewBoxHalf(mgl64.Vec3{0.3, 0.2, 0.1})), -0.02, true, 0.2, 0.1, math.Pi / 6},
+		{"equal, offset and 30°: clipped octagon-ish reduced to 4", must(NewBoxHalf(mgl64.Vec3{1, 1, 0.5})), 0.005, false, 0.6, 0.4, math.Pi / 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pTop := atRot(tc.x, tc.y, 0.5+tc.top.Half[2]+tc.sep, tc.θ, ez)
@@ -270,7 +270,7 @@ func TestBoxBoxEdgeEdge(t *testing.T) {
 	// A unit cube turned 45° about y presents its top edge along y at
 	// height √2/2; B turned 45° about x presents its bottom edge along x
 	// at z_B − √2/2. They cross above the origin at distance z_B − √2.
-	box := must(NewBox(mgl64.Vec3{0.5, 0.5, 0.5}))
+	box := must(NewBoxHalf(mgl64.Vec3{0.5, 0.5, 0.5}))
 	pa := atRot(0, 0, 0, math.Pi/4, ey)
 	for _, gap := range []float64{0.01, -0.003} {
 		zb := math.Sqrt2 + gap
@@ -360,7 +360,7 @@ func TestCapsule(t *testing.T) {
 			t.Errorf("key %v", pts[0].Key)
 		}
 	})
-	box := must(NewBox(mgl64.Vec3{1, 1, 0.5}))
+	box := must(NewBoxHalf(mgl64.Vec3{1, 1, 0.5}))
 	// Golden-section search: positions to ~1e-12 of the segment length.
 	const gtol = 1e-11
 	t.Run("capsule lying on a box face: 2 points", func(t *testing.T) {
@@ -464,7 +464,7 @@ func TestCylinderPlane(t *testing.T) {
 	})
 	t.Run("cylinder with a box is unsupported", func(t *testing.T) {
 		dst := make([]Point, 1, 4)
-		got := Collide(dst, wheel, at(0, 0, 0), must(NewBox(mgl64.Vec3{1, 1, 1})), at(0, 0, 0), 1)
+		got := Collide(dst, wheel, at(0, 0, 0), must(NewBoxHalf(mgl64.Vec3{1, 1, 1})), at(0, 0, 0), 1)
 		if len(got) != 1 {
 			t.Errorf("unsupported pair changed dst: %v", got)
 		}
@@ -480,7 +480,7 @@ func pairCases() []struct {
 	pb     Pose
 	margin float64
 } {
-	box := must(NewBox(mgl64.Vec3{0.5, 0.4, 0.3}))
+	box := must(NewBoxHalf(mgl64.Vec3{0.5, 0.4, 0.3}))
 	sph := must(NewSphere(0.25))
 	capsule := must(NewCapsule(0.15, 0.4))
 	cyl := must(NewCylinder(0.3, 0.1))
@@ -534,7 +534,7 @@ func TestSymmetry(t *testing.T) {
 func TestRandomSurfaceInvariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	shapes := []Shape{
-		must(NewBox(mgl64.Vec3{0.5, 0.2, 0.3})), must(NewBox(mgl64.Vec3{0.1, 0.6, 0.2})),
+		must(NewBoxHalf(mgl64.Vec3{0.5, 0.2, 0.3})), must(NewBoxHalf(mgl64.Vec3{0.1, 0.6, 0.2})),
 		must(NewSphere(0.3)), must(NewCapsule(0.2, 0.5)), must(NewCapsule(0.1, 0)),
 	}
 	n := 0
@@ -575,7 +575,7 @@ func TestCollideAllocs(t *testing.T) {
 }
 
 func TestInvalidInputs(t *testing.T) {
-	box := must(NewBox(mgl64.Vec3{1, 1, 1}))
+	box := must(NewBoxHalf(mgl64.Vec3{1, 1, 1}))
 	for _, tc := range []struct {
 		name   string
 		a      Shape
@@ -619,8 +619,8 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%+v: got %q, want %q", tc.s, got, tc.want)
 		}
 	}
-	if _, err := NewBox(mgl64.Vec3{1, 2, 0}); err == nil {
-		t.Error("NewBox with a zero extent: no error")
+	if _, err := NewBoxHalf(mgl64.Vec3{1, 2, 0}); err == nil {
+		t.Error("NewBoxHalf with a zero extent: no error")
 	}
 	if err := (Pose{}).Validate(); err == nil {
 		t.Error("zero Pose validated")
@@ -639,7 +639,7 @@ func TestPoseMul(t *testing.T) {
 
 func TestBounds(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	shapes := []Shape{must(NewBox(mgl64.Vec3{0.5, 0.2, 0.3})), must(NewSphere(0.3)), must(NewCapsule(0.2, 0.5)), must(NewCylinder(0.3, 0.1))}
+	shapes := []Shape{must(NewBoxHalf(mgl64.Vec3{0.5, 0.2, 0.3})), must(NewSphere(0.3)), must(NewCapsule(0.2, 0.5)), must(NewCylinder(0.3, 0.1))}
 	for it := 0; it < 200; it++ {
 		s := shapes[it%len(shapes)]
 		p := Pose{Pos: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}, Rot: randQuat(r)}

@@ -11,7 +11,7 @@ import (
 // A 1 m cube resting 1 mm above the ground: the four bottom vertices.
 func ExampleCollide() {
 	ground := contact.NewPlane()
-	cube, err := contact.NewBox(mgl64.Vec3{0.5, 0.5, 0.5})
+	cube, err := contact.NewBoxHalf(mgl64.Vec3{0.5, 0.5, 0.5})
 	if err != nil {
 		panic(err)
 	}

@@ -48,9 +48,12 @@ type Shape struct {
 	HalfLength float64    // capsule segment / cylinder half length, m
 }
 
-// NewBox returns a box with the given half extents (m), or the error of
-// Validate.
-func NewBox(half mgl64.Vec3) (Shape, error) {
+// NewBoxHalf returns a box with the given half extents (m), or the error
+// of Validate: NewBoxHalf(mgl64.Vec3{0.2, 0.1, 0.1}) is a 0.4 × 0.2 × 0.2 m
+// box. gorigid's box sizes are full side lengths everywhere else
+// (body.BoxInertia, a scene file's box "size", scenes.ShapeSpec.Size); the
+// name says that this one, like Shape.Half, takes half of each side.
+func NewBoxHalf(half mgl64.Vec3) (Shape, error) {
 	s := Shape{Kind: Box, Half: half}
 	return s, s.Validate()
 }

@@ -23,7 +23,7 @@ func masonry(tb testing.TB, rows int) *World {
 	if _, err := w.AddGeom(Geom{Body: constraint.World, Shape: contact.NewPlane(), Material: mat}); err != nil {
 		tb.Fatal(err)
 	}
-	shape, err := contact.NewBox(mgl64.Vec3{0.1, 0.05, 0.05})
+	shape, err := contact.NewBoxHalf(mgl64.Vec3{0.1, 0.05, 0.05})
 	if err != nil {
 		tb.Fatal(err)
 	}

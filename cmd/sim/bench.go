@@ -14,6 +14,7 @@ import (
 	"github.com/gorigid/gorigid/bpmd"
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
+	"gonum.org/v1/gonum/stat"
 )
 
 // `sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form F] [--out DIR]`
@@ -191,16 +192,16 @@ func benchOne(ctx context.Context, p *lcp.Problem, solver lcp.Solver, budget int
 	return r
 }
 
-// percentile returns the nearest-rank q-quantile (0 < q ≤ 1) of v; NaN
-// for no values.
+// percentile returns the nearest-rank q-quantile (0 < q ≤ 1) of v, the
+// smallest value with at least a fraction q of v at or below it
+// (stat.Empirical); NaN for no values.
 func percentile(v []float64, q float64) float64 {
 	if len(v) == 0 {
 		return math.NaN()
 	}
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
-	k := int(math.Ceil(q*float64(len(s)))) - 1
-	return s[max(0, min(k, len(s)-1))]
+	return stat.Quantile(q, stat.Empirical, s, nil)
 }
 
 func writeBench(dir string, stdout io.Writer, frames []*bpmd.Frame, names []string, runs []benchRun, tol float64, budget int, form bpmd.Formulation) error {

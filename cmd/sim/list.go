@@ -11,8 +11,12 @@ import (
 // simList implements `sim list`: one line per scene (name — doc), then
 // its parameters with default, unit and doc, in the registry's order.
 func simList(args []string, stdout io.Writer) error {
-	if len(args) > 0 {
-		return usagef("list: takes no arguments, got %q", args[0])
+	pos, err := parseInterspersed(newFlagSet("list"), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("list: takes no arguments, got %q", pos[0])
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for i, s := range scenes.List() {

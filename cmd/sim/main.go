@@ -1,24 +1,26 @@
 // Command sim is gorigid's command-line front end. It uses only the
 // exported Go API, so everything it does can be done from Go too.
 //
-// Usage:
+// Usage (sim help prints it; sim COMMAND --help or sim help COMMAND lists
+// a command's flags with their units and defaults; sim help formats,
+// solvers and picks describe the files, the MLCP solvers and the picks):
 //
 //	sim list
-//	sim run SCENE|FILE.json [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
-//	        [--pick energy|fb|residual|last] [--set NAME=VALUE ...] [--out FILE]
-//	        [--stats FILE] [--dump-mlcp DIR] [--every K] [--quiet]
-//	sim export SCENE [--set NAME=VALUE ...] > FILE.json   (--schema: the format's JSON Schema)
-//	sim study NAME [--out DIR] [--steps N]
-//	sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last] [--timeout D]
+//	sim run SCENE|FILE.json [flags]
+//	sim export SCENE [--set NAME=VALUE ...] > FILE.json
+//	sim study NAME [flags]
+//	sim mlcp solve FILE [flags]
 //	sim mlcp errors PROBLEM CANDIDATE
-//	sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
-//	sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [--set NAME=VALUE ...] [--stats FILE]
-//	        [--addr 127.0.0.1:PORT] [--allow-remote]
-//	sim sweep SPEC.json [--out DIR] [--nats URL] [--workers N] [--ack-wait D] [--quiet]
-//	sim calibrate SPEC.json [--out DIR] [--nats URL] [--workers N] [--ack-wait D] [--quiet]
-//	sim worker --nats URL [--concurrency N] [--name NAME]
-//	sim nats-server [--store DIR] [--port N]
+//	sim bench DB.h5 [flags]
+//	sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [flags]
+//	sim sweep SPEC.json [flags]
+//	sim calibrate SPEC.json [flags]
+//	sim worker --nats URL [flags]
+//	sim nats-server [flags]
+//	sim version
+//	sim help [TOPIC]
 //
+// Integer flags take an exact integer also in float notation (--steps 1e3).
 // Errors in the input (an unknown scene, a bad flag value, an unwritable
 // path) print one line on stderr and exit with status 2; a solver that
 // fails numerically exits with status 1 after printing what it has. SIGINT
@@ -39,6 +41,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -53,24 +56,6 @@ func (u usageError) Error() string { return u.err.Error() }
 func (u usageError) Unwrap() error { return u.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
-
-const usage = `usage:
-  sim list
-  sim run SCENE|FILE.json [--steps N] [--dt H] [--solver bpp|pgs|lemke] [--budget K]
-          [--pick energy|fb|residual|last] [--set NAME=VALUE ...] [--out FILE.csv|FILE.json]
-          [--stats FILE] [--dump-mlcp DIR] [--bpmd FILE.h5] [--every K] [--quiet]
-  sim export SCENE [--set NAME=VALUE ...] > FILE.json   (sim export --schema: the JSON Schema)
-  sim study NAME [--out DIR] [--steps N]     (sim study help lists the studies)
-  sim mlcp solve FILE [--solver bpp|pgs|lemke|enum] [--budget K] [--pick energy|fb|residual|last]
-          [--timeout D]
-  sim mlcp errors PROBLEM CANDIDATE
-  sim bench DB.h5 [--solvers LIST] [--budget K] [--tol T] [--form box|lcp|mixed] [--out DIR]
-  sim view TRAJ.csv|TRAJ.json --scene SCENE|FILE.json [--set NAME=VALUE ...] [--stats FILE]
-          [--addr 127.0.0.1:PORT] [--allow-remote]
-  sim sweep SPEC.json [--out DIR] [--nats URL] [--workers N] [--ack-wait D] [--quiet]
-  sim calibrate SPEC.json [--out DIR] [--nats URL] [--workers N] [--ack-wait D] [--quiet]
-  sim worker --nats URL [--concurrency N] [--name NAME]
-  sim nats-server [--store DIR] [--port N]`
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) (code int) {
@@ -88,12 +73,14 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if err == nil {
 		return 0
 	}
-	if errors.Is(err, flag.ErrHelp) {
-		// -h or --help on a subcommand: the usage, on stdout, success.
-		fmt.Fprintln(stdout, usage)
+	var hr helpRequest
+	if errors.As(err, &hr) {
+		// -h or --help on a command: its help, on stdout, success.
+		writeCommandHelp(stdout, hr.fs)
 		return 0
 	}
-	fmt.Fprintf(stderr, "sim: %v\n", err)
+	// Every error is one line, also one that wraps a multi-line message.
+	fmt.Fprintf(stderr, "sim: %s\n", oneLine(err.Error()))
 	var ue usageError
 	var ie interruptedError
 	switch {
@@ -105,9 +92,20 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return 1
 }
 
+// oneLine joins the lines of a message (errors.Join's, for one) with "; ".
+func oneLine(msg string) string {
+	var parts []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("no command\n%s", usage)
+		return usagef("no command (sim help lists the commands)")
 	}
 	switch args[0] {
 	case "list":
@@ -132,29 +130,39 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return simNATSServer(ctx, args[1:], stdout)
 	case "mlcp":
 		if len(args) < 2 {
-			return usagef("mlcp: want a subcommand (solve or errors)\n%s", usage)
+			return usagef("mlcp: want a subcommand, solve or errors (sim help mlcp)")
 		}
 		switch args[1] {
 		case "solve":
 			return mlcpSolve(ctx, args[2:], stdout, stderr)
 		case "errors":
 			return mlcpErrors(args[2:], stdout, stderr)
+		case "-h", "-help", "--help", "help":
+			writeMLCPHelp(stdout)
+			return nil
 		}
 		return usagef("mlcp: unknown subcommand %q (want solve or errors)", args[1])
-	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, usage)
-		return nil
+	case "version", "--version":
+		return simVersion(args[1:], stdout)
+	case "help", "-h", "-help", "--help":
+		return simHelp(args[1:], stdout)
 	}
-	return usagef("unknown command %q\n%s", args[0], usage)
+	return usagef("unknown command %q (sim help lists the commands)", args[0])
 }
 
 // parseInterspersed parses flags that may appear before, between or after
 // positional arguments, and returns the positional ones.
+// Integer flags also take an exact integer in float notation (1e3), and
+// -h, -help or --help returns a helpRequest for fs's command.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	acceptFloatIntegers(fs)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, usageError{err}
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, helpRequest{fs}
+			}
+			return nil, usagef("%v (sim %s --help lists the flags)", err, fs.Name())
 		}
 		args = fs.Args()
 		if len(args) == 0 {

@@ -74,7 +74,7 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlagSet("run")
 	steps := fs.Int("steps", 1000, "number of steps")
 	dt := fs.Float64("dt", 0, "time step h (s); default: the scene's")
-	solverName := fs.String("solver", "bpp", "bpp, pgs or lemke")
+	solverName := fs.String("solver", "bpp", "bpp, pgs, lemke, newton-fb, newton-cck, newton-min or prox (sim help solvers)")
 	budget := fs.Int("budget", 0, "iteration budget per step; 0 = the solver's default")
 	pickName := fs.String("pick", "energy", "energy, energy-exact, fb, residual or last")
 	polish := fs.Int("polish", 0, "projected Gauss–Seidel sweeps from the picked iterate after the budget; 0 = none")

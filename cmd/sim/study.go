@@ -83,7 +83,7 @@ func studyUsage() string {
 
 // simStudy implements `sim study NAME`.
 func simStudy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
+	if len(args) > 0 && args[0] == "help" {
 		fmt.Fprintln(stdout, studyUsage())
 		return nil
 	}
@@ -95,7 +95,7 @@ func simStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("study: want one study name, got %d arguments\n%s", len(pos), studyUsage())
+		return usagef("study: want one study name, got %d arguments (sim study help lists the studies)", len(pos))
 	}
 	s, ok := studies[pos[0]]
 	if !ok {
