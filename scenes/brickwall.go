@@ -54,19 +54,10 @@ func brickWallSpec(p BrickWallParams) (*SceneSpec, error) {
 	if err := checkFields("brickwall", false, field{"Gap", "m", p.Gap}, field{"Friction", "", p.Friction}); err != nil {
 		return nil, err
 	}
-	if err := checkFields("brickwall", true, field{"Length", "m", p.Length}, field{"Depth", "m", p.Depth},
-		field{"Height", "m", p.Height}, field{"Density", "kg/m³", p.Density}); err != nil {
+	s, brick, err := brickScene("brickwall", p.Length, p.Depth, p.Height, p.Density, p.Friction, p.Settings)
+	if err != nil {
 		return nil, err
 	}
-	if err := p.Settings.Validate(); err != nil {
-		return nil, err
-	}
-	mat := stepper.Material{Friction: p.Friction}
-	s := &SceneSpec{Settings: specSettings(p.Settings),
-		WorldShapes: []ShapeSpec{{Type: contact.Plane, Material: mat}}}
-	box := ShapeSpec{Type: contact.Box, Size: mgl64.Vec3{p.Length, p.Depth, p.Height}, Material: mat}
-	m := p.Density * p.Length * p.Depth * p.Height
-	inertia := body.BoxInertia(m, p.Length, p.Depth, p.Height)
 	pitch := p.Length + p.Gap
 	for row := 0; row < p.Rows; row++ {
 		n, x0 := 3, -pitch // rows of three: centres at −pitch, 0, +pitch
@@ -75,13 +66,35 @@ func brickWallSpec(p BrickWallParams) (*SceneSpec, error) {
 		}
 		z := p.Height/2 + float64(row)*p.Height
 		for k := 0; k < n; k++ {
-			in := inertia
-			s.Bodies = append(s.Bodies, BodySpec{
-				Name: fmt.Sprintf("brick%d-%d", row+1, k+1), Mass: m, Inertia: &in,
-				Pos: mgl64.Vec3{x0 + float64(k)*pitch, 0, z}, Rot: mgl64.QuatIdent(),
-				Shapes: []ShapeSpec{box},
-			})
+			s.Bodies = append(s.Bodies, brick(row, k, mgl64.Vec3{x0 + float64(k)*pitch, 0, z}))
 		}
 	}
 	return s, nil
+}
+
+// brickScene validates the brick sizes (m), density (kg/m³) and settings
+// shared by the brick wall and the pyramid, and returns their scene with
+// the ground plane (friction μ) and a maker of brick bodies named
+// "brickR-K" (row R from the bottom, K from the left, both from 1) at a
+// centre position.
+func brickScene(name string, length, depth, height, density, friction float64, set stepper.Settings) (*SceneSpec, func(row, k int, pos mgl64.Vec3) BodySpec, error) {
+	if err := checkFields(name, true, field{"Length", "m", length}, field{"Depth", "m", depth},
+		field{"Height", "m", height}, field{"Density", "kg/m³", density}); err != nil {
+		return nil, nil, err
+	}
+	if err := set.Validate(); err != nil {
+		return nil, nil, err
+	}
+	mat := stepper.Material{Friction: friction}
+	s := &SceneSpec{Settings: specSettings(set),
+		WorldShapes: []ShapeSpec{{Type: contact.Plane, Material: mat}}}
+	box := ShapeSpec{Type: contact.Box, Size: mgl64.Vec3{length, depth, height}, Material: mat}
+	m := density * length * depth * height
+	inertia := body.BoxInertia(m, length, depth, height)
+	brick := func(row, k int, pos mgl64.Vec3) BodySpec {
+		in := inertia
+		return BodySpec{Name: fmt.Sprintf("brick%d-%d", row+1, k+1), Mass: m, Inertia: &in,
+			Pos: pos, Rot: mgl64.QuatIdent(), Shapes: []ShapeSpec{box}}
+	}
+	return s, brick, nil
 }

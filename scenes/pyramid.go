@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/gorigid/gorigid/body"
-	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/stepper"
 )
 
@@ -57,30 +55,16 @@ func pyramidSpec(p PyramidParams) (*SceneSpec, error) {
 	if err := checkFields("pyramid", false, field{"Friction", "", p.Friction}); err != nil {
 		return nil, err
 	}
-	if err := checkFields("pyramid", true, field{"Length", "m", p.Length}, field{"Depth", "m", p.Depth},
-		field{"Height", "m", p.Height}, field{"Density", "kg/m³", p.Density}); err != nil {
+	s, brick, err := brickScene("pyramid", p.Length, p.Depth, p.Height, p.Density, p.Friction, p.Settings)
+	if err != nil {
 		return nil, err
 	}
-	if err := p.Settings.Validate(); err != nil {
-		return nil, err
-	}
-	mat := stepper.Material{Friction: p.Friction}
-	s := &SceneSpec{Settings: specSettings(p.Settings),
-		WorldShapes: []ShapeSpec{{Type: contact.Plane, Material: mat}}}
-	box := ShapeSpec{Type: contact.Box, Size: mgl64.Vec3{p.Length, p.Depth, p.Height}, Material: mat}
-	m := p.Density * p.Length * p.Depth * p.Height
-	inertia := body.BoxInertia(m, p.Length, p.Depth, p.Height)
 	for row := 0; row < p.Base; row++ {
 		n := p.Base - row
 		x0 := -float64(n-1) * p.Length / 2 // row r is centred: offset by half a brick per row
 		z := p.Height/2 + float64(row)*p.Height
 		for k := 0; k < n; k++ {
-			in := inertia
-			s.Bodies = append(s.Bodies, BodySpec{
-				Name: fmt.Sprintf("brick%d-%d", row+1, k+1), Mass: m, Inertia: &in,
-				Pos: mgl64.Vec3{x0 + float64(k)*p.Length, 0, z}, Rot: mgl64.QuatIdent(),
-				Shapes: []ShapeSpec{box},
-			})
+			s.Bodies = append(s.Bodies, brick(row, k, mgl64.Vec3{x0 + float64(k)*p.Length, 0, z}))
 		}
 	}
 	return s, nil

@@ -108,7 +108,12 @@ func (lp *linePlot) png() ([]byte, error) {
 	p.Legend.Left = false
 	p.Legend.XOffs = -vg.Points(6)
 	p.Legend.YOffs = vg.Points(6)
-	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, "png")
+	return encodePNG(p, 8*vg.Inch, 5*vg.Inch)
+}
+
+// encodePNG renders p as a PNG of width × height.
+func encodePNG(p *plot.Plot, width, height vg.Length) ([]byte, error) {
+	wt, err := p.WriterTo(width, height, "png")
 	if err != nil {
 		return nil, err
 	}

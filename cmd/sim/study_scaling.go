@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -142,13 +141,5 @@ func scalingFigure(results []*gstudy.ScalingRun) ([]byte, error) {
 	p.Y.Min = math.Pow10(int(math.Floor(math.Log10(p.Y.Min))))
 	p.Y.Max = math.Pow10(int(math.Ceil(math.Log10(p.Y.Max))))
 	p.Legend.Top, p.Legend.Left = true, true
-	wt, err := p.WriterTo(8*vg.Inch, 6*vg.Inch, "png")
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if _, err := wt.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return encodePNG(p, 8*vg.Inch, 6*vg.Inch)
 }
