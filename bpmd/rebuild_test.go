@@ -188,6 +188,8 @@ func TestBadFrameNamesField(t *testing.T) {
 		{"mu length", func(f *Frame) { f.Contacts.Mu = f.Contacts.Mu[:1] }, "contacts/mu"},
 		{"z", func(f *Frame) { f.Solution.Z = f.Solution.Z[1:] }, "solution/z"},
 		{"rows", func(f *Frame) { f.Contacts.RowIndex[1][1] = 7 }, "contacts/rows[1]"},
+		{"stabilization", func(f *Frame) { f.Stabilization = "spring" }, `stabilization: unknown value "spring"`},
+		{"baumgarte", func(f *Frame) { f.Stabilization, f.Baumgarte = "baumgarte", math.NaN() }, "baumgarte: must be finite"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
