@@ -124,7 +124,9 @@ func Rebuild(f *Frame, form Formulation, o Options) (*lcp.Problem, *Layout, erro
 			lay.Rolling = append(lay.Rolling, roll)
 		}
 		var asm stepper.Assembly
-		asm.Assemble(&m.set, &m.mass, rows)
+		if err := asm.Assemble(&m.set, &m.mass, rows); err != nil {
+			return nil, nil, err
+		}
 		return &lcp.Problem{A: dense(&asm.A), B: asm.B, Lo: asm.Lo, Hi: asm.Hi}, lay, nil
 	case LCP, Mixed:
 		return rebuildCone(f, m, form, o)
@@ -311,7 +313,9 @@ func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Pro
 	// assembly; the s rows and columns are added by hand.
 	velRows := append(append([]constraint.Row(nil), rows...), rollRows...)
 	var asm stepper.Assembly
-	asm.Assemble(&m.set, &m.mass, velRows)
+	if err := asm.Assemble(&m.set, &m.mass, velRows); err != nil {
+		return nil, nil, err
+	}
 	av, bv := &asm.A, asm.B
 	vIndex := func(k int) int { // index in velRows of unknown k (−1 for an s)
 		switch {

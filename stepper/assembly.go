@@ -1,6 +1,8 @@
 package stepper
 
 import (
+	"fmt"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
@@ -28,7 +30,9 @@ import (
 // Mass holds, for a set of bodies at their current poses, the blocks of
 // M⁻¹ (M = diag(m I₃, I_world) per body, velocities ordered [v ω] in world
 // axes) and the free velocities M⁻¹p, p = M v + h f_a: the velocity each
-// body would have after a step h without constraints. The zero value is
+// body would have after a step h without constraints. M and p are those of
+// Eq. (1) of Enzenhöfer, Peiret, Teichmann and Kövecses, "A Unit-Consistent
+// Error Measure for Multibody Systems With Unilateral Constraints" (2019). The zero value is
 // ready for Update; its slices are reused.
 type Mass struct {
 	// Bodies are the bodies of the last Update, in the order rows index
@@ -112,8 +116,9 @@ func (m *Mass) rowDiag(r *constraint.Row) (aii, jvfree float64) {
 type incidence struct{ row, slot int }
 
 // Assembly is the MLCP of Eqs. (2)–(4) of Enzenhöfer, Peiret, Teichmann
-// and Kövecses (2019) for a set of constraint rows, built by Assemble, and
-// the buffers it is built in, reused from call to call (a World assembles
+// and Kövecses, "A Unit-Consistent Error Measure for Multibody Systems With
+// Unilateral Constraints" (2019), for a set of constraint rows, built by
+// Assemble from Eq. (1), and the buffers it is built in, reused from call to call (a World assembles
 // every step without allocating). The zero value is ready to use; an
 // Assembly must not be copied after first use (A is an lcp.Sparse).
 type Assembly struct {
@@ -150,8 +155,12 @@ func (a *Assembly) Problem() lcp.Problem {
 // m must hold the rows' bodies after Update at the same state. A is
 // visited by row sparsity: only row pairs that share a dynamic body, never
 // a dense rows × 6m product. s.H, s.Stabilization and s.Baumgarte are
-// read; the rest of s is not.
-func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) {
+// read; the rest of s is not. A row that names no body of m (or more than
+// constraint.MaxBodies) is an error naming the row, and a is left as it was.
+func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
+	if err := checkRows(rows, len(m.Bodies)); err != nil {
+		return err
+	}
 	n := len(rows)
 	a.B = grow(a.B, n)
 	a.Lo = grow(a.Lo, n)
@@ -175,16 +184,44 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) {
 		a.Lo[i], a.Hi[i] = r.Lo, r.Hi
 	}
 	a.A.Finish()
+	return nil
 }
 
 // MassMatrix sets A to J M⁻¹ Jᵀ of rows (finished; no compliance) and
 // JMinv to M⁻¹ Jᵀ: the lead matrix of the position projection,
 // (J M⁻¹ Jᵀ) δ + Φ = w of Cline and Pai, "Post-Stabilization for Rigid
 // Body Simulation with Contact and Constraints" (2003), Eqs. (13)–(15).
-// B, Lo and Hi are left to the caller.
-func (a *Assembly) MassMatrix(m *Mass, rows []constraint.Row) {
+// B, Lo and Hi are left to the caller. Rows are checked as by Assemble.
+func (a *Assembly) MassMatrix(m *Mass, rows []constraint.Row) error {
+	if err := checkRows(rows, len(m.Bodies)); err != nil {
+		return err
+	}
 	a.massMatrix(m, rows)
 	a.A.Finish()
+	return nil
+}
+
+// checkRows reports the first row that touches more than MaxBodies bodies
+// or names a body outside [0, nb).
+func checkRows(rows []constraint.Row, nb int) error {
+	for i := range rows {
+		if err := checkRow(&rows[i], nb); err != nil {
+			return fmt.Errorf("row %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func checkRow(r *constraint.Row, nb int) error {
+	if r.N < 0 || r.N > constraint.MaxBodies {
+		return fmt.Errorf("%v row: N = %d, want 0 to %d bodies", r.Kind, r.N, constraint.MaxBodies)
+	}
+	for k := 0; k < r.N; k++ {
+		if b := r.Body[k]; b < 0 || b >= nb {
+			return fmt.Errorf("%v row: Body[%d] = %d, want the index of one of the %d bodies", r.Kind, k, b, nb)
+		}
+	}
+	return nil
 }
 
 // massMatrix resets A to J M⁻¹ Jᵀ without finishing it, so that Assemble
@@ -236,7 +273,8 @@ func (a *Assembly) constrained(bi int) bool {
 
 // PositionTerm returns row r's position feedback in b (m/s or rad/s) under
 // the settings' stabilization mode: φ/h in Eq. (1) of Enzenhöfer, Peiret,
-// Teichmann and Kövecses (2019) for a rigid row (SPOOK's 4Υφ/h for a row
+// Teichmann and Kövecses, "A Unit-Consistent Error Measure for Multibody
+// Systems With Unilateral Constraints" (2019), for a rigid row (SPOOK's 4Υφ/h for a row
 // with a damping time, constraint.Row.Compliance). A gap (φ > 0 on a
 // unilateral row) always enters as φ/h, so that a separated contact or
 // limit is not sticky; penetrations and bilateral violations follow the

@@ -38,7 +38,9 @@ func ExampleAssembly() {
 	rows = rows[:c.FillRows(rows, bodies)]
 
 	var asm stepper.Assembly
-	asm.Assemble(&set, &mass, rows)
+	if err := asm.Assemble(&set, &mass, rows); err != nil {
+		panic(err)
+	}
 	for i := range rows {
 		fmt.Printf("%-15v A_ii = %.4f  b = %+.4f  [%v, %v]\n", rows[i].Kind, asm.A.At(i, i), asm.B[i], asm.Lo[i], asm.Hi[i])
 	}

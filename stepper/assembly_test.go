@@ -75,7 +75,7 @@ func TestAssembleEqualsDense(t *testing.T) {
 	var m stepper.Mass
 	m.Update(bodies, set.H, set.Gravity)
 	var asm stepper.Assembly
-	asm.Assemble(&set, &m, rows)
+	require.NoError(t, asm.Assemble(&set, &m, rows))
 
 	nb := len(bodies)
 	J := mat.NewDense(n, 6*nb, nil)
@@ -150,7 +150,7 @@ func TestAssembleEqualsDense(t *testing.T) {
 
 	// MassMatrix: the same A without C, b and bounds untouched.
 	var pm stepper.Assembly
-	pm.MassMatrix(&m, rows)
+	require.NoError(t, pm.MassMatrix(&m, rows))
 	for i := range rows {
 		for j := range rows {
 			require.InDelta(t, A.At(i, j), pm.A.At(i, j), 1e-12*scale, "J M⁻¹ Jᵀ [%d][%d]", i, j)
@@ -213,4 +213,43 @@ func TestPositionTerm(t *testing.T) {
 			require.InDelta(t, c.want[i], s.PositionTerm(c.r), 1e-15, "%s, %v", c.name, mode)
 		}
 	}
+}
+
+// badConstraint fills one row that names body 7 of a world with fewer.
+type badConstraint struct{}
+
+func (badConstraint) Dim() int      { return 1 }
+func (badConstraint) Bodies() []int { return []int{0} }
+func (badConstraint) Fill(rows []constraint.Row, _ *constraint.Context) error {
+	rows[0].Reset(constraint.Bilateral)
+	rows[0].AddBody(7, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{})
+	return nil
+}
+
+// TestAssembleBadRows: a row naming a body that is not there is an error
+// naming the row and the body, from Assemble, MassMatrix and Step (a
+// constraint of the user's whose Fill gets its indices wrong), not a panic.
+func TestAssembleBadRows(t *testing.T) {
+	bodies := assemblyBodies(t)
+	var m stepper.Mass
+	m.Update(bodies, 0.01, stepper.StandardGravity)
+	rows := make([]constraint.Row, 2)
+	rows[0].Reset(constraint.Bilateral)
+	rows[0].AddBody(1, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{})
+	rows[1].Reset(constraint.ContactNormal)
+	rows[1].AddBody(9, mgl64.Vec3{0, 0, 1}, mgl64.Vec3{})
+	var a stepper.Assembly
+	require.EqualError(t, a.Assemble(&stepper.Settings{H: 0.01}, &m, rows),
+		"row 1: ContactNormal row: Body[0] = 9, want the index of one of the 5 bodies")
+	require.ErrorContains(t, a.MassMatrix(&m, rows), "row 1: ContactNormal row: Body[0] = 9")
+	rows[1].N = constraint.MaxBodies + 1
+	require.ErrorContains(t, a.Assemble(&stepper.Settings{H: 0.01}, &m, rows), "row 1: ContactNormal row: N = 5, want 0 to 4 bodies")
+
+	w, err := stepper.New(stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity})
+	require.NoError(t, err)
+	_, err = w.AddBody(bodies[0])
+	require.NoError(t, err)
+	require.NoError(t, w.AddConstraint(badConstraint{}))
+	_, err = w.Step()
+	require.EqualError(t, err, "constraint 0: its row 0: Bilateral row: Body[0] = 7, want the index of one of the 1 bodies")
 }

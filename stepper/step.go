@@ -138,7 +138,9 @@ func (w *World) Step() (Stats, error) {
 	if err := w.buildRows(); err != nil {
 		return Stats{}, err
 	}
-	w.assemble()
+	if err := w.assemble(); err != nil {
+		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
+	}
 	w.estimateNewContacts()
 	st, err := w.solve()
 	if err != nil && st.Status != lcp.BudgetExhausted && len(ws.res.X) != len(ws.rows) {
@@ -277,6 +279,11 @@ func (w *World) fillJointRows(nj int) error {
 		if err := c.Fill(ws.rows[k:k+d], &ws.ctx); err != nil {
 			return fmt.Errorf("constraint %d: %w", i, err)
 		}
+		for j := k; j < k+d; j++ {
+			if err := checkRow(&ws.rows[j], len(w.Bodies)); err != nil {
+				return fmt.Errorf("constraint %d: its row %d: %w", i, j-k, err)
+			}
+		}
 		k += d
 	}
 	return nil
@@ -284,9 +291,11 @@ func (w *World) fillJointRows(nj int) error {
 
 // assemble builds A, b and the bounds of the step's MLCP (Assembly.Assemble)
 // and adds, for a bouncing contact, its restitution target to b.
-func (w *World) assemble() {
+func (w *World) assemble() error {
 	ws := &w.ws
-	ws.eq.Assemble(&w.Settings, &ws.mass, ws.rows)
+	if err := ws.eq.Assemble(&w.Settings, &ws.mass, ws.rows); err != nil {
+		return err
+	}
 	for i := range ws.points {
 		pt := &ws.points[i]
 		if pt.bounce <= 0 {
@@ -298,6 +307,7 @@ func (w *World) assemble() {
 		t := w.Settings.PositionTerm(&ws.rows[k])
 		ws.eq.B[k] += math.Min(t, -pt.bounce) - t
 	}
+	return nil
 }
 
 // solve hands the MLCP to the solver with the Picker as observer.
@@ -607,7 +617,9 @@ func compliant(r *constraint.Row) bool {
 func (w *World) projectOnce() error {
 	ws := &w.ws
 	m := len(ws.prows)
-	ws.peq.MassMatrix(&ws.mass, ws.prows)
+	if err := ws.peq.MassMatrix(&ws.mass, ws.prows); err != nil {
+		return fmt.Errorf("post-stabilization: %w", err)
+	}
 	ws.pb = grow(ws.pb, m)
 	ws.plo = grow(ws.plo, m)
 	ws.phi = grow(ws.phi, m)
