@@ -123,6 +123,8 @@ var sceneCases = []sceneCase{
 	{"wall", func(t testing.TB) *stepper.World { return buildScene(t, "brickwall", map[string]string{"rows": "4"}) }, 8},
 	{"chain", func(t testing.TB) *stepper.World { return buildScene(t, "chain6", nil) }, 5},
 	{"soft stack", softStack, 10},
+	// the forklift's wheels have line contacts with rolling rows
+	{"forklift", func(t testing.TB) *stepper.World { return buildScene(t, "forklift", nil) }, 4},
 }
 
 // softStack is boxStack with compliant contacts (k = 1e5 N/m, SPOOK
@@ -133,17 +135,10 @@ func softStack(t testing.TB) *stepper.World {
 	return w
 }
 
-func relDiff(a, b float64) float64 {
-	if a == b {
-		return 0
-	}
-	return math.Abs(a-b) / math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
-}
-
 // TestRebuildBoxEqualsStepper: the boxed MLCP rebuilt from a frame equals
-// the stepper's (bounds bit-exact, A and b to 1e-12 relative: the same
-// sums, but A is summed densely here), and solving it by BPP from the
-// stored index sets gives the stored solution to 1e-9.
+// the stepper's bit for bit (Rebuild runs the stepper's own assembly on the
+// recorded state, so every entry is the same sum in the same order), and
+// solving it by BPP from the stored index sets gives the stored solution.
 func TestRebuildBoxEqualsStepper(t *testing.T) {
 	for _, c := range sceneCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -163,11 +158,11 @@ func TestRebuildBoxEqualsStepper(t *testing.T) {
 					if p.Lo[i] != r.p.Lo[i] || p.Hi[i] != r.p.Hi[i] {
 						t.Fatalf("frame %d row %d: bounds [%v, %v], stepper [%v, %v]", r.f.Index, i, p.Lo[i], p.Hi[i], r.p.Lo[i], r.p.Hi[i])
 					}
-					if d := relDiff(p.B[i], r.p.B[i]); d > 1e-12 {
+					if p.B[i] != r.p.B[i] {
 						t.Fatalf("frame %d: b[%d] = %v, stepper %v", r.f.Index, i, p.B[i], r.p.B[i])
 					}
 					for j := 0; j < n; j++ {
-						if d := relDiff(p.A.At(i, j), r.p.A.At(i, j)); d > 1e-12 {
+						if p.A.At(i, j) != r.p.A.At(i, j) {
 							t.Fatalf("frame %d: A[%d][%d] = %v, stepper %v", r.f.Index, i, j, p.A.At(i, j), r.p.A.At(i, j))
 						}
 					}
@@ -179,8 +174,17 @@ func TestRebuildBoxEqualsStepper(t *testing.T) {
 				if err := (&lcp.BPP{}).Solve(&res, p, lcp.Settings{Start: r.states}); err != nil {
 					t.Fatalf("frame %d: %v", r.f.Index, err)
 				}
+				// The step's BPP started from the pre-solve's factor and
+				// refactored part of it, so the two solves agree to rounding
+				// amplified by A's condition: 1e-9 of the largest impulse
+				// (the forklift, 2.5 t on 40 kg wheels and 10 kg shafts,
+				// agrees to 2e-10 of its 105 N·s).
+				xmax := 1.0
+				for _, z := range r.f.Solution.Z {
+					xmax = math.Max(xmax, math.Abs(z))
+				}
 				for i := range res.X {
-					if d := math.Abs(res.X[i] - r.f.Solution.Z[i]); d > 1e-9 {
+					if d := math.Abs(res.X[i] - r.f.Solution.Z[i]); d > 1e-9*xmax {
 						t.Fatalf("frame %d: x[%d] = %v, stored %v", r.f.Index, i, res.X[i], r.f.Solution.Z[i])
 					}
 				}

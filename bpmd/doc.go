@@ -68,8 +68,9 @@
 // HDF5 library reads a file, the heap and dataset sizes it claims are held
 // to the file size and ReadOptions.MaxBytes: a corrupt size is an error,
 // not an out-of-memory crash (the library allocates what a header claims;
-// ReadOptions says what is and is not checked). Rebuild builds from a frame the boxed MLCP the stepper
-// solved (Box; equal to World.LastProblem to rounding), the LCP of the
+// ReadOptions says what is and is not checked). Rebuild builds from a frame, with the stepper's own
+// assembly (stepper.Mass, stepper.Assembly), the boxed MLCP the stepper
+// solved (Box; World.LastProblem bit for bit), the LCP of the
 // paper's Eq. (11) with a polyhedral cone and sliding speeds (LCP), or the
 // mixed LCP with the joints (Mixed).
 package bpmd

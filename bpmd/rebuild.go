@@ -8,18 +8,23 @@ import (
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/stepper"
 )
 
 // Formulation selects the complementarity problem Rebuild builds from a
-// frame (bpmd-benchmark-framework.md, "Dynamic formulations").
+// frame (Lu, Williams, Trinkle and Lacoursière, "A Framework for Problem
+// Standardization and Algorithm Comparison in Multibody System", 2014,
+// "Dynamic formulations").
 type Formulation int
 
 const (
-	// Box is the boxed MLCP gorigid's stepper solves
-	// (energy-error-measure.md Eqs. 1–4): joint rows, then per contact a
-	// normal row, two friction rows t₁, t₂ with bounds ±μ x̂ₙ (box
-	// friction) and a rolling row; A = J M⁻¹ Jᵀ + C, b = J M⁻¹ p + Φ-terms.
-	// It equals World.LastProblem row for row.
+	// Box is the boxed MLCP gorigid's stepper solves (Enzenhöfer, Peiret,
+	// Teichmann and Kövecses, "A Unit-Consistent Error Measure for
+	// Multibody Systems With Unilateral Constraints", 2019, Eqs. 1–4):
+	// joint rows, then per contact a normal row, two friction rows t₁, t₂
+	// with bounds ±μ x̂ₙ (box friction) and a rolling row; A = J M⁻¹ Jᵀ + C,
+	// b = J M⁻¹ p + Φ-terms. It equals World.LastProblem entry for entry
+	// (see Rebuild).
 	Box Formulation = iota
 	// LCP is the standard LCP of the paper's Eq. (11) with a polyhedral
 	// friction cone of d directions and the sliding-speed variable s
@@ -84,64 +89,74 @@ type Options struct {
 
 // Rebuild returns the problem of formulation form for frame f, with a
 // dense A, and where its unknowns are. The frame is validated first;
-// errors name the dataset.
+// errors name the dataset. The rows and A and b come from the stepper's
+// own assembly (stepper.ContactInfo's row methods, stepper.Mass and
+// stepper.Assembly), so the Box form is World.LastProblem of the recorded
+// step bit for bit, except for a contact that bounced (restitution): the
+// frame does not hold its restitution target.
 func Rebuild(f *Frame, form Formulation, o Options) (*lcp.Problem, *Layout, error) {
 	if err := f.Validate(); err != nil {
 		return nil, nil, err
 	}
-	m, err := newMassModel(f)
+	m, err := newFrameModel(f)
 	if err != nil {
 		return nil, nil, err
 	}
 	switch form {
 	case Box:
-		rows := jointRows(f)
-		lay := &Layout{Joints: [2]int{0, len(rows)}, Directions: 2}
+		rows := make([]constraint.Row, f.RowCount())
+		copy(rows, jointRows(f))
+		lay := &Layout{Joints: [2]int{0, f.JointRowCount()}, Directions: 2}
 		for i := range f.Contacts.Gap {
-			base := len(rows)
-			rows = appendContactRows(rows, f, m, i)
-			lay.Normal = append(lay.Normal, base)
+			ci := contactInfo(f, i)
+			n := ci.FillRows(rows[ci.Row:], m.mass.Bodies)
+			lay.Normal = append(lay.Normal, ci.Row)
 			var fr []int
+			if ci.Mu > 0 {
+				fr = []int{ci.Row + 1, ci.Row + 2}
+			}
 			roll := -1
-			for k := base + 1; k < len(rows); k++ {
-				if rows[k].Kind == constraint.ContactFriction {
-					fr = append(fr, k)
-				} else {
-					roll = k
-				}
+			if ci.Roll > 0 {
+				roll = ci.Row + n - 1
 			}
 			lay.Friction = append(lay.Friction, fr)
 			lay.Slide = append(lay.Slide, -1)
 			lay.Rolling = append(lay.Rolling, roll)
 		}
-		a, b := assemble(f, m, rows)
-		lo, hi := make([]float64, len(rows)), make([]float64, len(rows))
-		for i := range rows {
-			lo[i], hi[i] = rows[i].Lo, rows[i].Hi
+		var asm stepper.Assembly
+		if err := asm.Assemble(&m.set, &m.mass, rows); err != nil {
+			return nil, nil, err
 		}
-		return &lcp.Problem{A: a, B: b, Lo: lo, Hi: hi}, lay, nil
+		return &lcp.Problem{A: dense(&asm.A), B: asm.B, Lo: asm.Lo, Hi: asm.Hi}, lay, nil
 	case LCP, Mixed:
 		return rebuildCone(f, m, form, o)
 	}
 	return nil, nil, fmt.Errorf("formulation: unknown value %d", int(form))
 }
 
-// massModel holds each body's inverse mass and world inverse inertia and
-// its free velocity M⁻¹p = v + h M⁻¹ f, computed exactly as the stepper
-// does (stepper.World.freeVelocities), so that A and b come out the same.
-type massModel struct {
-	bodies []*body.Body
-	invI   []mgl64.Mat3
-	vfree  [][6]float64
+// frameModel is a frame's step as the stepper's assembly takes it: the
+// step's settings (h, gravity, stabilization mode and β) and the bodies at
+// the step's start with their M⁻¹ and free velocities M⁻¹p.
+type frameModel struct {
+	set  stepper.Settings
+	mass stepper.Mass
 }
 
-func newMassModel(f *Frame) (*massModel, error) {
-	h := f.H
-	g := mgl64.Vec3(f.Gravity)
-	nb := len(f.Bodies.IDs)
-	m := &massModel{bodies: make([]*body.Body, nb), invI: make([]mgl64.Mat3, nb), vfree: make([][6]float64, nb)}
-	for i := 0; i < nb; i++ {
-		fb := &f.Bodies
+func newFrameModel(f *Frame) (*frameModel, error) {
+	mode := stepper.Regularized // the reader's default for a file without the attribute
+	if f.Stabilization != "" {
+		var err error
+		if mode, err = stepper.ParseStabilization(f.Stabilization); err != nil {
+			return nil, err
+		}
+	}
+	if mode == stepper.Baumgarte && !(f.Baumgarte >= 0 && finite(f.Baumgarte)) {
+		return nil, fmt.Errorf("baumgarte: must be finite and ≥ 0 (1/s) with stabilization baumgarte, got %v", f.Baumgarte)
+	}
+	m := &frameModel{set: stepper.Settings{H: f.H, Gravity: mgl64.Vec3(f.Gravity), Stabilization: mode, Baumgarte: f.Baumgarte}}
+	fb := &f.Bodies
+	bodies := make([]*body.Body, len(fb.IDs))
+	for i := range bodies {
 		q := fb.Quaternions[i]
 		var in mgl64.Mat3
 		for k := 0; k < 3; k++ {
@@ -150,7 +165,7 @@ func newMassModel(f *Frame) (*massModel, error) {
 			}
 		}
 		v, ap := fb.Velocities[i], fb.Applied[i]
-		bd := &body.Body{
+		bodies[i] = &body.Body{
 			Mass: fb.Masses[i], Inertia: in, Static: fb.Static[i],
 			Pos:    mgl64.Vec3(fb.Positions[i]),
 			Rot:    mgl64.Quat{W: q[0], V: mgl64.Vec3{q[1], q[2], q[3]}},
@@ -159,17 +174,14 @@ func newMassModel(f *Frame) (*massModel, error) {
 			Force:  mgl64.Vec3{ap[0], ap[1], ap[2]},
 			Torque: mgl64.Vec3{ap[3], ap[4], ap[5]},
 		}
-		m.bodies[i] = bd
-		if bd.Static {
-			continue
-		}
-		m.invI[i] = bd.InvInertiaWorld()
-		for _, x := range m.invI[i] {
+	}
+	m.mass.Update(bodies, f.H, m.set.Gravity)
+	for i, ii := range m.mass.InvInertia {
+		for _, x := range ii {
 			if math.IsNaN(x) {
 				return nil, fmt.Errorf("bodies/inertia[%d]: singular or not finite", i)
 			}
 		}
-		m.vfree[i] = bd.FreeVelocity(h, g)
 	}
 	return m, nil
 }
@@ -196,130 +208,35 @@ func jointRows(f *Frame) []constraint.Row {
 	return rows
 }
 
-// pointRow is stepper's contact row along d at x between bodies a (pushed
-// along −d) and b (along +d): constraint.Row.SetPoint, as the stepper builds it.
-func pointRow(r *constraint.Row, k constraint.Kind, m *massModel, a, b int, x, d mgl64.Vec3) {
-	var ca, cb mgl64.Vec3
-	if a != constraint.World {
-		ca = m.bodies[a].Pos
-	}
-	if b != constraint.World {
-		cb = m.bodies[b].Pos
-	}
-	r.SetPoint(k, a, ca, b, cb, x, d)
-}
-
-// appendContactRows appends contact i's box rows (stepper.fillContactRows).
-func appendContactRows(rows []constraint.Row, f *Frame, m *massModel, i int) []constraint.Row {
+// contactInfo returns contact i of the frame as the stepper describes it
+// (World.Contacts), from which the stepper's row methods rebuild its rows.
+func contactInfo(f *Frame, i int) stepper.ContactInfo {
 	c := &f.Contacts
-	a, b := int(c.Pairs[i][0]), int(c.Pairs[i][1])
-	x, n := mgl64.Vec3(c.PointsWorld[i]), mgl64.Vec3(c.Normals[i])
-	var r constraint.Row
-	pointRow(&r, constraint.ContactNormal, m, a, b, x, n)
-	r.Phi, r.Lo = c.Gap[i], 0
-	r.Stiffness, r.Damping = c.Stiffness[i], c.Damping[i]
-	rows = append(rows, r)
-	if mu := c.Mu[i][0]; mu > 0 {
-		t1 := mgl64.Vec3(c.Directions[i])
-		bound := mu * c.XN[i]
-		for _, t := range [2]mgl64.Vec3{t1, n.Cross(t1)} {
-			pointRow(&r, constraint.ContactFriction, m, a, b, x, t)
-			r.Lo, r.Hi = -bound, bound
-			rows = append(rows, r)
-		}
+	n, t1 := mgl64.Vec3(c.Normals[i]), mgl64.Vec3(c.Directions[i])
+	return stepper.ContactInfo{
+		A: int(c.Pairs[i][0]), B: int(c.Pairs[i][1]), GeomA: -1, GeomB: -1,
+		Point: mgl64.Vec3(c.PointsWorld[i]), Normal: n, Gap: c.Gap[i],
+		Mu: c.Mu[i][0], Stiffness: c.Stiffness[i], Damping: c.Damping[i],
+		XN: c.XN[i], T1: t1, T2: n.Cross(t1),
+		Roll: c.Roll[i], RollAxis: mgl64.Vec3(c.RollAxis[i]), RollBound: c.RollBound[i],
+		Row: int(c.RowIndex[i][0]), Rows: int(c.RowIndex[i][1]),
 	}
-	if c.Roll[i] > 0 {
-		rows = append(rows, rollingRow(c, i))
-	}
-	return rows
 }
 
-func rollingRow(c *Contacts, i int) constraint.Row {
-	var r constraint.Row
-	u := mgl64.Vec3(c.RollAxis[i])
-	r.Reset(constraint.RollingFriction)
-	r.AddBody(int(c.Pairs[i][0]), mgl64.Vec3{}, u.Mul(-1))
-	r.AddBody(int(c.Pairs[i][1]), mgl64.Vec3{}, u)
-	r.Lo, r.Hi = -c.RollBound[i], c.RollBound[i]
-	return r
-}
-
-// assemble returns A = J M⁻¹ Jᵀ + C and b for rows, as stepper.assemble
-// computes them (same sums in the same order per entry).
-func assemble(f *Frame, m *massModel, rows []constraint.Row) (*lcp.Dense, []float64) {
-	n := len(rows)
-	h := f.H
-	a := lcp.NewDense(n, n, nil)
-	b := make([]float64, n)
-	jminv := make([][constraint.MaxBodies][6]float64, n)
-	type inc struct{ row, slot int }
-	byBody := make([][]inc, len(m.bodies))
-	for i := range rows {
-		r := &rows[i]
-		jmp, jv := 0.0, 0.0
-		for k := 0; k < r.N; k++ {
-			bi := r.Body[k]
-			bd := m.bodies[bi]
-			jm := &jminv[i][k]
-			im := bd.InvMass()
-			jm[0], jm[1], jm[2] = im*r.J[k][0], im*r.J[k][1], im*r.J[k][2]
-			ang := m.invI[bi].Mul3x1(mgl64.Vec3{r.J[k][3], r.J[k][4], r.J[k][5]})
-			jm[3], jm[4], jm[5] = ang[0], ang[1], ang[2]
-			byBody[bi] = append(byBody[bi], inc{i, k})
-			for c := 0; c < 6; c++ {
-				jmp += r.J[k][c] * m.vfree[bi][c]
-			}
-			jv += r.J[k][0]*bd.Vel[0] + r.J[k][1]*bd.Vel[1] + r.J[k][2]*bd.Vel[2] +
-				r.J[k][3]*bd.AngVel[0] + r.J[k][4]*bd.AngVel[1] + r.J[k][5]*bd.AngVel[2]
-		}
-		c, pf, jf := r.Compliance(h)
-		a.Add(i, i, c)
-		b[i] = jmp + jf*jv - r.Speed + positionTerm(f, r, pf)
-	}
-	for bi, list := range byBody {
-		if m.bodies[bi].Static {
-			continue
-		}
-		for _, p := range list {
-			jm := &jminv[p.row][p.slot]
-			for _, q := range list {
-				if q.row < p.row {
-					continue
-				}
-				jq := &rows[q.row].J[q.slot]
-				v := jm[0]*jq[0] + jm[1]*jq[1] + jm[2]*jq[2] + jm[3]*jq[3] + jm[4]*jq[4] + jm[5]*jq[5]
-				a.Add(p.row, q.row, v)
-				if q.row != p.row {
-					a.Add(q.row, p.row, v)
-				}
-			}
+// dense returns a as a dense matrix.
+func dense(a lcp.Matrix) *lcp.Dense {
+	n, _ := a.Dims()
+	d := lcp.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			d.Set(i, j, a.At(i, j))
 		}
 	}
-	return a, b
-}
-
-// positionTerm is stepper.World.positionTerm for the frame's stabilization.
-func positionTerm(f *Frame, r *constraint.Row, pf float64) float64 {
-	if !r.Kind.Positional() {
-		return pf * r.Phi
-	}
-	if r.Kind != constraint.Bilateral && r.Phi > 0 {
-		return r.Phi / f.H
-	}
-	if r.Stiffness != 0 && !math.IsInf(r.Stiffness, 1) {
-		return pf * r.Phi
-	}
-	switch f.Stabilization {
-	case "none", "post":
-		return 0
-	case "baumgarte":
-		return f.Baumgarte * r.Phi
-	}
-	return pf * r.Phi
+	return d
 }
 
 // rebuildCone builds the LCP or Mixed form.
-func rebuildCone(f *Frame, m *massModel, form Formulation, o Options) (*lcp.Problem, *Layout, error) {
+func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Problem, *Layout, error) {
 	d := o.Directions
 	if d == 0 {
 		d = 4
@@ -348,40 +265,30 @@ func rebuildCone(f *Frame, m *massModel, form Formulation, o Options) (*lcp.Prob
 	lay.Friction = make([][]int, nc)
 	lay.Slide = make([]int, nc)
 	lay.Rolling = make([]int, nc)
+	bodies := m.mass.Bodies
 	var r constraint.Row
 	for i := 0; i < nc; i++ {
-		a, b := int(c.Pairs[i][0]), int(c.Pairs[i][1])
-		pointRow(&r, constraint.ContactNormal, m, a, b, mgl64.Vec3(c.PointsWorld[i]), mgl64.Vec3(c.Normals[i]))
-		r.Phi, r.Lo = c.Gap[i], 0
-		r.Stiffness, r.Damping = c.Stiffness[i], c.Damping[i]
+		ci := contactInfo(f, i)
+		ci.NormalRow(&r, bodies)
 		lay.Normal[i] = len(rows)
 		rows = append(rows, r)
 	}
 	for i := 0; i < nc; i++ {
 		lay.Slide[i], lay.Rolling[i] = -1, -1
-		if c.Mu[i][0] == 0 {
+		ci := contactInfo(f, i)
+		if ci.Mu == 0 {
 			continue
 		}
-		a, b := int(c.Pairs[i][0]), int(c.Pairs[i][1])
-		n, t1 := mgl64.Vec3(c.Normals[i]), mgl64.Vec3(c.Directions[i])
-		t2 := n.Cross(t1)
 		for k := 0; k < d; k++ {
 			th := 2 * math.Pi * float64(k) / float64(d)
-			dir := t1.Mul(math.Cos(th)).Add(t2.Mul(math.Sin(th)))
-			pointRow(&r, constraint.ContactFriction, m, a, b, mgl64.Vec3(c.PointsWorld[i]), dir)
+			dir := ci.T1.Mul(math.Cos(th)).Add(ci.T2.Mul(math.Sin(th)))
+			ci.DirectionRow(&r, constraint.ContactFriction, bodies, dir)
 			r.Lo = 0
 			lay.Friction[i] = append(lay.Friction[i], len(rows))
 			rows = append(rows, r)
 		}
 	}
 	nv := len(rows)
-	nroll := 0
-	for i := 0; i < nc; i++ {
-		if c.Roll[i] > 0 {
-			nroll++
-		}
-	}
-	a0, b0 := assemble(f, m, rows)
 	ns := 0
 	for i := 0; i < nc; i++ {
 		if lay.Friction[i] != nil {
@@ -394,7 +301,9 @@ func rebuildCone(f *Frame, m *massModel, form Formulation, o Options) (*lcp.Prob
 	for i := 0; i < nc; i++ {
 		if c.Roll[i] > 0 {
 			lay.Rolling[i] = nv + ns + len(rollRows)
-			rollRows = append(rollRows, rollingRow(c, i))
+			ci := contactInfo(f, i)
+			ci.RollingRow(&r)
+			rollRows = append(rollRows, r)
 		}
 	}
 	n := nv + ns + len(rollRows)
@@ -403,10 +312,11 @@ func rebuildCone(f *Frame, m *massModel, form Formulation, o Options) (*lcp.Prob
 	// The velocity part (joints, normals, directions, rolling) through one
 	// assembly; the s rows and columns are added by hand.
 	velRows := append(append([]constraint.Row(nil), rows...), rollRows...)
-	av, bv := a0, b0
-	if len(rollRows) > 0 {
-		av, bv = assemble(f, m, velRows)
+	var asm stepper.Assembly
+	if err := asm.Assemble(&m.set, &m.mass, velRows); err != nil {
+		return nil, nil, err
 	}
+	av, bv := &asm.A, asm.B
 	vIndex := func(k int) int { // index in velRows of unknown k (−1 for an s)
 		switch {
 		case k < nv:

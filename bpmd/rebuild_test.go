@@ -116,6 +116,43 @@ func TestRebuildMixed(t *testing.T) {
 			}
 		}
 	}
+	// Mixed with rolling rows: the forklift's wheels. A rolling row, its
+	// couplings with the joint rows and with itself are the same velocity
+	// rows in the box and the mixed form, only moved behind the sliding
+	// speeds, so they are equal bit for bit.
+	for _, r := range record(t, buildScene(t, "forklift", nil), 2) {
+		pb, lb, err := Rebuild(r.f, Box, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm, lm, err := Rebuild(r.f, Mixed, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rolling := 0
+		for c, kb := range lb.Rolling {
+			km := lm.Rolling[c]
+			if (kb < 0) != (km < 0) {
+				t.Fatalf("frame %d contact %d: rolling row %d in box, %d in mixed", r.f.Index, c, kb, km)
+			}
+			if kb < 0 {
+				continue
+			}
+			rolling++
+			if km < lm.Slide[c] || pm.B[km] != pb.B[kb] || pm.Lo[km] != pb.Lo[kb] || pm.Hi[km] != pb.Hi[kb] || pm.A.At(km, km) != pb.A.At(kb, kb) {
+				t.Fatalf("frame %d contact %d: rolling row differs: mixed %d (b %v [%v, %v]), box %d (b %v [%v, %v])",
+					r.f.Index, c, km, pm.B[km], pm.Lo[km], pm.Hi[km], kb, pb.B[kb], pb.Lo[kb], pb.Hi[kb])
+			}
+			for j := lb.Joints[0]; j < lb.Joints[1]; j++ {
+				if pm.A.At(km, j) != pb.A.At(kb, j) {
+					t.Fatalf("frame %d: A[roll %d][joint %d] = %v in mixed, %v in box", r.f.Index, c, j, pm.A.At(km, j), pb.A.At(kb, j))
+				}
+			}
+		}
+		if rolling == 0 {
+			t.Fatalf("frame %d: no rolling rows (the forklift's wheels should have them)", r.f.Index)
+		}
+	}
 	// Mixed with joints and contacts: the stack plus a frame whose joints
 	// are empty gives the LCP exactly.
 	for _, r := range record(t, boxStack(t), 3) {
@@ -151,6 +188,8 @@ func TestBadFrameNamesField(t *testing.T) {
 		{"mu length", func(f *Frame) { f.Contacts.Mu = f.Contacts.Mu[:1] }, "contacts/mu"},
 		{"z", func(f *Frame) { f.Solution.Z = f.Solution.Z[1:] }, "solution/z"},
 		{"rows", func(f *Frame) { f.Contacts.RowIndex[1][1] = 7 }, "contacts/rows[1]"},
+		{"stabilization", func(f *Frame) { f.Stabilization = "spring" }, `stabilization: unknown value "spring"`},
+		{"baumgarte", func(f *Frame) { f.Stabilization, f.Baumgarte = "baumgarte", math.NaN() }, "baumgarte: must be finite"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -312,8 +312,8 @@ func (w *World) geomSweep(g int, p contact.Pose) float64 {
 	}
 	b := w.Bodies[bi]
 	lin, ang := b.Vel.Len(), b.AngVel.Len()
-	if bi < len(w.ws.vfree) {
-		vf := &w.ws.vfree[bi]
+	if bi < len(w.ws.mass.Free) {
+		vf := &w.ws.mass.Free[bi]
 		lin = math.Max(lin, math.Sqrt(vf[0]*vf[0]+vf[1]*vf[1]+vf[2]*vf[2]))
 		ang = math.Max(ang, math.Sqrt(vf[3]*vf[3]+vf[4]*vf[4]+vf[5]*vf[5]))
 	}
@@ -351,15 +351,15 @@ func (w *World) closing(pts []contact.Point, a, b int, margin float64) []contact
 	return out
 }
 
-// freeRelVel is relVel under the free velocities (ws.vfree).
+// freeRelVel is relVel under the free velocities (ws.mass.Free).
 func (w *World) freeRelVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	var out mgl64.Vec3
 	pv := func(i int) mgl64.Vec3 {
-		v := &w.ws.vfree[i]
+		v := &w.ws.mass.Free[i]
 		r := x.Sub(w.Bodies[i].Pos)
 		return mgl64.Vec3{v[0], v[1], v[2]}.Add(mgl64.Vec3{v[3], v[4], v[5]}.Cross(r))
 	}
-	if len(w.ws.vfree) < len(w.Bodies) {
+	if len(w.ws.mass.Free) < len(w.Bodies) {
 		return w.relVel(a, b, x) // free velocities not computed yet
 	}
 	if b != constraint.World {
@@ -401,33 +401,11 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	return out
 }
 
-// pointRow fills r as a contact row along d at x between bodies a and b
-// (constraint.Row.SetPoint with their centres of mass).
-func (w *World) pointRow(r *constraint.Row, k constraint.Kind, a, b int, x, d mgl64.Vec3) {
-	var ca, cb mgl64.Vec3
-	if a != constraint.World {
-		ca = w.Bodies[a].Pos
-	}
-	if b != constraint.World {
-		cb = w.Bodies[b].Pos
-	}
-	r.SetPoint(k, a, ca, b, cb, x, d)
-}
-
-// rowDiag returns J M⁻¹ Jᵀ of one row (a_ii without compliance) and
-// J M⁻¹ p (the row's velocity from the free velocities).
-func (w *World) rowDiag(r *constraint.Row) (aii, jvfree float64) {
-	ws := &w.ws
-	for k := 0; k < r.N; k++ {
-		bi := r.Body[k]
-		var jm [6]float64
-		invMassTimes(&jm, w.Bodies[bi].InvMass(), &ws.invI[bi], &r.J[k])
-		for c := 0; c < 6; c++ {
-			aii += jm[c] * r.J[k][c]
-			jvfree += r.J[k][c] * ws.vfree[bi][c]
-		}
-	}
-	return aii, jvfree
+// info returns the contact's ContactInfo as far as its normal row needs
+// it: bodies, point, normal, gap and compliance.
+func (pt *point) info() ContactInfo {
+	return ContactInfo{A: pt.a, B: pt.b, GeomA: pt.ck.ga, GeomB: pt.ck.gb,
+		Point: pt.p.Pos, Normal: pt.p.Normal, Gap: pt.p.Gap, Stiffness: pt.k, Damping: pt.d}
 }
 
 // fillContactRows writes the contact rows into rows (contactRowCount of
@@ -478,9 +456,8 @@ func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
 			}
 		}
 		r := &rows[k]
-		w.pointRow(r, constraint.ContactNormal, pt.a, pt.b, pt.p.Pos, n)
-		r.Phi, r.Lo = pt.p.Gap, 0
-		r.Stiffness, r.Damping = pt.k, pt.d
+		ci := pt.info()
+		ci.NormalRow(r, w.Bodies)
 		pt.bounce = 0
 		if pt.e > 0 {
 			// v₋: the normal velocity before the step, < 0 approaching.
@@ -493,7 +470,7 @@ func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
 		if seen {
 			pt.xn = c.xn
 		} else {
-			aii, jv := w.rowDiag(r)
+			aii, jv := ws.mass.rowDiag(r)
 			bn := jv
 			if pt.p.Gap > 0 {
 				bn += pt.p.Gap / h
@@ -530,26 +507,19 @@ func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
 				t1, _ = constraint.Perp(n)
 			}
 			pt.t1 = t1
-			bound := pt.mu * pt.xn
-			for _, t := range [2]mgl64.Vec3{t1, n.Cross(t1)} {
-				r := &rows[k]
-				w.pointRow(r, constraint.ContactFriction, pt.a, pt.b, pt.p.Pos, t)
-				r.Lo, r.Hi = -bound, bound
-				start[k] = lcp.Free
-				k++
-			}
+			ci.Mu, ci.XN, ci.T1 = pt.mu, pt.xn, t1
+			ci.FrictionRows(rows[k:k+2], w.Bodies)
+			start[k], start[k+1] = lcp.Free, lcp.Free
+			k += 2
 		}
 		if pt.roll > 0 {
 			u := lineDir
 			if u == (mgl64.Vec3{}) {
 				u, _ = constraint.Perp(n)
 			}
-			r := &rows[k]
-			r.Reset(constraint.RollingFriction)
-			r.AddBody(pt.a, mgl64.Vec3{}, u.Mul(-1))
-			r.AddBody(pt.b, mgl64.Vec3{}, u)
-			bound := pt.roll * (ws.points[i-1].xn + pt.xn)
-			r.Lo, r.Hi = -bound, bound
+			ci.Roll, ci.RollAxis = pt.roll, u
+			ci.RollBound = pt.roll * (ws.points[i-1].xn + pt.xn)
+			ci.RollingRow(&rows[k])
 			start[k] = lcp.Free
 			k++
 		}
@@ -635,8 +605,8 @@ func (w *World) estimateNewContacts() {
 		return
 	}
 	nj := ws.nj
-	ws.elo = append(ws.elo[:0], ws.lo...)
-	ws.ehi = append(ws.ehi[:0], ws.hi...)
+	ws.elo = append(ws.elo[:0], ws.eq.Lo...)
+	ws.ehi = append(ws.ehi[:0], ws.eq.Hi...)
 	for i := range ws.points {
 		pt := &ws.points[i]
 		if !pt.fresh {
@@ -656,7 +626,7 @@ func (w *World) estimateNewContacts() {
 		}
 		solver = ws.estSolver
 	}
-	ws.eprob = lcp.Problem{A: &ws.a, B: ws.b, Lo: ws.elo, Hi: ws.ehi}
+	ws.eprob = lcp.Problem{A: &ws.eq.A, B: ws.eq.B, Lo: ws.elo, Hi: ws.ehi}
 	if nfresh := w.freshPoints(); 4*nfresh >= len(ws.points) {
 		w.seedNewNormals()
 	}
@@ -678,7 +648,7 @@ func (w *World) estimateNewContacts() {
 		if pt.fresh && pt.mu > 0 {
 			b := pt.mu * pt.xn
 			for _, k := range [2]int{r, r + 1} {
-				ws.lo[k], ws.hi[k] = -b, b
+				ws.eq.Lo[k], ws.eq.Hi[k] = -b, b
 				ws.rows[k].Lo, ws.rows[k].Hi = -b, b
 			}
 			r += 2
@@ -687,7 +657,7 @@ func (w *World) estimateNewContacts() {
 		}
 		if pt.roll > 0 && (pt.fresh || ws.points[i-1].fresh) {
 			b := pt.roll * (ws.points[i-1].xn + pt.xn)
-			ws.lo[r], ws.hi[r] = -b, b
+			ws.eq.Lo[r], ws.eq.Hi[r] = -b, b
 			ws.rows[r].Lo, ws.rows[r].Hi = -b, b
 		}
 	}

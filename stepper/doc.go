@@ -51,6 +51,14 @@
 // on a non-finite state (naming the body) and reports the energy each step
 // added (Stats.EnergyAdded).
 //
+// The assembly is exported, one home for Eq. (1) that the step, its
+// position projection and package bpmd's rebuild of recorded steps share:
+// Mass (M⁻¹ and the free velocities M⁻¹p of the bodies), ContactInfo's row
+// methods (a contact's normal, friction and rolling rows of J, FillRows)
+// and Assembly (A = J M⁻¹ Jᵀ + C, b and the bounds of a set of rows, with
+// M⁻¹ Jᵀ for v⁺; MassMatrix for the projection), with
+// Settings.PositionTerm for the Φ-term of each mode.
+//
 // Warm start: the solver starts from the last step's index sets, joint
 // rows by position, contact rows by contact key (storeImpulses keeps each
 // key's normal impulse, friction direction and states).

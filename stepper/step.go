@@ -67,18 +67,11 @@ type Stats struct {
 	Bound float64
 }
 
-// incidence is one (row, slot) entry of a body's row list.
-type incidence struct{ row, slot int }
-
 // workspace holds everything Step reuses across steps.
 type workspace struct {
 	rows   []constraint.Row
-	jminv  [][constraint.MaxBodies][6]float64
-	byBody [][]incidence
-	a      lcp.Sparse
-	b      []float64
-	lo, hi []float64
-	vfree  [][6]float64
+	mass   Mass     // M⁻¹ and the free velocities of the bodies
+	eq     Assembly // the step's MLCP of rows
 	res    lcp.Result
 	prob   lcp.Problem
 	pprob  lcp.Problem
@@ -110,17 +103,14 @@ type workspace struct {
 	// position projection (post-stabilization), on its own rows so that
 	// the velocity step's rows and problem stay readable after the step
 	prows    []constraint.Row
-	pjminv   [][constraint.MaxBodies][6]float64
-	pbyBody  [][]incidence
+	peq      Assembly // J M⁻¹ Jᵀ of prows
 	ppoints  []point
-	pa       lcp.Sparse
 	pb       []float64
 	plo      []float64
 	phi      []float64
 	pres     lcp.Result
 	pstart   []lcp.State
 	dq       [][6]float64
-	invI     []mgl64.Mat3
 	lplus    []mgl64.Vec3 // per body, L₀ + h τ − I_w ω_free (integrate)
 	maxViol  float64      // of the poses after the step
 	projects int          // projection solves this step
@@ -160,7 +150,9 @@ func (w *World) Step() (Stats, error) {
 	if err := w.buildRows(); err != nil {
 		return Stats{}, err
 	}
-	w.assemble()
+	if err := w.assemble(); err != nil {
+		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
+	}
 	w.estimateNewContacts()
 	st, err := w.solve()
 	if err != nil && st.Status != lcp.BudgetExhausted && len(ws.res.X) != len(ws.rows) {
@@ -250,35 +242,10 @@ func (w *World) appliedWork() float64 {
 }
 
 // freeVelocities computes each body's world inverse inertia and its free
-// velocity M⁻¹ p (body.Body.FreeVelocity: v + h (f/m + g), and Euler's
-// equations with the applied torque by the implicit midpoint rule), the
-// velocity it would have after the step without constraints.
+// velocity M⁻¹ p (Mass.Update), the velocity it would have after the step
+// without constraints.
 func (w *World) freeVelocities() {
-	ws := &w.ws
-	s := &w.Settings
-	h := s.H
-	nb := len(w.Bodies)
-	if cap(ws.invI) < nb {
-		ws.invI = make([]mgl64.Mat3, nb)
-		ws.vfree = make([][6]float64, nb)
-	}
-	ws.invI, ws.vfree = ws.invI[:nb], ws.vfree[:nb]
-	for i, b := range w.Bodies {
-		if b.Static {
-			ws.invI[i] = mgl64.Mat3{}
-			ws.vfree[i] = [6]float64{}
-			continue
-		}
-		if b.Kinematic {
-			// Kinematic: infinite mass, its set velocity is its free
-			// velocity, so J M⁻¹ p in b carries it into its contact rows.
-			ws.invI[i] = mgl64.Mat3{}
-			ws.vfree[i] = [6]float64{b.Vel[0], b.Vel[1], b.Vel[2], b.AngVel[0], b.AngVel[1], b.AngVel[2]}
-			continue
-		}
-		ws.invI[i] = b.InvInertiaWorld()
-		ws.vfree[i] = b.FreeVelocity(h, s.Gravity)
-	}
+	w.ws.mass.Update(w.Bodies, w.Settings.H, w.Settings.Gravity)
 }
 
 // buildRows asks every constraint for its rows (the ODE contract), then
@@ -325,46 +292,22 @@ func (w *World) fillJointRows(nj int) error {
 		if err := c.Fill(ws.rows[k:k+d], &ws.ctx); err != nil {
 			return fmt.Errorf("constraint %d: %w", i, err)
 		}
+		for j := k; j < k+d; j++ {
+			if err := checkRow(&ws.rows[j], len(w.Bodies)); err != nil {
+				return fmt.Errorf("constraint %d: its row %d: %w", i, j-k, err)
+			}
+		}
 		k += d
 	}
 	return nil
 }
 
-// invMassTimes sets out = M_b⁻¹ j for one body's 6-vector j.
-func invMassTimes(out *[6]float64, invM float64, invI *mgl64.Mat3, j *[6]float64) {
-	out[0], out[1], out[2] = invM*j[0], invM*j[1], invM*j[2]
-	ang := invI.Mul3x1(mgl64.Vec3{j[3], j[4], j[5]})
-	out[3], out[4], out[5] = ang[0], ang[1], ang[2]
-}
-
-// assemble builds A, b and the bounds of the step's MLCP. A_ij sums
-// J_i,b M_b⁻¹ J_j,bᵀ over the bodies b the two rows share (massMatrix);
-// b_i = J M⁻¹ p + the row's position term (positionTerm) with the row's
-// compliance factors, and, for a bouncing contact, its restitution target.
-func (w *World) assemble() {
+// assemble builds A, b and the bounds of the step's MLCP (Assembly.Assemble)
+// and adds, for a bouncing contact, its restitution target to b.
+func (w *World) assemble() error {
 	ws := &w.ws
-	h := w.Settings.H
-	n := len(ws.rows)
-	ws.b = grow(ws.b, n)
-	ws.lo = grow(ws.lo, n)
-	ws.hi = grow(ws.hi, n)
-	w.massMatrix(&ws.a, ws.rows, &ws.jminv, &ws.byBody)
-	for i := range ws.rows {
-		r := &ws.rows[i]
-		jmp, jv := 0.0, 0.0
-		for k := 0; k < r.N; k++ {
-			bi := r.Body[k]
-			bd := w.Bodies[bi]
-			for c := 0; c < 6; c++ {
-				jmp += r.J[k][c] * ws.vfree[bi][c]
-			}
-			jv += r.J[k][0]*bd.Vel[0] + r.J[k][1]*bd.Vel[1] + r.J[k][2]*bd.Vel[2] +
-				r.J[k][3]*bd.AngVel[0] + r.J[k][4]*bd.AngVel[1] + r.J[k][5]*bd.AngVel[2]
-		}
-		c, pf, jf := r.Compliance(h)
-		ws.a.Add(i, i, c)
-		ws.b[i] = jmp + jf*jv - r.Speed + w.positionTerm(r, pf)
-		ws.lo[i], ws.hi[i] = r.Lo, r.Hi
+	if err := ws.eq.Assemble(&w.Settings, &ws.mass, ws.rows); err != nil {
+		return err
 	}
 	for i := range ws.points {
 		pt := &ws.points[i]
@@ -374,88 +317,10 @@ func (w *World) assemble() {
 		// Newton's restitution: J v⁺ ≥ max(−φ/h, e v₋), so the position
 		// term t becomes min(t, −e v₋).
 		k := ws.nj + pt.row
-		r := &ws.rows[k]
-		_, pf, _ := r.Compliance(h)
-		t := w.positionTerm(r, pf)
-		ws.b[k] += math.Min(t, -pt.bounce) - t
+		t := w.Settings.PositionTerm(&ws.rows[k])
+		ws.eq.B[k] += math.Min(t, -pt.bounce) - t
 	}
-	ws.a.Finish()
-}
-
-// massMatrix resets a to the n × n matrix J M⁻¹ Jᵀ of rows (n = len(rows))
-// without calling Finish, so the caller can add compliance to the
-// diagonal: A_ij sums J_i,b M_b⁻¹ J_j,bᵀ over the bodies b the two rows
-// share, visiting only row pairs that share a dynamic body, never a dense
-// rows × 6m product. It keeps M⁻¹ J_iᵀ per row and body in *jminv (for
-// v⁺ = v_free + M⁻¹ Jᵀ x) and the rows of each body in *byBody, reusing
-// their memory. The world inverse inertias ws.invI must be current.
-func (w *World) massMatrix(a *lcp.Sparse, rows []constraint.Row, jminv *[][constraint.MaxBodies][6]float64, byBody *[][]incidence) {
-	ws := &w.ws
-	n := len(rows)
-	nb := len(w.Bodies)
-	if cap(*byBody) < nb {
-		*byBody = make([][]incidence, nb)
-	}
-	bb := (*byBody)[:nb]
-	*byBody = bb
-	for i := range bb {
-		bb[i] = bb[i][:0]
-	}
-	if cap(*jminv) < n {
-		*jminv = make([][constraint.MaxBodies][6]float64, n)
-	}
-	jm := (*jminv)[:n]
-	*jminv = jm
-	a.Reset(n)
-	for i := range rows {
-		r := &rows[i]
-		for k := 0; k < r.N; k++ {
-			bi := r.Body[k]
-			invMassTimes(&jm[i][k], w.Bodies[bi].InvMass(), &ws.invI[bi], &r.J[k])
-			bb[bi] = append(bb[bi], incidence{i, k})
-		}
-	}
-	for bi := range bb {
-		list := bb[bi]
-		if w.Bodies[bi].Static || w.Bodies[bi].Kinematic { // M⁻¹ = 0: nothing in A
-			continue
-		}
-		for _, p := range list {
-			m := &jm[p.row][p.slot]
-			for _, q := range list {
-				if q.row < p.row {
-					continue // Sparse.Add fills both triangles: A is exactly symmetric
-				}
-				jq := &rows[q.row].J[q.slot]
-				a.Add(p.row, q.row, m[0]*jq[0]+m[1]*jq[1]+m[2]*jq[2]+m[3]*jq[3]+m[4]*jq[4]+m[5]*jq[5])
-			}
-		}
-	}
-}
-
-// positionTerm returns the row's position feedback in b for the mode: a
-// gap (φ > 0 on a unilateral row) always enters as φ/h, so a separated
-// contact or limit is not sticky; penetrations and bilateral violations
-// follow the stabilization mode. A compliant row (stiffness set) is a
-// spring, not a stabilization, and keeps its Eq. 1 / SPOOK term.
-func (w *World) positionTerm(r *constraint.Row, pf float64) float64 {
-	if !r.Kind.Positional() {
-		return pf * r.Phi
-	}
-	unilateral := r.Kind != constraint.Bilateral
-	if unilateral && r.Phi > 0 {
-		return r.Phi / w.Settings.H
-	}
-	if r.Stiffness != 0 && !math.IsInf(r.Stiffness, 1) {
-		return pf * r.Phi
-	}
-	switch w.Settings.Stabilization {
-	case None, Post:
-		return 0
-	case Baumgarte:
-		return w.Settings.Baumgarte * r.Phi
-	}
-	return pf * r.Phi
+	return nil
 }
 
 // solve hands the MLCP to the solver with the Picker as observer, followed
@@ -464,7 +329,7 @@ func (w *World) solve() (Stats, error) {
 	ws := &w.ws
 	s := &w.Settings
 	n := len(ws.rows)
-	ws.prob = lcp.Problem{A: &ws.a, B: ws.b, Lo: ws.lo, Hi: ws.hi}
+	ws.prob = ws.eq.Problem()
 	p := &ws.prob
 	solver := s.Solver
 	if solver == nil {
@@ -520,9 +385,9 @@ func (w *World) explainInvalid(err error) error {
 	}
 	ws := &w.ws
 	for i := range ws.rows {
-		bad := math.IsNaN(ws.b[i]) || math.IsInf(ws.b[i], 0) || math.IsNaN(ws.lo[i]) || math.IsNaN(ws.hi[i])
+		bad := math.IsNaN(ws.eq.B[i]) || math.IsInf(ws.eq.B[i], 0) || math.IsNaN(ws.eq.Lo[i]) || math.IsNaN(ws.eq.Hi[i])
 		for j := 0; j < len(ws.rows) && !bad; j++ {
-			a := ws.a.At(i, j)
+			a := ws.eq.A.At(i, j)
 			bad = math.IsNaN(a) || math.IsInf(a, 0)
 		}
 		if bad {
@@ -565,7 +430,7 @@ func (w *World) integrate() {
 	ws.lplus = ws.lplus[:len(w.Bodies)]
 	for i, b := range w.Bodies {
 		if !b.Static && !b.Kinematic { // a kinematic body keeps its set velocity
-			v := ws.vfree[i]
+			v := ws.mass.Free[i]
 			// L₀ + h τ − I_w(q) ω_free; I_w(q) ω⁺ is added below.
 			ws.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
 			b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
@@ -584,7 +449,7 @@ func (w *World) integrate() {
 				if b.Static || b.Kinematic {
 					continue
 				}
-				jm := &ws.jminv[i][k]
+				jm := &ws.eq.JMinv[i][k]
 				b.Vel = b.Vel.Add(mgl64.Vec3{jm[0], jm[1], jm[2]}.Mul(x))
 				b.AngVel = b.AngVel.Add(mgl64.Vec3{jm[3], jm[4], jm[5]}.Mul(x))
 			}
@@ -601,7 +466,7 @@ func (w *World) integrate() {
 		l := ws.lplus[i].Add(b.InertiaWorld().Mul3x1(b.AngVel)) // L⁺, at the start pose
 		b.Displace(b.Vel.Mul(h), b.AngVel.Mul(h))
 		turn := h * b.AngVel.Len()
-		if turn < minMomentumTurn || (turn > maxMomentumTurn && i < len(ws.byBody) && len(ws.byBody[i]) > 0) {
+		if turn < minMomentumTurn || (turn > maxMomentumTurn && ws.eq.constrained(i)) {
 			continue
 		}
 		la := b.InertiaWorld().Mul3x1(b.AngVel)
@@ -665,7 +530,7 @@ const (
 // change of position that removes the errors. A penetration is pushed out
 // and a separation is never pulled closed; velocities are not touched, so
 // the correction puts no kinetic energy in. A is assembled sparse like the
-// step's (massMatrix) and solved by Settings.PostSolver (BPP by default);
+// step's (Assembly.MassMatrix) and solved by Settings.PostSolver (BPP by default);
 // the solve repeats, with the rows refilled at the corrected poses, until
 // every error is within ProjectionTolerance or MaxProjections solves ran.
 // It records the largest error left in ws.maxViol.
@@ -677,13 +542,7 @@ func (w *World) project() error {
 	if above == 0 {
 		above = DefaultProjectAbove
 	}
-	for i, b := range w.Bodies {
-		if b.Static {
-			ws.invI[i] = mgl64.Mat3{}
-		} else {
-			ws.invI[i] = b.InvInertiaWorld()
-		}
-	}
+	ws.mass.UpdateInertia()
 	for {
 		m, err := w.positionRows()
 		if err != nil {
@@ -698,11 +557,7 @@ func (w *World) project() error {
 		if err := w.projectOnce(); err != nil {
 			return err
 		}
-		for i, b := range w.Bodies {
-			if !b.Static {
-				ws.invI[i] = b.InvInertiaWorld()
-			}
-		}
+		ws.mass.UpdateInertia()
 	}
 }
 
@@ -744,10 +599,8 @@ func (w *World) positionRows() (float64, error) {
 	}
 	for i := range ws.ppoints {
 		pt := &ws.ppoints[i]
-		r := &ws.prows[m]
-		w.pointRow(r, constraint.ContactNormal, pt.a, pt.b, pt.p.Pos, pt.p.Normal)
-		r.Phi, r.Lo, r.Hi = pt.p.Gap, 0, math.Inf(1)
-		r.Stiffness, r.Damping = pt.k, pt.d
+		ci := pt.info()
+		ci.NormalRow(&ws.prows[m], w.Bodies)
 		m++
 	}
 	ws.prows = ws.prows[:m]
@@ -778,8 +631,9 @@ func compliant(r *constraint.Row) bool {
 func (w *World) projectOnce() error {
 	ws := &w.ws
 	m := len(ws.prows)
-	w.massMatrix(&ws.pa, ws.prows, &ws.pjminv, &ws.pbyBody)
-	ws.pa.Finish()
+	if err := ws.peq.MassMatrix(&ws.mass, ws.prows); err != nil {
+		return fmt.Errorf("post-stabilization: %w", err)
+	}
 	ws.pb = grow(ws.pb, m)
 	ws.plo = grow(ws.plo, m)
 	ws.phi = grow(ws.phi, m)
@@ -813,7 +667,7 @@ func (w *World) projectOnce() error {
 		solver = &lcp.BPP{}
 		w.Settings.PostSolver = solver
 	}
-	ws.pprob = lcp.Problem{A: &ws.pa, B: ws.pb, Lo: ws.plo, Hi: ws.phi}
+	ws.pprob = lcp.Problem{A: &ws.peq.A, B: ws.pb, Lo: ws.plo, Hi: ws.phi}
 	err := solver.Solve(&ws.pres, &ws.pprob, lcp.Settings{Start: ws.pstart})
 	ws.projects++
 	ws.projIts += ws.pres.Iterations
@@ -830,7 +684,7 @@ func (w *World) projectOnce() error {
 		r := &ws.prows[i]
 		d := ws.pres.X[i]
 		for k := 0; k < r.N; k++ {
-			jm := &ws.pjminv[i][k]
+			jm := &ws.peq.JMinv[i][k]
 			for c := 0; c < 6; c++ {
 				ws.dq[r.Body[k]][c] += jm[c] * d
 			}
