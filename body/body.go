@@ -335,7 +335,7 @@ func (b *Body) WorldToLocalVec(u mgl64.Vec3) mgl64.Vec3 { return b.Rot.Conjugate
 // Displace moves the body by the small world-frame displacement dx (m) and
 // rotation vector dθ (rad): Pos += dx, Rot ← exp(dθ/2)·Rot, renormalized.
 // This is the position update of an integrator (dx = h v⁺, dθ = h ω⁺) and
-// of a post-stabilization step (post-stabilization-lcp.md Eq. 14).
+// of a post-stabilization step (Cline and Pai 2003 Eq. 14).
 func (b *Body) Displace(dx, dtheta mgl64.Vec3) {
 	b.Pos = b.Pos.Add(dx)
 	q := QuatExp(dtheta).Mul(b.Rot)

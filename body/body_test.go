@@ -246,7 +246,7 @@ func TestInertiaClosedForms(t *testing.T) {
 		{"sphere 5kg r2", SphereInertia(5, 2), mgl64.Vec3{8, 8, 8}},
 		{"cylinder 6kg r1 l2", CylinderInertia(6, 1, 2), mgl64.Vec3{3.5, 3.5, 3}},
 		{"capsule l=0 is a sphere", CapsuleInertia(5, 2, 0), mgl64.Vec3{8, 8, 8}},
-		// paper rod (energy-error-measure.md §5.1): m = 4 kg, l = 1.5 m → ml²/12 = 0.75.
+		// paper rod (Enzenhöfer et al. 2019 §5.1): m = 4 kg, l = 1.5 m → ml²/12 = 0.75.
 		{"rod 4kg 1.5m", RodInertia(4, 1.5), mgl64.Vec3{0.75 * RodAxialRatio, 0.75, 0.75}},
 	}
 	for _, tc := range tests {

@@ -13,7 +13,7 @@
 //
 //	M = diag(m·I₃, I_w),  I_w = R I Rᵀ
 //
-// (energy-error-measure.md §2, Eq. 1; the rod Jacobian of its Eq. 25 uses
+// (Enzenhöfer et al. 2019 §2, Eq. 1; the rod Jacobian of its Eq. 25 uses
 // this order). A static body is part of the world: InvMass and
 // InvInertiaWorld are zero and it carries no kinetic energy or momentum.
 //
@@ -42,4 +42,8 @@
 // Their sizes are full lengths (a box's side lengths, a cylinder's length),
 // like a scene file's box "size"; contact.NewBoxHalf is the one box
 // constructor that takes half of each side, and its name says so.
+//
+// References:
+//   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
+//   - Cline, M. B. and Pai, D. K. (2003), "Post-Stabilization for Rigid Body Simulation with Contact and Constraints", Proc. IEEE International Conference on Robotics and Automation.
 package body

@@ -56,7 +56,7 @@ func CapsuleInertia(m, r, l float64) mgl64.Mat3 {
 // RodAxialRatio is the ratio I_xx / I_yy of RodInertia. A thin rod has no
 // inertia about its own axis, but M must stay invertible; 1e-6 is small
 // enough not to matter for motion about the other axes (paper:
-// energy-error-measure.md §5.1, "I_y is small") and large enough to keep
+// Enzenhöfer et al. 2019 §5.1, "I_y is small") and large enough to keep
 // M⁻¹ finite. Rows that touch the rod's spin should use a real radius
 // (CylinderInertia) instead.
 const RodAxialRatio = 1e-6

@@ -1,5 +1,5 @@
 // Package bpmd stores gorigid's per-step problems in a BPMD database
-// (bpmd-benchmark-framework.md: "Benchmark Problems for Multibody
+// (Lu et al. 2014: "Benchmark Problems for Multibody
 // Dynamics") and rebuilds complementarity problems from it.
 //
 // A database is an HDF5 file, written and read with the pure-Go library
@@ -52,7 +52,7 @@
 //	    friction_error (iter)    Σ (u|w| + x w)⁺ over friction rows, J
 //	    stick         (n_c)      uint8: friction rows free (sticking)
 //	    w, states, picked                           extra: A z + b, index sets, picked iteration
-//	    fb_error, residual_error, energy_error (iter)  extra: energy-error-measure.md Eqs. 7, 10, 23
+//	    fb_error, residual_error, energy_error (iter)  extra: Enzenhöfer et al. 2019 Eqs. 7, 10, 23
 //
 // Datasets with a zero dimension (no joints, no contacts) are not written:
 // the library refuses zero-sized dataspaces ("dimension 0 cannot be 0"),
@@ -73,4 +73,8 @@
 // solved (Box; World.LastProblem bit for bit), the LCP of the
 // paper's Eq. (11) with a polyhedral cone and sliding speeds (LCP), or the
 // mixed LCP with the joints (Mixed).
+//
+// References:
+//   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
+//   - Lu, Y., Williams, J., Trinkle, J. C. and Lacoursière, C. (2014), "A Framework for Problem Standardization and Algorithm Comparison in Multibody System", Proc. ASME IDETC/CIE, DETC2014-35041.
 package bpmd

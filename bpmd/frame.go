@@ -115,7 +115,7 @@ type Solution struct {
 	Status   string    // attribute "status": of z, the picked iterate (converged, unconverged, budget_exhausted, failed; see errmeasure.Solve)
 	Solver   string    // attribute "solver"
 	Pick     string    // attribute "pick": the error measure that picked z
-	FB       []float64 // fb_error: ‖δψ_FB‖₁ per iteration (energy-error-measure.md Eq. 7)
+	FB       []float64 // fb_error: ‖δψ_FB‖₁ per iteration (Enzenhöfer et al. 2019 Eq. 7)
 	Residual []float64 // residual_error: natural residual per iteration (Eq. 10)
 	Energy   []float64 // energy_error: per iteration (Eq. 23), J
 }

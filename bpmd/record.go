@@ -180,7 +180,7 @@ func (r *Recorder) Solve(dst *lcp.Result, p *lcp.Problem, s lcp.Settings) error 
 // PaperErrors returns the errors that the BPMD paper stores per iteration
 // for the candidate x with w = A x + b: the total ½‖φ_FB‖² (Eq. 16) with
 // φ_FB of each row the box Fischer–Burmeister error δψ_FB (Eq. 6 of
-// energy-error-measure.md), its part over the rows flagged normal, and the
+// Enzenhöfer et al. 2019), its part over the rows flagged normal, and the
 // friction error Σ (uᵢ|wᵢ| + xᵢ wᵢ)⁺ over the rows flagged friction, uᵢ =
 // hiᵢ: the slip velocity times the distance of the friction impulse from
 // the bound that opposes the slip (J; 0 when the row sticks or slides

@@ -12,7 +12,7 @@ var _ Constraint = (*Converter)(nil)
 
 // Converter is a viscous coupling between two shafts: the fluid coupling of
 // a torque converter at its linear law (the forklift's drivetrain,
-// energy-error-measure.md §5.3). With the slip
+// Enzenhöfer et al. 2019 §5.3). With the slip
 //
 //	s = (ω_a − ω_h)·n_a − (ω_b − ω_h)·n_b   (rad/s)
 //

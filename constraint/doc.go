@@ -14,7 +14,7 @@
 //
 // # Equations
 //
-// Each step solves energy-error-measure.md Eq. (1),
+// Each step solves Enzenhöfer et al. 2019 Eq. (1),
 //
 //	[ M  −Jᵀ ] [ v⁺ ]   [ −p   ]   [ 0 ]
 //	[ J   C  ] [ x  ] + [ Φ/h  ] = [ w ],   x = hλ⁺,  p = M v + h f_a,
@@ -37,11 +37,11 @@
 // compliance and no φ: regularized friction creeps.
 //
 // For position-level rows J is the derivative of the violation:
-// φ̇ = J v (post-stabilization-lcp.md Eq. 2, where the Jacobian relates the
+// φ̇ = J v (Cline and Pai 2003 Eq. 2, where the Jacobian relates the
 // velocities to the rate of change of the constraint function g). Here a
 // body's orientation is perturbed as q ← exp(δθ/2)·q with δθ in the world
 // frame, so the angular block is ∂φ/∂δθ. The same J and φ serve the
-// post-stabilization step of post-stabilization-lcp.md Eqs. (10)–(14)
+// post-stabilization step of Cline and Pai 2003 Eqs. (10)–(14)
 // (J dp = −g(p), the displacement dp a twist applied with body.Displace)
 // and Baumgarte's velocity-level form g + αg of its Eq. (9). Every joint
 // exports Violation so tests check J against finite differences of φ.
@@ -75,4 +75,8 @@
 //	c_d    damping coefficient, N·s/m      Υ      1/(1 + 4d/h), dimensionless
 //	θ      hinge angle, rad, in (−π, π]    s      prismatic slide, m
 //	w_a    world anchor x_a + R_a l_a, m   r_a    w_a − x_a, m
+//
+// References:
+//   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
+//   - Cline, M. B. and Pai, D. K. (2003), "Post-Stabilization for Rigid Body Simulation with Contact and Constraints", Proc. IEEE International Conference on Robotics and Automation.
 package constraint

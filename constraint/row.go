@@ -45,7 +45,7 @@ func (k Kind) String() string {
 // Positional reports whether rows of this kind constrain positions (φ is a
 // position-level violation with J = ∂φ/∂v): Bilateral, LimitLower,
 // LimitUpper, ContactNormal. Only these take part in position correction
-// (post-stabilization-lcp.md Eq. 14); the others are velocity-level rows.
+// (Cline and Pai 2003 Eq. 14); the others are velocity-level rows.
 func (k Kind) Positional() bool {
 	return k == Bilateral || k == LimitLower || k == LimitUpper || k == ContactNormal
 }
@@ -101,7 +101,7 @@ type Positional interface {
 //	b = J M⁻¹ p + phiFactor·φ + jvFactor·(J v) − Speed
 //
 // Rigid (k = 0 or +Inf): c = 0, phiFactor = 1/h, jvFactor = 0.
-// Plain, energy-error-measure.md Eq. 1 (d = 0): c = 1/(k h²), phiFactor = 1/h,
+// Plain, Enzenhöfer et al. 2019 Eq. 1 (d = 0): c = 1/(k h²), phiFactor = 1/h,
 // jvFactor = 0 — an implicit spring λ⁺ = −k φ⁺.
 // SPOOK (d > 0), with Υ = 1/(1 + 4d/h): c = 4/(h² k (1 + 4d/h)),
 // phiFactor = 4Υ/h, jvFactor = −Υ.

@@ -129,7 +129,7 @@ func TestRowValidate(t *testing.T) {
 	}
 }
 
-// TestRodRows builds the paper's rod (energy-error-measure.md §5.1, Eq. 25)
+// TestRodRows builds the paper's rod (Enzenhöfer et al. 2019 §5.1, Eq. 25)
 // from two ball-joint-like contact rows written by hand in the Row layout
 // and checks A = J M⁻¹ Jᵀ and b against Eq. (26): A = [[4/m, −2/m],
 // [−2/m, 4/m]] = [[1, −0.5], [−0.5, 1]] kg⁻¹ (the extracted text prints the

@@ -56,7 +56,7 @@
 //	plane–box          the vertices with φ ≤ margin, deepest first, at most 4 (flat: exactly 4)
 //	plane–capsule      the segment ends within margin (lying flat: 2)
 //	plane–cylinder     per end circle its lowest rim point (a wheel on its tread: 2, the ends of
-//	                   the contact line, as the forklift of energy-error-measure.md §5.3), plus
+//	                   the contact line, as the forklift of Enzenhöfer et al. 2019 §5.3), plus
 //	                   the other quarter-turn rim points within margin (standing on an end: 4)
 //	sphere–sphere      1 point
 //	sphere–box         1 point, keyed by the box face, edge or vertex region of the centre
@@ -85,4 +85,7 @@
 // PlaneExtent, except along a world axis normal). SweepAndPrune.Pairs
 // sorts boxes along the axis of largest spread of their centres and sweeps:
 // O(n log n + k), deterministic sorted output, buffers reused across calls.
+//
+// References:
+//   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
 package contact

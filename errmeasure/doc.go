@@ -1,7 +1,7 @@
 // Package errmeasure measures how far a candidate (x, w) of the boxed MLCP of
 // package lcp is from solving it, and picks the best iterate of a solve.
 //
-// It implements §§3–4 of energy-error-measure.md (Enzenhöfer, Peiret,
+// It implements §§3–4 of Enzenhöfer et al. 2019 (Enzenhöfer, Peiret,
 // Teichmann and Kövecses, "A Unit-Consistent Error Measure for Multibody
 // Systems With Unilateral Constraints", J. Comput. Nonlinear Dyn. 14, 2019).
 // The MLCP is Eqs. (2)–(4):
@@ -74,4 +74,7 @@
 //
 // A NaN x or w gives NaN (a NaN or non-positive a is documented on
 // EnergyRowParts); the Picker never picks a NaN.
+//
+// References:
+//   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
 package errmeasure

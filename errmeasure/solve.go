@@ -47,7 +47,7 @@ const ConvergedResidual = 1e-6
 // iterates so far), and writes into dst the iterate the picker's measure selects: the
 // least-error one under Energy, FB or Residual (see Picker for the rule;
 // the solver's own result, with w = A x + b, is a candidate as well), the
-// last one under Last (energy-error-measure.md §5.3). dst.Iterations and
+// last one under Last (Enzenhöfer et al. 2019 §5.3). dst.Iterations and
 // dst.Pivots stay the solver's; dst.W is recomputed as A x + b so that the
 // returned pair satisfies Eq. (2). Lemke's iterates do not satisfy Eq. (2)
 // and are never picked; its final result is a candidate.

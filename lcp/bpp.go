@@ -8,7 +8,7 @@ import (
 )
 
 // BPP is the block principal pivoting method of Júdice and Pires (1994,
-// ref. [29] of energy-error-measure.md), extended to box bounds.
+// ref. [29] of Enzenhöfer et al. 2019), extended to box bounds.
 //
 // Each row sits in one of three index sets: Free (F), AtLower (L) or AtUpper
 // (U). Given the sets, one iteration fixes x_L = l_L and x_U = u_U, solves the

@@ -1,7 +1,7 @@
 // Package lcp defines the boxed mixed linear complementarity problem (MLCP)
 // that every gorigid time step solves, and the solvers for it.
 //
-// The problem is Eqs. (2)–(4) of energy-error-measure.md (Enzenhöfer et al.,
+// The problem is Eqs. (2)–(4) of Enzenhöfer et al. 2019 (Enzenhöfer et al.,
 // "A Unit-Consistent Error Measure for Multibody Systems With Unilateral
 // Constraints", 2019):
 //
@@ -27,14 +27,14 @@
 //   - Enum: an enumerating reference solver for n ≤ 12, for tests.
 //   - Newton: nonsmooth (semismooth) Newton on Φ(x) = 0 with Φ built from
 //     the Fischer–Burmeister, Chen–Chen–Kanzow or minimum-map function
-//     (bpmd-benchmark-framework.md, Eqs. 12–14; names "newton-fb",
+//     (Lu et al. 2014, Eqs. 12–14; names "newton-fb",
 //     "newton-cck", "newton-min"), box rows by Billups' composition, an
 //     Armijo line search on ½‖Φ‖² and a scaled-gradient fallback. One
 //     iteration is one Newton step: a dense LU of the generalized Jacobian
 //     (also for a *Sparse A), one solve, one line search. Every iterate
 //     satisfies Eq. (2).
 //   - Prox: the proximal fixed-point iteration of Eq. (15) of
-//     bpmd-benchmark-framework.md, x ← clamp(x − (R/a_ii)(A x + b)) for all
+//     Lu et al. 2014, x ← clamp(x − (R/a_ii)(A x + b)) for all
 //     rows at once (projected Jacobi), with an r-factor strategy that
 //     shrinks R when a step lengthens or reverses the last one and retries
 //     from the previous iterate. One iteration is one product A x; every
@@ -91,4 +91,8 @@
 // "-inf" and "nan" for any other non-finite number (WriteJSON), so that no
 // output is lost to a number encoding/json refuses. Readers ignore unknown
 // keys (ReadProblemKeys lists them) and reject a key given twice.
+//
+// References:
+//   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
+//   - Lu, Y., Williams, J., Trinkle, J. C. and Lacoursière, C. (2014), "A Framework for Problem Standardization and Algorithm Comparison in Multibody System", Proc. ASME IDETC/CIE, DETC2014-35041.
 package lcp

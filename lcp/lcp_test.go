@@ -15,7 +15,7 @@ import (
 
 var inf = math.Inf(1)
 
-// rodProblem is Eq. (26) of energy-error-measure.md with the diagonal the
+// rodProblem is Eq. (26) of Enzenhöfer et al. 2019 with the diagonal the
 // paper meant (4/m = 1 kg⁻¹; the printed 0.1 is a typo).
 func rodProblem() *Problem {
 	a, _ := DenseFromRows([][]float64{{1, -0.5}, {-0.5, 1}})

@@ -32,7 +32,7 @@ import (
 //
 // One iteration is one complementary pivot. The intermediate basic
 // solutions carry the artificial variable z₀ ≠ 0, so their x and w do not
-// satisfy Eq. (2) (energy-error-measure.md §2.2): iterates are reported with
+// satisfy Eq. (2) (Enzenhöfer et al. 2019 §2.2): iterates are reported with
 // SatisfiesEq2 = false, their W taken from the tableau. The returned solution
 // has w recomputed as A x + b. Ray termination ends with an error wrapping
 // ErrNoSolution. The default budget (MaxIterations = 0) is 1000 + 20 m² pivots

@@ -11,7 +11,7 @@ import (
 )
 
 // NCPFunc selects the complementarity function a Newton solver reformulates
-// the MLCP with (bpmd-benchmark-framework.md, Eqs. 12–14).
+// the MLCP with (Lu et al. 2014, Eqs. 12–14).
 type NCPFunc int
 
 // The NCP functions φ(a, b), each zero exactly when a ≥ 0, b ≥ 0, a·b = 0.
@@ -42,7 +42,7 @@ func (f NCPFunc) String() string {
 }
 
 // Newton is a nonsmooth (semismooth) Newton method on a reformulation
-// Φ(x) = 0 of the boxed MLCP (bpmd-benchmark-framework.md, Eqs. 12–14;
+// Φ(x) = 0 of the boxed MLCP (Lu et al. 2014, Eqs. 12–14;
 // Fischer 1995, Chen–Chen–Kanzow 1997, Erleben 2010: refs. [11], [13], [15]
 // there), with an Armijo line search on the merit θ(x) = ½‖Φ(x)‖².
 //

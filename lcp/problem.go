@@ -6,7 +6,7 @@ import (
 )
 
 // Problem is the boxed mixed linear complementarity problem of Eqs. (2)–(4)
-// of energy-error-measure.md:
+// of Enzenhöfer et al. 2019:
 //
 //	A x + b = w,  w = w₊ − w₋,
 //	0 ≤ u − x ⊥ w₋ ≥ 0,

@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Prox is the fixed-point proximal iteration of bpmd-benchmark-framework.md,
+// Prox is the fixed-point proximal iteration of Lu et al. 2014,
 // Eq. (15) (Leine & Nijmeijer, ref. [16] there), on the box C = [l, u]:
 //
 //	x ← prox_C(x − r ∘ (A x + b)),   prox_C = clamp to [l, u],
@@ -59,7 +59,7 @@ import (
 //
 // Stopping. Converged when the natural residual in velocity units,
 // max_i a_ii |x_i − clamp(x_i − w_i/a_ii, l_i, u_i)| (the min map of
-// Newton, Eq. 8 of energy-error-measure.md scaled by a_ii), is at most
+// Newton, Eq. 8 of Enzenhöfer et al. 2019 scaled by a_ii), is at most
 // Tolerance·s_w with s_w = max|b_i| (1 if b = 0), the scale BPP uses. Rows
 // with a_ii ≤ 0 cannot be scaled and end the solve with an error wrapping
 // ErrSingular, as for PGS.

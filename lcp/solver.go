@@ -113,7 +113,7 @@ type Iterate struct {
 	X, W []float64
 	// SatisfiesEq2 reports whether W = A X + B holds (to rounding). It is
 	// false for Lemke's intermediate basic solutions, for which the error
-	// measures do not apply (energy-error-measure.md §2.2).
+	// measures do not apply (Enzenhöfer et al. 2019 §2.2).
 	SatisfiesEq2 bool
 }
 

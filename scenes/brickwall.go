@@ -9,7 +9,7 @@ import (
 	"github.com/gorigid/gorigid/stepper"
 )
 
-// BrickWallParams describes the brick wall of energy-error-measure.md §5.2
+// BrickWallParams describes the brick wall of Enzenhöfer et al. 2019 §5.2
 // (Fig. 8): bricks in masonry (running) bond on the ground, rows
 // alternating three and two bricks, the bottom row three, rows of two
 // offset by half a brick, small lateral gaps between neighbours. Brick

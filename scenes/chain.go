@@ -24,7 +24,7 @@ type ChainParams struct {
 	Settings stepper.Settings
 }
 
-// DefaultChainParams is the 6-link chain of post-stabilization-lcp.md: links
+// DefaultChainParams is the 6-link chain of Cline and Pai 2003: links
 // 100 mm, 0.1 kg, h = 0.001 s, released horizontal, regularized Eq. (1).
 func DefaultChainParams() ChainParams {
 	return ChainParams{Links: 6, Length: 0.1, Mass: 0.1, Radius: 0.005,
@@ -98,7 +98,7 @@ func Pendulum(p ChainParams) (*stepper.World, error) {
 
 func init() {
 	Register(NewScene("chain6",
-		"planar chain of hinged rods, pinned at one end, falling from horizontal (post-stabilization-lcp.md §VI.A)",
+		"planar chain of hinged rods, pinned at one end, falling from horizontal (Cline and Pai 2003 §VI.A)",
 		DefaultChainParams, declareChain(true), Chain))
 	Register(NewScene("pendulum",
 		"one rod on a hinge swinging near the vertical (analytic small-amplitude period)",

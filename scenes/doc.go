@@ -4,7 +4,7 @@
 // papers' values.
 //
 //   - Pendulum: one link on a hinge (analytic small-amplitude period).
-//   - Chain: the 6-link chain of post-stabilization-lcp.md, links 100 mm,
+//   - Chain: the 6-link chain of Cline and Pai 2003, links 100 mm,
 //     pinned at one end, released horizontal.
 //   - Push: the planar grasping experiment of the BPMD paper's §4, a round
 //     object on a tripod of point contacts pushed by a kinematic pusher
@@ -78,4 +78,9 @@
 // physical (zero mass, an inertia that is not positive definite, a joint
 // to a missing body, a non-unit quaternion) is rejected before anything
 // is built. Load reports every problem found, one per line.
+//
+// References:
+//   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
+//   - Cline, M. B. and Pai, D. K. (2003), "Post-Stabilization for Rigid Body Simulation with Contact and Constraints", Proc. IEEE International Conference on Robotics and Automation.
+//   - Lu, Y., Williams, J., Trinkle, J. C. and Lacoursière, C. (2014), "A Framework for Problem Standardization and Algorithm Comparison in Multibody System", Proc. ASME IDETC/CIE, DETC2014-35041.
 package scenes

@@ -11,7 +11,7 @@ import (
 )
 
 // ForkliftParams describes the forklift-like vehicle of
-// energy-error-measure.md §5.3 (Fig. 10): a chassis on two driven front
+// Enzenhöfer et al. 2019 §5.3 (Fig. 10): a chassis on two driven front
 // wheels and two steered rear wheels, driven through an engine shaft, a
 // torque converter, a transmission and a differential, all in the step's
 // MLCP, on a ground plane, z up, the vehicle facing +x at the start (y to

@@ -1,6 +1,6 @@
 package scenes
 
-// Registration of the scenes of energy-error-measure.md §5.1–5.2 with the
+// Registration of the scenes of Enzenhöfer et al. 2019 §5.1–5.2 with the
 // binder, so that `sim list`, `sim run rod|brickwall --set NAME=VALUE` and
 // the studies reach every field of RodParams and BrickWallParams. The time
 // step is not a scene parameter (as for chain6): the defaults keep the

@@ -10,7 +10,7 @@ import (
 )
 
 // PushParams describes the planar grasping experiment of Lu, Williams,
-// Lacoursière and Trinkle, "A framework for problem standardization and
+// Trinkle and Lacoursière, "A framework for problem standardization and
 // algorithm comparison in multibody system" (2014), §4 (their Fig. 3): a
 // round object on a surface, supported by three point contacts at the
 // tripod radius (the point-contact model of Zhang, Betz and Trinkle,

@@ -10,7 +10,7 @@ import (
 	"github.com/gorigid/gorigid/stepper"
 )
 
-// RodParams describes the rigid rod of energy-error-measure.md §5.1
+// RodParams describes the rigid rod of Enzenhöfer et al. 2019 §5.1
 // (Fig. 7): a thin rod of mass m and length l lying on the ground along the
 // world y axis, at rest, touching it at both ends, with a constant moment
 // Tₓ about the world x axis through its centre of mass. Frictionless.

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The rod's first step assembles Eq. (26) of energy-error-measure.md and
+// The rod's first step assembles Eq. (26) of Enzenhöfer et al. 2019 and
 // its exact solution x = [0.32953, 0.06287] N·s (§5.1).
 func TestRodFirstStepIsEq26(t *testing.T) {
 	w, err := scenes.Rod(scenes.DefaultRodParams())

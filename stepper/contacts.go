@@ -26,13 +26,13 @@ type Material struct {
 	Friction float64
 	// Rolling is the rolling-resistance coefficient c_rr ≥ 0 (m): a contact
 	// manifold of exactly two points (a wheel's line contact,
-	// energy-error-measure.md §5.3) gets an angular-friction row about the
+	// Enzenhöfer et al. 2019 §5.3) gets an angular-friction row about the
 	// axis through the two points, with torque bound c_rr times the normal
 	// force.
 	Rolling float64
 	// Stiffness k ≥ 0 (N/m) makes the contact's normal row compliant:
 	// c = 1/(k h²) on the diagonal of A with the penetration term φ/h
-	// (Eq. 1 of energy-error-measure.md), an implicit spring, so a body
+	// (Eq. 1 of Enzenhöfer et al. 2019), an implicit spring, so a body
 	// of weight F resting on one contact point sinks to the static
 	// penetration F/k. 0 (the default) or +Inf is rigid. Friction and
 	// rolling rows stay rigid (constraint.Row.Compliance).

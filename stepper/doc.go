@@ -1,7 +1,7 @@
 // Package stepper is gorigid's time stepper: a World of bodies and
 // constraints advanced by Step, one boxed MLCP per step.
 //
-// Each step implements Eq. (1) of energy-error-measure.md,
+// Each step implements Eq. (1) of Enzenhöfer et al. 2019,
 //
 //	[ M  −Jᵀ ] [ v⁺  ]   [ −p      ]   [ 0 ]
 //	[ J   C  ] [ hλ⁺ ] + [ Φ/h     ] = [ w ],
@@ -28,7 +28,7 @@
 // friction directions), assemble (A by row sparsity: only row pairs that share a
 // body are visited, never a dense rows × 6m product), solve, integrate
 // (v⁺ = M⁻¹(p + Jᵀx); semi-implicit Euler for positions, the exponential
-// map for quaternions), and project (post-stabilization-lcp.md Eqs. 13–15:
+// map for quaternions), and project (Cline and Pai 2003 Eqs. 13–15:
 // a second MLCP (J M⁻¹ Jᵀ) δ + Φ = w over the positional rows, joints and
 // contact normals, Δq = M⁻¹ Jᵀ δ).
 //
@@ -46,7 +46,7 @@
 // velocity step, project measures every joint error and penetration at the
 // new poses and, in Post mode or when one exceeds Settings.ProjectAbove in
 // Regularized mode, removes them by post-stabilization (Eqs. 13–15 of
-// post-stabilization-lcp.md, iterated as Newton steps on the sparse A with
+// Cline and Pai 2003, iterated as Newton steps on the sparse A with
 // BPP), which moves positions without adding velocity. Step fails loudly
 // on a non-finite state (naming the body) and reports the energy each step
 // added (Stats.EnergyAdded).
@@ -65,4 +65,9 @@
 //
 // Buffers are reused across steps: a step in steady state allocates nothing.
 // Units are SI; gravity is Settings.Gravity (StandardGravity is z up).
+//
+// References:
+//   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
+//   - Cline, M. B. and Pai, D. K. (2003), "Post-Stabilization for Rigid Body Simulation with Contact and Constraints", Proc. IEEE International Conference on Robotics and Automation.
+//   - Lu, Y., Williams, J., Trinkle, J. C. and Lacoursière, C. (2014), "A Framework for Problem Standardization and Algorithm Comparison in Multibody System", Proc. ASME IDETC/CIE, DETC2014-35041.
 package stepper

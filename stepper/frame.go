@@ -7,7 +7,7 @@ import (
 
 // ContactInfo describes one contact point of the last Step and where its
 // rows sit in LastProblem. Read-only data for exporters such as the BPMD
-// database (bpmd-benchmark-framework.md, Table 2, "unilateral constraints");
+// database (Lu et al. 2014, Table 2, "unilateral constraints");
 // its row methods (FillRows) rebuild the point's rows from it, as the step
 // builds them.
 type ContactInfo struct {

@@ -521,7 +521,7 @@ const (
 // joint rows refilled, the contacts detected anew) and, in Post mode, or in
 // Regularized mode when an error exceeds Settings.ProjectAbove, moves the
 // positions onto the constraints with post-stabilization: the MLCP of
-// post-stabilization-lcp.md Eqs. (13)–(15) over every positional row,
+// Cline and Pai 2003 Eqs. (13)–(15) over every positional row,
 //
 //	(J M⁻¹ Jᵀ) δ + Φ = w,   bilateral rows: δ free, w = 0;
 //	unilateral rows (limits, contact normals): δ ≥ 0 ⊥ w ≥ 0,

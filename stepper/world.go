@@ -16,7 +16,7 @@ import (
 type Stabilization int
 
 const (
-	// Regularized is Eq. (1) of energy-error-measure.md: b gets Φ/h, and a
+	// Regularized is Eq. (1) of Enzenhöfer et al. 2019: b gets Φ/h, and a
 	// row with stiffness k gets compliance 1/(k h²) (or SPOOK's form with a
 	// damping time). The default.
 	Regularized Stabilization = iota
@@ -26,7 +26,7 @@ const (
 	// Baumgarte replaces Φ/h with β·Φ, β = Settings.Baumgarte (1/s).
 	Baumgarte
 	// Post solves the velocity step without position feedback and then
-	// projects positions with a second MLCP (post-stabilization-lcp.md
+	// projects positions with a second MLCP (Cline and Pai 2003
 	// Eqs. 13–14): (J M⁻¹ Jᵀ) δ + Φ = w on the positional rows, bilateral
 	// rows free, unilateral ones δ ≥ 0 ⊥ w ≥ 0, friction dropped, and the
 	// poses move by Δq = M⁻¹ Jᵀ δ (the least-energy correction).

@@ -41,4 +41,9 @@
 //
 // Times (RecursiveTiming, Scaling, ForkliftRun.StepTime) depend on the
 // machine; every other value is deterministic.
+//
+// References:
+//   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
+//   - Cline, M. B. and Pai, D. K. (2003), "Post-Stabilization for Rigid Body Simulation with Contact and Constraints", Proc. IEEE International Conference on Robotics and Automation.
+//   - Bhalerao, K. D., Crean, C. and Anderson, K. (2011), "Hybrid Complementarity Formulations for Robotics Applications", Zeitschrift für Angewandte Mathematik und Mechanik (ZAMM).
 package study

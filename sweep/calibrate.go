@@ -69,8 +69,8 @@ type Calibration struct {
 	Prediction Result
 }
 
-// Calibrate runs the paper's procedure (Lu, Williams, Lacoursière and
-// Trinkle 2014, §4): E of Eq. (18),
+// Calibrate runs the paper's procedure (Lu, Williams, Trinkle and
+// Lacoursière 2014, §4): E of Eq. (18),
 //
 //	E = (1/M) Σⱼ (1/Nⱼ) Σₗ ‖qⱼˡ − q̄ⱼˡ‖²,
 //

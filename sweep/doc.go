@@ -1,6 +1,6 @@
 // Package sweep runs parameter sweeps and calibrations of gorigid scenes
-// against measured trajectories, after §4 of Lu, Williams, Lacoursière and
-// Trinkle, "A framework for problem standardization and algorithm
+// against measured trajectories, after §4 of Lu, Williams, Trinkle and
+// Lacoursière, "A framework for problem standardization and algorithm
 // comparison in multibody system" (ASME IDETC 2014): every combination of
 // parameter values (a grid or a Latin hypercube) × measured experiment ×
 // solver is one Job, scored by the experiment's term of their Eq. (18),
@@ -26,4 +26,7 @@
 // Measured trajectories are trajectory CSV files (ReadTrajectory), as
 // `sim run --out FILE.csv` writes them: any tool's output in that format
 // can be used.
+//
+// References:
+//   - Lu, Y., Williams, J., Trinkle, J. C. and Lacoursière, C. (2014), "A Framework for Problem Standardization and Algorithm Comparison in Multibody System", Proc. ASME IDETC/CIE, DETC2014-35041.
 package sweep

@@ -41,4 +41,7 @@
 // Eqs. (14)–(23), err_fb the Fischer–Burmeister total of Eqs. (5)–(7),
 // err_residual the natural-residual total of Eqs. (8)–(10), all of the
 // picked iterate.
+//
+// References:
+//   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
 package trajectory

@@ -21,10 +21,10 @@ import (
 //
 // For every frame of the database it rebuilds the problem (--form: box,
 // the MLCP gorigid solves, by default; lcp or mixed for the polyhedral
-// cone of bpmd-benchmark-framework.md Eq. 11) and runs each solver cold
+// cone of Lu et al. 2014 Eq. 11) and runs each solver cold
 // (no warm start) under the budget, recording after every iteration the
 // FB total, the natural residual and the energy error of the iterate
-// (energy-error-measure.md Eqs. 7, 10, 23), the wall time and the status.
+// (Enzenhöfer et al. 2019 Eqs. 7, 10, 23), the wall time and the status.
 //
 // Success: the solver's returned x has energy error δe ≤ tol · E₀, with
 // E₀ = Σᵢ bᵢ²/(2aᵢᵢ) the energy of the frame's free constraint velocities

@@ -1,7 +1,7 @@
 // Package articulated simulates planar chains and trees of rigid links
 // joined by revolute joints, in joint coordinates, with intermittent
 // frictional contact against fixed lines: the hybrid recursive–
-// complementarity formulations of hybrid-recursive-complementarity.md
+// complementarity formulations of Bhalerao et al. 2011
 // (Bhalerao, Crean and Anderson).
 //
 // # Model
@@ -90,4 +90,7 @@
 // conquer articulated-body algorithm, IJRR 18(9), 1999 (refs. [16, 17]);
 // D. Stewart and J. Trinkle, IJNME 39, 1996 (ref. [45]), and M. Anitescu
 // and F. Potra, 1997 (ref. [3]) for the LCP.
+//
+// References:
+//   - Bhalerao, K. D., Crean, C. and Anderson, K. (2011), "Hybrid Complementarity Formulations for Robotics Applications", Zeitschrift für Angewandte Mathematik und Mechanik (ZAMM).
 package articulated
