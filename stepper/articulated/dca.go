@@ -9,9 +9,9 @@ import (
 // Divide-and-conquer algorithm (Sec. 3.3, Eqs. 16–17; Featherstone 1999,
 // refs. [16, 17]; the two-handle form of ref. [34]).
 //
-// With spatial vectors about one point (R, see kin.go) every handle of a body has
-// the body's spatial acceleration, and a body's handle equations (Eq. 16)
-// are
+// With spatial vectors about one point (R, see kin.go) every handle of a
+// body has the body's spatial acceleration, and a body's handle equations
+// (Eq. 16) are
 //
 //	a_h = I⁻¹ Σ_g f_g + I⁻¹ (f_ext − v ×* I v)   for every handle h,
 //
