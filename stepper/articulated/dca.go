@@ -1,6 +1,7 @@
 package articulated
 
 import (
+	"math"
 	"runtime"
 	"sync"
 )
@@ -8,9 +9,9 @@ import (
 // Divide-and-conquer algorithm (Sec. 3.3, Eqs. 16–17; Featherstone 1999,
 // refs. [16, 17]; the two-handle form of ref. [34]).
 //
-// With spatial vectors about the world origin every handle of a body has
-// the body's spatial acceleration, and a body's handle equations (Eq. 16)
-// are
+// With spatial vectors about one point (R, see kin.go) every handle of a
+// body has the body's spatial acceleration, and a body's handle equations
+// (Eq. 16) are
 //
 //	a_h = I⁻¹ Σ_g f_g + I⁻¹ (f_ext − v ×* I v)   for every handle h,
 //
@@ -55,6 +56,9 @@ type dcaNode struct {
 	Q      mat3
 	z      vec3
 	R      []mat3 // Q Φ^A_ai for i ∈ A' and Q Φ^B_bk for k ∈ B', in h order
+	// err is set by assemble when the joint's Tᵀ(Φ^A_aa + Φ^B_bb)T, or one
+	// below, is not positive definite; the node is then left unfinished.
+	err error
 }
 
 type dca struct {
@@ -240,6 +244,13 @@ func (d *dca) assemble(n *dcaNode, level int) {
 		d.assemble(n.a, level+1)
 		d.assemble(n.b, level+1)
 	}
+	n.err = n.a.err // the first failure in the serial order
+	if n.err == nil {
+		n.err = n.b.err
+	}
+	if n.err != nil {
+		return
+	}
 	k, j := d.k, n.joint
 	A, B := n.a, n.b
 	paa, pbb := A.blk(n.ia, n.ia), B.blk(n.ib, n.ib)
@@ -263,6 +274,16 @@ func (d *dca) assemble(n *dcaNode, level int) {
 		}
 	}
 	det := W[0][0]*W[1][1] - W[0][1]*W[1][0]
+	// W is the joint's inverse inertia across the cut: positive definite
+	// when M is; its pivots W₀₀ and det/W₀₀ tell.
+	if piv := W[0][0]; !(piv > 0) || math.IsInf(piv, 0) {
+		n.err = d.t.singular(d.t.dof[j], piv)
+		return
+	}
+	if piv := det / W[0][0]; !(piv > 0) || math.IsInf(piv, 0) {
+		n.err = d.t.singular(d.t.dof[j], piv)
+		return
+	}
 	Wi := [2][2]float64{{W[1][1] / det, -W[0][1] / det}, {-W[1][0] / det, W[0][0] / det}}
 	for r := range 3 {
 		for c := range 3 {
@@ -334,6 +355,7 @@ func (d *dca) assemble(n *dcaNode, level int) {
 
 // leaf fills a body's handle equations (Eq. 16): Φ_hg = I⁻¹, β_h = −I⁻¹ p.
 func (d *dca) leaf(n *dcaNode) {
+	n.err = nil
 	h := len(n.h)
 	if n.leaf == d.t.nb { // the fixed world
 		clear(n.phi)
@@ -445,9 +467,12 @@ func (d *dca) leafAccel(n *dcaNode) {
 	d.udot[2] = w
 }
 
-func (d *dca) prepare(k *kin, tau []float64, rows []row, K, a0 []float64) {
+func (d *dca) prepare(k *kin, tau []float64, rows []row, K, a0 []float64) error {
 	d.k, d.tau = k, tau
 	d.assemble(d.top, 0)
+	if d.top.err != nil {
+		return d.top.err
+	}
 	r := len(rows)
 	top := d.top
 	// Eq. (17): K and a0 from the contact handles' equations.
@@ -461,6 +486,7 @@ func (d *dca) prepare(k *kin, tau []float64, rows []row, K, a0 []float64) {
 			K[q*r+s] = dot3(rq.w, mulMV(&m, rs.w))
 		}
 	}
+	return nil
 }
 
 func (d *dca) accel(udot, f []float64) {

@@ -1,8 +1,8 @@
 // Package articulated simulates planar chains and trees of rigid links
 // joined by revolute joints, in joint coordinates, with intermittent
 // frictional contact against fixed lines: the hybrid recursive–
-// complementarity formulations of Bhalerao et al. 2011
-// (Bhalerao, Crean and Anderson).
+// complementarity formulations of Bhalerao, Crean and Anderson, "Hybrid
+// complementarity formulations for robotics applications" (2011).
 //
 // # Model
 //
@@ -79,13 +79,25 @@
 //
 // SI units; the plane is (x, y) with y up, gravity as given (Chain's
 // examples use (0, −9.81) m/s²). Spatial vectors are planar (ω, vx, vy)
-// and (n, fx, fy) about the world origin (see kin.go). Gaps are positive
-// when separated.
+// and (n, fx, fy) about the root's inboard joint at the state being
+// evaluated, not the world origin (see kin.go), so that a system far from
+// the origin (a chain that has fallen freely for hours is 1e8 m away) has
+// the dynamics it has at the origin, to rounding. Gaps are positive when
+// separated.
+//
+// # Errors
+//
+// Step, Accelerations and LCP return an error, and change nothing, for a
+// Q, U or Tau of the wrong length or with a non-finite entry and for
+// Forces that name no link or are not finite; and one wrapping
+// ErrSingularMass, naming the column of M and the likely cause, when M(q)
+// is not positive definite in floating point (a link whose central
+// inertia is below ~1e-15 of m·l², for instance).
 //
 // # References
 //
 // K. D. Bhalerao, C. Crean, K. Anderson, Hybrid complementarity
-// formulations for robotics applications (the paper); R. Featherstone,
+// formulations for robotics applications, ZAMM 91(5), 2011 (the paper); R. Featherstone,
 // Rigid Body Dynamics Algorithms (ABA, CRBA, RNEA) and the divide-and-
 // conquer articulated-body algorithm, IJRR 18(9), 1999 (refs. [16, 17]);
 // D. Stewart and J. Trinkle, IJNME 39, 1996 (ref. [45]), and M. Anitescu

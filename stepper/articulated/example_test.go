@@ -43,8 +43,16 @@ func Example() {
 func ExampleSystem_Accelerations() {
 	model := articulated.Model{Links: articulated.Chain(2, 1, 1), Gravity: articulated.Vec2{0, -9.81}}
 	for _, m := range []articulated.Method{articulated.Traditional, articulated.ABA, articulated.DCA} {
-		sys, _ := articulated.New(model, articulated.Settings{H: 1e-3, Method: m})
-		a := sys.Accelerations(nil, nil)
+		sys, err := articulated.New(model, articulated.Settings{H: 1e-3, Method: m})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		a, err := sys.Accelerations(nil, nil)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
 		fmt.Printf("%s: q̈ = [%.6f %.6f]\n", m, a[0], a[1])
 	}
 	// Output:
@@ -57,8 +65,16 @@ func ExampleSystem_Accelerations() {
 func ExampleSystem_LCP() {
 	model := articulated.Model{Links: articulated.Chain(1, 1, 1), Floating: true, Gravity: articulated.Vec2{0, -9.81},
 		Lines: []articulated.Line{articulated.Ground()}, Contacts: []articulated.Contact{{Link: 0, Line: 0, Mu: 0.5}}}
-	sys, _ := articulated.New(model, articulated.Settings{H: 1e-3})
-	p := sys.LCP()
+	sys, err := articulated.New(model, articulated.Settings{H: 1e-3})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := sys.LCP()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println("rows:", p.N())
 	fmt.Printf("b = %.5g\n", p.B)
 	// Output:

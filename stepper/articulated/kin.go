@@ -3,24 +3,36 @@ package articulated
 import "math"
 
 // Planar spatial vectors (Featherstone's notation restricted to the plane),
-// all in world coordinates about the world origin O:
+// in world axes about one reference point R of the current state, the
+// root's inboard joint (its pin, or a floating root's (q₀, q₁)):
 //
 //	motion  v̂ = (ω, vx, vy): angular velocity and the velocity of the body
-//	        point that coincides with O;
-//	force   f̂ = (n, fx, fy): moment about O and force.
+//	        point that coincides with R;
+//	force   f̂ = (n, fx, fy): moment about R and force.
 //
-// A force F at point r is f̂ = (r × F, F); a revolute joint at point o has
-// the motion subspace s = (1, o_y, −o_x); a body of mass m with centre of
-// mass c and central inertia I_c has the spatial inertia
+// Every position r below is relative to R (kin.o, kin.c, row.r); a force F
+// at r is f̂ = (r × F, F); a revolute joint at o has the motion subspace
+// s = (1, o_y, −o_x); a body of mass m with centre of mass c and central
+// inertia I_c has the spatial inertia
 //
 //	I = [ I_c + m|c|²  −m c_y  m c_x ]
 //	    [ −m c_y        m      0     ]
 //	    [ m c_x         0      m     ].
 //
 // The paper writes spatial quantities about each body's origin (Eqs. 5–6);
-// expressing them about one fixed point instead removes the shifts 𝒮^{rP}
+// expressing them about one point instead removes the shifts 𝒮^{rP}
 // between bodies, and the classical acceleration of a body point r is then
-// a_r = a_O + α ẑ × r + ω ẑ × v_r (Eq. 6 with the velocity term written at r).
+// a_r = a_R + α ẑ × r + ω ẑ × v_r (Eq. 6 with the velocity term written at
+// r). R is a fixed point of the plane that coincides with the root's joint
+// at the state being evaluated: the formulas are those of any fixed point,
+// and a new R is taken at every state (every step, every RK4 stage), so no
+// spatial quantity is carried from one state to the next. About the world
+// origin instead, a chain that has fallen freely for a long time (|c| of
+// 1e6 m and more) has I_c + m|c|² in which I_c is lost to rounding, and the
+// mass matrix turns singular; about R, |c| is the size of the system and
+// the dynamics are translation invariant to rounding. Only the gaps (and
+// Point, Energy's potential, CenterOfMass, Momentum's moment about the
+// origin) add R back.
 
 type vec3 = [3]float64
 type mat3 = [9]float64 // row-major
@@ -65,6 +77,7 @@ type tree struct {
 	parent   []int
 	children [][]int
 	dof      []int // index in q of link i's (relative, root: absolute) angle
+	link     []int // the link of coordinate j (a floating root's x, y: the root)
 	offset   []Vec2
 	length   []float64
 	mass     []float64
@@ -83,17 +96,21 @@ func compile(m *Model) (*tree, error) {
 		parent: make([]int, nb), children: make([][]int, nb), dof: make([]int, nb),
 		offset: make([]Vec2, nb), length: make([]float64, nb), mass: make([]float64, nb), inertia: make([]float64, nb),
 	}
+	t.link = make([]int, t.n)
 	k := 0
 	if m.Floating {
 		k = 2
+		t.link[0], t.link[1] = t.root, t.root
 	}
 	t.dof[t.root] = k
+	t.link[k] = t.root
 	k++
 	for i, l := range m.Links {
 		t.parent[i] = l.Parent
 		if l.Parent >= 0 {
 			t.children[l.Parent] = append(t.children[l.Parent], i)
 			t.dof[i] = k
+			t.link[k] = i
 			k++
 		}
 		t.offset[i], t.length[i], t.mass[i] = l.Offset, l.Length, l.Mass
@@ -108,14 +125,15 @@ func compile(m *Model) (*tree, error) {
 // kin holds the kinematic quantities of one state (q, u): the output of
 // the forward position and velocity pass shared by the three methods.
 type kin struct {
+	ref  Vec2      // the reference point R (world): the root's inboard joint
 	phi  []float64 // absolute angle
-	o    []Vec2    // inboard joint, world
-	c    []Vec2    // centre of mass, world
+	o    []Vec2    // inboard joint, relative to R
+	c    []Vec2    // centre of mass, relative to R
 	s    []vec3    // motion subspace of the link's revolute joint
 	v    []vec3    // spatial velocity
 	vo   []Vec2    // velocity of the joint point o
 	cvp  []vec3    // velocity-product term ṡ u of the joint (Featherstone's c_i)
-	I    []mat3    // spatial inertia about O
+	I    []mat3    // spatial inertia about R
 	Iinv []mat3    // its inverse
 	pb   []vec3    // v ×* I v − f_ext: the bias force (ABA's p_i)
 }
@@ -150,15 +168,16 @@ func (t *tree) update(k *kin, q, u []float64, ext []PointForce) {
 		if p < 0 {
 			k.phi[i] = qi
 			if t.floating {
-				k.o[i] = Vec2{q[0], q[1]}
+				k.ref = Vec2{q[0], q[1]}
 			} else {
-				k.o[i] = t.pin
+				k.ref = t.pin
 			}
+			k.o[i] = Vec2{} // R is the root's joint
 			vo, w := t.rootVel(u)
 			k.vo[i] = vo
 			k.s[i] = revolute(k.o[i])
-			// v̂ = (ω, v_o + ω ẑ × (O − o)).
-			k.v[i] = vec3{w, vo[0] + w*k.o[i][1], vo[1] - w*k.o[i][0]}
+			// v̂ = (ω, v_o + ω ẑ × (R − o)) = (ω, v_o) with o = R.
+			k.v[i] = vec3{w, vo[0], vo[1]}
 			k.cvp[i] = vec3{0, w * vo[1], -w * vo[0]}
 		} else {
 			k.phi[i] = k.phi[p] + qi
@@ -180,7 +199,7 @@ func (t *tree) update(k *kin, q, u []float64, ext []PointForce) {
 			-m * c[1], m, 0,
 			m * c[0], 0, m,
 		}
-		// Inverse: a = I⁻¹ f gives α = (n − c × f)/I_c, a_O = f/m − α ẑ × c.
+		// Inverse: a = I⁻¹ f gives α = (n − c × f)/I_c, a_R = f/m − α ẑ × c.
 		// Written out: with Ī = I_c, mass m.
 		k.Iinv[i] = mat3{
 			1 / ic, c[1] / ic, -c[0] / ic,
@@ -192,8 +211,7 @@ func (t *tree) update(k *kin, q, u []float64, ext []PointForce) {
 		k.pb[i] = vec3{b[0] - g[0], b[1] - g[1], b[2] - g[2]}
 	}
 	for _, f := range ext {
-		r := k.world(f.Link, f.Point)
-		w := wrench(r, f.F)
+		w := wrench(k.rel(f.Link, f.Point), f.F)
 		pb := &k.pb[f.Link]
 		pb[0] -= w[0]
 		pb[1] -= w[1]
@@ -201,20 +219,30 @@ func (t *tree) update(k *kin, q, u []float64, ext []PointForce) {
 	}
 }
 
-// world returns the world position of point p of link i's frame.
-func (k *kin) world(i int, p Vec2) Vec2 {
+// rel returns the position of point p of link i's frame relative to R.
+func (k *kin) rel(i int, p Vec2) Vec2 {
 	r := rot(k.phi[i], p)
 	return Vec2{k.o[i][0] + r[0], k.o[i][1] + r[1]}
 }
 
-// pointVel returns the velocity of the body point of link i at world r.
+// world returns the world position of point p of link i's frame.
+func (k *kin) world(i int, p Vec2) Vec2 {
+	r := k.rel(i, p)
+	return Vec2{k.ref[0] + r[0], k.ref[1] + r[1]}
+}
+
+// worldC returns the world position of link i's centre of mass.
+func (k *kin) worldC(i int) Vec2 { return Vec2{k.ref[0] + k.c[i][0], k.ref[1] + k.c[i][1]} }
+
+// pointVel returns the velocity of the body point of link i at r (relative
+// to R).
 func (k *kin) pointVel(i int, r Vec2) Vec2 {
 	v := k.v[i]
 	return Vec2{v[1] - v[0]*r[1], v[2] + v[0]*r[0]}
 }
 
 // row is one unknown contact-force direction: a unit force along d at the
-// world point r of a link, with the spatial force w = (r × d, d).
+// point r (relative to R) of a link, with the spatial force w = (r × d, d).
 type row struct {
 	link    int
 	contact int

@@ -1,6 +1,7 @@
 package articulated
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -57,9 +58,44 @@ func ParseMethod(s string) (Method, error) {
 // velocity term of the contact points) and readies accel, which writes u̇
 // for the row forces f (N). K is J M⁻¹ Jᵀ and a0 − (velocity terms) is
 // J M⁻¹ (τ − C) whatever the method: the three yield the same LCP.
+//
+// prepare returns an error wrapping ErrSingularMass when M(q) (or an
+// articulated inertia, or a joint's constraint block) is not positive
+// definite in floating point; accel must not be called then.
 type dynamics interface {
-	prepare(k *kin, tau []float64, rows []row, K, a0 []float64)
+	prepare(k *kin, tau []float64, rows []row, K, a0 []float64) error
 	accel(udot, f []float64)
+}
+
+// ErrSingularMass is wrapped by the errors of Step, Accelerations and LCP
+// when the forward dynamics meets a mass matrix M(q) that is not positive
+// definite in floating point. M of a valid Model is positive definite in
+// exact arithmetic, so this means rounding or non-finite numbers.
+var ErrSingularMass = errors.New("articulated: mass matrix not positive definite")
+
+// singular returns the ErrSingularMass error for column col of M (a
+// generalized coordinate) with the pivot that was not positive, and the
+// likely cause.
+func (t *tree) singular(col int, pivot float64) error {
+	cause := fmt.Sprintf("link %d's inertia is lost to rounding against the rest of the system "+
+		"(masses or inertias that differ by a factor of ~1e15 or more)", t.link[col])
+	if math.IsNaN(pivot) || math.IsInf(pivot, 0) {
+		cause = "a non-finite quantity in the state, Tau or Forces, or an overflow"
+	}
+	return fmt.Errorf("%w at column %d (%s; pivot %g): likely cause: %s",
+		ErrSingularMass, col, t.coordName(col), pivot, cause)
+}
+
+// coordName describes generalized coordinate j.
+func (t *tree) coordName(j int) string {
+	switch i := t.link[j]; {
+	case t.floating && j < 2:
+		return fmt.Sprintf("the floating root's %c", "xy"[j])
+	case i == t.root:
+		return fmt.Sprintf("link %d's absolute angle", i)
+	default:
+		return fmt.Sprintf("link %d's joint angle", i)
+	}
 }
 
 // col is one column of a joint's motion subspace: the coordinate it drives
@@ -102,7 +138,7 @@ func newTraditional(t *tree) *traditional {
 		acc: make([]vec3, t.nb), rhs: make([]float64, n), free: make([]float64, n), jt: make([]float64, n)}
 }
 
-func (d *traditional) prepare(k *kin, tau []float64, rows []row, K, a0 []float64) {
+func (d *traditional) prepare(k *kin, tau []float64, rows []row, K, a0 []float64) error {
 	t, n := d.t, d.t.n
 	d.k = k
 	// Composite rigid bodies: M_ij = s_iᵀ I^c_i s_j for j on the path from
@@ -151,7 +187,9 @@ func (d *traditional) prepare(k *kin, tau []float64, rows []row, K, a0 []float64
 			}
 		}
 	}
-	cholesky(d.M, n)
+	if j, piv := cholesky(d.M, n); j >= 0 {
+		return t.singular(j, piv)
+	}
 	copy(d.free, d.rhs)
 	cholSolve(d.M, n, d.free)
 	// Jᵀ columns and M⁻¹ Jᵀ.
@@ -183,6 +221,7 @@ func (d *traditional) prepare(k *kin, tau []float64, rows []row, K, a0 []float64
 			K[q*r+s] = v
 		}
 	}
+	return nil
 }
 
 // jtCol writes the generalized force of a unit force along row rw.
@@ -207,15 +246,17 @@ func (d *traditional) accel(udot, f []float64) {
 	}
 }
 
-// cholesky factors the SPD n×n a in place (lower triangle).
-func cholesky(a []float64, n int) {
+// cholesky factors the SPD n×n a in place (lower triangle). It returns
+// (−1, 0), or the first column whose pivot is not positive (or NaN) and
+// that pivot, leaving a partly factored.
+func cholesky(a []float64, n int) (int, float64) {
 	for j := range n {
 		s := a[j*n+j]
 		for k := range j {
 			s -= a[j*n+k] * a[j*n+k]
 		}
-		if !(s > 0) {
-			panic(fmt.Sprintf("articulated: mass matrix not positive definite at column %d (%v)", j, s))
+		if !(s > 0) || math.IsInf(s, 0) {
+			return j, s
 		}
 		d := math.Sqrt(s)
 		a[j*n+j] = d
@@ -227,6 +268,7 @@ func cholesky(a []float64, n int) {
 			a[i*n+j] = s / d
 		}
 	}
+	return -1, 0
 }
 
 // cholSolve solves L Lᵀ x = b in place.
@@ -279,7 +321,7 @@ func newABA(t *tree) *aba {
 		bias: make([]vec3, nb)}
 }
 
-func (d *aba) prepare(k *kin, tau []float64, rows []row, K, a0 []float64) {
+func (d *aba) prepare(k *kin, tau []float64, rows []row, K, a0 []float64) error {
 	t := d.t
 	d.k = k
 	for _, i := range t.order {
@@ -291,12 +333,18 @@ func (d *aba) prepare(k *kin, tau []float64, rows []row, K, a0 []float64) {
 		i := t.order[x]
 		p := t.parent[i]
 		if p < 0 {
-			d.prepareRoot(k, tau, i)
+			if err := d.prepareRoot(k, tau, i); err != nil {
+				return err
+			}
 			continue
 		}
 		s := k.s[i]
 		U := mulMV(&d.IA[i], s)
 		D := dot3(s, U)
+		if !(D > 0) || math.IsInf(D, 0) {
+			// D is a pivot of an LDLᵀ of M in the reverse order of the tree.
+			return t.singular(t.dof[i], D)
+		}
 		uu := tau[t.dof[i]] - dot3(s, d.pA[i])
 		d.U[i], d.D[i], d.uu[i] = U, D, uu
 		var Ia mat3
@@ -335,17 +383,21 @@ func (d *aba) prepare(k *kin, tau []float64, rows []row, K, a0 []float64) {
 			K[q*r+s] = dot3(rq.w, d.acc[rq.link])
 		}
 	}
+	return nil
 }
 
 // prepareRoot finishes the backward sweep at the root.
-func (d *aba) prepareRoot(k *kin, tau []float64, i int) {
+func (d *aba) prepareRoot(k *kin, tau []float64, i int) error {
 	t := d.t
 	if !t.floating {
 		s := k.s[i]
 		d.U[i] = mulMV(&d.IA[i], s)
 		d.D[i] = dot3(s, d.U[i])
 		d.uu[i] = tau[t.dof[i]] - dot3(s, d.pA[i])
-		return
+		if D := d.D[i]; !(D > 0) || math.IsInf(D, 0) {
+			return t.singular(t.dof[i], D)
+		}
+		return nil
 	}
 	rt := &d.root
 	rt.S = [3]vec3{{0, 1, 0}, {0, 0, 1}, k.s[i]}
@@ -359,7 +411,14 @@ func (d *aba) prepareRoot(k *kin, tau []float64, i int) {
 			D[a*3+b] = dot3(rt.S[a], rt.U[b])
 		}
 	}
+	// D is the root's 3×3 block of M after the backward sweep: check that
+	// it is positive definite (its Cholesky pivots) before inverting it.
+	L := D
+	if j, piv := cholesky(L[:], 3); j >= 0 {
+		return t.singular(j, piv) // the root's columns are 0, 1, 2
+	}
 	rt.Dinv = inv3(D)
+	return nil
 }
 
 // forward runs the forward sweep; with vel false it is the response to the

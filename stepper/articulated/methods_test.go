@@ -89,7 +89,8 @@ func TestMethodsAgreeOnRandomTrees(t *testing.T) {
 			sys := newSys(t, m, Settings{H: 1e-3, Method: me.method, Parallel: me.parallel}, q, u)
 			copy(sys.Tau, tau)
 			for _, e := range [][]PointForce{nil, ext} {
-				a := sys.Accelerations(nil, e)
+				a, err := sys.Accelerations(nil, e)
+				require.NoError(t, err)
 				if me.method == Traditional {
 					ref = append(ref, a...)
 				} else {
@@ -101,7 +102,8 @@ func TestMethodsAgreeOnRandomTrees(t *testing.T) {
 					require.Less(t, relDiff(ref[off:off+n], a), 1e-10, "trial %d nb %d floating %v %s ext %v", trial, nb, floating, me.name, e != nil)
 				}
 			}
-			p := sys.LCP()
+			p, err := sys.LCP()
+			require.NoError(t, err)
 			flat := append(append([]float64(nil), p.A.(interface{ RawData() []float64 }).RawData()...), p.B...)
 			if me.method == Traditional {
 				refLCP = flat

@@ -224,8 +224,12 @@ func (s *System) Gap(c int) float64 {
 func (s *System) gap(c int) float64 {
 	ct := s.Model.Contacts[c]
 	ln := s.lines[ct.Line]
-	p := s.k.world(ct.Link, ct.Point)
-	return ln.N[0]*(p[0]-ln.P[0]) + ln.N[1]*(p[1]-ln.P[1])
+	// p − P as (R − P) + (p − R): a line that is near the chain then
+	// gives the same gap wherever in the plane the two are (R − P is exact
+	// when R and P are within a factor 2, Sterbenz).
+	r := s.k.rel(ct.Link, ct.Point)
+	ref := s.k.ref
+	return ln.N[0]*((ref[0]-ln.P[0])+r[0]) + ln.N[1]*((ref[1]-ln.P[1])+r[1])
 }
 
 // Energy returns the kinetic and potential energy (J) of the current state.
@@ -235,7 +239,8 @@ func (s *System) Energy() (kinetic, potential float64) {
 	for i := range t.nb {
 		iv := mulMV(&k.I[i], k.v[i])
 		kinetic += 0.5 * dot3(k.v[i], iv)
-		potential -= t.mass[i] * (t.gravity[0]*k.c[i][0] + t.gravity[1]*k.c[i][1])
+		c := k.worldC(i)
+		potential -= t.mass[i] * (t.gravity[0]*c[0] + t.gravity[1]*c[1])
 	}
 	return kinetic, potential
 }
@@ -245,12 +250,14 @@ func (s *System) Energy() (kinetic, potential float64) {
 func (s *System) Momentum() (p Vec2, l float64) {
 	s.t.update(s.k, s.Q, s.U, nil)
 	for i := range s.t.nb {
-		h := mulMV(&s.k.I[i], s.k.v[i])
+		h := mulMV(&s.k.I[i], s.k.v[i]) // about R
 		l += h[0]
 		p[0] += h[1]
 		p[1] += h[2]
 	}
-	return p, l
+	// Moved from R to the origin: L_O = L_R + R × p.
+	r := s.k.ref
+	return p, l + r[0]*p[1] - r[1]*p[0]
 }
 
 // CenterOfMass returns the system's centre of mass (m).
@@ -259,46 +266,96 @@ func (s *System) CenterOfMass() Vec2 {
 	var c Vec2
 	var m float64
 	for i := range s.t.nb {
-		c[0] += s.t.mass[i] * s.k.c[i][0]
+		c[0] += s.t.mass[i] * s.k.c[i][0] // relative to R
 		c[1] += s.t.mass[i] * s.k.c[i][1]
 		m += s.t.mass[i]
 	}
-	return Vec2{c[0] / m, c[1] / m}
+	return Vec2{s.k.ref[0] + c[0]/m, s.k.ref[1] + c[1]/m}
 }
 
 // Accelerations returns u̇ at the current state under Tau, Forces and the
 // extra known forces ext, by the system's Method (no contact LCP). dst is
-// reused if it is long enough.
-func (s *System) Accelerations(dst []float64, ext []PointForce) []float64 {
+// reused if it is long enough. It returns an error for a state or forces
+// that are not finite or do not fit the model, and one wrapping
+// ErrSingularMass when the mass matrix is singular in floating point.
+func (s *System) Accelerations(dst []float64, ext []PointForce) ([]float64, error) {
+	if err := s.checkState(); err != nil {
+		return nil, err
+	}
+	if err := s.checkForces("ext", ext); err != nil {
+		return nil, err
+	}
 	if cap(dst) < s.t.n {
 		dst = make([]float64, s.t.n)
 	}
 	dst = dst[:s.t.n]
 	s.ext = append(append(s.ext[:0], s.Forces...), ext...)
 	s.t.update(s.k, s.Q, s.U, s.ext)
-	s.dyn.prepare(s.k, s.Tau, nil, nil, nil)
+	if err := s.dyn.prepare(s.k, s.Tau, nil, nil, nil); err != nil {
+		return nil, err
+	}
 	s.dyn.accel(dst, nil)
-	return dst
+	return dst, nil
 }
 
 // LCP builds the LCP of Eq. (13) at the current state, as Step would, and
 // returns a copy of it. Rows are ordered as in Eq. (13): the normal
 // impulses of the contacts in the LCP, then two friction impulses per
 // frictional contact (along t and −t), then one sliding speed 𝒮 per
-// frictional contact.
-func (s *System) LCP() *lcp.Problem {
-	s.build()
+// frictional contact. Its errors are those of Accelerations.
+func (s *System) LCP() (*lcp.Problem, error) {
+	if err := s.build(); err != nil {
+		return nil, err
+	}
 	p := s.prob
 	r, c := s.dense.Dims()
 	d := lcp.NewDense(r, c, append([]float64(nil), s.dense.RawData()...))
 	return &lcp.Problem{A: d, B: append([]float64(nil), p.B...),
-		Lo: append([]float64(nil), p.Lo...), Hi: append([]float64(nil), p.Hi...)}
+		Lo: append([]float64(nil), p.Lo...), Hi: append([]float64(nil), p.Hi...)}, nil
+}
+
+// checkState reports Q, U or Tau of the wrong length or with a non-finite
+// entry, and Forces that name no link or are not finite.
+func (s *System) checkState() error {
+	n := s.t.n
+	for _, v := range [...]struct {
+		name string
+		x    []float64
+	}{{"Q", s.Q}, {"U", s.U}, {"Tau", s.Tau}} {
+		if len(v.x) != n {
+			return fmt.Errorf("%s: has %d entries, the model has %d coordinates", v.name, len(v.x), n)
+		}
+		for i, x := range v.x {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("%s[%d]: not finite (%v) at t = %g s", v.name, i, x, s.Time)
+			}
+		}
+	}
+	return s.checkForces("Forces", s.Forces)
+}
+
+// checkForces reports a PointForce of f that names no link or is not finite.
+func (s *System) checkForces(name string, f []PointForce) error {
+	for i, pf := range f {
+		if pf.Link < 0 || pf.Link >= s.t.nb {
+			return fmt.Errorf("%s[%d].Link: %d refers to no link (0…%d)", name, i, pf.Link, s.t.nb-1)
+		}
+		for _, x := range [...]float64{pf.Point[0], pf.Point[1], pf.F[0], pf.F[1]} {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("%s[%d]: Point and F must be finite, got Point = %v, F = %v", name, i, pf.Point, pf.F)
+			}
+		}
+	}
+	return nil
 }
 
 // build runs steps 1–3 of Sec. 2.3 at the current state: kinematics, the
 // contact rows, the forward dynamics as a linear function of the row
 // forces, and the LCP.
-func (s *System) build() {
+func (s *System) build() error {
+	if err := s.checkState(); err != nil {
+		return err
+	}
 	t, k := s.t, s.k
 	s.ext = append(s.ext[:0], s.Forces...)
 	t.update(k, s.Q, s.U, s.ext)
@@ -310,7 +367,7 @@ func (s *System) build() {
 			continue
 		}
 		n := s.lines[ct.Line].N
-		p := k.world(ct.Link, ct.Point)
+		p := k.rel(ct.Link, ct.Point)
 		s.rows = append(s.rows, row{link: ct.Link, contact: c, r: p, d: n, w: wrench(p, n)})
 		nc++
 		if ct.Mu > 0 {
@@ -325,7 +382,9 @@ func (s *System) build() {
 	s.vel = growF(s.vel, r)
 	s.acc = growF(s.acc, r)
 	// Step 1: the accelerations as a linear function of the row forces.
-	s.dyn.prepare(k, s.Tau, s.rows, s.K, s.a0)
+	if err := s.dyn.prepare(k, s.Tau, s.rows, s.K, s.a0); err != nil {
+		return err
+	}
 	// Step 2: the contact points' accelerations (Eq. 9): the spatial part
 	// plus the velocity term d·(ω ẑ × v_p).
 	for q, rw := range s.rows {
@@ -390,6 +449,7 @@ func (s *System) build() {
 	}
 	s.prob.A = &s.dense
 	s.nc, s.nf = nc, nf
+	return nil
 }
 
 // lcpGap returns contact c's gap as Eq. (4a) sees it (Sec. 4.1's clamp).
@@ -404,10 +464,17 @@ func (s *System) lcpGap(c int) float64 {
 // Step advances the state by H: the LCP of Eq. (13) (if any contact is in
 // it), solved with the error measures of the kept iterate reported, then
 // the integration. A solver failure returns its error after integrating
-// with the best iterate it returned.
+// with the best iterate it returned. A state or forces that are not
+// finite or do not fit the model, and a mass matrix that is singular in
+// floating point (an error wrapping ErrSingularMass, naming the column and
+// the likely cause), return an error before anything changes; an RK4
+// stage that meets a singular mass matrix returns it with the state
+// restored to the start of the step.
 func (s *System) Step() (StepStats, error) {
 	var st StepStats
-	s.build()
+	if err := s.build(); err != nil {
+		return st, fmt.Errorf("articulated: step at t = %g s: %w", s.Time, err)
+	}
 	h := s.Settings.H
 	r := len(s.rows)
 	s.f = growF(s.f, r)
@@ -472,7 +539,9 @@ func (s *System) Step() (StepStats, error) {
 			u[i] += h * s.udot[i]
 		}
 	case RK4:
-		s.rk4()
+		if err := s.rk4(); err != nil {
+			return st, fmt.Errorf("articulated: step at t = %g s: RK4 stage: %w", s.Time, err)
+		}
 	}
 	s.Time += h
 	s.t.update(s.k, s.Q, s.U, nil)
@@ -517,8 +586,9 @@ func (s *System) solveRegularized(set lcp.Settings) (errmeasure.Solved, float64,
 }
 
 // rk4 integrates one step with the contact forces s.f held constant at the
-// contact points (Sec. 4.1). The first stage reuses the LCP's dynamics.
-func (s *System) rk4() {
+// contact points (Sec. 4.1). The first stage reuses the LCP's dynamics. On
+// an error the state is left at the start of the step.
+func (s *System) rk4() error {
 	n, h := s.t.n, s.Settings.H
 	q0, u0 := s.rk[0], s.rk[1]
 	qs, us := s.rk[2], s.rk[3]
@@ -536,22 +606,27 @@ func (s *System) rk4() {
 	}
 	s.dyn.accel(ku, s.f)
 	copy(kq, u0)
-	stage := func(c float64) {
+	stage := func(c float64) error {
 		for i := range n {
 			qs[i] = q0[i] + c*h*kq[i]
 			us[i] = u0[i] + c*h*ku[i]
 		}
 		s.t.update(s.k, qs, us, s.ext)
-		s.dyn.prepare(s.k, s.Tau, nil, nil, nil)
+		if err := s.dyn.prepare(s.k, s.Tau, nil, nil, nil); err != nil {
+			return err
+		}
 		copy(kq, us)
 		s.dyn.accel(ku, nil)
+		return nil
 	}
 	for i := range n {
 		dq[i] = kq[i]
 		du[i] = ku[i]
 	}
 	for _, c := range [...]float64{0.5, 0.5, 1} {
-		stage(c)
+		if err := stage(c); err != nil {
+			return err
+		}
 		w := 2.0
 		if c == 1 {
 			w = 1
@@ -565,6 +640,7 @@ func (s *System) rk4() {
 		s.Q[i] = q0[i] + h/6*dq[i]
 		s.U[i] = u0[i] + h/6*du[i]
 	}
+	return nil
 }
 
 func growF(s []float64, n int) []float64 {

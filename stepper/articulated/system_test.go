@@ -32,7 +32,8 @@ func TestTwoLinkPendulumMatchesLagrange(t *testing.T) {
 		det := M[0][0]*M[1][1] - M[0][1]*M[1][0]
 		f1 := (rhs[0]*M[1][1] - M[0][1]*rhs[1]) / det
 		f2 := (M[0][0]*rhs[1] - M[1][0]*rhs[0]) / det
-		a := sys.Accelerations(nil, nil)
+		a, err := sys.Accelerations(nil, nil)
+		require.NoError(t, err)
 		// q0 = φ1, q1 = φ2 − φ1. Tolerance: rounding of O(10) terms.
 		assert.InDelta(t, f1, a[0], 1e-12, me.name)
 		assert.InDelta(t, f2-f1, a[1], 1e-12, me.name)
