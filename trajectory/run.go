@@ -48,13 +48,21 @@ type Report struct {
 	MaxAdded     float64
 	MaxAddedStep int
 	Scale        float64
+	// Floor (J) is the energy of lifting every dynamic body by 1 µm,
+	// Σm·|g|·1e-6 m: energy added below it is rounding of a system at
+	// rest (a resting wall's Scale is about 1e-9 J, so its rounding is
+	// several percent of it), not a step too large for the motion.
+	Floor float64
 }
+
+// restNoise is the lift (m) of Report.Floor.
+const restNoise = 1e-6
 
 // EnergyWarning returns a one-line warning when some step added more than
 // 1 % of the system's energy (a step too large for the motion, or a
 // position correction lifting bodies), or "".
 func (r Report) EnergyWarning() string {
-	if r.MaxAdded > 0.01*r.Scale && r.MaxAdded > 1e-12 {
+	if r.MaxAdded > 0.01*r.Scale && r.MaxAdded > math.Max(1e-12, r.Floor) {
 		return fmt.Sprintf("warning: step %d added %.3g J of energy, %.3g %% of the system's %.3g J (a step too large for the motion, or a position correction lifting bodies)",
 			r.MaxAddedStep, r.MaxAdded, 100*r.MaxAdded/r.Scale, r.Scale)
 	}
@@ -118,6 +126,11 @@ func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
 	}
 	k0, uMin := w.Energy()
 	rep.Scale = k0
+	for _, b := range w.Bodies {
+		if !b.Static && !b.Kinematic {
+			rep.Floor += b.Mass * w.Settings.Gravity.Len() * restNoise
+		}
+	}
 	for k := 1; k <= o.Steps; k++ {
 		before := w.Steps()
 		st, stepErr := w.Step()

@@ -54,7 +54,8 @@ func TestRunFreeFall(t *testing.T) {
 		OnStep: func(k int, st *stepper.Stats) { added = append(added, st.EnergyAdded) }})
 	require.NoError(t, err)
 	require.NoError(t, tw.Close())
-	assert.Equal(t, Report{Steps: 100, Frames: 11, Rows: 10, Scale: rep.Scale}, rep)
+	assert.Equal(t, Report{Steps: 100, Frames: 11, Rows: 10, Scale: rep.Scale, Floor: rep.Floor}, rep)
+	assert.InDelta(t, m*g*1e-6, rep.Floor, 1e-18, "the floor lifts the body by 1 µm")
 	assert.Empty(t, rep.EnergyWarning())
 	require.Len(t, added, 100)
 	for k, e := range added {
@@ -304,4 +305,14 @@ func TestRunObserverStopsThroughRecorder(t *testing.T) {
 	assert.Equal(t, 2, frames[0].Solution.Iterations)
 	assert.Len(t, frames[0].Solution.Energy, 2)
 	assert.Equal(t, "stopped", frames[0].Solution.Status)
+}
+
+// The warning judges the energy a step added against the system's energy,
+// but not below the rest-noise floor: the 200-brick wall at rest (Scale
+// 7.2e-10 J) gained 9.5e-11 J in one step by rounding, 13 % of its Scale
+// and 1e-8 of lifting its 800 kg by 1 µm.
+func TestEnergyWarningFloor(t *testing.T) {
+	assert.Empty(t, Report{MaxAdded: 9.5e-11, MaxAddedStep: 80, Scale: 7.2e-10, Floor: 7.8e-3}.EnergyWarning())
+	assert.Contains(t, Report{MaxAdded: 1, MaxAddedStep: 3, Scale: 10, Floor: 7.8e-3}.EnergyWarning(), "step 3 added 1 J")
+	assert.Contains(t, Report{MaxAdded: 1e-6, MaxAddedStep: 2, Scale: 1e-5}.EnergyWarning(), "step 2", "no gravity: no floor")
 }
