@@ -34,6 +34,9 @@ import (
 // incident vertex inside the face is the pair of its two edges, a corner of
 // the reference face the pair of its two edges, and any other point one of
 // each. Under small motions the same lines keep crossing, so keys persist.
+// An incident vertex up to clipSnap·(largest half extent) outside a side
+// plane counts as inside: equal-depth boxes stacked with coincident edges
+// then keep the vertex's key whatever the sign of the rounding.
 
 const (
 	boxTol     = 1e-3 // relative to the largest half extent: face/edge preference and depth ties
