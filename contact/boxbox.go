@@ -34,11 +34,22 @@ import (
 // incident vertex inside the face is the pair of its two edges, a corner of
 // the reference face the pair of its two edges, and any other point one of
 // each. Under small motions the same lines keep crossing, so keys persist.
+// An incident vertex up to clipSnap·(largest half extent) outside a side
+// plane counts as inside: equal-depth boxes stacked with coincident edges
+// then keep the vertex's key whatever the sign of the rounding.
 
 const (
 	boxTol     = 1e-3 // relative to the largest half extent: face/edge preference and depth ties
 	edgeRelTol = 0.05 // relative extra bias against edge axes
 	refLine    = 16   // offset of reference-box edge ids among clip line ids
+	// clipSnap, relative to the largest half extent: an incident vertex
+	// this close outside a side plane counts as inside. Stacked boxes of
+	// equal depth have incident edges on the reference side planes up to
+	// rounding (~1e-15 relative); without the snap, that rounding decides
+	// between the vertex and two clip crossings, and the keys flicker on a
+	// resting stack. 1e-6 (0.1 µm on a 10 cm box) is far above rounding
+	// and far below any geometric feature.
+	clipSnap = 1e-6
 )
 
 type clipVert struct {
@@ -52,8 +63,9 @@ type clipPoly struct {
 }
 
 // clip keeps the part of p with sgn·coord ≤ lim (coord x if k == 0, else
-// y) in out; the new edge along the plane gets line id.
-func (p *clipPoly) clip(out *clipPoly, k int, sgn, lim float64, id uint8) {
+// y) in out; the new edge along the plane gets line id. A vertex with
+// sgn·coord ≤ lim + snap counts as inside and is kept as it is.
+func (p *clipPoly) clip(out *clipPoly, k int, sgn, lim, snap float64, id uint8) {
 	out.n = 0
 	if p.n == 0 {
 		return
@@ -69,7 +81,7 @@ func (p *clipPoly) clip(out *clipPoly, k int, sgn, lim float64, id uint8) {
 	for i := 0; i < p.n; i++ {
 		cur := &p.v[i]
 		cc := c(cur)
-		inPrev, inCur := cp <= lim, cc <= lim
+		inPrev, inCur := cp <= lim+snap, cc <= lim+snap
 		if inPrev != inCur {
 			t := (lim - cp) / (cc - cp)
 			x := clipVert{
@@ -258,10 +270,11 @@ func boxFace(dst []Point, hr mgl64.Vec3, fr *frame, hi mgl64.Vec3, fi *frame, i 
 		es[u], es[v] = sgnU, sgnV
 		return uint8(refLine + BoxEdge(axis, es))
 	}
-	poly.clip(&tmp, 0, 1, hr[u], side(v, 1, 1))
-	tmp.clip(&poly, 0, -1, hr[u], side(v, -1, 1))
-	poly.clip(&tmp, 1, 1, hr[v], side(u, 1, 1))
-	tmp.clip(&poly, 1, -1, hr[v], side(u, 1, -1))
+	snap := clipSnap * math.Max(hr[0], math.Max(hr[1], hr[2]))
+	poly.clip(&tmp, 0, 1, hr[u], snap, side(v, 1, 1))
+	tmp.clip(&poly, 0, -1, hr[u], snap, side(v, -1, 1))
+	poly.clip(&tmp, 1, 1, hr[v], snap, side(u, 1, 1))
+	tmp.clip(&poly, 1, -1, hr[v], snap, side(u, 1, -1))
 
 	m := 0
 	for k := 0; k < poly.n; k++ {

@@ -703,3 +703,47 @@ func TestBounds(t *testing.T) {
 		t.Errorf("tilted plane bounds %v", tp)
 	}
 }
+
+// Bricks of equal depth stacked in running bond: the top brick's long
+// edges lie on the bottom brick's side planes up to rounding. Shifts and
+// turns of rounding size (1e-15..1e-9 m or rad, as a resting wall's
+// bricks drift by per step) must not change the keys: before the clip
+// snap, the sign of the rounding chose between the top brick's vertex
+// and two clip crossings, and the stepper saw new contacts every step.
+func TestBoxOnBoxCoincidentEdgesKeys(t *testing.T) {
+	brick := must(NewBoxHalf(mgl64.Vec3{0.1, 0.05, 0.05}))
+	bottom := at(0, 0, 0)
+	const margin = 0.001
+	ref := Collide(nil, brick, bottom, brick, at(0.1005, 0, 0.1), margin)
+	if len(ref) != 4 {
+		t.Fatalf("got %d points, want 4 (the corners of the 0.0995 × 0.1 overlap): %v", len(ref), ref)
+	}
+	want := keysOf(ref)
+	for _, d := range []float64{1e-15, -1e-15, 1e-12, -1e-12, 1e-9, -1e-9} {
+		for _, top := range []Pose{
+			at(0.1005, d, 0.1), at(0.1005, 0, 0.1+d),
+			atRot(0.1005, 0, 0.1, d, ez), atRot(0.1005, d, 0.1, d, ex), atRot(0.1005, -d, 0.1, d, ey),
+		} {
+			for _, order := range []bool{false, true} {
+				var pts []Point
+				if order {
+					pts = Collide(nil, brick, top, brick, bottom, margin)
+					for i := range pts {
+						pts[i].Key = Key{pts[i].Key.B, pts[i].Key.A}
+					}
+				} else {
+					pts = Collide(nil, brick, bottom, brick, top, margin)
+				}
+				got := keysOf(pts)
+				if len(pts) != 4 || len(got) != 4 {
+					t.Fatalf("d = %g, pose %v: %d points", d, top, len(pts))
+				}
+				for key := range got {
+					if !want[key] {
+						t.Errorf("d = %g, pose %v, reversed %v: key %#x not in %v", d, top, order, key, want)
+					}
+				}
+			}
+		}
+	}
+}
