@@ -26,30 +26,15 @@ import (
 // diagonal entry of A⁻¹ is not positive (A is not positive definite, so an
 // effective mass is undefined).
 func ExactInverseMass(A lcp.Matrix) ([]float64, error) {
-	if A == nil {
-		return nil, fmt.Errorf("A: missing")
+	n, asym, err := checkSquare(A)
+	if err != nil {
+		return nil, err
 	}
-	r, c := A.Dims()
-	if r != c {
-		return nil, fmt.Errorf("A: not square: %d×%d", r, c)
-	}
-	n := r
 	out := make([]float64, n)
 	if n == 0 {
 		return out, nil
 	}
-	sym := true
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			v := A.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
-			}
-			if j > i && v != A.At(j, i) {
-				sym = false
-			}
-		}
-	}
+	sym := asym[0] < 0
 	if !invDiagCholesky(out, A, sym) {
 		if err := invDiagLU(out, A); err != nil {
 			return nil, err
@@ -137,25 +122,17 @@ const pseudoCut = 1e-10
 // if A is not square, not symmetric, has a non-finite entry, has a negative
 // eigenvalue below −10⁻¹⁰·λ_max (not PSD), or the decomposition fails.
 func PseudoInverseMass(A lcp.Matrix) ([]float64, error) {
-	if A == nil {
-		return nil, fmt.Errorf("A: missing")
+	n, asym, err := checkSquare(A)
+	if err != nil {
+		return nil, err
 	}
-	r, c := A.Dims()
-	if r != c {
-		return nil, fmt.Errorf("A: not square: %d×%d", r, c)
+	if i, j := asym[0], asym[1]; i >= 0 {
+		return nil, fmt.Errorf("A[%d][%d] = %v ≠ A[%d][%d] = %v: the pseudoinverse mass needs a symmetric A", i, j, A.At(i, j), j, i, A.At(j, i))
 	}
-	n := r
 	s := mat.NewSymDense(max(n, 1), nil)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
-			v := A.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
-			}
-			if v != A.At(j, i) {
-				return nil, fmt.Errorf("A[%d][%d] = %v ≠ A[%d][%d] = %v: the pseudoinverse mass needs a symmetric A", i, j, v, j, i, A.At(j, i))
-			}
-			s.SetSym(i, j, v)
+			s.SetSym(i, j, A.At(i, j))
 		}
 	}
 	out := make([]float64, n)
@@ -190,4 +167,30 @@ func PseudoInverseMass(A lcp.Matrix) ([]float64, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkSquare returns the size of A after checking that it is present,
+// square and finite, and asym, the first (i, j) with i < j and
+// A[i][j] ≠ A[j][i] in row order, or (−1, −1) if A is symmetric.
+func checkSquare(A lcp.Matrix) (n int, asym [2]int, err error) {
+	asym = [2]int{-1, -1}
+	if A == nil {
+		return 0, asym, fmt.Errorf("A: missing")
+	}
+	r, c := A.Dims()
+	if r != c {
+		return 0, asym, fmt.Errorf("A: not square: %d×%d", r, c)
+	}
+	for i := 0; i < r; i++ {
+		for j := 0; j < r; j++ {
+			v := A.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, asym, fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
+			}
+			if j > i && asym[0] < 0 && v != A.At(j, i) {
+				asym = [2]int{i, j}
+			}
+		}
+	}
+	return r, asym, nil
 }
