@@ -124,17 +124,21 @@ func Collide(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) []
 
 // sameKindSwap picks a canonical order for two shapes of one kind so that
 // Collide is exactly symmetric: the first shape is the one lower along the
-// world axis of largest centre separation (ties: lowest axis index); for
-// coincident centres the shape fields, then the rotations, decide. For a
-// stack along z the lower box becomes the first shape, and its top face is
-// the preferred reference face, which keeps box-box keys persistent.
+// world axis of largest centre separation; for coincident centres the shape
+// fields, then the rotations, decide. For a stack along z the lower box
+// becomes the first shape, and its top face is the preferred reference
+// face, which keeps box-box keys persistent. Axes whose separations are
+// within swapTie of the largest count as tied, and the lowest of them is
+// taken: in a running bond (bricks offset by half a length that equals
+// twice their height, as in a pyramid) |d_x| = |d_z| up to rounding, and
+// the order, and with it every key of the pair, would otherwise flip from
+// step to step with the rounding of a resting stack.
 func sameKindSwap(a Shape, pa *Pose, fa *frame, b Shape, pb *Pose, fb *frame) bool {
 	d := fb.p.Sub(fa.p)
+	m := math.Max(math.Max(math.Abs(d[0]), math.Abs(d[1])), math.Abs(d[2]))
 	k := 0
-	for i := 1; i < 3; i++ {
-		if math.Abs(d[i]) > math.Abs(d[k]) {
-			k = i
-		}
+	for k < 2 && math.Abs(d[k]) < m*(1-swapTie) {
+		k++
 	}
 	if d[k] != 0 {
 		return d[k] < 0
@@ -148,6 +152,11 @@ func sameKindSwap(a Shape, pa *Pose, fa *frame, b Shape, pb *Pose, fb *frame) bo
 	}
 	return false
 }
+
+// swapTie is the relative difference below which two axes' centre
+// separations count as equal in sameKindSwap: 1e-6 (0.1 µm on 10 cm), far
+// above rounding and far below any placement a scene means, as clipSnap.
+const swapTie = 1e-6
 
 // collide dispatches with rank[a.Kind] ≤ rank[b.Kind].
 func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64) []Point {
@@ -208,8 +217,8 @@ func planeSphere(dst []Point, fp *frame, r float64, fs *frame, margin float64) [
 	return dst
 }
 
-// planeBox emits the box vertices within margin, deepest first (ties by
-// vertex index), at most 4.
+// planeBox emits the box vertices within margin, at most 4: the deepest
+// (ties by vertex index), in vertex order.
 func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64) []Point {
 	n, off := planeOf(fp)
 	var idx [8]int
@@ -231,7 +240,19 @@ func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64
 		idx[j], gap[j], pos[j] = i, g, v
 		m++
 	}
-	for j := 0; j < m && j < 4; j++ {
+	// The (up to) four deepest, emitted in vertex order: a box resting
+	// flat has four vertices at one depth up to rounding, and an order by
+	// depth would reshuffle its points (and the rows of the step's MLCP)
+	// from step to step.
+	m = min(m, 4)
+	for j := 1; j < m; j++ {
+		for k := j; k > 0 && idx[k-1] > idx[k]; k-- {
+			idx[k], idx[k-1] = idx[k-1], idx[k]
+			gap[k], gap[k-1] = gap[k-1], gap[k]
+			pos[k], pos[k-1] = pos[k-1], pos[k]
+		}
+	}
+	for j := 0; j < m; j++ {
 		dst = emit(dst, pos[j].Sub(n.Mul(gap[j])), n, gap[j], 0, FeatureVertex|uint32(idx[j]))
 	}
 	return dst

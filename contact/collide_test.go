@@ -3,6 +3,7 @@ package contact
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -165,9 +166,39 @@ func TestBoxPlane(t *testing.T) {
 		if len(pts) != 4 {
 			t.Fatalf("got %d points", len(pts))
 		}
-		for i := 1; i < 4; i++ {
-			if pts[i].Gap < pts[i-1].Gap {
-				t.Errorf("not deepest first: %v", pts)
+		var gaps []float64
+		for i := 0; i < 8; i++ {
+			gaps = append(gaps, pb.Apply(BoxVertex(half, i))[2])
+		}
+		slices.Sort(gaps)
+		for i := range pts {
+			if pts[i].Gap > gaps[3] {
+				t.Errorf("point %d (gap %v) is not among the 4 deepest (%v)", i, pts[i].Gap, gaps[:4])
+			}
+			if i > 0 && pts[i].Key.B <= pts[i-1].Key.B {
+				t.Errorf("not in vertex order: %v", pts)
+			}
+		}
+	})
+	t.Run("a box resting flat keeps its point order under rounding", func(t *testing.T) {
+		// Its four bottom vertices are at one depth up to rounding; the
+		// order of the points (and of the step's MLCP rows) must not
+		// follow that rounding.
+		r := rand.New(rand.NewPCG(5, 6))
+		base := Pose{Pos: mgl64.Vec3{0, 0, half[2]}, Rot: mgl64.QuatIdent()}
+		ref := Collide(nil, plane, IdentityPose(), box, base, 0.01)
+		if len(ref) != 4 {
+			t.Fatalf("flat box: got %d points, want 4", len(ref))
+		}
+		for trial := 0; trial < 50; trial++ {
+			pts := Collide(nil, plane, IdentityPose(), box, jiggle(base, 1e-12, r), 0.01)
+			if len(pts) != 4 {
+				t.Fatalf("trial %d: got %d points", trial, len(pts))
+			}
+			for i := range pts {
+				if pts[i].Key != ref[i].Key {
+					t.Fatalf("trial %d: point %d has key %v, want %v", trial, i, pts[i].Key, ref[i].Key)
+				}
 			}
 		}
 	})

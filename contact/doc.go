@@ -53,7 +53,7 @@
 // # Pairs
 //
 //	plane–sphere       1 point
-//	plane–box          the vertices with φ ≤ margin, deepest first, at most 4 (flat: exactly 4)
+//	plane–box          the 4 deepest vertices with φ ≤ margin, in vertex order (flat: exactly 4)
 //	plane–capsule      the segment ends within margin (lying flat: 2)
 //	plane–cylinder     per end circle its lowest rim point (a wheel on its tread: 2, the ends of
 //	                   the contact line, as the forklift of Enzenhöfer et al. 2019 §5.3), plus
