@@ -46,7 +46,12 @@ import (
 // set (or a changed entry of A) reaches through the elimination tree are
 // recomputed, which gives the same bits as a refactorization, and an
 // iteration that keeps the free set (a proximal move, below) reuses the
-// factor as it is. A free block that is not numerically positive definite falls back
+// factor as it is. On large problems (a refactorization above about a
+// millisecond) a few moved indices are instead modified into the factor
+// by rank-one updates (Davis and Hager 2005), and a solve of a new A with
+// the same pattern (the next time step) refines against the previous
+// factor, refactoring only when that refinement converges slowly; both
+// solve A_FF to rounding, not bit for bit as a refactorization. A free block that is not numerically positive definite falls back
 // to a dense LU if it has at most MaxDenseFallback rows and otherwise ends the
 // solve with an error wrapping ErrSingular. Everything else (index sets,
 // iterates, budget, warm start) is the same as for a dense A; the iterates
@@ -563,6 +568,20 @@ func (s *BPP) rhsShift(i int) float64 {
 // sets w = A x + b. On entry x holds the fixed values and zeros for free rows.
 func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
 	p.Residual(w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
+	for {
+		done, err := s.trySparse(p, a, x, w)
+		if done || err != nil {
+			return err
+		}
+		// The stale factor of an earlier A did not refine to this one's
+		// solution: refactor.
+		s.sfac.valid = false
+	}
+}
+
+// trySparse is one attempt of solveSparse: false if a stale factor failed
+// to refine (x unchanged).
+func (s *BPP) trySparse(p *Problem, a *Sparse, x, w []float64) (bool, error) {
 	ok := s.sfac.factor(a, s.state)
 	if !ok && !s.reg {
 		// A pivot at rounding level: a semidefinite block (see BPP).
@@ -576,9 +595,9 @@ func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
 			limit = 2000
 		}
 		if m <= limit {
-			return s.solveLU(p, x, w)
+			return true, s.solveLU(p, x, w)
 		}
-		return fmt.Errorf("free block of %d rows is not positive definite (the sparse LDLᵀ failed at row %d) and exceeds the %d rows of the dense LU fallback: %w",
+		return true, fmt.Errorf("free block of %d rows is not positive definite (the sparse LDLᵀ failed at row %d) and exceeds the %d rows of the dense LU fallback: %w",
 			m, s.sfac.free[s.sfac.failed], limit, ErrSingular)
 	}
 	free := s.sfac.free
@@ -586,12 +605,14 @@ func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
 	for k, i := range free {
 		xf[k] = -w[i] + s.rhsShift(int(i))
 	}
-	s.sfac.solve(xf)
+	if !s.sfac.solve(xf) {
+		return false, nil
+	}
 	for k, i := range free {
 		x[i] = xf[k]
 	}
 	p.Residual(w, x)
-	return nil
+	return true, nil
 }
 
 // updateFactor makes s.fac the Cholesky factor of A_FF for the free set in

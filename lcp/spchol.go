@@ -55,6 +55,24 @@ import (
 // root, and one that only moves the proximal centre (same F, same A)
 // recomputes nothing. A changed shift, a new pattern or a failed pivot
 // refactor everything.
+//
+// Row modifications. On a two-dimensional contact graph (a brick pyramid)
+// every path to the root runs through the dense top separators, so even
+// one moved index recomputes a large part of L. When only indices moved
+// (same A, same shift), each is instead modified into the factor (modify:
+// a rank-one update or downdate along its path, plus the up-looking solve
+// of an entering row), whenever the estimated flops are below half those of
+// the partial refactorization; at most maxModify in a row before the rows
+// they touched are recomputed. Modifications round differently from a
+// refactorization, so the factor then solves A_FF to rounding rather than
+// bit for bit as one from scratch.
+//
+// Stale factors. When A itself changed (a time stepper's next step at the
+// same pattern), the last factor, with the moved indices modified in, is
+// kept as a preconditioner and solve refines against the new A; a
+// refinement that does not converge fast makes the caller refactor. Both
+// devices apply only above minModifyFlops (about a millisecond of
+// refactorization), so small problems keep the bit-exact path.
 type sparseLDL struct {
 	// Ordering and symbolic analysis: valid for a and version ver.
 	a    *Sparse
@@ -88,6 +106,7 @@ type sparseLDL struct {
 	y     []float64
 	pat   []int32
 	dirty []bool    // rows to recompute in a partial refactorization
+	top   int       // row: the start of its pattern in pat
 	xp    []float64 // solve: the right-hand side in elimination order
 
 	valid     bool    // L, D are the factor of cxOld with shiftOld
@@ -97,6 +116,32 @@ type sparseLDL struct {
 
 	// shift > 0 factors C + shift·diag(C) (semidefinite blocks, see BPP).
 	shift float64
+
+	// Low-rank modification (see modify): the values of A and the free
+	// set, by elimination position, of the factored C; per position the
+	// flops of its row of L (rowFlops: the up-looking solve) and the
+	// entries of the columns on its path to the root (pathLen); the
+	// modifications since the last (re)factorization; dense workspaces.
+	aval      []float64
+	wasFree   []bool
+	rowFlops  []int
+	rowLen    []int // entries of the columns in row k's pattern
+	pathLen   []int
+	cdiag     []int   // slot of row k's diagonal in cx
+	modList   []int32 // positions modified since they were last recomputed
+	toggled   []int32
+	w         []float64
+	noModify  bool // tests: always refactor (the bit-exact path)
+	minModify int  // tests: replaces minModifyFlops when > 0
+
+	// A stale factor is that of an earlier A (with this call's free set):
+	// solve refines against the current A. refreshNext asks the next
+	// factor for a refactorization (a refinement converged slowly); rr and
+	// dx are refinement workspaces.
+	stale, refreshNext bool
+	refineIts          int // the last solve's refinement steps
+	rr, dx             []float64
+	modifyOps          int // the last call's row modifications (0: it refactored)
 
 	ord ordering
 }
@@ -148,11 +193,16 @@ func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 		}
 	}
 	f.dirty = growBool(f.dirty, n)
-	full := !f.valid || f.shift != f.shiftOld
+	// A full refactorization also ends a run of modifications that reached
+	// their bound without a refactorization of their rows in between.
+	full := !f.valid || f.shift != f.shiftOld || len(f.modList) >= f.maxModify()
+	f.modifyOps = 0
 	if !full {
-		// Rows whose C row changed, and their ancestors.
+		// Rows whose C row changed, and their ancestors, with the flops
+		// of recomputing them.
 		clear(f.dirty)
 		f.recompute = 0
+		refactor := 0
 		for k := 0; k < n; k++ {
 			lo, hi := f.cp[k], f.cp[k+1]
 			if slices.Equal(f.cx[lo:hi], f.cxOld[lo:hi]) {
@@ -161,16 +211,76 @@ func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 			for j := int32(k); j >= 0 && !f.dirty[j]; j = f.parent[j] {
 				f.dirty[j] = true
 				f.recompute++
+				refactor += f.rowFlops[j]
 			}
 		}
 		if f.recompute == 0 {
 			return true // the same matrix: the factor stands
 		}
+		aSame := slices.Equal(a.val[:a.ptr[a.n]], f.aval)
+		// A new A (a time stepper's next step) keeps the factor of the
+		// last one as a preconditioner when that is worth it (see
+		// solve): the factor goes stale, and moved indices are modified
+		// into it as below.
+		keepStale := !aSame && !f.noModify && !f.refreshNext && refactor >= f.minModifyFlops()
+		if keepStale && f.toggles(state) == 0 {
+			f.cx, f.cxOld = f.cxOld, f.cx
+			f.stale = true
+			f.recompute = 0
+			f.keep(a, state)
+			return true
+		}
+		if (aSame || keepStale) && f.modifyCheaper(state, refactor) {
+			f.cx, f.cxOld = f.cxOld, f.cx
+			if f.modify() {
+				f.stale = f.stale || keepStale
+				f.recompute = 0
+				f.keep(a, state)
+				return true
+			}
+			// A pivot at rounding level on the way: refactor from
+			// scratch, which finds and reports it.
+			f.cx, f.cxOld = f.cxOld, f.cx
+			full = true
+		}
 	}
+	full = full || f.stale // a stale factor is refactored whole
+	f.stale, f.refreshNext = false, false
 	f.cx, f.cxOld = f.cxOld, f.cx
 	f.shiftOld = f.shift
 	f.valid = f.numeric(n, full)
+	if f.valid {
+		f.keep(a, state)
+		// The modifications' rounding is gone when every row they touched
+		// was recomputed: a modified position's row if it is free, and the
+		// rows of its path to the root, which a dirty row takes along (a
+		// position that left F is an exact unit row).
+		clean := true
+		for _, k := range f.modList {
+			if full {
+				break
+			}
+			if f.wasFree[k] {
+				clean = clean && f.dirty[k]
+			} else if p := f.parent[k]; p >= 0 {
+				clean = clean && f.dirty[p]
+			}
+		}
+		if clean {
+			f.modList = f.modList[:0]
+		}
+	}
 	return f.valid
+}
+
+// keep records the values of A and the free set of the factored C, which
+// modifyCheaper compares the next call's with.
+func (f *sparseLDL) keep(a *Sparse, state []State) {
+	f.aval = append(f.aval[:0], a.val[:a.ptr[a.n]]...)
+	f.wasFree = growBool(f.wasFree, a.n)
+	for k, i := range f.perm {
+		f.wasFree[k] = state[i] == Free
+	}
 }
 
 // symbolic computes the pattern of C (the lower triangle of the whole of A
@@ -181,10 +291,14 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	f.cp = growInt(f.cp, n+1)
 	f.ci = f.ci[:0]
 	f.cp[0] = 0
+	f.cdiag = growInt(f.cdiag, n)
 	for k, i := range f.perm {
 		cols, _ := a.row(int(i))
 		for _, j := range cols {
 			if l := f.ploc[j]; l <= int32(k) {
+				if l == int32(k) {
+					f.cdiag[k] = len(f.ci)
+				}
 				f.ci = append(f.ci, l)
 			}
 		}
@@ -219,6 +333,15 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	for k := 0; k < n; k++ {
 		f.lp[k+1] = f.lp[k] + int(f.lnz[k])
 	}
+	f.pathLen = growInt(f.pathLen, n)
+	for k := n - 1; k >= 0; k-- {
+		f.pathLen[k] = int(f.lnz[k])
+		if p := f.parent[k]; p >= 0 {
+			f.pathLen[k] += f.pathLen[p]
+		}
+	}
+	f.rowFlops = growInt(f.rowFlops, n)
+	f.rowLen = growInt(f.rowLen, n)
 	f.li = growInt32(f.li, f.lp[n])
 	f.lx = grow(f.lx, f.lp[n])
 	f.rslot = growInt32(f.rslot, f.lp[n])
@@ -231,14 +354,12 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 // the same bits as a full one. It reports false on a pivot at rounding
 // level, leaving the factor incomplete.
 func (f *sparseLDL) numeric(n int, full bool) bool {
-	cx := f.cxOld // the values being factored (factor swapped them in)
 	f.d = grow(f.d, n)
 	f.y = grow(f.y, n)
 	f.pat = growInt32(f.pat, n)
 	clear(f.y)
-	y, pat, parent, flag := f.y, f.pat, f.parent, f.flag
-	for k := range flag {
-		flag[k] = -1 // the marks of the symbolic phase are stale
+	for k := range f.flag {
+		f.flag[k] = -1 // the marks of the symbolic phase are stale
 	}
 	if full {
 		f.recompute = n
@@ -249,77 +370,376 @@ func (f *sparseLDL) numeric(n int, full bool) bool {
 		if !full && !f.dirty[k] {
 			continue
 		}
-		// Scatter row k of C into y and find the pattern of row k of L
-		// (the reach of its columns in the elimination tree) in
-		// topological order on the stack pat[top:n].
-		top := n
-		flag[k] = int32(k)
-		for p := f.cp[k]; p < f.cp[k+1]; p++ {
-			i := f.ci[p]
-			y[i] += cx[p]
-			ln := 0
-			for ; flag[i] != int32(k); i = parent[i] {
-				pat[ln] = i
-				ln++
-				flag[i] = int32(k)
-			}
-			for ln > 0 {
-				top--
-				ln--
-				pat[top] = pat[ln]
-			}
-		}
-		akk := y[k] * (1 + f.shift)
-		dk := akk
-		y[k] = 0
-		rs := f.rs[k]
-		if full {
-			f.rs[k+1] = rs + (n - top)
-		}
-		for t := 0; top < n; top, t = top+1, t+1 {
-			i := pat[top]
-			yi := y[i]
-			y[i] = 0
-			// Column i's entries of the rows before k are the slots
-			// before row k's own: the columns fill in row order.
-			var p2 int
-			if full {
-				p2 = f.lp[i] + int(f.lnz[i])
-				f.lnz[i]++
-				f.rslot[rs+t] = int32(p2)
-				f.li[p2] = int32(k)
-			} else {
-				p2 = int(f.rslot[rs+t])
-			}
-			if yi != 0 {
-				// yi = 0 (always for a row or column outside F) would
-				// subtract zeros: skipped, so the unit rows of the padded
-				// matrix cost no flops.
-				lo := f.lp[i]
-				idx, val := f.li[lo:p2], f.lx[lo:p2]
-				val = val[:len(idx)] // no bounds check on val in the loop
-				for t, r := range idx {
-					y[r] -= val[t] * yi
-				}
-			}
-			lki := yi / f.d[i]
-			dk -= lki * yi
-			f.lx[p2] = lki
-		}
-		if !(dk > pivotFloor*math.Abs(akk)) || math.IsInf(dk, 0) {
-			f.failed = int(f.loc[f.perm[k]])
-			if f.failed < 0 {
-				f.failed = 0
-			}
+		if !f.row(k, full) {
 			return false
 		}
-		f.d[k] = dk
 	}
 	return true
 }
 
-// solve overwrites x (length m, in the order of f.free) with A_FF⁻¹ x.
-func (f *sparseLDL) solve(x []float64) {
+// row computes row k of L and d_k from row k of the factored C (cxOld)
+// and the rows of L before it, by the up-looking sparse triangular solve,
+// leaving the pattern of row k (columns in topological order) in
+// pat[f.top:n]. With full set it also places the row's entries in the
+// column storage (a full factorization visits the rows in order). It
+// reports false, with f.failed set, on a pivot at rounding level.
+func (f *sparseLDL) row(k int, full bool) bool {
+	n := len(f.perm)
+	cx := f.cxOld
+	y, pat, parent, flag := f.y, f.pat, f.parent, f.flag
+	// Scatter row k of C into y and find the pattern of row k of L (the
+	// reach of its columns in the elimination tree) in topological order
+	// on the stack pat[top:n].
+	top := n
+	flag[k] = int32(k)
+	for p := f.cp[k]; p < f.cp[k+1]; p++ {
+		i := f.ci[p]
+		y[i] += cx[p]
+		ln := 0
+		for ; flag[i] != int32(k); i = parent[i] {
+			pat[ln] = i
+			ln++
+			flag[i] = int32(k)
+		}
+		for ln > 0 {
+			top--
+			ln--
+			pat[top] = pat[ln]
+		}
+	}
+	f.top = top
+	akk := y[k] * (1 + f.shift)
+	dk := akk
+	y[k] = 0
+	rs := f.rs[k]
+	if full {
+		f.rs[k+1] = rs + (n - top)
+	}
+	flops, cols := 0, 0
+	for t := 0; top < n; top, t = top+1, t+1 {
+		i := pat[top]
+		yi := y[i]
+		y[i] = 0
+		// Column i's entries of the rows before k are the slots before
+		// row k's own: the columns fill in row order.
+		var p2 int
+		if full {
+			p2 = f.lp[i] + int(f.lnz[i])
+			f.lnz[i]++
+			f.rslot[rs+t] = int32(p2)
+			f.li[p2] = int32(k)
+		} else {
+			p2 = int(f.rslot[rs+t])
+		}
+		lo := f.lp[i]
+		flops += p2 - lo
+		cols += f.lp[i+1] - lo
+		if yi != 0 {
+			// yi = 0 (always for a row or column outside F) would subtract
+			// zeros: skipped, so the unit rows of the padded matrix cost no
+			// flops.
+			idx, val := f.li[lo:p2], f.lx[lo:p2]
+			val = val[:len(idx)] // no bounds check on val in the loop
+			for t, r := range idx {
+				y[r] -= val[t] * yi
+			}
+		}
+		lki := yi / f.d[i]
+		dk -= lki * yi
+		f.lx[p2] = lki
+	}
+	if full {
+		f.rowFlops[k], f.rowLen[k] = flops, cols
+	}
+	if !(dk > pivotFloor*math.Abs(akk)) || math.IsInf(dk, 0) {
+		f.failed = int(f.loc[f.perm[k]])
+		if f.failed < 0 {
+			f.failed = 0
+		}
+		return false
+	}
+	f.d[k] = dk
+	return true
+}
+
+// modifyCheaper reports whether the last factor can be modified into the
+// new one (only indices entered or left F: the values of A and the shift
+// are the same, and fewer than maxModify modifications were made since the
+// last refactorization) with fewer flops than the partial refactorization
+// of refactor flops, and leaves the moved positions in f.toggled. An index
+// leaving F costs a rank-one update along its path to the root of the
+// elimination tree, one entering it also the up-looking solve of its row
+// and the column below it; a rank-one pass costs two flops per entry.
+func (f *sparseLDL) modifyCheaper(state []State, refactor int) bool {
+	if f.noModify || refactor < f.minModifyFlops() || len(f.modList) >= f.maxModify() {
+		return false
+	}
+	cost := 0
+	for _, k := range f.toggled[:f.toggles(state)] {
+		cost += 2 * f.pathLen[k]
+		if !f.wasFree[k] {
+			cost += f.rowLen[k] + int(f.lnz[k])
+		}
+	}
+	return len(f.toggled) > 0 && len(f.modList)+len(f.toggled) <= f.maxModify() && 2*cost < refactor
+}
+
+// toggles leaves in f.toggled the positions whose membership in F differs
+// from the factored C's, and returns their number.
+func (f *sparseLDL) toggles(state []State) int {
+	f.toggled = f.toggled[:0]
+	for k, i := range f.perm {
+		if (state[i] == Free) != f.wasFree[k] {
+			f.toggled = append(f.toggled, int32(k))
+		}
+	}
+	return len(f.toggled)
+}
+
+// minModifyFlops is the partial refactorization below which neither
+// modifications nor a stale factor are tried: about a millisecond, cheap
+// enough to keep the factor bit for bit that of a factorization from
+// scratch.
+const minModifyFlops = 2_000_000
+
+// minModifyFlops returns minModifyFlops, or the tests' f.minModify.
+func (f *sparseLDL) minModifyFlops() int {
+	if f.minModify > 0 {
+		return f.minModify
+	}
+	return minModifyFlops
+}
+
+// maxModify bounds the row modifications between refactorizations: each
+// rounds L and D a little differently from a factorization from scratch,
+// and a refactorization (the next change of A at the latest: every time
+// step) starts afresh. The bound is a quarter of the rows, at least 256.
+func (f *sparseLDL) maxModify() int { return max(256, len(f.perm)/4) }
+
+// modify turns the factor of the last C into that of the new one (cxOld),
+// which differs in the rows and columns of the positions f.toggled only,
+// by row modifications (Davis and Hager, "Row modifications of a sparse
+// Cholesky factorization", SIAM J. Matrix Anal. Appl. 26(3), 2005): first
+// every index that left F (its row and column become the unit row of the
+// padded matrix, a rank-one update of the rows after it), then every index
+// that entered F, in elimination order (its row of L by the up-looking
+// solve, its column below the diagonal, and a rank-one downdate of the rows
+// after it). Each intermediate matrix is a padded principal submatrix of
+// C, positive definite if C is. The rank-one passes are Gill, Golub, Murray
+// and Saunders' method C1 ("Methods for modifying matrix factorizations",
+// Math. Comp. 28, 1974) on the path of the elimination tree. It reports
+// false if a pivot falls to rounding level, leaving the factor invalid.
+func (f *sparseLDL) modify() bool {
+	n := len(f.perm)
+	f.w = grow(f.w, n) // all zero between modifications
+	for k := range f.flag {
+		f.flag[k] = -1
+	}
+	f.valid = false
+	for _, k := range f.toggled {
+		if f.wasFree[k] {
+			f.deleteRow(int(k))
+		}
+	}
+	for _, k := range f.toggled {
+		if !f.wasFree[k] && !f.addRow(int(k)) {
+			return false
+		}
+	}
+	f.modList = append(f.modList, f.toggled...)
+	f.modifyOps = len(f.toggled)
+	f.valid = true
+	return true
+}
+
+// deleteRow makes position k a unit row and column: L's row and column k
+// become zero, d_k one, and the rows after k take the rank-one update
+// d_k l lᵀ with l the old column k below the diagonal.
+func (f *sparseLDL) deleteRow(k int) {
+	for t := f.rs[k]; t < f.rs[k+1]; t++ {
+		f.lx[f.rslot[t]] = 0
+	}
+	for q := f.lp[k]; q < f.lp[k+1]; q++ {
+		f.w[f.li[q]] = f.lx[q]
+		f.lx[q] = 0
+	}
+	dk := f.d[k]
+	f.d[k] = 1
+	f.rank1(k, dk)
+}
+
+// addRow makes position k, a unit row of the factor, row and column k of
+// the new C: row k of L by the up-looking solve, the column below the
+// diagonal from column k of C (its entries in rows that are free in the
+// intermediate matrix: free before and after; rows still to be added come
+// in later) minus the columns of row k's pattern, and the rank-one downdate
+// −d_k l lᵀ of the rows after k. It reports false on a pivot at rounding
+// level.
+func (f *sparseLDL) addRow(k int) bool {
+	if !f.row(k, false) {
+		return false
+	}
+	w := f.w
+	cols, vals := f.a.row(int(f.perm[k]))
+	for t, j := range cols {
+		if r := f.ploc[j]; r > int32(k) && f.wasFree[r] && f.loc[j] >= 0 {
+			w[r] = vals[t]
+		}
+	}
+	n := len(f.perm)
+	rs := f.rs[k]
+	for t, top := 0, f.top; top < n; top, t = top+1, t+1 {
+		i := f.pat[top]
+		p2 := int(f.rslot[rs+t])
+		c := f.d[i] * f.lx[p2]
+		if c == 0 {
+			continue
+		}
+		hi := f.lp[i+1]
+		idx, val := f.li[p2+1:hi], f.lx[p2+1:hi]
+		val = val[:len(idx)]
+		for t, r := range idx {
+			w[r] -= c * val[t]
+		}
+	}
+	dk := f.d[k]
+	for q := f.lp[k]; q < f.lp[k+1]; q++ {
+		r := f.li[q]
+		f.lx[q] = w[r] / dk
+		w[r] = f.lx[q]
+	}
+	return f.rank1(k, -dk)
+}
+
+// rank1 adds α w wᵀ to the factored matrix after position k, w held in
+// f.w with its non-zeros on the path from k to the root (method C1 on that
+// path), and clears f.w. It reports false if a pivot of a downdate (α < 0)
+// falls to rounding level.
+func (f *sparseLDL) rank1(k int, alpha float64) bool {
+	w := f.w
+	ok := true
+	for j := f.parent[k]; j >= 0; j = f.parent[j] {
+		p := w[j]
+		w[j] = 0
+		if p == 0 || !ok {
+			continue // walk on: the path's entries must be cleared
+		}
+		dj := f.d[j]
+		dn := dj + alpha*p*p
+		if akk := f.cxOld[f.cdiag[j]] * (1 + f.shift); !(dn > pivotFloor*math.Abs(akk)) || math.IsInf(dn, 0) {
+			ok = false
+			for q := f.lp[j]; q < f.lp[j+1]; q++ {
+				w[f.li[q]] = 0
+			}
+			continue
+		}
+		beta := p * alpha / dn
+		alpha *= dj / dn
+		f.d[j] = dn
+		lo, hi := f.lp[j], f.lp[j+1]
+		idx, val := f.li[lo:hi], f.lx[lo:hi]
+		val = val[:len(idx)]
+		for t, r := range idx {
+			w[r] -= p * val[t]
+			val[t] += beta * w[r]
+		}
+	}
+	return ok
+}
+
+// solve overwrites x (length m, in the order of f.free) with A_FF⁻¹ x, the
+// shifted block if f.shift > 0. A fresh factor solves directly. A stale
+// one (the factor of an earlier A, see factor) is a preconditioner for
+// iterative refinement against the current A:
+//
+//	x₀ = M⁻¹ r,   x_{k+1} = x_k + M⁻¹ (r − A_FF x_k),
+//
+// which contracts the error by ‖I − M⁻¹A_FF‖ per step, about the relative
+// change of A since the factorization over the block's smallest relative
+// eigenvalue: a resting stack's A changes by rounding from step to step, and
+// two or three steps reach rounding. It stops when every row's residual is
+// within refineTol of its Oettli–Prager scale, Σ_j |a_ij x_j| + |r_i| (the
+// componentwise backward error of a stable direct solve), and reports false
+// (x undefined) when a step fails to halve the residual or maxRefine steps
+// do not get there: the caller then refactors. A solve that needed more
+// than refineSlow steps asks the next factor for a refactorization.
+func (f *sparseLDL) solve(x []float64) bool {
+	f.refineIts = 0
+	if !f.stale {
+		f.solveDirect(x)
+		return true
+	}
+	m := len(f.free)
+	x = x[:m]
+	f.rr = append(f.rr[:0], x...)
+	f.dx = grow(f.dx, m)
+	f.solveDirect(x)
+	prev := math.Inf(1)
+	for it := 1; it <= maxRefine; it++ {
+		worst, ok := f.residual(x, f.dx)
+		if ok {
+			f.refreshNext = f.refreshNext || it-1 > refineSlow
+			return true
+		}
+		if !(worst < 0.5*prev) || it == maxRefine {
+			return false
+		}
+		prev = worst
+		f.refineIts = it
+		f.solveDirect(f.dx)
+		for k, v := range f.dx {
+			x[k] += v
+		}
+	}
+	return false
+}
+
+// residual sets res = r − A_FF x (r in f.rr, the block shifted by f.shift)
+// and returns the largest |res_i| relative to its Oettli–Prager scale, and
+// whether all are within refineTol of it.
+func (f *sparseLDL) residual(x, res []float64) (float64, bool) {
+	worst, ok := 0.0, true
+	for k, i := range f.free {
+		cols, vals := f.a.row(int(i))
+		s, sc := f.rr[k], math.Abs(f.rr[k])
+		for t, j := range cols {
+			l := f.loc[j]
+			if l < 0 {
+				continue
+			}
+			v := vals[t]
+			if j == i {
+				v *= 1 + f.shift
+			}
+			p := v * x[l]
+			s -= p
+			sc += math.Abs(p)
+		}
+		res[k] = s
+		if e := math.Abs(s); e > refineTol*sc {
+			ok = false
+			if sc > 0 {
+				worst = math.Max(worst, e/sc)
+			} else {
+				worst = math.Inf(1)
+			}
+		}
+	}
+	return worst, ok
+}
+
+// Refinement against a stale factor (see solve): the componentwise
+// residual it reaches (a few units of rounding: a fresh factor's solve
+// reaches about 1e-15 on the stepper's blocks), the steps after which the
+// next factor refactors, and the steps it may take.
+const (
+	refineTol  = 1e-13
+	refineSlow = 3
+	maxRefine  = 8
+)
+
+// solveDirect overwrites x with (L D Lᵀ)⁻¹ x in the order of f.free.
+func (f *sparseLDL) solveDirect(x []float64) {
 	n := len(f.perm)
 	x = x[:len(f.free)]
 	f.xp = grow(f.xp, n)
