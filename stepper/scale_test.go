@@ -55,6 +55,28 @@ func BenchmarkWallSteady(b *testing.B) {
 	}
 }
 
+// A steady step of a 210-brick pyramid (base 20, 7 080 rows) after 30
+// steps of settling: a two-dimensional contact graph, where the factor's
+// row modifications and the stale factor's refinement carry the step.
+func BenchmarkPyramidSteady(b *testing.B) {
+	p := scenes.DefaultPyramidParams()
+	p.Base = 20
+	w, err := scenes.Pyramid(p)
+	require.NoError(b, err)
+	for i := 0; i < 30; i++ {
+		_, err := w.Step()
+		require.NoError(b, err)
+	}
+	b.ReportAllocs()
+	iters := 0
+	for b.Loop() {
+		st, err := w.Step()
+		require.NoError(b, err)
+		iters += st.Iterations
+	}
+	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+}
+
 // A brick wall built at rest keeps its contact keys: every contact is new
 // on step 1 only, so the new-contact pre-solve runs on step 1 and never
 // again. (Before the box–box clip snap, rounding-level drift flipped keys
