@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	gstudy "github.com/gorigid/gorigid/study"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -75,8 +76,8 @@ func TestStudyFilesWritten(t *testing.T) {
 		{study: "scaling", steps: "1", long: true, stdout: "brickwall: time ∝ bricks^p",
 			csv: []csvFile{
 				{"scaling.csv", []string{"scene", "bricks", "rows", "step1_ms", "steady_ms", "mean_ms", "iterations_mean",
-					"iterations_max", "budget_hits", "max_displacement_m", "stands"}, 9},
-				{"steps.csv", []string{"scene", "bricks", "step", "cpu_ms", "iterations"}, 9},
+					"iterations_max", "budget_hits", "max_displacement_m", "stands"}, len(gstudy.ScalingCases)},
+				{"steps.csv", []string{"scene", "bricks", "step", "cpu_ms", "iterations"}, len(gstudy.ScalingCases)},
 				{"summary.csv", []string{"quantity", "value"}, 1 + 2*3*2 + 2}},
 			png: []string{"scaling.png"}},
 	} {
