@@ -565,7 +565,10 @@ func (w *World) storeImpulses(base int) {
 // pre-solve's index sets warm-start the step's solve, with the new
 // contacts' friction and rolling rows free (they were pinned at zero in the
 // pre-solve; free is static friction, the state fillContactRows gives
-// them). Steps without new frictional contacts skip it. This is the
+// them). Steps without new frictional contacts skip it; when at least a
+// quarter of their points are new frictionless ones (a frictionless pile
+// built at rest) the sweeps below still choose their normal rows' start
+// in the step's own problem. This is the
 // documented estimate for a new contact: a resting contact has its static
 // friction from its first step.
 //
@@ -602,6 +605,13 @@ func (w *World) estimateNewContacts() {
 		}
 	}
 	if !fresh {
+		// New frictionless contacts need no estimate, but a scene built at
+		// rest starts them at their bounds all the same: seed their
+		// normal rows' start in the step's own problem.
+		if n := w.freshPoints(); n > 0 && 4*n >= len(ws.points) {
+			ws.eprob = ws.eq.Problem()
+			w.seedNewNormals(false)
+		}
 		return
 	}
 	nj := ws.nj

@@ -52,8 +52,10 @@ type Stats struct {
 	// counted in Iterations.
 	PreSolveIterations int
 	// SeedSweeps is the projected Gauss–Seidel sweeps that chose the start
-	// index sets of that pre-solve (run when at least a quarter of the
-	// step's contact points are new), 0 when none ran.
+	// index sets of the new contacts' normal rows, in that pre-solve or,
+	// when no new contact has friction, in the step's solve (run when at
+	// least a quarter of the step's contact points are new), 0 when none
+	// ran.
 	SeedSweeps int
 	// PolishSweeps is the number of projected Gauss–Seidel sweeps run
 	// after the solver (Settings.Polish; fewer when a sweep changed
