@@ -17,8 +17,10 @@
 // Solvers:
 //
 //   - BPP: block principal pivoting (Júdice & Pires 1994, ref. [29] of the
-//     paper) with the single-pivot safeguard. Every iterate solves the free
-//     block exactly, so it satisfies Eq. (2).
+//     paper) with the single-pivot safeguard and, for large problems whose
+//     single pivots crawl, a line-searched (damped) Newton mode on the same
+//     face solves. Every iterate solves the free block exactly, so it
+//     satisfies Eq. (2).
 //   - PGS: projected Gauss–Seidel with box projection and optional
 //     over-relaxation; one sweep per iteration.
 //   - Lemke: Lemke's complementary pivoting with a lexicographic tie-break;
@@ -70,7 +72,10 @@
 // the free set stays the same. One iteration then costs the flops of the
 // factor, about Σ_k c_k² for column counts c_k of L (O(b² n) for a band, O(n)
 // for a chain), plus O(nnz(A)) for w = A x + b, instead of the dense
-// Cholesky's O(m³) refactor or its O(m²) updates per changed index. A free block
+// Cholesky's O(m³) refactor or its O(m²) updates per changed index. On large
+// problems a few changed indices are rank-one modifications of the factor,
+// and a new A of the same pattern (the next time step) is solved by
+// refinement against the last factor (see BPP). A free block
 // that is not numerically positive definite is solved by a dense LU when it
 // has at most BPP.MaxDenseFallback rows (2000 by default); a larger one ends
 // the solve with ErrSingular. PGS reads rows through RowDot, which is
