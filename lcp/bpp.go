@@ -482,19 +482,17 @@ func (s *BPP) startDamped(p *Problem, x []float64) {
 // max(x − u, w)) with the face solves of block pivoting as its Newton
 // steps.
 func (s *BPP) dampedStep(p *Problem, xf []float64) {
-	a := 1.0
-	for ; a > 1.0/(1<<20); a /= 2 {
+	for a := 1.0; ; a /= 2 {
 		for i := range s.dmT {
 			s.dmT[i] = s.dmX[i] + a*(xf[i]-s.dmX[i])
 		}
-		if th := s.merit(p, s.dmT); th <= (1-2e-4*a)*s.dmTheta {
+		th := s.merit(p, s.dmT) // leaves w at the trial point in s.dmW
+		if th <= (1-2e-4*a)*s.dmTheta || a <= 1.0/(1<<20) {
+			copy(s.dmX, s.dmT)
+			s.dmTheta = th
 			break
 		}
 	}
-	for i := range s.dmT {
-		s.dmX[i] += a * (xf[i] - s.dmX[i])
-	}
-	s.dmTheta = s.merit(p, s.dmX)
 	s.dampedSets(p)
 }
 

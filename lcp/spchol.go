@@ -125,6 +125,7 @@ type sparseLDL struct {
 	aval      []float64
 	wasFree   []bool
 	rowFlops  []int
+	fullFlops int   // Σ rowFlops: a full factorization's flops (structural)
 	rowLen    []int // entries of the columns in row k's pattern
 	pathLen   []int
 	cdiag     []int   // slot of row k's diagonal in cx
@@ -217,20 +218,23 @@ func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 		if f.recompute == 0 {
 			return true // the same matrix: the factor stands
 		}
-		aSame := slices.Equal(a.val[:a.ptr[a.n]], f.aval)
 		// A new A (a time stepper's next step) keeps the factor of the
 		// last one as a preconditioner when that is worth it (see
 		// solve): the factor goes stale, and moved indices are modified
 		// into it as below.
-		keepStale := !aSame && !f.noModify && !f.refreshNext && refactor >= f.minModifyFlops()
-		if keepStale && f.toggles(state) == 0 {
+		aSame := f.modifiable() && slices.Equal(a.val[:a.ptr[a.n]], f.aval)
+		keepStale := f.modifiable() && !aSame && !f.refreshNext && refactor >= f.minModifyFlops()
+		if aSame || keepStale {
+			f.toggles(state)
+		}
+		if keepStale && len(f.toggled) == 0 {
 			f.cx, f.cxOld = f.cxOld, f.cx
 			f.stale = true
 			f.recompute = 0
 			f.keep(a, state)
 			return true
 		}
-		if (aSame || keepStale) && f.modifyCheaper(state, refactor) {
+		if (aSame || keepStale) && f.modifyCheaper(refactor) {
 			f.cx, f.cxOld = f.cxOld, f.cx
 			if f.modify() {
 				f.stale = f.stale || keepStale
@@ -274,8 +278,12 @@ func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 }
 
 // keep records the values of A and the free set of the factored C, which
-// modifyCheaper compares the next call's with.
+// the next call compares its own with; nothing when the pattern is too
+// small for modifications (the copy would be work on every iteration).
 func (f *sparseLDL) keep(a *Sparse, state []State) {
+	if !f.modifiable() {
+		return
+	}
 	f.aval = append(f.aval[:0], a.val[:a.ptr[a.n]]...)
 	f.wasFree = growBool(f.wasFree, a.n)
 	for k, i := range f.perm {
@@ -374,6 +382,12 @@ func (f *sparseLDL) numeric(n int, full bool) bool {
 			return false
 		}
 	}
+	if full {
+		f.fullFlops = 0
+		for _, c := range f.rowFlops[:n] {
+			f.fullFlops += c
+		}
+	}
 	return true
 }
 
@@ -463,19 +477,18 @@ func (f *sparseLDL) row(k int, full bool) bool {
 }
 
 // modifyCheaper reports whether the last factor can be modified into the
-// new one (only indices entered or left F: the values of A and the shift
-// are the same, and fewer than maxModify modifications were made since the
-// last refactorization) with fewer flops than the partial refactorization
-// of refactor flops, and leaves the moved positions in f.toggled. An index
+// new one, whose moved positions toggles left in f.toggled (fewer than
+// maxModify modifications since the last refactorization), with fewer
+// flops than the partial refactorization of refactor flops. An index
 // leaving F costs a rank-one update along its path to the root of the
 // elimination tree, one entering it also the up-looking solve of its row
 // and the column below it; a rank-one pass costs two flops per entry.
-func (f *sparseLDL) modifyCheaper(state []State, refactor int) bool {
-	if f.noModify || refactor < f.minModifyFlops() || len(f.modList) >= f.maxModify() {
+func (f *sparseLDL) modifyCheaper(refactor int) bool {
+	if refactor < f.minModifyFlops() || len(f.modList) >= f.maxModify() {
 		return false
 	}
 	cost := 0
-	for _, k := range f.toggled[:f.toggles(state)] {
+	for _, k := range f.toggled {
 		cost += 2 * f.pathLen[k]
 		if !f.wasFree[k] {
 			cost += f.rowLen[k] + int(f.lnz[k])
@@ -501,6 +514,13 @@ func (f *sparseLDL) toggles(state []State) int {
 // enough to keep the factor bit for bit that of a factorization from
 // scratch.
 const minModifyFlops = 2_000_000
+
+// modifiable reports whether the pattern's full factorization reaches
+// minModifyFlops; below it no partial refactorization does, and neither
+// modifications nor stale factors are tried.
+func (f *sparseLDL) modifiable() bool {
+	return !f.noModify && f.fullFlops >= f.minModifyFlops()
+}
 
 // minModifyFlops returns minModifyFlops, or the tests' f.minModify.
 func (f *sparseLDL) minModifyFlops() int {
