@@ -17,16 +17,8 @@ import (
 // factorization from scratch; the same F and A recompute nothing.
 func TestSparseLDLPartialIsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(61, 62))
-	rows, nb := wallRows(rng, 6, 4, 40)
-	sp, _ := mbProblem(rng, nb, rows, 1e-3)
-	a := sp.A.(*Sparse)
+	sp, a, state := compliantWall(rng, 6, 4, 40, 4)
 	n := sp.N()
-	state := make([]State, n)
-	for i := range state {
-		if rng.IntN(4) == 0 {
-			state[i] = AtLower
-		}
-	}
 	var inc sparseLDL
 	inc.noModify = true // the refactorization path; modifications round differently
 	require.True(t, inc.factor(a, state))
@@ -135,16 +127,8 @@ func TestBPPKeepsRegularization(t *testing.T) {
 // factorization that reports the same failed row as one from scratch.
 func TestSparseLDLModify(t *testing.T) {
 	rng := rand.New(rand.NewPCG(71, 72))
-	rows, nb := wallRows(rng, 8, 6, 160)
-	sp, _ := mbProblem(rng, nb, rows, 1e-3)
-	a := sp.A.(*Sparse)
+	sp, a, state := compliantWall(rng, 8, 6, 160, 3)
 	n := sp.N()
-	state := make([]State, n)
-	for i := range state {
-		if rng.IntN(3) == 0 {
-			state[i] = AtLower
-		}
-	}
 	inc := sparseLDL{minModify: 1} // a small problem: modify it all the same
 	require.True(t, inc.factor(a, state))
 	modified := 0
@@ -163,30 +147,14 @@ func TestSparseLDLModify(t *testing.T) {
 		}
 		require.True(t, inc.factor(a, state), "trial %d", trial)
 		modified += inc.modifyOps
-		var ref sparseLDL
-		require.True(t, ref.factor(a, state))
-		require.Equal(t, ref.free, inc.free)
-		r := make([]float64, len(inc.free))
-		for k := range r {
-			r[k] = rng.NormFloat64()
-		}
-		x, xr := slices.Clone(r), slices.Clone(r)
-		inc.solve(x)
-		ref.solve(xr)
-		scale := 0.0
-		for _, v := range xr {
-			scale = math.Max(scale, math.Abs(v))
-		}
-		for k := range x {
-			// The compliant block's condition number is about 1e3: both
-			// solves are within ~1e-13 of the exact one, relative.
-			require.InDelta(t, xr[k], x[k], 1e-10*scale, "trial %d, row %d", trial, inc.free[k])
-		}
+		// The compliant block's condition number is about 1e3: both
+		// solves are within ~1e-13 of the exact one, relative.
+		require.True(t, agreesWithScratch(t, rng, &inc, a, state, 1e-10, fmt.Sprintf("trial %d", trial)))
 	}
 	assert.Greater(t, modified, 60, "most small moves were modifications")
 
 	// A rigid, redundant problem: free blocks turn singular.
-	rows, nb = wallRows(rng, 3, 3, 24)
+	rows, nb := wallRows(rng, 3, 3, 24)
 	rp, _ := mbProblem(rng, nb, rows, 0)
 	ra := rp.A.(*Sparse)
 	m := rp.N()
@@ -220,16 +188,8 @@ func TestSparseLDLModify(t *testing.T) {
 // BPP refactor; BPP's answers on a run of such problems match a cold BPP's.
 func TestSparseLDLStale(t *testing.T) {
 	rng := rand.New(rand.NewPCG(91, 92))
-	rows, nb := wallRows(rng, 8, 6, 160)
-	sp, _ := mbProblem(rng, nb, rows, 1e-3)
-	a := sp.A.(*Sparse)
+	sp, a, state := compliantWall(rng, 8, 6, 160, 3)
 	n := sp.N()
-	state := make([]State, n)
-	for i := range state {
-		if rng.IntN(3) == 0 {
-			state[i] = AtLower
-		}
-	}
 	base := slices.Clone(a.val[:a.ptr[n]])
 	// rescale sets A to D A D with D = diag(1 + δ_i), δ_i uniform in ±rel:
 	// the same pattern, still symmetric positive definite.
@@ -248,29 +208,11 @@ func TestSparseLDLStale(t *testing.T) {
 	require.True(t, inc.factor(a, state))
 	check := func(what string) bool {
 		t.Helper()
-		var ref sparseLDL
-		require.True(t, ref.factor(a, state))
-		r := make([]float64, len(inc.free))
-		for k := range r {
-			r[k] = rng.NormFloat64()
-		}
-		x, xr := slices.Clone(r), slices.Clone(r)
-		if !inc.solve(x) {
-			return false
-		}
-		ref.solve(xr)
-		scale := 0.0
-		for _, v := range xr {
-			scale = math.Max(scale, math.Abs(v))
-		}
-		for k := range x {
-			// Both are within cond(A_FF)·(backward error) of the exact
-			// solution: the refinement stops at a componentwise backward
-			// error of refineTol = 1e-13, the direct solve is at rounding,
-			// and the compliant block's condition number is about 1e3.
-			require.InDelta(t, xr[k], x[k], 1e-9*scale, "%s: row %d", what, inc.free[k])
-		}
-		return true
+		// Both are within cond(A_FF)·(backward error) of the exact
+		// solution: the refinement stops at a componentwise backward
+		// error of refineTol = 1e-13, the direct solve is at rounding,
+		// and the compliant block's condition number is about 1e3.
+		return agreesWithScratch(t, rng, &inc, a, state, 1e-9, what)
 	}
 	for step := 0; step < 5; step++ {
 		rescale(1e-9 * float64(step+1))
@@ -291,7 +233,7 @@ func TestSparseLDLStale(t *testing.T) {
 	// BPP over a run of nearby problems, warm-started as a stepper does,
 	// on the wall of BenchmarkBPPSparse (CFM about 1 % of the diagonal).
 	rng = rand.New(rand.NewPCG(30, 72))
-	rows, nb = wallRows(rng, 6, 5, 184)
+	rows, nb := wallRows(rng, 6, 5, 184)
 	sp, _ = mbProblem(rng, nb, rows, 0.1)
 	a = sp.A.(*Sparse)
 	n = sp.N()
@@ -322,4 +264,48 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// compliantWall is the wall-like problem of wallRows(levels, perLevel,
+// contacts) with compliance 1e-3 (positive definite, condition number
+// about 1e3), its *Sparse A and start states with each row at its lower
+// bound with probability 1/oneIn.
+func compliantWall(rng *rand.Rand, levels, perLevel, contacts, oneIn int) (*Problem, *Sparse, []State) {
+	rows, nb := wallRows(rng, levels, perLevel, contacts)
+	sp, _ := mbProblem(rng, nb, rows, 1e-3)
+	state := make([]State, sp.N())
+	for i := range state {
+		if rng.IntN(oneIn) == 0 {
+			state[i] = AtLower
+		}
+	}
+	return sp, sp.A.(*Sparse), state
+}
+
+// agreesWithScratch solves A_FF x = r for a random r with inc and with a
+// factorization of a and state from scratch, and requires the same free
+// set and the two x within rel·max|x|. It returns false, checking nothing
+// more, when inc's solve gave up (a stale factor that did not refine).
+func agreesWithScratch(t *testing.T, rng *rand.Rand, inc *sparseLDL, a *Sparse, state []State, rel float64, what string) bool {
+	t.Helper()
+	var ref sparseLDL
+	require.True(t, ref.factor(a, state), what)
+	require.Equal(t, ref.free, inc.free, what)
+	r := make([]float64, len(inc.free))
+	for k := range r {
+		r[k] = rng.NormFloat64()
+	}
+	x, xr := slices.Clone(r), slices.Clone(r)
+	if !inc.solve(x) {
+		return false
+	}
+	ref.solve(xr)
+	scale := 0.0
+	for _, v := range xr {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	for k := range x {
+		require.InDelta(t, xr[k], x[k], rel*scale, "%s: row %d", what, inc.free[k])
+	}
+	return true
 }

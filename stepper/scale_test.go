@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
 	"github.com/stretchr/testify/require"
 )
 
@@ -39,18 +40,7 @@ func BenchmarkWallSteady(b *testing.B) {
 			p.Rows = c.rows
 			w, err := scenes.BrickWall(p)
 			require.NoError(b, err)
-			for i := 0; i < 60; i++ {
-				_, err := w.Step()
-				require.NoError(b, err)
-			}
-			b.ReportAllocs()
-			iters := 0
-			for b.Loop() {
-				st, err := w.Step()
-				require.NoError(b, err)
-				iters += st.Iterations
-			}
-			b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+			benchSteady(b, w, 60)
 		})
 	}
 }
@@ -63,7 +53,13 @@ func BenchmarkPyramidSteady(b *testing.B) {
 	p.Base = 20
 	w, err := scenes.Pyramid(p)
 	require.NoError(b, err)
-	for i := 0; i < 30; i++ {
+	benchSteady(b, w, 30)
+}
+
+// benchSteady steps w settle times, then times one step per op and
+// reports the block-pivoting iterations per step.
+func benchSteady(b *testing.B, w *stepper.World, settle int) {
+	for i := 0; i < settle; i++ {
 		_, err := w.Step()
 		require.NoError(b, err)
 	}
