@@ -32,6 +32,7 @@
 //	    row_bodies    (R × 4)    extra, int64, −1 = unused block
 //	    kinds         (R)        extra, int64 constraint.Kind
 //	    stiffness, damping, speed, compliance (R)   extra: k, SPOOK d, motor target, c
+//	    drift         (R)        extra: constraint.Row.Drift (m or rad), absent in older files = 0
 //	  contacts/       Table 2's unilateral constraints; attribute count = n_c
 //	    gap           (n_c)      φ, m, > 0 separated
 //	    pairs         (n_c × 2)  int64 body ids, −1 = world (ground, static body)

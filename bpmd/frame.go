@@ -72,6 +72,7 @@ type Joints struct {
 	Damping    []float64          // damping: SPOOK damping time d (s)
 	Speed      []float64          // speed: target velocity of motors (m/s or rad/s)
 	Compliance []float64          // compliance: c of Row.Compliance(h), kg⁻¹ (derived, for readers)
+	Drift      []float64          // drift: constraint.Row.Drift, the row's second-order change over the step (m or rad; 0 = none)
 }
 
 // Contacts is Table 2's "unilateral constraints" group, n_c points.
@@ -181,7 +182,7 @@ func (f *Frame) Validate() error {
 	for _, lc := range []lenCheck{
 		{"joints/jacobians", len(j.Jacobians)}, {"joints/bounds", len(j.Bounds)}, {"joints/row_bodies", len(j.RowBodies)},
 		{"joints/kinds", len(j.Kinds)}, {"joints/stiffness", len(j.Stiffness)}, {"joints/damping", len(j.Damping)},
-		{"joints/speed", len(j.Speed)}, {"joints/compliance", len(j.Compliance)},
+		{"joints/speed", len(j.Speed)}, {"joints/compliance", len(j.Compliance)}, {"joints/drift", len(j.Drift)},
 	} {
 		if lc.n != r {
 			return fmt.Errorf("%s: has %d rows, joints/violations has %d", lc.name, lc.n, r)
@@ -213,8 +214,8 @@ func (f *Frame) Validate() error {
 		if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1) {
 			return fmt.Errorf("joints/bounds[%d]: need lo ≤ hi, lo < +Inf, hi > −Inf, got [%v, %v]", i, lo, hi)
 		}
-		if !finite(j.Violations[i]) || !finite(j.Speed[i]) || !finite(j.Damping[i]) || j.Damping[i] < 0 || math.IsNaN(j.Stiffness[i]) || j.Stiffness[i] < 0 {
-			return fmt.Errorf("joints row %d: violations, speed, damping must be finite, damping ≥ 0, stiffness ≥ 0; got φ=%v speed=%v d=%v k=%v", i, j.Violations[i], j.Speed[i], j.Damping[i], j.Stiffness[i])
+		if !finite(j.Violations[i]) || !finite(j.Speed[i]) || !finite(j.Drift[i]) || !finite(j.Damping[i]) || j.Damping[i] < 0 || math.IsNaN(j.Stiffness[i]) || j.Stiffness[i] < 0 {
+			return fmt.Errorf("joints row %d: violations, speed, drift, damping must be finite, damping ≥ 0, stiffness ≥ 0; got φ=%v speed=%v drift=%v d=%v k=%v", i, j.Violations[i], j.Speed[i], j.Drift[i], j.Damping[i], j.Stiffness[i])
 		}
 		if j.Kinds[i] < int64(constraint.Bilateral) || j.Kinds[i] > int64(constraint.RollingFriction) {
 			return fmt.Errorf("joints/kinds[%d]: unknown kind %d", i, j.Kinds[i])

@@ -409,6 +409,11 @@ func (d *decoder) frame(g string) (*Frame, error) {
 	j.Damping = d.floats(g+"/joints/damping", r, 1)
 	j.Speed = d.floats(g+"/joints/speed", r, 1)
 	j.Compliance = d.floats(g+"/joints/compliance", r, 1)
+	// The drift came later: files without it have none.
+	j.Drift = make([]float64, r)
+	if _, ok := d.ds[g+"/joints/drift"]; ok {
+		j.Drift = d.floats(g+"/joints/drift", r, 1)
+	}
 
 	// Contacts: n_c from gap.
 	c := &f.Contacts
@@ -431,7 +436,7 @@ func (d *decoder) frame(g string) (*Frame, error) {
 		c.Stiffness = d.floats(g+"/contacts/stiffness", nc, 1)
 		c.Damping = d.floats(g+"/contacts/damping", nc, 1)
 	}
-	for _, z := range []*[]float64{&j.Violations, &j.Stiffness, &j.Damping, &j.Speed, &j.Compliance, &c.Gap, &c.XN, &c.Roll, &c.RollBound} {
+	for _, z := range []*[]float64{&j.Violations, &j.Stiffness, &j.Damping, &j.Speed, &j.Compliance, &j.Drift, &c.Gap, &c.XN, &c.Roll, &c.RollBound} {
 		if *z == nil {
 			*z = []float64{}
 		}

@@ -203,7 +203,7 @@ func jointRows(f *Frame) []constraint.Row {
 		}
 		r.Phi = j.Violations[i]
 		r.Lo, r.Hi = j.Bounds[i][0], j.Bounds[i][1]
-		r.Stiffness, r.Damping, r.Speed = j.Stiffness[i], j.Damping[i], j.Speed[i]
+		r.Stiffness, r.Damping, r.Speed, r.Drift = j.Stiffness[i], j.Damping[i], j.Speed[i], j.Drift[i]
 	}
 	return rows
 }

@@ -16,7 +16,9 @@ import (
 //   - it is the world's last Controller, so at the start of each step, after
 //     the scene's controllers have set forces and targets, it copies the
 //     bodies' state and fills the joints' rows itself (Constraint.Fill is a
-//     pure function of the poses, so the rows equal the step's);
+//     pure function of the poses, so the rows equal the step's), except
+//     for their drift, which the stepper predicts and Solve copies
+//     (World.JointDrift);
 //   - it wraps the world's Solver, so it sees every iterate of the step's
 //     solve (before the Picker does) and records the per-iteration errors;
 //   - after Step, Frame reads the step's contacts (World.Contacts), the
@@ -131,6 +133,7 @@ func (r *Recorder) Control(w *stepper.World) error {
 			j.Stiffness = append(j.Stiffness, jr.Stiffness)
 			j.Damping = append(j.Damping, jr.Damping)
 			j.Speed = append(j.Speed, jr.Speed)
+			j.Drift = append(j.Drift, jr.Drift)
 			j.Compliance = append(j.Compliance, cc)
 		}
 		row += d
@@ -146,6 +149,11 @@ func (r *Recorder) Control(w *stepper.World) error {
 func (r *Recorder) Solve(dst *lcp.Result, p *lcp.Problem, s lcp.Settings) error {
 	n := p.N()
 	r.contacts = r.w.Contacts(r.contacts)
+	// The drift is the stepper's prediction (World.JointDrift), made
+	// after the controllers ran: Control recorded 0.
+	if d := r.w.JointDrift(r.cur.Joints.Drift[:0]); len(d) == len(r.cur.Joints.Violations) {
+		r.cur.Joints.Drift = d
+	}
 	r.normal = growBool(r.normal, n)
 	r.friction = growBool(r.friction, n)
 	for _, c := range r.contacts {

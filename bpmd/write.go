@@ -138,6 +138,7 @@ func (w *Writer) WriteFrame(f *Frame) (err error) {
 	e.f64(g+"/joints/stiffness", []uint64{r}, j.Stiffness)
 	e.f64(g+"/joints/damping", []uint64{r}, j.Damping)
 	e.f64(g+"/joints/speed", []uint64{r}, j.Speed)
+	e.f64(g+"/joints/drift", []uint64{r}, j.Drift)
 	e.f64(g+"/joints/compliance", []uint64{r}, j.Compliance)
 
 	c := &f.Contacts

@@ -68,7 +68,17 @@ type Row struct {
 	Stiffness float64
 	// Damping is SPOOK's damping time d (s); 0 = the plain Eq. 1 form.
 	Damping float64
-	Kind    Kind
+	// Drift (m or rad) is the change of φ over the coming step that the
+	// linear term h J v misses: the curvature of the constraint along the
+	// predicted motion, φ(q ⊕ h v̂) − φ(q) − h J v̂ = ½h² v̂ᵀ∇²φ v̂ + O(h³)
+	// (a pendulum's arm swinging through θ = h ω stretches by ½ L θ² if
+	// its bob moves along the tangent). A row with Drift asks that
+	// φ + h J v⁺ + Drift vanish, the second-order prediction of φ at the
+	// end of the step, so the velocity after the step is the chord of the
+	// arc rather than its tangent. 0 = none; Fill leaves it 0 and the
+	// stepper sets it (stepper.World.Step, Regularized mode).
+	Drift float64
+	Kind  Kind
 }
 
 // Context is what Fill reads: the world's bodies and the step h (s), which

@@ -305,7 +305,7 @@ func (s *Settings) positionTerm(r *constraint.Row, pf float64) float64 {
 	case Baumgarte:
 		return s.Baumgarte * r.Phi
 	}
-	return pf * r.Phi
+	return pf * (r.Phi + r.Drift)
 }
 
 // DirectionRow fills r as a row of kind k along the unit direction d at

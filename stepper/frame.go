@@ -96,6 +96,18 @@ func (w *World) Contacts(dst []ContactInfo) []ContactInfo {
 // step; during a Step (from its solver) the step in progress.
 func (w *World) JointRows() int { return w.ws.nj }
 
+// JointDrift appends to dst the constraint.Row.Drift of each joint row of
+// the last Step (during a Step, from its solver: the step in progress), in
+// the order of LastProblem's rows, and returns it: the second-order change
+// of φ over the step that the step's b includes (World.Step's drift
+// prediction; 0 for rows without one).
+func (w *World) JointDrift(dst []float64) []float64 {
+	for i := 0; i < w.ws.nj && i < len(w.ws.rows); i++ {
+		dst = append(dst, w.ws.rows[i].Drift)
+	}
+	return dst
+}
+
 // LastStates returns the final index set of every row of the last Step's
 // solve (lcp.Result.States: free, at the lower or at the upper bound), a
 // view valid until the next Step; nil before the first step or when the

@@ -104,19 +104,26 @@ type workspace struct {
 	next      map[contactKey]cached
 	// position projection (post-stabilization), on its own rows so that
 	// the velocity step's rows and problem stay readable after the step
-	prows    []constraint.Row
-	peq      Assembly // J M⁻¹ Jᵀ of prows
-	ppoints  []point
-	pb       []float64
-	plo      []float64
-	phi      []float64
-	pres     lcp.Result
-	pstart   []lcp.State
-	dq       [][6]float64
-	lplus    []mgl64.Vec3 // per body, L₀ + h τ − I_w ω_free (integrate)
-	maxViol  float64      // of the poses after the step
-	projects int          // projection solves this step
-	projIts  int          // their iterations
+	prows   []constraint.Row
+	peq     Assembly // J M⁻¹ Jᵀ of prows
+	ppoints []point
+	pb      []float64
+	plo     []float64
+	phi     []float64
+	pres    lcp.Result
+	pstart  []lcp.State
+	dq      [][6]float64
+	lplus   []mgl64.Vec3 // per body, L₀ + h τ − I_w ω_free (integrate)
+	// the joint rows' drift (predictDrift): poses kept while the bodies
+	// stand at their predicted poses, and the rows filled there
+	savedPos []mgl64.Vec3
+	savedRot []mgl64.Quat
+	fastTurn []bool
+	drows    []constraint.Row
+	dctx     constraint.Context
+	maxViol  float64 // of the poses after the step
+	projects int     // projection solves this step
+	projIts  int     // their iterations
 	// the new contacts' pre-solve this step: its iterations and the
 	// sweeps that seeded it
 	preIts, seedSweeps int
@@ -270,6 +277,9 @@ func (w *World) buildRows() error {
 	}
 	ws.start = ws.start[:n]
 	if err := w.fillJointRows(nj); err != nil {
+		return err
+	}
+	if err := w.predictDrift(nj); err != nil {
 		return err
 	}
 	if len(ws.jointStart) == nj {
