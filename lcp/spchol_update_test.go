@@ -94,7 +94,10 @@ func TestBPPKeepsRegularization(t *testing.T) {
 	p, _ := mbProblem(rng, nb, rows, 0) // rigid, redundant contacts: 72 rows on 54 degrees of freedom
 	s := &BPP{}
 	var r Result
-	require.NoError(t, s.Solve(&r, p, Settings{}))
+	// Every row free at the start: the first face is all of A, 72 rows of
+	// rank 54, singular, so the solve enters the regularization at once.
+	allFree := make([]State, p.N())
+	require.NoError(t, s.Solve(&r, p, Settings{Start: allFree}))
 	require.True(t, s.semidefinite, "the wall-like problem is semidefinite")
 	sw := 0.0
 	for _, v := range p.B {
