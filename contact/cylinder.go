@@ -186,7 +186,14 @@ func sphereCylinder(dst []Point, rs float64, fs *frame, c Shape, fc *frame, marg
 		}
 		d := q.Sub(cl)
 		dist = d.Len()
-		nl = d.Mul(1 / dist)
+		switch {
+		case dist > 0:
+			nl = d.Mul(1 / dist)
+		case feat == CylinderCap0+e:
+			nl = mgl64.Vec3{0, 0, zs} // on the surface to rounding: the face's normal
+		default:
+			nl = radial
+		}
 	}
 	g := dist - rs
 	if !(g <= margin) {

@@ -256,3 +256,23 @@ func TestRandomCylinderInvariants(t *testing.T) {
 		t.Errorf("only %d touching pairs: test too weak", pairs)
 	}
 }
+
+// A sphere centre on the cylinder's surface up to rounding (just outside
+// the side, on a rim) gets a finite unit normal.
+func TestSphereOnCylinderSurface(t *testing.T) {
+	cyl := must(NewCylinder(0.3, 0.1))
+	s := must(NewSphere(0.05))
+	for _, c := range []mgl64.Vec3{
+		{math.Nextafter(0.3, 1), 0, 0},
+		{0.3 * math.Cos(1), math.Nextafter(0.3*math.Sin(1), 1), 0.05},
+		{0.3, 0, math.Nextafter(0.1, 1)},
+		{0, 0, math.Nextafter(0.1, 1)},
+	} {
+		pts := Collide(nil, s, at(c[0], c[1], c[2]), cyl, at(0, 0, 0), 0.01)
+		if len(pts) != 1 || !finiteVec(pts[0].Normal) || !near(pts[0].Normal.Len(), 1, 1e-12) {
+			t.Errorf("centre %v: %+v", c, pts)
+			continue
+		}
+		assertNear(t, -0.05, pts[0].Gap, 1e-15, "gap = −r")
+	}
+}
