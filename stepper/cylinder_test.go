@@ -28,6 +28,18 @@ func addCylinder(t *testing.T, w *stepper.World, m, r, hl float64, pos mgl64.Vec
 	return b
 }
 
+// freshContacts counts the last step's contacts whose key had no impulse
+// the step before: a body at rest keeps its keys, so warm starts carry.
+func freshContacts(w *stepper.World) int {
+	n := 0
+	for _, c := range w.Contacts(nil) {
+		if c.Fresh {
+			n++
+		}
+	}
+	return n
+}
+
 // addStaticBox adds a static box of half extents half at pos, rotated by rot.
 func addStaticBox(t *testing.T, w *stepper.World, half, pos mgl64.Vec3, rot mgl64.Quat, mu float64) {
 	t.Helper()
@@ -58,9 +70,13 @@ func TestCylinderDroppedOnBoxRests(t *testing.T) {
 		pen := 0.0
 		var st stepper.Stats
 		steps := int(math.Round(1.5 / h))
+		fresh := 0
 		for i := 0; i < steps; i++ {
 			st, err = w.Step()
 			require.NoError(t, err)
+			if float64(i)*h > 1 {
+				fresh += freshContacts(w)
+			}
 			// The lowest rim point's depth below the face.
 			a := c.Rot.Rotate(mgl64.Vec3{0, 0, 1})
 			low := c.Pos[2] - hl*math.Abs(a[2]) - r*math.Sqrt(math.Max(0, 1-a[2]*a[2]))
@@ -75,6 +91,7 @@ func TestCylinderDroppedOnBoxRests(t *testing.T) {
 		assert.Less(t, spin*r, 1e-3, "not rocking: rim speed")
 		assert.Less(t, tilt, 1e-3, "standing upright")
 		assert.Equal(t, 4, st.Contacts, "the four rim points of the end face")
+		assert.Zero(t, fresh, "new contact keys in the last 0.5 s: keys must persist at rest")
 		assert.InDelta(t, hl, c.Pos[2], 1e-3, "on top of the box")
 	}
 }
@@ -98,6 +115,7 @@ func TestCylinderRollsDownRamp(t *testing.T) {
 		pos := n.Mul(r).Sub(down.Mul(2.5))
 		c := addCylinder(t, w, 1, r, hl, pos, rot.Mul(mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{1, 0, 0})), mu)
 		var v1, maxSink float64
+		fresh := 0
 		t1, t2 := 0.5, 1.5
 		for i := 1; i <= int(math.Round(t2/h)); i++ {
 			st, err := w.Step()
@@ -107,6 +125,9 @@ func TestCylinderRollsDownRamp(t *testing.T) {
 			}
 			maxSink = math.Max(maxSink, r-c.Pos.Dot(n))
 			require.LessOrEqual(t, st.Contacts, 2, "the line contact")
+			if i > 1 {
+				fresh += freshContacts(w)
+			}
 		}
 		got := (c.Vel.Dot(down) - v1) / (t2 - t1)
 		want := 2.0 / 3 * g * math.Sin(theta)
@@ -120,6 +141,7 @@ func TestCylinderRollsDownRamp(t *testing.T) {
 		assert.InDelta(t, want, got, 0.02*want)
 		assert.Less(t, math.Abs(slip), 1e-3, "rolls without slipping")
 		assert.Less(t, maxSink, 1e-3)
+		assert.Zero(t, fresh, "the rolling line contact keeps its keys")
 	}
 }
 
@@ -145,10 +167,14 @@ func TestCylinderInBoxPileRests(t *testing.T) {
 	all := append(boxes, lying, standing)
 	var st stepper.Stats
 	maxViol := 0.0
+	fresh := 0
 	for i := 0; i < 180; i++ { // 3 s
 		st, err = w.Step()
 		require.NoError(t, err)
 		maxViol = math.Max(maxViol, st.MaxViolation)
+		if i >= 120 {
+			fresh += freshContacts(w)
+		}
 	}
 	maxSpeed := 0.0
 	for k, b := range all {
@@ -158,6 +184,7 @@ func TestCylinderInBoxPileRests(t *testing.T) {
 	t.Logf("after 3 s: largest speed %.1e m/s, largest penetration %.1e m, %d contacts", maxSpeed, maxViol, st.Contacts)
 	assert.Less(t, maxSpeed, 1e-3)
 	assert.Less(t, maxViol, 1e-3)
+	assert.Zero(t, fresh, "new contact keys in the last second")
 }
 
 // A cylinder stacked coaxially on another standing on the floor, and a
@@ -187,15 +214,20 @@ func TestStackedOnCylinders(t *testing.T) {
 			wantZ = 0.24
 		}
 		var st stepper.Stats
+		fresh := 0
 		for i := 0; i < 120; i++ {
 			st, err = w.Step()
 			require.NoError(t, err)
+			if i >= 60 {
+				fresh += freshContacts(w)
+			}
 		}
 		t.Logf("%s on a cylinder after 2 s: z = %.6f m (want %.2f), |v| = %.1e m/s, |ω| = %.1e rad/s, %d contacts",
 			top, b.Pos[2], wantZ, b.Vel.Len(), b.AngVel.Len(), st.Contacts)
 		assert.InDelta(t, wantZ, b.Pos[2], 1e-3)
 		assert.Less(t, b.Vel.Len(), 1e-3)
 		assert.Less(t, b.AngVel.Len(), 1e-2)
+		assert.Zero(t, fresh, "new contact keys in the last second")
 	}
 }
 
