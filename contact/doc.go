@@ -111,7 +111,8 @@
 // along the normal by the depth plus 1e-3 of its size (as Bullet does).
 // Degenerate inputs (touching, coincident centres, parallel faces, deep
 // overlaps, a flat simplex) give finite results: no NaN, no panic, no
-// allocation (fixed arrays; at most 64 GJK and 64 EPA iterations).
+// allocation (fixed arrays), bounded work (at most 64 iterations in each
+// of at most two GJK runs, one EPA run and three refining GJK runs).
 //
 // A new convex shape (a hull) needs only a support mapping (convex.go);
 // GJK, EPA and the single-point contact follow.
@@ -124,6 +125,17 @@
 // vertex crosses a reference side plane (e.g. two equal boxes exactly
 // aligned). A tilted capsule in its two-point regime reports its side
 // line, up to r(1 − cos 2.9°) ≈ 1.3e-3 r shallower than its end cap.
+//
+// Cylinder pairs approximate an end face by the square of its four rim
+// points a quarter turn apart: a cylinder standing on a face is held by
+// that square, so it tips over a little sooner than a real one (lever arm
+// r/√2 instead of r towards a point between two of them), and over a box
+// edge or another end face its contact region is the square's part of the
+// true region. Where the closest features of two cylinders are both curved
+// (rim against rim), EPA's normal is refined by GJK to about √(tol/R)
+// (1e-5). EPA alone stops at its 64 vertices 1e-5 m short of the depth of
+// two coincident cylinders (a circle of equal minimal translations); the
+// refining GJK run recovers it.
 //
 // # Broad phase
 //

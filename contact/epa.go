@@ -8,7 +8,7 @@ import (
 
 // EPA, the expanding polytope algorithm (van den Bergen 2001, "Proximity
 // queries and penetration depth computation on 3D game objects"; 2003,
-// Collision Detection in Interactive 3D Environments, §4.3.8): when A and B
+// Collision Detection in Interactive 3D Environments): when A and B
 // overlap, D = A − B holds the origin and the penetration depth is the
 // distance from the origin to D's boundary. Starting from a tetrahedron
 // of support points that holds the origin (GJK's last simplex on the whole

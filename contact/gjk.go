@@ -14,7 +14,7 @@ import (
 // of the simplex closest to the origin (Johnson's sub-algorithm, written
 // here as the Voronoi-region tests of Ericson, Real-Time Collision
 // Detection, 2005, §5.1.5–5.1.6) and drops the vertices that do not carry
-// it. It stops (van den Bergen 2003, §4.3.4) when
+// it. It stops (the criterion of van den Bergen 2003) when
 //
 //	|v|² − v·w ≤ tol·|v|,
 //
