@@ -87,10 +87,10 @@ var rank = [...]int{Plane: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4}
 // has spare capacity (at most 4 points per pair except cylinder–plane,
 // which gives up to 8).
 //
-// Supported pairs: plane with sphere, box, capsule and cylinder; sphere–
-// sphere, sphere–box, sphere–capsule; box–box, box–capsule; capsule–
-// capsule. Not supported (dst is returned unchanged): plane–plane, and a
-// cylinder with anything but a plane. Invalid shapes (Shape.Validate),
+// Every pair of kinds is supported except plane–plane (dst is returned
+// unchanged; Supported). Cylinder pairs other than plane–cylinder go
+// through GJK and EPA (Distance) and a manifold of up to 4 points (package
+// documentation). Invalid shapes (Shape.Validate),
 // poses with a non-finite Pos or a zero or non-finite Rot, and a NaN margin
 // also give no points.
 func Collide(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) []Point {
@@ -180,6 +180,8 @@ func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64
 			return boxCapsule(dst, a.Half, fa, b, fb, margin)
 		case Sphere:
 			return boxSphere(dst, a.Half, fa, b.Radius, fb, margin)
+		case Cylinder:
+			return boxCylinder(dst, a.Half, fa, b, fb, margin)
 		}
 	case Capsule:
 		switch b.Kind {
@@ -187,10 +189,19 @@ func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64
 			return capsuleCapsule(dst, a, fa, b, fb, margin)
 		case Sphere:
 			return capsuleSphere(dst, a, fa, b.Radius, fb, margin)
+		case Cylinder:
+			return capsuleCylinder(dst, a, fa, b, fb, margin)
 		}
 	case Sphere:
-		if b.Kind == Sphere {
+		switch b.Kind {
+		case Sphere:
 			return sphereSphere(dst, a.Radius, fa, b.Radius, fb, margin)
+		case Cylinder:
+			return sphereCylinder(dst, a.Radius, fa, b, fb, margin)
+		}
+	case Cylinder:
+		if b.Kind == Cylinder {
+			return cylinderCylinder(dst, a, fa, b, fb, margin)
 		}
 	}
 	return dst

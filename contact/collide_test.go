@@ -493,9 +493,9 @@ func TestCylinderPlane(t *testing.T) {
 		}
 		checkPoints(t, pts, plane, IdentityPose(), wheel, pc, 0.01, tight)
 	})
-	t.Run("cylinder with a box is unsupported", func(t *testing.T) {
+	t.Run("plane-plane is the one unsupported pair", func(t *testing.T) {
 		dst := make([]Point, 1, 4)
-		got := Collide(dst, wheel, at(0, 0, 0), must(NewBoxHalf(mgl64.Vec3{1, 1, 1})), at(0, 0, 0), 1)
+		got := Collide(dst, NewPlane(), at(0, 0, 0), NewPlane(), at(0, 0, -1), 1)
 		if len(got) != 1 {
 			t.Errorf("unsupported pair changed dst: %v", got)
 		}
@@ -535,6 +535,13 @@ func pairCases() []struct {
 		{"capsule-capsule", capsule, at(0, 0, 0), capsule, tilted, 0.1},
 		{"capsule-sphere", capsule, at(0, 0, 0), sph, tilted, 0.1},
 		{"sphere-sphere", sph, at(0, 0, 0), sph, tilted, 0.2},
+		{"box-cylinder", box, at(0, 0, 0), cyl, tilted, 0.1},
+		{"box-cylinder standing", box, at(0, 0, 0), cyl, at(0.1, 0.2, 0.4), 0.01},
+		{"box-cylinder lying", box, at(0, 0, 0), cyl, atRot(0.1, 0.2, 0.6, math.Pi/2, ex), 0.01},
+		{"capsule-cylinder", capsule, tilted, cyl, at(0, 0, 0), 0.1},
+		{"sphere-cylinder", sph, at(0.3, 0.1, 0.2), cyl, tilted, 0.1},
+		{"cylinder-cylinder", cyl, at(0, 0, 0), cyl, Pose{Pos: mgl64.Vec3{0.1, 0.2, 0.3}, Rot: tilted.Rot}, 0.1},
+		{"cylinder-cylinder stacked", cyl, at(0, 0, 0), cyl, at(0.05, 0, 0.2), 0.01},
 	}
 }
 

@@ -48,7 +48,19 @@
 // that end; CapsuleSide (2) for a single point inside the segment.
 // Cylinder: 0 and 1 are the lowest rim points of the end circles at
 // z = −HalfLength and +HalfLength; 2+e, 4+e, 6+e the rim points of circle e
-// a quarter, half and three-quarter turn from its lowest point.
+// a quarter, half and three-quarter turn from its lowest point (standing
+// still on a face, within 1e-3 rad, the four points are fixed in the body
+// instead: e at local −x, 2+e at +y, 4+e at +x, 6+e at −y, so that rounding
+// jitter does not turn them around the rim). In a two-point line contact
+// (lying on a box face, on an end face, beside a parallel cylinder or
+// capsule) 0 and 1 are the points towards ends 0 and 1, as a capsule's.
+// CylinderCap0 (8) and CylinderCap1 (9): a point inside end face 0 or 1,
+// also the end face a line or square rests on; CylinderSide (10): a point on
+// the curved side off both rims; CylinderCross0/1 (11, 12): the two
+// crossings of two end faces' rims (both halves). A cylinder's end-face
+// square clipped by a box face's side planes keys its crossings as box–box
+// does, FeatureClip | lo<<8 | hi, with 4e + q the square's edge from point q
+// to q + 1 of end e and 16 + edge the box's side plane.
 //
 // # Pairs
 //
@@ -65,10 +77,45 @@
 //	                   reference/incident face clipping reduced to ≤ 4 points (boxbox.go)
 //	box–capsule        1 point, or 2 when the capsule lies (within 2.9°) on a box face
 //	capsule–capsule    1 point, or 2 when parallel (within 1e-3 rad) and overlapping
+//	sphere–cylinder    1 point, closed form, keyed by the rim, end face or side
+//	box–cylinder       GJK/EPA; standing on a box face (within 2.9°): the end face's four
+//	                   rim points clipped to the face (≤ 4); lying on it: the side line
+//	                   clipped to the face (2); otherwise 1 point
+//	capsule–cylinder   GJK/EPA; a capsule lying on an end face: its side line over the
+//	                   disk (2); lying along the side with parallel axes: 2; otherwise 1
+//	cylinder–cylinder  GJK/EPA; end face on end face: the square of one over the other's
+//	                   disk, the other's under it and the rims' crossings, ≤ 4; a side line
+//	                   on an end face: 2; parallel sides: 2; otherwise 1
 //
 // Not supported (Collide returns dst unchanged): plane–plane (both are
-// static) and a cylinder against anything but a plane (sphere, box,
-// capsule, cylinder); model such parts with capsules or boxes.
+// static). Supported reports this for a pair of kinds; stepper.World.AddGeom
+// refuses a geom that could meet another it has no routine for.
+//
+// # Convex pairs: GJK and EPA
+//
+// Distance, and the cylinder pairs under Collide, measure any two convex
+// shapes by their support mappings s(d) (the point farthest along d; a
+// sphere or capsule is a point or segment core swept by its radius, which
+// GJK subtracts). GJK (Gilbert, Johnson and Keerthi 1988, "A fast procedure
+// for computing the distance between complex objects in three-dimensional
+// space") iterates on the Minkowski difference A − B with a simplex of up
+// to four support points and Johnson's sub-algorithm (Ericson 2005, §5.1)
+// until the distance is known to 1e-9 of the larger shape: the closest
+// points and the normal of a separated pair, which is how a speculative
+// contact within the margin gets its positive gap. When the shapes overlap,
+// EPA (van den Bergen 2001, "Proximity queries and penetration depth
+// computation on 3D game objects"; 2003, Collision Detection in Interactive
+// 3D Environments) grows a polytope inside A − B from GJK's last simplex
+// towards the boundary point nearest the origin: the penetration depth and
+// normal. Its witness points are then refined by GJK with B moved apart
+// along the normal by the depth plus 1e-3 of its size (as Bullet does).
+// Degenerate inputs (touching, coincident centres, parallel faces, deep
+// overlaps, a flat simplex) give finite results: no NaN, no panic, no
+// allocation (fixed arrays), bounded work (at most 64 iterations in each
+// of at most two GJK runs, one EPA run and three refining GJK runs).
+//
+// A new convex shape (a hull) needs only a support mapping (convex.go);
+// GJK, EPA and the single-point contact follow.
 //
 // # Limitations
 //
@@ -79,6 +126,17 @@
 // aligned). A tilted capsule in its two-point regime reports its side
 // line, up to r(1 − cos 2.9°) ≈ 1.3e-3 r shallower than its end cap.
 //
+// Cylinder pairs approximate an end face by the square of its four rim
+// points a quarter turn apart: a cylinder standing on a face is held by
+// that square, so it tips over a little sooner than a real one (lever arm
+// r/√2 instead of r towards a point between two of them), and over a box
+// edge or another end face its contact region is the square's part of the
+// true region. Where the closest features of two cylinders are both curved
+// (rim against rim), EPA's normal is refined by GJK to about √(tol/R)
+// (1e-5). EPA alone stops at its 64 vertices 1e-5 m short of the depth of
+// two coincident cylinders (a circle of equal minimal translations); the
+// refining GJK run recovers it.
+//
 // # Broad phase
 //
 // Shape.Bounds gives a world AABB grown by a margin (planes: unbounded,
@@ -87,5 +145,9 @@
 // O(n log n + k), deterministic sorted output, buffers reused across calls.
 //
 // References:
+//   - Gilbert, E. G., Johnson, D. W. and Keerthi, S. S. (1988), "A fast procedure for computing the distance between complex objects in three-dimensional space", IEEE Journal on Robotics and Automation 4(2), 193–203.
+//   - van den Bergen, G. (2001), "Proximity queries and penetration depth computation on 3D game objects", Game Developers Conference.
+//   - van den Bergen, G. (2003), Collision Detection in Interactive 3D Environments, Morgan Kaufmann.
+//   - Ericson, C. (2005), Real-Time Collision Detection, Morgan Kaufmann.
 //   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
 package contact

@@ -59,3 +59,62 @@ func FuzzCollide(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCylinderPairs: a cylinder against any convex kind through Collide
+// (GJK/EPA and the cylinder manifolds) and Distance: finite points, unit
+// normals, Gap ≤ margin, at most MaxPoints, exact mirroring, and a finite
+// Distance with a unit normal. The seeds are the degenerate cases:
+// touching exactly, coincident, deep overlap, parallel faces and axes.
+func FuzzCylinderPairs(f *testing.F) {
+	f.Add(uint8(1), 0.1, 0.1, 0.5, 0.0, 0.0, 0.6, 1.0, 0.0, 0.0, 0.0, 0.01)         // standing on a box, touching
+	f.Add(uint8(4), 0.1, 0.1, 0.1, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.01)         // coincident cylinders
+	f.Add(uint8(4), 0.1, 0.1, 0.1, 0.0, 0.0, 0.2, 1.0, 0.0, 0.0, 0.0, 0.01)         // stacked, faces touching
+	f.Add(uint8(4), 0.1, 0.2, 0.1, 0.2, 0.0, 0.0, 0.7071, 0.7071, 0.0, 0.0, 0.01)   // logs side by side, touching
+	f.Add(uint8(3), 0.1, 0.1, 0.05, 0.0, 0.0, 0.15, 0.7071, 0.0, 0.7071, 0.0, 0.01) // capsule lying on the end face
+	f.Add(uint8(2), 0.1, 0.1, 0.2, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.01)         // sphere centre on the axis
+	f.Add(uint8(1), 0.1, 0.1, 0.5, 0.01, 0.02, 0.03, 0.9, 0.1, 0.2, 0.3, 0.1)       // deep in a box
+	f.Add(uint8(1), 1e-3, 1e3, 1e-3, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1e3)        // needle and speck
+	f.Add(uint8(4), 0.3, 1e-4, 0.3, 0.0, 0.0, 2e-4, 1.0, 1e-9, 0.0, 0.0, 0.01)      // coins, faces parallel to rounding
+	f.Fuzz(func(t *testing.T, kb uint8, r, hl, s, x, y, z, qw, qx, qy, qz, margin float64) {
+		for _, v := range []float64{r, hl, s, x, y, z, qw, qx, qy, qz, margin} {
+			if math.IsInf(v, 0) || math.IsNaN(v) || math.Abs(v) > 1e6 {
+				return
+			}
+		}
+		a := Shape{Kind: Cylinder, Radius: r, HalfLength: hl}
+		b := Shape{Kind: Kind(1 + kb%4), Half: mgl64.Vec3{s, hl, r}, Radius: s, HalfLength: hl}
+		if a.Validate() != nil || b.Validate() != nil {
+			return
+		}
+		qb := mgl64.Quat{W: qw, V: mgl64.Vec3{qx, qy, qz}}
+		if qb.Len() < 1e-6 {
+			return
+		}
+		pa := Pose{Pos: mgl64.Vec3{0, 0, 0}, Rot: mgl64.QuatIdent()}
+		pb := Pose{Pos: mgl64.Vec3{x, y, z}, Rot: qb.Normalize()}
+		ab := Collide(nil, a, pa, b, pb, margin)
+		ba := Collide(nil, b, pb, a, pa, margin)
+		if len(ab) > MaxPoints || len(ab) != len(ba) {
+			t.Fatalf("%d points, reversed %d", len(ab), len(ba))
+		}
+		for i, p := range ab {
+			if !finiteVec(p.Pos) || !finite(p.Gap) || !finiteVec(p.Normal) {
+				t.Fatalf("point %d not finite: %+v", i, p)
+			}
+			if math.Abs(p.Normal.Len()-1) > 1e-9 {
+				t.Fatalf("point %d: |Normal| = %v", i, p.Normal.Len())
+			}
+			if p.Gap > margin {
+				t.Fatalf("point %d: gap %v > margin %v", i, p.Gap, margin)
+			}
+			q := ba[i]
+			if p.Pos != q.Pos || p.Gap != q.Gap || p.Normal != q.Normal.Mul(-1) || p.Key != (Key{q.Key.B, q.Key.A}) {
+				t.Fatalf("point %d not mirrored: %+v vs %+v", i, p, q)
+			}
+		}
+		sep, ok := Distance(a, pa, b, pb)
+		if !ok || !finite(sep.Gap) || !finiteVec(sep.OnA) || !finiteVec(sep.OnB) || math.Abs(sep.Normal.Len()-1) > 1e-9 {
+			t.Fatalf("Distance: ok %v, %+v", ok, sep)
+		}
+	})
+}

@@ -97,7 +97,11 @@ const DefaultContactMargin = 0.0005
 // velocity, so box friction acts as Coulomb friction against the motion.
 const SlipSpeed = 1e-3
 
-// AddGeom validates g and adds it; it returns the geom's index.
+// AddGeom validates g and adds it; it returns the geom's index. A geom
+// whose kind has no collision routine with the kind of a geom it could
+// meet (contact.Supported; geoms on one body, and two geoms of infinite
+// mass, never meet) is an error naming both: a pair with no routine would
+// pass through each other silently.
 func (w *World) AddGeom(g Geom) (int, error) {
 	i := len(w.Geoms)
 	if g.Body != constraint.World && (g.Body < 0 || g.Body >= len(w.Bodies)) {
@@ -131,8 +135,33 @@ func (w *World) AddGeom(g Geom) (int, error) {
 	if !(m.Restitution >= 0 && m.Restitution <= 1) {
 		return 0, fmt.Errorf("geom %d: Material.Restitution: must be in [0, 1], got %v", i, m.Restitution)
 	}
+	if err := w.checkPairs(i, g, contact.Supported); err != nil {
+		return 0, err
+	}
 	w.Geoms = append(w.Geoms, g)
 	return i, nil
+}
+
+// checkPairs returns an error naming the first existing geom that g
+// (to be geom i) could meet but has no collision routine with under
+// supported (contact.Supported; a test passes a smaller table). Geoms that
+// never meet are skipped as the broad phase skips them: the same body, or
+// both of infinite mass (fixed, static or kinematic).
+func (w *World) checkPairs(i int, g Geom, supported func(a, b contact.Kind) bool) error {
+	inf := func(body int) bool {
+		return body == constraint.World || w.Bodies[body].Static || w.Bodies[body].Kinematic
+	}
+	for j := range w.Geoms {
+		o := &w.Geoms[j]
+		if (o.Body == g.Body && g.Body != constraint.World) || (inf(o.Body) && inf(g.Body)) {
+			continue
+		}
+		if !supported(g.Shape.Kind, o.Shape.Kind) {
+			return fmt.Errorf("geom %d: Shape: no collision routine for a %v (body %d) against geom %d's %v (body %d); the two would pass through each other",
+				i, g.Shape.Kind, g.Body, j, o.Shape.Kind, o.Body)
+		}
+	}
+	return nil
 }
 
 func finiteQuat(q mgl64.Quat) bool {
