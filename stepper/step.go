@@ -93,6 +93,7 @@ type workspace struct {
 	pts    []contact.Point
 	sap    contact.SweepAndPrune
 	skip   func(i, j int) bool
+	joined []uint64              // body pairs joined with collision off (updateJoined), sorted
 	cache  map[contactKey]cached // by key: last step's impulses and states
 	// the new contacts' pre-solve (estimateNewContacts)
 	estSolver *lcp.BPP // when Settings.Solver is not a BPP

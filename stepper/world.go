@@ -174,6 +174,10 @@ type World struct {
 	time  float64
 	steps int
 	ws    workspace
+	// collision filter (filter.go)
+	jointCollide []bool              // by joint index: collision turned back on
+	exclGeoms    map[[2]int]struct{} // excluded geom pairs, lower index first
+	exclBodies   map[[2]int]struct{} // excluded body pairs (World = −1 allowed)
 }
 
 // Controller is called at the start of every Step with the world at the
