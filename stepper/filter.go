@@ -1,10 +1,12 @@
 package stepper
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/lcp"
 )
 
 // Collision filtering: which pairs of geoms the broad phase hands to the
@@ -202,4 +204,78 @@ func (w *World) mayCollide(i, j int) bool {
 		return !w.Excluded(i, j)
 	}
 	return true
+}
+
+// ErrConflict is wrapped by Step's error when the step's constraints
+// cannot all hold: a contact between two bodies joined by a constraint
+// whose collision is turned on (SetJointCollision) pushes the bodies
+// apart where the constraint holds them together, so the MLCP's
+// equations are inconsistent. The message names the bodies, the geoms,
+// the overlap and the constraint.
+var ErrConflict = errors.New("constraints cannot all hold")
+
+// explainConflict returns, when err is the solver's singular-system
+// failure (lcp.ErrSingular) and a contact of the step joins two bodies
+// that a constraint with collision turned on also joins, the error that
+// names them (ErrConflict, wrapping err); nil otherwise. Step returns it
+// before integrating: the least-squares compromise of such rows is an
+// impulse along the null space of A that grows without bound (a 10⁷ J
+// step), and a step that adds no energy there does nothing but stand
+// still, so the caller is told what to change instead.
+//
+// The conflict: the joint's rows fix the relative velocity at its pivot,
+// and a contact row near the pivot whose normal crosses it has a Jacobian
+// in the span of theirs (J_c = Σ αᵢ J_i), so J_c v⁺ = 0 whatever the
+// impulses, while the contact asks J_c v⁺ ≥ min(−φ/h, v_max) > 0.
+func (w *World) explainConflict(err error) error {
+	if err == nil || !errors.Is(err, lcp.ErrSingular) {
+		return nil
+	}
+	ws := &w.ws
+	best, joint := -1, -1
+	for i := range ws.points {
+		pt := &ws.points[i]
+		if pt.a == constraint.World || pt.b == constraint.World {
+			continue
+		}
+		if best >= 0 && pt.p.Gap >= ws.points[best].p.Gap {
+			continue
+		}
+		if j := w.collidingJoint(pt.a, pt.b); j >= 0 {
+			best, joint = i, j
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	pt := &ws.points[best]
+	cause := errors.Unwrap(err) // the solver's error, without solve's "step n: "
+	if cause == nil {
+		cause = err
+	}
+	depth := "a gap of " + fmt.Sprintf("%.3g m", pt.p.Gap)
+	if pt.p.Gap < 0 {
+		depth = fmt.Sprintf("an overlap of %.3g m", -pt.p.Gap)
+	}
+	return fmt.Errorf("step %d: %w: the contact between bodies %d (%q) and %d (%q), geoms %d and %d with %s, "+
+		"pushes them apart where constraint %d (%T) holds them together, its collision turned on by SetJointCollision; "+
+		"turn it off (World.SetJointCollision(%d, false), the default) or draw the shapes apart at the joint "+
+		"(the solver: %w)",
+		w.steps+1, ErrConflict, pt.a, w.Bodies[pt.a].Name, pt.b, w.Bodies[pt.b].Name, pt.ck.ga, pt.ck.gb, depth,
+		joint, w.Joints[joint], joint, cause)
+}
+
+// collidingJoint returns the first constraint with collision turned on
+// whose bodies include a and b, or −1.
+func (w *World) collidingJoint(a, b int) int {
+	for i, c := range w.Joints {
+		if !w.JointCollision(i) {
+			continue
+		}
+		ids := c.Bodies()
+		if slices.Contains(ids, a) && slices.Contains(ids, b) {
+			return i
+		}
+	}
+	return -1
 }

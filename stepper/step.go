@@ -158,6 +158,9 @@ func (w *World) Step() (Stats, error) {
 	}
 	w.estimateNewContacts()
 	st, err := w.solve()
+	if cerr := w.explainConflict(err); cerr != nil {
+		return st, cerr // before integrate: the world stays at the step's start
+	}
 	if err != nil && st.Status != lcp.BudgetExhausted && len(ws.res.X) != len(ws.rows) {
 		return st, err
 	}
