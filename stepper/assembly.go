@@ -315,8 +315,13 @@ func (s *Settings) positionTerm(r *constraint.Row, pf float64) float64 {
 	return v
 }
 
-// correctingSpeed returns the cap v_max of the Regularized mode's
-// position feedback (Settings.MaxCorrectingSpeed; +Inf for none).
+// CorrectingSpeed returns the cap v_max (m/s or rad/s) on the Regularized
+// mode's position feedback that s resolves to: MaxCorrectingSpeed, or
+// ProjectAbove/h when it is 0 (+Inf: no cap). Package bpmd records it so
+// that a rebuilt step has the same b.
+func (s *Settings) CorrectingSpeed() float64 { return s.correctingSpeed() }
+
+// correctingSpeed is CorrectingSpeed.
 func (s *Settings) correctingSpeed() float64 {
 	if s.MaxCorrectingSpeed > 0 {
 		return s.MaxCorrectingSpeed
