@@ -28,8 +28,9 @@ import (
 // child of a kinematic tree; gorigid has no tree, and a gear or
 // differential couples bodies whose shapes are drawn touching (pitch
 // cylinders, a housing around its shafts), which the coupling replaces.
-// Two bodies joined by several constraints collide when any of them has
-// collision turned on. The static world (constraint.World) is never in a
+// Two bodies joined by several constraints collide only when every one
+// of them has collision turned on (as in Bullet and PhysX, a constraint
+// that keeps its bodies apart wins). The static world (constraint.World) is never in a
 // constraint's Bodies, so a body hinged to the world still lands on the
 // ground.
 //

@@ -393,3 +393,21 @@ func TestExcludeErrors(t *testing.T) {
 	require.True(t, w.Excluded(1, 0))
 	require.False(t, w.Excluded(0, 9))
 }
+
+// Bodies joined by several constraints collide only when every one has
+// its collision turned on: here a distance joint with collision on does
+// not undo the ball joint's default.
+func TestSeveralJointsOneKeepsApart(t *testing.T) {
+	w, _ := twoCapsules(t, 0.005)
+	d, err := constraint.NewDistance(w.Bodies, 0, 1, mgl64.Vec3{0, 0, 0}, mgl64.Vec3{0.55, 0, 0}, 0.55)
+	require.NoError(t, err)
+	require.NoError(t, w.AddConstraint(d))
+	require.NoError(t, w.SetJointCollision(1, true))
+	st, err := w.Step()
+	require.NoError(t, err)
+	require.Zero(t, st.Contacts)
+	require.NoError(t, w.SetJointCollision(0, true))
+	_, err = w.Step()
+	require.ErrorIs(t, err, stepper.ErrConflict)
+	require.ErrorContains(t, err, "constraint 0 (*constraint.Ball)")
+}

@@ -243,7 +243,9 @@ func (w *World) AddBody(b *body.Body) (int, error) {
 }
 
 // AddConstraint adds a joint or coupling. Every body it touches must be in
-// the world already.
+// the world already. The bodies it joins stop colliding with each other
+// (see filter.go); SetJointCollision, with the constraint's index
+// len(w.Joints)−1, turns that back on.
 func (w *World) AddConstraint(c constraint.Constraint) error {
 	if c == nil {
 		return fmt.Errorf("constraint %d: is nil", len(w.Joints))
