@@ -1,6 +1,7 @@
 package stepper_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -410,4 +411,18 @@ func TestSeveralJointsOneKeepsApart(t *testing.T) {
 	_, err = w.Step()
 	require.ErrorIs(t, err, stepper.ErrConflict)
 	require.ErrorContains(t, err, "constraint 0 (*constraint.Ball)")
+}
+
+// A bad cap is an error naming the field and the value; +Inf turns the cap
+// off.
+func TestMaxCorrectingSpeedValidated(t *testing.T) {
+	for _, v := range []float64{-1, math.NaN()} {
+		_, err := stepper.New(stepper.Settings{H: 0.01, MaxCorrectingSpeed: v})
+		require.ErrorContains(t, err, "settings: MaxCorrectingSpeed: must be ≥ 0 m/s")
+		require.ErrorContains(t, err, "got "+fmt.Sprint(v))
+	}
+	_, err := stepper.New(stepper.Settings{H: 0.01, MaxCorrectingSpeed: math.Inf(1)})
+	require.NoError(t, err)
+	s := stepper.Settings{H: 0.005}
+	require.Equal(t, 0.2, s.CorrectingSpeed()) // 1 mm / 5 ms
 }
