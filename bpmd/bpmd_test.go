@@ -125,6 +125,21 @@ var sceneCases = []sceneCase{
 	{"soft stack", softStack, 10},
 	// the forklift's wheels have line contacts with rolling rows
 	{"forklift", func(t testing.TB) *stepper.World { return buildScene(t, "forklift", nil) }, 4},
+	// a penetration beyond the correcting-speed cap: the frame carries the
+	// cap the step used (max_correcting_speed), whatever set it
+	{"sunk box, uncapped", func(t testing.TB) *stepper.World { return sunkBox(t, math.Inf(1), 0) }, 3},
+	{"sunk box, capped", func(t testing.TB) *stepper.World { return sunkBox(t, 0.3, 0) }, 3},
+	{"sunk box, project above 5 mm", func(t testing.TB) *stepper.World { return sunkBox(t, 0, 0.005) }, 3},
+}
+
+// sunkBox is boxStack's bottom box alone, 2 cm into the ground, with the
+// given Settings.MaxCorrectingSpeed and ProjectAbove.
+func sunkBox(t testing.TB, vmax, above float64) *stepper.World {
+	w := boxStack(t)
+	w.Bodies, w.Geoms = w.Bodies[:1], w.Geoms[:2]
+	w.Bodies[0].Pos[2] = 0.08
+	w.Settings.MaxCorrectingSpeed, w.Settings.ProjectAbove = vmax, above
+	return w
 }
 
 // softStack is boxStack with compliant contacts (k = 1e5 N/m, SPOOK

@@ -10,7 +10,9 @@
 //
 //	/frames                      attributes format = "BPMD", version, generator
 //	/frames/NNNNNN               attributes index (step), time (s, start of step),
-//	                             stabilization, baumgarte (1/s)
+//	                             stabilization, baumgarte (1/s),
+//	                             max_correcting_speed (extra: m/s, the cap on
+//	                             the regularized Φ/h, +Inf = none)
 //	  step            (1)        the time step h, s
 //	  gravity         (3)        extra: m/s²
 //	  bodies/         attribute count = n_b; state at the start of the step

@@ -27,6 +27,12 @@ type Frame struct {
 	// decide how a violation enters b (attributes).
 	Stabilization string
 	Baumgarte     float64
+	// MaxCorrectingSpeed is the cap (m/s or rad/s) on the regularized
+	// position feedback that the step used (attribute
+	// "max_correcting_speed", stepper.Settings.CorrectingSpeed; +Inf for
+	// none); 0, as in files written before it, means the stepper's
+	// default for the frame's h.
+	MaxCorrectingSpeed float64
 
 	Bodies   Bodies
 	Joints   Joints

@@ -153,7 +153,11 @@ func newFrameModel(f *Frame) (*frameModel, error) {
 	if mode == stepper.Baumgarte && !(f.Baumgarte >= 0 && finite(f.Baumgarte)) {
 		return nil, fmt.Errorf("baumgarte: must be finite and ≥ 0 (1/s) with stabilization baumgarte, got %v", f.Baumgarte)
 	}
-	m := &frameModel{set: stepper.Settings{H: f.H, Gravity: mgl64.Vec3(f.Gravity), Stabilization: mode, Baumgarte: f.Baumgarte}}
+	if !(f.MaxCorrectingSpeed >= 0) {
+		return nil, fmt.Errorf("max_correcting_speed: must be ≥ 0 m/s (0 = the default, +Inf = no cap), got %v", f.MaxCorrectingSpeed)
+	}
+	m := &frameModel{set: stepper.Settings{H: f.H, Gravity: mgl64.Vec3(f.Gravity), Stabilization: mode, Baumgarte: f.Baumgarte,
+		MaxCorrectingSpeed: f.MaxCorrectingSpeed}}
 	fb := &f.Bodies
 	bodies := make([]*body.Body, len(fb.IDs))
 	for i := range bodies {

@@ -69,6 +69,7 @@ func (r *Recorder) Control(w *stepper.World) error {
 		Index: w.Steps() + 1, Time: w.Time(), H: s.H,
 		Gravity:       [3]float64{s.Gravity[0], s.Gravity[1], s.Gravity[2]},
 		Stabilization: s.Stabilization.String(), Baumgarte: s.Baumgarte,
+		MaxCorrectingSpeed: s.CorrectingSpeed(),
 	}
 	b := &f.Bodies
 	for i, bd := range w.Bodies {

@@ -24,13 +24,17 @@
 // [x, y, z] in the world frame unless said otherwise; ±Inf is null.
 //
 // Top-level keys: version (required, 1), name, doc, settings (required),
-// world_shapes, bodies, joints, loads, and $schema (ignored, for editors).
+// world_shapes, bodies, joints, loads, exclude, and $schema (ignored, for
+// editors).
 //
 //   - settings: h (s, required), gravity (default [0, 0, -9.81]), solver
 //     (bpp, pgs, lemke, newton-fb, newton-cck, newton-min, prox; default
 //     bpp), budget (iterations, 0 = the solver's default), pick (energy,
 //     fb, residual, last), stabilization (regularized, none, baumgarte,
-//     post), baumgarte (β, 1/s), post_solver, contact_margin (m).
+//     post), baumgarte (β, 1/s), post_solver, contact_margin (m),
+//     project_above (m or rad), bounce_speed (m/s), max_correcting_speed
+//     (m/s, 0 = project_above/h: the cap on the regularized position
+//     feedback, stepper.Settings.MaxCorrectingSpeed).
 //   - world_shapes: shapes fixed in the world (the ground plane), added
 //     before the bodies' shapes.
 //   - bodies[i]: name (required, unique, not "world"), static, kinematic
@@ -51,7 +55,12 @@
 //     cylinder (radius, full length along local z) or plane (static only:
 //     the plane z = 0 of its pose, solid below); position and orientation
 //     in the body frame; material {friction μ, rolling c_rr (m), stiffness
-//     k (N/m, 0 = rigid), damping (SPOOK time, s)} (stepper.Material).
+//     k (N/m, 0 = rigid), damping (SPOOK time, s), restitution}
+//     (stepper.Material); category and mask, collision filter bits
+//     (integers 0 to 4294967295, stepper.Geom.Category and Mask): two
+//     shapes collide only when each one's category meets the other's
+//     mask; 0 or absent is the default, category 1 and a mask of every
+//     category, so shapes without them collide with everything.
 //   - joints[j]: type ball, fixed (pivot), hinge, prismatic (pivot, axis,
 //     limits {lower, upper}: null = free, motor {speed, max_force}: null =
 //     unbounded, friction), distance (pivot_a, pivot_b, length); these
@@ -61,6 +70,9 @@
 //     N·m·s/rad) take an optional housing. body_a and body_b name bodies
 //     or "world". Pivots and axes are world coordinates at the bodies'
 //     initial poses, exactly the arguments of the constraint constructors.
+//     Bodies joined by any joint or coupling do not collide with each
+//     other unless the joint says collide: true
+//     (stepper.World.SetJointCollision).
 //   - loads[l]: type force (at the centre of mass) or torque on body, with
 //     the opposite on the optional reaction body; direction is fixed in
 //     frame ("world" by default, or a body whose rotation turns it); the
@@ -69,6 +81,9 @@
 //     duration 0. Loads are applied at the start of every step (one
 //     stepper.Controller); a loaded body's force or torque is its held
 //     value plus its loads.
+//   - exclude[e]: {body_a, body_b}, two body names (or one and "world" for
+//     the world shapes) whose shapes never collide
+//     (stepper.World.ExcludeBodies, MuJoCo's <exclude>).
 //
 // Errors name the JSON path and the problem, for example
 //

@@ -20,7 +20,7 @@ var Schema []byte
 func specSettings(s stepper.Settings) SettingsSpec {
 	out := SettingsSpec{H: s.H, Gravity: s.Gravity, Budget: s.Budget, Pick: s.Pick,
 		Stabilization: s.Stabilization, Baumgarte: s.Baumgarte, ContactMargin: s.ContactMargin,
-		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed}
+		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed, MaxCorrectingSpeed: s.MaxCorrectingSpeed}
 	if s.Solver != nil {
 		out.Solver = s.Solver.Name()
 	}

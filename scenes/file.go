@@ -52,7 +52,14 @@ type SceneSpec struct {
 	// with loads gets one controller that applies them, in order, at the
 	// start of every step.
 	Loads []LoadSpec
+	// Exclude lists body pairs whose shapes never collide
+	// (stepper.World.ExcludeBodies, MuJoCo's <exclude>).
+	Exclude []ExcludeSpec
 }
+
+// ExcludeSpec is a pair of bodies whose shapes do not collide: two body
+// names, or one and WorldName for the world shapes.
+type ExcludeSpec struct{ A, B string }
 
 // SettingsSpec is stepper.Settings with solvers by name.
 type SettingsSpec struct {
@@ -70,6 +77,9 @@ type SettingsSpec struct {
 	ContactMargin float64 // m; 0 = stepper.DefaultContactMargin
 	ProjectAbove  float64 // m or rad; 0 = stepper.DefaultProjectAbove
 	BounceSpeed   float64 // m/s; 0 = stepper.DefaultBounceSpeed
+	// MaxCorrectingSpeed caps the regularized position feedback (m/s);
+	// 0 = ProjectAbove/h (stepper.Settings.MaxCorrectingSpeed).
+	MaxCorrectingSpeed float64
 }
 
 // BodySpec is one body.
@@ -156,6 +166,9 @@ type ShapeSpec struct {
 	Pos      mgl64.Vec3
 	Rot      mgl64.Quat // zero = identity, as stepper.Geom.Local
 	Material stepper.Material
+	// Category and Mask are the collision filter bits of stepper.Geom:
+	// 0 = the defaults (category 1, every mask bit).
+	Category, Mask uint32
 }
 
 // Joint types of JointSpec.Type.
@@ -198,6 +211,9 @@ type JointSpec struct {
 	// Soft makes the bilateral rows of ball, fixed, hinge, prismatic and
 	// distance joints compliant.
 	Soft *SoftSpec
+	// Collide lets the joined bodies collide (stepper.World.SetJointCollision);
+	// false, the default, keeps them from colliding.
+	Collide bool
 }
 
 // LimitsSpec are a hinge's or prismatic joint's limits (rad or m); −Inf
@@ -384,6 +400,7 @@ func (s *SettingsSpec) stepperSettings() stepper.Settings {
 		Pick: s.Pick, Stabilization: s.Stabilization, Baumgarte: s.Baumgarte,
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
+		MaxCorrectingSpeed: s.MaxCorrectingSpeed,
 	}
 }
 
@@ -440,8 +457,16 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 		if err == nil {
 			err = w.AddConstraint(c)
 		}
+		if err == nil && s.Joints[i].Collide {
+			err = w.SetJointCollision(len(w.Joints)-1, true)
+		}
 		if err != nil {
 			return nil, &PathError{fmt.Sprintf("joints[%d]", i), err.Error()}
+		}
+	}
+	for i, e := range s.Exclude {
+		if err := w.ExcludeBodies(ids[e.A], ids[e.B]); err != nil {
+			return nil, &PathError{fmt.Sprintf("exclude[%d]", i), err.Error()}
 		}
 	}
 	if len(s.Loads) > 0 {
@@ -485,7 +510,8 @@ func (s *ShapeSpec) rot() mgl64.Quat {
 }
 
 func addShape(w *stepper.World, id int, s *ShapeSpec) error {
-	_, err := w.AddGeom(stepper.Geom{Body: id, Shape: s.shape(), Local: contact.Pose{Pos: s.Pos, Rot: s.rot()}, Material: s.Material})
+	_, err := w.AddGeom(stepper.Geom{Body: id, Shape: s.shape(), Local: contact.Pose{Pos: s.Pos, Rot: s.rot()},
+		Material: s.Material, Category: s.Category, Mask: s.Mask})
 	return err
 }
 

@@ -118,7 +118,7 @@ func TestLoadFile(t *testing.T) {
 // A small scene of every kind of joint, coupling, shape and load.
 const allKinds = `{
   "version": 1,
-  "settings": {"h": 0.01, "solver": "bpp", "pick": "last", "contact_margin": 0.001},
+  "settings": {"h": 0.01, "solver": "bpp", "pick": "last", "contact_margin": 0.001, "max_correcting_speed": 0.5},
   "world_shapes": [{"type": "plane", "material": {"friction": 0.5}}],
   "bodies": [
     {"name": "base", "static": true, "position": [0, 0, 2], "shapes": [{"type": "box", "size": [0.2, 0.2, 0.2]}]},
@@ -127,7 +127,7 @@ const allKinds = `{
     {"name": "slider", "mass": 2, "position": [1, 0, 2], "shapes": [{"type": "sphere", "radius": 0.1, "material": {"stiffness": 1e5, "damping": 0.02}}]},
     {"name": "pendant", "mass": 1, "inertia": [[0.01, 0, 0], [0, 0.01, 0], [0, 0, 0.01]], "position": [1, 0, 1.5],
      "velocity": [0.1, 0, 0], "angular_velocity": [0, 0, 1], "force": [0, 0, 1], "torque": [0, 0, 0.1]},
-    {"name": "ball", "mass": 1, "position": [2, 0, 0.1], "shapes": [{"type": "sphere", "radius": 0.1, "material": {"friction": 0.5, "rolling": 0.001}}]},
+    {"name": "ball", "mass": 1, "position": [2, 0, 0.1], "shapes": [{"type": "sphere", "radius": 0.1, "material": {"friction": 0.5, "rolling": 0.001}, "category": 3, "mask": 4294967295}]},
     {"name": "wheel", "mass": 1, "position": [3, 0, 1], "shapes": [{"type": "cylinder", "radius": 0.2, "length": 0.05}]},
     {"name": "wheel2", "mass": 1, "position": [3, 1, 1], "shapes": [{"type": "cylinder", "radius": 0.2, "length": 0.05}]},
     {"name": "wheel3", "mass": 1, "position": [3, 2, 1], "shapes": [{"type": "cylinder", "radius": 0.2, "length": 0.05}]},
@@ -147,8 +147,9 @@ const allKinds = `{
     {"type": "differential", "carrier": "wheel3", "body_a": "wheel", "body_b": "wheel2",
      "axis_carrier": [0, 0, 1], "axis_a": [0, 0, 1], "axis_b": [0, 0, 1]},
     {"type": "converter", "body_a": "wheel", "body_b": "world", "axis_a": [0, 0, 1], "axis_b": [0, 0, 1], "coefficient": 0.5},
-    {"type": "fixed", "body_a": "glued", "body_b": "base", "pivot": [0, 0.5, 2]}
+    {"type": "fixed", "body_a": "glued", "body_b": "base", "pivot": [0, 0.5, 2], "collide": true}
   ],
+  "exclude": [{"body_a": "arm", "body_b": "slider"}, {"body_a": "world", "body_b": "wheel"}],
   "loads": [
     {"type": "torque", "body": "wheel", "direction": [0, 0, 1], "profile": {"type": "constant", "value": 2}},
     {"type": "force", "body": "ball", "reaction": "pendant", "direction": [1, 0, 0], "frame": "arm",
@@ -165,6 +166,16 @@ func TestAllKinds(t *testing.T) {
 	assert.Len(t, w.Geoms, 9)
 	assert.Len(t, w.Controllers, 1)
 	assert.Equal(t, "bpp", w.Settings.Solver.Name())
+	assert.Equal(t, 0.5, w.Settings.MaxCorrectingSpeed)
+	// Filtering: the ball's bits, the fixed joint's collision, the
+	// excluded pairs (geom 0 is the plane, then the bodies' shapes; the
+	// pendant has none: the ball's is geom 4, the wheel's 5).
+	assert.Equal(t, [2]uint32{3, 0xFFFFFFFF}, [2]uint32{w.Geoms[4].Category, w.Geoms[4].Mask})
+	assert.True(t, w.JointCollision(9))
+	assert.False(t, w.JointCollision(0))
+	assert.True(t, w.Excluded(2, 3), "arm and slider")
+	assert.True(t, w.Excluded(5, 0), "wheel and the plane")
+	assert.False(t, w.Excluded(4, 0), "ball and the plane")
 	hinge, ok := w.Joints[0].(*constraint.Hinge)
 	require.True(t, ok)
 	assert.Equal(t, 5+1+1+1, hinge.Dim(), "lower limit, motor, friction")
@@ -263,7 +274,7 @@ func TestLoadErrors(t *testing.T) {
 		{"no version", `{"settings": {"h": 1}}`, "f.json: version: required"},
 		{"bad version", `{"version": 2, "settings": {"h": 1}}`, "f.json: version: unsupported version 2 (this reader knows 1)"},
 		{"unknown top key", `{"version": 1, "settings": {"h": 1}, "bodys": []}`,
-			"f.json: bodys: unknown key (valid: $schema, version, name, doc, settings, world_shapes, bodies, joints, loads)"},
+			"f.json: bodys: unknown key (valid: $schema, version, name, doc, settings, world_shapes, bodies, joints, loads, exclude)"},
 		{"no settings", `{"version": 1}`, "f.json: settings: required"},
 		{"h string", `{"version": 1, "settings": {"h": "0.01"}}`, `f.json: settings.h: must be a number, got the string "0.01"`},
 		{"h overflow", `{"version": 1, "settings": {"h": 1e999}}`, "f.json: settings.h: must be a finite number, got 1e999 (out of float64 range)"},
@@ -275,7 +286,7 @@ func TestLoadErrors(t *testing.T) {
 		{"size negative", head + `"bodies": [` + okBody + `, {"name": "b", "mass": 1, "inertia": [1, 1, 1]}, {"name": "c", "mass": 1, "inertia": [1, 1, 1]}, {"name": "d", "mass": 1, "shapes": [{"type": "box", "size": [0.1, -0.1, 0.1]}]}]}`,
 			"f.json: bodies[3].shapes[0].size[1]: must be > 0 m, got -0.1"},
 		{"radius on box", head + `"bodies": [{"name": "a", "mass": 1, "shapes": [{"type": "box", "size": [1, 1, 1], "radius": 1}]}]}`,
-			"f.json: bodies[0].shapes[0].radius: unknown key for a box (valid: type, size, position, orientation, material)"},
+			"f.json: bodies[0].shapes[0].radius: unknown key for a box (valid: type, size, position, orientation, material, category, mask)"},
 		{"shape type", head + `"bodies": [{"name": "a", "mass": 1, "shapes": [{"type": "cone"}]}]}`,
 			`f.json: bodies[0].shapes[0].type: unknown value "cone" (want box, sphere, capsule, cylinder, plane)`},
 		{"size short", head + `"bodies": [{"name": "a", "mass": 1, "shapes": [{"type": "box", "size": [1, 1]}]}]}`,
@@ -326,7 +337,7 @@ func TestLoadErrors(t *testing.T) {
 		{"motor force", head + `"bodies": [` + okBody + `], "joints": [{"type": "prismatic", "body_a": "a", "body_b": "world", "pivot": [0, 0, 0], "axis": [0, 1, 0], "motor": {"speed": 1, "max_force": -1}}]}`,
 			"f.json: joints[0].motor.max_force: must be ≥ 0 (null = unbounded), got -1"},
 		{"ratio on hinge", head + `"bodies": [` + okBody + `], "joints": [{"type": "hinge", "body_a": "a", "body_b": "world", "pivot": [0, 0, 0], "axis": [0, 1, 0], "ratio": 2}]}`,
-			"f.json: joints[0].ratio: unknown key for a hinge joint (valid: type, name, body_a, body_b, pivot, axis, limits, motor, friction, soft)"},
+			"f.json: joints[0].ratio: unknown key for a hinge joint (valid: type, name, body_a, body_b, pivot, axis, limits, motor, friction, soft, collide)"},
 		{"gear ratio", head + `"bodies": [` + okBody + `], "joints": [{"type": "gear", "body_a": "a", "body_b": "world", "axis_a": [0, 0, 1], "axis_b": [0, 0, 1], "ratio": 0}]}`,
 			"f.json: joints[0].ratio: must be finite and non-zero, got 0"},
 		{"converter k", head + `"bodies": [` + okBody + `], "joints": [{"type": "converter", "body_a": "a", "body_b": "world", "axis_a": [0, 0, 1], "axis_b": [0, 0, 1], "coefficient": -1}]}`,
@@ -345,6 +356,22 @@ func TestLoadErrors(t *testing.T) {
 			"f.json: loads[0].profile.value: unknown key for a ramp profile (valid: type, from, to, duration)"},
 		{"load direction", head + `"bodies": [` + okBody + `], "loads": [{"type": "force", "body": "a", "direction": [0, 0, 0], "profile": {"type": "constant", "value": 1}}]}`,
 			"f.json: loads[0].direction: must have non-zero length, got [0, 0, 0]"},
+		{"negative category", head + `"bodies": [{"name": "a", "mass": 1, "shapes": [{"type": "sphere", "radius": 0.1, "category": -1}]}]}`,
+			"f.json: bodies[0].shapes[0].category: must be an integer in [0, 4294967295], got -1"},
+		{"mask beyond 32 bits", head + `"bodies": [{"name": "a", "mass": 1, "shapes": [{"type": "sphere", "radius": 0.1, "mask": 4294967296}]}]}`,
+			"f.json: bodies[0].shapes[0].mask: must be an integer in [0, 4294967295], got 4294967296"},
+		{"fractional mask", head + `"world_shapes": [{"type": "plane", "mask": 1.5}]}`,
+			"f.json: world_shapes[0].mask: must be an integer in [0, 4294967295], got 1.5"},
+		{"collide not bool", head + `"bodies": [` + okBody + `], "joints": [{"type": "ball", "body_a": "a", "body_b": "world", "pivot": [0, 0, 0], "collide": 1}]}`,
+			"f.json: joints[0].collide: must be true or false, got the number 1"},
+		{"exclude missing body", head + `"bodies": [` + okBody + `], "exclude": [{"body_a": "a", "body_b": "b"}]}`,
+			`f.json: exclude[0].body_b: no body named "b" (bodies: "a")`},
+		{"exclude itself", head + `"bodies": [` + okBody + `], "exclude": [{"body_a": "a", "body_b": "a"}]}`,
+			`f.json: exclude[0].body_b: same body as body_a ("a"); a body's shapes never collide with each other`},
+		{"exclude key", head + `"bodies": [` + okBody + `], "exclude": [{"body_a": "a", "body_c": "world"}]}`,
+			"f.json: exclude[0].body_b: required"},
+		{"max correcting speed", `{"version": 1, "settings": {"h": 1, "max_correcting_speed": -1}}`,
+			"f.json: settings.max_correcting_speed: must be finite and ≥ 0 m/s, got -1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := scenes.Load(strings.NewReader(c.file), "f.json")

@@ -56,6 +56,18 @@ func decodeScene(n *jnode, p *problems) *SceneSpec {
 		}
 		s.Loads = append(s.Loads, decodeLoad(p, e, fmt.Sprintf("loads[%d]", i)))
 	}
+	for i, e := range o.array("exclude") {
+		if p.full() {
+			break // 20 problems reported: decoding more only costs memory
+		}
+		var x ExcludeSpec
+		if eo := decObj(p, e, fmt.Sprintf("exclude[%d]", i)); eo != nil {
+			eo.str("body_a", &x.A, true)
+			eo.str("body_b", &x.B, true)
+			eo.done("")
+		}
+		s.Exclude = append(s.Exclude, x)
+	}
 	o.done("")
 	return s
 }
@@ -81,6 +93,7 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 	o.num("contact_margin", &s.ContactMargin, false)
 	o.num("project_above", &s.ProjectAbove, false)
 	o.num("bounce_speed", &s.BounceSpeed, false)
+	o.num("max_correcting_speed", &s.MaxCorrectingSpeed, false)
 	o.done("")
 }
 
@@ -125,6 +138,8 @@ func decodeShape(p *problems, n *jnode, path string) ShapeSpec {
 		m.num("restitution", &s.Material.Restitution, false)
 		m.done("")
 	}
+	o.bits("category", &s.Category)
+	o.bits("mask", &s.Mask)
 	o.done("a " + kind)
 	return s
 }
@@ -272,6 +287,7 @@ func decodeJoint(p *problems, n *jnode, path string) JointSpec {
 			s.done("")
 		}
 	}
+	o.boolean("collide", &j.Collide)
 	o.done("a " + j.Type + " joint")
 	return j
 }
@@ -386,6 +402,24 @@ func (o *objDec) integer(key string, dst *int) {
 		return
 	}
 	*dst = k
+}
+
+// bits reads a 32-bit set of flags: an integer in [0, 2³² − 1].
+func (o *objDec) bits(key string, dst *uint32) {
+	v := o.field(key, false)
+	if v == nil {
+		return
+	}
+	if v.kind != jNumber {
+		o.p.add(o.sub(key), "must be an integer in [0, 4294967295], got %s", describe(v))
+		return
+	}
+	k, err := strconv.ParseUint(v.num, 10, 32)
+	if err != nil {
+		o.p.add(o.sub(key), "must be an integer in [0, 4294967295], got %s", v.num)
+		return
+	}
+	*dst = uint32(k)
 }
 
 func (o *objDec) boolean(key string, dst *bool) {

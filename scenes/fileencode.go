@@ -57,6 +57,9 @@ func (s *SceneSpec) node() *jnode {
 	if !isPosZeroF(st.BounceSpeed) {
 		sn.set("bounce_speed", jnum(st.BounceSpeed))
 	}
+	if !isPosZeroF(st.MaxCorrectingSpeed) {
+		sn.set("max_correcting_speed", jnum(st.MaxCorrectingSpeed))
+	}
 	n.set("settings", sn)
 	if len(s.WorldShapes) > 0 {
 		a := jarr()
@@ -83,6 +86,13 @@ func (s *SceneSpec) node() *jnode {
 			a.arr = append(a.arr, s.Loads[i].node())
 		}
 		n.set("loads", a)
+	}
+	if len(s.Exclude) > 0 {
+		a := jarr()
+		for _, e := range s.Exclude {
+			a.arr = append(a.arr, jobj().set("body_a", jstr(e.A)).set("body_b", jstr(e.B)))
+		}
+		n.set("exclude", a)
 	}
 	return n
 }
@@ -193,6 +203,12 @@ func (s *ShapeSpec) node() *jnode {
 	if len(mn.keys) > 0 {
 		n.set("material", mn)
 	}
+	if s.Category != 0 {
+		n.set("category", jint(int(s.Category)))
+	}
+	if s.Mask != 0 {
+		n.set("mask", jint(int(s.Mask)))
+	}
 	return n
 }
 
@@ -241,6 +257,9 @@ func (j *JointSpec) node() *jnode {
 			sn.set("damping", jnum(j.Soft.Damping))
 		}
 		n.set("soft", sn)
+	}
+	if j.Collide {
+		n.set("collide", jbool(true))
 	}
 	return n
 }

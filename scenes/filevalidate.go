@@ -41,6 +41,7 @@ func (s *SceneSpec) validate(p *problems) {
 	chkNonNeg(p, "settings.contact_margin", st.ContactMargin, "m")
 	chkNonNeg(p, "settings.project_above", st.ProjectAbove, "m or rad")
 	chkNonNeg(p, "settings.bounce_speed", st.BounceSpeed, "m/s")
+	chkNonNeg(p, "settings.max_correcting_speed", st.MaxCorrectingSpeed, "m/s")
 	for _, f := range []struct{ path, v string }{{"settings.solver", st.Solver}, {"settings.post_solver", st.PostSolver}} {
 		if f.v != "" && !slices.Contains(solverNames, f.v) {
 			p.add(f.path, "unknown solver %q (want %s)", f.v, strings.Join(solverNames, ", "))
@@ -87,6 +88,13 @@ func (s *SceneSpec) validate(p *problems) {
 	}
 	for i := range s.Joints {
 		s.Joints[i].validate(p, fmt.Sprintf("joints[%d]", i), ref)
+	}
+	for i, e := range s.Exclude {
+		path := fmt.Sprintf("exclude[%d]", i)
+		okA := ref(path+".body_a", e.A, true)
+		if ref(path+".body_b", e.B, true) && okA && e.A == e.B {
+			p.add(path+".body_b", "same body as body_a (%s); a body's shapes never collide with each other", quoteName(e.A))
+		}
 	}
 	for i := range s.Loads {
 		l := &s.Loads[i]

@@ -19,7 +19,7 @@ import (
 // schemaValidator checks JSON values against the subset of JSON Schema
 // draft 2020-12 that scene.schema.json uses: type (a name or a list),
 // required, properties, additionalProperties: false, enum, const,
-// minimum, exclusiveMinimum, minLength, items, minItems, maxItems, oneOf
+// minimum, exclusiveMinimum, maximum, minLength, items, minItems, maxItems, oneOf
 // and $ref to "#/$defs/NAME". Annotation keywords ($schema, $id, $defs,
 // title, description) are skipped; any other keyword is an error, so the
 // schema cannot use a keyword this validator would silently ignore.
@@ -78,11 +78,11 @@ func (sv *schemaValidator) validate(s map[string]any, v any, path string) []stri
 			if !jsonEqual(kw, v) {
 				bad("want %v, got %v", kw, v)
 			}
-		case "minimum", "exclusiveMinimum":
+		case "minimum", "exclusiveMinimum", "maximum":
 			if n, ok := v.(json.Number); ok {
 				x, _ := strconv.ParseFloat(string(n), 64)
 				lim, _ := strconv.ParseFloat(string(kw.(json.Number)), 64)
-				if k == "minimum" && !(x >= lim) || k == "exclusiveMinimum" && !(x > lim) {
+				if k == "minimum" && !(x >= lim) || k == "exclusiveMinimum" && !(x > lim) || k == "maximum" && !(x <= lim) {
 					bad("%v violates %s %v", x, k, lim)
 				}
 			}
@@ -257,6 +257,9 @@ func TestSchemaRejects(t *testing.T) {
 		{`{"version": 1, "settings": {"h": 1}, "joints": [{"type": "hinge", "body_a": "a", "body_b": "world", "pivot": [0, 0, 0], "axis": [0, 1, 0], "ratio": 2}]}`,
 			"$.joints[0]: matches 0 of the oneOf alternatives"},
 		{`{"version": 1, "settings": {"h": 1, "pick": "best"}}`, `$.settings.pick: best is not one of [energy fb residual last energy-exact]`},
+		{`{"version": 1, "settings": {"h": 1}, "world_shapes": [{"type": "plane", "mask": 4294967296}]}`,
+			"$.world_shapes[0]: matches 0 of the oneOf alternatives"},
+		{`{"version": 1, "settings": {"h": 1}, "exclude": [{"body_a": "a"}]}`, `$.exclude[0]: missing required property "body_b"`},
 	} {
 		errs := sv.check(t, []byte(c.file))
 		require.NotEmpty(t, errs, c.file)

@@ -278,7 +278,7 @@ func (a *Assembly) constrained(bi int) bool {
 // with a damping time, constraint.Row.Compliance). A gap (φ > 0 on a
 // unilateral row) always enters as φ/h, so that a separated contact or
 // limit is not sticky; penetrations and bilateral violations follow the
-// mode: Regularized as above, None and Post none (Post removes them by
+// mode: Regularized as above, capped at ±Settings.MaxCorrectingSpeed, None and Post none (Post removes them by
 // projection after the step), Baumgarte β φ with β = Baumgarte. A
 // compliant row (finite stiffness) is a spring, not a stabilization, and
 // keeps its Eq. (1) term in every mode; a velocity-level row (motor,
@@ -305,7 +305,32 @@ func (s *Settings) positionTerm(r *constraint.Row, pf float64) float64 {
 	case Baumgarte:
 		return s.Baumgarte * r.Phi
 	}
-	return pf * (r.Phi + r.Drift)
+	v, vmax := pf*(r.Phi+r.Drift), s.correctingSpeed()
+	if v < -vmax {
+		return -vmax
+	}
+	if v > vmax && r.Kind == constraint.Bilateral {
+		return vmax
+	}
+	return v
+}
+
+// CorrectingSpeed returns the cap v_max (m/s or rad/s) on the Regularized
+// mode's position feedback that s resolves to: MaxCorrectingSpeed, or
+// ProjectAbove/h when it is 0 (+Inf: no cap). Package bpmd records it so
+// that a rebuilt step has the same b.
+func (s *Settings) CorrectingSpeed() float64 { return s.correctingSpeed() }
+
+// correctingSpeed is CorrectingSpeed.
+func (s *Settings) correctingSpeed() float64 {
+	if s.MaxCorrectingSpeed > 0 {
+		return s.MaxCorrectingSpeed
+	}
+	above := s.ProjectAbove
+	if above == 0 {
+		above = DefaultProjectAbove
+	}
+	return above / s.H
 }
 
 // DirectionRow fills r as a row of kind k along the unit direction d at

@@ -187,7 +187,9 @@ func TestMassUpdate(t *testing.T) {
 	require.Equal(t, [6]float64{0, 0, h * -9.81, 0, 3, 0}, m.Free[1])
 }
 
-// TestPositionTerm: Φ/h of Eq. 1 under each stabilization mode, h = 10 ms.
+// TestPositionTerm: Φ/h of Eq. 1 under each stabilization mode, h = 10 ms,
+// with ProjectAbove = 5 mm: Regularized caps it at 5 mm/h = 0.5 m/s
+// (Settings.MaxCorrectingSpeed's default).
 func TestPositionTerm(t *testing.T) {
 	row := func(k constraint.Kind, phi, stiff float64) *constraint.Row {
 		r := &constraint.Row{Kind: k, Phi: phi, Stiffness: stiff}
@@ -205,13 +207,22 @@ func TestPositionTerm(t *testing.T) {
 		{"spring keeps its term", row(constraint.ContactNormal, -0.002, 1e5), [4]float64{-0.2, -0.2, -0.2, -0.2}},
 		{"infinite stiffness is rigid", row(constraint.Bilateral, 0.002, math.Inf(1)), [4]float64{0.2, 0, 0.01, 0}},
 		{"velocity row", row(constraint.Motor, 0, 0), [4]float64{0, 0, 0, 0}},
+		{"deep penetration is capped", row(constraint.ContactNormal, -0.008, 0), [4]float64{-0.5, 0, -0.04, 0}},
+		{"large joint error is capped", row(constraint.Bilateral, 0.008, 0), [4]float64{0.5, 0, 0.04, 0}},
+		{"large gap is not", row(constraint.ContactNormal, 0.008, 0), [4]float64{0.8, 0.8, 0.8, 0.8}},
+		{"deep spring is not", row(constraint.ContactNormal, -0.008, 1e5), [4]float64{-0.8, -0.8, -0.8, -0.8}},
 	}
 	for _, c := range cases {
 		for i, mode := range []stepper.Stabilization{stepper.Regularized, stepper.None, stepper.Baumgarte, stepper.Post} {
-			s := stepper.Settings{H: 0.01, Stabilization: mode, Baumgarte: 5}
+			s := stepper.Settings{H: 0.01, Stabilization: mode, Baumgarte: 5, ProjectAbove: 0.005}
 			// 1e-15: one division or product of exact decimals.
 			require.InDelta(t, c.want[i], s.PositionTerm(c.r), 1e-15, "%s, %v", c.name, mode)
 		}
+	}
+	deep := row(constraint.ContactNormal, -0.008, 0)
+	for _, c := range []struct{ vmax, want float64 }{{0.3, -0.3}, {math.Inf(1), -0.8}} {
+		s := stepper.Settings{H: 0.01, MaxCorrectingSpeed: c.vmax}
+		require.InDelta(t, c.want, s.PositionTerm(deep), 1e-15, "MaxCorrectingSpeed %v", c.vmax)
 	}
 }
 

@@ -84,6 +84,17 @@ type Geom struct {
 	// constraint.World). A zero quaternion means no rotation.
 	Local    contact.Pose
 	Material Material
+	// Category and Mask are collision filter bits (Box2D's categoryBits
+	// and maskBits): the categories the geom belongs to and those it
+	// collides with. Geoms a and b collide only when
+	// (a.Category & b.Mask) ≠ 0 and (b.Category & a.Mask) ≠ 0. The zero
+	// values are the defaults: Category 0 means DefaultCategory (bit 0,
+	// 0x1) and Mask 0 means every category (0xFFFFFFFF), so geoms that set
+	// neither collide with everything, as before these fields existed. A
+	// geom that should meet nothing but its own kind takes a bit no other
+	// geom uses in both (Category = Mask = 1 << 31). See filter.go for the
+	// other rules (joints, excluded pairs).
+	Category, Mask uint32
 }
 
 // DefaultContactMargin is the default Settings.ContactMargin (m): pairs
@@ -294,10 +305,13 @@ func (w *World) collect(dst []point, speculative bool) []point {
 		// Same body, or both fixed: no contact. Nor between two bodies
 		// of infinite mass (fixed or kinematic): such a row has a zero
 		// diagonal in A and nothing could yield.
+		// Then the collision filter (filter.go): bits, joints, excluded
+		// pairs.
 		ws.skip = func(i, j int) bool {
-			return w.bodyOf(i) == w.bodyOf(j) || (w.infiniteMass(i) && w.infiniteMass(j))
+			return w.bodyOf(i) == w.bodyOf(j) || (w.infiniteMass(i) && w.infiniteMass(j)) || !w.mayCollide(i, j)
 		}
 	}
+	w.updateJoined()
 	ws.pairs = ws.sap.Pairs(ws.pairs[:0], ws.boxes, ws.skip)
 	for _, pr := range ws.pairs {
 		ga, gb := pr[0], pr[1]

@@ -93,6 +93,7 @@ type workspace struct {
 	pts    []contact.Point
 	sap    contact.SweepAndPrune
 	skip   func(i, j int) bool
+	joined []uint64              // body pairs joined with collision off (updateJoined), sorted
 	cache  map[contactKey]cached // by key: last step's impulses and states
 	// the new contacts' pre-solve (estimateNewContacts)
 	estSolver *lcp.BPP // when Settings.Solver is not a BPP
@@ -164,6 +165,9 @@ func (w *World) Step() (Stats, error) {
 	}
 	w.estimateNewContacts()
 	st, err := w.solve()
+	if cerr := w.explainConflict(err); cerr != nil {
+		return st, cerr // before integrate: the world stays at the step's start
+	}
 	if err != nil && st.Status != lcp.BudgetExhausted && len(ws.res.X) != len(ws.rows) {
 		return st, err
 	}

@@ -93,6 +93,23 @@ type Settings struct {
 	// DefaultProjectAbove (1 mm or 1 mrad, above the errors of the papers'
 	// scenes at their steps, far below visible ones); +Inf never projects.
 	ProjectAbove float64
+	// MaxCorrectingSpeed (m/s or rad/s; default 0 = ProjectAbove/h) caps
+	// the Regularized mode's position feedback φ/h of a rigid row: a
+	// penetration or joint error φ enters b as max(φ/h, −v_max) (a
+	// bilateral error as φ/h clamped to [−v_max, v_max]), so an overlap
+	// separates at no more than v_max (ODE's contact max correcting
+	// velocity, Box2D's contact push speed). The default is the speed that
+	// removes ProjectAbove in one step (0.2 m/s at h = 5 ms with the
+	// default ProjectAbove): errors up to ProjectAbove are the feedback's
+	// and get their full φ/h, so scenes whose errors stay below it (the
+	// papers' scenes) are unchanged, and any error beyond is removed after
+	// the step by the position projection, which adds no velocity. A body
+	// that starts 2 cm inside the floor thus leaves it at v_max, with
+	// kinetic energy ½ m v_max², not at 0.02/h (4 m/s at h = 5 ms). +Inf
+	// never caps (the feedback of Eq. 1 as it is). Gaps (φ > 0 on a
+	// contact or limit), compliant rows, and the None, Baumgarte and Post
+	// modes are not capped.
+	MaxCorrectingSpeed float64
 	// BounceSpeed (m/s) is the approach speed below which a contact does
 	// not bounce whatever its restitution (Material.Restitution), so that
 	// resting contacts, which approach at g h per step, stay at rest. 0
@@ -141,6 +158,8 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("settings: ContactMargin: must be finite and ≥ 0 m, got %v", s.ContactMargin)
 	case !(s.ProjectAbove >= 0):
 		return fmt.Errorf("settings: ProjectAbove: must be ≥ 0 (m or rad; +Inf = never project), got %v", s.ProjectAbove)
+	case !(s.MaxCorrectingSpeed >= 0):
+		return fmt.Errorf("settings: MaxCorrectingSpeed: must be ≥ 0 m/s (0 = ProjectAbove/h, +Inf = no cap), got %v", s.MaxCorrectingSpeed)
 	case !(s.BounceSpeed >= 0) || math.IsInf(s.BounceSpeed, 0):
 		return fmt.Errorf("settings: BounceSpeed: must be finite and ≥ 0 m/s, got %v", s.BounceSpeed)
 	case s.Stabilization == Baumgarte && !(s.Baumgarte >= 0 && !math.IsInf(s.Baumgarte, 0)):
@@ -174,6 +193,10 @@ type World struct {
 	time  float64
 	steps int
 	ws    workspace
+	// collision filter (filter.go)
+	jointCollide []bool              // by joint index: collision turned back on
+	exclGeoms    map[[2]int]struct{} // excluded geom pairs, lower index first
+	exclBodies   map[[2]int]struct{} // excluded body pairs (World = −1 allowed)
 }
 
 // Controller is called at the start of every Step with the world at the
@@ -220,7 +243,9 @@ func (w *World) AddBody(b *body.Body) (int, error) {
 }
 
 // AddConstraint adds a joint or coupling. Every body it touches must be in
-// the world already.
+// the world already. The bodies it joins stop colliding with each other
+// (see filter.go); SetJointCollision, with the constraint's index
+// len(w.Joints)−1, turns that back on.
 func (w *World) AddConstraint(c constraint.Constraint) error {
 	if c == nil {
 		return fmt.Errorf("constraint %d: is nil", len(w.Joints))
