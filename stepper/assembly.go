@@ -305,14 +305,16 @@ func (s *Settings) positionTerm(r *constraint.Row, pf float64) float64 {
 	case Baumgarte:
 		return s.Baumgarte * r.Phi
 	}
-	v, vmax := pf*(r.Phi+r.Drift), s.correctingSpeed()
+	// The cap is on the feedback of the error φ; the drift is the
+	// motion's own curvature over the step (constraint.Row.Drift), which
+	// the velocity must follow whatever its size.
+	v, vmax := pf*r.Phi, s.correctingSpeed()
 	if v < -vmax {
-		return -vmax
+		v = -vmax
+	} else if v > vmax && r.Kind == constraint.Bilateral {
+		v = vmax
 	}
-	if v > vmax && r.Kind == constraint.Bilateral {
-		return vmax
-	}
-	return v
+	return v + pf*r.Drift
 }
 
 // CorrectingSpeed returns the cap v_max (m/s or rad/s) on the Regularized
