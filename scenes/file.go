@@ -80,6 +80,9 @@ type SettingsSpec struct {
 	// MaxCorrectingSpeed caps the regularized position feedback (m/s);
 	// 0 = ProjectAbove/h (stepper.Settings.MaxCorrectingSpeed).
 	MaxCorrectingSpeed float64
+	// Impacts is how bouncing contacts resolve (stepper.Settings.Impacts):
+	// simultaneous (the default) or propagated.
+	Impacts stepper.Impacts
 }
 
 // BodySpec is one body.
@@ -400,7 +403,7 @@ func (s *SettingsSpec) stepperSettings() stepper.Settings {
 		Pick: s.Pick, Stabilization: s.Stabilization, Baumgarte: s.Baumgarte,
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
-		MaxCorrectingSpeed: s.MaxCorrectingSpeed,
+		MaxCorrectingSpeed: s.MaxCorrectingSpeed, Impacts: s.Impacts,
 	}
 }
 

@@ -118,7 +118,7 @@ func TestLoadFile(t *testing.T) {
 // A small scene of every kind of joint, coupling, shape and load.
 const allKinds = `{
   "version": 1,
-  "settings": {"h": 0.01, "solver": "bpp", "pick": "last", "contact_margin": 0.001, "max_correcting_speed": 0.5},
+  "settings": {"h": 0.01, "solver": "bpp", "pick": "last", "contact_margin": 0.001, "max_correcting_speed": 0.5, "impacts": "propagated"},
   "world_shapes": [{"type": "plane", "material": {"friction": 0.5}}],
   "bodies": [
     {"name": "base", "static": true, "position": [0, 0, 2], "shapes": [{"type": "box", "size": [0.2, 0.2, 0.2]}]},
@@ -167,6 +167,7 @@ func TestAllKinds(t *testing.T) {
 	assert.Len(t, w.Controllers, 1)
 	assert.Equal(t, "bpp", w.Settings.Solver.Name())
 	assert.Equal(t, 0.5, w.Settings.MaxCorrectingSpeed)
+	assert.Equal(t, stepper.PropagatedImpacts, w.Settings.Impacts)
 	// Filtering: the ball's bits, the fixed joint's collision, the
 	// excluded pairs (geom 0 is the plane, then the bodies' shapes; the
 	// pendant has none: the ball's is geom 4, the wheel's 5).
@@ -372,6 +373,8 @@ func TestLoadErrors(t *testing.T) {
 			"f.json: exclude[0].body_b: required"},
 		{"max correcting speed", `{"version": 1, "settings": {"h": 1, "max_correcting_speed": -1}}`,
 			"f.json: settings.max_correcting_speed: must be finite and ≥ 0 m/s, got -1"},
+		{"impacts", `{"version": 1, "settings": {"h": 1, "impacts": "sequential"}}`,
+			`f.json: settings.impacts: unknown value "sequential" (want simultaneous, propagated)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := scenes.Load(strings.NewReader(c.file), "f.json")

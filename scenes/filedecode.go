@@ -75,6 +75,8 @@ func decodeScene(n *jnode, p *problems) *SceneSpec {
 var pickNames = []string{"energy", "fb", "residual", "last", "energy-exact"}
 var stabNames = []string{"regularized", "none", "baumgarte", "post"}
 
+var impactNames = []string{"simultaneous", "propagated"}
+
 func decodeSettings(o *objDec, s *SettingsSpec) {
 	o.num("h", &s.H, true)
 	s.Gravity = stepper.StandardGravity
@@ -94,6 +96,9 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 	o.num("project_above", &s.ProjectAbove, false)
 	o.num("bounce_speed", &s.BounceSpeed, false)
 	o.num("max_correcting_speed", &s.MaxCorrectingSpeed, false)
+	if o.enum("impacts", &name, false, impactNames) {
+		s.Impacts, _ = stepper.ParseImpacts(name)
+	}
 	o.done("")
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/stepper"
 )
 
 // Marshal writes s as a scene file (two-space indented JSON, keys in the
@@ -59,6 +60,9 @@ func (s *SceneSpec) node() *jnode {
 	}
 	if !isPosZeroF(st.MaxCorrectingSpeed) {
 		sn.set("max_correcting_speed", jnum(st.MaxCorrectingSpeed))
+	}
+	if st.Impacts != stepper.SimultaneousImpacts {
+		sn.set("impacts", jstr(st.Impacts.String()))
 	}
 	n.set("settings", sn)
 	if len(s.WorldShapes) > 0 {

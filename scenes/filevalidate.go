@@ -37,6 +37,9 @@ func (s *SceneSpec) validate(p *problems) {
 	if st.Stabilization < stepper.Regularized || st.Stabilization > stepper.Post {
 		p.add("settings.stabilization", "unknown mode %d", int(st.Stabilization))
 	}
+	if st.Impacts < stepper.SimultaneousImpacts || st.Impacts > stepper.PropagatedImpacts {
+		p.add("settings.impacts", "unknown mode %d", int(st.Impacts))
+	}
 	chkNonNeg(p, "settings.baumgarte", st.Baumgarte, "1/s")
 	chkNonNeg(p, "settings.contact_margin", st.ContactMargin, "m")
 	chkNonNeg(p, "settings.project_above", st.ProjectAbove, "m or rad")

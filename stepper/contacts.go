@@ -506,7 +506,7 @@ func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
 			// v₋: the normal velocity before the step, < 0 approaching.
 			// It bounces in the step in which it reaches the surface.
 			vn := w.relVel(pt.a, pt.b, pt.p.Pos).Dot(n)
-			if -vn > w.bounceSpeed() && pt.p.Gap+h*vn <= w.margin() {
+			if -vn >= w.bounceSpeed() && pt.p.Gap+h*vn <= w.margin() {
 				pt.bounce = -pt.e * vn
 			}
 		}

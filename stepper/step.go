@@ -57,6 +57,10 @@ type Stats struct {
 	// least a quarter of the step's contact points are new), 0 when none
 	// ran.
 	SeedSweeps int
+	// ImpactSweeps is the number of sweeps over the contact pairs that
+	// resolved this step's impacts (Settings.Impacts = PropagatedImpacts),
+	// 0 in a step without a bounce or in the default mode.
+	ImpactSweeps int
 	// PolishSweeps is the number of projected Gauss–Seidel sweeps run
 	// after the solver (Settings.Polish; fewer when a sweep changed
 	// nothing); they are not counted in Iterations.
@@ -125,6 +129,15 @@ type workspace struct {
 	maxViol  float64 // of the poses after the step
 	projects int     // projection solves this step
 	projIts  int     // their iterations
+	// propagated impacts (propagateImpacts): the bodies' velocities during
+	// the impacts, one pair's MLCP and its solver, the sweeps this step
+	iv           [][6]float64
+	ia           lcp.Dense
+	ib, ilo, ihi []float64
+	ie           [16]float64
+	isolver      lcp.BPP
+	ires         lcp.Result
+	impactSweeps int
 	// the new contacts' pre-solve this step: its iterations and the
 	// sweeps that seeded it
 	preIts, seedSweeps int
@@ -160,6 +173,9 @@ func (w *World) Step() (Stats, error) {
 	if err := w.buildRows(); err != nil {
 		return Stats{}, err
 	}
+	if err := w.propagateImpacts(); err != nil {
+		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
+	}
 	if err := w.assemble(); err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
@@ -187,6 +203,7 @@ func (w *World) Step() (Stats, error) {
 	st.MaxViolation = ws.maxViol
 	st.Projections, st.ProjectionIterations = ws.projects, ws.projIts
 	st.PreSolveIterations, st.SeedSweeps = ws.preIts, ws.seedSweeps
+	st.ImpactSweeps = ws.impactSweeps
 	if ferr := w.checkFinite("after the step"); ferr != nil {
 		return st, fmt.Errorf("step %d: %w", w.steps, ferr)
 	}

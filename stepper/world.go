@@ -115,6 +115,13 @@ type Settings struct {
 	// resting contacts, which approach at g h per step, stay at rest. 0
 	// means DefaultBounceSpeed.
 	BounceSpeed float64
+	// Impacts selects how a step with a bouncing contact (approach above
+	// BounceSpeed, restitution > 0) resolves its impacts:
+	// SimultaneousImpacts (the default) puts Newton's law on each normal
+	// row into the step's MLCP; PropagatedImpacts resolves them first,
+	// pair by pair through the touching contacts (World.Step's
+	// propagateImpacts), as a chain of balls passes an impact on.
+	Impacts Impacts
 	// Context, if not nil, is handed to the step's solver, which checks it
 	// once per iteration: when it is done the step completes with the best
 	// iterate so far (status lcp.Canceled) and Step returns an error
@@ -160,6 +167,8 @@ func (s *Settings) Validate() error {
 		return fmt.Errorf("settings: ProjectAbove: must be ≥ 0 (m or rad; +Inf = never project), got %v", s.ProjectAbove)
 	case !(s.MaxCorrectingSpeed >= 0):
 		return fmt.Errorf("settings: MaxCorrectingSpeed: must be ≥ 0 m/s (0 = ProjectAbove/h, +Inf = no cap), got %v", s.MaxCorrectingSpeed)
+	case s.Impacts < SimultaneousImpacts || s.Impacts > PropagatedImpacts:
+		return fmt.Errorf("settings: Impacts: unknown mode %d (want SimultaneousImpacts or PropagatedImpacts)", int(s.Impacts))
 	case !(s.BounceSpeed >= 0) || math.IsInf(s.BounceSpeed, 0):
 		return fmt.Errorf("settings: BounceSpeed: must be finite and ≥ 0 m/s, got %v", s.BounceSpeed)
 	case s.Stabilization == Baumgarte && !(s.Baumgarte >= 0 && !math.IsInf(s.Baumgarte, 0)):
