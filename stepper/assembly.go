@@ -49,9 +49,13 @@ import (
 //
 //	ρ = ‖I⁻¹ J_f − E‖_F = (h/2) ‖I⁻¹ ([ω_m]× I − [I ω_m]×)‖_F > GyroscopicTol,
 //
-// the relative change of the response (W = R (E + I⁻¹(J_f − I))⁻¹ I⁻¹ Rᵀ);
-// for every other body the response is InvInertia, and a step without a
-// constrained gyroscopic body is assembled exactly as before (Assembly).
+// the relative change of the response (W = R (E + I⁻¹(J_f − I))⁻¹ I⁻¹ Rᵀ),
+// and whose J_f has a positive definite symmetric part, so that every
+// impulse does positive work, p·W p > 0, and the diagonal of A stays
+// positive (a thin body tumbling many radians per step can fail that; it
+// keeps I_w⁻¹). For every other body the response is InvInertia, and a
+// step without a constrained gyroscopic body is assembled exactly as
+// before (Assembly).
 type Mass struct {
 	// Bodies are the bodies of the last Update, in the order rows index
 	// them (constraint.Row.Body).
@@ -88,7 +92,8 @@ type Mass struct {
 // chain6 0.026, the rod 7e-4, the brick wall and pyramid 1e-11), so their
 // numbers do not change; a 500 rad/s wheel at h = 1/60 s has ρ ≈ 5.7. A
 // thin link tumbling at |ω| has ρ ≈ h|ω|/2 (the 10-link chain at h = 0.05 s
-// reaches 1.2) and takes the gyroscopic path too.
+// reaches 1.2), but there J_f's symmetric part is indefinite and the link
+// keeps I_w⁻¹ (see Mass).
 const GyroscopicTol = 0.5
 
 // Update computes InvInertia, Free, Gyroscopic and Response for bodies at
@@ -131,6 +136,9 @@ func (m *Mass) gyroscopic(i int, jf mgl64.Mat3) {
 	if rho <= GyroscopicTol {
 		return
 	}
+	if !symPosDef(jf) {
+		return // the linearized response would give energy to an impulse: keep I_w⁻¹
+	}
 	inv := body.Inv3(jf)
 	for _, x := range inv {
 		if math.IsNaN(x) || math.IsInf(x, 0) { // singular J_f: keep I_w⁻¹
@@ -140,6 +148,16 @@ func (m *Mass) gyroscopic(i int, jf mgl64.Mat3) {
 	r := b.Rotation()
 	m.Gyroscopic[i] = true
 	m.Response[i] = r.Mul3(inv).Mul3(r.Transpose())
+}
+
+// symPosDef reports whether the symmetric part (m + mᵀ)/2 is positive
+// definite (its leading principal minors are positive, Sylvester's
+// criterion).
+func symPosDef(m mgl64.Mat3) bool {
+	s := m.Add(m.Transpose()).Mul(0.5)
+	d1 := s.At(0, 0)
+	d2 := d1*s.At(1, 1) - s.At(0, 1)*s.At(1, 0)
+	return d1 > 0 && d2 > 0 && s.Det() > 0
 }
 
 // UpdateInertia recomputes InvInertia at the bodies' current poses and
