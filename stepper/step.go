@@ -72,7 +72,8 @@ type Stats struct {
 	// errmeasure.CertifiedBound): ½(x − x*)ᵀA(x − x*) ≤ Bound for the
 	// step's exact solution x*; +Inf when the iterate is outside its box or
 	// a row without a bound on the side its velocity points to makes it
-	// infinite.
+	// infinite. In a gyroscopic step (Gyroscopic > 0) A is not symmetric
+	// and the number, computed the same way, certifies nothing.
 	Bound float64
 }
 
