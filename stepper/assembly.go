@@ -70,8 +70,9 @@ type Mass struct {
 	// implicit midpoint rule (body.Body.FreeVelocity); a kinematic body's
 	// set velocity, which b carries into its rows; zero for static bodies.
 	Free [][6]float64
-	// Gyroscopic reports, per body, ρ > GyroscopicTol (see Mass): its
-	// angular response to an impulse is Response, not InvInertia.
+	// Gyroscopic reports, per body, whether its angular response to an
+	// impulse is Response, not InvInertia: ρ > GyroscopicTol and J_f's
+	// symmetric part positive definite (see Mass).
 	Gyroscopic []bool
 	// Response is, for a gyroscopic body, the world-frame angular response
 	// W = R J_f⁻¹ Rᵀ ((kg·m²)⁻¹, not symmetric) of the step h of the last
@@ -269,8 +270,13 @@ type Assembly struct {
 	// response entered D and JMinv (0: the symmetric path).
 	Gyroscopic int
 	// Dropped is the number of constrained gyroscopic bodies left on I_w⁻¹
-	// because there were more than MaxGyroscopicRows rows.
+	// because there were more than MaxGyroscopicRows rows or Symmetric
+	// was set.
 	Dropped int
+	// Symmetric, when set, makes Assemble keep the symmetric path with
+	// every body's I_w⁻¹, gyroscopic or not (World.Step sets it to solve a
+	// step again when the non-symmetric MLCP failed).
+	Symmetric bool
 	// B is b (m/s or rad/s), Lo and Hi the bounds l and u of x = hλ⁺
 	// (N·s or N·m·s): set by Assemble, left alone by MassMatrix.
 	B, Lo, Hi []float64
@@ -415,7 +421,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 				a.Gyroscopic++
 			}
 		}
-		if a.Gyroscopic > 0 && n > MaxGyroscopicRows {
+		if a.Gyroscopic > 0 && (n > MaxGyroscopicRows || a.Symmetric) {
 			a.Gyroscopic, a.Dropped = 0, a.Gyroscopic
 		}
 	}

@@ -214,3 +214,23 @@ func TestAssembleGyroscopic(t *testing.T) {
 	_, ok = asm.Matrix().(*lcp.Sparse)
 	assert.True(t, ok)
 }
+
+// A gyroscopic step whose non-symmetric MLCP block pivoting cannot solve
+// (the axle hinge twice: redundant rows make A singular, and LU has no
+// regularization) is solved again on the symmetric path: no error, the
+// wheel counted in Stats.GyroscopicDropped.
+func TestGyroscopicStepFallsBackToSymmetric(t *testing.T) {
+	w, _, _, _ := rotorWorld(t, 1.0/60, 1, stepper.Regularized, false)
+	again, err := constraint.NewHinge(w.Bodies, 0, 1, mgl64.Vec3{0.5, 0, 0}, mgl64.Vec3{1, 0, 0})
+	require.NoError(t, err)
+	require.NoError(t, w.AddConstraint(again))
+	dropped := 0
+	for i := 0; i < 60; i++ {
+		st, err := w.Step()
+		require.NoError(t, err)
+		dropped += st.GyroscopicDropped
+		assert.Equal(t, 0, st.Gyroscopic+st.GyroscopicDropped-1, "step %d: the wheel is counted once", st.Step)
+	}
+	t.Logf("%d of 60 steps solved again on the symmetric path", dropped)
+	assert.Greater(t, dropped, 0)
+}

@@ -66,7 +66,9 @@ type Stats struct {
 	// dense and not symmetric. 0 for a step on the symmetric path.
 	Gyroscopic int
 	// GyroscopicDropped is the number of constrained gyroscopic bodies
-	// that a step with more than MaxGyroscopicRows rows left on I_w⁻¹.
+	// that a step left on I_w⁻¹: it had more than MaxGyroscopicRows rows,
+	// or its non-symmetric MLCP failed and it was solved again on the
+	// symmetric path.
 	GyroscopicDropped int
 	// Bound is the certified bound of the used iterate (J,
 	// errmeasure.CertifiedBound): ½(x − x*)ᵀA(x − x*) ≤ Bound for the
@@ -92,6 +94,9 @@ type workspace struct {
 	// jointStart holds the joint rows' final index sets of the last step,
 	// valid for warm start while the joint row count stays the same.
 	jointStart []lcp.State
+	// start0 and jointStart0 keep start and jointStart of a gyroscopic
+	// step before its solve, for solveSymmetric.
+	start0, jointStart0 []lcp.State
 	// contacts
 	points []point
 	poses  []contact.Pose
@@ -163,8 +168,15 @@ func (w *World) Step() (Stats, error) {
 	if err := w.assemble(); err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
+	if ws.eq.Gyroscopic > 0 { // for solveSymmetric
+		ws.start0 = append(ws.start0[:0], ws.start...)
+		ws.jointStart0 = append(ws.jointStart0[:0], ws.jointStart...)
+	}
 	w.estimateNewContacts()
 	st, err := w.solve()
+	if err != nil && ws.eq.Gyroscopic > 0 {
+		st, err = w.solveSymmetric()
+	}
 	if err != nil && st.Status != lcp.BudgetExhausted && len(ws.res.X) != len(ws.rows) {
 		return st, err
 	}
@@ -332,6 +344,29 @@ func (w *World) assemble() error {
 		ws.eq.B[k] += math.Min(t, -pt.bounce) - t
 	}
 	return nil
+}
+
+// solveSymmetric assembles and solves the step again on the symmetric
+// path (Assembly.Symmetric), after the non-symmetric MLCP of a gyroscopic
+// step failed: block pivoting factors its free block by LU, which has no
+// regularization for the redundant rows of a closed loop (a four-wheeled
+// vehicle's A is singular), where the symmetric path's proximal steps
+// succeed. The gyroscopic bodies are counted in Stats.GyroscopicDropped;
+// Settings.Observer sees both solves. The warm start is the failed
+// solve's, but the solver's own state (a BPP's factor and regularization
+// memory) has seen the failed solve, so the step is not bit for bit the
+// one a world without gyroscopic bodies would take.
+func (w *World) solveSymmetric() (Stats, error) {
+	ws := &w.ws
+	ws.eq.Symmetric = true
+	defer func() { ws.eq.Symmetric = false }()
+	ws.start = append(ws.start[:0], ws.start0...) // the warm start the failed solve had
+	ws.jointStart = append(ws.jointStart[:0], ws.jointStart0...)
+	if err := w.assemble(); err != nil {
+		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
+	}
+	w.estimateNewContacts()
+	return w.solve()
 }
 
 // solve hands the MLCP to the solver with the Picker as observer, followed
