@@ -125,6 +125,43 @@ var sceneCases = []sceneCase{
 	{"soft stack", softStack, 10},
 	// the forklift's wheels have line contacts with rolling rows
 	{"forklift", func(t testing.TB) *stepper.World { return buildScene(t, "forklift", nil) }, 4},
+	// a gyroscopic step: A is dense and not symmetric
+	{"rotor", rotor, 4},
+}
+
+// rotor is issue 24's 500 rad/s wheel on a hinge in a 1 kg frame yawing at
+// 2 rad/s on a world hinge: every step takes the gyroscopic path
+// (stepper.Assembly).
+func rotor(t testing.TB) *stepper.World {
+	t.Helper()
+	w, err := stepper.New(stepper.Settings{H: 1.0 / 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	fr, err := body.New(body.Params{Name: "frame", Mass: 1, Inertia: body.BoxInertia(1, 1.2, 0.2, 0.1), Rot: mgl64.QuatIdent(),
+		AngVel: mgl64.Vec3{0, 0, 2}})
+	must(err)
+	fi, err := w.AddBody(fr)
+	must(err)
+	pos := mgl64.Vec3{0.5, 0, 0}
+	wh, err := body.New(body.Params{Name: "wheel", Mass: 10, Inertia: body.CylinderInertia(10, 0.2, 0.05), Pos: pos,
+		Rot: mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0}), AngVel: mgl64.Vec3{500, 0, 2}, Vel: mgl64.Vec3{0, 1, 0}})
+	must(err)
+	wi, err := w.AddBody(wh)
+	must(err)
+	yaw, err := constraint.NewHinge(w.Bodies, constraint.World, fi, mgl64.Vec3{}, mgl64.Vec3{0, 0, 1})
+	must(err)
+	must(w.AddConstraint(yaw))
+	axle, err := constraint.NewHinge(w.Bodies, fi, wi, pos, mgl64.Vec3{1, 0, 0})
+	must(err)
+	must(w.AddConstraint(axle))
+	return w
 }
 
 // softStack is boxStack with compliant contacts (k = 1e5 N/m, SPOOK
