@@ -1,6 +1,10 @@
 package body
 
-import "github.com/go-gl/mathgl/mgl64"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
 
 // The inertia helpers return the body-frame inertia about the centre of mass
 // of a homogeneous solid (kg·m²) for mass m (kg) and lengths in m. They do
@@ -66,4 +70,40 @@ const RodAxialRatio = 1e-6
 func RodInertia(m, l float64) mgl64.Mat3 {
 	t := m * l * l / 12
 	return mgl64.Diag3(mgl64.Vec3{RodAxialRatio * t, t, t})
+}
+
+// PrincipalAxes returns the principal moments of the symmetric inertia in
+// (kg·m²) and a rotation whose columns are the matching unit principal axes
+// (body frame), by cyclic Jacobi rotations. A diagonal in is returned as it
+// is, with the identity. Moments are in no particular order.
+func PrincipalAxes(in mgl64.Mat3) (mgl64.Vec3, mgl64.Mat3) {
+	a := in
+	v := mgl64.Ident3()
+	for sweep := 0; sweep < 50; sweep++ {
+		off := a.At(0, 1)*a.At(0, 1) + a.At(0, 2)*a.At(0, 2) + a.At(1, 2)*a.At(1, 2)
+		diag := a.At(0, 0)*a.At(0, 0) + a.At(1, 1)*a.At(1, 1) + a.At(2, 2)*a.At(2, 2)
+		if off == 0 || off <= 1e-32*diag {
+			break
+		}
+		for _, pq := range [3][2]int{{0, 1}, {0, 2}, {1, 2}} {
+			p, q := pq[0], pq[1]
+			apq := a.At(p, q)
+			if apq == 0 {
+				continue
+			}
+			// The rotation in the (p, q) plane that zeroes a_pq.
+			theta := (a.At(q, q) - a.At(p, p)) / (2 * apq)
+			t := math.Copysign(1, theta) / (math.Abs(theta) + math.Sqrt(theta*theta+1))
+			c := 1 / math.Sqrt(t*t+1)
+			s := t * c
+			g := mgl64.Ident3()
+			g.Set(p, p, c)
+			g.Set(q, q, c)
+			g.Set(p, q, s)
+			g.Set(q, p, -s)
+			a = g.Transpose().Mul3(a).Mul3(g)
+			v = v.Mul3(g)
+		}
+	}
+	return mgl64.Vec3{a.At(0, 0), a.At(1, 1), a.At(2, 2)}, v
 }

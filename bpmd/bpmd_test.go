@@ -130,6 +130,8 @@ var sceneCases = []sceneCase{
 	{"sunk box, uncapped", func(t testing.TB) *stepper.World { return sunkBox(t, math.Inf(1), 0) }, 3},
 	{"sunk box, capped", func(t testing.TB) *stepper.World { return sunkBox(t, 0.3, 0) }, 3},
 	{"sunk box, project above 5 mm", func(t testing.TB) *stepper.World { return sunkBox(t, 0, 0.005) }, 3},
+	// a gyroscopic step: A is dense and not symmetric
+	{"rotor", rotor, 4},
 }
 
 // sunkBox is boxStack's bottom box alone, 2 cm into the ground, with the
@@ -139,6 +141,41 @@ func sunkBox(t testing.TB, vmax, above float64) *stepper.World {
 	w.Bodies, w.Geoms = w.Bodies[:1], w.Geoms[:2]
 	w.Bodies[0].Pos[2] = 0.08
 	w.Settings.MaxCorrectingSpeed, w.Settings.ProjectAbove = vmax, above
+	return w
+}
+
+// rotor is issue 24's 500 rad/s wheel on a hinge in a 1 kg frame yawing at
+// 2 rad/s on a world hinge: every step takes the gyroscopic path
+// (stepper.Assembly).
+func rotor(t testing.TB) *stepper.World {
+	t.Helper()
+	w, err := stepper.New(stepper.Settings{H: 1.0 / 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	fr, err := body.New(body.Params{Name: "frame", Mass: 1, Inertia: body.BoxInertia(1, 1.2, 0.2, 0.1), Rot: mgl64.QuatIdent(),
+		AngVel: mgl64.Vec3{0, 0, 2}})
+	must(err)
+	fi, err := w.AddBody(fr)
+	must(err)
+	pos := mgl64.Vec3{0.5, 0, 0}
+	wh, err := body.New(body.Params{Name: "wheel", Mass: 10, Inertia: body.CylinderInertia(10, 0.2, 0.05), Pos: pos,
+		Rot: mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0}), AngVel: mgl64.Vec3{500, 0, 2}, Vel: mgl64.Vec3{0, 1, 0}})
+	must(err)
+	wi, err := w.AddBody(wh)
+	must(err)
+	yaw, err := constraint.NewHinge(w.Bodies, constraint.World, fi, mgl64.Vec3{}, mgl64.Vec3{0, 0, 1})
+	must(err)
+	must(w.AddConstraint(yaw))
+	axle, err := constraint.NewHinge(w.Bodies, fi, wi, pos, mgl64.Vec3{1, 0, 0})
+	must(err)
+	must(w.AddConstraint(axle))
 	return w
 }
 

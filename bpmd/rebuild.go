@@ -93,7 +93,12 @@ type Options struct {
 // own assembly (stepper.ContactInfo's row methods, stepper.Mass and
 // stepper.Assembly), so the Box form is World.LastProblem of the recorded
 // step bit for bit, except for a contact that bounced (restitution): the
-// frame does not hold its restitution target.
+// frame does not hold its restitution target. That holds for a step with a
+// constrained gyroscopic body too (stepper.Mass, stepper.Assembly): the
+// frame's poses, velocities and torques give the same midpoint response
+// R J_f⁻¹ Rᵀ, and A comes out non-symmetric as the stepper's did (the LCP
+// and Mixed forms inherit it); a rebuilt step of more than
+// stepper.MaxGyroscopicRows rows is symmetric, as the stepper's was.
 func Rebuild(f *Frame, form Formulation, o Options) (*lcp.Problem, *Layout, error) {
 	if err := f.Validate(); err != nil {
 		return nil, nil, err
@@ -127,7 +132,7 @@ func Rebuild(f *Frame, form Formulation, o Options) (*lcp.Problem, *Layout, erro
 		if err := asm.Assemble(&m.set, &m.mass, rows); err != nil {
 			return nil, nil, err
 		}
-		return &lcp.Problem{A: dense(&asm.A), B: asm.B, Lo: asm.Lo, Hi: asm.Hi}, lay, nil
+		return &lcp.Problem{A: dense(asm.Matrix()), B: asm.B, Lo: asm.Lo, Hi: asm.Hi}, lay, nil
 	case LCP, Mixed:
 		return rebuildCone(f, m, form, o)
 	}
@@ -320,7 +325,7 @@ func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Pro
 	if err := asm.Assemble(&m.set, &m.mass, velRows); err != nil {
 		return nil, nil, err
 	}
-	av, bv := &asm.A, asm.B
+	av, bv := asm.Matrix(), asm.B
 	vIndex := func(k int) int { // index in velRows of unknown k (−1 for an s)
 		switch {
 		case k < nv:

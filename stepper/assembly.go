@@ -2,6 +2,7 @@ package stepper
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -34,6 +35,27 @@ import (
 // Eq. (1) of Enzenhöfer, Peiret, Teichmann and Kövecses, "A Unit-Consistent
 // Error Measure for Multibody Systems With Unilateral Constraints" (2019). The zero value is
 // ready for Update; its slices are reused.
+//
+// Gyroscopic bodies. The free angular velocity solves the midpoint rule of
+// Euler's equations (body.Body.AngularStep), whose response to a
+// constraint impulse p (world frame) is not I_w⁻¹ p but, linearized at the
+// free solution, W p with
+//
+//	W = R J_f⁻¹ Rᵀ,   J_f = I + (h/2) ([ω_m]× I − [I ω_m]×)
+//
+// (body.Body.AngularStepJacobian; E. Catto, "Numerical Methods", GDC 2015).
+// W is not symmetric. Update sets Gyroscopic[i] and Response[i] = W for a
+// dynamic body whose gyroscopic stiffness is not negligible,
+//
+//	ρ = ‖I⁻¹ J_f − E‖_F = (h/2) ‖I⁻¹ ([ω_m]× I − [I ω_m]×)‖_F > GyroscopicTol,
+//
+// the relative change of the response (W = R (E + I⁻¹(J_f − I))⁻¹ I⁻¹ Rᵀ),
+// and whose J_f has a positive definite symmetric part, so that every
+// impulse does positive work, p·W p > 0, and the diagonal of A stays
+// positive (a thin body tumbling many radians per step can fail that; it
+// keeps I_w⁻¹). For every other body the response is InvInertia, and a
+// step without a constrained gyroscopic body is assembled exactly as
+// before (Assembly).
 type Mass struct {
 	// Bodies are the bodies of the last Update, in the order rows index
 	// them (constraint.Row.Body).
@@ -48,14 +70,40 @@ type Mass struct {
 	// implicit midpoint rule (body.Body.FreeVelocity); a kinematic body's
 	// set velocity, which b carries into its rows; zero for static bodies.
 	Free [][6]float64
+	// Gyroscopic reports, per body, whether its angular response to an
+	// impulse is Response, not InvInertia: ρ > GyroscopicTol and J_f's
+	// symmetric part positive definite (see Mass).
+	Gyroscopic []bool
+	// Response is, for a gyroscopic body, the world-frame angular response
+	// W = R J_f⁻¹ Rᵀ ((kg·m²)⁻¹, not symmetric) of the step h of the last
+	// Update; the zero matrix for the other bodies.
+	Response []mgl64.Mat3
+	// Rho is each dynamic body's ρ (dimensionless, see Mass); 0 for static
+	// and kinematic bodies.
+	Rho []float64
 }
 
-// Update computes InvInertia and Free for bodies at their current state,
-// for a step h (s) under gravity g (m/s²). It allocates only when the
-// number of bodies grew.
+// GyroscopicTol is the ρ (dimensionless; see Mass) above which a body's
+// gyroscopic stiffness enters the constraint solve. For a rotor symmetric
+// about its spin s, ρ = h|λ|/√2 with λ = s (I_s − I_t)/I_t its torque-free
+// nutation rate; at ρ = 0.5 (h|λ| ≈ 0.71 rad per step) the midpoint rule's
+// turn of the transverse angular velocity, 2 atan(hλ/2), is within 4 % of
+// the exact hλ and the constraint rows may keep I_w⁻¹. The papers' scenes
+// stay below it (largest ρ over their runs: the forklift's wheels 0.071,
+// chain6 0.026, the rod 7e-4, the brick wall and pyramid 1e-11), so their
+// numbers do not change; a 500 rad/s wheel at h = 1/60 s has ρ ≈ 5.7. A
+// thin link tumbling at |ω| has ρ ≈ h|ω|/2 (the 10-link chain at h = 0.05 s
+// reaches 1.2), but there J_f's symmetric part is indefinite and the link
+// keeps I_w⁻¹ (see Mass).
+const GyroscopicTol = 0.5
+
+// Update computes InvInertia, Free, Gyroscopic and Response for bodies at
+// their current state, for a step h (s) under gravity g (m/s²). It
+// allocates only when the number of bodies grew.
 func (m *Mass) Update(bodies []*body.Body, h float64, g mgl64.Vec3) {
 	m.resize(bodies)
 	for i, b := range bodies {
+		m.Gyroscopic[i], m.Response[i], m.Rho[i] = false, mgl64.Mat3{}, 0
 		switch {
 		case b.Static:
 			m.Free[i] = [6]float64{}
@@ -64,15 +112,58 @@ func (m *Mass) Update(bodies []*body.Body, h float64, g mgl64.Vec3) {
 			// J M⁻¹ p in b carries it into its contact rows.
 			m.Free[i] = [6]float64{b.Vel[0], b.Vel[1], b.Vel[2], b.AngVel[0], b.AngVel[1], b.AngVel[2]}
 		default:
-			m.Free[i] = b.FreeVelocity(h, g)
+			var jf mgl64.Mat3
+			m.Free[i], jf = b.FreeVelocityJacobian(h, g)
+			m.gyroscopic(i, jf)
 		}
 	}
 	m.UpdateInertia()
 }
 
+// gyroscopic sets Rho, Gyroscopic and Response of dynamic body i from its
+// midpoint Jacobian jf (body frame).
+func (m *Mass) gyroscopic(i int, jf mgl64.Mat3) {
+	b := m.Bodies[i]
+	e := body.Inv3(b.Inertia).Mul3(jf).Sub(mgl64.Ident3())
+	rho := 0.0
+	for _, x := range e {
+		rho += x * x
+	}
+	rho = math.Sqrt(rho)
+	if !(rho <= math.MaxFloat64) { // NaN or Inf: leave the body on I_w⁻¹
+		return
+	}
+	m.Rho[i] = rho
+	if rho <= GyroscopicTol {
+		return
+	}
+	if !symPosDef(jf) {
+		return // the linearized response would give energy to an impulse: keep I_w⁻¹
+	}
+	inv := body.Inv3(jf)
+	for _, x := range inv {
+		if math.IsNaN(x) || math.IsInf(x, 0) { // singular J_f: keep I_w⁻¹
+			return
+		}
+	}
+	r := b.Rotation()
+	m.Gyroscopic[i] = true
+	m.Response[i] = r.Mul3(inv).Mul3(r.Transpose())
+}
+
+// symPosDef reports whether the symmetric part (m + mᵀ)/2 is positive
+// definite (its leading principal minors are positive, Sylvester's
+// criterion).
+func symPosDef(m mgl64.Mat3) bool {
+	s := m.Add(m.Transpose()).Mul(0.5)
+	d1 := s.At(0, 0)
+	d2 := d1*s.At(1, 1) - s.At(0, 1)*s.At(1, 0)
+	return d1 > 0 && d2 > 0 && s.Det() > 0
+}
+
 // UpdateInertia recomputes InvInertia at the bodies' current poses and
 // keeps Free (the position projection moves bodies after the velocity
-// step).
+// step). Response is left as it was: it belongs to the velocity step.
 func (m *Mass) UpdateInertia() {
 	for i, b := range m.Bodies {
 		m.InvInertia[i] = b.InvInertiaWorld()
@@ -86,7 +177,13 @@ func (m *Mass) resize(bodies []*body.Body) {
 		m.InvInertia = make([]mgl64.Mat3, nb)
 		m.Free = make([][6]float64, nb)
 	}
+	if cap(m.Gyroscopic) < nb {
+		m.Gyroscopic = make([]bool, nb)
+		m.Response = make([]mgl64.Mat3, nb)
+		m.Rho = make([]float64, nb)
+	}
 	m.InvInertia, m.Free = m.InvInertia[:nb], m.Free[:nb]
+	m.Gyroscopic, m.Response, m.Rho = m.Gyroscopic[:nb], m.Response[:nb], m.Rho[:nb]
 }
 
 // invMassTimes sets out = M_b⁻¹ j for body bi's 6-vector j.
@@ -95,6 +192,25 @@ func (m *Mass) invMassTimes(out *[6]float64, bi int, j *[6]float64) {
 	out[0], out[1], out[2] = invM*j[0], invM*j[1], invM*j[2]
 	ang := m.InvInertia[bi].Mul3x1(mgl64.Vec3{j[3], j[4], j[5]})
 	out[3], out[4], out[5] = ang[0], ang[1], ang[2]
+}
+
+// responseTimes sets out = W_b j for body bi's 6-vector j, W_b the
+// body's response to an impulse: M_b⁻¹ with the angular block Response
+// for a gyroscopic body, as invMassTimes otherwise.
+func (m *Mass) responseTimes(out *[6]float64, bi int, j *[6]float64) {
+	if !m.gyro(bi) {
+		m.invMassTimes(out, bi, j)
+		return
+	}
+	invM := m.Bodies[bi].InvMass()
+	out[0], out[1], out[2] = invM*j[0], invM*j[1], invM*j[2]
+	ang := m.Response[bi].Mul3x1(mgl64.Vec3{j[3], j[4], j[5]})
+	out[3], out[4], out[5] = ang[0], ang[1], ang[2]
+}
+
+// gyro reports whether body bi is a gyroscopic dynamic body.
+func (m *Mass) gyro(bi int) bool {
+	return bi < len(m.Gyroscopic) && m.Gyroscopic[bi]
 }
 
 // rowDiag returns J M⁻¹ Jᵀ of one row (a_ii without compliance) and
@@ -115,33 +231,77 @@ func (m *Mass) rowDiag(r *constraint.Row) (aii, jvfree float64) {
 // incidence is one (row, slot) entry of a body's row list.
 type incidence struct{ row, slot int }
 
+// MaxGyroscopicRows is the largest number of rows whose MLCP Assemble
+// builds with the gyroscopic response (a dense, non-symmetric A solved by
+// LU in lcp.BPP: 300 rows cost about 18 MFlop per factorization). A step
+// with more rows keeps I_w⁻¹ for its gyroscopic bodies and counts them in
+// Assembly.Dropped (Stats.GyroscopicDropped).
+const MaxGyroscopicRows = 300
+
 // Assembly is the MLCP of Eqs. (2)–(4) of Enzenhöfer, Peiret, Teichmann
 // and Kövecses, "A Unit-Consistent Error Measure for Multibody Systems With
 // Unilateral Constraints" (2019), for a set of constraint rows, built by
 // Assemble from Eq. (1), and the buffers it is built in, reused from call to call (a World assembles
 // every step without allocating). The zero value is ready to use; an
 // Assembly must not be copied after first use (A is an lcp.Sparse).
+//
+// Two paths. Without a constrained gyroscopic body (Mass.Gyroscopic) the
+// lead matrix is the symmetric sparse A. With one, and at most
+// MaxGyroscopicRows rows, Assemble uses each body's response W_b to an
+// impulse (M_b⁻¹ with Mass.Response as its angular block for a gyroscopic
+// body) and builds the dense, non-symmetric
+//
+//	D_ij = Σ_b J_i,b (W_b J_j,bᵀ) + C_ij,   v⁺ = M⁻¹p + Σᵢ (W Jᵢᵀ) xᵢ,
+//
+// the MLCP of the midpoint rule linearized at the free velocities: the
+// joint rows holding a fast rotor see its gyroscopic stiffness within the
+// step. Matrix returns the one in use.
 type Assembly struct {
 	// A is the lead matrix J M⁻¹ Jᵀ + C (Assemble) or J M⁻¹ Jᵀ
 	// (MassMatrix), n × n for n rows, symmetric and finished: entry (i, j)
 	// sums J_i,b M_b⁻¹ J_j,bᵀ over the dynamic bodies b that rows i and j
-	// share, in body order, then adds C_ii.
+	// share, in body order, then adds C_ii. In a gyroscopic assembly
+	// (Gyroscopic > 0) A is empty (0 × 0) and D holds the matrix.
 	A lcp.Sparse
+	// D is the lead matrix of a gyroscopic assembly (see Assembly), n × n,
+	// dense and not symmetric; unused otherwise.
+	D lcp.Dense
+	// Gyroscopic is the number of constrained gyroscopic bodies whose
+	// response entered D and JMinv (0: the symmetric path).
+	Gyroscopic int
+	// Dropped is the number of constrained gyroscopic bodies left on I_w⁻¹
+	// because there were more than MaxGyroscopicRows rows or Symmetric
+	// was set.
+	Dropped int
+	// Symmetric, when set, makes Assemble keep the symmetric path with
+	// every body's I_w⁻¹, gyroscopic or not (World.Step sets it to solve a
+	// step again when the non-symmetric MLCP failed).
+	Symmetric bool
 	// B is b (m/s or rad/s), Lo and Hi the bounds l and u of x = hλ⁺
 	// (N·s or N·m·s): set by Assemble, left alone by MassMatrix.
 	B, Lo, Hi []float64
-	// JMinv holds M_b⁻¹ J_i,bᵀ for each row i and body slot k (the body
-	// rows[i].Body[k]): v⁺ = M⁻¹p + Σᵢ JMinv[i] xᵢ is the velocity after
-	// the step (Eq. 1's first row), Δq = M⁻¹ Jᵀ δ the projection's move.
+	// JMinv holds M_b⁻¹ J_i,bᵀ (W_b J_i,bᵀ in a gyroscopic assembly) for
+	// each row i and body slot k (the body rows[i].Body[k]): v⁺ = M⁻¹p +
+	// Σᵢ JMinv[i] xᵢ is the velocity after the step (Eq. 1's first row),
+	// Δq = M⁻¹ Jᵀ δ the projection's move.
 	JMinv [][constraint.MaxBodies][6]float64
 
 	byBody [][]incidence // the rows of each body
 }
 
+// Matrix returns the lead matrix of the last assembly: D in a gyroscopic
+// assembly, A otherwise.
+func (a *Assembly) Matrix() lcp.Matrix {
+	if a.Gyroscopic > 0 {
+		return &a.D
+	}
+	return &a.A
+}
+
 // Problem returns the assembled MLCP, a view of a's buffers valid until
 // the next Assemble.
 func (a *Assembly) Problem() lcp.Problem {
-	return lcp.Problem{A: &a.A, B: a.B, Lo: a.Lo, Hi: a.Hi}
+	return lcp.Problem{A: a.Matrix(), B: a.B, Lo: a.Lo, Hi: a.Hi}
 }
 
 // Assemble builds the MLCP of rows: A = J M⁻¹ Jᵀ + C and, per row i,
@@ -165,7 +325,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.B = grow(a.B, n)
 	a.Lo = grow(a.Lo, n)
 	a.Hi = grow(a.Hi, n)
-	a.massMatrix(m, rows)
+	a.massMatrix(m, rows, true)
 	for i := range rows {
 		r := &rows[i]
 		jmp, jv := 0.0, 0.0
@@ -179,7 +339,11 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 				r.J[k][3]*bd.AngVel[0] + r.J[k][4]*bd.AngVel[1] + r.J[k][5]*bd.AngVel[2]
 		}
 		c, pf, jf := r.Compliance(s.H)
-		a.A.Add(i, i, c)
+		if a.Gyroscopic > 0 {
+			a.D.Add(i, i, c)
+		} else {
+			a.A.Add(i, i, c)
+		}
 		a.B[i] = jmp + jf*jv - r.Speed + s.positionTerm(r, pf)
 		a.Lo[i], a.Hi[i] = r.Lo, r.Hi
 	}
@@ -196,7 +360,7 @@ func (a *Assembly) MassMatrix(m *Mass, rows []constraint.Row) error {
 	if err := checkRows(rows, len(m.Bodies)); err != nil {
 		return err
 	}
-	a.massMatrix(m, rows)
+	a.massMatrix(m, rows, false)
 	a.A.Finish()
 	return nil
 }
@@ -225,8 +389,11 @@ func checkRow(r *constraint.Row, nb int) error {
 }
 
 // massMatrix resets A to J M⁻¹ Jᵀ without finishing it, so that Assemble
-// adds C to the diagonal, and fills JMinv and byBody.
-func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row) {
+// adds C to the diagonal, and fills JMinv and byBody. With gyro, and a
+// constrained gyroscopic body among at most MaxGyroscopicRows rows, it
+// builds D = J W Jᵀ and JMinv = W Jᵀ instead (see Assembly) and leaves A
+// empty (finished, 0 × 0).
+func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 	n := len(rows)
 	nb := len(m.Bodies)
 	if cap(a.byBody) < nb {
@@ -240,13 +407,33 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row) {
 		a.JMinv = make([][constraint.MaxBodies][6]float64, n)
 	}
 	a.JMinv = a.JMinv[:n]
-	a.A.Reset(n)
 	for i := range rows {
 		r := &rows[i]
 		for k := 0; k < r.N; k++ {
 			bi := r.Body[k]
-			m.invMassTimes(&a.JMinv[i][k], bi, &r.J[k])
 			a.byBody[bi] = append(a.byBody[bi], incidence{i, k})
+		}
+	}
+	a.Gyroscopic, a.Dropped = 0, 0
+	if gyro {
+		for bi, list := range a.byBody {
+			if len(list) > 0 && m.gyro(bi) {
+				a.Gyroscopic++
+			}
+		}
+		if a.Gyroscopic > 0 && (n > MaxGyroscopicRows || a.Symmetric) {
+			a.Gyroscopic, a.Dropped = 0, a.Gyroscopic
+		}
+	}
+	if a.Gyroscopic > 0 {
+		a.responseMatrix(m, rows)
+		return
+	}
+	a.A.Reset(n)
+	for i := range rows {
+		r := &rows[i]
+		for k := 0; k < r.N; k++ {
+			m.invMassTimes(&a.JMinv[i][k], r.Body[k], &r.J[k])
 		}
 	}
 	for bi, list := range a.byBody {
@@ -266,9 +453,68 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row) {
 	}
 }
 
+// responseMatrix sets JMinv = W Jᵀ and D = J W Jᵀ (not finished with C)
+// for a gyroscopic assembly, and empties A.
+func (a *Assembly) responseMatrix(m *Mass, rows []constraint.Row) {
+	n := len(rows)
+	a.A.Reset(0)
+	a.A.Finish()
+	a.D.Reset(n, n)
+	for i := range rows {
+		r := &rows[i]
+		for k := 0; k < r.N; k++ {
+			m.responseTimes(&a.JMinv[i][k], r.Body[k], &r.J[k])
+		}
+	}
+	for bi, list := range a.byBody {
+		if b := m.Bodies[bi]; b.Static || b.Kinematic {
+			continue
+		}
+		for _, p := range list {
+			jp := &rows[p.row].J[p.slot]
+			for _, q := range list {
+				wq := &a.JMinv[q.row][q.slot]
+				// D_pq = J_p (W J_qᵀ): the velocity of row p under row q's unit impulse.
+				a.D.Add(p.row, q.row, jp[0]*wq[0]+jp[1]*wq[1]+jp[2]*wq[2]+jp[3]*wq[3]+jp[4]*wq[4]+jp[5]*wq[5])
+			}
+		}
+	}
+}
+
 // constrained reports whether body bi has a row in the last assembly.
 func (a *Assembly) constrained(bi int) bool {
 	return bi < len(a.byBody) && len(a.byBody[bi]) > 0
+}
+
+// freeAxis returns the unit axis about which body bi's bilateral angular
+// rows of the last assembly let it turn: the normal of their angular
+// Jacobian blocks when these span a plane (a hinge's two axis rows), else
+// zero (no such rows, one, or three: a ball or fixed joint).
+func (a *Assembly) freeAxis(bi int, rows []constraint.Row) mgl64.Vec3 {
+	var g [2]mgl64.Vec3
+	n := 0
+	for _, p := range a.byBody[bi] {
+		r := &rows[p.row]
+		j := &r.J[p.slot]
+		if r.Kind != constraint.Bilateral || j[0] != 0 || j[1] != 0 || j[2] != 0 {
+			continue
+		}
+		v := mgl64.Vec3{j[3], j[4], j[5]}
+		if n == 2 {
+			return mgl64.Vec3{} // a third angular row: no free axis
+		}
+		g[n] = v
+		n++
+	}
+	if n != 2 {
+		return mgl64.Vec3{}
+	}
+	c := g[0].Cross(g[1])
+	l := c.Len()
+	if !(l > 1e-6*g[0].Len()*g[1].Len()) {
+		return mgl64.Vec3{}
+	}
+	return c.Mul(1 / l)
 }
 
 // PositionTerm returns row r's position feedback in b (m/s or rad/s) under

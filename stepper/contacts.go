@@ -679,7 +679,7 @@ func (w *World) estimateNewContacts() {
 		}
 		solver = ws.estSolver
 	}
-	ws.eprob = lcp.Problem{A: &ws.eq.A, B: ws.eq.B, Lo: ws.elo, Hi: ws.ehi}
+	ws.eprob = lcp.Problem{A: ws.eq.Matrix(), B: ws.eq.B, Lo: ws.elo, Hi: ws.ehi}
 	if 4*w.freshPoints() >= len(ws.points) {
 		w.seedNewNormals(false)
 	}

@@ -47,7 +47,12 @@
 // pushed out by Φ/h (a bounce); restitution is Newton's law on the normal
 // row (Material.Restitution, 0 by default); the free velocity carries the
 // gyroscopic term by the implicit midpoint rule (body.Body.AngularStep),
-// which conserves a free body's energy and |L| at any step; and after the
+// which conserves a free body's energy and |L| at any step; a constrained
+// body whose gyroscopic stiffness is not negligible (a fast rotor on a
+// turning frame, Mass) enters the MLCP with its linearized midpoint
+// response R J_f⁻¹ Rᵀ, a dense non-symmetric A (Assembly), and turns about
+// its own axle while the rest of its rotation carries the axle
+// (integrate); and after the
 // velocity step, project measures every joint error and penetration at the
 // new poses and, in Post mode or when one exceeds Settings.ProjectAbove in
 // Regularized mode, removes them by post-stabilization (Eqs. 13–15 of
@@ -72,7 +77,8 @@
 // Mass (M⁻¹ and the free velocities M⁻¹p of the bodies), ContactInfo's row
 // methods (a contact's normal, friction and rolling rows of J, FillRows)
 // and Assembly (A = J M⁻¹ Jᵀ + C, b and the bounds of a set of rows, with
-// M⁻¹ Jᵀ for v⁺; MassMatrix for the projection), with
+// M⁻¹ Jᵀ for v⁺, J W Jᵀ and W Jᵀ for a gyroscopic step; MassMatrix for the
+// projection, always symmetric), with
 // Settings.PositionTerm for the Φ-term of each mode.
 //
 // Warm start: the solver starts from the last step's index sets, joint
@@ -85,5 +91,6 @@
 // References:
 //   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
 //   - Cline, M. B. and Pai, D. K. (2003), "Post-Stabilization for Rigid Body Simulation with Contact and Constraints", Proc. IEEE International Conference on Robotics and Automation.
+//   - Catto, E. (2015), "Numerical Methods", Game Developers Conference (the implicit gyroscopic impulse).
 //   - Lu, Y., Williams, J., Trinkle, J. C. and Lacoursière, C. (2014), "A Framework for Problem Standardization and Algorithm Comparison in Multibody System", Proc. ASME IDETC/CIE, DETC2014-35041.
 package stepper

@@ -51,7 +51,10 @@ const maxDriftTurn = 0.5
 // separately integrated rotations (a wheel spinning on a turning chassis),
 // an artefact of the integrator, not a curvature of the constraint, and
 // feeding it forward made the forklift settle 4 % above its small-step
-// speed. Rows of a body turning more than maxDriftTurn in the step, limit,
+// speed. The prediction moves a fast rotor (Mass's gyroscopic bodies
+// turning more than maxDriftTurn) as integrate does, spinning on its axle
+// (body.Body.SpinDisplace). Rows of another body turning more than
+// maxDriftTurn in the step, limit,
 // motor and coupling rows, springs and contacts keep the first-order form
 // too; the other modes (None, Baumgarte, Post) are the papers' schemes and
 // are left as they are.
@@ -65,21 +68,30 @@ func (w *World) predictDrift(nj int) error {
 	if cap(ws.savedPos) < nb {
 		ws.savedPos = make([]mgl64.Vec3, nb)
 		ws.savedRot = make([]mgl64.Quat, nb)
+		ws.savedAng = make([]mgl64.Vec3, nb)
 		ws.fastTurn = make([]bool, nb)
 	}
-	ws.savedPos, ws.savedRot, ws.fastTurn = ws.savedPos[:nb], ws.savedRot[:nb], ws.fastTurn[:nb]
+	ws.savedPos, ws.savedRot, ws.savedAng, ws.fastTurn = ws.savedPos[:nb], ws.savedRot[:nb], ws.savedAng[:nb], ws.fastTurn[:nb]
 	if cap(ws.drows) < nj {
 		ws.drows = make([]constraint.Row, nj)
 	}
 	ws.drows = ws.drows[:nj]
 	for i, b := range w.Bodies {
-		ws.savedPos[i], ws.savedRot[i] = b.Pos, b.Rot
+		ws.savedPos[i], ws.savedRot[i], ws.savedAng[i] = b.Pos, b.Rot, b.AngVel
 		ws.fastTurn[i] = false
 		if b.Static {
 			continue
 		}
 		dth := b.AngVel.Mul(h)
-		ws.fastTurn[i] = dth.Len() > maxDriftTurn
+		if dth.Len() > maxDriftTurn {
+			// A fast rotor moves as integrate will move it, spinning on
+			// its axle (body.Body.SpinDisplace); another fast body's rows
+			// keep the first-order form.
+			if !b.Kinematic && ws.mass.gyro(i) && b.SpinDisplace(b.Vel.Mul(h), dth, mgl64.Vec3{}) {
+				continue
+			}
+			ws.fastTurn[i] = true
+		}
 		b.Displace(b.Vel.Mul(h), dth)
 	}
 	ws.dctx = constraint.Context{Bodies: w.Bodies, H: h}
@@ -93,7 +105,7 @@ func (w *World) predictDrift(nj int) error {
 		k += d
 	}
 	for i, b := range w.Bodies {
-		b.Pos, b.Rot = ws.savedPos[i], ws.savedRot[i]
+		b.Pos, b.Rot, b.AngVel = ws.savedPos[i], ws.savedRot[i], ws.savedAng[i]
 	}
 	if ferr != nil {
 		// The predicted poses are outside what a joint accepts (a

@@ -65,11 +65,21 @@ type Stats struct {
 	// after the solver (Settings.Polish; fewer when a sweep changed
 	// nothing); they are not counted in Iterations.
 	PolishSweeps int
+	// Gyroscopic is the number of constrained bodies whose gyroscopic
+	// stiffness entered the step's MLCP (Mass, Assembly): the step's A was
+	// dense and not symmetric. 0 for a step on the symmetric path.
+	Gyroscopic int
+	// GyroscopicDropped is the number of constrained gyroscopic bodies
+	// that a step left on I_w⁻¹: it had more than MaxGyroscopicRows rows,
+	// or its non-symmetric MLCP failed and it was solved again on the
+	// symmetric path.
+	GyroscopicDropped int
 	// Bound is the certified bound of the used iterate (J,
 	// errmeasure.CertifiedBound): ½(x − x*)ᵀA(x − x*) ≤ Bound for the
 	// step's exact solution x*; +Inf when the iterate is outside its box or
 	// a row without a bound on the side its velocity points to makes it
-	// infinite.
+	// infinite. In a gyroscopic step (Gyroscopic > 0) A is not symmetric
+	// and the number, computed the same way, certifies nothing.
 	Bound float64
 }
 
@@ -88,6 +98,9 @@ type workspace struct {
 	// jointStart holds the joint rows' final index sets of the last step,
 	// valid for warm start while the joint row count stays the same.
 	jointStart []lcp.State
+	// start0 and jointStart0 keep start and jointStart of a gyroscopic
+	// step before its solve, for solveSymmetric.
+	start0, jointStart0 []lcp.State
 	// contacts
 	points []point
 	poses  []contact.Pose
@@ -123,6 +136,7 @@ type workspace struct {
 	// stand at their predicted poses, and the rows filled there
 	savedPos []mgl64.Vec3
 	savedRot []mgl64.Quat
+	savedAng []mgl64.Vec3
 	fastTurn []bool
 	drows    []constraint.Row
 	dctx     constraint.Context
@@ -179,8 +193,15 @@ func (w *World) Step() (Stats, error) {
 	if err := w.assemble(); err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
+	if ws.eq.Gyroscopic > 0 { // for solveSymmetric
+		ws.start0 = append(ws.start0[:0], ws.start...)
+		ws.jointStart0 = append(ws.jointStart0[:0], ws.jointStart...)
+	}
 	w.estimateNewContacts()
 	st, err := w.solve()
+	if err != nil && ws.eq.Gyroscopic > 0 {
+		st, err = w.solveSymmetric()
+	}
 	if cerr := w.explainConflict(err); cerr != nil {
 		return st, cerr // before integrate: the world stays at the step's start
 	}
@@ -204,6 +225,7 @@ func (w *World) Step() (Stats, error) {
 	st.Projections, st.ProjectionIterations = ws.projects, ws.projIts
 	st.PreSolveIterations, st.SeedSweeps = ws.preIts, ws.seedSweeps
 	st.ImpactSweeps = ws.impactSweeps
+	st.Gyroscopic, st.GyroscopicDropped = ws.eq.Gyroscopic, ws.eq.Dropped
 	if ferr := w.checkFinite("after the step"); ferr != nil {
 		return st, fmt.Errorf("step %d: %w", w.steps, ferr)
 	}
@@ -356,6 +378,29 @@ func (w *World) assemble() error {
 	return nil
 }
 
+// solveSymmetric assembles and solves the step again on the symmetric
+// path (Assembly.Symmetric), after the non-symmetric MLCP of a gyroscopic
+// step failed: block pivoting factors its free block by LU, which has no
+// regularization for the redundant rows of a closed loop (a four-wheeled
+// vehicle's A is singular), where the symmetric path's proximal steps
+// succeed. The gyroscopic bodies are counted in Stats.GyroscopicDropped;
+// Settings.Observer sees both solves. The warm start is the failed
+// solve's, but the solver's own state (a BPP's factor and regularization
+// memory) has seen the failed solve, so the step is not bit for bit the
+// one a world without gyroscopic bodies would take.
+func (w *World) solveSymmetric() (Stats, error) {
+	ws := &w.ws
+	ws.eq.Symmetric = true
+	defer func() { ws.eq.Symmetric = false }()
+	ws.start = append(ws.start[:0], ws.start0...) // the warm start the failed solve had
+	ws.jointStart = append(ws.jointStart[:0], ws.jointStart0...)
+	if err := w.assemble(); err != nil {
+		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
+	}
+	w.estimateNewContacts()
+	return w.solve()
+}
+
 // solve hands the MLCP to the solver with the Picker as observer, followed
 // by Settings.Observer.
 func (w *World) solve() (Stats, error) {
@@ -420,7 +465,7 @@ func (w *World) explainInvalid(err error) error {
 	for i := range ws.rows {
 		bad := math.IsNaN(ws.eq.B[i]) || math.IsInf(ws.eq.B[i], 0) || math.IsNaN(ws.eq.Lo[i]) || math.IsNaN(ws.eq.Hi[i])
 		for j := 0; j < len(ws.rows) && !bad; j++ {
-			a := ws.eq.A.At(i, j)
+			a := ws.eq.Matrix().At(i, j)
 			bad = math.IsNaN(a) || math.IsInf(a, 0)
 		}
 		if bad {
@@ -454,6 +499,20 @@ func (w *World) explainInvalid(err error) error {
 // the sub-step nutation, not a drift, and turning the body after it would
 // fight its joints (the 500 rad/s wheel on a turning frame loses 68 % of
 // its energy with it, 2.6 % without).
+//
+// A constrained gyroscopic body (Mass.Gyroscopic) turning more than
+// maxMomentumTurn moves by body.Body.SpinDisplace instead: it turns by its
+// spin about its own principal axle and the rest of h ω⁺ carries the axle
+// and the spin vector with it, the spin measured along the free axis of
+// its hinge rows when it has one (Assembly.freeAxis). A single turn about
+// ω⁺ = s a + Ω z (a wheel spinning at s on a frame yawing at Ω) sweeps the
+// axle on a cone about ω⁺ instead of turning it by hΩ with the frame; the
+// hinge then opens by about hΩ per step (0.03 rad for the 500 rad/s wheel
+// on a 2 rad/s frame at h = 1/60 s), and the projection that closes it
+// turns the axle but not the world spin vector s a, whose part across the
+// new axle, s sin hΩ ≈ 17 rad/s, the next step's rows strip (the axial
+// part keeps s cos hΩ: 0.28 rad/s less spin per step), and with it the
+// frame's yaw.
 func (w *World) integrate() {
 	ws := &w.ws
 	h := w.Settings.H
@@ -496,9 +555,13 @@ func (w *World) integrate() {
 			b.Displace(b.Vel.Mul(h), b.AngVel.Mul(h))
 			continue
 		}
+		turn := h * b.AngVel.Len()
+		if turn > maxMomentumTurn && ws.eq.constrained(i) && ws.mass.gyro(i) &&
+			b.SpinDisplace(b.Vel.Mul(h), b.AngVel.Mul(h), ws.eq.freeAxis(i, ws.rows)) {
+			continue // a fast rotor on a joint: its spin follows its axle
+		}
 		l := ws.lplus[i].Add(b.InertiaWorld().Mul3x1(b.AngVel)) // L⁺, at the start pose
 		b.Displace(b.Vel.Mul(h), b.AngVel.Mul(h))
-		turn := h * b.AngVel.Len()
 		if turn < minMomentumTurn || (turn > maxMomentumTurn && ws.eq.constrained(i)) {
 			continue
 		}
