@@ -74,10 +74,13 @@ type Stats struct {
 	// nothing); they are not counted in Iterations.
 	PolishSweeps int
 	// Safeguard is what the step's safeguard did with an x that did not
-	// solve the MLCP (errmeasure.Safeguard): Gain (J) the energy the
-	// picked iterate would have given the free motion, ½xᵀAx + bᵀx > 0, 0
-	// when it gave none; Replaced when the best iterate without a gain was
-	// used instead, Scale < 1 when none was and x was scaled back.
+	// solve the MLCP (errmeasure.Safeguard): Gain (J) the energy applying
+	// the picked iterate would have added by the step's exact balance
+	// (energyModel), 0 when it added none or the solve converged (then x
+	// is the pick); Anchor the point x was moved towards (the last step's
+	// impulses, the best iterate without a gain, or 0), Scale the fraction
+	// of the way to the pick that was kept, Sweeps the Gauss–Seidel sweeps
+	// run after (SafeguardSweeps).
 	Safeguard errmeasure.Safeguarded
 	// Bound is the certified bound of the used iterate (J,
 	// errmeasure.CertifiedBound): ½(x − x*)ᵀA(x − x*) ≤ Bound for the
