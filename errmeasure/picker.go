@@ -43,6 +43,16 @@ type Picker struct {
 	// History. Reset empties History, keeping its capacity.
 	Trace   bool
 	History []Totals
+	// RejectGain, when true, ranks every iterate with a gain (Gain: applying
+	// it would give the free motion energy) after every iterate without
+	// one, whatever their totals; under Last the kept iterate is the last
+	// one without a gain (the last one if all have one). Lemke's iterates
+	// (SatisfiesEq2 false) are not tested. World.Step's safeguard uses it
+	// on a second Picker (Safeguard); the default, false, is the paper's
+	// rule.
+	RejectGain bool
+	// GainOf is the gain RejectGain tests (GainFunc); nil means Gain.
+	GainOf GainFunc
 
 	m        Measure
 	p        *lcp.Problem
@@ -57,6 +67,18 @@ type Picker struct {
 	hasReset bool
 	exact    bool    // pk.a is Eq. (11)'s exact inverse mass (EnergyExact)
 	sw       float64 // s_w = max|bᵢ| (1 if b = 0) of the bound test
+	// shadow, during SolveGuarded, is the guard Picker: it sees every
+	// iterate and candidate pk sees, with pk's totals.
+	shadow *Picker
+	// Safeguard's scratch: x = 0 and the segment's midpoint.
+	zero, mx, mw, pw, ax, aw []float64
+}
+
+func (pk *Picker) gain(x, w []float64) float64 {
+	if pk.GainOf != nil {
+		return pk.GainOf(x, w)
+	}
+	return Gain(pk.p, x, w)
 }
 
 // ExactPickMaxRows is the largest problem on which the EnergyExact picker
@@ -162,6 +184,25 @@ func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
 	pk.hasReset = true
 }
 
+// resetFrom is Reset(p, src's measure) with src's inverse masses: src must
+// have been Reset for p.
+func (pk *Picker) resetFrom(p *lcp.Problem, src *Picker) {
+	pk.m, pk.p = src.m, p
+	pk.a = grow(pk.a, len(src.a))
+	copy(pk.a, src.a)
+	pk.exact = src.exact
+	pk.xtol = grow(pk.xtol, len(src.xtol))
+	copy(pk.xtol, src.xtol)
+	pk.sw = src.sw
+	n := p.N()
+	pk.best.X = grow(pk.best.X, n)
+	pk.best.W = grow(pk.best.W, n)
+	pk.best.Iter, pk.best.Totals, pk.best.Value = 0, Totals{}, 0
+	pk.hasBest, pk.last, pk.seen, pk.skipped = false, Totals{}, 0, 0
+	pk.History = pk.History[:0]
+	pk.hasReset = true
+}
+
 // SetInverseMass replaces the per-row inverse effective mass (kg⁻¹) used for
 // the energy error and the bound test's τᵢ, for example by
 // ExactInverseMass(p.A) (Eq. 11). Call it after Reset; it copies a, whose
@@ -200,11 +241,21 @@ func (pk *Picker) Observe(it lcp.Iterate) {
 	if !it.SatisfiesEq2 {
 		pk.skipped++
 	}
-	pk.candidate(it, t)
+	if g := pk.shadow; g != nil {
+		g.seen++
+		g.last = t
+		if !it.SatisfiesEq2 {
+			g.skipped++
+		}
+	}
+	pk.candidate(it, t) // and the shadow's
 }
 
 // candidate keeps it (with totals t) if it is the best so far.
 func (pk *Picker) candidate(it lcp.Iterate, t Totals) {
+	if pk.shadow != nil {
+		pk.shadow.candidate(it, t)
+	}
 	v := t.Of(pk.m)
 	cls := 0
 	if pk.m != Last {
@@ -217,9 +268,12 @@ func (pk *Picker) candidate(it lcp.Iterate, t Totals) {
 		case pk.violates(it.X):
 			cls = 1
 		}
-		if pk.hasBest && (cls > pk.bestCls || (cls == pk.bestCls && v > pk.best.Value)) {
-			return
-		}
+	}
+	if pk.RejectGain && it.SatisfiesEq2 && pk.gain(it.X, it.W) > 0 {
+		cls += 3
+	}
+	if pk.hasBest && (cls > pk.bestCls || (cls == pk.bestCls && pk.m != Last && v > pk.best.Value)) {
+		return
 	}
 	pk.hasBest, pk.bestCls = true, cls
 	pk.best.Iter, pk.best.Totals, pk.best.Value = it.Iter, t, v

@@ -69,7 +69,21 @@ const ConvergedResidual = 1e-6
 // pk is Reset for p and its measure is kept; pass a picker that lives as
 // long as the caller's buffers to stay allocation-free.
 func Solve(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Settings, pk *Picker) (Solved, error) {
+	return SolveGuarded(dst, p, solver, set, pk, nil)
+}
+
+// SolveGuarded is Solve with a second Picker, guard (nil for none), that
+// observes every iterate after pk and before set.Observer, for Safeguard:
+// it is reset for p with pk's measure and inverse masses (no second exact
+// mass under EnergyExact), keeping its own RejectGain. What is returned is
+// Solve's.
+func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Settings, pk, guard *Picker) (Solved, error) {
 	pk.Reset(p, pk.Measure())
+	if guard != nil {
+		guard.resetFrom(p, pk)
+		pk.shadow = guard // sees every candidate of pk, with pk's totals
+		defer func() { pk.shadow = nil }()
+	}
 	set.Observer = lcp.Compose(pk, set.Observer)
 	err := solver.Solve(dst, p, set)
 	out := Solved{Picked: dst.Iterations, SolverStatus: dst.Status, SolverReason: dst.Reason, Bound: math.Inf(1)}

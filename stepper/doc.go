@@ -17,6 +17,13 @@
 // Settings.Budget with an errmeasure.Picker as the
 // solver's Observer, keeping the iterate with the least error under
 // Settings.Pick (the unit-consistent energy error of Eqs. 14–23 by default).
+// An answer that did not solve the MLCP (a budget ran out) is checked
+// against the step's exact energy balance before it is applied
+// (errmeasure.Safeguard, energyModel): one that would add energy is moved
+// towards the last step's impulses, or the best iterate without a gain, or
+// 0, just far enough that it adds none, and finished with SafeguardSweeps
+// projected Gauss–Seidel sweeps (Stats.Safeguard). A converged answer is
+// applied as it is.
 //
 // The stages of Step, in order: freeVelocities (M⁻¹p = v + h M⁻¹ f),
 // detectContacts (the geoms' bounding boxes through sweep and prune, then
@@ -57,7 +64,10 @@
 // new poses and, in Post mode or when one exceeds Settings.ProjectAbove in
 // Regularized mode, removes them by post-stabilization (Eqs. 13–15 of
 // Cline and Pai 2003, iterated as Newton steps on the sparse A with
-// BPP), which moves positions without adding velocity. Step fails loudly
+// BPP), which moves positions without adding velocity; a projection MLCP
+// the solver finds singular is solved again regularized (ProjectionShift),
+// and one that still has no answer is skipped for the step with its reason
+// (Stats.ProjectionSkipped), never ending the run. Step fails loudly
 // on a non-finite state (naming the body) and reports the energy each step
 // added (Stats.EnergyAdded).
 //

@@ -11,6 +11,8 @@ import (
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
+	"github.com/gorigid/gorigid/trajectory"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -100,6 +102,14 @@ type ForkliftRun struct {
 	// (the step used the solver's best iterate); ExactFailures the x*
 	// solves that did not converge.
 	SolverFailures, ExactFailures int
+	// ProjectionSkips counts steps whose position projection was skipped
+	// (stepper.Stats.ProjectionSkipped), as `sim run` reports them: the
+	// run goes on. MaxGain is the largest fraction of the system's energy
+	// a step added (trajectory.EnergyScale, as `sim run` judges it) and
+	// MaxGainStep that step (0 if none).
+	ProjectionSkips int
+	MaxGain         float64
+	MaxGainStep     int
 	// PolishSweeps counts the polish sweeps over the run.
 	PolishSweeps int
 	// StepTime is the total wall-clock time of World.Step: machine
@@ -121,6 +131,10 @@ type ForkliftSummary struct {
 	// CircleStep.
 	CircleFraction float64
 	Spikes         int // steps with a wheel-speed spike (SpikeFactor)
+	// MaxGain is the run's ForkliftRun.MaxGain, ProjectionSkips its
+	// ForkliftRun.ProjectionSkips.
+	MaxGain         float64
+	ProjectionSkips int
 	// MeanDist, MaxDist and MeanDistHit are the mean and largest step-wise
 	// distance (J), and its mean over the steps that hit the budget.
 	MeanDist, MaxDist, MeanDistHit float64
@@ -306,6 +320,7 @@ func runForklift(ctx context.Context, v ForkliftVariant, steps int, keep bool, p
 		r.Wheels = append(r.Wheels, scenes.ForkliftWheelSpeeds(w))
 	}
 	record()
+	es := trajectory.NewEnergyScale(w)
 	var (
 		exact   lcp.BPP
 		res     lcp.Result
@@ -326,6 +341,13 @@ func runForklift(ctx context.Context, v ForkliftVariant, steps int, keep bool, p
 			r.SolverFailures++ // the step used the solver's best iterate
 		}
 		record()
+		if st.ProjectionSkipped != stepper.ProjectionNotSkipped {
+			r.ProjectionSkips++
+		}
+		es.Add(&st)
+		if f := es.Fraction(st.EnergyAdded); err == nil && f > r.MaxGain {
+			r.MaxGain, r.MaxGainStep = f, k
+		}
 		r.Iterations = append(r.Iterations, st.Iterations)
 		r.BudgetHit = append(r.BudgetHit, st.BudgetHit)
 		d := 0.0
@@ -436,7 +458,7 @@ func pathDistance(x, y float64, px, py []float64) float64 {
 // summarize reduces run r against the reference.
 func summarize(r, ref *ForkliftRun, kStar int, threshold float64) ForkliftSummary {
 	s := ForkliftSummary{Variant: r.Variant.Name, Budget: r.Variant.Budget, Spikes: spikes(r, threshold),
-		Failed: r.SolverFailures, ExactFailed: r.ExactFailures}
+		Failed: r.SolverFailures, ExactFailed: r.ExactFailures, MaxGain: r.MaxGain, ProjectionSkips: r.ProjectionSkips}
 	hits := 0
 	for k, hit := range r.BudgetHit {
 		s.MeanDist += r.Distance[k]

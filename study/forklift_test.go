@@ -37,11 +37,15 @@ func TestForklift(t *testing.T) {
 	}
 	for _, s := range r.Summaries {
 		for _, v := range []float64{s.HitFraction, s.MeanDev, s.MaxDev, s.CircleFraction, float64(s.Spikes),
-			s.MeanDist, s.MaxDist, s.MeanDistHit, float64(s.Failed), float64(s.ExactFailed)} {
+			s.MeanDist, s.MaxDist, s.MeanDistHit, float64(s.Failed), float64(s.ExactFailed), s.MaxGain} {
 			assert.GreaterOrEqual(t, v, 0.0, s.Variant)
 		}
 	}
 	assert.Zero(t, r.Summaries[0].MeanDev, "the reference does not deviate from itself")
+	for _, s := range r.Summaries {
+		assert.Zero(t, s.ProjectionSkips, s.Variant)
+		assert.LessOrEqual(t, s.MaxGain, 0.05, "%s at budget %d: no step adds more than 5 %% of the energy", s.Variant, s.Budget)
+	}
 	for _, run := range append([]*study.ForkliftRun{r.Reference}, r.Groups[0]...) {
 		assert.Len(t, run.X, 13, "states 0..12")
 		assert.Len(t, run.Wheels, 13)

@@ -30,9 +30,17 @@
 // every complete row is written. RunFiles does the same into files, each
 // written as FILE.partial and renamed to FILE when the run ends, whether
 // it finished, failed or was interrupted, so a crash never leaves a
-// truncated file under the final name. Report.EnergyWarning tells whether
-// a step added energy the step size should not (the energy error of the
-// integrator and of the position feedback; see stepper.Stats.EnergyAdded).
+// truncated file under the final name.
+//
+// Failing loudly, at once: every step's energy gain (stepper.Stats.EnergyAdded)
+// is judged against the system's energy so far (EnergyScale: kinetic plus
+// potential energy above the lowest potential seen, the largest so far,
+// ≥ 0 whatever the potential's origin). Options.OnEnergyGain hears of the
+// first step above EnergyWarnFraction (1 %) right after it,
+// Options.MaxEnergyGain stops the run after a step above it (an
+// *EnergyGainError, its rows written), and the Report counts the largest
+// fraction and the steps whose position projection was skipped
+// (Report.EnergyWarning, Report.ProjectionNote).
 //
 // The statistics are those of the regularized velocity-level equations
 // (Eq. 1) and the error measures of Enzenhöfer, Peiret, Teichmann and

@@ -267,13 +267,15 @@ func TestReadJSONErrors(t *testing.T) {
 }
 
 // Statistics rows read back column by column with the values of Stats,
-// the four columns added at the end included.
+// the columns added at the end included.
 func TestStatsRoundTrip(t *testing.T) {
 	sts := []stepper.Stats{
 		{Step: 1, Time: 1.0 / 60, Rows: 144, Iterations: 4, BudgetHit: true, Picked: 3,
 			Errors: errmeasure.Totals{Energy: 9.9e-23, FB: 6.6e-11, Residual: 0.1 + 0.2}, Kinetic: 1.0 / 3, Potential: -27.468, MaxViolation: 2.8e-14,
-			PreSolveIterations: 2, SeedSweeps: 13, Projections: 1, ProjectionIterations: 5, Status: lcp.BudgetExhausted},
-		{Step: 7, Time: 7.0 / 60, Errors: errmeasure.Totals{Energy: math.Inf(1), FB: math.NaN()}},
+			PreSolveIterations: 2, SeedSweeps: 13, Projections: 1, ProjectionIterations: 5, Status: lcp.BudgetExhausted,
+			EnergyAdded: -0.1 / 3},
+		{Step: 7, Time: 7.0 / 60, Errors: errmeasure.Totals{Energy: math.Inf(1), FB: math.NaN()},
+			EnergyAdded: 3450.25, ProjectionSkipped: stepper.ProjectionInconsistent},
 	}
 	var buf bytes.Buffer
 	sw, err := NewStatsWriter(&buf)
@@ -308,6 +310,8 @@ func TestStatsRoundTrip(t *testing.T) {
 	assert.Equal(t, []float64{13, 0}, col("seed_sweeps"))
 	assert.Equal(t, []float64{1, 0}, col("projections"))
 	assert.Equal(t, []float64{5, 0}, col("projection_iterations"))
+	assert.Equal(t, []float64{-0.1 / 3, 3450.25}, col("energy_added"))
+	assert.Equal(t, []float64{0, float64(stepper.ProjectionInconsistent)}, col("projection_skipped"))
 }
 
 // A file of the twelve-column format (before the pre-solve columns) reads,
@@ -321,11 +325,23 @@ func TestReadStatsOlderAndNewerFiles(t *testing.T) {
 	assert.Equal(t, 2, tab.Rows())
 	_, ok := tab.Col("presolve_iterations")
 	assert.False(t, ok)
+	_, ok = tab.Col("energy_added")
+	assert.False(t, ok)
 	it, ok := tab.Col("iterations")
 	require.True(t, ok)
 	assert.Equal(t, []float64{1, 2}, it)
 
-	newer := StatsHeader + ",wall_ms\n" + "1,0.01,5,1,0,1,0,0,0,0.5,-1,0,0,0,0,0,3.5\n"
+	sixteen := "step,time,rows,iterations,budget_hit,picked,err_energy,err_fb,err_residual,kinetic,potential,max_violation," +
+		"presolve_iterations,seed_sweeps,projections,projection_iterations\n" + "1,0.01,5,1,0,1,0,0,0,0.5,-1,0,2,0,1,4\n"
+	tab, err = ReadStats(strings.NewReader(sixteen))
+	require.NoError(t, err, "the sixteen-column format, before energy_added")
+	pi, ok := tab.Col("projection_iterations")
+	require.True(t, ok)
+	assert.Equal(t, []float64{4}, pi)
+	_, ok = tab.Col("projection_skipped")
+	assert.False(t, ok)
+
+	newer := StatsHeader + ",wall_ms\n" + "1,0.01,5,1,0,1,0,0,0,0.5,-1,0,0,0,0,0,-2.5,0,3.5\n"
 	tab, err = ReadStats(strings.NewReader(newer))
 	require.NoError(t, err)
 	ms, ok := tab.Col("wall_ms")
@@ -336,7 +352,7 @@ func TestReadStatsOlderAndNewerFiles(t *testing.T) {
 		"empty":    {"", "empty file"},
 		"header":   {"step,time\n", "line 1: header"},
 		"twice":    {StatsHeader + ",rows\n", `column "rows" given twice`},
-		"unnamed":  {StatsHeader + ",\n", "column 17 has no name"},
+		"unnamed":  {StatsHeader + ",\n", "column 19 has no name"},
 		"fields":   {old + "3,0.03\n", "line 4: 2 fields, want 12"},
 		"number":   {strings.Replace(old, "0.5", "half", 1), `line 2: kinetic: "half" is not a number`},
 		"steps":    {old + "2,0.03,5,1,0,1,0,0,0,0,0,0\n", "line 4: step 2 after step 2"},

@@ -34,6 +34,97 @@ type Options struct {
 	// OnStep, if set, is called after every step with its number (1-based)
 	// and statistics, for progress reports.
 	OnStep func(step int, st *stepper.Stats)
+	// OnEnergyGain, if set, is called once, right after the first step
+	// that adds more than EnergyWarnFraction of the system's energy
+	// (EnergyScale), before the run goes on: a warning at once rather than
+	// the worst step at the end.
+	OnEnergyGain func(g EnergyGain)
+	// MaxEnergyGain, if > 0, stops the run after the first step that adds
+	// more than this fraction of the system's energy (EnergyScale), its
+	// rows written: Run returns an *EnergyGainError. 0 = no limit.
+	MaxEnergyGain float64
+}
+
+// EnergyWarnFraction is the fraction of the system's energy above which a
+// step's energy gain is warned about (Options.OnEnergyGain,
+// Report.EnergyWarning).
+const EnergyWarnFraction = 0.01
+
+// EnergyScale is the system's energy of a run, against which a step's
+// energy gain (stepper.Stats.EnergyAdded) is judged, for the warning and
+// for Options.MaxEnergyGain alike. After step k it is
+//
+//	E_k = max(E_{k−1}, K_k + U_k − min_{j≤k} U_j),   E_0 = K_0,
+//
+// the kinetic energy plus the gravitational potential energy above the
+// lowest potential seen so far, the largest so far (J). It is ≥ 0 whatever
+// the sign or size of U (whose origin is arbitrary: a negative or a large
+// potential does not hide a gain, a system at rest near U = 0 is not
+// judged against 0), and it does not shrink when the system comes to rest.
+// Gains up to Floor are rounding of a system at rest, not gains.
+type EnergyScale struct {
+	Energy float64 // E_k (J)
+	// Floor (J) is the energy of lifting every dynamic body by 1 µm,
+	// Σm·|g|·1e-6 m: a resting wall's Energy is about 1e-9 J, so its
+	// rounding is several percent of it. Fraction counts no gain up to
+	// max(Floor, 1e-12 J).
+	Floor float64
+	uMin  float64
+}
+
+// NewEnergyScale starts the scale at w's state.
+func NewEnergyScale(w *stepper.World) EnergyScale {
+	k, u := w.Energy()
+	e := EnergyScale{Energy: k, uMin: u}
+	for _, b := range w.Bodies {
+		if !b.Static && !b.Kinematic {
+			e.Floor += b.Mass * w.Settings.Gravity.Len() * restNoise
+		}
+	}
+	return e
+}
+
+// Add takes in the state after a step, from its statistics.
+func (e *EnergyScale) Add(st *stepper.Stats) {
+	e.uMin = math.Min(e.uMin, st.Potential)
+	e.Energy = math.Max(e.Energy, st.Kinetic+st.Potential-e.uMin)
+}
+
+// Fraction returns added (J) over Energy, or 0 when added is at most
+// max(Floor, 1e-12 J) (+Inf for a gain above it in a system without
+// energy).
+func (e *EnergyScale) Fraction(added float64) float64 {
+	if !(added > math.Max(e.Floor, 1e-12)) {
+		return 0
+	}
+	return added / e.Energy
+}
+
+// EnergyGain is a step that added Added (J) of energy to a system whose
+// energy was Energy (J, EnergyScale).
+type EnergyGain struct {
+	Step          int
+	Added, Energy float64
+}
+
+// Fraction is Added / Energy.
+func (g EnergyGain) Fraction() float64 { return g.Added / g.Energy }
+
+func (g EnergyGain) String() string {
+	return fmt.Sprintf("step %d added %.3g J of energy, %.3g %% of the system's %.3g J", g.Step, g.Added, 100*g.Fraction(), g.Energy)
+}
+
+// EnergyGainError is Run's error when a step added more than
+// Options.MaxEnergyGain of the system's energy; the run stopped after it
+// with its rows written.
+type EnergyGainError struct {
+	Gain  EnergyGain
+	Limit float64 // Options.MaxEnergyGain
+	Of    int     // Options.Steps
+}
+
+func (e *EnergyGainError) Error() string {
+	return fmt.Sprintf("%v, more than the limit of %.3g %%: stopped after step %d of %d", e.Gain, 100*e.Limit, e.Gain.Step, e.Of)
 }
 
 // Report is what a finished or stopped run did.
@@ -48,25 +139,49 @@ type Report struct {
 	MaxAdded     float64
 	MaxAddedStep int
 	Scale        float64
-	// Floor (J) is the energy of lifting every dynamic body by 1 µm,
-	// Σm·|g|·1e-6 m: energy added below it is rounding of a system at
-	// rest (a resting wall's Scale is about 1e-9 J, so its rounding is
-	// several percent of it), not a step too large for the motion.
+	// Floor (J) is EnergyScale.Floor: energy added below it is rounding of
+	// a system at rest, not a step too large for the motion.
 	Floor float64
+	// MaxFraction is the largest fraction of the system's energy a step
+	// added (EnergyScale.Fraction, judged after the step) and
+	// MaxFractionStep that step; FirstGain the first step above
+	// EnergyWarnFraction (nil if none).
+	MaxFraction     float64
+	MaxFractionStep int
+	FirstGain       *EnergyGain
+	// ProjectionSkips counts the steps whose position projection was
+	// skipped (stepper.Stats.ProjectionSkipped); FirstSkipStep is the
+	// first and FirstSkipReason its reason.
+	ProjectionSkips int
+	FirstSkipStep   int
+	FirstSkipReason string
 }
 
 // restNoise is the lift (m) of Report.Floor.
 const restNoise = 1e-6
 
-// EnergyWarning returns a one-line warning when some step added more than
-// 1 % of the system's energy (a step too large for the motion, or a
-// position correction lifting bodies), or "".
+// EnergyWarning returns a one-line warning naming the first step that
+// added more than EnergyWarnFraction of the system's energy (FirstGain), or
+// "".
 func (r Report) EnergyWarning() string {
-	if r.MaxAdded > 0.01*r.Scale && r.MaxAdded > math.Max(1e-12, r.Floor) {
-		return fmt.Sprintf("warning: step %d added %.3g J of energy, %.3g %% of the system's %.3g J (a step too large for the motion, or a position correction lifting bodies)",
-			r.MaxAddedStep, r.MaxAdded, 100*r.MaxAdded/r.Scale, r.Scale)
+	if r.FirstGain == nil {
+		return ""
 	}
-	return ""
+	return r.FirstGain.Warning()
+}
+
+// Warning is the one-line warning about g.
+func (g EnergyGain) Warning() string {
+	return fmt.Sprintf("warning: %v (a step too large for the motion, a budget-bound answer, or a position correction lifting bodies)", g)
+}
+
+// ProjectionNote returns a one-line note when some step skipped its
+// position projection, naming the count and the first, or "".
+func (r Report) ProjectionNote() string {
+	if r.ProjectionSkips == 0 {
+		return ""
+	}
+	return fmt.Sprintf("note: the position projection was skipped at %d steps, first at step %d: %s", r.ProjectionSkips, r.FirstSkipStep, r.FirstSkipReason)
 }
 
 // InterruptedError is Run's error when its context was done: the run
@@ -124,13 +239,11 @@ func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
 		}
 		rep.Frames++
 	}
-	k0, uMin := w.Energy()
-	rep.Scale = k0
-	for _, b := range w.Bodies {
-		if !b.Static && !b.Kinematic {
-			rep.Floor += b.Mass * w.Settings.Gravity.Len() * restNoise
-		}
+	if !(o.MaxEnergyGain >= 0) || math.IsInf(o.MaxEnergyGain, 0) {
+		return rep, fmt.Errorf("trajectory: Options.MaxEnergyGain: must be a finite fraction ≥ 0, got %v", o.MaxEnergyGain)
 	}
+	es := NewEnergyScale(w)
+	rep.Scale, rep.Floor = es.Energy, es.Floor
 	for k := 1; k <= o.Steps; k++ {
 		before := w.Steps()
 		st, stepErr := w.Step()
@@ -139,17 +252,40 @@ func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
 			return rep, stepErr
 		}
 		rep.Steps++
-		uMin = math.Min(uMin, st.Potential)
-		rep.Scale = math.Max(rep.Scale, st.Kinetic+st.Potential-uMin)
-		if stepErr == nil && st.EnergyAdded > rep.MaxAdded {
+		es.Add(&st)
+		rep.Scale = es.Energy
+		var gain *EnergyGain
+		if stepErr == nil {
 			// (A step whose solve a signal stopped is reported as
 			// interrupted; its unfinished answer's energy is not the
 			// step size's fault.)
-			rep.MaxAdded, rep.MaxAddedStep = st.EnergyAdded, st.Step
+			if st.EnergyAdded > rep.MaxAdded {
+				rep.MaxAdded, rep.MaxAddedStep = st.EnergyAdded, st.Step
+			}
+			if f := es.Fraction(st.EnergyAdded); f > 0 {
+				if f > rep.MaxFraction {
+					rep.MaxFraction, rep.MaxFractionStep = f, st.Step
+				}
+				if f > EnergyWarnFraction || (o.MaxEnergyGain > 0 && f > o.MaxEnergyGain) {
+					gain = &EnergyGain{Step: st.Step, Added: st.EnergyAdded, Energy: es.Energy}
+				}
+			}
+		}
+		if st.ProjectionSkipped != stepper.ProjectionNotSkipped {
+			if rep.ProjectionSkips == 0 {
+				rep.FirstSkipStep, rep.FirstSkipReason = st.Step, st.ProjectionSkipReason
+			}
+			rep.ProjectionSkips++
 		}
 		if w.Steps()%o.Every == 0 {
 			if err := record(w, &st, o, rec, &rep); err != nil {
 				return rep, err
+			}
+		}
+		if gain != nil && rep.FirstGain == nil && gain.Fraction() > EnergyWarnFraction {
+			rep.FirstGain = gain
+			if o.OnEnergyGain != nil {
+				o.OnEnergyGain(*gain)
 			}
 		}
 		if stepErr != nil {
@@ -161,6 +297,9 @@ func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
 		}
 		if o.OnStep != nil {
 			o.OnStep(k, &st)
+		}
+		if gain != nil && o.MaxEnergyGain > 0 && gain.Fraction() > o.MaxEnergyGain {
+			return rep, &EnergyGainError{Gain: *gain, Limit: o.MaxEnergyGain, Of: o.Steps}
 		}
 		if ctx.Err() != nil && k < o.Steps {
 			return rep, &InterruptedError{Step: k, Of: o.Steps, Err: ctx.Err()}

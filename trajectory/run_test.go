@@ -13,6 +13,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/bpmd"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
@@ -307,12 +309,94 @@ func TestRunObserverStopsThroughRecorder(t *testing.T) {
 	assert.Equal(t, "stopped", frames[0].Solution.Status)
 }
 
-// The warning judges the energy a step added against the system's energy,
-// but not below the rest-noise floor: the 200-brick wall at rest (Scale
-// 7.2e-10 J) gained 9.5e-11 J in one step by rounding, 13 % of its Scale
+// The scale judges the energy a step added against the system's energy,
+// but not below the rest-noise floor: the 200-brick wall at rest (energy
+// 7.2e-10 J) gained 9.5e-11 J in one step by rounding, 13 % of its energy
 // and 1e-8 of lifting its 800 kg by 1 µm.
-func TestEnergyWarningFloor(t *testing.T) {
-	assert.Empty(t, Report{MaxAdded: 9.5e-11, MaxAddedStep: 80, Scale: 7.2e-10, Floor: 7.8e-3}.EnergyWarning())
-	assert.Contains(t, Report{MaxAdded: 1, MaxAddedStep: 3, Scale: 10, Floor: 7.8e-3}.EnergyWarning(), "step 3 added 1 J")
-	assert.Contains(t, Report{MaxAdded: 1e-6, MaxAddedStep: 2, Scale: 1e-5}.EnergyWarning(), "step 2", "no gravity: no floor")
+func TestEnergyScaleFloor(t *testing.T) {
+	wall := EnergyScale{Energy: 7.2e-10, Floor: 7.8e-3}
+	assert.Zero(t, wall.Fraction(9.5e-11))
+	assert.InDelta(t, 0.1, (&EnergyScale{Energy: 10, Floor: 7.8e-3}).Fraction(1), 1e-15)
+	assert.InDelta(t, 0.1, (&EnergyScale{Energy: 1e-5}).Fraction(1e-6), 1e-15, "no gravity: no floor")
+	assert.Zero(t, (&EnergyScale{Energy: 1e-5}).Fraction(1e-13), "below 1e-12 J: rounding")
+	g := EnergyGain{Step: 3, Added: 1, Energy: 10}
+	assert.Contains(t, Report{FirstGain: &g}.EnergyWarning(), "warning: step 3 added 1 J of energy, 10 % of the system's 10 J")
+	assert.Empty(t, Report{}.EnergyWarning())
+}
+
+// The scale is the energy above the lowest potential seen, the largest so
+// far: a negative or a large potential does not hide a gain.
+func TestEnergyScaleNegativePotential(t *testing.T) {
+	for _, u0 := range []float64{-1e6, 0, 1e6} {
+		e := EnergyScale{Energy: 0, uMin: u0}
+		e.Add(&stepper.Stats{Kinetic: 0, Potential: u0 - 5}) // falls 5 J
+		assert.Equal(t, 0.0, e.Energy, "u0 %g: at rest at the lowest point", u0)
+		e.Add(&stepper.Stats{Kinetic: 5, Potential: u0 - 5})
+		assert.Equal(t, 5.0, e.Energy, "u0 %g", u0)
+		e.Add(&stepper.Stats{Kinetic: 0, Potential: u0 - 5})
+		assert.Equal(t, 5.0, e.Energy, "u0 %g: does not shrink at rest", u0)
+		assert.InDelta(t, 0.1, e.Fraction(0.5), 1e-15, "u0 %g", u0)
+	}
+}
+
+// boxInGround is a 1 kg, 0.1 m box sunk 1 cm into the ground with the
+// position projection off: the Φ/h feedback of step 1 pushes it out at
+// 0.6 m/s, about 0.18 J more than the system had.
+func boxInGround(t *testing.T) *stepper.World {
+	t.Helper()
+	w, err := stepper.New(stepper.Settings{H: 1.0 / 60, Gravity: stepper.StandardGravity, ProjectAbove: math.Inf(1)})
+	require.NoError(t, err)
+	_, err = w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane()})
+	require.NoError(t, err)
+	b, err := body.New(body.Params{Name: "box", Mass: 1, Inertia: body.BoxInertia(1, 0.1, 0.1, 0.1), Pos: mgl64.Vec3{0, 0, 0.04}, Rot: mgl64.QuatIdent()})
+	require.NoError(t, err)
+	id, err := w.AddBody(b)
+	require.NoError(t, err)
+	shape, err := contact.NewBoxHalf(mgl64.Vec3{0.05, 0.05, 0.05})
+	require.NoError(t, err)
+	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape})
+	require.NoError(t, err)
+	return w
+}
+
+// The first step that adds more than 1 % of the system's energy is
+// reported once, when it happens; MaxEnergyGain stops the run after it
+// with its rows written.
+func TestRunEnergyGain(t *testing.T) {
+	var gains []EnergyGain
+	var steps []int
+	rep, err := Run(context.Background(), boxInGround(t), Options{Steps: 30,
+		OnStep:       func(k int, _ *stepper.Stats) { steps = append(steps, k) },
+		OnEnergyGain: func(g EnergyGain) { gains = append(gains, g); steps = append(steps, -g.Step) }})
+	require.NoError(t, err)
+	require.Len(t, gains, 1, "once")
+	g := gains[0]
+	assert.Equal(t, 1, g.Step)
+	assert.Equal(t, []int{-1, 1, 2}, steps[:3], "reported right after its step (before its OnStep), before the next")
+	assert.Greater(t, g.Fraction(), 0.05)
+	assert.Equal(t, &g, rep.FirstGain)
+	assert.Contains(t, rep.EnergyWarning(), "warning: step 1 added")
+	assert.Equal(t, 1, rep.MaxFractionStep)
+
+	var stats bytes.Buffer
+	sw, err := NewStatsWriter(&stats)
+	require.NoError(t, err)
+	rep, err = Run(context.Background(), boxInGround(t), Options{Steps: 30, Stats: sw, MaxEnergyGain: 0.05})
+	var ge *EnergyGainError
+	require.ErrorAs(t, err, &ge)
+	assert.Equal(t, 1, ge.Gain.Step)
+	assert.Equal(t, 0.05, ge.Limit)
+	assert.Contains(t, err.Error(), "stopped after step 1 of 30")
+	assert.Equal(t, 1, rep.Steps)
+	tab, err := ReadStats(&stats)
+	require.NoError(t, err)
+	require.Equal(t, 1, tab.Rows(), "the step's row is written")
+	added, ok := tab.Col("energy_added")
+	require.True(t, ok)
+	assert.Equal(t, ge.Gain.Added, added[0])
+
+	for _, bad := range []float64{-1, math.NaN(), math.Inf(1)} {
+		_, err := Run(context.Background(), boxInGround(t), Options{Steps: 1, MaxEnergyGain: bad})
+		assert.ErrorContains(t, err, "MaxEnergyGain", "%v", bad)
+	}
 }

@@ -16,7 +16,7 @@ import (
 // are only ever added at the end, so readers of the older files keep
 // working and ReadStats reads both.
 const StatsHeader = "step,time,rows,iterations,budget_hit,picked,err_energy,err_fb,err_residual,kinetic,potential,max_violation," +
-	"presolve_iterations,seed_sweeps,projections,projection_iterations"
+	"presolve_iterations,seed_sweeps,projections,projection_iterations,energy_added,projection_skipped"
 
 // BaseStatsColumns is the number of columns every statistics file starts
 // with (the format before presolve_iterations was added).
@@ -49,6 +49,10 @@ func AppendStatsRow(b []byte, st *stepper.Stats) []byte {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(n), 10)
 	}
+	b = append(b, ',')
+	b = appendFloat(b, st.EnergyAdded)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(st.ProjectionSkipped), 10)
 	return append(b, '\n')
 }
 

@@ -371,7 +371,14 @@ const helpFormats = `Formats (docs/formats.md in the repository has every field;
   trajectory CSV             step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz (sim run --out
                              FILE.csv; read by sim view and sim calibrate).
   trajectory JSON            {"bodies": [...], "dt": h, "frames": [...]} (sim run --out FILE.json).
-  step statistics CSV        step,time,rows,iterations,budget_hit,picked,err_energy,... (--stats).
+  step statistics CSV        step,time,rows,iterations,budget_hit,picked,err_energy,... (--stats);
+                             energy_added is the energy the step created (J: kinetic plus
+                             potential after, minus before, minus applied work), judged against
+                             the system's energy so far (kinetic plus potential above the lowest
+                             potential seen, the largest so far): sim run warns at the first
+                             step above 1 % and --max-energy-gain F stops at one above F;
+                             projection_skipped is 0, or 1 (no solution found) or 2 (solver
+                             failed) when the step's position projection was skipped.
   scene file (JSON)          bodies, shapes, joints, loads and settings (go doc ./scenes; the
                              JSON Schema: sim export --schema); box "size" is full side lengths.
   BPMD database (HDF5)       one frame per recorded step (sim run --bpmd; go doc ./bpmd).

@@ -86,6 +86,7 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	every := fs.Int("every", 1, "record every K-th step")
 	bpmdPath := fs.String("bpmd", "", "BPMD database (HDF5) with one frame per recorded step")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	maxGain := fs.Float64("max-energy-gain", 0, "stop with exit 1 after a step adding more than this fraction of the system's energy (e.g. 0.05); 0 = no limit")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -106,6 +107,8 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usagef("--polish: must be ≥ 0 sweeps, got %d", *polish)
 	case given["dt"] && (!(*dt > 0) || math.IsInf(*dt, 0)):
 		return usagef("--dt: must be finite and > 0, got %v", *dt)
+	case given["max-energy-gain"] && (!(*maxGain > 0) || math.IsInf(*maxGain, 0)):
+		return usagef("--max-energy-gain: must be a finite fraction > 0, got %v", *maxGain)
 	}
 	solver, err := runSolverByName(*solverName)
 	if err != nil {
@@ -149,18 +152,30 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return usageError{err}
 	}
 	f := trajectory.Files{Trajectory: *out, Stats: *statsPath, DumpDir: *dump, BPMD: *bpmdPath}
-	o := trajectory.Options{Steps: *steps, Every: *every}
+	o := trajectory.Options{Steps: *steps, Every: *every, MaxEnergyGain: *maxGain}
 	var prog *progress
 	if !*quiet && isTerminal(stderr) {
 		prog = newProgress(stderr, *steps)
 		o.OnStep = func(k int, _ *stepper.Stats) { prog.step(k) }
 	}
+	// The first step above 1 % of the system's energy is named when it
+	// happens (trajectory.EnergyScale), not the worst one at the end.
+	o.OnEnergyGain = func(g trajectory.EnergyGain) {
+		if prog != nil && prog.printed {
+			fmt.Fprintln(stderr)
+		}
+		fmt.Fprintln(stderr, "sim:", g.Warning())
+	}
 	rep, err := simulate(ctx, w, f, o)
 	if prog != nil {
 		prog.done(rep.Steps)
 	}
-	if msg := rep.EnergyWarning(); msg != "" {
+	if msg := rep.ProjectionNote(); msg != "" {
 		fmt.Fprintln(stderr, "sim:", msg)
+	}
+	var ge *trajectory.EnergyGainError
+	if errors.As(err, &ge) {
+		return fmt.Errorf("%v (--max-energy-gain %v); outputs closed with every row written", ge, *maxGain)
 	}
 	return err
 }

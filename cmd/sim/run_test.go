@@ -86,7 +86,7 @@ func TestRunPendulumOutputs(t *testing.T) {
 
 	header, rows = readCSV(t, p("stats.csv"))
 	assert.Equal(t, "step,time,rows,iterations,budget_hit,picked,err_energy,err_fb,err_residual,kinetic,potential,max_violation,"+
-		"presolve_iterations,seed_sweeps,projections,projection_iterations", strings.Join(header, ","))
+		"presolve_iterations,seed_sweeps,projections,projection_iterations,energy_added,projection_skipped", strings.Join(header, ","))
 	require.Len(t, rows, 10)
 	assert.Equal(t, "1", rows[0][0])
 	assert.Equal(t, "5", rows[0][2]) // a hinge has 5 rows

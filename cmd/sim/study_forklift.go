@@ -49,13 +49,13 @@ func studyForklift(ctx context.Context, o studyOptions) error {
 		o.Steps, ref.H, res.CircleStep, float64(res.CircleStep)*ref.H)
 	fmt.Fprintf(tw, "spike: a step after which a wheel's spin rate changed by more than %g × the reference's largest one-step change (%.4g rad/s), i.e. > %.4g rad/s\n",
 		gstudy.SpikeFactor, res.RefJump, res.SpikeThreshold)
-	fmt.Fprintln(tw, "variant\tbudget\thit\tdev mean (m)\tdev max (m)\tcircle\tspikes\tstep dist mean (J)\tmax (J)\tmean on hit steps (J)\tsolver failures\tsweeps/step\ttime/step (µs)")
+	fmt.Fprintln(tw, "variant\tbudget\thit\tdev mean (m)\tdev max (m)\tcircle\tspikes\tstep dist mean (J)\tmax (J)\tmean on hit steps (J)\tsolver failures\tmax gain\tsweeps/step\ttime/step (µs)")
 	runs := forkliftRuns(res)
 	for i, s := range res.Summaries {
 		r := runs[i]
 		n := max(1, len(r.Iterations))
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.4g\t%.4g\t%.4f\t%d\t%.4g\t%.4g\t%.4g\t%d\t%.2f\t%.0f\n", s.Variant, s.Budget, s.HitFraction,
-			s.MeanDev, s.MaxDev, s.CircleFraction, s.Spikes, s.MeanDist, s.MaxDist, s.MeanDistHit, s.Failed,
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.4g\t%.4g\t%.4f\t%d\t%.4g\t%.4g\t%.4g\t%d\t%.2g %%\t%.2f\t%.0f\n", s.Variant, s.Budget, s.HitFraction,
+			s.MeanDev, s.MaxDev, s.CircleFraction, s.Spikes, s.MeanDist, s.MaxDist, s.MeanDistHit, s.Failed, 100*s.MaxGain,
 			float64(r.PolishSweeps)/float64(n), float64(r.StepTime.Microseconds())/float64(n))
 	}
 	if res.Bites {
@@ -163,12 +163,13 @@ func writeForkliftFiles(o studyOptions, res *gstudy.ForkliftResult) error {
 		sum = append(sum, []string{s.Variant, fmt.Sprint(s.Budget), fmtFloat(s.HitFraction), fmtFloat(s.MeanDev),
 			fmtFloat(s.MaxDev), fmtFloat(s.CircleFraction), fmt.Sprint(s.Spikes),
 			fmtFloat(s.MeanDist), fmtFloat(s.MaxDist), fmtFloat(s.MeanDistHit),
-			fmtFloat(res.SpikeThreshold), fmt.Sprint(s.Failed), fmt.Sprint(s.ExactFailed)})
+			fmtFloat(res.SpikeThreshold), fmt.Sprint(s.Failed), fmt.Sprint(s.ExactFailed),
+			fmtFloat(s.MaxGain), fmt.Sprint(s.ProjectionSkips)})
 	}
 	if err := writeCSVFile(filepath.Join(o.Dir, "summary.csv"), []string{"variant", "budget", "budget_hit_fraction",
 		"mean_deviation_m", "max_deviation_m", "circle_fraction", "spikes",
 		"mean_stepwise_distance_j", "max_stepwise_distance_j", "mean_stepwise_distance_hit_j",
-		"spike_threshold_rad_s", "solver_failures", "exact_failures"}, sum); err != nil {
+		"spike_threshold_rad_s", "solver_failures", "exact_failures", "max_energy_gain_fraction", "projection_skips"}, sum); err != nil {
 		return err
 	}
 	var steps [][]string

@@ -56,7 +56,7 @@ func TestStudyFilesWritten(t *testing.T) {
 			csv: []csvFile{
 				{"summary.csv", []string{"variant", "budget", "budget_hit_fraction", "mean_deviation_m", "max_deviation_m",
 					"circle_fraction", "spikes", "mean_stepwise_distance_j", "max_stepwise_distance_j", "mean_stepwise_distance_hit_j",
-					"spike_threshold_rad_s", "solver_failures", "exact_failures"}, 21},
+					"spike_threshold_rad_s", "solver_failures", "exact_failures", "max_energy_gain_fraction", "projection_skips"}, 21},
 				{"forklift-steps.csv", []string{"variant", "budget", "step", "time", "x", "y", "heading", "speed",
 					"w_fl", "w_fr", "w_rl", "w_rr", "iterations", "budget_hit", "stepwise_distance_j"}, 21 * 3},
 				{"wall-budgets.csv", budgetHeader, 15},

@@ -635,6 +635,7 @@ var statsAgg = map[string]byte{
 	"presolve_iterations": 'M', "seed_sweeps": 'M', "projections": 'M', "projection_iterations": 'M',
 	"budget_hit": 's',
 	"err_energy": 'a', "err_fb": 'a', "err_residual": 'a', "max_violation": 'a',
+	"energy_added": 'a', "projection_skipped": 'M',
 }
 
 // serveStats answers /api/stats?from=F&to=T&stride=S over the statistics

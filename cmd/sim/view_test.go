@@ -482,7 +482,7 @@ func TestViewOldStatsFile(t *testing.T) {
 			continue
 		}
 		f := strings.Split(strings.TrimSuffix(line, "\n"), ",")
-		require.Len(t, f, 16)
+		require.Len(t, f, len(trajectory.StatsColumns()))
 		old.WriteString(strings.Join(f[:12], ",") + "\n")
 	}
 	oldPath := filepath.Join(filepath.Dir(stats), "old.csv")
