@@ -89,7 +89,13 @@ func TestRunForkliftBudgets(t *testing.T) {
 		assert.Equal(t, 900, n, "budget %s: every step", b)
 		assert.GreaterOrEqual(t, path, 0.9*ref, "budget %s", b)
 		assert.LessOrEqual(t, worst, 0.05, "budget %s", b)
-		assert.NotContains(t, stderr, "warning", "budget %s: no step above 1 %%", b)
+		// A step above 1 % is named once, when it happens (at budget 5
+		// one step adds 1.5 %: a budget-bound answer, as the warning says).
+		if worst > 0.01 {
+			assert.Equal(t, 1, strings.Count(stderr, "warning: step "), "budget %s: %s", b, stderr)
+		} else {
+			assert.NotContains(t, stderr, "warning", "budget %s", b)
+		}
 	}
 }
 
