@@ -32,7 +32,11 @@
 // point a normal row, φ = gap, x ≥ 0, two box-friction rows |x| ≤ μ x̂ₙ
 // without compliance or position term, and for two-point manifolds an
 // optional rolling-resistance row; see fillContactRows for x̂ₙ and the
-// friction directions), assemble (A by row sparsity: only row pairs that share a
+// friction directions; in Regularized mode predictDrift then gives each
+// rigid anchor row its second-order drift over the step, constraint.Row.Drift),
+// propagateImpacts (with Settings.Impacts = PropagatedImpacts only: a
+// step's bounces resolved pair by pair before its solve, Newton's cradle),
+// assemble (A by row sparsity: only row pairs that share a
 // body are visited, never a dense rows × 6m product), solve, integrate
 // (v⁺ = M⁻¹(p + Jᵀx); semi-implicit Euler for positions, the exponential
 // map for quaternions), and project (Cline and Pai 2003 Eqs. 13–15:

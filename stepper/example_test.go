@@ -75,3 +75,54 @@ func ExampleWorld() {
 	// Output:
 	// t = 1.000 s: box at z = 0.1000 m, pendulum -0.077 rad off the vertical
 }
+
+// Newton's cradle with Settings.Impacts = PropagatedImpacts: a ball
+// arriving at 1 m/s at a row of four touching balls (restitution 1, no
+// gravity) stops, and the last ball leaves at 1 m/s. With the default
+// SimultaneousImpacts the four would leave together at 0.4 m/s and the
+// first ball would come back at 0.6 m/s.
+func ExampleImpacts() {
+	w, err := stepper.New(stepper.Settings{H: 1.0 / 60, Impacts: stepper.PropagatedImpacts})
+	if err != nil {
+		panic(err)
+	}
+	const m, r = 0.2, 0.025
+	ball, err := contact.NewSphere(r)
+	if err != nil {
+		panic(err)
+	}
+	var balls []*body.Body
+	for i := 0; i < 5; i++ {
+		x := 2 * r * float64(i) // touching
+		if i == 0 {
+			x -= 0.002 // 2 mm short of the row
+		}
+		b, err := body.New(body.Params{Mass: m, Inertia: body.SphereInertia(m, r), Pos: mgl64.Vec3{x, 0, 0}, Rot: mgl64.QuatIdent()})
+		if err != nil {
+			panic(err)
+		}
+		id, err := w.AddBody(b)
+		if err != nil {
+			panic(err)
+		}
+		if _, err := w.AddGeom(stepper.Geom{Body: id, Shape: ball, Material: stepper.Material{Restitution: 1}}); err != nil {
+			panic(err)
+		}
+		balls = append(balls, b)
+	}
+	balls[0].Vel = mgl64.Vec3{1, 0, 0}
+	for i := 0; i < 10; i++ {
+		if _, err := w.Step(); err != nil {
+			panic(err)
+		}
+	}
+	for i, b := range balls {
+		fmt.Printf("ball %d: %.3f m/s\n", i+1, b.Vel[0]+0) // +0: no "-0.000"
+	}
+	// Output:
+	// ball 1: 0.000 m/s
+	// ball 2: 0.000 m/s
+	// ball 3: 0.000 m/s
+	// ball 4: 0.000 m/s
+	// ball 5: 1.000 m/s
+}
