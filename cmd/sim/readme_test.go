@@ -28,6 +28,9 @@ import (
 const (
 	repoRoot   = "../.."
 	readmePath = repoRoot + "/README.md"
+	// readmeMaxLines keeps the README to what fits a first hour (issue 27):
+	// the details belong in docs/.
+	readmeMaxLines = 300
 )
 
 // docFiles returns the README and then docs/*.md, sorted: the order in
@@ -380,6 +383,15 @@ func TestIgnoredAtRoot(t *testing.T) {
 	assert.True(t, ignoredAtRoot(p, "wall.csv", false))
 	assert.False(t, ignoredAtRoot(p, "wall.json", false))
 	assert.False(t, ignoredAtRoot(p, "simulation", false))
+}
+
+// The README fits a first hour: what gorigid is, the two commands, a short
+// tour, the Go example and links (issue 27); the rest is in docs/.
+func TestReadmeLength(t *testing.T) {
+	data, err := os.ReadFile(readmePath)
+	require.NoError(t, err)
+	n := strings.Count(string(data), "\n")
+	assert.LessOrEqual(t, n, readmeMaxLines, "README.md has %d lines; move details to a docs/ page and link it", n)
 }
 
 // mdLink is a Markdown link's target: a path and an optional #fragment.
