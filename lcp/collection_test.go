@@ -24,7 +24,7 @@ const collectionDir = "../testdata/mlcp"
 // entry is one problem of the collection with what is known of it.
 type entry struct {
 	Name     string
-	Class    string // the rows of the README's table
+	Class    string // the rows of the solver × class table (docs/cli.md)
 	Source   string // provenance
 	P        *Problem
 	Solvable bool
@@ -499,7 +499,7 @@ func solvedBy(e entry, r *Result) bool {
 // status must be true (natural residual ≤ 1e-6·max(1, ‖b‖∞)), auto must
 // solve every solvable problem, Lemke must end within 10 n² pivots on every
 // problem (solution or ray), and nothing may claim a solution of a problem
-// that has none. With -v it prints the solver × class table of the README.
+// that has none. With -v it prints the solver × class table of docs/cli.md.
 func TestCollectionSolvers(t *testing.T) {
 	es := loadCollection(t)
 	names := Names()

@@ -9,39 +9,81 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// The README's code is tested from the README's text: its Go program is
-// compiled and run, and its shell blocks are run by bash as written, with
-// `go run ./cmd/sim` standing for this test binary and smaller step counts.
+// The code of the README and of the pages in docs/ is tested from their
+// text: the README's Go program is compiled and run, and the shell blocks
+// of every page are run by bash as written, with `go run ./cmd/sim`
+// standing for this test binary and smaller step counts.
 
 const (
 	repoRoot   = "../.."
 	readmePath = repoRoot + "/README.md"
+	// readmeMaxLines keeps the README to what fits a first hour (issue 27):
+	// the details belong in docs/.
+	readmeMaxLines = 300
 )
+
+// docFiles returns the README and then docs/*.md, sorted: the order in
+// which their blocks are read and their commands run.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	require.NoError(t, err)
+	require.NotEmpty(t, pages, "no docs/*.md")
+	sort.Strings(pages)
+	return append([]string{readmePath}, pages...)
+}
+
+// docName is a documentation file's path from the repository root.
+func docName(path string) string {
+	rel, err := filepath.Rel(repoRoot, path)
+	if err != nil {
+		return path
+	}
+	return filepath.ToSlash(rel)
+}
 
 // mdBlock is one fenced code block of a Markdown file.
 type mdBlock struct {
+	file string // path from the repository root
 	lang string
 	text string
 	line int    // 1-based line of the opening fence
 	note string // the readme-test comment after it, if any
 }
 
-// readmeBlocks returns the fenced blocks of the README in order. A line
-// `<!-- readme-test: the json block above is NAME -->` attaches NAME to
-// the last block before it.
+// where is the block's file and line, for messages.
+func (b mdBlock) where() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
+
+// readmeBlocks returns the fenced blocks of the README and the docs pages
+// (docFiles) in order.
 func readmeBlocks(t *testing.T) []mdBlock {
 	t.Helper()
-	data, err := os.ReadFile(readmePath)
+	var blocks []mdBlock
+	for _, path := range docFiles(t) {
+		blocks = append(blocks, markdownBlocks(t, path)...)
+	}
+	return blocks
+}
+
+// markdownBlocks returns the fenced blocks of one Markdown file in order. A
+// line `<!-- readme-test: the json block above is NAME -->` attaches NAME
+// to the last json block before it in the same file.
+func markdownBlocks(t *testing.T, path string) []mdBlock {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	require.NoError(t, err)
+	file := docName(path)
 	var blocks []mdBlock
 	var cur *mdBlock
 	var body []string
@@ -50,7 +92,7 @@ func readmeBlocks(t *testing.T) []mdBlock {
 		l := sc.Text()
 		switch {
 		case cur == nil && strings.HasPrefix(l, "```"):
-			cur = &mdBlock{lang: strings.TrimSpace(strings.TrimPrefix(l, "```")), line: n}
+			cur = &mdBlock{file: file, lang: strings.TrimSpace(strings.TrimPrefix(l, "```")), line: n}
 			body = nil
 		case cur != nil && strings.TrimSpace(l) == "```":
 			cur.text = strings.Join(body, "\n") + "\n"
@@ -59,7 +101,7 @@ func readmeBlocks(t *testing.T) []mdBlock {
 		case cur != nil:
 			body = append(body, l)
 		case strings.HasPrefix(l, "<!-- readme-test: the json block above is "):
-			require.NotEmpty(t, blocks, "README line %d: no block above", n)
+			require.NotEmpty(t, blocks, "%s:%d: no block above", file, n)
 			name := strings.TrimSuffix(strings.TrimPrefix(l, "<!-- readme-test: the json block above is "), " -->")
 			for i := len(blocks) - 1; i >= 0; i-- {
 				if blocks[i].lang == "json" {
@@ -69,11 +111,11 @@ func readmeBlocks(t *testing.T) []mdBlock {
 			}
 		}
 	}
-	require.Nil(t, cur, "README: unclosed code block")
+	require.Nil(t, cur, "%s: unclosed code block", file)
 	return blocks
 }
 
-// The Go section's program compiles against this checkout (a module that
+// The README's Go section's program compiles against this checkout (a module that
 // requires gorigid through a replace directive) and prints what the
 // README says it prints, which is the analytic answer.
 func TestReadmeGoProgram(t *testing.T) {
@@ -83,10 +125,11 @@ func TestReadmeGoProgram(t *testing.T) {
 	var prog, want string
 	for i, b := range blocks {
 		if b.lang == "go" && strings.Contains(b.text, "\npackage main\n") {
-			require.Empty(t, prog, "README line %d: a second Go program", b.line)
+			require.Empty(t, prog, "%s: a second Go program", b.where())
+			require.Equal(t, "README.md", b.file, "%s: the Go program is the README's", b.where())
 			prog = b.text
 			require.Less(t, i+1, len(blocks), "no output block after the program")
-			require.Equal(t, "text", blocks[i+1].lang, "README line %d: the program's output block", blocks[i+1].line)
+			require.Equal(t, "text", blocks[i+1].lang, "%s: the program's output block", blocks[i+1].where())
 			want = blocks[i+1].text
 		}
 	}
@@ -145,14 +188,15 @@ func TestReadmeGoProgram(t *testing.T) {
 // flagCaps are the largest values of a command's flags that the
 // shell-block test runs (a smaller README value is kept, a missing --steps
 // is added): enough to write every output, small enough for go test ./...
-// (the README states what its own counts take).
+// (the docs state what their own counts take).
 var flagCaps = map[string]map[string]int{
 	"run":   {"steps": 5},
 	"study": {"steps": 2},
 	"bench": {"budget": 10},
 }
 
-// skippedCommands are README commands this test does not run, and why.
+// skippedCommands are commands of the README and docs/ that this test does
+// not run, and why.
 var skippedCommands = map[string]string{
 	"go test":         "is the test suite itself",
 	"go install":      "installs into GOPATH/bin",
@@ -163,14 +207,14 @@ var skippedCommands = map[string]string{
 	"sim calibrate":   "runs 15 000 jobs and Nelder–Mead, minutes (sweep.TestCalibrationRecoversTruth runs a small grid)",
 }
 
-// readmeCommand is one command line of a README shell block.
+// readmeCommand is one command line of a shell block of the README or docs/.
 type readmeCommand struct {
-	line int
-	text string // as written, without its comment
+	where string // file:line
+	text  string // as written, without its comment
 }
 
-// readmeShellCommands returns the commands of the README's sh blocks and
-// fails on a line that cannot be pasted as it is.
+// readmeShellCommands returns the commands of the sh blocks and fails on a
+// line that cannot be pasted as it is.
 func readmeShellCommands(t *testing.T, blocks []mdBlock) []readmeCommand {
 	t.Helper()
 	var cmds []readmeCommand
@@ -179,15 +223,15 @@ func readmeShellCommands(t *testing.T, blocks []mdBlock) []readmeCommand {
 			continue
 		}
 		for i, l := range strings.Split(strings.TrimRight(b.text, "\n"), "\n") {
-			n := b.line + 1 + i
+			where := fmt.Sprintf("%s:%d", b.file, b.line+1+i)
 			if c, _, _ := strings.Cut(l, "#"); strings.TrimSpace(c) == "" {
-				continue // a comment: README output shown after a command
+				continue // a comment: output shown after a command
 			}
 			cmd := strings.TrimSpace(shellComment.ReplaceAllString(l, ""))
-			assert.NotContains(t, cmd, "[--", "README line %d: optional flags in brackets cannot be pasted; say them in prose", n)
+			assert.NotContains(t, cmd, "[--", "%s: optional flags in brackets cannot be pasted; say them in prose", where)
 			assert.True(t, strings.HasPrefix(cmd, "go run ./cmd/sim ") || strings.HasPrefix(cmd, "go test ") ||
-				strings.HasPrefix(cmd, "go install "), "README line %d: %q is not a go run ./cmd/sim, go test or go install line", n, cmd)
-			cmds = append(cmds, readmeCommand{n, cmd})
+				strings.HasPrefix(cmd, "go install "), "%s: %q is not a go run ./cmd/sim, go test or go install line", where, cmd)
+			cmds = append(cmds, readmeCommand{where, cmd})
 		}
 	}
 	return cmds
@@ -227,9 +271,9 @@ func TestCapFlags(t *testing.T) {
 	assert.Equal(t, "sim export x > f.json", capFlags("sim export x > f.json", caps))
 }
 
-// The README's shell blocks run as written, in order, in one directory (a
-// later command reads what an earlier one wrote), with fewer steps; what
-// they write is covered by .gitignore.
+// The shell blocks of the README and docs/ run as written, in order, in one
+// directory (a later command reads what an earlier one wrote), with fewer
+// steps; what they write is covered by .gitignore.
 func TestReadmeShellBlocks(t *testing.T) {
 	blocks := readmeBlocks(t)
 	cmds := readmeShellCommands(t, blocks)
@@ -263,7 +307,7 @@ func TestReadmeShellBlocks(t *testing.T) {
 			why, skip = skippedCommands[key+" "+words[4]]
 		}
 		if skip {
-			t.Logf("README line %d: not run: %s %s", c.line, key, why)
+			t.Logf("%s: not run: %s %s", c.where, key, why)
 			continue
 		}
 		line := c.text
@@ -274,13 +318,13 @@ func TestReadmeShellBlocks(t *testing.T) {
 		cmd.Dir = work
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
-		t.Logf("README line %d: %s: %.1f s", c.line, line, time.Since(start).Seconds())
-		if !assert.NoError(t, err, "README line %d: %s\n%s", c.line, line, out) {
+		t.Logf("%s: %s: %.1f s", c.where, line, time.Since(start).Seconds())
+		if !assert.NoError(t, err, "%s: %s\n%s", c.where, line, out) {
 			continue
 		}
 		ran++
 	}
-	assert.Greater(t, ran, 25, "the README's commands that ran")
+	assert.Greater(t, ran, 25, "the commands of the README and docs/ that ran")
 
 	// Everything they wrote is ignored by git.
 	patterns := gitignorePatterns(t, filepath.Join(root, ".gitignore"))
@@ -290,7 +334,7 @@ func TestReadmeShellBlocks(t *testing.T) {
 		if inputs[e.Name()] {
 			continue
 		}
-		assert.True(t, ignoredAtRoot(patterns, e.Name(), e.IsDir()), ".gitignore does not cover %s, which a README command writes", e.Name())
+		assert.True(t, ignoredAtRoot(patterns, e.Name(), e.IsDir()), ".gitignore does not cover %s, which a command of the README or docs/ writes", e.Name())
 	}
 }
 
@@ -339,4 +383,103 @@ func TestIgnoredAtRoot(t *testing.T) {
 	assert.True(t, ignoredAtRoot(p, "wall.csv", false))
 	assert.False(t, ignoredAtRoot(p, "wall.json", false))
 	assert.False(t, ignoredAtRoot(p, "simulation", false))
+}
+
+// The README fits a first hour: what gorigid is, the two commands, a short
+// tour, the Go example and links (issue 27); the rest is in docs/.
+func TestReadmeLength(t *testing.T) {
+	data, err := os.ReadFile(readmePath)
+	require.NoError(t, err)
+	n := strings.Count(string(data), "\n")
+	assert.LessOrEqual(t, n, readmeMaxLines, "README.md has %d lines; move details to a docs/ page and link it", n)
+}
+
+// mdLink is a Markdown link's target: a path and an optional #fragment.
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// Every relative link of the README and docs/ (outside code blocks) names
+// a file of the repository, and a #fragment a heading of its target.
+func TestDocLinks(t *testing.T) {
+	anchors := map[string]map[string]bool{} // Markdown file → heading slugs
+	headings := func(path string) map[string]bool {
+		if a, ok := anchors[path]; ok {
+			return a
+		}
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		a := map[string]bool{}
+		for _, l := range proseLines(string(data)) {
+			if strings.HasPrefix(l, "#") {
+				a[headingSlug(strings.TrimLeft(l, "#"))] = true
+			}
+		}
+		anchors[path] = a
+		return a
+	}
+	checked := 0
+	for _, path := range docFiles(t) {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		for _, l := range proseLines(string(data)) {
+			for _, m := range mdLink.FindAllStringSubmatch(l, -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				file, frag, _ := strings.Cut(target, "#")
+				dest := path
+				if file != "" {
+					dest = filepath.Join(filepath.Dir(path), filepath.FromSlash(file))
+				}
+				_, err := os.Stat(dest)
+				if !assert.NoError(t, err, "%s: link %s: no such file", docName(path), target) {
+					continue
+				}
+				if frag != "" {
+					assert.True(t, strings.HasSuffix(dest, ".md") && headings(dest)[frag],
+						"%s: link %s: %s has no heading #%s", docName(path), target, docName(dest), frag)
+				}
+				checked++
+			}
+		}
+	}
+	assert.Greater(t, checked, 10, "links checked")
+}
+
+// proseLines returns a Markdown text's lines outside fenced code blocks.
+func proseLines(text string) []string {
+	var out []string
+	in := false
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "```") {
+			in = !in
+			continue
+		}
+		if !in {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// headingSlug is GitHub's anchor of a heading: lower case, letters, digits,
+// spaces, hyphens and underscores kept, spaces turned into hyphens.
+func headingSlug(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(h)) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func TestHeadingSlug(t *testing.T) {
+	assert.Equal(t, "scenes-sim-list-and-sim-run", headingSlug(" Scenes: `sim list` and `sim run`"))
+	assert.Equal(t, "the-papers-studies", headingSlug("The papers' studies"))
+	assert.Equal(t, "benchmark-database-bpmd-and-solver-comparison---bpmd-and-sim-bench",
+		headingSlug("Benchmark database (BPMD) and solver comparison: `--bpmd` and `sim bench`"))
 }
