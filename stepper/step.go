@@ -104,8 +104,25 @@ type Stats struct {
 	Bound float64
 }
 
+// stepContext is what a step uses of the settings that has a default,
+// resolved once at the start of Step (Box2D's b2StepContext): the stages
+// take their solvers from here, never from w.Settings, so that Step leaves
+// the caller's Settings as it found them (MuJoCo's read-only mjModel beside
+// its mutable mjData).
+type stepContext struct {
+	solver lcp.Solver // Settings.Solver, or workspace.bpp when it is nil
+	post   lcp.Solver // Settings.PostSolver, or workspace.postBPP when it is nil
+}
+
 // workspace holds everything Step reuses across steps.
 type workspace struct {
+	step stepContext // this step's resolved settings (resolveSettings)
+	// bpp and postBPP are the default solvers of the step's MLCP and of
+	// the position projection. They live here, not in Settings, and
+	// persist across steps as a solver set in Settings does: a BPP
+	// reuses what it learned in the last solve (lcp.BPP).
+	bpp, postBPP lcp.BPP
+
 	rows   []constraint.Row
 	mass   Mass     // M⁻¹ and the free velocities of the bodies
 	eq     Assembly // the step's MLCP of rows
@@ -202,6 +219,9 @@ type workspace struct {
 // the constraints where the mode asks for it (project). A step in steady
 // state allocates nothing.
 //
+// Step reads w.Settings and never writes into it: a nil Solver or
+// PostSolver is a block-pivoting solver that the world keeps for its steps.
+//
 // Step returns an error, and leaves the world at the failed state, when a
 // body's state stops being finite (the error names the body) or the
 // solver breaks down; a budget running out is not an error (Stats.BudgetHit).
@@ -216,6 +236,7 @@ func (w *World) Step() (Stats, error) {
 			return Stats{}, fmt.Errorf("controller %d: %w", i, err)
 		}
 	}
+	w.resolveSettings() // after the controllers, which may change them
 	if err := w.checkFinite("before the step"); err != nil {
 		return Stats{}, err
 	}
@@ -270,6 +291,19 @@ func (w *World) Step() (Stats, error) {
 		return st, fmt.Errorf("step %d: %w", w.steps, ferr)
 	}
 	return st, err
+}
+
+// resolveSettings fills ws.step from w.Settings, the defaults in place of
+// nil solvers.
+func (w *World) resolveSettings() {
+	ws := &w.ws
+	ws.step = stepContext{solver: w.Settings.Solver, post: w.Settings.PostSolver}
+	if ws.step.solver == nil {
+		ws.step.solver = &ws.bpp
+	}
+	if ws.step.post == nil {
+		ws.step.post = &ws.postBPP
+	}
 }
 
 // ProjectionSkip is why a step's position projection was given up
@@ -476,11 +510,7 @@ func (w *World) solve() (Stats, error) {
 	n := len(ws.rows)
 	ws.prob = ws.eq.Problem()
 	p := &ws.prob
-	solver := s.Solver
-	if solver == nil {
-		solver = &lcp.BPP{}
-		s.Solver = solver
-	}
+	solver := ws.step.solver
 	if ws.picker == nil || ws.picker.Measure() != s.Pick {
 		ws.picker = errmeasure.NewPicker(s.Pick)
 	}
@@ -1045,11 +1075,7 @@ const ProjectionShift = 1e-8
 func (w *World) projectSolve() bool {
 	ws := &w.ws
 	m := len(ws.prows)
-	solver := w.Settings.PostSolver
-	if solver == nil {
-		solver = &lcp.BPP{}
-		w.Settings.PostSolver = solver
-	}
+	solver := ws.step.post
 	ws.pprob = lcp.Problem{A: &ws.peq.A, B: ws.pb, Lo: ws.plo, Hi: ws.phi}
 	err := solver.Solve(&ws.pres, &ws.pprob, lcp.Settings{Start: ws.pstart})
 	ws.projects++
