@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -102,6 +103,58 @@ type Stats struct {
 	// infinite. In a gyroscopic step (Gyroscopic > 0) A is not symmetric
 	// and the number, computed the same way, certifies nothing.
 	Bound float64
+	// Timings is the wall-clock time of each stage of the step. It is
+	// measured, not computed, so it differs from run to run; it is not a
+	// column of the statistics CSV, whose rows are the same bits in every
+	// run.
+	Timings Timings
+}
+
+// Timings are the wall-clock times of a step's stages, in the order Step
+// runs them (Box2D's b2Profile, Rapier's counters): what each field covers
+// is the code between two readings of the monotonic clock, so the stages
+// add up to Total less the step's bookkeeping (the controllers, the
+// finiteness checks, the energies of Stats). Reading the clock allocates
+// nothing and changes no bit of the physics.
+type Timings struct {
+	// FreeVelocities: the bodies' world inverse inertia and free
+	// velocities M⁻¹ p (Mass.Update).
+	FreeVelocities time.Duration
+	// Contacts: broad and narrow phase, the contact points and their
+	// matching with the last step's by key (detectContacts).
+	Contacts time.Duration
+	// Rows: the joints' and contacts' rows with their warm-start index
+	// sets, the joint rows' drift prediction (Regularized mode) and the
+	// propagated impacts (Settings.Impacts = PropagatedImpacts).
+	Rows time.Duration
+	// Assembly: A = J M⁻¹ Jᵀ + C, b and the bounds, with the restitution
+	// targets of bouncing contacts.
+	Assembly time.Duration
+	// PreSolve: the new contacts' pre-solve and the Gauss–Seidel sweeps
+	// that seed it (Stats.PreSolveIterations, Stats.SeedSweeps).
+	PreSolve time.Duration
+	// Solve: the step's solve with the Picker and Settings.Observer on
+	// every iterate, the safeguard and the polish; on a gyroscopic step
+	// whose MLCP failed, the symmetric path's assembly, pre-solve and
+	// solve too (Stats.GyroscopicDropped).
+	Solve time.Duration
+	// Integrate: v⁺ = M⁻¹(p + Jᵀx), the poses, and the contacts' impulses
+	// kept by key for the next step's warm start.
+	Integrate time.Duration
+	// Projection: the position errors measured at the new poses (the
+	// joint rows refilled, the contacts detected again) and the projection
+	// solves when one runs (Stats.Projections).
+	Projection time.Duration
+	// Total: the whole Step, from its first line to its return.
+	Total time.Duration
+}
+
+// lap adds the time since t0 to *d and returns the time now, the start of
+// the next stage.
+func lap(d *time.Duration, t0 time.Time) time.Time {
+	now := time.Now()
+	*d += now.Sub(t0)
+	return now
 }
 
 // stepContext is what a step uses of the settings that has a default,
@@ -226,6 +279,8 @@ type workspace struct {
 // body's state stops being finite (the error names the body) or the
 // solver breaks down; a budget running out is not an error (Stats.BudgetHit).
 func (w *World) Step() (Stats, error) {
+	var tm Timings
+	start := time.Now()
 	s := &w.Settings
 	if err := s.Validate(); err != nil {
 		return Stats{}, err
@@ -241,14 +296,18 @@ func (w *World) Step() (Stats, error) {
 		return Stats{}, err
 	}
 	k0, u0 := w.Energy()
+	t := time.Now()
 	w.freeVelocities()
+	t = lap(&tm.FreeVelocities, t)
 	w.detectContacts()
+	t = lap(&tm.Contacts, t)
 	if err := w.buildRows(); err != nil {
 		return Stats{}, err
 	}
 	if err := w.propagateImpacts(); err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
+	t = lap(&tm.Rows, t)
 	if err := w.assemble(); err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
@@ -256,23 +315,33 @@ func (w *World) Step() (Stats, error) {
 		ws.start0 = append(ws.start0[:0], ws.start...)
 		ws.jointStart0 = append(ws.jointStart0[:0], ws.jointStart...)
 	}
+	t = lap(&tm.Assembly, t)
 	w.estimateNewContacts()
+	t = lap(&tm.PreSolve, t)
 	st, err := w.solve()
 	if err != nil && ws.eq.Gyroscopic > 0 {
 		st, err = w.solveSymmetric()
 	}
+	t = lap(&tm.Solve, t)
 	if cerr := w.explainConflict(err); cerr != nil {
+		tm.Total = time.Since(start)
+		st.Timings = tm
 		return st, cerr // before integrate: the world stays at the step's start
 	}
 	if err != nil && st.Status != lcp.BudgetExhausted && len(ws.res.X) != len(ws.rows) {
+		tm.Total = time.Since(start)
+		st.Timings = tm
 		return st, err
 	}
 	w.integrate()
 	w.storeImpulses(ws.nj)
-	work := w.appliedWork()
+	lap(&tm.Integrate, t)
+	work := w.appliedWork() // bookkeeping: in Total only
+	t = time.Now()
 	if perr := w.project(); perr != nil && err == nil {
 		err = perr
 	}
+	lap(&tm.Projection, t)
 	w.time += s.H
 	w.steps++
 	st.Step = w.steps
@@ -287,7 +356,10 @@ func (w *World) Step() (Stats, error) {
 	st.PreSolveIterations, st.SeedSweeps = ws.preIts, ws.seedSweeps
 	st.ImpactSweeps = ws.impactSweeps
 	st.Gyroscopic, st.GyroscopicDropped = ws.eq.Gyroscopic, ws.eq.Dropped
-	if ferr := w.checkFinite("after the step"); ferr != nil {
+	ferr := w.checkFinite("after the step")
+	tm.Total = time.Since(start)
+	st.Timings = tm
+	if ferr != nil {
 		return st, fmt.Errorf("step %d: %w", w.steps, ferr)
 	}
 	return st, err
