@@ -574,19 +574,20 @@ func (w *World) solveSymmetric() (Stats, error) {
 	return w.solve()
 }
 
-// solve hands the MLCP to the solver with the Picker as observer, followed
-// by Settings.Observer.
+// solve is the step's solve stage, in three parts run in this order:
+// pickSolve (the solver under the budget, the Picker keeping the
+// least-error iterate), safeguard (an unconverged answer that would add
+// energy moved towards its anchor) and polish (Settings.Polish sweeps from
+// the kept iterate). It leaves the answer in ws.res and returns the step's
+// solver statistics.
 func (w *World) solve() (Stats, error) {
 	ws := &w.ws
 	s := &w.Settings
 	n := len(ws.rows)
 	ws.prob = ws.eq.Problem()
-	p := &ws.prob
-	solver := ws.step.solver
 	if ws.picker == nil || ws.picker.Measure() != s.Pick {
 		ws.picker = errmeasure.NewPicker(s.Pick)
 	}
-	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start, Context: s.Context, Observer: s.Observer}
 	st := Stats{Rows: n, Bound: math.Inf(1)}
 	if n == 0 {
 		st.Bound = 0 // nothing to solve: x = x*
@@ -594,18 +595,12 @@ func (w *World) solve() (Stats, error) {
 		st.Status = lcp.Converged
 		return st, nil
 	}
-	if ws.guard == nil {
-		ws.guard = errmeasure.NewPicker(s.Pick)
-		ws.guard.RejectGain = true
-		ws.guard.GainOf = ws.energy.gain
-	}
-	w.energyModel()
-	solved, err := errmeasure.SolveGuarded(&ws.res, p, solver, set, ws.picker, ws.guard)
+	solved, err := w.pickSolve()
 	if len(ws.res.X) == n {
-		st.Safeguard = errmeasure.Safeguard(&ws.res, p, ws.picker, ws.guard, &solved, ws.energy.gain, w.previousImpulses(), SafeguardSweeps)
+		st.Safeguard = w.safeguard(&solved)
 	}
 	if err == nil && s.Polish > 0 {
-		err = errmeasure.Polish(&ws.res, p, s.Polish, ws.picker, &solved)
+		err = w.polish(&solved)
 	}
 	if len(ws.res.X) == n {
 		w.keepImpulses()
@@ -630,6 +625,39 @@ func (w *World) solve() (Stats, error) {
 		return st, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
 	return st, nil
+}
+
+// pickSolve hands the step's MLCP ws.prob to the step's solver under
+// Settings.Budget, warm-started from ws.start, with the Picker and the
+// safeguard's Picker (errmeasure.SolveGuarded) seeing every iterate,
+// followed by Settings.Observer. ws.res holds the picked iterate.
+func (w *World) pickSolve() (errmeasure.Solved, error) {
+	ws := &w.ws
+	s := &w.Settings
+	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start, Context: s.Context, Observer: s.Observer}
+	if ws.guard == nil {
+		ws.guard = errmeasure.NewPicker(s.Pick)
+		ws.guard.RejectGain = true
+		ws.guard.GainOf = ws.energy.gain
+	}
+	w.energyModel()
+	return errmeasure.SolveGuarded(&ws.res, &ws.prob, ws.step.solver, set, ws.picker, ws.guard)
+}
+
+// safeguard moves a picked answer that did not solve the MLCP and would
+// add energy (energyModel) towards its anchor, the last step's impulses
+// first (errmeasure.Safeguard), and runs SafeguardSweeps after; a
+// converged answer is left as it is.
+func (w *World) safeguard(solved *errmeasure.Solved) errmeasure.Safeguarded {
+	ws := &w.ws
+	return errmeasure.Safeguard(&ws.res, &ws.prob, ws.picker, ws.guard, solved, ws.energy.gain, w.previousImpulses(), SafeguardSweeps)
+}
+
+// polish runs Settings.Polish projected Gauss–Seidel sweeps from the kept
+// answer (errmeasure.Polish), counted in solved.Sweeps.
+func (w *World) polish(solved *errmeasure.Solved) error {
+	ws := &w.ws
+	return errmeasure.Polish(&ws.res, &ws.prob, w.Settings.Polish, ws.picker, solved)
 }
 
 // SafeguardSweeps is the number of projected Gauss–Seidel sweeps the
