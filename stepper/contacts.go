@@ -633,10 +633,11 @@ func (w *World) storeImpulses(base int) {
 // effective-mass start needs 2–3 pre-solve iterations on the wall (mean
 // over 300 steps: 2.7 at 30 bricks, 3.4 at 100, at most 14).
 //
-// The pre-solve runs on the step's own BPP (Settings.Solver, when it is
-// one): the main solve then starts from the pre-solve's factor, and since
-// the two problems share A and differ only in the new contacts' rows, it
-// recomputes only the rows of the factor those reach (see lcp.BPP).
+// The pre-solve runs on the step's own BPP (Settings.Solver when it is
+// one, the default one when it is nil: stepContext): the main solve then
+// starts from the pre-solve's factor, and since the two problems share A
+// and differ only in the new contacts' rows, it recomputes only the rows
+// of the factor those reach (see lcp.BPP).
 func (w *World) estimateNewContacts() {
 	ws := &w.ws
 	ws.preIts, ws.seedSweeps = 0, 0
@@ -669,10 +670,7 @@ func (w *World) estimateNewContacts() {
 			ws.elo[r], ws.ehi[r] = 0, 0
 		}
 	}
-	if w.Settings.Solver == nil {
-		w.Settings.Solver = &lcp.BPP{} // solve's default, set here to share it
-	}
-	solver, ok := w.Settings.Solver.(*lcp.BPP)
+	solver, ok := ws.step.solver.(*lcp.BPP)
 	if !ok {
 		if ws.estSolver == nil {
 			ws.estSolver = &lcp.BPP{}

@@ -37,11 +37,16 @@
 // propagateImpacts (with Settings.Impacts = PropagatedImpacts only: a
 // step's bounces resolved pair by pair before its solve, Newton's cradle),
 // assemble (A by row sparsity: only row pairs that share a
-// body are visited, never a dense rows × 6m product), solve, integrate
+// body are visited, never a dense rows × 6m product), estimateNewContacts
+// (the new contacts' pre-solve, for their friction bounds), solve
+// (pickSolve, safeguard, polish), integrate
 // (v⁺ = M⁻¹(p + Jᵀx); semi-implicit Euler for positions, the exponential
 // map for quaternions), and project (Cline and Pai 2003 Eqs. 13–15:
 // a second MLCP (J M⁻¹ Jᵀ) δ + Φ = w over the positional rows, joints and
-// contact normals, Δq = M⁻¹ Jᵀ δ).
+// contact normals, Δq = M⁻¹ Jᵀ δ). Stats.Timings reports the wall-clock
+// time of each. The stages read the settings through a stepContext
+// resolved once per step, which holds the default solvers: Step never
+// writes into World.Settings.
 //
 // Stabilization modes: Regularized (Eq. 1, the default), None, Baumgarte
 // (β Φ in place of Φ/h) and Post. Gaps of unilateral rows (φ > 0) always

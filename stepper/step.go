@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -102,10 +103,79 @@ type Stats struct {
 	// infinite. In a gyroscopic step (Gyroscopic > 0) A is not symmetric
 	// and the number, computed the same way, certifies nothing.
 	Bound float64
+	// Timings is the wall-clock time of each stage of the step. It is
+	// measured, not computed, so it differs from run to run; it is not a
+	// column of the statistics CSV, whose rows are the same bits in every
+	// run.
+	Timings Timings
+}
+
+// Timings are the wall-clock times of a step's stages, in the order Step
+// runs them (Box2D's b2Profile, Rapier's counters): what each field covers
+// is the code between two readings of the monotonic clock, so the stages
+// add up to Total less the step's bookkeeping (the controllers, the
+// finiteness checks, the energies of Stats). Reading the clock allocates
+// nothing and changes no bit of the physics.
+type Timings struct {
+	// FreeVelocities: the bodies' world inverse inertia and free
+	// velocities M⁻¹ p (Mass.Update).
+	FreeVelocities time.Duration
+	// Contacts: broad and narrow phase, the contact points and their
+	// matching with the last step's by key (detectContacts).
+	Contacts time.Duration
+	// Rows: the joints' and contacts' rows with their warm-start index
+	// sets, the joint rows' drift prediction (Regularized mode) and the
+	// propagated impacts (Settings.Impacts = PropagatedImpacts).
+	Rows time.Duration
+	// Assembly: A = J M⁻¹ Jᵀ + C, b and the bounds, with the restitution
+	// targets of bouncing contacts.
+	Assembly time.Duration
+	// PreSolve: the new contacts' pre-solve and the Gauss–Seidel sweeps
+	// that seed it (Stats.PreSolveIterations, Stats.SeedSweeps).
+	PreSolve time.Duration
+	// Solve: the step's solve with the Picker and Settings.Observer on
+	// every iterate, the safeguard and the polish; on a gyroscopic step
+	// whose MLCP failed, the symmetric path's assembly, pre-solve and
+	// solve too (Stats.GyroscopicDropped).
+	Solve time.Duration
+	// Integrate: v⁺ = M⁻¹(p + Jᵀx), the poses, and the contacts' impulses
+	// kept by key for the next step's warm start.
+	Integrate time.Duration
+	// Projection: the position errors measured at the new poses (the
+	// joint rows refilled, the contacts detected again) and the projection
+	// solves when one runs (Stats.Projections).
+	Projection time.Duration
+	// Total: the whole Step, from its first line to its return.
+	Total time.Duration
+}
+
+// lap adds the time since t0 to *d and returns the time now, the start of
+// the next stage.
+func lap(d *time.Duration, t0 time.Time) time.Time {
+	now := time.Now()
+	*d += now.Sub(t0)
+	return now
+}
+
+// stepContext is what a step uses of the settings that has a default,
+// resolved once at the start of Step (Box2D's b2StepContext): the stages
+// take their solvers from here, never from w.Settings, so that Step leaves
+// the caller's Settings as it found them (MuJoCo's read-only mjModel beside
+// its mutable mjData).
+type stepContext struct {
+	solver lcp.Solver // Settings.Solver, or workspace.bpp when it is nil
+	post   lcp.Solver // Settings.PostSolver, or workspace.postBPP when it is nil
 }
 
 // workspace holds everything Step reuses across steps.
 type workspace struct {
+	step stepContext // this step's resolved settings (resolveSettings)
+	// bpp and postBPP are the default solvers of the step's MLCP and of
+	// the position projection. They live here, not in Settings, and
+	// persist across steps as a solver set in Settings does: a BPP
+	// reuses what it learned in the last solve (lcp.BPP).
+	bpp, postBPP lcp.BPP
+
 	rows   []constraint.Row
 	mass   Mass     // M⁻¹ and the free velocities of the bodies
 	eq     Assembly // the step's MLCP of rows
@@ -202,10 +272,15 @@ type workspace struct {
 // the constraints where the mode asks for it (project). A step in steady
 // state allocates nothing.
 //
+// Step reads w.Settings and never writes into it: a nil Solver or
+// PostSolver is a block-pivoting solver that the world keeps for its steps.
+//
 // Step returns an error, and leaves the world at the failed state, when a
 // body's state stops being finite (the error names the body) or the
 // solver breaks down; a budget running out is not an error (Stats.BudgetHit).
 func (w *World) Step() (Stats, error) {
+	var tm Timings
+	start := time.Now()
 	s := &w.Settings
 	if err := s.Validate(); err != nil {
 		return Stats{}, err
@@ -216,18 +291,23 @@ func (w *World) Step() (Stats, error) {
 			return Stats{}, fmt.Errorf("controller %d: %w", i, err)
 		}
 	}
+	w.resolveSettings() // after the controllers, which may change them
 	if err := w.checkFinite("before the step"); err != nil {
 		return Stats{}, err
 	}
 	k0, u0 := w.Energy()
+	t := time.Now()
 	w.freeVelocities()
+	t = lap(&tm.FreeVelocities, t)
 	w.detectContacts()
+	t = lap(&tm.Contacts, t)
 	if err := w.buildRows(); err != nil {
 		return Stats{}, err
 	}
 	if err := w.propagateImpacts(); err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
+	t = lap(&tm.Rows, t)
 	if err := w.assemble(); err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
@@ -235,23 +315,33 @@ func (w *World) Step() (Stats, error) {
 		ws.start0 = append(ws.start0[:0], ws.start...)
 		ws.jointStart0 = append(ws.jointStart0[:0], ws.jointStart...)
 	}
+	t = lap(&tm.Assembly, t)
 	w.estimateNewContacts()
+	t = lap(&tm.PreSolve, t)
 	st, err := w.solve()
 	if err != nil && ws.eq.Gyroscopic > 0 {
 		st, err = w.solveSymmetric()
 	}
+	t = lap(&tm.Solve, t)
 	if cerr := w.explainConflict(err); cerr != nil {
+		tm.Total = time.Since(start)
+		st.Timings = tm
 		return st, cerr // before integrate: the world stays at the step's start
 	}
 	if err != nil && st.Status != lcp.BudgetExhausted && len(ws.res.X) != len(ws.rows) {
+		tm.Total = time.Since(start)
+		st.Timings = tm
 		return st, err
 	}
 	w.integrate()
 	w.storeImpulses(ws.nj)
-	work := w.appliedWork()
+	lap(&tm.Integrate, t)
+	work := w.appliedWork() // bookkeeping: in Total only
+	t = time.Now()
 	if perr := w.project(); perr != nil && err == nil {
 		err = perr
 	}
+	lap(&tm.Projection, t)
 	w.time += s.H
 	w.steps++
 	st.Step = w.steps
@@ -266,10 +356,26 @@ func (w *World) Step() (Stats, error) {
 	st.PreSolveIterations, st.SeedSweeps = ws.preIts, ws.seedSweeps
 	st.ImpactSweeps = ws.impactSweeps
 	st.Gyroscopic, st.GyroscopicDropped = ws.eq.Gyroscopic, ws.eq.Dropped
-	if ferr := w.checkFinite("after the step"); ferr != nil {
+	ferr := w.checkFinite("after the step")
+	tm.Total = time.Since(start)
+	st.Timings = tm
+	if ferr != nil {
 		return st, fmt.Errorf("step %d: %w", w.steps, ferr)
 	}
 	return st, err
+}
+
+// resolveSettings fills ws.step from w.Settings, the defaults in place of
+// nil solvers.
+func (w *World) resolveSettings() {
+	ws := &w.ws
+	ws.step = stepContext{solver: w.Settings.Solver, post: w.Settings.PostSolver}
+	if ws.step.solver == nil {
+		ws.step.solver = &ws.bpp
+	}
+	if ws.step.post == nil {
+		ws.step.post = &ws.postBPP
+	}
 }
 
 // ProjectionSkip is why a step's position projection was given up
@@ -468,23 +574,20 @@ func (w *World) solveSymmetric() (Stats, error) {
 	return w.solve()
 }
 
-// solve hands the MLCP to the solver with the Picker as observer, followed
-// by Settings.Observer.
+// solve is the step's solve stage, in three parts run in this order:
+// pickSolve (the solver under the budget, the Picker keeping the
+// least-error iterate), safeguard (an unconverged answer that would add
+// energy moved towards its anchor) and polish (Settings.Polish sweeps from
+// the kept iterate). It leaves the answer in ws.res and returns the step's
+// solver statistics.
 func (w *World) solve() (Stats, error) {
 	ws := &w.ws
 	s := &w.Settings
 	n := len(ws.rows)
 	ws.prob = ws.eq.Problem()
-	p := &ws.prob
-	solver := s.Solver
-	if solver == nil {
-		solver = &lcp.BPP{}
-		s.Solver = solver
-	}
 	if ws.picker == nil || ws.picker.Measure() != s.Pick {
 		ws.picker = errmeasure.NewPicker(s.Pick)
 	}
-	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start, Context: s.Context, Observer: s.Observer}
 	st := Stats{Rows: n, Bound: math.Inf(1)}
 	if n == 0 {
 		st.Bound = 0 // nothing to solve: x = x*
@@ -492,18 +595,12 @@ func (w *World) solve() (Stats, error) {
 		st.Status = lcp.Converged
 		return st, nil
 	}
-	if ws.guard == nil {
-		ws.guard = errmeasure.NewPicker(s.Pick)
-		ws.guard.RejectGain = true
-		ws.guard.GainOf = ws.energy.gain
-	}
-	w.energyModel()
-	solved, err := errmeasure.SolveGuarded(&ws.res, p, solver, set, ws.picker, ws.guard)
+	solved, err := w.pickSolve()
 	if len(ws.res.X) == n {
-		st.Safeguard = errmeasure.Safeguard(&ws.res, p, ws.picker, ws.guard, &solved, ws.energy.gain, w.previousImpulses(), SafeguardSweeps)
+		st.Safeguard = w.safeguard(&solved)
 	}
 	if err == nil && s.Polish > 0 {
-		err = errmeasure.Polish(&ws.res, p, s.Polish, ws.picker, &solved)
+		err = w.polish(&solved)
 	}
 	if len(ws.res.X) == n {
 		w.keepImpulses()
@@ -528,6 +625,39 @@ func (w *World) solve() (Stats, error) {
 		return st, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
 	return st, nil
+}
+
+// pickSolve hands the step's MLCP ws.prob to the step's solver under
+// Settings.Budget, warm-started from ws.start, with the Picker and the
+// safeguard's Picker (errmeasure.SolveGuarded) seeing every iterate,
+// followed by Settings.Observer. ws.res holds the picked iterate.
+func (w *World) pickSolve() (errmeasure.Solved, error) {
+	ws := &w.ws
+	s := &w.Settings
+	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start, Context: s.Context, Observer: s.Observer}
+	if ws.guard == nil {
+		ws.guard = errmeasure.NewPicker(s.Pick)
+		ws.guard.RejectGain = true
+		ws.guard.GainOf = ws.energy.gain
+	}
+	w.energyModel()
+	return errmeasure.SolveGuarded(&ws.res, &ws.prob, ws.step.solver, set, ws.picker, ws.guard)
+}
+
+// safeguard moves a picked answer that did not solve the MLCP and would
+// add energy (energyModel) towards its anchor, the last step's impulses
+// first (errmeasure.Safeguard), and runs SafeguardSweeps after; a
+// converged answer is left as it is.
+func (w *World) safeguard(solved *errmeasure.Solved) errmeasure.Safeguarded {
+	ws := &w.ws
+	return errmeasure.Safeguard(&ws.res, &ws.prob, ws.picker, ws.guard, solved, ws.energy.gain, w.previousImpulses(), SafeguardSweeps)
+}
+
+// polish runs Settings.Polish projected Gauss–Seidel sweeps from the kept
+// answer (errmeasure.Polish), counted in solved.Sweeps.
+func (w *World) polish(solved *errmeasure.Solved) error {
+	ws := &w.ws
+	return errmeasure.Polish(&ws.res, &ws.prob, w.Settings.Polish, ws.picker, solved)
 }
 
 // SafeguardSweeps is the number of projected Gauss–Seidel sweeps the
@@ -1045,11 +1175,7 @@ const ProjectionShift = 1e-8
 func (w *World) projectSolve() bool {
 	ws := &w.ws
 	m := len(ws.prows)
-	solver := w.Settings.PostSolver
-	if solver == nil {
-		solver = &lcp.BPP{}
-		w.Settings.PostSolver = solver
-	}
+	solver := ws.step.post
 	ws.pprob = lcp.Problem{A: &ws.peq.A, B: ws.pb, Lo: ws.plo, Hi: ws.phi}
 	err := solver.Solve(&ws.pres, &ws.pprob, lcp.Settings{Start: ws.pstart})
 	ws.projects++
