@@ -139,6 +139,15 @@ type Settings struct {
 	Observer lcp.Observer
 }
 
+// DefaultSettings returns the settings a simulation starts from: h = 1/60 s
+// and StandardGravity, every other field zero, its documented default (the
+// BPP solver with its default budget, the least-energy pick, Regularized
+// stabilization projecting errors above 1 mm). Change fields of the value
+// it returns; Settings{H: h} alone has no gravity.
+func DefaultSettings() Settings {
+	return Settings{H: 1.0 / 60, Gravity: StandardGravity}
+}
+
 // DefaultBounceSpeed is the default Settings.BounceSpeed (m/s), Box2D's
 // restitution threshold.
 const DefaultBounceSpeed = 1.0
