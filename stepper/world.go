@@ -187,6 +187,7 @@ type World struct {
 	jointCollide []bool              // by joint index: collision turned back on
 	exclGeoms    map[[2]int]struct{} // excluded geom pairs, lower index first
 	exclBodies   map[[2]int]struct{} // excluded body pairs (World = −1 allowed)
+	jointNames   []string            // by joint index (NameJoint); may be shorter than Joints
 }
 
 // Controller is called at the start of every Step with the world at the
