@@ -192,7 +192,7 @@ var jointTypes = []string{JointBall, JointFixed, JointHinge, JointPrismatic, Joi
 // constraint constructor of the same name says what each means).
 type JointSpec struct {
 	Type string
-	Name string // optional, for messages
+	Name string // optional, for messages and World.Joint (World.NameJoint)
 	// A and B name the two bodies (WorldName for the world). For a
 	// differential they are the two outputs.
 	A, B    string
@@ -459,6 +459,9 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 		c, err := s.Joints[i].constraint(w.Bodies, ids)
 		if err == nil {
 			err = w.AddConstraint(c)
+		}
+		if err == nil && s.Joints[i].Name != "" {
+			err = w.NameJoint(len(w.Joints)-1, s.Joints[i].Name)
 		}
 		if err == nil && s.Joints[i].Collide {
 			err = w.SetJointCollision(len(w.Joints)-1, true)
