@@ -31,7 +31,7 @@
 //     stepper.DefaultSettings), solver (bpp, pgs, lemke, newton-fb,
 //     newton-cck, newton-min, prox; default bpp), budget (iterations, 0 =
 //     the solver's default), pick (energy, fb, residual, last,
-//     energy-exact), stabilization (regularized, none, baumgarte, post),
+//     energy-exact), polish (sweeps, 0 = none), stabilization (regularized, none, baumgarte, post),
 //     baumgarte (β, 1/s), post_solver, project_above (m or rad),
 //     max_correcting_speed (m/s, 0 = project_above/h: the cap on the
 //     regularized position feedback), contact_margin (m), bounce_speed

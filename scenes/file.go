@@ -71,6 +71,7 @@ type SettingsSpec struct {
 	Solver        string
 	Budget        int // iterations per step, 0 = the solver's default
 	Pick          errmeasure.Measure
+	Polish        int // projected Gauss–Seidel sweeps after the pick, 0 = none
 	Stabilization stepper.Stabilization
 	Baumgarte     float64 // β (1/s), for Stabilization = Baumgarte
 	PostSolver    string  // as Solver, for Stabilization = Post
@@ -400,7 +401,7 @@ func newSolver(name string) lcp.Solver {
 func (s *SettingsSpec) stepperSettings() stepper.Settings {
 	return stepper.Settings{
 		H: s.H, Gravity: s.Gravity, Solver: newSolver(s.Solver), Budget: s.Budget,
-		Pick: s.Pick, Stabilization: s.Stabilization, Baumgarte: s.Baumgarte,
+		Pick: s.Pick, Polish: s.Polish, Stabilization: s.Stabilization, Baumgarte: s.Baumgarte,
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
 		MaxCorrectingSpeed: s.MaxCorrectingSpeed, Impacts: s.Impacts,
