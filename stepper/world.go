@@ -59,7 +59,7 @@ func ParseStabilization(s string) (Stabilization, error) {
 // position-correction fields work together.
 type Settings struct {
 	// H is the time step (s), finite and > 0; no default: 0 is invalid.
-	// DefaultSettings uses 1/60 s; the papers' scenes use 1 to 10 ms.
+	// DefaultSettings uses 1/60 s; the built-in scenes use 1 ms to 1/60 s.
 	H float64
 	// Gravity (m/s²); the zero vector means no gravity.
 	// DefaultSettings and scene files use StandardGravity, z up.
@@ -76,8 +76,8 @@ type Settings struct {
 	// Each costs about one product with A (errmeasure.Polish).
 	Polish int
 	// ProjectAbove (m or rad); 0 means DefaultProjectAbove (1 mm, 1 mrad).
-	// A joint error or penetration above it after the velocity step is
-	// removed by position projection (World.project); +Inf never projects.
+	// In Regularized mode a joint error or penetration above it after the
+	// velocity step is removed by position projection; +Inf never projects.
 	ProjectAbove float64
 	// MaxCorrectingSpeed (m/s or rad/s); 0 means ProjectAbove/h.
 	// It caps the Regularized feedback φ/h of a penetration or joint error
