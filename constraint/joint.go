@@ -54,6 +54,16 @@ func poseOf(ctx *Context, i int) (pose, error) {
 	return pose{b.Pos, b.Rot}, nil
 }
 
+// velOf returns body i's velocity and angular velocity (world frame), or
+// zeros for World; i must have passed poseOf.
+func velOf(ctx *Context, i int) (v, w mgl64.Vec3) {
+	if i == World {
+		return
+	}
+	b := ctx.Bodies[i]
+	return b.Vel, b.AngVel
+}
+
 // checkStep validates ctx and the room in rows for Fill.
 func checkStep(what string, rows []Row, n int, ctx *Context) error {
 	if ctx == nil {

@@ -198,6 +198,19 @@ func (j *Hinge) Angle(ctx *Context) (float64, error) {
 	return th, nil
 }
 
+// AngleRate returns θ̇ (rad/s), the rate of Angle for the bodies' current
+// angular velocities in ctx: g·(ω_a − ω_b), the hinge's axis-row Jacobian.
+func (j *Hinge) AngleRate(ctx *Context) (float64, error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return 0, err
+	}
+	_, g := j.angle(pa, pb)
+	_, wa := velOf(ctx, j.ids[0])
+	_, wb := velOf(ctx, j.ids[1])
+	return g.Dot(wa.Sub(wb)), nil
+}
+
 // Fill writes the 3 ball rows, the 2 axis rows and the optional rows.
 func (j *Hinge) Fill(rows []Row, ctx *Context) error {
 	n := j.Dim()
@@ -316,6 +329,21 @@ func (j *Prismatic) Slide(ctx *Context) (float64, error) {
 		return 0, err
 	}
 	return pa.point(j.la).Sub(pb.point(j.lb)).Dot(pb.vec(j.nb)), nil
+}
+
+// SlideRate returns ṡ (m/s), the rate of Slide for the bodies' current
+// velocities in ctx: the slide row's J v, with A's anchor w_a moving with
+// A and the axis n turning with B,
+// ṡ = n·(v_a + ω_a × (w_a − x_a)) − n·(v_b + ω_b × (w_a − x_b)).
+func (j *Prismatic) SlideRate(ctx *Context) (float64, error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return 0, err
+	}
+	wa, n := pa.point(j.la), pb.vec(j.nb)
+	va, oa := velOf(ctx, j.ids[0])
+	vb, ob := velOf(ctx, j.ids[1])
+	return n.Dot(va.Add(oa.Cross(wa.Sub(pa.p)))) - n.Dot(vb.Add(ob.Cross(wa.Sub(pb.p)))), nil
 }
 
 // Violation writes φ of the Dim() rows (≈ rad ×3, m ×2, m for limits, 0

@@ -484,3 +484,54 @@ func TestBadInput(t *testing.T) {
 	assert.ErrorContains(t, b.Fill(rows, nil), "nil context")
 	assert.ErrorContains(t, b.Violation(&Context{Bodies: bs}, make([]float64, 2)), "need 3")
 }
+
+// AngleRate and SlideRate are the time derivatives of Angle and Slide:
+// at random poses and velocities, for two bodies and for each side being
+// the world, they match the central difference of the coordinate as the
+// bodies move along their velocities (x ± ε v, q ← exp(±ε ω/2) q).
+func TestJointCoordinateRates(t *testing.T) {
+	const eps, tol = 1e-6, 1e-6
+	r := rand.New(rand.NewPCG(27, 1))
+	for trial := 0; trial < 20; trial++ {
+		bs := randWorld(t, r, 2)
+		pivot, axis := randVec(r, 1), randVec(r, 1)
+		for _, ab := range [][2]int{{0, 1}, {0, World}, {World, 1}} {
+			h, err := NewHinge(bs, ab[0], ab[1], pivot, axis)
+			require.NoError(t, err)
+			p, err := NewPrismatic(bs, ab[0], ab[1], pivot, axis)
+			require.NoError(t, err)
+			// Move away from the creation pose (θ = s = 0) first.
+			for _, b := range bs {
+				b.Pos = b.Pos.Add(randVec(r, 0.2))
+				b.Rot = body.QuatExp(randVec(r, 0.3)).Mul(b.Rot)
+			}
+			ctx := &Context{Bodies: bs, H: 0.01}
+			coord := func(dt float64) (th, s float64) {
+				saved := make([]body.Body, len(bs))
+				for i, b := range bs {
+					saved[i] = *b
+					b.Pos = b.Pos.Add(b.Vel.Mul(dt))
+					b.Rot = body.QuatExp(b.AngVel.Mul(dt)).Mul(b.Rot)
+				}
+				th, err := h.Angle(ctx)
+				require.NoError(t, err)
+				s, err = p.Slide(ctx)
+				require.NoError(t, err)
+				for i, b := range bs {
+					*b = saved[i]
+				}
+				return th, s
+			}
+			th1, s1 := coord(eps)
+			th0, s0 := coord(-eps)
+			dth, err := h.AngleRate(ctx)
+			require.NoError(t, err)
+			ds, err := p.SlideRate(ctx)
+			require.NoError(t, err)
+			assert.InDelta(t, (th1-th0)/(2*eps), dth, tol, "hinge %v trial %d", ab, trial)
+			assert.InDelta(t, (s1-s0)/(2*eps), ds, tol, "prismatic %v trial %d", ab, trial)
+		}
+	}
+	_, err := (&Hinge{pair: pair{ids: [2]int{0, World}}}).AngleRate(&Context{})
+	assert.ErrorContains(t, err, "missing from the context")
+}

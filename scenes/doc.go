@@ -27,14 +27,17 @@
 // world_shapes, bodies, joints, loads, exclude, and $schema (ignored, for
 // editors).
 //
-//   - settings: h (s, required), gravity (default [0, 0, -9.81]), solver
-//     (bpp, pgs, lemke, newton-fb, newton-cck, newton-min, prox; default
-//     bpp), budget (iterations, 0 = the solver's default), pick (energy,
-//     fb, residual, last), stabilization (regularized, none, baumgarte,
-//     post), baumgarte (β, 1/s), post_solver, contact_margin (m),
-//     project_above (m or rad), bounce_speed (m/s), max_correcting_speed
-//     (m/s, 0 = project_above/h: the cap on the regularized position
-//     feedback, stepper.Settings.MaxCorrectingSpeed).
+//   - settings: h (s, required), gravity (default [0, 0, -9.81], as
+//     stepper.DefaultSettings), solver (bpp, pgs, lemke, newton-fb,
+//     newton-cck, newton-min, prox; default bpp), budget (iterations, 0 =
+//     the solver's default), pick (energy, fb, residual, last,
+//     energy-exact), polish (sweeps, 0 = none), stabilization (regularized, none, baumgarte, post),
+//     baumgarte (β, 1/s), post_solver, project_above (m or rad),
+//     max_correcting_speed (m/s, 0 = project_above/h: the cap on the
+//     regularized position feedback), contact_margin (m), bounce_speed
+//     (m/s), impacts (simultaneous, propagated). Each is the
+//     stepper.Settings field of the same name; an omitted key takes the
+//     field's default (its zero value), except gravity.
 //   - world_shapes: shapes fixed in the world (the ground plane), added
 //     before the bodies' shapes.
 //   - bodies[i]: name (required, unique, not "world"), static, kinematic
@@ -61,7 +64,8 @@
 //     shapes collide only when each one's category meets the other's
 //     mask; 0 or absent is the default, category 1 and a mask of every
 //     category, so shapes without them collide with everything.
-//   - joints[j]: type ball, fixed (pivot), hinge, prismatic (pivot, axis,
+//   - joints[j]: name (optional, not unique; stepper.World.Joint finds
+//     it), type ball, fixed (pivot), hinge, prismatic (pivot, axis,
 //     limits {lower, upper}: null = free, motor {speed, max_force}: null =
 //     unbounded, friction), distance (pivot_a, pivot_b, length); these
 //     take soft {stiffness, damping} for compliant bilateral rows. gear

@@ -18,9 +18,10 @@ var Schema []byte
 
 // specSettings returns the SettingsSpec of s; solvers by their Name.
 func specSettings(s stepper.Settings) SettingsSpec {
-	out := SettingsSpec{H: s.H, Gravity: s.Gravity, Budget: s.Budget, Pick: s.Pick,
+	out := SettingsSpec{H: s.H, Gravity: s.Gravity, Budget: s.Budget, Pick: s.Pick, Polish: s.Polish,
 		Stabilization: s.Stabilization, Baumgarte: s.Baumgarte, ContactMargin: s.ContactMargin,
-		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed, MaxCorrectingSpeed: s.MaxCorrectingSpeed}
+		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed, MaxCorrectingSpeed: s.MaxCorrectingSpeed,
+		Impacts: s.Impacts}
 	if s.Solver != nil {
 		out.Solver = s.Solver.Name()
 	}

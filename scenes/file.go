@@ -71,6 +71,7 @@ type SettingsSpec struct {
 	Solver        string
 	Budget        int // iterations per step, 0 = the solver's default
 	Pick          errmeasure.Measure
+	Polish        int // projected Gauss–Seidel sweeps after the pick, 0 = none
 	Stabilization stepper.Stabilization
 	Baumgarte     float64 // β (1/s), for Stabilization = Baumgarte
 	PostSolver    string  // as Solver, for Stabilization = Post
@@ -192,7 +193,7 @@ var jointTypes = []string{JointBall, JointFixed, JointHinge, JointPrismatic, Joi
 // constraint constructor of the same name says what each means).
 type JointSpec struct {
 	Type string
-	Name string // optional, for messages
+	Name string // optional, for messages and World.Joint (World.NameJoint)
 	// A and B name the two bodies (WorldName for the world). For a
 	// differential they are the two outputs.
 	A, B    string
@@ -400,7 +401,7 @@ func newSolver(name string) lcp.Solver {
 func (s *SettingsSpec) stepperSettings() stepper.Settings {
 	return stepper.Settings{
 		H: s.H, Gravity: s.Gravity, Solver: newSolver(s.Solver), Budget: s.Budget,
-		Pick: s.Pick, Stabilization: s.Stabilization, Baumgarte: s.Baumgarte,
+		Pick: s.Pick, Polish: s.Polish, Stabilization: s.Stabilization, Baumgarte: s.Baumgarte,
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
 		MaxCorrectingSpeed: s.MaxCorrectingSpeed, Impacts: s.Impacts,
@@ -459,6 +460,9 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 		c, err := s.Joints[i].constraint(w.Bodies, ids)
 		if err == nil {
 			err = w.AddConstraint(c)
+		}
+		if err == nil && s.Joints[i].Name != "" {
+			err = w.NameJoint(len(w.Joints)-1, s.Joints[i].Name)
 		}
 		if err == nil && s.Joints[i].Collide {
 			err = w.SetJointCollision(len(w.Joints)-1, true)

@@ -87,6 +87,7 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 	if o.enum("pick", &name, false, pickNames) {
 		s.Pick, _ = errmeasure.ParseMeasure(name)
 	}
+	o.integer("polish", &s.Polish)
 	if o.enum("stabilization", &name, false, stabNames) {
 		s.Stabilization, _ = stepper.ParseStabilization(name)
 	}

@@ -41,8 +41,11 @@ func (s *SceneSpec) node() *jnode {
 		sn.set("solver", jstr(st.Solver))
 	}
 	sn.set("budget", jint(st.Budget)).
-		set("pick", jstr(st.Pick.String())).
-		set("stabilization", jstr(st.Stabilization.String()))
+		set("pick", jstr(st.Pick.String()))
+	if st.Polish != 0 {
+		sn.set("polish", jint(st.Polish))
+	}
+	sn.set("stabilization", jstr(st.Stabilization.String()))
 	if !isPosZeroF(st.Baumgarte) {
 		sn.set("baumgarte", jnum(st.Baumgarte))
 	}

@@ -34,6 +34,9 @@ func (s *SceneSpec) validate(p *problems) {
 	if !st.Pick.Valid() {
 		p.add("settings.pick", "unknown measure %d", int(st.Pick))
 	}
+	if st.Polish < 0 {
+		p.add("settings.polish", "must be ≥ 0 sweeps, got %d", st.Polish)
+	}
 	if st.Stabilization < stepper.Regularized || st.Stabilization > stepper.Post {
 		p.add("settings.stabilization", "unknown mode %d", int(st.Stabilization))
 	}

@@ -19,7 +19,8 @@ import (
 // the approach speed gravity would give in the step. The solution is the
 // impulse that holds the cube's weight for one step, x_n = m g h.
 func ExampleAssembly() {
-	set := stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity}
+	set := stepper.DefaultSettings()
+	set.H = 0.01
 	cube, err := body.New(body.Params{Mass: 2, Inertia: body.BoxInertia(2, 0.2, 0.2, 0.2),
 		Pos: mgl64.Vec3{0, 0, 0.1}, Rot: mgl64.QuatIdent()})
 	if err != nil {

@@ -95,6 +95,8 @@ type Geom struct {
 	// geom uses in both (Category = Mask = 1 << 31). See filter.go for the
 	// other rules (joints, excluded pairs).
 	Category, Mask uint32
+	// Name is optional, for World.Geom and messages; it need not be unique.
+	Name string
 }
 
 // DefaultContactMargin is the default Settings.ContactMargin (m): pairs

@@ -100,6 +100,57 @@
 // projection, always symmetric), with
 // Settings.PositionTerm for the Φ-term of each mode.
 //
+// # Settings
+//
+// Each Settings field's doc gives its unit and the meaning of its zero
+// value; DefaultSettings is the value to start from. The longer story:
+//
+// Position correction. In Regularized mode an error φ (a joint's
+// violation, a contact's penetration) up to ProjectAbove is left to the
+// velocity feedback φ/h of Eq. (1); one above it after the velocity step
+// is removed by the position projection of Post mode (World.project),
+// which moves bodies without changing velocities, so a large error never
+// becomes a large Φ/h velocity (a bounce, a chain whipping itself apart).
+// None and Baumgarte leave every error to their feedback, Post projects
+// every error. The default ProjectAbove, 1 mm or 1 mrad, lies above the
+// errors of the papers' scenes at their steps and far below visible ones.
+// MaxCorrectingSpeed v_max caps that feedback (ODE's contact max
+// correcting velocity, Box2D's contact push speed): a penetration enters
+// b as max(φ/h, −v_max), a bilateral error as φ/h clamped to
+// [−v_max, v_max], so an overlap separates at no more than v_max. Its
+// default ProjectAbove/h (0.2 m/s at h = 5 ms) removes ProjectAbove in one
+// step: errors up to ProjectAbove get their full φ/h, so scenes whose
+// errors stay below it (the papers' scenes) are unchanged, and larger ones
+// are projected, adding no velocity. A body that starts 2 cm inside the
+// floor thus leaves it at v_max, with kinetic energy ½ m v_max², not at
+// 0.02/h (4 m/s at h = 5 ms). Gaps (φ > 0 on a contact or limit),
+// compliant rows, and the None, Baumgarte and Post modes are not capped.
+//
+// Polish. A is symmetric positive semidefinite, so no projected
+// Gauss–Seidel sweep raises ½xᵀAx + bᵀx once x is in its box; Polish
+// sweeps start from the picked iterate (errmeasure.Polish says when they
+// are skipped) and Stats.PolishSweeps counts those run.
+//
+// Impacts. With SimultaneousImpacts Newton's law J v⁺ ≥ −e v₋ sits on
+// every bouncing normal row of the step's MLCP at once, which treats
+// touching bodies as one: a ball striking a row of four touching balls
+// (e = 1) sends the four off together at 0.4 v₀ and comes back at 0.6 v₀.
+// PropagatedImpacts resolves the impacts first, pair by pair through the
+// touching contacts (propagateImpacts), and the last ball leaves alone.
+//
+// Cancellation and observation. The step's solver checks Context once
+// per iteration; when it is done the step completes with the best iterate
+// so far (status lcp.Canceled) and Step returns an error wrapping the
+// context's error. A step is never left half-integrated. Observer sees
+// every iterate of the step's main solve after the step's Picker
+// (lcp.Compose), not those of the new contacts' pre-solve, of the
+// post-stabilization solves or of Polish's sweeps; World.LastProblem is
+// the problem being solved, and several observers share the solve through
+// lcp.Compose. An Observer that is an lcp.Stopper can end the solve after
+// any iterate: the step then completes with the picked iterate among those
+// so far (status lcp.Stopped, unless it solves the problem) and Step
+// returns an error wrapping lcp.ErrStopped and the Stopper's error.
+//
 // Warm start: the solver starts from the last step's index sets, joint
 // rows by position, contact rows by contact key (storeImpulses keeps each
 // key's normal impulse, friction direction and states).

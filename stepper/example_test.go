@@ -17,7 +17,9 @@ import (
 // half its height) and the pendulum follows the small-angle solution
 // θ(t) = 0.1·cos(2πt/T), T = 1.638 s: −0.077 rad at t = 1 s.
 func ExampleWorld() {
-	w, err := stepper.New(stepper.Settings{H: 0.001, Gravity: stepper.StandardGravity})
+	set := stepper.DefaultSettings() // standard gravity, BPP, least-energy pick
+	set.H = 0.001                    // the default is 1/60 s
+	w, err := stepper.New(set)
 	if err != nil {
 		panic(err)
 	}
@@ -82,6 +84,7 @@ func ExampleWorld() {
 // SimultaneousImpacts the four would leave together at 0.4 m/s and the
 // first ball would come back at 0.6 m/s.
 func ExampleImpacts() {
+	// Explicit settings, not DefaultSettings: the zero Gravity is none.
 	w, err := stepper.New(stepper.Settings{H: 1.0 / 60, Impacts: stepper.PropagatedImpacts})
 	if err != nil {
 		panic(err)

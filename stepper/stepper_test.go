@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/scenes"
 	"github.com/gorigid/gorigid/stepper"
 	"github.com/stretchr/testify/assert"
@@ -163,4 +164,22 @@ func TestBrickWallStepAllocatesNothing(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.Zero(t, testing.AllocsPerRun(5, func() { _, _ = w.Step() }))
+}
+
+// DefaultSettings is a valid, complete start: standard gravity, h = 1/60 s
+// and every other field zero (its documented default), where the zero
+// Settings has no gravity.
+func TestDefaultSettings(t *testing.T) {
+	s := stepper.DefaultSettings()
+	require.NoError(t, s.Validate())
+	assert.Equal(t, stepper.StandardGravity, s.Gravity)
+	assert.Equal(t, 1.0/60, s.H)
+	want := stepper.Settings{H: s.H, Gravity: s.Gravity}
+	assert.Equal(t, want, s, "only H and Gravity are set")
+	assert.Nil(t, s.Solver, "nil Solver: lcp.BPP")
+	assert.Equal(t, errmeasure.Energy, s.Pick)
+	assert.Equal(t, stepper.Regularized, s.Stabilization)
+	// A fresh value each call: changing one does not change the next.
+	s.Gravity[2] = 0
+	assert.Equal(t, -9.81, stepper.DefaultSettings().Gravity[2])
 }

@@ -52,91 +52,72 @@ func ParseStabilization(s string) (Stabilization, error) {
 	return 0, fmt.Errorf("stabilization: unknown value %q (want regularized, none, baumgarte or post)", s)
 }
 
-// Settings of a World. Zero values mean the documented defaults, except H,
-// which must be set.
+// Settings of a World. The zero value of each field but H means its
+// default, named on the first line of the field's doc; H has none.
+// DefaultSettings returns a complete value to start from (standard
+// gravity, h = 1/60 s). The package doc's Settings section says how the
+// position-correction fields work together.
 type Settings struct {
-	H       float64    // time step h (s), > 0
-	Gravity mgl64.Vec3 // m/s²; the zero vector means no gravity (use StandardGravity)
-	// Solver solves each step's MLCP; nil means block pivoting (lcp.BPP).
+	// H is the time step (s), finite and > 0; no default: 0 is invalid.
+	// DefaultSettings uses 1/60 s; the built-in scenes use 1 ms to 1/60 s.
+	H float64
+	// Gravity (m/s²); the zero vector means no gravity.
+	// DefaultSettings and scene files use StandardGravity, z up.
+	Gravity mgl64.Vec3
+	// Solver solves each step's MLCP; nil means block pivoting, lcp.BPP.
 	Solver lcp.Solver
-	// Budget is the solver's iteration budget per step; 0 = its default.
+	// Budget (iterations per step) caps Solver; 0 means its default.
+	// lcp.BPP's is 100 + 10 n for n rows; Stats.BudgetHit says it ran out.
 	Budget int
-	// Pick selects the kept iterate: the least energy error (default), FB,
-	// natural residual, the last one, or the least energy error with the
-	// exact effective mass of Eq. (11) (errmeasure.EnergyExact).
+	// Pick ranks the iterates to keep; 0 means errmeasure.Energy (Eq. 23).
+	// Also FB, Residual, Last and EnergyExact (Eq. 11's exact mass).
 	Pick errmeasure.Measure
-	// Polish is the number of projected Gauss–Seidel sweeps run from the
-	// picked iterate after the solver (errmeasure.Polish); 0, the default,
-	// runs none. Each sweep costs about one product with A. A is symmetric
-	// positive semidefinite, so no sweep raises ½xᵀAx + bᵀx once x is in
-	// its box. Stats.PolishSweeps counts the sweeps run.
+	// Polish (sweeps) of projected Gauss–Seidel after Pick; 0 means none.
+	// Each costs about one product with A (errmeasure.Polish).
 	Polish int
-	// Stabilization mode; Baumgarte is its constant β (1/s) for the
-	// Baumgarte mode.
-	Stabilization Stabilization
-	Baumgarte     float64
-	// PostSolver solves the post-stabilization MLCP; nil means lcp.BPP.
-	PostSolver lcp.Solver
-	// ContactMargin is the distance (m) below which two geoms get contact
-	// rows whatever their velocities; 0 means DefaultContactMargin. Pairs
-	// that can close the gap within the step get rows too (speculative
-	// contacts, see detectContacts).
-	ContactMargin float64
-	// ProjectAbove (m or rad) is the largest position error (a joint's
-	// violation, a contact's penetration) that the Regularized mode leaves
-	// to its velocity-level feedback Φ/h (None and Baumgarte modes leave
-	// every error to theirs, Post projects every error): an error
-	// above it after the velocity step is removed by the position
-	// projection of Post mode (World.project), which moves bodies without
-	// changing velocities, so a large error never becomes a large Φ/h
-	// velocity (a bounce, a chain whipping itself apart). 0 means
-	// DefaultProjectAbove (1 mm or 1 mrad, above the errors of the papers'
-	// scenes at their steps, far below visible ones); +Inf never projects.
+	// ProjectAbove (m or rad); 0 means DefaultProjectAbove (1 mm, 1 mrad).
+	// In Regularized mode a joint error or penetration above it after the
+	// velocity step is removed by position projection; +Inf never projects.
 	ProjectAbove float64
-	// MaxCorrectingSpeed (m/s or rad/s; default 0 = ProjectAbove/h) caps
-	// the Regularized mode's position feedback φ/h of a rigid row: a
-	// penetration or joint error φ enters b as max(φ/h, −v_max) (a
-	// bilateral error as φ/h clamped to [−v_max, v_max]), so an overlap
-	// separates at no more than v_max (ODE's contact max correcting
-	// velocity, Box2D's contact push speed). The default is the speed that
-	// removes ProjectAbove in one step (0.2 m/s at h = 5 ms with the
-	// default ProjectAbove): errors up to ProjectAbove are the feedback's
-	// and get their full φ/h, so scenes whose errors stay below it (the
-	// papers' scenes) are unchanged, and any error beyond is removed after
-	// the step by the position projection, which adds no velocity. A body
-	// that starts 2 cm inside the floor thus leaves it at v_max, with
-	// kinetic energy ½ m v_max², not at 0.02/h (4 m/s at h = 5 ms). +Inf
-	// never caps (the feedback of Eq. 1 as it is). Gaps (φ > 0 on a
-	// contact or limit), compliant rows, and the None, Baumgarte and Post
-	// modes are not capped.
+	// MaxCorrectingSpeed (m/s or rad/s); 0 means ProjectAbove/h.
+	// It caps the Regularized feedback φ/h of a penetration or joint error
+	// (Settings.PositionTerm); +Inf means no cap.
 	MaxCorrectingSpeed float64
-	// BounceSpeed (m/s) is the approach speed below which a contact does
-	// not bounce whatever its restitution (Material.Restitution), so that
-	// resting contacts, which approach at g h per step, stay at rest. 0
-	// means DefaultBounceSpeed.
+	// Stabilization of position errors; 0 means Regularized (Eq. 1).
+	// Also None, Baumgarte and Post.
+	Stabilization Stabilization
+	// Baumgarte (1/s) is the Baumgarte mode's β; 0 means no feedback.
+	// Other modes ignore it.
+	Baumgarte float64
+	// PostSolver solves the position projection's MLCP; nil means lcp.BPP.
+	PostSolver lcp.Solver
+	// ContactMargin (m); 0 means DefaultContactMargin (0.5 mm).
+	// Geoms closer than it get contact rows, and so do pairs that can
+	// close their gap within the step (speculative contacts).
+	ContactMargin float64
+	// BounceSpeed (m/s); 0 means DefaultBounceSpeed (1 m/s).
+	// Contacts approaching slower do not bounce whatever their restitution,
+	// so resting contacts stay at rest (Material.Restitution).
 	BounceSpeed float64
-	// Impacts selects how a step with a bouncing contact (approach above
-	// BounceSpeed, restitution > 0) resolves its impacts:
-	// SimultaneousImpacts (the default) puts Newton's law on each normal
-	// row into the step's MLCP; PropagatedImpacts resolves them first,
-	// pair by pair through the touching contacts (World.Step's
-	// propagateImpacts), as a chain of balls passes an impact on.
+	// Impacts resolves bounces; 0 means SimultaneousImpacts, in the MLCP.
+	// PropagatedImpacts resolves them pair by pair first (Newton's cradle).
 	Impacts Impacts
-	// Context, if not nil, is handed to the step's solver, which checks it
-	// once per iteration: when it is done the step completes with the best
-	// iterate so far (status lcp.Canceled) and Step returns an error
-	// wrapping the context's error. A step is never left half-integrated.
+	// Context cancels a step's solve; nil means never. The step then
+	// completes with the best iterate so far and Step returns an error
+	// wrapping the context's (package doc, Settings).
 	Context context.Context
-	// Observer, if not nil, sees every iterate of the step's main solve,
-	// after the step's Picker (lcp.Compose), not those of the new
-	// contacts' pre-solve, of the post-stabilization solves or of Polish's
-	// sweeps. World.LastProblem is the problem being solved. Several
-	// observers share the solve through lcp.Compose. An Observer that is an
-	// lcp.Stopper can end the solve after any iterate: the step then
-	// completes with the picked iterate among those so far (status
-	// lcp.Stopped, unless it solves the problem) and Step returns an error
-	// wrapping lcp.ErrStopped and the Stopper's error, as for Context.
+	// Observer sees every iterate of the step's main solve; nil means none.
+	// An lcp.Stopper can end the solve (package doc, Settings).
 	Observer lcp.Observer
+}
+
+// DefaultSettings returns the settings a simulation starts from: h = 1/60 s
+// and StandardGravity, every other field zero, its documented default (the
+// BPP solver with its default budget, the least-energy pick, Regularized
+// stabilization projecting errors above 1 mm). Change fields of the value
+// it returns; Settings{H: h} alone has no gravity.
+func DefaultSettings() Settings {
+	return Settings{H: 1.0 / 60, Gravity: StandardGravity}
 }
 
 // DefaultBounceSpeed is the default Settings.BounceSpeed (m/s), Box2D's
@@ -206,6 +187,7 @@ type World struct {
 	jointCollide []bool              // by joint index: collision turned back on
 	exclGeoms    map[[2]int]struct{} // excluded geom pairs, lower index first
 	exclBodies   map[[2]int]struct{} // excluded body pairs (World = −1 allowed)
+	jointNames   []string            // by joint index (NameJoint); may be shorter than Joints
 }
 
 // Controller is called at the start of every Step with the world at the
