@@ -242,13 +242,108 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	n := p.N()
-	s.state = growStates(s.state, n)
-	s.next = growStates(s.next, n)
-	if err := initialStates(s.state, p, &set); err != nil {
+	st := bppSolve{BPP: s, p: p, dst: dst, set: set, n: p.N()}
+	if err := st.start(); err != nil {
 		return err
 	}
-	dst.resize(n)
+	for st.it = 1; ; st.it++ {
+		if done, err := st.iterate(); done {
+			return err
+		}
+	}
+}
+
+// bppSolve is the state of one BPP.Solve: the problem, the answer being
+// built, the tolerances and budget, and the counters of the pivoting
+// rules. The index sets, the best iterate and the factors live in the
+// BPP's workspace, which it embeds.
+type bppSolve struct {
+	*BPP
+	p    *Problem
+	sp   *Sparse // p.A if it is sparse
+	dst  *Result
+	set  Settings
+	x, w []float64 // the iterate: dst.X, dst.W
+	n    int
+
+	symmetric bool
+	wtol, sw  float64 // velocity tolerance and velocity scale max|b|
+	budget    int
+	maxFail   int // MaxBlockFailures or its default
+
+	it      int     // the current iteration, 1-based
+	ninf    int     // infeasible rows of the current face solution
+	last    int     // the largest infeasible row
+	trueRes float64 // regularized mode: the true residual of the face solution
+	bestInf int     // the least infeasibility count seen (n̄)
+	fails   int     // block pivots in a row that did not reduce bestInf
+	singles int     // single pivots so far
+	damped  bool    // in damped mode
+	keptInf int     // infeasibilities of the kept best iterate, −1 before any
+}
+
+// start sizes the workspace, sets the initial index sets, the tolerances
+// and the budget, and starts in regularized mode if a recent warm-started
+// solve needed it. An error ends the solve.
+func (st *bppSolve) start() error {
+	s, p, n := st.BPP, st.p, st.n
+	s.state = growStates(s.state, n)
+	s.next = growStates(s.next, n)
+	if err := initialStates(s.state, p, &st.set); err != nil {
+		return err
+	}
+	st.dst.resize(n)
+	s.grow(n)
+	st.x, st.w = st.dst.X, st.dst.W
+	st.wtol = scales(p, st.set.Tolerance, s.xtol)
+	st.sw = st.wtol / tolOrDefault(st.set.Tolerance)
+	st.budget = st.set.MaxIterations
+	if st.budget <= 0 {
+		st.budget = 100 + 10*n
+	}
+	st.maxFail = s.MaxBlockFailures
+	if st.maxFail <= 0 {
+		st.maxFail = 3
+	}
+	st.symmetric = isSymmetric(p.A, 1e-12)
+	if reason := notForBPP(p, st.symmetric); reason != "" {
+		fixFromStates(st.x, p, s.state)
+		p.Residual(st.w, st.x)
+		copy(st.dst.States, s.state)
+		st.dst.Status, st.dst.Reason = Failed, reason
+		return fmt.Errorf("bpp: %s: %w", reason, ErrUnsupported)
+	}
+	st.sp, _ = p.A.(*Sparse)
+	if st.sp == nil {
+		s.fac.reset(n)
+	}
+	s.sfac.shift = 0
+	s.reg = false
+	for i := range s.diag {
+		s.diag[i] = p.A.At(i, i)
+	}
+	inherit := s.semidefinite && st.set.Start != nil && s.inherited < semidefiniteInherit
+	s.semidefinite = false
+	if inherit {
+		// A recent (warm-starting) solve needed the regularization: start
+		// in it rather than factor a singular block first.
+		s.enterRegularized(st.x)
+		s.inherited++
+	} else {
+		s.inherited = 0
+	}
+	// Semidefinite problems are solved to regTol of the velocity scale
+	// unless the caller asked for a tolerance (see BPP).
+	s.regWtol = st.wtol
+	if st.set.Tolerance == 0 {
+		s.regWtol = math.Max(st.wtol, regTol*st.sw)
+	}
+	st.bestInf, st.keptInf = n+1, -1
+	return nil
+}
+
+// grow sizes the workspace for n rows; no row is in the factor.
+func (s *BPP) grow(n int) {
 	s.pos = growInt(s.pos, n)
 	s.free = growInt(s.free, n)[:0]
 	s.rhs = grow(s.rhs, n)
@@ -260,211 +355,210 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	for i := range s.pos {
 		s.pos[i] = -1
 	}
-	xtol := s.xtol
-	wtol := scales(p, set.Tolerance, xtol)
-	sw := wtol / tolOrDefault(set.Tolerance)
-	budget := set.MaxIterations
-	if budget <= 0 {
-		budget = 100 + 10*n
-	}
-	maxFail := s.MaxBlockFailures
-	if maxFail <= 0 {
-		maxFail = 3
-	}
-	symmetric := isSymmetric(p.A, 1e-12)
-	if reason := notForBPP(p, symmetric); reason != "" {
-		fixFromStates(dst.X, p, s.state)
-		p.Residual(dst.W, dst.X)
-		copy(dst.States, s.state)
-		dst.Status, dst.Reason = Failed, reason
-		return fmt.Errorf("bpp: %s: %w", reason, ErrUnsupported)
-	}
-	sp, _ := p.A.(*Sparse)
-	if sp == nil {
-		s.fac.reset(n)
-	}
-	s.sfac.shift = 0
-	s.reg = false
 	s.diag = grow(s.diag, n)
 	s.xprox = grow(s.xprox, n)
-	for i := range s.diag {
-		s.diag[i] = p.A.At(i, i)
-	}
-	inherit := s.semidefinite && set.Start != nil && s.inherited < semidefiniteInherit
-	s.semidefinite = false
-	if inherit {
-		// A recent (warm-starting) solve needed the regularization: start
-		// in it rather than factor a singular block first.
-		s.enterRegularized(dst.X)
-		s.inherited++
-	} else {
-		s.inherited = 0
-	}
-	x, w := dst.X, dst.W
-	// Semidefinite problems are solved to regTol of the velocity scale
-	// unless the caller asked for a tolerance (see BPP).
-	s.regWtol = wtol
-	if set.Tolerance == 0 {
-		s.regWtol = math.Max(wtol, regTol*sw)
-	}
+}
 
-	bestInf := n + 1 // least infeasibility count seen (n̄)
-	fails, damped, singles := 0, false, 0
-	keptInf := -1 // infeasibilities of the kept best iterate
-	for it := 1; ; it++ {
-		if err := set.canceled(dst, "bpp"); err != nil {
-			s.finishBest(dst, p, keptInf)
-			return err
+// iterate is one iteration: it solves the face of the index sets and
+// either ends the solve, reporting true and the error to return, or
+// chooses the next index sets.
+func (st *bppSolve) iterate() (bool, error) {
+	if done, err := st.solveFace(); done {
+		return true, err
+	}
+	st.exchange()
+	if st.ninf == 0 {
+		if !st.reg || st.trueRes <= st.proxTol() {
+			return true, st.finish(Converged, "")
 		}
-		fixFromStates(x, p, s.state)
-		var err error
-		if sp != nil {
-			err = s.solveSparse(p, sp, x, w)
-		} else {
-			err = s.solveFree(p, x, w, symmetric, sw)
-		}
-		if err != nil {
-			s.finishBest(dst, p, keptInf)
-			dst.Iterations = it - 1
-			dst.Status = Failed
-			dst.Reason = err.Error()
-			return err
-		}
-		dst.Iterations = it
-		set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
-		// Infeasibilities and the block exchange.
-		ninf, last := 0, -1
-		trueRes := 0.0 // regularized mode: the largest true |w_F| or bound violation of w
-		for i := 0; i < n; i++ {
-			v := s.state[i]
-			nv := v
-			wi := w[i]
-			if s.reg {
-				// The regularized problem's w: A x + b + εD(x − x̄).
-				wi += SemidefiniteShift * s.diag[i] * (x[i] - s.xprox[i])
-				switch {
-				case v == Free:
-					trueRes = math.Max(trueRes, math.Abs(w[i]))
-				case v == AtLower && p.Lo[i] != p.Hi[i]:
-					trueRes = math.Max(trueRes, -w[i])
-				case v == AtUpper && p.Lo[i] != p.Hi[i]:
-					trueRes = math.Max(trueRes, w[i])
-				}
-			}
-			switch v {
-			case Free:
-				if x[i] < p.Lo[i]-xtol[i] {
-					nv = AtLower
-				} else if x[i] > p.Hi[i]+xtol[i] {
-					nv = AtUpper
-				}
-			case AtLower:
-				if wi < -wtol && p.Lo[i] != p.Hi[i] {
-					nv = Free
-				}
-			case AtUpper:
-				if wi > wtol && p.Lo[i] != p.Hi[i] {
-					nv = Free
-				}
-			}
-			s.next[i] = nv
-			if nv != v {
-				ninf++
-				last = i
-			}
-		}
-		if keptInf < 0 || ninf <= keptInf {
-			keptInf = ninf
-			copy(s.bestX, x)
-			copy(s.bestW, w)
-			copy(s.bestState, s.state)
-		}
-		// In damped mode the proximal moves go on to the problem's own
-		// tolerance while they keep cutting the residual; regWtol is
-		// accepted once they stall.
-		proxTol := s.regWtol
-		if damped {
-			proxTol = wtol
-		}
-		if ninf == 0 && s.reg && trueRes > proxTol {
-			// Solved for the regularized problem but not yet for A: move
-			// the proximal centre to x and solve again (the index sets
-			// usually stay). A residual that stops shrinking means the
-			// equations are inconsistent.
-			if trueRes < 0.9*s.proxRes {
-				s.proxRes, s.proxStay = trueRes, 0
-			} else if s.proxStay++; s.proxStay >= proxStall && trueRes <= s.regWtol {
-				copy(dst.States, s.state)
-				dst.Status = Converged
-				dst.Reason = fmt.Sprintf("semidefinite block solved to %.3g m/s", trueRes)
-				return nil
-			} else if s.proxStay >= proxStall && trueRes <= proxAccept*sw {
-				// Stalled at a residual far below the problem's velocity
-				// scale: the equations are consistent only to that level
-				// (redundant rigid rows closing a loop, as in a brick wall
-				// or a four-wheeled vehicle, carry their position errors
-				// φ/h into the null space of A). Accept x.
-				copy(dst.States, s.state)
-				dst.Status = Converged
-				dst.Reason = fmt.Sprintf("semidefinite block consistent to %.3g m/s", trueRes)
-				return nil
-			} else if s.proxStay >= proxStall {
-				s.finishBest(dst, p, keptInf)
-				dst.Status = Failed
-				err := fmt.Errorf("semidefinite free block: the equations are inconsistent (residual %.3g m/s stays after %d proximal steps): %w", trueRes, s.proxStay, ErrSingular)
-				dst.Reason = err.Error()
-				return err
-			}
-			copy(s.xprox, x)
-			if damped {
-				s.startDamped(p, x) // a new regularized problem: restart the line search there
-			}
-			if it >= budget {
-				copy(dst.States, s.state)
-				dst.Status = BudgetExhausted
-				return nil
-			}
-			continue
-		}
-		if ninf == 0 {
-			copy(dst.States, s.state)
-			dst.Status = Converged
-			return nil
-		}
-		if it >= budget {
-			copy(dst.States, s.state)
-			dst.Status = BudgetExhausted
-			return nil
-		}
-		switch {
-		case damped:
-			// Damped mode (see BPP): a line search from the last point
-			// towards this face's solution, the next face from there.
-			s.dampedStep(p, x)
-			dst.Pivots += ninf
-		case ninf < bestInf:
-			bestInf, fails = ninf, 0
-			dst.Pivots += ninf
-			copy(s.state, s.next)
-		case fails < maxFail:
-			fails++
-			dst.Pivots += ninf
-			copy(s.state, s.next)
-		case symmetric && n >= minDamped && singles >= maxSingles:
-			// Single pivots crawl: damped Newton from the best iterate.
-			damped = true
-			s.startDamped(p, s.bestX)
-			dst.Pivots += ninf
-		default:
-			// Single pivot on the largest infeasible index.
-			s.state[last] = s.next[last]
-			dst.Pivots++
-			singles++
-		}
-		for i := 0; i < n; i++ {
-			s.state[i] = fixState(s.state[i], p.Lo[i], p.Hi[i])
+		if done, err := st.proximalMove(); done {
+			return true, err
 		}
 	}
+	if st.it >= st.budget {
+		return true, st.finish(BudgetExhausted, "")
+	}
+	if st.ninf > 0 {
+		st.pivot()
+	}
+	return false, nil
+}
+
+// solveFace sets x to the solution of the face of the index sets (the
+// fixed rows at their bounds, A_FF x_F = −(b_F + A_F,fixed x_fixed)) and
+// w = A x + b, and shows the iterate to the Observer. It ends the solve
+// when the solve was canceled or stopped, or the face could not be solved.
+func (st *bppSolve) solveFace() (bool, error) {
+	dst := st.dst
+	if err := st.set.canceled(dst, "bpp"); err != nil {
+		st.finishBest()
+		return true, err
+	}
+	fixFromStates(st.x, st.p, st.state)
+	var err error
+	if st.sp != nil {
+		err = st.solveSparse(st.p, st.sp, st.x, st.w)
+	} else {
+		err = st.solveFree(st.p, st.x, st.w, st.symmetric, st.sw)
+	}
+	if err != nil {
+		st.finishBest()
+		dst.Iterations = st.it - 1
+		dst.Status = Failed
+		dst.Reason = err.Error()
+		return true, err
+	}
+	dst.Iterations = st.it
+	st.set.observe(Iterate{Iter: st.it, X: st.x, W: st.w, SatisfiesEq2: true})
+	return false, nil
+}
+
+// exchange counts the infeasible rows of the face solution (ninf, the
+// largest in last), sets next to the block exchange of them all, measures
+// the true residual in regularized mode, and keeps the iterate as the
+// best one if it has no more infeasibilities than the best so far.
+func (st *bppSolve) exchange() {
+	p, x, w, xtol, wtol := st.p, st.x, st.w, st.xtol, st.wtol
+	st.ninf, st.last, st.trueRes = 0, -1, 0
+	for i := 0; i < st.n; i++ {
+		v := st.state[i]
+		nv := v
+		wi := w[i]
+		if st.reg {
+			// The regularized problem's w: A x + b + εD(x − x̄); the true
+			// residual is the largest |w_F| or bound violation of w.
+			wi += SemidefiniteShift * st.diag[i] * (x[i] - st.xprox[i])
+			switch {
+			case v == Free:
+				st.trueRes = math.Max(st.trueRes, math.Abs(w[i]))
+			case v == AtLower && p.Lo[i] != p.Hi[i]:
+				st.trueRes = math.Max(st.trueRes, -w[i])
+			case v == AtUpper && p.Lo[i] != p.Hi[i]:
+				st.trueRes = math.Max(st.trueRes, w[i])
+			}
+		}
+		switch v {
+		case Free:
+			if x[i] < p.Lo[i]-xtol[i] {
+				nv = AtLower
+			} else if x[i] > p.Hi[i]+xtol[i] {
+				nv = AtUpper
+			}
+		case AtLower:
+			if wi < -wtol && p.Lo[i] != p.Hi[i] {
+				nv = Free
+			}
+		case AtUpper:
+			if wi > wtol && p.Lo[i] != p.Hi[i] {
+				nv = Free
+			}
+		}
+		st.next[i] = nv
+		if nv != v {
+			st.ninf++
+			st.last = i
+		}
+	}
+	if st.keptInf < 0 || st.ninf <= st.keptInf {
+		st.keptInf = st.ninf
+		copy(st.bestX, x)
+		copy(st.bestW, w)
+		copy(st.bestState, st.state)
+	}
+}
+
+// proxTol is the true residual to which the proximal moves go on: the
+// problem's own tolerance in damped mode, else regWtol.
+func (st *bppSolve) proxTol() float64 {
+	if st.damped {
+		return st.wtol
+	}
+	return st.regWtol
+}
+
+// proximalMove is regularized mode's step once the regularized problem is
+// solved but the true one is not: it moves the proximal centre x̄ to x and
+// goes on from the same index sets, or, when the true residual has not
+// shrunk by 10 % in proxStall moves, ends the solve (stalled).
+func (st *bppSolve) proximalMove() (bool, error) {
+	if st.trueRes < 0.9*st.proxRes {
+		st.proxRes, st.proxStay = st.trueRes, 0
+	} else if st.proxStay++; st.proxStay >= proxStall {
+		return true, st.stalled()
+	}
+	copy(st.xprox, st.x)
+	if st.damped {
+		st.startDamped(st.x) // a new regularized problem: restart the line search there
+	}
+	return false, nil
+}
+
+// stalled ends a solve whose proximal moves stopped cutting the true
+// residual: converged if it is below regWtol, or below proxAccept of the
+// velocity scale (equations consistent only to that level, as redundant
+// rigid rows closing a loop carry their position errors φ/h into the null
+// space of A), else failed with ErrSingular.
+func (st *bppSolve) stalled() error {
+	switch {
+	case st.trueRes <= st.regWtol:
+		return st.finish(Converged, fmt.Sprintf("semidefinite block solved to %.3g m/s", st.trueRes))
+	case st.trueRes <= proxAccept*st.sw:
+		return st.finish(Converged, fmt.Sprintf("semidefinite block consistent to %.3g m/s", st.trueRes))
+	}
+	st.finishBest()
+	st.dst.Status = Failed
+	err := fmt.Errorf("semidefinite free block: the equations are inconsistent (residual %.3g m/s stays after %d proximal steps): %w", st.trueRes, st.proxStay, ErrSingular)
+	st.dst.Reason = err.Error()
+	return err
+}
+
+// finish ends the solve at the current iterate with status and reason.
+func (st *bppSolve) finish(status Status, reason string) error {
+	copy(st.dst.States, st.state)
+	st.dst.Status, st.dst.Reason = status, reason
+	return nil
+}
+
+// pivot chooses the next index sets from an infeasible face solution: a
+// damped step in damped mode; else a block pivot while they reduce the
+// infeasibilities or have failed to fewer than maxFail times in a row;
+// else a single pivot, until single pivots have crawled maxSingles times
+// on a symmetric problem and the damped mode starts.
+func (st *bppSolve) pivot() {
+	switch {
+	case st.damped:
+		st.dampedStep(st.x)
+		st.dst.Pivots += st.ninf
+	case st.ninf < st.bestInf || st.fails < st.maxFail:
+		st.blockPivot()
+	case st.symmetric && st.n >= minDamped && st.singles >= maxSingles:
+		st.damped = true
+		st.startDamped(st.bestX)
+		st.dst.Pivots += st.ninf
+	default:
+		st.singlePivot()
+	}
+	for i := 0; i < st.n; i++ {
+		st.state[i] = fixState(st.state[i], st.p.Lo[i], st.p.Hi[i])
+	}
+}
+
+// blockPivot exchanges every infeasible row at once.
+func (st *bppSolve) blockPivot() {
+	if st.ninf < st.bestInf {
+		st.bestInf, st.fails = st.ninf, 0
+	} else {
+		st.fails++
+	}
+	st.dst.Pivots += st.ninf
+	copy(st.state, st.next)
+}
+
+// singlePivot exchanges the infeasible row of largest index only.
+func (st *bppSolve) singlePivot() {
+	st.state[st.last] = st.next[st.last]
+	st.dst.Pivots++
+	st.singles++
 }
 
 // Damped mode (see BPP) starts after maxSingles single pivots in a solve
@@ -481,14 +575,14 @@ const (
 
 // startDamped enters damped mode at x (see BPP): the natural residual's
 // index sets at x choose the first face.
-func (s *BPP) startDamped(p *Problem, x []float64) {
+func (st *bppSolve) startDamped(x []float64) {
 	n := len(x)
-	s.dmX = grow(s.dmX, n)
-	s.dmT = grow(s.dmT, n)
-	s.dmW = grow(s.dmW, n)
-	copy(s.dmX, x)
-	s.dmTheta = s.merit(p, s.dmX)
-	s.dampedSets(p)
+	st.dmX = grow(st.dmX, n)
+	st.dmT = grow(st.dmT, n)
+	st.dmW = grow(st.dmW, n)
+	copy(st.dmX, x)
+	st.dmTheta = st.merit(st.dmX)
+	st.dampedSets()
 }
 
 // dampedStep moves the damped point towards xf, the Newton point (the
@@ -499,56 +593,59 @@ func (s *BPP) startDamped(p *Problem, x []float64) {
 // natural residual there: a semismooth Newton method on min(x − l,
 // max(x − u, w)) with the face solves of block pivoting as its Newton
 // steps.
-func (s *BPP) dampedStep(p *Problem, xf []float64) {
+func (st *bppSolve) dampedStep(xf []float64) {
 	for a := 1.0; ; a /= 2 {
-		for i := range s.dmT {
-			s.dmT[i] = s.dmX[i] + a*(xf[i]-s.dmX[i])
+		for i := range st.dmT {
+			st.dmT[i] = st.dmX[i] + a*(xf[i]-st.dmX[i])
 		}
-		th := s.merit(p, s.dmT) // leaves w at the trial point in s.dmW
-		if th <= (1-2e-4*a)*s.dmTheta || a <= 1.0/(1<<20) {
-			copy(s.dmX, s.dmT)
-			s.dmTheta = th
+		th := st.merit(st.dmT) // leaves w at the trial point in dmW
+		if th <= (1-2e-4*a)*st.dmTheta || a <= 1.0/(1<<20) {
+			copy(st.dmX, st.dmT)
+			st.dmTheta = th
 			break
 		}
 	}
-	s.dampedSets(p)
+	st.dampedSets()
 }
 
 // merit returns ½‖x − P(x − w)‖² at x, w = A x + b (plus the proximal term
-// in regularized mode), and leaves w in s.dmW.
-func (s *BPP) merit(p *Problem, x []float64) float64 {
-	p.Residual(s.dmW, x)
+// in regularized mode), and leaves w in dmW.
+func (st *bppSolve) merit(x []float64) float64 {
+	p := st.p
+	p.Residual(st.dmW, x)
 	th := 0.0
 	for i, v := range x {
-		if s.reg {
-			s.dmW[i] += SemidefiniteShift * s.diag[i] * (v - s.xprox[i])
+		if st.reg {
+			st.dmW[i] += SemidefiniteShift * st.diag[i] * (v - st.xprox[i])
 		}
-		r := v - math.Min(math.Max(v-s.dmW[i], p.Lo[i]), p.Hi[i])
+		r := v - math.Min(math.Max(v-st.dmW[i], p.Lo[i]), p.Hi[i])
 		th += 0.5 * r * r
 	}
 	return th
 }
 
 // dampedSets sets the index sets from the natural residual at the damped
-// point (w in s.dmW): at a bound where x − w lies beyond it, else free.
-func (s *BPP) dampedSets(p *Problem) {
-	for i, v := range s.dmX {
-		t := v - s.dmW[i]
+// point (w in dmW): at a bound where x − w lies beyond it, else free.
+func (st *bppSolve) dampedSets() {
+	p := st.p
+	for i, v := range st.dmX {
+		t := v - st.dmW[i]
 		switch {
 		case t <= p.Lo[i]:
-			s.state[i] = AtLower
+			st.state[i] = AtLower
 		case t >= p.Hi[i]:
-			s.state[i] = AtUpper
+			st.state[i] = AtUpper
 		default:
-			s.state[i] = Free
+			st.state[i] = Free
 		}
 	}
 }
 
 // finishBest copies the kept best iterate into dst; before any iterate was
 // solved it leaves x at the fixed values (free rows 0) with w = A x + b.
-func (s *BPP) finishBest(dst *Result, p *Problem, keptInf int) {
-	if keptInf < 0 {
+func (st *bppSolve) finishBest() {
+	s, dst, p := st.BPP, st.dst, st.p
+	if st.keptInf < 0 {
 		for i, v := range s.state {
 			if v == Free {
 				dst.X[i] = 0
