@@ -8,103 +8,102 @@ import (
 )
 
 // BPP is the block principal pivoting method of Júdice and Pires (1994,
-// ref. [29] of Enzenhöfer et al. 2019), extended to box bounds.
+// ref. [29] of Enzenhöfer et al. 2019), extended to box bounds, with the
+// safeguards that make it end on a time stepper's problems: single pivots,
+// a damped Newton mode, and a regularized mode for semidefinite A. It is
+// made for symmetric positive semidefinite A and for P-matrices: a bounded
+// row with aᵢᵢ < 0, or with aᵢᵢ = 0 and coupled to another row, is refused
+// with ErrUnsupported (use Lemke or Auto).
 //
-// Each row sits in one of three index sets: Free (F), AtLower (L) or AtUpper
-// (U). Given the sets, one iteration fixes x_L = l_L and x_U = u_U, solves the
-// free block exactly,
+// Iterations. Each row sits in one of three index sets: Free (F), AtLower
+// (L) or AtUpper (U). One iteration fixes x_L = l_L and x_U = u_U, solves
+// the face
 //
 //	A_FF x_F = −(b_F + A_FL l_L + A_FU u_U),
 //
-// sets w = A x + b (so w_F = 0 and the iterate satisfies Eq. (2)), and counts
-// the infeasible rows: i ∈ F with x_i < l_i or x_i > u_i, i ∈ L with w_i < 0,
-// i ∈ U with w_i > 0. If there are none the iterate solves the MLCP. Otherwise
-// the sets are exchanged: a block pivot moves every infeasible row at once
-// (F → L or U by the violated bound, L or U → F). Block pivots alone can cycle,
-// so the method keeps the least number of infeasibilities seen, n̄; after
-// MaxBlockFailures consecutive block pivots that do not reduce it, it moves one
-// row only: the infeasible row of largest index (Murty's least-index rule read
-// from the end), which is finite for symmetric positive definite A, and
-// returns to block pivots as soon as the count drops below n̄.
+// sets w = A x + b, shows (x, w) to the Observer, and counts the infeasible
+// rows: i ∈ F with x_i more than t_i below l_i or above u_i, i ∈ L with
+// w_i < −t_w, i ∈ U with w_i > t_w. The tolerances are Settings.Tolerance
+// (default 1e-10) times the velocity scale s_w = max|b| (1 if b = 0):
+// t_w = Tolerance·s_w, and t_i = t_w/aᵢᵢ for the impulse of row i. Rows with
+// l = u stay at their bound and rows with l = −∞, u = +∞ stay free.
 //
-// Damped mode. Finite is not fast: on the MLCPs of a dynamic pile of
-// boxes (about 1 000 rows of redundant contacts with friction boxes) the
-// single pivots crawled through the whole budget with 100–300 rows
-// infeasible, and on the semidefinite MLCPs of ten leaning dominoes (150
-// rows) they crawled too. A symmetric problem therefore
-// switches, after maxSingles single pivots, to a damped semismooth Newton
-// method on the natural residual, whose Newton steps are the face solves
-// of block pivoting: from the best iterate x, the index sets of the natural
-// residual (row i at a bound where x_i − w_i lies beyond it, else free)
-// choose a face, its solution x_f is the Newton point, and an Armijo line
-// search on θ = ½‖x − P(x − w)‖² moves x towards it (the globalization
-// that block pivoting lacks; Newton-min with it solved one such 978-row
-// problem in 441 iterations where the pivots did not finish). The solve
-// ends, as before, when a face solution has no infeasible row, so the
-// answer is exact. In regularized mode (below) its proximal moves go on to
-// the problem's own tolerance, not regTol, while they keep cutting the
-// residual by 10 % a move.
+// Guarantees:
+//   - Termination: at most Settings.MaxIterations iterations (0 means
+//     100 + 10 n), each one face solve. BudgetExhausted returns the last
+//     iterate with its index sets, a warm start for the next solve.
+//   - Every iterate, reported or returned, satisfies Eq. (2), w = A x + b,
+//     with the fixed rows exactly at their bounds and, outside regularized
+//     mode, w_F = 0 to the rounding of the face solve.
+//   - Converged: the last face solution has no infeasible row, so x solves
+//     the MLCP within t_i and t_w (in regularized mode, within the true
+//     residual's tolerance described there).
+//   - Failed (a face no factorization solves, inconsistent equations),
+//     Canceled and Stopped return the iterate with the fewest
+//     infeasibilities so far (the latest among equals) and its index sets,
+//     with an error wrapping ErrSingular, the context's error or ErrStopped.
 //
-// One iteration is one linear solve of the free block and one exchange (the
-// budget counts iterations). Rows with l = u stay at their bound and rows with
-// l = −∞, u = +∞ stay free. The free block is factored by Cholesky when A is
-// symmetric; between iterations the factor is updated row by row (O(m²) per
-// changed index) when few indices change, and refactored otherwise. A
-// non-symmetric A, or a block that is not numerically positive definite, uses
-// an LU factorization instead; a singular block ends the solve with an error
-// wrapping ErrSingular and the iterate with the fewest infeasibilities so far.
+// Modes. A solve starts in block pivots and gives way to the next mode when
+// one stalls:
+//   - Block pivots (blockPivot) exchange every infeasible row at once:
+//     F → L or U by the violated bound, L or U → F. Since they can cycle, the
+//     solve keeps n̄, the least infeasibility count seen; after
+//     MaxBlockFailures block pivots in a row that do not reduce it,
+//   - single pivots (singlePivot) exchange only the infeasible row of
+//     largest index (Murty's least-index rule read from the end), which is
+//     finite for P-matrices, and return to block pivots as soon as the count
+//     drops below n̄.
+//   - Damped mode (dampedStep): after maxSingles single pivots on a
+//     symmetric A, where single pivots crawl (redundant contacts make A
+//     semidefinite), the solve becomes a semismooth Newton method on the
+//     natural residual min(x − l, max(x − u, w)) whose Newton steps are the
+//     face solves. From the best iterate an Armijo line search on
+//     θ = ½‖x − P(x − w)‖² moves a damped point towards each face solution,
+//     and the natural residual's index sets there (at a bound where x − w
+//     lies beyond it, else free) choose the next face. It ends as pivoting
+//     does, on a face solution with no infeasible row.
+//   - Regularized mode (proximalMove): redundant rows make A_FF singular (a
+//     box resting on four points with box friction gives 12 rows of rank
+//     6), and block pivoting is only known to terminate on P-matrices. When
+//     a factorization meets a pivot at rounding level, the solve pivots on
+//     the regularized problem A + εD, b − εD x̄ instead (D = diag(A),
+//     ε = SemidefiniteShift, x̄ the proximal centre, first 0), a P-matrix.
+//     Each time that problem is solved while the true one is not, x̄ moves
+//     to x and the solve goes on from the same index sets; a move shrinks
+//     the error by ε/(λ + ε) along each eigenvalue λ of A and leaves the
+//     null space, in which solutions may differ, alone. Converged here
+//     means also that the true residual (the largest |w_F| and bound
+//     violation of w on L and U, with w = A x + b) is at most regTol·s_w
+//     (1e-6·s_w) when Settings.Tolerance is 0, and t_w when it is set; in
+//     damped mode the moves go on to t_w while they keep cutting the
+//     residual. When proxStall moves in a row fail to cut it by 10 % the
+//     equations are inconsistent (rigid rows closing a loop carry their
+//     position errors φ/h): a residual within regTol·s_w is Converged with
+//     the Reason "semidefinite block solved to …", one within
+//     proxAccept·s_w (1e-4·s_w) Converged with "semidefinite block
+//     consistent to …", a larger one Failed with ErrSingular. The
+//     regularization is a device of the algorithm, not a compliance:
+//     convergence is judged on the true w, which every iterate carries.
+//   - Inherited regularization: a warm-started Solve (Settings.Start set)
+//     on a BPP whose last Solve used the regularized mode starts in it, so
+//     that a time stepper does not factor a singular block first at every
+//     step; after semidefiniteInherit such solves in a row the next one
+//     tests the unshifted block, so a problem that has become positive
+//     definite leaves the regularization.
 //
-// When A is a *Sparse the free block is factored by a sparse LDLᵀ instead,
-// in the fill-reducing order of the whole of A (computed once per sparsity
-// pattern and kept across solves), and w = A x + b is a sparse product, so
-// an iteration costs O(nnz(L) + nnz(A)) memory and about Σ_k (column count
-// of L)² flops instead of O(m³): O(n) for a chain. Between iterations, and
-// between solves of the same matrix, the factor is updated rather than
-// refactored: only the rows of L that an index entering or leaving the free
-// set (or a changed entry of A) reaches through the elimination tree are
-// recomputed, which gives the same bits as a refactorization, and an
-// iteration that keeps the free set (a proximal move, below) reuses the
-// factor as it is. On large problems (a refactorization above about a
-// millisecond) a few moved indices are instead modified into the factor
-// by rank-one updates (Davis and Hager 2005), and a solve of a new A with
-// the same pattern (the next time step) refines against the previous
-// factor, refactoring only when that refinement converges slowly; both
-// solve A_FF to rounding, not bit for bit as a refactorization. A free block that is not numerically positive definite falls back
-// to a dense LU if it has at most MaxDenseFallback rows and otherwise ends the
-// solve with an error wrapping ErrSingular. Everything else (index sets,
-// iterates, budget, warm start) is the same as for a dense A; the iterates
-// agree to rounding.
+// Linear algebra. A symmetric A's free block is factored by Cholesky,
+// updated row by row (O(m²) per changed index) when few indices change.
+// A non-symmetric A, or a block that is not numerically positive definite,
+// is solved by LU (singular above condition number 1e14). A *Sparse A's
+// free block is factored by a sparse LDLᵀ in the fill-reducing order of
+// the whole of A (sparseLDL: O(n) per iteration for a chain), updated
+// between iterations and between solves of the same pattern; a block it
+// finds not positive definite falls back to a dense LU up to
+// MaxDenseFallback rows. Index sets, budget and warm starts are the same
+// for Dense and Sparse, and the iterates agree to rounding.
 //
-// Positive semidefinite A. Redundant constraints make A_FF singular: a box
-// resting on four points with box friction gives 12 rows of rank 6, and
-// block pivoting is only known to terminate for P-matrices (it cycles on a
-// brick wall). When a factorization meets a pivot at rounding level, the
-// solve switches to the proximal-point method for monotone problems: it
-// pivots on the regularized problem A + εD, b − εD x̄ (D = diag(A),
-// ε = SemidefiniteShift, x̄ the proximal centre, first 0), a P-matrix on
-// which block pivoting terminates, and each time that problem is solved
-// while the true one is not, it moves x̄ to x and continues from the same
-// index sets. Each move shrinks the error by ε/(λ + ε) along eigenvalues λ
-// of A and leaves the null space, in which any solution may differ, alone,
-// so a few moves give a solution of the true MLCP to regTol (1e-6) of the
-// velocity scale max|b| (with Settings.Tolerance set, to that tolerance). If the
-// true residual stops shrinking (three moves in a row without a 10 % cut) the
-// equations are inconsistent: below 1e-4
-// of the problem's velocity scale (max |b|) x is accepted as converged (the
-// Reason says so; the error measures show the residual), above it the solve
-// ends with ErrSingular. Rigid redundant rows that close loops (a brick
-// wall, a four-wheeled vehicle on flat ground) are inconsistent by their
-// position errors φ/h: the forklift's stall at 3e-5 m/s with max|b| = 28
-// m/s is one. The regularization is a device of the
-// algorithm, not a compliance: convergence is judged on w = A x + b, and
-// every iterate reported to the Observer carries the true w. A warm-started
-// Solve (Settings.Start set) on a BPP whose last Solve used the
-// regularization starts in it, so that a time stepper does not factor a
-// singular block first at every step; every semidefiniteInherit-th such
-// solve tests the unshifted block again, so a problem that has become
-// positive definite leaves the regularization.
-//
-// The default budget (MaxIterations = 0) is 100 + 10 n iterations.
+// A BPP keeps its workspace between solves, so repeated solves of one size
+// do not allocate; it is not safe for concurrent use.
 type BPP struct {
 	// MaxBlockFailures is the number of block pivots in a row that may fail
 	// to reduce the number of infeasibilities before a single pivot; 0 means 3.
@@ -113,7 +112,7 @@ type BPP struct {
 	// MaxDenseFallback is the largest free block of a *Sparse A that is
 	// solved by a dense LU when the sparse LDLᵀ finds it not positive
 	// definite (a larger one ends the solve with ErrSingular); 0 means 2000
-	// (a 2000² LU takes about 32 MB and a second).
+	// (a 2000² LU holds 32 MB).
 	MaxDenseFallback int
 
 	// Workspace, reused across calls.
@@ -125,23 +124,23 @@ type BPP struct {
 	bestW         []float64
 	bestState     []State
 	fac           chol
-	// Regularized mode (semidefinite blocks, see BPP): the diagonal of A,
-	// the proximal centre x̄ and the true residual at the last centre move.
+	// Regularized mode (see BPP).
 	reg          bool
-	semidefinite bool // a recent Solve needed regularized mode: a warm-started next one starts in it
-	inherited    int  // solves in a row that started in regularized mode without testing A_FF
-	diag         []float64
-	xprox        []float64
-	// Damped mode (see startDamped): the damped point, its merit, workspace.
+	semidefinite bool      // the last Solve needed regularized mode: a warm-started next one starts in it
+	inherited    int       // solves in a row that started in regularized mode without testing A_FF
+	diag         []float64 // the diagonal of A
+	xprox        []float64 // the proximal centre x̄
+	proxRes      float64   // the true residual at the last move that cut it by 10 %
+	proxStay     int       // proximal moves since then
+	regWtol      float64   // the velocity tolerance of the true residual
+	// Damped mode (see BPP): the damped point, its merit, workspace.
 	dmX, dmT, dmW []float64
 	dmTheta       float64
-	proxRes       float64
-	regWtol       float64 // the velocity tolerance in regularized mode
-	proxStay      int
-	sfac          sparseLDL
-	lu            mat.LU
-	blk           mat.Dense
-	luRHS, luSol  mat.VecDense
+	// The sparse LDLᵀ and the dense LU of the free block.
+	sfac         sparseLDL
+	lu           mat.LU
+	blk          mat.Dense
+	luRHS, luSol mat.VecDense
 }
 
 var _ Solver = (*BPP)(nil)
@@ -531,7 +530,7 @@ func (st *bppSolve) pivot() {
 		st.dst.Pivots += st.ninf
 	case st.ninf < st.bestInf || st.fails < st.maxFail:
 		st.blockPivot()
-	case st.symmetric && st.n >= minDamped && st.singles >= maxSingles:
+	case st.symmetric && st.singles >= maxSingles:
 		st.damped = true
 		st.startDamped(st.bestX)
 		st.dst.Pivots += st.ninf
@@ -561,17 +560,9 @@ func (st *bppSolve) singlePivot() {
 	st.singles++
 }
 
-// Damped mode (see BPP) starts after maxSingles single pivots in a solve
-// of at least minDamped rows, that is in any symmetric solve: single
-// pivots are finite on P-matrices, but the redundant contacts of a pile
-// make A semidefinite, and on ten leaning dominoes (130–160 rows) they
-// crawled through the whole budget on 431 of 600 steps (1 140 iterations
-// a step) where the damped mode solves every step, in 3 iterations on
-// average and 153 at most.
-const (
-	maxSingles = 50
-	minDamped  = 0
-)
+// maxSingles is how many single pivots a symmetric solve makes before it
+// enters damped mode (see BPP).
+const maxSingles = 50
 
 // startDamped enters damped mode at x (see BPP): the natural residual's
 // index sets at x choose the first face.
@@ -757,10 +748,8 @@ func (s *BPP) enterRegularized(x []float64) {
 // semidefiniteInherit is how many warm-started solves in a row start in
 // regularized mode because an earlier one needed it, before one tests the
 // unshifted block again (see BPP): a time stepper on a resting pile pays a
-// failed factorization once in that many solves instead of once in two (a
-// solve that started regularized used to clear the flag), and a problem
-// that turns positive definite leaves the regularization within that
-// many solves.
+// failed factorization once in that many solves, and a problem that turns
+// positive definite leaves the regularization within that many solves.
 const semidefiniteInherit = 8
 
 // proxAccept is the residual, relative to the velocity scale max|b|, up to
