@@ -261,7 +261,7 @@ type bppSolve struct {
 	p    *Problem
 	sp   *Sparse // p.A if it is sparse
 	dst  *Result
-	set  Settings
+	set  Settings  // a copy: a pointer to Solve's would move it to the heap
 	x, w []float64 // the iterate: dst.X, dst.W
 	n    int
 
