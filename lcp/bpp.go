@@ -8,103 +8,102 @@ import (
 )
 
 // BPP is the block principal pivoting method of Júdice and Pires (1994,
-// ref. [29] of Enzenhöfer et al. 2019), extended to box bounds.
+// ref. [29] of Enzenhöfer et al. 2019), extended to box bounds, with the
+// safeguards that make it end on a time stepper's problems: single pivots,
+// a damped Newton mode, and a regularized mode for semidefinite A. It is
+// made for symmetric positive semidefinite A and for P-matrices: a bounded
+// row with aᵢᵢ < 0, or with aᵢᵢ = 0 and coupled to another row, is refused
+// with ErrUnsupported (use Lemke or Auto).
 //
-// Each row sits in one of three index sets: Free (F), AtLower (L) or AtUpper
-// (U). Given the sets, one iteration fixes x_L = l_L and x_U = u_U, solves the
-// free block exactly,
+// Iterations. Each row sits in one of three index sets: Free (F), AtLower
+// (L) or AtUpper (U). One iteration fixes x_L = l_L and x_U = u_U, solves
+// the face
 //
 //	A_FF x_F = −(b_F + A_FL l_L + A_FU u_U),
 //
-// sets w = A x + b (so w_F = 0 and the iterate satisfies Eq. (2)), and counts
-// the infeasible rows: i ∈ F with x_i < l_i or x_i > u_i, i ∈ L with w_i < 0,
-// i ∈ U with w_i > 0. If there are none the iterate solves the MLCP. Otherwise
-// the sets are exchanged: a block pivot moves every infeasible row at once
-// (F → L or U by the violated bound, L or U → F). Block pivots alone can cycle,
-// so the method keeps the least number of infeasibilities seen, n̄; after
-// MaxBlockFailures consecutive block pivots that do not reduce it, it moves one
-// row only: the infeasible row of largest index (Murty's least-index rule read
-// from the end), which is finite for symmetric positive definite A, and
-// returns to block pivots as soon as the count drops below n̄.
+// sets w = A x + b, shows (x, w) to the Observer, and counts the infeasible
+// rows: i ∈ F with x_i more than t_i below l_i or above u_i, i ∈ L with
+// w_i < −t_w, i ∈ U with w_i > t_w. The tolerances are Settings.Tolerance
+// (default 1e-10) times the velocity scale s_w = max|b| (1 if b = 0):
+// t_w = Tolerance·s_w, and t_i = t_w/aᵢᵢ for the impulse of row i. Rows with
+// l = u stay at their bound and rows with l = −∞, u = +∞ stay free.
 //
-// Damped mode. Finite is not fast: on the MLCPs of a dynamic pile of
-// boxes (about 1 000 rows of redundant contacts with friction boxes) the
-// single pivots crawled through the whole budget with 100–300 rows
-// infeasible, and on the semidefinite MLCPs of ten leaning dominoes (150
-// rows) they crawled too. A symmetric problem therefore
-// switches, after maxSingles single pivots, to a damped semismooth Newton
-// method on the natural residual, whose Newton steps are the face solves
-// of block pivoting: from the best iterate x, the index sets of the natural
-// residual (row i at a bound where x_i − w_i lies beyond it, else free)
-// choose a face, its solution x_f is the Newton point, and an Armijo line
-// search on θ = ½‖x − P(x − w)‖² moves x towards it (the globalization
-// that block pivoting lacks; Newton-min with it solved one such 978-row
-// problem in 441 iterations where the pivots did not finish). The solve
-// ends, as before, when a face solution has no infeasible row, so the
-// answer is exact. In regularized mode (below) its proximal moves go on to
-// the problem's own tolerance, not regTol, while they keep cutting the
-// residual by 10 % a move.
+// Guarantees:
+//   - Termination: at most Settings.MaxIterations iterations (0 means
+//     100 + 10 n), each one face solve. BudgetExhausted returns the last
+//     iterate with its index sets, a warm start for the next solve.
+//   - Every iterate, reported or returned, satisfies Eq. (2), w = A x + b,
+//     with the fixed rows exactly at their bounds and, outside regularized
+//     mode, w_F = 0 to the rounding of the face solve.
+//   - Converged: the last face solution has no infeasible row, so x solves
+//     the MLCP within t_i and t_w (in regularized mode, within the true
+//     residual's tolerance described there).
+//   - Failed (a face no factorization solves, inconsistent equations),
+//     Canceled and Stopped return the iterate with the fewest
+//     infeasibilities so far (the latest among equals) and its index sets,
+//     with an error wrapping ErrSingular, the context's error or ErrStopped.
 //
-// One iteration is one linear solve of the free block and one exchange (the
-// budget counts iterations). Rows with l = u stay at their bound and rows with
-// l = −∞, u = +∞ stay free. The free block is factored by Cholesky when A is
-// symmetric; between iterations the factor is updated row by row (O(m²) per
-// changed index) when few indices change, and refactored otherwise. A
-// non-symmetric A, or a block that is not numerically positive definite, uses
-// an LU factorization instead; a singular block ends the solve with an error
-// wrapping ErrSingular and the iterate with the fewest infeasibilities so far.
+// Modes. A solve starts in block pivots and gives way to the next mode when
+// one stalls:
+//   - Block pivots (blockPivot) exchange every infeasible row at once:
+//     F → L or U by the violated bound, L or U → F. Since they can cycle, the
+//     solve keeps n̄, the least infeasibility count seen; after
+//     MaxBlockFailures block pivots in a row that do not reduce it,
+//   - single pivots (singlePivot) exchange only the infeasible row of
+//     largest index (Murty's least-index rule read from the end), which is
+//     finite for P-matrices, and return to block pivots as soon as the count
+//     drops below n̄.
+//   - Damped mode (dampedStep): after maxSingles single pivots on a
+//     symmetric A, where single pivots crawl (redundant contacts make A
+//     semidefinite), the solve becomes a semismooth Newton method on the
+//     natural residual min(x − l, max(x − u, w)) whose Newton steps are the
+//     face solves. From the best iterate an Armijo line search on
+//     θ = ½‖x − P(x − w)‖² moves a damped point towards each face solution,
+//     and the natural residual's index sets there (at a bound where x − w
+//     lies beyond it, else free) choose the next face. It ends as pivoting
+//     does, on a face solution with no infeasible row.
+//   - Regularized mode (proximalMove): redundant rows make A_FF singular (a
+//     box resting on four points with box friction gives 12 rows of rank
+//     6), and block pivoting is only known to terminate on P-matrices. When
+//     a factorization meets a pivot at rounding level, the solve pivots on
+//     the regularized problem A + εD, b − εD x̄ instead (D = diag(A),
+//     ε = SemidefiniteShift, x̄ the proximal centre, first 0), a P-matrix.
+//     Each time that problem is solved while the true one is not, x̄ moves
+//     to x and the solve goes on from the same index sets; a move shrinks
+//     the error by ε/(λ + ε) along each eigenvalue λ of A and leaves the
+//     null space, in which solutions may differ, alone. Converged here
+//     means also that the true residual (the largest |w_F| and bound
+//     violation of w on L and U, with w = A x + b) is at most regTol·s_w
+//     (1e-6·s_w) when Settings.Tolerance is 0, and t_w when it is set; in
+//     damped mode the moves go on to t_w while they keep cutting the
+//     residual. When proxStall moves in a row fail to cut it by 10 % the
+//     equations are inconsistent (rigid rows closing a loop carry their
+//     position errors φ/h): a residual within regTol·s_w is Converged with
+//     the Reason "semidefinite block solved to …", one within
+//     proxAccept·s_w (1e-4·s_w) Converged with "semidefinite block
+//     consistent to …", a larger one Failed with ErrSingular. The
+//     regularization is a device of the algorithm, not a compliance:
+//     convergence is judged on the true w, which every iterate carries.
+//   - Inherited regularization: a warm-started Solve (Settings.Start set)
+//     on a BPP whose last Solve used the regularized mode starts in it, so
+//     that a time stepper does not factor a singular block first at every
+//     step; after semidefiniteInherit such solves in a row the next one
+//     tests the unshifted block, so a problem that has become positive
+//     definite leaves the regularization.
 //
-// When A is a *Sparse the free block is factored by a sparse LDLᵀ instead,
-// in the fill-reducing order of the whole of A (computed once per sparsity
-// pattern and kept across solves), and w = A x + b is a sparse product, so
-// an iteration costs O(nnz(L) + nnz(A)) memory and about Σ_k (column count
-// of L)² flops instead of O(m³): O(n) for a chain. Between iterations, and
-// between solves of the same matrix, the factor is updated rather than
-// refactored: only the rows of L that an index entering or leaving the free
-// set (or a changed entry of A) reaches through the elimination tree are
-// recomputed, which gives the same bits as a refactorization, and an
-// iteration that keeps the free set (a proximal move, below) reuses the
-// factor as it is. On large problems (a refactorization above about a
-// millisecond) a few moved indices are instead modified into the factor
-// by rank-one updates (Davis and Hager 2005), and a solve of a new A with
-// the same pattern (the next time step) refines against the previous
-// factor, refactoring only when that refinement converges slowly; both
-// solve A_FF to rounding, not bit for bit as a refactorization. A free block that is not numerically positive definite falls back
-// to a dense LU if it has at most MaxDenseFallback rows and otherwise ends the
-// solve with an error wrapping ErrSingular. Everything else (index sets,
-// iterates, budget, warm start) is the same as for a dense A; the iterates
-// agree to rounding.
+// Linear algebra. A symmetric A's free block is factored by Cholesky,
+// updated row by row (O(m²) per changed index) when few indices change.
+// A non-symmetric A, or a block that is not numerically positive definite,
+// is solved by LU (singular above condition number 1e14). A *Sparse A's
+// free block is factored by a sparse LDLᵀ in the fill-reducing order of
+// the whole of A (sparseLDL: O(n) per iteration for a chain), updated
+// between iterations and between solves of the same pattern; a block it
+// finds not positive definite falls back to a dense LU up to
+// MaxDenseFallback rows. Index sets, budget and warm starts are the same
+// for Dense and Sparse, and the iterates agree to rounding.
 //
-// Positive semidefinite A. Redundant constraints make A_FF singular: a box
-// resting on four points with box friction gives 12 rows of rank 6, and
-// block pivoting is only known to terminate for P-matrices (it cycles on a
-// brick wall). When a factorization meets a pivot at rounding level, the
-// solve switches to the proximal-point method for monotone problems: it
-// pivots on the regularized problem A + εD, b − εD x̄ (D = diag(A),
-// ε = SemidefiniteShift, x̄ the proximal centre, first 0), a P-matrix on
-// which block pivoting terminates, and each time that problem is solved
-// while the true one is not, it moves x̄ to x and continues from the same
-// index sets. Each move shrinks the error by ε/(λ + ε) along eigenvalues λ
-// of A and leaves the null space, in which any solution may differ, alone,
-// so a few moves give a solution of the true MLCP to regTol (1e-6) of the
-// velocity scale max|b| (with Settings.Tolerance set, to that tolerance). If the
-// true residual stops shrinking (three moves in a row without a 10 % cut) the
-// equations are inconsistent: below 1e-4
-// of the problem's velocity scale (max |b|) x is accepted as converged (the
-// Reason says so; the error measures show the residual), above it the solve
-// ends with ErrSingular. Rigid redundant rows that close loops (a brick
-// wall, a four-wheeled vehicle on flat ground) are inconsistent by their
-// position errors φ/h: the forklift's stall at 3e-5 m/s with max|b| = 28
-// m/s is one. The regularization is a device of the
-// algorithm, not a compliance: convergence is judged on w = A x + b, and
-// every iterate reported to the Observer carries the true w. A warm-started
-// Solve (Settings.Start set) on a BPP whose last Solve used the
-// regularization starts in it, so that a time stepper does not factor a
-// singular block first at every step; every semidefiniteInherit-th such
-// solve tests the unshifted block again, so a problem that has become
-// positive definite leaves the regularization.
-//
-// The default budget (MaxIterations = 0) is 100 + 10 n iterations.
+// A BPP keeps its workspace between solves, so repeated solves of one size
+// do not allocate; it is not safe for concurrent use.
 type BPP struct {
 	// MaxBlockFailures is the number of block pivots in a row that may fail
 	// to reduce the number of infeasibilities before a single pivot; 0 means 3.
@@ -113,7 +112,7 @@ type BPP struct {
 	// MaxDenseFallback is the largest free block of a *Sparse A that is
 	// solved by a dense LU when the sparse LDLᵀ finds it not positive
 	// definite (a larger one ends the solve with ErrSingular); 0 means 2000
-	// (a 2000² LU takes about 32 MB and a second).
+	// (a 2000² LU holds 32 MB).
 	MaxDenseFallback int
 
 	// Workspace, reused across calls.
@@ -125,23 +124,23 @@ type BPP struct {
 	bestW         []float64
 	bestState     []State
 	fac           chol
-	// Regularized mode (semidefinite blocks, see BPP): the diagonal of A,
-	// the proximal centre x̄ and the true residual at the last centre move.
+	// Regularized mode (see BPP).
 	reg          bool
-	semidefinite bool // a recent Solve needed regularized mode: a warm-started next one starts in it
-	inherited    int  // solves in a row that started in regularized mode without testing A_FF
-	diag         []float64
-	xprox        []float64
-	// Damped mode (see startDamped): the damped point, its merit, workspace.
+	semidefinite bool      // the last Solve needed regularized mode: a warm-started next one starts in it
+	inherited    int       // solves in a row that started in regularized mode without testing A_FF
+	diag         []float64 // the diagonal of A
+	xprox        []float64 // the proximal centre x̄
+	proxRes      float64   // the true residual at the last move that cut it by 10 %
+	proxStay     int       // proximal moves since then
+	regWtol      float64   // the velocity tolerance of the true residual
+	// Damped mode (see BPP): the damped point, its merit, workspace.
 	dmX, dmT, dmW []float64
 	dmTheta       float64
-	proxRes       float64
-	regWtol       float64 // the velocity tolerance in regularized mode
-	proxStay      int
-	sfac          sparseLDL
-	lu            mat.LU
-	blk           mat.Dense
-	luRHS, luSol  mat.VecDense
+	// The sparse LDLᵀ and the dense LU of the free block.
+	sfac         sparseLDL
+	lu           mat.LU
+	blk          mat.Dense
+	luRHS, luSol mat.VecDense
 }
 
 var _ Solver = (*BPP)(nil)
@@ -242,13 +241,108 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	n := p.N()
-	s.state = growStates(s.state, n)
-	s.next = growStates(s.next, n)
-	if err := initialStates(s.state, p, &set); err != nil {
+	st := bppSolve{BPP: s, p: p, dst: dst, set: set, n: p.N()}
+	if err := st.start(); err != nil {
 		return err
 	}
-	dst.resize(n)
+	for st.it = 1; ; st.it++ {
+		if done, err := st.iterate(); done {
+			return err
+		}
+	}
+}
+
+// bppSolve is the state of one BPP.Solve: the problem, the answer being
+// built, the tolerances and budget, and the counters of the pivoting
+// rules. The index sets, the best iterate and the factors live in the
+// BPP's workspace, which it embeds.
+type bppSolve struct {
+	*BPP
+	p    *Problem
+	sp   *Sparse // p.A if it is sparse
+	dst  *Result
+	set  Settings  // a copy: a pointer to Solve's would move it to the heap
+	x, w []float64 // the iterate: dst.X, dst.W
+	n    int
+
+	symmetric bool
+	wtol, sw  float64 // velocity tolerance and velocity scale max|b|
+	budget    int
+	maxFail   int // MaxBlockFailures or its default
+
+	it      int     // the current iteration, 1-based
+	ninf    int     // infeasible rows of the current face solution
+	last    int     // the largest infeasible row
+	trueRes float64 // regularized mode: the true residual of the face solution
+	bestInf int     // the least infeasibility count seen (n̄)
+	fails   int     // block pivots in a row that did not reduce bestInf
+	singles int     // single pivots so far
+	damped  bool    // in damped mode
+	keptInf int     // infeasibilities of the kept best iterate, −1 before any
+}
+
+// start sizes the workspace, sets the initial index sets, the tolerances
+// and the budget, and starts in regularized mode if a recent warm-started
+// solve needed it. An error ends the solve.
+func (st *bppSolve) start() error {
+	s, p, n := st.BPP, st.p, st.n
+	s.state = growStates(s.state, n)
+	s.next = growStates(s.next, n)
+	if err := initialStates(s.state, p, &st.set); err != nil {
+		return err
+	}
+	st.dst.resize(n)
+	s.grow(n)
+	st.x, st.w = st.dst.X, st.dst.W
+	st.wtol = scales(p, st.set.Tolerance, s.xtol)
+	st.sw = st.wtol / tolOrDefault(st.set.Tolerance)
+	st.budget = st.set.MaxIterations
+	if st.budget <= 0 {
+		st.budget = 100 + 10*n
+	}
+	st.maxFail = s.MaxBlockFailures
+	if st.maxFail <= 0 {
+		st.maxFail = 3
+	}
+	st.symmetric = isSymmetric(p.A, 1e-12)
+	if reason := notForBPP(p, st.symmetric); reason != "" {
+		fixFromStates(st.x, p, s.state)
+		p.Residual(st.w, st.x)
+		copy(st.dst.States, s.state)
+		st.dst.Status, st.dst.Reason = Failed, reason
+		return fmt.Errorf("bpp: %s: %w", reason, ErrUnsupported)
+	}
+	st.sp, _ = p.A.(*Sparse)
+	if st.sp == nil {
+		s.fac.reset(n)
+	}
+	s.sfac.shift = 0
+	s.reg = false
+	for i := range s.diag {
+		s.diag[i] = p.A.At(i, i)
+	}
+	inherit := s.semidefinite && st.set.Start != nil && s.inherited < semidefiniteInherit
+	s.semidefinite = false
+	if inherit {
+		// A recent (warm-starting) solve needed the regularization: start
+		// in it rather than factor a singular block first.
+		s.enterRegularized(st.x)
+		s.inherited++
+	} else {
+		s.inherited = 0
+	}
+	// Semidefinite problems are solved to regTol of the velocity scale
+	// unless the caller asked for a tolerance (see BPP).
+	s.regWtol = st.wtol
+	if st.set.Tolerance == 0 {
+		s.regWtol = math.Max(st.wtol, regTol*st.sw)
+	}
+	st.bestInf, st.keptInf = n+1, -1
+	return nil
+}
+
+// grow sizes the workspace for n rows; no row is in the factor.
+func (s *BPP) grow(n int) {
 	s.pos = growInt(s.pos, n)
 	s.free = growInt(s.free, n)[:0]
 	s.rhs = grow(s.rhs, n)
@@ -260,235 +354,226 @@ func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
 	for i := range s.pos {
 		s.pos[i] = -1
 	}
-	xtol := s.xtol
-	wtol := scales(p, set.Tolerance, xtol)
-	sw := wtol / tolOrDefault(set.Tolerance)
-	budget := set.MaxIterations
-	if budget <= 0 {
-		budget = 100 + 10*n
-	}
-	maxFail := s.MaxBlockFailures
-	if maxFail <= 0 {
-		maxFail = 3
-	}
-	symmetric := isSymmetric(p.A, 1e-12)
-	if reason := notForBPP(p, symmetric); reason != "" {
-		fixFromStates(dst.X, p, s.state)
-		p.Residual(dst.W, dst.X)
-		copy(dst.States, s.state)
-		dst.Status, dst.Reason = Failed, reason
-		return fmt.Errorf("bpp: %s: %w", reason, ErrUnsupported)
-	}
-	sp, _ := p.A.(*Sparse)
-	if sp == nil {
-		s.fac.reset(n)
-	}
-	s.sfac.shift = 0
-	s.reg = false
 	s.diag = grow(s.diag, n)
 	s.xprox = grow(s.xprox, n)
-	for i := range s.diag {
-		s.diag[i] = p.A.At(i, i)
-	}
-	inherit := s.semidefinite && set.Start != nil && s.inherited < semidefiniteInherit
-	s.semidefinite = false
-	if inherit {
-		// A recent (warm-starting) solve needed the regularization: start
-		// in it rather than factor a singular block first.
-		s.enterRegularized(dst.X)
-		s.inherited++
-	} else {
-		s.inherited = 0
-	}
-	x, w := dst.X, dst.W
-	// Semidefinite problems are solved to regTol of the velocity scale
-	// unless the caller asked for a tolerance (see BPP).
-	s.regWtol = wtol
-	if set.Tolerance == 0 {
-		s.regWtol = math.Max(wtol, regTol*sw)
-	}
+}
 
-	bestInf := n + 1 // least infeasibility count seen (n̄)
-	fails, damped, singles := 0, false, 0
-	keptInf := -1 // infeasibilities of the kept best iterate
-	for it := 1; ; it++ {
-		if err := set.canceled(dst, "bpp"); err != nil {
-			s.finishBest(dst, p, keptInf)
-			return err
+// iterate is one iteration: it solves the face of the index sets and
+// either ends the solve, reporting true and the error to return, or
+// chooses the next index sets.
+func (st *bppSolve) iterate() (bool, error) {
+	if done, err := st.solveFace(); done {
+		return true, err
+	}
+	st.exchange()
+	if st.ninf == 0 {
+		if !st.reg || st.trueRes <= st.proxTol() {
+			return true, st.finish(Converged, "")
 		}
-		fixFromStates(x, p, s.state)
-		var err error
-		if sp != nil {
-			err = s.solveSparse(p, sp, x, w)
-		} else {
-			err = s.solveFree(p, x, w, symmetric, sw)
+		if done, err := st.proximalMove(); done {
+			return true, err
 		}
-		if err != nil {
-			s.finishBest(dst, p, keptInf)
-			dst.Iterations = it - 1
-			dst.Status = Failed
-			dst.Reason = err.Error()
-			return err
-		}
-		dst.Iterations = it
-		set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
-		// Infeasibilities and the block exchange.
-		ninf, last := 0, -1
-		trueRes := 0.0 // regularized mode: the largest true |w_F| or bound violation of w
-		for i := 0; i < n; i++ {
-			v := s.state[i]
-			nv := v
-			wi := w[i]
-			if s.reg {
-				// The regularized problem's w: A x + b + εD(x − x̄).
-				wi += SemidefiniteShift * s.diag[i] * (x[i] - s.xprox[i])
-				switch {
-				case v == Free:
-					trueRes = math.Max(trueRes, math.Abs(w[i]))
-				case v == AtLower && p.Lo[i] != p.Hi[i]:
-					trueRes = math.Max(trueRes, -w[i])
-				case v == AtUpper && p.Lo[i] != p.Hi[i]:
-					trueRes = math.Max(trueRes, w[i])
-				}
+	}
+	if st.it >= st.budget {
+		return true, st.finish(BudgetExhausted, "")
+	}
+	if st.ninf > 0 {
+		st.pivot()
+	}
+	return false, nil
+}
+
+// solveFace sets x to the solution of the face of the index sets (the
+// fixed rows at their bounds, A_FF x_F = −(b_F + A_F,fixed x_fixed)) and
+// w = A x + b, and shows the iterate to the Observer. It ends the solve
+// when the solve was canceled or stopped, or the face could not be solved.
+func (st *bppSolve) solveFace() (bool, error) {
+	dst := st.dst
+	if err := st.set.canceled(dst, "bpp"); err != nil {
+		st.finishBest()
+		return true, err
+	}
+	fixFromStates(st.x, st.p, st.state)
+	var err error
+	if st.sp != nil {
+		err = st.solveSparse(st.p, st.sp, st.x, st.w)
+	} else {
+		err = st.solveFree(st.p, st.x, st.w, st.symmetric, st.sw)
+	}
+	if err != nil {
+		st.finishBest()
+		dst.Iterations = st.it - 1
+		dst.Status = Failed
+		dst.Reason = err.Error()
+		return true, err
+	}
+	dst.Iterations = st.it
+	st.set.observe(Iterate{Iter: st.it, X: st.x, W: st.w, SatisfiesEq2: true})
+	return false, nil
+}
+
+// exchange counts the infeasible rows of the face solution (ninf, the
+// largest in last), sets next to the block exchange of them all, measures
+// the true residual in regularized mode, and keeps the iterate as the
+// best one if it has no more infeasibilities than the best so far.
+func (st *bppSolve) exchange() {
+	p, x, w, xtol, wtol := st.p, st.x, st.w, st.xtol, st.wtol
+	st.ninf, st.last, st.trueRes = 0, -1, 0
+	for i := 0; i < st.n; i++ {
+		v := st.state[i]
+		nv := v
+		wi := w[i]
+		if st.reg {
+			// The regularized problem's w: A x + b + εD(x − x̄); the true
+			// residual is the largest |w_F| or bound violation of w.
+			wi += SemidefiniteShift * st.diag[i] * (x[i] - st.xprox[i])
+			switch {
+			case v == Free:
+				st.trueRes = math.Max(st.trueRes, math.Abs(w[i]))
+			case v == AtLower && p.Lo[i] != p.Hi[i]:
+				st.trueRes = math.Max(st.trueRes, -w[i])
+			case v == AtUpper && p.Lo[i] != p.Hi[i]:
+				st.trueRes = math.Max(st.trueRes, w[i])
 			}
-			switch v {
-			case Free:
-				if x[i] < p.Lo[i]-xtol[i] {
-					nv = AtLower
-				} else if x[i] > p.Hi[i]+xtol[i] {
-					nv = AtUpper
-				}
-			case AtLower:
-				if wi < -wtol && p.Lo[i] != p.Hi[i] {
-					nv = Free
-				}
-			case AtUpper:
-				if wi > wtol && p.Lo[i] != p.Hi[i] {
-					nv = Free
-				}
+		}
+		switch v {
+		case Free:
+			if x[i] < p.Lo[i]-xtol[i] {
+				nv = AtLower
+			} else if x[i] > p.Hi[i]+xtol[i] {
+				nv = AtUpper
 			}
-			s.next[i] = nv
-			if nv != v {
-				ninf++
-				last = i
+		case AtLower:
+			if wi < -wtol && p.Lo[i] != p.Hi[i] {
+				nv = Free
+			}
+		case AtUpper:
+			if wi > wtol && p.Lo[i] != p.Hi[i] {
+				nv = Free
 			}
 		}
-		if keptInf < 0 || ninf <= keptInf {
-			keptInf = ninf
-			copy(s.bestX, x)
-			copy(s.bestW, w)
-			copy(s.bestState, s.state)
+		st.next[i] = nv
+		if nv != v {
+			st.ninf++
+			st.last = i
 		}
-		// In damped mode the proximal moves go on to the problem's own
-		// tolerance while they keep cutting the residual; regWtol is
-		// accepted once they stall.
-		proxTol := s.regWtol
-		if damped {
-			proxTol = wtol
-		}
-		if ninf == 0 && s.reg && trueRes > proxTol {
-			// Solved for the regularized problem but not yet for A: move
-			// the proximal centre to x and solve again (the index sets
-			// usually stay). A residual that stops shrinking means the
-			// equations are inconsistent.
-			if trueRes < 0.9*s.proxRes {
-				s.proxRes, s.proxStay = trueRes, 0
-			} else if s.proxStay++; s.proxStay >= proxStall && trueRes <= s.regWtol {
-				copy(dst.States, s.state)
-				dst.Status = Converged
-				dst.Reason = fmt.Sprintf("semidefinite block solved to %.3g m/s", trueRes)
-				return nil
-			} else if s.proxStay >= proxStall && trueRes <= proxAccept*sw {
-				// Stalled at a residual far below the problem's velocity
-				// scale: the equations are consistent only to that level
-				// (redundant rigid rows closing a loop, as in a brick wall
-				// or a four-wheeled vehicle, carry their position errors
-				// φ/h into the null space of A). Accept x.
-				copy(dst.States, s.state)
-				dst.Status = Converged
-				dst.Reason = fmt.Sprintf("semidefinite block consistent to %.3g m/s", trueRes)
-				return nil
-			} else if s.proxStay >= proxStall {
-				s.finishBest(dst, p, keptInf)
-				dst.Status = Failed
-				err := fmt.Errorf("semidefinite free block: the equations are inconsistent (residual %.3g m/s stays after %d proximal steps): %w", trueRes, s.proxStay, ErrSingular)
-				dst.Reason = err.Error()
-				return err
-			}
-			copy(s.xprox, x)
-			if damped {
-				s.startDamped(p, x) // a new regularized problem: restart the line search there
-			}
-			if it >= budget {
-				copy(dst.States, s.state)
-				dst.Status = BudgetExhausted
-				return nil
-			}
-			continue
-		}
-		if ninf == 0 {
-			copy(dst.States, s.state)
-			dst.Status = Converged
-			return nil
-		}
-		if it >= budget {
-			copy(dst.States, s.state)
-			dst.Status = BudgetExhausted
-			return nil
-		}
-		switch {
-		case damped:
-			// Damped mode (see BPP): a line search from the last point
-			// towards this face's solution, the next face from there.
-			s.dampedStep(p, x)
-			dst.Pivots += ninf
-		case ninf < bestInf:
-			bestInf, fails = ninf, 0
-			dst.Pivots += ninf
-			copy(s.state, s.next)
-		case fails < maxFail:
-			fails++
-			dst.Pivots += ninf
-			copy(s.state, s.next)
-		case symmetric && n >= minDamped && singles >= maxSingles:
-			// Single pivots crawl: damped Newton from the best iterate.
-			damped = true
-			s.startDamped(p, s.bestX)
-			dst.Pivots += ninf
-		default:
-			// Single pivot on the largest infeasible index.
-			s.state[last] = s.next[last]
-			dst.Pivots++
-			singles++
-		}
-		for i := 0; i < n; i++ {
-			s.state[i] = fixState(s.state[i], p.Lo[i], p.Hi[i])
-		}
+	}
+	if st.keptInf < 0 || st.ninf <= st.keptInf {
+		st.keptInf = st.ninf
+		copy(st.bestX, x)
+		copy(st.bestW, w)
+		copy(st.bestState, st.state)
 	}
 }
 
-// Damped mode (see BPP) starts after maxSingles single pivots in a solve
-// of at least minDamped rows, that is in any symmetric solve: single
-// pivots are finite on P-matrices, but the redundant contacts of a pile
-// make A semidefinite, and on ten leaning dominoes (130–160 rows) they
-// crawled through the whole budget on 431 of 600 steps (1 140 iterations
-// a step) where the damped mode solves every step, in 3 iterations on
-// average and 153 at most.
-const (
-	maxSingles = 50
-	minDamped  = 0
-)
+// proxTol is the true residual to which the proximal moves go on: the
+// problem's own tolerance in damped mode, else regWtol.
+func (st *bppSolve) proxTol() float64 {
+	if st.damped {
+		return st.wtol
+	}
+	return st.regWtol
+}
+
+// proximalMove is regularized mode's step once the regularized problem is
+// solved but the true one is not: it moves the proximal centre x̄ to x and
+// goes on from the same index sets, or, when the true residual has not
+// shrunk by 10 % in proxStall moves, ends the solve (stalled).
+func (st *bppSolve) proximalMove() (bool, error) {
+	if st.trueRes < 0.9*st.proxRes {
+		st.proxRes, st.proxStay = st.trueRes, 0
+	} else if st.proxStay++; st.proxStay >= proxStall {
+		return true, st.stalled()
+	}
+	copy(st.xprox, st.x)
+	if st.damped {
+		st.startDamped(st.x) // a new regularized problem: restart the line search there
+	}
+	return false, nil
+}
+
+// stalled ends a solve whose proximal moves stopped cutting the true
+// residual: converged if it is below regWtol, or below proxAccept of the
+// velocity scale (equations consistent only to that level, as redundant
+// rigid rows closing a loop carry their position errors φ/h into the null
+// space of A), else failed with ErrSingular.
+func (st *bppSolve) stalled() error {
+	switch {
+	case st.trueRes <= st.regWtol:
+		return st.finish(Converged, fmt.Sprintf("semidefinite block solved to %.3g m/s", st.trueRes))
+	case st.trueRes <= proxAccept*st.sw:
+		return st.finish(Converged, fmt.Sprintf("semidefinite block consistent to %.3g m/s", st.trueRes))
+	}
+	st.finishBest()
+	st.dst.Status = Failed
+	err := fmt.Errorf("semidefinite free block: the equations are inconsistent (residual %.3g m/s stays after %d proximal steps): %w", st.trueRes, st.proxStay, ErrSingular)
+	st.dst.Reason = err.Error()
+	return err
+}
+
+// finish ends the solve at the current iterate with status and reason.
+func (st *bppSolve) finish(status Status, reason string) error {
+	copy(st.dst.States, st.state)
+	st.dst.Status, st.dst.Reason = status, reason
+	return nil
+}
+
+// pivot chooses the next index sets from an infeasible face solution: a
+// damped step in damped mode; else a block pivot while they reduce the
+// infeasibilities or have failed to fewer than maxFail times in a row;
+// else a single pivot, until single pivots have crawled maxSingles times
+// on a symmetric problem and the damped mode starts.
+func (st *bppSolve) pivot() {
+	switch {
+	case st.damped:
+		st.dampedStep(st.x)
+		st.dst.Pivots += st.ninf
+	case st.ninf < st.bestInf || st.fails < st.maxFail:
+		st.blockPivot()
+	case st.symmetric && st.singles >= maxSingles:
+		st.damped = true
+		st.startDamped(st.bestX)
+		st.dst.Pivots += st.ninf
+	default:
+		st.singlePivot()
+	}
+	for i := 0; i < st.n; i++ {
+		st.state[i] = fixState(st.state[i], st.p.Lo[i], st.p.Hi[i])
+	}
+}
+
+// blockPivot exchanges every infeasible row at once.
+func (st *bppSolve) blockPivot() {
+	if st.ninf < st.bestInf {
+		st.bestInf, st.fails = st.ninf, 0
+	} else {
+		st.fails++
+	}
+	st.dst.Pivots += st.ninf
+	copy(st.state, st.next)
+}
+
+// singlePivot exchanges the infeasible row of largest index only.
+func (st *bppSolve) singlePivot() {
+	st.state[st.last] = st.next[st.last]
+	st.dst.Pivots++
+	st.singles++
+}
+
+// maxSingles is how many single pivots a symmetric solve makes before it
+// enters damped mode (see BPP).
+const maxSingles = 50
 
 // startDamped enters damped mode at x (see BPP): the natural residual's
 // index sets at x choose the first face.
-func (s *BPP) startDamped(p *Problem, x []float64) {
+func (st *bppSolve) startDamped(x []float64) {
 	n := len(x)
-	s.dmX = grow(s.dmX, n)
-	s.dmT = grow(s.dmT, n)
-	s.dmW = grow(s.dmW, n)
-	copy(s.dmX, x)
-	s.dmTheta = s.merit(p, s.dmX)
-	s.dampedSets(p)
+	st.dmX = grow(st.dmX, n)
+	st.dmT = grow(st.dmT, n)
+	st.dmW = grow(st.dmW, n)
+	copy(st.dmX, x)
+	st.dmTheta = st.merit(st.dmX)
+	st.dampedSets()
 }
 
 // dampedStep moves the damped point towards xf, the Newton point (the
@@ -499,56 +584,59 @@ func (s *BPP) startDamped(p *Problem, x []float64) {
 // natural residual there: a semismooth Newton method on min(x − l,
 // max(x − u, w)) with the face solves of block pivoting as its Newton
 // steps.
-func (s *BPP) dampedStep(p *Problem, xf []float64) {
+func (st *bppSolve) dampedStep(xf []float64) {
 	for a := 1.0; ; a /= 2 {
-		for i := range s.dmT {
-			s.dmT[i] = s.dmX[i] + a*(xf[i]-s.dmX[i])
+		for i := range st.dmT {
+			st.dmT[i] = st.dmX[i] + a*(xf[i]-st.dmX[i])
 		}
-		th := s.merit(p, s.dmT) // leaves w at the trial point in s.dmW
-		if th <= (1-2e-4*a)*s.dmTheta || a <= 1.0/(1<<20) {
-			copy(s.dmX, s.dmT)
-			s.dmTheta = th
+		th := st.merit(st.dmT) // leaves w at the trial point in dmW
+		if th <= (1-2e-4*a)*st.dmTheta || a <= 1.0/(1<<20) {
+			copy(st.dmX, st.dmT)
+			st.dmTheta = th
 			break
 		}
 	}
-	s.dampedSets(p)
+	st.dampedSets()
 }
 
 // merit returns ½‖x − P(x − w)‖² at x, w = A x + b (plus the proximal term
-// in regularized mode), and leaves w in s.dmW.
-func (s *BPP) merit(p *Problem, x []float64) float64 {
-	p.Residual(s.dmW, x)
+// in regularized mode), and leaves w in dmW.
+func (st *bppSolve) merit(x []float64) float64 {
+	p := st.p
+	p.Residual(st.dmW, x)
 	th := 0.0
 	for i, v := range x {
-		if s.reg {
-			s.dmW[i] += SemidefiniteShift * s.diag[i] * (v - s.xprox[i])
+		if st.reg {
+			st.dmW[i] += SemidefiniteShift * st.diag[i] * (v - st.xprox[i])
 		}
-		r := v - math.Min(math.Max(v-s.dmW[i], p.Lo[i]), p.Hi[i])
+		r := v - math.Min(math.Max(v-st.dmW[i], p.Lo[i]), p.Hi[i])
 		th += 0.5 * r * r
 	}
 	return th
 }
 
 // dampedSets sets the index sets from the natural residual at the damped
-// point (w in s.dmW): at a bound where x − w lies beyond it, else free.
-func (s *BPP) dampedSets(p *Problem) {
-	for i, v := range s.dmX {
-		t := v - s.dmW[i]
+// point (w in dmW): at a bound where x − w lies beyond it, else free.
+func (st *bppSolve) dampedSets() {
+	p := st.p
+	for i, v := range st.dmX {
+		t := v - st.dmW[i]
 		switch {
 		case t <= p.Lo[i]:
-			s.state[i] = AtLower
+			st.state[i] = AtLower
 		case t >= p.Hi[i]:
-			s.state[i] = AtUpper
+			st.state[i] = AtUpper
 		default:
-			s.state[i] = Free
+			st.state[i] = Free
 		}
 	}
 }
 
 // finishBest copies the kept best iterate into dst; before any iterate was
 // solved it leaves x at the fixed values (free rows 0) with w = A x + b.
-func (s *BPP) finishBest(dst *Result, p *Problem, keptInf int) {
-	if keptInf < 0 {
+func (st *bppSolve) finishBest() {
+	s, dst, p := st.BPP, st.dst, st.p
+	if st.keptInf < 0 {
 		for i, v := range s.state {
 			if v == Free {
 				dst.X[i] = 0
@@ -660,10 +748,8 @@ func (s *BPP) enterRegularized(x []float64) {
 // semidefiniteInherit is how many warm-started solves in a row start in
 // regularized mode because an earlier one needed it, before one tests the
 // unshifted block again (see BPP): a time stepper on a resting pile pays a
-// failed factorization once in that many solves instead of once in two (a
-// solve that started regularized used to clear the flag), and a problem
-// that turns positive definite leaves the regularization within that
-// many solves.
+// failed factorization once in that many solves, and a problem that turns
+// positive definite leaves the regularization within that many solves.
 const semidefiniteInherit = 8
 
 // proxAccept is the residual, relative to the velocity scale max|b|, up to

@@ -17,9 +17,9 @@
 // Solvers:
 //
 //   - BPP: block principal pivoting (Júdice & Pires 1994, ref. [29] of the
-//     paper) with the single-pivot safeguard and, for large problems whose
-//     single pivots crawl, a line-searched (damped) Newton mode on the same
-//     face solves. Every iterate solves the free block exactly, so it
+//     paper) with the single-pivot safeguard and, for symmetric problems
+//     whose single pivots crawl, a line-searched (damped) Newton mode on the
+//     same face solves. Every iterate solves the free block exactly, so it
 //     satisfies Eq. (2).
 //   - PGS: projected Gauss–Seidel with box projection and optional
 //     over-relaxation; one sweep per iteration.

@@ -92,9 +92,8 @@ func (f NCPFunc) String() string {
 //
 // The linear solve is dense also when A is a *Sparse (H is assembled from
 // the sparse rows in O(nnz) plus O(n²) to clear it): O(n²) memory and
-// O(n³) time per iteration suit n up to a few thousand (n = 120: 0.3 ms per
-// Newton step on these machines, so about 0.2 s and 8 MB at n = 1000). A sparse LU of H, which has
-// A's pattern, is future work.
+// O(n³) time per iteration suit n up to a few thousand (8 MB for H at
+// n = 1000). A sparse LU of H, which has A's pattern, is future work.
 //
 // Stopping. With s_w = max|b_i| (1 if b = 0), the solve has converged when
 // ‖Φ‖_∞ ≤ Tolerance·s_w, the velocity scale BPP uses (see scales and

@@ -21,8 +21,7 @@ import (
 // is also a path in the graph of A. Consecutive rows with equal patterns (the
 // three rows of a contact, the five of a hinge) are merged into one
 // supervariable first, so the ordering works on a graph with s times fewer
-// vertices and s² times fewer edges for blocks of s rows. It costs about
-// 0.3 ms for a 5000-row chain and 1 ms for a 552-row wall.
+// vertices and s² times fewer edges for blocks of s rows.
 //
 // The padded matrix. What is factored is the whole n×n matrix
 //
