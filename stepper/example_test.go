@@ -50,8 +50,8 @@ func ExampleWorld() {
 	const theta0 = 0.1
 	dir := mgl64.Vec3{math.Sin(theta0), 0, -math.Cos(theta0)}
 	pivot := mgl64.Vec3{0, 0, 2}
-	rod, err := body.New(body.Params{Name: "rod", Mass: 1, Inertia: body.RodInertia(1, 1),
-		Pos: pivot.Add(dir.Mul(0.5)), Rot: mgl64.QuatBetweenVectors(mgl64.Vec3{1, 0, 0}, dir)})
+	rod, err := body.New(body.Params{Name: "rod", Mass: 1, Inertia: body.RodInertiaZ(1, 1),
+		Pos: pivot.Add(dir.Mul(0.5)), Rot: mgl64.QuatBetweenVectors(mgl64.Vec3{0, 0, 1}, dir)})
 	if err != nil {
 		panic(err)
 	}
