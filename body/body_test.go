@@ -55,7 +55,7 @@ func TestValidate(t *testing.T) {
 		{"rotated inertia [1 1 10]", func(p *Params) { p.Inertia = rotated(mgl64.Diag3(mgl64.Vec3{1, 1, 10})) }, "Inertia", "triangle inequality"},
 		// A disc (I_z = I_x + I_y) and a thin rod sit on the boundary.
 		{"disc inertia", func(p *Params) { p.Inertia = rotated(CylinderInertia(2, 1, 0)) }, "", ""},
-		{"rod inertia", func(p *Params) { p.Inertia = rotated(RodInertia(2, 3)) }, "", ""},
+		{"rod inertia", func(p *Params) { p.Inertia = rotated(RodInertiaZ(2, 3)) }, "", ""},
 		// Moments rounded to 7 digits (a disc 1, 1, 2 → 0.3333333, 0.3333333,
 		// 0.6666667: 3e-8 of the trace beyond the boundary) pass; 1e-5 fails.
 		{"disc rounded", func(p *Params) { p.Inertia = mgl64.Diag3(mgl64.Vec3{0.3333333, 0.3333333, 0.6666667}) }, "", ""},
@@ -248,7 +248,7 @@ func TestInertiaClosedForms(t *testing.T) {
 		{"cylinder 6kg r1 l2", CylinderInertia(6, 1, 2), mgl64.Vec3{3.5, 3.5, 3}},
 		{"capsule l=0 is a sphere", CapsuleInertia(5, 2, 0), mgl64.Vec3{8, 8, 8}},
 		// paper rod (Enzenhöfer et al. 2019 §5.1): m = 4 kg, l = 1.5 m → ml²/12 = 0.75.
-		{"rod 4kg 1.5m", RodInertia(4, 1.5), mgl64.Vec3{0.75 * RodAxialRatio, 0.75, 0.75}},
+		{"rod 4kg 1.5m", RodInertiaZ(4, 1.5), mgl64.Vec3{0.75, 0.75, 0.75 * RodAxialRatio}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -38,10 +38,10 @@
 // independent of mgl64's package-level Epsilon.
 //
 // The inertia helpers (BoxInertia, SphereInertia, CylinderInertia,
-// CapsuleInertia, RodInertia) give closed forms for homogeneous solids.
-// Their sizes are full lengths (a box's side lengths, a cylinder's length),
-// like a scene file's box "size"; contact.NewBoxHalf is the one box
-// constructor that takes half of each side, and its name says so.
+// CapsuleInertia, RodInertiaZ) give closed forms for homogeneous solids.
+// Their sizes are full lengths (a box's side lengths, a cylinder's length)
+// and elongated solids lie along body z, as for contact.Shape and a scene
+// file's "size" and "length".
 //
 // References:
 //   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.

@@ -7,12 +7,14 @@ import (
 )
 
 // The inertia helpers return the body-frame inertia about the centre of mass
-// of a homogeneous solid (kg·m²) for mass m (kg) and lengths in m. They do
-// not check their arguments: Body.Validate rejects a result that is not
-// finite and positive definite.
+// of a homogeneous solid (kg·m²) for mass m (kg). Lengths are full lengths
+// in m, as for contact.Shape and a scene file's "size" and "length", and
+// elongated solids (cylinder, capsule, rod) lie along body z. They do not
+// check their arguments: Body.Validate rejects a result that is not finite
+// and positive definite.
 
-// BoxInertia returns the inertia of a box with full side lengths sx, sy, sz
-// along the body x, y, z axes: diag(m(sy²+sz²)/12, m(sx²+sz²)/12, m(sx²+sy²)/12).
+// BoxInertia returns the inertia of a box of full side lengths sx, sy, sz (m)
+// along body x, y, z: diag(m(sy²+sz²)/12, m(sx²+sz²)/12, m(sx²+sy²)/12).
 func BoxInertia(m, sx, sy, sz float64) mgl64.Mat3 {
 	return mgl64.Diag3(mgl64.Vec3{
 		m * (sy*sy + sz*sz) / 12,
@@ -21,27 +23,26 @@ func BoxInertia(m, sx, sy, sz float64) mgl64.Mat3 {
 	})
 }
 
-// SphereInertia returns the inertia of a solid sphere of radius r: (2/5) m r² I.
+// SphereInertia returns the inertia of a solid sphere of radius r (m): (2/5) m r² I.
 func SphereInertia(m, r float64) mgl64.Mat3 {
 	i := 0.4 * m * r * r
 	return mgl64.Diag3(mgl64.Vec3{i, i, i})
 }
 
 // CylinderInertia returns the inertia of a solid cylinder of radius r and
-// length l with its axis along body z:
-// diag(m(3r²+l²)/12, m(3r²+l²)/12, m r²/2).
+// full length l along body z (m): diag(m(3r²+l²)/12, m(3r²+l²)/12, m r²/2).
 func CylinderInertia(m, r, l float64) mgl64.Mat3 {
 	t := m * (3*r*r + l*l) / 12
 	return mgl64.Diag3(mgl64.Vec3{t, t, m * r * r / 2})
 }
 
-// CapsuleInertia returns the inertia of a solid capsule along body z: a
-// cylinder of radius r and length l (the straight part, end caps excluded)
-// closed by two hemispheres of radius r. The mass is split by volume,
-// m_c = m·l/(l + 4r/3) to the cylinder, m_s = m − m_c to the two caps. Each
-// hemisphere (mass m_s/2) has its centre of mass 3r/8 from its flat face and
-// inertia (83/320)(m_s/2) r² about a transverse axis through it; the parallel
-// axis term with distance l/2 + 3r/8 gives
+// CapsuleInertia returns the inertia of a solid capsule of radius r and full
+// straight length l along body z (m), end caps excluded: a cylinder of
+// radius r and length l closed by two hemispheres of radius r. The mass is
+// split by volume, m_c = m·l/(l + 4r/3) to the cylinder, m_s = m − m_c to
+// the two caps. Each hemisphere (mass m_s/2) has its centre of mass 3r/8
+// from its flat face and inertia (83/320)(m_s/2) r² about a transverse axis
+// through it; the parallel axis term with distance l/2 + 3r/8 gives
 //
 //	I_zz = m_c r²/2 + (2/5) m_s r²
 //	I_xx = I_yy = m_c (r²/4 + l²/12) + m_s (2r²/5 + l²/4 + 3lr/8)
@@ -57,7 +58,7 @@ func CapsuleInertia(m, r, l float64) mgl64.Mat3 {
 	return mgl64.Diag3(mgl64.Vec3{ixx, ixx, izz})
 }
 
-// RodAxialRatio is the ratio I_xx / I_yy of RodInertia. A thin rod has no
+// RodAxialRatio is the ratio I_zz / I_xx of RodInertiaZ. A thin rod has no
 // inertia about its own axis, but M must stay invertible; 1e-6 is small
 // enough not to matter for motion about the other axes (paper:
 // Enzenhöfer et al. 2019 §5.1, "I_y is small") and large enough to keep
@@ -65,11 +66,13 @@ func CapsuleInertia(m, r, l float64) mgl64.Mat3 {
 // (CylinderInertia) instead.
 const RodAxialRatio = 1e-6
 
-// RodInertia returns the inertia of a thin rod of length l along body x:
-// diag(RodAxialRatio·ml²/12, ml²/12, ml²/12).
-func RodInertia(m, l float64) mgl64.Mat3 {
+// RodInertiaZ returns the inertia of a thin rod of full length l along body
+// z (m): diag(ml²/12, ml²/12, RodAxialRatio·ml²/12). It replaces RodInertia,
+// whose rod lay along body x; the name says the axis so that old callers do
+// not compile.
+func RodInertiaZ(m, l float64) mgl64.Mat3 {
 	t := m * l * l / 12
-	return mgl64.Diag3(mgl64.Vec3{RodAxialRatio * t, t, t})
+	return mgl64.Diag3(mgl64.Vec3{t, t, RodAxialRatio * t})
 }
 
 // PrincipalAxes returns the principal moments of the symmetric inertia in

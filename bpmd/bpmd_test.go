@@ -27,7 +27,7 @@ func boxStack(t testing.TB) *stepper.World {
 		t.Fatal(err)
 	}
 	half := 0.1
-	shape, err := contact.NewBoxHalf(mgl64.Vec3{half, half, half})
+	shape, err := contact.NewBoxSize(mgl64.Vec3{2 * half, 2 * half, 2 * half})
 	if err != nil {
 		t.Fatal(err)
 	}

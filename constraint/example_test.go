@@ -2,6 +2,7 @@ package constraint_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -9,10 +10,11 @@ import (
 )
 
 // A pendulum arm hinged to the world about z at the origin, with both angle
-// limits: 7 rows. The arm's COM is 1 m along x.
+// limits: 7 rows. The arm's COM is 1 m along x; its body z (the rod's axis)
+// is turned onto x.
 func ExampleHinge() {
-	arm, err := body.New(body.Params{Name: "arm", Mass: 1, Inertia: body.RodInertia(1, 2),
-		Pos: mgl64.Vec3{1, 0, 0}, Rot: mgl64.QuatIdent()})
+	arm, err := body.New(body.Params{Name: "arm", Mass: 1, Inertia: body.RodInertiaZ(1, 2),
+		Pos: mgl64.Vec3{1, 0, 0}, Rot: mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0})})
 	if err != nil {
 		fmt.Println(err)
 		return

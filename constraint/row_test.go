@@ -138,9 +138,9 @@ func TestRowValidate(t *testing.T) {
 func TestRodRows(t *testing.T) {
 	const m, l, h, g, tx = 4.0, 1.5, 0.01, 9.81, 20.0
 	// The paper's rod lies along y (Eq. 25: contact points at ∓l/2 on y);
-	// RodInertia is along x, so turn it 90° about z.
-	rod, err := body.New(body.Params{Name: "rod", Mass: m, Inertia: body.RodInertia(m, l),
-		Rot: mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 0, 1})})
+	// RodInertiaZ is along z, so turn it −90° about x.
+	rod, err := body.New(body.Params{Name: "rod", Mass: m, Inertia: body.RodInertiaZ(m, l),
+		Rot: mgl64.QuatRotate(-math.Pi/2, mgl64.Vec3{1, 0, 0})})
 	require.NoError(t, err)
 	rod.ApplyForce(mgl64.Vec3{0, 0, -m * g})
 	rod.ApplyTorque(mgl64.Vec3{tx, 0, 0})

@@ -56,7 +56,7 @@ func TestSweepAndPruneMatchesBruteForce(t *testing.T) {
 }
 
 func TestSweepAndPruneInvalidBoxes(t *testing.T) {
-	box := must(NewBoxHalf(mgl64.Vec3{1, 1, 1}))
+	box := must(NewBoxSize(mgl64.Vec3{2, 2, 2}))
 	boxes := []AABB{
 		box.Bounds(IdentityPose(), 0),
 		box.Bounds(Pose{}, 0), // invalid pose: empty box
@@ -99,7 +99,7 @@ func BenchmarkSweepAndPrune1000(b *testing.B) {
 }
 
 func BenchmarkCollideBoxBox(b *testing.B) {
-	box := must(NewBoxHalf(mgl64.Vec3{0.5, 0.5, 0.5}))
+	box := must(NewBoxSize(mgl64.Vec3{1, 1, 1}))
 	pa := at(0, 0, 0)
 	pb := atRot(0.3, 0.2, 0.99, 0.5, ez)
 	dst := make([]Point, 0, 8)

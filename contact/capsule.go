@@ -66,7 +66,7 @@ func segFeature(s float64) uint32 {
 // (start + s·dir, s ∈ [0, 1]) in the frame's parent coordinates.
 func segment(c Shape, f *frame) (p0, d mgl64.Vec3) {
 	ax := f.ax[2]
-	return f.p.Sub(ax.Mul(c.HalfLength)), ax.Mul(2 * c.HalfLength)
+	return f.p.Sub(ax.Mul(c.halfLength())), ax.Mul(c.Length)
 }
 
 func capsuleSphere(dst []Point, c Shape, fc *frame, r float64, fs *frame, margin float64) []Point {
@@ -96,19 +96,19 @@ func capsuleSphere(dst []Point, c Shape, fc *frame, r float64, fs *frame, margin
 // overlap (keys: the point nearer each capsule's end 0 gets 0, the other 1).
 func capsuleCapsule(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64) []Point {
 	axA, axB := fa.ax[2], fb.ax[2]
-	if a.HalfLength > 0 && b.HalfLength > 0 {
+	if a.halfLength() > 0 && b.halfLength() > 0 {
 		if cr := axA.Cross(axB); cr.Dot(cr) < parallelSin2 {
-			t0 := fb.p.Sub(axB.Mul(b.HalfLength)).Sub(fa.p).Dot(axA)
-			t1 := fb.p.Add(axB.Mul(b.HalfLength)).Sub(fa.p).Dot(axA)
-			lo := math.Max(-a.HalfLength, math.Min(t0, t1))
-			hi := math.Min(a.HalfLength, math.Max(t0, t1))
-			if hi-lo > 1e-9*(a.HalfLength+b.HalfLength) {
+			t0 := fb.p.Sub(axB.Mul(b.halfLength())).Sub(fa.p).Dot(axA)
+			t1 := fb.p.Add(axB.Mul(b.halfLength())).Sub(fa.p).Dot(axA)
+			lo := math.Max(-a.halfLength(), math.Min(t0, t1))
+			hi := math.Min(a.halfLength(), math.Max(t0, t1))
+			if hi-lo > 1e-9*(a.halfLength()+b.halfLength()) {
 				ts := [2]float64{lo, hi}
 				var pa, pb [2]mgl64.Vec3
 				var tb [2]float64
 				for i, t := range ts {
 					pa[i] = fa.p.Add(axA.Mul(t))
-					tb[i] = math.Max(-b.HalfLength, math.Min(b.HalfLength, pa[i].Sub(fb.p).Dot(axB)))
+					tb[i] = math.Max(-b.halfLength(), math.Min(b.halfLength(), pa[i].Sub(fb.p).Dot(axB)))
 					pb[i] = fb.p.Add(axB.Mul(tb[i]))
 				}
 				for i := range ts {
@@ -119,7 +119,7 @@ func capsuleCapsule(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin 
 						continue
 					}
 					var n mgl64.Vec3
-					if dist > 1e-12*(a.HalfLength+b.HalfLength) {
+					if dist > 1e-12*(a.halfLength()+b.halfLength()) {
 						n = diff.Mul(1 / dist)
 					} else {
 						n = orientTowards(anyPerp(axA), fb.p.Sub(fa.p))
@@ -252,7 +252,7 @@ func boxCapsule(dst []Point, half mgl64.Vec3, fb *frame, c Shape, fc *frame, mar
 	dir := fb.toLocal(ps.Add(pd)).Sub(p0)
 	f := func(t float64) float64 { return boxSignedDist(half, p0.Add(dir.Mul(t))) }
 	t, ft := 0.0, f(0)
-	if c.HalfLength > 0 {
+	if c.halfLength() > 0 {
 		const gr = 0.6180339887498949
 		lo, hi := 0.0, 1.0
 		x1, x2 := hi-gr, gr
@@ -278,7 +278,7 @@ func boxCapsule(dst []Point, half mgl64.Vec3, fb *frame, c Shape, fc *frame, mar
 	q := p0.Add(dir.Mul(t))
 	cl, nl, dist, feat, k, sgn := boxClosest(half, q)
 	const segFaceSin = 0.05 // ≈ 2.9°: a capsule lying on a face, not yet tipped onto an end
-	if k >= 0 && c.HalfLength > 0 && math.Abs(dir.Dot(nl)) <= segFaceSin*dir.Len() {
+	if k >= 0 && c.halfLength() > 0 && math.Abs(dir.Dot(nl)) <= segFaceSin*dir.Len() {
 		// The line of the capsule's lowest side points, s(t) = axis(t) − r·u
 		// with u the face normal made perpendicular to the axis, lies on the
 		// capsule; clip it to the face rectangle.

@@ -29,14 +29,17 @@ const (
 
 // Capsule feature ids.
 const (
-	CapsuleEnd0 uint32 = 0 // the end at local z = −HalfLength (or the lower-parameter point of a two-point contact)
-	CapsuleEnd1 uint32 = 1 // the end at local z = +HalfLength (or the higher-parameter point)
+	CapsuleEnd0 uint32 = 0 // the end at local z = −Length/2 (or the lower-parameter point of a two-point contact)
+	CapsuleEnd1 uint32 = 1 // the end at local z = +Length/2 (or the higher-parameter point)
 	CapsuleSide uint32 = 2 // a point strictly inside the segment
 )
 
-// BoxVertex returns vertex i (0..7) of a box of half extents h in its local
-// frame: coordinate k is +h[k] if bit k of i is set, else −h[k].
-func BoxVertex(h mgl64.Vec3, i int) mgl64.Vec3 {
+// BoxVertex returns vertex i (0..7) of the box s in its local frame:
+// coordinate k is +Size[k]/2 if bit k of i is set, else −Size[k]/2.
+func (s Shape) BoxVertex(i int) mgl64.Vec3 { return boxVertex(s.half(), i) }
+
+// boxVertex is BoxVertex for a box of half extents h.
+func boxVertex(h mgl64.Vec3, i int) mgl64.Vec3 {
 	var v mgl64.Vec3
 	for k := 0; k < 3; k++ {
 		if i>>k&1 == 1 {
@@ -143,8 +146,8 @@ func sameKindSwap(a Shape, pa *Pose, fa *frame, b Shape, pb *Pose, fb *frame) bo
 	if d[k] != 0 {
 		return d[k] < 0
 	}
-	ka := [...]float64{a.Half[0], a.Half[1], a.Half[2], a.Radius, a.HalfLength, pa.Rot.W, pa.Rot.V[0], pa.Rot.V[1], pa.Rot.V[2]}
-	kb := [...]float64{b.Half[0], b.Half[1], b.Half[2], b.Radius, b.HalfLength, pb.Rot.W, pb.Rot.V[0], pb.Rot.V[1], pb.Rot.V[2]}
+	ka := [...]float64{a.Size[0], a.Size[1], a.Size[2], a.Radius, a.Length, pa.Rot.W, pa.Rot.V[0], pa.Rot.V[1], pa.Rot.V[2]}
+	kb := [...]float64{b.Size[0], b.Size[1], b.Size[2], b.Radius, b.Length, pb.Rot.W, pb.Rot.V[0], pb.Rot.V[1], pb.Rot.V[2]}
 	for i := range ka {
 		if ka[i] != kb[i] {
 			return kb[i] < ka[i]
@@ -164,7 +167,7 @@ func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64
 	case Plane:
 		switch b.Kind {
 		case Box:
-			return planeBox(dst, fa, b.Half, fb, margin)
+			return planeBox(dst, fa, b.half(), fb, margin)
 		case Capsule:
 			return planeCapsule(dst, fa, b, fb, margin)
 		case Sphere:
@@ -175,13 +178,13 @@ func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64
 	case Box:
 		switch b.Kind {
 		case Box:
-			return boxBox(dst, a.Half, fa, b.Half, fb, margin)
+			return boxBox(dst, a.half(), fa, b.half(), fb, margin)
 		case Capsule:
-			return boxCapsule(dst, a.Half, fa, b, fb, margin)
+			return boxCapsule(dst, a.half(), fa, b, fb, margin)
 		case Sphere:
-			return boxSphere(dst, a.Half, fa, b.Radius, fb, margin)
+			return boxSphere(dst, a.half(), fa, b.Radius, fb, margin)
 		case Cylinder:
-			return boxCylinder(dst, a.Half, fa, b, fb, margin)
+			return boxCylinder(dst, a.half(), fa, b, fb, margin)
 		}
 	case Capsule:
 		switch b.Kind {
@@ -237,7 +240,7 @@ func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64
 	var pos [8]mgl64.Vec3
 	m := 0
 	for i := 0; i < 8; i++ {
-		v := fb.toWorld(BoxVertex(half, i))
+		v := fb.toWorld(boxVertex(half, i))
 		g := n.Dot(v) - off
 		if !(g <= margin) {
 			continue
@@ -274,7 +277,7 @@ func planeCapsule(dst []Point, fp *frame, c Shape, fc *frame, margin float64) []
 	n, off := planeOf(fp)
 	ax := fc.ax[2]
 	for e := 0; e < 2; e++ {
-		p := fc.p.Add(ax.Mul(float64(2*e-1) * c.HalfLength))
+		p := fc.p.Add(ax.Mul(float64(2*e-1) * c.halfLength()))
 		h := n.Dot(p) - off
 		if g := h - c.Radius; g <= margin {
 			dst = emit(dst, p.Sub(n.Mul(h)), n, g, 0, uint32(e))
@@ -284,7 +287,7 @@ func planeCapsule(dst []Point, fp *frame, c Shape, fc *frame, margin float64) []
 }
 
 // planeCylinder is the line contact of a wheel: for each end circle e (0 at
-// local z = −HalfLength, 1 at +HalfLength) the rim point lowest towards the
+// local z = −Length/2, 1 at +Length/2) the rim point lowest towards the
 // plane (key e), then the rim points a quarter, half and three quarter turn
 // from it (keys e+2, e+4, e+6), each emitted if within margin. A wheel
 // standing on its tread gives the two points of keys 0 and 1 at the ends of
@@ -305,7 +308,7 @@ func planeCylinder(dst []Point, fp *frame, c Shape, fc *frame, margin float64) [
 	dirs := [4]mgl64.Vec3{u.Mul(-1), v, u, v.Mul(-1)}
 	for q := 0; q < 4; q++ {
 		for e := 0; e < 2; e++ {
-			p := fc.p.Add(a.Mul(float64(2*e-1) * c.HalfLength)).Add(dirs[q].Mul(c.Radius))
+			p := fc.p.Add(a.Mul(float64(2*e-1) * c.halfLength())).Add(dirs[q].Mul(c.Radius))
 			g := n.Dot(p) - off
 			if g <= margin {
 				dst = emit(dst, p.Sub(n.Mul(g)), n, g, 0, uint32(e+2*q))
@@ -340,7 +343,7 @@ func boxSphere(dst []Point, half mgl64.Vec3, fb *frame, r float64, fs *frame, ma
 	return dst
 }
 
-// vertexIndex returns the box vertex with coordinate signs s (BoxVertex).
+// vertexIndex returns the box vertex with coordinate signs s (boxVertex).
 func vertexIndex(s mgl64.Vec3) uint32 {
 	var i uint32
 	for k := 0; k < 3; k++ {

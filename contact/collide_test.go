@@ -71,7 +71,7 @@ func TestSphereSphere(t *testing.T) {
 }
 
 func TestSphereBoxRegions(t *testing.T) {
-	box := must(NewBoxHalf(mgl64.Vec3{1, 0.5, 0.25}))
+	box := must(NewBoxSize(mgl64.Vec3{2, 1, 0.5}))
 	pb := atRot(0.5, -1, 2, 0.7, mgl64.Vec3{1, 2, 3})
 	const r = 0.1
 	s := must(NewSphere(r))
@@ -111,7 +111,7 @@ func TestSphereBoxRegions(t *testing.T) {
 func TestBoxPlane(t *testing.T) {
 	plane := NewPlane()
 	half := mgl64.Vec3{0.5, 0.3, 0.2}
-	box := must(NewBoxHalf(half))
+	box := must(NewBoxSize(half.Mul(2)))
 	t.Run("flat", func(t *testing.T) {
 		pb := atRot(1, 2, 0.2+0.01, 0.7, ez)
 		pts := Collide(nil, plane, IdentityPose(), box, pb, 0.02)
@@ -129,7 +129,7 @@ func TestBoxPlane(t *testing.T) {
 			// rotation about z costs a few ulps.
 			assertNear(t, 0.01, p.Gap, 1e-15, "gap")
 			assertVec(t, ez, p.Normal, 0, "normal")
-			w := pb.Apply(BoxVertex(half, v))
+			w := pb.Apply(box.BoxVertex(v))
 			assertVec(t, w.Sub(ez.Mul(0.005)), p.Pos, 1e-15, "pos")
 		}
 		if len(seen) != 4 {
@@ -153,7 +153,7 @@ func TestBoxPlane(t *testing.T) {
 		pts := Collide(nil, plane, IdentityPose(), box, pb, 0.05)
 		want := math.Inf(1)
 		for i := 0; i < 8; i++ {
-			want = math.Min(want, pb.Apply(BoxVertex(half, i))[2])
+			want = math.Min(want, pb.Apply(box.BoxVertex(i))[2])
 		}
 		if len(pts) != 1 {
 			t.Fatalf("got %d points, want 1 (lowest vertex at %v)", len(pts), want)
@@ -168,7 +168,7 @@ func TestBoxPlane(t *testing.T) {
 		}
 		var gaps []float64
 		for i := 0; i < 8; i++ {
-			gaps = append(gaps, pb.Apply(BoxVertex(half, i))[2])
+			gaps = append(gaps, pb.Apply(box.BoxVertex(i))[2])
 		}
 		slices.Sort(gaps)
 		for i := range pts {
@@ -220,7 +220,7 @@ func keysOf(pts []Point) map[Key]bool {
 }
 
 func TestBoxOnBox(t *testing.T) {
-	bottom := must(NewBoxHalf(mgl64.Vec3{1, 1, 0.5}))
+	bottom := must(NewBoxSize(mgl64.Vec3{2, 2, 1}))
 	pBottom := at(0, 0, 0)
 	for _, tc := range []struct {
 		name    string
@@ -229,12 +229,12 @@ func TestBoxOnBox(t *testing.T) {
 		inside  bool // the top footprint lies within the bottom face: the points are the top box's bottom vertices
 		x, y, θ float64
 	}{
-		{"small on big, 30°", must(NewBoxHalf(mgl64.Vec3{0.3, 0.2, 0.1})), 0.01, true, 0.2, 0.1, math.Pi / 6},
-		{"small on big, penetrating", must(NewBoxHalf(mgl64.Vec3{0.3, 0.2, 0.1})), -0.02, true, 0.2, 0.1, math.Pi / 6},
-		{"equal, offset and 30°: clipped octagon-ish reduced to 4", must(NewBoxHalf(mgl64.Vec3{1, 1, 0.5})), 0.005, false, 0.6, 0.4, math.Pi / 6},
+		{"small on big, 30°", must(NewBoxSize(mgl64.Vec3{0.6, 0.4, 0.2})), 0.01, true, 0.2, 0.1, math.Pi / 6},
+		{"small on big, penetrating", must(NewBoxSize(mgl64.Vec3{0.6, 0.4, 0.2})), -0.02, true, 0.2, 0.1, math.Pi / 6},
+		{"equal, offset and 30°: clipped octagon-ish reduced to 4", must(NewBoxSize(mgl64.Vec3{2, 2, 1})), 0.005, false, 0.6, 0.4, math.Pi / 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pTop := atRot(tc.x, tc.y, 0.5+tc.top.Half[2]+tc.sep, tc.θ, ez)
+			pTop := atRot(tc.x, tc.y, 0.5+tc.top.half()[2]+tc.sep, tc.θ, ez)
 			const margin = 0.02
 			pts := Collide(nil, bottom, pBottom, tc.top, pTop, margin)
 			if len(pts) != 4 {
@@ -246,7 +246,7 @@ func TestBoxOnBox(t *testing.T) {
 				// Inside both footprints (to rounding).
 				lt := pTop.Rot.Conjugate().Rotate(p.Pos.Sub(pTop.Pos))
 				if math.Abs(p.Pos[0]) > 1+1e-12 || math.Abs(p.Pos[1]) > 1+1e-12 ||
-					math.Abs(lt[0]) > tc.top.Half[0]+1e-12 || math.Abs(lt[1]) > tc.top.Half[1]+1e-12 {
+					math.Abs(lt[0]) > tc.top.half()[0]+1e-12 || math.Abs(lt[1]) > tc.top.half()[1]+1e-12 {
 					t.Errorf("point %v outside the overlap", p.Pos)
 				}
 				if p.Key.A != FeatureFace|4 || p.Key.B&0xffff0000 != FeatureClip {
@@ -258,7 +258,7 @@ func TestBoxOnBox(t *testing.T) {
 				for _, p := range pts {
 					found := false
 					for i := 0; i < 4; i++ { // bottom vertices of the top box
-						if pTop.Apply(BoxVertex(tc.top.Half, i)).Sub(p.Pos.Add(ez.Mul(tc.sep/2))).Len() < 1e-12 {
+						if pTop.Apply(tc.top.BoxVertex(i)).Sub(p.Pos.Add(ez.Mul(tc.sep/2))).Len() < 1e-12 {
 							found = true
 						}
 					}
@@ -301,7 +301,7 @@ func TestBoxBoxEdgeEdge(t *testing.T) {
 	// A unit cube turned 45° about y presents its top edge along y at
 	// height √2/2; B turned 45° about x presents its bottom edge along x
 	// at z_B − √2/2. They cross above the origin at distance z_B − √2.
-	box := must(NewBoxHalf(mgl64.Vec3{0.5, 0.5, 0.5}))
+	box := must(NewBoxSize(mgl64.Vec3{1, 1, 1}))
 	pa := atRot(0, 0, 0, math.Pi/4, ey)
 	for _, gap := range []float64{0.01, -0.003} {
 		zb := math.Sqrt2 + gap
@@ -328,7 +328,7 @@ func TestBoxBoxEdgeEdge(t *testing.T) {
 
 func TestCapsule(t *testing.T) {
 	plane := NewPlane()
-	c := must(NewCapsule(0.1, 0.5))
+	c := must(NewCapsuleLength(0.1, 1))
 	lying := atRot(0, 0, 0.12, math.Pi/2, ey) // axis along −x… +x
 	t.Run("lying on plane: 2 points", func(t *testing.T) {
 		pts := Collide(nil, plane, IdentityPose(), c, lying, 0.05)
@@ -391,7 +391,7 @@ func TestCapsule(t *testing.T) {
 			t.Errorf("key %v", pts[0].Key)
 		}
 	})
-	box := must(NewBoxHalf(mgl64.Vec3{1, 1, 0.5}))
+	box := must(NewBoxSize(mgl64.Vec3{2, 2, 1}))
 	// Golden-section search: positions to ~1e-12 of the segment length.
 	const gtol = 1e-11
 	t.Run("capsule lying on a box face: 2 points", func(t *testing.T) {
@@ -447,7 +447,7 @@ func TestCapsule(t *testing.T) {
 func TestCylinderPlane(t *testing.T) {
 	plane := NewPlane()
 	const r, hl = 0.3, 0.1
-	wheel := must(NewCylinder(r, hl))
+	wheel := must(NewCylinderLength(r, 2*hl))
 	t.Run("upright wheel: 2 rim points", func(t *testing.T) {
 		pw := atRot(2, 1, r+0.005, math.Pi/2, ex) // axis along ∓y
 		pts := Collide(nil, plane, IdentityPose(), wheel, pw, 0.01)
@@ -511,10 +511,10 @@ func pairCases() []struct {
 	pb     Pose
 	margin float64
 } {
-	box := must(NewBoxHalf(mgl64.Vec3{0.5, 0.4, 0.3}))
+	box := must(NewBoxSize(mgl64.Vec3{1, 0.8, 0.6}))
 	sph := must(NewSphere(0.25))
-	capsule := must(NewCapsule(0.15, 0.4))
-	cyl := must(NewCylinder(0.3, 0.1))
+	capsule := must(NewCapsuleLength(0.15, 0.8))
+	cyl := must(NewCylinderLength(0.3, 0.2))
 	tilted := Pose{Pos: mgl64.Vec3{0.1, 0.2, 0.6}, Rot: mgl64.QuatRotate(0.5, mgl64.Vec3{1, 2, 0.5}.Normalize())}
 	return []struct {
 		name   string
@@ -572,8 +572,8 @@ func TestSymmetry(t *testing.T) {
 func TestRandomSurfaceInvariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	shapes := []Shape{
-		must(NewBoxHalf(mgl64.Vec3{0.5, 0.2, 0.3})), must(NewBoxHalf(mgl64.Vec3{0.1, 0.6, 0.2})),
-		must(NewSphere(0.3)), must(NewCapsule(0.2, 0.5)), must(NewCapsule(0.1, 0)),
+		must(NewBoxSize(mgl64.Vec3{1, 0.4, 0.6})), must(NewBoxSize(mgl64.Vec3{0.2, 1.2, 0.4})),
+		must(NewSphere(0.3)), must(NewCapsuleLength(0.2, 1)), must(NewCapsuleLength(0.1, 0)),
 	}
 	n := 0
 	for it := 0; it < 4000; it++ {
@@ -613,7 +613,7 @@ func TestCollideAllocs(t *testing.T) {
 }
 
 func TestInvalidInputs(t *testing.T) {
-	box := must(NewBoxHalf(mgl64.Vec3{1, 1, 1}))
+	box := must(NewBoxSize(mgl64.Vec3{2, 2, 2}))
 	for _, tc := range []struct {
 		name   string
 		a      Shape
@@ -622,7 +622,7 @@ func TestInvalidInputs(t *testing.T) {
 	}{
 		{"zero pose", box, Pose{}, 1},
 		{"NaN pos", box, Pose{Pos: mgl64.Vec3{math.NaN(), 0, 0}, Rot: mgl64.QuatIdent()}, 1},
-		{"bad box", Shape{Kind: Box, Half: mgl64.Vec3{1, -1, 1}}, IdentityPose(), 1},
+		{"bad box", Shape{Kind: Box, Size: mgl64.Vec3{2, -2, 2}}, IdentityPose(), 1},
 		{"unknown kind", Shape{Kind: 9}, IdentityPose(), 1},
 		{"NaN margin", box, IdentityPose(), math.NaN()},
 	} {
@@ -640,10 +640,10 @@ func TestValidate(t *testing.T) {
 		s    Shape
 		want string
 	}{
-		{Shape{Kind: Box, Half: mgl64.Vec3{1, -0.1, 1}}, "box: Half[1]: must be finite and > 0, got -0.1"},
+		{Shape{Kind: Box, Size: mgl64.Vec3{1, -0.1, 1}}, "box: Size[1]: must be finite and > 0, got -0.1"},
 		{Shape{Kind: Sphere, Radius: math.NaN()}, "sphere: Radius: must be finite and > 0, got NaN"},
-		{Shape{Kind: Capsule, Radius: 1, HalfLength: -1}, "capsule: HalfLength: must be finite and ≥ 0, got -1"},
-		{Shape{Kind: Cylinder, Radius: math.Inf(1), HalfLength: 1}, "cylinder: Radius: must be finite and > 0, got +Inf"},
+		{Shape{Kind: Capsule, Radius: 1, Length: -1}, "capsule: Length: must be finite and ≥ 0, got -1"},
+		{Shape{Kind: Cylinder, Radius: math.Inf(1), Length: 1}, "cylinder: Radius: must be finite and > 0, got +Inf"},
 		{Shape{Kind: 7}, "shape: Kind: unknown kind 7 (want Plane, Box, Sphere, Capsule or Cylinder)"},
 		{NewPlane(), ""},
 		{Shape{Kind: Capsule, Radius: 1}, ""},
@@ -657,8 +657,8 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%+v: got %q, want %q", tc.s, got, tc.want)
 		}
 	}
-	if _, err := NewBoxHalf(mgl64.Vec3{1, 2, 0}); err == nil {
-		t.Error("NewBoxHalf with a zero extent: no error")
+	if _, err := NewBoxSize(mgl64.Vec3{2, 4, 0}); err == nil {
+		t.Error("NewBoxSize with a zero extent: no error")
 	}
 	if err := (Pose{}).Validate(); err == nil {
 		t.Error("zero Pose validated")
@@ -677,7 +677,7 @@ func TestPoseMul(t *testing.T) {
 
 func TestBounds(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	shapes := []Shape{must(NewBoxHalf(mgl64.Vec3{0.5, 0.2, 0.3})), must(NewSphere(0.3)), must(NewCapsule(0.2, 0.5)), must(NewCylinder(0.3, 0.1))}
+	shapes := []Shape{must(NewBoxSize(mgl64.Vec3{1, 0.4, 0.6})), must(NewSphere(0.3)), must(NewCapsuleLength(0.2, 1)), must(NewCylinderLength(0.3, 0.2))}
 	for it := 0; it < 200; it++ {
 		s := shapes[it%len(shapes)]
 		p := Pose{Pos: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}, Rot: randQuat(r)}
@@ -713,7 +713,7 @@ func TestBounds(t *testing.T) {
 		switch s.Kind {
 		case Box:
 			for v := 0; v < 8; v++ {
-				w := p.Rot.Rotate(BoxVertex(s.Half, v))
+				w := p.Rot.Rotate(s.BoxVertex(v))
 				for i := 0; i < 3; i++ {
 					ext[i] = math.Max(ext[i], math.Abs(w[i]))
 				}
@@ -721,7 +721,7 @@ func TestBounds(t *testing.T) {
 		case Sphere:
 			ext = mgl64.Vec3{0.3, 0.3, 0.3}
 		case Capsule:
-			w := p.Rot.Rotate(mgl64.Vec3{0, 0, s.HalfLength})
+			w := p.Rot.Rotate(mgl64.Vec3{0, 0, s.halfLength()})
 			for i := 0; i < 3; i++ {
 				ext[i] = math.Abs(w[i]) + s.Radius
 			}
@@ -749,7 +749,7 @@ func TestBounds(t *testing.T) {
 // snap, the sign of the rounding chose between the top brick's vertex
 // and two clip crossings, and the stepper saw new contacts every step.
 func TestBoxOnBoxCoincidentEdgesKeys(t *testing.T) {
-	brick := must(NewBoxHalf(mgl64.Vec3{0.1, 0.05, 0.05}))
+	brick := must(NewBoxSize(mgl64.Vec3{0.2, 0.1, 0.1}))
 	bottom := at(0, 0, 0)
 	const margin = 0.001
 	ref := Collide(nil, brick, bottom, brick, at(0.1005, 0, 0.1), margin)

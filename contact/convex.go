@@ -33,11 +33,12 @@ func (c *convex) extent() float64 {
 	s := c.s
 	switch s.Kind {
 	case Box:
-		return math.Max(s.Half[0], math.Max(s.Half[1], s.Half[2]))
+		h := s.half()
+		return math.Max(h[0], math.Max(h[1], h[2]))
 	case Sphere:
 		return s.Radius
 	case Capsule, Cylinder:
-		return math.Max(s.Radius, s.HalfLength)
+		return math.Max(s.Radius, s.halfLength())
 	}
 	return 0
 }
@@ -59,12 +60,12 @@ func (c *convex) coreSupport(d mgl64.Vec3) mgl64.Vec3 {
 	var p mgl64.Vec3
 	switch c.s.Kind {
 	case Box:
-		h := c.s.Half
+		h := c.s.half()
 		p = mgl64.Vec3{sgn(l[0]) * h[0], sgn(l[1]) * h[1], sgn(l[2]) * h[2]}
 	case Capsule:
-		p[2] = sgn(l[2]) * c.s.HalfLength
+		p[2] = sgn(l[2]) * c.s.halfLength()
 	case Cylinder:
-		p[2] = sgn(l[2]) * c.s.HalfLength
+		p[2] = sgn(l[2]) * c.s.halfLength()
 		if rho := math.Hypot(l[0], l[1]); rho > 0 {
 			p[0], p[1] = c.s.Radius*l[0]/rho, c.s.Radius*l[1]/rho
 		} else {

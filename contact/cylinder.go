@@ -9,8 +9,8 @@ import (
 // Cylinder feature ids beyond the rim points 0..7 of planeCylinder (the
 // cylinder's half of a Key; package documentation).
 const (
-	CylinderCap0   uint32 = 8  // a point inside the end face at local z = −HalfLength
-	CylinderCap1   uint32 = 9  // a point inside the end face at local z = +HalfLength
+	CylinderCap0   uint32 = 8  // a point inside the end face at local z = −Length/2
+	CylinderCap1   uint32 = 9  // a point inside the end face at local z = +Length/2
 	CylinderSide   uint32 = 10 // a point on the curved side, off both rims
 	CylinderCross0 uint32 = 11 // cap on cap: the first crossing of the two rims
 	CylinderCross1 uint32 = 12 // cap on cap: the second crossing
@@ -40,14 +40,14 @@ const (
 	featureRel = 1e-5
 )
 
-// cylCap returns the end e (0 at −HalfLength, 1 at +HalfLength) whose
+// cylCap returns the end e (0 at −Length/2, 1 at +Length/2) whose
 // outward normal points against m, and that normal and the face centre.
 func cylCap(c Shape, f *frame, m mgl64.Vec3) (e int, nc, cc mgl64.Vec3) {
 	a := f.ax[2]
 	if a.Dot(m) > 0 {
-		return 0, a.Mul(-1), f.p.Sub(a.Mul(c.HalfLength))
+		return 0, a.Mul(-1), f.p.Sub(a.Mul(c.halfLength()))
 	}
-	return 1, a, f.p.Add(a.Mul(c.HalfLength))
+	return 1, a, f.p.Add(a.Mul(c.halfLength()))
 }
 
 // capSquare returns the four rim points of end e a quarter turn apart,
@@ -62,7 +62,7 @@ func capSquare(c Shape, f *frame, e int, m mgl64.Vec3) [4]mgl64.Vec3 {
 		u = w.Mul(1 / l)
 	}
 	v := a.Cross(u)
-	cc := f.p.Add(a.Mul(float64(2*e-1) * c.HalfLength))
+	cc := f.p.Add(a.Mul(float64(2*e-1) * c.halfLength()))
 	dirs := [4]mgl64.Vec3{u.Mul(-1), v, u, v.Mul(-1)}
 	var p [4]mgl64.Vec3
 	for q := range dirs {
@@ -82,17 +82,17 @@ func sideLine(c Shape, f *frame, m mgl64.Vec3) (p0, p1 mgl64.Vec3) {
 		u = w.Mul(1 / l)
 	}
 	base := f.p.Sub(u.Mul(c.Radius))
-	return base.Sub(a.Mul(c.HalfLength)), base.Add(a.Mul(c.HalfLength))
+	return base.Sub(a.Mul(c.halfLength())), base.Add(a.Mul(c.halfLength()))
 }
 
 // cylFeatureAt keys a point q (local) on cylinder c: rim e, cap e or side.
 func cylFeatureAt(c Shape, q mgl64.Vec3) uint32 {
-	tol := featureRel * math.Max(c.Radius, c.HalfLength)
+	tol := featureRel * math.Max(c.Radius, c.halfLength())
 	e := uint32(0)
 	if q[2] > 0 {
 		e = 1
 	}
-	onCap := math.Abs(math.Abs(q[2])-c.HalfLength) <= tol
+	onCap := math.Abs(math.Abs(q[2])-c.halfLength()) <= tol
 	onRim := math.Abs(math.Hypot(q[0], q[1])-c.Radius) <= tol
 	switch {
 	case onCap && onRim:
@@ -136,11 +136,11 @@ func boxFeatureAt(half, q mgl64.Vec3) uint32 {
 // outward normal is n: the segment point under it is an end or inside.
 func capsuleFeatureAt(c Shape, f *frame, x, n mgl64.Vec3) uint32 {
 	core := f.toLocal(x.Sub(n.Mul(c.Radius)))
-	tol := featureRel * math.Max(c.Radius, c.HalfLength)
+	tol := featureRel * math.Max(c.Radius, c.halfLength())
 	switch {
-	case core[2] <= -c.HalfLength+tol:
+	case core[2] <= -c.halfLength()+tol:
 		return CapsuleEnd0
-	case core[2] >= c.HalfLength-tol:
+	case core[2] >= c.halfLength()-tol:
 		return CapsuleEnd1
 	}
 	return CapsuleSide
@@ -167,18 +167,18 @@ func sphereCylinder(dst []Point, rs float64, fs *frame, c Shape, fc *frame, marg
 	var dist float64
 	var feat uint32
 	switch {
-	case rho <= c.Radius && math.Abs(q[2]) <= c.HalfLength:
-		if dSide, dCap := c.Radius-rho, c.HalfLength-math.Abs(q[2]); dCap <= dSide {
-			cl, nl, dist, feat = mgl64.Vec3{q[0], q[1], zs * c.HalfLength}, mgl64.Vec3{0, 0, zs}, -dCap, CylinderCap0+e
+	case rho <= c.Radius && math.Abs(q[2]) <= c.halfLength():
+		if dSide, dCap := c.Radius-rho, c.halfLength()-math.Abs(q[2]); dCap <= dSide {
+			cl, nl, dist, feat = mgl64.Vec3{q[0], q[1], zs * c.halfLength()}, mgl64.Vec3{0, 0, zs}, -dCap, CylinderCap0+e
 		} else {
 			cl, nl, dist, feat = radial.Mul(c.Radius).Add(mgl64.Vec3{0, 0, q[2]}), radial, -dSide, CylinderSide
 		}
 	default:
-		cl = mgl64.Vec3{q[0], q[1], math.Max(-c.HalfLength, math.Min(c.HalfLength, q[2]))}
+		cl = mgl64.Vec3{q[0], q[1], math.Max(-c.halfLength(), math.Min(c.halfLength(), q[2]))}
 		feat = CylinderSide
 		if rho > c.Radius {
 			cl[0], cl[1] = radial[0]*c.Radius, radial[1]*c.Radius
-			if math.Abs(q[2]) > c.HalfLength {
+			if math.Abs(q[2]) > c.halfLength() {
 				feat = e
 			}
 		} else {
@@ -208,7 +208,7 @@ func sphereCylinder(dst []Point, rs float64, fs *frame, c Shape, fc *frame, marg
 // side against it, the face manifold of boxFaceCylinder; otherwise the
 // single GJK/EPA point.
 func boxCylinder(dst []Point, half mgl64.Vec3, fb *frame, c Shape, fc *frame, margin float64) []Point {
-	A, B := newConvex(Shape{Kind: Box, Half: half}, fb), newConvex(c, fc)
+	A, B := newConvex(Shape{Kind: Box, Size: half.Mul(2)}, fb), newConvex(c, fc)
 	sep := separation(&A, &B)
 	if !(sep.Gap <= margin) {
 		return dst
@@ -290,7 +290,7 @@ func boxFaceCylinder(dst []Point, half mgl64.Vec3, fb *frame, k int, sr float64,
 			}
 		}
 		poly.n = m
-		keep := reduce4(&poly, boxTol*math.Max(c.Radius, c.HalfLength))
+		keep := reduce4(&poly, boxTol*math.Max(c.Radius, c.halfLength()))
 		for i := 0; i < poly.n; i++ {
 			if keep&(1<<i) == 0 {
 				continue
@@ -448,7 +448,7 @@ func capsuleCylinder(dst []Point, cp Shape, fa *frame, c Shape, fc *frame, margi
 	sa, ab := fa.ax[2], fc.ax[2]
 	tol := manifoldRel * math.Max(A.extent(), B.extent())
 	n0 := len(dst)
-	if cp.HalfLength > 0 && math.Abs(sa.Dot(n)) <= cylFlatSin {
+	if cp.halfLength() > 0 && math.Abs(sa.Dot(n)) <= cylFlatSin {
 		var minZ float64
 		ok := false
 		switch {
@@ -460,7 +460,7 @@ func capsuleCylinder(dst []Point, cp Shape, fa *frame, c Shape, fc *frame, margi
 			off := w.Mul(-cp.Radius)
 			dst, minZ, ok = lineOnDisk(dst, p0.Add(off), p0.Add(d).Add(off), cc, nc, c.Radius, CylinderCap0+uint32(e), false, margin)
 		case math.Abs(ab.Dot(n)) <= cylFlatSin && sa.Cross(ab).LenSqr() < parallelSin2:
-			dst, minZ, ok = parallelAxes(dst, fa.p, sa, cp.HalfLength, cp.Radius, fc.p, ab, c.HalfLength, c.Radius, margin)
+			dst, minZ, ok = parallelAxes(dst, fa.p, sa, cp.halfLength(), cp.Radius, fc.p, ab, c.halfLength(), c.Radius, margin)
 		}
 		if ok && minZ <= sep.Gap+tol {
 			return dst
@@ -500,7 +500,7 @@ func cylinderCylinder(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margi
 		p0, p1 := sideLine(a, fa, nc)
 		dst, minZ, ok = lineOnDisk(dst, p0, p1, cc, nc, b.Radius, CylinderCap0+uint32(e), false, margin)
 	case sideA && sideB && aa.Cross(ab).LenSqr() < parallelSin2:
-		dst, minZ, ok = parallelAxes(dst, fa.p, aa, a.HalfLength, a.Radius, fb.p, ab, b.HalfLength, b.Radius, margin)
+		dst, minZ, ok = parallelAxes(dst, fa.p, aa, a.halfLength(), a.Radius, fb.p, ab, b.halfLength(), b.Radius, margin)
 	}
 	if ok && minZ <= sep.Gap+tol {
 		return dst
@@ -592,7 +592,7 @@ func capCap(dst []Point, a Shape, fa *frame, b Shape, fb *frame, n mgl64.Vec3, m
 		}
 	}
 	poly.n = m
-	keep := reduce4(&poly, boxTol*math.Max(math.Max(a.Radius, a.HalfLength), math.Max(b.Radius, b.HalfLength)))
+	keep := reduce4(&poly, boxTol*math.Max(math.Max(a.Radius, a.halfLength()), math.Max(b.Radius, b.halfLength())))
 	for i := 0; i < poly.n; i++ {
 		if keep&(1<<i) != 0 {
 			dst = emit(dst, onA[i], nf, poly.v[i].z, keys[i].A, keys[i].B)

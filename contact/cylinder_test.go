@@ -19,9 +19,9 @@ func keyList(pts []Point) []Key {
 }
 
 func TestBoxCylinderManifolds(t *testing.T) {
-	box := must(NewBoxHalf(mgl64.Vec3{1, 1, 0.5}))
+	box := must(NewBoxSize(mgl64.Vec3{2, 2, 1}))
 	const r, hl = 0.1, 0.1
-	cyl := must(NewCylinder(r, hl))
+	cyl := must(NewCylinderLength(r, 2*hl))
 	top := FeatureFace | BoxFace(2, 1)
 	t.Run("standing: the four rim points of the square", func(t *testing.T) {
 		pc := atRot(0.2, 0.1, 0.5+hl+1e-4, 0.4, ez)
@@ -113,7 +113,7 @@ func TestBoxCylinderManifolds(t *testing.T) {
 
 func TestCylinderCylinderManifolds(t *testing.T) {
 	const r, hl = 0.1, 0.1
-	cyl := must(NewCylinder(r, hl))
+	cyl := must(NewCylinderLength(r, 2*hl))
 	t.Run("stacked, coaxial: B's square", func(t *testing.T) {
 		pb := at(0, 0, 2*hl-1e-4)
 		pts := Collide(nil, cyl, at(0, 0, 0), cyl, pb, 0.01)
@@ -160,9 +160,9 @@ func TestCylinderCylinderManifolds(t *testing.T) {
 
 func TestCapsuleSphereCylinder(t *testing.T) {
 	const r, hl = 0.1, 0.1
-	cyl := must(NewCylinder(r, hl))
+	cyl := must(NewCylinderLength(r, 2*hl))
 	t.Run("capsule lying on an end face", func(t *testing.T) {
-		c := must(NewCapsule(0.05, 0.08))
+		c := must(NewCapsuleLength(0.05, 0.16))
 		pc := atRot(0, 0.02, hl+0.05+2e-4, math.Pi/2, ey)
 		pts := Collide(nil, c, pc, cyl, at(0, 0, 0), 0.01)
 		if !slices.Equal(keyList(pts), []Key{{0, CylinderCap1}, {1, CylinderCap1}}) {
@@ -215,8 +215,8 @@ func TestCapsuleSphereCylinder(t *testing.T) {
 // pair is mirrored exactly.
 func TestRandomCylinderInvariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 17))
-	cyls := []Shape{must(NewCylinder(0.3, 0.1)), must(NewCylinder(0.1, 0.4))}
-	others := []Shape{must(NewBoxHalf(mgl64.Vec3{0.5, 0.2, 0.3})), must(NewSphere(0.3)), must(NewCapsule(0.2, 0.5)), cyls[0], cyls[1]}
+	cyls := []Shape{must(NewCylinderLength(0.3, 0.2)), must(NewCylinderLength(0.1, 0.8))}
+	others := []Shape{must(NewBoxSize(mgl64.Vec3{1, 0.4, 0.6})), must(NewSphere(0.3)), must(NewCapsuleLength(0.2, 1)), cyls[0], cyls[1]}
 	n, pairs := 0, 0
 	for it := 0; it < 3000; it++ {
 		a, b := cyls[r.IntN(2)], others[r.IntN(len(others))]
@@ -260,7 +260,7 @@ func TestRandomCylinderInvariants(t *testing.T) {
 // A sphere centre on the cylinder's surface up to rounding (just outside
 // the side, on a rim) gets a finite unit normal.
 func TestSphereOnCylinderSurface(t *testing.T) {
-	cyl := must(NewCylinder(0.3, 0.1))
+	cyl := must(NewCylinderLength(0.3, 0.2))
 	s := must(NewSphere(0.05))
 	for _, c := range []mgl64.Vec3{
 		{math.Nextafter(0.3, 1), 0, 0},

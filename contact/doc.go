@@ -27,9 +27,9 @@
 //
 // # Feature keys
 //
-// A Key half is a uint32. Boxes (local vertex signs as in BoxVertex):
+// A Key half is a uint32. Boxes (local vertex signs as in Shape.BoxVertex):
 //
-//	FeatureVertex | v   v = 0..7: bit k set ⇔ coordinate k is +Half[k]
+//	FeatureVertex | v   v = 0..7: bit k set ⇔ coordinate k is +Size[k]/2
 //	FeatureEdge   | e   e = 4k + [sign of axis (k+1)%3 > 0] + 2·[sign of axis (k+2)%3 > 0],
 //	                    the edge parallel to local axis k (BoxEdge)
 //	FeatureFace   | f   f = 2k for the face with normal +e_k, 2k+1 for −e_k (BoxFace)
@@ -43,11 +43,11 @@
 // box is B: a box resting on another keeps its keys while it jitters.
 // Box–box edge contacts have (FeatureEdge|e_A, FeatureEdge|e_B).
 // Sphere and plane: 0. Capsule: CapsuleEnd0 (0) and CapsuleEnd1 (1) for the
-// segment ends (end 0 at local z = −HalfLength) and, in two-point contacts
+// segment ends (end 0 at local z = −Length/2) and, in two-point contacts
 // (lying flat on a plane, box face or parallel capsule), the point towards
 // that end; CapsuleSide (2) for a single point inside the segment.
 // Cylinder: 0 and 1 are the lowest rim points of the end circles at
-// z = −HalfLength and +HalfLength; 2+e, 4+e, 6+e the rim points of circle e
+// z = −Length/2 and +Length/2; 2+e, 4+e, 6+e the rim points of circle e
 // a quarter, half and three-quarter turn from its lowest point (standing
 // still on a face, within 1e-3 rad, the four points are fixed in the body
 // instead: e at local −x, 2+e at +y, 4+e at +x, 6+e at −y, so that rounding

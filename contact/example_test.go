@@ -11,7 +11,7 @@ import (
 // A 1 m cube resting 1 mm above the ground: the four bottom vertices.
 func ExampleCollide() {
 	ground := contact.NewPlane()
-	cube, err := contact.NewBoxHalf(mgl64.Vec3{0.5, 0.5, 0.5})
+	cube, err := contact.NewBoxSize(mgl64.Vec3{1, 1, 1})
 	if err != nil {
 		panic(err)
 	}
@@ -31,7 +31,7 @@ func ExampleCollide() {
 // A wheel standing on the ground touches it along a line: one point at
 // each rim end.
 func ExampleCollide_wheel() {
-	wheel, _ := contact.NewCylinder(0.3, 0.1)
+	wheel, _ := contact.NewCylinderLength(0.3, 0.2)
 	pose := contact.Pose{Pos: mgl64.Vec3{0, 0, 0.299}, Rot: mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{1, 0, 0})}
 	for _, p := range contact.Collide(nil, contact.NewPlane(), contact.IdentityPose(), wheel, pose, 0.01) {
 		fmt.Printf("rim end %d: y = %+.1f, gap %.3f m\n", p.Key.B, p.Pos[1], p.Gap)
@@ -57,12 +57,12 @@ func ExampleSweepAndPrune() {
 	// [[1 3]]
 }
 
-// A cylinder (r = 0.1 m, half length 0.2 m) above a box, 1 cm clear of it
+// A cylinder (r = 0.1 m, length 0.4 m) above a box, 1 cm clear of it
 // and then sunk 2 mm in: GJK measures the gap, EPA the depth; the normal
 // points from the box to the cylinder.
 func ExampleDistance() {
-	box, _ := contact.NewBoxHalf(mgl64.Vec3{0.5, 0.5, 0.1})
-	can, _ := contact.NewCylinder(0.1, 0.2)
+	box, _ := contact.NewBoxSize(mgl64.Vec3{1, 1, 0.2})
+	can, _ := contact.NewCylinderLength(0.1, 0.4)
 	for _, z := range []float64{0.31, 0.298} {
 		pose := contact.Pose{Pos: mgl64.Vec3{0.2, 0, z}, Rot: mgl64.QuatIdent()}
 		sep, ok := contact.Distance(box, contact.IdentityPose(), can, pose)
@@ -80,8 +80,8 @@ func ExampleDistance() {
 // A cylinder standing on a box face touches it at four rim points; lying
 // on its side, along the line of its two lowest rim points.
 func ExampleCollide_cylinderOnBox() {
-	box, _ := contact.NewBoxHalf(mgl64.Vec3{0.5, 0.5, 0.1})
-	can, _ := contact.NewCylinder(0.1, 0.2)
+	box, _ := contact.NewBoxSize(mgl64.Vec3{1, 1, 0.2})
+	can, _ := contact.NewCylinderLength(0.1, 0.4)
 	standing := contact.Pose{Pos: mgl64.Vec3{0, 0, 0.3}, Rot: mgl64.QuatIdent()}
 	lying := contact.Pose{Pos: mgl64.Vec3{0, 0, 0.2}, Rot: mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{1, 0, 0})}
 	for _, pose := range []contact.Pose{standing, lying} {

@@ -20,7 +20,7 @@ func FuzzCollide(f *testing.F) {
 	f.Add(uint8(1), uint8(2), 1e-6, 1e3, 1e-3, 5.0, 1e3, -2.0, 3.0, 0.3, -0.2, 0.9, 0.1, 0.2, 1e6)
 	f.Fuzz(func(t *testing.T, ka, kb uint8, s1, s2, s3, s4, x, y, z, qw, qx, qy, qz, tilt, margin float64) {
 		mk := func(k uint8, p, q, r float64) Shape {
-			return Shape{Kind: Kind(k % 5), Half: mgl64.Vec3{p, q, r}, Radius: p, HalfLength: q}
+			return Shape{Kind: Kind(k % 5), Size: mgl64.Vec3{2 * p, 2 * q, 2 * r}, Radius: p, Length: 2 * q}
 		}
 		a, b := mk(ka, s1, s2, s3), mk(kb, s4, s3, s2)
 		if a.Validate() != nil || b.Validate() != nil || math.IsNaN(margin) {
@@ -81,8 +81,8 @@ func FuzzCylinderPairs(f *testing.F) {
 				return
 			}
 		}
-		a := Shape{Kind: Cylinder, Radius: r, HalfLength: hl}
-		b := Shape{Kind: Kind(1 + kb%4), Half: mgl64.Vec3{s, hl, r}, Radius: s, HalfLength: hl}
+		a := Shape{Kind: Cylinder, Radius: r, Length: 2 * hl}
+		b := Shape{Kind: Kind(1 + kb%4), Size: mgl64.Vec3{2 * s, 2 * hl, 2 * r}, Radius: s, Length: 2 * hl}
 		if a.Validate() != nil || b.Validate() != nil {
 			return
 		}

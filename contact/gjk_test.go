@@ -25,10 +25,10 @@ type distCase struct {
 }
 
 func distCases() []distCase {
-	box := must(NewBoxHalf(mgl64.Vec3{0.5, 0.4, 0.3}))
-	cyl := must(NewCylinder(0.1, 0.2))
+	box := must(NewBoxSize(mgl64.Vec3{1, 0.8, 0.6}))
+	cyl := must(NewCylinderLength(0.1, 0.4))
 	sph := must(NewSphere(0.25))
-	capsule := must(NewCapsule(0.05, 0.3))
+	capsule := must(NewCapsuleLength(0.05, 0.6))
 	const th = 0.4 // tilt of a cylinder about x, rad
 	// A cylinder tilted by th about x: its lowest point is a rim point
 	// hl·cos th + r·sin th below its centre.
@@ -81,8 +81,8 @@ func TestDistanceAnalytic(t *testing.T) {
 // TestPenetrationAnalytic: EPA depths against closed forms for overlaps
 // whose minimal translation is known.
 func TestPenetrationAnalytic(t *testing.T) {
-	box := must(NewBoxHalf(mgl64.Vec3{0.5, 0.4, 0.3}))
-	cyl := must(NewCylinder(0.1, 0.2))
+	box := must(NewBoxSize(mgl64.Vec3{1, 0.8, 0.6}))
+	cyl := must(NewCylinderLength(0.1, 0.4))
 	const th = 0.3
 	tiltDrop := 0.2*math.Cos(th) + 0.1*math.Sin(th)
 	// Tolerances: EPA's depth is good to its tolerance (2e-9 m) where D's
@@ -107,7 +107,7 @@ func TestPenetrationAnalytic(t *testing.T) {
 		{distCase{"cylinder-cylinder stacked", cyl, at(0, 0, 0), cyl, at(0.03, 0.01, 0.4-0.04), -0.04, ez}, gjkTight, 1e-9},
 		{distCase{"cylinder-cylinder side by side", cyl, at(0, 0, 0), cyl, at(0.18, 0, 0.05), -0.02, ex}, gjkTight, 1e-6},
 		{distCase{"sphere in cylinder", must(NewSphere(0.2)), at(0.1, 0, 0.05), cyl, at(0, 0, 0), -0.2, ex.Mul(-1)}, gjkTight, 1e-5},
-		{distCase{"capsule-cylinder", must(NewCapsule(0.05, 0.3)), atRot(0, 0, 0.2+0.05-0.01, math.Pi/2, ey), cyl, at(0, 0, 0), -0.01, ez.Mul(-1)}, gjkTight, 1e-9},
+		{distCase{"capsule-cylinder", must(NewCapsuleLength(0.05, 0.6)), atRot(0, 0, 0.2+0.05-0.01, math.Pi/2, ey), cyl, at(0, 0, 0), -0.01, ez.Mul(-1)}, gjkTight, 1e-9},
 		{distCase{"coincident cylinders", cyl, at(0, 0, 0), cyl, at(0, 0, 0), -0.2, mgl64.Vec3{}}, gjkTight, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -142,8 +142,8 @@ func TestPenetrationAnalytic(t *testing.T) {
 // one-sided differences disagree by more than 1e-3 are on one and skipped.
 func TestDistanceGradient(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
-	shapes := []Shape{must(NewCylinder(0.1, 0.2)), must(NewCylinder(0.3, 0.05)), must(NewBoxHalf(mgl64.Vec3{0.3, 0.1, 0.2})),
-		must(NewSphere(0.15)), must(NewCapsule(0.1, 0.2))}
+	shapes := []Shape{must(NewCylinderLength(0.1, 0.4)), must(NewCylinderLength(0.3, 0.1)), must(NewBoxSize(mgl64.Vec3{0.6, 0.2, 0.4})),
+		must(NewSphere(0.15)), must(NewCapsuleLength(0.1, 0.4))}
 	const eps = 1e-5
 	checked, kinks := 0, 0
 	for it := 0; it < 300; it++ {
@@ -179,7 +179,7 @@ func TestDistanceGradient(t *testing.T) {
 }
 
 func TestDistanceInvalid(t *testing.T) {
-	box := must(NewBoxHalf(mgl64.Vec3{1, 1, 1}))
+	box := must(NewBoxSize(mgl64.Vec3{2, 2, 2}))
 	for _, tc := range []struct {
 		name string
 		a    Shape
@@ -210,8 +210,8 @@ func TestSupported(t *testing.T) {
 }
 
 func BenchmarkDistanceBoxCylinder(b *testing.B) {
-	box := must(NewBoxHalf(mgl64.Vec3{0.5, 0.4, 0.3}))
-	cyl := must(NewCylinder(0.1, 0.2))
+	box := must(NewBoxSize(mgl64.Vec3{1, 0.8, 0.6}))
+	cyl := must(NewCylinderLength(0.1, 0.4))
 	for _, c := range []struct {
 		name string
 		z    float64

@@ -56,12 +56,12 @@ func signedDist(s Shape, p Pose, x mgl64.Vec3) float64 {
 	case Sphere:
 		return l.Len() - s.Radius
 	case Capsule:
-		z := math.Max(-s.HalfLength, math.Min(s.HalfLength, l[2]))
+		z := math.Max(-s.halfLength(), math.Min(s.halfLength(), l[2]))
 		return l.Sub(mgl64.Vec3{0, 0, z}).Len() - s.Radius
 	case Box:
 		var out, in float64 = 0, math.Inf(-1)
 		for i := 0; i < 3; i++ {
-			d := math.Abs(l[i]) - s.Half[i]
+			d := math.Abs(l[i]) - s.half()[i]
 			out += math.Max(d, 0) * math.Max(d, 0)
 			in = math.Max(in, d)
 		}
@@ -71,7 +71,7 @@ func signedDist(s Shape, p Pose, x mgl64.Vec3) float64 {
 		return in
 	case Cylinder:
 		dr := math.Hypot(l[0], l[1]) - s.Radius
-		dz := math.Abs(l[2]) - s.HalfLength
+		dz := math.Abs(l[2]) - s.halfLength()
 		return math.Min(math.Max(dr, dz), 0) + math.Hypot(math.Max(dr, 0), math.Max(dz, 0))
 	}
 	return math.NaN()

@@ -15,10 +15,10 @@ type Kind int
 // The shape kinds.
 const (
 	Plane    Kind = iota // static half-space z ≤ 0 of its pose, normal +z
-	Box                  // Half extents
+	Box                  // Size: full side lengths
 	Sphere               // Radius
-	Capsule              // Radius around the segment z ∈ [−HalfLength, +HalfLength]
-	Cylinder             // Radius, axis z from −HalfLength to +HalfLength
+	Capsule              // Radius around the segment of full Length along z
+	Cylinder             // Radius, full Length along z
 )
 
 var kindNames = [...]string{"plane", "box", "sphere", "capsule", "cylinder"}
@@ -31,30 +31,38 @@ func (k Kind) String() string {
 }
 
 // Shape is a collision shape in its own local frame; a Pose places it.
+// Sizes are full lengths, as everywhere in gorigid (body.BoxInertia,
+// body.CapsuleInertia, a scene file's "size" and "length"), and elongated
+// shapes lie along local z.
 //
-//   - Box: Half = half extents (m), the box is |x_i| ≤ Half[i].
+//   - Box: Size = full side lengths (m), the box is |x_i| ≤ Size[i]/2.
 //   - Sphere: Radius (m), centred at the origin.
-//   - Capsule: Radius (m) around the segment from (0, 0, −HalfLength) to
-//     (0, 0, +HalfLength); HalfLength ≥ 0 (0 is a sphere).
-//   - Cylinder: Radius (m), axis local z, flat ends at z = ±HalfLength.
+//   - Capsule: Radius (m) around the segment of full Length from
+//     (0, 0, −Length/2) to (0, 0, +Length/2); Length ≥ 0 (0 is a sphere).
+//   - Cylinder: Radius (m), axis local z, full Length, flat ends at
+//     z = ±Length/2.
 //   - Plane: static only; the plane z = 0 through the local origin with
 //     normal +z; the half-space z ≤ 0 is solid. It has no size fields.
 //
 // Fields that do not belong to the Kind are ignored.
 type Shape struct {
-	Kind       Kind
-	Half       mgl64.Vec3 // box half extents, m
-	Radius     float64    // sphere, capsule and cylinder radius, m
-	HalfLength float64    // capsule segment / cylinder half length, m
+	Kind   Kind
+	Size   mgl64.Vec3 // box full side lengths along local x, y, z, m
+	Radius float64    // sphere, capsule and cylinder radius, m
+	Length float64    // capsule straight part / cylinder full length along local z, m
 }
 
-// NewBoxHalf returns a box with the given half extents (m), or the error
-// of Validate: NewBoxHalf(mgl64.Vec3{0.2, 0.1, 0.1}) is a 0.4 × 0.2 × 0.2 m
-// box. gorigid's box sizes are full side lengths everywhere else
-// (body.BoxInertia, a scene file's box "size", scenes.ShapeSpec.Size); the
-// name says that this one, like Shape.Half, takes half of each side.
-func NewBoxHalf(half mgl64.Vec3) (Shape, error) {
-	s := Shape{Kind: Box, Half: half}
+// half returns the box half extents, Size/2 (exact: a power-of-two scale).
+func (s Shape) half() mgl64.Vec3 { return s.Size.Mul(0.5) }
+
+// halfLength returns the capsule or cylinder half length, Length/2.
+func (s Shape) halfLength() float64 { return 0.5 * s.Length }
+
+// NewBoxSize returns a box of full side lengths size (m) along local x, y,
+// z, or the error of Validate: NewBoxSize(mgl64.Vec3{0.4, 0.2, 0.2}) is a
+// 0.4 × 0.2 × 0.2 m box. It replaces NewBoxHalf, which took half extents.
+func NewBoxSize(size mgl64.Vec3) (Shape, error) {
+	s := Shape{Kind: Box, Size: size}
 	return s, s.Validate()
 }
 
@@ -64,17 +72,19 @@ func NewSphere(r float64) (Shape, error) {
 	return s, s.Validate()
 }
 
-// NewCapsule returns a capsule of radius r around the local-z segment of
-// half length halfLength (m), or the error of Validate.
-func NewCapsule(r, halfLength float64) (Shape, error) {
-	s := Shape{Kind: Capsule, Radius: r, HalfLength: halfLength}
+// NewCapsuleLength returns a capsule of radius r (m) around a segment of
+// full length length (m) along local z, end caps excluded, or the error of
+// Validate. It replaces NewCapsule, which took half the length.
+func NewCapsuleLength(r, length float64) (Shape, error) {
+	s := Shape{Kind: Capsule, Radius: r, Length: length}
 	return s, s.Validate()
 }
 
-// NewCylinder returns a cylinder of radius r and half length halfLength
-// (m) along local z, or the error of Validate.
-func NewCylinder(r, halfLength float64) (Shape, error) {
-	s := Shape{Kind: Cylinder, Radius: r, HalfLength: halfLength}
+// NewCylinderLength returns a cylinder of radius r (m) and full length
+// length (m) along local z, or the error of Validate. It replaces
+// NewCylinder, which took half the length.
+func NewCylinderLength(r, length float64) (Shape, error) {
+	s := Shape{Kind: Cylinder, Radius: r, Length: length}
 	return s, s.Validate()
 }
 
@@ -84,18 +94,18 @@ func NewPlane() Shape { return Shape{Kind: Plane} }
 // FieldError reports one invalid field of a Shape or Pose.
 type FieldError struct {
 	Shape  string // "box", "sphere", …, or "pose"
-	Field  string // e.g. "Half[1]", "Radius", "Rot"
+	Field  string // e.g. "Size[1]", "Radius", "Rot"
 	Reason string // what is wrong, with the offending value
 }
 
 func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Shape, e.Field, e.Reason) }
 
 // Validate returns every invalid field joined (errors.Join of *FieldError),
-// or nil: Half[i] (box), Radius (sphere, capsule, cylinder) and
-// HalfLength (cylinder) must be finite and > 0; a capsule's HalfLength
+// or nil: Size[i] (box), Radius (sphere, capsule, cylinder) and
+// Length (cylinder) must be finite and > 0; a capsule's Length
 // must be finite and ≥ 0. Example message:
 //
-//	box: Half[1]: must be finite and > 0, got -0.1
+//	box: Size[1]: must be finite and > 0, got -0.1
 func (s Shape) Validate() error {
 	var errs []error
 	name := s.Kind.String()
@@ -108,18 +118,18 @@ func (s Shape) Validate() error {
 	case Plane:
 	case Box:
 		for i := 0; i < 3; i++ {
-			pos(fmt.Sprintf("Half[%d]", i), s.Half[i])
+			pos(fmt.Sprintf("Size[%d]", i), s.Size[i])
 		}
 	case Sphere:
 		pos("Radius", s.Radius)
 	case Capsule:
 		pos("Radius", s.Radius)
-		if !(s.HalfLength >= 0) || math.IsInf(s.HalfLength, 0) {
-			errs = append(errs, &FieldError{name, "HalfLength", fmt.Sprintf("must be finite and ≥ 0, got %v", s.HalfLength)})
+		if !(s.Length >= 0) || math.IsInf(s.Length, 0) {
+			errs = append(errs, &FieldError{name, "Length", fmt.Sprintf("must be finite and ≥ 0, got %v", s.Length)})
 		}
 	case Cylinder:
 		pos("Radius", s.Radius)
-		pos("HalfLength", s.HalfLength)
+		pos("Length", s.Length)
 	default:
 		errs = append(errs, &FieldError{"shape", "Kind", fmt.Sprintf("unknown kind %d (want Plane, Box, Sphere, Capsule or Cylinder)", int(s.Kind))})
 	}
@@ -133,13 +143,13 @@ func (s Shape) valid() bool {
 	case Plane:
 		return true
 	case Box:
-		return p(s.Half[0]) && p(s.Half[1]) && p(s.Half[2])
+		return p(s.Size[0]) && p(s.Size[1]) && p(s.Size[2])
 	case Sphere:
 		return p(s.Radius)
 	case Capsule:
-		return p(s.Radius) && s.HalfLength >= 0 && !math.IsInf(s.HalfLength, 0)
+		return p(s.Radius) && s.Length >= 0 && !math.IsInf(s.Length, 0)
 	case Cylinder:
-		return p(s.Radius) && p(s.HalfLength)
+		return p(s.Radius) && p(s.Length)
 	}
 	return false
 }
@@ -242,19 +252,20 @@ func (s Shape) Bounds(p Pose, margin float64) AABB {
 		}
 		return b
 	case Box:
+		h := s.half()
 		for i := 0; i < 3; i++ {
-			ext[i] = math.Abs(f.ax[0][i])*s.Half[0] + math.Abs(f.ax[1][i])*s.Half[1] + math.Abs(f.ax[2][i])*s.Half[2]
+			ext[i] = math.Abs(f.ax[0][i])*h[0] + math.Abs(f.ax[1][i])*h[1] + math.Abs(f.ax[2][i])*h[2]
 		}
 	case Sphere:
 		ext = mgl64.Vec3{s.Radius, s.Radius, s.Radius}
 	case Capsule:
 		for i := 0; i < 3; i++ {
-			ext[i] = math.Abs(f.ax[2][i])*s.HalfLength + s.Radius
+			ext[i] = math.Abs(f.ax[2][i])*s.halfLength() + s.Radius
 		}
 	case Cylinder:
 		for i := 0; i < 3; i++ {
 			a := f.ax[2][i]
-			ext[i] = math.Abs(a)*s.HalfLength + s.Radius*math.Sqrt(math.Max(0, 1-a*a))
+			ext[i] = math.Abs(a)*s.halfLength() + s.Radius*math.Sqrt(math.Max(0, 1-a*a))
 		}
 	}
 	ext = ext.Add(mgl64.Vec3{margin, margin, margin})

@@ -164,9 +164,9 @@ func (c *pathController) Control(w *stepper.World) error {
 // world frame for world shapes) and its material.
 type ShapeSpec struct {
 	Type     contact.Kind
-	Size     mgl64.Vec3 // box: full side lengths (m)
+	Size     mgl64.Vec3 // box: full side lengths along local x, y, z (m)
 	Radius   float64    // sphere, capsule, cylinder (m)
-	Length   float64    // capsule: straight part; cylinder: full length (m), along local z
+	Length   float64    // capsule straight part, cylinder: full length along local z (m)
 	Pos      mgl64.Vec3
 	Rot      mgl64.Quat // zero = identity, as stepper.Geom.Local
 	Material stepper.Material
@@ -500,11 +500,11 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 func (s *ShapeSpec) shape() contact.Shape {
 	switch s.Type {
 	case contact.Box:
-		return contact.Shape{Kind: contact.Box, Half: s.Size.Mul(0.5)}
+		return contact.Shape{Kind: contact.Box, Size: s.Size}
 	case contact.Sphere:
 		return contact.Shape{Kind: contact.Sphere, Radius: s.Radius}
 	case contact.Capsule, contact.Cylinder:
-		return contact.Shape{Kind: s.Type, Radius: s.Radius, HalfLength: s.Length * 0.5}
+		return contact.Shape{Kind: s.Type, Radius: s.Radius, Length: s.Length}
 	}
 	return contact.Shape{Kind: s.Type}
 }

@@ -26,7 +26,7 @@ func masonryMu(tb testing.TB, rows int, mu float64) *World {
 	if _, err := w.AddGeom(Geom{Body: constraint.World, Shape: contact.NewPlane(), Material: mat}); err != nil {
 		tb.Fatal(err)
 	}
-	shape, err := contact.NewBoxHalf(mgl64.Vec3{0.1, 0.05, 0.05})
+	shape, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.1, 0.1})
 	if err != nil {
 		tb.Fatal(err)
 	}

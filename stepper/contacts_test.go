@@ -29,7 +29,7 @@ func addBox(t *testing.T, w *stepper.World, m float64, s, pos mgl64.Vec3, rot mg
 	require.NoError(t, err)
 	id, err := w.AddBody(b)
 	require.NoError(t, err)
-	shape, err := contact.NewBoxHalf(s.Mul(0.5))
+	shape, err := contact.NewBoxSize(s)
 	require.NoError(t, err)
 	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape, Material: stepper.Material{Friction: mu}})
 	require.NoError(t, err)

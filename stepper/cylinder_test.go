@@ -21,7 +21,7 @@ func addCylinder(t *testing.T, w *stepper.World, m, r, hl float64, pos mgl64.Vec
 	require.NoError(t, err)
 	id, err := w.AddBody(b)
 	require.NoError(t, err)
-	shape, err := contact.NewCylinder(r, hl)
+	shape, err := contact.NewCylinderLength(r, 2*hl)
 	require.NoError(t, err)
 	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape, Material: stepper.Material{Friction: mu}})
 	require.NoError(t, err)
@@ -40,14 +40,14 @@ func freshContacts(w *stepper.World) int {
 	return n
 }
 
-// addStaticBox adds a static box of half extents half at pos, rotated by rot.
-func addStaticBox(t *testing.T, w *stepper.World, half, pos mgl64.Vec3, rot mgl64.Quat, mu float64) {
+// addStaticBox adds a static box of full sides s at pos, rotated by rot.
+func addStaticBox(t *testing.T, w *stepper.World, s, pos mgl64.Vec3, rot mgl64.Quat, mu float64) {
 	t.Helper()
 	b, err := body.New(body.Params{Static: true, Pos: pos, Rot: rot})
 	require.NoError(t, err)
 	id, err := w.AddBody(b)
 	require.NoError(t, err)
-	shape, err := contact.NewBoxHalf(half)
+	shape, err := contact.NewBoxSize(s)
 	require.NoError(t, err)
 	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape, Material: stepper.Material{Friction: mu}})
 	require.NoError(t, err)
@@ -64,7 +64,7 @@ func TestCylinderDroppedOnBoxRests(t *testing.T) {
 		h := tc.h
 		w, err := stepper.New(stepper.Settings{H: h, Gravity: stepper.StandardGravity})
 		require.NoError(t, err)
-		addStaticBox(t, w, mgl64.Vec3{0.5, 0.5, 0.1}, mgl64.Vec3{0, 0, -0.1}, mgl64.QuatIdent(), 0.5)
+		addStaticBox(t, w, mgl64.Vec3{1, 1, 0.2}, mgl64.Vec3{0, 0, -0.1}, mgl64.QuatIdent(), 0.5)
 		rot := mgl64.QuatRotate(tc.tilt, mgl64.Vec3{1, 0, 0}).Mul(mgl64.QuatRotate(0.3, mgl64.Vec3{0, 0, 1}))
 		c := addCylinder(t, w, 1, r, hl, mgl64.Vec3{0.05, -0.02, hl + r*math.Sin(tc.tilt) + 0.1}, rot, 0.5)
 		pen := 0.0
@@ -110,7 +110,7 @@ func TestCylinderRollsDownRamp(t *testing.T) {
 		rot := mgl64.QuatRotate(theta, mgl64.Vec3{0, 1, 0})
 		n := rot.Rotate(mgl64.Vec3{0, 0, 1})
 		down := rot.Rotate(mgl64.Vec3{1, 0, 0})
-		addStaticBox(t, w, mgl64.Vec3{3, 0.5, 0.1}, n.Mul(-0.1), rot, mu)
+		addStaticBox(t, w, mgl64.Vec3{6, 1, 0.2}, n.Mul(-0.1), rot, mu)
 		// Axis along y (across the slope), resting on the top face 2.5 m up.
 		pos := n.Mul(r).Sub(down.Mul(2.5))
 		c := addCylinder(t, w, 1, r, hl, pos, rot.Mul(mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{1, 0, 0})), mu)
@@ -207,7 +207,7 @@ func TestStackedOnCylinders(t *testing.T) {
 			require.NoError(t, err)
 			id, err := w.AddBody(b)
 			require.NoError(t, err)
-			shape, err := contact.NewCapsule(0.04, 0.08)
+			shape, err := contact.NewCapsuleLength(0.04, 0.16)
 			require.NoError(t, err)
 			_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape, Material: stepper.Material{Friction: 0.5}})
 			require.NoError(t, err)
@@ -240,8 +240,8 @@ func TestAddGeomAcceptsEveryKindPair(t *testing.T) {
 	ground(t, w, mgl64.QuatRotate(0.1, mgl64.Vec3{1, 0, 0}), 0.5)
 	addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0, 1}, mgl64.QuatIdent(), 0.5)
 	addCylinder(t, w, 1, 0.1, 0.1, mgl64.Vec3{0, 0, 2}, mgl64.QuatIdent(), 0.5)
-	addStaticBox(t, w, mgl64.Vec3{1, 1, 1}, mgl64.Vec3{5, 0, 0}, mgl64.QuatIdent(), 0.5)
-	for _, s := range []contact.Shape{{Kind: contact.Sphere, Radius: 0.1}, {Kind: contact.Capsule, Radius: 0.1, HalfLength: 0.2}} {
+	addStaticBox(t, w, mgl64.Vec3{2, 2, 2}, mgl64.Vec3{5, 0, 0}, mgl64.QuatIdent(), 0.5)
+	for _, s := range []contact.Shape{{Kind: contact.Sphere, Radius: 0.1}, {Kind: contact.Capsule, Radius: 0.1, Length: 0.4}} {
 		b, err := body.New(body.Params{Mass: 1, Inertia: body.SphereInertia(1, 0.1), Pos: mgl64.Vec3{0, 0, 3}, Rot: mgl64.QuatIdent()})
 		require.NoError(t, err)
 		id, err := w.AddBody(b)

@@ -19,7 +19,7 @@ func pile(tb testing.TB, k int) *World {
 	if _, err := w.AddGeom(Geom{Body: constraint.World, Shape: contact.NewPlane(), Material: Material{Friction: 0.5}}); err != nil {
 		tb.Fatal(err)
 	}
-	shape, err := contact.NewBoxHalf(mgl64.Vec3{0.05, 0.05, 0.05})
+	shape, err := contact.NewBoxSize(mgl64.Vec3{0.1, 0.1, 0.1})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func dropBox(t *testing.T, h, v0, e float64, slab bool) (pen, rebound, up, final
 		require.NoError(t, err)
 		id, err := w.AddBody(sb)
 		require.NoError(t, err)
-		shape, err := contact.NewBoxHalf(mgl64.Vec3{2, 2, 0.05})
+		shape, err := contact.NewBoxSize(mgl64.Vec3{4, 4, 0.1})
 		require.NoError(t, err)
 		_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape, Material: stepper.Material{Friction: 0.5}})
 		require.NoError(t, err)

@@ -28,8 +28,8 @@ func ExampleWorld() {
 		Material: stepper.Material{Friction: 0.5}}); err != nil {
 		panic(err)
 	}
-	// A 2 kg box of 0.4 × 0.2 × 0.2 m (body.BoxInertia takes full side
-	// lengths, contact.NewBoxHalf half of each side), released 0.3 m up.
+	// A 2 kg box of 0.4 × 0.2 × 0.2 m (full side lengths, as every size in
+	// gorigid), released 0.3 m up.
 	box, err := body.New(body.Params{Name: "box", Mass: 2, Inertia: body.BoxInertia(2, 0.4, 0.2, 0.2),
 		Pos: mgl64.Vec3{2, 0, 0.4}, Rot: mgl64.QuatIdent()})
 	if err != nil {
@@ -39,7 +39,7 @@ func ExampleWorld() {
 	if err != nil {
 		panic(err)
 	}
-	shape, err := contact.NewBoxHalf(mgl64.Vec3{0.2, 0.1, 0.1})
+	shape, err := contact.NewBoxSize(mgl64.Vec3{0.4, 0.2, 0.2})
 	if err != nil {
 		panic(err)
 	}
@@ -50,8 +50,8 @@ func ExampleWorld() {
 	const theta0 = 0.1
 	dir := mgl64.Vec3{math.Sin(theta0), 0, -math.Cos(theta0)}
 	pivot := mgl64.Vec3{0, 0, 2}
-	rod, err := body.New(body.Params{Name: "rod", Mass: 1, Inertia: body.RodInertia(1, 1),
-		Pos: pivot.Add(dir.Mul(0.5)), Rot: mgl64.QuatBetweenVectors(mgl64.Vec3{1, 0, 0}, dir)})
+	rod, err := body.New(body.Params{Name: "rod", Mass: 1, Inertia: body.RodInertiaZ(1, 1),
+		Pos: pivot.Add(dir.Mul(0.5)), Rot: mgl64.QuatBetweenVectors(mgl64.Vec3{0, 0, 1}, dir)})
 	if err != nil {
 		panic(err)
 	}

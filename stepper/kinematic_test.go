@@ -19,7 +19,7 @@ func addKinematicBox(t *testing.T, w *stepper.World, s, pos, vel mgl64.Vec3, mu 
 	require.NoError(t, err)
 	id, err := w.AddBody(b)
 	require.NoError(t, err)
-	shape, err := contact.NewBoxHalf(s.Mul(0.5))
+	shape, err := contact.NewBoxSize(s)
 	require.NoError(t, err)
 	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape, Material: stepper.Material{Friction: mu}})
 	require.NoError(t, err)

@@ -42,7 +42,7 @@ func addRagdoll(t *testing.T, w *stepper.World, c, v mgl64.Vec3, mu float64) *ra
 		return id
 	}
 	capsule := func(r, half float64) contact.Shape {
-		s, err := contact.NewCapsule(r, half)
+		s, err := contact.NewCapsuleLength(r, 2*half)
 		require.NoError(t, err)
 		return s
 	}
@@ -113,7 +113,7 @@ func stairs(t *testing.T, w *stepper.World, mu float64) {
 		require.NoError(t, err)
 		id, err := w.AddBody(b)
 		require.NoError(t, err)
-		s, err := contact.NewBoxHalf(mgl64.Vec3{(x1 - x0) / 2, 1, top / 2})
+		s, err := contact.NewBoxSize(mgl64.Vec3{x1 - x0, 2, top})
 		require.NoError(t, err)
 		_, err = w.AddGeom(stepper.Geom{Body: id, Shape: s, Material: stepper.Material{Friction: mu}})
 		require.NoError(t, err)
@@ -199,7 +199,7 @@ func twoCapsules(t *testing.T, h float64) (*stepper.World, [2]*body.Body) {
 		require.NoError(t, err)
 		id, err := w.AddBody(b)
 		require.NoError(t, err)
-		s, err := contact.NewCapsule(r, half)
+		s, err := contact.NewCapsuleLength(r, 2*half)
 		require.NoError(t, err)
 		_, err = w.AddGeom(stepper.Geom{Body: id, Shape: s, Material: stepper.Material{Friction: 0.5}})
 		require.NoError(t, err)

@@ -32,8 +32,8 @@ func TestCheckPairsNamesTheGeoms(t *testing.T) {
 		}
 		return id
 	}
-	box := contact.Shape{Kind: contact.Box, Half: mgl64.Vec3{1, 1, 1}}
-	cyl := contact.Shape{Kind: contact.Cylinder, Radius: 0.1, HalfLength: 0.1}
+	box := contact.Shape{Kind: contact.Box, Size: mgl64.Vec3{2, 2, 2}}
+	cyl := contact.Shape{Kind: contact.Cylinder, Radius: 0.1, Length: 0.2}
 	dyn, wall := add(false), add(true)
 	if _, err := w.AddGeom(Geom{Body: constraint.World, Shape: box}); err != nil {
 		t.Fatal(err)

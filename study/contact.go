@@ -147,7 +147,7 @@ func addBox(w *stepper.World, name string, m float64, size, pos mgl64.Vec3, rot 
 	if err != nil {
 		return 0, err
 	}
-	shape, err := contact.NewBoxHalf(size.Mul(0.5))
+	shape, err := contact.NewBoxSize(size)
 	if err != nil {
 		return 0, err
 	}

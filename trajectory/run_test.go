@@ -352,7 +352,7 @@ func boxInGround(t *testing.T) *stepper.World {
 	require.NoError(t, err)
 	id, err := w.AddBody(b)
 	require.NoError(t, err)
-	shape, err := contact.NewBoxHalf(mgl64.Vec3{0.05, 0.05, 0.05})
+	shape, err := contact.NewBoxSize(mgl64.Vec3{0.1, 0.1, 0.1})
 	require.NoError(t, err)
 	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape})
 	require.NoError(t, err)

@@ -134,7 +134,7 @@ func TestReadmeGoProgram(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, prog, "README: no Go block with package main")
-	for _, s := range []string{"AddGeom", "contact.NewBoxHalf", "body.BoxInertia", "constraint.NewHinge", "scenes.SceneSpec{", ".World()"} {
+	for _, s := range []string{"AddGeom", "contact.NewBoxSize", "body.BoxInertia", "constraint.NewHinge", "scenes.SceneSpec{", ".World()"} {
 		assert.Contains(t, prog, s, "the README's program shows %s", s)
 	}
 

@@ -327,12 +327,12 @@ func newViewer(w *stepper.World, sceneName, trajName string, tr *loadedTrajector
 		}
 		switch g.Shape.Kind {
 		case contact.Box:
-			h := [3]float64(g.Shape.Half)
+			h := [3]float64(g.Shape.Size.Mul(0.5))
 			gj.Half = &h
 		case contact.Sphere:
 			gj.Radius = g.Shape.Radius
 		case contact.Capsule, contact.Cylinder:
-			gj.Radius, gj.HalfLength = g.Shape.Radius, g.Shape.HalfLength
+			gj.Radius, gj.HalfLength = g.Shape.Radius, 0.5*g.Shape.Length
 		}
 		sj.Geoms = append(sj.Geoms, gj)
 	}
