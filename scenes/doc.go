@@ -22,6 +22,9 @@
 // Schema (draft 2020-12) is scene.schema.json (Schema; `sim export
 // --schema`). SI units, z up; quaternions are [w, x, y, z]; vectors are
 // [x, y, z] in the world frame unless said otherwise; ±Inf is null.
+// Export writes world coordinates; a file with nested bodies or joint
+// frames is written in world coordinates by SceneSpec.WorldFrame and
+// Marshal, and builds the same World.
 //
 // Top-level keys: version (required, 1), name, doc, settings (required),
 // world_shapes, bodies, joints, loads, exclude, and $schema (ignored, for
@@ -52,7 +55,15 @@
 //     centre of mass), orientation, velocity, angular_velocity, force and
 //     torque (held applied force at the centre of mass and torque), shapes.
 //     An orientation whose norm is within 1e-3 of 1 is normalized; one
-//     within body.UnitQuatTol is kept bit for bit.
+//     within body.UnitQuatTol is kept bit for bit. parent nests the body
+//     in another, named ("world", the default, for none), as MJCF nests
+//     bodies: its position, orientation and path are then in the
+//     parent's frame at the parent's initial pose, through any depth of
+//     nesting, while velocity, angular_velocity, force and torque stay in
+//     the world frame. A parent may come later in the list; a body nested
+//     in itself through its parents is an error. Nesting only places a
+//     body: unlike MJCF, it adds no joint and welds nothing (add a joint,
+//     fixed to weld).
 //   - shapes[k]: type box (size: full side lengths), sphere (radius),
 //     capsule (radius, length of the straight part along local z),
 //     cylinder (radius, full length along local z) or plane (static only:
@@ -73,7 +84,11 @@
 //     axis_a, axis_b), converter (axis_a, axis_b, coefficient K in
 //     N·m·s/rad) take an optional housing. body_a and body_b name bodies
 //     or "world". Pivots and axes are world coordinates at the bodies'
-//     initial poses, exactly the arguments of the constraint constructors.
+//     initial poses, exactly the arguments of the constraint constructors,
+//     unless frame names a body: then they are in that body's frame at
+//     its initial pose (a pivot p is the world point position +
+//     orientation·p of the body, an axis a is orientation·a). frame may
+//     name any body, not only body_a or body_b; "world" is the default.
 //     Bodies joined by any joint or coupling do not collide with each
 //     other unless the joint says collide: true
 //     (stepper.World.SetJointCollision).

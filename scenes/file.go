@@ -43,10 +43,12 @@ type SceneSpec struct {
 	// before every body's shapes.
 	WorldShapes []ShapeSpec
 	// Bodies in World.Bodies order; each body's shapes follow in order.
+	// A body may be nested in another (BodySpec.Parent), in any order.
 	Bodies []BodySpec
 	// Joints and couplings in World.Joints order, built after all bodies
 	// from the bodies' initial poses (pivots and axes are in world
-	// coordinates at that pose, as for the constraint constructors).
+	// coordinates at that pose, as for the constraint constructors, or in
+	// a body's frame at that pose: JointSpec.Frame).
 	Joints []JointSpec
 	// Loads are applied forces and torques with time profiles; a world
 	// with loads gets one controller that applies them, in order, at the
@@ -108,13 +110,22 @@ type BodySpec struct {
 	// (kg·m²); nil derives it from the shapes (homogeneous solids whose
 	// common centre of mass must be the body origin).
 	Inertia *mgl64.Mat3
-	Pos     mgl64.Vec3 // centre of mass (m)
-	Rot     mgl64.Quat // orientation, must be a unit quaternion
-	Vel     mgl64.Vec3 // m/s
-	AngVel  mgl64.Vec3 // rad/s, world frame
-	Force   mgl64.Vec3 // applied force at the centre of mass (N), held
-	Torque  mgl64.Vec3 // applied torque (N·m), held
-	Shapes  []ShapeSpec
+	// Parent nests the body in another one, named ("" or WorldName: not
+	// nested): Pos, Rot and the Path's positions are then in the parent's
+	// frame at its initial pose (world = parent Pos + parent Rot·Pos,
+	// parent Rot·Rot), resolved through any depth of nesting; the
+	// parent may come later in Bodies, but no body may be nested in
+	// itself. Vel, AngVel, Force and Torque stay in the world frame.
+	// Nesting only places the body: it adds no joint (a fixed joint
+	// welds the two).
+	Parent string
+	Pos    mgl64.Vec3 // centre of mass (m); in the parent's frame if nested
+	Rot    mgl64.Quat // orientation, must be a unit quaternion
+	Vel    mgl64.Vec3 // m/s, world frame
+	AngVel mgl64.Vec3 // rad/s, world frame
+	Force  mgl64.Vec3 // applied force at the centre of mass (N), held
+	Torque mgl64.Vec3 // applied torque (N·m), held
+	Shapes []ShapeSpec
 }
 
 // Waypoint is one point of a kinematic body's path.
@@ -199,12 +210,18 @@ type JointSpec struct {
 	A, B    string
 	Carrier string // differential
 	Housing string // gear, differential, converter: "" = none
+	// Frame names the body in whose frame, at its initial pose, every
+	// point and axis below is given: a point p is Pos + Rot·p of that
+	// body, an axis a is Rot·a. "" or WorldName: world coordinates.
+	// Any body may be named, not only A and B.
+	Frame string
 	// Pivot (ball, fixed, hinge, prismatic) and Axis (hinge, prismatic)
-	// are world coordinates at the bodies' initial poses.
+	// are world coordinates (or Frame's) at the bodies' initial poses.
 	Pivot, Axis    mgl64.Vec3
-	PivotA, PivotB mgl64.Vec3 // distance: the anchors (world, m)
+	PivotA, PivotB mgl64.Vec3 // distance: the anchors (world or Frame, m)
 	Length         float64    // distance (m)
-	// AxisA, AxisB, AxisCarrier: the couplings' axes (world, initial pose).
+	// AxisA, AxisB, AxisCarrier: the couplings' axes (world or Frame,
+	// initial pose).
 	AxisA, AxisB, AxisCarrier mgl64.Vec3
 	Ratio                     float64 // gear
 	Coefficient               float64 // converter: K (N·m·s/rad)
@@ -415,7 +432,114 @@ func (s *SceneSpec) World() (*stepper.World, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	return s.build()
+	return s.worldFrame().build()
+}
+
+// WorldFrame validates s and returns it with every pose and path in world
+// coordinates: each nested body placed by its parents' initial poses
+// (Parent cleared), each joint's points and axes carried out of its Frame
+// (Frame cleared). The result builds the same World as s, and Marshal
+// writes it as a file in world coordinates. A spec that nests no body and
+// gives no joint a Frame is returned itself; otherwise the result is a
+// copy, which shares the shapes, inertias and joint options with s.
+func (s *SceneSpec) WorldFrame() (*SceneSpec, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s.worldFrame(), nil
+}
+
+// notWorld reports whether name names a body rather than the world.
+func notWorld(name string) bool { return name != "" && name != WorldName }
+
+// worldFrame is WorldFrame of a valid s.
+func (s *SceneSpec) worldFrame() *SceneSpec {
+	local := slices.ContainsFunc(s.Bodies, func(b BodySpec) bool { return notWorld(b.Parent) }) ||
+		slices.ContainsFunc(s.Joints, func(j JointSpec) bool { return notWorld(j.Frame) })
+	if !local {
+		return s
+	}
+	out := *s
+	out.Bodies = slices.Clone(s.Bodies)
+	out.Joints = slices.Clone(s.Joints)
+	index := make(map[string]int, len(s.Bodies))
+	for i := len(s.Bodies) - 1; i >= 0; i-- {
+		index[s.Bodies[i].Name] = i // the first of duplicates, as Validate's
+	}
+	// Place each body after its parent: walk up to the first placed
+	// ancestor, then place the chain from the top down (Validate
+	// rejected cycles).
+	placed := make([]bool, len(out.Bodies))
+	var chain []int
+	for i := range out.Bodies {
+		chain = chain[:0]
+		for k := i; !placed[k]; {
+			chain = append(chain, k)
+			placed[k] = true
+			p := out.Bodies[k].Parent
+			if !notWorld(p) {
+				break
+			}
+			k = index[p]
+		}
+		for c := len(chain) - 1; c >= 0; c-- {
+			b := &out.Bodies[chain[c]]
+			if notWorld(b.Parent) {
+				b.nestIn(&out.Bodies[index[b.Parent]])
+			}
+			b.Parent = ""
+		}
+	}
+	for i := range out.Joints {
+		j := &out.Joints[i]
+		if notWorld(j.Frame) {
+			j.fromFrame(&out.Bodies[index[j.Frame]])
+		}
+		j.Frame = ""
+	}
+	return &out
+}
+
+// nestIn turns b's pose and path from the frame of parent (placed in the
+// world) into world coordinates.
+func (b *BodySpec) nestIn(parent *BodySpec) {
+	b.Pos = parent.point(b.Pos)
+	b.Rot = parent.Rot.Mul(b.Rot)
+	if len(b.Path) > 0 {
+		path := slices.Clone(b.Path)
+		for k := range path {
+			path[k].Pos = parent.point(path[k].Pos)
+		}
+		b.Path = path
+	}
+}
+
+// point returns the world coordinates of p, given in b's frame at its
+// initial pose.
+func (b *BodySpec) point(p mgl64.Vec3) mgl64.Vec3 { return b.Pos.Add(b.Rot.Rotate(p)) }
+
+// fromFrame turns j's points and axes from the frame of f (placed in the
+// world) into world coordinates.
+func (j *JointSpec) fromFrame(f *BodySpec) {
+	pt := func(p *mgl64.Vec3) { *p = f.point(*p) }
+	ax := func(a *mgl64.Vec3) { *a = f.Rot.Rotate(*a) }
+	switch j.Type {
+	case JointBall, JointFixed:
+		pt(&j.Pivot)
+	case JointHinge, JointPrismatic:
+		pt(&j.Pivot)
+		ax(&j.Axis)
+	case JointDistance:
+		pt(&j.PivotA)
+		pt(&j.PivotB)
+	case JointGear, JointConverter:
+		ax(&j.AxisA)
+		ax(&j.AxisB)
+	case JointDifferential:
+		ax(&j.AxisCarrier)
+		ax(&j.AxisA)
+		ax(&j.AxisB)
+	}
 }
 
 // build assumes Validate passed; constructor errors (which Validate

@@ -164,6 +164,7 @@ func decodeBody(p *problems, n *jnode, path string) BodySpec {
 	if in := o.field("inertia", false); in != nil {
 		b.Inertia = decodeInertia(p, in, path+".inertia")
 	}
+	o.str("parent", &b.Parent, false)
 	o.vec3("position", &b.Pos, false)
 	o.quat("orientation", &b.Rot)
 	o.vec3("velocity", &b.Vel, false)
@@ -242,6 +243,7 @@ func decodeJoint(p *problems, n *jnode, path string) JointSpec {
 	}
 	o.str("body_a", &j.A, true)
 	o.str("body_b", &j.B, true)
+	o.str("frame", &j.Frame, false)
 	soft := false
 	switch j.Type {
 	case JointBall, JointFixed:

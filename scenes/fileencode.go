@@ -15,7 +15,8 @@ import (
 // documented order, fields at their default left out except the ones
 // that make a file readable on its own). Floats are written with strconv
 // 'g', -1, so reading the file back gives the same float64 values bit for
-// bit. s must pass Validate.
+// bit. s must pass Validate. Nested bodies and joint frames are written
+// as given; s.WorldFrame() first writes the file in world coordinates.
 func (s *SceneSpec) Marshal(w io.Writer) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -141,6 +142,9 @@ func (b *BodySpec) node() *jnode {
 	if b.Inertia != nil {
 		n.set("inertia", jinertia(*b.Inertia))
 	}
+	if b.Parent != "" {
+		n.set("parent", jstr(b.Parent))
+	}
 	n.set("position", jvec(b.Pos))
 	n.set("orientation", jquat(b.Rot))
 	setVec(n, "velocity", b.Vel)
@@ -228,6 +232,9 @@ func (j *JointSpec) node() *jnode {
 		n.set("carrier", jstr(j.Carrier))
 	}
 	n.set("body_a", jstr(j.A)).set("body_b", jstr(j.B))
+	if j.Frame != "" {
+		n.set("frame", jstr(j.Frame))
+	}
 	soft := false
 	switch j.Type {
 	case JointBall, JointFixed:

@@ -15,9 +15,9 @@ import (
 // Validate checks that s describes something physical before anything is
 // built: finite numbers in range, unique body names, dynamic bodies with
 // positive mass and positive definite inertia, unit quaternions, joints
-// and loads that name existing bodies, and the options each joint type
-// takes. It returns every problem (up to 20) joined, each a *PathError
-// with the JSON path of the value.
+// and loads that name existing bodies, parents that nest no body in
+// itself, and the options each joint type takes. It returns every problem
+// (up to 20) joined, each a *PathError with the JSON path of the value.
 func (s *SceneSpec) Validate() error {
 	var p problems
 	s.validate(&p)
@@ -92,6 +92,15 @@ func (s *SceneSpec) validate(p *problems) {
 		}
 		return true
 	}
+	nested := false
+	for i := range s.Bodies {
+		if b := &s.Bodies[i]; b.Parent != "" {
+			nested = ref(fmt.Sprintf("bodies[%d].parent", i), b.Parent, true) || nested
+		}
+	}
+	if nested {
+		s.validateNesting(p, names)
+	}
 	for i := range s.Joints {
 		s.Joints[i].validate(p, fmt.Sprintf("joints[%d]", i), ref)
 	}
@@ -139,6 +148,64 @@ func (s *SceneSpec) validate(p *problems) {
 			p.add(pp+".type", "unknown profile %q (want constant or ramp)", pr.Type)
 		}
 	}
+}
+
+// validateNesting reports every cycle of parents once, at the body of the
+// cycle that comes first in the file: each body must be placed after its
+// parent, so none may be nested in itself. names maps a body name to its
+// index.
+func (s *SceneSpec) validateNesting(p *problems, names map[string]int) {
+	const (
+		unseen = iota
+		walking
+		done
+	)
+	state := make([]int, len(s.Bodies))
+	parent := func(i int) int {
+		if k, ok := names[s.Bodies[i].Parent]; ok {
+			return k
+		}
+		return -1 // the world, or a missing body (reported)
+	}
+	var walk []int
+	for i := range s.Bodies {
+		walk = walk[:0]
+		k := i
+		for k >= 0 && state[k] == unseen {
+			state[k] = walking
+			walk = append(walk, k)
+			k = parent(k)
+		}
+		if k >= 0 && state[k] == walking { // k is on this walk: a cycle
+			cycle := walk[slices.Index(walk, k):]
+			first := slices.Min(cycle)
+			at := slices.Index(cycle, first)
+			cycle = append(slices.Clone(cycle[at:]), cycle[:at]...)
+			chain := make([]string, 0, len(cycle)+1)
+			for _, c := range append(cycle, first) {
+				chain = append(chain, s.Bodies[c].Name)
+			}
+			p.add(fmt.Sprintf("bodies[%d].parent", first), "%s is nested in itself: %s; a chain of parents must end at a body that has none",
+				quoteName(s.Bodies[first].Name), nameChain(chain))
+		}
+		for _, w := range walk {
+			state[w] = done
+		}
+	}
+}
+
+// nameChain writes names as "a" → "b" → …, at most 8 of them.
+func nameChain(names []string) string {
+	const most = 8
+	q := make([]string, 0, most+1)
+	for i, n := range names {
+		if i == most-1 && len(names) > most {
+			q = append(q, fmt.Sprintf("… (%d more)", len(names)-most), quoteName(names[len(names)-1]))
+			break
+		}
+		q = append(q, quoteName(n))
+	}
+	return strings.Join(q, " → ")
 }
 
 func listNames(names []string) string {
@@ -284,6 +351,9 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 		if ref(path+".carrier", j.Carrier, false) && (j.Carrier == j.A || j.Carrier == j.B) {
 			p.add(path+".carrier", "must differ from body_a and body_b")
 		}
+	}
+	if j.Frame != "" {
+		ref(path+".frame", j.Frame, true)
 	}
 	if j.Housing != "" && j.Housing != WorldName {
 		if ref(path+".housing", j.Housing, true) && (j.Housing == j.A || j.Housing == j.B || j.Housing == j.Carrier) {
