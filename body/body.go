@@ -87,10 +87,11 @@ func New(p Params) (*Body, error) {
 	return &b, nil
 }
 
-// FieldError reports one invalid field: of a body, What "body", Name the
-// body's Name, Field e.g. "Mass", "Inertia", "Rot", and Value the field's
-// value. It is the one field-error type of gorigid (contact.FieldError and
-// the errors of stepper.Settings.Validate are the same type).
+// FieldError reports one invalid field, with the fields What (of what:
+// "body"), Name (the body's Name), Field (e.g. "Mass", "Inertia", "Rot"),
+// Value (the field's value) and Reason. It is the one field-error type of
+// gorigid: contact.FieldError is the same type, and constraint.Row and
+// stepper.Settings Validate with it too.
 type FieldError = num.FieldError
 
 // Validate checks the body and returns every problem found, joined
