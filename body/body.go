@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // Tolerances used by Validate.
@@ -86,16 +87,12 @@ func New(p Params) (*Body, error) {
 	return &b, nil
 }
 
-// FieldError reports one invalid field of a body.
-type FieldError struct {
-	Body   string // the body's Name
-	Field  string // e.g. "Mass", "Inertia", "Rot"
-	Reason string // what is wrong, with the offending value
-}
-
-func (e *FieldError) Error() string {
-	return fmt.Sprintf("body %q: %s: %s", e.Body, e.Field, e.Reason)
-}
+// FieldError reports one invalid field, with the fields What (of what:
+// "body"), Name (the body's Name), Field (e.g. "Mass", "Inertia", "Rot"),
+// Value (the field's value) and Reason. It is the one field-error type of
+// gorigid: contact.FieldError is the same type, and constraint.Row and
+// stepper.Settings Validate with it too.
+type FieldError = num.FieldError
 
 // Validate checks the body and returns every problem found, joined
 // (errors.Join of *FieldError values), or nil:
@@ -111,49 +108,49 @@ func (e *FieldError) Error() string {
 //     |AngVel| ≤ MaxAngVel, and the kinetic energy ½m|v|² + ½ωᵀIω finite.
 func (b *Body) Validate() error {
 	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, &FieldError{Body: b.Name, Field: field, Reason: fmt.Sprintf(format, args...)})
+	bad := func(field string, value any, format string, args ...any) {
+		errs = append(errs, &FieldError{What: "body", Name: b.Name, Field: field, Value: value, Reason: fmt.Sprintf(format, args...)})
 	}
 	if b.Static && b.Kinematic {
-		bad("Kinematic", "a body cannot be both static and kinematic")
+		bad("Kinematic", b.Kinematic, "a body cannot be both static and kinematic")
 	}
 	if b.Static || b.Kinematic {
-		if !finite(b.Mass) || b.Mass < 0 {
-			bad("Mass", "must be finite and ≥ 0 for a static or kinematic body, got %v", b.Mass)
+		if !num.Finite(b.Mass) || b.Mass < 0 {
+			bad("Mass", b.Mass, "must be finite and ≥ 0 for a static or kinematic body, got %v", b.Mass)
 		}
-	} else if !finite(b.Mass) || b.Mass <= 0 {
-		bad("Mass", "must be finite and > 0, got %v", b.Mass)
-	} else if !finite(1 / b.Mass) {
-		bad("Mass", "1/m overflows, got %v", b.Mass)
+	} else if !num.Finite(b.Mass) || b.Mass <= 0 {
+		bad("Mass", b.Mass, "must be finite and > 0, got %v", b.Mass)
+	} else if !num.Finite(1 / b.Mass) {
+		bad("Mass", b.Mass, "1/m overflows, got %v", b.Mass)
 	}
 	if err := checkInertia(b.Inertia, !b.Static && !b.Kinematic); err != "" {
-		bad("Inertia", "%s, got %v", err, rowsString(b.Inertia))
+		bad("Inertia", b.Inertia, "%s, got %v", err, rowsString(b.Inertia))
 	}
 	q := b.Rot
-	if !finite(q.W) || !finiteVec(q.V) {
-		bad("Rot", "must be finite, got (w=%v x=%v y=%v z=%v)", q.W, q.V[0], q.V[1], q.V[2])
+	if !num.Finite(q.W) || !num.FiniteVec(q.V) {
+		bad("Rot", b.Rot, "must be finite, got (w=%v x=%v y=%v z=%v)", q.W, q.V[0], q.V[1], q.V[2])
 	} else if n := quatLen(q); math.Abs(n-1) > UnitQuatTol {
-		bad("Rot", "must be a unit quaternion (||q|-1| ≤ %g), got |q| = %v (w=%v x=%v y=%v z=%v); use mgl64.QuatIdent() for no rotation",
+		bad("Rot", b.Rot, "must be a unit quaternion (||q|-1| ≤ %g), got |q| = %v (w=%v x=%v y=%v z=%v); use mgl64.QuatIdent() for no rotation",
 			UnitQuatTol, n, q.W, q.V[0], q.V[1], q.V[2])
 	}
 	for _, f := range []struct {
 		name string
 		v    mgl64.Vec3
 	}{{"Pos", b.Pos}, {"Vel", b.Vel}, {"AngVel", b.AngVel}, {"Force", b.Force}, {"Torque", b.Torque}} {
-		if !finiteVec(f.v) {
-			bad(f.name, "must be finite, got %v", f.v)
+		if !num.FiniteVec(f.v) {
+			bad(f.name, f.v, "must be finite, got %v", f.v)
 		}
 	}
-	if n := Norm(b.Vel); finiteVec(b.Vel) && n > MaxSpeed {
-		bad("Vel", "|v| must be ≤ %g m/s (the speed of light), got %v", MaxSpeed, n)
+	if n := Norm(b.Vel); num.FiniteVec(b.Vel) && n > MaxSpeed {
+		bad("Vel", b.Vel, "|v| must be ≤ %g m/s (the speed of light), got %v", MaxSpeed, n)
 	}
-	if n := Norm(b.AngVel); finiteVec(b.AngVel) && n > MaxAngVel {
-		bad("AngVel", "|ω| must be ≤ %g rad/s, got %v", MaxAngVel, n)
+	if n := Norm(b.AngVel); num.FiniteVec(b.AngVel) && n > MaxAngVel {
+		bad("AngVel", b.AngVel, "|ω| must be ≤ %g rad/s, got %v", MaxAngVel, n)
 	}
 	if len(errs) == 0 {
 		v, w := b.Vel, b.AngVel
-		if e := 0.5*b.Mass*v.Dot(v) + 0.5*w.Dot(b.Inertia.Mul3x1(w)); !finite(e) {
-			bad("Vel", "the kinetic energy ½m|v|² + ½ωᵀIω overflows (m = %v kg, |v| = %v m/s, |ω| = %v rad/s)", b.Mass, v.Len(), w.Len())
+		if e := 0.5*b.Mass*v.Dot(v) + 0.5*w.Dot(b.Inertia.Mul3x1(w)); !num.Finite(e) {
+			bad("Vel", b.Vel, "the kinetic energy ½m|v|² + ½ωᵀIω overflows (m = %v kg, |v| = %v m/s, |ω| = %v rad/s)", b.Mass, v.Len(), w.Len())
 		}
 	}
 	return errors.Join(errs...)
@@ -168,7 +165,7 @@ func Norm(v mgl64.Vec3) float64 { return math.Hypot(math.Hypot(v[0], v[1]), v[2]
 func checkInertia(m mgl64.Mat3, pd bool) string {
 	scale := 0.0
 	for _, x := range m {
-		if !finite(x) {
+		if !num.Finite(x) {
 			return "must be finite"
 		}
 		scale = math.Max(scale, math.Abs(x))
@@ -195,7 +192,7 @@ func checkInertia(m mgl64.Mat3, pd bool) string {
 	}
 	if pd {
 		for _, x := range Inv3(m) {
-			if !finite(x) {
+			if !num.Finite(x) {
 				return "inverse overflows (entries too small)"
 			}
 		}
@@ -255,7 +252,7 @@ func (b *Body) InvInertiaWorld() mgl64.Mat3 {
 // not finite (mgl64.Mat3.Inv would return the zero matrix instead).
 func Inv3(m mgl64.Mat3) mgl64.Mat3 {
 	det := m.Det()
-	if det == 0 || !finite(det) {
+	if det == 0 || !num.Finite(det) {
 		n := math.NaN()
 		return mgl64.Mat3{n, n, n, n, n, n, n, n, n}
 	}
@@ -367,10 +364,6 @@ func QuatMat3(q mgl64.Quat) mgl64.Mat3 {
 func quatLen(q mgl64.Quat) float64 {
 	return math.Sqrt(q.W*q.W + q.V.Dot(q.V))
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
 
 func rowsString(m mgl64.Mat3) string {
 	return fmt.Sprintf("[[%v %v %v] [%v %v %v] [%v %v %v]]",

@@ -81,7 +81,7 @@ func TestValidate(t *testing.T) {
 			var fe *FieldError
 			require.True(t, errors.As(err, &fe), "error %v is not a *FieldError", err)
 			assert.Equal(t, tc.field, fe.Field)
-			assert.Equal(t, "link3", fe.Body)
+			assert.Equal(t, "link3", fe.Name)
 			assert.Contains(t, err.Error(), tc.substr)
 		})
 	}
@@ -316,6 +316,9 @@ func TestErrorFormat(t *testing.T) {
 	_, err := New(Params{Name: "link3", Mass: -1, Inertia: mgl64.Ident3(), Rot: mgl64.QuatIdent()})
 	require.Error(t, err)
 	assert.Equal(t, `body "link3": Mass: must be finite and > 0, got -1`, err.Error())
+	var fe *FieldError
+	require.True(t, errors.As(err, &fe))
+	assert.Equal(t, FieldError{What: "body", Name: "link3", Field: "Mass", Value: -1.0, Reason: "must be finite and > 0, got -1"}, *fe)
 	_, err = New(Params{Name: "x", Mass: 1, Inertia: mgl64.Ident3()})
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "QuatIdent"), err.Error())

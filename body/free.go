@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // FreeVelocity returns the body's velocity after a step h (s) without
@@ -113,7 +114,7 @@ func (b *Body) AngularStepJacobian(h float64, tau mgl64.Vec3) (mgl64.Vec3, mgl64
 	// Explicit start: ω + h I⁻¹(τ − ω × I ω).
 	w := w0.Add(inv.Mul3x1(tb.Sub(w0.Cross(l0)).Mul(h)))
 	scale := math.Max(w0.Len(), w.Len())
-	if scale == 0 || !finiteVec(w) {
+	if scale == 0 || !num.FiniteVec(w) {
 		w = w0.Add(inv.Mul3x1(tb.Mul(h)))
 		return r.Mul3x1(w), midpointJacobian(in, w0, w, h)
 	}
@@ -125,7 +126,7 @@ func (b *Body) AngularStepJacobian(h float64, tau mgl64.Vec3) (mgl64.Vec3, mgl64
 		// ∂f/∂ω⁺ = I + (h/2) ([ω_m]× I − [I ω_m]×)
 		jac := in.Add(skew(wm).Mul3(in).Sub(skew(lm)).Mul(h / 2))
 		d := Inv3(jac).Mul3x1(f)
-		if !finiteVec(d) {
+		if !num.FiniteVec(d) {
 			break
 		}
 		w = w.Sub(d)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // MaxBodies is the number of Jacobian blocks stored per joint row
@@ -307,7 +308,7 @@ func (f *Frame) Validate() error {
 	return nil
 }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+var finite = num.Finite
 
 func finiteRow(name string, i int, v []float64) error {
 	for k, x := range v {

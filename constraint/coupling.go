@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // side is one body of a coupling with an axis fixed in it.
@@ -70,7 +71,7 @@ func NewGear(bodies []*body.Body, a, b int, axisA, axisB mgl64.Vec3, ratio float
 	if err != nil {
 		return nil, err
 	}
-	if !finite(ratio) || ratio == 0 {
+	if !num.Finite(ratio) || ratio == 0 {
 		return nil, fmt.Errorf("%s: ratio: must be finite and non-zero, got %v", what, ratio)
 	}
 	return &GearJoint{shafts: sh, ratio: ratio}, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // pose is a body's (or the world's) position and orientation.
@@ -80,7 +81,7 @@ func checkStep(what string, rows []Row, n int, ctx *Context) error {
 
 // unitAxis validates a world axis and returns it normalized.
 func unitAxis(what, field string, v mgl64.Vec3) (mgl64.Vec3, error) {
-	if !finiteVec(v) {
+	if !num.FiniteVec(v) {
 		return v, fmt.Errorf("%s: %s: must be finite, got %v", what, field, v)
 	}
 	l := v.Len()
@@ -91,24 +92,10 @@ func unitAxis(what, field string, v mgl64.Vec3) (mgl64.Vec3, error) {
 }
 
 func finitePoint(what, field string, v mgl64.Vec3) error {
-	if !finiteVec(v) {
+	if !num.FiniteVec(v) {
 		return fmt.Errorf("%s: %s: must be finite, got %v", what, field, v)
 	}
 	return nil
-}
-
-// perp returns two unit vectors p1, p2 with (p1, p2, n) right-handed
-// orthonormal, for unit n.
-func perp(n mgl64.Vec3) (p1, p2 mgl64.Vec3) {
-	e := mgl64.Vec3{1, 0, 0}
-	if math.Abs(n[1]) < math.Abs(n[0]) && math.Abs(n[1]) <= math.Abs(n[2]) {
-		e = mgl64.Vec3{0, 1, 0}
-	} else if math.Abs(n[2]) < math.Abs(n[0]) {
-		e = mgl64.Vec3{0, 0, 1}
-	}
-	p1 = n.Cross(e)
-	p1 = p1.Mul(1 / p1.Len())
-	return p1, n.Cross(p1)
 }
 
 // pair is the common part of two-body joints: the bodies, and the
@@ -168,7 +155,7 @@ func (p *pair) SetSoft(k, d float64) error {
 	if math.IsNaN(k) || k < 0 {
 		return fmt.Errorf("%s: stiffness: must be ≥ 0 (0 or +Inf = rigid), got %v", p.what, k)
 	}
-	if !finite(d) || d < 0 {
+	if !num.Finite(d) || d < 0 {
 		return fmt.Errorf("%s: damping time: must be finite and ≥ 0 s, got %v", p.what, d)
 	}
 	p.k, p.d = k, d
@@ -286,7 +273,7 @@ func (x *axis) ClearLimits() { x.lowerOn, x.upperOn = false, false }
 // with |force| ≤ maxForce (N·m or N; +Inf allowed), i.e. bounds
 // ±maxForce·h on the impulse.
 func (x *axis) SetMotor(speed, maxForce float64) error {
-	if !finite(speed) {
+	if !num.Finite(speed) {
 		return fmt.Errorf("%s: motor speed: must be finite, got %v", x.label, speed)
 	}
 	if math.IsNaN(maxForce) || maxForce < 0 {
@@ -375,4 +362,4 @@ const maxJointRows = 9
 // Perp returns two unit vectors p1, p2 with (p1, p2, n) a right-handed
 // orthonormal basis, for unit n. The choice depends only on n (it is
 // deterministic), which contact friction directions rely on.
-func Perp(n mgl64.Vec3) (p1, p2 mgl64.Vec3) { return perp(n) }
+func Perp(n mgl64.Vec3) (p1, p2 mgl64.Vec3) { return num.Perp(n) }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // Compile-time checks of the contract.
@@ -156,7 +157,7 @@ func NewHinge(bodies []*body.Body, a, b int, pivot, axisW mgl64.Vec3) (*Hinge, e
 		return nil, err
 	}
 	sa, sb := localPose(bodies, a), localPose(bodies, b)
-	p1, p2 := perp(n)
+	p1, p2 := num.Perp(n)
 	j := &Hinge{pair: p,
 		axis: axis{label: p.what, unit: "rad", forceUnit: "torque (N·m)", limitLo: -math.Pi, limitHi: math.Pi},
 		la:   sa.toLocalPoint(pivot), lb: sb.toLocalPoint(pivot),
@@ -282,7 +283,7 @@ func NewPrismatic(bodies []*body.Body, a, b int, pivot, axisW mgl64.Vec3) (*Pris
 		return nil, err
 	}
 	sa, sb := localPose(bodies, a), localPose(bodies, b)
-	p1, p2 := perp(n)
+	p1, p2 := num.Perp(n)
 	return &Prismatic{pair: p,
 		axis: axis{label: p.what, unit: "m", forceUnit: "force (N)", limitLo: math.Inf(-1), limitHi: math.Inf(1)},
 		la:   sa.toLocalPoint(pivot), lb: sb.toLocalPoint(pivot),
@@ -381,7 +382,7 @@ func NewDistance(bodies []*body.Body, a, b int, pivotA, pivotB mgl64.Vec3, lengt
 	if err := finitePoint(p.what, "pivot B", pivotB); err != nil {
 		return nil, err
 	}
-	if !finite(length) || length <= 0 {
+	if !num.Finite(length) || length <= 0 {
 		return nil, fmt.Errorf("%s: length: must be finite and > 0 m, got %v", p.what, length)
 	}
 	return &Distance{pair: p, la: localPose(bodies, a).toLocalPoint(pivotA),

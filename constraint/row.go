@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // MaxBodies is the most bodies one row touches (a differential with a
@@ -151,40 +152,45 @@ func (r *Row) Velocity(bodies []*body.Body) float64 {
 // Validate checks a filled row against a world of nBodies bodies: 1 ≤ N ≤
 // MaxBodies, distinct indices in [0, nBodies) (World is never listed), J,
 // φ and Speed finite, Lo ≤ Hi with neither NaN, Stiffness ≥ 0, Damping
-// finite and ≥ 0.
+// finite and ≥ 0. The error is a *body.FieldError.
 func (r *Row) Validate(nBodies int) error {
 	if r.N < 1 || r.N > MaxBodies {
-		return fmt.Errorf("constraint row (%v): N: must be in [1, %d], got %d (a row touching only the world is invalid)", r.Kind, MaxBodies, r.N)
+		return r.fieldError("N", r.N, "must be in [1, %d], got %d (a row touching only the world is invalid)", MaxBodies, r.N)
 	}
 	for k := 0; k < r.N; k++ {
 		i := r.Body[k]
 		if i < 0 || i >= nBodies {
-			return fmt.Errorf("constraint row (%v): Body[%d]: must be in [0, %d), got %d", r.Kind, k, nBodies, i)
+			return r.fieldError(fmt.Sprintf("Body[%d]", k), i, "must be in [0, %d), got %d", nBodies, i)
 		}
 		for l := 0; l < k; l++ {
 			if r.Body[l] == i {
-				return fmt.Errorf("constraint row (%v): Body[%d]: body %d listed twice", r.Kind, k, i)
+				return r.fieldError(fmt.Sprintf("Body[%d]", k), i, "body %d listed twice", i)
 			}
 		}
 		for c, x := range r.J[k] {
-			if !finite(x) {
-				return fmt.Errorf("constraint row (%v): J[%d][%d]: must be finite, got %v", r.Kind, k, c, x)
+			if !num.Finite(x) {
+				return r.fieldError(fmt.Sprintf("J[%d][%d]", k, c), x, "must be finite, got %v", x)
 			}
 		}
 	}
 	switch {
-	case !finite(r.Phi):
-		return fmt.Errorf("constraint row (%v): Phi: must be finite, got %v", r.Kind, r.Phi)
+	case !num.Finite(r.Phi):
+		return r.fieldError("Phi", r.Phi, "must be finite, got %v", r.Phi)
 	case math.IsNaN(r.Lo) || math.IsNaN(r.Hi) || r.Lo > r.Hi:
-		return fmt.Errorf("constraint row (%v): Lo, Hi: need Lo ≤ Hi, got [%v, %v]", r.Kind, r.Lo, r.Hi)
-	case !finite(r.Speed):
-		return fmt.Errorf("constraint row (%v): Speed: must be finite, got %v", r.Kind, r.Speed)
+		return r.fieldError("Lo, Hi", [2]float64{r.Lo, r.Hi}, "need Lo ≤ Hi, got [%v, %v]", r.Lo, r.Hi)
+	case !num.Finite(r.Speed):
+		return r.fieldError("Speed", r.Speed, "must be finite, got %v", r.Speed)
 	case math.IsNaN(r.Stiffness) || r.Stiffness < 0:
-		return fmt.Errorf("constraint row (%v): Stiffness: must be ≥ 0 (0 or +Inf = rigid), got %v", r.Kind, r.Stiffness)
-	case !finite(r.Damping) || r.Damping < 0:
-		return fmt.Errorf("constraint row (%v): Damping: must be finite and ≥ 0, got %v", r.Kind, r.Damping)
+		return r.fieldError("Stiffness", r.Stiffness, "must be ≥ 0 (0 or +Inf = rigid), got %v", r.Stiffness)
+	case !num.Finite(r.Damping) || r.Damping < 0:
+		return r.fieldError("Damping", r.Damping, "must be finite and ≥ 0, got %v", r.Damping)
 	}
 	return nil
+}
+
+// fieldError is Validate's error for a field of r: What "constraint row (kind)".
+func (r *Row) fieldError(field string, value any, format string, args ...any) error {
+	return &num.FieldError{What: fmt.Sprintf("constraint row (%v)", r.Kind), Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
 }
 
 // ERPCFM maps a spring of stiffness k (N/m) and damping coefficient cd
@@ -214,10 +220,6 @@ func (r *Row) add(i int, lin, ang mgl64.Vec3) {
 	r.J[r.N] = [6]float64{lin[0], lin[1], lin[2], ang[0], ang[1], ang[2]}
 	r.N++
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }
 
 // Reset clears r for a new row of kind k with no bounds (Lo = −Inf,
 // Hi = +Inf), no bodies and no compliance. Packages that build their own

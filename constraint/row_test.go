@@ -124,7 +124,13 @@ func TestRowValidate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := good()
 			tc.edit(&r)
-			assert.ErrorContains(t, r.Validate(2), tc.substr)
+			err := r.Validate(2)
+			assert.ErrorContains(t, err, tc.substr)
+			var fe *body.FieldError
+			if assert.ErrorAs(t, err, &fe) {
+				assert.Contains(t, err.Error(), "constraint row (")
+				assert.Equal(t, fe.What+": "+fe.Field+": "+fe.Reason, err.Error())
+			}
 		})
 	}
 }

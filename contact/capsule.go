@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // parallelSin2 is the squared sine of the angle below which two segments
@@ -86,7 +87,7 @@ func capsuleSphere(dst []Point, c Shape, fc *frame, r float64, fs *frame, margin
 	if dist > 0 {
 		n = diff.Mul(1 / dist)
 	} else {
-		n = anyPerp(fc.ax[2])
+		n = num.AnyPerp(fc.ax[2])
 	}
 	return emit(dst, p.Add(n.Mul(c.Radius)), n, g, segFeature(s), 0)
 }
@@ -122,7 +123,7 @@ func capsuleCapsule(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin 
 					if dist > 1e-12*(a.halfLength()+b.halfLength()) {
 						n = diff.Mul(1 / dist)
 					} else {
-						n = orientTowards(anyPerp(axA), fb.p.Sub(fa.p))
+						n = orientTowards(num.AnyPerp(axA), fb.p.Sub(fa.p))
 					}
 					kb := uint32(0)
 					if tb[i] > tb[1-i] || (tb[i] == tb[1-i] && i == 1) {
@@ -151,7 +152,7 @@ func capsuleCapsule(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin 
 	} else if cr := axA.Cross(axB); cr.Dot(cr) > parallelSin2 {
 		n = orientTowards(cr.Normalize(), fb.p.Sub(fa.p))
 	} else {
-		n = orientTowards(anyPerp(axA), fb.p.Sub(fa.p))
+		n = orientTowards(num.AnyPerp(axA), fb.p.Sub(fa.p))
 	}
 	return emit(dst, pa.Add(n.Mul(a.Radius)), n, g, segFeature(s), segFeature(t))
 }

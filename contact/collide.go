@@ -353,15 +353,3 @@ func vertexIndex(s mgl64.Vec3) uint32 {
 	}
 	return i
 }
-
-// anyPerp returns a unit vector perpendicular to the unit vector a,
-// deterministic in a.
-func anyPerp(a mgl64.Vec3) mgl64.Vec3 {
-	var p mgl64.Vec3
-	if math.Abs(a[0]) < 0.57735 {
-		p = mgl64.Vec3{1, 0, 0}.Sub(a.Mul(a[0]))
-	} else {
-		p = mgl64.Vec3{0, 1, 0}.Sub(a.Mul(a[1]))
-	}
-	return p.Normalize()
-}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // Cylinder feature ids beyond the rim points 0..7 of planeCylinder (the
@@ -77,7 +78,7 @@ func capSquare(c Shape, f *frame, e int, m mgl64.Vec3) [4]mgl64.Vec3 {
 func sideLine(c Shape, f *frame, m mgl64.Vec3) (p0, p1 mgl64.Vec3) {
 	a := f.ax[2]
 	w := m.Sub(a.Mul(m.Dot(a)))
-	u := anyPerp(a)
+	u := num.AnyPerp(a)
 	if l := w.Len(); l > 0 {
 		u = w.Mul(1 / l)
 	}
@@ -530,7 +531,7 @@ func capCap(dst []Point, a Shape, fa *frame, b Shape, fb *frame, n mgl64.Vec3, m
 		return dst, math.Inf(1), false
 	}
 	capA, capB := CylinderCap0+uint32(eA), CylinderCap0+uint32(eB)
-	e1 := anyPerp(nf)
+	e1 := num.AnyPerp(nf)
 	e2 := nf.Cross(e1)
 	var poly clipPoly
 	var keys [8]Key

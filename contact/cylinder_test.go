@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // keyList returns the keys of pts in order.
@@ -269,7 +270,7 @@ func TestSphereOnCylinderSurface(t *testing.T) {
 		{0, 0, math.Nextafter(0.1, 1)},
 	} {
 		pts := Collide(nil, s, at(c[0], c[1], c[2]), cyl, at(0, 0, 0), 0.01)
-		if len(pts) != 1 || !finiteVec(pts[0].Normal) || !near(pts[0].Normal.Len(), 1, 1e-12) {
+		if len(pts) != 1 || !num.FiniteVec(pts[0].Normal) || !near(pts[0].Normal.Len(), 1, 1e-12) {
 			t.Errorf("centre %v: %+v", c, pts)
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // EPA, the expanding polytope algorithm (van den Bergen 2001, "Proximity
@@ -107,7 +108,7 @@ func epa(A, B *convex, s *simplex, tol float64) Separation {
 				continue
 			}
 			e = e.Normalize()
-			u := anyPerp(e)
+			u := num.AnyPerp(e)
 			v := e.Cross(u)
 			dirs[0], dirs[1], dirs[2], dirs[3] = u, u.Mul(-1), v, v.Mul(-1)
 			nd = 4
@@ -116,7 +117,7 @@ func epa(A, B *convex, s *simplex, tol float64) Separation {
 			if l := nrm.Len(); l > 0 {
 				nrm = nrm.Mul(1 / l)
 			} else {
-				nrm = anyPerp(p.w[1].Sub(p.w[0]).Add(p.w[2].Sub(p.w[0])).Normalize())
+				nrm = num.AnyPerp(p.w[1].Sub(p.w[0]).Add(p.w[2].Sub(p.w[0])).Normalize())
 			}
 			dirs[0], dirs[1] = nrm, nrm.Mul(-1)
 			nd = 2
@@ -131,7 +132,7 @@ func epa(A, B *convex, s *simplex, tol float64) Separation {
 				break
 			}
 		}
-		if !added || !finiteVec(p.w[p.nv-1]) {
+		if !added || !num.FiniteVec(p.w[p.nv-1]) {
 			return epaFallback(A, B)
 		}
 	}
@@ -158,7 +159,7 @@ func epa(A, B *convex, s *simplex, tol float64) Separation {
 		fc := p.f[best]
 		a, b := sup(fc.n)
 		wn := a.Sub(b)
-		if fc.n.Dot(wn)-fc.d <= tol || p.nv == epaMaxVerts || !finiteVec(wn) {
+		if fc.n.Dot(wn)-fc.d <= tol || p.nv == epaMaxVerts || !num.FiniteVec(wn) {
 			break
 		}
 		// Faces that see wn; the horizon is the set of their edges that

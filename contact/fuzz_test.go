@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // FuzzCollide: any valid shapes at any finite poses give finite points
@@ -43,7 +44,7 @@ func FuzzCollide(f *testing.F) {
 			t.Fatalf("%d points, reversed %d", len(ab), len(ba))
 		}
 		for i, p := range ab {
-			if !finiteVec(p.Pos) || !finite(p.Gap) || !finiteVec(p.Normal) {
+			if !num.FiniteVec(p.Pos) || !num.Finite(p.Gap) || !num.FiniteVec(p.Normal) {
 				t.Fatalf("point %d not finite: %+v", i, p)
 			}
 			if math.Abs(p.Normal.Len()-1) > 1e-9 {
@@ -98,7 +99,7 @@ func FuzzCylinderPairs(f *testing.F) {
 			t.Fatalf("%d points, reversed %d", len(ab), len(ba))
 		}
 		for i, p := range ab {
-			if !finiteVec(p.Pos) || !finite(p.Gap) || !finiteVec(p.Normal) {
+			if !num.FiniteVec(p.Pos) || !num.Finite(p.Gap) || !num.FiniteVec(p.Normal) {
 				t.Fatalf("point %d not finite: %+v", i, p)
 			}
 			if math.Abs(p.Normal.Len()-1) > 1e-9 {
@@ -113,7 +114,7 @@ func FuzzCylinderPairs(f *testing.F) {
 			}
 		}
 		sep, ok := Distance(a, pa, b, pb)
-		if !ok || !finite(sep.Gap) || !finiteVec(sep.OnA) || !finiteVec(sep.OnB) || math.Abs(sep.Normal.Len()-1) > 1e-9 {
+		if !ok || !num.Finite(sep.Gap) || !num.FiniteVec(sep.OnA) || !num.FiniteVec(sep.OnB) || math.Abs(sep.Normal.Len()-1) > 1e-9 {
 			t.Fatalf("Distance: ok %v, %+v", ok, sep)
 		}
 	})

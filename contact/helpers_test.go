@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 func at(x, y, z float64) Pose { return Pose{Pos: mgl64.Vec3{x, y, z}, Rot: mgl64.QuatIdent()} }
@@ -83,7 +84,7 @@ func signedDist(s Shape, p Pose, x mgl64.Vec3) float64 {
 func checkPoints(t *testing.T, pts []Point, a Shape, pa Pose, b Shape, pb Pose, margin, tol float64) {
 	t.Helper()
 	for i, p := range pts {
-		if !finiteVec(p.Pos) || !finiteVec(p.Normal) || !finite(p.Gap) {
+		if !num.FiniteVec(p.Pos) || !num.FiniteVec(p.Normal) || !num.Finite(p.Gap) {
 			t.Fatalf("point %d not finite: %+v", i, p)
 		}
 		if !near(p.Normal.Len(), 1, 1e-12) { // unit to rounding

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // Kind is the kind of a Shape.
@@ -91,14 +92,10 @@ func NewCylinderLength(r, length float64) (Shape, error) {
 // NewPlane returns the plane z = 0 (solid below) of its pose.
 func NewPlane() Shape { return Shape{Kind: Plane} }
 
-// FieldError reports one invalid field of a Shape or Pose.
-type FieldError struct {
-	Shape  string // "box", "sphere", …, or "pose"
-	Field  string // e.g. "Size[1]", "Radius", "Rot"
-	Reason string // what is wrong, with the offending value
-}
-
-func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s: %s", e.Shape, e.Field, e.Reason) }
+// FieldError reports one invalid field of a Shape or Pose: What "box",
+// "sphere", …, or "pose", Field e.g. "Size[1]", "Radius", "Rot", and Value
+// the field's value. It is body.FieldError, the one field-error type.
+type FieldError = num.FieldError
 
 // Validate returns every invalid field joined (errors.Join of *FieldError),
 // or nil: Size[i] (box), Radius (sphere, capsule, cylinder) and
@@ -111,7 +108,7 @@ func (s Shape) Validate() error {
 	name := s.Kind.String()
 	pos := func(field string, v float64) {
 		if !(v > 0) || math.IsInf(v, 0) {
-			errs = append(errs, &FieldError{name, field, fmt.Sprintf("must be finite and > 0, got %v", v)})
+			errs = append(errs, &FieldError{What: name, Field: field, Value: v, Reason: fmt.Sprintf("must be finite and > 0, got %v", v)})
 		}
 	}
 	switch s.Kind {
@@ -125,13 +122,13 @@ func (s Shape) Validate() error {
 	case Capsule:
 		pos("Radius", s.Radius)
 		if !(s.Length >= 0) || math.IsInf(s.Length, 0) {
-			errs = append(errs, &FieldError{name, "Length", fmt.Sprintf("must be finite and ≥ 0, got %v", s.Length)})
+			errs = append(errs, &FieldError{What: name, Field: "Length", Value: s.Length, Reason: fmt.Sprintf("must be finite and ≥ 0, got %v", s.Length)})
 		}
 	case Cylinder:
 		pos("Radius", s.Radius)
 		pos("Length", s.Length)
 	default:
-		errs = append(errs, &FieldError{"shape", "Kind", fmt.Sprintf("unknown kind %d (want Plane, Box, Sphere, Capsule or Cylinder)", int(s.Kind))})
+		errs = append(errs, &FieldError{What: "shape", Field: "Kind", Value: s.Kind, Reason: fmt.Sprintf("unknown kind %d (want Plane, Box, Sphere, Capsule or Cylinder)", int(s.Kind))})
 	}
 	return errors.Join(errs...)
 }
@@ -184,12 +181,12 @@ func (p Pose) Apply(x mgl64.Vec3) mgl64.Vec3 { return p.Pos.Add(p.Rot.Rotate(x))
 // body.UnitQuatTol.
 func (p Pose) Validate() error {
 	var errs []error
-	if !finiteVec(p.Pos) {
-		errs = append(errs, &FieldError{"pose", "Pos", fmt.Sprintf("must be finite, got %v", p.Pos)})
+	if !num.FiniteVec(p.Pos) {
+		errs = append(errs, &FieldError{What: "pose", Field: "Pos", Value: p.Pos, Reason: fmt.Sprintf("must be finite, got %v", p.Pos)})
 	}
 	q := p.Rot
-	if n := math.Sqrt(q.W*q.W + q.V.Dot(q.V)); !finite(n) || math.Abs(n-1) > body.UnitQuatTol {
-		errs = append(errs, &FieldError{"pose", "Rot", fmt.Sprintf("must be a finite unit quaternion, got |q| = %v (w=%v x=%v y=%v z=%v); use mgl64.QuatIdent() for no rotation", n, q.W, q.V[0], q.V[1], q.V[2])})
+	if n := math.Sqrt(q.W*q.W + q.V.Dot(q.V)); !num.Finite(n) || math.Abs(n-1) > body.UnitQuatTol {
+		errs = append(errs, &FieldError{What: "pose", Field: "Rot", Value: p.Rot, Reason: fmt.Sprintf("must be a finite unit quaternion, got |q| = %v (w=%v x=%v y=%v z=%v); use mgl64.QuatIdent() for no rotation", n, q.W, q.V[0], q.V[1], q.V[2])})
 	}
 	return errors.Join(errs...)
 }
@@ -284,7 +281,7 @@ func frameOf(p Pose) (frame, bool) {
 	q := p.Rot
 	w, x, y, z := q.W, q.V[0], q.V[1], q.V[2]
 	n2 := w*w + x*x + y*y + z*z
-	if !finiteVec(p.Pos) || !(n2 > 0) || !finite(n2) {
+	if !num.FiniteVec(p.Pos) || !(n2 > 0) || !num.Finite(n2) {
 		return frame{}, false
 	}
 	s := 2 / n2
@@ -315,7 +312,3 @@ func (f *frame) toLocal(w mgl64.Vec3) mgl64.Vec3 {
 	d := w.Sub(f.p)
 	return mgl64.Vec3{d.Dot(f.ax[0]), d.Dot(f.ax[1]), d.Dot(f.ax[2])}
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func finiteVec(v mgl64.Vec3) bool { return finite(v[0]) && finite(v[1]) && finite(v[2]) }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 )
 
@@ -61,13 +62,13 @@ func TestCollectionStatusIsTrue(t *testing.T) {
 				if r.Status == lcp.Converged && !meta.Solvable {
 					t.Errorf("%s, %s, %v: converged on a problem without a solution", filepath.Base(f), name, m)
 				}
-				if finite(r.X) && math.IsInf(sol.Totals.Energy, 0) {
+				if num.FiniteSlice(r.X) && math.IsInf(sol.Totals.Energy, 0) {
 					t.Errorf("%s, %s, %v: energy total is %v for a finite x", filepath.Base(f), name, m, sol.Totals.Energy)
 				}
 				// Polish keeps the status true as well (its sweeps may
 				// turn a budgeted answer into a solution, or, on a
 				// non-symmetric A, move away from one).
-				if finite(r.X) {
+				if num.FiniteSlice(r.X) {
 					if err := Polish(&r, p, 5, pickerFor(p, m), &sol); err != nil {
 						t.Errorf("%s, %s, %v: polish: %v", filepath.Base(f), name, m, err)
 					}
@@ -92,13 +93,4 @@ func pickerFor(p *lcp.Problem, m Measure) *Picker {
 	pk := NewPicker(m)
 	pk.Reset(p, m)
 	return pk
-}
-
-func finite(v []float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
 }

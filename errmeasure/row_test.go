@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 var inf = math.Inf(1)
@@ -206,7 +208,7 @@ func FuzzRowMeasures(f *testing.F) {
 	f.Add(5e-324, 1.0, 0.0, 5e-324, 5e-324, false, false)
 	f.Add(1e308, 1.0, -1e308, -1e308, 1.0, false, false) // u − x overflows to −∞
 	f.Fuzz(func(t *testing.T, x, w, lo, hi, a float64, noLo, noHi bool) {
-		finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+		finite := num.Finite
 		if !finite(x) || !finite(w) || !finite(a) || !(a > 0) || !finite(lo) || !finite(hi) {
 			t.Skip()
 		}

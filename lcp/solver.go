@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Solver solves a boxed MLCP under an iteration budget.
@@ -247,34 +248,65 @@ const (
 	Stopped  // the Observer (a Stopper) stopped the solve; x is the best iterate so far
 )
 
+// statuses is the one table of Status: the name String and ParseStatus
+// use (and the JSON and BPMD files store), Early and Err. Err is nil
+// exactly when Early is false.
+var statuses = [...]struct {
+	name  string
+	early bool
+	err   error
+}{
+	NotStarted:      {name: "not_started"},
+	Converged:       {name: "converged"},
+	BudgetExhausted: {"budget_exhausted", true, errors.New("lcp: iteration budget exhausted before convergence")},
+	Failed:          {"failed", true, errors.New("lcp: numerical breakdown")},
+	Unconverged:     {"unconverged", true, errors.New("lcp: the returned iterate does not solve the problem within tolerance")},
+	Canceled:        {"canceled", true, errors.New("lcp: solve canceled by its context")},
+	Stopped:         {"stopped", true, ErrStopped},
+}
+
 func (s Status) String() string {
-	switch s {
-	case NotStarted:
-		return "not_started"
-	case Converged:
-		return "converged"
-	case BudgetExhausted:
-		return "budget_exhausted"
-	case Failed:
-		return "failed"
-	case Unconverged:
-		return "unconverged"
-	case Canceled:
-		return "canceled"
-	case Stopped:
-		return "stopped"
+	if s >= 0 && int(s) < len(statuses) {
+		return statuses[s].name
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
 
+// Early reports whether the solve ended without a solution in x: the
+// solver stopped before converging (BudgetExhausted, Failed, Canceled,
+// Stopped), or the x kept is not the converged one (Unconverged). As
+// gonum/optimize's Status.Early; NotStarted, like its NotTerminated, is not
+// early. A Status outside the table is early.
+func (s Status) Early() bool {
+	if s >= 0 && int(s) < len(statuses) {
+		return statuses[s].early
+	}
+	return true
+}
+
+// Err returns the error of an early status and nil otherwise, as
+// gonum/optimize's Status.Err: Stopped's is ErrStopped. The error a solver
+// returns says more (it wraps ErrSingular, the context's error, …).
+func (s Status) Err() error {
+	if s >= 0 && int(s) < len(statuses) {
+		return statuses[s].err
+	}
+	return fmt.Errorf("lcp: unknown %v", s)
+}
+
 // ParseStatus is the inverse of Status.String.
 func ParseStatus(s string) (Status, error) {
-	for st := NotStarted; st <= Stopped; st++ {
-		if st.String() == s {
-			return st, nil
+	for st := range statuses {
+		if statuses[st].name == s {
+			return Status(st), nil
 		}
 	}
-	return NotStarted, fmt.Errorf("status: unknown value %q (want converged, budget_exhausted, failed, unconverged, canceled, stopped or not_started)", s)
+	// The names in the error: the ones a solve ends with, then not_started.
+	want := make([]string, 0, len(statuses))
+	for _, e := range statuses[NotStarted+1:] {
+		want = append(want, e.name)
+	}
+	return NotStarted, fmt.Errorf("status: unknown value %q (want %s or %s)", s, strings.Join(want, ", "), NotStarted)
 }
 
 // Result is the outcome of one solve.

@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 )
 
@@ -129,7 +130,7 @@ func (w *World) AddGeom(g Geom) (int, error) {
 	if g.Local.Rot == (mgl64.Quat{}) {
 		g.Local.Rot = mgl64.QuatIdent()
 	}
-	if !finiteVec(g.Local.Pos) || !finiteQuat(g.Local.Rot) || math.Abs(g.Local.Rot.Len()-1) > 1e-9 {
+	if !num.FiniteVec(g.Local.Pos) || !num.FiniteQuat(g.Local.Rot) || math.Abs(g.Local.Rot.Len()-1) > 1e-9 {
 		return 0, fmt.Errorf("geom %d: Local: need a finite position and a unit quaternion, got %v %v", i, g.Local.Pos, g.Local.Rot)
 	}
 	m := g.Material
@@ -175,10 +176,6 @@ func (w *World) checkPairs(i int, g Geom, supported func(a, b contact.Kind) bool
 		}
 	}
 	return nil
-}
-
-func finiteQuat(q mgl64.Quat) bool {
-	return finiteVec(q.V) && !math.IsNaN(q.W) && !math.IsInf(q.W, 0)
 }
 
 // contactKey identifies a contact point across steps: the two geoms and

@@ -12,6 +12,7 @@ import (
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 )
 
@@ -417,7 +418,7 @@ func (w *World) checkFinite(when string) error {
 		if b.Static {
 			continue
 		}
-		if !finiteVec(b.Pos) || !finiteQuat(b.Rot) || !finiteVec(b.Vel) || !finiteVec(b.AngVel) {
+		if !num.FiniteVec(b.Pos) || !num.FiniteQuat(b.Rot) || !num.FiniteVec(b.Vel) || !num.FiniteVec(b.AngVel) {
 			if verr := b.Validate(); verr != nil { // its first line names the field
 				first, _, _ := strings.Cut(verr.Error(), "\n")
 				return fmt.Errorf("body %d (%q): %w %s: %s", i, b.Name, ErrNonFinite, when, first)
@@ -1202,21 +1203,12 @@ func (w *World) projectSolve() bool {
 	case len(ws.pres.X) != m || errors.Is(err, lcp.ErrSingular):
 		ws.pskip, ws.pskipWhy = ProjectionInconsistent, fmt.Sprintf("post-stabilization: %v", err)
 		return false
-	case !finiteSlice(ws.pres.X):
+	case !num.FiniteSlice(ws.pres.X):
 		ws.pskip, ws.pskipWhy = ProjectionFailed, fmt.Sprintf("post-stabilization: the correction is not finite (%v)", err)
 		return false
 	case err != nil:
 		ws.pskip, ws.pskipWhy = ProjectionFailed, fmt.Sprintf("post-stabilization: %v", err)
 		return false
-	}
-	return true
-}
-
-func finiteSlice(v []float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
 	}
 	return true
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 )
 
@@ -127,44 +128,42 @@ const DefaultBounceSpeed = 1.0
 // StandardGravity is (0, 0, −9.81) m/s², z up.
 var StandardGravity = mgl64.Vec3{0, 0, -9.81}
 
-// Validate reports the first bad setting, naming the field.
+// Validate reports the first bad setting as a *body.FieldError (What
+// "settings", the field and its value), or nil.
 func (s *Settings) Validate() error {
 	switch {
 	case !(s.H > 0) || math.IsInf(s.H, 0):
-		return fmt.Errorf("settings: H: time step must be finite and > 0, got %v", s.H)
-	case !finiteVec(s.Gravity):
-		return fmt.Errorf("settings: Gravity: must be finite, got %v", s.Gravity)
+		return settingsError("H", s.H, "time step must be finite and > 0, got %v", s.H)
+	case !num.FiniteVec(s.Gravity):
+		return settingsError("Gravity", s.Gravity, "must be finite, got %v", s.Gravity)
 	case s.Budget < 0:
-		return fmt.Errorf("settings: Budget: must be ≥ 0, got %d", s.Budget)
+		return settingsError("Budget", s.Budget, "must be ≥ 0, got %d", s.Budget)
 	case !s.Pick.Valid():
-		return fmt.Errorf("settings: Pick: unknown measure %d", int(s.Pick))
+		return settingsError("Pick", s.Pick, "unknown measure %d", int(s.Pick))
 	case s.Polish < 0:
-		return fmt.Errorf("settings: Polish: must be ≥ 0 sweeps, got %d", s.Polish)
+		return settingsError("Polish", s.Polish, "must be ≥ 0 sweeps, got %d", s.Polish)
 	case s.Stabilization < Regularized || s.Stabilization > Post:
-		return fmt.Errorf("settings: Stabilization: unknown mode %d", int(s.Stabilization))
+		return settingsError("Stabilization", s.Stabilization, "unknown mode %d", int(s.Stabilization))
 	case !(s.ContactMargin >= 0) || math.IsInf(s.ContactMargin, 0):
-		return fmt.Errorf("settings: ContactMargin: must be finite and ≥ 0 m, got %v", s.ContactMargin)
+		return settingsError("ContactMargin", s.ContactMargin, "must be finite and ≥ 0 m, got %v", s.ContactMargin)
 	case !(s.ProjectAbove >= 0):
-		return fmt.Errorf("settings: ProjectAbove: must be ≥ 0 (m or rad; +Inf = never project), got %v", s.ProjectAbove)
+		return settingsError("ProjectAbove", s.ProjectAbove, "must be ≥ 0 (m or rad; +Inf = never project), got %v", s.ProjectAbove)
 	case !(s.MaxCorrectingSpeed >= 0):
-		return fmt.Errorf("settings: MaxCorrectingSpeed: must be ≥ 0 m/s (0 = ProjectAbove/h, +Inf = no cap), got %v", s.MaxCorrectingSpeed)
+		return settingsError("MaxCorrectingSpeed", s.MaxCorrectingSpeed, "must be ≥ 0 m/s (0 = ProjectAbove/h, +Inf = no cap), got %v", s.MaxCorrectingSpeed)
 	case s.Impacts < SimultaneousImpacts || s.Impacts > PropagatedImpacts:
-		return fmt.Errorf("settings: Impacts: unknown mode %d (want SimultaneousImpacts or PropagatedImpacts)", int(s.Impacts))
+		return settingsError("Impacts", s.Impacts, "unknown mode %d (want SimultaneousImpacts or PropagatedImpacts)", int(s.Impacts))
 	case !(s.BounceSpeed >= 0) || math.IsInf(s.BounceSpeed, 0):
-		return fmt.Errorf("settings: BounceSpeed: must be finite and ≥ 0 m/s, got %v", s.BounceSpeed)
+		return settingsError("BounceSpeed", s.BounceSpeed, "must be finite and ≥ 0 m/s, got %v", s.BounceSpeed)
 	case s.Stabilization == Baumgarte && !(s.Baumgarte >= 0 && !math.IsInf(s.Baumgarte, 0)):
-		return fmt.Errorf("settings: Baumgarte: must be finite and ≥ 0, got %v", s.Baumgarte)
+		return settingsError("Baumgarte", s.Baumgarte, "must be finite and ≥ 0, got %v", s.Baumgarte)
 	}
 	return nil
 }
 
-func finiteVec(v mgl64.Vec3) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
+// settingsError is Validate's error for field: a *body.FieldError of What
+// "settings".
+func settingsError(field string, value any, format string, args ...any) error {
+	return &num.FieldError{What: "settings", Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
 }
 
 // World holds bodies, constraints and settings, and steps them. Build it

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
 )
@@ -157,7 +158,7 @@ func Run(j *Job) (Result, error) {
 		}
 		if k < len(j.Measured) && j.Measured[k].Step == step || j.Trajectory {
 			f := pose()
-			if !finite3(f.Q) {
+			if !num.FiniteVec(f.Q) {
 				return r, fmt.Errorf("step %d: body %d's pose is not finite: %v", step, j.Body, f.Q)
 			}
 			if j.Trajectory {
@@ -192,15 +193,6 @@ func wrapAngle(a float64) float64 {
 		a += 2 * math.Pi
 	}
 	return a
-}
-
-func finite3(q [3]float64) bool {
-	for _, v := range q {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
 }
 
 // Jobs returns the sweep's jobs: every sample × experiment × solver, in

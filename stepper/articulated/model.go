@@ -3,6 +3,8 @@ package articulated
 import (
 	"fmt"
 	"math"
+
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // Vec2 is a planar vector (m, m/s or N, by context).
@@ -103,7 +105,7 @@ func (m *Model) topology() ([]int, error) {
 	if nb == 0 {
 		return nil, fmt.Errorf("Links: empty; a model needs at least one link")
 	}
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	finite := num.Finite
 	root := -1
 	for i, l := range m.Links {
 		switch {

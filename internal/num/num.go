@@ -1,0 +1,57 @@
+// Package num holds the helpers every layer of gorigid shares: the one
+// field-error type of the Validate functions, the finiteness tests and the
+// perpendicular-vector choices. It imports only mgl64, so that body (the
+// bottom of the import graph) and lcp (which knows no bodies) can use it.
+package num
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+// FieldError reports one invalid field: of what, which field, the
+// offending value, and why. body.FieldError and contact.FieldError are
+// this type; body, contact, constraint rows and stepper.Settings return
+// it from Validate (joined with errors.Join where Validate reports every
+// field), so errors.As with a *body.FieldError finds any of them.
+type FieldError struct {
+	What   string // what the field belongs to: "body", "box", "pose", "settings", …
+	Name   string // the instance's name (a body's Name), "" if it has none
+	Field  string // e.g. "Mass", "Half[1]", "H"
+	Value  any    // the offending value
+	Reason string // what is wrong, with the offending value
+}
+
+// Error returns "What: Field: Reason", or `What "Name": Field: Reason`
+// when Name is not empty:
+//
+//	body "link3": Mass: must be finite and > 0, got -1
+//	settings: H: time step must be finite and > 0, got 0
+func (e *FieldError) Error() string {
+	what := e.What
+	if e.Name != "" {
+		what += " " + strconv.Quote(e.Name)
+	}
+	return what + ": " + e.Field + ": " + e.Reason
+}
+
+// Finite reports whether x is neither NaN nor ±Inf.
+func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// FiniteVec reports whether every component of v is finite.
+func FiniteVec(v mgl64.Vec3) bool { return Finite(v[0]) && Finite(v[1]) && Finite(v[2]) }
+
+// FiniteQuat reports whether every component of q is finite.
+func FiniteQuat(q mgl64.Quat) bool { return Finite(q.W) && FiniteVec(q.V) }
+
+// FiniteSlice reports whether every entry of v is finite.
+func FiniteSlice(v []float64) bool {
+	for _, x := range v {
+		if !Finite(x) {
+			return false
+		}
+	}
+	return true
+}

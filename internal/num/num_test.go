@@ -1,0 +1,74 @@
+package num
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+)
+
+func TestFieldError(t *testing.T) {
+	for _, tc := range []struct {
+		e    FieldError
+		want string
+	}{
+		{FieldError{What: "body", Name: "link3", Field: "Mass", Value: -1.0, Reason: "must be finite and > 0, got -1"}, `body "link3": Mass: must be finite and > 0, got -1`},
+		{FieldError{What: "body", Field: "Mass", Value: -1.0, Reason: "must be finite and > 0, got -1"}, `body: Mass: must be finite and > 0, got -1`},
+		{FieldError{What: "settings", Field: "H", Value: 0.0, Reason: "time step must be finite and > 0, got 0"}, `settings: H: time step must be finite and > 0, got 0`},
+	} {
+		if got := tc.e.Error(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+		var fe *FieldError
+		if err := fmt.Errorf("wrapped: %w", errors.Join(errors.New("other"), &tc.e)); !errors.As(err, &fe) || fe.Field != tc.e.Field || fe.Value != tc.e.Value {
+			t.Errorf("errors.As: %+v", fe)
+		}
+	}
+}
+
+func TestFinite(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, x := range []float64{0, -1, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		if !Finite(x) {
+			t.Errorf("Finite(%v) = false", x)
+		}
+	}
+	for _, x := range []float64{nan, inf, -inf} {
+		if Finite(x) || FiniteVec(mgl64.Vec3{0, 0, x}) || FiniteQuat(mgl64.Quat{W: x}) || FiniteQuat(mgl64.Quat{W: 1, V: mgl64.Vec3{x, 0, 0}}) || FiniteSlice([]float64{1, x}) {
+			t.Errorf("%v counted as finite", x)
+		}
+	}
+	if !FiniteVec(mgl64.Vec3{1, 2, 3}) || !FiniteQuat(mgl64.QuatIdent()) || !FiniteSlice(nil) {
+		t.Error("finite values counted as not finite")
+	}
+}
+
+// TestPerp: both choices give unit vectors perpendicular to n, Perp a
+// right-handed basis, on the axes, their ties and random directions.
+func TestPerp(t *testing.T) {
+	ns := []mgl64.Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, -1}, {1, 1, 1}, {-1, 1, 0}, {0.57735, 0.57735, 0.57735}}
+	for i := 0; i < 100; i++ {
+		x := float64(i)
+		ns = append(ns, mgl64.Vec3{math.Sin(x), math.Cos(3 * x), math.Sin(7*x + 1)})
+	}
+	const tol = 1e-12
+	for _, n := range ns {
+		n = n.Normalize()
+		p1, p2 := Perp(n)
+		q := AnyPerp(n)
+		if math.Abs(p1.Len()-1) > tol || math.Abs(p2.Len()-1) > tol || math.Abs(q.Len()-1) > tol ||
+			math.Abs(p1.Dot(n)) > tol || math.Abs(p2.Dot(n)) > tol || math.Abs(p1.Dot(p2)) > tol || math.Abs(q.Dot(n)) > tol ||
+			p1.Cross(p2).Sub(n).Len() > tol {
+			t.Errorf("n %v: Perp %v %v, AnyPerp %v", n, p1, p2, q)
+		}
+	}
+	// The choices themselves, which contact and joint rows depend on.
+	if p1, p2 := Perp(mgl64.Vec3{0, 0, 1}); p1 != (mgl64.Vec3{0, 1, 0}) || p2 != (mgl64.Vec3{-1, 0, 0}) {
+		t.Errorf("Perp(z) = %v, %v", p1, p2)
+	}
+	if q := AnyPerp(mgl64.Vec3{0, 0, 1}); q != (mgl64.Vec3{1, 0, 0}) {
+		t.Errorf("AnyPerp(z) = %v", q)
+	}
+}
