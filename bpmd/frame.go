@@ -264,13 +264,8 @@ func (f *Frame) Validate() error {
 				return err
 			}
 		}
-		want := int64(1)
-		if c.Mu[i][0] > 0 {
-			want = 3
-		}
-		if c.Roll[i] > 0 {
-			want++
-		}
+		ci := contactInfo(f, i)
+		want := int64(ci.Layout().N)
 		if c.RowIndex[i][0] != row || c.RowIndex[i][1] != want {
 			return fmt.Errorf("contacts/rows[%d]: want (%d, %d) from the rows before it, mu and roll, got (%d, %d)", i, row, want, c.RowIndex[i][0], c.RowIndex[i][1])
 		}

@@ -334,7 +334,7 @@ func (w *World) Step() (Stats, error) {
 		return st, err
 	}
 	w.integrate()
-	w.storeImpulses(ws.nj)
+	w.storeImpulses()
 	lap(&tm.Integrate, t)
 	work := w.appliedWork() // bookkeeping: in Total only
 	t = time.Now()
@@ -505,7 +505,7 @@ func (w *World) buildRows() error {
 			ws.start[i] = lcp.AtLower // the solver maps it onto what the bounds allow
 		}
 	}
-	w.fillContactRows(ws.rows[nj:], ws.start[nj:])
+	w.fillContactRows(nj, ws.rows[nj:], ws.start[nj:])
 	return nil
 }
 
@@ -530,25 +530,12 @@ func (w *World) fillJointRows(nj int) error {
 	return nil
 }
 
-// assemble builds A, b and the bounds of the step's MLCP (Assembly.Assemble)
-// and adds, for a bouncing contact, its restitution target to b.
+// assemble builds A, b and the bounds of the step's MLCP
+// (Assembly.Assemble), a bouncing contact's restitution target included
+// (its normal row's constraint.Row.Bounce).
 func (w *World) assemble() error {
 	ws := &w.ws
-	if err := ws.eq.Assemble(&w.Settings, &ws.mass, ws.rows); err != nil {
-		return err
-	}
-	for i := range ws.points {
-		pt := &ws.points[i]
-		if pt.bounce <= 0 {
-			continue
-		}
-		// Newton's restitution: J v⁺ ≥ max(−φ/h, e v₋), so the position
-		// term t becomes min(t, −e v₋).
-		k := ws.nj + pt.row
-		t := w.Settings.PositionTerm(&ws.rows[k])
-		ws.eq.B[k] += math.Min(t, -pt.bounce) - t
-	}
-	return nil
+	return ws.eq.Assemble(&w.Settings, &ws.mass, ws.rows)
 }
 
 // solveSymmetric assembles and solves the step again on the symmetric
@@ -684,8 +671,7 @@ func (w *World) previousImpulses() []float64 {
 	for i := range ws.points {
 		pt := &ws.points[i]
 		if c, ok := ws.prevC[pt.ck]; ok {
-			k := ws.nj + pt.row
-			copy(ws.prevX[k:k+pt.nrows], c[:pt.nrows])
+			copy(ws.prevX[pt.Row:pt.Row+pt.Rows], c[:pt.Rows])
 		}
 	}
 	return ws.prevX
@@ -702,8 +688,7 @@ func (w *World) keepImpulses() {
 	for i := range ws.points {
 		pt := &ws.points[i]
 		var c [4]float64
-		k := ws.nj + pt.row
-		copy(c[:pt.nrows], ws.res.X[k:k+pt.nrows])
+		copy(c[:pt.Rows], ws.res.X[pt.Row:pt.Row+pt.Rows])
 		ws.prevC[pt.ck] = c
 	}
 }
@@ -1051,9 +1036,7 @@ func (w *World) positionRows() (float64, error) {
 		}
 	}
 	for i := range ws.ppoints {
-		pt := &ws.ppoints[i]
-		ci := pt.info()
-		ci.NormalRow(&ws.prows[m], w.Bodies)
+		ws.ppoints[i].NormalRow(&ws.prows[m], w.Bodies)
 		m++
 	}
 	ws.prows = ws.prows[:m]
