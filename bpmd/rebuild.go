@@ -92,8 +92,11 @@ type Options struct {
 // errors name the dataset. The rows and A and b come from the stepper's
 // own assembly (stepper.ContactInfo's row methods, stepper.Mass and
 // stepper.Assembly), so the Box form is World.LastProblem of the recorded
-// step bit for bit, except for a contact that bounced (restitution): the
-// frame does not hold its restitution target. That holds for a step with a
+// step bit for bit, a bouncing contact's restitution target included
+// (contacts/bounce; a file written before that dataset existed reads as no
+// bounce, so its bouncing steps rebuild without their targets). The LCP
+// and Mixed forms put the target on their normal rows the same way. That
+// holds for a step with a
 // constrained gyroscopic body too (stepper.Mass, stepper.Assembly): the
 // frame's poses, velocities and torques give the same midpoint response
 // R J_f⁻¹ Rᵀ, and A comes out non-symmetric as the stepper's did (the LCP
@@ -226,7 +229,7 @@ func contactInfo(f *Frame, i int) stepper.ContactInfo {
 	return stepper.ContactInfo{
 		A: int(c.Pairs[i][0]), B: int(c.Pairs[i][1]), GeomA: -1, GeomB: -1,
 		Point: mgl64.Vec3(c.PointsWorld[i]), Normal: n, Gap: c.Gap[i],
-		Mu: c.Mu[i][0], Stiffness: c.Stiffness[i], Damping: c.Damping[i],
+		Mu: c.Mu[i][0], Stiffness: c.Stiffness[i], Damping: c.Damping[i], Bounce: c.Bounce[i],
 		XN: c.XN[i], T1: t1, T2: n.Cross(t1),
 		Roll: c.Roll[i], RollAxis: mgl64.Vec3(c.RollAxis[i]), RollBound: c.RollBound[i],
 		Row: int(c.RowIndex[i][0]), Rows: int(c.RowIndex[i][1]),

@@ -253,6 +253,7 @@ func (r *Recorder) Frame(st stepper.Stats) (*Frame, error) {
 		c.RollBound = append(c.RollBound, ci.RollBound)
 		c.Stiffness = append(c.Stiffness, ci.Stiffness)
 		c.Damping = append(c.Damping, ci.Damping)
+		c.Bounce = append(c.Bounce, ci.Bounce)
 	}
 	s := &f.Solution
 	x, wv := w.LastSolution()
