@@ -2,6 +2,7 @@ package stepper
 
 import (
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/lcp"
 )
 
@@ -99,6 +100,77 @@ func (w *World) Contacts(dst []ContactInfo) []ContactInfo {
 	dst = dst[:0]
 	for i := range w.ws.points {
 		dst = append(dst, w.ws.points[i].ContactInfo)
+	}
+	return dst
+}
+
+// RowLabel says what one row of LastProblem is: which joint or contact it
+// belongs to, between which bodies it acts and, for a contact row, along
+// which direction. RowLabels gives one per row.
+type RowLabel struct {
+	// Kind is the row's kind (constraint.Row.Kind).
+	Kind constraint.Kind
+	// Joint is the index in World.Joints of a joint row's joint and
+	// JointRow the row's place among that joint's rows (0 to Dim()−1);
+	// Joint is −1 for a contact row.
+	Joint, JointRow int
+	// Contact is the index in World.Contacts of a contact row's point, −1
+	// for a joint row.
+	Contact int
+	// Bodies are a contact's A and B (B pushed along +Direction) or a
+	// joint's first two bodies (constraint.Constraint.Bodies), indices into
+	// World.Bodies; constraint.World (−1) for the world, for a static body
+	// in a contact (ContactInfo) and where a joint has fewer bodies.
+	Bodies [2]int
+	// Geoms are a contact's two geoms (World.Geoms), −1 for a joint row.
+	Geoms [2]int
+	// Direction is a contact row's unit direction: the normal, t₁, t₂ = n ×
+	// t₁ or the rolling axis (an angular direction); zero for a joint row.
+	Direction mgl64.Vec3
+}
+
+// RowLabels appends to dst[:0] a label for each row of the last Step's
+// LastProblem, in row order, and returns it: the joint rows of World.Joints
+// in order, then each contact's rows at its ContactInfo.Layout. It
+// allocates only when dst is too short. Before the first step it returns
+// dst[:0]; during a Step (from its solver or Observer) it labels the step
+// in progress.
+func (w *World) RowLabels(dst []RowLabel) []RowLabel {
+	dst = dst[:0]
+	ws := &w.ws
+	if len(ws.jdims) != len(w.Joints) { // no step yet, or joints added since
+		return dst
+	}
+	for j, d := range ws.jdims {
+		l := RowLabel{Joint: j, Contact: -1, Bodies: [2]int{constraint.World, constraint.World}, Geoms: [2]int{-1, -1}}
+		for k, b := range w.Joints[j].Bodies() {
+			if k < 2 {
+				l.Bodies[k] = b
+			}
+		}
+		for r := 0; r < d; r++ {
+			l.JointRow = r
+			l.Kind = ws.rows[len(dst)].Kind
+			dst = append(dst, l)
+		}
+	}
+	for i := range ws.points {
+		c := &ws.points[i].ContactInfo
+		lay := c.Layout()
+		l := RowLabel{Joint: -1, JointRow: -1, Contact: i, Bodies: [2]int{c.A, c.B}, Geoms: [2]int{c.GeomA, c.GeomB}}
+		for r := 0; r < lay.N; r++ {
+			switch r {
+			case 0:
+				l.Kind, l.Direction = constraint.ContactNormal, c.Normal
+			case lay.Friction:
+				l.Kind, l.Direction = constraint.ContactFriction, c.T1
+			case lay.Friction + 1:
+				l.Kind, l.Direction = constraint.ContactFriction, c.T2
+			case lay.Rolling:
+				l.Kind, l.Direction = constraint.RollingFriction, c.RollAxis
+			}
+			dst = append(dst, l)
+		}
 	}
 	return dst
 }

@@ -185,7 +185,8 @@ type workspace struct {
 	picker *errmeasure.Picker
 	start  []lcp.State
 	ctx    constraint.Context
-	nj     int // joint rows this step; contact rows follow them
+	nj     int   // joint rows this step; contact rows follow them
+	jdims  []int // rows of each joint this step, in World.Joints order (RowLabels)
 	// jointStart holds the joint rows' final index sets of the last step,
 	// valid for warm start while the joint row count stays the same.
 	jointStart []lcp.State
@@ -514,9 +515,11 @@ func (w *World) fillJointRows(nj int) error {
 	ws := &w.ws
 	ws.nj = nj
 	ws.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
+	ws.jdims = ws.jdims[:0]
 	k := 0
 	for i, c := range w.Joints {
 		d := c.Dim()
+		ws.jdims = append(ws.jdims, d)
 		if err := c.Fill(ws.rows[k:k+d], &ws.ctx); err != nil {
 			return fmt.Errorf("constraint %d: %w", i, err)
 		}
