@@ -132,6 +132,79 @@ var sceneCases = []sceneCase{
 	{"sunk box, project above 5 mm", func(t testing.TB) *stepper.World { return sunkBox(t, 0, 0.005) }, 3},
 	// a gyroscopic step: A is dense and not symmetric
 	{"rotor", rotor, 4},
+	// a restitution target in b (contacts/bounce)
+	{"bouncing ball", bouncingBall, 8},
+}
+
+// bouncingBall is a 0.5 kg ball of radius 0.1 m, restitution 0.7 on a
+// rigid plane with μ = 0.3, falling at 2 m/s from 5 cm above it, so that
+// it lands in step 3 (h = 10 ms) with a restitution target in b (the
+// default simultaneous impacts, in the MLCP).
+func bouncingBall(t testing.TB) *stepper.World {
+	t.Helper()
+	w, err := stepper.New(stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mat := stepper.Material{Friction: 0.3, Restitution: 0.7}
+	if _, err := w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(), Material: mat}); err != nil {
+		t.Fatal(err)
+	}
+	const r, m = 0.1, 0.5
+	i := 0.4 * m * r * r
+	b, err := body.New(body.Params{Mass: m, Inertia: mgl64.Diag3(mgl64.Vec3{i, i, i}),
+		Pos: mgl64.Vec3{0, 0, r + 0.05}, Rot: mgl64.QuatIdent(), Vel: mgl64.Vec3{0.3, 0, -2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := w.AddBody(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ball, err := contact.NewSphere(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddGeom(stepper.Geom{Body: id, Shape: ball, Material: mat}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestRecordBounce: the bouncing ball's frames record the restitution
+// target of the step in which it lands (e·v₋, as World.Contacts reports
+// it), the rebuilt b holds it, and the ball leaves the plane at no less
+// than e·v₋ (TestRebuildBoxEqualsStepper checks the bits).
+func TestRecordBounce(t *testing.T) {
+	bounced := 0
+	recs := record(t, bouncingBall(t), 8)
+	for _, r := range recs {
+		for i, v := range r.f.Contacts.Bounce {
+			if v == 0 {
+				continue
+			}
+			bounced++
+			if v < 0.7*2 || v > 0.7*2.2 {
+				t.Errorf("frame %d contact %d: bounce %v m/s, want e·v₋ with v₋ ≈ 2.0–2.2 m/s", r.f.Index, i, v)
+			}
+			p, _, err := Rebuild(r.f, Box, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := int(r.f.Contacts.RowIndex[i][0])
+			if next := r.f.Index; next < len(recs) {
+				if vz := recs[next].f.Bodies.Velocities[0][2]; !(vz >= v-1e-9) {
+					t.Errorf("frame %d: the ball leaves at %v m/s, want ≥ %v", r.f.Index, vz, v)
+				}
+			}
+			if !(p.B[k] <= -v+1e-12) {
+				t.Errorf("frame %d: b[%d] = %v, want ≤ −bounce = %v", r.f.Index, k, p.B[k], -v)
+			}
+		}
+	}
+	if bounced == 0 {
+		t.Fatal("no frame recorded a bounce: the case tests nothing")
+	}
 }
 
 // sunkBox is boxStack's bottom box alone, 2 cm into the ground, with the

@@ -47,6 +47,8 @@
 //	    rows          (n_c × 2)  extra, int64: first row in z, row count
 //	    roll, roll_axis, roll_bound                 extra: rolling resistance row
 //	    stiffness, damping (n_c)  extra: normal-row compliance k (N/m, 0 = rigid), SPOOK d (s)
+//	    bounce        (n_c)      extra: normal-row restitution target (m/s), 0 = none;
+//	                             absent in older files = 0
 //	  solution/       attributes count, iteration_count, status, solver, pick
 //	    z             (rows)     the impulses the stepper used (the picked iterate)
 //	    iterations    (1)        solver iterations (pivots for BPP: block pivots)

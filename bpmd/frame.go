@@ -102,6 +102,9 @@ type Contacts struct {
 	RollBound   []float64    // roll_bound (N·m·s)
 	Stiffness   []float64    // stiffness: normal-row contact stiffness k (N/m), 0 = rigid
 	Damping     []float64    // damping: normal-row SPOOK damping time (s)
+	// Bounce (n_c): the normal row's restitution target (m/s), 0 = none
+	// (stepper.ContactInfo.Bounce; absent in older files: 0).
+	Bounce []float64
 }
 
 // Solution is Table 2's "solution" group.
@@ -235,7 +238,7 @@ func (f *Frame) Validate() error {
 		{"contacts/points", len(c.Points)}, {"contacts/points_world", len(c.PointsWorld)}, {"contacts/xn", len(c.XN)},
 		{"contacts/directions", len(c.Directions)}, {"contacts/rows", len(c.RowIndex)}, {"contacts/roll", len(c.Roll)},
 		{"contacts/roll_axis", len(c.RollAxis)}, {"contacts/roll_bound", len(c.RollBound)},
-		{"contacts/stiffness", len(c.Stiffness)}, {"contacts/damping", len(c.Damping)},
+		{"contacts/stiffness", len(c.Stiffness)}, {"contacts/damping", len(c.Damping)}, {"contacts/bounce", len(c.Bounce)},
 	} {
 		if lc.n != nc {
 			return fmt.Errorf("%s: has %d rows, contacts/gap has %d", lc.name, lc.n, nc)
@@ -254,6 +257,9 @@ func (f *Frame) Validate() error {
 		if math.IsNaN(c.Stiffness[i]) || c.Stiffness[i] < 0 || !finite(c.Damping[i]) || c.Damping[i] < 0 {
 			return fmt.Errorf("contact %d: stiffness must be ≥ 0 and damping finite and ≥ 0, got %v, %v", i, c.Stiffness[i], c.Damping[i])
 		}
+		if !finite(c.Bounce[i]) || c.Bounce[i] < 0 {
+			return fmt.Errorf("contacts/bounce[%d]: must be finite and ≥ 0 m/s, got %v", i, c.Bounce[i])
+		}
 		if !finite(c.Gap[i]) || !(c.Mu[i][0] >= 0) || math.IsInf(c.Mu[i][0], 0) || !(c.XN[i] >= 0) || math.IsInf(c.XN[i], 0) || !(c.Roll[i] >= 0) || !(c.RollBound[i] >= 0) {
 			return fmt.Errorf("contact %d: gap finite, mu, xn, roll, roll_bound finite and ≥ 0; got gap=%v mu=%v xn=%v roll=%v roll_bound=%v", i, c.Gap[i], c.Mu[i][0], c.XN[i], c.Roll[i], c.RollBound[i])
 		}
@@ -265,13 +271,8 @@ func (f *Frame) Validate() error {
 				return err
 			}
 		}
-		want := int64(1)
-		if c.Mu[i][0] > 0 {
-			want = 3
-		}
-		if c.Roll[i] > 0 {
-			want++
-		}
+		ci := contactInfo(f, i)
+		want := int64(ci.Layout().N)
 		if c.RowIndex[i][0] != row || c.RowIndex[i][1] != want {
 			return fmt.Errorf("contacts/rows[%d]: want (%d, %d) from the rows before it, mu and roll, got (%d, %d)", i, row, want, c.RowIndex[i][0], c.RowIndex[i][1])
 		}

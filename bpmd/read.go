@@ -437,7 +437,12 @@ func (d *decoder) frame(g string) (*Frame, error) {
 		c.Stiffness = d.floats(g+"/contacts/stiffness", nc, 1)
 		c.Damping = d.floats(g+"/contacts/damping", nc, 1)
 	}
-	for _, z := range []*[]float64{&j.Violations, &j.Stiffness, &j.Damping, &j.Speed, &j.Compliance, &j.Drift, &c.Gap, &c.XN, &c.Roll, &c.RollBound} {
+	// So did the restitution target: files without it have no bounce.
+	c.Bounce = make([]float64, nc)
+	if _, ok := d.ds[g+"/contacts/bounce"]; ok {
+		c.Bounce = d.floats(g+"/contacts/bounce", nc, 1)
+	}
+	for _, z := range []*[]float64{&j.Violations, &j.Stiffness, &j.Damping, &j.Speed, &j.Compliance, &j.Drift, &c.Gap, &c.XN, &c.Roll, &c.RollBound, &c.Bounce} {
 		if *z == nil {
 			*z = []float64{}
 		}

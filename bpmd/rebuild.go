@@ -92,8 +92,11 @@ type Options struct {
 // errors name the dataset. The rows and A and b come from the stepper's
 // own assembly (stepper.ContactInfo's row methods, stepper.Mass and
 // stepper.Assembly), so the Box form is World.LastProblem of the recorded
-// step bit for bit, except for a contact that bounced (restitution): the
-// frame does not hold its restitution target. That holds for a step with a
+// step bit for bit, a bouncing contact's restitution target included
+// (contacts/bounce; a file written before that dataset existed reads as no
+// bounce, so its bouncing steps rebuild without their targets). The LCP
+// and Mixed forms put the target on their normal rows the same way. That
+// holds for a step with a
 // constrained gyroscopic body too (stepper.Mass, stepper.Assembly): the
 // frame's poses, velocities and torques give the same midpoint response
 // R J_f⁻¹ Rᵀ, and A comes out non-symmetric as the stepper's did (the LCP
@@ -114,15 +117,16 @@ func Rebuild(f *Frame, form Formulation, o Options) (*lcp.Problem, *Layout, erro
 		lay := &Layout{Joints: [2]int{0, f.JointRowCount()}, Directions: 2}
 		for i := range f.Contacts.Gap {
 			ci := contactInfo(f, i)
-			n := ci.FillRows(rows[ci.Row:], m.mass.Bodies)
+			ci.FillRows(rows[ci.Row:], m.mass.Bodies)
+			l := ci.Layout()
 			lay.Normal = append(lay.Normal, ci.Row)
 			var fr []int
-			if ci.Mu > 0 {
-				fr = []int{ci.Row + 1, ci.Row + 2}
+			if l.Friction > 0 {
+				fr = []int{ci.Row + l.Friction, ci.Row + l.Friction + 1}
 			}
 			roll := -1
-			if ci.Roll > 0 {
-				roll = ci.Row + n - 1
+			if l.Rolling > 0 {
+				roll = ci.Row + l.Rolling
 			}
 			lay.Friction = append(lay.Friction, fr)
 			lay.Slide = append(lay.Slide, -1)
@@ -225,7 +229,7 @@ func contactInfo(f *Frame, i int) stepper.ContactInfo {
 	return stepper.ContactInfo{
 		A: int(c.Pairs[i][0]), B: int(c.Pairs[i][1]), GeomA: -1, GeomB: -1,
 		Point: mgl64.Vec3(c.PointsWorld[i]), Normal: n, Gap: c.Gap[i],
-		Mu: c.Mu[i][0], Stiffness: c.Stiffness[i], Damping: c.Damping[i],
+		Mu: c.Mu[i][0], Stiffness: c.Stiffness[i], Damping: c.Damping[i], Bounce: c.Bounce[i],
 		XN: c.XN[i], T1: t1, T2: n.Cross(t1),
 		Roll: c.Roll[i], RollAxis: mgl64.Vec3(c.RollAxis[i]), RollBound: c.RollBound[i],
 		Row: int(c.RowIndex[i][0]), Rows: int(c.RowIndex[i][1]),
@@ -253,7 +257,16 @@ func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Pro
 	if d < 3 {
 		return nil, nil, fmt.Errorf("directions: need at least 3 friction directions for a cone, got %d", d)
 	}
-	c := &f.Contacts
+	// The frame's contacts as the stepper describes them, each with the
+	// stepper's layout of its box rows, which says whether it has friction
+	// and a rolling row.
+	nc := len(f.Contacts.Gap)
+	cis := make([]stepper.ContactInfo, nc)
+	box := make([]stepper.ContactRows, nc)
+	for i := range cis {
+		cis[i] = contactInfo(f, i)
+		box[i] = cis[i].Layout()
+	}
 	var rows []constraint.Row
 	lay := &Layout{Directions: d}
 	if form == Mixed {
@@ -262,30 +275,28 @@ func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Pro
 		if f.JointRowCount() > 0 {
 			return nil, nil, fmt.Errorf("joints: the frame has %d joint rows, which the pure LCP cannot hold (use the mixed form)", f.JointRowCount())
 		}
-		for i, r := range c.Roll {
-			if r > 0 {
+		for i := range box {
+			if box[i].Rolling >= 0 {
 				return nil, nil, fmt.Errorf("contacts/roll[%d]: rolling rows need the mixed form", i)
 			}
 		}
 	}
 	lay.Joints = [2]int{0, len(rows)}
-	nc := len(c.Gap)
 	lay.Normal = make([]int, nc)
 	lay.Friction = make([][]int, nc)
 	lay.Slide = make([]int, nc)
 	lay.Rolling = make([]int, nc)
 	bodies := m.mass.Bodies
 	var r constraint.Row
-	for i := 0; i < nc; i++ {
-		ci := contactInfo(f, i)
-		ci.NormalRow(&r, bodies)
+	for i := range cis {
+		cis[i].NormalRow(&r, bodies)
 		lay.Normal[i] = len(rows)
 		rows = append(rows, r)
 	}
-	for i := 0; i < nc; i++ {
+	for i := range cis {
 		lay.Slide[i], lay.Rolling[i] = -1, -1
-		ci := contactInfo(f, i)
-		if ci.Mu == 0 {
+		ci := &cis[i]
+		if box[i].Friction < 0 {
 			continue
 		}
 		for k := 0; k < d; k++ {
@@ -307,11 +318,10 @@ func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Pro
 	}
 	// Rolling rows (Mixed) go last, after the sliding speeds.
 	var rollRows []constraint.Row
-	for i := 0; i < nc; i++ {
-		if c.Roll[i] > 0 {
+	for i := range cis {
+		if box[i].Rolling >= 0 {
 			lay.Rolling[i] = nv + ns + len(rollRows)
-			ci := contactInfo(f, i)
-			ci.RollingRow(&r)
+			cis[i].RollingRow(&r)
 			rollRows = append(rollRows, r)
 		}
 	}
@@ -364,7 +374,7 @@ func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Pro
 			A.Set(k, s, 1)  // E: w_β = D v⁺ + s ≥ 0
 			A.Set(s, k, -1) // −Eᵀ
 		}
-		A.Set(s, lay.Normal[i], c.Mu[i][0]) // U
+		A.Set(s, lay.Normal[i], cis[i].Mu) // U
 	}
 	return &lcp.Problem{A: A, B: B, Lo: lo, Hi: hi}, lay, nil
 }

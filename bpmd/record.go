@@ -161,8 +161,8 @@ func (r *Recorder) Solve(dst *lcp.Result, p *lcp.Problem, s lcp.Settings) error 
 		if c.Row < n {
 			r.normal[c.Row] = true
 		}
-		if c.Mu > 0 && c.Row+2 < n {
-			r.friction[c.Row+1], r.friction[c.Row+2] = true, true
+		if l := c.Layout(); l.Friction > 0 && c.Row+l.Friction+1 < n {
+			r.friction[c.Row+l.Friction], r.friction[c.Row+l.Friction+1] = true, true
 		}
 	}
 	h := &r.hist
@@ -253,6 +253,7 @@ func (r *Recorder) Frame(st stepper.Stats) (*Frame, error) {
 		c.RollBound = append(c.RollBound, ci.RollBound)
 		c.Stiffness = append(c.Stiffness, ci.Stiffness)
 		c.Damping = append(c.Damping, ci.Damping)
+		c.Bounce = append(c.Bounce, ci.Bounce)
 	}
 	s := &f.Solution
 	x, wv := w.LastSolution()
@@ -264,10 +265,12 @@ func (r *Recorder) Frame(st stepper.Stats) (*Frame, error) {
 	}
 	s.Stick = make([]bool, len(r.contacts))
 	for i, ci := range r.contacts {
-		if ci.Mu == 0 || len(states) == 0 {
+		l := ci.Layout()
+		if l.Friction < 0 || len(states) == 0 {
 			continue
 		}
-		s.Stick[i] = states[ci.Row+1] == lcp.Free && states[ci.Row+2] == lcp.Free
+		t := ci.Row + l.Friction
+		s.Stick[i] = states[t] == lcp.Free && states[t+1] == lcp.Free
 	}
 	s.Iterations, s.Picked = st.Iterations, st.Picked
 	s.Status = st.Status.String()

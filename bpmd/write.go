@@ -159,6 +159,7 @@ func (w *Writer) WriteFrame(f *Frame) (err error) {
 	e.f64(g+"/contacts/roll_bound", []uint64{nc}, c.RollBound)
 	e.f64(g+"/contacts/stiffness", []uint64{nc}, c.Stiffness)
 	e.f64(g+"/contacts/damping", []uint64{nc}, c.Damping)
+	e.f64(g+"/contacts/bounce", []uint64{nc}, c.Bounce)
 
 	s := &f.Solution
 	n, it := uint64(len(s.Z)), uint64(len(s.TotalError))

@@ -79,7 +79,13 @@ type Row struct {
 	// arc rather than its tangent. 0 = none; Fill leaves it 0 and the
 	// stepper sets it (stepper.World.Step, Regularized mode).
 	Drift float64
-	Kind  Kind
+	// Bounce is a restitution target (m/s or rad/s): a row with Bounce > 0
+	// asks J v⁺ ≥ Bounce where that asks more than its position term does
+	// (the term t in b becomes min(t, −Bounce)). 0 = none; Fill leaves it 0
+	// and the stepper sets it on a bouncing contact's normal row
+	// (stepper.ContactInfo.Bounce).
+	Bounce float64
+	Kind   Kind
 }
 
 // Context is what Fill reads: the world's bodies and the step h (s), which

@@ -58,7 +58,8 @@ func (b *Bound) UnmarshalJSON(data []byte) error {
 //
 // A null lo is −∞, a null hi is +∞. Keys other than A, b, lo and hi (a name,
 // a source, a reference solution that other tools write) are ignored; use
-// ReadProblemKeys to learn which. A missing key, a key given twice, trailing
+// ReadProblemKeys to learn which. The key "rows" (what each row is,
+// WriteLabelledProblem) is known and ignored. A missing key, a key given twice, trailing
 // data and anything Validate rejects are errors naming the field (a typo of
 // A, b, lo or hi is thus an error: the key is then missing).
 func ReadProblem(r io.Reader) (*Problem, error) {
@@ -67,7 +68,8 @@ func ReadProblem(r io.Reader) (*Problem, error) {
 }
 
 // ReadProblemKeys is ReadProblem that also returns the keys it ignored, in
-// the order of the file, so that a command can warn about them.
+// the order of the file, so that a command can warn about them; "rows",
+// the row labels of WriteLabelledProblem, is known and not returned.
 func ReadProblemKeys(r io.Reader) (*Problem, []string, error) {
 	keys, raw, err := readObject(r)
 	if err != nil {
@@ -76,7 +78,7 @@ func ReadProblemKeys(r io.Reader) (*Problem, []string, error) {
 	var ignored []string
 	for _, k := range keys {
 		switch k {
-		case "A", "b", "lo", "hi":
+		case "A", "b", "lo", "hi", "rows":
 		default:
 			ignored = append(ignored, k)
 		}
@@ -245,32 +247,41 @@ func abbrev(data []byte) string {
 // infinite bounds. A is written as dense rows whatever its type (a *Sparse
 // included), so the output of an n-row problem has n² numbers.
 func WriteProblem(w io.Writer, p *Problem) error {
+	return WriteLabelledProblem(w, p, nil)
+}
+
+// WriteLabelledProblem is WriteProblem with the key "rows" after hi: rows,
+// one JSON value per row of p, says what each row is (sim run --dump-mlcp
+// writes one object per row from stepper.World.RowLabels). Readers ignore
+// it; nil rows writes no key, as WriteProblem.
+func WriteLabelledProblem(w io.Writer, p *Problem, rows any) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
 	n := p.N()
-	rows := make([][]float64, n)
-	for i := range rows {
-		rows[i] = make([]float64, n)
+	a := make([][]float64, n)
+	for i := range a {
+		a[i] = make([]float64, n)
 		if sp, ok := p.A.(*Sparse); ok {
 			// Dense rows from the stored entries: the interchange format
 			// has no sparse form.
 			cols, vals := sp.row(i)
 			for k, j := range cols {
-				rows[i][j] = vals[k]
+				a[i][j] = vals[k]
 			}
 			continue
 		}
-		for j := range rows[i] {
-			rows[i][j] = p.A.At(i, j)
+		for j := range a[i] {
+			a[i][j] = p.A.At(i, j)
 		}
 	}
 	out := struct {
-		A  [][]float64 `json:"A"`
-		B  []float64   `json:"b"`
-		Lo []*float64  `json:"lo"`
-		Hi []*float64  `json:"hi"`
-	}{A: rows, B: p.B, Lo: boundPtrs(p.Lo), Hi: boundPtrs(p.Hi)}
+		A    [][]float64 `json:"A"`
+		B    []float64   `json:"b"`
+		Lo   []*float64  `json:"lo"`
+		Hi   []*float64  `json:"hi"`
+		Rows any         `json:"rows,omitempty"`
+	}{A: a, B: p.B, Lo: boundPtrs(p.Lo), Hi: boundPtrs(p.Hi), Rows: rows}
 	return writeJSON(w, out)
 }
 

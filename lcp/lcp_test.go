@@ -410,6 +410,21 @@ func TestJSONIgnoresUnknownKeys(t *testing.T) {
 	assert.Equal(t, rodProblem(), p)
 }
 
+// A labelled problem writes its row labels after hi, and the reader knows
+// the key: it reads the problem back without reporting "rows" as ignored.
+func TestWriteLabelledProblem(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, WriteLabelledProblem(&buf, rodProblem(), []map[string]any{{"kind": "ContactNormal"}, {"kind": "ContactNormal"}}))
+	assert.Equal(t, `{"A":[[1,-0.5],[-0.5,1]],"b":[-0.2981,0.1019],"lo":[0,0],"hi":[null,null],"rows":[{"kind":"ContactNormal"},{"kind":"ContactNormal"}]}`+"\n", buf.String())
+	p, ignored, err := ReadProblemKeys(&buf)
+	require.NoError(t, err)
+	assert.Empty(t, ignored)
+	assert.Equal(t, rodProblem(), p)
+	buf.Reset()
+	require.NoError(t, WriteLabelledProblem(&buf, rodProblem(), nil))
+	assert.NotContains(t, buf.String(), "rows", "nil labels: WriteProblem's output")
+}
+
 func TestWriteJSONNonFinite(t *testing.T) {
 	// encoding/json refuses ±Inf and NaN; WriteJSON spells them.
 	s := &Solution{X: []float64{1, 2}, W: []float64{math.Inf(1), math.NaN()}, Status: "failed",

@@ -312,6 +312,9 @@ func (a *Assembly) Problem() lcp.Problem {
 // 0 and Φ/h for a rigid row, Eq. 1's 1/(k h²) for a spring, SPOOK's form
 // with a damping time), v are the bodies' velocities at the step's start
 // and the position term follows s.Stabilization (Settings.PositionTerm).
+// A row with a restitution target (constraint.Row.Bounce > 0, a bouncing
+// contact's normal row) then gets min(t, −Bounce) − t added to bᵢ, t its
+// position term: Newton's law J v⁺ ≥ max(−t, Bounce).
 // m must hold the rows' bodies after Update at the same state. A is
 // visited by row sparsity: only row pairs that share a dynamic body, never
 // a dense rows × 6m product. s.H, s.Stabilization and s.Baumgarte are
@@ -344,7 +347,12 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 		} else {
 			a.A.Add(i, i, c)
 		}
-		a.B[i] = jmp + jf*jv - r.Speed + s.positionTerm(r, pf)
+		t := s.positionTerm(r, pf)
+		a.B[i] = jmp + jf*jv - r.Speed + t
+		if r.Bounce > 0 {
+			// Newton's restitution: J v⁺ ≥ max(−t, Bounce).
+			a.B[i] += math.Min(t, -r.Bounce) - t
+		}
 		a.Lo[i], a.Hi[i] = r.Lo, r.Hi
 	}
 	a.A.Finish()
@@ -600,11 +608,13 @@ func (c *ContactInfo) DirectionRow(r *constraint.Row, k constraint.Kind, bodies 
 
 // NormalRow fills r as the contact's normal row: J along Normal, φ = Gap,
 // x ∈ [0, ∞) (w = J v⁺ + … ≥ 0 keeps the bodies apart), compliant with the
-// contact's Stiffness and Damping (Material).
+// contact's Stiffness and Damping (Material), with its restitution target
+// Bounce (constraint.Row.Bounce, which Assemble honours).
 func (c *ContactInfo) NormalRow(r *constraint.Row, bodies []*body.Body) {
 	c.DirectionRow(r, constraint.ContactNormal, bodies, c.Normal)
 	r.Phi, r.Lo = c.Gap, 0
 	r.Stiffness, r.Damping = c.Stiffness, c.Damping
+	r.Bounce = c.Bounce
 }
 
 // FrictionRows fills r[0] and r[1] (len(r) ≥ 2) as the contact's
@@ -630,21 +640,25 @@ func (c *ContactInfo) RollingRow(r *constraint.Row) {
 	r.Lo, r.Hi = -c.RollBound, c.RollBound
 }
 
-// FillRows writes the contact's rows into dst in the stepper's order, the
-// normal row, then the two friction rows when Mu > 0, then the rolling row
-// when Roll > 0, and returns how many it wrote (1 to 4; dst must have
-// room). From the ContactInfo of World.Contacts it rebuilds the rows of
-// the step at [Row, Row+Rows) of World.LastProblem.
+// FillRows writes the contact's rows into dst in the order of its Layout,
+// the normal row, then the two friction rows when Mu > 0, then the rolling
+// row when Roll > 0, and returns how many it wrote (Layout().N, 1 to 4;
+// dst must have room). From the ContactInfo of World.Contacts it rebuilds
+// the rows of the step at [Row, Row+Rows) of World.LastProblem.
 func (c *ContactInfo) FillRows(dst []constraint.Row, bodies []*body.Body) int {
 	c.NormalRow(&dst[0], bodies)
-	n := 1
-	if c.Mu > 0 {
-		c.FrictionRows(dst[1:3], bodies)
-		n = 3
+	return c.fillTangentRows(dst, bodies)
+}
+
+// fillTangentRows is FillRows after the normal row dst[0]: the friction and
+// rolling rows at their Layout offsets. It returns Layout().N.
+func (c *ContactInfo) fillTangentRows(dst []constraint.Row, bodies []*body.Body) int {
+	l := c.Layout()
+	if l.Friction > 0 {
+		c.FrictionRows(dst[l.Friction:l.Friction+2], bodies)
 	}
-	if c.Roll > 0 {
-		c.RollingRow(&dst[n])
-		n++
+	if l.Rolling > 0 {
+		c.RollingRow(&dst[l.Rolling])
 	}
-	return n
+	return l.N
 }

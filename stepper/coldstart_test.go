@@ -122,10 +122,10 @@ func TestNewFrictionRowsStartFree(t *testing.T) {
 	nf := 0
 	for i := range w.ws.points {
 		pt := &w.ws.points[i]
-		if !pt.fresh || pt.mu == 0 {
+		if !pt.Fresh || pt.Mu == 0 {
 			continue
 		}
-		for r := w.ws.nj + pt.row + 1; r < w.ws.nj+pt.row+pt.nrows; r++ {
+		for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
 			nf++
 			if w.ws.start[r] != lcp.Free {
 				t.Errorf("point %d: friction row %d starts %v", i, r, w.ws.start[r])

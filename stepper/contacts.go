@@ -193,22 +193,16 @@ type cached struct {
 	state [4]lcp.State // their final index sets, in row order
 }
 
-// point is one contact of this step and where its rows are.
+// point is one contact of this step: its record (what World.Contacts
+// reports, filled stage by stage: collect the geometry and the pair's
+// coefficients, contactRowCount its Rows, fillContactRows its Row,
+// directions, x̂ₙ, bounds and Bounce, estimateNewContacts a new point's
+// x̂ₙ and bounds) and what only the step needs.
 type point struct {
+	ContactInfo
 	ck       contactKey
-	p        contact.Point
-	a, b     int     // body indices (constraint.World for fixed or static)
-	mu       float64 // pair friction coefficient
 	manifold int     // points in its manifold (set on the manifold's first point, 0 on the others)
-	roll     float64 // pair rolling coefficient (m), on the last point of a two-point manifold
-	k, d     float64 // pair contact stiffness (N/m, 0 = rigid) and damping time (s)
 	e        float64 // pair restitution coefficient
-	bounce   float64 // restitution target speed (m/s) of the normal row, 0 = none
-	row      int     // its normal row; friction rows follow when mu > 0, then the rolling row
-	nrows    int
-	xn       float64 // the x̂ₙ used for its friction bounds
-	fresh    bool    // a new contact: no impulse of its key last step
-	t1       mgl64.Vec3
 }
 
 // bodyOf returns the body index of geom g, or World when the geom is fixed
@@ -329,14 +323,15 @@ func (w *World) collect(dst []point, speculative bool) []point {
 		first := len(dst)
 		for _, p := range ws.pts {
 			dst = append(dst, point{
-				ck: contactKey{ga, gb, p.Key}, p: p,
-				a: w.bodyOf(ga), b: w.bodyOf(gb), mu: mu, k: k, d: d, e: e,
+				ContactInfo: ContactInfo{A: w.bodyOf(ga), B: w.bodyOf(gb), GeomA: ga, GeomB: gb,
+					Point: p.Pos, Normal: p.Normal, Gap: p.Gap, Mu: mu, Stiffness: k, Damping: d},
+				ck: contactKey{ga, gb, p.Key}, e: e,
 			})
 		}
 		dst[first].manifold = len(ws.pts)
 		if len(ws.pts) == 2 {
 			// The rolling row goes with the manifold's last point.
-			dst[first+1].roll = math.Max(ma.Rolling, mb.Rolling)
+			dst[first+1].Roll = math.Max(ma.Rolling, mb.Rolling)
 		}
 	}
 	_ = h
@@ -413,19 +408,14 @@ func (w *World) freeRelVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	return out
 }
 
-// contactRowCount returns the number of rows the detected contacts need.
+// contactRowCount sets each detected contact's Rows (ContactInfo.Layout)
+// and returns the number of rows they need.
 func (w *World) contactRowCount() int {
 	n := 0
 	for i := range w.ws.points {
 		p := &w.ws.points[i]
-		p.nrows = 1
-		if p.mu > 0 {
-			p.nrows = 3
-		}
-		if p.roll > 0 {
-			p.nrows++
-		}
-		n += p.nrows
+		p.Rows = p.Layout().N
+		n += p.Rows
 	}
 	return n
 }
@@ -443,15 +433,11 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	return out
 }
 
-// info returns the contact's ContactInfo as far as its normal row needs
-// it: bodies, point, normal, gap and compliance.
-func (pt *point) info() ContactInfo {
-	return ContactInfo{A: pt.a, B: pt.b, GeomA: pt.ck.ga, GeomB: pt.ck.gb,
-		Point: pt.p.Pos, Normal: pt.p.Normal, Gap: pt.p.Gap, Stiffness: pt.k, Damping: pt.d}
-}
-
 // fillContactRows writes the contact rows into rows (contactRowCount of
-// them) and the warm-start states into start. Per point: the normal row
+// them; the first is row nj of the step) and the warm-start states into
+// start, and completes each point's record: its Row, x̂ₙ, friction
+// directions, rolling axis and bound, and restitution target Bounce (the
+// rows are its FillRows, at its Layout). Per point: the normal row
 // (φ = gap, x ∈ [0, ∞); compliant with the pair's stiffness and damping
 // time, see Material); with μ > 0 two friction rows along t₁, t₂ with
 // box bounds ±μ x̂ₙ, no compliance and no position term; after the last
@@ -475,60 +461,59 @@ func (pt *point) info() ContactInfo {
 // SlipSpeed (so box friction opposes the motion as Coulomb friction does);
 // otherwise it keeps the previous step's t₁ of the same key; a new point
 // takes constraint.Perp(n). t₂ = n × t₁.
-func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
+func (w *World) fillContactRows(nj int, rows []constraint.Row, start []lcp.State) {
 	ws := &w.ws
 	h := w.Settings.H
 	k := 0
 	var lineDir mgl64.Vec3
 	for i := range ws.points {
 		pt := &ws.points[i]
-		pt.row = k
-		n := pt.p.Normal
+		pt.Row = nj + k
+		n := pt.Normal
 		c, seen := ws.cache[pt.ck]
-		pt.fresh = !seen
-		reuse := seen && c.n == pt.nrows // same rows as last step: keep their index sets
+		pt.Fresh = !seen
+		reuse := seen && c.n == pt.Rows // same rows as last step: keep their index sets
 		if pt.manifold > 0 {
 			lineDir = mgl64.Vec3{}
 			if pt.manifold == 2 {
-				d := ws.points[i+1].p.Pos.Sub(pt.p.Pos)
+				d := ws.points[i+1].Point.Sub(pt.Point)
 				d = d.Sub(n.Mul(d.Dot(n)))
 				if l := d.Len(); l > 1e-9 {
 					lineDir = d.Mul(1 / l)
 				}
 			}
 		}
-		r := &rows[k]
-		ci := pt.info()
-		ci.NormalRow(r, w.Bodies)
-		pt.bounce = 0
+		pt.Bounce = 0
 		if pt.e > 0 {
 			// v₋: the normal velocity before the step, < 0 approaching.
 			// It bounces in the step in which it reaches the surface.
-			vn := w.relVel(pt.a, pt.b, pt.p.Pos).Dot(n)
-			if -vn >= w.bounceSpeed() && pt.p.Gap+h*vn <= w.margin() {
-				pt.bounce = -pt.e * vn
+			vn := w.relVel(pt.A, pt.B, pt.Point).Dot(n)
+			if -vn >= w.bounceSpeed() && pt.Gap+h*vn <= w.margin() {
+				pt.Bounce = -pt.e * vn
 			}
 		}
+		r := &rows[k]
+		pt.NormalRow(r, w.Bodies)
 		if seen {
-			pt.xn = c.xn
+			pt.XN = c.xn
 		} else {
 			aii, jv := ws.mass.rowDiag(r)
 			bn := jv
-			if pt.p.Gap > 0 {
-				bn += pt.p.Gap / h
+			if pt.Gap > 0 {
+				bn += pt.Gap / h
 			}
-			pt.xn = 0
+			pt.XN = 0
 			if aii > 0 && bn < 0 {
-				pt.xn = -bn / aii
+				pt.XN = -bn / aii
 			}
 		}
 		start[k] = lcp.AtLower
-		if pt.xn > 0 {
+		if pt.XN > 0 {
 			start[k] = lcp.Free
 		}
-		k++
-		if pt.mu > 0 {
-			vt := w.relVel(pt.a, pt.b, pt.p.Pos)
+		l := pt.Layout()
+		if l.Friction > 0 {
+			vt := w.relVel(pt.A, pt.B, pt.Point)
 			vt = vt.Sub(n.Mul(vt.Dot(n)))
 			var t1 mgl64.Vec3
 			switch {
@@ -540,40 +525,37 @@ func (w *World) fillContactRows(rows []constraint.Row, start []lcp.State) {
 				t1 = vt.Mul(1 / vt.Len())
 			case seen:
 				t1 = c.t1.Sub(n.Mul(c.t1.Dot(n)))
-				if l := t1.Len(); l > 1e-6 {
-					t1 = t1.Mul(1 / l)
+				if tl := t1.Len(); tl > 1e-6 {
+					t1 = t1.Mul(1 / tl)
 				} else {
 					t1, _ = constraint.Perp(n)
 				}
 			default:
 				t1, _ = constraint.Perp(n)
 			}
-			pt.t1 = t1
-			ci.Mu, ci.XN, ci.T1 = pt.mu, pt.xn, t1
-			ci.FrictionRows(rows[k:k+2], w.Bodies)
-			start[k], start[k+1] = lcp.Free, lcp.Free
-			k += 2
+			pt.T1, pt.T2 = t1, n.Cross(t1)
+			start[k+l.Friction], start[k+l.Friction+1] = lcp.Free, lcp.Free
 		}
-		if pt.roll > 0 {
+		if l.Rolling > 0 {
 			u := lineDir
 			if u == (mgl64.Vec3{}) {
 				u, _ = constraint.Perp(n)
 			}
-			ci.Roll, ci.RollAxis = pt.roll, u
-			ci.RollBound = pt.roll * (ws.points[i-1].xn + pt.xn)
-			ci.RollingRow(&rows[k])
-			start[k] = lcp.Free
-			k++
+			pt.RollAxis = u
+			pt.RollBound = pt.Roll * (ws.points[i-1].XN + pt.XN)
+			start[k+l.Rolling] = lcp.Free
 		}
+		pt.fillTangentRows(rows[k:], w.Bodies)
 		if reuse {
-			copy(start[pt.row:k], c.state[:pt.nrows])
+			copy(start[k:k+l.N], c.state[:l.N])
 		}
+		k += l.N
 	}
 }
 
 // storeImpulses keeps each contact's normal impulse, friction direction
 // and final index-set states for the next step, keyed by contact key.
-func (w *World) storeImpulses(base int) {
+func (w *World) storeImpulses() {
 	ws := &w.ws
 	if ws.next == nil {
 		ws.next = make(map[contactKey]cached)
@@ -585,13 +567,13 @@ func (w *World) storeImpulses(base int) {
 	haveSt := len(st) == len(ws.rows)
 	for i := range ws.points {
 		pt := &ws.points[i]
-		c := cached{t1: pt.t1, n: pt.nrows, xn: pt.xn}
-		r := base + pt.row
+		c := cached{t1: pt.T1, n: pt.Rows, xn: pt.XN}
+		r := pt.Row
 		if haveX {
 			c.xn = math.Max(0, x[r])
 		}
 		if haveSt {
-			copy(c.state[:pt.nrows], st[r:r+pt.nrows])
+			copy(c.state[:pt.Rows], st[r:r+pt.Rows])
 		}
 		ws.next[pt.ck] = c
 	}
@@ -642,7 +624,7 @@ func (w *World) estimateNewContacts() {
 	ws.preIts, ws.seedSweeps = 0, 0
 	fresh := false
 	for i := range ws.points {
-		if pt := &ws.points[i]; pt.fresh && pt.nrows > 1 {
+		if pt := &ws.points[i]; pt.Fresh && pt.Rows > 1 {
 			fresh = true
 			break
 		}
@@ -657,15 +639,14 @@ func (w *World) estimateNewContacts() {
 		}
 		return
 	}
-	nj := ws.nj
 	ws.elo = append(ws.elo[:0], ws.eq.Lo...)
 	ws.ehi = append(ws.ehi[:0], ws.eq.Hi...)
 	for i := range ws.points {
 		pt := &ws.points[i]
-		if !pt.fresh {
+		if !pt.Fresh {
 			continue
 		}
-		for r := nj + pt.row + 1; r < nj+pt.row+pt.nrows; r++ {
+		for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
 			ws.elo[r], ws.ehi[r] = 0, 0
 		}
 	}
@@ -695,35 +676,34 @@ func (w *World) estimateNewContacts() {
 	}
 	for i := range ws.points {
 		pt := &ws.points[i]
-		if pt.fresh {
-			pt.xn = math.Max(0, ws.eres.X[nj+pt.row])
+		if pt.Fresh {
+			pt.XN = math.Max(0, ws.eres.X[pt.Row])
 		}
 	}
 	for i := range ws.points {
 		pt := &ws.points[i]
-		r := nj + pt.row + 1
-		if pt.fresh && pt.mu > 0 {
-			b := pt.mu * pt.xn
-			for _, k := range [2]int{r, r + 1} {
+		l := pt.Layout()
+		if pt.Fresh && l.Friction > 0 {
+			b := pt.Mu * pt.XN
+			for _, k := range [2]int{pt.Row + l.Friction, pt.Row + l.Friction + 1} {
 				ws.eq.Lo[k], ws.eq.Hi[k] = -b, b
 				ws.rows[k].Lo, ws.rows[k].Hi = -b, b
 			}
-			r += 2
-		} else if pt.mu > 0 {
-			r += 2
 		}
-		if pt.roll > 0 && (pt.fresh || ws.points[i-1].fresh) {
-			b := pt.roll * (ws.points[i-1].xn + pt.xn)
+		if l.Rolling > 0 && (pt.Fresh || ws.points[i-1].Fresh) {
+			b := pt.Roll * (ws.points[i-1].XN + pt.XN)
+			r := pt.Row + l.Rolling
 			ws.eq.Lo[r], ws.eq.Hi[r] = -b, b
 			ws.rows[r].Lo, ws.rows[r].Hi = -b, b
+			pt.RollBound = b
 		}
 	}
 	if len(ws.eres.States) == len(ws.rows) {
 		copy(ws.start, ws.eres.States)
 		for i := range ws.points {
 			pt := &ws.points[i]
-			if pt.fresh {
-				for r := nj + pt.row + 1; r < nj+pt.row+pt.nrows; r++ {
+			if pt.Fresh {
+				for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
 					ws.start[r] = lcp.Free
 				}
 			}
@@ -743,7 +723,7 @@ const estimateSweeps = 20
 func (w *World) freshPoints() int {
 	n := 0
 	for i := range w.ws.points {
-		if w.ws.points[i].fresh {
+		if w.ws.points[i].Fresh {
 			n++
 		}
 	}
@@ -780,9 +760,8 @@ func (w *World) seedNewNormals(all bool) {
 	}
 	for i := range ws.points {
 		pt := &ws.points[i]
-		if pt.fresh {
-			r := ws.nj + pt.row
-			ws.start[r] = ws.seedRes.States[r]
+		if pt.Fresh {
+			ws.start[pt.Row] = ws.seedRes.States[pt.Row]
 		}
 	}
 }

@@ -31,8 +31,10 @@
 // (the constraints fill caller-owned rows, ODE style; then per contact
 // point a normal row, φ = gap, x ≥ 0, two box-friction rows |x| ≤ μ x̂ₙ
 // without compliance or position term, and for two-point manifolds an
-// optional rolling-resistance row; see fillContactRows for x̂ₙ and the
-// friction directions; in Regularized mode predictDrift then gives each
+// optional rolling-resistance row, at the offsets of ContactInfo.Layout,
+// each point keeping its ContactInfo record as World.Contacts reports it;
+// see fillContactRows for x̂ₙ, the friction directions and the
+// restitution target; in Regularized mode predictDrift then gives each
 // rigid anchor row its second-order drift over the step, constraint.Row.Drift),
 // propagateImpacts (with Settings.Impacts = PropagatedImpacts only: a
 // step's bounces resolved pair by pair before its solve, Newton's cradle),

@@ -236,13 +236,13 @@ func (w *World) explainConflict(err error) error {
 	best, joint := -1, -1
 	for i := range ws.points {
 		pt := &ws.points[i]
-		if pt.a == constraint.World || pt.b == constraint.World {
+		if pt.A == constraint.World || pt.B == constraint.World {
 			continue
 		}
-		if best >= 0 && pt.p.Gap >= ws.points[best].p.Gap {
+		if best >= 0 && pt.Gap >= ws.points[best].Gap {
 			continue
 		}
-		if j := w.collidingJoint(pt.a, pt.b); j >= 0 {
+		if j := w.collidingJoint(pt.A, pt.B); j >= 0 {
 			best, joint = i, j
 		}
 	}
@@ -254,15 +254,15 @@ func (w *World) explainConflict(err error) error {
 	if cause == nil {
 		cause = err
 	}
-	depth := "a gap of " + fmt.Sprintf("%.3g m", pt.p.Gap)
-	if pt.p.Gap < 0 {
-		depth = fmt.Sprintf("an overlap of %.3g m", -pt.p.Gap)
+	depth := "a gap of " + fmt.Sprintf("%.3g m", pt.Gap)
+	if pt.Gap < 0 {
+		depth = fmt.Sprintf("an overlap of %.3g m", -pt.Gap)
 	}
 	return fmt.Errorf("step %d: %w: the contact between bodies %d (%q) and %d (%q), geoms %d and %d with %s, "+
 		"pushes them apart where constraint %d (%T) holds them together, its collision turned on by SetJointCollision; "+
 		"turn it off (World.SetJointCollision(%d, false), the default) or draw the shapes apart at the joint "+
 		"(the solver: %w)",
-		w.steps+1, ErrConflict, pt.a, w.Bodies[pt.a].Name, pt.b, w.Bodies[pt.b].Name, pt.ck.ga, pt.ck.gb, depth,
+		w.steps+1, ErrConflict, pt.A, w.Bodies[pt.A].Name, pt.B, w.Bodies[pt.B].Name, pt.ck.ga, pt.ck.gb, depth,
 		joint, w.Joints[joint], joint, cause)
 }
 

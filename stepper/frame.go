@@ -2,14 +2,18 @@ package stepper
 
 import (
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/lcp"
 )
 
 // ContactInfo describes one contact point of the last Step and where its
-// rows sit in LastProblem. Read-only data for exporters such as the BPMD
-// database (Lu et al. 2014, Table 2, "unilateral constraints");
-// its row methods (FillRows) rebuild the point's rows from it, as the step
-// builds them.
+// rows sit in LastProblem: the record the step itself keeps per point,
+// holding everything its rows are built from (the Rapier way: a contact
+// constraint stores what a later stage re-derives its rows from). Read-only
+// data for exporters such as the BPMD database (Lu et al. 2014, Table 2,
+// "unilateral constraints"); its row methods (FillRows) rebuild the
+// point's rows from it, as the step builds them, and Layout says where they
+// sit.
 type ContactInfo struct {
 	// A and B are the body indices of the pair, constraint.World for fixed
 	// geometry or a static body. The normal row pushes A along −Normal and B
@@ -27,6 +31,12 @@ type ContactInfo struct {
 	// Stiffness (N/m, 0 = rigid) and Damping (s) are the pair's contact
 	// compliance on the normal row (Material, constraint.Row.Compliance).
 	Stiffness, Damping float64
+	// Bounce is the normal row's restitution target (m/s), 0 = none: a
+	// point approaching at v₋ faster than Settings.BounceSpeed, with the
+	// pair's restitution e, gets e·|v₋| (Material.Restitution); the row
+	// asks J v⁺ ≥ Bounce (constraint.Row.Bounce, honoured by Assemble). 0
+	// also after PropagatedImpacts resolved the bounce before the solve.
+	Bounce float64
 	// XN is x̂ₙ (N·s), the normal impulse estimate behind the friction
 	// bounds ±μ x̂ₙ: the previous step's normal impulse of the same contact
 	// key, or for a new contact the pre-solve's (see fillContactRows).
@@ -42,12 +52,42 @@ type ContactInfo struct {
 	RollAxis  mgl64.Vec3
 	RollBound float64
 	// Row is the index of the point's normal row in LastProblem (joint rows
-	// come first); the point owns Rows consecutive rows: the normal row,
-	// then two friction rows when Mu > 0, then the rolling row when Roll > 0.
+	// come first); the point owns Rows = Layout().N consecutive rows: the
+	// normal row, then two friction rows when Mu > 0, then the rolling row
+	// when Roll > 0.
 	Row, Rows int
 	// Fresh is true for a contact that had no impulse of its key in the
 	// previous step (its x̂ₙ came from the pre-solve).
 	Fresh bool
+}
+
+// ContactRows is where a contact's rows sit, as offsets from its normal
+// row (offset 0): the one contact row layout, which the step, World.Contacts,
+// RowLabels and package bpmd all take from ContactInfo.Layout.
+type ContactRows struct {
+	// Friction is the offset of the first of the two friction rows (t₁,
+	// then t₂ at Friction+1), −1 when μ = 0.
+	Friction int
+	// Rolling is the offset of the rolling-resistance row, −1 without one.
+	Rolling int
+	// N is the number of rows, 1 to 4.
+	N int
+}
+
+// Layout returns the layout of the contact's rows: the normal row, then two
+// friction rows when Mu > 0, then a rolling row when Roll > 0 (which the
+// step gives the last point of a two-point manifold whose pair has a
+// rolling coefficient).
+func (c *ContactInfo) Layout() ContactRows {
+	l := ContactRows{Friction: -1, Rolling: -1, N: 1}
+	if c.Mu > 0 {
+		l.Friction, l.N = 1, 3
+	}
+	if c.Roll > 0 {
+		l.Rolling = l.N
+		l.N++
+	}
+	return l
 }
 
 // Contacts appends the last Step's contact points to dst[:0] and returns
@@ -58,34 +98,79 @@ type ContactInfo struct {
 // bounds are final by then.
 func (w *World) Contacts(dst []ContactInfo) []ContactInfo {
 	dst = dst[:0]
+	for i := range w.ws.points {
+		dst = append(dst, w.ws.points[i].ContactInfo)
+	}
+	return dst
+}
+
+// RowLabel says what one row of LastProblem is: which joint or contact it
+// belongs to, between which bodies it acts and, for a contact row, along
+// which direction. RowLabels gives one per row.
+type RowLabel struct {
+	// Kind is the row's kind (constraint.Row.Kind).
+	Kind constraint.Kind
+	// Joint is the index in World.Joints of a joint row's joint and
+	// JointRow the row's place among that joint's rows (0 to Dim()−1);
+	// Joint is −1 for a contact row.
+	Joint, JointRow int
+	// Contact is the index in World.Contacts of a contact row's point, −1
+	// for a joint row.
+	Contact int
+	// Bodies are a contact's A and B (B pushed along +Direction) or a
+	// joint's first two bodies (constraint.Constraint.Bodies), indices into
+	// World.Bodies; constraint.World (−1) for the world, for a static body
+	// in a contact (ContactInfo) and where a joint has fewer bodies.
+	Bodies [2]int
+	// Geoms are a contact's two geoms (World.Geoms), −1 for a joint row.
+	Geoms [2]int
+	// Direction is a contact row's unit direction: the normal, t₁, t₂ = n ×
+	// t₁ or the rolling axis (an angular direction); zero for a joint row.
+	Direction mgl64.Vec3
+}
+
+// RowLabels appends to dst[:0] a label for each row of the last Step's
+// LastProblem, in row order, and returns it: the joint rows of World.Joints
+// in order, then each contact's rows at its ContactInfo.Layout. It
+// allocates only when dst is too short. Before the first step it returns
+// dst[:0]; during a Step (from its solver or Observer) it labels the step
+// in progress.
+func (w *World) RowLabels(dst []RowLabel) []RowLabel {
+	dst = dst[:0]
 	ws := &w.ws
-	for i := range ws.points {
-		pt := &ws.points[i]
-		c := ContactInfo{
-			A: pt.a, B: pt.b, GeomA: pt.ck.ga, GeomB: pt.ck.gb,
-			Point: pt.p.Pos, Normal: pt.p.Normal, Gap: pt.p.Gap,
-			Mu: pt.mu, XN: pt.xn, Stiffness: pt.k, Damping: pt.d,
-			Row: ws.nj + pt.row, Rows: pt.nrows, Fresh: pt.fresh,
-		}
-		if pt.mu > 0 {
-			c.T1 = pt.t1
-			c.T2 = pt.p.Normal.Cross(pt.t1)
-		}
-		if pt.roll > 0 {
-			r := &ws.rows[ws.nj+pt.row+pt.nrows-1]
-			c.Roll = pt.roll
-			c.RollBound = r.Hi
-			// The axis is the angular block of the row's first body: B's
-			// (u) or A's (−u).
-			if r.N > 0 {
-				u := mgl64.Vec3{r.J[0][3], r.J[0][4], r.J[0][5]}
-				if r.Body[0] == pt.a {
-					u = u.Mul(-1)
-				}
-				c.RollAxis = u
+	if len(ws.jdims) != len(w.Joints) { // no step yet, or joints added since
+		return dst
+	}
+	for j, d := range ws.jdims {
+		l := RowLabel{Joint: j, Contact: -1, Bodies: [2]int{constraint.World, constraint.World}, Geoms: [2]int{-1, -1}}
+		for k, b := range w.Joints[j].Bodies() {
+			if k < 2 {
+				l.Bodies[k] = b
 			}
 		}
-		dst = append(dst, c)
+		for r := 0; r < d; r++ {
+			l.JointRow = r
+			l.Kind = ws.rows[len(dst)].Kind
+			dst = append(dst, l)
+		}
+	}
+	for i := range ws.points {
+		c := &ws.points[i].ContactInfo
+		lay := c.Layout()
+		l := RowLabel{Joint: -1, JointRow: -1, Contact: i, Bodies: [2]int{c.A, c.B}, Geoms: [2]int{c.GeomA, c.GeomB}}
+		for r := 0; r < lay.N; r++ {
+			switch r {
+			case 0:
+				l.Kind, l.Direction = constraint.ContactNormal, c.Normal
+			case lay.Friction:
+				l.Kind, l.Direction = constraint.ContactFriction, c.T1
+			case lay.Friction + 1:
+				l.Kind, l.Direction = constraint.ContactFriction, c.T2
+			case lay.Rolling:
+				l.Kind, l.Direction = constraint.RollingFriction, c.RollAxis
+			}
+			dst = append(dst, l)
+		}
 	}
 	return dst
 }

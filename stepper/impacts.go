@@ -92,7 +92,7 @@ func (w *World) propagateImpacts() error {
 	}
 	bouncing := false
 	for i := range ws.points {
-		bouncing = bouncing || ws.points[i].bounce > 0
+		bouncing = bouncing || ws.points[i].Bounce > 0
 	}
 	if !bouncing {
 		return nil
@@ -106,7 +106,7 @@ func (w *World) propagateImpacts() error {
 	h, margin := w.Settings.H, w.margin()
 	scale := 0.0 // the largest bounce speed, for the tolerance
 	for i := range ws.points {
-		scale = math.Max(scale, ws.points[i].bounce)
+		scale = math.Max(scale, ws.points[i].Bounce)
 	}
 	tol := 1e-9 * scale
 	for sweep := 1; sweep <= maxImpactSweeps; sweep++ {
@@ -140,7 +140,8 @@ func (w *World) propagateImpacts() error {
 		}
 	}
 	for i := range ws.points {
-		ws.points[i].bounce = 0
+		pt := &ws.points[i]
+		pt.Bounce, ws.rows[pt.Row].Bounce = 0, 0
 	}
 	return nil
 }
@@ -157,12 +158,12 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 		if pt.e <= 0 || m == len(idx) {
 			continue
 		}
-		r := &ws.rows[ws.nj+pt.row]
+		r := &ws.rows[pt.Row]
 		u := w.impactVelocity(r, false)
-		if pt.p.Gap+h*math.Min(u, 0) > margin {
+		if pt.Gap+h*math.Min(u, 0) > margin {
 			continue // does not reach the surface in this step
 		}
-		idx[m] = ws.nj + pt.row
+		idx[m] = pt.Row
 		ws.ie[m] = pt.e
 		m++
 		approach = approach || u < -tol

@@ -186,7 +186,8 @@ type workspace struct {
 	picker *errmeasure.Picker
 	start  []lcp.State
 	ctx    constraint.Context
-	nj     int // joint rows this step; contact rows follow them
+	nj     int   // joint rows this step; contact rows follow them
+	jdims  []int // rows of each joint this step, in World.Joints order (RowLabels)
 	// jointStart holds the joint rows' final index sets of the last step,
 	// valid for warm start while the joint row count stays the same.
 	jointStart []lcp.State
@@ -335,7 +336,7 @@ func (w *World) Step() (Stats, error) {
 		return st, err
 	}
 	w.integrate()
-	w.storeImpulses(ws.nj)
+	w.storeImpulses()
 	lap(&tm.Integrate, t)
 	work := w.appliedWork() // bookkeeping: in Total only
 	t = time.Now()
@@ -506,7 +507,7 @@ func (w *World) buildRows() error {
 			ws.start[i] = lcp.AtLower // the solver maps it onto what the bounds allow
 		}
 	}
-	w.fillContactRows(ws.rows[nj:], ws.start[nj:])
+	w.fillContactRows(nj, ws.rows[nj:], ws.start[nj:])
 	return nil
 }
 
@@ -515,9 +516,11 @@ func (w *World) fillJointRows(nj int) error {
 	ws := &w.ws
 	ws.nj = nj
 	ws.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
+	ws.jdims = ws.jdims[:0]
 	k := 0
 	for i, c := range w.Joints {
 		d := c.Dim()
+		ws.jdims = append(ws.jdims, d)
 		if err := c.Fill(ws.rows[k:k+d], &ws.ctx); err != nil {
 			return fmt.Errorf("constraint %d: %w", i, err)
 		}
@@ -531,25 +534,12 @@ func (w *World) fillJointRows(nj int) error {
 	return nil
 }
 
-// assemble builds A, b and the bounds of the step's MLCP (Assembly.Assemble)
-// and adds, for a bouncing contact, its restitution target to b.
+// assemble builds A, b and the bounds of the step's MLCP
+// (Assembly.Assemble), a bouncing contact's restitution target included
+// (its normal row's constraint.Row.Bounce).
 func (w *World) assemble() error {
 	ws := &w.ws
-	if err := ws.eq.Assemble(&w.Settings, &ws.mass, ws.rows); err != nil {
-		return err
-	}
-	for i := range ws.points {
-		pt := &ws.points[i]
-		if pt.bounce <= 0 {
-			continue
-		}
-		// Newton's restitution: J v⁺ ≥ max(−φ/h, e v₋), so the position
-		// term t becomes min(t, −e v₋).
-		k := ws.nj + pt.row
-		t := w.Settings.PositionTerm(&ws.rows[k])
-		ws.eq.B[k] += math.Min(t, -pt.bounce) - t
-	}
-	return nil
+	return ws.eq.Assemble(&w.Settings, &ws.mass, ws.rows)
 }
 
 // solveSymmetric assembles and solves the step again on the symmetric
@@ -685,8 +675,7 @@ func (w *World) previousImpulses() []float64 {
 	for i := range ws.points {
 		pt := &ws.points[i]
 		if c, ok := ws.prevC[pt.ck]; ok {
-			k := ws.nj + pt.row
-			copy(ws.prevX[k:k+pt.nrows], c[:pt.nrows])
+			copy(ws.prevX[pt.Row:pt.Row+pt.Rows], c[:pt.Rows])
 		}
 	}
 	return ws.prevX
@@ -703,8 +692,7 @@ func (w *World) keepImpulses() {
 	for i := range ws.points {
 		pt := &ws.points[i]
 		var c [4]float64
-		k := ws.nj + pt.row
-		copy(c[:pt.nrows], ws.res.X[k:k+pt.nrows])
+		copy(c[:pt.Rows], ws.res.X[pt.Row:pt.Row+pt.Rows])
 		ws.prevC[pt.ck] = c
 	}
 }
@@ -1052,9 +1040,7 @@ func (w *World) positionRows() (float64, error) {
 		}
 	}
 	for i := range ws.ppoints {
-		pt := &ws.ppoints[i]
-		ci := pt.info()
-		ci.NormalRow(&ws.prows[m], w.Bodies)
+		ws.ppoints[i].NormalRow(&ws.prows[m], w.Bodies)
 		m++
 	}
 	ws.prows = ws.prows[:m]

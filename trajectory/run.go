@@ -445,8 +445,9 @@ func unwrapPath(err error) error {
 
 // DumpStep writes the MLCP of the step w just took (World.LastProblem)
 // and its picked solution as DIR/step-000123.mlcp.json and
-// DIR/step-000123.solution.json (lcp.WriteProblem, lcp.WriteSolution),
-// each through a .partial file. The solution's "iterations" is the picked
+// DIR/step-000123.solution.json (lcp.WriteLabelledProblem,
+// lcp.WriteSolution), each through a .partial file. The MLCP's "rows" says
+// what each row is (World.RowLabels, see RowLabels). The solution's "iterations" is the picked
 // iteration; its further keys are the step, time, solver, pick, picked,
 // solver_iterations, errors (the picked iterate's totals), polish_sweeps
 // and, when finite, certified_bound. A step without constraint rows has
@@ -458,7 +459,11 @@ func DumpStep(dir string, w *stepper.World, st *stepper.Stats) error {
 	}
 	base := filepath.Join(dir, fmt.Sprintf("step-%06d", w.Steps()))
 	var pb strings.Builder
-	if err := lcp.WriteProblem(&pb, p); err != nil {
+	var labels any
+	if l := RowLabels(w); len(l) == p.N() {
+		labels = l
+	}
+	if err := lcp.WriteLabelledProblem(&pb, p, labels); err != nil {
 		return fmt.Errorf("step %d: MLCP: %w", w.Steps(), err)
 	}
 	if err := WriteFileAtomic(base+".mlcp.json", []byte(pb.String())); err != nil {
@@ -494,4 +499,58 @@ func DumpStep(dir string, w *stepper.World, st *stepper.Stats) error {
 		return fmt.Errorf("step %d: solution: %w", w.Steps(), err)
 	}
 	return WriteFileAtomic(base+".solution.json", []byte(sb.String()))
+}
+
+// RowLabel is one entry of a dumped MLCP's "rows": what the row is, from
+// stepper.RowLabel, with names for a reader. A joint row has joint,
+// joint_name (when World.NameJoint gave one), joint_type and joint_row
+// (its place among the joint's rows); a contact row has contact (its index
+// in World.Contacts), geoms and direction (the unit normal, friction
+// direction or rolling axis). Both have kind (constraint.Kind: Bilateral,
+// LimitLower, …, ContactNormal, ContactFriction, RollingFriction) and the
+// two bodies by name (a body without one as "body 3", the world and a
+// static body in a contact as "world") and index (−1 for the world).
+type RowLabel struct {
+	Kind      string      `json:"kind"`
+	Joint     *int        `json:"joint,omitempty"`
+	JointName string      `json:"joint_name,omitempty"`
+	JointType string      `json:"joint_type,omitempty"`
+	JointRow  *int        `json:"joint_row,omitempty"`
+	Contact   *int        `json:"contact,omitempty"`
+	Bodies    [2]string   `json:"bodies"`
+	BodyIDs   [2]int      `json:"body_ids"`
+	Geoms     *[2]int     `json:"geoms,omitempty"`
+	Direction *[3]float64 `json:"direction,omitempty"`
+}
+
+// RowLabels returns the labels of the rows of w's last step
+// (stepper.World.RowLabels) as dumped MLCPs write them.
+func RowLabels(w *stepper.World) []RowLabel {
+	labels := w.RowLabels(nil)
+	out := make([]RowLabel, len(labels))
+	name := func(b int) string {
+		switch {
+		case b < 0:
+			return "world"
+		case w.Bodies[b].Name != "":
+			return w.Bodies[b].Name
+		}
+		return fmt.Sprintf("body %d", b)
+	}
+	for i := range labels {
+		l := &labels[i]
+		o := &out[i]
+		o.Kind = l.Kind.String()
+		o.BodyIDs = l.Bodies
+		o.Bodies = [2]string{name(l.Bodies[0]), name(l.Bodies[1])}
+		if l.Joint >= 0 {
+			o.Joint, o.JointRow = &l.Joint, &l.JointRow
+			o.JointName = w.JointName(l.Joint)
+			o.JointType = strings.TrimPrefix(fmt.Sprintf("%T", w.Joints[l.Joint]), "*constraint.")
+			continue
+		}
+		d := [3]float64(l.Direction)
+		o.Contact, o.Geoms, o.Direction = &l.Contact, &l.Geoms, &d
+	}
+	return out
 }

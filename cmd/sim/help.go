@@ -365,7 +365,8 @@ func writePicksHelp(w io.Writer) error {
 const helpFormats = `Formats (docs/formats.md in the repository has every field; units SI, z up):
   MLCP problem (JSON)        {"A": [[...]], "b": [...], "lo": [...], "hi": [...]}: w = A x + b,
                              lo ≤ x ≤ hi; null bounds are infinite. Read by sim mlcp,
-                             written by sim run --dump-mlcp.
+                             written by sim run --dump-mlcp, whose "rows" labels each row
+                             (joint or contact, bodies, direction).
   solution (JSON)            {"x": [...], "w": [...], "iterations": K, "status": ...}: written
                              by sim mlcp solve and --dump-mlcp, read by sim mlcp errors.
   trajectory CSV             step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz (sim run --out

@@ -167,6 +167,41 @@ func TestRunDumpMLCP(t *testing.T) {
 	assert.True(t, os.IsNotExist(err), "only recorded steps are dumped")
 }
 
+// A dumped MLCP labels its rows (joint or contact, bodies, direction), and
+// sim mlcp solve reads the labelled dump without a warning about the key.
+func TestRunDumpMLCPLabels(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, code := runSim(t, "run", "forklift", "--steps", "1", "--dump-mlcp", dir, "--quiet")
+	require.Equal(t, 0, code, stderr)
+	path := filepath.Join(dir, "step-000001.mlcp.json")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var doc struct {
+		B    []float64             `json:"b"`
+		Rows []trajectory.RowLabel `json:"rows"`
+	}
+	require.NoError(t, json.Unmarshal(b, &doc))
+	require.Len(t, doc.Rows, len(doc.B))
+	first := doc.Rows[0]
+	require.NotNil(t, first.Joint)
+	assert.Equal(t, "Hinge", first.JointType)
+	kinds := map[string]int{}
+	for _, r := range doc.Rows {
+		kinds[r.Kind]++
+		if r.Contact != nil {
+			assert.Equal(t, "world", r.Bodies[0], "the ground is the world")
+			assert.Contains(t, r.Bodies[1], "wheel")
+			require.NotNil(t, r.Direction)
+		}
+	}
+	assert.Positive(t, kinds["ContactNormal"])
+	assert.Equal(t, 2*kinds["ContactNormal"], kinds["ContactFriction"])
+	assert.Positive(t, kinds["RollingFriction"])
+	_, stderr, code = runSim(t, "mlcp", "solve", path)
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stderr, "warning")
+}
+
 func TestRunBadInputOneLineExit2(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct {
