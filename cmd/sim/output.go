@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 
 	"github.com/gorigid/gorigid/trajectory"
 )
@@ -14,15 +12,6 @@ const partialSuffix = trajectory.PartialSuffix
 
 // writeFileAtomic writes data to path through path+".partial".
 func writeFileAtomic(path string, data []byte) error { return trajectory.WriteFileAtomic(path, data) }
-
-// appendJSONFloat appends v's shortest round-trip decimal, null for NaN
-// and ±Inf, which JSON cannot hold.
-func appendJSONFloat(b []byte, v float64) []byte {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return append(b, "null"...)
-	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
-}
 
 // interruptedError reports a run stopped by SIGINT or SIGTERM after its
 // outputs were closed.
