@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/scenes"
 	"github.com/gorigid/gorigid/stepper"
 	"github.com/gorigid/gorigid/trajectory"
@@ -21,22 +22,22 @@ import (
 
 // simView implements `sim view`.
 func simView(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := newFlagSet("view")
+	fs := cli.NewFlagSet("view")
 	sceneArg := fs.String("scene", "", "built-in scene name or scene FILE.json")
 	set := setFlag{}
 	fs.Var(set, "set", "NAME=VALUE scene parameter, as given to sim run (repeatable)")
 	statsPath := fs.String("stats", "", "step-statistics CSV of the same run")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address (host:port); port 0 picks a free one")
 	allowRemote := fs.Bool("allow-remote", false, "allow a non-loopback --addr (the viewer has no authentication)")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("view: want one trajectory file (.csv or .json), got %d arguments", len(pos))
+		return cli.Usagef("view: want one trajectory file (.csv or .json), got %d arguments", len(pos))
 	}
 	if *sceneArg == "" {
-		return usagef("view: --scene is required (the scene, or scene file, the trajectory was run from)")
+		return cli.Usagef("view: --scene is required (the scene, or scene file, the trajectory was run from)")
 	}
 	loopback, err := checkViewAddr(*addr, *allowRemote)
 	if err != nil {
@@ -48,7 +49,7 @@ func simView(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	tr, err := viewer.Load(pos[0])
 	if err != nil {
-		return usagef("view: %v", err)
+		return cli.Usagef("view: %v", err)
 	}
 	var st *trajectory.StatsTable
 	if *statsPath != "" {
@@ -61,17 +62,17 @@ func simView(ctx context.Context, args []string, stdout io.Writer) error {
 	var sr *viewer.StatsRangeError
 	switch {
 	case errors.As(err, &bc):
-		return usagef("view: %s has %d bodies per frame, scene %s has %d (was the run made with other --set values?)",
+		return cli.Usagef("view: %s has %d bodies per frame, scene %s has %d (was the run made with other --set values?)",
 			pos[0], bc.Trajectory, sceneName, bc.Scene)
 	case errors.As(err, &sr):
-		return usagef("--stats: %s covers steps %v–%v, but %s covers %d–%d (another run's statistics?)",
+		return cli.Usagef("--stats: %s covers steps %v–%v, but %s covers %d–%d (another run's statistics?)",
 			*statsPath, sr.StatsFirst, sr.StatsLast, pos[0], sr.First, sr.Last)
 	case err != nil:
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return usagef("--addr: %v", err)
+		return cli.Usagef("--addr: %v", err)
 	}
 	h := http.Handler(v)
 	if loopback {
@@ -87,7 +88,7 @@ func simView(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := viewer.Serve(ctx, ln, h); ctx.Err() == nil {
 		return err
 	}
-	return interruptedf("view: stopped by a signal")
+	return cli.Interruptedf("view: stopped by a signal")
 }
 
 // checkViewAddr accepts host:port with a loopback host (127.0.0.0/8, ::1,
@@ -96,17 +97,17 @@ func simView(ctx context.Context, args []string, stdout io.Writer) error {
 func checkViewAddr(addr string, allowRemote bool) (loopback bool, err error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return false, usagef("--addr: want HOST:PORT, got %q", addr)
+		return false, cli.Usagef("--addr: want HOST:PORT, got %q", addr)
 	}
 	if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
-		return false, usagef("--addr: bad port %q in %q", port, addr)
+		return false, cli.Usagef("--addr: bad port %q in %q", port, addr)
 	}
 	loopback = host == "localhost"
 	if ip := net.ParseIP(host); ip != nil {
 		loopback = ip.IsLoopback()
 	}
 	if !loopback && !allowRemote {
-		return false, usagef("--addr: %q is not a loopback address; the viewer has no authentication, so add --allow-remote to serve it beyond this machine", addr)
+		return false, cli.Usagef("--addr: %q is not a loopback address; the viewer has no authentication, so add --allow-remote to serve it beyond this machine", addr)
 	}
 	return loopback, nil
 }
@@ -116,21 +117,21 @@ func checkViewAddr(addr string, allowRemote bool) (loopback bool, err error) {
 func viewScene(arg string, set setFlag) (*stepper.World, string, error) {
 	if isSceneFile(arg) {
 		if len(set) > 0 {
-			return nil, "", usagef("--set: a scene file has no parameters; edit %s instead", arg)
+			return nil, "", cli.Usagef("--set: a scene file has no parameters; edit %s instead", arg)
 		}
 		w, err := scenes.LoadFile(arg)
 		if err != nil {
-			return nil, "", usageError{fmt.Errorf("--scene: %w", unwrapPathError(err, arg))}
+			return nil, "", cli.UsageError{Err: fmt.Errorf("--scene: %w", unwrapPathError(err, arg))}
 		}
 		return w, filepath.Base(arg), nil
 	}
 	sc, err := scenes.Lookup(arg)
 	if err != nil {
-		return nil, "", usagef("--scene: %v", err)
+		return nil, "", cli.Usagef("--scene: %v", err)
 	}
 	w, err := sc.Build(set)
 	if err != nil {
-		return nil, "", usageError{err}
+		return nil, "", cli.UsageError{Err: err}
 	}
 	return w, arg, nil
 }
@@ -148,12 +149,12 @@ func unwrapPathError(err error, path string) error {
 func loadStats(path string) (*trajectory.StatsTable, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, usagef("--stats: %v", unwrapPathError(err, path))
+		return nil, cli.Usagef("--stats: %v", unwrapPathError(err, path))
 	}
 	defer f.Close()
 	st, err := trajectory.ReadStats(f)
 	if err != nil {
-		return nil, usagef("--stats: %s: %v", path, err)
+		return nil, cli.Usagef("--stats: %s: %v", path, err)
 	}
 	return st, nil
 }

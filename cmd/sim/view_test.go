@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/scenes"
 	"github.com/gorigid/gorigid/stepper"
 	"github.com/gorigid/gorigid/viewer"
@@ -187,9 +188,9 @@ func TestViewServesUntilCancelled(t *testing.T) {
 	cancel()
 	select {
 	case err := <-done:
-		// A signal's cancel ends every command with an interruptedError
+		// A signal's cancel ends every command with an cli.InterruptedError
 		// (exit 130).
-		var ie interruptedError
+		var ie cli.InterruptedError
 		assert.ErrorAs(t, err, &ie)
 	case <-time.After(10 * time.Second):
 		t.Fatal("sim view did not stop after cancel")

@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/gorigid/gorigid/bpmd"
 	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/lcp"
 	"gonum.org/v1/gonum/stat"
 )
@@ -41,7 +42,8 @@ import (
 // Everything is deterministic except the wall times: runs.csv time_ms,
 // summary.csv median_time_ms and p90_time_ms, and profile-time.png.
 
-const benchDefaultSolvers = "bpp,pgs,lemke,newton-fb,newton-cck,newton-min,prox"
+// BenchDefaultSolvers is the default --solvers of bench.
+const BenchDefaultSolvers = "bpp,pgs,lemke,newton-fb,newton-cck,newton-min,prox"
 
 type benchRun struct {
 	frame, solver int
@@ -58,28 +60,28 @@ type benchRun struct {
 }
 
 func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench")
-	solversFlag := fs.String("solvers", benchDefaultSolvers, "comma-separated solver names")
+	fs := cli.NewFlagSet("bench")
+	solversFlag := fs.String("solvers", BenchDefaultSolvers, "comma-separated solver names")
 	budget := fs.Int("budget", 100, "iteration budget per solve; 0 = each solver's default")
 	tol := fs.Float64("tol", 1e-6, "success: energy error ≤ tol × E₀ (dimensionless)")
 	formName := fs.String("form", "box", "box, lcp or mixed")
 	out := fs.String("out", "bench", "output directory")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("bench: want one database file, got %d arguments", len(pos))
+		return cli.Usagef("bench: want one database file, got %d arguments", len(pos))
 	}
 	if *budget < 0 {
-		return usagef("--budget: must be ≥ 0, got %d", *budget)
+		return cli.Usagef("--budget: must be ≥ 0, got %d", *budget)
 	}
 	if !(*tol > 0) || math.IsInf(*tol, 0) {
-		return usagef("--tol: must be finite and > 0, got %v", *tol)
+		return cli.Usagef("--tol: must be finite and > 0, got %v", *tol)
 	}
 	form, err := bpmd.ParseFormulation(*formName)
 	if err != nil {
-		return usagef("--form: %v", err)
+		return cli.Usagef("--form: %v", err)
 	}
 	var names []string
 	for _, n := range strings.Split(*solversFlag, ",") {
@@ -88,24 +90,24 @@ func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			continue
 		}
 		if _, err := lcp.New(n); err != nil {
-			return usagef("--solvers: %v", err)
+			return cli.Usagef("--solvers: %v", err)
 		}
 		names = append(names, n)
 	}
 	if len(names) == 0 {
-		return usagef("--solvers: empty list")
+		return cli.Usagef("--solvers: empty list")
 	}
 	frames, err := bpmd.ReadFile(pos[0])
 	if err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return usagef("--out: %v", err)
+		return cli.Usagef("--out: %v", err)
 	}
 	var runs []benchRun
 	done := 0 // frames benchmarked by every solver
 	progress := func(int, int) {}
-	if isTerminal(stderr) {
+	if cli.IsTerminal(stderr) {
 		progress = newProgressBar(stderr) // frames done, with an ETA
 	}
 	for fi, f := range frames {
@@ -119,7 +121,7 @@ func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		p, _, err := bpmd.Rebuild(f, form, bpmd.Options{})
 		if err != nil {
-			return usagef("%s: frame %d: %v", pos[0], f.Index, err)
+			return cli.Usagef("%s: frame %d: %v", pos[0], f.Index, err)
 		}
 		e0 := freeEnergy(p)
 		frameRuns := len(runs)
@@ -134,15 +136,15 @@ func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		done++
 		progress(done, len(frames))
 	}
-	if done < len(frames) && isTerminal(stderr) {
+	if done < len(frames) && cli.IsTerminal(stderr) {
 		fmt.Fprintln(stderr) // end the bar's line before the interruption's message
 	}
 	if ctx.Err() != nil {
 		// SIGINT or SIGTERM: write what the completed frames measured.
 		if err := writeBench(*out, stdout, frames, names, runs, *tol, *budget, form); err != nil {
-			return interruptedf("interrupted after %d of %d frames; writing their results failed: %v", done, len(frames), err)
+			return cli.Interruptedf("interrupted after %d of %d frames; writing their results failed: %v", done, len(frames), err)
 		}
-		return interruptedf("interrupted after %d of %d frames; the results of those frames are written", done, len(frames))
+		return cli.Interruptedf("interrupted after %d of %d frames; the results of those frames are written", done, len(frames))
 	}
 	return writeBench(*out, stdout, frames, names, runs, *tol, *budget, form)
 }

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/gorigid/gorigid/internal/cli"
+)
+
+// runLab runs a lab command (cli.Lab). The sim binary starts simlab;
+// sim's tests run the lab commands in process instead (lab_test.go).
+var runLab = execSimlab
+
+// simlabPackage is the import path of the simlab command.
+const simlabPackage = "github.com/gorigid/gorigid/cmd/simlab"
+
+// execSimlab runs `simlab ARGS` with sim's standard streams and returns
+// its exit status. It takes the simlab next to sim's own executable (go
+// install ./cmd/... puts both in one directory), else the one on PATH, else,
+// inside gorigid's module with the go command at hand, `go run
+// ./cmd/simlab`, which compiles it once (the build cache keeps it). SIGINT
+// or SIGTERM to sim is passed on as SIGINT, and simlab stops as it would
+// on its own.
+func execSimlab(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cmd, err := simlabCommand(ctx, args, stderr)
+	if err != nil {
+		return err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() >= 0 {
+		return cli.ExitStatus(ee.ExitCode())
+	}
+	if err != nil {
+		return fmt.Errorf("%s: running simlab: %w", args[0], err)
+	}
+	return nil
+}
+
+// simlabCommand finds simlab (execSimlab says where it looks).
+func simlabCommand(ctx context.Context, args []string, stderr io.Writer) (*exec.Cmd, error) {
+	name := "simlab"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return exec.CommandContext(ctx, p, args...), nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return exec.CommandContext(ctx, p, args...), nil
+	}
+	if goTool, err := exec.LookPath("go"); err == nil {
+		out, err := exec.CommandContext(ctx, goTool, "list", "-m").Output()
+		if err == nil && strings.TrimSpace(string(out)) == "github.com/gorigid/gorigid" {
+			fmt.Fprintf(stderr, "sim: %s runs in simlab, which links gonum/plot and NATS; go run compiles it the first time (a minute or more)\n", args[0])
+			return exec.CommandContext(ctx, goTool, append([]string{"run", simlabPackage}, args...)...), nil
+		}
+	}
+	return nil, cli.Usagef("%s runs in the simlab command, which is neither next to sim nor on PATH: "+
+		"go install %s (or go install ./cmd/... in the repository), or run go run ./cmd/simlab %s there",
+		args[0], simlabPackage, args[0])
+}
