@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gorigid/gorigid/internal/cli"
@@ -38,9 +38,17 @@ func execSimlab(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
 	err = cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() >= 0 {
-		return cli.ExitStatus(ee.ExitCode())
+	// After a cancel Run reports ctx.Err(); the status is simlab's still.
+	if ps := cmd.ProcessState; ps != nil {
+		if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			// Killed by a signal (SIGPIPE under sim study help | head):
+			// the shell's status for it, as if sim had been killed.
+			return cli.ExitStatus(128 + int(ws.Signal()))
+		}
+		if code := ps.ExitCode(); code != 0 {
+			return cli.ExitStatus(code)
+		}
+		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("%s: running simlab: %w", args[0], err)
