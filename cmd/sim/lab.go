@@ -25,8 +25,9 @@ const simlabPackage = "github.com/gorigid/gorigid/cmd/simlab"
 // execSimlab runs `simlab ARGS` with sim's standard streams and returns
 // its exit status. It takes the simlab next to sim's own executable (go
 // install ./cmd/... puts both in one directory), else the one on PATH, else,
-// inside gorigid's module with the go command at hand, `go run
-// ./cmd/simlab`, which compiles it once (the build cache keeps it). SIGINT
+// inside gorigid's module with the go command at hand, one it builds into
+// the user's cache directory (go build redoes nothing while it is up to
+// date). SIGINT
 // or SIGTERM to sim is passed on as SIGINT, and simlab stops as it would
 // on its own.
 func execSimlab(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -73,9 +74,18 @@ func simlabCommand(ctx context.Context, args []string, stderr io.Writer) (*exec.
 	}
 	if goTool, err := exec.LookPath("go"); err == nil {
 		out, err := exec.CommandContext(ctx, goTool, "list", "-m").Output()
-		if err == nil && strings.TrimSpace(string(out)) == "github.com/gorigid/gorigid" {
-			fmt.Fprintf(stderr, "sim: %s runs in simlab, which links gonum/plot and NATS; go run compiles it the first time (a minute or more)\n", args[0])
-			return exec.CommandContext(ctx, goTool, append([]string{"run", simlabPackage}, args...)...), nil
+		cache, cerr := os.UserCacheDir()
+		if err == nil && cerr == nil && strings.TrimSpace(string(out)) == "github.com/gorigid/gorigid" {
+			// go build leaves an up-to-date binary alone, so only the
+			// first run, or one after a change, compiles.
+			p := filepath.Join(cache, "gorigid", name)
+			fmt.Fprintf(stderr, "sim: %s runs in simlab (it links gonum/plot and NATS): go build -o %s ./cmd/simlab, a minute or more the first time\n", args[0], p)
+			build := exec.CommandContext(ctx, goTool, "build", "-o", p, simlabPackage)
+			build.Stdout, build.Stderr = stderr, stderr
+			if err := build.Run(); err != nil {
+				return nil, fmt.Errorf("%s: building simlab: %w", args[0], err)
+			}
+			return exec.CommandContext(ctx, p, args...), nil
 		}
 	}
 	return nil, cli.Usagef("%s runs in the simlab command, which is neither next to sim nor on PATH: "+
