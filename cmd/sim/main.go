@@ -1,5 +1,7 @@
 // Command sim is gorigid's command-line front end. It uses only the
-// exported Go API, so everything it does can be done from Go too.
+// exported Go API, so everything it does can be done from Go too (its
+// one internal import, internal/cli, is the flag parsing, help and
+// exit-status plumbing it shares with simlab).
 //
 // Usage (sim help prints it; sim COMMAND --help or sim help COMMAND lists
 // a command's flags with their units and defaults; sim help formats,
