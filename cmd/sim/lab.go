@@ -24,12 +24,12 @@ const simlabPackage = "github.com/gorigid/gorigid/cmd/simlab"
 
 // execSimlab runs `simlab ARGS` with sim's standard streams and returns
 // its exit status. It takes the simlab next to sim's own executable (go
-// install ./cmd/... puts both in one directory), else the one on PATH, else,
-// inside gorigid's module with the go command at hand, one it builds into
-// the user's cache directory (go build redoes nothing while it is up to
-// date). SIGINT
-// or SIGTERM to sim is passed on as SIGINT, and simlab stops as it would
-// on its own.
+// install ./cmd/... puts both in one directory); else, inside gorigid's
+// module with the go command at hand (go run ./cmd/sim), one it builds
+// from that module into the user's cache directory, so it matches the
+// source (go build redoes nothing while it is up to date); else the one
+// on PATH. SIGINT or SIGTERM to sim is passed on as SIGINT, and simlab
+// stops as it would on its own.
 func execSimlab(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd, err := simlabCommand(ctx, args, stderr)
 	if err != nil {
@@ -69,9 +69,6 @@ func simlabCommand(ctx context.Context, args []string, stderr io.Writer) (*exec.
 			return exec.CommandContext(ctx, p, args...), nil
 		}
 	}
-	if p, err := exec.LookPath(name); err == nil {
-		return exec.CommandContext(ctx, p, args...), nil
-	}
 	if goTool, err := exec.LookPath("go"); err == nil {
 		out, err := exec.CommandContext(ctx, goTool, "list", "-m").Output()
 		cache, cerr := os.UserCacheDir()
@@ -79,7 +76,9 @@ func simlabCommand(ctx context.Context, args []string, stderr io.Writer) (*exec.
 			// go build leaves an up-to-date binary alone, so only the
 			// first run, or one after a change, compiles.
 			p := filepath.Join(cache, "gorigid", name)
-			fmt.Fprintf(stderr, "sim: %s runs in simlab (it links gonum/plot and NATS): go build -o %s ./cmd/simlab, a minute or more the first time\n", args[0], p)
+			if _, err := os.Stat(p); err != nil {
+				fmt.Fprintf(stderr, "sim: %s runs in simlab (it links gonum/plot and NATS): go build -o %s ./cmd/simlab, a minute or more the first time\n", args[0], p)
+			}
 			build := exec.CommandContext(ctx, goTool, "build", "-o", p, simlabPackage)
 			build.Stdout, build.Stderr = stderr, stderr
 			if err := build.Run(); err != nil {
@@ -87,6 +86,9 @@ func simlabCommand(ctx context.Context, args []string, stderr io.Writer) (*exec.
 			}
 			return exec.CommandContext(ctx, p, args...), nil
 		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return exec.CommandContext(ctx, p, args...), nil
 	}
 	return nil, cli.Usagef("%s runs in the simlab command, which is neither next to sim nor on PATH: "+
 		"go install %s (or go install ./cmd/... in the repository), or run go run ./cmd/simlab %s there",

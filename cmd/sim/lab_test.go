@@ -28,7 +28,9 @@ func TestExecSimlabFromPath(t *testing.T) {
 	dir := t.TempDir()
 	script := "#!/bin/sh\necho \"simlab $*\"\necho oops >&2\nexit 7\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "simlab"), []byte(script), 0o755))
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	// PATH without the go command: inside the repository sim would
+	// otherwise build the real simlab.
+	t.Setenv("PATH", dir)
 	var stdout, stderr bytes.Buffer
 	err := execSimlab(context.Background(), []string{"study", "rod", "--steps", "3"}, &stdout, &stderr)
 	assert.Equal(t, cli.ExitStatus(7), err)
