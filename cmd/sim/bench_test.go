@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gorigid/gorigid/bpmd"
+	"github.com/gorigid/gorigid/internal/lab"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -167,7 +168,7 @@ func TestBenchShippedDatabases(t *testing.T) {
 	dbs, err := filepath.Glob("../../testdata/bpmd/*.h5")
 	require.NoError(t, err)
 	require.NotEmpty(t, dbs)
-	solvers := append(strings.Split(benchDefaultSolvers, ","), "enum")
+	solvers := append(strings.Split(lab.BenchDefaultSolvers, ","), "enum")
 	for _, db := range dbs {
 		for _, s := range solvers {
 			t.Run(filepath.Base(db)+"/"+s, func(t *testing.T) {
@@ -193,14 +194,4 @@ func TestBenchShippedDatabases(t *testing.T) {
 			})
 		}
 	}
-}
-
-// percentile is the nearest-rank quantile: the ⌈qn⌉-th smallest value.
-func TestPercentileNearestRank(t *testing.T) {
-	v := []float64{7, 1, 10, 3, 5, 9, 2, 8, 4, 6} // 1…10, unsorted
-	for _, c := range []struct{ q, want float64 }{{0.1, 1}, {0.5, 5}, {0.9, 9}, {0.95, 10}, {1, 10}, {0.55, 6}} {
-		assert.Equal(t, c.want, percentile(v, c.q), "q = %v", c.q)
-	}
-	assert.Equal(t, []float64{7, 1, 10, 3, 5, 9, 2, 8, 4, 6}, v, "the input is not reordered")
-	assert.True(t, math.IsNaN(percentile(nil, 0.5)))
 }

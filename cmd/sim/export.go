@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/scenes"
 )
 
@@ -13,27 +14,27 @@ import (
 // `sim run FILE.json` runs exactly as `sim run SCENE` with the same --set;
 // `sim export --schema` writes the format's JSON Schema.
 func simExport(args []string, stdout io.Writer) error {
-	fs := newFlagSet("export")
+	fs := cli.NewFlagSet("export")
 	set := setFlag{}
 	fs.Var(set, "set", "NAME=VALUE scene parameter (repeatable; see sim list)")
 	schema := fs.Bool("schema", false, "write the scene files' JSON Schema instead")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if *schema {
 		if len(pos) > 0 || len(set) > 0 {
-			return usagef("export --schema: takes no scene and no --set")
+			return cli.Usagef("export --schema: takes no scene and no --set")
 		}
 		_, err := stdout.Write(scenes.Schema)
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("export: want one scene name, got %d arguments (exportable: %s)", len(pos), strings.Join(scenes.Exportable(), ", "))
+		return cli.Usagef("export: want one scene name, got %d arguments (exportable: %s)", len(pos), strings.Join(scenes.Exportable(), ", "))
 	}
 	bw := bufio.NewWriter(stdout)
 	if err := scenes.Export(pos[0], set, bw); err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	return bw.Flush()
 }

@@ -10,22 +10,23 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/lcp"
 )
 
 // Every command's --help lists every flag of its own flag set with its
 // default, and sim help COMMAND prints the same text.
 func TestCommandHelpListsItsFlags(t *testing.T) {
-	for _, c := range commandDocs {
-		args := append(strings.Fields(c.name), "--help")
+	for _, c := range cli.Commands {
+		args := append(strings.Fields(c.Name), "--help")
 		var out, errb bytes.Buffer
 		code := run(args, &out, &errb)
 		require.Equal(t, 0, code, "%v: %s", args, errb.String())
 		assert.Empty(t, errb.String(), "%v", args)
 		text := out.String()
-		assert.True(t, strings.HasPrefix(text, "usage: sim "+c.synopsis+"\n"), "%v: %q", args, text)
-		fs := commandFlagSets[c.name]()
-		assert.Equal(t, c.name, fs.Name())
+		assert.True(t, strings.HasPrefix(text, "usage: sim "+c.Synopsis+"\n"), "%v: %q", args, text)
+		fs := commandFlagSets[c.Name]()
+		assert.Equal(t, c.Name, fs.Name())
 		fs.VisitAll(func(f *flag.Flag) {
 			line := flagLine(text, "--"+f.Name)
 			if assert.NotEmpty(t, line, "%v: no line for --%s", args, f.Name) {
@@ -36,8 +37,8 @@ func TestCommandHelpListsItsFlags(t *testing.T) {
 			}
 		})
 		var viaHelp bytes.Buffer
-		require.Equal(t, 0, run(append([]string{"help"}, strings.Fields(c.name)...), &viaHelp, &errb), errb.String())
-		assert.Equal(t, text, viaHelp.String(), "sim help %s", c.name)
+		require.Equal(t, 0, run(append([]string{"help"}, strings.Fields(c.Name)...), &viaHelp, &errb), errb.String())
+		assert.Equal(t, text, viaHelp.String(), "sim help %s", c.Name)
 	}
 	// The commands a newcomer tries first, with the numbers they need.
 	out, _, code := runSim(t, "run", "--help")
@@ -94,8 +95,8 @@ func TestHelpNamesEverySolverAndPick(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Contains(t, formats, "docs/formats.md")
 	assert.Contains(t, formats, "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz")
-	for _, c := range commandDocs {
-		assert.Contains(t, usage, "sim "+c.synopsis)
+	for _, c := range cli.Commands {
+		assert.Contains(t, usage, "sim "+c.Synopsis)
 	}
 }
 
@@ -105,30 +106,30 @@ func TestIntegerFlagsTakeFloatNotation(t *testing.T) {
 		arg  string
 		want int
 	}{{"1e3", 1000}, {"1000", 1000}, {"2.5e1", 25}, {"-3e0", -3}, {"0x10", 16}, {"1E2", 100}} {
-		fs := newFlagSet("t")
+		fs := cli.NewFlagSet("t")
 		n := fs.Int("steps", 7, "")
-		_, err := parseInterspersed(fs, []string{"--steps", c.arg})
+		_, err := cli.ParseInterspersed(fs, []string{"--steps", c.arg})
 		if assert.NoError(t, err, c.arg) {
 			assert.Equal(t, c.want, *n, c.arg)
 		}
 	}
 	for _, bad := range []string{"1.5", "1e-3", "ten", "1e30", "NaN", "Inf", ""} {
-		fs := newFlagSet("t")
+		fs := cli.NewFlagSet("t")
 		fs.Int("steps", 7, "")
-		_, err := parseInterspersed(fs, []string{"--steps", bad})
+		_, err := cli.ParseInterspersed(fs, []string{"--steps", bad})
 		if assert.Error(t, err, bad) {
 			assert.Contains(t, err.Error(), "-steps", "the error names the flag")
-			var ue usageError
+			var ue cli.UsageError
 			assert.ErrorAs(t, err, &ue, bad)
 		}
 	}
 	// A uint64 flag keeps its own range check behind the float notation.
-	fs := newFlagSet("t")
+	fs := cli.NewFlagSet("t")
 	u := fs.Uint64("seed", 0, "")
-	_, err := parseInterspersed(fs, []string{"--seed", "4e9"})
+	_, err := cli.ParseInterspersed(fs, []string{"--seed", "4e9"})
 	require.NoError(t, err)
 	assert.Equal(t, uint64(4e9), *u)
-	_, err = parseInterspersed(fs, []string{"--seed", "-1e0"})
+	_, err = cli.ParseInterspersed(fs, []string{"--seed", "-1e0"})
 	assert.Error(t, err)
 	// Through the command line: 1e1 steps record steps 0…10.
 	dir := t.TempDir()
@@ -185,6 +186,11 @@ func TestVersion(t *testing.T) {
 
 func TestOneLine(t *testing.T) {
 	assert.Equal(t, "a.json: bodies[0].mass: must be > 0; a.json: joints[1].axis: must not be zero",
-		oneLine("a.json: bodies[0].mass: must be > 0\n  a.json: joints[1].axis: must not be zero\n"))
-	assert.Equal(t, "plain", oneLine("plain"))
+		cli.OneLine("a.json: bodies[0].mass: must be > 0\n  a.json: joints[1].axis: must not be zero\n"))
+	assert.Equal(t, "plain", cli.OneLine("plain"))
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }

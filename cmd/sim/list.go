@@ -5,18 +5,19 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/scenes"
 )
 
 // simList implements `sim list`: one line per scene (name — doc), then
 // its parameters with default, unit and doc, in the registry's order.
 func simList(args []string, stdout io.Writer) error {
-	pos, err := parseInterspersed(newFlagSet("list"), args)
+	pos, err := cli.ParseInterspersed(cli.NewFlagSet("list"), args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("list: takes no arguments, got %q", pos[0])
+		return cli.Usagef("list: takes no arguments, got %q", pos[0])
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for i, s := range scenes.List() {

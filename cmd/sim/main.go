@@ -1,5 +1,7 @@
 // Command sim is gorigid's command-line front end. It uses only the
-// exported Go API, so everything it does can be done from Go too.
+// exported Go API, so everything it does can be done from Go too (its
+// one internal import, internal/cli, is the flag parsing, help and
+// exit-status plumbing it shares with simlab).
 //
 // Usage (sim help prints it; sim COMMAND --help or sim help COMMAND lists
 // a command's flags with their units and defaults; sim help formats,
@@ -31,81 +33,37 @@
 // is closed with all rows written and the status is 130. After a kill -9,
 // FILE.partial holds what was written (a CSV's cut last line is dropped by
 // sim view) and a --bpmd database's frames are in FILE.h5.partial.d.
+//
+// study, bench, sweep, calibrate, worker and nats-server are the lab
+// commands: they live in the simlab command (cmd/simlab), so that sim
+// itself does not link gonum/plot and the NATS server and compiles in
+// well under a minute. sim runs them by starting simlab (lab.go).
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"strings"
-	"syscall"
+
+	"github.com/gorigid/gorigid/internal/cli"
 )
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// usageError marks errors caused by the command line or the input files.
-type usageError struct{ err error }
-
-func (u usageError) Error() string { return u.err.Error() }
-func (u usageError) Unwrap() error { return u.err }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
-
-// run executes the command line args and returns the exit status.
-func run(args []string, stdout, stderr io.Writer) (code int) {
-	defer func() {
-		// Nothing a user feeds in may show a panic trace: report one line.
-		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "sim: internal error: %v\n", r)
-			code = 3
-		}
-	}()
-	// Ctrl-C and SIGTERM cancel ctx: runs stop after the current step.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err := dispatch(ctx, args, stdout, stderr)
-	if err == nil {
-		return 0
-	}
-	var hr helpRequest
-	if errors.As(err, &hr) {
-		// -h or --help on a command: its help, on stdout, success.
-		writeCommandHelp(stdout, hr.fs)
-		return 0
-	}
-	// Every error is one line, also one that wraps a multi-line message.
-	fmt.Fprintf(stderr, "sim: %s\n", oneLine(err.Error()))
-	var ue usageError
-	var ie interruptedError
-	switch {
-	case errors.As(err, &ue):
-		return 2
-	case errors.As(err, &ie):
-		return 130
-	}
-	return 1
-}
-
-// oneLine joins the lines of a message (errors.Join's, for one) with "; ".
-func oneLine(msg string) string {
-	var parts []string
-	for _, l := range strings.Split(msg, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			parts = append(parts, l)
-		}
-	}
-	return strings.Join(parts, "; ")
+// run executes the command line args and returns the exit status
+// (cli.Run).
+func run(args []string, stdout, stderr io.Writer) int {
+	return cli.Run(args, stdout, stderr, dispatch)
 }
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("no command (sim help lists the commands)")
+		return cli.Usagef("no command (sim help lists the commands)")
+	}
+	if cli.Lab[args[0]] {
+		return runLab(ctx, args, stdout, stderr)
 	}
 	switch args[0] {
 	case "list":
@@ -114,23 +72,11 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return simRun(ctx, args[1:], stdout, stderr)
 	case "export":
 		return simExport(args[1:], stdout)
-	case "study":
-		return simStudy(ctx, args[1:], stdout, stderr)
-	case "bench":
-		return simBench(ctx, args[1:], stdout, stderr)
 	case "view":
 		return simView(ctx, args[1:], stdout)
-	case "sweep":
-		return simSweep(ctx, args[1:], stdout, stderr)
-	case "calibrate":
-		return simCalibrate(ctx, args[1:], stdout, stderr)
-	case "worker":
-		return simWorker(ctx, args[1:], stderr)
-	case "nats-server":
-		return simNATSServer(ctx, args[1:], stdout)
 	case "mlcp":
 		if len(args) < 2 {
-			return usagef("mlcp: want a subcommand, solve or errors (sim help mlcp)")
+			return cli.Usagef("mlcp: want a subcommand, solve or errors (sim help mlcp)")
 		}
 		switch args[1] {
 		case "solve":
@@ -141,40 +87,11 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			writeMLCPHelp(stdout)
 			return nil
 		}
-		return usagef("mlcp: unknown subcommand %q (want solve or errors)", args[1])
+		return cli.Usagef("mlcp: unknown subcommand %q (want solve or errors)", args[1])
 	case "version", "--version":
 		return simVersion(args[1:], stdout)
 	case "help", "-h", "-help", "--help":
-		return simHelp(args[1:], stdout)
+		return simHelp(ctx, args[1:], stdout, stderr)
 	}
-	return usagef("unknown command %q (sim help lists the commands)", args[0])
-}
-
-// parseInterspersed parses flags that may appear before, between or after
-// positional arguments, and returns the positional ones.
-// Integer flags also take an exact integer in float notation (1e3), and
-// -h, -help or --help returns a helpRequest for fs's command.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	acceptFloatIntegers(fs)
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, helpRequest{fs}
-			}
-			return nil, usagef("%v (sim %s --help lists the flags)", err, fs.Name())
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
-func newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are reported once, by run
-	return fs
+	return cli.Usagef("unknown command %q (sim help lists the commands)", args[0])
 }

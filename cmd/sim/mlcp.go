@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/lcp"
 )
 
@@ -19,12 +20,12 @@ import (
 func readProblemFile(path string, stderr io.Writer) (*lcp.Problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, cli.UsageError{Err: err}
 	}
 	defer f.Close()
 	p, ignored, err := lcp.ReadProblemKeys(f)
 	if err != nil {
-		return nil, usagef("%s: %v", path, err)
+		return nil, cli.Usagef("%s: %v", path, err)
 	}
 	warnIgnored(stderr, path, ignored)
 	return p, nil
@@ -49,35 +50,35 @@ func totalsJSON(t errmeasure.Totals) map[string]float64 {
 // wall-clock budget, exits 0 like a spent iteration budget; a signal exits
 // 130.
 func mlcpSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("mlcp solve")
+	fs := cli.NewFlagSet("mlcp solve")
 	solverName := fs.String("solver", "auto", strings.Join(lcp.Names(), ", ")+" (auto: BPP where it is guaranteed, else Lemke, else Newton)")
 	budget := fs.Int("budget", 0, "iteration budget; 0 = the solver's default")
 	pickName := fs.String("pick", "energy", "energy, energy-exact, fb, residual or last")
 	polish := fs.Int("polish", 0, "projected Gauss–Seidel sweeps from the picked iterate after the solver; 0 = none")
 	timeout := fs.Duration("timeout", 0, "wall-clock limit of the solve (Go duration: 30s, 5m); 0 = none")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("mlcp solve: want one problem file, got %d arguments", len(pos))
+		return cli.Usagef("mlcp solve: want one problem file, got %d arguments", len(pos))
 	}
 	if *budget < 0 {
-		return usagef("--budget: must be ≥ 0, got %d", *budget)
+		return cli.Usagef("--budget: must be ≥ 0, got %d", *budget)
 	}
 	if *polish < 0 {
-		return usagef("--polish: must be ≥ 0 sweeps, got %d", *polish)
+		return cli.Usagef("--polish: must be ≥ 0 sweeps, got %d", *polish)
 	}
 	if *timeout < 0 {
-		return usagef("--timeout: must be ≥ 0, got %v", *timeout)
+		return cli.Usagef("--timeout: must be ≥ 0, got %v", *timeout)
 	}
 	solver, err := lcp.New(*solverName)
 	if err != nil {
-		return usagef("--solver: %v", err)
+		return cli.Usagef("--solver: %v", err)
 	}
 	measure, err := errmeasure.ParseMeasure(*pickName)
 	if err != nil {
-		return usagef("--pick: %v", err)
+		return cli.Usagef("--pick: %v", err)
 	}
 	p, err := readProblemFile(pos[0], stderr)
 	if err != nil {
@@ -134,9 +135,9 @@ func mlcpSolve(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	switch {
 	case ctx.Err() != nil: // SIGINT or SIGTERM
 		if writeErr != nil {
-			return interruptedf("mlcp solve: interrupted after %d iterations; writing the best iterate failed: %v", res.Iterations, writeErr)
+			return cli.Interruptedf("mlcp solve: interrupted after %d iterations; writing the best iterate failed: %v", res.Iterations, writeErr)
 		}
-		return interruptedf("mlcp solve: interrupted after %d iterations; the best iterate so far is written", res.Iterations)
+		return cli.Interruptedf("mlcp solve: interrupted after %d iterations; the best iterate so far is written", res.Iterations)
 	case writeErr != nil:
 		return writeErr
 	case errors.Is(solveErr, context.DeadlineExceeded):
@@ -171,13 +172,13 @@ var solutionKeys = map[string]bool{
 
 // mlcpErrors implements `sim mlcp errors`.
 func mlcpErrors(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("mlcp errors")
-	pos, err := parseInterspersed(fs, args)
+	fs := cli.NewFlagSet("mlcp errors")
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 2 {
-		return usagef("mlcp errors: want PROBLEM and CANDIDATE files, got %d arguments", len(pos))
+		return cli.Usagef("mlcp errors: want PROBLEM and CANDIDATE files, got %d arguments", len(pos))
 	}
 	p, err := readProblemFile(pos[0], stderr)
 	if err != nil {
@@ -185,12 +186,12 @@ func mlcpErrors(args []string, stdout, stderr io.Writer) error {
 	}
 	f, err := os.Open(pos[1])
 	if err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	defer f.Close()
 	c, err := lcp.ReadSolution(f)
 	if err != nil {
-		return usagef("%s: %v", pos[1], err)
+		return cli.Usagef("%s: %v", pos[1], err)
 	}
 	var unknown []string
 	for k := range c.Extra {
@@ -201,7 +202,7 @@ func mlcpErrors(args []string, stdout, stderr io.Writer) error {
 	sort.Strings(unknown)
 	warnIgnored(stderr, pos[1], unknown)
 	if len(c.X) != p.N() {
-		return usagef("%s: x: has %d entries, the problem has %d rows", pos[1], len(c.X), p.N())
+		return cli.Usagef("%s: x: has %d entries, the problem has %d rows", pos[1], len(c.X), p.N())
 	}
 	w, source := c.W, "candidate"
 	if w == nil {

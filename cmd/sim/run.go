@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
 	"github.com/gorigid/gorigid/stepper"
@@ -51,27 +51,27 @@ var runFlags = map[string]string{"Trajectory": "--out", "Stats": "--stats", "Dum
 
 // simulate runs w into the files of f (trajectory.RunFiles) and turns the
 // package's errors into the CLI's: an output that cannot be opened is a
-// usage error naming the flag, an interruption an interruptedError.
+// usage error naming the flag, an interruption an cli.InterruptedError.
 func simulate(ctx context.Context, w *stepper.World, f trajectory.Files, o trajectory.Options) (trajectory.Report, error) {
 	rep, err := trajectory.RunFiles(ctx, w, f, o)
 	var fe *trajectory.FileError
 	var ie *trajectory.InterruptedError
 	switch {
 	case errors.As(err, &fe):
-		return rep, usagef("%s: %v", runFlags[fe.Field], fe.Err)
+		return rep, cli.Usagef("%s: %v", runFlags[fe.Field], fe.Err)
 	case errors.As(err, &ie):
 		msg := ie.Error() + "; outputs closed with every row written"
 		if f.Trajectory != "" {
 			msg += fmt.Sprintf(" (%s: %d frames)", f.Trajectory, rep.Frames)
 		}
-		return rep, interruptedf("%s", msg)
+		return rep, cli.Interruptedf("%s", msg)
 	}
 	return rep, err
 }
 
 // simRun implements `sim run`.
 func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run")
+	fs := cli.NewFlagSet("run")
 	steps := fs.Int("steps", 1000, "number of steps")
 	dt := fs.Float64("dt", 0, "time step h (s); default: the scene's")
 	solverName := fs.String("solver", "bpp", "bpp, pgs, lemke, newton-fb, newton-cck, newton-min or prox (sim help solvers)")
@@ -87,41 +87,41 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	bpmdPath := fs.String("bpmd", "", "BPMD database (HDF5) with one frame per recorded step")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	maxGain := fs.Float64("max-energy-gain", 0, "stop with exit 1 after a step adding more than this fraction of the system's energy (e.g. 0.05); 0 = no limit")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("run: want one scene name or FILE.json, got %d arguments (see sim list)", len(pos))
+		return cli.Usagef("run: want one scene name or FILE.json, got %d arguments (see sim list)", len(pos))
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	switch {
 	case *steps < 0:
-		return usagef("--steps: must be ≥ 0, got %d", *steps)
+		return cli.Usagef("--steps: must be ≥ 0, got %d", *steps)
 	case *every < 1:
-		return usagef("--every: must be ≥ 1, got %d", *every)
+		return cli.Usagef("--every: must be ≥ 1, got %d", *every)
 	case *budget < 0:
-		return usagef("--budget: must be ≥ 0, got %d", *budget)
+		return cli.Usagef("--budget: must be ≥ 0, got %d", *budget)
 	case *polish < 0:
-		return usagef("--polish: must be ≥ 0 sweeps, got %d", *polish)
+		return cli.Usagef("--polish: must be ≥ 0 sweeps, got %d", *polish)
 	case given["dt"] && (!(*dt > 0) || math.IsInf(*dt, 0)):
-		return usagef("--dt: must be finite and > 0, got %v", *dt)
+		return cli.Usagef("--dt: must be finite and > 0, got %v", *dt)
 	case given["max-energy-gain"] && (!(*maxGain > 0) || math.IsInf(*maxGain, 0)):
-		return usagef("--max-energy-gain: must be a finite fraction > 0, got %v", *maxGain)
+		return cli.Usagef("--max-energy-gain: must be a finite fraction > 0, got %v", *maxGain)
 	}
 	solver, err := runSolverByName(*solverName)
 	if err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	measure, err := errmeasure.ParseMeasure(*pickName)
 	if err != nil {
-		return usagef("--pick: %v", err)
+		return cli.Usagef("--pick: %v", err)
 	}
 	var w *stepper.World
 	if isSceneFile(pos[0]) {
 		if len(set) > 0 {
-			return usagef("--set: a scene file has no parameters; edit %s instead", pos[0])
+			return cli.Usagef("--set: a scene file has no parameters; edit %s instead", pos[0])
 		}
 		w, err = scenes.LoadFile(pos[0])
 	} else {
@@ -131,7 +131,7 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	if err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	if given["dt"] {
 		w.Settings.H = *dt
@@ -149,12 +149,12 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		w.Settings.Polish = *polish
 	}
 	if err := w.Settings.Validate(); err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	f := trajectory.Files{Trajectory: *out, Stats: *statsPath, DumpDir: *dump, BPMD: *bpmdPath}
 	o := trajectory.Options{Steps: *steps, Every: *every, MaxEnergyGain: *maxGain}
 	var prog *progress
-	if !*quiet && isTerminal(stderr) {
+	if !*quiet && cli.IsTerminal(stderr) {
 		prog = newProgress(stderr, *steps)
 		o.OnStep = func(k int, _ *stepper.Stats) { prog.step(k) }
 	}
@@ -178,16 +178,6 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("%v (--max-energy-gain %v); outputs closed with every row written", ge, *maxGain)
 	}
 	return err
-}
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // progress prints "step k/N, steps/s, remaining time" on one terminal

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorigid/gorigid/internal/cli"
+	"github.com/gorigid/gorigid/internal/lab"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
 	"github.com/gorigid/gorigid/stepper"
@@ -96,7 +98,7 @@ func TestRunPendulumOutputs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, dumps, 20)
 	assert.FileExists(t, p("dump/step-000010.mlcp.json"))
-	partial, _ := filepath.Glob(p("*" + partialSuffix))
+	partial, _ := filepath.Glob(p("*" + trajectory.PartialSuffix))
 	assert.Empty(t, partial)
 }
 
@@ -270,7 +272,7 @@ func TestRunDeterministic(t *testing.T) {
 }
 
 // A run cancelled after step 4 (what Ctrl-C does) closes its files with
-// every row written, under the final names, and reports an interruptedError
+// every row written, under the final names, and reports an cli.InterruptedError
 // naming the trajectory's frames.
 func TestSimulateInterrupted(t *testing.T) {
 	dir := t.TempDir()
@@ -288,7 +290,7 @@ func TestSimulateInterrupted(t *testing.T) {
 			}
 		}}
 	rep, err := simulate(ctx, w, f, o)
-	var ie interruptedError
+	var ie cli.InterruptedError
 	require.True(t, errors.As(err, &ie), "%v", err)
 	assert.Equal(t, "interrupted after step 4 of 1000; outputs closed with every row written ("+f.Trajectory+": 5 frames)", err.Error())
 	assert.Equal(t, 4, rep.Steps)
@@ -319,7 +321,7 @@ func TestRunSIGINT(t *testing.T) {
 	// until some rows are written.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		fi, err := os.Stat(stats + partialSuffix)
+		fi, err := os.Stat(stats + trajectory.PartialSuffix)
 		if err == nil && fi.Size() > 0 {
 			break
 		}
@@ -345,7 +347,7 @@ func TestRunSIGINT(t *testing.T) {
 	assert.Equal(t, strconv.Itoa(k), srows[k-1][0])
 	assert.Len(t, trows, 6*(k+1))
 	assert.Equal(t, strconv.Itoa(k), trows[len(trows)-1][0])
-	partial, _ := filepath.Glob(filepath.Join(dir, "*"+partialSuffix))
+	partial, _ := filepath.Glob(filepath.Join(dir, "*"+trajectory.PartialSuffix))
 	assert.Empty(t, partial)
 }
 
@@ -353,7 +355,7 @@ func TestStudyHelpListsStudies(t *testing.T) {
 	out, stderr, code := runSim(t, "study", "help")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "chain6")
-	assert.True(t, slices.IsSorted(studyNames()))
+	assert.True(t, slices.IsSorted(lab.StudyNames()))
 }
 
 // A step that leaves a non-finite state stops the run with exit 1 and one

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gorigid/gorigid/bpmd"
+	"github.com/gorigid/gorigid/internal/lab"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -105,7 +106,7 @@ func TestLongCommandsSIGTERM(t *testing.T) {
 		{name: "view", args: []string{"view", traj, "--scene", "rod", "--addr", "127.0.0.1:0"},
 			ready: func(stdout string) bool { return strings.Contains(stdout, "http://") }},
 	}
-	for _, s := range studyNames() {
+	for _, s := range lab.StudyNames() {
 		if s == "rod" {
 			continue // one step: not long-running
 		}

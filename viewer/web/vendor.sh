@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Vendors three.js into cmd/sim/web/vendor/ for `sim view`, which embeds
+# Vendors three.js into viewer/web/vendor/ for `sim view`, which embeds
 # it (Go embed) so the viewer works offline and never fetches code at run
 # time. The version is pinned here; to upgrade, change THREE_VERSION, run
 #
-#   bash cmd/sim/web/vendor.sh
+#   bash viewer/web/vendor.sh
 #
 # and commit the result. It needs npm and the npm registry only:
 # `npm pack` downloads the package tarball, which is checked against the

@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/sweep"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -43,7 +44,7 @@ func simCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	cals, err := sweep.Calibrate(ctx, spec, s, sweep.BuildID(), logf)
 	if err != nil {
 		if ctx.Err() != nil {
-			return interruptedf("interrupted: %d results recorded in %s; run again to resume", len(s.Done), filepath.Join(f.out, sweep.ResultsFile))
+			return cli.Interruptedf("interrupted: %d results recorded in %s; run again to resume", len(s.Done), filepath.Join(f.out, sweep.ResultsFile))
 		}
 		return err
 	}

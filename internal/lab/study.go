@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gorigid/gorigid/internal/cli"
 	gstudy "github.com/gorigid/gorigid/study"
 )
 
@@ -22,7 +23,7 @@ type study struct {
 	DefaultSteps int // what --steps 0 (the default) means
 	// Run writes the study's files into o.Dir (which exists) and its
 	// summary table on o.Stdout. It checks ctx between steps and returns
-	// an interruptedError when cancelled (Ctrl-C).
+	// an cli.InterruptedError when cancelled (Ctrl-C).
 	Run func(ctx context.Context, o studyOptions) error
 }
 
@@ -42,10 +43,10 @@ func (o studyOptions) lib() gstudy.Options {
 }
 
 // studyStopped turns a study stopped by ctx (Ctrl-C, SIGTERM) into an
-// interruptedError (exit 130); other errors pass.
+// cli.InterruptedError (exit 130); other errors pass.
 func studyStopped(name string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return interruptedf("%s: interrupted; nothing written (%v)", name, err)
+		return cli.Interruptedf("%s: interrupted; nothing written (%v)", name, err)
 	}
 	return err
 }
@@ -60,8 +61,8 @@ func registerStudy(s study) {
 	studies[s.Name] = s
 }
 
-// studyNames returns the registered studies, sorted.
-func studyNames() []string {
+// StudyNames returns the registered studies, sorted.
+func StudyNames() []string {
 	names := make([]string, 0, len(studies))
 	for n := range studies {
 		names = append(names, n)
@@ -74,7 +75,7 @@ func studyNames() []string {
 func studyUsage() string {
 	var b strings.Builder
 	b.WriteString("usage: sim study NAME [--out DIR] [--steps N]\nstudies:")
-	for _, n := range studyNames() {
+	for _, n := range StudyNames() {
 		s := studies[n]
 		fmt.Fprintf(&b, "\n  %-10s %s (default %d steps)", n, s.Doc, s.DefaultSteps)
 	}
@@ -87,22 +88,22 @@ func simStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, studyUsage())
 		return nil
 	}
-	fs := newFlagSet("study")
+	fs := cli.NewFlagSet("study")
 	dir := fs.String("out", "", "output directory; default results/NAME")
 	steps := fs.Int("steps", 0, "steps per simulation; 0 = the study's default")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("study: want one study name, got %d arguments (sim study help lists the studies)", len(pos))
+		return cli.Usagef("study: want one study name, got %d arguments (sim study help lists the studies)", len(pos))
 	}
 	s, ok := studies[pos[0]]
 	if !ok {
-		return usagef("study: unknown study %q (valid: %s)", pos[0], strings.Join(studyNames(), ", "))
+		return cli.Usagef("study: unknown study %q (valid: %s)", pos[0], strings.Join(StudyNames(), ", "))
 	}
 	if *steps < 0 {
-		return usagef("--steps: must be ≥ 0, got %d", *steps)
+		return cli.Usagef("--steps: must be ≥ 0, got %d", *steps)
 	}
 	o := studyOptions{Dir: *dir, Steps: *steps, Stdout: stdout}
 	if o.Dir == "" {
@@ -112,9 +113,9 @@ func simStudy(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		o.Steps = s.DefaultSteps
 	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
-		return usagef("--out: %v", err)
+		return cli.Usagef("--out: %v", err)
 	}
-	if !isTerminal(stderr) {
+	if !cli.IsTerminal(stderr) {
 		return s.Run(ctx, o)
 	}
 	bar := newProgressBar(stderr)

@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/gorigid/gorigid/bpmd"
 	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/lcp"
 	"gonum.org/v1/gonum/stat"
 )
@@ -41,45 +41,42 @@ import (
 // Everything is deterministic except the wall times: runs.csv time_ms,
 // summary.csv median_time_ms and p90_time_ms, and profile-time.png.
 
-const benchDefaultSolvers = "bpp,pgs,lemke,newton-fb,newton-cck,newton-min,prox"
+// BenchDefaultSolvers is the default --solvers of bench.
+const BenchDefaultSolvers = "bpp,pgs,lemke,newton-fb,newton-cck,newton-min,prox"
 
+// benchRun is one solver's trace on one frame.
 type benchRun struct {
+	errmeasure.Trace
 	frame, solver int
 	rows          int
-	status        string
-	iterations    int
-	time          time.Duration
-	final         errmeasure.Totals
-	energyRel     float64
-	e0            float64 // E₀ of the frame, J
-	success       bool
-	curve         []errmeasure.Totals
-	curveIter     []int
+	e0            float64 // E₀ of the frame (errmeasure.FreeEnergy), J
+	energyRel     float64 // Final.Energy / e0
+	success       bool    // energyRel ≤ tol
 }
 
 func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench")
-	solversFlag := fs.String("solvers", benchDefaultSolvers, "comma-separated solver names")
+	fs := cli.NewFlagSet("bench")
+	solversFlag := fs.String("solvers", BenchDefaultSolvers, "comma-separated solver names")
 	budget := fs.Int("budget", 100, "iteration budget per solve; 0 = each solver's default")
 	tol := fs.Float64("tol", 1e-6, "success: energy error ≤ tol × E₀ (dimensionless)")
 	formName := fs.String("form", "box", "box, lcp or mixed")
 	out := fs.String("out", "bench", "output directory")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("bench: want one database file, got %d arguments", len(pos))
+		return cli.Usagef("bench: want one database file, got %d arguments", len(pos))
 	}
 	if *budget < 0 {
-		return usagef("--budget: must be ≥ 0, got %d", *budget)
+		return cli.Usagef("--budget: must be ≥ 0, got %d", *budget)
 	}
 	if !(*tol > 0) || math.IsInf(*tol, 0) {
-		return usagef("--tol: must be finite and > 0, got %v", *tol)
+		return cli.Usagef("--tol: must be finite and > 0, got %v", *tol)
 	}
 	form, err := bpmd.ParseFormulation(*formName)
 	if err != nil {
-		return usagef("--form: %v", err)
+		return cli.Usagef("--form: %v", err)
 	}
 	var names []string
 	for _, n := range strings.Split(*solversFlag, ",") {
@@ -88,24 +85,24 @@ func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			continue
 		}
 		if _, err := lcp.New(n); err != nil {
-			return usagef("--solvers: %v", err)
+			return cli.Usagef("--solvers: %v", err)
 		}
 		names = append(names, n)
 	}
 	if len(names) == 0 {
-		return usagef("--solvers: empty list")
+		return cli.Usagef("--solvers: empty list")
 	}
 	frames, err := bpmd.ReadFile(pos[0])
 	if err != nil {
-		return usageError{err}
+		return cli.UsageError{Err: err}
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return usagef("--out: %v", err)
+		return cli.Usagef("--out: %v", err)
 	}
 	var runs []benchRun
 	done := 0 // frames benchmarked by every solver
 	progress := func(int, int) {}
-	if isTerminal(stderr) {
+	if cli.IsTerminal(stderr) {
 		progress = newProgressBar(stderr) // frames done, with an ETA
 	}
 	for fi, f := range frames {
@@ -119,9 +116,9 @@ func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		p, _, err := bpmd.Rebuild(f, form, bpmd.Options{})
 		if err != nil {
-			return usagef("%s: frame %d: %v", pos[0], f.Index, err)
+			return cli.Usagef("%s: frame %d: %v", pos[0], f.Index, err)
 		}
-		e0 := freeEnergy(p)
+		e0 := errmeasure.FreeEnergy(p)
 		frameRuns := len(runs)
 		for si, name := range names {
 			solver, _ := lcp.New(name)
@@ -134,60 +131,22 @@ func simBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		done++
 		progress(done, len(frames))
 	}
-	if done < len(frames) && isTerminal(stderr) {
+	if done < len(frames) && cli.IsTerminal(stderr) {
 		fmt.Fprintln(stderr) // end the bar's line before the interruption's message
 	}
 	if ctx.Err() != nil {
 		// SIGINT or SIGTERM: write what the completed frames measured.
 		if err := writeBench(*out, stdout, frames, names, runs, *tol, *budget, form); err != nil {
-			return interruptedf("interrupted after %d of %d frames; writing their results failed: %v", done, len(frames), err)
+			return cli.Interruptedf("interrupted after %d of %d frames; writing their results failed: %v", done, len(frames), err)
 		}
-		return interruptedf("interrupted after %d of %d frames; the results of those frames are written", done, len(frames))
+		return cli.Interruptedf("interrupted after %d of %d frames; the results of those frames are written", done, len(frames))
 	}
 	return writeBench(*out, stdout, frames, names, runs, *tol, *budget, form)
 }
 
-// freeEnergy returns E₀ = Σ bᵢ²/(2aᵢᵢ) over rows with aᵢᵢ > 0 (J), or 1
-// when it is 0 (a frame already at rest).
-func freeEnergy(p *lcp.Problem) float64 {
-	e := 0.0
-	for i, b := range p.B {
-		if a := p.A.At(i, i); a > 0 {
-			e += b * b / (2 * a)
-		}
-	}
-	if !(e > 0) {
-		return 1
-	}
-	return e
-}
-
 func benchOne(ctx context.Context, p *lcp.Problem, solver lcp.Solver, budget int, e0, tol float64, fi, si int) benchRun {
-	r := benchRun{frame: fi, solver: si, rows: p.N(), e0: e0}
-	obs := lcp.ObserverFunc(func(it lcp.Iterate) {
-		if !it.SatisfiesEq2 {
-			return
-		}
-		r.curve = append(r.curve, errmeasure.Compute(p, it.X, it.W, nil))
-		r.curveIter = append(r.curveIter, it.Iter)
-	})
-	var res lcp.Result
-	start := time.Now()
-	err := solver.Solve(&res, p, lcp.Settings{MaxIterations: budget, Observer: obs, Context: ctx})
-	r.time = time.Since(start)
-	r.iterations = res.Iterations
-	r.status = res.Status.String()
-	if len(res.X) == p.N() {
-		w := p.Residual(nil, res.X)
-		r.final = errmeasure.Compute(p, res.X, w, nil)
-	} else {
-		nan := math.NaN()
-		r.final = errmeasure.Totals{FB: nan, Residual: nan, Energy: nan}
-	}
-	if err != nil && r.status != lcp.Failed.String() {
-		r.status = "error"
-	}
-	r.energyRel = r.final.Energy / e0
+	r := benchRun{Trace: errmeasure.TraceSolve(ctx, p, solver, budget), frame: fi, solver: si, rows: p.N(), e0: e0}
+	r.energyRel = r.Final.Energy / e0
 	r.success = r.energyRel <= tol
 	return r
 }
@@ -208,12 +167,12 @@ func writeBench(dir string, stdout io.Writer, frames []*bpmd.Frame, names []stri
 	var runRows, curveRows [][]string
 	for _, r := range runs {
 		f := frames[r.frame]
-		runRows = append(runRows, []string{fmt.Sprint(f.Index), names[r.solver], fmt.Sprint(r.rows), r.status,
-			fmt.Sprint(r.iterations), fmtFloat(float64(r.time.Microseconds()) / 1000),
-			fmtFloat(r.final.FB), fmtFloat(r.final.Residual), fmtFloat(r.final.Energy), fmtFloat(r.energyRel), fmt.Sprint(r.success)})
+		runRows = append(runRows, []string{fmt.Sprint(f.Index), names[r.solver], fmt.Sprint(r.rows), r.Status,
+			fmt.Sprint(r.Iterations), fmtFloat(float64(r.Time.Microseconds()) / 1000),
+			fmtFloat(r.Final.FB), fmtFloat(r.Final.Residual), fmtFloat(r.Final.Energy), fmtFloat(r.energyRel), fmt.Sprint(r.success)})
 		e0 := r.e0
-		for k, t := range r.curve {
-			curveRows = append(curveRows, []string{fmt.Sprint(f.Index), names[r.solver], fmt.Sprint(r.curveIter[k]),
+		for k, t := range r.Curve {
+			curveRows = append(curveRows, []string{fmt.Sprint(f.Index), names[r.solver], fmt.Sprint(r.CurveIter[k]),
 				fmtFloat(t.FB), fmtFloat(t.Residual), fmtFloat(t.Energy), fmtFloat(t.Energy / e0)})
 		}
 	}
@@ -240,10 +199,10 @@ func writeBench(dir string, stdout io.Writer, frames []*bpmd.Frame, names []stri
 			if r.success {
 				ok++
 			}
-			it = append(it, float64(r.iterations))
-			tm = append(tm, float64(r.time.Microseconds())/1000)
-			fb = append(fb, r.final.FB)
-			res = append(res, r.final.Residual)
+			it = append(it, float64(r.Iterations))
+			tm = append(tm, float64(r.Time.Microseconds())/1000)
+			fb = append(fb, r.Final.FB)
+			res = append(res, r.Final.Residual)
 			er = append(er, r.energyRel)
 		}
 		rate := 0.0
@@ -266,8 +225,8 @@ func writeBench(dir string, stdout io.Writer, frames []*bpmd.Frame, names []stri
 	if err := writeCurvesPNG(filepath.Join(dir, "curves.png"), names, runs, budget); err != nil {
 		return err
 	}
-	iters := func(r benchRun) float64 { return float64(max(r.iterations, 1)) }
-	secs := func(r benchRun) float64 { return math.Max(r.time.Seconds(), 1e-9) }
+	iters := func(r benchRun) float64 { return float64(max(r.Iterations, 1)) }
+	secs := func(r benchRun) float64 { return math.Max(r.Time.Seconds(), 1e-9) }
 	if err := writeProfilePNG(filepath.Join(dir, "profile-iterations.png"), "Performance profile: iterations (a pivot, sweep or Newton step)", names, runs, iters); err != nil {
 		return err
 	}
@@ -294,8 +253,8 @@ func writeCurvesPNG(path string, names []string, runs []benchRun, budget int) er
 	for si, name := range names {
 		kmax := 0
 		for _, r := range runs {
-			if r.solver == si && len(r.curve) > 0 {
-				kmax = max(kmax, r.curveIter[len(r.curveIter)-1])
+			if r.solver == si && len(r.Curve) > 0 {
+				kmax = max(kmax, r.CurveIter[len(r.CurveIter)-1])
 			}
 		}
 		if budget > 0 {
@@ -306,15 +265,15 @@ func writeCurvesPNG(path string, names []string, runs []benchRun, budget int) er
 		for k := 1; k <= kmax; k++ {
 			var v []float64
 			for _, r := range runs {
-				if r.solver != si || len(r.curve) == 0 {
+				if r.solver != si || len(r.Curve) == 0 {
 					continue
 				}
 				e0 := r.e0
-				j := sort.SearchInts(r.curveIter, k+1) - 1 // last iterate with iter ≤ k
+				j := sort.SearchInts(r.CurveIter, k+1) - 1 // last iterate with iter ≤ k
 				if j < 0 {
 					continue
 				}
-				v = append(v, r.curve[j].Energy/e0)
+				v = append(v, r.Curve[j].Energy/e0)
 			}
 			if len(v) > 0 {
 				s.X = append(s.X, float64(k))

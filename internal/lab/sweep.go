@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gorigid/gorigid/internal/cli"
 	"github.com/gorigid/gorigid/sweep"
 )
 
@@ -32,21 +33,21 @@ type sweepFlags struct {
 }
 
 func (f *sweepFlags) register(fsName string, args []string) ([]string, error) {
-	fs := newFlagSet(fsName)
+	fs := cli.NewFlagSet(fsName)
 	fs.StringVar(&f.out, "out", "", "output directory (default SPEC's name with .out, in the current directory)")
 	fs.StringVar(&f.nats, "nats", "", "URL of an existing NATS server with JetStream (default: an embedded one)")
 	fs.IntVar(&f.workers, "workers", -1, "in-process workers (default: one per core with the embedded server, none with --nats)")
 	fs.DurationVar(&f.ackWait, "ack-wait", sweep.DefaultAckWait, "time a worker may hold a job before it is redelivered")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return nil, err
 	}
 	if len(pos) != 1 {
-		return nil, usagef("%s: want one SPEC.json, got %d arguments", fsName, len(pos))
+		return nil, cli.Usagef("%s: want one SPEC.json, got %d arguments", fsName, len(pos))
 	}
 	if f.ackWait <= 0 {
-		return nil, usagef("--ack-wait: must be > 0, got %v", f.ackWait)
+		return nil, cli.Usagef("--ack-wait: must be > 0, got %v", f.ackWait)
 	}
 	if f.out == "" {
 		f.out = strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0])) + ".out"
@@ -59,11 +60,11 @@ func (f *sweepFlags) register(fsName string, args []string) ([]string, error) {
 func (f *sweepFlags) open(specPath string, stderr io.Writer, bar bool) (*sweep.Spec, *sweep.Session, error) {
 	spec, err := sweep.ReadSpec(specPath)
 	if err != nil {
-		return nil, nil, usageError{err}
+		return nil, nil, cli.UsageError{Err: err}
 	}
 	o := sweep.Options{Out: f.out, NATS: f.nats, Workers: f.workers, AckWait: f.ackWait,
 		Log: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
-	if bar && !f.quiet && isTerminal(stderr) {
+	if bar && !f.quiet && cli.IsTerminal(stderr) {
 		o.Progress = newProgressBar(stderr)
 	}
 	s, err := sweep.Open(spec, o)
@@ -88,7 +89,7 @@ func simSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	jobs, res, err := s.Sweep(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return interruptedf("interrupted: %d results recorded in %s; run again to resume", len(s.Done), filepath.Join(f.out, sweep.ResultsFile))
+			return cli.Interruptedf("interrupted: %d results recorded in %s; run again to resume", len(s.Done), filepath.Join(f.out, sweep.ResultsFile))
 		}
 		return err
 	}
@@ -132,22 +133,22 @@ func writeResultsCSV(path string, spec *sweep.Spec, res []sweep.Result) error {
 // `sim worker --nats URL [--concurrency N] [--name NAME]`: runs jobs from
 // the queue until SIGINT or SIGTERM.
 func simWorker(ctx context.Context, args []string, stderr io.Writer) error {
-	fs := newFlagSet("worker")
+	fs := cli.NewFlagSet("worker")
 	url := fs.String("nats", "", "URL of the NATS server (required)")
 	conc := fs.Int("concurrency", 1, "jobs at a time")
 	name := fs.String("name", "", "worker name recorded in results (default host:pid)")
 	ackWait := fs.Duration("ack-wait", sweep.DefaultAckWait, "ack wait of the workers' consumer, if this worker creates it")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	switch {
 	case len(pos) > 0:
-		return usagef("worker: takes no arguments, got %q", pos[0])
+		return cli.Usagef("worker: takes no arguments, got %q", pos[0])
 	case *url == "":
-		return usagef("worker: --nats URL is required")
+		return cli.Usagef("worker: --nats URL is required")
 	case *conc < 1:
-		return usagef("--concurrency: must be ≥ 1, got %d", *conc)
+		return cli.Usagef("--concurrency: must be ≥ 1, got %d", *conc)
 	}
 	if *name == "" {
 		h, _ := os.Hostname()
@@ -167,18 +168,18 @@ func simWorker(ctx context.Context, args []string, stderr io.Writer) error {
 // `sim worker`s and `sim sweep --nats` without installing a server. It
 // prints its URL and runs until SIGINT or SIGTERM.
 func simNATSServer(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := newFlagSet("nats-server")
+	fs := cli.NewFlagSet("nats-server")
 	store := fs.String("store", "nats-store", "directory of the JetStream store")
 	port := fs.Int("port", 4222, "port on 127.0.0.1 (0 = any free port)")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("nats-server: takes no arguments, got %q", pos[0])
+		return cli.Usagef("nats-server: takes no arguments, got %q", pos[0])
 	}
 	if *port < 0 || *port > 65535 {
-		return usagef("--port: must be 0…65535, got %d", *port)
+		return cli.Usagef("--port: must be 0…65535, got %d", *port)
 	}
 	e, err := sweep.StartEmbedded(*store, *port)
 	if err != nil {
