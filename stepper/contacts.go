@@ -265,7 +265,7 @@ func (w *World) margin() float64 {
 // exactly to the surface within the step and no farther: a fast body
 // stops at the surface instead of inside it or beyond a thin wall.
 func (w *World) detectContacts() {
-	w.ws.points = w.collect(w.ws.points[:0], true)
+	w.ws.contacts.points = w.collect(w.ws.contacts.points[:0], true)
 }
 
 // collect appends to dst the contact points at the bodies' current poses:
@@ -280,40 +280,40 @@ func (w *World) collect(dst []point, speculative bool) []point {
 	}
 	margin := w.margin()
 	h := w.Settings.H
-	if cap(ws.poses) < ng {
-		ws.poses = make([]contact.Pose, ng)
-		ws.boxes = make([]contact.AABB, ng)
-		ws.sweep = make([]float64, ng)
+	if cap(ws.contacts.poses) < ng {
+		ws.contacts.poses = make([]contact.Pose, ng)
+		ws.contacts.boxes = make([]contact.AABB, ng)
+		ws.contacts.sweep = make([]float64, ng)
 	}
-	ws.poses, ws.boxes, ws.sweep = ws.poses[:ng], ws.boxes[:ng], ws.sweep[:ng]
+	ws.contacts.poses, ws.contacts.boxes, ws.contacts.sweep = ws.contacts.poses[:ng], ws.contacts.boxes[:ng], ws.contacts.sweep[:ng]
 	for g := range w.Geoms {
-		ws.poses[g] = w.geomPose(g)
-		ws.sweep[g] = 0
+		ws.contacts.poses[g] = w.geomPose(g)
+		ws.contacts.sweep[g] = 0
 		if speculative {
-			ws.sweep[g] = w.geomSweep(g, ws.poses[g])
+			ws.contacts.sweep[g] = w.geomSweep(g, ws.contacts.poses[g])
 		}
-		ws.boxes[g] = w.Geoms[g].Shape.Bounds(ws.poses[g], margin+ws.sweep[g])
+		ws.contacts.boxes[g] = w.Geoms[g].Shape.Bounds(ws.contacts.poses[g], margin+ws.contacts.sweep[g])
 	}
-	if ws.skip == nil {
+	if ws.contacts.skip == nil {
 		// Same body, or both fixed: no contact. Nor between two bodies
 		// of infinite mass (fixed or kinematic): such a row has a zero
 		// diagonal in A and nothing could yield.
 		// Then the collision filter (filter.go): bits, joints, excluded
 		// pairs.
-		ws.skip = func(i, j int) bool {
+		ws.contacts.skip = func(i, j int) bool {
 			return w.bodyOf(i) == w.bodyOf(j) || (w.infiniteMass(i) && w.infiniteMass(j)) || !w.mayCollide(i, j)
 		}
 	}
 	w.updateJoined()
-	ws.pairs = ws.sap.Pairs(ws.pairs[:0], ws.boxes, ws.skip)
-	for _, pr := range ws.pairs {
+	ws.contacts.pairs = ws.contacts.sap.Pairs(ws.contacts.pairs[:0], ws.contacts.boxes, ws.contacts.skip)
+	for _, pr := range ws.contacts.pairs {
 		ga, gb := pr[0], pr[1]
-		look := margin + ws.sweep[ga] + ws.sweep[gb]
-		ws.pts = contact.Collide(ws.pts[:0], w.Geoms[ga].Shape, ws.poses[ga], w.Geoms[gb].Shape, ws.poses[gb], look)
+		look := margin + ws.contacts.sweep[ga] + ws.contacts.sweep[gb]
+		ws.contacts.pts = contact.Collide(ws.contacts.pts[:0], w.Geoms[ga].Shape, ws.contacts.poses[ga], w.Geoms[gb].Shape, ws.contacts.poses[gb], look)
 		if speculative {
-			ws.pts = w.closing(ws.pts, w.bodyOf(ga), w.bodyOf(gb), margin)
+			ws.contacts.pts = w.closing(ws.contacts.pts, w.bodyOf(ga), w.bodyOf(gb), margin)
 		}
-		if len(ws.pts) == 0 {
+		if len(ws.contacts.pts) == 0 {
 			continue
 		}
 		ma, mb := w.Geoms[ga].Material, w.Geoms[gb].Material
@@ -321,15 +321,15 @@ func (w *World) collect(dst []point, speculative bool) []point {
 		k, d := pairCompliance(ma, mb)
 		e := math.Max(ma.Restitution, mb.Restitution)
 		first := len(dst)
-		for _, p := range ws.pts {
+		for _, p := range ws.contacts.pts {
 			dst = append(dst, point{
 				ContactInfo: ContactInfo{A: w.bodyOf(ga), B: w.bodyOf(gb), GeomA: ga, GeomB: gb,
 					Point: p.Pos, Normal: p.Normal, Gap: p.Gap, Mu: mu, Stiffness: k, Damping: d},
 				ck: contactKey{ga, gb, p.Key}, e: e,
 			})
 		}
-		dst[first].manifold = len(ws.pts)
-		if len(ws.pts) == 2 {
+		dst[first].manifold = len(ws.contacts.pts)
+		if len(ws.contacts.pts) == 2 {
 			// The rolling row goes with the manifold's last point.
 			dst[first+1].Roll = math.Max(ma.Rolling, mb.Rolling)
 		}
@@ -412,8 +412,8 @@ func (w *World) freeRelVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 // and returns the number of rows they need.
 func (w *World) contactRowCount() int {
 	n := 0
-	for i := range w.ws.points {
-		p := &w.ws.points[i]
+	for i := range w.ws.contacts.points {
+		p := &w.ws.contacts.points[i]
 		p.Rows = p.Layout().N
 		n += p.Rows
 	}
@@ -466,17 +466,17 @@ func (w *World) fillContactRows(nj int, rows []constraint.Row, start []lcp.State
 	h := w.Settings.H
 	k := 0
 	var lineDir mgl64.Vec3
-	for i := range ws.points {
-		pt := &ws.points[i]
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
 		pt.Row = nj + k
 		n := pt.Normal
-		c, seen := ws.cache[pt.ck]
+		c, seen := ws.memory.cache[pt.ck]
 		pt.Fresh = !seen
 		reuse := seen && c.n == pt.Rows // same rows as last step: keep their index sets
 		if pt.manifold > 0 {
 			lineDir = mgl64.Vec3{}
 			if pt.manifold == 2 {
-				d := ws.points[i+1].Point.Sub(pt.Point)
+				d := ws.contacts.points[i+1].Point.Sub(pt.Point)
 				d = d.Sub(n.Mul(d.Dot(n)))
 				if l := d.Len(); l > 1e-9 {
 					lineDir = d.Mul(1 / l)
@@ -542,7 +542,7 @@ func (w *World) fillContactRows(nj int, rows []constraint.Row, start []lcp.State
 				u, _ = constraint.Perp(n)
 			}
 			pt.RollAxis = u
-			pt.RollBound = pt.Roll * (ws.points[i-1].XN + pt.XN)
+			pt.RollBound = pt.Roll * (ws.contacts.points[i-1].XN + pt.XN)
 			start[k+l.Rolling] = lcp.Free
 		}
 		pt.fillTangentRows(rows[k:], w.Bodies)
@@ -557,16 +557,16 @@ func (w *World) fillContactRows(nj int, rows []constraint.Row, start []lcp.State
 // and final index-set states for the next step, keyed by contact key.
 func (w *World) storeImpulses() {
 	ws := &w.ws
-	if ws.next == nil {
-		ws.next = make(map[contactKey]cached)
+	if ws.memory.next == nil {
+		ws.memory.next = make(map[contactKey]cached)
 	}
-	clear(ws.next)
-	x := ws.res.X
-	st := ws.res.States
-	haveX := len(x) == len(ws.rows)
-	haveSt := len(st) == len(ws.rows)
-	for i := range ws.points {
-		pt := &ws.points[i]
+	clear(ws.memory.next)
+	x := ws.solve.res.X
+	st := ws.solve.res.States
+	haveX := len(x) == len(ws.build.rows)
+	haveSt := len(st) == len(ws.build.rows)
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
 		c := cached{t1: pt.T1, n: pt.Rows, xn: pt.XN}
 		r := pt.Row
 		if haveX {
@@ -575,9 +575,9 @@ func (w *World) storeImpulses() {
 		if haveSt {
 			copy(c.state[:pt.Rows], st[r:r+pt.Rows])
 		}
-		ws.next[pt.ck] = c
+		ws.memory.next[pt.ck] = c
 	}
-	ws.cache, ws.next = ws.next, ws.cache
+	ws.memory.cache, ws.memory.next = ws.memory.next, ws.memory.cache
 }
 
 // estimateNewContacts gives new contacts their x̂ₙ from a pre-solve: the
@@ -621,10 +621,10 @@ func (w *World) storeImpulses() {
 // of the factor those reach (see lcp.BPP).
 func (w *World) estimateNewContacts() {
 	ws := &w.ws
-	ws.preIts, ws.seedSweeps = 0, 0
+	ws.presolve.preIts, ws.presolve.seedSweeps = 0, 0
 	fresh := false
-	for i := range ws.points {
-		if pt := &ws.points[i]; pt.Fresh && pt.Rows > 1 {
+	for i := range ws.contacts.points {
+		if pt := &ws.contacts.points[i]; pt.Fresh && pt.Rows > 1 {
 			fresh = true
 			break
 		}
@@ -633,78 +633,78 @@ func (w *World) estimateNewContacts() {
 		// New frictionless contacts need no estimate, but a scene built at
 		// rest starts them at their bounds all the same: seed their
 		// normal rows' start in the step's own problem.
-		if n := w.freshPoints(); n > 0 && 4*n >= len(ws.points) {
-			ws.eprob = ws.eq.Problem()
+		if n := w.freshPoints(); n > 0 && 4*n >= len(ws.contacts.points) {
+			ws.presolve.eprob = ws.assembly.eq.Problem()
 			w.seedNewNormals(false)
 		}
 		return
 	}
-	ws.elo = append(ws.elo[:0], ws.eq.Lo...)
-	ws.ehi = append(ws.ehi[:0], ws.eq.Hi...)
-	for i := range ws.points {
-		pt := &ws.points[i]
+	ws.presolve.elo = append(ws.presolve.elo[:0], ws.assembly.eq.Lo...)
+	ws.presolve.ehi = append(ws.presolve.ehi[:0], ws.assembly.eq.Hi...)
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
 		if !pt.Fresh {
 			continue
 		}
 		for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
-			ws.elo[r], ws.ehi[r] = 0, 0
+			ws.presolve.elo[r], ws.presolve.ehi[r] = 0, 0
 		}
 	}
 	solver, ok := ws.step.solver.(*lcp.BPP)
 	if !ok {
-		if ws.estSolver == nil {
-			ws.estSolver = &lcp.BPP{}
+		if ws.presolve.estSolver == nil {
+			ws.presolve.estSolver = &lcp.BPP{}
 		}
-		solver = ws.estSolver
+		solver = ws.presolve.estSolver
 	}
-	ws.eprob = lcp.Problem{A: ws.eq.Matrix(), B: ws.eq.B, Lo: ws.elo, Hi: ws.ehi}
-	if 4*w.freshPoints() >= len(ws.points) {
+	ws.presolve.eprob = lcp.Problem{A: ws.assembly.eq.Matrix(), B: ws.assembly.eq.B, Lo: ws.presolve.elo, Hi: ws.presolve.ehi}
+	if 4*w.freshPoints() >= len(ws.contacts.points) {
 		w.seedNewNormals(false)
 	}
-	err := solver.Solve(&ws.eres, &ws.eprob, lcp.Settings{Start: ws.start, MaxIterations: preSolveTrial})
-	ws.preIts = ws.eres.Iterations
-	if ws.eres.Status == lcp.BudgetExhausted {
+	err := solver.Solve(&ws.presolve.eres, &ws.presolve.eprob, lcp.Settings{Start: ws.build.start, MaxIterations: preSolveTrial})
+	ws.presolve.preIts = ws.presolve.eres.Iterations
+	if ws.presolve.eres.Status == lcp.BudgetExhausted {
 		// The old rows' index sets were a bad start (see preSolveTrial):
 		// start again from the sweeps' index sets of every row.
 		w.seedNewNormals(true)
-		err = solver.Solve(&ws.eres, &ws.eprob, lcp.Settings{Start: ws.start})
-		ws.preIts += ws.eres.Iterations
+		err = solver.Solve(&ws.presolve.eres, &ws.presolve.eprob, lcp.Settings{Start: ws.build.start})
+		ws.presolve.preIts += ws.presolve.eres.Iterations
 	}
-	if len(ws.eres.X) != len(ws.rows) {
+	if len(ws.presolve.eres.X) != len(ws.build.rows) {
 		_ = err // invalid problem: keep the effective-mass estimates
 		return
 	}
-	for i := range ws.points {
-		pt := &ws.points[i]
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
 		if pt.Fresh {
-			pt.XN = math.Max(0, ws.eres.X[pt.Row])
+			pt.XN = math.Max(0, ws.presolve.eres.X[pt.Row])
 		}
 	}
-	for i := range ws.points {
-		pt := &ws.points[i]
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
 		l := pt.Layout()
 		if pt.Fresh && l.Friction > 0 {
 			b := pt.Mu * pt.XN
 			for _, k := range [2]int{pt.Row + l.Friction, pt.Row + l.Friction + 1} {
-				ws.eq.Lo[k], ws.eq.Hi[k] = -b, b
-				ws.rows[k].Lo, ws.rows[k].Hi = -b, b
+				ws.assembly.eq.Lo[k], ws.assembly.eq.Hi[k] = -b, b
+				ws.build.rows[k].Lo, ws.build.rows[k].Hi = -b, b
 			}
 		}
-		if l.Rolling > 0 && (pt.Fresh || ws.points[i-1].Fresh) {
-			b := pt.Roll * (ws.points[i-1].XN + pt.XN)
+		if l.Rolling > 0 && (pt.Fresh || ws.contacts.points[i-1].Fresh) {
+			b := pt.Roll * (ws.contacts.points[i-1].XN + pt.XN)
 			r := pt.Row + l.Rolling
-			ws.eq.Lo[r], ws.eq.Hi[r] = -b, b
-			ws.rows[r].Lo, ws.rows[r].Hi = -b, b
+			ws.assembly.eq.Lo[r], ws.assembly.eq.Hi[r] = -b, b
+			ws.build.rows[r].Lo, ws.build.rows[r].Hi = -b, b
 			pt.RollBound = b
 		}
 	}
-	if len(ws.eres.States) == len(ws.rows) {
-		copy(ws.start, ws.eres.States)
-		for i := range ws.points {
-			pt := &ws.points[i]
+	if len(ws.presolve.eres.States) == len(ws.build.rows) {
+		copy(ws.build.start, ws.presolve.eres.States)
+		for i := range ws.contacts.points {
+			pt := &ws.contacts.points[i]
 			if pt.Fresh {
 				for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
-					ws.start[r] = lcp.Free
+					ws.build.start[r] = lcp.Free
 				}
 			}
 		}
@@ -722,8 +722,8 @@ const estimateSweeps = 20
 // freshPoints returns the number of new contact points of the step.
 func (w *World) freshPoints() int {
 	n := 0
-	for i := range w.ws.points {
-		if w.ws.points[i].Fresh {
+	for i := range w.ws.contacts.points {
+		if w.ws.contacts.points[i].Fresh {
 			n++
 		}
 	}
@@ -749,19 +749,19 @@ const preSolveTrial = 50
 // otherwise. Without all, old rows keep last step's index sets.
 func (w *World) seedNewNormals(all bool) {
 	ws := &w.ws
-	err := ws.seedPGS.Solve(&ws.seedRes, &ws.eprob, lcp.Settings{MaxIterations: estimateSweeps})
-	ws.seedSweeps += ws.seedRes.Iterations
-	if err != nil || len(ws.seedRes.States) != len(ws.rows) {
+	err := ws.presolve.seedPGS.Solve(&ws.presolve.seedRes, &ws.presolve.eprob, lcp.Settings{MaxIterations: estimateSweeps})
+	ws.presolve.seedSweeps += ws.presolve.seedRes.Iterations
+	if err != nil || len(ws.presolve.seedRes.States) != len(ws.build.rows) {
 		return // a row PGS cannot relax: keep the effective-mass estimates
 	}
 	if all {
-		copy(ws.start, ws.seedRes.States)
+		copy(ws.build.start, ws.presolve.seedRes.States)
 		return
 	}
-	for i := range ws.points {
-		pt := &ws.points[i]
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
 		if pt.Fresh {
-			ws.start[pt.Row] = ws.seedRes.States[pt.Row]
+			ws.build.start[pt.Row] = ws.presolve.seedRes.States[pt.Row]
 		}
 	}
 }

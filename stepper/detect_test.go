@@ -50,10 +50,10 @@ func pile(tb testing.TB, k int) *World {
 func TestPileDetection(t *testing.T) {
 	w := pile(t, 10)
 	w.detectContacts()
-	if got := len(w.ws.pairs); got != 1000 {
+	if got := len(w.ws.contacts.pairs); got != 1000 {
 		t.Errorf("candidate pairs: got %d, want 1000 (900 stacked + 100 on the ground)", got)
 	}
-	if got := len(w.ws.points); got != 4000 {
+	if got := len(w.ws.contacts.points); got != 4000 {
 		t.Errorf("contact points: got %d, want 4000", got)
 	}
 }

@@ -65,20 +65,20 @@ func (w *World) predictDrift(nj int) error {
 	}
 	h := w.Settings.H
 	nb := len(w.Bodies)
-	if cap(ws.savedPos) < nb {
-		ws.savedPos = make([]mgl64.Vec3, nb)
-		ws.savedRot = make([]mgl64.Quat, nb)
-		ws.savedAng = make([]mgl64.Vec3, nb)
-		ws.fastTurn = make([]bool, nb)
+	if cap(ws.drift.savedPos) < nb {
+		ws.drift.savedPos = make([]mgl64.Vec3, nb)
+		ws.drift.savedRot = make([]mgl64.Quat, nb)
+		ws.drift.savedAng = make([]mgl64.Vec3, nb)
+		ws.drift.fastTurn = make([]bool, nb)
 	}
-	ws.savedPos, ws.savedRot, ws.savedAng, ws.fastTurn = ws.savedPos[:nb], ws.savedRot[:nb], ws.savedAng[:nb], ws.fastTurn[:nb]
-	if cap(ws.drows) < nj {
-		ws.drows = make([]constraint.Row, nj)
+	ws.drift.savedPos, ws.drift.savedRot, ws.drift.savedAng, ws.drift.fastTurn = ws.drift.savedPos[:nb], ws.drift.savedRot[:nb], ws.drift.savedAng[:nb], ws.drift.fastTurn[:nb]
+	if cap(ws.drift.drows) < nj {
+		ws.drift.drows = make([]constraint.Row, nj)
 	}
-	ws.drows = ws.drows[:nj]
+	ws.drift.drows = ws.drift.drows[:nj]
 	for i, b := range w.Bodies {
-		ws.savedPos[i], ws.savedRot[i], ws.savedAng[i] = b.Pos, b.Rot, b.AngVel
-		ws.fastTurn[i] = false
+		ws.drift.savedPos[i], ws.drift.savedRot[i], ws.drift.savedAng[i] = b.Pos, b.Rot, b.AngVel
+		ws.drift.fastTurn[i] = false
 		if b.Static {
 			continue
 		}
@@ -90,22 +90,22 @@ func (w *World) predictDrift(nj int) error {
 			if !b.Kinematic && ws.mass.gyro(i) && b.SpinDisplace(b.Vel.Mul(h), dth, mgl64.Vec3{}) {
 				continue
 			}
-			ws.fastTurn[i] = true
+			ws.drift.fastTurn[i] = true
 		}
 		b.Displace(b.Vel.Mul(h), dth)
 	}
-	ws.dctx = constraint.Context{Bodies: w.Bodies, H: h}
+	ws.drift.dctx = constraint.Context{Bodies: w.Bodies, H: h}
 	k := 0
 	var ferr error
 	for _, c := range w.Joints {
 		d := c.Dim()
-		if ferr = c.Fill(ws.drows[k:k+d], &ws.dctx); ferr != nil {
+		if ferr = c.Fill(ws.drift.drows[k:k+d], &ws.drift.dctx); ferr != nil {
 			break
 		}
 		k += d
 	}
 	for i, b := range w.Bodies {
-		b.Pos, b.Rot, b.AngVel = ws.savedPos[i], ws.savedRot[i], ws.savedAng[i]
+		b.Pos, b.Rot, b.AngVel = ws.drift.savedPos[i], ws.drift.savedRot[i], ws.drift.savedAng[i]
 	}
 	if ferr != nil {
 		// The predicted poses are outside what a joint accepts (a
@@ -115,7 +115,7 @@ func (w *World) predictDrift(nj int) error {
 	}
 rows:
 	for i := 0; i < nj; i++ {
-		r, p := &ws.rows[i], &ws.drows[i]
+		r, p := &ws.build.rows[i], &ws.drift.drows[i]
 		r.Drift = 0
 		if r.Kind != constraint.Bilateral || p.Kind != r.Kind || compliant(r) || !translational(r) {
 			continue
@@ -123,7 +123,7 @@ rows:
 		jv := 0.0
 		for s := 0; s < r.N; s++ {
 			bi := r.Body[s]
-			if ws.fastTurn[bi] {
+			if ws.drift.fastTurn[bi] {
 				continue rows
 			}
 			b := w.Bodies[bi]

@@ -86,38 +86,38 @@ const maxImpactSweeps = 100
 // k × k solve; only steps with a bounce run it.
 func (w *World) propagateImpacts() error {
 	ws := &w.ws
-	ws.impactSweeps = 0
+	ws.impacts.impactSweeps = 0
 	if w.Settings.Impacts != PropagatedImpacts {
 		return nil
 	}
 	bouncing := false
-	for i := range ws.points {
-		bouncing = bouncing || ws.points[i].Bounce > 0
+	for i := range ws.contacts.points {
+		bouncing = bouncing || ws.contacts.points[i].Bounce > 0
 	}
 	if !bouncing {
 		return nil
 	}
 	nb := len(w.Bodies)
-	if cap(ws.iv) < nb {
-		ws.iv = make([][6]float64, nb)
+	if cap(ws.impacts.iv) < nb {
+		ws.impacts.iv = make([][6]float64, nb)
 	}
-	ws.iv = ws.iv[:nb]
-	clear(ws.iv) // the impacts' change of velocity Δv, per body
+	ws.impacts.iv = ws.impacts.iv[:nb]
+	clear(ws.impacts.iv) // the impacts' change of velocity Δv, per body
 	h, margin := w.Settings.H, w.margin()
 	scale := 0.0 // the largest bounce speed, for the tolerance
-	for i := range ws.points {
-		scale = math.Max(scale, ws.points[i].Bounce)
+	for i := range ws.contacts.points {
+		scale = math.Max(scale, ws.contacts.points[i].Bounce)
 	}
 	tol := 1e-9 * scale
 	for sweep := 1; sweep <= maxImpactSweeps; sweep++ {
-		ws.impactSweeps = sweep
+		ws.impacts.impactSweeps = sweep
 		moved := false
-		for first := 0; first < len(ws.points); {
-			k := ws.points[first].manifold
+		for first := 0; first < len(ws.contacts.points); {
+			k := ws.contacts.points[first].manifold
 			if k <= 0 {
 				k = 1
 			}
-			hit, err := w.impactPair(ws.points[first:first+k], h, margin, tol)
+			hit, err := w.impactPair(ws.contacts.points[first:first+k], h, margin, tol)
 			if err != nil {
 				return err
 			}
@@ -132,16 +132,16 @@ func (w *World) propagateImpacts() error {
 		if b.Static || b.Kinematic {
 			continue
 		}
-		d, f := &ws.iv[i], &ws.mass.Free[i]
+		d, f := &ws.impacts.iv[i], &ws.mass.Free[i]
 		b.Vel = b.Vel.Add(mgl64.Vec3{d[0], d[1], d[2]})
 		b.AngVel = b.AngVel.Add(mgl64.Vec3{d[3], d[4], d[5]})
 		for c := range d {
 			f[c] += d[c]
 		}
 	}
-	for i := range ws.points {
-		pt := &ws.points[i]
-		pt.Bounce, ws.rows[pt.Row].Bounce = 0, 0
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
+		pt.Bounce, ws.build.rows[pt.Row].Bounce = 0, 0
 	}
 	return nil
 }
@@ -158,41 +158,41 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 		if pt.e <= 0 || m == len(idx) {
 			continue
 		}
-		r := &ws.rows[pt.Row]
+		r := &ws.build.rows[pt.Row]
 		u := w.impactVelocity(r, false)
 		if pt.Gap+h*math.Min(u, 0) > margin {
 			continue // does not reach the surface in this step
 		}
 		idx[m] = pt.Row
-		ws.ie[m] = pt.e
+		ws.impacts.ie[m] = pt.e
 		m++
 		approach = approach || u < -tol
 	}
 	if !approach {
 		return false, nil
 	}
-	ws.ia.Reset(m, m)
-	ws.ib, ws.ilo, ws.ihi = grow(ws.ib, m), grow(ws.ilo, m), grow(ws.ihi, m)
+	ws.impacts.ia.Reset(m, m)
+	ws.impacts.ib, ws.impacts.ilo, ws.impacts.ihi = grow(ws.impacts.ib, m), grow(ws.impacts.ilo, m), grow(ws.impacts.ihi, m)
 	for i := 0; i < m; i++ {
-		ri := &ws.rows[idx[i]]
-		ws.ib[i] = w.impactVelocity(ri, true) + ws.ie[i]*math.Min(w.impactVelocity(ri, false), 0)
-		ws.ilo[i], ws.ihi[i] = 0, math.Inf(1)
+		ri := &ws.build.rows[idx[i]]
+		ws.impacts.ib[i] = w.impactVelocity(ri, true) + ws.impacts.ie[i]*math.Min(w.impactVelocity(ri, false), 0)
+		ws.impacts.ilo[i], ws.impacts.ihi[i] = 0, math.Inf(1)
 		for j := 0; j < m; j++ {
-			ws.ia.Set(i, j, w.rowCoupling(ri, &ws.rows[idx[j]]))
+			ws.impacts.ia.Set(i, j, w.rowCoupling(ri, &ws.build.rows[idx[j]]))
 		}
 	}
-	p := lcp.Problem{A: &ws.ia, B: ws.ib, Lo: ws.ilo, Hi: ws.ihi}
-	if err := ws.isolver.Solve(&ws.ires, &p, lcp.Settings{}); err != nil && len(ws.ires.X) != m {
+	p := lcp.Problem{A: &ws.impacts.ia, B: ws.impacts.ib, Lo: ws.impacts.ilo, Hi: ws.impacts.ihi}
+	if err := ws.impacts.isolver.Solve(&ws.impacts.ires, &p, lcp.Settings{}); err != nil && len(ws.impacts.ires.X) != m {
 		return false, fmt.Errorf("impact of geoms %d and %d: %w", pts[0].ck.ga, pts[0].ck.gb, err)
 	}
 	hit := false
 	for i := 0; i < m; i++ {
-		x := ws.ires.X[i]
+		x := ws.impacts.ires.X[i]
 		if !(x > 0) {
 			continue
 		}
 		hit = true
-		r := &ws.rows[idx[i]]
+		r := &ws.build.rows[idx[i]]
 		for s := 0; s < r.N; s++ {
 			bi := r.Body[s]
 			b := w.Bodies[bi]
@@ -202,7 +202,7 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 			var jm [6]float64
 			ws.mass.invMassTimes(&jm, bi, &r.J[s])
 			for c := range jm {
-				ws.iv[bi][c] += jm[c] * x
+				ws.impacts.iv[bi][c] += jm[c] * x
 			}
 		}
 	}
@@ -216,7 +216,7 @@ func (w *World) impactVelocity(r *constraint.Row, free bool) float64 {
 	u := 0.0
 	for s := 0; s < r.N; s++ {
 		bi := r.Body[s]
-		d := &w.ws.iv[bi]
+		d := &w.ws.impacts.iv[bi]
 		v := &w.ws.mass.Free[bi]
 		if !free {
 			b := w.Bodies[bi]
