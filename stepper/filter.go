@@ -152,7 +152,7 @@ func orderedPair(a, b int) [2]int {
 	return [2]int{a, b}
 }
 
-// joinKey is the key of a pair of body indices a < b in ws.joined.
+// joinKey is the key of a pair of body indices a < b in ws.contacts.joined.
 func joinKey(a, b int) uint64 {
 	if a > b {
 		a, b = b, a
@@ -160,7 +160,7 @@ func joinKey(a, b int) uint64 {
 	return uint64(uint32(a))<<32 | uint64(uint32(b))
 }
 
-// updateJoined fills ws.joined, sorted, with the body pairs joined by a
+// updateJoined fills ws.contacts.joined, sorted, with the body pairs joined by a
 // constraint whose collision is off (rule 3). It allocates only when the
 // number of pairs grew.
 func (w *World) updateJoined() {

@@ -84,15 +84,15 @@ const maxImpactSweeps = 100
 //
 // Cost: per sweep, for each pair of k points, the k products J v and a
 // k × k solve; only steps with a bounce run it.
-func (w *World) propagateImpacts() error {
+func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error {
 	ws := &w.ws
 	ws.impacts.impactSweeps = 0
 	if w.Settings.Impacts != PropagatedImpacts {
 		return nil
 	}
 	bouncing := false
-	for i := range ws.contacts.points {
-		bouncing = bouncing || ws.contacts.points[i].Bounce > 0
+	for i := range cs.points {
+		bouncing = bouncing || cs.points[i].Bounce > 0
 	}
 	if !bouncing {
 		return nil
@@ -105,19 +105,19 @@ func (w *World) propagateImpacts() error {
 	clear(ws.impacts.iv) // the impacts' change of velocity Δv, per body
 	h, margin := w.Settings.H, w.margin()
 	scale := 0.0 // the largest bounce speed, for the tolerance
-	for i := range ws.contacts.points {
-		scale = math.Max(scale, ws.contacts.points[i].Bounce)
+	for i := range cs.points {
+		scale = math.Max(scale, cs.points[i].Bounce)
 	}
 	tol := 1e-9 * scale
 	for sweep := 1; sweep <= maxImpactSweeps; sweep++ {
 		ws.impacts.impactSweeps = sweep
 		moved := false
-		for first := 0; first < len(ws.contacts.points); {
-			k := ws.contacts.points[first].manifold
+		for first := 0; first < len(cs.points); {
+			k := cs.points[first].manifold
 			if k <= 0 {
 				k = 1
 			}
-			hit, err := w.impactPair(ws.contacts.points[first:first+k], h, margin, tol)
+			hit, err := w.impactPair(cs.points[first:first+k], h, margin, tol)
 			if err != nil {
 				return err
 			}
@@ -132,21 +132,21 @@ func (w *World) propagateImpacts() error {
 		if b.Static || b.Kinematic {
 			continue
 		}
-		d, f := &ws.impacts.iv[i], &ws.mass.Free[i]
+		d, f := &ws.impacts.iv[i], &m.Free[i]
 		b.Vel = b.Vel.Add(mgl64.Vec3{d[0], d[1], d[2]})
 		b.AngVel = b.AngVel.Add(mgl64.Vec3{d[3], d[4], d[5]})
 		for c := range d {
 			f[c] += d[c]
 		}
 	}
-	for i := range ws.contacts.points {
-		pt := &ws.contacts.points[i]
-		pt.Bounce, ws.build.rows[pt.Row].Bounce = 0, 0
+	for i := range cs.points {
+		pt := &cs.points[i]
+		pt.Bounce, rs.rows[pt.Row].Bounce = 0, 0
 	}
 	return nil
 }
 
-// impactPair applies one pair's impact (propagateImpacts) to ws.iv and
+// impactPair applies one pair's impact (propagateImpacts) to ws.impacts.iv and
 // reports whether it did.
 func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 	ws := &w.ws
@@ -211,7 +211,7 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 
 // impactVelocity returns J v of row r during the impacts: v the bodies'
 // start velocities, or with free their free velocities, plus the impacts'
-// change ws.iv so far.
+// change ws.impacts.iv so far.
 func (w *World) impactVelocity(r *constraint.Row, free bool) float64 {
 	u := 0.0
 	for s := 0; s < r.N; s++ {

@@ -357,30 +357,32 @@ func (w *World) Step() (Stats, error) {
 	}
 	k0, u0 := w.Energy()
 	t := time.Now()
-	w.freeVelocities()
+	m := w.freeVelocities()
 	t = lap(&tm.FreeVelocities, t)
-	w.detectContacts()
+	cs := w.detectContacts(m)
 	t = lap(&tm.Contacts, t)
-	if err := w.buildRows(); err != nil {
+	rs, err := w.buildRows(m, cs)
+	if err != nil {
 		return Stats{}, err
 	}
-	if err := w.propagateImpacts(); err != nil {
+	if err := w.propagateImpacts(m, cs, rs); err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
 	t = lap(&tm.Rows, t)
-	if err := w.assemble(); err != nil {
+	as, err := w.assemble(m, rs)
+	if err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
-	if ws.assembly.eq.Gyroscopic > 0 { // for solveSymmetric
-		ws.solve.start0 = append(ws.solve.start0[:0], ws.build.start...)
+	if as.eq.Gyroscopic > 0 { // for solveSymmetric
+		ws.solve.start0 = append(ws.solve.start0[:0], rs.start...)
 		ws.solve.jointStart0 = append(ws.solve.jointStart0[:0], ws.memory.jointStart...)
 	}
 	t = lap(&tm.Assembly, t)
-	w.estimateNewContacts()
+	pre := w.estimateNewContacts(as, cs, rs)
 	t = lap(&tm.PreSolve, t)
-	st, err := w.solve()
-	if err != nil && ws.assembly.eq.Gyroscopic > 0 {
-		st, err = w.solveSymmetric()
+	sol, st, err := w.solve(as, rs, pre)
+	if err != nil && as.eq.Gyroscopic > 0 {
+		sol, st, err = w.solveSymmetric(m, cs, rs)
 	}
 	t = lap(&tm.Solve, t)
 	if cerr := w.explainConflict(err); cerr != nil {
@@ -388,17 +390,17 @@ func (w *World) Step() (Stats, error) {
 		st.Timings = tm
 		return st, cerr // before integrate: the world stays at the step's start
 	}
-	if err != nil && st.Status != lcp.BudgetExhausted && len(ws.solve.res.X) != len(ws.build.rows) {
+	if err != nil && st.Status != lcp.BudgetExhausted && len(sol.res.X) != len(rs.rows) {
 		tm.Total = time.Since(start)
 		st.Timings = tm
 		return st, err
 	}
-	w.integrate()
-	w.storeImpulses()
+	w.integrate(m, as, rs, sol)
+	w.storeImpulses(cs, rs, sol)
 	lap(&tm.Integrate, t)
 	work := w.appliedWork() // bookkeeping: in Total only
 	t = time.Now()
-	if perr := w.project(); perr != nil && err == nil {
+	if perr := w.project(m); perr != nil && err == nil {
 		err = perr
 	}
 	lap(&tm.Projection, t)
@@ -529,47 +531,50 @@ func (w *World) appliedWork() float64 {
 // freeVelocities computes each body's world inverse inertia and its free
 // velocity M⁻¹ p (Mass.Update), the velocity it would have after the step
 // without constraints.
-func (w *World) freeVelocities() {
-	w.ws.mass.Update(w.Bodies, w.Settings.H, w.Settings.Gravity)
+func (w *World) freeVelocities() *Mass {
+	m := &w.ws.mass
+	m.Update(w.Bodies, w.Settings.H, w.Settings.Gravity)
+	return m
 }
 
 // buildRows asks every constraint for its rows (the ODE contract), then
-// appends the contact rows, and sets the warm-start index sets ws.start:
+// appends the contact rows, and sets the warm-start index sets ws.build.start:
 // joint rows from the last step while their count is unchanged, contact
 // rows from the last step's states of the same contact keys.
-func (w *World) buildRows() error {
+func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	ws := &w.ws
+	rs := &ws.build
 	nj := 0
 	for _, c := range w.Joints {
 		nj += c.Dim()
 	}
-	n := nj + w.contactRowCount()
-	if cap(ws.build.rows) < n {
-		ws.build.rows = make([]constraint.Row, n)
+	n := nj + w.contactRowCount(cs)
+	if cap(rs.rows) < n {
+		rs.rows = make([]constraint.Row, n)
 	}
-	ws.build.rows = ws.build.rows[:n]
-	if cap(ws.build.start) < n {
-		ws.build.start = make([]lcp.State, n)
+	rs.rows = rs.rows[:n]
+	if cap(rs.start) < n {
+		rs.start = make([]lcp.State, n)
 	}
-	ws.build.start = ws.build.start[:n]
+	rs.start = rs.start[:n]
 	if err := w.fillJointRows(nj); err != nil {
-		return err
+		return nil, err
 	}
 	if err := w.predictDrift(nj); err != nil {
-		return err
+		return nil, err
 	}
 	if len(ws.memory.jointStart) == nj {
-		copy(ws.build.start, ws.memory.jointStart)
+		copy(rs.start, ws.memory.jointStart)
 	} else {
 		for i := 0; i < nj; i++ {
-			ws.build.start[i] = lcp.AtLower // the solver maps it onto what the bounds allow
+			rs.start[i] = lcp.AtLower // the solver maps it onto what the bounds allow
 		}
 	}
-	w.fillContactRows(nj, ws.build.rows[nj:], ws.build.start[nj:])
-	return nil
+	w.fillContactRows(m, cs, nj, rs.rows[nj:], rs.start[nj:])
+	return rs, nil
 }
 
-// fillJointRows fills ws.rows[:nj] from the joints at the current poses.
+// fillJointRows fills ws.build.rows[:nj] from the joints at the current poses.
 func (w *World) fillJointRows(nj int) error {
 	ws := &w.ws
 	ws.build.nj = nj
@@ -595,9 +600,9 @@ func (w *World) fillJointRows(nj int) error {
 // assemble builds A, b and the bounds of the step's MLCP
 // (Assembly.Assemble), a bouncing contact's restitution target included
 // (its normal row's constraint.Row.Bounce).
-func (w *World) assemble() error {
-	ws := &w.ws
-	return ws.assembly.eq.Assemble(&w.Settings, &ws.mass, ws.build.rows)
+func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
+	as := &w.ws.assembly
+	return as, as.eq.Assemble(&w.Settings, m, rs.rows)
 }
 
 // solveSymmetric assembles and solves the step again on the symmetric
@@ -610,76 +615,78 @@ func (w *World) assemble() error {
 // solve's, but the solver's own state (a BPP's factor and regularization
 // memory) has seen the failed solve, so the step is not bit for bit the
 // one a world without gyroscopic bodies would take.
-func (w *World) solveSymmetric() (Stats, error) {
+func (w *World) solveSymmetric(m *Mass, cs *contactStage, rs *rowStage) (*solveStage, Stats, error) {
 	ws := &w.ws
 	ws.assembly.eq.Symmetric = true
 	defer func() { ws.assembly.eq.Symmetric = false }()
-	ws.build.start = append(ws.build.start[:0], ws.solve.start0...) // the warm start the failed solve had
+	rs.start = append(rs.start[:0], ws.solve.start0...) // the warm start the failed solve had
 	ws.memory.jointStart = append(ws.memory.jointStart[:0], ws.solve.jointStart0...)
-	if err := w.assemble(); err != nil {
-		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
+	as, err := w.assemble(m, rs)
+	if err != nil {
+		return &ws.solve, Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
-	w.estimateNewContacts()
-	return w.solve()
+	pre := w.estimateNewContacts(as, cs, rs)
+	return w.solve(as, rs, pre)
 }
 
 // solve is the step's solve stage, in three parts run in this order:
 // pickSolve (the solver under the budget, the Picker keeping the
 // least-error iterate), safeguard (an unconverged answer that would add
 // energy moved towards its anchor) and polish (Settings.Polish sweeps from
-// the kept iterate). It leaves the answer in ws.res and returns the step's
+// the kept iterate). It leaves the answer in ws.solve.res and returns the step's
 // solver statistics.
-func (w *World) solve() (Stats, error) {
+func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solveStage, Stats, error) {
 	ws := &w.ws
+	sol := &ws.solve
 	s := &w.Settings
-	n := len(ws.build.rows)
-	ws.solve.prob = ws.assembly.eq.Problem()
-	if ws.solve.picker == nil || ws.solve.picker.Measure() != s.Pick {
-		ws.solve.picker = errmeasure.NewPicker(s.Pick)
+	n := len(rs.rows)
+	sol.prob = as.eq.Problem()
+	if sol.picker == nil || sol.picker.Measure() != s.Pick {
+		sol.picker = errmeasure.NewPicker(s.Pick)
 	}
 	st := Stats{Rows: n, Bound: math.Inf(1)}
 	if n == 0 {
 		st.Bound = 0 // nothing to solve: x = x*
-		ws.solve.res.X, ws.solve.res.W = ws.solve.res.X[:0], ws.solve.res.W[:0]
+		sol.res.X, sol.res.W = sol.res.X[:0], sol.res.W[:0]
 		st.Status = lcp.Converged
-		return st, nil
+		return sol, st, nil
 	}
 	solved, err := w.pickSolve()
-	if len(ws.solve.res.X) == n {
+	if len(sol.res.X) == n {
 		st.Safeguard = w.safeguard(&solved)
 	}
 	if err == nil && s.Polish > 0 {
 		err = w.polish(&solved)
 	}
-	if len(ws.solve.res.X) == n {
+	if len(sol.res.X) == n {
 		w.keepImpulses()
 	}
 	st.PolishSweeps = solved.Sweeps
 	st.Bound = solved.Bound
-	st.Iterations = ws.solve.res.Iterations
-	st.Status = ws.solve.res.Status // the status of the picked iterate (errmeasure.Solve)
+	st.Iterations = sol.res.Iterations
+	st.Status = sol.res.Status // the status of the picked iterate (errmeasure.Solve)
 	st.BudgetHit = solved.SolverStatus == lcp.BudgetExhausted
 	st.Picked = solved.Picked
 	st.Errors = solved.Totals
-	if lt, ok := ws.solve.picker.LastTotals(); ok {
+	if lt, ok := sol.picker.LastTotals(); ok {
 		st.LastErrors = lt
 	}
-	if len(ws.solve.res.States) == n {
-		ws.memory.jointStart = append(ws.memory.jointStart[:0], ws.solve.res.States[:ws.build.nj]...)
+	if len(sol.res.States) == n {
+		ws.memory.jointStart = append(ws.memory.jointStart[:0], sol.res.States[:rs.nj]...)
 	}
-	if err != nil && len(ws.solve.res.X) != n {
+	if err != nil && len(sol.res.X) != n {
 		err = w.explainInvalid(err) // the MLCP failed validation
 	}
 	if err != nil {
-		return st, fmt.Errorf("step %d: %w", w.steps+1, err)
+		return sol, st, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
-	return st, nil
+	return sol, st, nil
 }
 
-// pickSolve hands the step's MLCP ws.prob to the step's solver under
-// Settings.Budget, warm-started from ws.start, with the Picker and the
+// pickSolve hands the step's MLCP ws.solve.prob to the step's solver under
+// Settings.Budget, warm-started from ws.build.start, with the Picker and the
 // safeguard's Picker (errmeasure.SolveGuarded) seeing every iterate,
-// followed by Settings.Observer. ws.res holds the picked iterate.
+// followed by Settings.Observer. ws.solve.res holds the picked iterate.
 func (w *World) pickSolve() (errmeasure.Solved, error) {
 	ws := &w.ws
 	s := &w.Settings
@@ -777,8 +784,8 @@ type energyModel struct {
 	motor     []bool
 }
 
-// energyModel fills ws.energy for the step's rows, with the bodies at the
-// step's start and ws.mass and ws.eq of this step.
+// energyModel fills ws.solve.energy for the step's rows, with the bodies at the
+// step's start and ws.mass and ws.assembly.eq of this step.
 func (w *World) energyModel() {
 	ws := &w.ws
 	em := &ws.solve.energy
@@ -910,26 +917,26 @@ func (w *World) explainInvalid(err error) error {
 // new axle, s sin hΩ ≈ 17 rad/s, the next step's rows strip (the axial
 // part keeps s cos hΩ: 0.28 rad/s less spin per step), and with it the
 // frame's yaw.
-func (w *World) integrate() {
-	ws := &w.ws
+func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveStage) {
+	it := &w.ws.integrate
 	h := w.Settings.H
-	if cap(ws.integrate.lplus) < len(w.Bodies) {
-		ws.integrate.lplus = make([]mgl64.Vec3, len(w.Bodies))
+	if cap(it.lplus) < len(w.Bodies) {
+		it.lplus = make([]mgl64.Vec3, len(w.Bodies))
 	}
-	ws.integrate.lplus = ws.integrate.lplus[:len(w.Bodies)]
+	it.lplus = it.lplus[:len(w.Bodies)]
 	for i, b := range w.Bodies {
 		if !b.Static && !b.Kinematic { // a kinematic body keeps its set velocity
-			v := ws.mass.Free[i]
+			v := m.Free[i]
 			// L₀ + h τ − I_w(q) ω_free; I_w(q) ω⁺ is added below.
-			ws.integrate.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
+			it.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
 			b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
 			b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
 		}
 	}
-	if len(ws.solve.res.X) == len(ws.build.rows) {
-		for i := range ws.build.rows {
-			r := &ws.build.rows[i]
-			x := ws.solve.res.X[i]
+	if len(sol.res.X) == len(rs.rows) {
+		for i := range rs.rows {
+			r := &rs.rows[i]
+			x := sol.res.X[i]
 			if x == 0 {
 				continue
 			}
@@ -938,7 +945,7 @@ func (w *World) integrate() {
 				if b.Static || b.Kinematic {
 					continue
 				}
-				jm := &ws.assembly.eq.JMinv[i][k]
+				jm := &as.eq.JMinv[i][k]
 				b.Vel = b.Vel.Add(mgl64.Vec3{jm[0], jm[1], jm[2]}.Mul(x))
 				b.AngVel = b.AngVel.Add(mgl64.Vec3{jm[3], jm[4], jm[5]}.Mul(x))
 			}
@@ -953,13 +960,13 @@ func (w *World) integrate() {
 			continue
 		}
 		turn := h * b.AngVel.Len()
-		if turn > maxMomentumTurn && ws.assembly.eq.constrained(i) && ws.mass.gyro(i) &&
-			b.SpinDisplace(b.Vel.Mul(h), b.AngVel.Mul(h), ws.assembly.eq.freeAxis(i, ws.build.rows)) {
+		if turn > maxMomentumTurn && as.eq.constrained(i) && m.gyro(i) &&
+			b.SpinDisplace(b.Vel.Mul(h), b.AngVel.Mul(h), as.eq.freeAxis(i, rs.rows)) {
 			continue // a fast rotor on a joint: its spin follows its axle
 		}
-		l := ws.integrate.lplus[i].Add(b.InertiaWorld().Mul3x1(b.AngVel)) // L⁺, at the start pose
+		l := it.lplus[i].Add(b.InertiaWorld().Mul3x1(b.AngVel)) // L⁺, at the start pose
 		b.Displace(b.Vel.Mul(h), b.AngVel.Mul(h))
-		if turn < minMomentumTurn || (turn > maxMomentumTurn && ws.assembly.eq.constrained(i)) {
+		if turn < minMomentumTurn || (turn > maxMomentumTurn && as.eq.constrained(i)) {
 			continue
 		}
 		la := b.InertiaWorld().Mul3x1(b.AngVel)
@@ -1026,8 +1033,8 @@ const (
 // step's (Assembly.MassMatrix) and solved by Settings.PostSolver (BPP by default);
 // the solve repeats, with the rows refilled at the corrected poses, until
 // every error is within ProjectionTolerance or MaxProjections solves ran.
-// It records the largest error left in ws.maxViol.
-func (w *World) project() error {
+// It records the largest error left in ws.projection.maxViol.
+func (w *World) project(mass *Mass) error {
 	ws := &w.ws
 	s := &w.Settings
 	ws.projection.projects, ws.projection.projIts, ws.projection.pregularized = 0, 0, 0
@@ -1036,7 +1043,7 @@ func (w *World) project() error {
 	if above == 0 {
 		above = DefaultProjectAbove
 	}
-	ws.mass.UpdateInertia()
+	mass.UpdateInertia()
 	for {
 		m, err := w.positionRows()
 		if err != nil {
@@ -1057,15 +1064,15 @@ func (w *World) project() error {
 			// step left them and the error is left to the next steps.
 			return nil
 		}
-		ws.mass.UpdateInertia()
+		mass.UpdateInertia()
 	}
 }
 
-// positionRows fills ws.prows with the positional rows at the current
+// positionRows fills ws.projection.prows with the positional rows at the current
 // poses: the joints' (bilateral and limit rows) and a normal row per
 // contact point within the margin. It returns the largest error among the
 // rigid ones, |φ| of a bilateral row, −φ of a unilateral one, and sets
-// ws.maxViol to the largest over all (a compliant row's deflection
+// ws.projection.maxViol to the largest over all (a compliant row's deflection
 // included: Stats.MaxViolation reports how deep a soft contact sinks).
 func (w *World) positionRows() (float64, error) {
 	ws := &w.ws
@@ -1074,7 +1081,7 @@ func (w *World) positionRows() (float64, error) {
 	for _, c := range w.Joints {
 		nj += c.Dim()
 	}
-	ws.projection.ppoints = w.collect(ws.projection.ppoints[:0], false)
+	ws.projection.ppoints = w.collect(ws.projection.ppoints[:0], nil)
 	n := nj + len(ws.projection.ppoints)
 	if cap(ws.projection.prows) < n {
 		ws.projection.prows = make([]constraint.Row, n)
@@ -1124,9 +1131,9 @@ func compliant(r *constraint.Row) bool {
 	return r.Stiffness != 0 && !math.IsInf(r.Stiffness, 1)
 }
 
-// projectOnce solves one projection MLCP over ws.prows and displaces the
-// bodies by Δq = M⁻¹ Jᵀ δ. It returns false, with the reason in ws.pskip
-// and ws.pskipWhy and the bodies unmoved, when no δ could be found
+// projectOnce solves one projection MLCP over ws.projection.prows and displaces the
+// bodies by Δq = M⁻¹ Jᵀ δ. It returns false, with the reason in ws.projection.pskip
+// and ws.projection.pskipWhy and the bodies unmoved, when no δ could be found
 // (projectSolve).
 func (w *World) projectOnce() (bool, error) {
 	ws := &w.ws
@@ -1212,10 +1219,10 @@ func (w *World) projectOnce() (bool, error) {
 // starts from the corrected poses.
 const ProjectionShift = 1e-8
 
-// projectSolve solves the projection MLCP ws.pprob over ws.prows into
-// ws.pres: by Settings.PostSolver, then, if that fails with lcp.ErrSingular,
+// projectSolve solves the projection MLCP ws.projection.pprob over ws.projection.prows into
+// ws.projection.pres: by Settings.PostSolver, then, if that fails with lcp.ErrSingular,
 // by block pivoting on the regularized matrix (ProjectionShift), cold, on a
-// solver of its own. It returns false, with ws.pskip and ws.pskipWhy set,
+// solver of its own. It returns false, with ws.projection.pskip and ws.projection.pskipWhy set,
 // when neither gives a finite δ.
 func (w *World) projectSolve() bool {
 	ws := &w.ws
