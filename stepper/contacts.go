@@ -755,20 +755,21 @@ const preSolveTrial = 50
 // impulse is strictly inside its bounds, at the bound it reached
 // otherwise. Without all, old rows keep last step's index sets.
 func (w *World) seedNewNormals(all bool) {
+	pre := &w.ws.presolve
 	ws := &w.ws
-	err := ws.presolve.seedPGS.Solve(&ws.presolve.seedRes, &ws.presolve.eprob, lcp.Settings{MaxIterations: estimateSweeps})
-	ws.presolve.seedSweeps += ws.presolve.seedRes.Iterations
-	if err != nil || len(ws.presolve.seedRes.States) != len(ws.build.rows) {
+	err := pre.seedPGS.Solve(&pre.seedRes, &pre.eprob, lcp.Settings{MaxIterations: estimateSweeps})
+	pre.seedSweeps += pre.seedRes.Iterations
+	if err != nil || len(pre.seedRes.States) != len(ws.build.rows) {
 		return // a row PGS cannot relax: keep the effective-mass estimates
 	}
 	if all {
-		copy(ws.build.start, ws.presolve.seedRes.States)
+		copy(ws.build.start, pre.seedRes.States)
 		return
 	}
 	for i := range ws.contacts.points {
 		pt := &ws.contacts.points[i]
 		if pt.Fresh {
-			ws.build.start[pt.Row] = ws.presolve.seedRes.States[pt.Row]
+			ws.build.start[pt.Row] = pre.seedRes.States[pt.Row]
 		}
 	}
 }

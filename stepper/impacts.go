@@ -85,8 +85,8 @@ const maxImpactSweeps = 100
 // Cost: per sweep, for each pair of k points, the k products J v and a
 // k × k solve; only steps with a bounce run it.
 func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error {
-	ws := &w.ws
-	ws.impacts.impactSweeps = 0
+	im := &w.ws.impacts
+	im.impactSweeps = 0
 	if w.Settings.Impacts != PropagatedImpacts {
 		return nil
 	}
@@ -98,11 +98,11 @@ func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error 
 		return nil
 	}
 	nb := len(w.Bodies)
-	if cap(ws.impacts.iv) < nb {
-		ws.impacts.iv = make([][6]float64, nb)
+	if cap(im.iv) < nb {
+		im.iv = make([][6]float64, nb)
 	}
-	ws.impacts.iv = ws.impacts.iv[:nb]
-	clear(ws.impacts.iv) // the impacts' change of velocity Δv, per body
+	im.iv = im.iv[:nb]
+	clear(im.iv) // the impacts' change of velocity Δv, per body
 	h, margin := w.Settings.H, w.margin()
 	scale := 0.0 // the largest bounce speed, for the tolerance
 	for i := range cs.points {
@@ -110,7 +110,7 @@ func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error 
 	}
 	tol := 1e-9 * scale
 	for sweep := 1; sweep <= maxImpactSweeps; sweep++ {
-		ws.impacts.impactSweeps = sweep
+		im.impactSweeps = sweep
 		moved := false
 		for first := 0; first < len(cs.points); {
 			k := cs.points[first].manifold
@@ -132,7 +132,7 @@ func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error 
 		if b.Static || b.Kinematic {
 			continue
 		}
-		d, f := &ws.impacts.iv[i], &m.Free[i]
+		d, f := &im.iv[i], &m.Free[i]
 		b.Vel = b.Vel.Add(mgl64.Vec3{d[0], d[1], d[2]})
 		b.AngVel = b.AngVel.Add(mgl64.Vec3{d[3], d[4], d[5]})
 		for c := range d {
@@ -149,6 +149,7 @@ func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error 
 // impactPair applies one pair's impact (propagateImpacts) to ws.impacts.iv and
 // reports whether it did.
 func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
+	im := &w.ws.impacts
 	ws := &w.ws
 	var idx [16]int // rows of the pair's points that take part
 	m := 0
@@ -164,30 +165,30 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 			continue // does not reach the surface in this step
 		}
 		idx[m] = pt.Row
-		ws.impacts.ie[m] = pt.e
+		im.ie[m] = pt.e
 		m++
 		approach = approach || u < -tol
 	}
 	if !approach {
 		return false, nil
 	}
-	ws.impacts.ia.Reset(m, m)
-	ws.impacts.ib, ws.impacts.ilo, ws.impacts.ihi = grow(ws.impacts.ib, m), grow(ws.impacts.ilo, m), grow(ws.impacts.ihi, m)
+	im.ia.Reset(m, m)
+	im.ib, im.ilo, im.ihi = grow(im.ib, m), grow(im.ilo, m), grow(im.ihi, m)
 	for i := 0; i < m; i++ {
 		ri := &ws.build.rows[idx[i]]
-		ws.impacts.ib[i] = w.impactVelocity(ri, true) + ws.impacts.ie[i]*math.Min(w.impactVelocity(ri, false), 0)
-		ws.impacts.ilo[i], ws.impacts.ihi[i] = 0, math.Inf(1)
+		im.ib[i] = w.impactVelocity(ri, true) + im.ie[i]*math.Min(w.impactVelocity(ri, false), 0)
+		im.ilo[i], im.ihi[i] = 0, math.Inf(1)
 		for j := 0; j < m; j++ {
-			ws.impacts.ia.Set(i, j, w.rowCoupling(ri, &ws.build.rows[idx[j]]))
+			im.ia.Set(i, j, w.rowCoupling(ri, &ws.build.rows[idx[j]]))
 		}
 	}
-	p := lcp.Problem{A: &ws.impacts.ia, B: ws.impacts.ib, Lo: ws.impacts.ilo, Hi: ws.impacts.ihi}
-	if err := ws.impacts.isolver.Solve(&ws.impacts.ires, &p, lcp.Settings{}); err != nil && len(ws.impacts.ires.X) != m {
+	p := lcp.Problem{A: &im.ia, B: im.ib, Lo: im.ilo, Hi: im.ihi}
+	if err := im.isolver.Solve(&im.ires, &p, lcp.Settings{}); err != nil && len(im.ires.X) != m {
 		return false, fmt.Errorf("impact of geoms %d and %d: %w", pts[0].ck.ga, pts[0].ck.gb, err)
 	}
 	hit := false
 	for i := 0; i < m; i++ {
-		x := ws.impacts.ires.X[i]
+		x := im.ires.X[i]
 		if !(x > 0) {
 			continue
 		}
@@ -202,7 +203,7 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 			var jm [6]float64
 			ws.mass.invMassTimes(&jm, bi, &r.J[s])
 			for c := range jm {
-				ws.impacts.iv[bi][c] += jm[c] * x
+				im.iv[bi][c] += jm[c] * x
 			}
 		}
 	}
@@ -213,10 +214,11 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 // start velocities, or with free their free velocities, plus the impacts'
 // change ws.impacts.iv so far.
 func (w *World) impactVelocity(r *constraint.Row, free bool) float64 {
+	im := &w.ws.impacts
 	u := 0.0
 	for s := 0; s < r.N; s++ {
 		bi := r.Body[s]
-		d := &w.ws.impacts.iv[bi]
+		d := &im.iv[bi]
 		v := &w.ws.mass.Free[bi]
 		if !free {
 			b := w.Bodies[bi]

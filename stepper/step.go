@@ -651,15 +651,15 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solve
 		st.Status = lcp.Converged
 		return sol, st, nil
 	}
-	solved, err := w.pickSolve()
+	solved, err := w.pickSolve(sol, rs)
 	if len(sol.res.X) == n {
-		st.Safeguard = w.safeguard(&solved)
+		st.Safeguard = w.safeguard(sol, &solved)
 	}
 	if err == nil && s.Polish > 0 {
-		err = w.polish(&solved)
+		err = w.polish(sol, &solved)
 	}
 	if len(sol.res.X) == n {
-		w.keepImpulses()
+		w.keepImpulses(sol)
 	}
 	st.PolishSweeps = solved.Sweeps
 	st.Bound = solved.Bound
@@ -687,33 +687,31 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solve
 // Settings.Budget, warm-started from ws.build.start, with the Picker and the
 // safeguard's Picker (errmeasure.SolveGuarded) seeing every iterate,
 // followed by Settings.Observer. ws.solve.res holds the picked iterate.
-func (w *World) pickSolve() (errmeasure.Solved, error) {
+func (w *World) pickSolve(sol *solveStage, rs *rowStage) (errmeasure.Solved, error) {
 	ws := &w.ws
 	s := &w.Settings
-	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.build.start, Context: s.Context, Observer: s.Observer}
-	if ws.solve.guard == nil {
-		ws.solve.guard = errmeasure.NewPicker(s.Pick)
-		ws.solve.guard.RejectGain = true
-		ws.solve.guard.GainOf = ws.solve.energy.gain
+	set := lcp.Settings{MaxIterations: s.Budget, Start: rs.start, Context: s.Context, Observer: s.Observer}
+	if sol.guard == nil {
+		sol.guard = errmeasure.NewPicker(s.Pick)
+		sol.guard.RejectGain = true
+		sol.guard.GainOf = sol.energy.gain
 	}
 	w.energyModel()
-	return errmeasure.SolveGuarded(&ws.solve.res, &ws.solve.prob, ws.step.solver, set, ws.solve.picker, ws.solve.guard)
+	return errmeasure.SolveGuarded(&sol.res, &sol.prob, ws.step.solver, set, sol.picker, sol.guard)
 }
 
 // safeguard moves a picked answer that did not solve the MLCP and would
 // add energy (energyModel) towards its anchor, the last step's impulses
 // first (errmeasure.Safeguard), and runs SafeguardSweeps after; a
 // converged answer is left as it is.
-func (w *World) safeguard(solved *errmeasure.Solved) errmeasure.Safeguarded {
-	ws := &w.ws
-	return errmeasure.Safeguard(&ws.solve.res, &ws.solve.prob, ws.solve.picker, ws.solve.guard, solved, ws.solve.energy.gain, w.previousImpulses(), SafeguardSweeps)
+func (w *World) safeguard(sol *solveStage, solved *errmeasure.Solved) errmeasure.Safeguarded {
+	return errmeasure.Safeguard(&sol.res, &sol.prob, sol.picker, sol.guard, solved, sol.energy.gain, w.previousImpulses(), SafeguardSweeps)
 }
 
 // polish runs Settings.Polish projected Gauss–Seidel sweeps from the kept
 // answer (errmeasure.Polish), counted in solved.Sweeps.
-func (w *World) polish(solved *errmeasure.Solved) error {
-	ws := &w.ws
-	return errmeasure.Polish(&ws.solve.res, &ws.solve.prob, w.Settings.Polish, ws.solve.picker, solved)
+func (w *World) polish(sol *solveStage, solved *errmeasure.Solved) error {
+	return errmeasure.Polish(&sol.res, &sol.prob, w.Settings.Polish, sol.picker, solved)
 }
 
 // SafeguardSweeps is the number of projected Gauss–Seidel sweeps the
@@ -730,26 +728,27 @@ const SafeguardSweeps = 5
 // the first anchor of the safeguard: a joint row's when the joint rows are
 // the same, a contact point's rows' by its key (0 for a new point).
 func (w *World) previousImpulses() []float64 {
+	sol := &w.ws.solve
 	ws := &w.ws
 	n := len(ws.build.rows)
-	ws.solve.prevX = grow(ws.solve.prevX, n)
-	clear(ws.solve.prevX)
+	sol.prevX = grow(sol.prevX, n)
+	clear(sol.prevX)
 	if len(ws.memory.jointX) == ws.build.nj {
-		copy(ws.solve.prevX, ws.memory.jointX)
+		copy(sol.prevX, ws.memory.jointX)
 	}
 	for i := range ws.contacts.points {
 		pt := &ws.contacts.points[i]
 		if c, ok := ws.memory.prevC[pt.ck]; ok {
-			copy(ws.solve.prevX[pt.Row:pt.Row+pt.Rows], c[:pt.Rows])
+			copy(sol.prevX[pt.Row:pt.Row+pt.Rows], c[:pt.Rows])
 		}
 	}
-	return ws.solve.prevX
+	return sol.prevX
 }
 
 // keepImpulses stores the step's x for previousImpulses.
-func (w *World) keepImpulses() {
+func (w *World) keepImpulses(sol *solveStage) {
 	ws := &w.ws
-	ws.memory.jointX = append(ws.memory.jointX[:0], ws.solve.res.X[:ws.build.nj]...)
+	ws.memory.jointX = append(ws.memory.jointX[:0], sol.res.X[:ws.build.nj]...)
 	if ws.memory.prevC == nil {
 		ws.memory.prevC = make(map[contactKey][4]float64)
 	}
@@ -757,7 +756,7 @@ func (w *World) keepImpulses() {
 	for i := range ws.contacts.points {
 		pt := &ws.contacts.points[i]
 		var c [4]float64
-		copy(c[:pt.Rows], ws.solve.res.X[pt.Row:pt.Row+pt.Rows])
+		copy(c[:pt.Rows], sol.res.X[pt.Row:pt.Row+pt.Rows])
 		ws.memory.prevC[pt.ck] = c
 	}
 }
@@ -787,8 +786,9 @@ type energyModel struct {
 // energyModel fills ws.solve.energy for the step's rows, with the bodies at the
 // step's start and ws.mass and ws.assembly.eq of this step.
 func (w *World) energyModel() {
+	sol := &w.ws.solve
 	ws := &w.ws
-	em := &ws.solve.energy
+	em := &sol.energy
 	h := w.Settings.H
 	n := len(ws.build.rows)
 	em.u, em.c, em.jvf = grow(em.u, n), grow(em.c, n), grow(em.jvf, n)
@@ -1035,10 +1035,10 @@ const (
 // every error is within ProjectionTolerance or MaxProjections solves ran.
 // It records the largest error left in ws.projection.maxViol.
 func (w *World) project(mass *Mass) error {
-	ws := &w.ws
+	ps := &w.ws.projection
 	s := &w.Settings
-	ws.projection.projects, ws.projection.projIts, ws.projection.pregularized = 0, 0, 0
-	ws.projection.pskip, ws.projection.pskipWhy = ProjectionNotSkipped, ""
+	ps.projects, ps.projIts, ps.pregularized = 0, 0, 0
+	ps.pskip, ps.pskipWhy = ProjectionNotSkipped, ""
 	above := s.ProjectAbove
 	if above == 0 {
 		above = DefaultProjectAbove
@@ -1049,10 +1049,10 @@ func (w *World) project(mass *Mass) error {
 		if err != nil {
 			return err
 		}
-		if m <= ProjectionTolerance || ws.projection.projects >= MaxProjections {
+		if m <= ProjectionTolerance || ps.projects >= MaxProjections {
 			return nil
 		}
-		if ws.projection.projects == 0 && (s.Stabilization == None || s.Stabilization == Baumgarte || !(m > above)) && s.Stabilization != Post {
+		if ps.projects == 0 && (s.Stabilization == None || s.Stabilization == Baumgarte || !(m > above)) && s.Stabilization != Post {
 			return nil
 		}
 		ok, err := w.projectOnce()
@@ -1075,22 +1075,23 @@ func (w *World) project(mass *Mass) error {
 // ws.projection.maxViol to the largest over all (a compliant row's deflection
 // included: Stats.MaxViolation reports how deep a soft contact sinks).
 func (w *World) positionRows() (float64, error) {
+	ps := &w.ws.projection
 	ws := &w.ws
 	ws.build.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
 	nj := 0
 	for _, c := range w.Joints {
 		nj += c.Dim()
 	}
-	ws.projection.ppoints = w.collect(ws.projection.ppoints[:0], nil)
-	n := nj + len(ws.projection.ppoints)
-	if cap(ws.projection.prows) < n {
-		ws.projection.prows = make([]constraint.Row, n)
+	ps.ppoints = w.collect(ps.ppoints[:0], nil)
+	n := nj + len(ps.ppoints)
+	if cap(ps.prows) < n {
+		ps.prows = make([]constraint.Row, n)
 	}
-	ws.projection.prows = ws.projection.prows[:n]
+	ps.prows = ps.prows[:n]
 	k := 0
 	for i, c := range w.Joints {
 		d := c.Dim()
-		if err := c.Fill(ws.projection.prows[k:k+d], &ws.build.ctx); err != nil {
+		if err := c.Fill(ps.prows[k:k+d], &ws.build.ctx); err != nil {
 			return 0, fmt.Errorf("constraint %d: %w", i, err)
 		}
 		k += d
@@ -1099,19 +1100,19 @@ func (w *World) positionRows() (float64, error) {
 	// are velocity-level).
 	m := 0
 	for i := 0; i < nj; i++ {
-		if ws.projection.prows[i].Kind.Positional() {
-			ws.projection.prows[m] = ws.projection.prows[i]
+		if ps.prows[i].Kind.Positional() {
+			ps.prows[m] = ps.prows[i]
 			m++
 		}
 	}
-	for i := range ws.projection.ppoints {
-		ws.projection.ppoints[i].NormalRow(&ws.projection.prows[m], w.Bodies)
+	for i := range ps.ppoints {
+		ps.ppoints[i].NormalRow(&ps.prows[m], w.Bodies)
 		m++
 	}
-	ws.projection.prows = ws.projection.prows[:m]
+	ps.prows = ps.prows[:m]
 	viol, rigid := 0.0, 0.0
-	for i := range ws.projection.prows {
-		r := &ws.projection.prows[i]
+	for i := range ps.prows {
+		r := &ps.prows[i]
 		e := -r.Phi
 		if r.Kind == constraint.Bilateral {
 			e = math.Abs(r.Phi)
@@ -1121,7 +1122,7 @@ func (w *World) positionRows() (float64, error) {
 			rigid = math.Max(rigid, e)
 		}
 	}
-	ws.projection.maxViol = viol
+	ps.maxViol = viol
 	return rigid, nil
 }
 
@@ -1136,36 +1137,37 @@ func compliant(r *constraint.Row) bool {
 // and ws.projection.pskipWhy and the bodies unmoved, when no δ could be found
 // (projectSolve).
 func (w *World) projectOnce() (bool, error) {
+	ps := &w.ws.projection
 	ws := &w.ws
-	m := len(ws.projection.prows)
-	if err := ws.projection.peq.MassMatrix(&ws.mass, ws.projection.prows); err != nil {
+	m := len(ps.prows)
+	if err := ps.peq.MassMatrix(&ws.mass, ps.prows); err != nil {
 		return false, fmt.Errorf("post-stabilization: %w", err)
 	}
-	ws.projection.pb = grow(ws.projection.pb, m)
-	ws.projection.plo = grow(ws.projection.plo, m)
-	ws.projection.phi = grow(ws.projection.phi, m)
-	if cap(ws.projection.pstart) < m {
-		ws.projection.pstart = make([]lcp.State, m)
+	ps.pb = grow(ps.pb, m)
+	ps.plo = grow(ps.plo, m)
+	ps.phi = grow(ps.phi, m)
+	if cap(ps.pstart) < m {
+		ps.pstart = make([]lcp.State, m)
 	}
-	ws.projection.pstart = ws.projection.pstart[:m]
-	for i := range ws.projection.prows {
-		r := &ws.projection.prows[i]
-		ws.projection.pb[i] = r.Phi
-		ws.projection.phi[i] = math.Inf(1)
+	ps.pstart = ps.pstart[:m]
+	for i := range ps.prows {
+		r := &ps.prows[i]
+		ps.pb[i] = r.Phi
+		ps.phi[i] = math.Inf(1)
 		if compliant(r) {
 			// A spring's deflection is physics, not error: hold it
 			// (J Δq = 0 to first order) while the rigid rows move.
-			ws.projection.pb[i], ws.projection.plo[i], ws.projection.pstart[i] = 0, math.Inf(-1), lcp.Free
+			ps.pb[i], ps.plo[i], ps.pstart[i] = 0, math.Inf(-1), lcp.Free
 			continue
 		}
 		if r.Kind == constraint.Bilateral {
-			ws.projection.plo[i] = math.Inf(-1)
-			ws.projection.pstart[i] = lcp.Free
+			ps.plo[i] = math.Inf(-1)
+			ps.pstart[i] = lcp.Free
 		} else {
-			ws.projection.plo[i] = 0
-			ws.projection.pstart[i] = lcp.AtLower
+			ps.plo[i] = 0
+			ps.pstart[i] = lcp.AtLower
 			if r.Phi < 0 {
-				ws.projection.pstart[i] = lcp.Free
+				ps.pstart[i] = lcp.Free
 			}
 		}
 	}
@@ -1173,18 +1175,18 @@ func (w *World) projectOnce() (bool, error) {
 		return false, nil
 	}
 	nb := len(w.Bodies)
-	if cap(ws.projection.dq) < nb {
-		ws.projection.dq = make([][6]float64, nb)
+	if cap(ps.dq) < nb {
+		ps.dq = make([][6]float64, nb)
 	}
-	ws.projection.dq = ws.projection.dq[:nb]
-	clear(ws.projection.dq)
-	for i := range ws.projection.prows {
-		r := &ws.projection.prows[i]
-		d := ws.projection.pres.X[i]
+	ps.dq = ps.dq[:nb]
+	clear(ps.dq)
+	for i := range ps.prows {
+		r := &ps.prows[i]
+		d := ps.pres.X[i]
 		for k := 0; k < r.N; k++ {
-			jm := &ws.projection.peq.JMinv[i][k]
+			jm := &ps.peq.JMinv[i][k]
 			for c := 0; c < 6; c++ {
-				ws.projection.dq[r.Body[k]][c] += jm[c] * d
+				ps.dq[r.Body[k]][c] += jm[c] * d
 			}
 		}
 	}
@@ -1192,8 +1194,8 @@ func (w *World) projectOnce() (bool, error) {
 	// the rotations, exact only for small angles; scale it so that no body
 	// turns by more than maxProjectionTurn.
 	scale := 1.0
-	for i := range ws.projection.dq {
-		dq := &ws.projection.dq[i]
+	for i := range ps.dq {
+		dq := &ps.dq[i]
 		if t := math.Sqrt(dq[3]*dq[3] + dq[4]*dq[4] + dq[5]*dq[5]); t > maxProjectionTurn {
 			scale = math.Min(scale, maxProjectionTurn/t)
 		}
@@ -1202,7 +1204,7 @@ func (w *World) projectOnce() (bool, error) {
 		if b.Static || b.Kinematic { // kinematic poses are prescribed
 			continue
 		}
-		dq := ws.projection.dq[i]
+		dq := ps.dq[i]
 		b.Displace(mgl64.Vec3{dq[0], dq[1], dq[2]}.Mul(scale), mgl64.Vec3{dq[3], dq[4], dq[5]}.Mul(scale))
 	}
 	return true, nil
@@ -1225,40 +1227,41 @@ const ProjectionShift = 1e-8
 // solver of its own. It returns false, with ws.projection.pskip and ws.projection.pskipWhy set,
 // when neither gives a finite δ.
 func (w *World) projectSolve() bool {
+	ps := &w.ws.projection
 	ws := &w.ws
-	m := len(ws.projection.prows)
+	m := len(ps.prows)
 	solver := ws.step.post
-	ws.projection.pprob = lcp.Problem{A: &ws.projection.peq.A, B: ws.projection.pb, Lo: ws.projection.plo, Hi: ws.projection.phi}
-	err := solver.Solve(&ws.projection.pres, &ws.projection.pprob, lcp.Settings{Start: ws.projection.pstart})
-	ws.projection.projects++
-	ws.projection.projIts += ws.projection.pres.Iterations
+	ps.pprob = lcp.Problem{A: &ps.peq.A, B: ps.pb, Lo: ps.plo, Hi: ps.phi}
+	err := solver.Solve(&ps.pres, &ps.pprob, lcp.Settings{Start: ps.pstart})
+	ps.projects++
+	ps.projIts += ps.pres.Iterations
 	if errors.Is(err, lcp.ErrSingular) {
 		first := err
-		ws.projection.pdiag = grow(ws.projection.pdiag, m)
-		for i := range ws.projection.pdiag {
-			ws.projection.pdiag[i] = ws.projection.peq.A.At(i, i)
+		ps.pdiag = grow(ps.pdiag, m)
+		for i := range ps.pdiag {
+			ps.pdiag[i] = ps.peq.A.At(i, i)
 		}
-		ws.projection.peq.massMatrix(&ws.mass, ws.projection.prows, false)
-		for i, d := range ws.projection.pdiag {
-			ws.projection.peq.A.Add(i, i, ProjectionShift*d)
+		ps.peq.massMatrix(&ws.mass, ps.prows, false)
+		for i, d := range ps.pdiag {
+			ps.peq.A.Add(i, i, ProjectionShift*d)
 		}
-		ws.projection.peq.A.Finish()
-		err = ws.projection.pfallback.Solve(&ws.projection.pres, &ws.projection.pprob, lcp.Settings{})
-		ws.projection.projIts += ws.projection.pres.Iterations
-		ws.projection.pregularized++
+		ps.peq.A.Finish()
+		err = ps.pfallback.Solve(&ps.pres, &ps.pprob, lcp.Settings{})
+		ps.projIts += ps.pres.Iterations
+		ps.pregularized++
 		if err != nil {
 			err = fmt.Errorf("%w; regularized by %g: %w", first, ProjectionShift, err)
 		}
 	}
 	switch {
-	case len(ws.projection.pres.X) != m || errors.Is(err, lcp.ErrSingular):
-		ws.projection.pskip, ws.projection.pskipWhy = ProjectionInconsistent, fmt.Sprintf("post-stabilization: %v", err)
+	case len(ps.pres.X) != m || errors.Is(err, lcp.ErrSingular):
+		ps.pskip, ps.pskipWhy = ProjectionInconsistent, fmt.Sprintf("post-stabilization: %v", err)
 		return false
-	case !num.FiniteSlice(ws.projection.pres.X):
-		ws.projection.pskip, ws.projection.pskipWhy = ProjectionFailed, fmt.Sprintf("post-stabilization: the correction is not finite (%v)", err)
+	case !num.FiniteSlice(ps.pres.X):
+		ps.pskip, ps.pskipWhy = ProjectionFailed, fmt.Sprintf("post-stabilization: the correction is not finite (%v)", err)
 		return false
 	case err != nil:
-		ws.projection.pskip, ws.projection.pskipWhy = ProjectionFailed, fmt.Sprintf("post-stabilization: %v", err)
+		ps.pskip, ps.pskipWhy = ProjectionFailed, fmt.Sprintf("post-stabilization: %v", err)
 		return false
 	}
 	return true
