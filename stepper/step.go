@@ -530,7 +530,8 @@ func (w *World) appliedWork() float64 {
 
 // freeVelocities computes each body's world inverse inertia and its free
 // velocity M⁻¹ p (Mass.Update), the velocity it would have after the step
-// without constraints.
+// without constraints. It is the first stage: the Mass it returns is what
+// the later stages take as proof that this step's free velocities exist.
 func (w *World) freeVelocities() *Mass {
 	m := &w.ws.mass
 	m.Update(w.Bodies, w.Settings.H, w.Settings.Gravity)
@@ -538,9 +539,10 @@ func (w *World) freeVelocities() *Mass {
 }
 
 // buildRows asks every constraint for its rows (the ODE contract), then
-// appends the contact rows, and sets the warm-start index sets ws.build.start:
-// joint rows from the last step while their count is unchanged, contact
-// rows from the last step's states of the same contact keys.
+// appends the contact rows of cs, and sets the warm-start index sets
+// start: joint rows from the last step while their count is unchanged,
+// contact rows from the last step's states of the same contact keys
+// (memory). It returns its rowStage, the input of assemble.
 func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	ws := &w.ws
 	rs := &ws.build
@@ -599,7 +601,8 @@ func (w *World) fillJointRows(nj int) error {
 
 // assemble builds A, b and the bounds of the step's MLCP
 // (Assembly.Assemble), a bouncing contact's restitution target included
-// (its normal row's constraint.Row.Bounce).
+// (its normal row's constraint.Row.Bounce), from the rows of rs, and
+// returns its assemblyStage.
 func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
 	as := &w.ws.assembly
 	return as, as.eq.Assemble(&w.Settings, m, rs.rows)
@@ -633,8 +636,10 @@ func (w *World) solveSymmetric(m *Mass, cs *contactStage, rs *rowStage) (*solveS
 // pickSolve (the solver under the budget, the Picker keeping the
 // least-error iterate), safeguard (an unconverged answer that would add
 // energy moved towards its anchor) and polish (Settings.Polish sweeps from
-// the kept iterate). It leaves the answer in ws.solve.res and returns the step's
-// solver statistics.
+// the kept iterate). It needs the pre-solve's presolveStage (which has
+// seeded rs.start and the solver's factor) only as proof that
+// estimateNewContacts ran. It returns its solveStage, whose res holds the
+// answer x, and the step's solver statistics.
 func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solveStage, Stats, error) {
 	ws := &w.ws
 	sol := &ws.solve
