@@ -14,11 +14,11 @@ import (
 // beyond it; its rows keep the first-order prediction.
 const maxDriftTurn = 0.5
 
-// predictDrift sets constraint.Row.Drift on the step's rigid bilateral
-// joint rows (ws.build.rows[:nj]) in the Regularized mode: the rows are filled
-// again at the poses the bodies would reach with their velocities at the step's start v̂ (the last
-// step's constrained velocities: the free ones would add the unconstrained
-// response to gravity and torques that the rows then remove)
+// predictDrift sets constraint.Row.Drift on the step's rigid bilateral joint
+// rows (ws.build.rows[:nj]) in the Regularized mode: the rows are filled again
+// at the poses the bodies would reach with their velocities at the step's
+// start v̂ (the last step's constrained velocities: the free ones would add
+// the unconstrained response to gravity and torques that the rows then remove)
 // (q ⊕ h v̂, body.Body.Displace), and a row's drift is
 //
 //	Drift = φ(q ⊕ h v̂) − φ(q) − h J(q) v̂,

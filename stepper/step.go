@@ -870,15 +870,15 @@ func (w *World) explainInvalid(err error) error {
 			return fmt.Errorf("%w; the cause: %v", err, berr)
 		}
 	}
-	ws := &w.ws
-	for i := range ws.build.rows {
-		bad := math.IsNaN(ws.assembly.eq.B[i]) || math.IsInf(ws.assembly.eq.B[i], 0) || math.IsNaN(ws.assembly.eq.Lo[i]) || math.IsNaN(ws.assembly.eq.Hi[i])
-		for j := 0; j < len(ws.build.rows) && !bad; j++ {
-			a := ws.assembly.eq.Matrix().At(i, j)
+	rs, eq := &w.ws.build, &w.ws.assembly.eq
+	for i := range rs.rows {
+		bad := math.IsNaN(eq.B[i]) || math.IsInf(eq.B[i], 0) || math.IsNaN(eq.Lo[i]) || math.IsNaN(eq.Hi[i])
+		for j := 0; j < len(rs.rows) && !bad; j++ {
+			a := eq.Matrix().At(i, j)
 			bad = math.IsNaN(a) || math.IsInf(a, 0)
 		}
 		if bad {
-			r := &ws.build.rows[i]
+			r := &rs.rows[i]
 			names := make([]string, r.N)
 			for k := 0; k < r.N; k++ {
 				names[k] = fmt.Sprintf("%q", w.Bodies[r.Body[k]].Name)
@@ -1137,10 +1137,10 @@ func compliant(r *constraint.Row) bool {
 	return r.Stiffness != 0 && !math.IsInf(r.Stiffness, 1)
 }
 
-// projectOnce solves one projection MLCP over ws.projection.prows and displaces the
-// bodies by Δq = M⁻¹ Jᵀ δ. It returns false, with the reason in ws.projection.pskip
-// and ws.projection.pskipWhy and the bodies unmoved, when no δ could be found
-// (projectSolve).
+// projectOnce solves one projection MLCP over ws.projection.prows and
+// displaces the bodies by Δq = M⁻¹ Jᵀ δ. It returns false, with the reason
+// in ws.projection.pskip and ws.projection.pskipWhy and the bodies unmoved,
+// when no δ could be found (projectSolve).
 func (w *World) projectOnce() (bool, error) {
 	ps := &w.ws.projection
 	ws := &w.ws
@@ -1226,11 +1226,12 @@ func (w *World) projectOnce() (bool, error) {
 // starts from the corrected poses.
 const ProjectionShift = 1e-8
 
-// projectSolve solves the projection MLCP ws.projection.pprob over ws.projection.prows into
-// ws.projection.pres: by Settings.PostSolver, then, if that fails with lcp.ErrSingular,
-// by block pivoting on the regularized matrix (ProjectionShift), cold, on a
-// solver of its own. It returns false, with ws.projection.pskip and ws.projection.pskipWhy set,
-// when neither gives a finite δ.
+// projectSolve solves the projection MLCP ws.projection.pprob over
+// ws.projection.prows into ws.projection.pres: by Settings.PostSolver, then,
+// if that fails with lcp.ErrSingular, by block pivoting on the regularized
+// matrix (ProjectionShift), cold, on a solver of its own. It returns false,
+// with ws.projection.pskip and ws.projection.pskipWhy set, when neither gives
+// a finite δ.
 func (w *World) projectSolve() bool {
 	ps := &w.ws.projection
 	ws := &w.ws
