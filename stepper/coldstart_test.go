@@ -68,11 +68,11 @@ func TestColdStartPreSolveIsShort(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%d bricks: %v", c.bricks, err)
 		}
-		if got := w.ws.eres.Iterations; got == 0 || got > 20 {
+		if got := w.ws.presolve.eres.Iterations; got == 0 || got > 20 {
 			t.Errorf("%d bricks: the pre-solve took %d iterations, want 1 to 20", c.bricks, got)
 		}
-		if w.ws.eres.Status != lcp.Converged {
-			t.Errorf("%d bricks: the pre-solve ended %v", c.bricks, w.ws.eres.Status)
+		if w.ws.presolve.eres.Status != lcp.Converged {
+			t.Errorf("%d bricks: the pre-solve ended %v", c.bricks, w.ws.presolve.eres.Status)
 		}
 		if st.BudgetHit || st.Status != lcp.Converged {
 			t.Errorf("%d bricks: step 1 ended %v after %d iterations", c.bricks, st.Status, st.Iterations)
@@ -120,15 +120,15 @@ func TestNewFrictionRowsStartFree(t *testing.T) {
 	}
 	// Step 1: every contact is new, so every friction row must start free.
 	nf := 0
-	for i := range w.ws.points {
-		pt := &w.ws.points[i]
+	for i := range w.ws.contacts.points {
+		pt := &w.ws.contacts.points[i]
 		if !pt.Fresh || pt.Mu == 0 {
 			continue
 		}
 		for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
 			nf++
-			if w.ws.start[r] != lcp.Free {
-				t.Errorf("point %d: friction row %d starts %v", i, r, w.ws.start[r])
+			if w.ws.build.start[r] != lcp.Free {
+				t.Errorf("point %d: friction row %d starts %v", i, r, w.ws.build.start[r])
 			}
 		}
 	}

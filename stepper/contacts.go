@@ -246,10 +246,11 @@ func (w *World) margin() float64 {
 	return DefaultContactMargin
 }
 
-// detectContacts runs the broad phase over the geoms' bounding boxes and
-// the narrow phase on each candidate pair, filling ws.points grouped by
-// pair (one manifold per pair) in a deterministic order: pairs sorted by
-// geom index, points in the narrow phase's order.
+// detectContacts is the stage after freeVelocities, whose Mass it takes:
+// it runs the broad phase over the geoms' bounding boxes and the narrow
+// phase on each candidate pair, filling and returning its contactStage,
+// the points grouped by pair (one manifold per pair) in a deterministic
+// order: pairs sorted by geom index, points in the narrow phase's order.
 //
 // Contacts are speculative (as in Box2D and Bullet's contact processing
 // threshold): each geom's box is widened by how far it can move in the
@@ -264,56 +265,60 @@ func (w *World) margin() float64 {
 // Its positive gap enters b as φ/h, so x ≥ 0 ⊥ w ≥ 0 lets the body travel
 // exactly to the surface within the step and no farther: a fast body
 // stops at the surface instead of inside it or beyond a thin wall.
-func (w *World) detectContacts() {
-	w.ws.points = w.collect(w.ws.points[:0], true)
+func (w *World) detectContacts(m *Mass) *contactStage {
+	cs := &w.ws.contacts
+	cs.points = w.collect(cs.points[:0], m)
+	return cs
 }
 
 // collect appends to dst the contact points at the bodies' current poses:
-// with speculative set, those of detectContacts; without, the points with
+// with the free velocities of freeVelocities (free), those of
+// detectContacts, swept speculatively; with free nil, the points with
 // gap ≤ margin (the poses after the step, for post-stabilization and
 // MaxViolation).
-func (w *World) collect(dst []point, speculative bool) []point {
-	ws := &w.ws
+func (w *World) collect(dst []point, free *Mass) []point {
+	cs := &w.ws.contacts
+	speculative := free != nil
 	ng := len(w.Geoms)
 	if ng < 2 {
 		return dst
 	}
 	margin := w.margin()
 	h := w.Settings.H
-	if cap(ws.poses) < ng {
-		ws.poses = make([]contact.Pose, ng)
-		ws.boxes = make([]contact.AABB, ng)
-		ws.sweep = make([]float64, ng)
+	if cap(cs.poses) < ng {
+		cs.poses = make([]contact.Pose, ng)
+		cs.boxes = make([]contact.AABB, ng)
+		cs.sweep = make([]float64, ng)
 	}
-	ws.poses, ws.boxes, ws.sweep = ws.poses[:ng], ws.boxes[:ng], ws.sweep[:ng]
+	cs.poses, cs.boxes, cs.sweep = cs.poses[:ng], cs.boxes[:ng], cs.sweep[:ng]
 	for g := range w.Geoms {
-		ws.poses[g] = w.geomPose(g)
-		ws.sweep[g] = 0
+		cs.poses[g] = w.geomPose(g)
+		cs.sweep[g] = 0
 		if speculative {
-			ws.sweep[g] = w.geomSweep(g, ws.poses[g])
+			cs.sweep[g] = w.geomSweep(g, cs.poses[g], free)
 		}
-		ws.boxes[g] = w.Geoms[g].Shape.Bounds(ws.poses[g], margin+ws.sweep[g])
+		cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
 	}
-	if ws.skip == nil {
+	if cs.skip == nil {
 		// Same body, or both fixed: no contact. Nor between two bodies
 		// of infinite mass (fixed or kinematic): such a row has a zero
 		// diagonal in A and nothing could yield.
 		// Then the collision filter (filter.go): bits, joints, excluded
 		// pairs.
-		ws.skip = func(i, j int) bool {
+		cs.skip = func(i, j int) bool {
 			return w.bodyOf(i) == w.bodyOf(j) || (w.infiniteMass(i) && w.infiniteMass(j)) || !w.mayCollide(i, j)
 		}
 	}
 	w.updateJoined()
-	ws.pairs = ws.sap.Pairs(ws.pairs[:0], ws.boxes, ws.skip)
-	for _, pr := range ws.pairs {
+	cs.pairs = cs.sap.Pairs(cs.pairs[:0], cs.boxes, cs.skip)
+	for _, pr := range cs.pairs {
 		ga, gb := pr[0], pr[1]
-		look := margin + ws.sweep[ga] + ws.sweep[gb]
-		ws.pts = contact.Collide(ws.pts[:0], w.Geoms[ga].Shape, ws.poses[ga], w.Geoms[gb].Shape, ws.poses[gb], look)
+		look := margin + cs.sweep[ga] + cs.sweep[gb]
+		cs.pts = contact.Collide(cs.pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
 		if speculative {
-			ws.pts = w.closing(ws.pts, w.bodyOf(ga), w.bodyOf(gb), margin)
+			cs.pts = w.closing(cs.pts, w.bodyOf(ga), w.bodyOf(gb), margin, free)
 		}
-		if len(ws.pts) == 0 {
+		if len(cs.pts) == 0 {
 			continue
 		}
 		ma, mb := w.Geoms[ga].Material, w.Geoms[gb].Material
@@ -321,15 +326,15 @@ func (w *World) collect(dst []point, speculative bool) []point {
 		k, d := pairCompliance(ma, mb)
 		e := math.Max(ma.Restitution, mb.Restitution)
 		first := len(dst)
-		for _, p := range ws.pts {
+		for _, p := range cs.pts {
 			dst = append(dst, point{
 				ContactInfo: ContactInfo{A: w.bodyOf(ga), B: w.bodyOf(gb), GeomA: ga, GeomB: gb,
 					Point: p.Pos, Normal: p.Normal, Gap: p.Gap, Mu: mu, Stiffness: k, Damping: d},
 				ck: contactKey{ga, gb, p.Key}, e: e,
 			})
 		}
-		dst[first].manifold = len(ws.pts)
-		if len(ws.pts) == 2 {
+		dst[first].manifold = len(cs.pts)
+		if len(cs.pts) == 2 {
 			// The rolling row goes with the manifold's last point.
 			dst[first+1].Roll = math.Max(ma.Rolling, mb.Rolling)
 		}
@@ -342,15 +347,15 @@ func (w *World) collect(dst []point, speculative bool) []point {
 // the step: h (|v| + |ω| r), with the larger of the body's current and
 // free speeds and r the distance from its centre of mass to the far corner
 // of the geom's unpadded box. 0 for fixed geoms and static bodies.
-func (w *World) geomSweep(g int, p contact.Pose) float64 {
+func (w *World) geomSweep(g int, p contact.Pose, free *Mass) float64 {
 	bi := w.bodyOf(g)
 	if bi == constraint.World {
 		return 0
 	}
 	b := w.Bodies[bi]
 	lin, ang := b.Vel.Len(), b.AngVel.Len()
-	if bi < len(w.ws.mass.Free) {
-		vf := &w.ws.mass.Free[bi]
+	if bi < len(free.Free) {
+		vf := &free.Free[bi]
 		lin = math.Max(lin, math.Sqrt(vf[0]*vf[0]+vf[1]*vf[1]+vf[2]*vf[2]))
 		ang = math.Max(ang, math.Sqrt(vf[3]*vf[3]+vf[4]*vf[4]+vf[5]*vf[5]))
 	}
@@ -373,12 +378,12 @@ func (w *World) geomSweep(g int, p contact.Pose) float64 {
 // closing keeps the points of pts (between bodies a and b) whose gap is
 // within margin now or can close within the step under the free
 // velocities, φ + h·min(0, φ̇) ≤ margin, and returns them (in place).
-func (w *World) closing(pts []contact.Point, a, b int, margin float64) []contact.Point {
+func (w *World) closing(pts []contact.Point, a, b int, margin float64, free *Mass) []contact.Point {
 	h := w.Settings.H
 	out := pts[:0]
 	for _, p := range pts {
 		if p.Gap > margin {
-			rate := w.freeRelVel(a, b, p.Pos).Dot(p.Normal)
+			rate := w.freeRelVel(free, a, b, p.Pos).Dot(p.Normal)
 			if p.Gap+h*math.Min(0, rate) > margin {
 				continue
 			}
@@ -388,15 +393,15 @@ func (w *World) closing(pts []contact.Point, a, b int, margin float64) []contact
 	return out
 }
 
-// freeRelVel is relVel under the free velocities (ws.mass.Free).
-func (w *World) freeRelVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
+// freeRelVel is relVel under the free velocities free.Free.
+func (w *World) freeRelVel(free *Mass, a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	var out mgl64.Vec3
 	pv := func(i int) mgl64.Vec3 {
-		v := &w.ws.mass.Free[i]
+		v := &free.Free[i]
 		r := x.Sub(w.Bodies[i].Pos)
 		return mgl64.Vec3{v[0], v[1], v[2]}.Add(mgl64.Vec3{v[3], v[4], v[5]}.Cross(r))
 	}
-	if len(w.ws.mass.Free) < len(w.Bodies) {
+	if len(free.Free) < len(w.Bodies) {
 		return w.relVel(a, b, x) // free velocities not computed yet
 	}
 	if b != constraint.World {
@@ -410,10 +415,10 @@ func (w *World) freeRelVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 
 // contactRowCount sets each detected contact's Rows (ContactInfo.Layout)
 // and returns the number of rows they need.
-func (w *World) contactRowCount() int {
+func (w *World) contactRowCount(cs *contactStage) int {
 	n := 0
-	for i := range w.ws.points {
-		p := &w.ws.points[i]
+	for i := range cs.points {
+		p := &cs.points[i]
 		p.Rows = p.Layout().N
 		n += p.Rows
 	}
@@ -461,22 +466,22 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 // SlipSpeed (so box friction opposes the motion as Coulomb friction does);
 // otherwise it keeps the previous step's t₁ of the same key; a new point
 // takes constraint.Perp(n). t₂ = n × t₁.
-func (w *World) fillContactRows(nj int, rows []constraint.Row, start []lcp.State) {
+func (w *World) fillContactRows(m *Mass, cs *contactStage, nj int, rows []constraint.Row, start []lcp.State) {
 	ws := &w.ws
 	h := w.Settings.H
 	k := 0
 	var lineDir mgl64.Vec3
-	for i := range ws.points {
-		pt := &ws.points[i]
+	for i := range cs.points {
+		pt := &cs.points[i]
 		pt.Row = nj + k
 		n := pt.Normal
-		c, seen := ws.cache[pt.ck]
+		c, seen := ws.memory.cache[pt.ck]
 		pt.Fresh = !seen
 		reuse := seen && c.n == pt.Rows // same rows as last step: keep their index sets
 		if pt.manifold > 0 {
 			lineDir = mgl64.Vec3{}
 			if pt.manifold == 2 {
-				d := ws.points[i+1].Point.Sub(pt.Point)
+				d := cs.points[i+1].Point.Sub(pt.Point)
 				d = d.Sub(n.Mul(d.Dot(n)))
 				if l := d.Len(); l > 1e-9 {
 					lineDir = d.Mul(1 / l)
@@ -497,7 +502,7 @@ func (w *World) fillContactRows(nj int, rows []constraint.Row, start []lcp.State
 		if seen {
 			pt.XN = c.xn
 		} else {
-			aii, jv := ws.mass.rowDiag(r)
+			aii, jv := m.rowDiag(r)
 			bn := jv
 			if pt.Gap > 0 {
 				bn += pt.Gap / h
@@ -542,7 +547,7 @@ func (w *World) fillContactRows(nj int, rows []constraint.Row, start []lcp.State
 				u, _ = constraint.Perp(n)
 			}
 			pt.RollAxis = u
-			pt.RollBound = pt.Roll * (ws.points[i-1].XN + pt.XN)
+			pt.RollBound = pt.Roll * (cs.points[i-1].XN + pt.XN)
 			start[k+l.Rolling] = lcp.Free
 		}
 		pt.fillTangentRows(rows[k:], w.Bodies)
@@ -555,18 +560,18 @@ func (w *World) fillContactRows(nj int, rows []constraint.Row, start []lcp.State
 
 // storeImpulses keeps each contact's normal impulse, friction direction
 // and final index-set states for the next step, keyed by contact key.
-func (w *World) storeImpulses() {
+func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 	ws := &w.ws
-	if ws.next == nil {
-		ws.next = make(map[contactKey]cached)
+	if ws.memory.next == nil {
+		ws.memory.next = make(map[contactKey]cached)
 	}
-	clear(ws.next)
-	x := ws.res.X
-	st := ws.res.States
-	haveX := len(x) == len(ws.rows)
-	haveSt := len(st) == len(ws.rows)
-	for i := range ws.points {
-		pt := &ws.points[i]
+	clear(ws.memory.next)
+	x := sol.res.X
+	st := sol.res.States
+	haveX := len(x) == len(rs.rows)
+	haveSt := len(st) == len(rs.rows)
+	for i := range cs.points {
+		pt := &cs.points[i]
 		c := cached{t1: pt.T1, n: pt.Rows, xn: pt.XN}
 		r := pt.Row
 		if haveX {
@@ -575,9 +580,9 @@ func (w *World) storeImpulses() {
 		if haveSt {
 			copy(c.state[:pt.Rows], st[r:r+pt.Rows])
 		}
-		ws.next[pt.ck] = c
+		ws.memory.next[pt.ck] = c
 	}
-	ws.cache, ws.next = ws.next, ws.cache
+	ws.memory.cache, ws.memory.next = ws.memory.next, ws.memory.cache
 }
 
 // estimateNewContacts gives new contacts their x̂ₙ from a pre-solve: the
@@ -619,12 +624,13 @@ func (w *World) storeImpulses() {
 // starts from the pre-solve's factor, and since the two problems share A
 // and differ only in the new contacts' rows, it recomputes only the rows
 // of the factor those reach (see lcp.BPP).
-func (w *World) estimateNewContacts() {
+func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *rowStage) *presolveStage {
 	ws := &w.ws
-	ws.preIts, ws.seedSweeps = 0, 0
+	pre := &ws.presolve
+	pre.preIts, pre.seedSweeps = 0, 0
 	fresh := false
-	for i := range ws.points {
-		if pt := &ws.points[i]; pt.Fresh && pt.Rows > 1 {
+	for i := range cs.points {
+		if pt := &cs.points[i]; pt.Fresh && pt.Rows > 1 {
 			fresh = true
 			break
 		}
@@ -633,82 +639,83 @@ func (w *World) estimateNewContacts() {
 		// New frictionless contacts need no estimate, but a scene built at
 		// rest starts them at their bounds all the same: seed their
 		// normal rows' start in the step's own problem.
-		if n := w.freshPoints(); n > 0 && 4*n >= len(ws.points) {
-			ws.eprob = ws.eq.Problem()
+		if n := w.freshPoints(); n > 0 && 4*n >= len(cs.points) {
+			pre.eprob = as.eq.Problem()
 			w.seedNewNormals(false)
 		}
-		return
+		return pre
 	}
-	ws.elo = append(ws.elo[:0], ws.eq.Lo...)
-	ws.ehi = append(ws.ehi[:0], ws.eq.Hi...)
-	for i := range ws.points {
-		pt := &ws.points[i]
+	pre.elo = append(pre.elo[:0], as.eq.Lo...)
+	pre.ehi = append(pre.ehi[:0], as.eq.Hi...)
+	for i := range cs.points {
+		pt := &cs.points[i]
 		if !pt.Fresh {
 			continue
 		}
 		for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
-			ws.elo[r], ws.ehi[r] = 0, 0
+			pre.elo[r], pre.ehi[r] = 0, 0
 		}
 	}
 	solver, ok := ws.step.solver.(*lcp.BPP)
 	if !ok {
-		if ws.estSolver == nil {
-			ws.estSolver = &lcp.BPP{}
+		if pre.estSolver == nil {
+			pre.estSolver = &lcp.BPP{}
 		}
-		solver = ws.estSolver
+		solver = pre.estSolver
 	}
-	ws.eprob = lcp.Problem{A: ws.eq.Matrix(), B: ws.eq.B, Lo: ws.elo, Hi: ws.ehi}
-	if 4*w.freshPoints() >= len(ws.points) {
+	pre.eprob = lcp.Problem{A: as.eq.Matrix(), B: as.eq.B, Lo: pre.elo, Hi: pre.ehi}
+	if 4*w.freshPoints() >= len(cs.points) {
 		w.seedNewNormals(false)
 	}
-	err := solver.Solve(&ws.eres, &ws.eprob, lcp.Settings{Start: ws.start, MaxIterations: preSolveTrial})
-	ws.preIts = ws.eres.Iterations
-	if ws.eres.Status == lcp.BudgetExhausted {
+	err := solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start, MaxIterations: preSolveTrial})
+	pre.preIts = pre.eres.Iterations
+	if pre.eres.Status == lcp.BudgetExhausted {
 		// The old rows' index sets were a bad start (see preSolveTrial):
 		// start again from the sweeps' index sets of every row.
 		w.seedNewNormals(true)
-		err = solver.Solve(&ws.eres, &ws.eprob, lcp.Settings{Start: ws.start})
-		ws.preIts += ws.eres.Iterations
+		err = solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start})
+		pre.preIts += pre.eres.Iterations
 	}
-	if len(ws.eres.X) != len(ws.rows) {
+	if len(pre.eres.X) != len(rs.rows) {
 		_ = err // invalid problem: keep the effective-mass estimates
-		return
+		return pre
 	}
-	for i := range ws.points {
-		pt := &ws.points[i]
+	for i := range cs.points {
+		pt := &cs.points[i]
 		if pt.Fresh {
-			pt.XN = math.Max(0, ws.eres.X[pt.Row])
+			pt.XN = math.Max(0, pre.eres.X[pt.Row])
 		}
 	}
-	for i := range ws.points {
-		pt := &ws.points[i]
+	for i := range cs.points {
+		pt := &cs.points[i]
 		l := pt.Layout()
 		if pt.Fresh && l.Friction > 0 {
 			b := pt.Mu * pt.XN
 			for _, k := range [2]int{pt.Row + l.Friction, pt.Row + l.Friction + 1} {
-				ws.eq.Lo[k], ws.eq.Hi[k] = -b, b
-				ws.rows[k].Lo, ws.rows[k].Hi = -b, b
+				as.eq.Lo[k], as.eq.Hi[k] = -b, b
+				rs.rows[k].Lo, rs.rows[k].Hi = -b, b
 			}
 		}
-		if l.Rolling > 0 && (pt.Fresh || ws.points[i-1].Fresh) {
-			b := pt.Roll * (ws.points[i-1].XN + pt.XN)
+		if l.Rolling > 0 && (pt.Fresh || cs.points[i-1].Fresh) {
+			b := pt.Roll * (cs.points[i-1].XN + pt.XN)
 			r := pt.Row + l.Rolling
-			ws.eq.Lo[r], ws.eq.Hi[r] = -b, b
-			ws.rows[r].Lo, ws.rows[r].Hi = -b, b
+			as.eq.Lo[r], as.eq.Hi[r] = -b, b
+			rs.rows[r].Lo, rs.rows[r].Hi = -b, b
 			pt.RollBound = b
 		}
 	}
-	if len(ws.eres.States) == len(ws.rows) {
-		copy(ws.start, ws.eres.States)
-		for i := range ws.points {
-			pt := &ws.points[i]
+	if len(pre.eres.States) == len(rs.rows) {
+		copy(rs.start, pre.eres.States)
+		for i := range cs.points {
+			pt := &cs.points[i]
 			if pt.Fresh {
 				for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
-					ws.start[r] = lcp.Free
+					rs.start[r] = lcp.Free
 				}
 			}
 		}
 	}
+	return pre
 }
 
 // estimateSweeps is the number of projected Gauss–Seidel sweeps whose
@@ -722,8 +729,8 @@ const estimateSweeps = 20
 // freshPoints returns the number of new contact points of the step.
 func (w *World) freshPoints() int {
 	n := 0
-	for i := range w.ws.points {
-		if w.ws.points[i].Fresh {
+	for i := range w.ws.contacts.points {
+		if w.ws.contacts.points[i].Fresh {
 			n++
 		}
 	}
@@ -744,24 +751,25 @@ const preSolveTrial = 50
 
 // seedNewNormals sets the start state of each new contact's normal row
 // (with all, of every row) from estimateSweeps projected Gauss–Seidel
-// sweeps on the pre-solve problem ws.eprob, from x = 0: free where the
+// sweeps on the pre-solve problem ws.presolve.eprob, from x = 0: free where the
 // impulse is strictly inside its bounds, at the bound it reached
 // otherwise. Without all, old rows keep last step's index sets.
 func (w *World) seedNewNormals(all bool) {
+	pre := &w.ws.presolve
 	ws := &w.ws
-	err := ws.seedPGS.Solve(&ws.seedRes, &ws.eprob, lcp.Settings{MaxIterations: estimateSweeps})
-	ws.seedSweeps += ws.seedRes.Iterations
-	if err != nil || len(ws.seedRes.States) != len(ws.rows) {
+	err := pre.seedPGS.Solve(&pre.seedRes, &pre.eprob, lcp.Settings{MaxIterations: estimateSweeps})
+	pre.seedSweeps += pre.seedRes.Iterations
+	if err != nil || len(pre.seedRes.States) != len(ws.build.rows) {
 		return // a row PGS cannot relax: keep the effective-mass estimates
 	}
 	if all {
-		copy(ws.start, ws.seedRes.States)
+		copy(ws.build.start, pre.seedRes.States)
 		return
 	}
-	for i := range ws.points {
-		pt := &ws.points[i]
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
 		if pt.Fresh {
-			ws.start[pt.Row] = ws.seedRes.States[pt.Row]
+			ws.build.start[pt.Row] = pre.seedRes.States[pt.Row]
 		}
 	}
 }

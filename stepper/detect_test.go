@@ -49,11 +49,11 @@ func pile(tb testing.TB, k int) *World {
 // (not 1000·1001/2), and 4 contact points each.
 func TestPileDetection(t *testing.T) {
 	w := pile(t, 10)
-	w.detectContacts()
-	if got := len(w.ws.pairs); got != 1000 {
+	w.detectContacts(&Mass{}) // no free velocities: the boxes at rest, unswept
+	if got := len(w.ws.contacts.pairs); got != 1000 {
 		t.Errorf("candidate pairs: got %d, want 1000 (900 stacked + 100 on the ground)", got)
 	}
-	if got := len(w.ws.points); got != 4000 {
+	if got := len(w.ws.contacts.points); got != 4000 {
 		t.Errorf("contact points: got %d, want 4000", got)
 	}
 }
@@ -61,9 +61,10 @@ func TestPileDetection(t *testing.T) {
 // Detection alone (bounds, sweep and prune, narrow phase) for 1000 boxes.
 func BenchmarkDetect1000Boxes(b *testing.B) {
 	w := pile(b, 10)
-	w.detectContacts()
+	var rest Mass // no free velocities: the boxes at rest, unswept
+	w.detectContacts(&rest)
 	b.ReportAllocs()
 	for b.Loop() {
-		w.detectContacts()
+		w.detectContacts(&rest)
 	}
 }

@@ -50,6 +50,41 @@
 // resolved once per step, which holds the default solvers: Step never
 // writes into World.Settings.
 //
+// # Stages and their state
+//
+// Each stage owns one struct of the world's workspace and takes as
+// arguments what the earlier stages produced for it, so that Step's order
+// is a contract of the types: a stage cannot run before the stages whose
+// output it reads have handed it over (detectContacts needs the Mass that
+// freeVelocities returns, assemble the rowStage of buildRows, solve the
+// presolveStage of estimateNewContacts). memory is the one struct a step
+// leaves for the next; every other struct is refilled by its stage.
+//
+//	stage                reads                             produces (owns)
+//	freeVelocities       bodies, H, Gravity                *Mass: M⁻¹, free velocities M⁻¹p
+//	detectContacts       *Mass (the sweep), geoms          *contactStage: points by pair
+//	buildRows            *Mass, *contactStage,             *rowStage: joint then contact rows,
+//	                     memory.cache, memory.jointStart     their warm start (driftStage: predictDrift)
+//	propagateImpacts     *Mass, *contactStage, *rowStage   impactStage; clears resolved bounces
+//	assemble             *Mass, *rowStage                  *assemblyStage: A, b, bounds
+//	estimateNewContacts  *assemblyStage, *contactStage,    *presolveStage; new contacts' friction
+//	                     *rowStage                           bounds and warm start
+//	solve                *assemblyStage, *rowStage,        *solveStage: x (res); memory's anchors
+//	                     *presolveStage, memory              and joint warm start
+//	  pickSolve          *solveStage, *rowStage            the picked iterate
+//	  safeguard          *solveStage, memory (anchors)     an x that adds no energy
+//	  polish             *solveStage                       Settings.Polish sweeps from x
+//	integrate            *Mass, *assemblyStage, *rowStage, the bodies' v⁺ and poses
+//	                     *solveStage                         (integrateStage: scratch)
+//	storeImpulses        *contactStage, *rowStage,         memory.cache for the next step
+//	                     *solveStage
+//	project              *Mass, the poses after integrate  projectionStage: corrected poses,
+//	                                                         MaxViolation
+//
+// Two steps of the order are not in the types: integrate before
+// storeImpulses and before project (all three can run once solve has
+// returned); Step calls them in that order.
+//
 // Stabilization modes: Regularized (Eq. 1, the default), None, Baumgarte
 // (β Φ in place of Φ/h) and Post. Gaps of unilateral rows (φ > 0) always
 // enter as φ/h, so that separated contacts and limits are not sticky. In

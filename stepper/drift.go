@@ -14,11 +14,11 @@ import (
 // beyond it; its rows keep the first-order prediction.
 const maxDriftTurn = 0.5
 
-// predictDrift sets constraint.Row.Drift on the step's rigid bilateral
-// joint rows (ws.rows[:nj]) in the Regularized mode: the rows are filled
-// again at the poses the bodies would reach with their velocities at the step's start v̂ (the last
-// step's constrained velocities: the free ones would add the unconstrained
-// response to gravity and torques that the rows then remove)
+// predictDrift sets constraint.Row.Drift on the step's rigid bilateral joint
+// rows (ws.build.rows[:nj]) in the Regularized mode: the rows are filled again
+// at the poses the bodies would reach with their velocities at the step's
+// start v̂ (the last step's constrained velocities: the free ones would add
+// the unconstrained response to gravity and torques that the rows then remove)
 // (q ⊕ h v̂, body.Body.Displace), and a row's drift is
 //
 //	Drift = φ(q ⊕ h v̂) − φ(q) − h J(q) v̂,
@@ -59,26 +59,27 @@ const maxDriftTurn = 0.5
 // too; the other modes (None, Baumgarte, Post) are the papers' schemes and
 // are left as they are.
 func (w *World) predictDrift(nj int) error {
+	dr := &w.ws.drift
 	ws := &w.ws
 	if w.Settings.Stabilization != Regularized || nj == 0 {
 		return nil
 	}
 	h := w.Settings.H
 	nb := len(w.Bodies)
-	if cap(ws.savedPos) < nb {
-		ws.savedPos = make([]mgl64.Vec3, nb)
-		ws.savedRot = make([]mgl64.Quat, nb)
-		ws.savedAng = make([]mgl64.Vec3, nb)
-		ws.fastTurn = make([]bool, nb)
+	if cap(dr.savedPos) < nb {
+		dr.savedPos = make([]mgl64.Vec3, nb)
+		dr.savedRot = make([]mgl64.Quat, nb)
+		dr.savedAng = make([]mgl64.Vec3, nb)
+		dr.fastTurn = make([]bool, nb)
 	}
-	ws.savedPos, ws.savedRot, ws.savedAng, ws.fastTurn = ws.savedPos[:nb], ws.savedRot[:nb], ws.savedAng[:nb], ws.fastTurn[:nb]
-	if cap(ws.drows) < nj {
-		ws.drows = make([]constraint.Row, nj)
+	dr.savedPos, dr.savedRot, dr.savedAng, dr.fastTurn = dr.savedPos[:nb], dr.savedRot[:nb], dr.savedAng[:nb], dr.fastTurn[:nb]
+	if cap(dr.drows) < nj {
+		dr.drows = make([]constraint.Row, nj)
 	}
-	ws.drows = ws.drows[:nj]
+	dr.drows = dr.drows[:nj]
 	for i, b := range w.Bodies {
-		ws.savedPos[i], ws.savedRot[i], ws.savedAng[i] = b.Pos, b.Rot, b.AngVel
-		ws.fastTurn[i] = false
+		dr.savedPos[i], dr.savedRot[i], dr.savedAng[i] = b.Pos, b.Rot, b.AngVel
+		dr.fastTurn[i] = false
 		if b.Static {
 			continue
 		}
@@ -90,22 +91,22 @@ func (w *World) predictDrift(nj int) error {
 			if !b.Kinematic && ws.mass.gyro(i) && b.SpinDisplace(b.Vel.Mul(h), dth, mgl64.Vec3{}) {
 				continue
 			}
-			ws.fastTurn[i] = true
+			dr.fastTurn[i] = true
 		}
 		b.Displace(b.Vel.Mul(h), dth)
 	}
-	ws.dctx = constraint.Context{Bodies: w.Bodies, H: h}
+	dr.dctx = constraint.Context{Bodies: w.Bodies, H: h}
 	k := 0
 	var ferr error
 	for _, c := range w.Joints {
 		d := c.Dim()
-		if ferr = c.Fill(ws.drows[k:k+d], &ws.dctx); ferr != nil {
+		if ferr = c.Fill(dr.drows[k:k+d], &dr.dctx); ferr != nil {
 			break
 		}
 		k += d
 	}
 	for i, b := range w.Bodies {
-		b.Pos, b.Rot, b.AngVel = ws.savedPos[i], ws.savedRot[i], ws.savedAng[i]
+		b.Pos, b.Rot, b.AngVel = dr.savedPos[i], dr.savedRot[i], dr.savedAng[i]
 	}
 	if ferr != nil {
 		// The predicted poses are outside what a joint accepts (a
@@ -115,7 +116,7 @@ func (w *World) predictDrift(nj int) error {
 	}
 rows:
 	for i := 0; i < nj; i++ {
-		r, p := &ws.rows[i], &ws.drows[i]
+		r, p := &ws.build.rows[i], &dr.drows[i]
 		r.Drift = 0
 		if r.Kind != constraint.Bilateral || p.Kind != r.Kind || compliant(r) || !translational(r) {
 			continue
@@ -123,7 +124,7 @@ rows:
 		jv := 0.0
 		for s := 0; s < r.N; s++ {
 			bi := r.Body[s]
-			if ws.fastTurn[bi] {
+			if dr.fastTurn[bi] {
 				continue rows
 			}
 			b := w.Bodies[bi]

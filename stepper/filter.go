@@ -152,7 +152,7 @@ func orderedPair(a, b int) [2]int {
 	return [2]int{a, b}
 }
 
-// joinKey is the key of a pair of body indices a < b in ws.joined.
+// joinKey is the key of a pair of body indices a < b in ws.contacts.joined.
 func joinKey(a, b int) uint64 {
 	if a > b {
 		a, b = b, a
@@ -160,12 +160,12 @@ func joinKey(a, b int) uint64 {
 	return uint64(uint32(a))<<32 | uint64(uint32(b))
 }
 
-// updateJoined fills ws.joined, sorted, with the body pairs joined by a
+// updateJoined fills ws.contacts.joined, sorted, with the body pairs joined by a
 // constraint whose collision is off (rule 3). It allocates only when the
 // number of pairs grew.
 func (w *World) updateJoined() {
 	ws := &w.ws
-	ws.joined = ws.joined[:0]
+	ws.contacts.joined = ws.contacts.joined[:0]
 	for i, c := range w.Joints {
 		if w.JointCollision(i) {
 			continue
@@ -174,21 +174,21 @@ func (w *World) updateJoined() {
 		for p := 0; p < len(ids); p++ {
 			for q := p + 1; q < len(ids); q++ {
 				if ids[p] != ids[q] {
-					ws.joined = append(ws.joined, joinKey(ids[p], ids[q]))
+					ws.contacts.joined = append(ws.contacts.joined, joinKey(ids[p], ids[q]))
 				}
 			}
 		}
 	}
-	slices.Sort(ws.joined)
+	slices.Sort(ws.contacts.joined)
 }
 
 // joinedWithCollisionOff reports whether bodies a and b (indices, World
 // allowed) are joined by a constraint whose collision is off.
 func (w *World) joinedWithCollisionOff(a, b int) bool {
-	if a == constraint.World || b == constraint.World || len(w.ws.joined) == 0 {
+	if a == constraint.World || b == constraint.World || len(w.ws.contacts.joined) == 0 {
 		return false
 	}
-	_, ok := slices.BinarySearch(w.ws.joined, joinKey(a, b))
+	_, ok := slices.BinarySearch(w.ws.contacts.joined, joinKey(a, b))
 	return ok
 }
 
@@ -234,12 +234,12 @@ func (w *World) explainConflict(err error) error {
 	}
 	ws := &w.ws
 	best, joint := -1, -1
-	for i := range ws.points {
-		pt := &ws.points[i]
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
 		if pt.A == constraint.World || pt.B == constraint.World {
 			continue
 		}
-		if best >= 0 && pt.Gap >= ws.points[best].Gap {
+		if best >= 0 && pt.Gap >= ws.contacts.points[best].Gap {
 			continue
 		}
 		if j := w.collidingJoint(pt.A, pt.B); j >= 0 {
@@ -249,7 +249,7 @@ func (w *World) explainConflict(err error) error {
 	if best < 0 {
 		return nil
 	}
-	pt := &ws.points[best]
+	pt := &ws.contacts.points[best]
 	cause := errors.Unwrap(err) // the solver's error, without solve's "step n: "
 	if cause == nil {
 		cause = err

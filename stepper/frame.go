@@ -98,8 +98,8 @@ func (c *ContactInfo) Layout() ContactRows {
 // bounds are final by then.
 func (w *World) Contacts(dst []ContactInfo) []ContactInfo {
 	dst = dst[:0]
-	for i := range w.ws.points {
-		dst = append(dst, w.ws.points[i].ContactInfo)
+	for i := range w.ws.contacts.points {
+		dst = append(dst, w.ws.contacts.points[i].ContactInfo)
 	}
 	return dst
 }
@@ -138,10 +138,10 @@ type RowLabel struct {
 func (w *World) RowLabels(dst []RowLabel) []RowLabel {
 	dst = dst[:0]
 	ws := &w.ws
-	if len(ws.jdims) != len(w.Joints) { // no step yet, or joints added since
+	if len(ws.build.jdims) != len(w.Joints) { // no step yet, or joints added since
 		return dst
 	}
-	for j, d := range ws.jdims {
+	for j, d := range ws.build.jdims {
 		l := RowLabel{Joint: j, Contact: -1, Bodies: [2]int{constraint.World, constraint.World}, Geoms: [2]int{-1, -1}}
 		for k, b := range w.Joints[j].Bodies() {
 			if k < 2 {
@@ -150,12 +150,12 @@ func (w *World) RowLabels(dst []RowLabel) []RowLabel {
 		}
 		for r := 0; r < d; r++ {
 			l.JointRow = r
-			l.Kind = ws.rows[len(dst)].Kind
+			l.Kind = ws.build.rows[len(dst)].Kind
 			dst = append(dst, l)
 		}
 	}
-	for i := range ws.points {
-		c := &ws.points[i].ContactInfo
+	for i := range ws.contacts.points {
+		c := &ws.contacts.points[i].ContactInfo
 		lay := c.Layout()
 		l := RowLabel{Joint: -1, JointRow: -1, Contact: i, Bodies: [2]int{c.A, c.B}, Geoms: [2]int{c.GeomA, c.GeomB}}
 		for r := 0; r < lay.N; r++ {
@@ -179,7 +179,7 @@ func (w *World) RowLabels(dst []RowLabel) []RowLabel {
 // [0, JointRows()) of LastProblem come from World.Joints in order, each
 // joint contributing Dim() rows; contact rows follow. 0 before the first
 // step; during a Step (from its solver) the step in progress.
-func (w *World) JointRows() int { return w.ws.nj }
+func (w *World) JointRows() int { return w.ws.build.nj }
 
 // JointDrift appends to dst the constraint.Row.Drift of each joint row of
 // the last Step (during a Step, from its solver: the step in progress), in
@@ -187,8 +187,8 @@ func (w *World) JointRows() int { return w.ws.nj }
 // of φ over the step that the step's b includes (World.Step's drift
 // prediction; 0 for rows without one).
 func (w *World) JointDrift(dst []float64) []float64 {
-	for i := 0; i < w.ws.nj && i < len(w.ws.rows); i++ {
-		dst = append(dst, w.ws.rows[i].Drift)
+	for i := 0; i < w.ws.build.nj && i < len(w.ws.build.rows); i++ {
+		dst = append(dst, w.ws.build.rows[i].Drift)
 	}
 	return dst
 }
@@ -199,8 +199,8 @@ func (w *World) JointDrift(dst []float64) []float64 {
 // solver reported none. Given as Settings.Start, they let a pivoting
 // solver reproduce the step's solution of a rebuilt problem.
 func (w *World) LastStates() []lcp.State {
-	if w.steps == 0 || len(w.ws.res.States) != len(w.ws.rows) {
+	if w.steps == 0 || len(w.ws.solve.res.States) != len(w.ws.build.rows) {
 		return nil
 	}
-	return w.ws.res.States
+	return w.ws.solve.res.States
 }

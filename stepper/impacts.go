@@ -84,40 +84,40 @@ const maxImpactSweeps = 100
 //
 // Cost: per sweep, for each pair of k points, the k products J v and a
 // k × k solve; only steps with a bounce run it.
-func (w *World) propagateImpacts() error {
-	ws := &w.ws
-	ws.impactSweeps = 0
+func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error {
+	im := &w.ws.impacts
+	im.impactSweeps = 0
 	if w.Settings.Impacts != PropagatedImpacts {
 		return nil
 	}
 	bouncing := false
-	for i := range ws.points {
-		bouncing = bouncing || ws.points[i].Bounce > 0
+	for i := range cs.points {
+		bouncing = bouncing || cs.points[i].Bounce > 0
 	}
 	if !bouncing {
 		return nil
 	}
 	nb := len(w.Bodies)
-	if cap(ws.iv) < nb {
-		ws.iv = make([][6]float64, nb)
+	if cap(im.iv) < nb {
+		im.iv = make([][6]float64, nb)
 	}
-	ws.iv = ws.iv[:nb]
-	clear(ws.iv) // the impacts' change of velocity Δv, per body
+	im.iv = im.iv[:nb]
+	clear(im.iv) // the impacts' change of velocity Δv, per body
 	h, margin := w.Settings.H, w.margin()
 	scale := 0.0 // the largest bounce speed, for the tolerance
-	for i := range ws.points {
-		scale = math.Max(scale, ws.points[i].Bounce)
+	for i := range cs.points {
+		scale = math.Max(scale, cs.points[i].Bounce)
 	}
 	tol := 1e-9 * scale
 	for sweep := 1; sweep <= maxImpactSweeps; sweep++ {
-		ws.impactSweeps = sweep
+		im.impactSweeps = sweep
 		moved := false
-		for first := 0; first < len(ws.points); {
-			k := ws.points[first].manifold
+		for first := 0; first < len(cs.points); {
+			k := cs.points[first].manifold
 			if k <= 0 {
 				k = 1
 			}
-			hit, err := w.impactPair(ws.points[first:first+k], h, margin, tol)
+			hit, err := w.impactPair(cs.points[first:first+k], h, margin, tol)
 			if err != nil {
 				return err
 			}
@@ -132,23 +132,24 @@ func (w *World) propagateImpacts() error {
 		if b.Static || b.Kinematic {
 			continue
 		}
-		d, f := &ws.iv[i], &ws.mass.Free[i]
+		d, f := &im.iv[i], &m.Free[i]
 		b.Vel = b.Vel.Add(mgl64.Vec3{d[0], d[1], d[2]})
 		b.AngVel = b.AngVel.Add(mgl64.Vec3{d[3], d[4], d[5]})
 		for c := range d {
 			f[c] += d[c]
 		}
 	}
-	for i := range ws.points {
-		pt := &ws.points[i]
-		pt.Bounce, ws.rows[pt.Row].Bounce = 0, 0
+	for i := range cs.points {
+		pt := &cs.points[i]
+		pt.Bounce, rs.rows[pt.Row].Bounce = 0, 0
 	}
 	return nil
 }
 
-// impactPair applies one pair's impact (propagateImpacts) to ws.iv and
+// impactPair applies one pair's impact (propagateImpacts) to ws.impacts.iv and
 // reports whether it did.
 func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
+	im := &w.ws.impacts
 	ws := &w.ws
 	var idx [16]int // rows of the pair's points that take part
 	m := 0
@@ -158,41 +159,41 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 		if pt.e <= 0 || m == len(idx) {
 			continue
 		}
-		r := &ws.rows[pt.Row]
+		r := &ws.build.rows[pt.Row]
 		u := w.impactVelocity(r, false)
 		if pt.Gap+h*math.Min(u, 0) > margin {
 			continue // does not reach the surface in this step
 		}
 		idx[m] = pt.Row
-		ws.ie[m] = pt.e
+		im.ie[m] = pt.e
 		m++
 		approach = approach || u < -tol
 	}
 	if !approach {
 		return false, nil
 	}
-	ws.ia.Reset(m, m)
-	ws.ib, ws.ilo, ws.ihi = grow(ws.ib, m), grow(ws.ilo, m), grow(ws.ihi, m)
+	im.ia.Reset(m, m)
+	im.ib, im.ilo, im.ihi = grow(im.ib, m), grow(im.ilo, m), grow(im.ihi, m)
 	for i := 0; i < m; i++ {
-		ri := &ws.rows[idx[i]]
-		ws.ib[i] = w.impactVelocity(ri, true) + ws.ie[i]*math.Min(w.impactVelocity(ri, false), 0)
-		ws.ilo[i], ws.ihi[i] = 0, math.Inf(1)
+		ri := &ws.build.rows[idx[i]]
+		im.ib[i] = w.impactVelocity(ri, true) + im.ie[i]*math.Min(w.impactVelocity(ri, false), 0)
+		im.ilo[i], im.ihi[i] = 0, math.Inf(1)
 		for j := 0; j < m; j++ {
-			ws.ia.Set(i, j, w.rowCoupling(ri, &ws.rows[idx[j]]))
+			im.ia.Set(i, j, w.rowCoupling(ri, &ws.build.rows[idx[j]]))
 		}
 	}
-	p := lcp.Problem{A: &ws.ia, B: ws.ib, Lo: ws.ilo, Hi: ws.ihi}
-	if err := ws.isolver.Solve(&ws.ires, &p, lcp.Settings{}); err != nil && len(ws.ires.X) != m {
+	p := lcp.Problem{A: &im.ia, B: im.ib, Lo: im.ilo, Hi: im.ihi}
+	if err := im.isolver.Solve(&im.ires, &p, lcp.Settings{}); err != nil && len(im.ires.X) != m {
 		return false, fmt.Errorf("impact of geoms %d and %d: %w", pts[0].ck.ga, pts[0].ck.gb, err)
 	}
 	hit := false
 	for i := 0; i < m; i++ {
-		x := ws.ires.X[i]
+		x := im.ires.X[i]
 		if !(x > 0) {
 			continue
 		}
 		hit = true
-		r := &ws.rows[idx[i]]
+		r := &ws.build.rows[idx[i]]
 		for s := 0; s < r.N; s++ {
 			bi := r.Body[s]
 			b := w.Bodies[bi]
@@ -202,7 +203,7 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 			var jm [6]float64
 			ws.mass.invMassTimes(&jm, bi, &r.J[s])
 			for c := range jm {
-				ws.iv[bi][c] += jm[c] * x
+				im.iv[bi][c] += jm[c] * x
 			}
 		}
 	}
@@ -211,12 +212,13 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 
 // impactVelocity returns J v of row r during the impacts: v the bodies'
 // start velocities, or with free their free velocities, plus the impacts'
-// change ws.iv so far.
+// change ws.impacts.iv so far.
 func (w *World) impactVelocity(r *constraint.Row, free bool) float64 {
+	im := &w.ws.impacts
 	u := 0.0
 	for s := 0; s < r.N; s++ {
 		bi := r.Body[s]
-		d := &w.ws.iv[bi]
+		d := &im.iv[bi]
 		v := &w.ws.mass.Free[bi]
 		if !free {
 			b := w.Bodies[bi]

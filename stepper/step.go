@@ -168,34 +168,33 @@ type stepContext struct {
 	post   lcp.Solver // Settings.PostSolver, or workspace.postBPP when it is nil
 }
 
-// workspace holds everything Step reuses across steps.
+// workspace holds everything Step reuses across steps, split by the stage
+// that owns it (see the table in the package doc). A stage writes only its
+// own struct and reads those of the stages before it (freeVelocities →
+// detectContacts → buildRows → propagateImpacts → assemble →
+// estimateNewContacts → solve → integrate → storeImpulses → project).
+// memory is the one struct that outlives
+// a step: what the next step starts from.
 type workspace struct {
-	step stepContext // this step's resolved settings (resolveSettings)
-	// bpp and postBPP are the default solvers of the step's MLCP and of
-	// the position projection. They live here, not in Settings, and
-	// persist across steps as a solver set in Settings does: a BPP
-	// reuses what it learned in the last solve (lcp.BPP).
-	bpp, postBPP lcp.BPP
+	step       stepContext     // this step's resolved settings (resolveSettings)
+	mass       Mass            // freeVelocities: M⁻¹ and the free velocities of the bodies
+	contacts   contactStage    // detectContacts
+	build      rowStage        // buildRows
+	drift      driftStage      // predictDrift, inside buildRows
+	impacts    impactStage     // propagateImpacts
+	assembly   assemblyStage   // assemble
+	presolve   presolveStage   // estimateNewContacts
+	solve      solveStage      // solve: pickSolve, safeguard, polish
+	integrate  integrateStage  // integrate
+	projection projectionStage // project
+	memory     memory          // carried from one step to the next
+}
 
-	rows   []constraint.Row
-	mass   Mass     // M⁻¹ and the free velocities of the bodies
-	eq     Assembly // the step's MLCP of rows
-	res    lcp.Result
-	prob   lcp.Problem
-	pprob  lcp.Problem
-	picker *errmeasure.Picker
-	start  []lcp.State
-	ctx    constraint.Context
-	nj     int   // joint rows this step; contact rows follow them
-	jdims  []int // rows of each joint this step, in World.Joints order (RowLabels)
-	// jointStart holds the joint rows' final index sets of the last step,
-	// valid for warm start while the joint row count stays the same.
-	jointStart []lcp.State
-	// start0 and jointStart0 keep start and jointStart of a gyroscopic
-	// step before its solve, for solveSymmetric.
-	start0, jointStart0 []lcp.State
-	// contacts
-	points []point
+// contactStage is detectContacts' state: the broad phase's boxes and
+// pairs and the step's contact points, matched with memory.cache by key.
+// It reads the free velocities (Mass.Free) for the speculative margin.
+type contactStage struct {
+	points []point // the step's contact points, in row order
 	poses  []contact.Pose
 	boxes  []contact.AABB
 	sweep  []float64
@@ -203,58 +202,34 @@ type workspace struct {
 	pts    []contact.Point
 	sap    contact.SweepAndPrune
 	skip   func(i, j int) bool
-	joined []uint64              // body pairs joined with collision off (updateJoined), sorted
-	cache  map[contactKey]cached // by key: last step's impulses and states
-	// the new contacts' pre-solve (estimateNewContacts)
-	estSolver *lcp.BPP // when Settings.Solver is not a BPP
-	eprob     lcp.Problem
-	eres      lcp.Result
-	elo, ehi  []float64
-	seedPGS   lcp.PGS    // the pre-solve's start index sets (seedNewNormals)
-	seedRes   lcp.Result // its iterate
-	next      map[contactKey]cached
-	// position projection (post-stabilization), on its own rows so that
-	// the velocity step's rows and problem stay readable after the step
-	prows   []constraint.Row
-	peq     Assembly // J M⁻¹ Jᵀ of prows
-	ppoints []point
-	pb      []float64
-	plo     []float64
-	phi     []float64
-	pres    lcp.Result
-	pstart  []lcp.State
-	dq      [][6]float64
-	// guard is the Picker of the step's safeguard: the picked measure
-	// among the iterates without an energy gain (errmeasure.Safeguard).
-	guard  *errmeasure.Picker
-	energy energyModel // the step's energy balance as a function of x
-	// the last step's impulses, for the safeguard's anchor
-	// (previousImpulses): the joint rows', and each contact point's by key
-	jointX []float64
-	prevX  []float64
-	prevC  map[contactKey][4]float64
-	pdiag  []float64 // diag(J M⁻¹ Jᵀ) of the fallback (projectSolve)
-	// pfallback solves the regularized projection when Settings.PostSolver
-	// fails (projectSolve); pregularized counts those solves this step,
-	// pskip and pskipWhy say why the projection was skipped.
-	pfallback    lcp.BPP
-	pregularized int
-	pskip        ProjectionSkip
-	pskipWhy     string
-	lplus        []mgl64.Vec3 // per body, L₀ + h τ − I_w ω_free (integrate)
-	maxViol      float64      // of the poses after the step
-	projects     int          // projection solves this step
-	projIts      int          // their iterations
-	// the joint rows' drift (predictDrift): poses kept while the bodies
-	// stand at their predicted poses, and the rows filled there
+	joined []uint64 // body pairs joined with collision off (updateJoined), sorted
+}
+
+// rowStage is buildRows' output: the joint rows, then the contact rows,
+// and their warm-start index sets.
+type rowStage struct {
+	rows  []constraint.Row
+	start []lcp.State // warm start of rows, from memory
+	ctx   constraint.Context
+	nj    int   // joint rows this step; contact rows follow them
+	jdims []int // rows of each joint this step, in World.Joints order (RowLabels)
+}
+
+// driftStage is predictDrift's scratch (Regularized mode): the poses kept
+// while the bodies stand at their predicted poses, and the joint rows
+// filled there.
+type driftStage struct {
 	savedPos []mgl64.Vec3
 	savedRot []mgl64.Quat
 	savedAng []mgl64.Vec3
 	fastTurn []bool
 	drows    []constraint.Row
 	dctx     constraint.Context
-	// propagated impacts (propagateImpacts): the bodies' velocities during
-	// the impacts, one pair's MLCP and its solver, the sweeps this step
+}
+
+// impactStage is propagateImpacts' state: the bodies' velocities during
+// the impacts, one pair's MLCP and its solver, the sweeps this step.
+type impactStage struct {
 	iv           [][6]float64
 	ia           lcp.Dense
 	ib, ilo, ihi []float64
@@ -262,9 +237,92 @@ type workspace struct {
 	isolver      lcp.BPP
 	ires         lcp.Result
 	impactSweeps int
-	// the new contacts' pre-solve this step: its iterations and the
-	// sweeps that seeded it
+}
+
+// assemblyStage is assemble's output: the step's MLCP of rowStage.rows.
+type assemblyStage struct {
+	eq Assembly
+}
+
+// presolveStage is estimateNewContacts' state: the new contacts'
+// pre-solve of their normal impulses (the friction bounds) and the
+// Gauss–Seidel sweeps that seed it (seedNewNormals), with their counts.
+type presolveStage struct {
+	estSolver          *lcp.BPP // when Settings.Solver is not a BPP
+	eprob              lcp.Problem
+	eres               lcp.Result
+	elo, ehi           []float64
+	seedPGS            lcp.PGS    // the pre-solve's start index sets (seedNewNormals)
+	seedRes            lcp.Result // its iterate
 	preIts, seedSweeps int
+}
+
+// solveStage is the solve stage's state, shared by its three parts
+// pickSolve, safeguard and polish; res holds the step's answer x.
+type solveStage struct {
+	res    lcp.Result
+	prob   lcp.Problem
+	picker *errmeasure.Picker
+	// guard is the Picker of the step's safeguard: the picked measure
+	// among the iterates without an energy gain (errmeasure.Safeguard).
+	guard  *errmeasure.Picker
+	energy energyModel // the step's energy balance as a function of x
+	prevX  []float64   // the safeguard's anchor on this step's rows (previousImpulses)
+	// start0 and jointStart0 keep rowStage.start and memory.jointStart of
+	// a gyroscopic step before its solve, for solveSymmetric.
+	start0, jointStart0 []lcp.State
+}
+
+// integrateStage is integrate's scratch.
+type integrateStage struct {
+	lplus []mgl64.Vec3 // per body, L₀ + h τ − I_w ω_free
+}
+
+// projectionStage is project's state: the position projection
+// (post-stabilization) on its own rows, so that the velocity step's rows
+// and problem stay readable after the step, and what it reports.
+type projectionStage struct {
+	prows   []constraint.Row
+	peq     Assembly // J M⁻¹ Jᵀ of prows
+	ppoints []point
+	pb      []float64
+	plo     []float64
+	phi     []float64
+	pres    lcp.Result
+	pprob   lcp.Problem
+	pstart  []lcp.State
+	dq      [][6]float64
+	pdiag   []float64 // diag(J M⁻¹ Jᵀ) of the fallback (projectSolve)
+	// pfallback solves the regularized projection when Settings.PostSolver
+	// fails (projectSolve); pregularized counts those solves this step,
+	// pskip and pskipWhy say why the projection was skipped.
+	pfallback    lcp.BPP
+	pregularized int
+	pskip        ProjectionSkip
+	pskipWhy     string
+	maxViol      float64 // of the poses after the step
+	projects     int     // projection solves this step
+	projIts      int     // their iterations
+}
+
+// memory is what one step leaves for the next: the warm starts, the
+// safeguard's anchors and the default solvers, which reuse what they
+// learned in the last solve (lcp.BPP). Every other stage struct is
+// refilled by its stage each step.
+type memory struct {
+	// bpp and postBPP are the default solvers of the step's MLCP and of
+	// the position projection. They live here, not in Settings, and
+	// persist across steps as a solver set in Settings does.
+	bpp, postBPP lcp.BPP
+	cache        map[contactKey]cached // by key: last step's impulses and states
+	next         map[contactKey]cached // storeImpulses fills it, then swaps it with cache
+	// jointStart holds the joint rows' final index sets of the last step,
+	// valid for warm start while the joint row count stays the same.
+	jointStart []lcp.State
+	// the last step's impulses, for the safeguard's anchor
+	// (previousImpulses): the joint rows', and each contact point's by key
+	jointX []float64
+	prevC  map[contactKey][4]float64
 }
 
 // Step advances the world by one time step h (Eq. 1): it fills the
@@ -299,30 +357,32 @@ func (w *World) Step() (Stats, error) {
 	}
 	k0, u0 := w.Energy()
 	t := time.Now()
-	w.freeVelocities()
+	m := w.freeVelocities()
 	t = lap(&tm.FreeVelocities, t)
-	w.detectContacts()
+	cs := w.detectContacts(m)
 	t = lap(&tm.Contacts, t)
-	if err := w.buildRows(); err != nil {
+	rs, err := w.buildRows(m, cs)
+	if err != nil {
 		return Stats{}, err
 	}
-	if err := w.propagateImpacts(); err != nil {
+	if err := w.propagateImpacts(m, cs, rs); err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
 	t = lap(&tm.Rows, t)
-	if err := w.assemble(); err != nil {
+	as, err := w.assemble(m, rs)
+	if err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
-	if ws.eq.Gyroscopic > 0 { // for solveSymmetric
-		ws.start0 = append(ws.start0[:0], ws.start...)
-		ws.jointStart0 = append(ws.jointStart0[:0], ws.jointStart...)
+	if as.eq.Gyroscopic > 0 { // for solveSymmetric
+		ws.solve.start0 = append(ws.solve.start0[:0], rs.start...)
+		ws.solve.jointStart0 = append(ws.solve.jointStart0[:0], ws.memory.jointStart...)
 	}
 	t = lap(&tm.Assembly, t)
-	w.estimateNewContacts()
+	pre := w.estimateNewContacts(as, cs, rs)
 	t = lap(&tm.PreSolve, t)
-	st, err := w.solve()
-	if err != nil && ws.eq.Gyroscopic > 0 {
-		st, err = w.solveSymmetric()
+	sol, st, err := w.solve(as, rs, pre)
+	if err != nil && as.eq.Gyroscopic > 0 {
+		sol, st, err = w.solveSymmetric(m, cs, rs)
 	}
 	t = lap(&tm.Solve, t)
 	if cerr := w.explainConflict(err); cerr != nil {
@@ -330,17 +390,17 @@ func (w *World) Step() (Stats, error) {
 		st.Timings = tm
 		return st, cerr // before integrate: the world stays at the step's start
 	}
-	if err != nil && st.Status != lcp.BudgetExhausted && len(ws.res.X) != len(ws.rows) {
+	if err != nil && st.Status != lcp.BudgetExhausted && len(sol.res.X) != len(rs.rows) {
 		tm.Total = time.Since(start)
 		st.Timings = tm
 		return st, err
 	}
-	w.integrate()
-	w.storeImpulses()
+	w.integrate(m, as, rs, sol)
+	w.storeImpulses(cs, rs, sol)
 	lap(&tm.Integrate, t)
 	work := w.appliedWork() // bookkeeping: in Total only
 	t = time.Now()
-	if perr := w.project(); perr != nil && err == nil {
+	if perr := w.project(m); perr != nil && err == nil {
 		err = perr
 	}
 	lap(&tm.Projection, t)
@@ -348,16 +408,16 @@ func (w *World) Step() (Stats, error) {
 	w.steps++
 	st.Step = w.steps
 	st.Time = w.time
-	st.Contacts = len(ws.points)
+	st.Contacts = len(ws.contacts.points)
 	st.Kinetic, st.Potential = w.Energy()
 	st.EnergyAdded = st.Kinetic + st.Potential - k0 - u0 - work
-	st.MaxViolation = ws.maxViol
-	st.Projections, st.ProjectionIterations = ws.projects, ws.projIts
-	st.ProjectionsRegularized = ws.pregularized
-	st.ProjectionSkipped, st.ProjectionSkipReason = ws.pskip, ws.pskipWhy
-	st.PreSolveIterations, st.SeedSweeps = ws.preIts, ws.seedSweeps
-	st.ImpactSweeps = ws.impactSweeps
-	st.Gyroscopic, st.GyroscopicDropped = ws.eq.Gyroscopic, ws.eq.Dropped
+	st.MaxViolation = ws.projection.maxViol
+	st.Projections, st.ProjectionIterations = ws.projection.projects, ws.projection.projIts
+	st.ProjectionsRegularized = ws.projection.pregularized
+	st.ProjectionSkipped, st.ProjectionSkipReason = ws.projection.pskip, ws.projection.pskipWhy
+	st.PreSolveIterations, st.SeedSweeps = ws.presolve.preIts, ws.presolve.seedSweeps
+	st.ImpactSweeps = ws.impacts.impactSweeps
+	st.Gyroscopic, st.GyroscopicDropped = ws.assembly.eq.Gyroscopic, ws.assembly.eq.Dropped
 	ferr := w.checkFinite("after the step")
 	tm.Total = time.Since(start)
 	st.Timings = tm
@@ -373,10 +433,10 @@ func (w *World) resolveSettings() {
 	ws := &w.ws
 	ws.step = stepContext{solver: w.Settings.Solver, post: w.Settings.PostSolver}
 	if ws.step.solver == nil {
-		ws.step.solver = &ws.bpp
+		ws.step.solver = &ws.memory.bpp
 	}
 	if ws.step.post == nil {
-		ws.step.post = &ws.postBPP
+		ws.step.post = &ws.memory.postBPP
 	}
 }
 
@@ -446,10 +506,10 @@ func (w *World) appliedWork() float64 {
 			work += h * (b.Force.Dot(b.Vel) + b.Torque.Dot(b.AngVel))
 		}
 	}
-	if len(ws.res.X) == len(ws.rows) {
-		for i := range ws.rows {
-			r := &ws.rows[i]
-			x := ws.res.X[i]
+	if len(ws.solve.res.X) == len(ws.build.rows) {
+		for i := range ws.build.rows {
+			r := &ws.build.rows[i]
+			x := ws.solve.res.X[i]
 			if x == 0 {
 				continue
 			}
@@ -470,62 +530,67 @@ func (w *World) appliedWork() float64 {
 
 // freeVelocities computes each body's world inverse inertia and its free
 // velocity M⁻¹ p (Mass.Update), the velocity it would have after the step
-// without constraints.
-func (w *World) freeVelocities() {
-	w.ws.mass.Update(w.Bodies, w.Settings.H, w.Settings.Gravity)
+// without constraints. It is the first stage: the Mass it returns is what
+// the later stages take as proof that this step's free velocities exist.
+func (w *World) freeVelocities() *Mass {
+	m := &w.ws.mass
+	m.Update(w.Bodies, w.Settings.H, w.Settings.Gravity)
+	return m
 }
 
 // buildRows asks every constraint for its rows (the ODE contract), then
-// appends the contact rows, and sets the warm-start index sets ws.start:
-// joint rows from the last step while their count is unchanged, contact
-// rows from the last step's states of the same contact keys.
-func (w *World) buildRows() error {
+// appends the contact rows of cs, and sets the warm-start index sets
+// start: joint rows from the last step while their count is unchanged,
+// contact rows from the last step's states of the same contact keys
+// (memory). It returns its rowStage, the input of assemble.
+func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	ws := &w.ws
+	rs := &ws.build
 	nj := 0
 	for _, c := range w.Joints {
 		nj += c.Dim()
 	}
-	n := nj + w.contactRowCount()
-	if cap(ws.rows) < n {
-		ws.rows = make([]constraint.Row, n)
+	n := nj + w.contactRowCount(cs)
+	if cap(rs.rows) < n {
+		rs.rows = make([]constraint.Row, n)
 	}
-	ws.rows = ws.rows[:n]
-	if cap(ws.start) < n {
-		ws.start = make([]lcp.State, n)
+	rs.rows = rs.rows[:n]
+	if cap(rs.start) < n {
+		rs.start = make([]lcp.State, n)
 	}
-	ws.start = ws.start[:n]
+	rs.start = rs.start[:n]
 	if err := w.fillJointRows(nj); err != nil {
-		return err
+		return nil, err
 	}
 	if err := w.predictDrift(nj); err != nil {
-		return err
+		return nil, err
 	}
-	if len(ws.jointStart) == nj {
-		copy(ws.start, ws.jointStart)
+	if len(ws.memory.jointStart) == nj {
+		copy(rs.start, ws.memory.jointStart)
 	} else {
 		for i := 0; i < nj; i++ {
-			ws.start[i] = lcp.AtLower // the solver maps it onto what the bounds allow
+			rs.start[i] = lcp.AtLower // the solver maps it onto what the bounds allow
 		}
 	}
-	w.fillContactRows(nj, ws.rows[nj:], ws.start[nj:])
-	return nil
+	w.fillContactRows(m, cs, nj, rs.rows[nj:], rs.start[nj:])
+	return rs, nil
 }
 
-// fillJointRows fills ws.rows[:nj] from the joints at the current poses.
+// fillJointRows fills ws.build.rows[:nj] from the joints at the current poses.
 func (w *World) fillJointRows(nj int) error {
 	ws := &w.ws
-	ws.nj = nj
-	ws.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
-	ws.jdims = ws.jdims[:0]
+	ws.build.nj = nj
+	ws.build.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
+	ws.build.jdims = ws.build.jdims[:0]
 	k := 0
 	for i, c := range w.Joints {
 		d := c.Dim()
-		ws.jdims = append(ws.jdims, d)
-		if err := c.Fill(ws.rows[k:k+d], &ws.ctx); err != nil {
+		ws.build.jdims = append(ws.build.jdims, d)
+		if err := c.Fill(ws.build.rows[k:k+d], &ws.build.ctx); err != nil {
 			return fmt.Errorf("constraint %d: %w", i, err)
 		}
 		for j := k; j < k+d; j++ {
-			if err := checkRow(&ws.rows[j], len(w.Bodies)); err != nil {
+			if err := checkRow(&ws.build.rows[j], len(w.Bodies)); err != nil {
 				return fmt.Errorf("constraint %d: its row %d: %w", i, j-k, err)
 			}
 		}
@@ -536,10 +601,11 @@ func (w *World) fillJointRows(nj int) error {
 
 // assemble builds A, b and the bounds of the step's MLCP
 // (Assembly.Assemble), a bouncing contact's restitution target included
-// (its normal row's constraint.Row.Bounce).
-func (w *World) assemble() error {
-	ws := &w.ws
-	return ws.eq.Assemble(&w.Settings, &ws.mass, ws.rows)
+// (its normal row's constraint.Row.Bounce), from the rows of rs, and
+// returns its assemblyStage.
+func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
+	as := &w.ws.assembly
+	return as, as.eq.Assemble(&w.Settings, m, rs.rows)
 }
 
 // solveSymmetric assembles and solves the step again on the symmetric
@@ -552,103 +618,105 @@ func (w *World) assemble() error {
 // solve's, but the solver's own state (a BPP's factor and regularization
 // memory) has seen the failed solve, so the step is not bit for bit the
 // one a world without gyroscopic bodies would take.
-func (w *World) solveSymmetric() (Stats, error) {
+func (w *World) solveSymmetric(m *Mass, cs *contactStage, rs *rowStage) (*solveStage, Stats, error) {
 	ws := &w.ws
-	ws.eq.Symmetric = true
-	defer func() { ws.eq.Symmetric = false }()
-	ws.start = append(ws.start[:0], ws.start0...) // the warm start the failed solve had
-	ws.jointStart = append(ws.jointStart[:0], ws.jointStart0...)
-	if err := w.assemble(); err != nil {
-		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
+	ws.assembly.eq.Symmetric = true
+	defer func() { ws.assembly.eq.Symmetric = false }()
+	rs.start = append(rs.start[:0], ws.solve.start0...) // the warm start the failed solve had
+	ws.memory.jointStart = append(ws.memory.jointStart[:0], ws.solve.jointStart0...)
+	as, err := w.assemble(m, rs)
+	if err != nil {
+		return &ws.solve, Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
-	w.estimateNewContacts()
-	return w.solve()
+	pre := w.estimateNewContacts(as, cs, rs)
+	return w.solve(as, rs, pre)
 }
 
 // solve is the step's solve stage, in three parts run in this order:
 // pickSolve (the solver under the budget, the Picker keeping the
 // least-error iterate), safeguard (an unconverged answer that would add
 // energy moved towards its anchor) and polish (Settings.Polish sweeps from
-// the kept iterate). It leaves the answer in ws.res and returns the step's
-// solver statistics.
-func (w *World) solve() (Stats, error) {
+// the kept iterate). It needs the pre-solve's presolveStage (which has
+// seeded rs.start and the solver's factor) only as proof that
+// estimateNewContacts ran. It returns its solveStage, whose res holds the
+// answer x, and the step's solver statistics.
+func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solveStage, Stats, error) {
 	ws := &w.ws
+	sol := &ws.solve
 	s := &w.Settings
-	n := len(ws.rows)
-	ws.prob = ws.eq.Problem()
-	if ws.picker == nil || ws.picker.Measure() != s.Pick {
-		ws.picker = errmeasure.NewPicker(s.Pick)
+	n := len(rs.rows)
+	sol.prob = as.eq.Problem()
+	if sol.picker == nil || sol.picker.Measure() != s.Pick {
+		sol.picker = errmeasure.NewPicker(s.Pick)
 	}
 	st := Stats{Rows: n, Bound: math.Inf(1)}
 	if n == 0 {
 		st.Bound = 0 // nothing to solve: x = x*
-		ws.res.X, ws.res.W = ws.res.X[:0], ws.res.W[:0]
+		sol.res.X, sol.res.W = sol.res.X[:0], sol.res.W[:0]
 		st.Status = lcp.Converged
-		return st, nil
+		return sol, st, nil
 	}
-	solved, err := w.pickSolve()
-	if len(ws.res.X) == n {
-		st.Safeguard = w.safeguard(&solved)
+	solved, err := w.pickSolve(sol, rs)
+	if len(sol.res.X) == n {
+		st.Safeguard = w.safeguard(sol, &solved)
 	}
 	if err == nil && s.Polish > 0 {
-		err = w.polish(&solved)
+		err = w.polish(sol, &solved)
 	}
-	if len(ws.res.X) == n {
-		w.keepImpulses()
+	if len(sol.res.X) == n {
+		w.keepImpulses(sol)
 	}
 	st.PolishSweeps = solved.Sweeps
 	st.Bound = solved.Bound
-	st.Iterations = ws.res.Iterations
-	st.Status = ws.res.Status // the status of the picked iterate (errmeasure.Solve)
+	st.Iterations = sol.res.Iterations
+	st.Status = sol.res.Status // the status of the picked iterate (errmeasure.Solve)
 	st.BudgetHit = solved.SolverStatus == lcp.BudgetExhausted
 	st.Picked = solved.Picked
 	st.Errors = solved.Totals
-	if lt, ok := ws.picker.LastTotals(); ok {
+	if lt, ok := sol.picker.LastTotals(); ok {
 		st.LastErrors = lt
 	}
-	if len(ws.res.States) == n {
-		ws.jointStart = append(ws.jointStart[:0], ws.res.States[:ws.nj]...)
+	if len(sol.res.States) == n {
+		ws.memory.jointStart = append(ws.memory.jointStart[:0], sol.res.States[:rs.nj]...)
 	}
-	if err != nil && len(ws.res.X) != n {
+	if err != nil && len(sol.res.X) != n {
 		err = w.explainInvalid(err) // the MLCP failed validation
 	}
 	if err != nil {
-		return st, fmt.Errorf("step %d: %w", w.steps+1, err)
+		return sol, st, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
-	return st, nil
+	return sol, st, nil
 }
 
-// pickSolve hands the step's MLCP ws.prob to the step's solver under
-// Settings.Budget, warm-started from ws.start, with the Picker and the
+// pickSolve hands the step's MLCP ws.solve.prob to the step's solver under
+// Settings.Budget, warm-started from ws.build.start, with the Picker and the
 // safeguard's Picker (errmeasure.SolveGuarded) seeing every iterate,
-// followed by Settings.Observer. ws.res holds the picked iterate.
-func (w *World) pickSolve() (errmeasure.Solved, error) {
+// followed by Settings.Observer. ws.solve.res holds the picked iterate.
+func (w *World) pickSolve(sol *solveStage, rs *rowStage) (errmeasure.Solved, error) {
 	ws := &w.ws
 	s := &w.Settings
-	set := lcp.Settings{MaxIterations: s.Budget, Start: ws.start, Context: s.Context, Observer: s.Observer}
-	if ws.guard == nil {
-		ws.guard = errmeasure.NewPicker(s.Pick)
-		ws.guard.RejectGain = true
-		ws.guard.GainOf = ws.energy.gain
+	set := lcp.Settings{MaxIterations: s.Budget, Start: rs.start, Context: s.Context, Observer: s.Observer}
+	if sol.guard == nil {
+		sol.guard = errmeasure.NewPicker(s.Pick)
+		sol.guard.RejectGain = true
+		sol.guard.GainOf = sol.energy.gain
 	}
 	w.energyModel()
-	return errmeasure.SolveGuarded(&ws.res, &ws.prob, ws.step.solver, set, ws.picker, ws.guard)
+	return errmeasure.SolveGuarded(&sol.res, &sol.prob, ws.step.solver, set, sol.picker, sol.guard)
 }
 
 // safeguard moves a picked answer that did not solve the MLCP and would
 // add energy (energyModel) towards its anchor, the last step's impulses
 // first (errmeasure.Safeguard), and runs SafeguardSweeps after; a
 // converged answer is left as it is.
-func (w *World) safeguard(solved *errmeasure.Solved) errmeasure.Safeguarded {
-	ws := &w.ws
-	return errmeasure.Safeguard(&ws.res, &ws.prob, ws.picker, ws.guard, solved, ws.energy.gain, w.previousImpulses(), SafeguardSweeps)
+func (w *World) safeguard(sol *solveStage, solved *errmeasure.Solved) errmeasure.Safeguarded {
+	return errmeasure.Safeguard(&sol.res, &sol.prob, sol.picker, sol.guard, solved, sol.energy.gain, w.previousImpulses(), SafeguardSweeps)
 }
 
 // polish runs Settings.Polish projected Gauss–Seidel sweeps from the kept
 // answer (errmeasure.Polish), counted in solved.Sweeps.
-func (w *World) polish(solved *errmeasure.Solved) error {
-	ws := &w.ws
-	return errmeasure.Polish(&ws.res, &ws.prob, w.Settings.Polish, ws.picker, solved)
+func (w *World) polish(sol *solveStage, solved *errmeasure.Solved) error {
+	return errmeasure.Polish(&sol.res, &sol.prob, w.Settings.Polish, sol.picker, solved)
 }
 
 // SafeguardSweeps is the number of projected Gauss–Seidel sweeps the
@@ -665,35 +733,36 @@ const SafeguardSweeps = 5
 // the first anchor of the safeguard: a joint row's when the joint rows are
 // the same, a contact point's rows' by its key (0 for a new point).
 func (w *World) previousImpulses() []float64 {
+	sol := &w.ws.solve
 	ws := &w.ws
-	n := len(ws.rows)
-	ws.prevX = grow(ws.prevX, n)
-	clear(ws.prevX)
-	if len(ws.jointX) == ws.nj {
-		copy(ws.prevX, ws.jointX)
+	n := len(ws.build.rows)
+	sol.prevX = grow(sol.prevX, n)
+	clear(sol.prevX)
+	if len(ws.memory.jointX) == ws.build.nj {
+		copy(sol.prevX, ws.memory.jointX)
 	}
-	for i := range ws.points {
-		pt := &ws.points[i]
-		if c, ok := ws.prevC[pt.ck]; ok {
-			copy(ws.prevX[pt.Row:pt.Row+pt.Rows], c[:pt.Rows])
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
+		if c, ok := ws.memory.prevC[pt.ck]; ok {
+			copy(sol.prevX[pt.Row:pt.Row+pt.Rows], c[:pt.Rows])
 		}
 	}
-	return ws.prevX
+	return sol.prevX
 }
 
 // keepImpulses stores the step's x for previousImpulses.
-func (w *World) keepImpulses() {
+func (w *World) keepImpulses(sol *solveStage) {
 	ws := &w.ws
-	ws.jointX = append(ws.jointX[:0], ws.res.X[:ws.nj]...)
-	if ws.prevC == nil {
-		ws.prevC = make(map[contactKey][4]float64)
+	ws.memory.jointX = append(ws.memory.jointX[:0], sol.res.X[:ws.build.nj]...)
+	if ws.memory.prevC == nil {
+		ws.memory.prevC = make(map[contactKey][4]float64)
 	}
-	clear(ws.prevC)
-	for i := range ws.points {
-		pt := &ws.points[i]
+	clear(ws.memory.prevC)
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
 		var c [4]float64
-		copy(c[:pt.Rows], ws.res.X[pt.Row:pt.Row+pt.Rows])
-		ws.prevC[pt.ck] = c
+		copy(c[:pt.Rows], sol.res.X[pt.Row:pt.Row+pt.Rows])
+		ws.memory.prevC[pt.ck] = c
 	}
 }
 
@@ -719,19 +788,20 @@ type energyModel struct {
 	motor     []bool
 }
 
-// energyModel fills ws.energy for the step's rows, with the bodies at the
-// step's start and ws.mass and ws.eq of this step.
+// energyModel fills ws.solve.energy for the step's rows, with the bodies at the
+// step's start and ws.mass and ws.assembly.eq of this step.
 func (w *World) energyModel() {
+	sol := &w.ws.solve
 	ws := &w.ws
-	em := &ws.energy
+	em := &sol.energy
 	h := w.Settings.H
-	n := len(ws.rows)
+	n := len(ws.build.rows)
 	em.u, em.c, em.jvf = grow(em.u, n), grow(em.c, n), grow(em.jvf, n)
 	if cap(em.motor) < n {
 		em.motor = make([]bool, n)
 	}
 	em.motor = em.motor[:n]
-	em.b = ws.eq.B
+	em.b = ws.assembly.eq.B
 	k0, kf, wf := 0.0, 0.0, 0.0
 	for i, b := range w.Bodies {
 		if b.Static || b.Kinematic {
@@ -747,8 +817,8 @@ func (w *World) energyModel() {
 	}
 	em.e0 = kf - k0 - wf
 	em.scale = k0 + kf + math.Abs(wf)
-	for i := range ws.rows {
-		r := &ws.rows[i]
+	for i := range ws.build.rows {
+		r := &ws.build.rows[i]
 		c, _, _ := r.Compliance(h)
 		em.c[i] = c
 		em.motor[i] = r.Kind == constraint.Motor
@@ -765,7 +835,7 @@ func (w *World) energyModel() {
 			if b.Kinematic {
 				continue
 			}
-			jm := &ws.eq.JMinv[i][k]
+			jm := &ws.assembly.eq.JMinv[i][k]
 			f := b.Force.Add(w.Settings.Gravity.Mul(b.Mass))
 			jmf += h * (jm[0]*f[0] + jm[1]*f[1] + jm[2]*f[2] + jm[3]*b.Torque[0] + jm[4]*b.Torque[1] + jm[5]*b.Torque[2])
 		}
@@ -800,15 +870,15 @@ func (w *World) explainInvalid(err error) error {
 			return fmt.Errorf("%w; the cause: %v", err, berr)
 		}
 	}
-	ws := &w.ws
-	for i := range ws.rows {
-		bad := math.IsNaN(ws.eq.B[i]) || math.IsInf(ws.eq.B[i], 0) || math.IsNaN(ws.eq.Lo[i]) || math.IsNaN(ws.eq.Hi[i])
-		for j := 0; j < len(ws.rows) && !bad; j++ {
-			a := ws.eq.Matrix().At(i, j)
+	rs, eq := &w.ws.build, &w.ws.assembly.eq
+	for i := range rs.rows {
+		bad := math.IsNaN(eq.B[i]) || math.IsInf(eq.B[i], 0) || math.IsNaN(eq.Lo[i]) || math.IsNaN(eq.Hi[i])
+		for j := 0; j < len(rs.rows) && !bad; j++ {
+			a := eq.Matrix().At(i, j)
 			bad = math.IsNaN(a) || math.IsInf(a, 0)
 		}
 		if bad {
-			r := &ws.rows[i]
+			r := &rs.rows[i]
 			names := make([]string, r.N)
 			for k := 0; k < r.N; k++ {
 				names[k] = fmt.Sprintf("%q", w.Bodies[r.Body[k]].Name)
@@ -852,26 +922,26 @@ func (w *World) explainInvalid(err error) error {
 // new axle, s sin hΩ ≈ 17 rad/s, the next step's rows strip (the axial
 // part keeps s cos hΩ: 0.28 rad/s less spin per step), and with it the
 // frame's yaw.
-func (w *World) integrate() {
-	ws := &w.ws
+func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveStage) {
+	it := &w.ws.integrate
 	h := w.Settings.H
-	if cap(ws.lplus) < len(w.Bodies) {
-		ws.lplus = make([]mgl64.Vec3, len(w.Bodies))
+	if cap(it.lplus) < len(w.Bodies) {
+		it.lplus = make([]mgl64.Vec3, len(w.Bodies))
 	}
-	ws.lplus = ws.lplus[:len(w.Bodies)]
+	it.lplus = it.lplus[:len(w.Bodies)]
 	for i, b := range w.Bodies {
 		if !b.Static && !b.Kinematic { // a kinematic body keeps its set velocity
-			v := ws.mass.Free[i]
+			v := m.Free[i]
 			// L₀ + h τ − I_w(q) ω_free; I_w(q) ω⁺ is added below.
-			ws.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
+			it.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
 			b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
 			b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
 		}
 	}
-	if len(ws.res.X) == len(ws.rows) {
-		for i := range ws.rows {
-			r := &ws.rows[i]
-			x := ws.res.X[i]
+	if len(sol.res.X) == len(rs.rows) {
+		for i := range rs.rows {
+			r := &rs.rows[i]
+			x := sol.res.X[i]
 			if x == 0 {
 				continue
 			}
@@ -880,7 +950,7 @@ func (w *World) integrate() {
 				if b.Static || b.Kinematic {
 					continue
 				}
-				jm := &ws.eq.JMinv[i][k]
+				jm := &as.eq.JMinv[i][k]
 				b.Vel = b.Vel.Add(mgl64.Vec3{jm[0], jm[1], jm[2]}.Mul(x))
 				b.AngVel = b.AngVel.Add(mgl64.Vec3{jm[3], jm[4], jm[5]}.Mul(x))
 			}
@@ -895,13 +965,13 @@ func (w *World) integrate() {
 			continue
 		}
 		turn := h * b.AngVel.Len()
-		if turn > maxMomentumTurn && ws.eq.constrained(i) && ws.mass.gyro(i) &&
-			b.SpinDisplace(b.Vel.Mul(h), b.AngVel.Mul(h), ws.eq.freeAxis(i, ws.rows)) {
+		if turn > maxMomentumTurn && as.eq.constrained(i) && m.gyro(i) &&
+			b.SpinDisplace(b.Vel.Mul(h), b.AngVel.Mul(h), as.eq.freeAxis(i, rs.rows)) {
 			continue // a fast rotor on a joint: its spin follows its axle
 		}
-		l := ws.lplus[i].Add(b.InertiaWorld().Mul3x1(b.AngVel)) // L⁺, at the start pose
+		l := it.lplus[i].Add(b.InertiaWorld().Mul3x1(b.AngVel)) // L⁺, at the start pose
 		b.Displace(b.Vel.Mul(h), b.AngVel.Mul(h))
-		if turn < minMomentumTurn || (turn > maxMomentumTurn && ws.eq.constrained(i)) {
+		if turn < minMomentumTurn || (turn > maxMomentumTurn && as.eq.constrained(i)) {
 			continue
 		}
 		la := b.InertiaWorld().Mul3x1(b.AngVel)
@@ -968,26 +1038,26 @@ const (
 // step's (Assembly.MassMatrix) and solved by Settings.PostSolver (BPP by default);
 // the solve repeats, with the rows refilled at the corrected poses, until
 // every error is within ProjectionTolerance or MaxProjections solves ran.
-// It records the largest error left in ws.maxViol.
-func (w *World) project() error {
-	ws := &w.ws
+// It records the largest error left in ws.projection.maxViol.
+func (w *World) project(mass *Mass) error {
+	ps := &w.ws.projection
 	s := &w.Settings
-	ws.projects, ws.projIts, ws.pregularized = 0, 0, 0
-	ws.pskip, ws.pskipWhy = ProjectionNotSkipped, ""
+	ps.projects, ps.projIts, ps.pregularized = 0, 0, 0
+	ps.pskip, ps.pskipWhy = ProjectionNotSkipped, ""
 	above := s.ProjectAbove
 	if above == 0 {
 		above = DefaultProjectAbove
 	}
-	ws.mass.UpdateInertia()
+	mass.UpdateInertia()
 	for {
 		m, err := w.positionRows()
 		if err != nil {
 			return err
 		}
-		if m <= ProjectionTolerance || ws.projects >= MaxProjections {
+		if m <= ProjectionTolerance || ps.projects >= MaxProjections {
 			return nil
 		}
-		if ws.projects == 0 && (s.Stabilization == None || s.Stabilization == Baumgarte || !(m > above)) && s.Stabilization != Post {
+		if ps.projects == 0 && (s.Stabilization == None || s.Stabilization == Baumgarte || !(m > above)) && s.Stabilization != Post {
 			return nil
 		}
 		ok, err := w.projectOnce()
@@ -999,33 +1069,34 @@ func (w *World) project() error {
 			// step left them and the error is left to the next steps.
 			return nil
 		}
-		ws.mass.UpdateInertia()
+		mass.UpdateInertia()
 	}
 }
 
-// positionRows fills ws.prows with the positional rows at the current
+// positionRows fills ws.projection.prows with the positional rows at the current
 // poses: the joints' (bilateral and limit rows) and a normal row per
 // contact point within the margin. It returns the largest error among the
 // rigid ones, |φ| of a bilateral row, −φ of a unilateral one, and sets
-// ws.maxViol to the largest over all (a compliant row's deflection
+// ws.projection.maxViol to the largest over all (a compliant row's deflection
 // included: Stats.MaxViolation reports how deep a soft contact sinks).
 func (w *World) positionRows() (float64, error) {
+	ps := &w.ws.projection
 	ws := &w.ws
-	ws.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
+	ws.build.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
 	nj := 0
 	for _, c := range w.Joints {
 		nj += c.Dim()
 	}
-	ws.ppoints = w.collect(ws.ppoints[:0], false)
-	n := nj + len(ws.ppoints)
-	if cap(ws.prows) < n {
-		ws.prows = make([]constraint.Row, n)
+	ps.ppoints = w.collect(ps.ppoints[:0], nil)
+	n := nj + len(ps.ppoints)
+	if cap(ps.prows) < n {
+		ps.prows = make([]constraint.Row, n)
 	}
-	ws.prows = ws.prows[:n]
+	ps.prows = ps.prows[:n]
 	k := 0
 	for i, c := range w.Joints {
 		d := c.Dim()
-		if err := c.Fill(ws.prows[k:k+d], &ws.ctx); err != nil {
+		if err := c.Fill(ps.prows[k:k+d], &ws.build.ctx); err != nil {
 			return 0, fmt.Errorf("constraint %d: %w", i, err)
 		}
 		k += d
@@ -1034,19 +1105,19 @@ func (w *World) positionRows() (float64, error) {
 	// are velocity-level).
 	m := 0
 	for i := 0; i < nj; i++ {
-		if ws.prows[i].Kind.Positional() {
-			ws.prows[m] = ws.prows[i]
+		if ps.prows[i].Kind.Positional() {
+			ps.prows[m] = ps.prows[i]
 			m++
 		}
 	}
-	for i := range ws.ppoints {
-		ws.ppoints[i].NormalRow(&ws.prows[m], w.Bodies)
+	for i := range ps.ppoints {
+		ps.ppoints[i].NormalRow(&ps.prows[m], w.Bodies)
 		m++
 	}
-	ws.prows = ws.prows[:m]
+	ps.prows = ps.prows[:m]
 	viol, rigid := 0.0, 0.0
-	for i := range ws.prows {
-		r := &ws.prows[i]
+	for i := range ps.prows {
+		r := &ps.prows[i]
 		e := -r.Phi
 		if r.Kind == constraint.Bilateral {
 			e = math.Abs(r.Phi)
@@ -1056,7 +1127,7 @@ func (w *World) positionRows() (float64, error) {
 			rigid = math.Max(rigid, e)
 		}
 	}
-	ws.maxViol = viol
+	ps.maxViol = viol
 	return rigid, nil
 }
 
@@ -1066,41 +1137,42 @@ func compliant(r *constraint.Row) bool {
 	return r.Stiffness != 0 && !math.IsInf(r.Stiffness, 1)
 }
 
-// projectOnce solves one projection MLCP over ws.prows and displaces the
-// bodies by Δq = M⁻¹ Jᵀ δ. It returns false, with the reason in ws.pskip
-// and ws.pskipWhy and the bodies unmoved, when no δ could be found
-// (projectSolve).
+// projectOnce solves one projection MLCP over ws.projection.prows and
+// displaces the bodies by Δq = M⁻¹ Jᵀ δ. It returns false, with the reason
+// in ws.projection.pskip and ws.projection.pskipWhy and the bodies unmoved,
+// when no δ could be found (projectSolve).
 func (w *World) projectOnce() (bool, error) {
+	ps := &w.ws.projection
 	ws := &w.ws
-	m := len(ws.prows)
-	if err := ws.peq.MassMatrix(&ws.mass, ws.prows); err != nil {
+	m := len(ps.prows)
+	if err := ps.peq.MassMatrix(&ws.mass, ps.prows); err != nil {
 		return false, fmt.Errorf("post-stabilization: %w", err)
 	}
-	ws.pb = grow(ws.pb, m)
-	ws.plo = grow(ws.plo, m)
-	ws.phi = grow(ws.phi, m)
-	if cap(ws.pstart) < m {
-		ws.pstart = make([]lcp.State, m)
+	ps.pb = grow(ps.pb, m)
+	ps.plo = grow(ps.plo, m)
+	ps.phi = grow(ps.phi, m)
+	if cap(ps.pstart) < m {
+		ps.pstart = make([]lcp.State, m)
 	}
-	ws.pstart = ws.pstart[:m]
-	for i := range ws.prows {
-		r := &ws.prows[i]
-		ws.pb[i] = r.Phi
-		ws.phi[i] = math.Inf(1)
+	ps.pstart = ps.pstart[:m]
+	for i := range ps.prows {
+		r := &ps.prows[i]
+		ps.pb[i] = r.Phi
+		ps.phi[i] = math.Inf(1)
 		if compliant(r) {
 			// A spring's deflection is physics, not error: hold it
 			// (J Δq = 0 to first order) while the rigid rows move.
-			ws.pb[i], ws.plo[i], ws.pstart[i] = 0, math.Inf(-1), lcp.Free
+			ps.pb[i], ps.plo[i], ps.pstart[i] = 0, math.Inf(-1), lcp.Free
 			continue
 		}
 		if r.Kind == constraint.Bilateral {
-			ws.plo[i] = math.Inf(-1)
-			ws.pstart[i] = lcp.Free
+			ps.plo[i] = math.Inf(-1)
+			ps.pstart[i] = lcp.Free
 		} else {
-			ws.plo[i] = 0
-			ws.pstart[i] = lcp.AtLower
+			ps.plo[i] = 0
+			ps.pstart[i] = lcp.AtLower
 			if r.Phi < 0 {
-				ws.pstart[i] = lcp.Free
+				ps.pstart[i] = lcp.Free
 			}
 		}
 	}
@@ -1108,18 +1180,18 @@ func (w *World) projectOnce() (bool, error) {
 		return false, nil
 	}
 	nb := len(w.Bodies)
-	if cap(ws.dq) < nb {
-		ws.dq = make([][6]float64, nb)
+	if cap(ps.dq) < nb {
+		ps.dq = make([][6]float64, nb)
 	}
-	ws.dq = ws.dq[:nb]
-	clear(ws.dq)
-	for i := range ws.prows {
-		r := &ws.prows[i]
-		d := ws.pres.X[i]
+	ps.dq = ps.dq[:nb]
+	clear(ps.dq)
+	for i := range ps.prows {
+		r := &ps.prows[i]
+		d := ps.pres.X[i]
 		for k := 0; k < r.N; k++ {
-			jm := &ws.peq.JMinv[i][k]
+			jm := &ps.peq.JMinv[i][k]
 			for c := 0; c < 6; c++ {
-				ws.dq[r.Body[k]][c] += jm[c] * d
+				ps.dq[r.Body[k]][c] += jm[c] * d
 			}
 		}
 	}
@@ -1127,8 +1199,8 @@ func (w *World) projectOnce() (bool, error) {
 	// the rotations, exact only for small angles; scale it so that no body
 	// turns by more than maxProjectionTurn.
 	scale := 1.0
-	for i := range ws.dq {
-		dq := &ws.dq[i]
+	for i := range ps.dq {
+		dq := &ps.dq[i]
 		if t := math.Sqrt(dq[3]*dq[3] + dq[4]*dq[4] + dq[5]*dq[5]); t > maxProjectionTurn {
 			scale = math.Min(scale, maxProjectionTurn/t)
 		}
@@ -1137,7 +1209,7 @@ func (w *World) projectOnce() (bool, error) {
 		if b.Static || b.Kinematic { // kinematic poses are prescribed
 			continue
 		}
-		dq := ws.dq[i]
+		dq := ps.dq[i]
 		b.Displace(mgl64.Vec3{dq[0], dq[1], dq[2]}.Mul(scale), mgl64.Vec3{dq[3], dq[4], dq[5]}.Mul(scale))
 	}
 	return true, nil
@@ -1154,46 +1226,48 @@ func (w *World) projectOnce() (bool, error) {
 // starts from the corrected poses.
 const ProjectionShift = 1e-8
 
-// projectSolve solves the projection MLCP ws.pprob over ws.prows into
-// ws.pres: by Settings.PostSolver, then, if that fails with lcp.ErrSingular,
-// by block pivoting on the regularized matrix (ProjectionShift), cold, on a
-// solver of its own. It returns false, with ws.pskip and ws.pskipWhy set,
-// when neither gives a finite δ.
+// projectSolve solves the projection MLCP ws.projection.pprob over
+// ws.projection.prows into ws.projection.pres: by Settings.PostSolver, then,
+// if that fails with lcp.ErrSingular, by block pivoting on the regularized
+// matrix (ProjectionShift), cold, on a solver of its own. It returns false,
+// with ws.projection.pskip and ws.projection.pskipWhy set, when neither gives
+// a finite δ.
 func (w *World) projectSolve() bool {
+	ps := &w.ws.projection
 	ws := &w.ws
-	m := len(ws.prows)
+	m := len(ps.prows)
 	solver := ws.step.post
-	ws.pprob = lcp.Problem{A: &ws.peq.A, B: ws.pb, Lo: ws.plo, Hi: ws.phi}
-	err := solver.Solve(&ws.pres, &ws.pprob, lcp.Settings{Start: ws.pstart})
-	ws.projects++
-	ws.projIts += ws.pres.Iterations
+	ps.pprob = lcp.Problem{A: &ps.peq.A, B: ps.pb, Lo: ps.plo, Hi: ps.phi}
+	err := solver.Solve(&ps.pres, &ps.pprob, lcp.Settings{Start: ps.pstart})
+	ps.projects++
+	ps.projIts += ps.pres.Iterations
 	if errors.Is(err, lcp.ErrSingular) {
 		first := err
-		ws.pdiag = grow(ws.pdiag, m)
-		for i := range ws.pdiag {
-			ws.pdiag[i] = ws.peq.A.At(i, i)
+		ps.pdiag = grow(ps.pdiag, m)
+		for i := range ps.pdiag {
+			ps.pdiag[i] = ps.peq.A.At(i, i)
 		}
-		ws.peq.massMatrix(&ws.mass, ws.prows, false)
-		for i, d := range ws.pdiag {
-			ws.peq.A.Add(i, i, ProjectionShift*d)
+		ps.peq.massMatrix(&ws.mass, ps.prows, false)
+		for i, d := range ps.pdiag {
+			ps.peq.A.Add(i, i, ProjectionShift*d)
 		}
-		ws.peq.A.Finish()
-		err = ws.pfallback.Solve(&ws.pres, &ws.pprob, lcp.Settings{})
-		ws.projIts += ws.pres.Iterations
-		ws.pregularized++
+		ps.peq.A.Finish()
+		err = ps.pfallback.Solve(&ps.pres, &ps.pprob, lcp.Settings{})
+		ps.projIts += ps.pres.Iterations
+		ps.pregularized++
 		if err != nil {
 			err = fmt.Errorf("%w; regularized by %g: %w", first, ProjectionShift, err)
 		}
 	}
 	switch {
-	case len(ws.pres.X) != m || errors.Is(err, lcp.ErrSingular):
-		ws.pskip, ws.pskipWhy = ProjectionInconsistent, fmt.Sprintf("post-stabilization: %v", err)
+	case len(ps.pres.X) != m || errors.Is(err, lcp.ErrSingular):
+		ps.pskip, ps.pskipWhy = ProjectionInconsistent, fmt.Sprintf("post-stabilization: %v", err)
 		return false
-	case !num.FiniteSlice(ws.pres.X):
-		ws.pskip, ws.pskipWhy = ProjectionFailed, fmt.Sprintf("post-stabilization: the correction is not finite (%v)", err)
+	case !num.FiniteSlice(ps.pres.X):
+		ps.pskip, ps.pskipWhy = ProjectionFailed, fmt.Sprintf("post-stabilization: the correction is not finite (%v)", err)
 		return false
 	case err != nil:
-		ws.pskip, ws.pskipWhy = ProjectionFailed, fmt.Sprintf("post-stabilization: %v", err)
+		ps.pskip, ps.pskipWhy = ProjectionFailed, fmt.Sprintf("post-stabilization: %v", err)
 		return false
 	}
 	return true

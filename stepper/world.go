@@ -274,10 +274,10 @@ func (w *World) Energy() (kinetic, potential float64) {
 // solved. It is a view into the world's buffers, valid until the next
 // Step; copy it (for instance with lcp.WriteProblem) to keep it.
 func (w *World) LastProblem() *lcp.Problem {
-	if w.ws.prob.A == nil || w.ws.prob.N() == 0 {
+	if w.ws.solve.prob.A == nil || w.ws.solve.prob.N() == 0 {
 		return nil
 	}
-	return &w.ws.prob
+	return &w.ws.solve.prob
 }
 
 // LastSolution returns the x that the last Step used (the picked iterate,
@@ -288,5 +288,5 @@ func (w *World) LastSolution() (x, wv []float64) {
 	if w.steps == 0 {
 		return nil, nil
 	}
-	return w.ws.res.X, w.ws.res.W
+	return w.ws.solve.res.X, w.ws.solve.res.W
 }
