@@ -76,7 +76,8 @@ func TestSymmetricTopPrecession(t *testing.T) {
 		prev = cur
 	}
 	got := az / w.Time()
-	t.Logf("precession %.5f rad/s, steady solution %.5f rad/s (gyroscopic limit m g d/(I₃ω₃) = %.5f)", got, want, m*g*d/(i3*omega3))
+	t.Logf("precession %.5f rad/s, steady solution %.5f rad/s (%+.3f %%; gyroscopic limit m g d/(I₃ω₃) = %.5f)",
+		got, want, 100*(got/want-1), m*g*d/(i3*omega3))
 	// 1 %: the bound; nutation excited by O(h) start-up error is
 	// far smaller at this spin.
 	assert.InDelta(t, want, got, 0.01*want)

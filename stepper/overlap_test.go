@@ -122,6 +122,7 @@ func stairs(t *testing.T, w *stepper.World, mu float64) {
 
 // throw is what throwRagdoll measured over the run.
 type throw struct {
+	e0     float64 // the start's mechanical energy (J)
 	ratio  float64 // largest mechanical energy (kinetic + potential) over the start's
 	maxGap float64 // largest ball-joint gap (m)
 	added  float64 // largest Stats.EnergyAdded of a step over the start's mechanical energy
@@ -142,7 +143,7 @@ func throwRagdoll(t *testing.T, h float64) (*stepper.World, throw) {
 	rd := addRagdoll(t, w, mgl64.Vec3{0.1, 0, 0.92 + 1.017}, mgl64.Vec3{2, 0, 0}, 0.5)
 	k0, u0 := w.Energy()
 	e0 := k0 + u0 // 1 375 J, 140 J of it kinetic
-	out := throw{torso: w.Bodies[rd.ids[0]]}
+	out := throw{e0: e0, torso: w.Bodies[rd.ids[0]]}
 	for i := 0; i < int(math.Round(3/h)); i++ {
 		st, err := w.Step()
 		if err != nil && out.err == nil {
@@ -170,8 +171,8 @@ func TestRagdollDownStairs(t *testing.T) {
 	for _, h := range []float64{1.0 / 60, 0.005} {
 		_, r := throwRagdoll(t, h)
 		end := r.torso.Pos
-		t.Logf("h = %.4f s: max E/E₀ − 1 = %+.2e, max joint gap %.3g m, max EnergyAdded/E₀ %.3g, torso ends at %.3v",
-			h, r.ratio-1, r.maxGap, r.added, end)
+		t.Logf("h = %.4f s: E₀ = %.0f J, max E/E₀ − 1 = %+.2e, max joint gap %.3g m, max EnergyAdded/E₀ %.3g, torso ends at %.3v",
+			h, r.e0, r.ratio-1, r.maxGap, r.added, end)
 		require.NoError(t, r.err)
 		require.LessOrEqual(t, r.ratio, 1.01)
 		require.LessOrEqual(t, r.maxGap, 0.01)

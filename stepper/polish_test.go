@@ -10,6 +10,7 @@ import (
 	"github.com/gorigid/gorigid/stepper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestPolishAndBoundOnScenes steps the forklift under a budget of 3 pivots
@@ -98,4 +99,45 @@ func TestPolishedWallStepAllocatesNothing(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.Zero(t, testing.AllocsPerRun(5, func() { _, _ = w.Step() }))
+}
+
+// The rigid scenes' A is singular, which is why the energy-exact pick
+// uses the pseudoinverse (docs/studies.md, "Choosing a pick under a
+// budget"): after step 1, 20 of the forklift's 81 eigenvalues and 384 of
+// the brick wall's 564 are zero to rounding (|λ| ≤ 1e-10 λ_max; the
+// counts are the same at 1e-14).
+func TestScenesASingular(t *testing.T) {
+	fk, err := scenes.Forklift(scenes.DefaultForkliftParams())
+	require.NoError(t, err)
+	wall, err := scenes.BrickWall(scenes.DefaultBrickWallParams())
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name    string
+		w       *stepper.World
+		n, zero int
+	}{{"forklift", fk, 81, 20}, {"brick wall", wall, 564, 384}} {
+		_, err := c.w.Step()
+		require.NoError(t, err)
+		p := c.w.LastProblem()
+		n := p.N()
+		a := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				a.SetSym(i, j, (p.A.At(i, j)+p.A.At(j, i))/2)
+			}
+		}
+		var e mat.EigenSym
+		require.True(t, e.Factorize(a, false))
+		vals := e.Values(nil)
+		largest := math.Max(math.Abs(vals[0]), math.Abs(vals[n-1]))
+		zero := 0
+		for _, v := range vals {
+			if math.Abs(v) <= 1e-10*largest {
+				zero++
+			}
+		}
+		t.Logf("%s: %d of %d eigenvalues of A zero to rounding", c.name, zero, n)
+		assert.Equal(t, c.n, n, c.name)
+		assert.Equal(t, c.zero, zero, c.name)
+	}
 }
