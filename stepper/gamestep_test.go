@@ -22,22 +22,34 @@ func ellipticK(k float64) float64 {
 	return math.Pi / (2 * a)
 }
 
-// hingePendulum: a sphere of mass m, radius r on a massless arm of length
-// L, hinged to the world at the origin about y, released at rest theta0
-// from the bottom.
-func hingePendulum(t *testing.T, h, theta0 float64, mode stepper.Stabilization) (*stepper.World, *body.Body) {
+// pendulum: a sphere of mass m, radius r, 1 m below the world origin on
+// a massless arm, under stepper.DefaultSettings with step h, released at
+// rest theta0 from the bottom. The arm is a hinge about y, a ball joint
+// (both carry the bob round with the arm) or a distance joint to the
+// bob's centre (a rod that leaves the bob's own rotation free).
+func pendulum(t *testing.T, h, theta0 float64, joint string) (*stepper.World, *body.Body) {
 	t.Helper()
-	w, err := stepper.New(stepper.Settings{H: h, Gravity: stepper.StandardGravity, Stabilization: mode})
+	set := stepper.DefaultSettings()
+	set.H = h
+	w, err := stepper.New(set)
 	require.NoError(t, err)
 	const m, r, l = 1.0, 0.05, 1.0
-	b, err := body.New(body.Params{Name: "bob", Mass: m, Inertia: body.SphereInertia(m, r), Rot: mgl64.QuatIdent(),
-		Pos: mgl64.Vec3{l * math.Sin(theta0), 0, -l * math.Cos(theta0)}})
+	pos := mgl64.Vec3{l * math.Sin(theta0), 0, -l * math.Cos(theta0)}
+	b, err := body.New(body.Params{Name: "bob", Mass: m, Inertia: body.SphereInertia(m, r), Rot: mgl64.QuatIdent(), Pos: pos})
 	require.NoError(t, err)
 	i, err := w.AddBody(b)
 	require.NoError(t, err)
-	hg, err := constraint.NewHinge(w.Bodies, constraint.World, i, mgl64.Vec3{}, mgl64.Vec3{0, 1, 0})
+	var c constraint.Constraint
+	switch joint {
+	case "hinge":
+		c, err = constraint.NewHinge(w.Bodies, constraint.World, i, mgl64.Vec3{}, mgl64.Vec3{0, 1, 0})
+	case "ball":
+		c, err = constraint.NewBall(w.Bodies, constraint.World, i, mgl64.Vec3{})
+	case "distance":
+		c, err = constraint.NewDistance(w.Bodies, constraint.World, i, mgl64.Vec3{}, pos, l)
+	}
 	require.NoError(t, err)
-	require.NoError(t, w.AddConstraint(hg))
+	require.NoError(t, w.AddConstraint(c))
 	return w, b
 }
 
@@ -49,20 +61,32 @@ func hingePendulum(t *testing.T, h, theta0 float64, mode stepper.Stabilization) 
 // on 267 of 600 steps: the velocity step kept the bob's velocity tangent
 // to its circle at the start of each step, and the next step cut off the
 // part along the arm (the joint rows' drift, World.Step).
+//
+// The same arm as a ball joint, and as a distance joint to the bob's
+// centre (I = mL²: the bob does not turn with the arm), at h = 1/60 s.
 func TestPendulumAtGameStep(t *testing.T) {
 	const m, r, l, g = 1.0, 0.05, 1.0, 9.81
 	theta0 := 2 * math.Pi / 3
-	inertia := m*l*l + 0.4*m*r*r
-	exact := 4 * math.Sqrt(inertia/(m*g*l)) * ellipticK(math.Sin(theta0/2))
 	swing := m * g * l * (1 - math.Cos(theta0)) // J, above the lowest point
-	for _, h := range []float64{1.0 / 60, 1.0 / 240} {
-		w, b := hingePendulum(t, h, theta0, stepper.Regularized)
+	for _, c := range []struct {
+		joint string
+		h     float64
+	}{{"hinge", 1.0 / 60}, {"hinge", 1.0 / 240}, {"ball", 1.0 / 60}, {"distance", 1.0 / 60}} {
+		h := c.h
+		inertia := m*l*l + 0.4*m*r*r
+		if c.joint == "distance" {
+			inertia = m * l * l
+		}
+		exact := 4 * math.Sqrt(inertia/(m*g*l)) * ellipticK(math.Sin(theta0/2))
+		w, b := pendulum(t, h, theta0, c.joint)
+		// The arm's angular rate about the pivot, (x × v)_y / |x|².
+		armRate := func() float64 { return b.Pos.Cross(b.Vel)[1] / b.Pos.Dot(b.Pos) }
 		// The energy above the lowest point of the bob's circle.
 		energy := func() float64 { k, u := w.Energy(); return k + u + m*g*l }
 		e0 := energy()
 		require.InDelta(t, swing, e0, 1e-9)
 		var cross []float64
-		prevx, prevw := b.Pos[0], b.AngVel[1]
+		prevx, prevw := b.Pos[0], armRate()
 		dev, apex, vmax := 0.0, 0.0, 0.0
 		for s := 0; s < int(math.Round(10/h)); s++ {
 			st, err := w.Step()
@@ -75,10 +99,10 @@ func TestPendulumAtGameStep(t *testing.T) {
 			if x := b.Pos[0]; prevx > 0 && x <= 0 { // through the bottom towards −x
 				cross = append(cross, w.Time()-h+prevx/(prevx-x)*h)
 			}
-			if wy := b.AngVel[1]; (prevw > 0) != (wy > 0) { // a turning point
+			if wy := armRate(); (prevw > 0) != (wy > 0) { // a turning point
 				apex = math.Max(apex, math.Abs(e-e0))
 			}
-			prevx, prevw = b.Pos[0], b.AngVel[1]
+			prevx, prevw = b.Pos[0], armRate()
 		}
 		period := (cross[len(cross)-1] - cross[0]) / float64(len(cross)-1)
 		// Semi-implicit Euler (velocity, then position) conserves
@@ -86,8 +110,8 @@ func TestPendulumAtGameStep(t *testing.T) {
 		// points swings by up to ½h m g v_max about its start, without
 		// drift. At the turning points (v ≈ 0) the two agree.
 		osc := 0.5 * h * m * g * vmax
-		t.Logf("h = %.4f s: period %.5f s, exact %.5f s (%+.3f %%); energy at turning points within %.2f %% of the swing energy, anywhere within %.2f %% (½h m g v_max = %.2f %%)",
-			h, period, exact, 100*(period/exact-1), 100*apex/swing, 100*dev/swing, 100*osc/swing)
+		t.Logf("%s, h = %.4f s: period %.5f s, exact %.5f s (%+.3f %%); energy at turning points within %.2f %% of the swing energy, anywhere within %.2f %% (½h m g v_max = %.2f %%)",
+			c.joint, h, period, exact, 100*(period/exact-1), 100*apex/swing, 100*dev/swing, 100*osc/swing)
 		assert.InEpsilon(t, exact, period, 0.01, "period within 1 %")
 		assert.LessOrEqual(t, apex/swing, 0.02, "energy at the turning points within 2 %")
 		assert.LessOrEqual(t, dev, osc+0.02*swing, "energy within the integrator's oscillation and 2 %")
