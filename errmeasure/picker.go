@@ -176,6 +176,11 @@ func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
 		pk.sw = 1
 	}
 	pk.setTol()
+	pk.clearRun(n)
+}
+
+// clearRun forgets the iterates of the last solve, for a problem of n rows.
+func (pk *Picker) clearRun(n int) {
 	pk.best.X = grow(pk.best.X, n)
 	pk.best.W = grow(pk.best.W, n)
 	pk.best.Iter, pk.best.Totals, pk.best.Value = 0, Totals{}, 0
@@ -194,13 +199,7 @@ func (pk *Picker) resetFrom(p *lcp.Problem, src *Picker) {
 	pk.xtol = grow(pk.xtol, len(src.xtol))
 	copy(pk.xtol, src.xtol)
 	pk.sw = src.sw
-	n := p.N()
-	pk.best.X = grow(pk.best.X, n)
-	pk.best.W = grow(pk.best.W, n)
-	pk.best.Iter, pk.best.Totals, pk.best.Value = 0, Totals{}, 0
-	pk.hasBest, pk.last, pk.seen, pk.skipped = false, Totals{}, 0, 0
-	pk.History = pk.History[:0]
-	pk.hasReset = true
+	pk.clearRun(p.N())
 }
 
 // SetInverseMass replaces the per-row inverse effective mass (kg⁻¹) used for
