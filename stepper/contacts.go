@@ -191,6 +191,7 @@ type cached struct {
 	t1    mgl64.Vec3   // first friction direction
 	n     int          // rows it had: normal, two friction rows if μ > 0, a rolling row on a manifold's last point
 	state [4]lcp.State // their final index sets, in row order
+	x     [4]float64   // their impulses, in row order (the safeguard's anchor, previousImpulses)
 }
 
 // point is one contact of this step: its record (what World.Contacts
@@ -576,6 +577,7 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 		r := pt.Row
 		if haveX {
 			c.xn = math.Max(0, x[r])
+			copy(c.x[:pt.Rows], x[r:r+pt.Rows])
 		}
 		if haveSt {
 			copy(c.state[:pt.Rows], st[r:r+pt.Rows])

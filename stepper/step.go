@@ -319,10 +319,9 @@ type memory struct {
 	// jointStart holds the joint rows' final index sets of the last step,
 	// valid for warm start while the joint row count stays the same.
 	jointStart []lcp.State
-	// the last step's impulses, for the safeguard's anchor
-	// (previousImpulses): the joint rows', and each contact point's by key
+	// jointX is the last step's joint-row impulses, for the safeguard's
+	// anchor (previousImpulses); the contact points' are in cache.
 	jointX []float64
-	prevC  map[contactKey][4]float64
 }
 
 // Step advances the world by one time step h (Eq. 1): it fills the
@@ -710,6 +709,11 @@ func (w *World) pickSolve(sol *solveStage, rs *rowStage) (errmeasure.Solved, err
 // first (errmeasure.Safeguard), and runs SafeguardSweeps after; a
 // converged answer is left as it is.
 func (w *World) safeguard(sol *solveStage, solved *errmeasure.Solved) errmeasure.Safeguarded {
+	if sol.res.Status == lcp.Converged {
+		// What errmeasure.Safeguard returns for it, without gathering
+		// the anchor: most steps converge.
+		return errmeasure.Safeguarded{Scale: 1}
+	}
 	return errmeasure.Safeguard(&sol.res, &sol.prob, sol.picker, sol.guard, solved, sol.energy.gain, w.previousImpulses(), SafeguardSweeps)
 }
 
@@ -743,27 +747,18 @@ func (w *World) previousImpulses() []float64 {
 	}
 	for i := range ws.contacts.points {
 		pt := &ws.contacts.points[i]
-		if c, ok := ws.memory.prevC[pt.ck]; ok {
-			copy(sol.prevX[pt.Row:pt.Row+pt.Rows], c[:pt.Rows])
+		if c, ok := ws.memory.cache[pt.ck]; ok {
+			copy(sol.prevX[pt.Row:pt.Row+pt.Rows], c.x[:pt.Rows])
 		}
 	}
 	return sol.prevX
 }
 
-// keepImpulses stores the step's x for previousImpulses.
+// keepImpulses stores the joint rows' x for previousImpulses; the contact
+// points' are in the contact cache (storeImpulses).
 func (w *World) keepImpulses(sol *solveStage) {
 	ws := &w.ws
 	ws.memory.jointX = append(ws.memory.jointX[:0], sol.res.X[:ws.build.nj]...)
-	if ws.memory.prevC == nil {
-		ws.memory.prevC = make(map[contactKey][4]float64)
-	}
-	clear(ws.memory.prevC)
-	for i := range ws.contacts.points {
-		pt := &ws.contacts.points[i]
-		var c [4]float64
-		copy(c[:pt.Rows], sol.res.X[pt.Row:pt.Row+pt.Rows])
-		ws.memory.prevC[pt.ck] = c
-	}
 }
 
 // energyModel is the energy a step adds as a function of its impulses x,
