@@ -1,0 +1,174 @@
+package stepper
+
+import (
+	"slices"
+
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+)
+
+// islandSet partitions a step's dynamic bodies and rows into islands: the
+// connected components of the graph whose vertices are the dynamic bodies
+// and whose edges are the rows (a row joins every dynamic body it names).
+// Static and kinematic bodies have infinite mass, so a row's impulse moves
+// none of them, and they split nothing: two boxes resting on one ground
+// are two islands. The MLCP of the step is then block diagonal by island
+// (A = J M⁻¹ Jᵀ + C couples two rows only through a dynamic body they
+// share), and each block can be solved on its own, as ODE's dWorldStep
+// does (Smith, "Open Dynamics Engine", ode/src/util.cpp, dxProcessIslands).
+//
+// Order. Islands are numbered by their smallest body index, bodies and
+// rows within an island keep their index order: the partition is a
+// function of the bodies and rows alone, never of map order or
+// scheduling, so that solving the islands on any number of goroutines
+// gives the same bits.
+type islandSet struct {
+	parent []int32 // union–find forest over bodies; -1 for static and kinematic
+	// Of is the island of each body, -1 for a static or kinematic body.
+	of []int32
+	// Bodies of island k: bodies[bodyStart[k]:bodyStart[k+1]]; rows of
+	// island k: rows[rowStart[k]:rowStart[k+1]]. Rows that name no dynamic
+	// body (between kinematic bodies only) belong to no island and are
+	// listed in loose.
+	bodyStart, bodies []int32
+	rowStart, rows    []int32
+	loose             []int32
+	rowIsland         []int32 // island of each row, -1 for a loose row
+	count             []int32 // scratch
+}
+
+// n returns the number of islands.
+func (is *islandSet) n() int { return max(len(is.bodyStart)-1, 0) }
+
+// islandBodies returns the bodies of island k in index order.
+func (is *islandSet) islandBodies(k int) []int32 { return is.bodies[is.bodyStart[k]:is.bodyStart[k+1]] }
+
+// islandRows returns the rows of island k in row order.
+func (is *islandSet) islandRows(k int) []int32 { return is.rows[is.rowStart[k]:is.rowStart[k+1]] }
+
+func (is *islandSet) find(i int32) int32 {
+	for is.parent[i] != i {
+		is.parent[i] = is.parent[is.parent[i]] // path halving
+		i = is.parent[i]
+	}
+	return i
+}
+
+func (is *islandSet) union(a, b int32) {
+	ra, rb := is.find(a), is.find(b)
+	if ra == rb {
+		return
+	}
+	// The smaller index becomes the root, so a root is its island's
+	// smallest body.
+	if ra < rb {
+		is.parent[rb] = ra
+	} else {
+		is.parent[ra] = rb
+	}
+}
+
+// build computes the islands of bodies under rows (rows name bodies by
+// index, constraint.Row.Body). It allocates only when the world grew.
+func (is *islandSet) build(bodies []*body.Body, rows []constraint.Row) {
+	nb := len(bodies)
+	is.parent = slices.Grow(is.parent[:0], nb)[:nb]
+	for i, b := range bodies {
+		if b.Static || b.Kinematic {
+			is.parent[i] = -1
+		} else {
+			is.parent[i] = int32(i)
+		}
+	}
+	for i := range rows {
+		r := &rows[i]
+		first := int32(-1)
+		for k := 0; k < r.N; k++ {
+			b := int32(r.Body[k])
+			if is.parent[b] < 0 {
+				continue
+			}
+			if first < 0 {
+				first = b
+			} else {
+				is.union(first, b)
+			}
+		}
+	}
+	// Number the roots in body order: a root is its island's smallest
+	// body, so island k's number follows its smallest body's index.
+	is.of = slices.Grow(is.of[:0], nb)[:nb]
+	islands := int32(0)
+	for i := range bodies {
+		switch {
+		case is.parent[i] < 0:
+			is.of[i] = -1
+		case is.parent[i] == int32(i):
+			is.of[i] = islands
+			islands++
+		}
+	}
+	for i := range bodies {
+		if is.parent[i] >= 0 {
+			is.of[i] = is.of[is.find(int32(i))]
+		}
+	}
+	// Bodies by island (counting sort, stable in body index).
+	ni := int(islands)
+	is.count = slices.Grow(is.count[:0], ni+1)[:ni+1]
+	clear(is.count)
+	for _, k := range is.of {
+		if k >= 0 {
+			is.count[k+1]++
+		}
+	}
+	is.bodyStart = prefix(is.bodyStart, is.count)
+	is.bodies = slices.Grow(is.bodies[:0], nb)[:is.bodyStart[ni]]
+	copy(is.count, is.bodyStart[:ni])
+	for i, k := range is.of {
+		if k >= 0 {
+			is.bodies[is.count[k]] = int32(i)
+			is.count[k]++
+		}
+	}
+	// Rows by island, the same way; a row's island is that of any dynamic
+	// body it names.
+	nr := len(rows)
+	is.rowIsland = slices.Grow(is.rowIsland[:0], nr)[:nr]
+	clear(is.count)
+	is.loose = is.loose[:0]
+	for i := range rows {
+		r := &rows[i]
+		k := int32(-1)
+		for j := 0; j < r.N && k < 0; j++ {
+			k = is.of[r.Body[j]]
+		}
+		is.rowIsland[i] = k
+		if k < 0 {
+			is.loose = append(is.loose, int32(i))
+			continue
+		}
+		is.count[k+1]++
+	}
+	is.rowStart = prefix(is.rowStart, is.count)
+	is.rows = slices.Grow(is.rows[:0], nr)[:is.rowStart[ni]]
+	copy(is.count, is.rowStart[:ni])
+	for i, k := range is.rowIsland {
+		if k >= 0 {
+			is.rows[is.count[k]] = int32(i)
+			is.count[k]++
+		}
+	}
+}
+
+// prefix sets dst to the running sums of count (count[0] must be 0):
+// dst[k] = Σ_{j ≤ k} count[j].
+func prefix(dst, count []int32) []int32 {
+	dst = slices.Grow(dst[:0], len(count))[:len(count)]
+	s := int32(0)
+	for k, c := range count {
+		s += c
+		dst[k] = s
+	}
+	return dst
+}
