@@ -44,9 +44,9 @@ type Sleep struct {
 // a pendulum passes its turning point below 0.05 m/s for a few
 // milliseconds only.
 const (
-	DefaultSleepLinearSpeed  = 0.05            // m/s
+	DefaultSleepLinearSpeed  = 0.05              // m/s
 	DefaultSleepAngularSpeed = 2 * math.Pi / 180 // rad/s
-	DefaultSleepTime         = 0.5             // s
+	DefaultSleepTime         = 0.5               // s
 )
 
 // thresholds returns the linear and angular speeds and the time of s,

@@ -932,7 +932,7 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 	}
 	it.lplus = it.lplus[:len(w.Bodies)]
 	for i, b := range w.Bodies {
-		if !b.Static && !b.Kinematic { // a kinematic body keeps its set velocity
+		if !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) { // a kinematic body keeps its set velocity, a sleeping one its zero
 			v := m.Free[i]
 			// L₀ + h τ − I_w(q) ω_free; I_w(q) ω⁺ is added below.
 			it.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
