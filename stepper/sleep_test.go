@@ -292,3 +292,49 @@ func TestSleepSettingsValidate(t *testing.T) {
 	set := stepper.Settings{H: 0.01}
 	assert.NoError(t, set.Validate(), "the zero Sleep is valid: off")
 }
+
+// A position projection elsewhere in the world leaves a sleeping body's
+// bits alone (its contacts are not among the projection's rows, its pose
+// is not displaced) and so does not wake it: a box put 2 cm into the
+// floor beside the sleeping one (turned 0.7 rad about z) is projected out
+// (2 cm > ProjectAbove), the sleeping one keeps its pose.
+func TestSleepProjectionElsewhere(t *testing.T) {
+	w, err := stepper.New(stepper.DefaultSettings())
+	require.NoError(t, err)
+	ground(t, w, mgl64.QuatIdent(), 0.5)
+	b := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0, 0.1}, mgl64.QuatRotate(0.7, mgl64.Vec3{0, 0, 1}), 0.5)
+	stepUntilAsleep(t, w, 0, 300)
+	pos, rot := b.Pos, b.Rot
+	sunk := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{1, 0, 0.08}, mgl64.QuatIdent(), 0.5)
+	st, err := w.Step()
+	require.NoError(t, err)
+	assert.Positive(t, st.Projections, "the sunk box is projected out")
+	assert.InDelta(t, 0.1, sunk.Pos[2], stepper.DefaultProjectAbove)
+	assert.True(t, w.Asleep(0))
+	assert.Equal(t, pos, b.Pos)
+	assert.Equal(t, rot, b.Rot)
+}
+
+// A kinematic pusher moving at 0.5 m/s towards a sleeping box wakes it
+// when their contact can close within the step, and pushes it along.
+func TestSleepWokenByKinematic(t *testing.T) {
+	w, b := droppedBox(t)
+	stepUntilAsleep(t, w, 0, 300)
+	pusher := addKinematicBox(t, w, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{-0.5, 0, 0.11}, mgl64.Vec3{0.5, 0, 0}, 0.5)
+	gap := b.Pos[0] - 0.1 - (pusher.Pos[0] + 0.1) // 0.3 m
+	woke := 0
+	for s := 1; s <= 60 && woke == 0; s++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+		if !w.Asleep(0) {
+			woke = s
+		}
+	}
+	t.Logf("woken at step %d (gap %.3f m closes at step %.1f)", woke, gap, gap/(0.5*w.Settings.H))
+	assert.InDelta(t, gap/(0.5*w.Settings.H), woke, 1, "woken in the step the pusher arrives")
+	for s := 0; s < 30; s++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	assert.InDelta(t, 0.5, b.Vel[0], 1e-3, "pushed along at the pusher's speed")
+}

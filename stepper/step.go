@@ -1208,7 +1208,7 @@ func (w *World) projectOnce() (bool, error) {
 		}
 	}
 	for i, b := range w.Bodies {
-		if b.Static || b.Kinematic { // kinematic poses are prescribed
+		if b.Static || b.Kinematic || w.sleep.asleepAt(i) { // kinematic poses are prescribed, sleeping ones kept to the bit
 			continue
 		}
 		dq := ps.dq[i]
