@@ -59,10 +59,10 @@ func TestSceneFileSleep(t *testing.T) {
 // A bad threshold is an error naming its path.
 func TestSceneFileSleepErrors(t *testing.T) {
 	for sleep, want := range map[string]string{
-		`, "sleep": {"time": -1}`:        "settings.sleep.time: must be finite and ≥ 0 s, got -1",
+		`, "sleep": {"time": -1}`:         "settings.sleep.time: must be finite and ≥ 0 s, got -1",
 		`, "sleep": {"linear_speed": -2}`: "settings.sleep.linear_speed: must be finite and ≥ 0 m/s, got -2",
-		`, "sleep": {"tme": 1}`:          "settings.sleep.tme: unknown key",
-		`, "sleep": true`:                "settings.sleep",
+		`, "sleep": {"tme": 1}`:           "settings.sleep.tme: unknown key",
+		`, "sleep": true`:                 "settings.sleep",
 	} {
 		_, err := scenes.ReadSpec(strings.NewReader(sleepScene(sleep)), "sleep.json")
 		if err == nil {
