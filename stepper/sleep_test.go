@@ -211,8 +211,8 @@ func TestSleepWokenBySettingVel(t *testing.T) {
 }
 
 // Moving a sleeping body's pose wakes it too (it falls from where it was
-// put), and World.Wake wakes it without a change (it stays at rest and
-// falls asleep again after ⌈Time/h⌉ steps).
+// put), World.Wake wakes it without a change (it stays at rest and falls
+// asleep again after ⌈Time/h⌉ steps), and so does new gravity.
 func TestSleepWokenByPoseAndWake(t *testing.T) {
 	w, b := droppedBox(t)
 	stepUntilAsleep(t, w, 0, 300)
@@ -229,6 +229,12 @@ func TestSleepWokenByPoseAndWake(t *testing.T) {
 	steps, last := stepUntilAsleep(t, w, 0, 300)
 	assert.Equal(t, 0, last)
 	assert.Equal(t, sleepSteps, steps)
+	// New gravity, up at 1 m/s²: the box wakes and lifts off at g h.
+	w.Settings.Gravity = mgl64.Vec3{0, 0, 1}
+	_, err = w.Step()
+	require.NoError(t, err)
+	assert.False(t, w.Asleep(0))
+	assert.InDelta(t, w.Settings.H, b.Vel[2], 1e-12)
 }
 
 // A pendulum released 30° out passes its turning points below the sleep

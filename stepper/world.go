@@ -269,11 +269,13 @@ func (w *World) Steps() int { return w.steps }
 // Energy returns the kinetic and the gravitational potential energy (J),
 // the potential measured from the origin: −m g·x summed over bodies.
 func (w *World) Energy() (kinetic, potential float64) {
-	for _, b := range w.Bodies {
+	for i, b := range w.Bodies {
 		if b.Static || b.Kinematic { // infinite mass: driven, not part of the energy
 			continue
 		}
-		kinetic += b.KineticEnergy()
+		if !w.sleep.asleepAt(i) { // a sleeping body's is 0: it has no velocity
+			kinetic += b.KineticEnergy()
+		}
 		potential -= b.Mass * w.Settings.Gravity.Dot(b.Pos)
 	}
 	return kinetic, potential
