@@ -184,6 +184,9 @@ func (w *World) wakeIsland(i int, m *Mass) {
 			break
 		}
 	}
+	if w.ws.memory.cache == nil {
+		w.ws.memory.cache = make(map[contactKey]cached)
+	}
 	k := 0
 	for _, kc := range sl.kept {
 		if kc.island == name {

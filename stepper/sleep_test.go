@@ -344,3 +344,59 @@ func TestSleepWokenByKinematic(t *testing.T) {
 	}
 	assert.InDelta(t, 0.5, b.Vel[0], 1e-3, "pushed along at the pusher's speed")
 }
+
+// Islands sleep and wake on their own: of two boxes resting 1 m apart,
+// the pushed one wakes and the other stays asleep, its pose to the bit.
+// A joint added from a sleeping box to an awake one wakes the sleeping
+// box's island. Turning Settings.Sleep off wakes every body at the next
+// step, and so does replacing a body (an index that holds another body
+// than before).
+func TestSleepIslandsSeparate(t *testing.T) {
+	world := func() (*stepper.World, *body.Body, *body.Body) {
+		w, err := stepper.New(stepper.DefaultSettings())
+		require.NoError(t, err)
+		ground(t, w, mgl64.QuatIdent(), 0.5)
+		a := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0, 0.1}, mgl64.QuatIdent(), 0.5)
+		b := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{1, 0, 0.1}, mgl64.QuatIdent(), 0.5)
+		stepUntilAsleep(t, w, 0, 300)
+		require.True(t, w.Asleep(1), "both settle together")
+		require.Equal(t, 2, w.Sleeping())
+		return w, a, b
+	}
+	w, a, b := world()
+	pos := b.Pos
+	a.ApplyForce(mgl64.Vec3{20, 0, 0})
+	for s := 0; s < 10; s++ {
+		st, err := w.Step()
+		require.NoError(t, err)
+		require.Equal(t, 1, st.Sleeping)
+	}
+	assert.False(t, w.Asleep(0))
+	assert.True(t, w.Asleep(1), "the other island sleeps on")
+	assert.Equal(t, pos, b.Pos)
+	assert.Greater(t, a.Pos[0], 0.05, "the pushed box moved")
+
+	w, _, _ = world()
+	w.Settings.Sleep.On = false
+	st, err := w.Step()
+	require.NoError(t, err)
+	assert.Equal(t, 0, st.Sleeping, "sleeping off: every body awake")
+	assert.False(t, w.Asleep(0) || w.Asleep(1))
+
+	w, _, _ = world()
+	addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0.5, 0.1}, mgl64.QuatIdent(), 0.5)
+	d, err := constraint.NewDistance(w.Bodies, 0, 2, mgl64.Vec3{0, 0, 0.1}, mgl64.Vec3{0, 0.5, 0.1}, 0.5)
+	require.NoError(t, err)
+	require.NoError(t, w.AddConstraint(d))
+	_, err = w.Step()
+	require.NoError(t, err)
+	assert.False(t, w.Asleep(0), "a joint to an awake body wakes the island")
+	assert.True(t, w.Asleep(1))
+
+	w, _, b = world()
+	c := *b
+	w.Bodies[1] = &c // the same state in another body
+	st, err = w.Step()
+	require.NoError(t, err)
+	assert.Equal(t, 0, st.Sleeping, "a replaced body wakes every body")
+}
