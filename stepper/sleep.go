@@ -455,7 +455,7 @@ func (w *World) updateSleep() int {
 		return sl.sleeping
 	}
 	lin, ang, t := s.thresholds()
-	need := int32(math.Ceil(t/w.Settings.H - 1e-9))
+	need := int32(math.Min(math.Max(math.Ceil(t/w.Settings.H-1e-9), 1), math.MaxInt32)) // ⌈Time/h⌉ steps, at least 1
 	var zero mgl64.Vec3
 	for i, b := range w.Bodies {
 		switch {

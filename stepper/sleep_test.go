@@ -400,3 +400,22 @@ func TestSleepIslandsSeparate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, st.Sleeping, "a replaced body wakes every body")
 }
+
+// Sleep.Time is counted in whole steps, at least one: with a Time far
+// below h only a body below the speeds at the end of a step sleeps (the
+// falling box does not), and with a Time of 10⁹ s none ever does.
+func TestSleepTimeInSteps(t *testing.T) {
+	w, b := droppedBox(t)
+	w.Settings.Sleep.Time = 1e-12
+	steps, last := stepUntilAsleep(t, w, 0, 300)
+	assert.Equal(t, 1, steps-last, "asleep at the first step at rest")
+	assert.InDelta(t, 0.1, b.Pos[2], stepper.DefaultProjectAbove, "on the floor, not in the air")
+
+	w, _ = droppedBox(t)
+	w.Settings.Sleep.Time = 1e9
+	for s := 0; s < 300; s++ {
+		st, err := w.Step()
+		require.NoError(t, err)
+		require.Zero(t, st.Sleeping)
+	}
+}
