@@ -86,6 +86,10 @@ type SettingsSpec struct {
 	// Impacts is how bouncing contacts resolve (stepper.Settings.Impacts):
 	// simultaneous (the default) or propagated.
 	Impacts stepper.Impacts
+	// Sleep is stepper.Settings.Sleep: a file's "sleep" object turns it
+	// on (its keys the thresholds, 0 or absent the defaults), no object
+	// leaves it off, as in every built-in scene.
+	Sleep stepper.Sleep
 }
 
 // BodySpec is one body.
@@ -421,7 +425,7 @@ func (s *SettingsSpec) stepperSettings() stepper.Settings {
 		Pick: s.Pick, Polish: s.Polish, Stabilization: s.Stabilization, Baumgarte: s.Baumgarte,
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
-		MaxCorrectingSpeed: s.MaxCorrectingSpeed, Impacts: s.Impacts,
+		MaxCorrectingSpeed: s.MaxCorrectingSpeed, Impacts: s.Impacts, Sleep: s.Sleep,
 	}
 }
 

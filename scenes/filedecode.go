@@ -100,6 +100,13 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 	if o.enum("impacts", &name, false, impactNames) {
 		s.Impacts, _ = stepper.ParseImpacts(name)
 	}
+	if so := o.obj("sleep", false); so != nil {
+		s.Sleep.On = true
+		so.num("linear_speed", &s.Sleep.LinearSpeed, false)
+		so.num("angular_speed", &s.Sleep.AngularSpeed, false)
+		so.num("time", &s.Sleep.Time, false)
+		so.done("")
+	}
 	o.done("")
 }
 

@@ -68,6 +68,18 @@ func (s *SceneSpec) node() *jnode {
 	if st.Impacts != stepper.SimultaneousImpacts {
 		sn.set("impacts", jstr(st.Impacts.String()))
 	}
+	if sl := &st.Sleep; sl.On {
+		so := jobj()
+		for _, f := range [...]struct {
+			key string
+			v   float64
+		}{{"linear_speed", sl.LinearSpeed}, {"angular_speed", sl.AngularSpeed}, {"time", sl.Time}} {
+			if !isPosZeroF(f.v) {
+				so.set(f.key, jnum(f.v))
+			}
+		}
+		sn.set("sleep", so)
+	}
 	n.set("settings", sn)
 	if len(s.WorldShapes) > 0 {
 		a := jarr()

@@ -48,6 +48,9 @@ func (s *SceneSpec) validate(p *problems) {
 	chkNonNeg(p, "settings.project_above", st.ProjectAbove, "m or rad")
 	chkNonNeg(p, "settings.bounce_speed", st.BounceSpeed, "m/s")
 	chkNonNeg(p, "settings.max_correcting_speed", st.MaxCorrectingSpeed, "m/s")
+	chkNonNeg(p, "settings.sleep.linear_speed", st.Sleep.LinearSpeed, "m/s")
+	chkNonNeg(p, "settings.sleep.angular_speed", st.Sleep.AngularSpeed, "rad/s")
+	chkNonNeg(p, "settings.sleep.time", st.Sleep.Time, "s")
 	for _, f := range []struct{ path, v string }{{"settings.solver", st.Solver}, {"settings.post_solver", st.PostSolver}} {
 		if f.v != "" && !slices.Contains(solverNames, f.v) {
 			p.add(f.path, "unknown solver %q (want %s)", f.v, strings.Join(solverNames, ", "))

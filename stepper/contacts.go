@@ -307,11 +307,12 @@ func (w *World) collect(dst []point, free *Mass) []point {
 		// Then the collision filter (filter.go): bits, joints, excluded
 		// pairs.
 		cs.skip = func(i, j int) bool {
-			return w.bodyOf(i) == w.bodyOf(j) || (w.infiniteMass(i) && w.infiniteMass(j)) || !w.mayCollide(i, j)
+			return w.bodyOf(i) == w.bodyOf(j) || (w.infiniteMass(i) && w.infiniteMass(j)) || !w.mayCollide(i, j) || w.sleepSkip(i, j)
 		}
 	}
 	w.updateJoined()
 	cs.pairs = cs.sap.Pairs(cs.pairs[:0], cs.boxes, cs.skip)
+	w.wakePairs(cs, free, margin) // sleeping islands touched wake, or their pairs go
 	for _, pr := range cs.pairs {
 		ga, gb := pr[0], pr[1]
 		look := margin + cs.sweep[ga] + cs.sweep[gb]

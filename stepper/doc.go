@@ -192,6 +192,12 @@
 // rows by position, contact rows by contact key (storeImpulses keeps each
 // key's normal impulse, friction direction and states).
 //
+// Sleeping (Settings.Sleep, on in DefaultSettings, off in the zero value):
+// after the step an island that has rested for Sleep.Time goes to sleep;
+// the stages then skip its bodies (no free velocity, narrow phase, rows or
+// integration) until a contact, a load, a motor or a user's change wakes
+// it at the start of a step or in detectContacts (Sleep says which).
+//
 // Buffers are reused across steps: a step in steady state allocates nothing.
 // Units are SI; gravity is Settings.Gravity (StandardGravity is z up).
 //

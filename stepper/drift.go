@@ -98,8 +98,11 @@ func (w *World) predictDrift(nj int) error {
 	dr.dctx = constraint.Context{Bodies: w.Bodies, H: h}
 	k := 0
 	var ferr error
-	for _, c := range w.Joints {
+	for j, c := range w.Joints {
 		d := c.Dim()
+		if w.jointAsleep(j) {
+			continue // no rows (buildRows)
+		}
 		if ferr = c.Fill(dr.drows[k:k+d], &dr.dctx); ferr != nil {
 			break
 		}

@@ -35,6 +35,9 @@ type Stats struct {
 	MaxViolation float64
 	// Contacts is the number of contact points this step.
 	Contacts int
+	// Sleeping is the number of sleeping bodies after the step
+	// (Settings.Sleep); 0 with sleeping off.
+	Sleeping int
 	// EnergyAdded is the mechanical energy the step created (J): kinetic
 	// plus gravitational potential energy after the step, minus before,
 	// minus the work of the applied forces and torques (h f·v⁺ + h τ·ω⁺)
@@ -351,6 +354,7 @@ func (w *World) Step() (Stats, error) {
 		}
 	}
 	w.resolveSettings() // after the controllers, which may change them
+	w.wakeChanged()     // after the controllers, which may push a sleeping body
 	if err := w.checkFinite("before the step"); err != nil {
 		return Stats{}, err
 	}
@@ -403,6 +407,7 @@ func (w *World) Step() (Stats, error) {
 		err = perr
 	}
 	lap(&tm.Projection, t)
+	st.Sleeping = w.updateSleep() // before the energies: it zeroes velocities
 	w.time += s.H
 	w.steps++
 	st.Step = w.steps
@@ -534,6 +539,7 @@ func (w *World) appliedWork() float64 {
 func (w *World) freeVelocities() *Mass {
 	m := &w.ws.mass
 	m.Update(w.Bodies, w.Settings.H, w.Settings.Gravity)
+	w.sleepFree(m)
 	return m
 }
 
@@ -545,10 +551,7 @@ func (w *World) freeVelocities() *Mass {
 func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	ws := &w.ws
 	rs := &ws.build
-	nj := 0
-	for _, c := range w.Joints {
-		nj += c.Dim()
-	}
+	nj := w.jointRowCount() // the joints of sleeping islands have none
 	n := nj + w.contactRowCount(cs)
 	if cap(rs.rows) < n {
 		rs.rows = make([]constraint.Row, n)
@@ -584,6 +587,10 @@ func (w *World) fillJointRows(nj int) error {
 	k := 0
 	for i, c := range w.Joints {
 		d := c.Dim()
+		if w.jointAsleep(i) { // no rows while its island sleeps
+			ws.build.jdims = append(ws.build.jdims, 0)
+			continue
+		}
 		ws.build.jdims = append(ws.build.jdims, d)
 		if err := c.Fill(ws.build.rows[k:k+d], &ws.build.ctx); err != nil {
 			return fmt.Errorf("constraint %d: %w", i, err)
@@ -925,7 +932,7 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 	}
 	it.lplus = it.lplus[:len(w.Bodies)]
 	for i, b := range w.Bodies {
-		if !b.Static && !b.Kinematic { // a kinematic body keeps its set velocity
+		if !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) { // a kinematic body keeps its set velocity, a sleeping one its zero
 			v := m.Free[i]
 			// L₀ + h τ − I_w(q) ω_free; I_w(q) ω⁺ is added below.
 			it.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
@@ -952,7 +959,7 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 		}
 	}
 	for i, b := range w.Bodies {
-		if b.Static {
+		if b.Static || w.sleep.asleepAt(i) {
 			continue
 		}
 		if b.Kinematic { // the pose advances by the set velocity
@@ -1078,10 +1085,7 @@ func (w *World) positionRows() (float64, error) {
 	ps := &w.ws.projection
 	ws := &w.ws
 	ws.build.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
-	nj := 0
-	for _, c := range w.Joints {
-		nj += c.Dim()
-	}
+	nj := w.jointRowCount()
 	ps.ppoints = w.collect(ps.ppoints[:0], nil)
 	n := nj + len(ps.ppoints)
 	if cap(ps.prows) < n {
@@ -1091,6 +1095,9 @@ func (w *World) positionRows() (float64, error) {
 	k := 0
 	for i, c := range w.Joints {
 		d := c.Dim()
+		if w.jointAsleep(i) {
+			continue
+		}
 		if err := c.Fill(ps.prows[k:k+d], &ws.build.ctx); err != nil {
 			return 0, fmt.Errorf("constraint %d: %w", i, err)
 		}
@@ -1201,7 +1208,7 @@ func (w *World) projectOnce() (bool, error) {
 		}
 	}
 	for i, b := range w.Bodies {
-		if b.Static || b.Kinematic { // kinematic poses are prescribed
+		if b.Static || b.Kinematic || w.sleep.asleepAt(i) { // kinematic poses are prescribed, sleeping ones kept to the bit
 			continue
 		}
 		dq := ps.dq[i]

@@ -110,15 +110,25 @@ type Settings struct {
 	// Observer sees every iterate of the step's main solve; nil means none.
 	// An lcp.Stopper can end the solve (package doc, Settings).
 	Observer lcp.Observer
+	// Sleep puts resting islands to sleep; the zero value is off (every
+	// body is simulated every step). DefaultSettings turns it on with
+	// the default thresholds (Sleep; package doc, Sleeping).
+	Sleep Sleep
 }
 
-// DefaultSettings returns the settings a simulation starts from: h = 1/60 s
-// and StandardGravity, every other field zero, its documented default (the
-// BPP solver with its default budget, the least-energy pick, Regularized
-// stabilization projecting errors above 1 mm). Change fields of the value
-// it returns; Settings{H: h} alone has no gravity.
+// DefaultSettings returns the settings a simulation starts from: h = 1/60 s,
+// StandardGravity and sleeping on (Sleep{On: true}, the default
+// thresholds), every other field zero, its documented default (the BPP
+// solver with its default budget, the least-energy pick, Regularized
+// stabilization projecting errors above 1 mm). Sleeping is on because a
+// simulation started from here is a user's scene, where a settled pile
+// should stay exactly where it is and cost nothing until something touches
+// it; the papers' scenes (package scenes) build their own Settings with
+// sleeping off, so their numbers are those of every body simulated every
+// step. Change fields of the value it returns; Settings{H: h} alone has no
+// gravity and no sleeping.
 func DefaultSettings() Settings {
-	return Settings{H: 1.0 / 60, Gravity: StandardGravity}
+	return Settings{H: 1.0 / 60, Gravity: StandardGravity, Sleep: Sleep{On: true}}
 }
 
 // DefaultBounceSpeed is the default Settings.BounceSpeed (m/s), Box2D's
@@ -157,7 +167,7 @@ func (s *Settings) Validate() error {
 	case s.Stabilization == Baumgarte && !(s.Baumgarte >= 0 && !math.IsInf(s.Baumgarte, 0)):
 		return settingsError("Baumgarte", s.Baumgarte, "must be finite and ≥ 0, got %v", s.Baumgarte)
 	}
-	return nil
+	return s.Sleep.validate()
 }
 
 // settingsError is Validate's error for field: a *body.FieldError of What
@@ -187,6 +197,7 @@ type World struct {
 	exclGeoms    map[[2]int]struct{} // excluded geom pairs, lower index first
 	exclBodies   map[[2]int]struct{} // excluded body pairs (World = −1 allowed)
 	jointNames   []string            // by joint index (NameJoint); may be shorter than Joints
+	sleep        sleepState          // sleeping islands (sleep.go)
 }
 
 // Controller is called at the start of every Step with the world at the
@@ -258,11 +269,13 @@ func (w *World) Steps() int { return w.steps }
 // Energy returns the kinetic and the gravitational potential energy (J),
 // the potential measured from the origin: −m g·x summed over bodies.
 func (w *World) Energy() (kinetic, potential float64) {
-	for _, b := range w.Bodies {
+	for i, b := range w.Bodies {
 		if b.Static || b.Kinematic { // infinite mass: driven, not part of the energy
 			continue
 		}
-		kinetic += b.KineticEnergy()
+		if !w.sleep.asleepAt(i) { // a sleeping body's is 0: it has no velocity
+			kinetic += b.KineticEnergy()
+		}
 		potential -= b.Mass * w.Settings.Gravity.Dot(b.Pos)
 	}
 	return kinetic, potential

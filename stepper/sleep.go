@@ -1,0 +1,530 @@
+package stepper
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/contact"
+)
+
+// Sleep is Settings.Sleep: whether and when resting islands go to sleep,
+// as in Box2D (b2_linearSleepTolerance, b2_timeToSleep), Bullet
+// (deactivation time) and ODE (dWorldSetAutoDisableFlag).
+//
+// Falling asleep. After each step the dynamic bodies are grouped into
+// islands through the step's rows, joints and contacts (static and
+// kinematic bodies split nothing: two boxes on one floor are two
+// islands). An island whose every body has moved slower than LinearSpeed
+// and turned slower than AngularSpeed, without an applied force or
+// torque, for ⌈Time/h⌉ consecutive steps goes to sleep: its velocities are
+// set to zero (Stats.EnergyAdded counts the kinetic energy removed) and
+// its bodies stop being simulated. An island with a joint motor row, or
+// with a row to a kinematic body that moves, never sleeps.
+//
+// A sleeping body gets no free velocity (gravity does not accumulate) and
+// is not integrated or projected, so its pose keeps its bits; its pairs
+// with other sleeping bodies, static bodies, fixed geoms and kinematic
+// bodies at rest are not narrow-phased, and its joints' rows are not
+// built (the joint rows' warm start by position is lost for a step when
+// the number of awake joint rows changes). Its contacts' warm starts are
+// kept for its waking. World.Asleep says which bodies sleep,
+// Stats.Sleeping and World.Sleeping count them.
+//
+// Waking. Step wakes a whole sleeping island (every body that fell asleep
+// with it) when a contact point of one of its bodies with an awake
+// dynamic body or a moving kinematic one can close within the step (the
+// speculative contacts of detectContacts, so before they touch); when,
+// after the controllers, one of its bodies has an applied force or
+// torque, a pose or velocity other than those it fell asleep with, or has
+// been made static or kinematic; when one of its joints has a motor row
+// (constraint's SetMotor) or joins an awake body; and when
+// Settings.Gravity changed. A body added to the world starts awake; a
+// body index that holds another body than at the last step (bodies
+// removed or replaced) wakes every body. Anything else (a body's mass or
+// inertia, a geom or material changed, a joint's target) needs
+// World.Wake or World.WakeAll.
+//
+// Cost. A sleeping island costs no rows, no narrow phase and no solve;
+// what remains per sleeping body is the per-body passes of a step (its
+// free velocity is computed and discarded, its geoms' bounding boxes enter
+// the broad phase, the energy and finiteness sums): a settled pile of 125
+// boxes steps 15 to 60 times faster asleep than awake
+// (BenchmarkSleepingPile).
+type Sleep struct {
+	// On turns sleeping on; false (the zero value) never puts a body to
+	// sleep, and a world whose Settings turn it off wakes every sleeping
+	// body at its next step. DefaultSettings turns it on; the papers'
+	// scenes (package scenes) leave it off.
+	On bool
+	// LinearSpeed (m/s); 0 means DefaultSleepLinearSpeed (0.05 m/s).
+	// A body sleeps only while |v| < LinearSpeed.
+	LinearSpeed float64
+	// AngularSpeed (rad/s); 0 means DefaultSleepAngularSpeed (2°/s).
+	// A body sleeps only while |ω| < AngularSpeed.
+	AngularSpeed float64
+	// Time (s); 0 means DefaultSleepTime (0.5 s). An island sleeps after
+	// ⌈Time/h⌉ consecutive steps with every body below both speeds.
+	Time float64
+}
+
+// Defaults of Sleep, Box2D's b2_linearSleepTolerance (v3), b2_angularSleepTolerance
+// and b2_timeToSleep: a box resting on the floor under the regularized
+// contact rows of Eq. (1) moves at rounding-level speeds (below 10⁻⁹ m/s),
+// a pendulum passes its turning point below 0.05 m/s for a few
+// milliseconds only.
+const (
+	DefaultSleepLinearSpeed  = 0.05              // m/s
+	DefaultSleepAngularSpeed = 2 * math.Pi / 180 // rad/s
+	DefaultSleepTime         = 0.5               // s
+)
+
+// thresholds returns the linear and angular speeds and the time of s,
+// defaults in place of zeros.
+func (s *Sleep) thresholds() (lin, ang, t float64) {
+	lin, ang, t = s.LinearSpeed, s.AngularSpeed, s.Time
+	if lin == 0 {
+		lin = DefaultSleepLinearSpeed
+	}
+	if ang == 0 {
+		ang = DefaultSleepAngularSpeed
+	}
+	if t == 0 {
+		t = DefaultSleepTime
+	}
+	return lin, ang, t
+}
+
+// validate reports the first bad field of s as Settings.Validate's error.
+func (s *Sleep) validate() error {
+	for _, f := range [...]struct {
+		name, unit string
+		v          float64
+	}{{"Sleep.LinearSpeed", "m/s", s.LinearSpeed}, {"Sleep.AngularSpeed", "rad/s", s.AngularSpeed}, {"Sleep.Time", "s", s.Time}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 0) {
+			return settingsError(f.name, f.v, "must be finite and ≥ 0 %s (0 = default), got %v", f.unit, f.v)
+		}
+	}
+	return nil
+}
+
+// sleepState is the world's sleeping bookkeeping, by body index. A
+// sleeping island is a ring of its bodies (next), named by the smallest
+// body index it had when it fell asleep (island); its contacts' cache
+// entries (warm starts) are kept in kept until it wakes.
+type sleepState struct {
+	bodies   []*body.Body // the body each index held when its state was recorded
+	still    []int32      // consecutive steps below the thresholds (awake bodies)
+	asleep   []bool
+	island   []int32 // a sleeping body's island name
+	next     []int32 // a sleeping body's successor in its island's ring
+	pos      []mgl64.Vec3
+	rot      []mgl64.Quat // a sleeping body's pose when it fell asleep
+	free     [][6]float64 // this step's free velocities of sleeping bodies (wakeIsland)
+	freeOK   bool         // free holds this step's (between freeVelocities and buildRows)
+	woken    []bool       // bodies woken in the current pass of wakePairs
+	sleeping int          // number of sleeping bodies
+	kept     []keptContact
+	islands  islandSet
+	driven   []bool // per island of the step: a motor row or a moving kinematic body
+	jrows    []constraint.Row
+	jctx     constraint.Context
+	gravity  mgl64.Vec3 // Settings.Gravity at the last step
+}
+
+// keptContact is a sleeping island's contact-cache entry.
+type keptContact struct {
+	island int32
+	key    contactKey
+	c      cached
+}
+
+// Asleep reports whether body i sleeps (false for an index out of range).
+func (w *World) Asleep(i int) bool { return w.sleep.asleepAt(i) }
+
+// Sleeping returns the number of sleeping bodies.
+func (w *World) Sleeping() int { return w.sleep.sleeping }
+
+// Wake wakes body i's sleeping island, every body that fell asleep with
+// it; nothing for an awake body or an index out of range. Step wakes
+// islands itself (Sleep says when); Wake is for a change Step does not
+// look at, such as a body's new mass.
+func (w *World) Wake(i int) { w.wakeIsland(i, nil) }
+
+// WakeAll wakes every sleeping body.
+func (w *World) WakeAll() {
+	for i := range w.sleep.asleep {
+		w.wakeIsland(i, nil)
+	}
+}
+
+func (sl *sleepState) asleepAt(i int) bool { return i >= 0 && i < len(sl.asleep) && sl.asleep[i] }
+
+// wakeIsland wakes the sleeping island of body i and puts its contacts'
+// kept cache entries back. With m (during a step, after freeVelocities) it
+// also gives the island's bodies their free velocities of the step back.
+func (w *World) wakeIsland(i int, m *Mass) {
+	sl := &w.sleep
+	if !sl.asleepAt(i) {
+		return
+	}
+	name := sl.island[i]
+	j := int32(i)
+	for {
+		sl.asleep[j], sl.still[j] = false, 0
+		sl.sleeping--
+		if m != nil && sl.freeOK {
+			m.Free[j] = sl.free[j]
+		}
+		if int(j) < len(sl.woken) {
+			sl.woken[j] = true
+		}
+		if j = sl.next[j]; int(j) == i {
+			break
+		}
+	}
+	if w.ws.memory.cache == nil {
+		w.ws.memory.cache = make(map[contactKey]cached)
+	}
+	k := 0
+	for _, kc := range sl.kept {
+		if kc.island == name {
+			w.ws.memory.cache[kc.key] = kc.c
+			continue
+		}
+		sl.kept[k] = kc
+		k++
+	}
+	sl.kept = sl.kept[:k]
+}
+
+// sync sizes the per-body state to w.Bodies. A body index that now holds
+// another body (bodies removed or replaced) resets the state: every body
+// wakes.
+func (sl *sleepState) sync(w *World) {
+	nb := len(w.Bodies)
+	for i := 0; i < min(nb, len(sl.bodies)); i++ {
+		if sl.bodies[i] != w.Bodies[i] && sl.sleeping > 0 {
+			w.WakeAll()
+			break
+		}
+	}
+	if len(sl.bodies) > nb && sl.sleeping > 0 {
+		w.WakeAll()
+	}
+	sl.bodies = append(sl.bodies[:0], w.Bodies...)
+	sl.still = resize(sl.still, nb)
+	sl.asleep = resize(sl.asleep, nb)
+	sl.island = resize(sl.island, nb)
+	sl.next = resize(sl.next, nb)
+	sl.pos = resize(sl.pos, nb)
+	sl.rot = resize(sl.rot, nb)
+	sl.free = resize(sl.free, nb)
+	sl.woken = resize(sl.woken, nb)
+}
+
+// resize returns s with length n, keeping its first elements and zeroing
+// new ones; it allocates only when n exceeds the capacity.
+func resize[T any](s []T, n int) []T {
+	if n <= len(s) {
+		return s[:n]
+	}
+	var zero T
+	for len(s) < n {
+		s = append(s, zero)
+	}
+	return s
+}
+
+// wakeChanged runs at the start of Step, after the controllers: it sizes
+// the state to the bodies and wakes the island of every sleeping body that
+// someone changed since it fell asleep: a new pose or a velocity (compared
+// bit for bit with the state it fell asleep in), an applied force or
+// torque, the body made static or kinematic, a joint to an awake dynamic
+// body or to a moving kinematic one, or a joint that has a motor row now.
+// With Settings.Sleep off, or Settings.Gravity changed, it wakes every
+// body.
+func (w *World) wakeChanged() {
+	sl := &w.sleep
+	sl.sync(w)
+	sl.freeOK = false
+	if sl.sleeping == 0 {
+		return
+	}
+	if !w.Settings.Sleep.On || w.Settings.Gravity != sl.gravity {
+		w.WakeAll()
+		return
+	}
+	for i, b := range w.Bodies {
+		if !sl.asleep[i] {
+			continue
+		}
+		if b.Static || b.Kinematic || b.Pos != sl.pos[i] || b.Rot != sl.rot[i] || b.Vel != (mgl64.Vec3{}) ||
+			b.AngVel != (mgl64.Vec3{}) || b.Force != (mgl64.Vec3{}) || b.Torque != (mgl64.Vec3{}) {
+			w.wakeIsland(i, nil)
+		}
+	}
+	for j, c := range w.Joints {
+		asleep, wakes := false, false
+		for _, b := range c.Bodies() {
+			if b < 0 || b >= len(w.Bodies) {
+				continue
+			}
+			asleep = asleep || sl.asleep[b]
+			wakes = wakes || w.wakesOthers(b)
+		}
+		if asleep && (wakes || w.jointHasMotor(j)) {
+			for _, b := range c.Bodies() {
+				if b >= 0 && b < len(w.Bodies) {
+					w.wakeIsland(b, nil)
+				}
+			}
+		}
+	}
+}
+
+// wakesOthers reports whether body b (an index, or constraint.World)
+// wakes a sleeping body it touches: an awake dynamic body, or a kinematic
+// body that moves.
+func (w *World) wakesOthers(b int) bool {
+	if b < 0 || b >= len(w.Bodies) {
+		return false
+	}
+	bd := w.Bodies[b]
+	switch {
+	case bd.Static:
+		return false
+	case bd.Kinematic:
+		return bd.Vel != (mgl64.Vec3{}) || bd.AngVel != (mgl64.Vec3{})
+	}
+	return !w.sleep.asleepAt(b)
+}
+
+// jointHasMotor reports whether joint j fills a Motor row at the current
+// poses (into scratch rows: a sleeping joint's rows are not part of the
+// step).
+func (w *World) jointHasMotor(j int) bool {
+	sl := &w.sleep
+	c := w.Joints[j]
+	d := c.Dim()
+	if cap(sl.jrows) < d {
+		sl.jrows = make([]constraint.Row, d)
+	}
+	sl.jrows = sl.jrows[:d]
+	sl.jctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
+	if err := c.Fill(sl.jrows, &sl.jctx); err != nil {
+		return true // let the step's own fill report it
+	}
+	for i := range sl.jrows {
+		if sl.jrows[i].Kind == constraint.Motor {
+			return true
+		}
+	}
+	return false
+}
+
+// jointAsleep reports whether joint j belongs to a sleeping island (a
+// sleeping body, the others static or kinematic at rest): its rows are not
+// built. wakeChanged has woken every joint with an awake side.
+func (w *World) jointAsleep(j int) bool {
+	if w.sleep.sleeping == 0 {
+		return false
+	}
+	asleep := false
+	for _, b := range w.Joints[j].Bodies() {
+		if w.sleep.asleepAt(b) {
+			asleep = true
+		} else if w.wakesOthers(b) {
+			return false
+		}
+	}
+	return asleep
+}
+
+// jointRowCount returns the rows of the awake joints (jointAsleep).
+func (w *World) jointRowCount() int {
+	n := 0
+	for j, c := range w.Joints {
+		if !w.jointAsleep(j) {
+			n += c.Dim()
+		}
+	}
+	return n
+}
+
+// sleepFree is freeVelocities' hook: a sleeping body's free velocity is
+// zero (gravity does not accumulate); the computed one is kept in case a
+// contact wakes it in this step's detectContacts.
+func (w *World) sleepFree(m *Mass) {
+	sl := &w.sleep
+	if sl.sleeping == 0 {
+		return
+	}
+	for i := range w.Bodies {
+		if sl.asleep[i] {
+			sl.free[i], m.Free[i] = m.Free[i], [6]float64{}
+		}
+	}
+	sl.freeOK = true
+}
+
+// sleepSkip is the broad phase's sleeping rule: a pair whose bodies
+// cannot move each other is not a candidate, two sleeping bodies, or a
+// sleeping one and a static body, a fixed geom or a kinematic body at
+// rest.
+func (w *World) sleepSkip(ga, gb int) bool {
+	if w.sleep.sleeping == 0 {
+		return false
+	}
+	a, b := w.bodyOf(ga), w.bodyOf(gb)
+	sa, sb := w.sleep.asleepAt(a), w.sleep.asleepAt(b)
+	return (sa || sb) && !(sa && w.wakesOthers(b)) && !(sb && w.wakesOthers(a))
+}
+
+// wakePairs is collect's hook after the broad phase. In detectContacts
+// (free non-nil) a pair of a sleeping body and one that wakes others
+// (wakesOthers) whose narrow phase finds a contact point that can close
+// within the step wakes the sleeping body's island; the woken bodies get
+// their free velocities and bounding boxes back and the broad phase runs
+// again, until no island wakes. Then, and in the position projection
+// (free nil: sleeping bodies never move within a step), pairs with a
+// sleeping body are dropped.
+func (w *World) wakePairs(cs *contactStage, free *Mass, margin float64) {
+	sl := &w.sleep
+	if sl.sleeping == 0 {
+		return
+	}
+	for woke := free != nil; woke; {
+		woke = false
+		clear(sl.woken)
+		for _, pr := range cs.pairs {
+			ga, gb := pr[0], pr[1]
+			a, b := w.bodyOf(ga), w.bodyOf(gb)
+			var sleeper int
+			switch {
+			case sl.asleepAt(a) && w.wakesOthers(b):
+				sleeper = a
+			case sl.asleepAt(b) && w.wakesOthers(a):
+				sleeper = b
+			default:
+				continue
+			}
+			look := margin + cs.sweep[ga] + cs.sweep[gb]
+			cs.pts = contact.Collide(cs.pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
+			if len(w.closing(cs.pts, a, b, margin, free)) == 0 {
+				continue
+			}
+			w.wakeIsland(sleeper, free)
+			woke = true
+		}
+		if !woke {
+			break
+		}
+		for g := range w.Geoms {
+			if bi := w.bodyOf(g); bi >= 0 && sl.woken[bi] {
+				cs.sweep[g] = w.geomSweep(g, cs.poses[g], free)
+				cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
+			}
+		}
+		cs.pairs = cs.sap.Pairs(cs.pairs[:0], cs.boxes, cs.skip)
+	}
+	k := 0
+	for _, pr := range cs.pairs {
+		if !sl.asleepAt(w.bodyOf(pr[0])) && !sl.asleepAt(w.bodyOf(pr[1])) {
+			cs.pairs[k] = pr
+			k++
+		}
+	}
+	cs.pairs = cs.pairs[:k]
+}
+
+// updateSleep runs after the step's integration and projection: it counts
+// each awake dynamic body's consecutive steps below the thresholds, forms
+// the step's islands from its rows (islandSet) and puts to sleep each
+// island that is not driven (a motor row, a row to a moving kinematic
+// body) and whose every body has been below them for ⌈Time/h⌉ steps:
+// velocities zeroed, the pose kept for wakeChanged, the island's contact
+// cache entries kept for its waking. It returns the number of sleeping
+// bodies.
+func (w *World) updateSleep() int {
+	sl := &w.sleep
+	s := &w.Settings.Sleep
+	sl.gravity = w.Settings.Gravity
+	if !s.On {
+		return sl.sleeping
+	}
+	lin, ang, t := s.thresholds()
+	need := int32(math.Min(math.Max(math.Ceil(t/w.Settings.H-1e-9), 1), math.MaxInt32)) // ⌈Time/h⌉ steps, at least 1
+	var zero mgl64.Vec3
+	for i, b := range w.Bodies {
+		switch {
+		case b.Static || b.Kinematic || sl.asleep[i]:
+			sl.still[i] = 0
+		case b.Vel.Len() < lin && b.AngVel.Len() < ang && b.Force == zero && b.Torque == zero:
+			if sl.still[i] < math.MaxInt32 {
+				sl.still[i]++
+			}
+		default:
+			sl.still[i] = 0
+		}
+	}
+	rows := w.ws.build.rows
+	is := &sl.islands
+	is.build(w.Bodies, rows)
+	sl.driven = resize(sl.driven[:0], is.n())
+	for i := range rows {
+		k := is.rowIsland[i]
+		if k < 0 || sl.driven[k] {
+			continue
+		}
+		r := &rows[i]
+		if r.Kind == constraint.Motor {
+			sl.driven[k] = true
+			continue
+		}
+		for j := 0; j < r.N; j++ {
+			if bd := w.Bodies[r.Body[j]]; bd.Kinematic && w.wakesOthers(r.Body[j]) {
+				sl.driven[k] = true
+			}
+		}
+	}
+	for k := 0; k < is.n(); k++ {
+		bodies := is.islandBodies(k)
+		ready := true
+		for _, i := range bodies {
+			ready = ready && !sl.asleep[i] && sl.still[i] >= need
+			if sl.driven[k] {
+				sl.still[i] = 0
+			}
+		}
+		if ready && !sl.driven[k] {
+			w.sleepIsland(bodies)
+		}
+	}
+	return sl.sleeping
+}
+
+// sleepIsland puts the bodies of one island to sleep.
+func (w *World) sleepIsland(bodies []int32) {
+	sl := &w.sleep
+	name := bodies[0]
+	for n, i := range bodies {
+		b := w.Bodies[i]
+		b.Vel, b.AngVel = mgl64.Vec3{}, mgl64.Vec3{}
+		sl.asleep[i], sl.still[i] = true, 0
+		sl.island[i], sl.next[i] = name, bodies[(n+1)%len(bodies)]
+		sl.pos[i], sl.rot[i] = b.Pos, b.Rot
+	}
+	sl.sleeping += len(bodies)
+	ws := &w.ws
+	for i := range ws.contacts.points {
+		pt := &ws.contacts.points[i]
+		if !(sl.asleepAt(pt.A) && sl.island[pt.A] == name) && !(sl.asleepAt(pt.B) && sl.island[pt.B] == name) {
+			continue
+		}
+		if c, ok := ws.memory.cache[pt.ck]; ok {
+			sl.kept = append(sl.kept, keptContact{island: name, key: pt.ck, c: c})
+		}
+	}
+}
