@@ -84,7 +84,8 @@ func (w *welder) index(v mgl64.Vec3) int {
 // triangle count (bytes 80–83) matches its length exactly (84 + 50 per
 // triangle) — binary files may begin with "solid" too — and ASCII when
 // it begins with "solid" and holds no NUL byte; otherwise it is read as
-// binary and a length mismatch is the error. Vertices with identical
+// binary and a length mismatch is the error. Keywords are matched in any
+// letter case. Vertices with identical
 // coordinates are welded into one, so that a closed part's mesh passes
 // Closed; facet normals in the file are ignored (the corner order gives
 // the outward side). Errors are *FormatError.
@@ -99,7 +100,7 @@ func ReadSTL(r io.Reader) (*Mesh, error) {
 			return readBinarySTL(data)
 		}
 	}
-	if t := bytes.TrimLeft(data, " \t\r\n"); bytes.HasPrefix(t, []byte("solid")) && bytes.IndexByte(data, 0) < 0 {
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) >= 5 && bytes.EqualFold(t[:5], []byte("solid")) && bytes.IndexByte(data, 0) < 0 {
 		return readASCIISTL(data)
 	}
 	return readBinarySTL(data)
