@@ -18,16 +18,13 @@ var (
 	ErrCoincident   = errors.New("all points coincide")
 	ErrCollinear    = errors.New("all points are collinear")
 	ErrCoplanar     = errors.New("all points are coplanar")
-	// ErrNumerical reports a hull construction that rounding broke (the
-	// horizon of a new point did not form one closed loop). It has not
-	// been seen on finite inputs; the message names the point.
+	// ErrNumerical reports a hull construction that rounding broke: the
+	// horizon of a new point did not form one closed loop, or the faces
+	// found do not form a convex polyhedron within the tolerance. Seen
+	// only on fuzzed point sets whose extent is within a few thousand
+	// ulps of their magnitude; a larger tol avoids it.
 	ErrNumerical = errors.New("quickhull lost consistency to rounding")
 )
-
-// MaxCoord bounds the coordinates NewHull accepts (m), far beyond any
-// model, so that the cubes of coordinate differences in plane and volume
-// computations cannot overflow float64.
-const MaxCoord = 1e50
 
 // Hull is the convex hull of a point set: a closed convex polyhedron.
 //
@@ -46,7 +43,13 @@ type Hull struct {
 	// every point x of the hull (within Tol), with n = Normals[f].
 	Offsets []float64
 	Edges   []Edge  // every edge once, in order of first appearance in Faces
-	Tol     float64 // the distance tolerance the hull was built with, m
+	// Tol is the distance tolerance the hull meets (m): every input point
+	// p has n·p ≤ Offsets[f] + Tol and every vertex v of face f has
+	// n·v ≥ Offsets[f] − Tol. It is the tolerance NewHull was given (at
+	// least DefaultTol), raised where merged faces or the rounding of
+	// sliver faces' normals need more, and at most 3·tol + 1e-9·(largest
+	// coordinate magnitude) — NewHull returns ErrNumerical otherwise.
+	Tol float64
 }
 
 // Edge is one edge of a Hull: the vertices it joins (V[0] < V[1]) and the
@@ -83,7 +86,11 @@ func DefaultTol(points []mgl64.Vec3) float64 {
 // are not hull vertices, and adjacent faces whose vertices lie within tol
 // of one plane are merged into one polygon.
 //
-// Errors: a non-finite point (or one beyond MaxCoord) or tol (naming the index), fewer than 4
+// The construction runs on the points scaled by a power of two (exact)
+// that brings the largest coordinate into [0.5, 1), so that no magnitude
+// of finite input overflows or underflows in the plane computations.
+//
+// Errors: a non-finite point or tol (naming the index), fewer than 4
 // points (ErrTooFewPoints), and point sets with no volume at tol —
 // ErrCoincident, ErrCollinear, ErrCoplanar — naming the points that span
 // the degenerate set. The result depends only on points and tol.
@@ -92,9 +99,9 @@ func NewHull(points []mgl64.Vec3, tol float64) (*Hull, error) {
 		return nil, &num.FieldError{What: "hull", Field: "tol", Value: tol, Reason: fmt.Sprintf("must be finite, got %v", tol)}
 	}
 	for i, p := range points {
-		if !num.FiniteVec(p) || math.Abs(p[0]) > MaxCoord || math.Abs(p[1]) > MaxCoord || math.Abs(p[2]) > MaxCoord {
+		if !num.FiniteVec(p) {
 			return nil, &num.FieldError{What: "hull", Field: fmt.Sprintf("points[%d]", i), Value: p,
-				Reason: fmt.Sprintf("must be finite with |coordinates| ≤ %g, got %v", MaxCoord, p)}
+				Reason: fmt.Sprintf("must be finite, got %v", p)}
 		}
 	}
 	if len(points) < 4 {
@@ -104,14 +111,64 @@ func NewHull(points []mgl64.Vec3, tol float64) (*Hull, error) {
 		return nil, fmt.Errorf("hull: %d points, at most %d supported", len(points), math.MaxInt32)
 	}
 	tol = max(tol, DefaultTol(points))
-	b := builder{pts: points, tol: tol}
+	_, exp := frexpMax(points)
+	scaled := scaleBy(points, exp)
+	b := builder{pts: scaled, tol: math.Ldexp(tol, -exp), exp: exp}
 	if err := b.simplex(); err != nil {
 		return nil, err
 	}
 	if err := b.grow(); err != nil {
 		return nil, err
 	}
-	return b.polygons(), nil
+	h := b.polygons(true)
+	if !h.valid() {
+		h = b.polygons(false)
+		if !h.valid() {
+			return nil, fmt.Errorf("hull: %w: the triangles do not form a convex polyhedron at tol %.3g; a larger tol merges the near-degenerate faces", ErrNumerical, tol)
+		}
+	}
+	achieved := b.achieved(h)
+	// In scaled units the largest coordinate is in [0.5, 1).
+	if limit := 3*b.tol + maxRelativeSlack; achieved > limit {
+		return nil, fmt.Errorf("hull: %w: an input point lies %.3g outside the hull found, beyond the %.3g allowed by tol %.3g; the points' features are too close to tol against their magnitude, a larger tol merges them",
+			ErrNumerical, b.user(achieved), b.user(limit), tol)
+	}
+	// Back to the caller's units: exact, the scale is a power of two.
+	for i, p := range h.Index {
+		h.Vertices[i] = points[p]
+	}
+	for f := range h.Offsets {
+		h.Offsets[f] = math.Ldexp(h.Offsets[f], exp)
+	}
+	h.Tol = max(tol, math.Ldexp(achieved, exp))
+	return h, nil
+}
+
+// achieved returns the tolerance h (in scaled units) meets: the largest
+// of tol, the depth of any face vertex below its face's plane, and the
+// height of any input point above a face's plane. Points inside the ball
+// about the vertex centroid that every face plane clears skip the scan.
+func (b *builder) achieved(h *Hull) float64 {
+	t := b.tol
+	for f, loop := range h.Faces {
+		for _, v := range loop {
+			t = max(t, h.Offsets[f]-h.Normals[f].Dot(h.Vertices[v]))
+		}
+	}
+	c := centroid(h.Vertices)
+	rin := math.Inf(1)
+	for f, n := range h.Normals {
+		rin = min(rin, h.Offsets[f]-n.Dot(c))
+	}
+	for _, p := range b.pts {
+		if p.Sub(c).Len() < rin {
+			continue
+		}
+		for f, n := range h.Normals {
+			t = max(t, n.Dot(p)-h.Offsets[f])
+		}
+	}
+	return t
 }
 
 // qface is one triangle of the quickhull construction.
@@ -129,8 +186,9 @@ type qface struct {
 
 // builder holds the quickhull state and its scratch space.
 type builder struct {
-	pts   []mgl64.Vec3
-	tol   float64
+	pts   []mgl64.Vec3 // the input scaled by 2^−exp
+	tol   float64      // the tolerance scaled by 2^−exp
+	exp   int
 	faces []qface
 	next  []int32 // next[p]: the point after p in its face's outside set
 	// scratch of one step
@@ -138,9 +196,14 @@ type builder struct {
 	horizon []horizonEdge
 	startAt []int32 // startAt[a]: the new face whose horizon edge starts at a
 	created []int32
+	near    []int32 // points within tol of the hull, or covered vertices: to check at the end
+	mark    []int32 // per point: the step (+1) or repair round (−2−round) that listed it
 }
 
 type horizonEdge struct{ a, b, across int32 }
+
+// user converts a scaled length back to the caller's units.
+func (b *builder) user(x float64) float64 { return math.Ldexp(x, b.exp) }
 
 func (b *builder) dist(f *qface, p int32) float64 {
 	return f.n.Dot(b.pts[p]) - f.d
@@ -149,10 +212,7 @@ func (b *builder) dist(f *qface, p int32) float64 {
 // addFace appends the triangle (a, b, c) with its plane and returns its index.
 func (b *builder) addFace(a, c1, c2 int32) int32 {
 	pa, pb, pc := b.pts[a], b.pts[c1], b.pts[c2]
-	n := pb.Sub(pa).Cross(pc.Sub(pa))
-	if l := n.Len(); l > 0 {
-		n = n.Mul(1 / l)
-	}
+	n := triangleNormal(pa, pb, pc)
 	// The offset from the centroid averages the rounding of the three corners.
 	d := n.Dot(pa.Add(pb).Add(pc).Mul(1.0 / 3))
 	b.faces = append(b.faces, qface{v: [3]int32{a, c1, c2}, adj: [3]int32{-1, -1, -1}, n: n, d: d, head: -1, far: -1, vis: -1})
@@ -181,7 +241,7 @@ func (b *builder) simplex() error {
 		}
 	}
 	if best <= b.tol {
-		return fmt.Errorf("hull: %w: the %d points span at most %.3g along each axis, within tol %.3g", ErrCoincident, len(pts), best, b.tol)
+		return fmt.Errorf("hull: %w: the %d points span at most %.3g along each axis, within tol %.3g", ErrCoincident, len(pts), b.user(best), b.user(b.tol))
 	}
 	u := pts[i1].Sub(pts[i0]).Normalize()
 	i2, best := -1, -1.0
@@ -191,7 +251,7 @@ func (b *builder) simplex() error {
 		}
 	}
 	if best <= b.tol {
-		return fmt.Errorf("hull: %w: every point lies within %.3g of the line through points %d and %d (tol %.3g)", ErrCollinear, best, i0, i1, b.tol)
+		return fmt.Errorf("hull: %w: every point lies within %.3g of the line through points %d and %d (tol %.3g)", ErrCollinear, b.user(best), i0, i1, b.user(b.tol))
 	}
 	n := pts[i1].Sub(pts[i0]).Cross(pts[i2].Sub(pts[i0])).Normalize()
 	i3, best, side := -1, -1.0, 0.0
@@ -202,7 +262,7 @@ func (b *builder) simplex() error {
 		}
 	}
 	if best <= b.tol {
-		return fmt.Errorf("hull: %w: every point lies within %.3g of the plane through points %d, %d and %d (tol %.3g)", ErrCoplanar, best, i0, i1, i2, b.tol)
+		return fmt.Errorf("hull: %w: every point lies within %.3g of the plane through points %d, %d and %d (tol %.3g)", ErrCoplanar, b.user(best), i0, i1, i2, b.user(b.tol))
 	}
 	a, c, e, d := int32(i0), int32(i1), int32(i2), int32(i3)
 	if side > 0 { // d is on the normal's side of (a, c, e): reverse that face
@@ -251,39 +311,98 @@ func edgeIndex(f *qface, u, w int32) int {
 }
 
 // assign puts point p in the outside set of the face among cands it lies
-// farthest outside of, if that distance exceeds tol; otherwise p is inside
-// the hull (within tol) and dropped.
+// farthest outside of, if that distance exceeds tol. Otherwise p is
+// inside the hull within tol; if it is less than tol inside every
+// candidate it is kept in near, to be checked against the final faces.
 func (b *builder) assign(p int32, cands []int32) {
-	bestF, bestD := int32(-1), b.tol
+	bestF, bestD := int32(-1), math.Inf(-1)
 	for _, f := range cands {
 		if d := b.dist(&b.faces[f], p); d > bestD {
 			bestF, bestD = f, d
 		}
 	}
-	if bestF < 0 {
+	if bestD <= b.tol {
+		if bestD >= -b.tol {
+			b.near = append(b.near, p)
+		}
 		return
 	}
-	f := &b.faces[bestF]
+	b.push(bestF, p, bestD)
+}
+
+// push adds p, at distance d outside face fi, to the face's outside set.
+func (b *builder) push(fi, p int32, d float64) {
+	f := &b.faces[fi]
 	b.next[p] = f.head
 	f.head = p
-	if f.far < 0 || bestD > f.farD {
-		f.far, f.farD = p, bestD
+	if f.far < 0 || d > f.farD {
+		f.far, f.farD = p, d
 	}
 }
 
+// maxRelativeSlack is the rounding of plane distances NewHull accepts
+// beyond three times its tolerance, relative to the largest coordinate
+// magnitude: ample for the ε/sin θ error of a sliver face's normal.
+const maxRelativeSlack = 1e-9
+
+// maxRepairs bounds the rounds of repair: one has sufficed on every input
+// seen, fuzzed ones included.
+const maxRepairs = 16
+
 // grow adds outside points one at a time: for each face with a non-empty
 // outside set, in creation order, the farthest point replaces the faces it
-// sees by the cone from its horizon.
+// sees by the cone from its horizon. Then it checks the points that ended
+// within tol of a face (and the vertices the cones covered) against the
+// final faces: rounding and the tolerance can leave one more than tol
+// outside a face built later, and such points go back into the outside
+// sets for another round.
 func (b *builder) grow() error {
-	for fi := int32(0); int(fi) < len(b.faces); fi++ {
-		if b.faces[fi].dead || b.faces[fi].head < 0 {
-			continue
+	b.mark = make([]int32, len(b.pts))
+	for round := 0; ; round++ {
+		for fi := int32(0); int(fi) < len(b.faces); fi++ {
+			if b.faces[fi].dead || b.faces[fi].head < 0 {
+				continue
+			}
+			if err := b.addPoint(fi); err != nil {
+				return err
+			}
 		}
-		if err := b.addPoint(fi); err != nil {
-			return err
+		near := b.near
+		b.near = nil
+		stamp := int32(-2 - round)
+		for fi := range b.faces { // hull vertices are not checked
+			if f := &b.faces[fi]; !f.dead {
+				b.mark[f.v[0]], b.mark[f.v[1]], b.mark[f.v[2]] = stamp, stamp, stamp
+			}
+		}
+		readded := 0
+		for _, p := range near {
+			if b.mark[p] == stamp {
+				continue
+			}
+			b.mark[p] = stamp
+			bestF, bestD := int32(-1), math.Inf(-1)
+			for fi := range b.faces {
+				if f := &b.faces[fi]; !f.dead {
+					if d := b.dist(f, p); d > bestD {
+						bestF, bestD = int32(fi), d
+					}
+				}
+			}
+			if bestD > b.tol {
+				if round == maxRepairs {
+					return fmt.Errorf("hull: %w: point %d stays %.3g outside a face after %d repairs (tol %.3g)", ErrNumerical, p, b.user(bestD), round, b.user(b.tol))
+				}
+				b.push(bestF, p, bestD)
+				readded++
+			} else if bestD >= -b.tol {
+				b.near = append(b.near, p)
+			}
+		}
+		if readded == 0 {
+			return nil
 		}
 	}
-	return nil
 }
 
 func (b *builder) addPoint(f0 int32) error {
@@ -334,6 +453,12 @@ func (b *builder) addPoint(f0 int32) error {
 	b.resetStart()
 	for _, f := range b.visible {
 		b.faces[f].dead = true
+		for _, p := range b.faces[f].v { // covered vertices, or horizon ones
+			if p != eye && b.mark[p] != step+1 {
+				b.mark[p] = step + 1
+				b.near = append(b.near, p)
+			}
+		}
 	}
 	for _, f := range b.visible {
 		for p := b.faces[f].head; p >= 0; {
@@ -354,10 +479,11 @@ func (b *builder) resetStart() {
 	}
 }
 
-// polygons merges coplanar neighbouring triangles into convex polygons,
-// drops vertices only two faces share (collinear points on an edge), and
-// numbers vertices and faces.
-func (b *builder) polygons() *Hull {
+// polygons merges coplanar neighbouring triangles into convex polygons
+// (if merge), drops vertices only two faces share (collinear points on an
+// edge), and numbers vertices and faces. It returns nil if a face
+// collapses to fewer than 3 vertices.
+func (b *builder) polygons(merge bool) *Hull {
 	var tri []int32
 	for f := range b.faces {
 		if !b.faces[f].dead {
@@ -392,7 +518,7 @@ func (b *builder) polygons() *Hull {
 			f := &b.faces[members[k]]
 			for i := 0; i < 3; i++ {
 				g := f.adj[i]
-				if group[g] >= 0 || b.faces[g].n.Dot(ref.n) <= 0 {
+				if !merge || group[g] >= 0 || b.faces[g].n.Dot(ref.n) <= 0 {
 					continue
 				}
 				flat := true
@@ -433,6 +559,9 @@ func (b *builder) polygons() *Hull {
 				kept = append(kept, p)
 			}
 		}
+		if len(kept) < 3 { // merging collapsed a face: not a polyhedron
+			return nil
+		}
 		loops[li] = kept
 	}
 	// Vertices in ascending input order.
@@ -467,6 +596,40 @@ func (b *builder) polygons() *Hull {
 	return h
 }
 
+// valid reports whether h is a convex polyhedron within its tolerance:
+// at least 4 faces of at least 3 vertices, every edge between two faces
+// (V − E + F = 2 follows for the sphere-like surface), every face convex
+// seen along its normal and its vertices within 2·Tol below its plane.
+// Merging with a tolerance that is large against the point set's extent
+// can fail this; NewHull then keeps the triangles unmerged.
+func (h *Hull) valid() bool {
+	if h == nil || len(h.Faces) < 4 || len(h.Vertices)-len(h.Edges)+len(h.Faces) != 2 {
+		return false
+	}
+	for _, e := range h.Edges {
+		if e.F[0] < 0 || e.F[1] < 0 || e.F[0] == e.F[1] {
+			return false
+		}
+	}
+	for f, loop := range h.Faces {
+		if len(loop) < 3 {
+			return false
+		}
+		n, off := h.Normals[f], h.Offsets[f]
+		if !num.FiniteVec(n) {
+			return false
+		}
+		for i, v := range loop {
+			a, c := h.Vertices[loop[(i+len(loop)-1)%len(loop)]], h.Vertices[loop[(i+1)%len(loop)]]
+			p := h.Vertices[v]
+			if n.Dot(p)-off < -2*h.Tol || p.Sub(a).Cross(c.Sub(p)).Dot(n) < -h.Tol*(p.Sub(a).Len()+c.Sub(p).Len()) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // boundary returns the boundary loop of the triangles members (all in
 // group gid), starting at its smallest point index, or nil if the
 // boundary is not one simple loop.
@@ -488,7 +651,7 @@ func (b *builder) boundary(members []int32, group []int32, gid int32, nextOf []i
 		}
 	}
 	var loop []int32
-	if ok {
+	if ok && len(starts) > 0 { // no boundary: the group is the whole surface
 		first := starts[0]
 		for _, u := range starts {
 			first = min(first, u)
@@ -514,12 +677,36 @@ func (b *builder) boundary(members []int32, group []int32, gid int32, nextOf []i
 // (the sum of the edges' cross products), robust for nearly collinear
 // corners and for corners slightly off one plane.
 func newell(v []mgl64.Vec3, loop []int) mgl64.Vec3 {
+	if len(loop) == 3 {
+		return triangleNormal(v[loop[0]], v[loop[1]], v[loop[2]])
+	}
 	var n mgl64.Vec3
 	c := v[loop[0]]
 	for i := 1; i+1 < len(loop); i++ {
 		n = n.Add(v[loop[i]].Sub(c).Cross(v[loop[i+1]].Sub(c)))
 	}
 	return n.Mul(1 / n.Len())
+}
+
+// triangleNormal returns the unit normal of triangle (a, b, c) by the
+// right-hand rule, or zero if it has no area: the cross product of the two
+// edges at the corner opposite the longest edge, whose rounding error is
+// smallest for a sliver (two long, nearly parallel edges would cancel).
+func triangleNormal(a, b, c mgl64.Vec3) mgl64.Vec3 {
+	ab, bc, ca := b.Sub(a).LenSqr(), c.Sub(b).LenSqr(), a.Sub(c).LenSqr()
+	var n mgl64.Vec3
+	switch {
+	case ab >= bc && ab >= ca:
+		n = a.Sub(c).Cross(b.Sub(c))
+	case bc >= ca:
+		n = b.Sub(a).Cross(c.Sub(a))
+	default:
+		n = c.Sub(b).Cross(a.Sub(b))
+	}
+	if l := n.Len(); l > 0 {
+		n = n.Mul(1 / l)
+	}
+	return n
 }
 
 // edges lists each edge of the face loops once, in order of first
@@ -560,12 +747,31 @@ func (h *Hull) Support(d mgl64.Vec3) (mgl64.Vec3, int) {
 }
 
 // Contains reports whether p lies inside h or within h.Tol of its
-// boundary: n·p ≤ offset + Tol for every face.
+// boundary: n·p − offset ≤ Tol for every face.
 func (h *Hull) Contains(p mgl64.Vec3) bool {
 	for f, n := range h.Normals {
-		if n.Dot(p) > h.Offsets[f]+h.Tol {
+		if n.Dot(p)-h.Offsets[f] > h.Tol {
 			return false
 		}
 	}
 	return true
+}
+
+// frexpMax returns the largest absolute coordinate of points as f·2^exp
+// with f in [0.5, 1) (0, 0 when all are zero).
+func frexpMax(points []mgl64.Vec3) (float64, int) {
+	var big float64
+	for _, p := range points {
+		big = max(big, math.Abs(p[0]), math.Abs(p[1]), math.Abs(p[2]))
+	}
+	return math.Frexp(big)
+}
+
+// scaleBy returns points multiplied by 2^−exp, exactly barring underflow.
+func scaleBy(points []mgl64.Vec3, exp int) []mgl64.Vec3 {
+	out := make([]mgl64.Vec3, len(points))
+	for i, p := range points {
+		out[i] = mgl64.Vec3{math.Ldexp(p[0], -exp), math.Ldexp(p[1], -exp), math.Ldexp(p[2], -exp)}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package mesh
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/internal/num"
@@ -14,10 +15,30 @@ import (
 // Properties", Journal of Graphics Tools 1(2), 1996, through the
 // divergence theorem to sums over triangles). Coordinates are taken
 // relative to origin, a point near the solid, so that the sums do not
-// cancel digits when the solid lies far from the coordinate origin.
+// cancel digits when the solid lies far from the coordinate origin, and
+// scaled by 2^−exp (exactly) into [−1, 1], so that the fifth powers of
+// the inertia cannot overflow or underflow before the result does.
 type integrals struct {
 	origin mgl64.Vec3
+	exp    int
 	s      [10]float64
+}
+
+// newIntegrals prepares the sums for a solid with vertices v.
+func newIntegrals(v []mgl64.Vec3) integrals {
+	o := centroid(v)
+	var big float64
+	for _, p := range v {
+		d := p.Sub(o)
+		big = max(big, math.Abs(d[0]), math.Abs(d[1]), math.Abs(d[2]))
+	}
+	_, exp := math.Frexp(big)
+	return integrals{origin: o, exp: exp}
+}
+
+func (in *integrals) local(p mgl64.Vec3) mgl64.Vec3 {
+	d := p.Sub(in.origin)
+	return mgl64.Vec3{math.Ldexp(d[0], -in.exp), math.Ldexp(d[1], -in.exp), math.Ldexp(d[2], -in.exp)}
 }
 
 // subexpressions are Eberly's f1, f2, f3, g0, g1, g2 of one coordinate.
@@ -36,7 +57,7 @@ func subexpressions(w0, w1, w2 float64) (f1, f2, f3, g0, g1, g2 float64) {
 
 // add accumulates triangle (a, b, c), counter-clockwise seen from outside.
 func (in *integrals) add(a, b, c mgl64.Vec3) {
-	a, b, c = a.Sub(in.origin), b.Sub(in.origin), c.Sub(in.origin)
+	a, b, c = in.local(a), in.local(b), in.local(c)
 	e1, e2 := b.Sub(a), c.Sub(a)
 	d := e1.Cross(e2)
 	f1x, f2x, f3x, g0x, g1x, g2x := subexpressions(a[0], b[0], c[0])
@@ -69,15 +90,23 @@ func (in *integrals) result() (vol float64, com mgl64.Vec3, inertia mgl64.Mat3) 
 	iyz := -(yz - vol*c[1]*c[2])
 	izx := -(zx - vol*c[2]*c[0])
 	inertia = mgl64.Mat3{ixx, ixy, izx, ixy, iyy, iyz, izx, iyz, izz}
-	return vol, c.Add(in.origin), inertia
+	for i := range inertia {
+		inertia[i] = math.Ldexp(inertia[i], 5*in.exp)
+	}
+	c = mgl64.Vec3{math.Ldexp(c[0], in.exp), math.Ldexp(c[1], in.exp), math.Ldexp(c[2], in.exp)}
+	return math.Ldexp(vol, 3*in.exp), c.Add(in.origin), inertia
 }
 
 // scaled multiplies the unit-density result by density, after checking it.
 func scaled(what string, density float64, vol float64, com mgl64.Vec3, inertia mgl64.Mat3) (float64, mgl64.Vec3, mgl64.Mat3, error) {
-	if !(vol > 0) || !num.Finite(vol) {
+	if !(vol > 0) {
 		return 0, mgl64.Vec3{}, mgl64.Mat3{}, fmt.Errorf("%s: volume %.6g is not positive: the triangles face inward or enclose nothing", what, vol)
 	}
-	return density * vol, com, inertia.Mul(density), nil
+	inertia = inertia.Mul(density)
+	if m := density * vol; !num.Finite(m) || !num.FiniteSlice(inertia[:]) || m == 0 {
+		return 0, mgl64.Vec3{}, mgl64.Mat3{}, fmt.Errorf("%s: mass %.6g or inertia beyond float64 range at density %g", what, m, density)
+	}
+	return density * vol, com, inertia, nil
 }
 
 func checkDensity(what string, density float64) error {
@@ -98,7 +127,7 @@ func (h *Hull) MassProperties(density float64) (mass float64, com mgl64.Vec3, in
 	if err := checkDensity("hull", density); err != nil {
 		return 0, com, inertia, err
 	}
-	in := integrals{origin: centroid(h.Vertices)}
+	in := newIntegrals(h.Vertices)
 	for _, f := range h.Faces {
 		for i := 1; i+1 < len(f); i++ {
 			in.add(h.Vertices[f[0]], h.Vertices[f[i]], h.Vertices[f[i+1]])

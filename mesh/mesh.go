@@ -106,7 +106,7 @@ func (m *Mesh) MassProperties(density float64) (mass float64, com mgl64.Vec3, in
 	if err := m.Closed(); err != nil {
 		return 0, com, inertia, err
 	}
-	in := integrals{origin: centroid(m.Vertices)}
+	in := newIntegrals(m.Vertices)
 	for _, t := range m.Triangles {
 		if !degenerate(t) {
 			in.add(m.Vertices[t[0]], m.Vertices[t[1]], m.Vertices[t[2]])
