@@ -1,9 +1,11 @@
 package mesh
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -146,8 +148,10 @@ func NewHull(points []mgl64.Vec3, tol float64) (*Hull, error) {
 
 // achieved returns the tolerance h (in scaled units) meets: the largest
 // of tol, the depth of any face vertex below its face's plane, and the
-// height of any input point above a face's plane. Points inside the ball
-// about the vertex centroid that every face plane clears skip the scan.
+// height of any input point above any face's plane. Points inside the
+// ball about the vertex centroid that every face plane clears are inside
+// the hull; the others are searched per face in a ball tree, so the
+// exact maximum costs about O(F log n) rather than O(F n).
 func (b *builder) achieved(h *Hull) float64 {
 	t := b.tol
 	for f, loop := range h.Faces {
@@ -160,15 +164,108 @@ func (b *builder) achieved(h *Hull) float64 {
 	for f, n := range h.Normals {
 		rin = min(rin, h.Offsets[f]-n.Dot(c))
 	}
-	for _, p := range b.pts {
-		if p.Sub(c).Len() < rin {
-			continue
-		}
-		for f, n := range h.Normals {
-			t = max(t, n.Dot(p)-h.Offsets[f])
+	idx := b.created[:0]
+	for i, p := range b.pts {
+		if p.Sub(c).Len() >= rin {
+			idx = append(idx, int32(i))
 		}
 	}
+	tree := newBallTree(b.pts, idx)
+	for f, n := range h.Normals {
+		t = tree.maxAbove(b.pts, n, h.Offsets[f], t)
+	}
+	b.created = idx
 	return t
+}
+
+// ballTree is a bounding-sphere hierarchy over points, for the largest
+// n·p − d over the points by branch and bound.
+type ballTree struct {
+	idx   []int32 // point indices, each node a contiguous range
+	nodes []ballNode
+}
+
+type ballNode struct {
+	c           mgl64.Vec3
+	r           float64 // covers every point of the node, with margin for rounding
+	lo, hi      int32   // idx[lo:hi]
+	left, right int32   // children, -1 for a leaf
+}
+
+const ballLeaf = 8
+
+func newBallTree(pts []mgl64.Vec3, idx []int32) *ballTree {
+	t := &ballTree{idx: idx}
+	if len(idx) > 0 {
+		t.build(pts, 0, int32(len(idx)))
+	}
+	return t
+}
+
+func (t *ballTree) build(pts []mgl64.Vec3, lo, hi int32) int32 {
+	ps := t.idx[lo:hi]
+	bmin, bmax := pts[ps[0]], pts[ps[0]]
+	for _, i := range ps {
+		for k := 0; k < 3; k++ {
+			bmin[k] = min(bmin[k], pts[i][k])
+			bmax[k] = max(bmax[k], pts[i][k])
+		}
+	}
+	c := bmin.Add(bmax).Mul(0.5)
+	var r float64
+	for _, i := range ps {
+		r = max(r, pts[i].Sub(c).Len())
+	}
+	me := int32(len(t.nodes))
+	t.nodes = append(t.nodes, ballNode{c: c, r: r*(1+1e-12) + 1e-300, lo: lo, hi: hi, left: -1, right: -1})
+	if hi-lo <= ballLeaf {
+		return me
+	}
+	axis := 0
+	for k := 1; k < 3; k++ {
+		if bmax[k]-bmin[k] > bmax[axis]-bmin[axis] {
+			axis = k
+		}
+	}
+	slices.SortFunc(ps, func(a, b int32) int {
+		if pa, pb := pts[a][axis], pts[b][axis]; pa != pb {
+			return cmp.Compare(pa, pb)
+		}
+		return int(a - b)
+	})
+	mid := lo + (hi-lo)/2
+	l := t.build(pts, lo, mid)
+	r2 := t.build(pts, mid, hi)
+	t.nodes[me].left, t.nodes[me].right = l, r2
+	return me
+}
+
+// maxAbove returns the larger of best and the largest n·p − d over the
+// tree's points, visiting only nodes whose sphere reaches above best.
+func (t *ballTree) maxAbove(pts []mgl64.Vec3, n mgl64.Vec3, d, best float64) float64 {
+	if len(t.nodes) == 0 {
+		return best
+	}
+	var stack [64]int32
+	sp := 0
+	stack[sp] = 0
+	sp++
+	for sp > 0 {
+		sp--
+		nd := &t.nodes[stack[sp]]
+		if n.Dot(nd.c)+nd.r-d <= best {
+			continue
+		}
+		if nd.left < 0 {
+			for _, i := range t.idx[nd.lo:nd.hi] {
+				best = max(best, n.Dot(pts[i])-d)
+			}
+			continue
+		}
+		stack[sp], stack[sp+1] = nd.left, nd.right
+		sp += 2
+	}
+	return best
 }
 
 // qface is one triangle of the quickhull construction.
