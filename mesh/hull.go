@@ -44,7 +44,7 @@ type Hull struct {
 	// Offsets[f] is the plane offset of Faces[f]: n·x ≤ Offsets[f] for
 	// every point x of the hull (within Tol), with n = Normals[f].
 	Offsets []float64
-	Edges   []Edge  // every edge once, in order of first appearance in Faces
+	Edges   []Edge // every edge once, in order of first appearance in Faces
 	// Tol is the distance tolerance the hull meets (m): every input point
 	// p has n·p ≤ Offsets[f] + Tol and every vertex v of face f has
 	// n·v ≥ Offsets[f] − Tol. It is the tolerance NewHull was given (at
