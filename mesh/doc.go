@@ -15,6 +15,12 @@
 // round-off bound 3·ε·(max|x|+max|y|+max|z|) unless the caller gives a
 // larger one) decides when a point is on a plane; coplanar triangles are
 // merged into convex polygons afterwards, each with its Newell normal.
+// Points that end within the tolerance of a face are checked again against
+// the final faces and, if rounding left them outside, added in a further
+// round; the hull reports the tolerance it meets (Hull.Tol), measured over
+// every input point, and refuses with ErrNumerical to exceed 3·tol +
+// 1e-9·(largest coordinate). The construction runs on the points scaled
+// by a power of two, so any finite magnitude works.
 // A Hull exposes what a convex collision routine (GJK/EPA, face
 // clipping) needs: vertices, faces as counter-clockwise index loops,
 // outward unit normals and plane offsets, edges with their two faces,

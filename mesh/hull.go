@@ -34,8 +34,9 @@ var (
 // merged, so a cube's hull has 6 quadrilateral faces. Each face lists
 // indices into Vertices counter-clockwise seen from outside, and every
 // vertex belongs to at least 3 faces. Vertices are in ascending order of
-// their index in the input (Index), faces in a deterministic order fixed
-// by the input alone.
+// their index in the input (Index); faces are in order of decreasing area
+// of the triangle that seeded each polygon (ties in construction order),
+// so the whole hull is a function of the input's values and order alone.
 type Hull struct {
 	Vertices []mgl64.Vec3 // the hull's corners
 	Index    []int        // Vertices[i] is points[Index[i]] of the input
