@@ -294,6 +294,7 @@ type builder struct {
 	horizon []horizonEdge
 	startAt []int32 // startAt[a]: the new face whose horizon edge starts at a
 	created []int32
+	loopBuf []int32 // backing of the polygon loops
 	near    []int32 // points within tol of the hull, or covered vertices: to check at the end
 	mark    []int32 // per point: the step (+1) or repair round (−2−round) that listed it
 }
@@ -639,7 +640,9 @@ func (b *builder) polygons(merge bool) *Hull {
 			}
 			members = members[:1]
 			v := b.faces[s].v
-			loop = []int32{v[0], v[1], v[2]}
+			at := len(b.loopBuf)
+			b.loopBuf = append(b.loopBuf, v[0], v[1], v[2])
+			loop = b.loopBuf[at:len(b.loopBuf):len(b.loopBuf)]
 		}
 		loops = append(loops, loop)
 	}
@@ -676,11 +679,20 @@ func (b *builder) polygons(merge bool) *Hull {
 		h.Vertices[i] = b.pts[p]
 		h.Index[i] = int(p)
 	}
+	total := 0
 	for _, l := range loops {
-		face := make([]int, len(l))
-		for i, p := range l {
-			face[i] = int(vid[p])
+		total += len(l)
+	}
+	backing := make([]int, 0, total) // one allocation for all loops
+	h.Faces = make([][]int, 0, len(loops))
+	h.Normals = make([]mgl64.Vec3, 0, len(loops))
+	h.Offsets = make([]float64, 0, len(loops))
+	for _, l := range loops {
+		start := len(backing)
+		for _, p := range l {
+			backing = append(backing, int(vid[p]))
 		}
+		face := backing[start:len(backing):len(backing)]
 		h.Faces = append(h.Faces, face)
 		n := newell(h.Vertices, face)
 		off := math.Inf(-1)
@@ -754,12 +766,17 @@ func (b *builder) boundary(members []int32, group []int32, gid int32, nextOf []i
 		for _, u := range starts {
 			first = min(first, u)
 		}
+		// The loop goes into loopBuf: earlier loops keep their (possibly
+		// older) backing arrays when it grows.
+		at := len(b.loopBuf)
 		for p := first; ; {
-			loop = append(loop, p)
+			b.loopBuf = append(b.loopBuf, p)
 			p = nextOf[p]
-			if p < 0 || p == first || len(loop) > len(starts) {
-				if p != first || len(loop) != len(starts) {
-					loop = nil
+			if n := len(b.loopBuf) - at; p < 0 || p == first || n > len(starts) {
+				if p == first && n == len(starts) {
+					loop = b.loopBuf[at:len(b.loopBuf):len(b.loopBuf)]
+				} else {
+					b.loopBuf = b.loopBuf[:at]
 				}
 				break
 			}

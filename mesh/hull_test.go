@@ -507,12 +507,18 @@ func TestMassPropertiesInvariance(t *testing.T) {
 }
 
 func TestMeshMassPropertiesErrors(t *testing.T) {
+	// The closed cube first: volume 1, inertia body.BoxInertia(1, 1, 1, 1).
 	cube := cubeMesh()
-	if _, _, _, err := cube.MassProperties(1); err != nil {
+	m, com, I, err := cube.MassProperties(1)
+	if err != nil {
 		t.Fatal(err)
 	}
+	wantI := body.BoxInertia(1, 1, 1, 1)
+	if math.Abs(m-1) > 1e-15 || com.Sub(mgl64.Vec3{0.5, 0.5, 0.5}).Len() > 1e-15 || !I.ApproxEqualThreshold(wantI, 1e-15) {
+		t.Fatalf("unit cube mesh: mass %v com %v inertia %v, want 1, (½, ½, ½), %v", m, com, I, wantI)
+	}
 	holed := &Mesh{Vertices: cube.Vertices, Triangles: cube.Triangles[1:]}
-	_, _, _, err := holed.MassProperties(1)
+	_, _, _, err = holed.MassProperties(1)
 	if !errors.Is(err, ErrNotClosed) || !strings.Contains(err.Error(), "no triangle on its other side") {
 		t.Fatalf("open mesh: %v", err)
 	}
