@@ -268,6 +268,51 @@ func TestHullExtremeScales(t *testing.T) {
 	}
 }
 
+func TestHullMergedPolygons(t *testing.T) {
+	// A 9×9×9 grid of the unit cube (729 points, 602 on its surface, many
+	// collinear along the edges): 8 corners, 6 quadrilaterals.
+	var grid []mgl64.Vec3
+	for i := 0; i <= 8; i++ {
+		for j := 0; j <= 8; j++ {
+			for k := 0; k <= 8; k++ {
+				grid = append(grid, mgl64.Vec3{float64(i) / 8, float64(j) / 8, float64(k) / 8})
+			}
+		}
+	}
+	h, err := NewHull(grid, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHull(t, h, grid)
+	if len(h.Vertices) != 8 || len(h.Faces) != 6 || h.Volume() != 1 {
+		t.Fatalf("grid: V, F = %d, %d, volume %v, want 8, 6, 1", len(h.Vertices), len(h.Faces), h.Volume())
+	}
+	// A regular 20-gon prism of radius 1 and height 2: two 20-gons and 20
+	// quadrilaterals; volume (20/2)·sin(2π/20)·2 exactly for the polygon.
+	var prism []mgl64.Vec3
+	for _, z := range []float64{-1, 1} {
+		for i := 0; i < 20; i++ {
+			a := 2 * math.Pi * float64(i) / 20
+			prism = append(prism, mgl64.Vec3{math.Cos(a), math.Sin(a), z})
+		}
+	}
+	h, err = NewHull(prism, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHull(t, h, prism)
+	counts := map[int]int{}
+	for _, f := range h.Faces {
+		counts[len(f)]++
+	}
+	if len(h.Faces) != 22 || counts[20] != 2 || counts[4] != 20 {
+		t.Fatalf("prism: faces by corner count %v, want 2 of 20 and 20 of 4", counts)
+	}
+	if want := 10 * math.Sin(2*math.Pi/20) * 2; math.Abs(h.Volume()-want) > 1e-14*want {
+		t.Fatalf("prism volume %v, want %v", h.Volume(), want)
+	}
+}
+
 func TestHullRandomBall(t *testing.T) {
 	for _, n := range []int{4, 10, 100, 1000, 5000} {
 		pts := ballPoints(n, uint64(n))
