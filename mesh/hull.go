@@ -444,8 +444,8 @@ func (b *builder) push(fi, p int32, d float64) {
 // magnitude: ample for the ε/sin θ error of a sliver face's normal.
 const maxRelativeSlack = 1e-9
 
-// maxRepairs bounds the rounds of repair: one has sufficed on every input
-// seen, fuzzed ones included.
+// maxRepairs bounds the rounds of repair, each of which re-adds only the
+// points that rounding left outside the faces of the round before.
 const maxRepairs = 16
 
 // grow adds outside points one at a time: for each face with a non-empty
@@ -537,7 +537,12 @@ func (b *builder) addPoint(f0 int32) error {
 		b.created = append(b.created, nf)
 		b.faces[nf].adj[0] = h.across
 		g := &b.faces[h.across]
-		g.adj[edgeIndex(g, h.b, h.a)] = nf
+		j := edgeIndex(g, h.b, h.a)
+		if j < 0 { // the adjacency is built consistent; this guards it
+			b.resetStart()
+			return fmt.Errorf("hull: %w: the face across horizon edge %d→%d of point %d does not share it", ErrNumerical, h.a, h.b, eye)
+		}
+		g.adj[j] = nf
 	}
 	for _, nf := range b.created {
 		f := &b.faces[nf]
