@@ -866,6 +866,29 @@ func (h *Hull) Support(d mgl64.Vec3) (mgl64.Vec3, int) {
 	return h.Vertices[bi], bi
 }
 
+// Translated returns a copy of h moved by d: vertices shifted, offsets
+// raised by n·d, everything else shared in value (a body frame at the
+// centre of mass takes the hull Translated by −com).
+func (h *Hull) Translated(d mgl64.Vec3) *Hull {
+	c := &Hull{
+		Vertices: make([]mgl64.Vec3, len(h.Vertices)),
+		Index:    slices.Clone(h.Index),
+		Faces:    make([][]int, len(h.Faces)),
+		Normals:  slices.Clone(h.Normals),
+		Offsets:  make([]float64, len(h.Offsets)),
+		Edges:    slices.Clone(h.Edges),
+		Tol:      h.Tol,
+	}
+	for i, v := range h.Vertices {
+		c.Vertices[i] = v.Add(d)
+	}
+	for f, loop := range h.Faces {
+		c.Faces[f] = slices.Clone(loop)
+		c.Offsets[f] = h.Offsets[f] + h.Normals[f].Dot(d)
+	}
+	return c
+}
+
 // Contains reports whether p lies inside h or within h.Tol of its
 // boundary: n·p − offset ≤ Tol for every face.
 func (h *Hull) Contains(p mgl64.Vec3) bool {

@@ -361,6 +361,37 @@ func TestHullSpherePointsAllVertices(t *testing.T) {
 	}
 }
 
+func TestHullTranslated(t *testing.T) {
+	// Moving the hull of random points to its centre of mass: the moved
+	// hull equals the hull of the moved points in topology, its offsets
+	// shift by n·d (1e-13 absolute: coordinates of order 10), and its
+	// centre of mass is the origin.
+	pts := ballPoints(200, 4)
+	for i := range pts {
+		pts[i] = pts[i].Add(mgl64.Vec3{3, -4, 5})
+	}
+	h, _ := NewHull(pts, 0)
+	_, com, _, _ := h.MassProperties(1)
+	c := h.Translated(com.Mul(-1))
+	_, com2, _, _ := c.MassProperties(1)
+	if com2.Len() > 1e-13 {
+		t.Fatalf("centre of mass after Translated(−com): %v", com2)
+	}
+	moved := make([]mgl64.Vec3, len(pts))
+	for i, p := range pts {
+		moved[i] = p.Sub(com)
+	}
+	checkHull(t, c, moved)
+	for f := range c.Faces {
+		if d := c.Offsets[f] - c.Normals[f].Dot(c.Vertices[c.Faces[f][0]]); math.Abs(d) > 1e-13 {
+			t.Fatalf("face %d: offset off its vertex by %v", f, d)
+		}
+	}
+	if &c.Faces[0][0] == &h.Faces[0][0] || h.Vertices[0] != pts[h.Index[0]] {
+		t.Fatal("Translated shares or changes the original")
+	}
+}
+
 func TestHullDeterministic(t *testing.T) {
 	pts := ballPoints(2000, 7)
 	a, err := NewHull(pts, 0)

@@ -205,6 +205,16 @@ func TestCorruptFiles(t *testing.T) {
 	}
 }
 
+func TestReadLimit(t *testing.T) {
+	// The size limit, here 100 bytes: 101 bytes are refused before parsing.
+	if _, err := readLimited(bytes.NewReader(make([]byte, 101)), "STL", 100); err == nil || err.Error() != "STL: file larger than 100 bytes (MaxFileBytes)" {
+		t.Fatalf("over the limit: %v", err)
+	}
+	if data, err := readLimited(bytes.NewReader(make([]byte, 100)), "STL", 100); err != nil || len(data) != 100 {
+		t.Fatalf("at the limit: %d bytes, %v", len(data), err)
+	}
+}
+
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	m := cubeMesh()

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
 )
@@ -52,13 +53,16 @@ func lineError(format string, line int, reason string, args ...any) *FormatError
 }
 
 // readAll reads r up to MaxFileBytes.
-func readAll(r io.Reader, format string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
+func readAll(r io.Reader, format string) ([]byte, error) { return readLimited(r, format, MaxFileBytes) }
+
+// readLimited reads r up to limit bytes; a longer input is an error.
+func readLimited(r io.Reader, format string, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, &FormatError{Format: format, Triangle: -1, Offset: int64(len(data)), Reason: "read: " + err.Error()}
+		return nil, &FormatError{Format: format, Triangle: -1, Offset: int64(len(data)), Reason: "read: " + strings.ReplaceAll(err.Error(), "\n", " ")}
 	}
-	if len(data) > MaxFileBytes {
-		return nil, &FormatError{Format: format, Triangle: -1, Offset: -1, Reason: fmt.Sprintf("file larger than %d bytes (MaxFileBytes)", MaxFileBytes)}
+	if int64(len(data)) > limit {
+		return nil, &FormatError{Format: format, Triangle: -1, Offset: -1, Reason: fmt.Sprintf("file larger than %d bytes (MaxFileBytes)", limit)}
 	}
 	return data, nil
 }
