@@ -84,11 +84,12 @@ func (w *welder) index(v mgl64.Vec3) int {
 	return i
 }
 
-// ReadSTL reads a binary or ASCII STL file. A file is binary when its
-// triangle count (bytes 80–83) matches its length exactly (84 + 50 per
-// triangle) — binary files may begin with "solid" too — and ASCII when
-// it begins with "solid" and holds no NUL byte; otherwise it is read as
-// binary and a length mismatch is the error. Keywords are matched in any
+// ReadSTL reads a binary or ASCII STL file. A file that begins with
+// "solid" and holds no NUL byte is read as ASCII; if that fails and its
+// length matches the binary triangle count (bytes 80–83: 84 + 50 bytes
+// per triangle), it is a binary file whose header begins with "solid" —
+// some exporters write those — and is read as binary. Every other file
+// is binary, and a length mismatch is the error. Keywords are matched in any
 // letter case. Vertices with identical
 // coordinates are welded into one, so that a closed part's mesh passes
 // Closed; facet normals in the file are ignored (the corner order gives
@@ -98,14 +99,13 @@ func ReadSTL(r io.Reader) (*Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) >= 84 {
-		n := uint64(binary.LittleEndian.Uint32(data[80:84]))
-		if 84+50*n == uint64(len(data)) {
-			return readBinarySTL(data)
+	binLen := len(data) >= 84 && 84+50*uint64(binary.LittleEndian.Uint32(data[80:84])) == uint64(len(data))
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) >= 5 && bytes.EqualFold(t[:5], []byte("solid")) && bytes.IndexByte(data, 0) < 0 {
+		m, err := readASCIISTL(data)
+		if err == nil || !binLen {
+			return m, err
 		}
-	}
-	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) >= 5 && bytes.EqualFold(t[:5], []byte("solid")) && bytes.IndexByte(data, 0) < 0 {
-		return readASCIISTL(data)
 	}
 	return readBinarySTL(data)
 }
