@@ -108,8 +108,21 @@ type Settings struct {
 	// wrapping the context's (package doc, Settings).
 	Context context.Context
 	// Observer sees every iterate of the step's main solve; nil means none.
-	// An lcp.Stopper can end the solve (package doc, Settings).
+	// An lcp.Stopper can end the solve (package doc, Settings). When the
+	// step is solved by island, the islands then solve in turn, in island
+	// order, and Observer sees each island's iterates with
+	// World.LastProblem the island's sub-problem (package doc, Islands).
 	Observer lcp.Observer
+	// SingleProblem solves each step's MLCP as one problem over every
+	// body; false, the default, solves each island (the bodies connected
+	// through rows, Stats.Islands) as its own MLCP, on up to GOMAXPROCS
+	// goroutines, with the same bits for any GOMAXPROCS. A is block
+	// diagonal by island, so both solve the same MLCP; by island one
+	// island's impact re-pivots only its own rows, each island keeps its
+	// own solver state, and the islands run in parallel (package doc,
+	// Islands). A world that is one island is solved the same way, with
+	// the same bits, either way.
+	SingleProblem bool
 }
 
 // DefaultSettings returns the settings a simulation starts from: h = 1/60 s

@@ -1,0 +1,182 @@
+package stepper_test
+
+import (
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/stepper"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// boxStack adds n boxes of 0.2 m sides and 1 kg, stacked on the ground at
+// (x, y), each 1 mm above the one below and turned a little about z, so
+// that the stack settles, with friction μ = 0.5.
+func boxStack(t *testing.T, w *stepper.World, x, y float64, n int) []*body.Body {
+	t.Helper()
+	var bs []*body.Body
+	for i := range n {
+		rot := mgl64.QuatRotate(0.05*float64(i), mgl64.Vec3{0, 0, 1})
+		bs = append(bs, addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{x, y, 0.101 + 0.201*float64(i)}, rot, 0.5))
+	}
+	return bs
+}
+
+// islandScene is several islands at once: three stacks of four boxes on
+// the ground at x = 0, 1, 2 m, and a chain of five 0.1 m links hung on ball
+// joints from the world at x = 4 m, swinging, at h = 1/60 s.
+func islandScene(t *testing.T) *stepper.World {
+	t.Helper()
+	w, err := stepper.New(stepper.DefaultSettings())
+	require.NoError(t, err)
+	ground(t, w, mgl64.QuatIdent(), 0.5)
+	for k := range 3 {
+		boxStack(t, w, float64(k), 0, 4)
+	}
+	prev := constraint.World
+	for i := range 5 {
+		// Links along +y from the pivot at (4, 0, 1): the chain starts
+		// horizontal and swings down.
+		c := mgl64.Vec3{4, 0.05 + 0.1*float64(i), 1}
+		b, err := body.New(body.Params{Mass: 0.5, Inertia: body.BoxInertia(0.5, 0.02, 0.1, 0.02), Pos: c, Rot: mgl64.QuatIdent()})
+		require.NoError(t, err)
+		id, err := w.AddBody(b)
+		require.NoError(t, err)
+		j, err := constraint.NewBall(w.Bodies, prev, id, c.Sub(mgl64.Vec3{0, 0.05, 0}))
+		require.NoError(t, err)
+		require.NoError(t, w.AddConstraint(j))
+		prev = id
+	}
+	return w
+}
+
+// stateBits appends the bits of every body's pose and velocities.
+func stateBits(dst []uint64, w *stepper.World) []uint64 {
+	for _, b := range w.Bodies {
+		for _, v := range [...]float64{b.Pos[0], b.Pos[1], b.Pos[2], b.Rot.W, b.Rot.V[0], b.Rot.V[1], b.Rot.V[2],
+			b.Vel[0], b.Vel[1], b.Vel[2], b.AngVel[0], b.AngVel[1], b.AngVel[2]} {
+			dst = append(dst, math.Float64bits(v))
+		}
+	}
+	return dst
+}
+
+// The islands are solved on goroutines, but each island's solve reads
+// only the world's problem and writes only its own state: the trajectory
+// is the same bits under GOMAXPROCS 1, 2 and 4 (at every step, not only
+// at the end), and the scene is four islands (three stacks and the chain),
+// each solved within its budget.
+func TestIslandsSameBitsAnyGOMAXPROCS(t *testing.T) {
+	run := func(procs int) []uint64 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		w := islandScene(t)
+		var bits []uint64
+		for s := range 120 {
+			st, err := w.Step()
+			require.NoError(t, err)
+			if s > 0 {
+				require.Len(t, st.Islands, 4, "step %d: three stacks and the chain", st.Step)
+			}
+			for _, is := range st.Islands {
+				assert.False(t, is.BudgetHit, "step %d island %d", st.Step, is.Body)
+			}
+			bits = stateBits(bits, w)
+		}
+		return bits
+	}
+	one := run(1)
+	for _, procs := range []int{2, 4} {
+		assert.Equal(t, one, run(procs), "GOMAXPROCS %d", procs)
+	}
+}
+
+// A world of two identical stacks far apart is two islands, each solved on
+// its own: the first stack takes, bit for bit, the trajectory it takes
+// alone in a world (one island, the world's single problem), for 3 s of
+// settling. Frictionless contacts: a step with new frictional contacts
+// runs the world-wide pre-solve of their normal impulses (Stats.
+// PreSolveIterations), whose solver's state the stack alone then reuses
+// in its main solve and an island does not, so with friction the
+// trajectories would agree to rounding, not to the bit.
+func TestTwoStacksSolveAsOne(t *testing.T) {
+	build := func(stacks int) (*stepper.World, []*body.Body) {
+		w, err := stepper.New(stepper.DefaultSettings())
+		require.NoError(t, err)
+		ground(t, w, mgl64.QuatIdent(), 0)
+		var first []*body.Body
+		for k := range stacks {
+			bs := boxStackMu(t, w, 3*float64(k), 0, 5, 0)
+			if k == 0 {
+				first = bs
+			}
+		}
+		return w, first
+	}
+	alone, a := build(1)
+	two, b := build(2)
+	for s := range 180 {
+		sa, err := alone.Step()
+		require.NoError(t, err)
+		sb, err := two.Step()
+		require.NoError(t, err)
+		require.Nil(t, sa.Islands, "one stack is one island: the single problem")
+		require.Len(t, sb.Islands, 2, "step %d", s+1)
+		assert.Equal(t, sa.Iterations, sb.Islands[0].Iterations, "step %d", s+1)
+		for i := range a {
+			require.Equal(t, stateBits(nil, &stepper.World{Bodies: a[i : i+1]}), stateBits(nil, &stepper.World{Bodies: b[i : i+1]}), "step %d box %d", s+1, i)
+		}
+	}
+	// The stacks stood: the top box within 1 cm of its start height.
+	assert.InDelta(t, 0.101+0.201*4, b[4].Pos[2], 0.01)
+}
+
+// boxStackMu is boxStack with friction μ.
+func boxStackMu(t *testing.T, w *stepper.World, x, y float64, n int, mu float64) []*body.Body {
+	t.Helper()
+	var bs []*body.Body
+	for i := range n {
+		bs = append(bs, addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{x, y, 0.101 + 0.201*float64(i)}, mgl64.QuatIdent(), mu))
+	}
+	return bs
+}
+
+// Solving by island changes which answer of the same MLCP is used, not
+// the physics: the island scene with SingleProblem set and without ends
+// within 1 mm of each other after 2 s (the stacks at rest, the chain
+// swinging; both solves converge at every step, and a semidefinite A's
+// solutions differ only in how they share a load among redundant
+// contacts).
+func TestIslandsMatchSingleProblem(t *testing.T) {
+	split := islandScene(t)
+	single := islandScene(t)
+	single.Settings.SingleProblem = true
+	for range 120 {
+		sa, err := split.Step()
+		require.NoError(t, err)
+		sb, err := single.Step()
+		require.NoError(t, err)
+		require.Equal(t, lcp.Converged, sa.Status)
+		require.Equal(t, lcp.Converged, sb.Status)
+		require.Nil(t, sb.Islands)
+	}
+	for i, b := range split.Bodies {
+		assert.InDelta(t, 0, b.Pos.Sub(single.Bodies[i].Pos).Len(), 1e-3, "body %d", i)
+	}
+}
+
+// Steady steps of a multi-island world allocate nothing, with the
+// islands on several goroutines.
+func TestIslandsSteadyStepAllocatesNothing(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	w := islandScene(t)
+	for range 30 {
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	assert.Zero(t, testing.AllocsPerRun(10, func() { _, _ = w.Step() }))
+}
