@@ -68,7 +68,7 @@ type islandSlot struct {
 	energy        energyModel
 	prevX         []float64
 
-	solved errmeasure.Solved
+	solved  errmeasure.Solved
 	guarded errmeasure.Safeguarded
 	err     error
 }
