@@ -48,14 +48,17 @@ func (s *Sparse) Submatrix(src *Sparse, idx []int32) {
 		// too; a merge walk finds them, starting where the last one was.
 		p := 0
 		for t, j := range cols {
-			q, ok := slices.BinarySearch(idx[p:], j)
-			p += q
-			if ok {
-				s.col = append(s.col, int32(p))
-				s.val = append(s.val, vals[t])
+			if p < m && idx[p] != j {
+				// Not the next row of idx: search the rest.
+				q, _ := slices.BinarySearch(idx[p:], j)
+				p += q
 			}
 			if p >= m {
 				break
+			}
+			if idx[p] == j {
+				s.col = append(s.col, int32(p))
+				s.val = append(s.val, vals[t])
 			}
 		}
 		s.ptr[k+1] = len(s.col)

@@ -38,7 +38,8 @@
 //     baumgarte (β, 1/s), post_solver, project_above (m or rad),
 //     max_correcting_speed (m/s, 0 = project_above/h: the cap on the
 //     regularized position feedback), contact_margin (m), bounce_speed
-//     (m/s), impacts (simultaneous, propagated). Each is the
+//     (m/s), impacts (simultaneous, propagated), single_problem (one MLCP
+//     per step instead of one per island). Each is the
 //     stepper.Settings field of the same name; an omitted key takes the
 //     field's default (its zero value), except gravity.
 //   - world_shapes: shapes fixed in the world (the ground plane), added

@@ -86,6 +86,9 @@ type SettingsSpec struct {
 	// Impacts is how bouncing contacts resolve (stepper.Settings.Impacts):
 	// simultaneous (the default) or propagated.
 	Impacts stepper.Impacts
+	// SingleProblem solves each step as one MLCP instead of one per island
+	// (stepper.Settings.SingleProblem); false, the default, by island.
+	SingleProblem bool
 }
 
 // BodySpec is one body.
@@ -422,6 +425,7 @@ func (s *SettingsSpec) stepperSettings() stepper.Settings {
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
 		MaxCorrectingSpeed: s.MaxCorrectingSpeed, Impacts: s.Impacts,
+		SingleProblem: s.SingleProblem,
 	}
 }
 

@@ -100,6 +100,7 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 	if o.enum("impacts", &name, false, impactNames) {
 		s.Impacts, _ = stepper.ParseImpacts(name)
 	}
+	o.boolean("single_problem", &s.SingleProblem)
 	o.done("")
 }
 

@@ -68,6 +68,9 @@ func (s *SceneSpec) node() *jnode {
 	if st.Impacts != stepper.SimultaneousImpacts {
 		sn.set("impacts", jstr(st.Impacts.String()))
 	}
+	if st.SingleProblem {
+		sn.set("single_problem", jbool(true))
+	}
 	n.set("settings", sn)
 	if len(s.WorldShapes) > 0 {
 		a := jarr()

@@ -48,6 +48,10 @@ type islandStage struct {
 	active []*islandSlot
 	stats  []IslandStats
 	pool   islandPool
+	// world and prev are, during solveIslands, the world's problem and
+	// the safeguard's anchor on its rows (previousImpulses).
+	world lcp.Problem
+	prev  []float64
 }
 
 // islandSlot is one island's sub-MLCP and the state of its solve: its own
@@ -94,9 +98,8 @@ type islandPool struct {
 // island, and when it is, fills ws.islands.set and its active slots. The
 // world's problem is solved as one when Settings.SingleProblem is set, when
 // it is one island (the same code path, the same bits, as a world without
-// islands), on a gyroscopic step (whose dense, non-symmetric A is not
-// extracted) and when it is invalid (so that its error names the row as
-// it always did).
+// islands) and on a gyroscopic step (whose dense, non-symmetric A is not
+// extracted).
 func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 	if w.Settings.SingleProblem || as.eq.Gyroscopic > 0 {
 		return false
@@ -113,9 +116,6 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 		n++
 	}
 	if n < 2 {
-		return false
-	}
-	if err := w.ws.solve.prob.Validate(); err != nil {
 		return false
 	}
 	if len(is.slots) < len(w.Bodies) {
@@ -170,9 +170,8 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 	is := &ws.islands
 	s := &w.Settings
 	w.energyModel()
-	prev := w.previousImpulses()
-	world := sol.prob
-	wa := world.A.(*lcp.Sparse)
+	is.prev = w.previousImpulses()
+	is.world = sol.prob
 	shared, parallel := ws.step.solver, s.Observer == nil
 	if user, ok := s.Solver.(*lcp.BPP); ok || s.Solver == nil {
 		shared = nil
@@ -184,27 +183,37 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 	} else {
 		parallel = false
 	}
-	for _, sl := range is.active {
-		sl.prepare(w, wa, &world, rs, prev)
-	}
 	if parallel {
 		is.pool.solve(w, is.active)
 	} else {
 		for _, sl := range is.active {
+			sl.prepare(w)
 			sol.prob = sl.prob // LastProblem, for the Observer
 			sl.solve(w, shared)
 		}
-		sol.prob = world
+		sol.prob = is.world
 	}
-	return w.gatherIslands(sol), firstIslandError(is.active)
+	is.prev = nil
+	st, complete := w.gatherIslands(sol)
+	if !complete {
+		// An island's problem failed validation: report the world's
+		// error, whose indices are the world's rows (explainInvalid).
+		if err := is.world.Validate(); err != nil {
+			return st, err
+		}
+	}
+	return st, firstIslandError(is.active)
 }
 
-// prepare fills the slot's sub-problem from the world's problem p (A = wa)
-// and the world's energy model, warm start and safeguard anchor, by the
-// slot's rows.
-func (sl *islandSlot) prepare(w *World, wa *lcp.Sparse, p *lcp.Problem, rs *rowStage, prev []float64) {
+// prepare fills the slot's sub-problem from the world's problem (A, b,
+// bounds), energy model, warm start and safeguard anchor, by the slot's
+// rows. It reads only what the step finished before the islands' solves
+// and writes only the slot, so the slots prepare in parallel.
+func (sl *islandSlot) prepare(w *World) {
+	is := &w.ws.islands
+	p, rs, prev := &is.world, &w.ws.build, is.prev
 	m := len(sl.rows)
-	sl.a.Submatrix(wa, sl.rows)
+	sl.a.Submatrix(p.A.(*lcp.Sparse), sl.rows)
 	sl.b, sl.lo, sl.hi, sl.prevX = grow(sl.b, m), grow(sl.lo, m), grow(sl.hi, m), grow(sl.prevX, m)
 	sl.start = slices.Grow(sl.start[:0], m)[:m]
 	for k, i := range sl.rows {
@@ -268,7 +277,7 @@ func worse(a, b lcp.Status) bool {
 
 // gatherIslands scatters the islands' answers into sol.res and combines
 // their statistics in island order (Stats.Islands says how).
-func (w *World) gatherIslands(sol *solveStage) Stats {
+func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 	is := &w.ws.islands
 	n := len(w.ws.build.rows)
 	res := &sol.res
@@ -331,7 +340,7 @@ func (w *World) gatherIslands(sol *solveStage) Stats {
 	st.Iterations, st.Status = res.Iterations, res.Status
 	st.LastErrors = last
 	st.Islands = is.stats
-	return st
+	return st, complete
 }
 
 // firstIslandError returns the first error of the active slots, in island
@@ -393,6 +402,7 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 func (p *islandPool) work(i int) {
 	active := p.world.ws.islands.active
 	for _, k := range p.lists[i] {
+		active[k].prepare(p.world)
 		active[k].solve(p.world, nil)
 	}
 }

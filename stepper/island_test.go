@@ -180,3 +180,59 @@ func TestIslandsSteadyStepAllocatesNothing(t *testing.T) {
 	}
 	assert.Zero(t, testing.AllocsPerRun(10, func() { _, _ = w.Step() }))
 }
+
+// BenchmarkRandomPile steps the 100-box random pile (pileWorld) as one
+// problem and by island: "settled" is a step of the pile at rest after
+// 600 steps (10 s), "first600" the 600 steps from the drop through the
+// landings to rest (ms/step = ns/op / 600).
+func BenchmarkRandomPile(b *testing.B) {
+	for _, single := range []bool{true, false} {
+		name := "islands"
+		if single {
+			name = "single"
+		}
+		b.Run("settled/"+name, func(b *testing.B) {
+			w := pileWorld(b, single)
+			for range 600 {
+				_, err := w.Step()
+				require.NoError(b, err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = w.Step()
+			}
+		})
+		b.Run("first600/"+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				w := pileWorld(b, single)
+				b.StartTimer()
+				for range 600 {
+					_, _ = w.Step()
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFourPiles steps four random piles of 25 boxes, 5 m apart, from
+// the drop through the landings (240 steps, 4 s, per op): the islands are
+// spread over the workers, so run it with -cpu 1,2 for the ratio of the
+// wall-clock times.
+func BenchmarkFourPiles(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		w, err := stepper.New(stepper.DefaultSettings())
+		require.NoError(b, err)
+		ground(b, w, mgl64.QuatIdent(), 0.5)
+		for k := range 4 {
+			randomPile(b, w, 5*float64(k%2), 5*float64(k/2), uint64(7+k), 25)
+		}
+		b.StartTimer()
+		for range 240 {
+			_, _ = w.Step()
+		}
+	}
+}
