@@ -236,3 +236,58 @@ func BenchmarkFourPiles(b *testing.B) {
 		}
 	}
 }
+
+// With Settings.Observer set the islands solve in turn, in island order,
+// and the Observer sees each island's iterates with World.LastProblem the
+// island's sub-problem: the problems it sees are, in order, the islands'
+// of Stats.Islands, each with the island's rows. After the step
+// LastProblem is the world's again.
+func TestIslandsObserver(t *testing.T) {
+	w := islandScene(t)
+	var seen []int // rows of the problem at each solve's first iterate
+	w.Settings.Observer = lcp.ObserverFunc(func(it lcp.Iterate) {
+		p := w.LastProblem()
+		require.Len(t, it.X, p.N(), "the iterate is the problem's")
+		if it.Iter == 1 {
+			seen = append(seen, p.N())
+		}
+	})
+	for range 30 {
+		seen = seen[:0]
+		st, err := w.Step()
+		require.NoError(t, err)
+		want := make([]int, 0, len(st.Islands))
+		for _, is := range st.Islands {
+			want = append(want, is.Rows)
+		}
+		if st.Islands == nil {
+			want = []int{st.Rows}
+		}
+		require.Equal(t, want, seen, "step %d", st.Step)
+		require.Equal(t, st.Rows, w.LastProblem().N())
+	}
+}
+
+// A solver other than BPP (PGS here) serves every island in turn, in
+// island order: the step is solved by island, with the same bits under
+// GOMAXPROCS 1 and 4, and each island's iterations are within the budget.
+func TestIslandsSharedSolver(t *testing.T) {
+	run := func(procs int) []uint64 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		w := islandScene(t)
+		w.Settings.Solver = &lcp.PGS{}
+		w.Settings.Budget = 50
+		var bits []uint64
+		for range 60 {
+			st, err := w.Step()
+			require.NoError(t, err)
+			require.NotEmpty(t, st.Islands)
+			for _, is := range st.Islands {
+				require.LessOrEqual(t, is.Iterations, 50)
+			}
+			bits = stateBits(bits, w)
+		}
+		return bits
+	}
+	assert.Equal(t, run(1), run(4))
+}
