@@ -69,6 +69,8 @@ type Settings struct {
 	Solver lcp.Solver
 	// Budget (iterations per step) caps Solver; 0 means its default.
 	// lcp.BPP's is 100 + 10 n for n rows; Stats.BudgetHit says it ran out.
+	// A step solved by island gives each island's solve the whole Budget
+	// (0: the default for the island's rows).
 	Budget int
 	// Pick ranks the iterates to keep; 0 means errmeasure.Energy (Eq. 23).
 	// Also FB, Residual, Last and EnergyExact (Eq. 11's exact mass).
@@ -284,7 +286,9 @@ func (w *World) Energy() (kinetic, potential float64) {
 // LastProblem returns the MLCP of Eq. (2) that the last Step solved (its
 // A, b, lo and hi), or nil before the first step or when it had no rows;
 // during a step's solve (to Settings.Observer) it is the problem being
-// solved. It is a view into the world's buffers, valid until the next
+// solved, the island's when the step is solved by island (package doc,
+// Islands); after the step it is the world's, whose solution is
+// LastSolution. It is a view into the world's buffers, valid until the next
 // Step; copy it (for instance with lcp.WriteProblem) to keep it.
 func (w *World) LastProblem() *lcp.Problem {
 	if w.ws.solve.prob.A == nil || w.ws.solve.prob.N() == 0 {
