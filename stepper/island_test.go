@@ -98,19 +98,17 @@ func TestIslandsSameBitsAnyGOMAXPROCS(t *testing.T) {
 // A world of two identical stacks far apart is two islands, each solved on
 // its own: the first stack takes, bit for bit, the trajectory it takes
 // alone in a world (one island, the world's single problem), for 3 s of
-// settling. Frictionless contacts: a step with new frictional contacts
-// runs the world-wide pre-solve of their normal impulses (Stats.
-// PreSolveIterations), whose solver's state the stack alone then reuses
-// in its main solve and an island does not, so with friction the
-// trajectories would agree to rounding, not to the bit.
+// settling with friction, new contacts' pre-solves included (world-wide
+// and block diagonal too), and the same iterations per step as the stack
+// alone.
 func TestTwoStacksSolveAsOne(t *testing.T) {
 	build := func(stacks int) (*stepper.World, []*body.Body) {
 		w, err := stepper.New(stepper.DefaultSettings())
 		require.NoError(t, err)
-		ground(t, w, mgl64.QuatIdent(), 0)
+		ground(t, w, mgl64.QuatIdent(), 0.5)
 		var first []*body.Body
 		for k := range stacks {
-			bs := boxStackMu(t, w, 3*float64(k), 0, 5, 0)
+			bs := boxStack(t, w, 3*float64(k), 0, 5)
 			if k == 0 {
 				first = bs
 			}
@@ -119,38 +117,35 @@ func TestTwoStacksSolveAsOne(t *testing.T) {
 	}
 	alone, a := build(1)
 	two, b := build(2)
+	presolved := 0
 	for s := range 180 {
 		sa, err := alone.Step()
 		require.NoError(t, err)
 		sb, err := two.Step()
 		require.NoError(t, err)
 		require.Nil(t, sa.Islands, "one stack is one island: the single problem")
-		require.Len(t, sb.Islands, 2, "step %d", s+1)
-		assert.Equal(t, sa.Iterations, sb.Islands[0].Iterations, "step %d", s+1)
+		if sa.PreSolveIterations > 0 {
+			presolved++
+		}
+		if sb.Rows > 0 {
+			require.Len(t, sb.Islands, 2, "step %d", s+1)
+			assert.Equal(t, sa.Iterations, sb.Islands[0].Iterations, "step %d", s+1)
+		}
 		for i := range a {
 			require.Equal(t, stateBits(nil, &stepper.World{Bodies: a[i : i+1]}), stateBits(nil, &stepper.World{Bodies: b[i : i+1]}), "step %d box %d", s+1, i)
 		}
 	}
+	assert.Positive(t, presolved, "steps with new frictional contacts")
 	// The stacks stood: the top box within 1 cm of its start height.
 	assert.InDelta(t, 0.101+0.201*4, b[4].Pos[2], 0.01)
 }
 
-// boxStackMu is boxStack with friction μ.
-func boxStackMu(t *testing.T, w *stepper.World, x, y float64, n int, mu float64) []*body.Body {
-	t.Helper()
-	var bs []*body.Body
-	for i := range n {
-		bs = append(bs, addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{x, y, 0.101 + 0.201*float64(i)}, mgl64.QuatIdent(), mu))
-	}
-	return bs
-}
-
-// Solving by island changes which answer of the same MLCP is used, not
-// the physics: the island scene with SingleProblem set and without ends
-// within 1 mm of each other after 2 s (the stacks at rest, the chain
-// swinging; both solves converge at every step, and a semidefinite A's
-// solutions differ only in how they share a load among redundant
-// contacts).
+// Solving by island solves the same MLCP (A is block diagonal by island):
+// the island scene with SingleProblem set and without, both converging at
+// every step, ends within 1e-8 m of each other after 2 s, body by body
+// (measured: 3e-15 m for the boxes at rest, 1.2e-10 m for the swinging
+// chain, whose motion amplifies the rounding of two different
+// factorizations; 1e-8 leaves a hundredfold room for it).
 func TestIslandsMatchSingleProblem(t *testing.T) {
 	split := islandScene(t)
 	single := islandScene(t)
@@ -165,7 +160,7 @@ func TestIslandsMatchSingleProblem(t *testing.T) {
 		require.Nil(t, sb.Islands)
 	}
 	for i, b := range split.Bodies {
-		assert.InDelta(t, 0, b.Pos.Sub(single.Bodies[i].Pos).Len(), 1e-3, "body %d", i)
+		assert.InDelta(t, 0, b.Pos.Sub(single.Bodies[i].Pos).Len(), 1e-8, "body %d", i)
 	}
 }
 

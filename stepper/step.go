@@ -111,9 +111,10 @@ type Stats struct {
 	// problem (Settings.SingleProblem, a single island, a gyroscopic
 	// step). It is a view of the world's buffer, valid until the next
 	// Step. Of a step solved by island, the totals above combine the
-	// islands': Iterations and Picked are the largest island's (each
-	// island has the whole Budget), PolishSweeps and Safeguard.Sweeps
-	// likewise, BudgetHit is set when any island's solve hit the budget,
+	// islands': Iterations and Picked are the largest among the islands'
+	// (each island has the whole Budget; the islands run side by side),
+	// PolishSweeps and Safeguard.Sweeps likewise, BudgetHit is set when
+	// any island's solve hit the budget,
 	// Status is the worst island's (Converged, NotStarted, Unconverged,
 	// BudgetExhausted, Failed, Stopped, Canceled, in that order), and
 	// Errors, LastErrors, Bound and Safeguard.Gain are sums over the
