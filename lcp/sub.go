@@ -12,19 +12,26 @@ import (
 // caller, like Add's index check). s is finished on return and holds no
 // Add records; s and src must be distinct.
 //
-// It costs O(|idx| + Σ_k nnz(row idx[k]) · log |idx|) and reuses s's
-// storage, so once s has grown to the largest block it allocates nothing.
-// The pattern version of s changes only when the extracted pattern differs
-// from s's previous one, as Finish's does: a solver that keeps a symbolic
-// analysis per (matrix, version), BPP's sparse LDLᵀ, reuses it while the
-// block's sparsity pattern stays, as it would for a matrix assembled
-// anew by Add and Finish with the same pattern.
+// pos, when not nil, has src's n entries and maps a row of src to its
+// place in idx: column j of src is in idx when p = pos[j] is within
+// [0, len(idx)) and idx[p] == j (any other value marks a row outside idx,
+// so one pos can serve several disjoint idx, each row holding its place in
+// its own). It makes the extraction O(|idx| + Σ_k nnz(row idx[k])); with
+// pos nil each entry costs a search in idx, O(log |idx|).
+//
+// Submatrix reuses s's storage, so once s has grown to the largest block
+// it allocates nothing. The pattern version of s changes only when the
+// extracted pattern differs from s's previous one, as Finish's does: a
+// solver that keeps a symbolic analysis per (matrix, version), BPP's
+// sparse LDLᵀ, reuses it while the block's sparsity pattern stays, as it
+// would for a matrix assembled anew by Add and Finish with the same
+// pattern.
 //
 // Why: a step's A = J M⁻¹ Jᵀ + C is block diagonal by island (rows couple
 // only through a dynamic body they share), so each island's MLCP is a
 // principal submatrix of the world's, extracted here instead of assembled
 // twice.
-func (s *Sparse) Submatrix(src *Sparse, idx []int32) {
+func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 	src.mustFinished("Submatrix")
 	if s == src {
 		panic("lcp: Sparse.Submatrix: s and src are the same matrix")
@@ -33,6 +40,9 @@ func (s *Sparse) Submatrix(src *Sparse, idx []int32) {
 		if uint(i) >= uint(src.n) || (k > 0 && i <= idx[k-1]) {
 			panic(fmt.Sprintf("lcp: Sparse.Submatrix: idx[%d] = %d is not ascending within [0, %d)", k, i, src.n))
 		}
+	}
+	if pos != nil && len(pos) != src.n {
+		panic(fmt.Sprintf("lcp: Sparse.Submatrix: pos has %d entries, src %d rows", len(pos), src.n))
 	}
 	m := len(idx)
 	s.n = m
@@ -44,15 +54,22 @@ func (s *Sparse) Submatrix(src *Sparse, idx []int32) {
 	s.ptr[0] = 0
 	for k, i := range idx {
 		cols, vals := src.row(int(i))
+		if pos != nil {
+			for t, j := range cols {
+				if p := pos[j]; uint(p) < uint(m) && idx[p] == j {
+					s.col = append(s.col, p) // ascending: idx and cols are
+					s.val = append(s.val, vals[t])
+				}
+			}
+			s.ptr[k+1] = len(s.col)
+			continue
+		}
 		// Columns ascend in src and idx ascends, so the local columns do
-		// too; a merge walk finds them, starting where the last one was.
+		// too: search the rest of idx from the last one found.
 		p := 0
 		for t, j := range cols {
-			if p < m && idx[p] != j {
-				// Not the next row of idx: search the rest.
-				q, _ := slices.BinarySearch(idx[p:], j)
-				p += q
-			}
+			q, _ := slices.BinarySearch(idx[p:], j)
+			p += q
 			if p >= m {
 				break
 			}

@@ -42,7 +42,7 @@ func TestSparseSubmatrix(t *testing.T) {
 	}
 	idx = append(idx[:5], idx[6:]...) // not a whole block: entries are dropped
 	var s Sparse
-	s.Submatrix(src, idx)
+	s.Submatrix(src, idx, nil)
 	check := func() {
 		t.Helper()
 		r, c := s.Dims()
@@ -60,7 +60,7 @@ func TestSparseSubmatrix(t *testing.T) {
 	for p := range src.val {
 		src.val[p] *= 1.5
 	}
-	s.Submatrix(src, idx)
+	s.Submatrix(src, idx, nil)
 	check()
 	assert.Equal(t, v, s.version, "same pattern, same version")
 	// Another block: its pattern differs, the version moves.
@@ -68,11 +68,29 @@ func TestSparseSubmatrix(t *testing.T) {
 	for i := int32(0); i < n; i += blocks {
 		other = append(other, i)
 	}
-	s.Submatrix(src, other)
+	s.Submatrix(src, other, nil)
 	idx = other
 	check()
 	assert.NotEqual(t, v, s.version, "another pattern, another version")
-	assert.Zero(t, testing.AllocsPerRun(10, func() { s.Submatrix(src, idx) }))
+	assert.Zero(t, testing.AllocsPerRun(10, func() { s.Submatrix(src, idx, nil) }))
+	// With pos, the places of every block's rows in their own block (one
+	// pos for all blocks, as the stepper keeps it): the same matrix, the
+	// same version.
+	pos := make([]int32, n)
+	for i := range pos {
+		pos[i] = int32(i / blocks)
+	}
+	var sp Sparse
+	sp.Submatrix(src, idx, pos)
+	v = sp.version
+	for k, i := range idx {
+		for l, j := range idx {
+			require.Equal(t, src.At(int(i), int(j)), sp.At(k, l), "pos: (%d, %d)", k, l)
+		}
+	}
+	sp.Submatrix(src, idx, pos)
+	assert.Equal(t, v, sp.version)
+	assert.Zero(t, testing.AllocsPerRun(10, func() { sp.Submatrix(src, idx, pos) }))
 	// A solve on the block is the block's own: BPP on s equals BPP on the
 	// dense copy of the block (the conformance of Sparse and Dense).
 	m := len(idx)
@@ -95,12 +113,14 @@ func TestSparseSubmatrix(t *testing.T) {
 	}
 }
 
-// Submatrix rejects idx that is not ascending or not within range, and
-// src == s, as Add rejects a bad index: a programming error.
+// Submatrix rejects idx that is not ascending or not within range, a pos
+// of the wrong length, and src == s, as Add rejects a bad index: a
+// programming error.
 func TestSparseSubmatrixProgrammingErrors(t *testing.T) {
 	src := blockSparse(rand.New(rand.NewPCG(1, 2)), 6, 2)
 	var s Sparse
-	assert.PanicsWithValue(t, "lcp: Sparse.Submatrix: idx[1] = 1 is not ascending within [0, 6)", func() { s.Submatrix(src, []int32{2, 1}) })
-	assert.PanicsWithValue(t, "lcp: Sparse.Submatrix: idx[0] = 6 is not ascending within [0, 6)", func() { s.Submatrix(src, []int32{6}) })
-	assert.Panics(t, func() { src.Submatrix(src, []int32{0}) })
+	assert.PanicsWithValue(t, "lcp: Sparse.Submatrix: idx[1] = 1 is not ascending within [0, 6)", func() { s.Submatrix(src, []int32{2, 1}, nil) })
+	assert.PanicsWithValue(t, "lcp: Sparse.Submatrix: idx[0] = 6 is not ascending within [0, 6)", func() { s.Submatrix(src, []int32{6}, nil) })
+	assert.Panics(t, func() { src.Submatrix(src, []int32{0}, nil) })
+	assert.PanicsWithValue(t, "lcp: Sparse.Submatrix: pos has 2 entries, src 6 rows", func() { s.Submatrix(src, []int32{0}, []int32{0, 1}) })
 }

@@ -52,6 +52,7 @@ type islandStage struct {
 	// the safeguard's anchor on its rows (previousImpulses).
 	world lcp.Problem
 	prev  []float64
+	local []int32 // each row's place among its problem's rows
 }
 
 // islandSlot is one island's sub-MLCP and the state of its solve: its own
@@ -117,6 +118,16 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 	}
 	if n < 2 {
 		return false
+	}
+	// Each row's place in its own problem, for Submatrix.
+	is.local = slices.Grow(is.local[:0], len(rs.rows))[:len(rs.rows)]
+	for k := range is.set.n() {
+		for p, i := range is.set.islandRows(k) {
+			is.local[i] = int32(p)
+		}
+	}
+	for p, i := range is.set.loose {
+		is.local[i] = int32(p)
 	}
 	if len(is.slots) < len(w.Bodies) {
 		is.slots = slices.Grow(is.slots, len(w.Bodies)-len(is.slots))[:len(w.Bodies)]
@@ -213,7 +224,7 @@ func (sl *islandSlot) prepare(w *World) {
 	is := &w.ws.islands
 	p, rs, prev := &is.world, &w.ws.build, is.prev
 	m := len(sl.rows)
-	sl.a.Submatrix(p.A.(*lcp.Sparse), sl.rows)
+	sl.a.Submatrix(p.A.(*lcp.Sparse), sl.rows, is.local)
 	sl.b, sl.lo, sl.hi, sl.prevX = grow(sl.b, m), grow(sl.lo, m), grow(sl.hi, m), grow(sl.prevX, m)
 	sl.start = slices.Grow(sl.start[:0], m)[:m]
 	for k, i := range sl.rows {
