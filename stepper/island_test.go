@@ -286,3 +286,53 @@ func TestIslandsSharedSolver(t *testing.T) {
 	}
 	assert.Equal(t, run(1), run(4))
 }
+
+// Rows that name no dynamic body (a soft hinge between the world and a
+// kinematic body that pulls away from it at 0.1 m/s) are one more problem
+// by island, reported last with Body −1. Their block of A is their
+// compliance C alone, diagonal, so x = −bᵢ/Aᵢᵢ exactly: by island their
+// own positive definite problem gives it to 1e-12 relative; as one
+// problem with the stacks, whose redundant contacts make A semidefinite,
+// the proximal regularization of lcp.BPP stops at its tolerance and gives
+// it to 1.0e-6 relative (asserted 1e-5). The spring stretches: x ≠ 0.
+func TestIslandsLooseRows(t *testing.T) {
+	build := func(single bool) *stepper.World {
+		w, err := stepper.New(stepper.DefaultSettings())
+		require.NoError(t, err)
+		w.Settings.SingleProblem = single
+		ground(t, w, mgl64.QuatIdent(), 0.5)
+		boxStack(t, w, 0, 0, 3)
+		boxStack(t, w, 2, 0, 3)
+		k, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, 0.2, 0.2, 0.2), Pos: mgl64.Vec3{5, 0, 1}, Rot: mgl64.QuatIdent()})
+		require.NoError(t, err)
+		k.Kinematic = true
+		k.Vel = mgl64.Vec3{0.1, 0, 0}
+		id, err := w.AddBody(k)
+		require.NoError(t, err)
+		j, err := constraint.NewHinge(w.Bodies, constraint.World, id, mgl64.Vec3{5, 0, 1}, mgl64.Vec3{0, 0, 1})
+		require.NoError(t, err)
+		require.NoError(t, j.SetSoft(1e4, 0))
+		require.NoError(t, w.AddConstraint(j))
+		return w
+	}
+	split, single := build(false), build(true)
+	for range 60 {
+		st, err := split.Step()
+		require.NoError(t, err)
+		_, err = single.Step()
+		require.NoError(t, err)
+		require.Len(t, st.Islands, 3, "two stacks and the loose rows")
+		loose := st.Islands[2]
+		require.Equal(t, stepper.IslandStats{Body: -1, Bodies: 0, Rows: 5, Iterations: loose.Iterations, Status: lcp.Converged, Picked: loose.Picked, Bound: loose.Bound}, loose)
+		xs, _ := split.LastSolution()
+		x1, _ := single.LastSolution()
+		p := split.LastProblem()
+		for i := range 5 { // the joint's rows come first
+			exact := -p.B[i] / p.A.At(i, i)
+			assert.InDelta(t, exact, xs[i], 1e-12*math.Abs(exact), "row %d by island", i)
+			assert.InDelta(t, exact, x1[i], 1e-5*math.Abs(exact), "row %d as one problem", i)
+		}
+	}
+	xs, _ := split.LastSolution()
+	assert.NotZero(t, xs[0]+xs[1]+xs[2], "the stretched spring pulls")
+}
