@@ -1,6 +1,8 @@
 package stepper_test
 
 import (
+	"context"
+	"errors"
 	"math"
 	"runtime"
 	"testing"
@@ -335,4 +337,40 @@ func TestIslandsLooseRows(t *testing.T) {
 	}
 	xs, _ := split.LastSolution()
 	assert.NotZero(t, xs[0]+xs[1]+xs[2], "the stretched spring pulls")
+}
+
+// A done Settings.Context cancels every island's solve: the step completes
+// with each island's best iterate so far, Stats.Status and every island's
+// status lcp.Canceled, and Step's error wraps context.Canceled; a Stopper
+// Observer stops the islands it watches (each solves in turn), and Step's
+// error wraps lcp.ErrStopped.
+func TestIslandsCancelAndStop(t *testing.T) {
+	w := islandScene(t)
+	for range 10 {
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	w.Settings.Context = ctx
+	st, err := w.Step()
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, 11, w.Steps(), "the step completed")
+	assert.Equal(t, lcp.Canceled, st.Status)
+	require.Len(t, st.Islands, 4)
+	for _, is := range st.Islands {
+		assert.Equal(t, lcp.Canceled, is.Status, "island %d", is.Body)
+	}
+	w.Settings.Context = nil
+	errEnough := errors.New("enough")
+	w.Settings.Observer = lcp.NewStopper(func(lcp.Iterate) error { return errEnough })
+	w.Settings.Solver = &lcp.PGS{} // far from converged after one sweep
+	st, err = w.Step()
+	require.ErrorIs(t, err, lcp.ErrStopped)
+	require.ErrorIs(t, err, errEnough)
+	assert.Equal(t, lcp.Stopped, st.Status)
+	assert.Equal(t, 1, st.Iterations, "every island stopped after its first sweep")
+	for _, b := range w.Bodies {
+		require.NoError(t, b.Validate())
+	}
 }
