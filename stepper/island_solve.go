@@ -186,10 +186,12 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 	shared, parallel := ws.step.solver, s.Observer == nil
 	if user, ok := s.Solver.(*lcp.BPP); ok || s.Solver == nil {
 		shared = nil
+		fails, dense := 0, 0 // the default's options, or the user's BPP's
 		if ok {
-			for _, sl := range is.active {
-				sl.bpp.MaxBlockFailures, sl.bpp.MaxDenseFallback = user.MaxBlockFailures, user.MaxDenseFallback
-			}
+			fails, dense = user.MaxBlockFailures, user.MaxDenseFallback
+		}
+		for _, sl := range is.active {
+			sl.bpp.MaxBlockFailures, sl.bpp.MaxDenseFallback = fails, dense
 		}
 	} else {
 		parallel = false
