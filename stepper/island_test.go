@@ -97,6 +97,31 @@ func TestIslandsSameBitsAnyGOMAXPROCS(t *testing.T) {
 	}
 }
 
+// The random pile through its landings (150 steps: boxes landing one by
+// one, islands appearing and merging, up to about 90 at once) takes the
+// same bits under GOMAXPROCS 1, 2 and 4.
+func TestPileSameBitsAnyGOMAXPROCS(t *testing.T) {
+	if raceEnabled {
+		t.Skip("150 steps of the 100-box pile, three times, take minutes under the race detector; TestIslandsSameBitsAnyGOMAXPROCS runs the islands in parallel there")
+	}
+	run := func(procs int) []uint64 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		w := pileWorld(t, false)
+		most := 0
+		for range 150 {
+			st, err := w.Step()
+			require.NoError(t, err)
+			most = max(most, len(st.Islands))
+		}
+		require.Greater(t, most, 50, "many islands at once")
+		return stateBits(nil, w)
+	}
+	one := run(1)
+	for _, procs := range []int{2, 4} {
+		assert.Equal(t, one, run(procs), "GOMAXPROCS %d", procs)
+	}
+}
+
 // A world of two identical stacks far apart is two islands, each solved on
 // its own: the first stack takes, bit for bit, the trajectory it takes
 // alone in a world (one island, the world's single problem), for 3 s of
