@@ -48,11 +48,12 @@ type islandStage struct {
 	active []*islandSlot
 	stats  []IslandStats
 	pool   islandPool
-	// world and prev are, during solveIslands, the world's problem and
-	// the safeguard's anchor on its rows (previousImpulses).
+	// world is, during solveIslands, the world's problem.
 	world lcp.Problem
-	prev  []float64
 	local []int32 // each row's place among its problem's rows
+	// pointAt is the contact point whose first row each row is, −1 for
+	// the others (anchor).
+	pointAt []int32
 }
 
 // islandSlot is one island's sub-MLCP and the state of its solve: its own
@@ -161,7 +162,7 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 // start) by its own solver under Settings.Budget, with its own Picker and
 // safeguard Picker, the energy model restricted to its bodies and rows
 // (the island's share of energyModel: e₀ summed over its bodies), the
-// safeguard towards its rows' last impulses, and Settings.Polish. The
+// safeguard towards its rows' last impulses (anchor), and Settings.Polish. The
 // islands' x, w and index sets are scattered into ws.solve.res, so that
 // integrate, storeImpulses, the projection and World.LastSolution see one
 // answer of the world's problem: A is block diagonal by island, so the
@@ -181,7 +182,13 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 	is := &ws.islands
 	s := &w.Settings
 	w.energyModel()
-	is.prev = w.previousImpulses()
+	is.pointAt = slices.Grow(is.pointAt[:0], len(rs.rows))[:len(rs.rows)]
+	for i := range is.pointAt {
+		is.pointAt[i] = -1
+	}
+	for i := range ws.contacts.points {
+		is.pointAt[ws.contacts.points[i].Row] = int32(i)
+	}
 	is.world = sol.prob
 	shared, parallel := ws.step.solver, s.Observer == nil
 	if user, ok := s.Solver.(*lcp.BPP); ok || s.Solver == nil {
@@ -206,7 +213,6 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 		}
 		sol.prob = is.world
 	}
-	is.prev = nil
 	st, complete := w.gatherIslands(sol)
 	if !complete {
 		// An island's problem failed validation: report the world's
@@ -224,15 +230,14 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 // and writes only the slot, so the slots prepare in parallel.
 func (sl *islandSlot) prepare(w *World) {
 	is := &w.ws.islands
-	p, rs, prev := &is.world, &w.ws.build, is.prev
+	p, rs := &is.world, &w.ws.build
 	m := len(sl.rows)
 	sl.a.Submatrix(p.A.(*lcp.Sparse), sl.rows, is.local)
-	sl.b, sl.lo, sl.hi, sl.prevX = grow(sl.b, m), grow(sl.lo, m), grow(sl.hi, m), grow(sl.prevX, m)
+	sl.b, sl.lo, sl.hi = grow(sl.b, m), grow(sl.lo, m), grow(sl.hi, m)
 	sl.start = slices.Grow(sl.start[:0], m)[:m]
 	for k, i := range sl.rows {
 		sl.b[k], sl.lo[k], sl.hi[k] = p.B[i], p.Lo[i], p.Hi[i]
 		sl.start[k] = rs.start[i]
-		sl.prevX[k] = prev[i]
 	}
 	sl.prob = lcp.Problem{A: &sl.a, B: sl.b, Lo: sl.lo, Hi: sl.hi}
 	sl.energy.restrict(&w.ws.solve.energy, sl.bodies, sl.rows, sl.b)
@@ -258,11 +263,41 @@ func (sl *islandSlot) solve(w *World, solver lcp.Solver) {
 	sl.solved, sl.err = errmeasure.SolveGuarded(&sl.res, &sl.prob, solver, set, sl.picker, sl.guard)
 	sl.guarded = errmeasure.Safeguarded{Scale: 1}
 	if len(sl.res.X) == len(sl.rows) && sl.res.Status != lcp.Converged {
-		sl.guarded = errmeasure.Safeguard(&sl.res, &sl.prob, sl.picker, sl.guard, &sl.solved, sl.energy.gain, sl.prevX, SafeguardSweeps)
+		sl.guarded = errmeasure.Safeguard(&sl.res, &sl.prob, sl.picker, sl.guard, &sl.solved, sl.energy.gain, sl.anchor(w), SafeguardSweeps)
 	}
 	if sl.err == nil && s.Polish > 0 {
 		sl.err = errmeasure.Polish(&sl.res, &sl.prob, s.Polish, sl.picker, &sl.solved)
 	}
+}
+
+// anchor returns the last step's impulses on the slot's rows, the
+// safeguard's first anchor, as previousImpulses does for the world's rows:
+// a joint row's when the joint rows are the same, a contact point's rows'
+// by its key (0 for a new point). It reads the contact cache, which no
+// one writes during the islands' solves.
+func (sl *islandSlot) anchor(w *World) []float64 {
+	ws := &w.ws
+	pointAt := ws.islands.pointAt
+	sl.prevX = grow(sl.prevX, len(sl.rows))
+	clear(sl.prevX)
+	nj := ws.build.nj
+	joints := len(ws.memory.jointX) == nj
+	for k, i := range sl.rows {
+		switch {
+		case int(i) < nj:
+			if joints {
+				sl.prevX[k] = ws.memory.jointX[i]
+			}
+		case pointAt[i] >= 0:
+			// A point's rows are consecutive in the world's problem and
+			// all in its island, so consecutive in the island's too.
+			pt := &ws.contacts.points[pointAt[i]]
+			if c, ok := ws.memory.cache[pt.ck]; ok {
+				copy(sl.prevX[k:k+pt.Rows], c.x[:pt.Rows])
+			}
+		}
+	}
+	return sl.prevX
 }
 
 // statusRank orders the statuses from best to worst for Stats.Status of a
