@@ -113,15 +113,15 @@ type Stats struct {
 	// Step. Of a step solved by island, the totals above combine the
 	// islands': Iterations and Picked are the largest among the islands'
 	// (each island has the whole Budget; the islands run side by side),
-	// PolishSweeps and Safeguard.Sweeps likewise, BudgetHit is set when
-	// any island's solve hit the budget,
-	// Status is the worst island's (Converged, NotStarted, Unconverged,
-	// BudgetExhausted, Failed, Stopped, Canceled, in that order), and
-	// Errors, LastErrors, Bound and Safeguard.Gain are sums over the
-	// islands: the 1-norms of the error measures and the certified bound
-	// ½(x − x*)ᵀA(x − x*) add over the blocks of a block-diagonal A.
-	// Safeguard.Scale is the least island's, Safeguard.Anchor the last
-	// resort any island fell back to.
+	// PolishSweeps and Safeguard.Sweeps likewise; BudgetHit is set when
+	// any island's solve hit the budget; Status is the worst island's
+	// (from best to worst: Converged, NotStarted, Unconverged,
+	// BudgetExhausted, Failed, Stopped, Canceled); Errors, LastErrors,
+	// Bound and Safeguard.Gain are sums over the islands, as the 1-norms
+	// of the error measures and the certified bound ½(x − x*)ᵀA(x − x*)
+	// add over the blocks of a block-diagonal A; Safeguard.Scale is the
+	// least island's, Safeguard.Anchor the last resort any island fell
+	// back to (AnchorZero after AnchorIterate after AnchorPrevious).
 	Islands []IslandStats
 	// Timings is the wall-clock time of each stage of the step. It is
 	// measured, not computed, so it differs from run to run; it is not a
