@@ -162,8 +162,8 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 // start) by its own solver under Settings.Budget, with its own Picker and
 // safeguard Picker, the energy model restricted to its bodies and rows
 // (the island's share of energyModel: e₀ summed over its bodies), the
-// safeguard towards its rows' last impulses (anchor), and Settings.Polish. The
-// islands' x, w and index sets are scattered into ws.solve.res, so that
+// safeguard towards its rows' last impulses (anchor), and
+// Settings.Polish. The islands' x, w and index sets are scattered into ws.solve.res, so that
 // integrate, storeImpulses, the projection and World.LastSolution see one
 // answer of the world's problem: A is block diagonal by island, so the
 // scattered x solves the world's MLCP exactly when each island's solves
@@ -225,8 +225,7 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 }
 
 // prepare fills the slot's sub-problem from the world's problem (A, b,
-// bounds), energy model, warm start and safeguard anchor, by the slot's
-// rows. It reads only what the step finished before the islands' solves
+// bounds), energy model and warm start, by the slot's rows. It reads only what the step finished before the islands' solves
 // and writes only the slot, so the slots prepare in parallel.
 func (sl *islandSlot) prepare(w *World) {
 	is := &w.ws.islands
@@ -334,16 +333,17 @@ func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 	res.Iterations, res.Pivots, res.Status, res.Reason = 0, 0, lcp.Converged, ""
 	st := Stats{Rows: n}
 	var last errmeasure.Totals
-	complete := true
+	complete, states := true, true
 	is.stats = is.stats[:0]
 	for _, sl := range is.active {
 		r := &sl.res
 		if len(r.X) != len(sl.rows) {
 			complete = false
 		} else {
+			states = states && len(r.States) == len(sl.rows)
 			for k, i := range sl.rows {
 				res.X[i], res.W[i] = r.X[k], r.W[k]
-				if len(r.States) == len(sl.rows) {
+				if states {
 					res.States[i] = r.States[k]
 				}
 			}
@@ -383,7 +383,10 @@ func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 		st.Safeguard.Scale = math.Min(st.Safeguard.Scale, sl.guarded.Scale)
 	}
 	if !complete {
-		res.X, res.W, res.States = res.X[:0], res.W[:0], res.States[:0]
+		res.X, res.W = res.X[:0], res.W[:0]
+	}
+	if !complete || !states {
+		res.States = res.States[:0] // as a solver that reports none
 	}
 	st.Iterations, st.Status = res.Iterations, res.Status
 	st.LastErrors = last
