@@ -165,7 +165,9 @@ func pileWorld(t testing.TB, single bool) *stepper.World {
 // land one by one) 16.8 and 203 (the largest island's, Stats.Iterations),
 // since a landing re-pivots its own island only. The test asserts the mean
 // at most 3/4 of the single problem's (0.61 measured: room for rounding
-// to move a few pivots) and the largest no larger.
+// to move a few pivots) and the largest at most 5/4 of it (0.95 measured:
+// one step's worst island is not bounded by the world's solve, whose
+// tolerance scales with the world's largest |b|, not the island's).
 func TestRandomBoxPile(t *testing.T) {
 	if raceEnabled {
 		t.Skip("600 steps of a 1 200-row pile take minutes under the race detector; one goroutine, nothing for it to find")
@@ -191,5 +193,5 @@ func TestRandomBoxPile(t *testing.T) {
 		runs[k] = r
 	}
 	assert.LessOrEqual(t, runs[1].meanIts, 0.75*runs[0].meanIts, "mean iterations by island vs as one problem")
-	assert.LessOrEqual(t, runs[1].maxIts, runs[0].maxIts, "largest iterations by island vs as one problem")
+	assert.LessOrEqual(t, float64(runs[1].maxIts), 1.25*float64(runs[0].maxIts), "largest iterations by island vs as one problem")
 }
