@@ -46,7 +46,10 @@ var (
 
 // NewRecorder attaches a Recorder to w: it appends itself to w.Controllers
 // and replaces w.Settings.Solver by itself, wrapping the solver that was
-// set (nil means lcp.BPP, as in Step).
+// set (nil means lcp.BPP, as in Step). It sets w.Settings.SingleProblem:
+// a frame holds one MLCP per step, the world's (Rebuild), so the recorded
+// solve and its per-iteration errors are that problem's, not its islands'
+// one by one.
 func NewRecorder(w *stepper.World) *Recorder {
 	inner := w.Settings.Solver
 	if inner == nil {
@@ -55,6 +58,7 @@ func NewRecorder(w *stepper.World) *Recorder {
 	r := &Recorder{w: w, inner: inner}
 	w.Controllers = append(w.Controllers, r)
 	w.Settings.Solver = r
+	w.Settings.SingleProblem = true
 	return r
 }
 

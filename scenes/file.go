@@ -90,6 +90,9 @@ type SettingsSpec struct {
 	// on (its keys the thresholds, 0 or absent the defaults), no object
 	// leaves it off, as in every built-in scene.
 	Sleep stepper.Sleep
+	// SingleProblem solves each step as one MLCP instead of one per island
+	// (stepper.Settings.SingleProblem); false, the default, by island.
+	SingleProblem bool
 }
 
 // BodySpec is one body.
@@ -426,6 +429,7 @@ func (s *SettingsSpec) stepperSettings() stepper.Settings {
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
 		MaxCorrectingSpeed: s.MaxCorrectingSpeed, Impacts: s.Impacts, Sleep: s.Sleep,
+		SingleProblem: s.SingleProblem,
 	}
 }
 

@@ -107,6 +107,7 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 		so.num("time", &s.Sleep.Time, false)
 		so.done("")
 	}
+	o.boolean("single_problem", &s.SingleProblem)
 	o.done("")
 }
 

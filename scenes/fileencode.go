@@ -80,6 +80,9 @@ func (s *SceneSpec) node() *jnode {
 		}
 		sn.set("sleep", so)
 	}
+	if st.SingleProblem {
+		sn.set("single_problem", jbool(true))
+	}
 	n.set("settings", sn)
 	if len(s.WorldShapes) > 0 {
 		a := jarr()

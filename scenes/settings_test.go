@@ -35,7 +35,8 @@ func TestSettingsReachTheFile(t *testing.T) {
 		Pick: errmeasure.FB, Polish: 3, ProjectAbove: 0.002, MaxCorrectingSpeed: 0.3,
 		Stabilization: stepper.Baumgarte, Baumgarte: 20, PostSolver: solver("lemke"),
 		ContactMargin: 0.001, BounceSpeed: 0.5, Impacts: stepper.PropagatedImpacts,
-		Sleep: stepper.Sleep{On: true, LinearSpeed: 0.01, AngularSpeed: 0.02, Time: 2},
+		Sleep:         stepper.Sleep{On: true, LinearSpeed: 0.01, AngularSpeed: 0.02, Time: 2},
+		SingleProblem: true,
 	}
 	v := reflect.ValueOf(in)
 	for i := 0; i < v.NumField(); i++ {

@@ -70,7 +70,8 @@
 //	estimateNewContacts  *assemblyStage, *contactStage,    *presolveStage; new contacts' friction
 //	                     *rowStage                           bounds and warm start
 //	solve                *assemblyStage, *rowStage,        *solveStage: x (res); memory's anchors
-//	                     *presolveStage, memory              and joint warm start
+//	                     *presolveStage, memory              and joint warm start; by island
+//	                                                         (islandStage, kept across steps)
 //	  pickSolve          *solveStage, *rowStage            the picked iterate
 //	  safeguard          *solveStage, memory (anchors)     an x that adds no energy
 //	  polish             *solveStage                       Settings.Polish sweeps from x
@@ -182,11 +183,41 @@
 // every iterate of the step's main solve after the step's Picker
 // (lcp.Compose), not those of the new contacts' pre-solve, of the
 // post-stabilization solves or of Polish's sweeps; World.LastProblem is
-// the problem being solved, and several observers share the solve through
-// lcp.Compose. An Observer that is an lcp.Stopper can end the solve after
+// the problem being solved (an island's, one island after the other, when
+// the step is solved by island: Islands), and several observers share the
+// solve through lcp.Compose. An Observer that is an lcp.Stopper can end the solve after
 // any iterate: the step then completes with the picked iterate among those
 // so far (status lcp.Stopped, unless it solves the problem) and Step
 // returns an error wrapping lcp.ErrStopped and the Stopper's error.
+//
+// Islands. A = J M⁻¹ Jᵀ + C couples two rows only through a dynamic body
+// they share, so it is block diagonal by island: the dynamic bodies
+// connected through the step's rows (static and kinematic bodies, of
+// infinite mass, join nothing). Unless Settings.SingleProblem is set, a
+// step with two or more islands solves each island's MLCP on its own, as
+// ODE's dWorldStep does (Smith, "Open Dynamics Engine v0.5 User Guide",
+// 2006): the
+// island's principal block of A (lcp.Sparse.Submatrix), its b, bounds and
+// warm start, solved by a block-pivoting solver of its own under
+// Settings.Budget with its own Pickers, safeguarded by the island's share
+// of the energy balance towards its rows' last impulses, and polished;
+// rows that name no dynamic body are one more problem. The answers are
+// scattered back into the world's x, w and index sets, so that the later
+// stages, World.LastSolution and World.LastProblem (the world's problem)
+// see one answer. An island's solver keeps its state (the warm factor)
+// from step to step under the island's smallest body index, so a
+// persisting island re-pivots only when it changes: a box landing on one
+// heap of a pile no longer re-pivots the others. The islands run on up to
+// GOMAXPROCS goroutines, each reading the finished problem and writing
+// only its own state, and Stats combines them in island order, so the
+// bits are the same for any GOMAXPROCS. A world that is one island, a
+// gyroscopic step and a world with Settings.SingleProblem take the single
+// problem's path, bit for bit. A Settings.Solver other than lcp.BPP (which
+// is copied per island by its options) may keep state that is not safe to
+// share or copy: the islands then take it in turn, in island order, and
+// so they do when Settings.Observer is set, which sees each island's
+// iterates with World.LastProblem the island's sub-problem. Stats.Islands
+// has each island's share and says how the step's totals combine them.
 //
 // Warm start: the solver starts from the last step's index sets, joint
 // rows by position, contact rows by contact key (storeImpulses keeps each

@@ -107,6 +107,25 @@ type Stats struct {
 	// infinite. In a gyroscopic step (Gyroscopic > 0) A is not symmetric
 	// and the number, computed the same way, certifies nothing.
 	Bound float64
+	// Islands is the step's solve by island (World.solveIslands), one
+	// entry per island in island order (by smallest body index), then
+	// one with Body −1 for the loose rows (rows naming no dynamic body)
+	// when there are any; nil when the step's MLCP was solved as one
+	// problem (Settings.SingleProblem, a single island, a gyroscopic
+	// step). It is a view of the world's buffer, valid until the next
+	// Step. Of a step solved by island, the totals above combine the
+	// islands': Iterations and Picked are the largest among the islands'
+	// (each island has the whole Budget; the islands run side by side),
+	// PolishSweeps and Safeguard.Sweeps likewise; BudgetHit is set when
+	// any island's solve hit the budget; Status is the worst island's
+	// (from best to worst: Converged, NotStarted, Unconverged,
+	// BudgetExhausted, Failed, Stopped, Canceled); Errors, LastErrors,
+	// Bound and Safeguard.Gain are sums over the islands, as the 1-norms
+	// of the error measures and the certified bound ½(x − x*)ᵀA(x − x*)
+	// add over the blocks of a block-diagonal A; Safeguard.Scale is the
+	// least island's, Safeguard.Anchor the last resort any island fell
+	// back to (AnchorZero after AnchorIterate after AnchorPrevious).
+	Islands []IslandStats
 	// Timings is the wall-clock time of each stage of the step. It is
 	// measured, not computed, so it differs from run to run; it is not a
 	// column of the statistics CSV, whose rows are the same bits in every
@@ -191,6 +210,7 @@ type workspace struct {
 	integrate  integrateStage  // integrate
 	projection projectionStage // project
 	memory     memory          // carried from one step to the next
+	islands    islandStage     // solve by island: per-island solver state, kept across steps
 }
 
 // contactStage is detectContacts' state: the broad phase's boxes and
@@ -662,25 +682,34 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solve
 		st.Status = lcp.Converged
 		return sol, st, nil
 	}
-	solved, err := w.pickSolve(sol, rs)
-	if len(sol.res.X) == n {
-		st.Safeguard = w.safeguard(sol, &solved)
-	}
-	if err == nil && s.Polish > 0 {
-		err = w.polish(sol, &solved)
-	}
-	if len(sol.res.X) == n {
-		w.keepImpulses(sol)
-	}
-	st.PolishSweeps = solved.Sweeps
-	st.Bound = solved.Bound
-	st.Iterations = sol.res.Iterations
-	st.Status = sol.res.Status // the status of the picked iterate (errmeasure.Solve)
-	st.BudgetHit = solved.SolverStatus == lcp.BudgetExhausted
-	st.Picked = solved.Picked
-	st.Errors = solved.Totals
-	if lt, ok := sol.picker.LastTotals(); ok {
-		st.LastErrors = lt
+	var err error
+	if w.splitIslands(as, rs) {
+		st, err = w.solveIslands(sol, rs)
+		if len(sol.res.X) == n {
+			w.keepImpulses(sol)
+		}
+	} else {
+		var solved errmeasure.Solved
+		solved, err = w.pickSolve(sol, rs)
+		if len(sol.res.X) == n {
+			st.Safeguard = w.safeguard(sol, &solved)
+		}
+		if err == nil && s.Polish > 0 {
+			err = w.polish(sol, &solved)
+		}
+		if len(sol.res.X) == n {
+			w.keepImpulses(sol)
+		}
+		st.PolishSweeps = solved.Sweeps
+		st.Bound = solved.Bound
+		st.Iterations = sol.res.Iterations
+		st.Status = sol.res.Status // the status of the picked iterate (errmeasure.Solve)
+		st.BudgetHit = solved.SolverStatus == lcp.BudgetExhausted
+		st.Picked = solved.Picked
+		st.Errors = solved.Totals
+		if lt, ok := sol.picker.LastTotals(); ok {
+			st.LastErrors = lt
+		}
 	}
 	if len(sol.res.States) == n {
 		ws.memory.jointStart = append(ws.memory.jointStart[:0], sol.res.States[:rs.nj]...)
@@ -788,6 +817,10 @@ type energyModel struct {
 	u, c, jvf []float64
 	b         []float64
 	motor     []bool
+	// bk0, bkf and bwf are each body's terms of e₀, K₀, K(v_free) and
+	// h F·v_free (0 for static and kinematic bodies), for an island's
+	// share of the model (restrict).
+	bk0, bkf, bwf []float64
 }
 
 // energyModel fills ws.solve.energy for the step's rows, with the bodies at the
@@ -804,18 +837,24 @@ func (w *World) energyModel() {
 	}
 	em.motor = em.motor[:n]
 	em.b = ws.assembly.eq.B
+	nb := len(w.Bodies)
+	em.bk0, em.bkf, em.bwf = grow(em.bk0, nb), grow(em.bkf, nb), grow(em.bwf, nb)
 	k0, kf, wf := 0.0, 0.0, 0.0
 	for i, b := range w.Bodies {
+		em.bk0[i], em.bkf[i], em.bwf[i] = 0, 0, 0
 		if b.Static || b.Kinematic {
 			continue
 		}
 		v := ws.mass.Free[i]
 		lv := mgl64.Vec3{v[0], v[1], v[2]}
 		av := mgl64.Vec3{v[3], v[4], v[5]}
-		k0 += b.KineticEnergy()
-		kf += 0.5*b.Mass*lv.Dot(lv) + 0.5*av.Dot(b.InertiaWorld().Mul3x1(av))
 		f := b.Force.Add(w.Settings.Gravity.Mul(b.Mass))
-		wf += h * (f.Dot(lv) + b.Torque.Dot(av))
+		em.bk0[i] = b.KineticEnergy()
+		em.bkf[i] = 0.5*b.Mass*lv.Dot(lv) + 0.5*av.Dot(b.InertiaWorld().Mul3x1(av))
+		em.bwf[i] = h * (f.Dot(lv) + b.Torque.Dot(av))
+		k0 += em.bk0[i]
+		kf += em.bkf[i]
+		wf += em.bwf[i]
 	}
 	em.e0 = kf - k0 - wf
 	em.scale = k0 + kf + math.Abs(wf)

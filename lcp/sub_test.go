@@ -1,0 +1,126 @@
+package lcp
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// blockSparse returns a symmetric matrix of n rows whose rows couple only
+// within blocks of rows with the same i % blocks (a step's A by island,
+// its islands' rows interleaved), positive definite by a dominant
+// diagonal, with values from rng.
+func blockSparse(rng *rand.Rand, n, blocks int) *Sparse {
+	var a Sparse
+	a.Reset(n)
+	for i := range n {
+		a.Add(i, i, 10+rng.Float64())
+		for j := i + blocks; j < n; j += blocks {
+			if rng.IntN(3) == 0 {
+				a.Add(i, j, rng.NormFloat64())
+			}
+		}
+	}
+	a.Finish()
+	return &a
+}
+
+// Submatrix is the principal submatrix: every entry of s[k][l] is
+// src[idx[k]][idx[l]] bit for bit, entries outside idx × idx dropped; its
+// version stays while the extracted pattern does (new values, same
+// pattern), moves when it changes, and a steady extraction allocates
+// nothing.
+func TestSparseSubmatrix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 25))
+	const n, blocks = 60, 3
+	src := blockSparse(rng, n, blocks)
+	var idx []int32
+	for i := int32(1); i < n; i += blocks {
+		idx = append(idx, i)
+	}
+	idx = append(idx[:5], idx[6:]...) // not a whole block: entries are dropped
+	var s Sparse
+	s.Submatrix(src, idx, nil)
+	check := func() {
+		t.Helper()
+		r, c := s.Dims()
+		require.Equal(t, len(idx), r)
+		require.Equal(t, len(idx), c)
+		for k, i := range idx {
+			for l, j := range idx {
+				require.Equal(t, src.At(int(i), int(j)), s.At(k, l), "(%d, %d)", k, l)
+			}
+		}
+	}
+	check()
+	v := s.version
+	// The same pattern with other values (the next step's A): same version.
+	for p := range src.val {
+		src.val[p] *= 1.5
+	}
+	s.Submatrix(src, idx, nil)
+	check()
+	assert.Equal(t, v, s.version, "same pattern, same version")
+	// Another block: its pattern differs, the version moves.
+	var other []int32
+	for i := int32(0); i < n; i += blocks {
+		other = append(other, i)
+	}
+	s.Submatrix(src, other, nil)
+	idx = other
+	check()
+	assert.NotEqual(t, v, s.version, "another pattern, another version")
+	assert.Zero(t, testing.AllocsPerRun(10, func() { s.Submatrix(src, idx, nil) }))
+	// With pos, the places of every block's rows in their own block (one
+	// pos for all blocks, as the stepper keeps it): the same matrix, the
+	// same version.
+	pos := make([]int32, n)
+	for i := range pos {
+		pos[i] = int32(i / blocks)
+	}
+	var sp Sparse
+	sp.Submatrix(src, idx, pos)
+	v = sp.version
+	for k, i := range idx {
+		for l, j := range idx {
+			require.Equal(t, src.At(int(i), int(j)), sp.At(k, l), "pos: (%d, %d)", k, l)
+		}
+	}
+	sp.Submatrix(src, idx, pos)
+	assert.Equal(t, v, sp.version)
+	assert.Zero(t, testing.AllocsPerRun(10, func() { sp.Submatrix(src, idx, pos) }))
+	// A solve on the block is the block's own: BPP on s equals BPP on the
+	// dense copy of the block (the conformance of Sparse and Dense).
+	m := len(idx)
+	d := NewDense(m, m, nil)
+	for k := range m {
+		for l := range m {
+			d.Set(k, l, s.At(k, l))
+		}
+	}
+	b, lo, hi := make([]float64, m), make([]float64, m), make([]float64, m)
+	for k := range b {
+		b[k], lo[k], hi[k] = rng.NormFloat64(), 0, 1+rng.Float64()
+	}
+	var rs, rd Result
+	require.NoError(t, (&BPP{}).Solve(&rs, &Problem{A: &s, B: b, Lo: lo, Hi: hi}, Settings{}))
+	require.NoError(t, (&BPP{}).Solve(&rd, &Problem{A: d, B: b, Lo: lo, Hi: hi}, Settings{}))
+	require.Equal(t, Converged, rs.Status)
+	for k := range rs.X {
+		assert.InDelta(t, rd.X[k], rs.X[k], 1e-12, "x[%d]: the same index sets, factors agreeing to rounding", k)
+	}
+}
+
+// Submatrix rejects idx that is not ascending or not within range, a pos
+// of the wrong length, and src == s, as Add rejects a bad index: a
+// programming error.
+func TestSparseSubmatrixProgrammingErrors(t *testing.T) {
+	src := blockSparse(rand.New(rand.NewPCG(1, 2)), 6, 2)
+	var s Sparse
+	assert.PanicsWithValue(t, "lcp: Sparse.Submatrix: idx[1] = 1 is not ascending within [0, 6)", func() { s.Submatrix(src, []int32{2, 1}, nil) })
+	assert.PanicsWithValue(t, "lcp: Sparse.Submatrix: idx[0] = 6 is not ascending within [0, 6)", func() { s.Submatrix(src, []int32{6}, nil) })
+	assert.Panics(t, func() { src.Submatrix(src, []int32{0}, nil) })
+	assert.PanicsWithValue(t, "lcp: Sparse.Submatrix: pos has 2 entries, src 6 rows", func() { s.Submatrix(src, []int32{0}, []int32{0, 1}) })
+}

@@ -1,0 +1,489 @@
+package stepper
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// IslandStats are one island's share of a step's solve (Stats.Islands).
+type IslandStats struct {
+	// Body is the island's smallest body index, its identity from step to
+	// step (the key of its solver's state); −1 for the loose rows, those
+	// naming no dynamic body, solved as one more problem. Islands without
+	// rows (a body on its own) have nothing to solve and no entry.
+	Body int
+	// Bodies and Rows are the island's dynamic bodies and MLCP rows.
+	Bodies, Rows int
+	// Iterations, Status, BudgetHit and Picked are Stats' fields for the
+	// island's own solve.
+	Iterations int
+	Status     lcp.Status
+	BudgetHit  bool
+	Picked     int
+	// Bound is the certified bound of the island's used iterate (J,
+	// errmeasure.CertifiedBound).
+	Bound float64
+}
+
+// islandStage is the solve stage's state when a step's MLCP is solved by
+// island (World.solveIslands): the partition, one slot of solver state per
+// island identity, this step's problems in island order, and the worker
+// pool that runs them.
+type islandStage struct {
+	set islandSet
+	// slots[b] is the state of the island whose smallest body is b,
+	// created when such an island first appears and kept after it
+	// dissolves, so that an island that persists, or comes back with the
+	// same smallest body, keeps its solver's warm factor. loose is the
+	// loose rows' slot.
+	slots []*islandSlot
+	loose *islandSlot
+	// active are this step's problems: the islands in order, then the
+	// loose rows' slot if there are any.
+	active []*islandSlot
+	stats  []IslandStats
+	pool   islandPool
+	// world is, during solveIslands, the world's problem.
+	world lcp.Problem
+	local []int32 // each row's place among its problem's rows
+	// pointAt is the contact point whose first row each row is, −1 for
+	// the others (anchor).
+	pointAt []int32
+}
+
+// islandSlot is one island's sub-MLCP and the state of its solve: its own
+// matrix (extracted from the world's, lcp.Sparse.Submatrix), solver,
+// Pickers and energy model. A worker writes only into its islands' slots.
+type islandSlot struct {
+	rows   []int32 // the island's rows in the world's problem, ascending
+	bodies []int32 // its dynamic bodies
+	key    int     // IslandStats.Body
+
+	a             lcp.Sparse
+	b, lo, hi     []float64
+	start         []lcp.State
+	prob          lcp.Problem
+	res           lcp.Result
+	bpp           lcp.BPP
+	picker, guard *errmeasure.Picker
+	energy        energyModel
+	prevX         []float64
+
+	solved  errmeasure.Solved
+	guarded errmeasure.Safeguarded
+	err     error
+}
+
+// islandPool runs the islands of a step on up to GOMAXPROCS goroutines.
+// The islands are dealt to workers by a fixed rule (largest first, each to
+// the least loaded worker by rows, ties to the lower worker), and each
+// island's solve reads only the world's finished problem and writes only
+// its own slot: which worker solves an island, and when, changes no bit of
+// any result. The workers are closures made once per worker count and
+// started with go each step (the runtime reuses exited goroutines), so a
+// steady step allocates nothing; worker 0 runs on Step's goroutine.
+type islandPool struct {
+	world *World
+	run   []func() // run[i] solves lists[i]; made once per worker
+	lists [][]int32
+	load  []int
+	order []int32
+	wg    sync.WaitGroup
+}
+
+// splitIslands reports whether the step's MLCP of rs is to be solved by
+// island, and when it is, fills ws.islands.set and its active slots. The
+// world's problem is solved as one when Settings.SingleProblem is set, when
+// it is one island (the same code path, the same bits, as a world without
+// islands) and on a gyroscopic step (whose dense, non-symmetric A is not
+// extracted).
+func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
+	if w.Settings.SingleProblem || as.eq.Gyroscopic > 0 {
+		return false
+	}
+	is := &w.ws.islands
+	is.set.build(w.Bodies, rs.rows)
+	n := 0 // problems: the islands with rows, and the loose rows
+	for k := range is.set.n() {
+		if len(is.set.islandRows(k)) > 0 {
+			n++
+		}
+	}
+	if len(is.set.loose) > 0 {
+		n++
+	}
+	if n < 2 {
+		return false
+	}
+	// Each row's place in its own problem, for Submatrix.
+	is.local = slices.Grow(is.local[:0], len(rs.rows))[:len(rs.rows)]
+	for k := range is.set.n() {
+		for p, i := range is.set.islandRows(k) {
+			is.local[i] = int32(p)
+		}
+	}
+	for p, i := range is.set.loose {
+		is.local[i] = int32(p)
+	}
+	if len(is.slots) < len(w.Bodies) {
+		is.slots = slices.Grow(is.slots, len(w.Bodies)-len(is.slots))[:len(w.Bodies)]
+	}
+	is.active = is.active[:0]
+	for k := range is.set.n() {
+		if len(is.set.islandRows(k)) == 0 {
+			continue // a body on its own: nothing to solve
+		}
+		bodies := is.set.islandBodies(k)
+		key := bodies[0]
+		if is.slots[key] == nil {
+			is.slots[key] = &islandSlot{}
+		}
+		sl := is.slots[key]
+		sl.key, sl.rows, sl.bodies = int(key), is.set.islandRows(k), bodies
+		is.active = append(is.active, sl)
+	}
+	if len(is.set.loose) > 0 {
+		if is.loose == nil {
+			is.loose = &islandSlot{}
+		}
+		is.loose.key, is.loose.rows, is.loose.bodies = -1, is.set.loose, nil
+		is.active = append(is.active, is.loose)
+	}
+	return true
+}
+
+// solveIslands solves the step's MLCP island by island: each island's
+// sub-problem (A's principal block on its rows, their b, bounds and warm
+// start) by its own solver under Settings.Budget, with its own Picker and
+// safeguard Picker, the energy model restricted to its bodies and rows
+// (the island's share of energyModel: e₀ summed over its bodies), the
+// safeguard towards its rows' last impulses (anchor), and
+// Settings.Polish. The islands' x, w and index sets are scattered into ws.solve.res, so that
+// integrate, storeImpulses, the projection and World.LastSolution see one
+// answer of the world's problem: A is block diagonal by island, so the
+// scattered x solves the world's MLCP exactly when each island's solves
+// its own. It returns the combined Stats (see Stats.Islands) and the
+// first island's error in island order.
+//
+// Solvers: with Settings.Solver nil or an *lcp.BPP, each island solves
+// with a BPP of its own (the user's BPP's options copied), kept in its
+// slot across steps, and the islands run in parallel (islandPool). Any
+// other solver may carry state that is not safe to share or copy, so the
+// islands solve in turn with it, in island order; so they do when
+// Settings.Observer is set, which then sees each island's iterates in
+// island order with World.LastProblem the island's sub-problem.
+func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
+	ws := &w.ws
+	is := &ws.islands
+	s := &w.Settings
+	w.energyModel()
+	is.pointAt = slices.Grow(is.pointAt[:0], len(rs.rows))[:len(rs.rows)]
+	for i := range is.pointAt {
+		is.pointAt[i] = -1
+	}
+	for i := range ws.contacts.points {
+		is.pointAt[ws.contacts.points[i].Row] = int32(i)
+	}
+	is.world = sol.prob
+	shared, parallel := ws.step.solver, s.Observer == nil
+	if user, ok := s.Solver.(*lcp.BPP); ok || s.Solver == nil {
+		shared = nil
+		fails, dense := 0, 0 // the default's options, or the user's BPP's
+		if ok {
+			fails, dense = user.MaxBlockFailures, user.MaxDenseFallback
+		}
+		for _, sl := range is.active {
+			sl.bpp.MaxBlockFailures, sl.bpp.MaxDenseFallback = fails, dense
+		}
+	} else {
+		parallel = false
+	}
+	if parallel {
+		is.pool.solve(w, is.active)
+	} else {
+		for _, sl := range is.active {
+			sl.prepare(w)
+			sol.prob = sl.prob // LastProblem, for the Observer
+			sl.solve(w, shared)
+		}
+		sol.prob = is.world
+	}
+	st, complete := w.gatherIslands(sol)
+	if !complete {
+		// An island's problem failed validation: report the world's
+		// error, whose indices are the world's rows (explainInvalid).
+		if err := is.world.Validate(); err != nil {
+			return st, err
+		}
+	}
+	return st, firstIslandError(is.active)
+}
+
+// prepare fills the slot's sub-problem from the world's problem (A, b,
+// bounds), energy model and warm start, by the slot's rows. It reads only what the step finished before the islands' solves
+// and writes only the slot, so the slots prepare in parallel.
+func (sl *islandSlot) prepare(w *World) {
+	is := &w.ws.islands
+	p, rs := &is.world, &w.ws.build
+	m := len(sl.rows)
+	sl.a.Submatrix(p.A.(*lcp.Sparse), sl.rows, is.local)
+	sl.b, sl.lo, sl.hi = grow(sl.b, m), grow(sl.lo, m), grow(sl.hi, m)
+	sl.start = slices.Grow(sl.start[:0], m)[:m]
+	for k, i := range sl.rows {
+		sl.b[k], sl.lo[k], sl.hi[k] = p.B[i], p.Lo[i], p.Hi[i]
+		sl.start[k] = rs.start[i]
+	}
+	sl.prob = lcp.Problem{A: &sl.a, B: sl.b, Lo: sl.lo, Hi: sl.hi}
+	sl.energy.restrict(&w.ws.solve.energy, sl.bodies, sl.rows, sl.b)
+	pick := w.Settings.Pick
+	if sl.picker == nil || sl.picker.Measure() != pick {
+		sl.picker = errmeasure.NewPicker(pick)
+		sl.guard = errmeasure.NewPicker(pick)
+		sl.guard.RejectGain = true
+		sl.guard.GainOf = sl.energy.gain
+	}
+	sl.err = nil
+}
+
+// solve runs the slot's solve: pickSolve, safeguard and polish as the
+// world's solve does them, by solver, or by the slot's own BPP when solver
+// is nil.
+func (sl *islandSlot) solve(w *World, solver lcp.Solver) {
+	s := &w.Settings
+	if solver == nil {
+		solver = &sl.bpp
+	}
+	set := lcp.Settings{MaxIterations: s.Budget, Start: sl.start, Context: s.Context, Observer: s.Observer}
+	sl.solved, sl.err = errmeasure.SolveGuarded(&sl.res, &sl.prob, solver, set, sl.picker, sl.guard)
+	sl.guarded = errmeasure.Safeguarded{Scale: 1}
+	if len(sl.res.X) == len(sl.rows) && sl.res.Status != lcp.Converged {
+		sl.guarded = errmeasure.Safeguard(&sl.res, &sl.prob, sl.picker, sl.guard, &sl.solved, sl.energy.gain, sl.anchor(w), SafeguardSweeps)
+	}
+	if sl.err == nil && s.Polish > 0 {
+		sl.err = errmeasure.Polish(&sl.res, &sl.prob, s.Polish, sl.picker, &sl.solved)
+	}
+}
+
+// anchor returns the last step's impulses on the slot's rows, the
+// safeguard's first anchor, as previousImpulses does for the world's rows:
+// a joint row's when the joint rows are the same, a contact point's rows'
+// by its key (0 for a new point). It reads the contact cache, which no
+// one writes during the islands' solves.
+func (sl *islandSlot) anchor(w *World) []float64 {
+	ws := &w.ws
+	pointAt := ws.islands.pointAt
+	sl.prevX = grow(sl.prevX, len(sl.rows))
+	clear(sl.prevX)
+	nj := ws.build.nj
+	joints := len(ws.memory.jointX) == nj
+	for k, i := range sl.rows {
+		switch {
+		case int(i) < nj:
+			if joints {
+				sl.prevX[k] = ws.memory.jointX[i]
+			}
+		case pointAt[i] >= 0:
+			// A point's rows are consecutive in the world's problem and
+			// all in its island, so consecutive in the island's too.
+			pt := &ws.contacts.points[pointAt[i]]
+			if c, ok := ws.memory.cache[pt.ck]; ok {
+				copy(sl.prevX[k:k+pt.Rows], c.x[:pt.Rows])
+			}
+		}
+	}
+	return sl.prevX
+}
+
+// statusRank orders the statuses from best to worst for Stats.Status of a
+// step solved by island: the world's status is its worst island's.
+var statusRank = [...]int{
+	lcp.Converged:       0,
+	lcp.NotStarted:      1,
+	lcp.Unconverged:     2,
+	lcp.BudgetExhausted: 3,
+	lcp.Failed:          4,
+	lcp.Stopped:         5,
+	lcp.Canceled:        6,
+}
+
+func worse(a, b lcp.Status) bool {
+	ra, rb := len(statusRank), len(statusRank)
+	if a >= 0 && int(a) < len(statusRank) {
+		ra = statusRank[a]
+	}
+	if b >= 0 && int(b) < len(statusRank) {
+		rb = statusRank[b]
+	}
+	return ra > rb
+}
+
+// gatherIslands scatters the islands' answers into sol.res and combines
+// their statistics in island order (Stats.Islands says how).
+func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
+	is := &w.ws.islands
+	n := len(w.ws.build.rows)
+	res := &sol.res
+	res.X, res.W = grow(res.X, n), grow(res.W, n)
+	res.States = slices.Grow(res.States[:0], n)[:n]
+	res.Iterations, res.Pivots, res.Status, res.Reason = 0, 0, lcp.Converged, ""
+	st := Stats{Rows: n}
+	var last errmeasure.Totals
+	complete, states := true, true
+	is.stats = is.stats[:0]
+	for _, sl := range is.active {
+		r := &sl.res
+		if len(r.X) != len(sl.rows) {
+			complete = false
+		} else {
+			states = states && len(r.States) == len(sl.rows)
+			for k, i := range sl.rows {
+				res.X[i], res.W[i] = r.X[k], r.W[k]
+				if states {
+					res.States[i] = r.States[k]
+				}
+			}
+		}
+		res.Iterations = max(res.Iterations, r.Iterations)
+		res.Pivots += r.Pivots
+		if worse(r.Status, res.Status) {
+			res.Status, res.Reason = r.Status, r.Reason
+		}
+		hit := sl.solved.SolverStatus == lcp.BudgetExhausted
+		st.BudgetHit = st.BudgetHit || hit
+		st.Picked = max(st.Picked, sl.solved.Picked)
+		st.Bound += sl.solved.Bound
+		st.Errors.FB += sl.solved.Totals.FB
+		st.Errors.Residual += sl.solved.Totals.Residual
+		st.Errors.Energy += sl.solved.Totals.Energy
+		if lt, ok := sl.picker.LastTotals(); ok {
+			last.FB += lt.FB
+			last.Residual += lt.Residual
+			last.Energy += lt.Energy
+		}
+		st.PolishSweeps = max(st.PolishSweeps, sl.solved.Sweeps)
+		g := sl.guarded
+		st.Safeguard.Gain += g.Gain
+		st.Safeguard.Sweeps = max(st.Safeguard.Sweeps, g.Sweeps)
+		if g.Anchor > st.Safeguard.Anchor {
+			st.Safeguard.Anchor, st.Safeguard.Iter = g.Anchor, g.Iter
+		}
+		is.stats = append(is.stats, IslandStats{
+			Body: sl.key, Bodies: len(sl.bodies), Rows: len(sl.rows),
+			Iterations: r.Iterations, Status: r.Status, BudgetHit: hit,
+			Picked: sl.solved.Picked, Bound: sl.solved.Bound,
+		})
+	}
+	st.Safeguard.Scale = 1
+	for _, sl := range is.active {
+		st.Safeguard.Scale = math.Min(st.Safeguard.Scale, sl.guarded.Scale)
+	}
+	if !complete {
+		res.X, res.W = res.X[:0], res.W[:0]
+	}
+	if !complete || !states {
+		res.States = res.States[:0] // as a solver that reports none
+	}
+	st.Iterations, st.Status = res.Iterations, res.Status
+	st.LastErrors = last
+	st.Islands = is.stats
+	return st, complete
+}
+
+// firstIslandError returns the first error of the active slots, in island
+// order.
+func firstIslandError(active []*islandSlot) error {
+	for _, sl := range active {
+		if sl.err != nil {
+			return sl.err
+		}
+	}
+	return nil
+}
+
+// restrict sets em to the energy model of the bodies and rows of one
+// island of the world's model src (energyModel): e₀ and its scale summed
+// over the island's bodies in index order, the row terms of its rows in
+// order, b the island's own.
+func (em *energyModel) restrict(src *energyModel, bodies, rows []int32, b []float64) {
+	m := len(rows)
+	em.u, em.c, em.jvf = grow(em.u, m), grow(em.c, m), grow(em.jvf, m)
+	em.motor = slices.Grow(em.motor[:0], m)[:m]
+	for k, i := range rows {
+		em.u[k], em.c[k], em.jvf[k], em.motor[k] = src.u[i], src.c[i], src.jvf[i], src.motor[i]
+	}
+	em.b = b
+	k0, kf, wf := 0.0, 0.0, 0.0
+	for _, i := range bodies {
+		k0 += src.bk0[i]
+		kf += src.bkf[i]
+		wf += src.bwf[i]
+	}
+	em.e0 = kf - k0 - wf
+	em.scale = k0 + kf + math.Abs(wf)
+}
+
+// solve runs the islands of active on the pool's workers and returns when
+// all are done.
+func (p *islandPool) solve(w *World, active []*islandSlot) {
+	nw := min(runtime.GOMAXPROCS(0), len(active))
+	p.world = w
+	for len(p.run) < nw {
+		i := len(p.run)
+		p.lists = append(p.lists, nil)
+		p.run = append(p.run, func() {
+			p.work(i)
+			p.wg.Done()
+		})
+	}
+	p.deal(active, nw)
+	p.wg.Add(nw - 1)
+	for i := 1; i < nw; i++ {
+		go p.run[i]()
+	}
+	p.work(0)
+	p.wg.Wait()
+}
+
+// work solves worker i's islands.
+func (p *islandPool) work(i int) {
+	active := p.world.ws.islands.active
+	for _, k := range p.lists[i] {
+		active[k].prepare(p.world)
+		active[k].solve(p.world, nil)
+	}
+}
+
+// deal assigns the islands of active to nw workers (lists): the largest
+// (by rows, ties by island order) first, each to the worker with the
+// fewest rows so far (ties to the lower worker).
+func (p *islandPool) deal(active []*islandSlot, nw int) {
+	p.order = slices.Grow(p.order[:0], len(active))[:len(active)]
+	for k := range p.order {
+		p.order[k] = int32(k)
+	}
+	slices.SortStableFunc(p.order, func(a, b int32) int {
+		return len(active[b].rows) - len(active[a].rows)
+	})
+	p.load = slices.Grow(p.load[:0], nw)[:nw]
+	clear(p.load)
+	for i := range nw {
+		p.lists[i] = p.lists[i][:0]
+	}
+	for _, k := range p.order {
+		best := 0
+		for i := 1; i < nw; i++ {
+			if p.load[i] < p.load[best] {
+				best = i
+			}
+		}
+		p.lists[best] = append(p.lists[best], k)
+		// The cost of a block-pivoting solve grows faster than its rows;
+		// a constant per island stands for its fixed costs.
+		p.load[best] += len(active[k].rows) + 8
+	}
+}
