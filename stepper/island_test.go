@@ -34,7 +34,7 @@ func boxStack(t *testing.T, w *stepper.World, x, y float64, n int) []*body.Body 
 // joints from the world at x = 4 m, swinging, at h = 1/60 s.
 func islandScene(t *testing.T) *stepper.World {
 	t.Helper()
-	w, err := stepper.New(stepper.DefaultSettings())
+	w, err := stepper.New(awakeSettings())
 	require.NoError(t, err)
 	ground(t, w, mgl64.QuatIdent(), 0.5)
 	for k := range 3 {
@@ -130,7 +130,7 @@ func TestPileSameBitsAnyGOMAXPROCS(t *testing.T) {
 // alone.
 func TestTwoStacksSolveAsOne(t *testing.T) {
 	build := func(stacks int) (*stepper.World, []*body.Body) {
-		w, err := stepper.New(stepper.DefaultSettings())
+		w, err := stepper.New(awakeSettings())
 		require.NoError(t, err)
 		ground(t, w, mgl64.QuatIdent(), 0.5)
 		var first []*body.Body
@@ -246,7 +246,7 @@ func BenchmarkFourPiles(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		w, err := stepper.New(stepper.DefaultSettings())
+		w, err := stepper.New(awakeSettings())
 		require.NoError(b, err)
 		ground(b, w, mgl64.QuatIdent(), 0.5)
 		for k := range 4 {
@@ -324,7 +324,7 @@ func TestIslandsSharedSolver(t *testing.T) {
 // it to 1.0e-6 relative (asserted 1e-5). The spring stretches: x ≠ 0.
 func TestIslandsLooseRows(t *testing.T) {
 	build := func(single bool) *stepper.World {
-		w, err := stepper.New(stepper.DefaultSettings())
+		w, err := stepper.New(awakeSettings())
 		require.NoError(t, err)
 		w.Settings.SingleProblem = single
 		ground(t, w, mgl64.QuatIdent(), 0.5)
@@ -428,4 +428,13 @@ func TestIslandsSafeguard(t *testing.T) {
 	assert.Equal(t, one, four)
 	assert.Positive(t, guarded, "steps the safeguard moved")
 	assert.LessOrEqual(t, gain, singleGain*(1+1e-9))
+}
+
+// awakeSettings are DefaultSettings with sleeping off: the island tests
+// compare islands that are solved, and DefaultSettings would put the
+// settled stacks to sleep (no rows, no islands) half a second in.
+func awakeSettings() stepper.Settings {
+	s := stepper.DefaultSettings()
+	s.Sleep.On = false
+	return s
 }
