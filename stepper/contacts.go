@@ -599,9 +599,11 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // them). Steps without new frictional contacts skip it; when at least a
 // quarter of their points are new frictionless ones (a frictionless pile
 // built at rest) the sweeps below still choose their normal rows' start
-// in the step's own problem. This is the
-// documented estimate for a new contact: a resting contact has its static
-// friction from its first step.
+// in the step's own problem. Steps whose new points are fewer than a
+// quarter of all, with Settings.Budget 0, estimate them by
+// estimateLocally instead, against the old contacts' last impulses. This
+// is the documented estimate for a new contact: a resting contact has its
+// static friction from its first step.
 //
 // Cold start. The new contacts' normal rows start the pre-solve in the
 // index sets of estimateSweeps projected Gauss–Seidel sweeps on the
