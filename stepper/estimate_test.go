@@ -51,8 +51,8 @@ func TestFewNewContactsEstimatedLocally(t *testing.T) {
 	require.Equal(t, 4, fresh, "the top box's four corners")
 	reduced := g * h * m * m / (m + m)
 	t.Logf("top box: Σ x̂ₙ %.6f N·s (reduced-mass impulse %.6f), solved %.6f (m g h %.6f)", estimate, reduced, solved, m*g*h)
-	// The sweeps stop once no impulse moves by 10⁻⁶ of the velocity
-	// scale (estimateTolerance): 10⁻⁴ relative leaves room for that.
+	// The sweeps stop once no impulse moves by 10⁻⁶ of the largest
+	// (estimateLocally): 10⁻⁴ relative leaves room for that.
 	assert.InEpsilon(t, reduced, estimate, 1e-4, "Σ x̂ₙ")
 	// The step's solve is exact: the weight impulse, to its tolerance.
 	assert.InEpsilon(t, m*g*h, solved, 1e-6, "Σ x_n solved")
