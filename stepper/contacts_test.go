@@ -15,7 +15,7 @@ import (
 )
 
 // ground adds a plane through the world origin with normal R·z.
-func ground(t *testing.T, w *stepper.World, rot mgl64.Quat, mu float64) {
+func ground(t testing.TB, w *stepper.World, rot mgl64.Quat, mu float64) {
 	t.Helper()
 	_, err := w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(),
 		Local: contact.Pose{Rot: rot}, Material: stepper.Material{Friction: mu}})
@@ -23,7 +23,7 @@ func ground(t *testing.T, w *stepper.World, rot mgl64.Quat, mu float64) {
 }
 
 // addBox adds a box body of full sides s with mass m at pos, rotated by rot.
-func addBox(t *testing.T, w *stepper.World, m float64, s, pos mgl64.Vec3, rot mgl64.Quat, mu float64) *body.Body {
+func addBox(t testing.TB, w *stepper.World, m float64, s, pos mgl64.Vec3, rot mgl64.Quat, mu float64) *body.Body {
 	t.Helper()
 	b, err := body.New(body.Params{Mass: m, Inertia: body.BoxInertia(m, s[0], s[1], s[2]), Pos: pos, Rot: rot})
 	require.NoError(t, err)

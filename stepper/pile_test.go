@@ -183,14 +183,14 @@ func pileCost(t *testing.T, r pileRun) {
 // sides 0.05–0.3 m (500 kg/m³) and random orientations on a 10 × 10 grid
 // 0.35 m apart, dropped from 0.5–3 m onto a ground plane, μ = 0.5,
 // h = 1/60 s, the same boxes every run.
-func randomPile(t *testing.T) *stepper.World {
+func randomPile(t testing.TB) *stepper.World {
 	t.Helper()
 	return randomPileSeed(t, 24)
 }
 
 // randomPileSeed is randomPile with the boxes drawn from seed (24 is
 // TestRandomBoxPile's pile).
-func randomPileSeed(t *testing.T, seed uint64) *stepper.World {
+func randomPileSeed(t testing.TB, seed uint64) *stepper.World {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(2024, seed))
 	w, err := stepper.New(stepper.Settings{H: 1.0 / 60, Gravity: stepper.StandardGravity})

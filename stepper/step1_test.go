@@ -29,3 +29,27 @@ func BenchmarkPyramidStep1(b *testing.B) {
 	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
 	b.ReportMetric(float64(pre)/float64(b.N), "presolve-its/op")
 }
+
+// The 600 steps of TestRandomBoxPile's 100-box pile (dropped, landing,
+// settling, at rest) per op: the time per step and the solver and
+// pre-solve iterations per step.
+func BenchmarkRandomPile(b *testing.B) {
+	const steps = 600
+	b.ReportAllocs()
+	iters, pre := 0, 0
+	for b.Loop() {
+		b.StopTimer()
+		w := randomPile(b)
+		b.StartTimer()
+		for i := 0; i < steps; i++ {
+			st, err := w.Step()
+			require.NoError(b, err)
+			iters += st.Iterations
+			pre += st.PreSolveIterations
+		}
+	}
+	n := float64(b.N * steps)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/step")
+	b.ReportMetric(float64(iters)/n, "iterations/step")
+	b.ReportMetric(float64(pre)/n, "presolve-its/step")
+}
