@@ -69,11 +69,9 @@ type Sparse struct {
 	reuseOK      bool
 
 	// Finish workspace.
-	cnt  []int     // per-row counts, then bucket starts
-	bcol []int32   // bucketed columns (call order within a row)
-	bval []float64 // bucketed values
-	acc  []float64 // dense accumulator for one row
-	mark []int32   // mark[j] = row+1 when column j is in acc for that row
+	cnt  []int   // per-row counts, then bucket starts
+	bcol []int32 // bucketed columns
+	mark []int32 // finishFull: mark[j] = row+1 once column j is in the row; keepPattern: slots seen
 }
 
 var _ Matrix = (*Sparse)(nil)
@@ -102,9 +100,36 @@ func (s *Sparse) Add(i, j int, v float64) {
 		panic(fmt.Sprintf("lcp: Sparse.Add(%d, %d): index out of range for a %d×%d matrix", i, j, s.n, s.n))
 	}
 	s.finished = false
+	if len(s.ti) == cap(s.ti) || len(s.tv) == cap(s.tv) {
+		s.growRecords()
+	}
 	s.ti = append(s.ti, int32(i))
 	s.tj = append(s.tj, int32(j))
 	s.tv = append(s.tv, v)
+}
+
+// minRecordsPerRow sizes the first record buffer of a Sparse: room for
+// that many Add calls per row before the buffer grows. An assembled
+// J M⁻¹ Jᵀ records each pair of rows on a body once, Σ_b k_b(k_b+1)/2 for
+// k_b rows on body b: about 7 per row in the 100-box random pile at rest,
+// 34 in the 30-brick wall, 61 in the 210-brick pyramid, so doubling from
+// 16 reaches any of them in at most two grows.
+const minRecordsPerRow = 16
+
+// growRecords makes room for more Add calls by doubling the record
+// buffers (the first ones sized minRecordsPerRow·n), so that a first
+// assembly of r records allocates O(log r) times and at most 2r records,
+// where append's growth of large slices (1.25×) would copy them about
+// five times over in dozens of allocations.
+func (s *Sparse) growRecords() {
+	c := max(2*cap(s.ti), minRecordsPerRow*s.n, 64)
+	ti := make([]int32, len(s.ti), c)
+	tj := make([]int32, len(s.tj), c)
+	tv := make([]float64, len(s.tv), c)
+	copy(ti, s.ti)
+	copy(tj, s.tj)
+	copy(tv, s.tv)
+	s.ti, s.tj, s.tv = ti, tj, tv
 }
 
 // Finish compresses the recorded entries into CSR form: each row's columns
@@ -115,28 +140,35 @@ func (s *Sparse) Add(i, j int, v float64) {
 // summed straight into the slots of the kept pattern, in the same order, so
 // the values are the same bits.
 func (s *Sparse) Finish() {
-	if s.reuseOK && s.n == s.pn && slices.Equal(s.ti, s.pti) && slices.Equal(s.tj, s.ptj) {
-		for t, v := range s.tv {
-			p1, p2 := s.slot1[t], s.slot2[t]
-			if s.firstRec[t] {
-				s.val[p1] = v
-				s.val[p2] = v
-			} else {
-				s.val[p1] += v
-				if p2 != p1 {
-					s.val[p2] += v
-				}
+	if !(s.reuseOK && s.n == s.pn && slices.Equal(s.ti, s.pti) && slices.Equal(s.tj, s.ptj)) {
+		s.finishFull()
+		s.keepPattern()
+	}
+	s.sumRecords()
+	s.finished = true
+}
+
+// sumRecords sets each stored entry to the sum of its records, in call
+// order, through the slots keepPattern found: the first record of an entry
+// sets it, the later ones add to it, and a record off the diagonal writes
+// A[i][j] and A[j][i] alike.
+func (s *Sparse) sumRecords() {
+	for t, v := range s.tv {
+		p1, p2 := s.slot1[t], s.slot2[t]
+		if s.firstRec[t] {
+			s.val[p1] = v
+			s.val[p2] = v
+		} else {
+			s.val[p1] += v
+			if p2 != p1 {
+				s.val[p2] += v
 			}
 		}
-		s.finished = true
-		return
 	}
-	s.finishFull()
-	s.keepPattern()
 }
 
 // keepPattern records the Add calls' (i, j) and their slots in val for
-// the pattern reuse of Finish.
+// sumRecords and for the pattern reuse of Finish.
 func (s *Sparse) keepPattern() {
 	s.pti = append(s.pti[:0], s.ti...)
 	s.ptj = append(s.ptj[:0], s.tj...)
@@ -165,10 +197,12 @@ func (s *Sparse) find(i int, j int32) int {
 	return lo + k
 }
 
-// finishFull is Finish from scratch: bucket, sum and sort.
+// finishFull builds the pattern of the records from scratch (bucket the
+// columns by row, drop repeats, sort) and sizes val for it; sumRecords
+// fills the values.
 func (s *Sparse) finishFull() {
 	n := s.n
-	// Bucket the records by row, both triangles, stable in call order.
+	// Bucket the records' columns by row, both triangles.
 	s.cnt = growInt(s.cnt, n+1)
 	clear(s.cnt)
 	for t, i := range s.ti {
@@ -182,55 +216,45 @@ func (s *Sparse) finishFull() {
 	}
 	total := s.cnt[n]
 	s.bcol = growInt32(s.bcol, total)
-	s.bval = grow(s.bval, total)
 	// cnt[i] is now the next free slot of row i's bucket.
 	for t, i := range s.ti {
-		j, v := s.tj[t], s.tv[t]
-		k := s.cnt[i]
-		s.bcol[k], s.bval[k] = j, v
+		j := s.tj[t]
+		s.bcol[s.cnt[i]] = j
 		s.cnt[i]++
 		if j != i {
-			k = s.cnt[j]
-			s.bcol[k], s.bval[k] = i, v
+			s.bcol[s.cnt[j]] = i
 			s.cnt[j]++
 		}
 	}
-	// Row i's bucket is [cnt[i-1], cnt[i]) (cnt[-1] = 0). Sum duplicates
-	// with a dense accumulator.
-	s.acc = grow(s.acc, n)
+	// Row i's bucket is [cnt[i-1], cnt[i]) (cnt[-1] = 0). Keep each column
+	// once (mark[j] = i+1 once row i has it).
 	s.mark = growInt32(s.mark, n)
 	clear(s.mark)
 	s.ptr2, s.ptr = s.ptr, growInt(s.ptr2, n+1)
-	s.col2, s.col = s.col, s.col2[:0]
-	s.val = s.val[:0]
+	// total bounds the entries (records of one entry merge): one
+	// allocation at most, where appending row by row would grow col step
+	// by step on a first assembly.
+	s.col2, s.col = s.col, growInt32(s.col2, total)[:0]
 	start := 0
 	s.ptr[0] = 0
 	for i := 0; i < n; i++ {
 		end := s.cnt[i]
 		rowStart := len(s.col)
 		tag := int32(i + 1)
-		for k := start; k < end; k++ {
-			j := s.bcol[k]
+		for _, j := range s.bcol[start:end] {
 			if s.mark[j] != tag {
 				s.mark[j] = tag
-				s.acc[j] = s.bval[k]
 				s.col = append(s.col, j)
-			} else {
-				s.acc[j] += s.bval[k]
 			}
 		}
-		row := s.col[rowStart:]
-		slices.Sort(row)
-		for _, j := range row {
-			s.val = append(s.val, s.acc[j])
-		}
+		slices.Sort(s.col[rowStart:])
 		s.ptr[i+1] = len(s.col)
 		start = end
 	}
+	s.val = grow(s.val, len(s.col))
 	if !slices.Equal(s.ptr, s.ptr2) || !slices.Equal(s.col, s.col2) {
 		s.version++
 	}
-	s.finished = true
 }
 
 func (s *Sparse) mustFinished(op string) {

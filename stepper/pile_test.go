@@ -21,6 +21,9 @@ type pileRun struct {
 	hits, maxIts     int
 	meanIts, maxGain float64
 	restAt           float64
+	// its and preIts are each step's solver and pre-solve iterations
+	// (Stats.Iterations, Stats.PreSolveIterations).
+	its, preIts []int
 }
 
 const restSpeed = 0.05 // m/s: "at rest" in the pile tests
@@ -38,6 +41,8 @@ func runPile(t *testing.T, w *stepper.World, n int, onStep func(), onStats ...fu
 		}
 		its += st.Iterations
 		r.maxIts = max(r.maxIts, st.Iterations)
+		r.its = append(r.its, st.Iterations)
+		r.preIts = append(r.preIts, st.PreSolveIterations)
 		// The potential is measured from z = 0, the ground, so the
 		// system's energy is positive.
 		r.maxGain = math.Max(r.maxGain, st.EnergyAdded/(k0+u0))
@@ -160,14 +165,14 @@ func pileWorld(t testing.TB, single bool) *stepper.World {
 // The random pile (pileWorld) for 600 steps, solved as one problem and by
 // island: every step solved within the default budget, no step adding
 // more than 1 % of the energy, and the pile at rest within 2 s of the
-// last landing, both ways. As one problem a step took 27.4 block pivots
-// on average and 213 at most; by island (up to 96 islands while the boxes
-// land one by one) 16.8 and 203 (the largest island's, Stats.Iterations),
-// since a landing re-pivots its own island only. The test asserts the mean
-// at most 3/4 of the single problem's (0.61 measured: room for rounding
-// to move a few pivots) and the largest at most 5/4 of it (0.95 measured:
-// one step's worst island is not bounded by the world's solve, whose
-// tolerance scales with the world's largest |b|, not the island's).
+// last landing, both ways, and each within pileCost's bounds. With the
+// new contacts' local estimates (estimateLocally) a step takes 11.0 block
+// pivots on average and 277 at most as one problem; by island (up to 96
+// islands while the boxes land one by one) 10.6 and 128 (the largest
+// island's, Stats.Iterations), since a landing re-pivots its own island
+// only. The test asserts by island at most the single problem's mean and
+// largest count (0.96 and 0.46 of them measured); each island's pivots
+// cost far less than the world's, which BenchmarkRandomPile measures.
 func TestRandomBoxPile(t *testing.T) {
 	if raceEnabled {
 		t.Skip("600 steps of a 1 200-row pile take minutes under the race detector; one goroutine, nothing for it to find")
@@ -192,6 +197,48 @@ func TestRandomBoxPile(t *testing.T) {
 		assert.LessOrEqual(t, r.restAt, landed+2, "at rest within 2 s of the last fall")
 		runs[k] = r
 	}
-	assert.LessOrEqual(t, runs[1].meanIts, 0.75*runs[0].meanIts, "mean iterations by island vs as one problem")
-	assert.LessOrEqual(t, float64(runs[1].maxIts), 1.25*float64(runs[0].maxIts), "largest iterations by island vs as one problem")
+	pileCost(t, runs[0], 4)
+	// By island a resting step's count is its slowest island's: one
+	// heap's redundant contacts take lcp.BPP's regularized mode, whose
+	// proximal centre starts at 0 (6 iterations measured).
+	pileCost(t, runs[1], 6)
+	assert.LessOrEqual(t, runs[1].meanIts, runs[0].meanIts, "mean iterations by island vs as one problem")
+	assert.LessOrEqual(t, runs[1].maxIts, runs[0].maxIts, "largest iterations by island vs as one problem")
+}
+
+// pileCost asserts what the random pile's 600 steps cost (issue 25), each
+// bound a margin above the value measured on this pile (the run is the
+// same bits every time: the margin is room for changes elsewhere, not for
+// noise). Before estimateLocally (new contacts among old ones estimated
+// against the old ones' last impulses instead of by a full pre-solve):
+// iterations mean 27.4 per step, 159 steps over 30, pre-solve iterations
+// mean 5.7 and at most 208; after: 11.0, 46, 0.2 and 48. The resting pile
+// (steps 401–600) takes 3.5 iterations per step (3.0 before, in another
+// resting configuration): one block pivot of a friction row on the edge
+// of its cone, one proximal move of lcp.BPP's regularized mode, the last
+// solve. restBound is the most iterations a resting step may take.
+func pileCost(t *testing.T, r pileRun, restBound int) {
+	t.Helper()
+	over, pre, preMax, rest, restMax := 0, 0, 0, 0, 0
+	for i, n := range r.its {
+		if n > 30 {
+			over++
+		}
+		pre += r.preIts[i]
+		preMax = max(preMax, r.preIts[i])
+		if i >= 400 {
+			rest += n
+			restMax = max(restMax, n)
+		}
+	}
+	meanPre := float64(pre) / float64(len(r.its))
+	meanRest := float64(rest) / float64(len(r.its)-400)
+	t.Logf("cost: %d steps over 30 iterations, pre-solve iterations mean %.2f max %d, at rest (steps 401–%d) %.2f iterations per step, at most %d",
+		over, meanPre, preMax, len(r.its), meanRest, restMax)
+	assert.LessOrEqual(t, r.meanIts, 14.0, "iterations per step, mean (11.0 measured)")
+	assert.LessOrEqual(t, over, 70, "steps over 30 iterations (46 measured)")
+	assert.LessOrEqual(t, meanPre, 1.0, "pre-solve iterations per step, mean (0.2 measured)")
+	assert.LessOrEqual(t, preMax, 60, "pre-solve iterations of a step, most (48 measured)")
+	assert.LessOrEqual(t, meanRest, float64(restBound), "iterations per step at rest, mean")
+	assert.LessOrEqual(t, restMax, restBound, "iterations per step at rest, most")
 }

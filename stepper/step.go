@@ -71,8 +71,9 @@ type Stats struct {
 	// SeedSweeps is the projected Gauss–Seidel sweeps that chose the start
 	// index sets of the new contacts' normal rows, in that pre-solve or,
 	// when no new contact has friction, in the step's solve (run when at
-	// least a quarter of the step's contact points are new), 0 when none
-	// ran.
+	// least a quarter of the step's contact points are new), or that
+	// estimated the new contacts' normal impulses in its place (fewer than
+	// a quarter new, Budget 0), 0 when none ran.
 	SeedSweeps int
 	// ImpactSweeps is the number of sweeps over the contact pairs that
 	// resolved this step's impacts (Settings.Impacts = PropagatedImpacts),

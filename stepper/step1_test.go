@@ -1,0 +1,31 @@
+package stepper_test
+
+import (
+	"testing"
+
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/stretchr/testify/require"
+)
+
+// Step 1 of the 210-brick pyramid (base 20, 7 080 rows) built at rest:
+// every contact new, A's pattern and the factor's ordering built from
+// scratch, the new contacts' pre-solve; against BenchmarkPyramidSteady, the
+// cost of a cold start on a two-dimensional contact graph.
+func BenchmarkPyramidStep1(b *testing.B) {
+	p := scenes.DefaultPyramidParams()
+	p.Base = 20
+	b.ReportAllocs()
+	iters, pre := 0, 0
+	for b.Loop() {
+		b.StopTimer()
+		w, err := scenes.Pyramid(p)
+		require.NoError(b, err)
+		b.StartTimer()
+		st, err := w.Step()
+		require.NoError(b, err)
+		iters += st.Iterations
+		pre += st.PreSolveIterations
+	}
+	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+	b.ReportMetric(float64(pre)/float64(b.N), "presolve-its/op")
+}
