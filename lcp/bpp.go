@@ -138,6 +138,8 @@ type BPP struct {
 	dmTheta       float64
 	// The sparse LDLᵀ and the dense LU of the free block.
 	sfac         sparseLDL
+	kkt          kktLDL // the body-space factorization (Problem.KKT)
+	kktPath      int8   // tests: kktAuto, kktForce or kktOff
 	lu           mat.LU
 	blk          mat.Dense
 	luRHS, luSol mat.VecDense
@@ -313,6 +315,7 @@ func (st *bppSolve) start() error {
 		return fmt.Errorf("bpp: %s: %w", reason, ErrUnsupported)
 	}
 	st.sp, _ = p.A.(*Sparse)
+	s.kkt.built = false // a new problem: K̃ is rebuilt on first use
 	if st.sp == nil {
 		s.fac.reset(n)
 	}
@@ -793,10 +796,16 @@ func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
 // trySparse is one attempt of solveSparse: false if a stale factor failed
 // to refine (x unchanged).
 func (s *BPP) trySparse(p *Problem, a *Sparse, x, w []float64) (bool, error) {
+	if s.kktFace(p, a, x, w) {
+		return true, nil
+	}
 	ok := s.sfac.factor(a, s.state)
 	if !ok && !s.reg {
 		// A pivot at rounding level: a semidefinite block (see BPP).
 		s.enterRegularized(x)
+		if s.kktFace(p, a, x, w) {
+			return true, nil
+		}
 		ok = s.sfac.factor(a, s.state)
 	}
 	if !ok {
@@ -825,6 +834,44 @@ func (s *BPP) trySparse(p *Problem, a *Sparse, x, w []float64) (bool, error) {
 	p.Residual(w, x)
 	return true, nil
 }
+
+// kktFace solves the face through p.KKT (see kktLDL) when it is set and
+// its factorization is the cheaper (or kktPath forces it), setting x_F and
+// w = A x + b; it reports false, x and w unchanged, when the dual
+// factorization is to solve the face. On entry x holds the fixed values
+// and zeros for free rows, w = A x + b.
+func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
+	if p.KKT == nil || s.kktPath == kktOff {
+		return false
+	}
+	g := &s.kkt
+	if !g.built || g.src != p.KKT || g.shift != s.sfac.shift {
+		g.build(p.KKT, s.diag, s.sfac.shift)
+	}
+	if s.kktPath != kktForce && !g.choose(a, &s.sfac) {
+		return false
+	}
+	r := s.rhs[:len(s.state)]
+	for i, v := range s.state {
+		if v == Free {
+			r[i] = -w[i] + s.rhsShift(i)
+		}
+	}
+	if !g.solve(a, s.state, r, x) {
+		return false
+	}
+	p.Residual(w, x)
+	return true
+}
+
+// The paths of a *Sparse A's face solves with a Problem.KKT (BPP.kktPath):
+// chosen by flops, always the KKT (falling back to the dual when it does
+// not refine), never.
+const (
+	kktAuto int8 = iota
+	kktForce
+	kktOff
+)
 
 // updateFactor makes s.fac the Cholesky factor of A_FF for the free set in
 // s.state, by deleting and appending indices or by refactoring, whichever is

@@ -143,6 +143,16 @@ type sparseLDL struct {
 	rr, dx             []float64
 	modifyOps          int // the last call's row modifications (0: it refactored)
 
+	// negBelow: rows i < negBelow expect negative pivots (the constraint
+	// rows of a quasi-definite KKT matrix, see kktLDL) and are −1 outside
+	// F; 0 for a positive definite A.
+	negBelow int
+	// symFlops is the structural flop count of a full factorization of
+	// the pattern (Σ_j c_j(c_j−1)/2 over the column counts c_j of L), set
+	// by the symbolic analysis: the up-looking solves' multiply-adds when
+	// every row is in F.
+	symFlops int
+
 	ord ordering
 }
 
@@ -150,16 +160,7 @@ type sparseLDL struct {
 // false if the block is not numerically positive definite.
 func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 	n := a.n
-	if f.a != a || f.ver != a.version || len(f.perm) != n {
-		f.perm = f.ord.minDegree(a, f.perm)
-		f.a, f.ver = a, a.version
-		f.ploc = growInt32(f.ploc, n)
-		for k, i := range f.perm {
-			f.ploc[i] = int32(k)
-		}
-		f.symbolic(a)
-		f.valid = false
-	}
+	f.analyze(a)
 	f.free = f.free[:0]
 	f.loc = growInt32(f.loc, n)
 	for _, i := range f.perm {
@@ -184,7 +185,7 @@ func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 			case j == i && in:
 				v = vals[t]
 			case j == i:
-				v = 1
+				v = f.unit(i)
 			case in && state[j] == Free:
 				v = vals[t]
 			}
@@ -276,6 +277,42 @@ func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 	return f.valid
 }
 
+// analyze computes the ordering and the symbolic analysis of a's pattern
+// unless they are those of the last call (same matrix, same version).
+func (f *sparseLDL) analyze(a *Sparse) {
+	n := a.n
+	if f.a == a && f.ver == a.version && len(f.perm) == n {
+		return
+	}
+	f.perm = f.ord.minDegree(a, f.perm)
+	f.a, f.ver = a, a.version
+	f.ploc = growInt32(f.ploc, n)
+	for k, i := range f.perm {
+		f.ploc[i] = int32(k)
+	}
+	f.symbolic(a)
+	f.valid = false
+}
+
+// unit returns the diagonal of row i of the padded matrix when i is outside
+// F: −1 for a row whose pivot is expected negative (i < negBelow), else 1.
+func (f *sparseLDL) unit(i int32) float64 {
+	if int(i) < f.negBelow {
+		return -1
+	}
+	return 1
+}
+
+// pivotOK reports whether d, the pivot of position k, has the expected sign
+// (negative for a row below negBelow, positive otherwise) and exceeds
+// pivotFloor·|akk| in magnitude, akk the diagonal entry it came from.
+func (f *sparseLDL) pivotOK(k int, d, akk float64) bool {
+	if int(f.perm[k]) < f.negBelow {
+		d = -d
+	}
+	return d > pivotFloor*math.Abs(akk) && !math.IsInf(d, 0)
+}
+
 // keep records the values of A and the free set of the factored C, which
 // the next call compares its own with; nothing when the pattern is too
 // small for modifications (the copy would be work on every iteration).
@@ -337,8 +374,11 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 		}
 	}
 	f.lp[0] = 0
+	f.symFlops = 0
 	for k := 0; k < n; k++ {
-		f.lp[k+1] = f.lp[k] + int(f.lnz[k])
+		c := int(f.lnz[k])
+		f.lp[k+1] = f.lp[k] + c
+		f.symFlops += c * (c - 1) / 2
 	}
 	f.pathLen = growInt(f.pathLen, n)
 	for k := n - 1; k >= 0; k-- {
@@ -464,7 +504,7 @@ func (f *sparseLDL) row(k int, full bool) bool {
 	if full {
 		f.rowFlops[k], f.rowLen[k] = flops, cols
 	}
-	if !(dk > pivotFloor*math.Abs(akk)) || math.IsInf(dk, 0) {
+	if !f.pivotOK(k, dk, akk) {
 		f.failed = int(f.loc[f.perm[k]])
 		if f.failed < 0 {
 			f.failed = 0
@@ -583,7 +623,7 @@ func (f *sparseLDL) deleteRow(k int) {
 		f.lx[q] = 0
 	}
 	dk := f.d[k]
-	f.d[k] = 1
+	f.d[k] = f.unit(f.perm[k])
 	f.rank1(k, dk)
 }
 
@@ -645,7 +685,7 @@ func (f *sparseLDL) rank1(k int, alpha float64) bool {
 		}
 		dj := f.d[j]
 		dn := dj + alpha*p*p
-		if akk := f.cxOld[f.cdiag[j]] * (1 + f.shift); !(dn > pivotFloor*math.Abs(akk)) || math.IsInf(dn, 0) {
+		if akk := f.cxOld[f.cdiag[j]] * (1 + f.shift); !f.pivotOK(int(j), dn, akk) {
 			ok = false
 			for q := f.lp[j]; q < f.lp[j+1]; q++ {
 				w[f.li[q]] = 0
