@@ -298,6 +298,7 @@ func (st *bppSolve) start() error {
 	st.x, st.w = st.dst.X, st.dst.W
 	st.wtol = scales(p, st.set.Tolerance, s.xtol)
 	st.sw = st.wtol / tolOrDefault(st.set.Tolerance)
+	s.kkt.sw = st.sw
 	st.budget = st.set.MaxIterations
 	if st.budget <= 0 {
 		st.budget = 100 + 10*n
@@ -315,7 +316,8 @@ func (st *bppSolve) start() error {
 		return fmt.Errorf("bpp: %s: %w", reason, ErrUnsupported)
 	}
 	st.sp, _ = p.A.(*Sparse)
-	s.kkt.built = false // a new problem: K̃ is rebuilt on first use
+	// A new problem: K̃ is rebuilt on first use, and its w checked.
+	s.kkt.built, s.kkt.mismatch, s.kkt.verified = false, false, false
 	if st.sp == nil {
 		s.fac.reset(n)
 	}
@@ -781,7 +783,12 @@ func (s *BPP) rhsShift(i int) float64 {
 // solveSparse solves the free block of a *Sparse A with the sparse LDLᵀ and
 // sets w = A x + b. On entry x holds the fixed values and zeros for free rows.
 func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
-	p.Residual(w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
+	// w_F = b_F + A_F,fixed x_fixed: minus the right-hand side.
+	if s.kktOn(p, a) {
+		s.kkt.mulAdd(w, x, p.B)
+	} else {
+		p.Residual(w, x)
+	}
 	for {
 		done, err := s.trySparse(p, a, x, w)
 		if done || err != nil {
@@ -841,26 +848,83 @@ func (s *BPP) trySparse(p *Problem, a *Sparse, x, w []float64) (bool, error) {
 // factorization is to solve the face. On entry x holds the fixed values
 // and zeros for free rows, w = A x + b.
 func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
-	if p.KKT == nil || s.kktPath == kktOff {
+	if !s.kktOn(p, a) {
 		return false
 	}
 	g := &s.kkt
-	if !g.built || g.src != p.KKT || g.shift != s.sfac.shift {
-		g.build(p.KKT, s.diag, s.sfac.shift)
-	}
-	if s.kktPath != kktForce && !g.choose(a, &s.sfac) {
-		return false
-	}
 	r := s.rhs[:len(s.state)]
 	for i, v := range s.state {
 		if v == Free {
 			r[i] = -w[i] + s.rhsShift(i)
 		}
 	}
-	if !g.solve(a, s.state, r, x) {
+	if !g.solve(s.state, r, x) {
 		return false
 	}
+	g.mulAdd(w, x, p.B)
+	// The face's residual, −w_F less the proximal term, is at rounding
+	// level unless KKT does not describe A: then the dual solves the face,
+	// and every later one of this Solve.
+	for i, v := range s.state {
+		if v != Free {
+			continue
+		}
+		if e := w[i] - s.rhsShift(i); s.reg {
+			e += SemidefiniteShift * s.diag[i] * x[i]
+			if !(math.Abs(e) <= kktCheck*g.sw) {
+				return s.kktMismatch(p, x, w)
+			}
+		} else if !(math.Abs(e) <= kktCheck*g.sw) {
+			return s.kktMismatch(p, x, w)
+		}
+	}
+	return true
+}
+
+// kktCheck is the face residual, relative to the velocity scale max|b|,
+// above which a KKT solution is taken for a KKT that does not describe A
+// (the bound solveFree puts on an updated dense factor).
+const kktCheck = 1e-8
+
+// kktMismatch undoes a KKT face solution whose residual showed that
+// Problem.KKT does not describe A (x_F back to 0, w = A x + b), stops the
+// KKT path for the rest of the Solve, and reports false.
+func (s *BPP) kktMismatch(p *Problem, x, w []float64) bool {
+	for i, v := range s.state {
+		if v == Free {
+			x[i] = 0
+		}
+	}
 	p.Residual(w, x)
+	s.kkt.mismatch = true
+	s.kkt.fallbacks++
+	return false
+}
+
+// kktOn reports whether the face solves of a go through p.KKT (see
+// kktLDL): it is set and describes A as far as this Solve has seen, and its
+// factorization is the cheaper one or kktPath forces it. It builds K̃ for
+// the current shift.
+func (s *BPP) kktOn(p *Problem, a *Sparse) bool {
+	g := &s.kkt
+	if p.KKT == nil || s.kktPath == kktOff || g.mismatch {
+		return false
+	}
+	if !g.built || g.src != p.KKT || g.shift != s.sfac.shift {
+		g.build(p.KKT, s.diag, s.sfac.shift)
+	}
+	if !(s.kktPath == kktForce || g.choose(a, &s.sfac)) {
+		return false
+	}
+	if !g.verified {
+		// Once per Solve: KKT describes A.
+		g.verified = true
+		if !g.describes(a) {
+			g.mismatch = true
+			g.fallbacks++
+			return false
+		}
+	}
 	return true
 }
 

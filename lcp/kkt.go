@@ -120,22 +120,8 @@ func checkMassBlock(m *[36]float64) error {
 		}
 	}
 	var l [36]float64
-	for j := 0; j < 6; j++ {
-		d := m[6*j+j]
-		for t := 0; t < j; t++ {
-			d -= l[6*j+t] * l[6*j+t]
-		}
-		if !(d > pivotFloor*math.Abs(m[6*j+j])) {
-			return fmt.Errorf("not positive definite (pivot %d is %v)", j, d)
-		}
-		l[6*j+j] = math.Sqrt(d)
-		for i := j + 1; i < 6; i++ {
-			s := m[6*i+j]
-			for t := 0; t < j; t++ {
-				s -= l[6*i+t] * l[6*j+t]
-			}
-			l[6*i+j] = s / l[6*j+j]
-		}
+	if j, ok := cholesky6(&l, m); !ok {
+		return fmt.Errorf("not positive definite (Cholesky pivot %d)", j)
 	}
 	return nil
 }

@@ -47,12 +47,23 @@ type kktLDL struct {
 	n     int       // rows of the dual
 	shift float64   // the shift K̃ was built with
 	built bool      // K̃ is that of src, shift and the current Solve's diagonal
+	// mismatch: a face solution's residual showed that src does not
+	// describe A; sw: the Solve's velocity scale max|b|.
+	// verified: describes was asked this Solve; mismatch: it said no, or a
+	// face solution's residual was not at rounding level.
+	mismatch, verified bool
+	sw                 float64 // the Solve's velocity scale max|b|
+	probe, pa, pk      []float64
 
+	cx  []float64 // the rows' exact compliances c_i + shift·a_ii (K's)
 	kst []State   // states of K̃'s rows: the dual's, then Free for the bodies
-	kb  []float64 // right-hand side / solution in the order of f.free
-	y   []float64 // the dual solution, all n rows (0 outside F)
-	r   []float64 // the dual right-hand side, all n rows
-	res []float64 // residual r − A_FF y
+	kb  []float64 // a right-hand side / solution in the order of f.free
+	rhs []float64 // [−r_F; 0] by K index (0 outside F)
+	z   []float64 // the solution [y; u] by K index (0 outside F)
+	res []float64 // the residual rhs − K z by K index
+
+	mchol [][36]float64 // Cholesky factors of the Mass blocks (mulAdd)
+	gv    []float64     // mulAdd: Jᵀ x, then M⁻¹ Jᵀ x, per body
 
 	// The choice of the path for the patterns of the last choice.
 	dualA              *Sparse
@@ -81,11 +92,17 @@ const kktMargin = 2
 // solve to solve.
 func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 	n, nb := kk.N(), len(kk.Mass)
-	g.src, g.n, g.shift, g.built = kk, n, shift, true
+	if g.src != kk || !g.built {
+		g.src = kk
+		g.factorMass()
+	}
+	g.n, g.shift, g.built = n, shift, true
 	g.f.negBelow = n
 	g.k.Reset(n + 6*nb)
+	g.cx = grow(g.cx, n)
 	for i := 0; i < n; i++ {
 		c := kk.C[i] + shift*diag[i]
+		g.cx[i] = c
 		if floor := kktDelta * diag[i]; c < floor {
 			c = floor
 		}
@@ -132,23 +149,23 @@ func (g *kktLDL) choose(a *Sparse, dual *sparseLDL) bool {
 // the face (A_FF + shift·diag(A)_FF) x_F = r_F, r given for all n rows (read
 // on F only), and reports whether it got there (see kktLDL); x is left
 // alone when it did not. diag is the diagonal of A.
-func (g *kktLDL) solve(a *Sparse, state []State, r, x []float64) bool {
+func (g *kktLDL) solve(state []State, r, x []float64) bool {
 	n, nk := g.n, g.k.n
 	g.kst = growStates(g.kst, nk)
 	copy(g.kst, state[:n])
 	for i := n; i < nk; i++ {
 		g.kst[i] = Free
 	}
-	g.r = grow(g.r, n)
+	g.rhs = grow(g.rhs, nk)
+	clear(g.rhs)
 	for i, v := range state[:n] {
-		g.r[i] = 0
 		if v == Free {
-			g.r[i] = r[i]
+			g.rhs[i] = -r[i]
 		}
 	}
 	g.retries = 0
 	for {
-		if g.attempt(a, state) {
+		if g.attempt(state) {
 			break
 		}
 		if g.f.stale && g.retries == 0 {
@@ -162,32 +179,32 @@ func (g *kktLDL) solve(a *Sparse, state []State, r, x []float64) bool {
 	}
 	for i, v := range state[:n] {
 		if v == Free {
-			x[i] = g.y[i]
+			x[i] = g.z[i]
 		}
 	}
 	g.solves++
 	return true
 }
 
-// attempt factors K̃ for the free set and refines y against A_FF; it
-// reports false when the factorization or the refinement failed.
-func (g *kktLDL) attempt(a *Sparse, state []State) bool {
+// attempt factors K̃ for the free set and refines z = [y; u] against K;
+// it reports false when the factorization or the refinement failed.
+func (g *kktLDL) attempt(state []State) bool {
 	g.refineIts = 0
 	if !g.f.factor(&g.k, g.kst) {
 		return false
 	}
-	n := g.n
-	g.y = grow(g.y, n)
-	g.res = grow(g.res, n)
-	copy(g.res, g.r)
-	clear(g.y)
+	nk := g.k.n
+	g.z = grow(g.z, nk)
+	g.res = grow(g.res, nk)
+	clear(g.z)
+	copy(g.res, g.rhs)
 	prev := math.Inf(1)
 	for it := 0; ; it++ {
-		g.direct(g.res) // y += K̃⁻¹ res
-		worst, ok := g.residual(a, state)
+		g.direct() // z += K̃⁻¹ res
+		worst, ok := g.residual()
 		if ok {
-			// A fresh factor needing more than refineSlow steps stays as
-			// it is (its δ is the cause); a stale one is refactored next.
+			// A stale factor that needed more than refineSlow steps is
+			// refactored next time (a fresh one's steps are its δ's).
 			g.f.refreshNext = g.f.refreshNext || (g.f.stale && it > refineSlow)
 			return true
 		}
@@ -199,49 +216,41 @@ func (g *kktLDL) attempt(a *Sparse, state []State) bool {
 	}
 }
 
-// direct adds to y the dual part of K̃⁻¹ [0; −res] (the solve with the
-// current factor).
-func (g *kktLDL) direct(res []float64) {
-	n := g.n
+// direct adds K̃⁻¹ res to z (the solve with the current factor), on the
+// free positions of K̃.
+func (g *kktLDL) direct() {
 	free := g.f.free
 	g.kb = grow(g.kb, len(free))
 	kb := g.kb
 	for k, i := range free {
-		kb[k] = 0
-		if int(i) < n {
-			kb[k] = -res[i]
-		}
+		kb[k] = g.res[i]
 	}
 	g.f.solveDirect(kb)
 	for k, i := range free {
-		if int(i) < n {
-			g.y[i] += kb[k]
-		}
+		g.z[i] += kb[k]
 	}
 }
 
-// residual sets res = r − (A_FF + shift·diag) y on the free rows (0 on the
-// others) and returns the largest |res_i| relative to its Oettli–Prager
-// scale, Σ_j |ã_ij y_j| + |r_i|, and whether all are within refineTol of it
-// (the test of sparseLDL.residual).
-func (g *kktLDL) residual(a *Sparse, state []State) (float64, bool) {
+// residual sets res = rhs − K z on the free positions of K (K: K̃ with the
+// rows' exact diagonal −(c_i + shift·a_ii)) and returns the largest
+// |res_i| relative to its Oettli–Prager scale, Σ_j |k_ij z_j| + |rhs_i|,
+// and whether all are within refineTol of it (the test of
+// sparseLDL.residual, in K's space).
+func (g *kktLDL) residual() (float64, bool) {
 	worst, ok := 0.0, true
-	for i, v := range state[:g.n] {
-		if v != Free {
-			g.res[i] = 0
-			continue
-		}
-		cols, vals := a.row(i)
-		s, sc := g.r[i], math.Abs(g.r[i])
+	n := int32(g.n)
+	for _, i := range g.f.free {
+		cols, vals := g.k.row(int(i))
+		s, sc := g.rhs[i], math.Abs(g.rhs[i])
 		for t, j := range cols {
-			if state[j] != Free {
+			if g.kst[j] != Free {
 				continue
 			}
-			av := vals[t]
-			if int(j) == i {
-				av *= 1 + g.shift
+			kv := vals[t]
+			if j == i && i < n {
+				kv = -g.cx[i]
 			}
-			p := av * g.y[j]
+			p := kv * g.z[j]
 			s -= p
 			sc += math.Abs(p)
 		}
@@ -256,4 +265,124 @@ func (g *kktLDL) residual(a *Sparse, state []State) (float64, bool) {
 		}
 	}
 	return worst, ok
+}
+
+// factorMass keeps the Cholesky factor of each of src's Mass blocks (their
+// positive definiteness is checked by KKT.Validate), for mulAdd.
+func (g *kktLDL) factorMass() {
+	kk := g.src
+	if cap(g.mchol) < len(kk.Mass) {
+		g.mchol = make([][36]float64, len(kk.Mass))
+	}
+	g.mchol = g.mchol[:len(kk.Mass)]
+	for b := range kk.Mass {
+		cholesky6(&g.mchol[b], &kk.Mass[b])
+	}
+	g.gv = grow(g.gv, 6*len(kk.Mass))
+}
+
+// cholesky6 sets l to the lower Cholesky factor of the symmetric positive
+// definite 6×6 m (row-major; the strict upper triangle of l is left
+// alone). It reports the first pivot, if any, at most pivotFloor times its
+// diagonal entry.
+func cholesky6(l, m *[36]float64) (int, bool) {
+	for j := 0; j < 6; j++ {
+		d := m[6*j+j]
+		for t := 0; t < j; t++ {
+			d -= l[6*j+t] * l[6*j+t]
+		}
+		if !(d > pivotFloor*math.Abs(m[6*j+j])) {
+			return j, false
+		}
+		l[6*j+j] = math.Sqrt(d)
+		for i := j + 1; i < 6; i++ {
+			s := m[6*i+j]
+			for t := 0; t < j; t++ {
+				s -= l[6*i+t] * l[6*j+t]
+			}
+			l[6*i+j] = s / l[6*j+j]
+		}
+	}
+	return 0, true
+}
+
+// mulAdd sets w = A x + b in body space, w = J (M⁻¹ (Jᵀ x)) + C x + b
+// (O(n + bodies) instead of A's O(nnz)), equal to p.Residual's to rounding
+// when src describes A.
+func (g *kktLDL) mulAdd(w, x, b []float64) {
+	kk := g.src
+	gv := g.gv
+	clear(gv)
+	for i, bs := range kk.Body {
+		xi := x[i]
+		if xi == 0 {
+			continue
+		}
+		for s, bd := range bs {
+			if bd < 0 {
+				continue
+			}
+			v := gv[6*bd : 6*bd+6]
+			for t, jv := range kk.J[i][s] {
+				v[t] += jv * xi
+			}
+		}
+	}
+	for bd := range g.mchol {
+		l := &g.mchol[bd]
+		v := gv[6*bd : 6*bd+6]
+		for r := 0; r < 6; r++ { // L y = g
+			s := v[r]
+			for t := 0; t < r; t++ {
+				s -= l[6*r+t] * v[t]
+			}
+			v[r] = s / l[6*r+r]
+		}
+		for r := 5; r >= 0; r-- { // Lᵀ v = y
+			s := v[r]
+			for t := r + 1; t < 6; t++ {
+				s -= l[6*t+r] * v[t]
+			}
+			v[r] = s / l[6*r+r]
+		}
+	}
+	for i, bs := range kk.Body {
+		s := kk.C[i]*x[i] + b[i]
+		for k, bd := range bs {
+			if bd < 0 {
+				continue
+			}
+			v := gv[6*bd : 6*bd+6]
+			j := &kk.J[i][k]
+			s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
+		}
+		w[i] = s
+	}
+}
+
+// describes reports whether src describes a: A z and J M⁻¹ Jᵀ z + C z
+// agree within kktCheck of max_i |(A z)_i| for the probe z_i = 1 + (i mod
+// 7)/7 (deterministic, no zero entry). One product with A per Solve.
+func (g *kktLDL) describes(a *Sparse) bool {
+	n := g.n
+	g.probe = grow(g.probe, n)
+	g.pa = grow(g.pa, n)
+	g.pk = grow(g.pk, n)
+	zero := g.pk // mulAdd's b: zero, then its result
+	clear(zero)
+	for i := range g.probe {
+		g.probe[i] = 1 + float64(i%7)/7
+	}
+	a.MulVecTo(g.pa, g.probe)
+	g.mulAdd(g.pk, g.probe, zero)
+	scale := 0.0
+	for _, v := range g.pa {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	for i, v := range g.pa {
+		if !(math.Abs(v-g.pk[i]) <= kktCheck*scale) {
+			return false
+		}
+	}
+	return true
 }
