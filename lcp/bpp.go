@@ -102,6 +102,20 @@ import (
 // MaxDenseFallback rows. Index sets, budget and warm starts are the same
 // for Dense and Sparse, and the iterates agree to rounding.
 //
+// Body space. A *Sparse A with a Problem.KKT (A = J M⁻¹ Jᵀ + C, as the
+// stepper assembles it) has its faces solved through the quasi-definite
+// [M J_Fᵀ; J_F −C̃_F] instead, with the same sparse LDLᵀ machinery, when
+// that factorization's structural flops are under half the dual's (a brick
+// pyramid: 75 times fewer): C̃ is C + ε diag(A) in regularized mode (exact),
+// and at least 1e-8·aᵢᵢ for rigid rows otherwise, the solve refined against
+// the unregularized matrix to the backward error of a direct solve, and
+// w = A x + b formed in body space. A refinement that does not converge (a
+// singular face with an inconsistent right-hand side) hands the face to
+// the dual factorization, which then finds the rounding-level pivot that
+// starts regularized mode; a KKT that does not match A (checked once per
+// Solve) hands it the whole Solve. The answers agree with the dual path's
+// to the faces' rounding (see kktLDL).
+//
 // A BPP keeps its workspace between solves, so repeated solves of one size
 // do not allocate; it is not safe for concurrent use.
 type BPP struct {
@@ -863,8 +877,8 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 	}
 	g.mulAdd(w, x, p.B)
 	// The face's residual, −w_F less the proximal term, is at rounding
-	// level unless KKT does not describe A: then the dual solves the face,
-	// and every later one of this Solve.
+	// level after a converged refinement; a larger one hands this face and
+	// the rest of the Solve to the dual factorization.
 	for i, v := range s.state {
 		if v != Free {
 			continue
@@ -882,13 +896,14 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 }
 
 // kktCheck is the face residual, relative to the velocity scale max|b|,
-// above which a KKT solution is taken for a KKT that does not describe A
-// (the bound solveFree puts on an updated dense factor).
+// above which a KKT face solution is rejected (the bound solveFree puts on
+// an updated dense factor), and the relative difference between A z and
+// its body-space product above which a KKT is taken not to describe A.
 const kktCheck = 1e-8
 
-// kktMismatch undoes a KKT face solution whose residual showed that
-// Problem.KKT does not describe A (x_F back to 0, w = A x + b), stops the
-// KKT path for the rest of the Solve, and reports false.
+// kktMismatch undoes a KKT face solution whose residual is not at
+// rounding level (x_F back to 0, w = A x + b), stops the KKT path for the
+// rest of the Solve, and reports false.
 func (s *BPP) kktMismatch(p *Problem, x, w []float64) bool {
 	for i, v := range s.state {
 		if v == Free {

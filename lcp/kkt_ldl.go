@@ -26,20 +26,27 @@ import "math"
 // factorization for symmetric quasidefinite systems", SIAM J. Matrix Anal.
 // Appl. 17(1), 1996), and a regularized c̃ is not the problem's.
 //
-// Exactness. So every solve refines against the face of the dual A itself
-// (its matrix–vector product, O(nnz(A_FF))):
+// Exactness. So every solve refines against the exact K (K̃ with the rows'
+// diagonal −(c_i + shift·a_ii)), whose Schur complement on the rows is the
+// face of A (+ shift·diag(A)) itself, in K's space (a product with K costs
+// O(nnz K), far below A's O(nnz A) on a pyramid):
 //
-//	y₀ = K̃⁻¹ r,   y_{k+1} = y_k + K̃⁻¹ (r − A_FF y_k),
+//	z₀ = K̃⁻¹ [−r; 0],   z_{k+1} = z_k + K̃⁻¹ ([−r; 0] − K z_k),
 //
-// until every row's residual is within refineTol of its Oettli–Prager
-// scale, the test a stale dual factor passes (sparseLDL.solve). A step that
-// fails to halve the worst residual, or maxRefine steps, end the attempt:
-// a stale factor is refactored and tried once more, a fresh one gives way
-// to the dual factorization (BPP's fallback). The contraction per step is
-// about max_i δ_i/(λ_min(A_FF) + δ_i) plus the factor's rounding, so a
-// positive definite face converges in two or three steps and a singular
-// one (redundant rigid contacts) fails fast, where the dual factorization
-// meets its pivot at rounding level and BPP enters regularized mode.
+// until every row of K's residual is within refineTol of its Oettli–Prager
+// scale, Σ_j |k_ij z_j| + |rhs_i| (the test a stale dual factor passes,
+// sparseLDL.solve). A step that fails to halve the worst residual, or
+// maxRefine steps, end the attempt: a stale factor is refactored and tried
+// once more, a fresh one gives way to the dual factorization (BPP's
+// fallback). The contraction per step is about max_i δ_i/(λ_min(A_FF) + δ_i)
+// plus the factor's rounding, so a positive definite face converges in one
+// to three steps; on a singular face the iteration is the proximal point
+// method of the metric δ·diag(A) from 0, which converges to the solution
+// of least diag(A)-norm when r is in the range of A_FF (the solution the
+// dual path's regularized mode approaches), and fails at once when it is
+// not (redundant rigid contacts carrying position errors), where the dual
+// factorization meets its pivot at rounding level and BPP enters
+// regularized mode.
 type kktLDL struct {
 	src   *KKT      // the description K was built from
 	k     Sparse    // K̃, rows then bodies

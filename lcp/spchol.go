@@ -11,7 +11,9 @@ import (
 //
 // and succeeds only when every pivot d_k exceeds pivotFloor·|a_kk| (the same
 // test the dense Cholesky uses), that is when A_FF is numerically positive
-// definite; with D > 0 it is a Cholesky factorization L D^½.
+// definite; with D > 0 it is a Cholesky factorization L D^½. With negBelow
+// set (the quasi-definite K̃ of kktLDL) the rows below it expect negative
+// pivots instead, −d_k > pivotFloor·|a_kk|, and are −1 outside F.
 //
 // Ordering. P is a minimum degree ordering of the graph of the whole of A,
 // computed once per pattern (a, a.version) and kept across calls, restricted
