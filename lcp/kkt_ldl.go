@@ -262,13 +262,8 @@ func (g *kktLDL) residual() (float64, bool) {
 			sc += math.Abs(p)
 		}
 		g.res[i] = s
-		if e := math.Abs(s); e > refineTol*sc {
-			ok = false
-			if sc > 0 {
-				worst = math.Max(worst, e/sc)
-			} else {
-				worst = math.Inf(1)
-			}
+		if w, bad := opError(s, sc); bad {
+			ok, worst = false, math.Max(worst, w)
 		}
 	}
 	return worst, ok

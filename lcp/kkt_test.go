@@ -62,6 +62,12 @@ func randomKKT(rng *rand.Rand, nb, n, zeroC int) (*KKT, *Sparse, *mat.Dense) {
 		}
 	}
 	d := denseA(k, minv)
+	return k, kktSparse(k, d), d
+}
+
+// kktSparse returns d as a Sparse in the pattern of k's rows sharing a body.
+func kktSparse(k *KKT, d *mat.Dense) *Sparse {
+	n := k.N()
 	var a Sparse
 	a.Reset(n)
 	for i := 0; i < n; i++ {
@@ -72,7 +78,7 @@ func randomKKT(rng *rand.Rand, nb, n, zeroC int) (*KKT, *Sparse, *mat.Dense) {
 		}
 	}
 	a.Finish()
-	return k, &a, d
+	return &a
 }
 
 func shareBody(k *KKT, i, j int) bool {
@@ -288,17 +294,7 @@ func TestKKTSingularFace(t *testing.T) {
 	k.J = append(k.J, k.J[0])
 	k.C = append(k.C, 0)
 	n := 13
-	d := denseA(k, inverses(t, k))
-	var a Sparse
-	a.Reset(n)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			if shareBody(k, i, j) {
-				a.Add(i, j, d.At(i, j))
-			}
-		}
-	}
-	a.Finish()
+	a := kktSparse(k, denseA(k, inverses(t, k)))
 	lo, hi := make([]float64, n), make([]float64, n)
 	for i := range lo {
 		lo[i], hi[i] = math.Inf(-1), math.Inf(1)
@@ -315,7 +311,7 @@ func TestKKTSingularFace(t *testing.T) {
 	solve := func(b []float64, path int8) (*BPP, Result) {
 		s := &BPP{kktPath: path}
 		var r Result
-		require.NoError(t, s.Solve(&r, &Problem{A: &a, B: b, Lo: lo, Hi: hi, KKT: k}, Settings{}))
+		require.NoError(t, s.Solve(&r, &Problem{A: a, B: b, Lo: lo, Hi: hi, KKT: k}, Settings{}))
 		return s, r
 	}
 	s1, r1 := solve(consistent, kktForce)

@@ -777,16 +777,24 @@ func (f *sparseLDL) residual(x, res []float64) (float64, bool) {
 			sc += math.Abs(p)
 		}
 		res[k] = s
-		if e := math.Abs(s); e > refineTol*sc {
-			ok = false
-			if sc > 0 {
-				worst = math.Max(worst, e/sc)
-			} else {
-				worst = math.Inf(1)
-			}
+		if w, bad := opError(s, sc); bad {
+			ok, worst = false, math.Max(worst, w)
 		}
 	}
 	return worst, ok
+}
+
+// opError returns a residual s's size relative to its Oettli–Prager scale
+// sc (+Inf when sc is 0) and whether it exceeds refineTol of it.
+func opError(s, sc float64) (float64, bool) {
+	e := math.Abs(s)
+	if !(e > refineTol*sc) {
+		return 0, false
+	}
+	if sc > 0 {
+		return e / sc, true
+	}
+	return math.Inf(1), true
 }
 
 // Refinement against a stale factor (see solve): the componentwise
