@@ -369,3 +369,81 @@ func TestKKTMismatchFallsBack(t *testing.T) {
 	assert.Equal(t, 1, viaKKT.kkt.fallbacks)
 	assert.Equal(t, r2.X, r1.X, "every face by the dual: the same bits")
 }
+
+// A sequence of faces through one kktLDL, as BPP's iterations and time
+// steps make them: indices entering and leaving F (row modifications of
+// the quasi-definite factor, with negative pivots on the rows), and a new
+// A at the same pattern (a stale factor refined against the new K). Every
+// face agrees with a dense LU of A_FF, and modifications and stale factors
+// were used.
+func TestKKTLDLModifyAndStale(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	nb, n := 10, 40
+	k, a, d := randomKKT(rng, nb, n, 2)
+	var g kktLDL
+	g.f.minModify = 1 // a small problem: modify it all the same
+	diag := make([]float64, n)
+	build := func() {
+		for i := range diag {
+			diag[i] = a.At(i, i)
+		}
+		g.built = false
+		g.build(k, diag, 0)
+	}
+	build()
+	state := make([]State, n)
+	r := make([]float64, n)
+	x := make([]float64, n)
+	modified, staleUsed := 0, 0
+	for trial := 0; trial < 30; trial++ {
+		if trial%10 == 9 {
+			// The next time step: the same bodies and rows, new values.
+			for b := range k.Mass {
+				for c := 0; c < 6; c++ {
+					k.Mass[b][7*c] *= 1 + 1e-3*rng.Float64()
+				}
+			}
+			for i := range k.J {
+				for s := range 2 {
+					for c := range 6 {
+						k.J[i][s][c] *= 1 + 1e-3*rng.NormFloat64()
+					}
+				}
+			}
+			minv := inverses(t, k)
+			d = denseA(k, minv)
+			a = kktSparse(k, d)
+			build()
+		} else {
+			for c := 0; c < 1+rng.IntN(3); c++ {
+				i := rng.IntN(n)
+				if state[i] == Free {
+					state[i] = AtLower
+				} else {
+					state[i] = Free
+				}
+			}
+		}
+		for i := range r {
+			r[i] = rng.NormFloat64()
+		}
+		require.True(t, g.solve(state, r, x), "trial %d", trial)
+		if g.f.modifyOps > 0 {
+			modified++
+		}
+		if g.f.stale {
+			staleUsed++
+		}
+		want := denseFace(t, d, state, r)
+		scale := 0.0
+		for _, v := range want {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		for i, v := range want {
+			assert.InDelta(t, v, x[i], 1e-8*scale, "trial %d row %d", trial, i)
+		}
+	}
+	t.Logf("modified %d, stale %d of 30 faces", modified, staleUsed)
+	assert.Positive(t, modified, "row modifications")
+	assert.Positive(t, staleUsed, "stale factors")
+}
