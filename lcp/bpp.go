@@ -108,13 +108,12 @@ import (
 // that factorization's structural flops are under half the dual's (a brick
 // pyramid: 75 times fewer): C̃ is C + ε diag(A) in regularized mode (exact),
 // and at least 1e-8·aᵢᵢ for rigid rows otherwise, the solve refined against
-// the unregularized matrix to the backward error of a direct solve, and
-// w = A x + b formed in body space. A refinement that does not converge (a
-// singular face with an inconsistent right-hand side) hands the face to
-// the dual factorization, which then finds the rounding-level pivot that
-// starts regularized mode; a KKT that does not match A (checked once per
-// Solve) hands it the whole Solve. The answers agree with the dual path's
-// to the faces' rounding (see kktLDL).
+// the unregularized matrix to the backward error of a direct solve. A
+// refinement that does not converge (a singular face with an inconsistent
+// right-hand side) hands the face to the dual factorization, which then
+// finds the rounding-level pivot that starts regularized mode; a KKT that
+// does not match A (checked once per Solve) hands it the whole Solve. The
+// answers agree with the dual path's to the faces' rounding (see kktLDL).
 //
 // A BPP keeps its workspace between solves, so repeated solves of one size
 // do not allocate; it is not safe for concurrent use.
@@ -797,12 +796,7 @@ func (s *BPP) rhsShift(i int) float64 {
 // solveSparse solves the free block of a *Sparse A with the sparse LDLᵀ and
 // sets w = A x + b. On entry x holds the fixed values and zeros for free rows.
 func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
-	// w_F = b_F + A_F,fixed x_fixed: minus the right-hand side.
-	if s.kktOn(p, a) {
-		s.kkt.mulAdd(w, x, p.B)
-	} else {
-		p.Residual(w, x)
-	}
+	p.Residual(w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
 	for {
 		done, err := s.trySparse(p, a, x, w)
 		if done || err != nil {
@@ -875,7 +869,7 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 	if !g.solve(s.state, r, x) {
 		return false
 	}
-	g.mulAdd(w, x, p.B)
+	p.Residual(w, x)
 	// The face's residual, −w_F less the proximal term, is at rounding
 	// level after a converged refinement; a larger one hands this face and
 	// the rest of the Solve to the dual factorization.
