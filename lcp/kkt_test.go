@@ -447,3 +447,19 @@ func TestKKTLDLModifyAndStale(t *testing.T) {
 	assert.Positive(t, modified, "row modifications")
 	assert.Positive(t, staleUsed, "stale factors")
 }
+
+// dualFlopsBound is a lower bound of the minimum degree factorization's
+// structural flops, and the flops the numeric phase counts are those of
+// the symbolic analysis.
+func TestDualFlopsBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 10; trial++ {
+		nb := 5 + rng.IntN(30)
+		_, a, _ := randomKKT(rng, nb, nb+rng.IntN(5*nb), 0)
+		var f sparseLDL
+		state := make([]State, a.n)
+		require.True(t, f.factor(a, state))
+		assert.Equal(t, f.symFlops, f.fullFlops, "trial %d", trial)
+		assert.LessOrEqual(t, dualFlopsBound(a), f.symFlops, "trial %d", trial)
+	}
+}
