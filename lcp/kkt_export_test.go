@@ -12,8 +12,3 @@ func KKTStats(s *BPP) (solves, fallbacks, refine, kFlops, dFlops int) {
 	g := &s.kkt
 	return g.solves, g.fallbacks, g.refineIts, g.kFlops, g.dFlops
 }
-
-func KKTDbg(t interface{ Logf(string, ...any) }, s *BPP) {
-	g := &s.kkt
-	t.Logf("K n %d nnzL %d symFlops %d; recompute %d modifyOps %d stale %v refine %d retries %d solves %d fb %d reg %v", g.k.n, g.f.nnzL(), g.f.symFlops, g.f.recompute, g.f.modifyOps, g.f.stale, g.refineIts, g.retries, g.solves, g.fallbacks, s.reg)
-}

@@ -19,7 +19,8 @@ import (
 //
 // KKT, when set, describes A in body space, A = J M⁻¹ Jᵀ + C (see KKT):
 // BPP may factor the quasi-definite [M Jᵀ; J −C] instead of A's free
-// block; the answer is the same, and the other solvers ignore it.
+// block; the answer is the same, and the other solvers ignore it, as does
+// the JSON form (WriteProblem).
 type Problem struct {
 	A      Matrix
 	B      []float64
