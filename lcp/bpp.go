@@ -329,7 +329,7 @@ func (st *bppSolve) start() error {
 		return fmt.Errorf("bpp: %s: %w", reason, ErrUnsupported)
 	}
 	st.sp, _ = p.A.(*Sparse)
-	// A new problem: K̃ is rebuilt on first use, and its w checked.
+	// A new problem: K̃ is rebuilt on first use, and KKT checked against A.
 	s.kkt.built, s.kkt.mismatch, s.kkt.verified = false, false, false
 	if st.sp == nil {
 		s.fac.reset(n)
@@ -877,12 +877,11 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 		if v != Free {
 			continue
 		}
-		if e := w[i] - s.rhsShift(i); s.reg {
+		e := w[i] - s.rhsShift(i)
+		if s.reg {
 			e += SemidefiniteShift * s.diag[i] * x[i]
-			if !(math.Abs(e) <= kktCheck*g.sw) {
-				return s.kktMismatch(p, x, w)
-			}
-		} else if !(math.Abs(e) <= kktCheck*g.sw) {
+		}
+		if !(math.Abs(e) <= kktCheck*g.sw) {
 			return s.kktMismatch(p, x, w)
 		}
 	}

@@ -54,13 +54,12 @@ type kktLDL struct {
 	n     int       // rows of the dual
 	shift float64   // the shift K̃ was built with
 	built bool      // K̃ is that of src, shift and the current Solve's diagonal
-	// mismatch: a face solution's residual showed that src does not
-	// describe A; sw: the Solve's velocity scale max|b|.
 	// verified: describes was asked this Solve; mismatch: it said no, or a
-	// face solution's residual was not at rounding level.
+	// face solution's residual was not at rounding level (the rest of the
+	// Solve takes the dual path).
 	mismatch, verified bool
-	sw                 float64 // the Solve's velocity scale max|b|
-	probe, pa, pk      []float64
+	sw                 float64   // the Solve's velocity scale max|b|
+	probe, pa, pk      []float64 // describes: z, A z, the body-space product
 
 	cx  []float64 // the rows' exact compliances c_i + shift·a_ii (K's)
 	kst []State   // states of K̃'s rows: the dual's, then Free for the bodies
@@ -69,7 +68,7 @@ type kktLDL struct {
 	z   []float64 // the solution [y; u] by K index (0 outside F)
 	res []float64 // the residual rhs − K z by K index
 
-	mchol [][36]float64 // Cholesky factors of the Mass blocks (mulAdd)
+	mchol [][36]float64 // Cholesky factors of the Mass blocks (mulAdd, describes)
 	gv    []float64     // mulAdd: Jᵀ x, then M⁻¹ Jᵀ x, per body
 
 	// The choice of the path for the patterns of the last choice.
@@ -89,8 +88,8 @@ type kktLDL struct {
 const kktDelta = 1e-8
 
 // kktMargin: the body-space factorization is chosen when its structural
-// flops times kktMargin are below the dual's (its solve refines, at about
-// two solves and a product with A_FF per refinement step).
+// flops times kktMargin are below the dual's (its solves refine: a solve
+// and a product with K per step, one step on the stepper's faces).
 const kktMargin = 2
 
 // build makes K̃ from kk for the current diagonal diag of A and shift.
@@ -173,9 +172,9 @@ func dualFlopsBound(a *Sparse) int {
 }
 
 // solve sets x[i], for the rows i with state[i] == Free, to the solution of
-// the face (A_FF + shift·diag(A)_FF) x_F = r_F, r given for all n rows (read
-// on F only), and reports whether it got there (see kktLDL); x is left
-// alone when it did not. diag is the diagonal of A.
+// the face (A_FF + shift·diag(A)_FF) x_F = r_F (shift: K̃'s, see build), r
+// given for all n rows (read on F only), and reports whether it got there
+// (see kktLDL); x is left alone when it did not.
 func (g *kktLDL) solve(state []State, r, x []float64) bool {
 	n, nk := g.n, g.k.n
 	g.kst = growStates(g.kst, nk)
@@ -192,7 +191,7 @@ func (g *kktLDL) solve(state []State, r, x []float64) bool {
 	}
 	g.retries = 0
 	for {
-		if g.attempt(state) {
+		if g.attempt() {
 			break
 		}
 		if g.f.stale && g.retries == 0 {
@@ -215,7 +214,7 @@ func (g *kktLDL) solve(state []State, r, x []float64) bool {
 
 // attempt factors K̃ for the free set and refines z = [y; u] against K;
 // it reports false when the factorization or the refinement failed.
-func (g *kktLDL) attempt(state []State) bool {
+func (g *kktLDL) attempt() bool {
 	g.refineIts = 0
 	if !g.f.factor(&g.k, g.kst) {
 		return false
