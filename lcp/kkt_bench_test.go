@@ -59,14 +59,11 @@ func BenchmarkKKTPaths(b *testing.B) {
 				w.Settings.Solver = s
 				_, err = w.Step() // the path's first factorization
 				require.NoError(b, err)
-				b.ReportAllocs()
-				iters := 0
-				for b.Loop() {
+				loopIterations(b, func() int {
 					st, err := w.Step()
 					require.NoError(b, err)
-					iters += st.Iterations
-				}
-				b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+					return st.Iterations
+				})
 			})
 		}
 	}
@@ -112,14 +109,22 @@ func BenchmarkKKTSolve(b *testing.B) {
 				s := &lcp.BPP{}
 				lcp.KKTPath(s, path.mode)
 				require.NoError(b, s.Solve(&res, p, lcp.Settings{}))
-				b.ReportAllocs()
-				iters := 0
-				for b.Loop() {
+				loopIterations(b, func() int {
 					require.NoError(b, s.Solve(&res, p, lcp.Settings{Start: start}))
-					iters += res.Iterations
-				}
-				b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+					return res.Iterations
+				})
 			})
 		}
 	}
+}
+
+// loopIterations times op once per b.Loop iteration, reporting
+// allocations and op's BPP iterations per op.
+func loopIterations(b *testing.B, op func() int) {
+	b.ReportAllocs()
+	iters := 0
+	for b.Loop() {
+		iters += op()
+	}
+	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
 }
