@@ -796,7 +796,14 @@ func (s *BPP) rhsShift(i int) float64 {
 // solveSparse solves the free block of a *Sparse A with the sparse LDLᵀ and
 // sets w = A x + b. On entry x holds the fixed values and zeros for free rows.
 func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
-	p.Residual(w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
+	// w_F = b_F + A_F,fixed x_fixed: minus the right-hand side, in body
+	// space on the KKT path (O(n), not O(nnz A)); the iterate's w is then
+	// A x + b from A's own product.
+	if s.kktOn(p, a) {
+		s.kkt.mulAdd(w, x, p.B)
+	} else {
+		p.Residual(w, x)
+	}
 	for {
 		done, err := s.trySparse(p, a, x, w)
 		if done || err != nil {
