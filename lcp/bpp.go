@@ -107,8 +107,8 @@ import (
 // [M J_Fᵀ; J_F −C̃_F] instead, with the same sparse LDLᵀ machinery, when
 // that factorization's structural flops are under half the dual's (a brick
 // pyramid: 75 times fewer): C̃ is C + ε diag(A) in regularized mode (exact),
-// and at least 1e-8·aᵢᵢ for rigid rows otherwise, the solve refined against
-// the unregularized matrix to the backward error of a direct solve. A
+// and at least 1e-8·aᵢᵢ for rigid rows otherwise, each solve refined against
+// K with the exact diagonal to the backward error of a direct solve. A
 // refinement that does not converge (a singular face with an inconsistent
 // right-hand side) hands the face to the dual factorization, which then
 // finds the rounding-level pivot that starts regularized mode; a KKT that
