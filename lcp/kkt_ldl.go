@@ -102,6 +102,11 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 		g.src = kk
 		g.factorMass()
 	}
+	if shift != g.shift {
+		// Every row's diagonal moves by a factor up to ε/δ: a factor of
+		// the last K̃ would not refine to this one (see kktLDL).
+		g.f.valid = false
+	}
 	g.n, g.shift, g.built = n, shift, true
 	g.f.negBelow = n
 	g.k.Reset(n + 6*nb)
