@@ -288,12 +288,11 @@ type Assembly struct {
 	// KKT describes A in body space, A = J M⁻¹ Jᵀ + C (lcp.KKT; to the
 	// rounding of M_b = diag(m I₃, R I Rᵀ) against A's m⁻¹ and R I⁻¹ Rᵀ):
 	// set by Assemble on the symmetric path when no row touches more than
-	// two dynamic bodies, one Mass block per dynamic
-	// body that a row touches, numbered in body order (static and
-	// kinematic bodies have no columns), Problem attaching it so that
-	// lcp.BPP may factor the sparser [M Jᵀ; J −C]. The same rows and
-	// bodies give the same layout, so its pattern stays from step to step
-	// while the contact set does.
+	// two dynamic bodies, one Mass block per dynamic body that a row
+	// touches, numbered in body order (static and kinematic bodies have no
+	// columns), Problem attaching it so that lcp.BPP may factor the
+	// sparser [M Jᵀ; J −C]. The same rows and bodies give the same layout,
+	// so its pattern stays from step to step while the contact set does.
 	KKT lcp.KKT
 
 	byBody [][]incidence // the rows of each body
@@ -439,9 +438,13 @@ func (a *Assembly) bodySpace(m *Mass, rows []constraint.Row) bool {
 			switch {
 			case col < 0:
 				continue // static or kinematic: no columns
-			case s > 0 && k.Body[i][0] == col:
+			case s > 0 && k.Body[i][0] == col, s > 1 && k.Body[i][1] == col:
+				slot := 0
+				if k.Body[i][0] != col {
+					slot = 1
+				}
 				for c := range 6 {
-					k.J[i][0][c] += r.J[t][c]
+					k.J[i][slot][c] += r.J[t][c]
 				}
 				continue
 			case s == 2:
