@@ -111,8 +111,11 @@ import (
 // K with the exact diagonal to the backward error of a direct solve. A
 // refinement that does not converge (a singular face with an inconsistent
 // right-hand side) hands the face to the dual factorization, which then
-// finds the rounding-level pivot that starts regularized mode; a KKT that
-// does not match A (checked once per Solve) hands it the whole Solve. The
+// finds the rounding-level pivot that starts regularized mode, or, when
+// that factorization would cost more than 32 body-space ones (a 210-brick
+// pyramid: 75), starts regularized mode itself: a face whose refinement
+// with δ = 1e-8·aᵢᵢ fails has an eigenvalue below about δ. A KKT that does
+// not match A (checked once per Solve) hands the dual the whole Solve. The
 // answers agree with the dual path's to the faces' rounding (see kktLDL).
 //
 // A BPP keeps its workspace between solves, so repeated solves of one size
@@ -820,6 +823,15 @@ func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
 func (s *BPP) trySparse(p *Problem, a *Sparse, x, w []float64) (bool, error) {
 	if s.kktFace(p, a, x, w) {
 		return true, nil
+	}
+	if !s.reg && s.kkt.skipDual(a, &s.sfac) {
+		// A face the body-space solve could not refine, whose dual
+		// factorization is too dear to find its rounding-level pivot:
+		// taken for semidefinite (see BPP).
+		s.enterRegularized(x)
+		if s.kktFace(p, a, x, w) {
+			return true, nil
+		}
 	}
 	ok := s.sfac.factor(a, s.state)
 	if !ok && !s.reg {

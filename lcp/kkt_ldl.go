@@ -71,6 +71,16 @@ type kktLDL struct {
 	mchol [][36]float64 // Cholesky factors of the Mass blocks (mulAdd, describes)
 	gv    []float64     // mulAdd: Jᵀ x, then M⁻¹ Jᵀ x, per body
 
+	// failed: the last solve gave up (its refinement did not converge);
+	// dualRatio: tests' replacement of kktDualRatio when > 0 (< 0: skip
+	// the dual always); exact*: the
+	// dual's analysed flops and the pattern they belong to.
+	failed     bool
+	dualRatio  int
+	exactA     *Sparse
+	exactVer   uint64
+	exactFlops int
+
 	// The choice of the path for the patterns of the last choice.
 	dualA              *Sparse
 	dualVer, kVer      uint64
@@ -153,11 +163,41 @@ func (g *kktLDL) choose(a *Sparse, dual *sparseLDL) bool {
 	g.kFlops, g.dFlops = g.f.symFlops, dualFlopsBound(a)
 	if g.use = kktMargin*g.kFlops < g.dFlops; !g.use {
 		// The bound does not decide: the dual's own analysis does.
-		dual.analyze(a)
-		g.dFlops = dual.symFlops
+		g.dFlops = g.dualFlops(a, dual)
 		g.use = kktMargin*g.kFlops < g.dFlops
 	}
 	return g.use
+}
+
+// dualFlops returns the structural flops of the dual's factorization (its
+// ordering and symbolic analysis, kept by dual, run once per pattern).
+func (g *kktLDL) dualFlops(a *Sparse, dual *sparseLDL) int {
+	if g.exactA != a || g.exactVer != a.version {
+		dual.analyze(a)
+		g.exactA, g.exactVer, g.exactFlops = a, a.version, dual.symFlops
+	}
+	return g.exactFlops
+}
+
+// kktDualRatio: when the body-space solve of an unregularized face fails
+// and the dual's factorization costs more than kktDualRatio body-space
+// ones, BPP takes the failure for a semidefinite face and enters
+// regularized mode without factoring the dual (see BPP).
+const kktDualRatio = 32
+
+// skipDual reports whether the last solve failed on a face whose dual
+// factorization costs more than kktDualRatio of K̃'s (see kktDualRatio).
+func (g *kktLDL) skipDual(a *Sparse, dual *sparseLDL) bool {
+	if !g.failed || g.mismatch {
+		return false
+	}
+	switch {
+	case g.dualRatio < 0:
+		return true
+	case g.dualRatio > 0:
+		return g.dualFlops(a, dual) > g.dualRatio*g.f.symFlops
+	}
+	return g.dualFlops(a, dual) > kktDualRatio*g.f.symFlops
 }
 
 // dualFlopsBound is a lower bound on the structural flops of the LDLᵀ of a
@@ -194,7 +234,7 @@ func (g *kktLDL) solve(state []State, r, x []float64) bool {
 			g.rhs[i] = -r[i]
 		}
 	}
-	g.retries = 0
+	g.retries, g.failed = 0, false
 	for {
 		if g.attempt() {
 			break
@@ -206,6 +246,7 @@ func (g *kktLDL) solve(state []State, r, x []float64) bool {
 		}
 		g.f.valid = false
 		g.fallbacks++
+		g.failed = true
 		return false
 	}
 	for i, v := range state[:n] {

@@ -351,6 +351,21 @@ func TestKKTSingularFace(t *testing.T) {
 	for i := range r3.X {
 		assert.InDelta(t, r4.X[i], r3.X[i], 1e-6*(1+math.Abs(r4.X[i])), "x[%d]", i)
 	}
+
+	// When the dual's factorization costs more than kktDualRatio of K̃'s
+	// (here forced), the failed face enters regularized mode without
+	// factoring the dual at all; the answer is the same.
+	s5 := &BPP{kktPath: kktForce}
+	s5.kkt.dualRatio = -1
+	var r5 Result
+	require.NoError(t, s5.Solve(&r5, &Problem{A: a, B: inconsistent, Lo: lo, Hi: hi, KKT: k}, Settings{}))
+	assert.True(t, s5.reg)
+	assert.Equal(t, 1, s5.kkt.fallbacks)
+	assert.Nil(t, s5.sfac.d, "the dual was never factored")
+	assert.Equal(t, r4.Status, r5.Status)
+	for i := range r5.X {
+		assert.InDelta(t, r4.X[i], r5.X[i], 1e-6*(1+math.Abs(r4.X[i])), "x[%d]", i)
+	}
 }
 
 // A KKT that does not describe A (a compliance off by 10 %) is caught by
@@ -461,5 +476,49 @@ func TestDualFlopsBound(t *testing.T) {
 		require.True(t, f.factor(a, state))
 		assert.Equal(t, f.symFlops, f.fullFlops, "trial %d", trial)
 		assert.LessOrEqual(t, dualFlopsBound(a), f.symFlops, "trial %d", trial)
+	}
+}
+
+// The quasi-definite factor's blocked rows (supernodes of the body
+// velocities): a partial refactorization after indices moved gives the
+// factor of a factorization from scratch bit for bit, and the factor has
+// supernodes of at least six columns.
+func TestKKTLDLPartialIsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	nb, n := 12, 50
+	k, a, _ := randomKKT(rng, nb, n, 2)
+	diag := make([]float64, n)
+	for i := range diag {
+		diag[i] = a.At(i, i)
+	}
+	var g kktLDL
+	g.f.noModify = true
+	g.build(k, diag, 0)
+	state := make([]State, n)
+	r := make([]float64, n)
+	x := make([]float64, n)
+	require.True(t, g.solve(state, r, x))
+	widest := int32(0)
+	for j, e := range g.f.snEnd {
+		widest = max(widest, e-int32(j)+1)
+	}
+	assert.GreaterOrEqual(t, widest, int32(6), "a body's six velocities")
+	for trial := 0; trial < 8; trial++ {
+		for c := 0; c < 1+trial%3; c++ {
+			i := rng.IntN(n)
+			if state[i] == Free {
+				state[i] = AtUpper
+			} else {
+				state[i] = Free
+			}
+		}
+		require.True(t, g.solve(state, r, x))
+		require.Less(t, g.f.recompute, g.k.n, "a partial refactorization")
+		var ref kktLDL
+		ref.build(k, diag, 0)
+		require.True(t, ref.solve(state, r, x))
+		m := ref.f.lp[ref.k.n]
+		assert.True(t, slices.Equal(ref.f.lx[:m], g.f.lx[:m]), "trial %d: L differs", trial)
+		assert.True(t, slices.Equal(ref.f.d, g.f.d), "trial %d: D differs", trial)
 	}
 }

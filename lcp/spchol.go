@@ -149,6 +149,9 @@ type sparseLDL struct {
 	// rows of a quasi-definite KKT matrix, see kktLDL) and are −1 outside
 	// F; 0 for a positive definite A.
 	negBelow int
+	// snEnd, when set (see rowBlocked), is the last column of each
+	// column's supernode.
+	snEnd []int32
 	// symFlops is the structural flop count of a full factorization of
 	// the pattern (Σ_j c_j(c_j−1)/2 over the column counts c_j of L), set
 	// by the symbolic analysis: the up-looking solves' multiply-adds when
@@ -395,6 +398,7 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	f.lx = grow(f.lx, f.lp[n])
 	f.rslot = growInt32(f.rslot, f.lp[n])
 	f.rs = growInt(f.rs, n+1)
+	f.supernodes()
 }
 
 // numeric computes the rows of L and D: all of them when full is set,
@@ -439,30 +443,12 @@ func (f *sparseLDL) numeric(n int, full bool) bool {
 // column storage (a full factorization visits the rows in order). It
 // reports false, with f.failed set, on a pivot at rounding level.
 func (f *sparseLDL) row(k int, full bool) bool {
-	n := len(f.perm)
-	cx := f.cxOld
-	y, pat, parent, flag := f.y, f.pat, f.parent, f.flag
-	// Scatter row k of C into y and find the pattern of row k of L (the
-	// reach of its columns in the elimination tree) in topological order
-	// on the stack pat[top:n].
-	top := n
-	flag[k] = int32(k)
-	for p := f.cp[k]; p < f.cp[k+1]; p++ {
-		i := f.ci[p]
-		y[i] += cx[p]
-		ln := 0
-		for ; flag[i] != int32(k); i = parent[i] {
-			pat[ln] = i
-			ln++
-			flag[i] = int32(k)
-		}
-		for ln > 0 {
-			top--
-			ln--
-			pat[top] = pat[ln]
-		}
+	if f.snEnd != nil {
+		return f.rowBlocked(k, full)
 	}
-	f.top = top
+	n := len(f.perm)
+	y, pat := f.y, f.pat
+	top := f.reach(k)
 	akk := y[k] * (1 + f.shift)
 	dk := akk
 	y[k] = 0
@@ -515,6 +501,35 @@ func (f *sparseLDL) row(k int, full bool) bool {
 	}
 	f.d[k] = dk
 	return true
+}
+
+// reach scatters row k of the factored C (cxOld) into y and leaves the
+// pattern of row k of L (the reach of its columns in the elimination tree)
+// in topological order on the stack pat[top:n], setting and returning
+// f.top.
+func (f *sparseLDL) reach(k int) int {
+	n := len(f.perm)
+	cx := f.cxOld
+	y, pat, parent, flag := f.y, f.pat, f.parent, f.flag
+	top := n
+	flag[k] = int32(k)
+	for p := f.cp[k]; p < f.cp[k+1]; p++ {
+		i := f.ci[p]
+		y[i] += cx[p]
+		ln := 0
+		for ; flag[i] != int32(k); i = parent[i] {
+			pat[ln] = i
+			ln++
+			flag[i] = int32(k)
+		}
+		for ln > 0 {
+			top--
+			ln--
+			pat[top] = pat[ln]
+		}
+	}
+	f.top = top
+	return top
 }
 
 // modifyCheaper reports whether the last factor can be modified into the
