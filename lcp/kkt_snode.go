@@ -89,12 +89,28 @@ func (f *sparseLDL) rowBlocked(k int, full bool) bool {
 			// offset e−c in column c.
 			le := f.lp[e]
 			idx := f.li[le:p2e]
-			for u, r := range idx {
-				s := 0.0
-				for c := i; c <= e; c++ {
-					s += f.lx[f.lp[c]+(e-c)+u] * yb[c-i]
+			if e == i {
+				// One column (a constraint row of K̃): y_r −= (0 + l y),
+				// the bits of the sum below.
+				val := f.lx[le:p2e]
+				val = val[:len(idx)]
+				yi := yb[0]
+				for u, r := range idx {
+					y[r] -= val[u] * yi
 				}
-				y[r] -= s
+			} else {
+				var off [len(yb)]int
+				for c := i; c <= e; c++ {
+					off[c-i] = f.lp[c] + (e - c)
+				}
+				m := e - i + 1
+				for u, r := range idx {
+					s := 0.0
+					for q, o := range off[:m] {
+						s += f.lx[o+u] * yb[q]
+					}
+					y[r] -= s
+				}
 			}
 		}
 		top += e - i + 1
