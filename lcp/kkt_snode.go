@@ -115,16 +115,5 @@ func (f *sparseLDL) rowBlocked(k int, full bool) bool {
 		}
 		top += e - i + 1
 	}
-	if full {
-		f.rowFlops[k], f.rowLen[k] = flops, cols
-	}
-	if !f.pivotOK(k, dk, akk) {
-		f.failed = int(f.loc[f.perm[k]])
-		if f.failed < 0 {
-			f.failed = 0
-		}
-		return false
-	}
-	f.d[k] = dk
-	return true
+	return f.endRow(k, full, dk, akk, flops, cols)
 }

@@ -489,6 +489,13 @@ func (f *sparseLDL) row(k int, full bool) bool {
 		dk -= lki * yi
 		f.lx[p2] = lki
 	}
+	return f.endRow(k, full, dk, akk, flops, cols)
+}
+
+// endRow ends row k: with full set it records the row's flops and the
+// entries of its columns; it sets d_k, or reports false with f.failed set
+// on a pivot at rounding level (or of the wrong sign, see negBelow).
+func (f *sparseLDL) endRow(k int, full bool, dk, akk float64, flops, cols int) bool {
 	if full {
 		f.rowFlops[k], f.rowLen[k] = flops, cols
 	}
