@@ -43,6 +43,8 @@ import (
 // sparse triangular solve whose pattern is the tree's reach, the rows of
 // the descendants of k in the elimination tree. A banded matrix of
 // bandwidth b factors in O(b² n), a chain's block-tridiagonal A in O(n).
+// The quasi-definite K̃ of kktLDL, whose body velocities form supernodes,
+// computes its rows a supernode's run of columns at a time (rowBlocked).
 //
 // Partial refactorization. Row k of L and d_k depend only on row k of C
 // and on the rows of L of k's descendants. So when C changes in a set S of
