@@ -16,10 +16,16 @@ import (
 // velocities (m/s or rad/s), A (kg⁻¹ or (kg·m²)⁻¹) and b (m/s or rad/s).
 // Lo and Hi are l and u; ±Inf marks a missing bound, so a bilateral row has
 // Lo = −Inf, Hi = +Inf and a contact normal row Lo = 0, Hi = +Inf.
+//
+// KKT, when set, describes A in body space, A = J M⁻¹ Jᵀ + C (see KKT):
+// BPP may factor the quasi-definite [M Jᵀ; J −C] instead of A's free
+// block; the answer is the same, and the other solvers ignore it, as does
+// the JSON form (WriteProblem).
 type Problem struct {
 	A      Matrix
 	B      []float64
 	Lo, Hi []float64
+	KKT    *KKT
 }
 
 // N returns the number of rows n.
@@ -27,8 +33,8 @@ func (p *Problem) N() int { return len(p.B) }
 
 // Validate reports the first inconsistency in p: a missing or non-square A,
 // lengths that differ from len(B), NaN or Inf in A or b, NaN bounds,
-// lo > hi, lo = +Inf or hi = −Inf. The error names the field, the row and
-// the value. Every solver calls Validate before it starts.
+// lo > hi, lo = +Inf or hi = −Inf, and a KKT that fails KKT.Validate. The
+// error names the field, the row and the value. Every solver calls Validate before it starts.
 func (p *Problem) Validate() error {
 	if p == nil {
 		return fmt.Errorf("problem: is nil")
@@ -65,6 +71,11 @@ func (p *Problem) Validate() error {
 					return fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
 				}
 			}
+		}
+	}
+	if p.KKT != nil {
+		if err := p.KKT.Validate(n); err != nil {
+			return err
 		}
 	}
 	for i, v := range p.B {

@@ -11,7 +11,9 @@ import (
 //
 // and succeeds only when every pivot d_k exceeds pivotFloor·|a_kk| (the same
 // test the dense Cholesky uses), that is when A_FF is numerically positive
-// definite; with D > 0 it is a Cholesky factorization L D^½.
+// definite; with D > 0 it is a Cholesky factorization L D^½. With negBelow
+// set (the quasi-definite K̃ of kktLDL) the rows below it expect negative
+// pivots instead, −d_k > pivotFloor·|a_kk|, and are −1 outside F.
 //
 // Ordering. P is a minimum degree ordering of the graph of the whole of A,
 // computed once per pattern (a, a.version) and kept across calls, restricted
@@ -41,6 +43,8 @@ import (
 // sparse triangular solve whose pattern is the tree's reach, the rows of
 // the descendants of k in the elimination tree. A banded matrix of
 // bandwidth b factors in O(b² n), a chain's block-tridiagonal A in O(n).
+// The quasi-definite K̃ of kktLDL, whose body velocities form supernodes,
+// computes its rows a supernode's run of columns at a time (rowBlocked).
 //
 // Partial refactorization. Row k of L and d_k depend only on row k of C
 // and on the rows of L of k's descendants. So when C changes in a set S of
@@ -143,6 +147,19 @@ type sparseLDL struct {
 	rr, dx             []float64
 	modifyOps          int // the last call's row modifications (0: it refactored)
 
+	// negBelow: rows i < negBelow expect negative pivots (the constraint
+	// rows of a quasi-definite KKT matrix, see kktLDL) and are −1 outside
+	// F; 0 for a positive definite A.
+	negBelow int
+	// snEnd, when set (see rowBlocked), is the last column of each
+	// column's supernode.
+	snEnd []int32
+	// symFlops is the structural flop count of a full factorization of
+	// the pattern (Σ_j c_j(c_j−1)/2 over the column counts c_j of L), set
+	// by the symbolic analysis: the up-looking solves' multiply-adds when
+	// every row is in F.
+	symFlops int
+
 	ord ordering
 }
 
@@ -150,16 +167,7 @@ type sparseLDL struct {
 // false if the block is not numerically positive definite.
 func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 	n := a.n
-	if f.a != a || f.ver != a.version || len(f.perm) != n {
-		f.perm = f.ord.minDegree(a, f.perm)
-		f.a, f.ver = a, a.version
-		f.ploc = growInt32(f.ploc, n)
-		for k, i := range f.perm {
-			f.ploc[i] = int32(k)
-		}
-		f.symbolic(a)
-		f.valid = false
-	}
+	f.analyze(a)
 	f.free = f.free[:0]
 	f.loc = growInt32(f.loc, n)
 	for _, i := range f.perm {
@@ -184,7 +192,7 @@ func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 			case j == i && in:
 				v = vals[t]
 			case j == i:
-				v = 1
+				v = f.unit(i)
 			case in && state[j] == Free:
 				v = vals[t]
 			}
@@ -276,6 +284,42 @@ func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 	return f.valid
 }
 
+// analyze computes the ordering and the symbolic analysis of a's pattern
+// unless they are those of the last call (same matrix, same version).
+func (f *sparseLDL) analyze(a *Sparse) {
+	n := a.n
+	if f.a == a && f.ver == a.version && len(f.perm) == n {
+		return
+	}
+	f.perm = f.ord.minDegree(a, f.perm)
+	f.a, f.ver = a, a.version
+	f.ploc = growInt32(f.ploc, n)
+	for k, i := range f.perm {
+		f.ploc[i] = int32(k)
+	}
+	f.symbolic(a)
+	f.valid = false
+}
+
+// unit returns the diagonal of row i of the padded matrix when i is outside
+// F: −1 for a row whose pivot is expected negative (i < negBelow), else 1.
+func (f *sparseLDL) unit(i int32) float64 {
+	if int(i) < f.negBelow {
+		return -1
+	}
+	return 1
+}
+
+// pivotOK reports whether d, the pivot of position k, has the expected sign
+// (negative for a row below negBelow, positive otherwise) and exceeds
+// pivotFloor·|akk| in magnitude, akk the diagonal entry it came from.
+func (f *sparseLDL) pivotOK(k int, d, akk float64) bool {
+	if int(f.perm[k]) < f.negBelow {
+		d = -d
+	}
+	return d > pivotFloor*math.Abs(akk) && !math.IsInf(d, 0)
+}
+
 // keep records the values of A and the free set of the factored C, which
 // the next call compares its own with; nothing when the pattern is too
 // small for modifications (the copy would be work on every iteration).
@@ -337,8 +381,11 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 		}
 	}
 	f.lp[0] = 0
+	f.symFlops = 0
 	for k := 0; k < n; k++ {
-		f.lp[k+1] = f.lp[k] + int(f.lnz[k])
+		c := int(f.lnz[k])
+		f.lp[k+1] = f.lp[k] + c
+		f.symFlops += c * (c - 1) / 2
 	}
 	f.pathLen = growInt(f.pathLen, n)
 	for k := n - 1; k >= 0; k-- {
@@ -353,6 +400,7 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	f.lx = grow(f.lx, f.lp[n])
 	f.rslot = growInt32(f.rslot, f.lp[n])
 	f.rs = growInt(f.rs, n+1)
+	f.supernodes()
 }
 
 // numeric computes the rows of L and D: all of them when full is set,
@@ -397,30 +445,12 @@ func (f *sparseLDL) numeric(n int, full bool) bool {
 // column storage (a full factorization visits the rows in order). It
 // reports false, with f.failed set, on a pivot at rounding level.
 func (f *sparseLDL) row(k int, full bool) bool {
-	n := len(f.perm)
-	cx := f.cxOld
-	y, pat, parent, flag := f.y, f.pat, f.parent, f.flag
-	// Scatter row k of C into y and find the pattern of row k of L (the
-	// reach of its columns in the elimination tree) in topological order
-	// on the stack pat[top:n].
-	top := n
-	flag[k] = int32(k)
-	for p := f.cp[k]; p < f.cp[k+1]; p++ {
-		i := f.ci[p]
-		y[i] += cx[p]
-		ln := 0
-		for ; flag[i] != int32(k); i = parent[i] {
-			pat[ln] = i
-			ln++
-			flag[i] = int32(k)
-		}
-		for ln > 0 {
-			top--
-			ln--
-			pat[top] = pat[ln]
-		}
+	if f.snEnd != nil {
+		return f.rowBlocked(k, full)
 	}
-	f.top = top
+	n := len(f.perm)
+	y, pat := f.y, f.pat
+	top := f.reach(k)
 	akk := y[k] * (1 + f.shift)
 	dk := akk
 	y[k] = 0
@@ -461,10 +491,17 @@ func (f *sparseLDL) row(k int, full bool) bool {
 		dk -= lki * yi
 		f.lx[p2] = lki
 	}
+	return f.endRow(k, full, dk, akk, flops, cols)
+}
+
+// endRow ends row k: with full set it records the row's flops and the
+// entries of its columns; it sets d_k, or reports false with f.failed set
+// on a pivot at rounding level (or of the wrong sign, see negBelow).
+func (f *sparseLDL) endRow(k int, full bool, dk, akk float64, flops, cols int) bool {
 	if full {
 		f.rowFlops[k], f.rowLen[k] = flops, cols
 	}
-	if !(dk > pivotFloor*math.Abs(akk)) || math.IsInf(dk, 0) {
+	if !f.pivotOK(k, dk, akk) {
 		f.failed = int(f.loc[f.perm[k]])
 		if f.failed < 0 {
 			f.failed = 0
@@ -473,6 +510,35 @@ func (f *sparseLDL) row(k int, full bool) bool {
 	}
 	f.d[k] = dk
 	return true
+}
+
+// reach scatters row k of the factored C (cxOld) into y and leaves the
+// pattern of row k of L (the reach of its columns in the elimination tree)
+// in topological order on the stack pat[top:n], setting and returning
+// f.top.
+func (f *sparseLDL) reach(k int) int {
+	n := len(f.perm)
+	cx := f.cxOld
+	y, pat, parent, flag := f.y, f.pat, f.parent, f.flag
+	top := n
+	flag[k] = int32(k)
+	for p := f.cp[k]; p < f.cp[k+1]; p++ {
+		i := f.ci[p]
+		y[i] += cx[p]
+		ln := 0
+		for ; flag[i] != int32(k); i = parent[i] {
+			pat[ln] = i
+			ln++
+			flag[i] = int32(k)
+		}
+		for ln > 0 {
+			top--
+			ln--
+			pat[top] = pat[ln]
+		}
+	}
+	f.top = top
+	return top
 }
 
 // modifyCheaper reports whether the last factor can be modified into the
@@ -583,7 +649,7 @@ func (f *sparseLDL) deleteRow(k int) {
 		f.lx[q] = 0
 	}
 	dk := f.d[k]
-	f.d[k] = 1
+	f.d[k] = f.unit(f.perm[k])
 	f.rank1(k, dk)
 }
 
@@ -645,7 +711,7 @@ func (f *sparseLDL) rank1(k int, alpha float64) bool {
 		}
 		dj := f.d[j]
 		dn := dj + alpha*p*p
-		if akk := f.cxOld[f.cdiag[j]] * (1 + f.shift); !(dn > pivotFloor*math.Abs(akk)) || math.IsInf(dn, 0) {
+		if akk := f.cxOld[f.cdiag[j]] * (1 + f.shift); !f.pivotOK(int(j), dn, akk) {
 			ok = false
 			for q := f.lp[j]; q < f.lp[j+1]; q++ {
 				w[f.li[q]] = 0
@@ -735,16 +801,24 @@ func (f *sparseLDL) residual(x, res []float64) (float64, bool) {
 			sc += math.Abs(p)
 		}
 		res[k] = s
-		if e := math.Abs(s); e > refineTol*sc {
-			ok = false
-			if sc > 0 {
-				worst = math.Max(worst, e/sc)
-			} else {
-				worst = math.Inf(1)
-			}
+		if w, bad := opError(s, sc); bad {
+			ok, worst = false, math.Max(worst, w)
 		}
 	}
 	return worst, ok
+}
+
+// opError returns a residual s's size relative to its Oettli–Prager scale
+// sc (+Inf when sc is 0) and whether it exceeds refineTol of it.
+func opError(s, sc float64) (float64, bool) {
+	e := math.Abs(s)
+	if !(e > refineTol*sc) {
+		return 0, false
+	}
+	if sc > 0 {
+		return e / sc, true
+	}
+	return math.Inf(1), true
 }
 
 // Refinement against a stale factor (see solve): the componentwise

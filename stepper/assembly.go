@@ -285,8 +285,19 @@ type Assembly struct {
 	// Σᵢ JMinv[i] xᵢ is the velocity after the step (Eq. 1's first row),
 	// Δq = M⁻¹ Jᵀ δ the projection's move.
 	JMinv [][constraint.MaxBodies][6]float64
+	// KKT describes A in body space, A = J M⁻¹ Jᵀ + C (lcp.KKT; to the
+	// rounding of M_b = diag(m I₃, R I Rᵀ) against A's m⁻¹ and R I⁻¹ Rᵀ):
+	// set by Assemble on the symmetric path when no row touches more than
+	// two dynamic bodies, one Mass block per dynamic body that a row
+	// touches, numbered in body order (static and kinematic bodies have no
+	// columns), Problem attaching it so that lcp.BPP may factor the
+	// sparser [M Jᵀ; J −C]. The same rows and bodies give the same layout,
+	// so its pattern stays from step to step while the contact set does.
+	KKT lcp.KKT
 
 	byBody [][]incidence // the rows of each body
+	kktOK  bool          // KKT describes A (the last call was a symmetric Assemble)
+	kktCol []int32       // the KKT body index of each body, or −1
 }
 
 // Matrix returns the lead matrix of the last assembly: D in a gyroscopic
@@ -301,7 +312,11 @@ func (a *Assembly) Matrix() lcp.Matrix {
 // Problem returns the assembled MLCP, a view of a's buffers valid until
 // the next Assemble.
 func (a *Assembly) Problem() lcp.Problem {
-	return lcp.Problem{A: a.Matrix(), B: a.B, Lo: a.Lo, Hi: a.Hi}
+	p := lcp.Problem{A: a.Matrix(), B: a.B, Lo: a.Lo, Hi: a.Hi}
+	if a.kktOK && a.Gyroscopic == 0 {
+		p.KKT = &a.KKT
+	}
+	return p
 }
 
 // Assemble builds the MLCP of rows: A = J M⁻¹ Jᵀ + C and, per row i,
@@ -329,6 +344,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.Lo = grow(a.Lo, n)
 	a.Hi = grow(a.Hi, n)
 	a.massMatrix(m, rows, true)
+	a.kktOK = a.Gyroscopic == 0 && a.bodySpace(m, rows)
 	for i := range rows {
 		r := &rows[i]
 		jmp, jv := 0.0, 0.0
@@ -346,6 +362,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 			a.D.Add(i, i, c)
 		} else {
 			a.A.Add(i, i, c)
+			a.KKT.C[i] = c
 		}
 		t := s.positionTerm(r, pf)
 		a.B[i] = jmp + jf*jv - r.Speed + t
@@ -370,7 +387,75 @@ func (a *Assembly) MassMatrix(m *Mass, rows []constraint.Row) error {
 	}
 	a.massMatrix(m, rows, false)
 	a.A.Finish()
+	a.kktOK = false
 	return nil
+}
+
+// bodySpace fills KKT's Mass, Body and J from rows (C is set by Assemble):
+// the dynamic bodies with rows get consecutive indices in body order, with
+// M_b = diag(m I₃, I_w), I_w = R I Rᵀ made exactly symmetric. A body named
+// twice by a row has its blocks summed; a row on more than two dynamic
+// bodies (lcp.KKT has two slots) makes it report false: no KKT.
+func (a *Assembly) bodySpace(m *Mass, rows []constraint.Row) bool {
+	k := &a.KKT
+	nb := len(m.Bodies)
+	if cap(a.kktCol) < nb {
+		a.kktCol = make([]int32, nb)
+	}
+	a.kktCol = a.kktCol[:nb]
+	k.Mass = k.Mass[:0]
+	for bi, list := range a.byBody {
+		b := m.Bodies[bi]
+		a.kktCol[bi] = -1
+		if len(list) == 0 || b.Static || b.Kinematic {
+			continue
+		}
+		a.kktCol[bi] = int32(len(k.Mass))
+		var mb [36]float64
+		mb[0], mb[7], mb[14] = b.Mass, b.Mass, b.Mass
+		iw := b.InertiaWorld()
+		for r := 0; r < 3; r++ {
+			for c := 0; c < 3; c++ {
+				mb[6*(3+r)+3+c] = 0.5 * (iw.At(r, c) + iw.At(c, r))
+			}
+		}
+		k.Mass = append(k.Mass, mb)
+	}
+	n := len(rows)
+	if cap(k.C) < n {
+		k.Body = make([][2]int32, n)
+		k.J = make([][2][6]float64, n)
+		k.C = make([]float64, n)
+	}
+	k.Body, k.J, k.C = k.Body[:n], k.J[:n], k.C[:n]
+	for i := range rows {
+		r := &rows[i]
+		k.Body[i] = [2]int32{-1, -1}
+		k.J[i] = [2][6]float64{}
+		s := 0
+		for t := 0; t < r.N; t++ {
+			col := a.kktCol[r.Body[t]]
+			switch {
+			case col < 0:
+				continue // static or kinematic: no columns
+			case s > 0 && k.Body[i][0] == col, s > 1 && k.Body[i][1] == col:
+				slot := 0
+				if k.Body[i][0] != col {
+					slot = 1
+				}
+				for c := range 6 {
+					k.J[i][slot][c] += r.J[t][c]
+				}
+				continue
+			case s == 2:
+				return false // a third dynamic body: KKT has two slots
+			}
+			k.Body[i][s] = col
+			k.J[i][s] = r.J[t]
+			s++
+		}
+	}
+	return true
 }
 
 // checkRows reports the first row that touches more than MaxBodies bodies

@@ -48,9 +48,18 @@ func BenchmarkWallSteady(b *testing.B) {
 // A steady step of a 210-brick pyramid (base 20, 7 080 rows) after 30
 // steps of settling: a two-dimensional contact graph, where the factor's
 // row modifications and the stale factor's refinement carry the step.
-func BenchmarkPyramidSteady(b *testing.B) {
+func BenchmarkPyramidSteady(b *testing.B) { benchPyramid(b, 20) }
+
+// A steady step of a 496-brick pyramid (base 31, 17 112 rows) after 30
+// steps of settling: its dual A's LDLᵀ is 1.7 GFlop, the body-space
+// factorization lcp.BPP uses (the quasi-definite [M Jᵀ; J −C]) 12.5 MFlop.
+func BenchmarkPyramidSteadyLarge(b *testing.B) { benchPyramid(b, 31) }
+
+// benchPyramid times the steady steps of a pyramid of the given base
+// after 30 steps of settling.
+func benchPyramid(b *testing.B, base int) {
 	p := scenes.DefaultPyramidParams()
-	p.Base = 20
+	p.Base = base
 	w, err := scenes.Pyramid(p)
 	require.NoError(b, err)
 	benchSteady(b, w, 30)

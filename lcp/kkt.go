@@ -1,0 +1,190 @@
+package lcp
+
+import (
+	"fmt"
+	"math"
+)
+
+// KKT describes a Problem's lead matrix in body space: with M the block
+// diagonal of the 6×6 blocks Mass, J the n × 6·len(Mass) matrix whose row
+// i holds J[i][s] in the columns of body Body[i][s] (s = 0, 1), and C the
+// diagonal of the compliances C,
+//
+//	A = J M⁻¹ Jᵀ + C,
+//
+// to rounding: the Problem's A is the lead matrix the solvers answer for;
+// KKT is a second description of it that a solver may factor instead, as
+// the quasi-definite matrix
+//
+//	K = [ M   Jᵀ ]
+//	    [ J  −C  ],
+//
+// whose Schur complement on the rows is −A (Vanderbei, "Symmetric
+// quasidefinite matrices", SIAM J. Optim. 5(1), 1995). On the mass matrix
+// and Jacobian of a multibody system K is much sparser than A when bodies
+// carry many rows (a brick pyramid: each brick touches tens of contact
+// rows, which A couples pairwise and K through the brick's six velocities).
+// BPP uses it (see BPP): it refines each face solution against the exact K
+// and checks once per Solve that KKT describes A (A z against J M⁻¹ Jᵀ z +
+// C z for a probe z, within 1e-8 of the largest entry), so a KKT that
+// matches A to rounding gives A's answer to rounding, and one that does not
+// leaves the Solve to the factorization of A. The other solvers ignore it.
+//
+// Bodies are the dynamic bodies only: a static or kinematic body has
+// infinite mass and no columns (its Jacobian block is left out of J).
+// Velocities are ordered [v ω] per body. A row touching one dynamic body
+// has Body[i][1] = −1; one touching none (both −1) has only its compliance.
+//
+// Islands. (*KKT).SubTo extracts the KKT of a subset of rows (the rows of
+// an island, with the bodies they touch renumbered), matching the
+// sub-problem whose A is the principal submatrix of those rows.
+type KKT struct {
+	// Mass holds each body's 6×6 mass matrix M_b (kg, kg·m² and kg·m),
+	// row-major, symmetric positive definite: diag(m I₃, I_world) for a
+	// rigid body with its velocities [v ω] in world axes.
+	Mass [][36]float64
+	// Body holds, per row, the indices in Mass of the (at most two) bodies
+	// its Jacobian touches, −1 for an unused slot.
+	Body [][2]int32
+	// J holds, per row, its Jacobian blocks on Body[i][0] and Body[i][1]
+	// (the block of an unused slot is ignored).
+	J [][2][6]float64
+	// C holds, per row, the compliance c_i ≥ 0 on A's diagonal.
+	C []float64
+
+	remap []int32 // SubTo: the new index of each body of the source, or −1
+}
+
+// N returns the number of rows.
+func (k *KKT) N() int { return len(k.C) }
+
+// Validate reports the first inconsistency of k with a problem of n rows:
+// lengths of Body, J and C that differ from n, a body index outside
+// [−1, len(Mass)) or a row naming one body twice, a Mass block that is not
+// finite, not symmetric or not positive definite, a non-finite Jacobian
+// entry, a negative or non-finite compliance. The error names the field,
+// the index and the value.
+func (k *KKT) Validate(n int) error {
+	if len(k.Body) != n {
+		return fmt.Errorf("KKT.Body: has %d rows, the problem %d", len(k.Body), n)
+	}
+	if len(k.J) != n {
+		return fmt.Errorf("KKT.J: has %d rows, the problem %d", len(k.J), n)
+	}
+	if len(k.C) != n {
+		return fmt.Errorf("KKT.C: has %d rows, the problem %d", len(k.C), n)
+	}
+	for b := range k.Mass {
+		if err := checkMassBlock(&k.Mass[b]); err != nil {
+			return fmt.Errorf("KKT.Mass[%d]: %w", b, err)
+		}
+	}
+	nb := int32(len(k.Mass))
+	for i := range k.Body {
+		bs := k.Body[i]
+		for s, b := range bs {
+			if b < -1 || b >= nb {
+				return fmt.Errorf("KKT.Body[%d][%d]: %d is not a body index in [-1, %d)", i, s, b, nb)
+			}
+			if b < 0 {
+				continue
+			}
+			for c, v := range k.J[i][s] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("KKT.J[%d][%d][%d]: must be finite, got %v", i, s, c, v)
+				}
+			}
+		}
+		if bs[0] >= 0 && bs[0] == bs[1] {
+			return fmt.Errorf("KKT.Body[%d]: names body %d twice", i, bs[0])
+		}
+		if c := k.C[i]; !(c >= 0) || math.IsInf(c, 1) {
+			return fmt.Errorf("KKT.C[%d]: must be finite and ≥ 0, got %v", i, c)
+		}
+	}
+	return nil
+}
+
+// checkMassBlock reports a 6×6 block that is not finite, not exactly
+// symmetric or not positive definite (its Cholesky factorization meets a
+// pivot ≤ pivotFloor times its diagonal entry).
+func checkMassBlock(m *[36]float64) error {
+	for p, v := range m {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("entry (%d, %d) must be finite, got %v", p/6, p%6, v)
+		}
+	}
+	for r := 0; r < 6; r++ {
+		for c := r + 1; c < 6; c++ {
+			if m[6*r+c] != m[6*c+r] {
+				return fmt.Errorf("not symmetric: entry (%d, %d) = %v, (%d, %d) = %v", r, c, m[6*r+c], c, r, m[6*c+r])
+			}
+		}
+	}
+	var l [36]float64
+	if j, ok := cholesky6(&l, m); !ok {
+		return fmt.Errorf("not positive definite (Cholesky pivot %d)", j)
+	}
+	return nil
+}
+
+// SubTo sets dst to the KKT of the rows listed (in that order): row r of
+// dst is row rows[r] of k, and the bodies they touch are renumbered in the
+// order of their first appearance in rows, so that dst describes the
+// principal submatrix A[rows, rows] of k's A (an island's sub-problem
+// taken from the world's by the same row list). dst's slices are reused:
+// with a dst kept from call to call it does not allocate once they have
+// grown. It reports a row index outside [0, N()). k is only read (dst
+// holds the workspace), so several goroutines may extract from one k into
+// their own dst.
+func (k *KKT) SubTo(dst *KKT, rows []int32) error {
+	n := k.N()
+	for r, i := range rows {
+		if i < 0 || int(i) >= n {
+			return fmt.Errorf("KKT.SubTo: rows[%d] = %d is not a row in [0, %d)", r, i, n)
+		}
+	}
+	if dst == k {
+		return fmt.Errorf("KKT.SubTo: dst is the source")
+	}
+	nb := len(k.Mass)
+	dst.remap = growInt32(dst.remap, nb)
+	for b := range dst.remap {
+		dst.remap[b] = -1
+	}
+	m := len(rows)
+	dst.Body = growPairs(dst.Body, m)
+	dst.J = growJac(dst.J, m)
+	dst.C = grow(dst.C, m)
+	dst.Mass = dst.Mass[:0]
+	for r, i := range rows {
+		dst.C[r] = k.C[i]
+		dst.J[r] = k.J[i]
+		for s, b := range k.Body[i] {
+			if b < 0 {
+				dst.Body[r][s] = -1
+				continue
+			}
+			if dst.remap[b] < 0 {
+				dst.remap[b] = int32(len(dst.Mass))
+				dst.Mass = append(dst.Mass, k.Mass[b])
+			}
+			dst.Body[r][s] = dst.remap[b]
+		}
+	}
+	return nil
+}
+
+func growPairs(s [][2]int32, n int) [][2]int32 {
+	if cap(s) < n {
+		return make([][2]int32, n, n+n/2)
+	}
+	return s[:n]
+}
+
+func growJac(s [][2][6]float64, n int) [][2][6]float64 {
+	if cap(s) < n {
+		return make([][2][6]float64, n, n+n/2)
+	}
+	return s[:n]
+}

@@ -1,0 +1,130 @@
+package lcp_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
+	"github.com/stretchr/testify/require"
+)
+
+// Steady steps of the brick wall and pyramid with the face solves forced
+// through the body-space factorization (path=kkt) or the dual one
+// (path=dual): the world settles with the KKT path (fast), then steps with
+// the path under test, reporting BPP iterations per step.
+func BenchmarkKKTPaths(b *testing.B) {
+	type scene struct {
+		name   string
+		build  func() (*stepper.World, error)
+		settle int
+	}
+	wall := func(rows int) func() (*stepper.World, error) {
+		return func() (*stepper.World, error) {
+			p := scenes.DefaultBrickWallParams()
+			p.Rows = rows
+			return scenes.BrickWall(p)
+		}
+	}
+	pyramid := func(base int) func() (*stepper.World, error) {
+		return func() (*stepper.World, error) {
+			p := scenes.DefaultPyramidParams()
+			p.Base = base
+			return scenes.Pyramid(p)
+		}
+	}
+	for _, sc := range []scene{
+		{"wall30", wall(12), 60},
+		{"wall100", wall(40), 60},
+		{"pyramid210", pyramid(20), 30},
+		{"pyramid496", pyramid(31), 30},
+	} {
+		for _, path := range []struct {
+			name string
+			mode int8
+		}{{"kkt", 1}, {"dual", 2}} {
+			b.Run(fmt.Sprintf("%s/path=%s", sc.name, path.name), func(b *testing.B) {
+				w, err := sc.build()
+				require.NoError(b, err)
+				settle := &lcp.BPP{}
+				lcp.KKTPath(settle, 1)
+				w.Settings.Solver = settle
+				for i := 0; i < sc.settle; i++ {
+					_, err := w.Step()
+					require.NoError(b, err)
+				}
+				s := &lcp.BPP{}
+				lcp.KKTPath(s, path.mode)
+				w.Settings.Solver = s
+				_, err = w.Step() // the path's first factorization
+				require.NoError(b, err)
+				loopIterations(b, func() int {
+					st, err := w.Step()
+					require.NoError(b, err)
+					return st.Iterations
+				})
+			})
+		}
+	}
+}
+
+// The solver alone on a settled scene's last MLCP, warm-started from its
+// answer's index sets, per path.
+func BenchmarkKKTSolve(b *testing.B) {
+	for _, sc := range []struct {
+		name  string
+		rows  int
+		base  int
+		steps int
+	}{{"wall30", 12, 0, 60}, {"wall100", 40, 0, 60}, {"pyramid210", 0, 20, 30}} {
+		var w *stepper.World
+		var err error
+		if sc.rows > 0 {
+			p := scenes.DefaultBrickWallParams()
+			p.Rows = sc.rows
+			w, err = scenes.BrickWall(p)
+		} else {
+			p := scenes.DefaultPyramidParams()
+			p.Base = sc.base
+			w, err = scenes.Pyramid(p)
+		}
+		require.NoError(b, err)
+		s0 := &lcp.BPP{}
+		lcp.KKTPath(s0, 1)
+		w.Settings.Solver = s0
+		for i := 0; i < sc.steps; i++ {
+			_, err := w.Step()
+			require.NoError(b, err)
+		}
+		p := w.LastProblem()
+		var res lcp.Result
+		require.NoError(b, s0.Solve(&res, p, lcp.Settings{}))
+		start := append([]lcp.State(nil), res.States...)
+		for _, path := range []struct {
+			name string
+			mode int8
+		}{{"kkt", 1}, {"dual", 2}} {
+			b.Run(fmt.Sprintf("%s/path=%s", sc.name, path.name), func(b *testing.B) {
+				s := &lcp.BPP{}
+				lcp.KKTPath(s, path.mode)
+				require.NoError(b, s.Solve(&res, p, lcp.Settings{}))
+				loopIterations(b, func() int {
+					require.NoError(b, s.Solve(&res, p, lcp.Settings{Start: start}))
+					return res.Iterations
+				})
+			})
+		}
+	}
+}
+
+// loopIterations times op once per b.Loop iteration, reporting
+// allocations and op's BPP iterations per op.
+func loopIterations(b *testing.B, op func() int) {
+	b.ReportAllocs()
+	iters := 0
+	for b.Loop() {
+		iters += op()
+	}
+	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+}

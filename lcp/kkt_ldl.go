@@ -1,0 +1,455 @@
+package lcp
+
+import "math"
+
+// kktLDL solves BPP's faces A_FF x_F = r_F (A_FF + ε diag(A)_FF in
+// regularized mode) through the body-space description of a Problem
+// (Problem.KKT), by factoring the padded quasi-definite matrix
+//
+//	K̃ = [ M    J_Fᵀ ]     (n rows first, then 6 columns per body)
+//	    [ J_F  −C̃_F ]
+//
+// with the sparse LDLᵀ of the dual (sparseLDL on K̃ as an lcp.Sparse: the
+// same minimum degree ordering, padded rows, partial refactorization, row
+// modifications and stale factors), and solving K̃ [u; y] = [0; −r]: the
+// Schur complement gives (J_F M⁻¹ J_Fᵀ + C̃_F) y = r.
+//
+// C̃. Row i's diagonal is −c̃_i with c̃_i = c_i + shift·a_ii (the regularized
+// problem's A + ε diag(A) is exactly a quasi-definite K with that c̃), and
+// c̃_i = kktDelta·a_ii where that is smaller (rigid rows, c_i = 0): K̃ is
+// then quasi-definite, and its LDLᵀ exists in any symmetric order with
+// positive pivots on the body velocities and negative ones on the rows
+// (Vanderbei, "Symmetric quasidefinite matrices", SIAM J. Optim. 5(1),
+// 1995), so the pivot test expects these signs (sparseLDL.negBelow). The
+// factorization is stable only to the degree that c̃ is not tiny relative
+// to J M⁻¹ Jᵀ (Gill, Saunders and Shinnerl, "On the stability of Cholesky
+// factorization for symmetric quasidefinite systems", SIAM J. Matrix Anal.
+// Appl. 17(1), 1996), and a regularized c̃ is not the problem's.
+//
+// Exactness. So every solve refines against the exact K (K̃ with the rows'
+// diagonal −(c_i + shift·a_ii)), whose Schur complement on the rows is the
+// face of A (+ shift·diag(A)) itself, in K's space (a product with K costs
+// O(nnz K), far below A's O(nnz A) on a pyramid):
+//
+//	z₀ = K̃⁻¹ [−r; 0],   z_{k+1} = z_k + K̃⁻¹ ([−r; 0] − K z_k),
+//
+// until every row of K's residual is within refineTol of its Oettli–Prager
+// scale, Σ_j |k_ij z_j| + |rhs_i| (the test a stale dual factor passes,
+// sparseLDL.solve). A step that fails to halve the worst residual, or
+// maxRefine steps, end the attempt: a stale factor is refactored and tried
+// once more, a fresh one gives way to the dual factorization (BPP's
+// fallback). The contraction per step is about max_i δ_i/(λ_min(A_FF) + δ_i)
+// plus the factor's rounding, so a positive definite face converges in one
+// to three steps; on a singular face the iteration is the proximal point
+// method of the metric δ·diag(A) from 0, which converges to the solution
+// of least diag(A)-norm when r is in the range of A_FF (the solution the
+// dual path's regularized mode approaches), and fails at once when it is
+// not (redundant rigid contacts carrying position errors), where the dual
+// factorization meets its pivot at rounding level and BPP enters
+// regularized mode.
+type kktLDL struct {
+	src   *KKT      // the description K was built from
+	k     Sparse    // K̃, rows then bodies
+	f     sparseLDL // its factor (negBelow = n)
+	n     int       // rows of the dual
+	shift float64   // the shift K̃ was built with
+	built bool      // K̃ is that of src, shift and the current Solve's diagonal
+	// verified: describes was asked this Solve; mismatch: it said no, or a
+	// face solution's residual was not at rounding level (the rest of the
+	// Solve takes the dual path).
+	mismatch, verified bool
+	sw                 float64   // the Solve's velocity scale max|b|
+	probe, pa, pk      []float64 // describes: z, A z, the body-space product
+
+	cx  []float64 // the rows' exact compliances c_i + shift·a_ii (K's)
+	kst []State   // states of K̃'s rows: the dual's, then Free for the bodies
+	kb  []float64 // a right-hand side / solution in the order of f.free
+	rhs []float64 // [−r_F; 0] by K index (0 outside F)
+	z   []float64 // the solution [y; u] by K index (0 outside F)
+	res []float64 // the residual rhs − K z by K index
+
+	mchol [][36]float64 // Cholesky factors of the Mass blocks (mulAdd, describes)
+	gv    []float64     // mulAdd: Jᵀ x, then M⁻¹ Jᵀ x, per body
+
+	// failed: the last solve gave up (its refinement did not converge);
+	// dualRatio: tests' replacement of kktDualRatio when > 0 (< 0: skip
+	// the dual always); exact*: the
+	// dual's analysed flops and the pattern they belong to.
+	failed     bool
+	dualRatio  int
+	exactA     *Sparse
+	exactVer   uint64
+	exactFlops int
+
+	// The choice of the path for the patterns of the last choice.
+	dualA              *Sparse
+	dualVer, kVer      uint64
+	use                bool
+	kFlops, dFlops     int
+	refineIts, retries int // the last solve's refinement steps and refactorizations
+	solves, fallbacks  int // successful solves and attempts given up, since the BPP was made
+}
+
+// kktDelta is the static regularization of a row whose c_i + shift·a_ii is
+// smaller, relative to a_ii: small enough that refinement against A_FF
+// contracts fast on a positive definite face (by about δ/λ_min), large
+// enough that the quasi-definite factorization's growth (up to a_ii/δ)
+// leaves the factor accurate to about √ε of rounding.
+const kktDelta = 1e-8
+
+// kktMargin: the body-space factorization is chosen when its structural
+// flops times kktMargin are below the dual's (its solves refine: a solve
+// and a product with K per step, one step on the stepper's faces).
+const kktMargin = 2
+
+// build makes K̃ from kk for the current diagonal diag of A and shift.
+// The calls to Sparse.Add are the same for the same rows and bodies, so the
+// pattern (and the factor's ordering and symbolic analysis) stays from
+// solve to solve.
+func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
+	n, nb := kk.N(), len(kk.Mass)
+	if g.src != kk || !g.built {
+		g.src = kk
+		g.factorMass()
+	}
+	if shift != g.shift {
+		// Every row's diagonal moves by a factor up to ε/δ: a factor of
+		// the last K̃ would not refine to this one (see kktLDL).
+		g.f.valid = false
+	}
+	g.n, g.shift, g.built = n, shift, true
+	g.f.negBelow = n
+	g.k.Reset(n + 6*nb)
+	g.cx = grow(g.cx, n)
+	for i := 0; i < n; i++ {
+		c := kk.C[i] + shift*diag[i]
+		g.cx[i] = c
+		if floor := kktDelta * diag[i]; c < floor {
+			c = floor
+		}
+		g.k.Add(i, i, -c)
+		for s, b := range kk.Body[i] {
+			if b < 0 {
+				continue
+			}
+			col := n + 6*int(b)
+			for t, v := range kk.J[i][s] {
+				g.k.Add(i, col+t, v)
+			}
+		}
+	}
+	for b := range kk.Mass {
+		m := &kk.Mass[b]
+		col := n + 6*b
+		for r := 0; r < 6; r++ {
+			for c := r; c < 6; c++ {
+				g.k.Add(col+r, col+c, m[6*r+c])
+			}
+		}
+	}
+	g.k.Finish()
+}
+
+// choose reports whether the face solves of the dual a should go through
+// K̃ (built): its structural factorization flops, times kktMargin, below the
+// dual's. Both analyses are kept per pattern, so the choice costs nothing
+// while the patterns stay.
+func (g *kktLDL) choose(a *Sparse, dual *sparseLDL) bool {
+	if g.dualA == a && g.dualVer == a.version && g.kVer == g.k.version && len(g.f.perm) == g.k.n {
+		return g.use
+	}
+	g.f.analyze(&g.k)
+	g.dualA, g.dualVer, g.kVer = a, a.version, g.k.version
+	g.kFlops, g.dFlops = g.f.symFlops, dualFlopsBound(a)
+	if g.use = kktMargin*g.kFlops < g.dFlops; !g.use {
+		// The bound does not decide: the dual's own analysis does.
+		g.dFlops = g.dualFlops(a, dual)
+		g.use = kktMargin*g.kFlops < g.dFlops
+	}
+	return g.use
+}
+
+// dualFlops returns the structural flops of the dual's factorization (its
+// ordering and symbolic analysis, kept by dual, run once per pattern).
+func (g *kktLDL) dualFlops(a *Sparse, dual *sparseLDL) int {
+	if g.exactA != a || g.exactVer != a.version {
+		dual.analyze(a)
+		g.exactA, g.exactVer, g.exactFlops = a, a.version, dual.symFlops
+	}
+	return g.exactFlops
+}
+
+// kktDualRatio: when the body-space solve of an unregularized face fails
+// and the dual's factorization costs more than kktDualRatio body-space
+// ones, BPP takes the failure for a semidefinite face and enters
+// regularized mode without factoring the dual (see BPP).
+const kktDualRatio = 32
+
+// skipDual reports whether the last solve failed on a face whose dual
+// factorization costs more than kktDualRatio of K̃'s (see kktDualRatio).
+func (g *kktLDL) skipDual(a *Sparse, dual *sparseLDL) bool {
+	if !g.failed || g.mismatch {
+		return false
+	}
+	switch {
+	case g.dualRatio < 0:
+		return true
+	case g.dualRatio > 0:
+		return g.dualFlops(a, dual) > g.dualRatio*g.f.symFlops
+	}
+	return g.dualFlops(a, dual) > kktDualRatio*g.f.symFlops
+}
+
+// dualFlopsBound is a lower bound on the structural flops of the LDLᵀ of a
+// in any order, from its pattern alone: L holds at least the m = (nnz − n)/2
+// entries of A's strict lower triangle, in n columns, and Σ_j c_j(c_j − 1)/2
+// over column counts summing to at least m is at least (m²/n − m)/2
+// (Cauchy–Schwarz). It spares the dual's minimum degree ordering when K̃ is
+// cheaper than even that (brick pyramids of 36 to 496 bricks and walls of
+// 30 to 100: the bound is 2.6 to 10 times K̃'s flops).
+func dualFlopsBound(a *Sparse) int {
+	n := a.n
+	if n == 0 {
+		return 0
+	}
+	m := (a.ptr[n] - n) / 2
+	return max(0, (m*m/n-m)/2)
+}
+
+// solve sets x[i], for the rows i with state[i] == Free, to the solution of
+// the face (A_FF + shift·diag(A)_FF) x_F = r_F (shift: K̃'s, see build), r
+// given for all n rows (read on F only), and reports whether it got there
+// (see kktLDL); x is left alone when it did not.
+func (g *kktLDL) solve(state []State, r, x []float64) bool {
+	n, nk := g.n, g.k.n
+	g.kst = growStates(g.kst, nk)
+	copy(g.kst, state[:n])
+	for i := n; i < nk; i++ {
+		g.kst[i] = Free
+	}
+	g.rhs = grow(g.rhs, nk)
+	clear(g.rhs)
+	for i, v := range state[:n] {
+		if v == Free {
+			g.rhs[i] = -r[i]
+		}
+	}
+	g.retries, g.failed = 0, false
+	for {
+		if g.attempt() {
+			break
+		}
+		if g.f.stale && g.retries == 0 {
+			g.f.valid = false // a stale factor that did not refine: refactor once
+			g.retries++
+			continue
+		}
+		g.f.valid = false
+		g.fallbacks++
+		g.failed = true
+		return false
+	}
+	for i, v := range state[:n] {
+		if v == Free {
+			x[i] = g.z[i]
+		}
+	}
+	g.solves++
+	return true
+}
+
+// attempt factors K̃ for the free set and refines z = [y; u] against K;
+// it reports false when the factorization or the refinement failed.
+func (g *kktLDL) attempt() bool {
+	g.refineIts = 0
+	if !g.f.factor(&g.k, g.kst) {
+		return false
+	}
+	nk := g.k.n
+	g.z = grow(g.z, nk)
+	g.res = grow(g.res, nk)
+	clear(g.z)
+	copy(g.res, g.rhs)
+	prev := math.Inf(1)
+	for it := 0; ; it++ {
+		g.direct() // z += K̃⁻¹ res
+		worst, ok := g.residual()
+		if ok {
+			// A stale factor that needed more than refineSlow steps is
+			// refactored next time (a fresh one's steps are its δ's).
+			g.f.refreshNext = g.f.refreshNext || (g.f.stale && it > refineSlow)
+			return true
+		}
+		if !(worst < 0.5*prev) || it+1 >= maxRefine {
+			return false
+		}
+		prev = worst
+		g.refineIts = it + 1
+	}
+}
+
+// direct adds K̃⁻¹ res to z (the solve with the current factor), on the
+// free positions of K̃.
+func (g *kktLDL) direct() {
+	free := g.f.free
+	g.kb = grow(g.kb, len(free))
+	kb := g.kb
+	for k, i := range free {
+		kb[k] = g.res[i]
+	}
+	g.f.solveDirect(kb)
+	for k, i := range free {
+		g.z[i] += kb[k]
+	}
+}
+
+// residual sets res = rhs − K z on the free positions of K (K: K̃ with the
+// rows' exact diagonal −(c_i + shift·a_ii)) and returns the largest
+// |res_i| relative to its Oettli–Prager scale, Σ_j |k_ij z_j| + |rhs_i|,
+// and whether all are within refineTol of it (the test of
+// sparseLDL.residual, in K's space).
+func (g *kktLDL) residual() (float64, bool) {
+	worst, ok := 0.0, true
+	n := int32(g.n)
+	for _, i := range g.f.free {
+		cols, vals := g.k.row(int(i))
+		s, sc := g.rhs[i], math.Abs(g.rhs[i])
+		for t, j := range cols {
+			if g.kst[j] != Free {
+				continue
+			}
+			kv := vals[t]
+			if j == i && i < n {
+				kv = -g.cx[i]
+			}
+			p := kv * g.z[j]
+			s -= p
+			sc += math.Abs(p)
+		}
+		g.res[i] = s
+		if w, bad := opError(s, sc); bad {
+			ok, worst = false, math.Max(worst, w)
+		}
+	}
+	return worst, ok
+}
+
+// factorMass keeps the Cholesky factor of each of src's Mass blocks (their
+// positive definiteness is checked by KKT.Validate), for mulAdd.
+func (g *kktLDL) factorMass() {
+	kk := g.src
+	if cap(g.mchol) < len(kk.Mass) {
+		g.mchol = make([][36]float64, len(kk.Mass))
+	}
+	g.mchol = g.mchol[:len(kk.Mass)]
+	for b := range kk.Mass {
+		cholesky6(&g.mchol[b], &kk.Mass[b])
+	}
+	g.gv = grow(g.gv, 6*len(kk.Mass))
+}
+
+// cholesky6 sets l to the lower Cholesky factor of the symmetric positive
+// definite 6×6 m (row-major; the strict upper triangle of l is left
+// alone). It reports the first pivot, if any, at most pivotFloor times its
+// diagonal entry.
+func cholesky6(l, m *[36]float64) (int, bool) {
+	for j := 0; j < 6; j++ {
+		d := m[6*j+j]
+		for t := 0; t < j; t++ {
+			d -= l[6*j+t] * l[6*j+t]
+		}
+		if !(d > pivotFloor*math.Abs(m[6*j+j])) {
+			return j, false
+		}
+		l[6*j+j] = math.Sqrt(d)
+		for i := j + 1; i < 6; i++ {
+			s := m[6*i+j]
+			for t := 0; t < j; t++ {
+				s -= l[6*i+t] * l[6*j+t]
+			}
+			l[6*i+j] = s / l[6*j+j]
+		}
+	}
+	return 0, true
+}
+
+// mulAdd sets w = A x + b in body space, w = J (M⁻¹ (Jᵀ x)) + C x + b
+// (O(n + bodies) instead of A's O(nnz)), equal to p.Residual's to rounding
+// when src describes A.
+func (g *kktLDL) mulAdd(w, x, b []float64) {
+	kk := g.src
+	gv := g.gv
+	clear(gv)
+	for i, bs := range kk.Body {
+		xi := x[i]
+		if xi == 0 {
+			continue
+		}
+		for s, bd := range bs {
+			if bd < 0 {
+				continue
+			}
+			v := gv[6*bd : 6*bd+6]
+			for t, jv := range kk.J[i][s] {
+				v[t] += jv * xi
+			}
+		}
+	}
+	for bd := range g.mchol {
+		l := &g.mchol[bd]
+		v := gv[6*bd : 6*bd+6]
+		for r := 0; r < 6; r++ { // L y = g
+			s := v[r]
+			for t := 0; t < r; t++ {
+				s -= l[6*r+t] * v[t]
+			}
+			v[r] = s / l[6*r+r]
+		}
+		for r := 5; r >= 0; r-- { // Lᵀ v = y
+			s := v[r]
+			for t := r + 1; t < 6; t++ {
+				s -= l[6*t+r] * v[t]
+			}
+			v[r] = s / l[6*r+r]
+		}
+	}
+	for i, bs := range kk.Body {
+		s := kk.C[i]*x[i] + b[i]
+		for k, bd := range bs {
+			if bd < 0 {
+				continue
+			}
+			v := gv[6*bd : 6*bd+6]
+			j := &kk.J[i][k]
+			s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
+		}
+		w[i] = s
+	}
+}
+
+// describes reports whether src describes a: A z and J M⁻¹ Jᵀ z + C z
+// agree within kktCheck of max_i |(A z)_i| for the probe z_i = 1 + (i mod
+// 7)/7 (deterministic, no zero entry). One product with A per Solve.
+func (g *kktLDL) describes(a *Sparse) bool {
+	n := g.n
+	g.probe = grow(g.probe, n)
+	g.pa = grow(g.pa, n)
+	g.pk = grow(g.pk, n)
+	zero := g.pk // mulAdd's b: zero, then its result
+	clear(zero)
+	for i := range g.probe {
+		g.probe[i] = 1 + float64(i%7)/7
+	}
+	a.MulVecTo(g.pa, g.probe)
+	g.mulAdd(g.pk, g.probe, zero)
+	scale := 0.0
+	for _, v := range g.pa {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	for i, v := range g.pa {
+		if !(math.Abs(v-g.pk[i]) <= kktCheck*scale) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,150 @@
+package lcp_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// settled returns the step MLCP of a world after steps steps, with the
+// index sets of its answer.
+func settled(t *testing.T, w *stepper.World, steps int) (*lcp.Problem, []lcp.State) {
+	t.Helper()
+	for i := 0; i < steps; i++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	p := w.LastProblem()
+	require.NotNil(t, p)
+	require.NotNil(t, p.KKT, "the stepper's symmetric assembly describes A in body space")
+	var s lcp.BPP
+	var res lcp.Result
+	require.NoError(t, s.Solve(&res, p, lcp.Settings{}))
+	return p, append([]lcp.State(nil), res.States...)
+}
+
+var sceneCache map[string]*lcp.Problem
+
+// sceneProblems are the brick wall (30 and 100 bricks) and the 210-brick
+// pyramid of scale_test.go, settled.
+func sceneProblems(t *testing.T) map[string]*lcp.Problem {
+	if sceneCache != nil && (testing.Short() || sceneCache["pyramid210"] != nil) {
+		return sceneCache
+	}
+	out := map[string]*lcp.Problem{}
+	defer func() { sceneCache = out }()
+	for _, rows := range []int{12, 40} {
+		p := scenes.DefaultBrickWallParams()
+		p.Rows = rows
+		w, err := scenes.BrickWall(p)
+		require.NoError(t, err)
+		out[fmt.Sprintf("wall%d", rows)], _ = settled(t, w, 60)
+	}
+	if !testing.Short() {
+		p := scenes.DefaultPyramidParams()
+		p.Base = 20
+		w, err := scenes.Pyramid(p)
+		require.NoError(t, err)
+		out["pyramid210"], _ = settled(t, w, 30)
+	}
+	return out
+}
+
+// The stepper's KKT describes its A: J M⁻¹ Jᵀ + C, with M⁻¹ inverted
+// here, matches every entry of A to rounding (A uses m⁻¹ and R I⁻¹ Rᵀ, KKT
+// m and R I Rᵀ: relative 1e-12 of the largest entry of each row).
+func TestKKTSceneDescribesA(t *testing.T) {
+	for name, p := range sceneProblems(t) {
+		k := p.KKT
+		n := p.N()
+		minv := make([]*mat.Dense, len(k.Mass))
+		for b := range k.Mass {
+			minv[b] = mat.NewDense(6, 6, nil)
+			require.NoError(t, minv[b].Inverse(mat.NewDense(6, 6, append([]float64(nil), k.Mass[b][:]...))))
+		}
+		type slot struct{ row, s int }
+		byBody := make([][]slot, len(k.Mass))
+		for i, bs := range k.Body {
+			for s, b := range bs {
+				if b >= 0 {
+					byBody[b] = append(byBody[b], slot{i, s})
+				}
+			}
+		}
+		got := map[[2]int]float64{}
+		for b, list := range byBody {
+			for _, u := range list {
+				var mj [6]float64
+				for r := 0; r < 6; r++ {
+					for c := 0; c < 6; c++ {
+						mj[r] += minv[b].At(r, c) * k.J[u.row][u.s][c]
+					}
+				}
+				for _, v := range list {
+					s := 0.0
+					for r := 0; r < 6; r++ {
+						s += k.J[v.row][v.s][r] * mj[r]
+					}
+					got[[2]int{u.row, v.row}] += s
+				}
+			}
+		}
+		rowMax := make([]float64, n)
+		for i := 0; i < n; i++ {
+			got[[2]int{i, i}] += k.C[i]
+			rowMax[i] = math.Abs(p.A.At(i, i))
+		}
+		for ij, v := range got {
+			want := p.A.At(ij[0], ij[1])
+			require.InDelta(t, want, v, 1e-12*rowMax[ij[0]], "%s: A[%d][%d]", name, ij[0], ij[1])
+		}
+		assert.Positive(t, len(got), name)
+	}
+}
+
+// On the wall and pyramid MLCPs the body-space path gives the dual path's
+// answer: the same iterations and index sets, x within 1e-8 of max|x|,
+// from a cold start and warm-started from the stepper's index sets. Both
+// solve each face to a componentwise backward error of about 1e-13, which
+// the regularized faces' condition numbers (up to 1/ε = 1e6) amplify; the
+// measured differences are 1e-9 of max|x|, far below the tolerance these
+// semidefinite problems are solved to (regTol: 1e-6 of max|b|).
+func TestKKTSceneSameAnswer(t *testing.T) {
+	for name, p := range sceneProblems(t) {
+		var ref lcp.BPP
+		var r0 lcp.Result
+		require.NoError(t, ref.Solve(&r0, p, lcp.Settings{}))
+		start := append([]lcp.State(nil), r0.States...)
+		for _, set := range []lcp.Settings{{}, {Start: start}} {
+			var viaKKT, viaDual lcp.BPP
+			lcp.KKTPath(&viaKKT, 1)
+			lcp.KKTPath(&viaDual, 2)
+			var r1, r2 lcp.Result
+			require.NoError(t, viaKKT.Solve(&r1, p, set))
+			require.NoError(t, viaDual.Solve(&r2, p, set))
+			solves, fallbacks, _, _, _ := lcp.KKTStats(&viaKKT)
+			t.Logf("%s warm=%v: iterations %d/%d, KKT solves %d, fallbacks %d", name, set.Start != nil, r1.Iterations, r2.Iterations, solves, fallbacks)
+			assert.Positive(t, solves, name)
+			assert.Equal(t, r2.Status, r1.Status, name)
+			assert.Equal(t, r2.Iterations, r1.Iterations, name)
+			assert.Equal(t, r2.States, r1.States, name)
+			scale := 0.0
+			for _, v := range r2.X {
+				scale = math.Max(scale, math.Abs(v))
+			}
+			worst := 0.0
+			for i := range r1.X {
+				worst = math.Max(worst, math.Abs(r1.X[i]-r2.X[i]))
+			}
+			t.Logf("%s: max|Δx| = %.3g of max|x| %.3g", name, worst, scale)
+			assert.LessOrEqual(t, worst, 1e-8*scale, name)
+		}
+	}
+}
