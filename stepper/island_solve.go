@@ -65,6 +65,7 @@ type islandSlot struct {
 	key    int     // IslandStats.Body
 
 	a             lcp.Sparse
+	kkt           lcp.KKT // the island's body-space form (lcp.KKT.SubTo), when the world's has one
 	b, lo, hi     []float64
 	start         []lcp.State
 	prob          lcp.Problem
@@ -239,6 +240,11 @@ func (sl *islandSlot) prepare(w *World) {
 		sl.start[k] = rs.start[i]
 	}
 	sl.prob = lcp.Problem{A: &sl.a, B: sl.b, Lo: sl.lo, Hi: sl.hi}
+	if p.KKT != nil && p.KKT.SubTo(&sl.kkt, sl.rows) == nil {
+		// The rows are the world's, so SubTo cannot fail; the island
+		// would solve on the dual path if it did.
+		sl.prob.KKT = &sl.kkt
+	}
 	sl.energy.restrict(&w.ws.solve.energy, sl.bodies, sl.rows, sl.b)
 	pick := w.Settings.Pick
 	if sl.picker == nil || sl.picker.Measure() != pick {
