@@ -1,0 +1,161 @@
+package contact
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/internal/num"
+	"github.com/gorigid/gorigid/mesh"
+)
+
+// Hull is a convex polyhedron prepared for collision: a mesh.Hull (in the
+// shape's local frame) with the vertex adjacency that the support mapping
+// climbs and the length scale the tolerances use. Build it with
+// NewConvexHull or NewConvex; it is read-only afterwards and may be shared
+// by any number of shapes and goroutines.
+type Hull struct {
+	mesh   *mesh.Hull
+	adjOff []int32 // vertex v's neighbours are adj[adjOff[v]:adjOff[v+1]]
+	adj    []int32
+	extent float64 // largest |coordinate| of a vertex, m
+}
+
+// climbMin is the vertex count from which the support mapping climbs the
+// vertex graph instead of scanning every vertex: below it a scan is as
+// fast and has no branch mispredictions.
+const climbMin = 32
+
+// Mesh returns the hull's polyhedron (read-only: Collide relies on it not
+// changing).
+func (h *Hull) Mesh() *mesh.Hull { return h.mesh }
+
+// newHull prepares m for collision.
+func newHull(m *mesh.Hull) (*Hull, error) {
+	if m == nil {
+		return nil, errors.New("nil hull")
+	}
+	nv := len(m.Vertices)
+	if nv < 4 || len(m.Faces) < 4 || len(m.Normals) != len(m.Faces) || len(m.Offsets) != len(m.Faces) {
+		return nil, fmt.Errorf("hull has %d vertices, %d faces, %d normals and %d offsets: want at least 4 vertices and one normal and offset per face (mesh.NewHull builds one)", nv, len(m.Faces), len(m.Normals), len(m.Offsets))
+	}
+	h := &Hull{mesh: m}
+	for i, v := range m.Vertices {
+		if !num.FiniteVec(v) {
+			return nil, fmt.Errorf("hull vertex %d is not finite: %v", i, v)
+		}
+		h.extent = math.Max(h.extent, math.Max(math.Abs(v[0]), math.Max(math.Abs(v[1]), math.Abs(v[2]))))
+	}
+	for f, loop := range m.Faces {
+		if len(loop) < 3 {
+			return nil, fmt.Errorf("hull face %d has %d vertices, want ≥ 3", f, len(loop))
+		}
+		for _, v := range loop {
+			if v < 0 || v >= nv {
+				return nil, fmt.Errorf("hull face %d: vertex index %d out of range [0, %d)", f, v, nv)
+			}
+		}
+		if !num.FiniteVec(m.Normals[f]) || !num.Finite(m.Offsets[f]) {
+			return nil, fmt.Errorf("hull face %d: normal %v or offset %v is not finite", f, m.Normals[f], m.Offsets[f])
+		}
+	}
+	if !(h.extent > 0) {
+		return nil, errors.New("hull has no extent")
+	}
+	deg := make([]int32, nv+1)
+	for _, e := range m.Edges {
+		if e.V[0] < 0 || e.V[0] >= nv || e.V[1] < 0 || e.V[1] >= nv {
+			return nil, fmt.Errorf("hull edge %v out of range [0, %d)", e.V, nv)
+		}
+		deg[e.V[0]+1]++
+		deg[e.V[1]+1]++
+	}
+	for v := 0; v < nv; v++ {
+		deg[v+1] += deg[v]
+	}
+	h.adjOff = deg
+	h.adj = make([]int32, deg[nv])
+	fill := make([]int32, nv)
+	for _, e := range m.Edges {
+		a, b := e.V[0], e.V[1]
+		h.adj[deg[a]+fill[a]] = int32(b)
+		fill[a]++
+		h.adj[deg[b]+fill[b]] = int32(a)
+		fill[b]++
+	}
+	return h, nil
+}
+
+// NewConvexHull returns a Convex shape of the hull m (in the shape's local
+// frame, as mesh.NewHull built it), or an error if m is nil or
+// inconsistent (non-finite vertices, faces of fewer than 3 vertices,
+// indices out of range).
+func NewConvexHull(m *mesh.Hull) (Shape, error) {
+	h, err := newHull(m)
+	if err != nil {
+		return Shape{}, &FieldError{What: "convex", Field: "Hull", Value: nil, Reason: err.Error()}
+	}
+	return Shape{Kind: Convex, Hull: h}, nil
+}
+
+// NewConvex returns a Convex shape of the convex hull of points (local
+// frame, m) by mesh.NewHull with distance tolerance tol (m; ≤ 0 for the
+// round-off default). Degenerate point sets (fewer than 4 points,
+// coincident, collinear or coplanar) give mesh's error, wrapped.
+func NewConvex(points []mgl64.Vec3, tol float64) (Shape, error) {
+	m, err := mesh.NewHull(points, tol)
+	if err != nil {
+		return Shape{}, fmt.Errorf("convex: %w", err)
+	}
+	return NewConvexHull(m)
+}
+
+// support returns the index of the hull vertex farthest along the local
+// direction d: a scan for small hulls, else a climb from vertex 0 over the
+// vertex graph to a vertex no neighbour improves on, which on a convex
+// polyhedron is the maximum (ties go to the first vertex found).
+func (h *Hull) support(d mgl64.Vec3) int {
+	vs := h.mesh.Vertices
+	if len(vs) < climbMin {
+		best, bd := 0, vs[0].Dot(d)
+		for i := 1; i < len(vs); i++ {
+			if x := vs[i].Dot(d); x > bd {
+				best, bd = i, x
+			}
+		}
+		return best
+	}
+	cur, cd := 0, vs[0].Dot(d)
+	for steps := 0; steps < len(vs); steps++ {
+		next := -1
+		for _, j := range h.adj[h.adjOff[cur]:h.adjOff[cur+1]] {
+			if x := vs[j].Dot(d); x > cd {
+				next, cd = int(j), x
+			}
+		}
+		if next < 0 {
+			break
+		}
+		cur = next
+	}
+	return cur
+}
+
+// face returns the face whose outward normal is most aligned with the
+// local direction d (the first on ties).
+func (h *Hull) face(d mgl64.Vec3) int {
+	best, bd := 0, math.Inf(-1)
+	for f, n := range h.mesh.Normals {
+		if x := n.Dot(d); x > bd {
+			best, bd = f, x
+		}
+	}
+	return best
+}
+
+// hullFeatureAt keys the point of hull h touching along the outward local
+// direction d: the face most aligned with d.
+func hullFeatureAt(h *Hull, d mgl64.Vec3) uint32 {
+	return FeatureFace | uint32(h.face(d))&0xffff
+}
