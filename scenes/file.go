@@ -178,10 +178,17 @@ func (c *pathController) Control(w *stepper.World) error {
 // ShapeSpec is a collision shape with its pose in the body frame (the
 // world frame for world shapes) and its material.
 type ShapeSpec struct {
-	Type     contact.Kind
-	Size     mgl64.Vec3 // box: full side lengths along local x, y, z (m)
-	Radius   float64    // sphere, capsule, cylinder (m)
-	Length   float64    // capsule straight part, cylinder: full length along local z (m)
+	Type   contact.Kind
+	Size   mgl64.Vec3 // box: full side lengths along local x, y, z (m)
+	Radius float64    // sphere, capsule, cylinder (m)
+	Length float64    // capsule straight part, cylinder: full length along local z (m)
+	// Convex: the convex hull of Points (m, shape frame), or of the
+	// vertices of the STL or OBJ file Mesh scaled by Scale (zero: {1, 1,
+	// 1}); one of the two. The hull is moved so that its centroid is the
+	// shape's origin, placed at Pos (convexHull).
+	Points   []mgl64.Vec3
+	Mesh     string
+	Scale    mgl64.Vec3
 	Pos      mgl64.Vec3
 	Rot      mgl64.Quat // zero = identity, as stepper.Geom.Local
 	Material stepper.Material
@@ -376,6 +383,7 @@ func ReadSpec(r io.Reader, name string) (*SceneSpec, error) {
 	if err := p.err(); err != nil {
 		return nil, prefixErr(name, err)
 	}
+	s.resolveMeshes(name)
 	if err := s.Validate(); err != nil {
 		return nil, prefixErr(name, err)
 	}
@@ -633,6 +641,8 @@ func (s *ShapeSpec) shape() contact.Shape {
 		return contact.Shape{Kind: contact.Sphere, Radius: s.Radius}
 	case contact.Capsule, contact.Cylinder:
 		return contact.Shape{Kind: s.Type, Radius: s.Radius, Length: s.Length}
+	case contact.Convex:
+		return s.convexShape()
 	}
 	return contact.Shape{Kind: s.Type}
 }
@@ -663,6 +673,8 @@ func (s *ShapeSpec) volume(m float64) (float64, mgl64.Mat3) {
 		return math.Pi*r*r*s.Length + 4*math.Pi*r*r*r/3, body.CapsuleInertia(m, r, s.Length)
 	case contact.Cylinder:
 		return math.Pi * s.Radius * s.Radius * s.Length, body.CylinderInertia(m, s.Radius, s.Length)
+	case contact.Convex:
+		return s.convexVolume(m)
 	}
 	return 0, mgl64.Mat3{}
 }
