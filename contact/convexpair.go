@@ -218,6 +218,28 @@ func (p *hullClipPoly) clip(out *hullClipPoly, m mgl64.Vec3, lim, snap float64, 
 	if p.n == 0 {
 		return
 	}
+	if p.n == 2 {
+		// A segment: its two "edges" are one line, which the polygon rule
+		// would cross twice at the same point. Keep the inside part, in
+		// order, its cut end on the plane.
+		a, b := p.v[0], p.v[1]
+		ca, cb := m.Dot(a.p), m.Dot(b.p)
+		inA, inB := ca <= lim+snap, cb <= lim+snap
+		switch {
+		case inA && inB:
+			out.v[0], out.v[1], out.n = a, b, 2
+		case inA || inB:
+			t := (lim - ca) / (cb - ca)
+			x := hullClipVert{p: a.p.Add(b.p.Sub(a.p).Mul(t)), in: a.out, out: id, orig: -1}
+			if inA {
+				out.v[0], out.v[1] = a, x
+			} else {
+				out.v[0], out.v[1] = x, b
+			}
+			out.n = 2
+		}
+		return
+	}
 	prev := &p.v[p.n-1]
 	cp := m.Dot(prev.p)
 	for i := 0; i < p.n; i++ {

@@ -426,3 +426,45 @@ func BenchmarkCollideConvexPlane(b *testing.B) {
 		})
 	}
 }
+
+// A capsule lying on a cube hull's face, partly beyond its edge, gives the
+// two points of box–capsule (its side line clipped to the face) to 1e-12
+// m, never one point twice. Where box–capsule's search for the nearest
+// point lands beyond the face (the capsule crosses an edge) it gives that
+// single point; the hull still clips the segment to the face: 2 points,
+// the deepest of them as deep.
+func TestConvexCapsuleLyingMatchesBox(t *testing.T) {
+	size := mgl64.Vec3{0.4, 0.3, 0.2}
+	box := Shape{Kind: Box, Size: size}
+	hull := cubeHull(t, size)
+	cp := Shape{Kind: Capsule, Radius: 0.05, Length: 0.4}
+	r := rand.New(rand.NewPCG(9, 10))
+	for i := 0; i < 200; i++ {
+		turn := r.Float64() * math.Pi
+		rot := mgl64.QuatRotate(turn, mgl64.Vec3{0, 0, 1}).Mul(mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{1, 0, 0}))
+		pc := Pose{Pos: mgl64.Vec3{0.3 * r.NormFloat64(), 0.2 * r.NormFloat64(), 0.15 - 0.001*r.Float64()}, Rot: rot}
+		want := Collide(nil, box, IdentityPose(), cp, pc, 0.01)
+		got := Collide(nil, hull, IdentityPose(), cp, pc, 0.01)
+		if len(want) == 1 && len(got) == 2 {
+			if g := math.Min(got[0].Gap, got[1].Gap); math.Abs(g-want[0].Gap) > 1e-9 {
+				t.Fatalf("case %d: deepest gap %v, box %v", i, g, want[0].Gap)
+			}
+			continue
+		}
+		if len(got) != len(want) {
+			t.Fatalf("case %d: %d points, box %d\n%+v\n%+v", i, len(got), len(want), got, want)
+		}
+		tol := 1e-12
+		if len(got) == 1 {
+			tol = 1e-9 // a single closest point: GJK's tolerance against box–capsule's search
+		}
+		for k := range got {
+			if got[k].Pos.Sub(want[k].Pos).Len() > tol || math.Abs(got[k].Gap-want[k].Gap) > tol {
+				t.Fatalf("case %d point %d: %+v, box %+v", i, k, got[k], want[k])
+			}
+		}
+		if len(got) == 2 && got[0].Pos.Sub(got[1].Pos).Len() < 1e-9 {
+			t.Fatalf("case %d: the same point twice: %+v", i, got)
+		}
+	}
+}
