@@ -91,9 +91,9 @@ var rank = [...]int{Plane: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4, Convex
 // which gives up to 8).
 //
 // Every pair of kinds is supported except plane–plane (dst is returned
-// unchanged; Supported). Cylinder pairs other than plane–cylinder go
-// through GJK and EPA (Distance) and a manifold of up to 4 points (package
-// documentation). Invalid shapes (Shape.Validate),
+// unchanged; Supported). Cylinder and convex pairs other than
+// plane–cylinder and plane–convex go through GJK and EPA (Distance) and a
+// manifold of up to 4 points (package documentation). Invalid shapes (Shape.Validate),
 // poses with a non-finite Pos or a zero or non-finite Rot, and a NaN margin
 // also give no points.
 func Collide(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) []Point {

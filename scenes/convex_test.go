@@ -24,6 +24,7 @@ import (
 func TestConvexPointsMassProperties(t *testing.T) {
 	const doc = `{"version": 1, "settings": {"h": 0.01}, "bodies": [{"name": "b", "density": 500, "shapes": [{"type": "convex",
 	  "points": [[0.8,1.9,2.95],[1.2,1.9,2.95],[0.8,2.1,2.95],[1.2,2.1,2.95],[0.8,1.9,3.05],[1.2,1.9,3.05],[0.8,2.1,3.05],[1.2,2.1,3.05],[1,2,3]]}]}]}`
+	assert.Empty(t, newValidator(t).check(t, []byte(doc)), "points scene against the schema")
 	w, err := scenes.Load(strings.NewReader(doc), "cube.json")
 	require.NoError(t, err)
 	b := w.Bodies[0]
@@ -39,6 +40,15 @@ func TestConvexPointsMassProperties(t *testing.T) {
 	assert.InDelta(t, -0.2, box.Min[0], 1e-12)
 	assert.InDelta(t, 0.05, box.Max[2], 1e-12)
 	assert.Len(t, g.Shape.Hull.Mesh().Vertices, 8, "the centre point is not a hull vertex")
+
+	spec, err := scenes.ReadSpec(strings.NewReader(doc), "cube.json")
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, spec.Marshal(&out))
+	assert.Empty(t, newValidator(t).check(t, out.Bytes()), "export against the schema")
+	back, err := scenes.ReadSpec(bytes.NewReader(out.Bytes()), "")
+	require.NoError(t, err)
+	assert.Equal(t, spec.Bodies[0].Shapes, back.Bodies[0].Shapes, "points round trip")
 }
 
 // A mesh path is relative to the scene file's directory: a scene loaded
@@ -74,6 +84,9 @@ func TestConvexMeshRelativeToScene(t *testing.T) {
 	assert.Equal(t, filepath.Join(dir, "meshes", "part.stl"), spec.Bodies[0].Shapes[0].Mesh)
 	var out bytes.Buffer
 	require.NoError(t, spec.Marshal(&out))
+	sv := newValidator(t)
+	assert.Empty(t, sv.check(t, out.Bytes()), "exported mesh scene against the schema")
+	assert.Empty(t, sv.check(t, []byte(doc)), "mesh scene against the schema")
 	back, err := scenes.ReadSpec(bytes.NewReader(out.Bytes()), "")
 	require.NoError(t, err, out.String())
 	assert.Equal(t, spec.Bodies[0].Shapes, back.Bodies[0].Shapes)
