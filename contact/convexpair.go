@@ -360,10 +360,11 @@ func clipManifold(dst []Point, R, I *polyFeat, refA bool, margin, ext float64) (
 	return dst, minZ, true
 }
 
-// planeConvex emits the hull vertices within margin of the plane: all of
-// them if at most 4, else 4 chosen by reduce4's rule (the deepest, the
-// farthest from it, the largest triangle, the most added area) over the
-// up to maxClip deepest, emitted in vertex order with keys (0,
+// planeConvex emits the hull vertices within margin of the plane (found by
+// a scan of a small hull, else by a fill over the vertex graph from the
+// deepest vertex): all of them if at most 4, else 4 chosen by reduce4's
+// rule (the deepest, the farthest from it, the largest triangle, the most
+// added area) over the up to maxClip found, emitted in vertex order with keys (0,
 // FeatureVertex | vertex index). A cube's hull so gives exactly the points
 // of planeBox.
 func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []Point {
@@ -372,15 +373,11 @@ func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []P
 	var gap [maxClip]float64
 	var pos [maxClip]mgl64.Vec3
 	m := 0
-	for i, v := range h.mesh.Vertices {
-		w := fb.toWorld(v)
-		g := n.Dot(w) - off
-		if !(g <= margin) {
-			continue
-		}
+	vs := h.mesh.Vertices
+	add := func(i int, w mgl64.Vec3, g float64) {
 		if m == maxClip {
 			if g >= gap[m-1] {
-				continue
+				return
 			}
 			m-- // drop the shallowest
 		}
@@ -391,6 +388,51 @@ func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []P
 		}
 		idx[j], gap[j], pos[j] = i, g, w
 		m++
+	}
+	if len(vs) < climbMin {
+		for i, v := range vs {
+			w := fb.toWorld(v)
+			if g := n.Dot(w) - off; g <= margin {
+				add(i, w, g)
+			}
+		}
+	} else {
+		// The vertices within margin are those below a plane, which on a
+		// convex polyhedron form a connected part of its vertex graph
+		// holding the deepest vertex: fill it from there.
+		nl := mgl64.Vec3{-n.Dot(fb.ax[0]), -n.Dot(fb.ax[1]), -n.Dot(fb.ax[2])}
+		var queue [maxClip]int32
+		s := h.support(nl)
+		w := fb.toWorld(vs[s])
+		if g := n.Dot(w) - off; !(g <= margin) {
+			return dst
+		}
+		queue[0] = int32(s)
+		for head, nq := 0, 1; head < nq; head++ {
+			v := queue[head]
+			w := fb.toWorld(vs[v])
+			add(int(v), w, n.Dot(w)-off)
+			for _, u := range h.adj[h.adjOff[v]:h.adjOff[v+1]] {
+				if nq == len(queue) {
+					break
+				}
+				wu := fb.toWorld(vs[u])
+				if !(n.Dot(wu)-off <= margin) {
+					continue
+				}
+				seen := false
+				for _, q := range queue[:nq] {
+					if q == u {
+						seen = true
+						break
+					}
+				}
+				if !seen {
+					queue[nq] = u
+					nq++
+				}
+			}
+		}
 	}
 	// Vertex order, as planeBox: depth order would reshuffle the points
 	// of a hull resting flat from step to step with rounding.

@@ -468,3 +468,53 @@ func TestConvexCapsuleLyingMatchesBox(t *testing.T) {
 		}
 	}
 }
+
+// Plane against a large hull fills the vertex graph from the deepest
+// vertex: it finds exactly the vertices a scan finds within margin (all
+// of them when at most 4, else 4 of them including the deepest to
+// reduce4's tolerance), for a
+// 642-vertex icosphere at random poses and depths.
+func TestPlaneConvexFillMatchesScan(t *testing.T) {
+	ico := must(NewConvex(icosphere(0.1, 3), 0))
+	vs := ico.Hull.mesh.Vertices
+	r := rand.New(rand.NewPCG(11, 12))
+	plane := NewPlane()
+	for i := 0; i < 300; i++ {
+		margin := 0.002 * r.Float64()
+		pb := Pose{Pos: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), 0.1 + 0.003*r.NormFloat64()}, Rot: randQuat(r)}
+		var want []uint32
+		deepest, dg := uint32(0), math.Inf(1)
+		for k, v := range vs {
+			if g := pb.Apply(v)[2]; g <= margin {
+				want = append(want, FeatureVertex|uint32(k))
+				if g < dg {
+					deepest, dg = FeatureVertex|uint32(k), g
+				}
+			}
+		}
+		got := Collide(nil, plane, IdentityPose(), ico, pb, margin)
+		if len(want) <= 4 {
+			if len(got) != len(want) {
+				t.Fatalf("case %d: %d points, scan %d", i, len(got), len(want))
+			}
+			for k := range got {
+				if got[k].Key.B != want[k] {
+					t.Fatalf("case %d: vertex %x, scan %x", i, got[k].Key.B, want[k])
+				}
+			}
+			continue
+		}
+		if len(got) != 4 {
+			t.Fatalf("case %d: %d points of %d within margin, want 4", i, len(got), len(want))
+		}
+		// reduce4's first point: the first in vertex order within boxTol of
+		// the deepest (1e-4 m here), so that rounding does not swap it.
+		found := false
+		for _, p := range got {
+			found = found || p.Gap <= dg+boxTol*ico.Hull.extent
+		}
+		if !found {
+			t.Fatalf("case %d: the deepest vertex %x (gap %v) is not among %+v", i, deepest, dg, got)
+		}
+	}
+}
