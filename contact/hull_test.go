@@ -518,3 +518,28 @@ func TestPlaneConvexFillMatchesScan(t *testing.T) {
 		}
 	}
 }
+
+// The bounds of a large hull (support climbs in the local frame) are those
+// of its posed vertices (a scan of world coordinates), to 1e-15 m: two
+// vertices within rounding of the extreme may trade places.
+func TestConvexBoundsClimb(t *testing.T) {
+	ico := must(NewConvex(icosphere(0.3, 3), 0))
+	r := rand.New(rand.NewPCG(13, 14))
+	for i := 0; i < 100; i++ {
+		p := Pose{Pos: mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}, Rot: randQuat(r)}
+		got := ico.Bounds(p, 0.01)
+		lo := mgl64.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+		hi := lo.Mul(-1)
+		f, _ := frameOf(p)
+		for _, v := range ico.Hull.mesh.Vertices {
+			w := f.toWorld(v)
+			for k := 0; k < 3; k++ {
+				lo[k], hi[k] = math.Min(lo[k], w[k]), math.Max(hi[k], w[k])
+			}
+		}
+		m := mgl64.Vec3{0.01, 0.01, 0.01}
+		if got.Min.Sub(lo.Sub(m)).Len() > 1e-15 || got.Max.Sub(hi.Add(m)).Len() > 1e-15 {
+			t.Fatalf("pose %d: bounds %v, scan %v %v", i, got, lo.Sub(m), hi.Add(m))
+		}
+	}
+}

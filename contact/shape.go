@@ -277,13 +277,23 @@ func (s Shape) Bounds(p Pose, margin float64) AABB {
 			ext[i] = math.Abs(a)*s.halfLength() + s.Radius*math.Sqrt(math.Max(0, 1-a*a))
 		}
 	case Convex:
-		// The posed vertices' box: exact, O(vertices).
+		// The posed vertices' box, exact: a scan of a small hull, else the
+		// support vertices along ±(world axis) in the local frame.
 		lo := mgl64.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 		hi := lo.Mul(-1)
-		for _, v := range s.Hull.mesh.Vertices {
-			w := f.toWorld(v)
+		vs := s.Hull.mesh.Vertices
+		if len(vs) < climbMin {
+			for _, v := range vs {
+				w := f.toWorld(v)
+				for i := 0; i < 3; i++ {
+					lo[i], hi[i] = math.Min(lo[i], w[i]), math.Max(hi[i], w[i])
+				}
+			}
+		} else {
 			for i := 0; i < 3; i++ {
-				lo[i], hi[i] = math.Min(lo[i], w[i]), math.Max(hi[i], w[i])
+				d := mgl64.Vec3{f.ax[0][i], f.ax[1][i], f.ax[2][i]} // world axis i, local
+				hi[i] = f.toWorld(vs[s.Hull.support(d)])[i]
+				lo[i] = f.toWorld(vs[s.Hull.support(d.Mul(-1))])[i]
 			}
 		}
 		m := mgl64.Vec3{margin, margin, margin}
