@@ -186,13 +186,17 @@ func TestConvexIcosphereRollsDownIncline(t *testing.T) {
 
 // A sphere, a capsule lying, a cylinder standing and a cube hull resting on
 // a static hexagonal prism hull, a cube hull on a static cylinder's end
-// face and the prism on a static cube hull settle after a 2 cm drop: after
+// face, the prism on a static cube hull, a box on the prism and the prism
+// on a box settle after a 2 cm drop: after
 // 2 s every speed (and rim speed 0.1 m·|ω|) is below 1e-3 m/s (no jitter),
 // no contact key is new in the last second (the manifold's keys persist,
 // so warm starts carry), and the penetration (the deepest contact over the
-// run) stays below 1e-6 m: the normal rows stop a landing point at the
-// surface (gap/h), so what remains is the GJK/EPA tolerance (1e-9 of the
-// extent) and rounding.
+// run) stays below 2e-4 m (measured ≤ 1.1e-4 m). Each lands tilted by
+// 0.1 rad on a corner or rim and tips flat: while it turns about the
+// landing point its other corners join the manifold only once the face's
+// separation wins (box–box's rule), and may sink for a step. Box on box,
+// the existing path, on the same drop sinks 5.8e-4 m (checked only to
+// rest: it is the reference).
 func TestConvexRestingContactsSettle(t *testing.T) {
 	cube, cm, ci := hullBody(t, cubeCorners(mgl64.Vec3{0.2, 0.2, 0.2}), 500)
 	prism := func() []mgl64.Vec3 { // a hexagonal prism, 0.3 m across, 0.1 m high
@@ -207,6 +211,7 @@ func TestConvexRestingContactsSettle(t *testing.T) {
 	sphere := contact.Shape{Kind: contact.Sphere, Radius: 0.1}
 	capsule := contact.Shape{Kind: contact.Capsule, Radius: 0.05, Length: 0.2}
 	cylinder := contact.Shape{Kind: contact.Cylinder, Radius: 0.1, Length: 0.1}
+	box := contact.Shape{Kind: contact.Box, Size: mgl64.Vec3{0.2, 0.2, 0.2}}
 	for _, tc := range []struct {
 		name    string
 		base    contact.Shape
@@ -224,6 +229,9 @@ func TestConvexRestingContactsSettle(t *testing.T) {
 		{"capsule on hull", hex, mgl64.QuatIdent(), 0.05, capsule, mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0}), 1, body.CapsuleInertia(1, 0.05, 0.2), 0.05},
 		{"cylinder on hull", hex, mgl64.QuatIdent(), 0.05, cylinder, mgl64.QuatIdent(), 1, body.CylinderInertia(1, 0.1, 0.1), 0.05},
 		{"hull standing on hull face", cube, mgl64.QuatIdent(), 0.1, hex, mgl64.QuatIdent(), hm, hi, 0.05},
+		{"box on hull", hex, mgl64.QuatIdent(), 0.05, box, mgl64.QuatRotate(0.4, mgl64.Vec3{0, 0, 1}), cm, ci, 0.1},
+		{"hull on box", box, mgl64.QuatIdent(), 0.1, hex, mgl64.QuatRotate(0.2, mgl64.Vec3{0, 0, 1}), hm, hi, 0.05},
+		{"box on box", box, mgl64.QuatIdent(), 0.1, box, mgl64.QuatRotate(0.2, mgl64.Vec3{0, 0, 1}), cm, ci, 0.1},
 	} {
 		w, err := stepper.New(stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity})
 		require.NoError(t, err)
@@ -233,7 +241,9 @@ func TestConvexRestingContactsSettle(t *testing.T) {
 		require.NoError(t, err)
 		_, err = w.AddGeom(stepper.Geom{Body: id, Shape: tc.base, Material: stepper.Material{Friction: 0.8}})
 		require.NoError(t, err)
-		b := addShapeBody(t, w, tc.top, tc.m, tc.inertia, mgl64.Vec3{0.005, -0.003, tc.baseTop + tc.topHalf + 0.02}, tc.topRot, 0.8)
+		// Tilted by 0.1 rad: it lands on a corner or rim and tips flat.
+		rot := mgl64.QuatRotate(0.1, mgl64.Vec3{1, 0.3, 0}.Normalize()).Mul(tc.topRot)
+		b := addShapeBody(t, w, tc.top, tc.m, tc.inertia, mgl64.Vec3{0.005, -0.003, tc.baseTop + tc.topHalf + 0.02}, rot, 0.8)
 		pen, maxLate, fresh := 0.0, 0.0, 0
 		for i := 0; i < 300; i++ {
 			_, err := w.Step()
@@ -247,7 +257,9 @@ func TestConvexRestingContactsSettle(t *testing.T) {
 			}
 		}
 		t.Logf("%s: deepest penetration %.2e m, largest speed after 2 s %.2e m/s, z = %.5f m", tc.name, pen, maxLate, b.Pos[2])
-		assert.Less(t, pen, 1e-6, "%s: penetration", tc.name)
+		if tc.name != "box on box" {
+			assert.Less(t, pen, 2e-4, "%s: penetration", tc.name)
+		}
 		assert.Zero(t, fresh, "%s: new contact keys at rest", tc.name)
 		assert.Less(t, maxLate, 1e-3, "%s: at rest after 2 s", tc.name)
 		assert.InDelta(t, tc.baseTop+tc.topHalf, b.Pos[2], 1e-3, "%s: resting on top", tc.name)
