@@ -19,7 +19,7 @@ type Hull struct {
 	mesh   *mesh.Hull
 	adjOff []int32 // vertex v's neighbours are adj[adjOff[v]:adjOff[v+1]]
 	adj    []int32
-	extent float64 // largest |coordinate| of a vertex, m
+	extent float64 // half the largest side of the vertices' box, m: the hull's size, wherever its origin
 }
 
 // climbMin is the vertex count from which the support mapping climbs the
@@ -41,11 +41,17 @@ func newHull(m *mesh.Hull) (*Hull, error) {
 		return nil, fmt.Errorf("hull has %d vertices, %d faces, %d normals and %d offsets: want at least 4 vertices and one normal and offset per face (mesh.NewHull builds one)", nv, len(m.Faces), len(m.Normals), len(m.Offsets))
 	}
 	h := &Hull{mesh: m}
+	lo, hi := m.Vertices[0], m.Vertices[0]
 	for i, v := range m.Vertices {
 		if !num.FiniteVec(v) {
 			return nil, fmt.Errorf("hull vertex %d is not finite: %v", i, v)
 		}
-		h.extent = math.Max(h.extent, math.Max(math.Abs(v[0]), math.Max(math.Abs(v[1]), math.Abs(v[2]))))
+		for k := 0; k < 3; k++ {
+			lo[k], hi[k] = math.Min(lo[k], v[k]), math.Max(hi[k], v[k])
+		}
+	}
+	for k := 0; k < 3; k++ {
+		h.extent = math.Max(h.extent, 0.5*(hi[k]-lo[k]))
 	}
 	for f, loop := range m.Faces {
 		if len(loop) < 3 {
@@ -60,8 +66,8 @@ func newHull(m *mesh.Hull) (*Hull, error) {
 			return nil, fmt.Errorf("hull face %d: normal %v or offset %v is not finite", f, m.Normals[f], m.Offsets[f])
 		}
 	}
-	if !(h.extent > 0) {
-		return nil, errors.New("hull has no extent")
+	if !(h.extent > 0) || math.IsInf(h.extent, 0) {
+		return nil, fmt.Errorf("hull extent %v: want finite and > 0", h.extent)
 	}
 	deg := make([]int32, nv+1)
 	for _, e := range m.Edges {

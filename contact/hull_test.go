@@ -543,3 +543,35 @@ func TestConvexBoundsClimb(t *testing.T) {
 		}
 	}
 }
+
+// A hull whose points lie far from its frame's origin (a mesh in a CAD
+// file's coordinates) collides as the same hull centred: its tolerances
+// scale with its size, not with its distance from the origin. Points,
+// gaps and normals agree to 1e-12 m (the rounding of coordinates of 100 m).
+func TestConvexOffsetHull(t *testing.T) {
+	off := mgl64.Vec3{100, -50, 20}
+	pts := icosphere(0.2, 1)
+	far := make([]mgl64.Vec3, len(pts))
+	for i, p := range pts {
+		far[i] = p.Add(off)
+	}
+	near, farS := must(NewConvex(pts, 0)), must(NewConvex(far, 0))
+	assertNear(t, near.Hull.extent, farS.Hull.extent, 1e-13, "extent")
+	box := Shape{Kind: Box, Size: mgl64.Vec3{0.6, 0.6, 0.2}}
+	r := rand.New(rand.NewPCG(15, 16))
+	for i := 0; i < 100; i++ {
+		rot := randQuat(r)
+		p := Pose{Pos: mgl64.Vec3{0.1 * r.NormFloat64(), 0.1 * r.NormFloat64(), 0.29 + 0.02*r.Float64()}, Rot: rot}
+		pf := Pose{Pos: p.Pos.Sub(rot.Rotate(off)), Rot: rot}
+		want := Collide(nil, box, IdentityPose(), near, p, 0.01)
+		got := Collide(nil, box, IdentityPose(), farS, pf, 0.01)
+		if len(got) != len(want) {
+			t.Fatalf("case %d: %d points, centred %d", i, len(got), len(want))
+		}
+		for k := range got {
+			if got[k].Pos.Sub(want[k].Pos).Len() > 1e-12 || math.Abs(got[k].Gap-want[k].Gap) > 1e-12 || got[k].Normal.Sub(want[k].Normal).Len() > 1e-12 {
+				t.Fatalf("case %d point %d: %+v, centred %+v", i, k, got[k], want[k])
+			}
+		}
+	}
+}
