@@ -19,12 +19,16 @@ type Hull struct {
 	mesh   *mesh.Hull
 	adjOff []int32 // vertex v's neighbours are adj[adjOff[v]:adjOff[v+1]]
 	adj    []int32
+	vfOff  []int32 // vertex v's faces are vf[vfOff[v]:vfOff[v+1]]
+	vf     []int32
+	ffOff  []int32 // face f's neighbours across its edges are ff[ffOff[f]:ffOff[f+1]]
+	ff     []int32
 	extent float64 // half the largest side of the vertices' box, m: the hull's size, wherever its origin
 }
 
-// climbMin is the vertex count from which the support mapping climbs the
-// vertex graph instead of scanning every vertex: below it a scan is as
-// fast and has no branch mispredictions.
+// climbMin is the vertex (face) count from which the support mapping (the
+// best-aligned face) climbs the vertex (face) graph instead of scanning
+// every vertex (face): below it a scan is as fast.
 const climbMin = 32
 
 // Mesh returns the hull's polyhedron (read-only: Collide relies on it not
@@ -69,28 +73,49 @@ func newHull(m *mesh.Hull) (*Hull, error) {
 	if !(h.extent > 0) || math.IsInf(h.extent, 0) {
 		return nil, fmt.Errorf("hull extent %v: want finite and > 0", h.extent)
 	}
-	deg := make([]int32, nv+1)
+	nf := len(m.Faces)
 	for _, e := range m.Edges {
-		if e.V[0] < 0 || e.V[0] >= nv || e.V[1] < 0 || e.V[1] >= nv {
-			return nil, fmt.Errorf("hull edge %v out of range [0, %d)", e.V, nv)
+		if e.V[0] < 0 || e.V[0] >= nv || e.V[1] < 0 || e.V[1] >= nv || e.F[0] < 0 || e.F[0] >= nf || e.F[1] < 0 || e.F[1] >= nf {
+			return nil, fmt.Errorf("hull edge %v (faces %v) out of range: %d vertices, %d faces", e.V, e.F, nv, nf)
 		}
-		deg[e.V[0]+1]++
-		deg[e.V[1]+1]++
 	}
-	for v := 0; v < nv; v++ {
-		deg[v+1] += deg[v]
-	}
-	h.adjOff = deg
-	h.adj = make([]int32, deg[nv])
-	fill := make([]int32, nv)
-	for _, e := range m.Edges {
-		a, b := e.V[0], e.V[1]
-		h.adj[deg[a]+fill[a]] = int32(b)
-		fill[a]++
-		h.adj[deg[b]+fill[b]] = int32(a)
-		fill[b]++
-	}
+	h.adjOff, h.adj = csr(nv, func(emit func(int, int32)) {
+		for _, e := range m.Edges {
+			emit(e.V[0], int32(e.V[1]))
+			emit(e.V[1], int32(e.V[0]))
+		}
+	})
+	h.vfOff, h.vf = csr(nv, func(emit func(int, int32)) {
+		for f, loop := range m.Faces {
+			for _, v := range loop {
+				emit(v, int32(f))
+			}
+		}
+	})
+	h.ffOff, h.ff = csr(nf, func(emit func(int, int32)) {
+		for _, e := range m.Edges {
+			emit(e.F[0], int32(e.F[1]))
+			emit(e.F[1], int32(e.F[0]))
+		}
+	})
 	return h, nil
+}
+
+// csr builds an adjacency list of n rows from the (row, value) pairs that
+// each calls emit with (called twice: counting, then filling), in order.
+func csr(n int, each func(emit func(int, int32))) (off, list []int32) {
+	off = make([]int32, n+1)
+	each(func(r int, _ int32) { off[r+1]++ })
+	for r := 0; r < n; r++ {
+		off[r+1] += off[r]
+	}
+	list = make([]int32, off[n])
+	fill := make([]int32, n)
+	each(func(r int, v int32) {
+		list[off[r]+fill[r]] = v
+		fill[r]++
+	})
+	return off, list
 }
 
 // NewConvexHull returns a Convex shape of the hull m (in the shape's local
@@ -149,13 +174,38 @@ func (h *Hull) support(d mgl64.Vec3) int {
 }
 
 // face returns the face whose outward normal is most aligned with the
-// local direction d (the first on ties).
+// local direction d: on a hull of fewer than climbMin faces by a scan (the
+// first on ties); on a larger one the best of the faces around the support
+// vertex along d, then across edges to any better neighbour until none is
+// (a face touching the support vertex, or better aligned still).
 func (h *Hull) face(d mgl64.Vec3) int {
+	ns := h.mesh.Normals
 	best, bd := 0, math.Inf(-1)
-	for f, n := range h.mesh.Normals {
-		if x := n.Dot(d); x > bd {
-			best, bd = f, x
+	if len(ns) < climbMin {
+		for f, n := range ns {
+			if x := n.Dot(d); x > bd {
+				best, bd = f, x
+			}
 		}
+		return best
+	}
+	v := h.support(d)
+	for _, f := range h.vf[h.vfOff[v]:h.vfOff[v+1]] {
+		if x := ns[f].Dot(d); x > bd {
+			best, bd = int(f), x
+		}
+	}
+	for steps := 0; steps < len(ns); steps++ {
+		next := -1
+		for _, g := range h.ff[h.ffOff[best]:h.ffOff[best+1]] {
+			if x := ns[g].Dot(d); x > bd {
+				next, bd = int(g), x
+			}
+		}
+		if next < 0 {
+			break
+		}
+		best = next
 	}
 	return best
 }
