@@ -157,11 +157,17 @@ func (h *Hull) support(d mgl64.Vec3) int {
 		}
 		return best
 	}
-	cur, cd := 0, vs[0].Dot(d)
-	for steps := 0; steps < len(vs); steps++ {
+	return climb(vs, h.adjOff, h.adj, d, 0, vs[0].Dot(d))
+}
+
+// climb moves from node cur (score cd) to its best neighbour (off, list:
+// the graph's adjacency) while that improves on p[node]·d, and returns the
+// node none improves on: bounded by the node count.
+func climb(p []mgl64.Vec3, off, list []int32, d mgl64.Vec3, cur int, cd float64) int {
+	for steps := 0; steps < len(p); steps++ {
 		next := -1
-		for _, j := range h.adj[h.adjOff[cur]:h.adjOff[cur+1]] {
-			if x := vs[j].Dot(d); x > cd {
+		for _, j := range list[off[cur]:off[cur+1]] {
+			if x := p[j].Dot(d); x > cd {
 				next, cd = int(j), x
 			}
 		}
@@ -195,19 +201,7 @@ func (h *Hull) face(d mgl64.Vec3) int {
 			best, bd = int(f), x
 		}
 	}
-	for steps := 0; steps < len(ns); steps++ {
-		next := -1
-		for _, g := range h.ff[h.ffOff[best]:h.ffOff[best+1]] {
-			if x := ns[g].Dot(d); x > bd {
-				next, bd = int(g), x
-			}
-		}
-		if next < 0 {
-			break
-		}
-		best = next
-	}
-	return best
+	return climb(ns, h.ffOff, h.ff, d, best, bd)
 }
 
 // hullFeatureAt keys the point of hull h touching along the outward local
