@@ -178,23 +178,24 @@ func (c *pathController) Control(w *stepper.World) error {
 // ShapeSpec is a collision shape with its pose in the body frame (the
 // world frame for world shapes) and its material.
 type ShapeSpec struct {
-	Type   contact.Kind
-	Size   mgl64.Vec3 // box: full side lengths along local x, y, z (m)
-	Radius float64    // sphere, capsule, cylinder (m)
-	Length float64    // capsule straight part, cylinder: full length along local z (m)
-	// Convex: the convex hull of Points (m, shape frame), or of the
-	// vertices of the STL or OBJ file Mesh scaled by Scale (zero: {1, 1,
-	// 1}); one of the two. The hull is moved so that its centroid is the
-	// shape's origin, placed at Pos (convexHull).
-	Points   []mgl64.Vec3
-	Mesh     string
-	Scale    mgl64.Vec3
+	Type     contact.Kind
+	Size     mgl64.Vec3 // box: full side lengths along local x, y, z (m)
+	Radius   float64    // sphere, capsule, cylinder (m)
+	Length   float64    // capsule straight part, cylinder: full length along local z (m)
 	Pos      mgl64.Vec3
 	Rot      mgl64.Quat // zero = identity, as stepper.Geom.Local
 	Material stepper.Material
 	// Category and Mask are the collision filter bits of stepper.Geom:
 	// 0 = the defaults (category 1, every mask bit).
 	Category, Mask uint32
+
+	// Convex: the convex hull of Points (m, shape frame), or of the
+	// vertices of the STL or OBJ file Mesh scaled by Scale (zero: {1, 1,
+	// 1}); one of the two. The hull is moved so that its centroid is the
+	// shape's origin, placed at Pos (convexHull).
+	Points []mgl64.Vec3
+	Mesh   string
+	Scale  mgl64.Vec3
 }
 
 // Joint types of JointSpec.Type.
