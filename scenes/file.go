@@ -192,7 +192,9 @@ type ShapeSpec struct {
 	// Convex: the convex hull of Points (m, shape frame), or of the
 	// vertices of the STL or OBJ file Mesh scaled by Scale (zero: {1, 1,
 	// 1}); one of the two. The hull is moved so that its centroid is the
-	// shape's origin, placed at Pos (convexHull).
+	// shape's origin, placed at Pos (convexHull). ReadSpec makes a
+	// relative Mesh path relative to the scene file's directory; a spec
+	// built in Go reads it relative to the working directory.
 	Points []mgl64.Vec3
 	Mesh   string
 	Scale  mgl64.Vec3
