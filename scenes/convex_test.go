@@ -118,3 +118,23 @@ func TestConvexErrors(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(err.Error(), "\n")+1, "one line: %v", err)
 	}
 }
+
+// The rock of docs/scene-files.md loads, falls 0.2 m onto a corner, tips
+// onto one of its hull faces and rests there: after 3 s its speed is below
+// 1e-3 m/s and its lowest hull vertex is on the ground within 1e-4 m.
+func TestDocsConvexRock(t *testing.T) {
+	w, err := scenes.Load(strings.NewReader(docsJSON(t, "rock.json")), "rock.json")
+	require.NoError(t, err)
+	b := w.Bodies[0]
+	g := w.Geoms[1]
+	require.Equal(t, contact.Convex, g.Shape.Kind)
+	for i := 0; i < 300; i++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	low := g.Shape.Bounds(contact.Pose{Pos: b.Pos, Rot: b.Rot}, 0).Min[2]
+	t.Logf("rock: mass %.3f kg, at rest at z = %.4f m, lowest vertex %.2e m, speed %.2e m/s", b.Mass, b.Pos[2], low, b.Vel.Len())
+	assert.Less(t, b.Vel.Len(), 1e-3)
+	assert.Less(t, b.AngVel.Len()*0.1, 1e-3)
+	assert.InDelta(t, 0, low, 1e-4)
+}
