@@ -311,6 +311,17 @@ func reduce4(p *clipPoly, tol float64) uint8 {
 	if p.n <= 4 {
 		return 1<<p.n - 1
 	}
+	i := pick4(p.v[:p.n], tol)
+	return 1<<i[0] | 1<<i[1] | 1<<i[2] | 1<<i[3]
+}
+
+// pick4 returns the indices of the 4 vertices of v (more than 4) that
+// reduce4 keeps.
+func pick4(v []clipVert, tol float64) [4]int {
+	p := struct {
+		v []clipVert
+		n int
+	}{v, len(v)}
 	minZ := math.Inf(1)
 	for k := 0; k < p.n; k++ {
 		minZ = math.Min(minZ, p.v[k].z)
@@ -359,5 +370,5 @@ func reduce4(p *clipPoly, tol float64) uint8 {
 			i3, best3 = k, out
 		}
 	}
-	return 1<<i0 | 1<<i1 | 1<<i2 | 1<<i3
+	return [4]int{i0, i1, i2, i3}
 }

@@ -80,7 +80,7 @@ const MaxPoints = 8
 
 // rank orders kinds for dispatch: each pair routine takes the lower rank
 // first and returns normals from it to the other.
-var rank = [...]int{Plane: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4}
+var rank = [...]int{Plane: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4, Convex: 5}
 
 // Collide appends to dst the contact points between shape a at pose pa and
 // shape b at pose pb whose Gap ≤ margin (m), and returns dst. Normal points
@@ -91,9 +91,9 @@ var rank = [...]int{Plane: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4}
 // which gives up to 8).
 //
 // Every pair of kinds is supported except plane–plane (dst is returned
-// unchanged; Supported). Cylinder pairs other than plane–cylinder go
-// through GJK and EPA (Distance) and a manifold of up to 4 points (package
-// documentation). Invalid shapes (Shape.Validate),
+// unchanged; Supported). Cylinder and convex pairs other than
+// plane–cylinder and plane–convex go through GJK and EPA (Distance) and a
+// manifold of up to 4 points (package documentation). Invalid shapes (Shape.Validate),
 // poses with a non-finite Pos or a zero or non-finite Rot, and a NaN margin
 // also give no points.
 func Collide(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) []Point {
@@ -146,14 +146,23 @@ func sameKindSwap(a Shape, pa *Pose, fa *frame, b Shape, pb *Pose, fb *frame) bo
 	if d[k] != 0 {
 		return d[k] < 0
 	}
-	ka := [...]float64{a.Size[0], a.Size[1], a.Size[2], a.Radius, a.Length, pa.Rot.W, pa.Rot.V[0], pa.Rot.V[1], pa.Rot.V[2]}
-	kb := [...]float64{b.Size[0], b.Size[1], b.Size[2], b.Radius, b.Length, pb.Rot.W, pb.Rot.V[0], pb.Rot.V[1], pb.Rot.V[2]}
+	ka := [...]float64{a.Size[0], a.Size[1], a.Size[2], a.Radius, a.Length, hullSize(a), pa.Rot.W, pa.Rot.V[0], pa.Rot.V[1], pa.Rot.V[2]}
+	kb := [...]float64{b.Size[0], b.Size[1], b.Size[2], b.Radius, b.Length, hullSize(b), pb.Rot.W, pb.Rot.V[0], pb.Rot.V[1], pb.Rot.V[2]}
 	for i := range ka {
 		if ka[i] != kb[i] {
 			return kb[i] < ka[i]
 		}
 	}
 	return false
+}
+
+// hullSize orders hulls in sameKindSwap: vertex count and extent (0 for
+// other kinds).
+func hullSize(s Shape) float64 {
+	if s.Kind != Convex {
+		return 0
+	}
+	return float64(len(s.Hull.mesh.Vertices)) + s.Hull.extent
 }
 
 // swapTie is the relative difference below which two axes' centre
@@ -206,6 +215,12 @@ func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64
 		if b.Kind == Cylinder {
 			return cylinderCylinder(dst, a, fa, b, fb, margin)
 		}
+	}
+	if b.Kind == Convex {
+		if a.Kind == Plane {
+			return planeConvex(dst, fa, b.Hull, fb, margin)
+		}
+		return convexPair(dst, a, fa, b, fb, margin)
 	}
 	return dst
 }

@@ -12,8 +12,8 @@ import (
 // radius skin; GJK measures the distance between the cores and subtracts
 // the skins, which is exact and converges in a step or two, where the
 // support of the round surface would need many. Boxes and cylinders have
-// no skin. A new convex shape (a hull of vertices, a cone) plugs in by a
-// case in coreSupport and its size in extent; nothing else changes.
+// no skin, nor do hulls (Convex). A new convex shape (a cone) plugs in by
+// a case in coreSupport and its size in extent; nothing else changes.
 type convex struct {
 	s    Shape
 	f    *frame
@@ -39,6 +39,8 @@ func (c *convex) extent() float64 {
 		return s.Radius
 	case Capsule, Cylinder:
 		return math.Max(s.Radius, s.halfLength())
+	case Convex:
+		return s.Hull.extent
 	}
 	return 0
 }
@@ -71,6 +73,8 @@ func (c *convex) coreSupport(d mgl64.Vec3) mgl64.Vec3 {
 		} else {
 			p[0] = c.s.Radius
 		}
+	case Convex:
+		p = c.s.Hull.mesh.Vertices[c.s.Hull.support(l)]
 	}
 	return f.toWorld(p)
 }
@@ -87,10 +91,10 @@ func (c *convex) support(d mgl64.Vec3) mgl64.Vec3 {
 }
 
 // Supported reports whether Collide has a routine for shapes of kinds a
-// and b (in either order): every pair of the five kinds except
-// plane–plane (two static half-spaces). A kind outside Plane..Cylinder is
+// and b (in either order): every pair of the six kinds except
+// plane–plane (two static half-spaces). A kind outside Plane..Convex is
 // never supported.
 func Supported(a, b Kind) bool {
-	ok := func(k Kind) bool { return k >= Plane && k <= Cylinder }
+	ok := func(k Kind) bool { return k >= Plane && k <= Convex }
 	return ok(a) && ok(b) && !(a == Plane && b == Plane)
 }

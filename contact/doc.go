@@ -2,7 +2,7 @@
 // shapes, a sweep-and-prune broad phase and a narrow phase that turns a
 // pair of posed shapes into contact points with persistent keys. The
 // contact constraint rows are built on top of it (the stepper, package stepper).
-// It imports body and mgl64 only.
+// It imports body, mesh (the convex hulls of Convex shapes) and mgl64 only.
 //
 // # Conventions
 //
@@ -62,6 +62,19 @@
 // does, FeatureClip | lo<<8 | hi, with 4e + q the square's edge from point q
 // to q + 1 of end e and 16 + edge the box's side plane.
 //
+// Convex hulls: FeatureVertex | v for hull vertex v (plane contacts) and
+// FeatureFace | f for hull face f (mesh.Hull.Faces order). A face-manifold
+// point has Key (reference half, incident half) in A-to-B order: the
+// reference half is FeatureFace | f (a hull's or box's face) or
+// CylinderCap0/1 (a cylinder's end-face square); the incident half is
+// FeatureClip | c<<19 | lo<<8 | hi, with c the incident feature (its face
+// f, box face, cylinder cap or side, capsule side or end; mod 2¹³) and lo ≤
+// hi: (j, j) for the incident polygon's unclipped corner j, else the two
+// lines crossing there, the incident edge k (corner k to k + 1) as k and
+// the reference face's side plane through its edge k as 128 + k (mod 128).
+// A single-point contact keys a hull by the face most aligned with its
+// outward normal there.
+//
 // # Pairs
 //
 //	plane–sphere       1 point
@@ -86,6 +99,15 @@
 //	cylinder–cylinder  GJK/EPA; end face on end face: the square of one over the other's
 //	                   disk, the other's under it and the rims' crossings, ≤ 4; a side line
 //	                   on an end face: 2; parallel sides: 2; otherwise 1
+//	plane–convex       the hull vertices within margin; more than 4: reduced to 4 as
+//	                   box–box's clipped points (deepest, farthest, largest triangle, most
+//	                   added area), emitted in vertex order (a cube's hull: planeBox's points)
+//	convex–any         GJK/EPA; each shape's feature facing the other (a hull or box face,
+//	                   a cylinder's end-face square, a capsule's or cylinder's side line
+//	                   across the normal, else a point); if a face's separation is within
+//	                   box–box's face bias of the gap, the other feature clipped against its
+//	                   side planes (Sutherland–Hodgman, ≤ 4 points as box–box); otherwise
+//	                   1 point (convexpair.go). A cube's hull gives box–box's face points.
 //
 // Not supported (Collide returns dst unchanged): plane–plane (both are
 // static). Supported reports this for a pair of kinds; stepper.World.AddGeom
@@ -114,8 +136,11 @@
 // allocation (fixed arrays), bounded work (at most 64 iterations in each
 // of at most two GJK runs, one EPA run and three refining GJK runs).
 //
-// A new convex shape (a hull) needs only a support mapping (convex.go);
-// GJK, EPA and the single-point contact follow.
+// A new convex shape needs only a support mapping (convex.go); GJK, EPA
+// and the single-point contact follow. A hull's support climbs from vertex
+// to better neighbour over its edges (a scan below 32 vertices): on a
+// convex polyhedron the first vertex no neighbour improves on is the
+// farthest.
 //
 // # Limitations
 //
@@ -136,6 +161,14 @@
 // (1e-5). EPA alone stops at its 64 vertices 1e-5 m short of the depth of
 // two coincident cylinders (a circle of equal minimal translations); the
 // refining GJK run recovers it.
+//
+// Convex pairs inherit box–box's limits: deep penetrations may resolve
+// through an unexpected face, and a face with more than 64 vertices is
+// clipped as the 64 sampled evenly around it. Two hulls turned against
+// each other give up to 8 clipped corners, of which the 4 kept depend on
+// the incident face loop's first vertex (box–box's on its fixed corner
+// order), so a cube's hull matches box–box point for point only while the
+// clipped polygon has at most 4 corners.
 //
 // # Broad phase
 //

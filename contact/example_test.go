@@ -96,3 +96,30 @@ func ExampleCollide_cylinderOnBox() {
 	// 4 points: (-0.1, +0.0) key 0 (+0.0, +0.1) key 2 (+0.1, +0.0) key 4 (+0.0, -0.1) key 6
 	// 2 points: (+0.0, +0.2) key 0 (+0.0, -0.2) key 1
 }
+
+// A tetrahedron's hull rests on a 1 m cube hull on its base: the base's
+// three corners, over the cube's top face, are the contact points (in the
+// base's loop order, counter-clockwise seen from outside the tetrahedron).
+func ExampleNewConvex() {
+	tet, err := contact.NewConvex([]mgl64.Vec3{{0, 0, 0}, {0.2, 0, 0}, {0, 0.2, 0}, {0, 0, 0.2}}, 0)
+	if err != nil {
+		panic(err)
+	}
+	cube, err := contact.NewConvex([]mgl64.Vec3{
+		{-0.5, -0.5, -0.5}, {0.5, -0.5, -0.5}, {-0.5, 0.5, -0.5}, {0.5, 0.5, -0.5},
+		{-0.5, -0.5, 0.5}, {0.5, -0.5, 0.5}, {-0.5, 0.5, 0.5}, {0.5, 0.5, 0.5}}, 0)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(tet.Hull.Mesh().Faces), "faces,", len(cube.Hull.Mesh().Faces), "faces")
+	// The tetrahedron's base (z = 0) 1 mm above the cube's top.
+	pts := contact.Collide(nil, cube, contact.IdentityPose(), tet, contact.Pose{Pos: mgl64.Vec3{0, 0, 0.501}, Rot: mgl64.QuatIdent()}, 0.01)
+	for _, p := range pts {
+		fmt.Printf("(%.1f, %.1f): gap %.4f m, normal %v\n", p.Pos[0], p.Pos[1], p.Gap, p.Normal)
+	}
+	// Output:
+	// 4 faces, 6 faces
+	// (0.0, 0.0): gap 0.0010 m, normal [0 0 1]
+	// (0.0, 0.2): gap 0.0010 m, normal [0 0 1]
+	// (0.2, 0.0): gap 0.0010 m, normal [0 0 1]
+}

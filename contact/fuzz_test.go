@@ -38,27 +38,35 @@ func FuzzCollide(f *testing.F) {
 		}
 		pa := Pose{Pos: mgl64.Vec3{0.1, -0.2, 0}, Rot: mgl64.QuatRotate(tilt, mgl64.Vec3{0.6, 0, 0.8})}
 		pb := Pose{Pos: mgl64.Vec3{x, y, z}, Rot: qb.Normalize()}
-		ab := Collide(nil, a, pa, b, pb, margin)
-		ba := Collide(nil, b, pb, a, pa, margin)
-		if len(ab) > 8 || len(ab) != len(ba) {
-			t.Fatalf("%d points, reversed %d", len(ab), len(ba))
-		}
-		for i, p := range ab {
-			if !num.FiniteVec(p.Pos) || !num.Finite(p.Gap) || !num.FiniteVec(p.Normal) {
-				t.Fatalf("point %d not finite: %+v", i, p)
-			}
-			if math.Abs(p.Normal.Len()-1) > 1e-9 {
-				t.Fatalf("point %d: |Normal| = %v", i, p.Normal.Len())
-			}
-			if p.Gap > margin {
-				t.Fatalf("point %d: gap %v > margin %v", i, p.Gap, margin)
-			}
-			q := ba[i]
-			if p.Pos != q.Pos || p.Gap != q.Gap || p.Normal != q.Normal.Mul(-1) || p.Key != (Key{q.Key.B, q.Key.A}) {
-				t.Fatalf("point %d not mirrored: %+v vs %+v", i, p, q)
-			}
-		}
+		checkCollide(t, a, pa, b, pb, margin, 8)
 	})
+}
+
+// checkCollide runs Collide both ways and fails unless it gives at most
+// most points, each finite with a unit normal and Gap ≤ margin, and the
+// swapped call their exact mirror image.
+func checkCollide(t *testing.T, a Shape, pa Pose, b Shape, pb Pose, margin float64, most int) {
+	t.Helper()
+	ab := Collide(nil, a, pa, b, pb, margin)
+	ba := Collide(nil, b, pb, a, pa, margin)
+	if len(ab) > most || len(ab) != len(ba) {
+		t.Fatalf("%d points, reversed %d", len(ab), len(ba))
+	}
+	for i, p := range ab {
+		if !num.FiniteVec(p.Pos) || !num.Finite(p.Gap) || !num.FiniteVec(p.Normal) {
+			t.Fatalf("point %d not finite: %+v", i, p)
+		}
+		if math.Abs(p.Normal.Len()-1) > 1e-9 {
+			t.Fatalf("point %d: |Normal| = %v", i, p.Normal.Len())
+		}
+		if p.Gap > margin {
+			t.Fatalf("point %d: gap %v > margin %v", i, p.Gap, margin)
+		}
+		q := ba[i]
+		if p.Pos != q.Pos || p.Gap != q.Gap || p.Normal != q.Normal.Mul(-1) || p.Key != (Key{q.Key.B, q.Key.A}) {
+			t.Fatalf("point %d not mirrored: %+v vs %+v", i, p, q)
+		}
+	}
 }
 
 // FuzzCylinderPairs: a cylinder against any convex kind through Collide

@@ -278,8 +278,8 @@ type Separation struct {
 // pb: by GJK (Gilbert, Johnson and Keerthi 1988) when they are apart and by
 // EPA (van den Bergen 2001) when they overlap, to a tolerance of 1e-9 of
 // the larger shape's extent. It is the general routine under Collide's
-// cylinder pairs and works for any two of box, sphere, capsule and
-// cylinder; ok is false for a plane (not bounded), an invalid shape or pose.
+// cylinder and convex pairs and works for any two of box, sphere, capsule,
+// cylinder and convex hulls; ok is false for a plane (not bounded), an invalid shape or pose.
 func Distance(a Shape, pa Pose, b Shape, pb Pose) (sep Separation, ok bool) {
 	if a.Kind == Plane || b.Kind == Plane || !a.valid() || !b.valid() {
 		return Separation{}, false

@@ -20,9 +20,10 @@ const (
 	Sphere               // Radius
 	Capsule              // Radius around the segment of full Length along z
 	Cylinder             // Radius, full Length along z
+	Convex               // Hull: a convex polyhedron (NewConvex, NewConvexHull)
 )
 
-var kindNames = [...]string{"plane", "box", "sphere", "capsule", "cylinder"}
+var kindNames = [...]string{"plane", "box", "sphere", "capsule", "cylinder", "convex"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -42,6 +43,10 @@ func (k Kind) String() string {
 //     (0, 0, −Length/2) to (0, 0, +Length/2); Length ≥ 0 (0 is a sphere).
 //   - Cylinder: Radius (m), axis local z, full Length, flat ends at
 //     z = ±Length/2.
+//   - Convex: Hull, a convex polyhedron in the local frame (any placement
+//     of the local origin; a body frame at its centre of mass takes the
+//     hull mesh.Hull.Translated by −com). Build it with NewConvex or
+//     NewConvexHull; a Convex shape without a Hull is invalid.
 //   - Plane: static only; the plane z = 0 through the local origin with
 //     normal +z; the half-space z ≤ 0 is solid. It has no size fields.
 //
@@ -51,6 +56,7 @@ type Shape struct {
 	Size   mgl64.Vec3 // box full side lengths along local x, y, z, m
 	Radius float64    // sphere, capsule and cylinder radius, m
 	Length float64    // capsule straight part / cylinder full length along local z, m
+	Hull   *Hull      // convex polyhedron (Convex), local frame
 }
 
 // half returns the box half extents, Size/2 (exact: a power-of-two scale).
@@ -100,7 +106,7 @@ type FieldError = num.FieldError
 // Validate returns every invalid field joined (errors.Join of *FieldError),
 // or nil: Size[i] (box), Radius (sphere, capsule, cylinder) and
 // Length (cylinder) must be finite and > 0; a capsule's Length
-// must be finite and ≥ 0. Example message:
+// must be finite and ≥ 0; a convex shape needs a Hull. Example message:
 //
 //	box: Size[1]: must be finite and > 0, got -0.1
 func (s Shape) Validate() error {
@@ -127,8 +133,12 @@ func (s Shape) Validate() error {
 	case Cylinder:
 		pos("Radius", s.Radius)
 		pos("Length", s.Length)
+	case Convex:
+		if s.Hull == nil || s.Hull.mesh == nil {
+			errs = append(errs, &FieldError{What: name, Field: "Hull", Value: nil, Reason: "must be set (NewConvex or NewConvexHull), got nil"})
+		}
 	default:
-		errs = append(errs, &FieldError{What: "shape", Field: "Kind", Value: s.Kind, Reason: fmt.Sprintf("unknown kind %d (want Plane, Box, Sphere, Capsule or Cylinder)", int(s.Kind))})
+		errs = append(errs, &FieldError{What: "shape", Field: "Kind", Value: s.Kind, Reason: fmt.Sprintf("unknown kind %d (want Plane, Box, Sphere, Capsule, Cylinder or Convex)", int(s.Kind))})
 	}
 	return errors.Join(errs...)
 }
@@ -147,6 +157,8 @@ func (s Shape) valid() bool {
 		return p(s.Radius) && s.Length >= 0 && !math.IsInf(s.Length, 0)
 	case Cylinder:
 		return p(s.Radius) && p(s.Length)
+	case Convex:
+		return s.Hull != nil && s.Hull.mesh != nil
 	}
 	return false
 }
@@ -264,6 +276,28 @@ func (s Shape) Bounds(p Pose, margin float64) AABB {
 			a := f.ax[2][i]
 			ext[i] = math.Abs(a)*s.halfLength() + s.Radius*math.Sqrt(math.Max(0, 1-a*a))
 		}
+	case Convex:
+		// The posed vertices' box, exact: a scan of a small hull, else the
+		// support vertices along ±(world axis) in the local frame.
+		lo := mgl64.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+		hi := lo.Mul(-1)
+		vs := s.Hull.mesh.Vertices
+		if len(vs) < climbMin {
+			for _, v := range vs {
+				w := f.toWorld(v)
+				for i := 0; i < 3; i++ {
+					lo[i], hi[i] = math.Min(lo[i], w[i]), math.Max(hi[i], w[i])
+				}
+			}
+		} else {
+			for i := 0; i < 3; i++ {
+				d := mgl64.Vec3{f.ax[0][i], f.ax[1][i], f.ax[2][i]} // world axis i, local
+				hi[i] = f.toWorld(vs[s.Hull.support(d)])[i]
+				lo[i] = f.toWorld(vs[s.Hull.support(d.Mul(-1))])[i]
+			}
+		}
+		m := mgl64.Vec3{margin, margin, margin}
+		return AABB{Min: lo.Sub(m), Max: hi.Add(m)}
 	}
 	ext = ext.Add(mgl64.Vec3{margin, margin, margin})
 	return AABB{Min: f.p.Sub(ext), Max: f.p.Add(ext)}

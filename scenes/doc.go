@@ -70,7 +70,12 @@
 //     fixed to weld).
 //   - shapes[k]: type box (size: full side lengths), sphere (radius),
 //     capsule (radius, length of the straight part along local z),
-//     cylinder (radius, full length along local z) or plane (static only:
+//     cylinder (radius, full length along local z), convex (the convex
+//     hull of points [[x, y, z], …] in the shape frame, or of the vertices
+//     of mesh, an STL or OBJ file relative to the scene file's directory,
+//     scaled by scale [sx, sy, sz]; the hull is moved so that its centroid
+//     is at the shape's position, and its volume and inertia are the
+//     solid hull's) or plane (static only:
 //     the plane z = 0 of its pose, solid below); position and orientation
 //     in the body frame; material {friction μ, rolling c_rr (m), stiffness
 //     k (N/m, 0 = rigid), damping (SPOOK time, s), restitution}

@@ -191,6 +191,16 @@ type ShapeSpec struct {
 	// Category and Mask are the collision filter bits of stepper.Geom:
 	// 0 = the defaults (category 1, every mask bit).
 	Category, Mask uint32
+
+	// Convex: the convex hull of Points (m, shape frame), or of the
+	// vertices of the STL or OBJ file Mesh scaled by Scale (zero: {1, 1,
+	// 1}); one of the two. The hull is moved so that its centroid is the
+	// shape's origin, placed at Pos (convexHull). ReadSpec makes a
+	// relative Mesh path relative to the scene file's directory; a spec
+	// built in Go reads it relative to the working directory.
+	Points []mgl64.Vec3
+	Mesh   string
+	Scale  mgl64.Vec3
 }
 
 // Joint types of JointSpec.Type.
@@ -379,6 +389,7 @@ func ReadSpec(r io.Reader, name string) (*SceneSpec, error) {
 	if err := p.err(); err != nil {
 		return nil, prefixErr(name, err)
 	}
+	s.resolveMeshes(name)
 	if err := s.Validate(); err != nil {
 		return nil, prefixErr(name, err)
 	}
@@ -637,6 +648,8 @@ func (s *ShapeSpec) shape() contact.Shape {
 		return contact.Shape{Kind: contact.Sphere, Radius: s.Radius}
 	case contact.Capsule, contact.Cylinder:
 		return contact.Shape{Kind: s.Type, Radius: s.Radius, Length: s.Length}
+	case contact.Convex:
+		return s.convexShape()
 	}
 	return contact.Shape{Kind: s.Type}
 }
@@ -667,6 +680,8 @@ func (s *ShapeSpec) volume(m float64) (float64, mgl64.Mat3) {
 		return math.Pi*r*r*s.Length + 4*math.Pi*r*r*r/3, body.CapsuleInertia(m, r, s.Length)
 	case contact.Cylinder:
 		return math.Pi * s.Radius * s.Radius * s.Length, body.CylinderInertia(m, s.Radius, s.Length)
+	case contact.Convex:
+		return s.convexVolume(m)
 	}
 	return 0, mgl64.Mat3{}
 }

@@ -111,7 +111,7 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 	o.done("")
 }
 
-var shapeNames = []string{"box", "sphere", "capsule", "cylinder", "plane"}
+var shapeNames = []string{"box", "sphere", "capsule", "cylinder", "convex", "plane"}
 
 func decodeShape(p *problems, n *jnode, path string) ShapeSpec {
 	s := ShapeSpec{} // Rot zero: identity, unless given
@@ -139,6 +139,19 @@ func decodeShape(p *problems, n *jnode, path string) ShapeSpec {
 		s.Type = contact.Cylinder
 		o.num("radius", &s.Radius, true)
 		o.num("length", &s.Length, true)
+	case "convex":
+		s.Type = contact.Convex
+		for i, e := range o.array("points") {
+			var x [3]float64
+			pp := fmt.Sprintf("%s.points[%d]", path, i)
+			if e.kind != jArray || len(e.arr) != 3 {
+				p.add(pp, "must be an array of 3 numbers, got %s", describe(e))
+			} else if decodeNums(p, e, pp, x[:]) {
+				s.Points = append(s.Points, x)
+			}
+		}
+		o.str("mesh", &s.Mesh, false)
+		o.vec3("scale", &s.Scale, false)
 	case "plane":
 		s.Type = contact.Plane
 	}

@@ -211,6 +211,18 @@ func (s *ShapeSpec) node() *jnode {
 		n.set("radius", jnum(s.Radius))
 	case contact.Capsule, contact.Cylinder:
 		n.set("radius", jnum(s.Radius)).set("length", jnum(s.Length))
+	case contact.Convex:
+		if len(s.Points) > 0 {
+			pts := jarr()
+			for _, q := range s.Points {
+				pts.arr = append(pts.arr, jvec(q))
+			}
+			n.set("points", pts)
+		}
+		if s.Mesh != "" {
+			n.set("mesh", jstr(s.Mesh))
+			setVec(n, "scale", s.Scale)
+		}
 	}
 	setVec(n, "position", s.Pos)
 	if r := s.rot(); r != mgl64.QuatIdent() {

@@ -317,6 +317,8 @@ func (s *ShapeSpec) validate(p *problems, path string, static bool) {
 	case contact.Cylinder:
 		chkPos(p, path+".radius", s.Radius, "m")
 		chkPos(p, path+".length", s.Length, "m")
+	case contact.Convex:
+		s.validateConvex(p, path)
 	default:
 		p.add(path+".type", "unknown shape kind %d", int(s.Type))
 	}
