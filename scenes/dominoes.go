@@ -69,18 +69,11 @@ func dominoesSpec(p DominoesParams) (*SceneSpec, error) {
 	case math.IsNaN(p.Spin) || math.Abs(p.Spin) > 100:
 		return nil, fmt.Errorf("dominoes: Spin: must be in [-100, 100] rad/s, got %v", p.Spin)
 	}
-	if err := checkFields("dominoes", true, field{"Density", "kg/m³", p.Density}); err != nil {
+	s, err := groundScene("dominoes", p.Density, p.Friction, p.Settings)
+	if err != nil {
 		return nil, err
 	}
-	if err := checkFields("dominoes", false, field{"Friction", "", p.Friction}); err != nil {
-		return nil, err
-	}
-	if err := p.Settings.Validate(); err != nil {
-		return nil, err
-	}
-	mat := stepper.Material{Friction: p.Friction}
-	s := &SceneSpec{Settings: specSettings(p.Settings),
-		WorldShapes: []ShapeSpec{{Type: contact.Plane, Material: mat}}}
+	mat := s.WorldShapes[0].Material
 	size := mgl64.Vec3{dominoThick, dominoWidth, dominoHeight}
 	m := p.Density * size[0] * size[1] * size[2]
 	in := body.BoxInertia(m, size[0], size[1], size[2])

@@ -83,12 +83,20 @@ func randomPileSpec(p RandomPileParams) (*SceneSpec, error) {
 	return s, nil
 }
 
-// pileScene validates what randompile and piles share and returns their
-// scene with the ground plane (friction μ).
+// pileScene validates the seed and what groundScene validates, and
+// returns groundScene's scene.
 func pileScene(name string, seed int, density, friction float64, set stepper.Settings) (*SceneSpec, error) {
 	if seed < 0 {
 		return nil, fmt.Errorf("%s: Seed: must be ≥ 0, got %d", name, seed)
 	}
+	return groundScene(name, density, friction, set)
+}
+
+// groundScene validates the density (kg/m³), friction and settings shared
+// by the scenes of boxes dropped or stood on the ground (randompile,
+// piles, dominoes) and returns their scene with the ground plane
+// (friction μ) as its first world shape.
+func groundScene(name string, density, friction float64, set stepper.Settings) (*SceneSpec, error) {
 	if err := checkFields(name, true, field{"Density", "kg/m³", density}); err != nil {
 		return nil, err
 	}
