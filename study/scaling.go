@@ -29,8 +29,9 @@ type ScalingCase struct {
 	Bricks int // the number of bodies it builds
 	// Set holds further parameter overrides (nil for none).
 	Set map[string]string
-	// MaxSteps, if > 0, caps the case's steps below the study's.
-	MaxSteps int
+	// StepsFactor, if > 0, multiplies the study's steps for the case;
+	// MaxSteps, if > 0, caps the result.
+	StepsFactor, MaxSteps int
 }
 
 // ScalingCases are walls of 15, 30, 50, 100 and 200 bricks (5 bricks per
@@ -152,7 +153,8 @@ func (r *ScalingResult) BudgetHits() int {
 // pyramids (ScalingCases), then on the unstructured scenes of
 // ScalingPileCases (random piles of 100 to 1 000 boxes and 1 000 dominoes
 // at the block-pivoting solver's default budget), each run from its start
-// for o.Steps steps (default ScalingSteps; fewer where a case caps them).
+// for o.Steps steps (default ScalingSteps; twice as many for the random
+// piles, at most ScalingDominoSteps for the dominoes).
 // The times are the process's CPU time (user + system) around World.Step,
 // so a busy machine slows them less than wall-clock time would. A power
 // law t = c·bodiesᵖ is fitted to each time series of each scene of
@@ -167,9 +169,9 @@ func Scaling(ctx context.Context, o Options) (*ScalingResult, error) {
 	}
 	units := 0
 	for _, c := range append(slices.Clip(ScalingCases), ScalingPileCases...) {
-		units += c.Bricks * c.steps(steps)
+		units += c.Bricks * c.Steps(steps)
 	}
-	units += len(ScalingProcs) * ScalingProcsCase.Bricks * ScalingProcsCase.steps(steps)
+	units += len(ScalingProcs) * ScalingProcsCase.Bricks * ScalingProcsCase.Steps(steps)
 	pr := newMeter(o, units) // body-steps: a step's cost grows with the bodies
 	res := &ScalingResult{Steps: steps}
 	for _, c := range ScalingCases {
@@ -214,8 +216,12 @@ func Scaling(ctx context.Context, o Options) (*ScalingResult, error) {
 	return res, nil
 }
 
-// steps returns the case's number of steps in a study of steps.
-func (c ScalingCase) steps(steps int) int {
+// Steps returns the case's number of steps in a study of steps per
+// case (Options.Steps).
+func (c ScalingCase) Steps(steps int) int {
+	if c.StepsFactor > 0 {
+		steps *= c.StepsFactor
+	}
 	if c.MaxSteps > 0 {
 		return min(steps, c.MaxSteps)
 	}
@@ -254,7 +260,7 @@ func runScaling(ctx context.Context, c ScalingCase, steps int, pr *meter) (*Scal
 	if err != nil {
 		return nil, err
 	}
-	steps = c.steps(steps)
+	steps = c.Steps(steps)
 	start := make([]body.Body, len(w.Bodies))
 	for i, b := range w.Bodies {
 		start[i] = *b
