@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	gstudy "github.com/gorigid/gorigid/study"
@@ -75,10 +76,12 @@ func TestStudyFilesWritten(t *testing.T) {
 			png: []string{"rk4-contact.png"}},
 		{study: "scaling", steps: "1", long: true, stdout: "brickwall: time ∝ bricks^p",
 			csv: []csvFile{
-				{"scaling.csv", []string{"scene", "bricks", "rows", "step1_ms", "steady_ms", "mean_ms", "iterations_mean",
-					"iterations_max", "budget_hits", "max_displacement_m", "stands"}, len(gstudy.ScalingCases)},
-				{"steps.csv", []string{"scene", "bricks", "step", "cpu_ms", "iterations"}, len(gstudy.ScalingCases)},
-				{"summary.csv", []string{"quantity", "value"}, 1 + 2*3*2 + 2}},
+				{"scaling.csv", []string{"scene", "bodies", "rows", "step1_ms", "steady_ms", "mean_ms", "iterations_mean",
+					"iterations_max", "budget_hits", "max_displacement_m", "stands", "steps", "rows_max", "max_kinetic_j", "max_speed_m_s",
+					"at_rest", "toppled"}, len(gstudy.ScalingCases) + len(gstudy.ScalingPileCases)},
+				{"steps.csv", []string{"scene", "bodies", "step", "cpu_ms", "iterations"}, scalingSteps(1)},
+				{"procs.csv", nil, len(gstudy.ScalingProcs)},
+				{"summary.csv", []string{"quantity", "value"}, 1 + len(gstudy.ScalingScenes)*3*2 + 2}},
 			png: []string{"scaling.png"}},
 	} {
 		t.Run(c.study, func(t *testing.T) {
@@ -113,4 +116,14 @@ func TestStudyFilesWritten(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	v := summaryValues(t, filepath.Join(dir, "summary.csv"), []string{"quantity", "value", "unit", "paper"})
 	assert.InDelta(t, 0.2981+2*0.1019, v["fb_total"], 1e-12)
+}
+
+// scalingSteps is the number of steps the scaling study's cases take at
+// --steps n: a row each in steps.csv.
+func scalingSteps(n int) int {
+	rows := 0
+	for _, c := range append(slices.Clone(gstudy.ScalingCases), gstudy.ScalingPileCases...) {
+		rows += c.Steps(n)
+	}
+	return rows
 }

@@ -1,0 +1,150 @@
+/* ode_pile steps a scene of boxes on a ground plane, read from standard
+ * input as pilegen writes it, with ODE's dWorldStep (the big-matrix
+ * Dantzig LCP) at h = 1/60 s and standard gravity, and prints the wall-clock
+ * time per step: step 1, steady (median of the second half) and mean, for
+ * collision plus dWorldStep and for dWorldStep alone, with the largest body
+ * kinetic energy and speed after the last step.
+ *
+ * Contacts: up to 4 per box pair (dCollide), Coulomb friction by ODE's
+ * friction pyramid scaled by the normal force (dContactApprox1) with the
+ * scene's μ, no bounce, ODE's default ERP 0.2 and CFM 1e-5. A hash space
+ * finds the pairs.
+ *
+ *   go run ./testdata/peers/pilegen randompile boxes=100 > pile.txt
+ *   cc -O2 -o ode_pile testdata/peers/ode_pile.c $(pkg-config --cflags --libs ode) -lm
+ *   ./ode_pile 600 < pile.txt
+ */
+#include <ode/ode.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#include <time.h>
+
+#define MAXBOX 20000
+#define MAXC 4
+
+static dWorldID world;
+static dJointGroupID contacts;
+static double mu[MAXBOX];
+static dGeomID ground;
+
+static void near(void *data, dGeomID a, dGeomID b) {
+	(void)data;
+	dBodyID ba = dGeomGetBody(a), bb = dGeomGetBody(b);
+	if (ba && bb && dAreConnected(ba, bb))
+		return;
+	dContact c[MAXC];
+	int n = dCollide(a, b, MAXC, &c[0].geom, sizeof(dContact));
+	double m = 0;
+	if (a != ground)
+		m = mu[(size_t)dGeomGetData(a)];
+	if (b != ground && (a == ground || mu[(size_t)dGeomGetData(b)] < m))
+		m = mu[(size_t)dGeomGetData(b)];
+	for (int i = 0; i < n; i++) {
+		c[i].surface.mode = dContactApprox1;
+		c[i].surface.mu = m;
+		dJointID j = dJointCreateContact(world, contacts, &c[i]);
+		dJointAttach(j, ba, bb);
+	}
+}
+
+static double now(void) {
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+static int cmp(const void *a, const void *b) {
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+	qsort(v, n, sizeof *v, cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int main(int argc, char **argv) {
+	int steps = argc > 1 ? atoi(argv[1]) : 600;
+	if (steps < 2) {
+		fprintf(stderr, "ode_pile: steps must be ≥ 2\n");
+		return 1;
+	}
+	dInitODE2(0);
+	world = dWorldCreate();
+	dWorldSetGravity(world, 0, 0, -9.81);
+	dSpaceID space = dHashSpaceCreate(0);
+	contacts = dJointGroupCreate(0);
+	ground = dCreatePlane(space, 0, 0, 1, 0);
+	static dBodyID bodies[MAXBOX];
+	double mass[MAXBOX];
+	int n = 0;
+	double v[18];
+	for (;;) {
+		int k = 0;
+		for (; k < 18 && scanf("%lf", &v[k]) == 1; k++)
+			;
+		if (k == 0)
+			break;
+		if (k != 18 || n == MAXBOX) {
+			fprintf(stderr, "ode_pile: line %d: want 18 numbers per box, at most %d boxes\n", n + 1, MAXBOX);
+			return 1;
+		}
+		dBodyID b = dBodyCreate(world);
+		dMass m;
+		dMassSetBoxTotal(&m, v[3], v[0], v[1], v[2]);
+		dBodySetMass(b, &m);
+		dBodySetPosition(b, v[4], v[5], v[6]);
+		dQuaternion q = {v[7], v[8], v[9], v[10]};
+		dBodySetQuaternion(b, q);
+		dBodySetLinearVel(b, v[11], v[12], v[13]);
+		dBodySetAngularVel(b, v[14], v[15], v[16]);
+		dGeomID g = dCreateBox(space, v[0], v[1], v[2]);
+		dGeomSetBody(g, b);
+		dGeomSetData(g, (void *)(size_t)n);
+		mu[n] = v[17];
+		mass[n] = v[3];
+		bodies[n++] = b;
+	}
+	double *total = malloc(steps * sizeof *total), *solve = malloc(steps * sizeof *solve);
+	double meanTotal = 0, meanSolve = 0;
+	for (int s = 0; s < steps; s++) {
+		double t0 = now();
+		dSpaceCollide(space, 0, near);
+		double t1 = now();
+		dWorldStep(world, 1.0 / 60);
+		double t2 = now();
+		dJointGroupEmpty(contacts);
+		total[s] = t2 - t0;
+		solve[s] = t2 - t1;
+		meanTotal += total[s] / steps;
+		meanSolve += solve[s] / steps;
+	}
+	double maxKE = 0, maxV = 0;
+	for (int i = 0; i < n; i++) {
+		const dReal *lv = dBodyGetLinearVel(bodies[i]), *av = dBodyGetAngularVel(bodies[i]);
+		dMass m;
+		dBodyGetMass(bodies[i], &m);
+		/* ½ m v² + ½ ωᵀ I ω with I in the world frame. */
+		const dReal *R = dBodyGetRotation(bodies[i]);
+		double wl[3];
+		for (int r = 0; r < 3; r++)
+			wl[r] = R[0 * 4 + r] * av[0] + R[1 * 4 + r] * av[1] + R[2 * 4 + r] * av[2];
+		double rot = 0;
+		for (int r = 0; r < 3; r++)
+			for (int c = 0; c < 3; c++)
+				rot += wl[r] * m.I[r * 4 + c] * wl[c];
+		double v2 = lv[0] * lv[0] + lv[1] * lv[1] + lv[2] * lv[2];
+		double ke = 0.5 * mass[i] * v2 + 0.5 * rot;
+		if (ke > maxKE)
+			maxKE = ke;
+		if (v2 > maxV * maxV)
+			maxV = sqrt(v2);
+	}
+	printf("ODE (%s): dWorldStep, %d boxes, %d steps of 1/60 s\n", dGetConfiguration(), n, steps);
+	printf("collide+step ms: step 1 %.3f, steady %.3f, mean %.3f\n", total[0], median(total + steps / 2, steps - steps / 2), meanTotal);
+	printf("dWorldStep ms:   step 1 %.3f, steady %.3f, mean %.3f\n", solve[0], median(solve + steps / 2, steps - steps / 2), meanSolve);
+	printf("after the last step: largest body kinetic energy %.3g J, largest speed %.3g m/s\n", maxKE, maxV);
+	dCloseODE();
+	return 0;
+}
