@@ -454,6 +454,9 @@ func (m *mjcf) worldbody(n *xnode) error {
 		if g.static {
 			b.Pos = g.frame.Pos
 		} else {
+			if len(g.parts) == 0 {
+				return m.errAt(g.node, "body %q has no mass: give <inertial> or geoms with a volume or mass", clip(g.name))
+			}
 			tot := g.parts[0]
 			if len(g.parts) > 1 {
 				tot = combine(g.parts)
