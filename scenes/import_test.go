@@ -101,7 +101,6 @@ func TestDoublePendulumImports(t *testing.T) {
 	}
 }
 
-
 // parseMJCFString parses an MJCF document given as text.
 func parseMJCFString(t *testing.T, doc string) (*SceneSpec, []Warning) {
 	t.Helper()
