@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -379,4 +380,46 @@ func uniqueName(taken map[string]bool, name string) string {
 	}
 	taken[n] = true
 	return n
+}
+
+// Model file kinds of ModelKind.
+const (
+	KindScene = "scene" // gorigid's JSON scene file (.json)
+	KindURDF  = "urdf"  // .urdf
+	KindMJCF  = "mjcf"  // .xml or .mjcf
+)
+
+// ModelKind returns the kind of model file path names by its extension
+// (case-insensitive): KindScene, KindURDF, KindMJCF, or "" for none.
+func ModelKind(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
+		return KindScene
+	case ".urdf":
+		return KindURDF
+	case ".xml", ".mjcf":
+		return KindMJCF
+	}
+	return ""
+}
+
+// LoadModel reads a scene file, a URDF or an MJCF file, chosen by
+// ModelKind, into a SceneSpec: the one path by which `sim run`, `sim
+// export` and `sim view` take any of them. A scene file has no warnings;
+// opts apply to the imports.
+func LoadModel(path string, opts ImportOptions) (*SceneSpec, []Warning, error) {
+	switch ModelKind(path) {
+	case KindScene:
+		data, err := openModel(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		s, err := ReadSpec(bytes.NewReader(data), path)
+		return s, nil, err
+	case KindURDF:
+		return LoadURDF(path, opts)
+	case KindMJCF:
+		return LoadMJCF(path, opts)
+	}
+	return nil, nil, fmt.Errorf("%s: unknown model file extension %q (want .json, .urdf, .xml or .mjcf)", path, filepath.Ext(path))
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/gorigid/gorigid/stepper"
 )
 
-const modelDir = "testdata/models/"
+const modelDir = "../testdata/models/"
 
 // runPoses steps w n times and returns every body's position and
 // orientation after each step.
