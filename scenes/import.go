@@ -15,6 +15,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/internal/num"
+	"github.com/gorigid/gorigid/mesh"
+	"github.com/gorigid/gorigid/stepper"
 )
 
 // Importing robot models: LoadURDF and LoadMJCF (urdf.go, mjcf.go) turn a
@@ -54,6 +56,9 @@ type Warning struct {
 	Line    int
 	Element string
 	Msg     string
+	// Meshes lists the mesh geoms the import skipped, on the one warning
+	// that reports them (nil on every other).
+	Meshes []MeshGeom
 }
 
 func (w Warning) String() string {
@@ -117,6 +122,8 @@ type importer struct {
 	file     string
 	warnings []Warning
 	seen     map[string]bool
+	meshes   []MeshGeom
+	meshNode *xnode
 }
 
 func newImporter(file string) *importer {
@@ -422,4 +429,61 @@ func LoadModel(path string, opts ImportOptions) (*SceneSpec, []Warning, error) {
 		return LoadMJCF(path, opts)
 	}
 	return nil, nil, fmt.Errorf("%s: unknown model file extension %q (want .json, .urdf, .xml or .mjcf)", path, filepath.Ext(path))
+}
+
+// MeshGeom is a mesh collision geom of an imported model. The scene
+// format has no convex shape yet, so an import cannot make it a
+// ShapeSpec: it reports it in the mesh warning's Meshes instead, with
+// everything a convex hull shape needs — the body it belongs to, the
+// resolved file, the scale, its pose in the body's frame (the same frame
+// as ShapeSpec.Pos and Rot, whose origin is the body's centre of mass),
+// material and collision bits. The hull is that of the file's vertices
+// scaled, placed by Pos and Rot.
+type MeshGeom struct {
+	Name           string // the geom's name, "" if it has none
+	Body           string // body name, or WorldName
+	File           string // resolved path; "" if the file was not found
+	Scale          mgl64.Vec3
+	Pos            mgl64.Vec3
+	Rot            mgl64.Quat // zero = identity, as ShapeSpec.Rot
+	Material       stepper.Material
+	Category, Mask uint32
+}
+
+// addMesh records a mesh geom for the closing mesh warning.
+func (im *importer) addMesh(n *xnode, g MeshGeom) {
+	if im.meshNode == nil {
+		im.meshNode = n
+	}
+	im.meshes = append(im.meshes, g)
+}
+
+// finishMeshes adds the one warning that lists the skipped mesh geoms.
+func (im *importer) finishMeshes() {
+	if len(im.meshes) == 0 {
+		return
+	}
+	first := im.meshes[0]
+	im.warnings = append(im.warnings, Warning{File: im.file, Line: im.meshNode.line, Element: im.meshNode.name,
+		Msg: fmt.Sprintf("%d mesh geom(s) skipped (the first %q on body %q): convex shapes not available, the geoms do not collide (Warning.Meshes lists them)",
+			len(im.meshes), clip(first.Name), clip(first.Body)),
+		Meshes: im.meshes})
+}
+
+// loadHull reads a mesh file, scales it and returns its convex hull's
+// volume, centre of mass and unit-density inertia.
+func loadHull(path string, scale mgl64.Vec3) (*meshHull, error) {
+	msh, err := mesh.Load(path, scale)
+	if err != nil {
+		return nil, err
+	}
+	h, err := msh.Hull(0)
+	if err != nil {
+		return nil, err
+	}
+	v, com, I, err := h.MassProperties(1)
+	if err != nil {
+		return nil, err
+	}
+	return &meshHull{file: path, volume: v, com: com, inertia: I}, nil
 }

@@ -41,7 +41,7 @@ func FuzzLoadURDF(f *testing.F) {
 }
 
 func FuzzLoadMJCF(f *testing.F) {
-	addSeeds(f, "double_pendulum.xml", "humanoid.xml")
+	addSeeds(f, "double_pendulum.xml", "humanoid.xml", "mesh_box.xml")
 	f.Add([]byte(`<mujoco><worldbody><body><freejoint/><geom size="1"/></body></worldbody></mujoco>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, _, err := ParseMJCF(bytes.NewReader(data), "fuzz.xml", ImportOptions{})

@@ -413,3 +413,39 @@ func TestMJCFKeyframe(t *testing.T) {
 		t.Errorf("missing keyframe: %v", err)
 	}
 }
+
+// TestMJCFMeshGeom: a mesh geom of the cube [0, 2]³ scaled by 0.1 gives
+// its body the mass and inertia of the equal box geom (side 0.2, 1000
+// kg/m³: 8 kg, m s²/6 about each axis) with the centre of mass at the
+// cube's centre (0.1, 0.1, 0.1) from the body frame, and is reported in
+// the mesh warning's Meshes with its pose relative to that centre.
+func TestMJCFMeshGeom(t *testing.T) {
+	s, ws, err := LoadMJCF(modelDir+"mesh_box.xml", ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, bb := bodyByName(t, s, "meshbody"), bodyByName(t, s, "boxbody")
+	if math.Abs(mb.Mass-8) > 1e-12 || math.Abs(bb.Mass-8) > 1e-12 {
+		t.Errorf("masses %v and %v, want 8 kg", mb.Mass, bb.Mass)
+	}
+	if e := matDiff(*mb.Inertia, *bb.Inertia); e > 1e-12 {
+		t.Errorf("mesh inertia %v differs from the box's %v by %g", *mb.Inertia, *bb.Inertia, e)
+	}
+	if e := mb.Pos.Sub(mgl64.Vec3{0.1, 0.1, 1.1}).Len(); e > 1e-12 {
+		t.Errorf("mesh body com %v, want (0.1, 0.1, 1.1)", mb.Pos)
+	}
+	var meshes []MeshGeom
+	for _, w := range ws {
+		meshes = append(meshes, w.Meshes...)
+	}
+	if len(meshes) != 1 {
+		t.Fatalf("meshes %v, want 1", meshes)
+	}
+	g := meshes[0]
+	if g.Body != "meshbody" || !strings.HasSuffix(g.File, "cube.obj") || g.Scale != (mgl64.Vec3{0.1, 0.1, 0.1}) || g.Material.Friction != 0.6 {
+		t.Errorf("mesh geom %+v", g)
+	}
+	if e := g.Pos.Sub(mgl64.Vec3{-0.1, -0.1, -0.1}).Len(); e > 1e-12 {
+		t.Errorf("mesh geom at %v from the com, want (−0.1, −0.1, −0.1)", g.Pos)
+	}
+}

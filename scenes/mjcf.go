@@ -71,6 +71,14 @@ type mjGroup struct {
 	static bool
 	parts  []massPart  // in the group's frame
 	shapes []ShapeSpec // poses in the group's frame
+	meshes []pendingMesh
+}
+
+// pendingMesh is a mesh geom whose pose is in its group's frame until the
+// group's centre of mass is known.
+type pendingMesh struct {
+	node *xnode
+	geom MeshGeom
 }
 
 type mjcf struct {
@@ -87,6 +95,9 @@ type mjcf struct {
 	taken    map[string]bool
 	ownerOf  map[string]string // MJCF body name → gorigid body (or world)
 	jointIdx map[string]int    // MJCF joint name → spec.Joints index
+	meshdir    string
+	meshAssets map[string]meshAsset
+	hulls      map[string]*meshHull
 	qpos     []float64
 	qadr     int
 	ident    int // unnamed body counter
@@ -99,6 +110,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	}
 	m := &mjcf{importer: newImporter(file), dir: dir, opts: opts, degree: true, eulerseq: "xyz",
 		defaults: map[string]map[string]map[string]string{"main": {}}, parentOf: map[string]string{},
+		meshAssets: map[string]meshAsset{}, hulls: map[string]*meshHull{},
 		taken: map[string]bool{}, ownerOf: map[string]string{WorldName: WorldName}, jointIdx: map[string]int{}}
 	if root.name != "mujoco" {
 		return nil, nil, m.errAt(root, "the root element must be <mujoco>")
@@ -115,6 +127,8 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			err = m.option(c)
 		case "default":
 			err = m.defaultClass(c, "", 0)
+		case "asset":
+			err = m.assets(c)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -139,11 +153,6 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 		case "contact":
 			contacts = append(contacts, c)
 		case "asset":
-			for _, a := range c.children {
-				if a.name == "mesh" || a.name == "hfield" {
-					m.warnOnce("asset:"+a.name, a, "%s assets are not used: convex and heightfield shapes are not available", a.name)
-				}
-			}
 		default:
 			m.warnOnce("elem:"+c.name, c, "element <%s> not supported: ignored", c.name)
 		}
@@ -164,6 +173,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if opts.H != 0 {
 		m.spec.Settings.H = opts.H
 	}
+	m.finishMeshes()
 	if err := m.spec.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
 	}
@@ -184,6 +194,8 @@ func (m *mjcf) compiler(n *xnode) error {
 				return m.errAt(n, "eulerseq: want three of x, y, z, X, Y, Z, got %q", clip(v))
 			}
 			m.eulerseq = v
+		case "meshdir":
+			m.meshdir = v
 		case "coordinate":
 			if v != "local" {
 				return m.errAt(n, "coordinate: only local is supported, got %q", clip(v))
@@ -192,7 +204,7 @@ func (m *mjcf) compiler(n *xnode) error {
 			if v == "true" {
 				m.warnOnce("ifg", n, "inertiafromgeom=\"true\": <inertial> elements are used where given, geoms otherwise")
 			}
-		case "autolimits", "meshdir", "texturedir", "assetdir", "boundmass", "boundinertia", "balanceinertia", "strippath", "discardvisual", "fitaabb", "usethread", "alignfree", "fusestatic", "inertiagrouprange", "exactmeshinertia", "settotalmass", "lengthrange":
+		case "autolimits", "texturedir", "assetdir", "boundmass", "boundinertia", "balanceinertia", "strippath", "discardvisual", "fitaabb", "usethread", "alignfree", "fusestatic", "inertiagrouprange", "exactmeshinertia", "settotalmass", "lengthrange":
 			if a.Name.Local == "boundmass" || a.Name.Local == "boundinertia" || a.Name.Local == "balanceinertia" || a.Name.Local == "settotalmass" {
 				m.warnOnce("compiler:"+a.Name.Local, n, "compiler %s ignored: masses and inertias are imported as given", a.Name.Local)
 			}
@@ -444,8 +456,10 @@ func (m *mjcf) worldbody(n *xnode) error {
 			return err
 		}
 	}
-	for _, s := range world.shapes {
-		m.spec.WorldShapes = append(m.spec.WorldShapes, s)
+	m.spec.WorldShapes = append(m.spec.WorldShapes, world.shapes...)
+	for _, pm := range world.meshes {
+		pm.geom.Body = WorldName
+		m.addMesh(pm.node, pm.geom)
 	}
 	// Bodies in MJCF order; each group's mass properties are final now.
 	for _, g := range m.groups {
@@ -473,6 +487,11 @@ func (m *mjcf) worldbody(n *xnode) error {
 		for _, s := range g.shapes {
 			s.Pos = s.Pos.Sub(com)
 			b.Shapes = append(b.Shapes, s)
+		}
+		for _, pm := range g.meshes {
+			pm.geom.Body = g.name
+			pm.geom.Pos = pm.geom.Pos.Sub(com)
+			m.addMesh(pm.node, pm.geom)
 		}
 		m.spec.Bodies = append(m.spec.Bodies, b)
 	}
@@ -825,10 +844,6 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		return m.errAt(n, "type: %q is not a geom type (want %s)", clip(typ), strings.Join(mjcfGeomTypes, ", "))
 	}
 	switch typ {
-	case "mesh":
-		mesh, _ := e.get("mesh")
-		m.warnOnce("geom:mesh", n, "mesh geom %q (mesh %q) skipped: convex shapes not available", clip(name), clip(mesh))
-		return nil
 	case "hfield", "sdf", "ellipsoid":
 		m.warnOnce("geom:"+typ, n, "%s geom %q skipped: not available in gorigid", typ, clip(name))
 		return nil
@@ -873,7 +888,12 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		}
 		return nil
 	}
+	var hull *meshHull
 	switch typ {
+	case "mesh":
+		if hull, err = m.meshGeom(e); err != nil {
+			return err
+		}
 	case "plane":
 		sh.Type = contact.Plane
 	case "sphere":
@@ -967,6 +987,9 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 	// Mass.
 	if typ != "plane" && !g.static {
 		vol, _ := sh.volume(1)
+		if hull != nil {
+			vol = hull.volume
+		}
 		gm, hasMass, err := m.efloats(e, "mass", 1)
 		if err != nil {
 			return err
@@ -985,17 +1008,90 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 			return m.errAt(n, "mass: must be ≥ 0 kg, got %v", mass)
 		}
 		if !inert && mass > 0 {
-			_, I := sh.volume(mass)
-			g.parts = append(g.parts, massPart{m: mass, com: sh.Pos, I: rotateInertia(pose.Rot, I)})
+			com, I := sh.Pos, mgl64.Mat3{}
+			switch {
+			case hull != nil && hull.volume > 0:
+				com = pose.point(hull.com)
+				I = hull.inertia.Mul(mass / hull.volume)
+			case hull == nil:
+				_, I = sh.volume(mass)
+			}
+			g.parts = append(g.parts, massPart{m: mass, com: com, I: rotateInertia(pose.Rot, I)})
 		}
 	}
 	if typ == "plane" && !g.static {
 		return m.errAt(n, "a plane geom must be in the worldbody or a static body")
 	}
+	if typ == "mesh" {
+		if collides {
+			file := ""
+			if hull != nil {
+				file = hull.file
+			}
+			g.meshes = append(g.meshes, pendingMesh{node: n, geom: MeshGeom{Name: name, File: file, Scale: m.meshScale(e),
+				Pos: sh.Pos, Rot: sh.Rot, Material: sh.Material, Category: sh.Category, Mask: sh.Mask}})
+		}
+		return nil
+	}
 	if collides {
 		g.shapes = append(g.shapes, sh)
 	}
 	return nil
+}
+
+// meshHull is a mesh asset's convex hull at unit density, in the mesh
+// file's coordinates (scaled).
+type meshHull struct {
+	file    string
+	volume  float64
+	com     mgl64.Vec3
+	inertia mgl64.Mat3 // about com, for density 1
+}
+
+type meshAsset struct {
+	node  *xnode
+	file  string
+	scale mgl64.Vec3
+}
+
+// meshAssetOf returns the asset a mesh geom names.
+func (m *mjcf) meshAssetOf(e elem) (meshAsset, error) {
+	name, _ := e.get("mesh")
+	a, ok := m.meshAssets[name]
+	if !ok {
+		return a, m.errAt(e.xnode, "mesh: %q is not a mesh asset", clip(name))
+	}
+	return a, nil
+}
+
+func (m *mjcf) meshScale(e elem) mgl64.Vec3 {
+	a, _ := m.meshAssetOf(e)
+	return a.scale
+}
+
+// meshGeom loads the mesh of a mesh geom and returns its convex hull's
+// mass properties (MuJoCo collides a mesh as its convex hull); a file
+// that cannot be read is a warning and gives nil.
+func (m *mjcf) meshGeom(e elem) (*meshHull, error) {
+	a, err := m.meshAssetOf(e)
+	if err != nil {
+		return nil, err
+	}
+	if h, ok := m.hulls[a.file]; ok {
+		return h, nil
+	}
+	path, found := resolveMesh(filepath.Join(m.meshdir, a.file), m.dir, m.opts.SearchPath)
+	if !found {
+		m.warnOnce("meshfile:"+a.file, e.xnode, "mesh file %q not found in the model's directory or the search path: the geom adds no mass", clip(a.file))
+		m.hulls[a.file] = nil
+		return nil, nil
+	}
+	h, err := loadHull(path, a.scale)
+	if err != nil {
+		m.warnOnce("meshfile:"+a.file, e.xnode, "mesh file %q: %v: the geom adds no mass", clip(a.file), err)
+	}
+	m.hulls[a.file] = h
+	return h, nil
 }
 
 // contact reads <contact>: exclude pairs; explicit pairs are not imported.
@@ -1076,4 +1172,35 @@ func limitedAttr(e elem, name string, def bool) bool {
 		return def
 	}
 	return v == "true"
+}
+
+// assets reads the mesh assets: name (default: the file's base name
+// without extension), file and scale.
+func (m *mjcf) assets(n *xnode) error {
+	for _, a := range n.children {
+		switch a.name {
+		case "mesh":
+			file, _ := a.attr("file")
+			name, ok := a.attr("name")
+			if !ok {
+				base := filepath.Base(file)
+				name = strings.TrimSuffix(base, filepath.Ext(base))
+			}
+			if file == "" {
+				m.warnOnce("asset:meshdata", a, "mesh assets without a file (inline vertices) are not supported")
+				continue
+			}
+			sc, err := m.vecAttr(a, "scale", mgl64.Vec3{1, 1, 1})
+			if err != nil {
+				return err
+			}
+			if _, dup := m.meshAssets[name]; dup {
+				return m.errAt(a, "mesh asset %q defined twice", clip(name))
+			}
+			m.meshAssets[name] = meshAsset{node: a, file: file, scale: sc}
+		case "hfield":
+			m.warnOnce("asset:hfield", a, "heightfield assets are not used: heightfield shapes are not available")
+		}
+	}
+	return nil
 }

@@ -244,11 +244,11 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			if c.name != "collision" {
 				continue
 			}
-			sh, ok, err := im.urdfShape(c, l, dir, opts)
+			sh, mg, ok, err := im.urdfShape(c, dir, opts)
 			if err != nil {
 				return nil, nil, err
 			}
-			if !ok {
+			if !ok && mg == nil {
 				continue
 			}
 			sh.Material = stepper.Material{Friction: friction}
@@ -256,6 +256,11 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			w := l.world.then(geom)
 			if l.owner == WorldName {
 				sh.Pos, sh.Rot = w.Pos, w.Rot
+				if mg != nil {
+					mg.Body, mg.Pos, mg.Rot, mg.Material = WorldName, sh.Pos, sh.Rot, sh.Material
+					im.addMesh(c, *mg)
+					continue
+				}
 				spec.WorldShapes = append(spec.WorldShapes, sh)
 				continue
 			}
@@ -269,6 +274,11 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 				}
 			}
 			sh.Pos, sh.Rot = local.Pos, local.Rot
+			if mg != nil {
+				mg.Body, mg.Pos, mg.Rot, mg.Material = l.owner, sh.Pos, sh.Rot, sh.Material
+				im.addMesh(c, *mg)
+				continue
+			}
 			b.Shapes = append(b.Shapes, sh)
 		}
 	}
@@ -307,6 +317,7 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if err := spec.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
 	}
+	im.finishMeshes()
 	return spec, im.warnings, nil
 }
 
@@ -483,18 +494,18 @@ func (im *importer) urdfJointOptions(j *urdfJoint, js *JointSpec) error {
 
 // urdfShape reads a <collision> element; ok is false when it is skipped
 // (with a warning).
-func (im *importer) urdfShape(n *xnode, l *urdfLink, dir string, opts ImportOptions) (ShapeSpec, bool, error) {
+func (im *importer) urdfShape(n *xnode, dir string, opts ImportOptions) (ShapeSpec, *MeshGeom, bool, error) {
 	sh := ShapeSpec{Rot: mgl64.QuatIdent()}
 	if o := n.child("origin"); o != nil {
 		t, err := im.urdfOrigin(o)
 		if err != nil {
-			return sh, false, err
+			return sh, nil, false, err
 		}
 		sh.Pos, sh.Rot = t.Pos, t.Rot
 	}
 	g := n.child("geometry")
 	if g == nil || len(g.children) == 0 {
-		return sh, false, im.errAt(n, "no <geometry>")
+		return sh, nil, false, im.errAt(n, "no <geometry>")
 	}
 	e := g.children[0]
 	positive := func(name string) (float64, error) {
@@ -523,21 +534,27 @@ func (im *importer) urdfShape(n *xnode, l *urdfLink, dir string, opts ImportOpti
 		}
 	case "mesh":
 		f, _ := e.attr("filename")
-		where := resolveMesh(f, dir, opts.SearchPath)
-		im.warnOnce("mesh", e, "mesh geom %q of link %q skipped: convex shapes not available (file %s)", clip(f), clip(l.name), where)
-		return sh, false, nil
+		path, found := resolveMesh(f, dir, opts.SearchPath)
+		if !found {
+			im.warnOnce("meshfile:"+f, e, "mesh file %q not found in the model's directory or the search path", clip(f))
+		}
+		sc, err := im.vecAttr(e, "scale", mgl64.Vec3{1, 1, 1})
+		if err != nil {
+			return sh, nil, false, err
+		}
+		name, _ := n.attr("name")
+		return sh, &MeshGeom{Name: name, File: path, Scale: sc}, false, nil
 	default:
 		im.warnOnce("geom:"+e.name, e, "geometry <%s> not supported: skipped", e.name)
-		return sh, false, nil
+		return sh, nil, false, nil
 	}
-	return sh, err == nil, err
+	return sh, nil, err == nil, err
 }
 
-// resolveMesh returns the path a mesh reference resolves to, or a note
-// that it was not found: package://NAME/REST in DIR/NAME/REST of the
-// search path, a relative path in the model's directory, then the
-// search path.
-func resolveMesh(ref, dir string, search []string) string {
+// resolveMesh returns the path a mesh reference resolves to and whether
+// that file exists: package://NAME/REST in DIR/NAME/REST of the search
+// path, a relative path in the model's directory, then the search path.
+func resolveMesh(ref, dir string, search []string) (string, bool) {
 	var cands []string
 	if rest, ok := strings.CutPrefix(ref, "package://"); ok {
 		for _, d := range search {
@@ -557,8 +574,8 @@ func resolveMesh(ref, dir string, search []string) string {
 	}
 	for _, c := range cands {
 		if st, err := os.Stat(c); err == nil && !st.IsDir() {
-			return c
+			return c, true
 		}
 	}
-	return "not found in the model's directory or the search path"
+	return "", false
 }
