@@ -88,19 +88,19 @@ type mjcf struct {
 	degree   bool
 	eulerseq string
 	// defaults[class][element][attribute]
-	defaults map[string]map[string]map[string]string
-	parentOf map[string]string // class → parent class
-	spec     *SceneSpec
-	groups   []*mjGroup
-	taken    map[string]bool
-	ownerOf  map[string]string // MJCF body name → gorigid body (or world)
-	jointIdx map[string]int    // MJCF joint name → spec.Joints index
+	defaults   map[string]map[string]map[string]string
+	parentOf   map[string]string // class → parent class
+	spec       *SceneSpec
+	groups     []*mjGroup
+	taken      map[string]bool
+	ownerOf    map[string]string // MJCF body name → gorigid body (or world)
+	jointIdx   map[string]int    // MJCF joint name → spec.Joints index
 	meshdir    string
 	meshAssets map[string]meshAsset
 	hulls      map[string]*meshHull
-	qpos     []float64
-	qadr     int
-	ident    int // unnamed body counter
+	qpos       []float64
+	qadr       int
+	ident      int // unnamed body counter
 }
 
 func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, []Warning, error) {

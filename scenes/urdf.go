@@ -554,6 +554,7 @@ func (im *importer) urdfShape(n *xnode, dir string, opts ImportOptions) (ShapeSp
 // resolveMesh returns the path a mesh reference resolves to and whether
 // that file exists: package://NAME/REST in DIR/NAME/REST of the search
 // path, a relative path in the model's directory, then the search path.
+// Only regular files count (no devices or pipes).
 func resolveMesh(ref, dir string, search []string) (string, bool) {
 	var cands []string
 	if rest, ok := strings.CutPrefix(ref, "package://"); ok {
@@ -573,7 +574,7 @@ func resolveMesh(ref, dir string, search []string) (string, bool) {
 		}
 	}
 	for _, c := range cands {
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
 			return c, true
 		}
 	}
