@@ -61,6 +61,7 @@ type Warning struct {
 	Meshes []MeshGeom
 }
 
+// String formats the warning as FILE:LINE: <element>: message.
 func (w Warning) String() string {
 	return fmt.Sprintf("%s:%d: <%s>: %s", w.File, w.Line, w.Element, w.Msg)
 }
@@ -74,6 +75,7 @@ type ImportError struct {
 	Msg     string
 }
 
+// Error formats the error as FILE:LINE: <element>: message.
 func (e *ImportError) Error() string {
 	if e.Element == "" {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
