@@ -449,3 +449,74 @@ func TestMJCFMeshGeom(t *testing.T) {
 		t.Errorf("mesh geom at %v from the com, want (−0.1, −0.1, −0.1)", g.Pos)
 	}
 }
+
+// TestMJCFFilteringAndActuators: contype/conaffinity become category and
+// mask (a geom with contype 0 keeps its mass but gets no shape), exclude
+// pairs name the gorigid bodies (a welded body's is its parent's), a
+// velocity actuator becomes a velocity motor at target 0 with the
+// forcerange as its limit, and a motor actuator is warned about once.
+func TestMJCFFilteringAndActuators(t *testing.T) {
+	s, ws := parseMJCFString(t, `<mujoco><worldbody>
+<body name="a" pos="0 0 1"><freejoint/>
+  <geom name="hit" size="0.1" contype="2" conaffinity="2"/>
+  <geom name="ghost" size="0.1" pos="0 0 0.5" contype="0" conaffinity="0"/>
+  <body name="welded" pos="0.5 0 0"><geom size="0.05"/></body>
+  <body name="b" pos="0 0 -0.5"><joint name="j" axis="1 0 0"/><geom size="0.1"/></body>
+  <body name="c" pos="0 0 -1"><joint name="k" axis="1 0 0"/><geom size="0.1"/></body>
+</body></worldbody>
+<contact><exclude body1="welded" body2="b"/></contact>
+<actuator><velocity joint="j" kv="5" forcerange="-3 2"/><motor joint="k"/><motor joint="j"/></actuator>
+</mujoco>`)
+	a := bodyByName(t, s, "a")
+	if len(a.Shapes) != 2 || a.Shapes[0].Category != 2 || a.Shapes[0].Mask != 2 || a.Shapes[1].Category != 0 {
+		t.Errorf("body a shapes %+v, want the contype-2 sphere and the welded default one", a.Shapes)
+	}
+	// Mass: three spheres of radius 0.1, 0.1 (the ghost) and 0.05.
+	want := 1000 * 4 * math.Pi / 3 * (2*0.001 + 0.000125)
+	if math.Abs(a.Mass-want) > 1e-12*want {
+		t.Errorf("mass %v, want %v (the ghost geom's mass counts)", a.Mass, want)
+	}
+	if len(s.Exclude) != 1 || s.Exclude[0] != (ExcludeSpec{A: "a", B: "b"}) {
+		t.Errorf("exclude %+v, want a–b", s.Exclude)
+	}
+	if m := s.Joints[0].Motor; m == nil || m.Speed != 0 || m.MaxForce != 3 {
+		t.Errorf("joint j motor %+v, want speed 0, max force 3", m)
+	}
+	if s.Joints[1].Motor != nil {
+		t.Errorf("joint k got a motor from a motor actuator")
+	}
+	n := 0
+	for _, w := range ws {
+		if strings.Contains(w.Msg, "motor actuators") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d motor warnings, want 1: %v", n, ws)
+	}
+}
+
+// TestURDFFloatingAndPlanar: a floating joint adds no joint, a planar one
+// is warned about (the link is left free), a link named world is the
+// world, and Ground adds the plane.
+func TestURDFFloatingAndPlanar(t *testing.T) {
+	inertial := `<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial>`
+	doc := `<robot name="r"><link name="world"/>
+<link name="a">` + inertial + `</link><link name="b">` + inertial + `</link>
+<joint name="fa" type="floating"><parent link="world"/><child link="a"/><origin xyz="0 0 1"/></joint>
+<joint name="pb" type="planar"><parent link="a"/><child link="b"/><origin xyz="1 0 0"/></joint>
+</robot>`
+	s, ws, err := ParseURDF(strings.NewReader(doc), "r.urdf", ImportOptions{Ground: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Joints) != 0 || len(s.Bodies) != 2 || len(s.WorldShapes) != 1 {
+		t.Errorf("joints %d bodies %d world shapes %d, want 0, 2, 1", len(s.Joints), len(s.Bodies), len(s.WorldShapes))
+	}
+	if b := bodyByName(t, s, "b"); b.Pos != (mgl64.Vec3{1, 0, 1}) {
+		t.Errorf("b at %v, want (1, 0, 1)", b.Pos)
+	}
+	if len(ws) != 1 || !strings.Contains(ws[0].String(), `r.urdf:4: <joint>: planar joint "pb": not supported`) {
+		t.Errorf("warnings %v", ws)
+	}
+}
