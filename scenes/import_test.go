@@ -85,6 +85,10 @@ func TestDoublePendulumImports(t *testing.T) {
 	tu := runPoses(t, buildWorld(t, u), steps)
 	tm := runPoses(t, buildWorld(t, m), steps)
 	tj := runPoses(t, buildWorld(t, j), steps)
+	// URDF and MJCF give the same SceneSpec numbers, hence the same bits.
+	if d := maxDiff(tu, tm); d != 0 {
+		t.Errorf("URDF vs MJCF: max difference %g, want identical trajectories", d)
+	}
 	if d := maxDiff(tu, tj); d > 1e-12 {
 		t.Errorf("URDF vs scene file: max difference %g > 1e-12", d)
 	}

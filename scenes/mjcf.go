@@ -663,12 +663,7 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 	if nm, ok := n.attr("name"); ok {
 		m.ownerOf[nm] = g.name
 	}
-	inert := n.child("inertial") != nil
-	for _, c := range n.children {
-		if err := m.bodyChild(c, g, rel, world, class, depth, inert); err != nil {
-			return err
-		}
-	}
+	// Joints in MJCF order: a body's before its descendants'.
 	if js != nil {
 		if js.Name != "" {
 			if _, dup := m.jointIdx[js.Name]; dup {
@@ -677,6 +672,12 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 			m.jointIdx[js.Name] = len(m.spec.Joints)
 		}
 		m.spec.Joints = append(m.spec.Joints, *js)
+	}
+	inert := n.child("inertial") != nil
+	for _, c := range n.children {
+		if err := m.bodyChild(c, g, rel, world, class, depth, inert); err != nil {
+			return err
+		}
 	}
 	return nil
 }
