@@ -95,6 +95,7 @@ type mjcf struct {
 	taken      map[string]bool
 	ownerOf    map[string]string // MJCF body name → gorigid body (or world)
 	jointIdx   map[string]int    // MJCF joint name → spec.Joints index
+	friction   float64           // the first geom's friction coefficient
 	meshdir    string
 	meshAssets map[string]meshAsset
 	hulls      map[string]*meshHull
@@ -942,14 +943,13 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		return m.errAt(n, "friction: must be ≥ 0, got %v", fr)
 	}
 	sh.Material = stepper.Material{Friction: fr}
-	if cd, ok := e.get("condim"); ok {
-		switch cd {
-		case "1":
-			sh.Material.Friction = 0
-		case "3":
-		default:
-			m.warnOnce("condim", n, "condim %s: torsional and rolling friction are not imported, contacts have sliding friction (condim 3)", clip(cd))
-		}
+	if cd, ok := e.get("condim"); ok && cd != "3" {
+		m.warnOnce("condim", n, "condim %s imported as 3 (sliding friction with the geom's coefficient): gorigid has no per-geom contact dimension (MuJoCo gives a pair the larger condim of its two geoms, and has torsional and rolling friction for 4 and 6)", clip(cd))
+	}
+	if m.friction == 0 {
+		m.friction = fr
+	} else if fr != m.friction {
+		m.warnOnce("frictionmix", n, "geoms with different friction (%v and %v): gorigid combines a pair's coefficients by their geometric mean, MuJoCo takes the larger", m.friction, fr)
 	}
 	for _, k := range []string{"solref", "solimp", "solmix", "margin", "gap", "priority"} {
 		if _, ok := e.get(k); ok {
