@@ -43,6 +43,11 @@ type ImportOptions struct {
 	// Keyframe (MJCF) names a <key> whose qpos (and qvel) set the initial
 	// state; "" builds the model at its reference pose (qpos0).
 	Keyframe string
+	// SplitJoints (MJCF), when > 0, lets a body have several joints: it
+	// becomes a chain of bodies, one joint each, the added ones with
+	// SplitJoints times the body's mass and inertia at the next joint's
+	// pivot (a warning says so). 0 makes such a body an error.
+	SplitJoints float64
 	// Friction is the Coulomb coefficient given to URDF collision shapes
 	// (URDF has no contact material); 0 = 0.5.
 	Friction float64

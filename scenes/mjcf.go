@@ -72,6 +72,11 @@ type mjGroup struct {
 	parts  []massPart  // in the group's frame
 	shapes []ShapeSpec // poses in the group's frame
 	meshes []pendingMesh
+	// splitOf is the body whose joints this added body separates
+	// (ImportOptions.SplitJoints), splitAt its centre of mass in its frame.
+	splitOf *mjGroup
+	splitAt mgl64.Vec3
+	total   massPart // the group's mass properties, once computed
 }
 
 // pendingMesh is a mesh geom whose pose is in its group's frame until the
@@ -462,27 +467,42 @@ func (m *mjcf) worldbody(n *xnode) error {
 		pm.geom.Body = WorldName
 		m.addMesh(pm.node, pm.geom)
 	}
-	// Bodies in MJCF order; each group's mass properties are final now.
+	// Each group's mass properties are final now: the bodies' first, then
+	// the added bodies' from them.
+	for _, g := range m.groups {
+		if g.static || g.splitOf != nil {
+			continue
+		}
+		if len(g.parts) == 0 {
+			return m.errAt(g.node, "body %q has no mass: give <inertial> or geoms with a volume or mass", clip(g.name))
+		}
+		g.total = g.parts[0]
+		if len(g.parts) > 1 {
+			g.total = combine(g.parts)
+		}
+		if !(g.total.m > 0) {
+			return m.errAt(g.node, "body %q has no mass: give <inertial> or geoms with a volume or mass", clip(g.name))
+		}
+	}
+	for _, g := range m.groups {
+		if t := g.splitOf; t != nil {
+			eps := m.opts.SplitJoints
+			// The body's inertia, turned into the added body's frame.
+			r := g.frame.Rot.Conjugate().Mul(t.frame.Rot)
+			g.total = massPart{m: eps * t.total.m, com: g.splitAt, I: symmetrize(rotateInertia(r, t.total.I)).Mul(eps)}
+		}
+	}
+	// Bodies in MJCF order.
 	for _, g := range m.groups {
 		b := BodySpec{Name: g.name, Rot: g.frame.Rot, Static: g.static}
 		com := mgl64.Vec3{}
 		if g.static {
 			b.Pos = g.frame.Pos
 		} else {
-			if len(g.parts) == 0 {
-				return m.errAt(g.node, "body %q has no mass: give <inertial> or geoms with a volume or mass", clip(g.name))
-			}
-			tot := g.parts[0]
-			if len(g.parts) > 1 {
-				tot = combine(g.parts)
-			}
-			if !(tot.m > 0) {
-				return m.errAt(g.node, "body %q has no mass: give <inertial> or geoms with a volume or mass", clip(g.name))
-			}
-			com = tot.com
-			b.Mass = tot.m
+			com = g.total.com
+			b.Mass = g.total.m
 			b.Pos = g.frame.point(com)
-			I := symmetrize(tot.I)
+			I := symmetrize(g.total.I)
 			b.Inertia = &I
 		}
 		for _, s := range g.shapes {
@@ -556,14 +576,13 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 			joints = append(joints, c)
 		}
 	}
-	if len(joints) > 1 {
-		return m.errAt(joints[1], "body %q has %d joints: gorigid joins two bodies with one joint (split the body into a chain)", clip(name), len(joints))
+	if len(joints) > 1 && !(m.opts.SplitJoints > 0) {
+		return m.errAt(joints[1], "body %q has %d joints: gorigid joins two bodies with one joint (split the body into a chain, or import with ImportOptions.SplitJoints)", clip(name), len(joints))
 	}
 	var g *mjGroup
 	rel := identity
-	var js *JointSpec
-	var jnode elem
-	var q0 float64 // keyframe joint coordinate (hinge/slide), relative to ref
+	var specs []JointSpec
+	var nodes []*xnode
 	if len(joints) == 0 {
 		// Welded to the parent: the same gorigid body (a static one for
 		// the world).
@@ -574,13 +593,16 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 			g = parent
 			rel = parent.frame.inverse().then(world)
 		}
-	} else {
-		jn := joints[0]
+	}
+	if len(joints) > 1 {
+		m.warnOnce("split", joints[1], "body %q has %d joints: split into a chain of bodies, each joint's own, the added ones of %g times the body's mass and inertia at the joint (MuJoCo's joints of one body have no mass between them)", clip(name), len(joints), m.opts.SplitJoints)
+	}
+	prev := parent
+	for k, jn := range joints {
 		e, err := m.resolve(jn, class)
 		if err != nil {
 			return err
 		}
-		jnode = e
 		typ, _ := e.get("type")
 		if jn.name == "freejoint" {
 			typ = "free"
@@ -602,11 +624,16 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 			}
 			axis = axis.Normalize()
 		}
+		// The pivot and axis at the pose before this joint's keyframe
+		// displacement (a hinge's are unchanged by its own rotation).
+		pivot := world.point(jf.Pos)
+		ax := world.Rot.Rotate(axis)
+		var q0 float64 // keyframe coordinate (hinge/slide) relative to ref
 		// The keyframe moves the body frame by the joint's coordinates.
 		switch typ {
 		case "free":
-			if parent.name != WorldName {
-				return m.errAt(jn, "a free joint must be in a top-level body")
+			if parent.name != WorldName || len(joints) > 1 {
+				return m.errAt(jn, "a free joint must be the only joint of a top-level body")
 			}
 			if q, ok := m.takeQ(7); ok {
 				world = transform{Pos: mgl64.Vec3{q[0], q[1], q[2]}, Rot: mgl64.Quat{W: q[3], V: mgl64.Vec3{q[4], q[5], q[6]}}.Normalize()}
@@ -628,36 +655,55 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 				m.warnOnce("ref", jn, "joint ref ignored: gorigid measures the joint coordinate from the model's pose")
 			}
 			if q, ok := m.takeQ(1); ok {
-				v := q[0]
+				q0 = q[0] - ref
 				if typ == "hinge" {
-					q0 = v - ref
 					world = world.then(transform{Pos: jf.Pos, Rot: axisQuat(axis, q0)}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
 				} else {
-					q0 = v - ref
 					world = world.then(transform{Pos: axis.Mul(q0), Rot: mgl64.QuatIdent()})
 				}
 			}
 		default:
 			return m.errAt(jn, "type: %q is not a joint type (want free, ball, slide or hinge)", clip(typ))
 		}
-		g = &mjGroup{node: n, name: uniqueName(m.taken, name), frame: world}
+		jname, _ := jn.attr("name")
+		if k < len(joints)-1 {
+			// An added body between this joint and the next, at the next
+			// joint's pivot once its mass is known (split).
+			in := jname
+			if in == "" {
+				in = fmt.Sprint(k + 1)
+			}
+			g = &mjGroup{node: n, name: uniqueName(m.taken, name+"_"+in), frame: world}
+		} else {
+			g = &mjGroup{node: n, name: uniqueName(m.taken, name), frame: world}
+		}
 		m.groups = append(m.groups, g)
-		if typ != "free" {
-			pivot := world.point(jf.Pos)
-			ax := world.Rot.Rotate(axis)
-			js = &JointSpec{A: g.name, B: parent.name, Pivot: pivot}
-			js.Name, _ = jn.attr("name")
-			switch typ {
-			case "hinge":
-				js.Type, js.Axis = JointHinge, ax
-			case "slide":
-				js.Type, js.Axis = JointPrismatic, ax
-			case "ball":
-				js.Type = JointBall
-			}
-			if err := m.jointOptions(e, js, typ, q0); err != nil {
-				return err
-			}
+		if typ == "free" {
+			continue
+		}
+		js := JointSpec{Name: jname, A: g.name, B: prev.name, Pivot: pivot}
+		switch typ {
+		case "hinge":
+			js.Type, js.Axis = JointHinge, ax
+		case "slide":
+			js.Type, js.Axis = JointPrismatic, ax
+		case "ball":
+			js.Type = JointBall
+		}
+		if err := m.jointOptions(e, &js, typ, q0); err != nil {
+			return err
+		}
+		specs = append(specs, js)
+		nodes = append(nodes, jn)
+		prev = g
+	}
+	// The added bodies take their mass from the body's, at the pivot of
+	// the joint that follows them.
+	if len(joints) > 1 {
+		split := m.groups[len(m.groups)-len(joints) : len(m.groups)-1]
+		for k, sg := range split {
+			sg.splitOf = g
+			sg.splitAt = sg.frame.inverse().point(specs[min(k+1, len(specs)-1)].Pivot)
 		}
 	}
 	m.ownerOf[name] = g.name
@@ -665,14 +711,14 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		m.ownerOf[nm] = g.name
 	}
 	// Joints in MJCF order: a body's before its descendants'.
-	if js != nil {
+	for k, js := range specs {
 		if js.Name != "" {
 			if _, dup := m.jointIdx[js.Name]; dup {
-				return m.errAt(jnode.xnode, "joint name %q given twice", clip(js.Name))
+				return m.errAt(nodes[k], "joint name %q given twice", clip(js.Name))
 			}
 			m.jointIdx[js.Name] = len(m.spec.Joints)
 		}
-		m.spec.Joints = append(m.spec.Joints, *js)
+		m.spec.Joints = append(m.spec.Joints, js)
 	}
 	inert := n.child("inertial") != nil
 	for _, c := range n.children {
