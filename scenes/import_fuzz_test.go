@@ -46,5 +46,8 @@ func FuzzLoadMJCF(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, _, err := ParseMJCF(bytes.NewReader(data), "fuzz.xml", ImportOptions{})
 		fuzzImport(t, s, err)
+		// Split joints and the humanoid's keyframe name.
+		s, _, err = ParseMJCF(bytes.NewReader(data), "fuzz.xml", ImportOptions{SplitJoints: 0.01, Keyframe: "crouch"})
+		fuzzImport(t, s, err)
 	})
 }
