@@ -16,7 +16,9 @@ import (
 // use).
 //
 // Mapping: a <body> with one joint becomes a gorigid body joined to its
-// parent's body (A = the body, B = the parent); a body without joints is
+// parent's body (A = the body, B = the parent); a body with several
+// joints is an error unless ImportOptions.SplitJoints makes it a chain of
+// bodies; a body without joints is
 // welded to its parent as MuJoCo does, by merging its mass and geoms into
 // the parent's body (into a static body when the parent is the world); a
 // free joint leaves the body free. A body's position is its centre of
