@@ -12,8 +12,9 @@ import (
 // simExport implements `sim export SCENE [--set NAME=VALUE ...]`: the
 // built-in scene, parameters applied, as a scene file on stdout, which
 // `sim run FILE.json` runs exactly as `sim run SCENE` with the same --set;
-// `sim export --schema` writes the format's JSON Schema.
-func simExport(args []string, stdout io.Writer) error {
+// `sim export --schema` writes the format's JSON Schema, and `sim export
+// MODEL.urdf|MODEL.xml` an imported model as a scene file.
+func simExport(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("export")
 	set := setFlag{}
 	fs.Var(set, "set", "NAME=VALUE scene parameter (repeatable; see sim list)")
@@ -32,6 +33,9 @@ func simExport(args []string, stdout io.Writer) error {
 	if len(pos) != 1 {
 		return cli.Usagef("export: want one scene name, got %d arguments (exportable: %s)", len(pos), strings.Join(scenes.Exportable(), ", "))
 	}
+	if isImportFile(pos[0]) {
+		return exportModel(pos[0], set, stdout, stderr)
+	}
 	bw := bufio.NewWriter(stdout)
 	if err := scenes.Export(pos[0], set, bw); err != nil {
 		return cli.UsageError{Err: err}
@@ -40,7 +44,7 @@ func simExport(args []string, stdout io.Writer) error {
 }
 
 // isSceneFile reports whether a `sim run` argument names a scene file
-// rather than a built-in scene.
+// or a URDF or MJCF model (scenes.ModelKind) rather than a built-in scene.
 func isSceneFile(arg string) bool {
-	return strings.HasSuffix(strings.ToLower(arg), ".json")
+	return scenes.ModelKind(arg) != ""
 }

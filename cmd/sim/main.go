@@ -71,7 +71,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "run":
 		return simRun(ctx, args[1:], stdout, stderr)
 	case "export":
-		return simExport(args[1:], stdout)
+		return simExport(args[1:], stdout, stderr)
 	case "view":
 		return simView(ctx, args[1:], stdout)
 	case "mlcp":

@@ -123,7 +123,7 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if len(set) > 0 {
 			return cli.Usagef("--set: a scene file has no parameters; edit %s instead", pos[0])
 		}
-		w, err = scenes.LoadFile(pos[0])
+		w, err = loadSceneWorld(pos[0], stderr)
 	} else {
 		var scene scenes.Scene
 		if scene, err = scenes.Lookup(pos[0]); err == nil {

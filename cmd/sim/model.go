@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/gorigid/gorigid/internal/cli"
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// isImportFile reports whether arg names a URDF or MJCF model, which
+// `sim run`, `sim export` and `sim view` import through
+// scenes.LoadModel.
+func isImportFile(arg string) bool {
+	k := scenes.ModelKind(arg)
+	return k == scenes.KindURDF || k == scenes.KindMJCF
+}
+
+// loadSceneWorld builds the World of a scene file or an imported model;
+// an import's warnings go to stderr, one line each.
+func loadSceneWorld(path string, stderr io.Writer) (*stepper.World, error) {
+	if !isImportFile(path) {
+		return scenes.LoadFile(path)
+	}
+	s, err := importModel(path, stderr)
+	if err != nil {
+		return nil, err
+	}
+	w, err := s.World()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return w, nil
+}
+
+// importModel reads a URDF or MJCF model with the default options and
+// prints its warnings to stderr.
+func importModel(path string, stderr io.Writer) (*scenes.SceneSpec, error) {
+	s, ws, err := scenes.LoadModel(path, scenes.ImportOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range ws {
+		fmt.Fprintf(stderr, "warning: %v\n", w)
+	}
+	return s, nil
+}
+
+// exportModel writes an imported model as a scene file.
+func exportModel(path string, set setFlag, stdout, stderr io.Writer) error {
+	if len(set) > 0 {
+		return cli.Usagef("--set: a model file has no parameters; edit %s instead", path)
+	}
+	s, err := importModel(path, stderr)
+	if err != nil {
+		return cli.UsageError{Err: err}
+	}
+	bw := bufio.NewWriter(stdout)
+	if err := s.Marshal(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// `sim export MODEL` writes a scene file that runs bit for bit as the
+// imported model: 200 steps of the humanoid-like MJCF model (contacts,
+// limits, a fall) and of the URDF arm give the same poses, and each
+// import warning is printed once.
+func TestExportImportedModel(t *testing.T) {
+	for _, path := range []string{"../../testdata/models/humanoid.xml", "../../testdata/models/arm.urdf"} {
+		var out, errb bytes.Buffer
+		require.NoError(t, simExport([]string{path}, &out, &errb))
+		direct, ws, err := scenes.LoadModel(path, scenes.ImportOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, len(ws), strings.Count(errb.String(), "warning: "), "%s: one line per warning", path)
+		exported, err := scenes.ReadSpec(&out, "exported.json")
+		require.NoError(t, err)
+		wa, err := direct.World()
+		require.NoError(t, err)
+		wb, err := exported.World()
+		require.NoError(t, err)
+		for i := 0; i < 200; i++ {
+			_, err := wa.Step()
+			require.NoError(t, err)
+			_, err = wb.Step()
+			require.NoError(t, err)
+		}
+		for k := range wa.Bodies {
+			assert.Equal(t, wa.Bodies[k].Pos, wb.Bodies[k].Pos, "%s: body %d", path, k)
+			assert.Equal(t, wa.Bodies[k].Rot, wb.Bodies[k].Rot, "%s: body %d", path, k)
+		}
+	}
+}
+
+// `sim run MODEL.xml` runs an MJCF model; a malformed one is a usage
+// error naming file:line and element.
+func TestRunImportedModel(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := simRun(context.Background(), []string{"../../testdata/models/double_pendulum.urdf", "--steps", "5", "--quiet"}, &out, &errb)
+	require.NoError(t, err)
+	assert.Contains(t, errb.String(), "double_pendulum.urdf:33: <limit>: effort and velocity limits have no effect")
+	bad := t.TempDir() + "/bad.xml"
+	require.NoError(t, os.WriteFile(bad, []byte("<mujoco>\n<worldbody>\n<body><geom size=\"-1\"/></body>\n</worldbody></mujoco>"), 0o644))
+	err = simRun(context.Background(), []string{bad, "--steps", "5", "--quiet"}, &out, &errb)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "bad.xml:3: <geom>: size: the radius (size[0]) must be > 0 m for a sphere, got -1")
+}

@@ -1,0 +1,1255 @@
+package scenes
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// MJCF import (MuJoCo's XML model format, the subset rigid-body models
+// use).
+//
+// Mapping: a <body> with one joint becomes a gorigid body joined to its
+// parent's body (A = the body, B = the parent); a body with several
+// joints is an error unless ImportOptions.SplitJoints makes it a chain of
+// bodies; a body without joints is
+// welded to its parent as MuJoCo does, by merging its mass and geoms into
+// the parent's body (into a static body when the parent is the world); a
+// free joint leaves the body free. A body's position is its centre of
+// mass and its orientation the MJCF body frame's, so <inertial> (with
+// diaginertia or fullinertia, in its rotated frame) is carried into the
+// body frame exactly; without <inertial> mass and inertia come from the
+// geoms (density 1000 kg/m³ as MuJoCo's default, or a geom's mass), each
+// geom's inertia rotated and shifted to the common centre of mass.
+// Frames take pos with quat, axisangle, euler (compiler eulerseq, lower
+// case rotating axes, upper case fixed), xyaxes or zaxis, angles in the
+// compiler's unit (degree by default). Geom sizes follow MuJoCo: box
+// half-sides, capsule and cylinder radius and half-length (or fromto),
+// which become gorigid's full sides and full lengths. Default classes
+// inherit down <default> nesting and childclass down <body> nesting.
+// contype/conaffinity become category/mask (equal for the usual symmetric
+// bits; see the warning otherwise), contact/exclude the exclude pairs,
+// option timestep and gravity the settings, <key> qpos (by
+// ImportOptions.Keyframe) the initial pose.
+
+// mjcfDefaultH is MuJoCo's default time step (s).
+const mjcfDefaultH = 0.002
+
+// mjcfDensity is MuJoCo's default geom density (kg/m³, water).
+const mjcfDensity = 1000
+
+// LoadMJCF reads the MJCF file at path into a SceneSpec. Warnings list,
+// once per kind, what was ignored or approximated; errors name the file,
+// the line and the element.
+func LoadMJCF(path string, opts ImportOptions) (*SceneSpec, []Warning, error) {
+	data, err := openModel(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return parseMJCF(data, path, filepath.Dir(path), opts)
+}
+
+// ParseMJCF reads an MJCF document from r; name (a file name) is used in
+// messages.
+func ParseMJCF(r io.Reader, name string, opts ImportOptions) (*SceneSpec, []Warning, error) {
+	data, err := readModel(r, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return parseMJCF(data, name, "", opts)
+}
+
+// mjGroup is one gorigid body: an MJCF body and the bodies welded to it.
+type mjGroup struct {
+	node   *xnode
+	name   string
+	frame  transform // the group's frame in the world
+	static bool
+	parts  []massPart  // in the group's frame
+	shapes []ShapeSpec // poses in the group's frame
+	meshes []pendingMesh
+	// splitOf is the body whose joints this added body separates
+	// (ImportOptions.SplitJoints), splitAt its centre of mass in its frame.
+	splitOf *mjGroup
+	splitAt mgl64.Vec3
+	total   massPart // the group's mass properties, once computed
+}
+
+// pendingMesh is a mesh geom whose pose is in its group's frame until the
+// group's centre of mass is known.
+type pendingMesh struct {
+	node *xnode
+	geom MeshGeom
+}
+
+type mjcf struct {
+	*importer
+	dir      string
+	opts     ImportOptions
+	degree   bool
+	eulerseq string
+	// defaults[class][element][attribute]
+	defaults   map[string]map[string]map[string]string
+	parentOf   map[string]string // class → parent class
+	spec       *SceneSpec
+	groups     []*mjGroup
+	taken      map[string]bool
+	ownerOf    map[string]string // MJCF body name → gorigid body (or world)
+	jointIdx   map[string]int    // MJCF joint name → spec.Joints index
+	friction   float64           // the first geom's friction coefficient
+	meshdir    string
+	meshAssets map[string]meshAsset
+	hulls      map[string]*meshHull
+	qpos       []float64
+	qadr       int
+	ident      int // unnamed body counter
+}
+
+func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, []Warning, error) {
+	root, err := parseXML(data, file)
+	if err != nil {
+		return nil, nil, err
+	}
+	m := &mjcf{importer: newImporter(file), dir: dir, opts: opts, degree: true, eulerseq: "xyz",
+		defaults: map[string]map[string]map[string]string{"main": {}}, parentOf: map[string]string{},
+		meshAssets: map[string]meshAsset{}, hulls: map[string]*meshHull{},
+		taken: map[string]bool{}, ownerOf: map[string]string{WorldName: WorldName}, jointIdx: map[string]int{}}
+	if root.name != "mujoco" {
+		return nil, nil, m.errAt(root, "the root element must be <mujoco>")
+	}
+	m.spec = &SceneSpec{Settings: SettingsSpec{H: mjcfDefaultH, Gravity: mgl64.Vec3{0, 0, -9.81}}}
+	m.spec.Name, _ = root.attr("model")
+	// Compiler, option and defaults come first whatever their place.
+	for _, c := range root.children {
+		var err error
+		switch c.name {
+		case "compiler":
+			err = m.compiler(c)
+		case "option":
+			err = m.option(c)
+		case "default":
+			err = m.defaultClass(c, "", 0)
+		case "asset":
+			err = m.assets(c)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	if opts.Keyframe != "" {
+		if err := m.keyframe(root, opts.Keyframe); err != nil {
+			return nil, nil, err
+		}
+	}
+	var actuators, contacts []*xnode
+	for _, c := range root.children {
+		switch c.name {
+		case "compiler", "option", "default", "keyframe":
+		case "size", "visual", "statistic", "extension":
+		case "worldbody":
+			if err := m.worldbody(c); err != nil {
+				return nil, nil, err
+			}
+		case "actuator":
+			actuators = append(actuators, c)
+		case "contact":
+			contacts = append(contacts, c)
+		case "asset":
+		default:
+			m.warnOnce("elem:"+c.name, c, "element <%s> not supported: ignored", c.name)
+		}
+	}
+	if opts.Keyframe != "" && m.qadr != len(m.qpos) {
+		return nil, nil, fmt.Errorf("%s: keyframe %q: qpos has %d numbers, the model's joints take %d", file, clip(opts.Keyframe), len(m.qpos), m.qadr)
+	}
+	for _, c := range contacts {
+		if err := m.contact(c); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, c := range actuators {
+		if err := m.actuators(c); err != nil {
+			return nil, nil, err
+		}
+	}
+	if opts.H != 0 {
+		m.spec.Settings.H = opts.H
+	}
+	m.finishMeshes()
+	if err := m.spec.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
+	}
+	return m.spec, m.warnings, nil
+}
+
+func (m *mjcf) compiler(n *xnode) error {
+	for _, a := range n.attrs {
+		v := a.Value
+		switch a.Name.Local {
+		case "angle":
+			if v != "degree" && v != "radian" {
+				return m.errAt(n, "angle: want degree or radian, got %q", clip(v))
+			}
+			m.degree = v == "degree"
+		case "eulerseq":
+			if len(v) != 3 || strings.Trim(v, "xyzXYZ") != "" {
+				return m.errAt(n, "eulerseq: want three of x, y, z, X, Y, Z, got %q", clip(v))
+			}
+			m.eulerseq = v
+		case "meshdir":
+			m.meshdir = v
+		case "coordinate":
+			if v != "local" {
+				return m.errAt(n, "coordinate: only local is supported, got %q", clip(v))
+			}
+		case "inertiafromgeom":
+			if v == "true" {
+				m.warnOnce("ifg", n, "inertiafromgeom=\"true\": <inertial> elements are used where given, geoms otherwise")
+			}
+		case "autolimits", "texturedir", "assetdir", "boundmass", "boundinertia", "balanceinertia", "strippath", "discardvisual", "fitaabb", "usethread", "alignfree", "fusestatic", "inertiagrouprange", "exactmeshinertia", "settotalmass", "lengthrange":
+			if a.Name.Local == "boundmass" || a.Name.Local == "boundinertia" || a.Name.Local == "balanceinertia" || a.Name.Local == "settotalmass" {
+				m.warnOnce("compiler:"+a.Name.Local, n, "compiler %s ignored: masses and inertias are imported as given", a.Name.Local)
+			}
+		default:
+			m.warnOnce("compiler:"+a.Name.Local, n, "compiler attribute %s ignored", a.Name.Local)
+		}
+	}
+	return nil
+}
+
+func (m *mjcf) option(n *xnode) error {
+	for _, a := range n.attrs {
+		switch a.Name.Local {
+		case "timestep":
+			h, err := m.floatAttr(n, "timestep", 0)
+			if err != nil {
+				return err
+			}
+			if !(h > 0) {
+				return m.errAt(n, "timestep: must be > 0 s, got %v", h)
+			}
+			m.spec.Settings.H = h
+		case "gravity":
+			g, err := m.vecAttr(n, "gravity", mgl64.Vec3{})
+			if err != nil {
+				return err
+			}
+			m.spec.Settings.Gravity = g
+		case "integrator", "cone", "jacobian", "solver", "iterations", "tolerance", "ls_iterations", "noslip_iterations", "ccd_iterations":
+			m.warnOnce("option:solver", n, "option %s ignored: gorigid steps with its own time stepper and LCP solver (sim run --solver)", a.Name.Local)
+		case "o_solref", "o_solimp", "o_margin", "impratio":
+			m.warnOnce("option:soft", n, "option %s ignored: gorigid's contacts are rigid complementarity constraints, not MuJoCo's soft constraints", a.Name.Local)
+		default:
+			m.warnOnce("option:"+a.Name.Local, n, "option %s ignored", a.Name.Local)
+		}
+	}
+	for _, c := range n.children {
+		m.warnOnce("option:"+c.name, c, "option <%s> ignored", c.name)
+	}
+	return nil
+}
+
+// defaultClass reads a <default> element: its class (the top one is
+// "main") copies its parent's defaults and overrides them.
+func (m *mjcf) defaultClass(n *xnode, parent string, depth int) error {
+	class, ok := n.attr("class")
+	if !ok || class == "" {
+		if parent != "" {
+			return m.errAt(n, "class: a nested default needs a class name")
+		}
+		class = "main"
+	}
+	if parent != "" {
+		if _, dup := m.parentOf[class]; dup || class == "main" {
+			return m.errAt(n, "class %q defined twice", clip(class))
+		}
+		m.parentOf[class] = parent
+		d := map[string]map[string]string{}
+		for k, v := range m.defaults[parent] {
+			c := make(map[string]string, len(v))
+			for a, x := range v {
+				c[a] = x
+			}
+			d[k] = c
+		}
+		m.defaults[class] = d
+	}
+	d := m.defaults[class]
+	for _, c := range n.children {
+		if c.name == "default" {
+			if err := m.defaultClass(c, class, depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		e := d[c.name]
+		if e == nil {
+			e = map[string]string{}
+			d[c.name] = e
+		}
+		for _, a := range c.attrs {
+			e[a.Name.Local] = a.Value
+		}
+	}
+	return nil
+}
+
+// elem is an element with its default class resolved: attribute look-ups
+// fall back to the class's defaults for the element's kind.
+type elem struct {
+	*xnode
+	def map[string]string
+}
+
+func (m *mjcf) resolve(n *xnode, childclass string) (elem, error) {
+	class := childclass
+	if c, ok := n.attr("class"); ok {
+		class = c
+	}
+	d, ok := m.defaults[class]
+	if !ok {
+		return elem{}, m.errAt(n, "class %q is not defined", clip(class))
+	}
+	return elem{n, d[n.name]}, nil
+}
+
+func (e elem) get(name string) (string, bool) {
+	if v, ok := e.attr(name); ok {
+		return v, true
+	}
+	v, ok := e.def[name]
+	return v, ok
+}
+
+func (m *mjcf) efloats(e elem, name string, want int) ([]float64, bool, error) {
+	s, ok := e.get(name)
+	if !ok {
+		return nil, false, nil
+	}
+	f, err := m.floats(e.xnode, name, s, want)
+	return f, true, err
+}
+
+func (m *mjcf) efloat(e elem, name string, def float64) (float64, error) {
+	f, ok, err := m.efloats(e, name, 1)
+	if err != nil || !ok {
+		return def, err
+	}
+	return f[0], nil
+}
+
+func (m *mjcf) angle(a float64) float64 {
+	if m.degree {
+		return a * math.Pi / 180
+	}
+	return a
+}
+
+// frame reads pos and the one orientation attribute of e (defaults
+// included when e has a class).
+func (m *mjcf) frame(e elem) (transform, error) {
+	t := identity
+	if p, ok, err := m.efloats(e, "pos", 3); err != nil {
+		return t, err
+	} else if ok {
+		t.Pos = mgl64.Vec3{p[0], p[1], p[2]}
+	}
+	q, err := m.orientation(e)
+	t.Rot = q
+	return t, err
+}
+
+// orientation returns the rotation of e's quat, axisangle, euler, xyaxes
+// or zaxis (identity when none is given; at most one may be).
+func (m *mjcf) orientation(e elem) (mgl64.Quat, error) {
+	var given []string
+	for _, k := range []string{"quat", "axisangle", "euler", "xyaxes", "zaxis"} {
+		if _, ok := e.attr(k); ok {
+			given = append(given, k)
+		}
+	}
+	if len(given) > 1 {
+		return identity.Rot, m.errAt(e.xnode, "give one orientation, got %s", strings.Join(given, " and "))
+	}
+	if len(given) == 0 {
+		for _, k := range []string{"quat", "axisangle", "euler", "xyaxes", "zaxis"} {
+			if _, ok := e.def[k]; ok {
+				given = append(given, k)
+				break
+			}
+		}
+	}
+	if len(given) == 0 {
+		return identity.Rot, nil
+	}
+	k := given[0]
+	f, _, err := m.efloats(e, k, map[string]int{"quat": 4, "axisangle": 4, "euler": 3, "xyaxes": 6, "zaxis": 3}[k])
+	if err != nil {
+		return identity.Rot, err
+	}
+	switch k {
+	case "quat":
+		q := mgl64.Quat{W: f[0], V: mgl64.Vec3{f[1], f[2], f[3]}}
+		if q.Len() == 0 {
+			return identity.Rot, m.errAt(e.xnode, "quat: must not be zero")
+		}
+		return q.Normalize(), nil
+	case "axisangle":
+		a := mgl64.Vec3{f[0], f[1], f[2]}
+		if a.Len() == 0 {
+			return identity.Rot, m.errAt(e.xnode, "axisangle: the axis must not be zero")
+		}
+		return axisQuat(a.Normalize(), m.angle(f[3])), nil
+	case "euler":
+		q := mgl64.QuatIdent()
+		for i, c := range m.eulerseq {
+			var ax mgl64.Vec3
+			ax[strings.IndexRune("xyz", c|0x20)] = 1
+			r := axisQuat(ax, m.angle(f[i]))
+			if c >= 'a' {
+				q = q.Mul(r) // about the rotated axis
+			} else {
+				q = r.Mul(q) // about the fixed axis
+			}
+		}
+		return q.Normalize(), nil
+	case "xyaxes":
+		x := mgl64.Vec3{f[0], f[1], f[2]}
+		y := mgl64.Vec3{f[3], f[4], f[5]}
+		if x.Len() == 0 {
+			return identity.Rot, m.errAt(e.xnode, "xyaxes: x must not be zero")
+		}
+		x = x.Normalize()
+		y = y.Sub(x.Mul(x.Dot(y)))
+		if y.Len() < 1e-12 {
+			return identity.Rot, m.errAt(e.xnode, "xyaxes: y must not be parallel to x")
+		}
+		y = y.Normalize()
+		z := x.Cross(y)
+		return matQuat(mgl64.Mat3FromCols(x, y, z)), nil
+	default: // zaxis
+		z := mgl64.Vec3{f[0], f[1], f[2]}
+		if z.Len() == 0 {
+			return identity.Rot, m.errAt(e.xnode, "zaxis: must not be zero")
+		}
+		return zQuat(z.Normalize()), nil
+	}
+}
+
+// zQuat returns the smallest rotation taking +z to the unit vector v.
+func zQuat(v mgl64.Vec3) mgl64.Quat {
+	z := mgl64.Vec3{0, 0, 1}
+	c := v[2]
+	ax := z.Cross(v)
+	s := ax.Len()
+	if s < 1e-15 {
+		if c > 0 {
+			return mgl64.QuatIdent()
+		}
+		return mgl64.Quat{W: 0, V: mgl64.Vec3{1, 0, 0}}
+	}
+	return axisQuat(ax.Mul(1/s), math.Atan2(s, c))
+}
+
+func (m *mjcf) worldbody(n *xnode) error {
+	world := &mjGroup{node: n, name: WorldName, frame: identity, static: true}
+	for _, c := range n.children {
+		if err := m.bodyChild(c, world, identity, identity, "main", 0, false); err != nil {
+			return err
+		}
+	}
+	m.spec.WorldShapes = append(m.spec.WorldShapes, world.shapes...)
+	for _, pm := range world.meshes {
+		pm.geom.Body = WorldName
+		m.addMesh(pm.node, pm.geom)
+	}
+	// Each group's mass properties are final now: the bodies' first, then
+	// the added bodies' from them.
+	for _, g := range m.groups {
+		if g.static || g.splitOf != nil {
+			continue
+		}
+		if len(g.parts) == 0 {
+			return m.errAt(g.node, "body %q has no mass: give <inertial> or geoms with a volume or mass", clip(g.name))
+		}
+		g.total = g.parts[0]
+		if len(g.parts) > 1 {
+			g.total = combine(g.parts)
+		}
+		if !(g.total.m > 0) {
+			return m.errAt(g.node, "body %q has no mass: give <inertial> or geoms with a volume or mass", clip(g.name))
+		}
+	}
+	for _, g := range m.groups {
+		if t := g.splitOf; t != nil {
+			eps := m.opts.SplitJoints
+			// The body's inertia, turned into the added body's frame.
+			r := g.frame.Rot.Conjugate().Mul(t.frame.Rot)
+			g.total = massPart{m: eps * t.total.m, com: g.splitAt, I: symmetrize(rotateInertia(r, t.total.I)).Mul(eps)}
+		}
+	}
+	// Bodies in MJCF order.
+	for _, g := range m.groups {
+		b := BodySpec{Name: g.name, Rot: g.frame.Rot, Static: g.static}
+		com := mgl64.Vec3{}
+		if g.static {
+			b.Pos = g.frame.Pos
+		} else {
+			com = g.total.com
+			b.Mass = g.total.m
+			b.Pos = g.frame.point(com)
+			I := symmetrize(g.total.I)
+			b.Inertia = &I
+		}
+		for _, s := range g.shapes {
+			s.Pos = s.Pos.Sub(com)
+			b.Shapes = append(b.Shapes, s)
+		}
+		for _, pm := range g.meshes {
+			pm.geom.Body = g.name
+			pm.geom.Pos = pm.geom.Pos.Sub(com)
+			m.addMesh(pm.node, pm.geom)
+		}
+		m.spec.Bodies = append(m.spec.Bodies, b)
+	}
+	return nil
+}
+
+// bodyChild handles one child element of a body (or the worldbody) g;
+// rel is the MJCF body's frame in g's frame, world its frame in the world.
+func (m *mjcf) bodyChild(c *xnode, g *mjGroup, rel, world transform, class string, depth int, inert bool) error {
+	switch c.name {
+	case "body":
+		return m.body(c, g, world, class, depth+1)
+	case "geom":
+		return m.geom(c, g, rel, class, inert)
+	case "inertial":
+		if g.static {
+			return nil
+		}
+		return m.inertial(c, g, rel)
+	case "joint", "freejoint":
+		return nil // read by body
+	case "site", "camera", "light":
+	case "frame":
+		f, err := m.frame(elem{c, nil})
+		if err != nil {
+			return err
+		}
+		for _, k := range c.children {
+			if err := m.bodyChild(k, g, rel.then(f), world.then(f), class, depth, inert); err != nil {
+				return err
+			}
+		}
+	default:
+		m.warnOnce("body:"+c.name, c, "element <%s> in a body not supported: ignored", c.name)
+	}
+	return nil
+}
+
+// body reads an MJCF body whose parent is (in) group parent, whose frame
+// is parentWorld in the world.
+func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class string, depth int) error {
+	if cc, ok := n.attr("childclass"); ok {
+		if _, ok := m.defaults[cc]; !ok {
+			return m.errAt(n, "childclass %q is not defined", clip(cc))
+		}
+		class = cc
+	}
+	local, err := m.frame(elem{n, nil})
+	if err != nil {
+		return err
+	}
+	world := parentWorld.then(local)
+	name, _ := n.attr("name")
+	if name == "" {
+		m.ident++
+		name = fmt.Sprintf("body%d", m.ident)
+	}
+	var joints []*xnode
+	for _, c := range n.children {
+		if c.name == "joint" || c.name == "freejoint" {
+			joints = append(joints, c)
+		}
+	}
+	if len(joints) > 1 && !(m.opts.SplitJoints > 0) {
+		return m.errAt(joints[1], "body %q has %d joints: gorigid joins two bodies with one joint (split the body into a chain, or import with ImportOptions.SplitJoints)", clip(name), len(joints))
+	}
+	var g *mjGroup
+	rel := identity
+	var specs []JointSpec
+	var nodes []*xnode
+	if len(joints) == 0 {
+		// Welded to the parent: the same gorigid body (a static one for
+		// the world).
+		if parent.name == WorldName {
+			g = &mjGroup{node: n, name: uniqueName(m.taken, name), frame: world, static: true}
+			m.groups = append(m.groups, g)
+		} else {
+			g = parent
+			rel = parent.frame.inverse().then(world)
+		}
+	}
+	if len(joints) > 1 {
+		m.warnOnce("split", joints[1], "body %q has %d joints: split into a chain of bodies, each joint's own, the added ones of %g times the body's mass and inertia at the joint (MuJoCo's joints of one body have no mass between them)", clip(name), len(joints), m.opts.SplitJoints)
+	}
+	prev := parent
+	for k, jn := range joints {
+		e, err := m.resolve(jn, class)
+		if err != nil {
+			return err
+		}
+		typ, _ := e.get("type")
+		if jn.name == "freejoint" {
+			typ = "free"
+		}
+		if typ == "" {
+			typ = "hinge"
+		}
+		jf, err := m.frame(elem{jn, e.def})
+		if err != nil {
+			return err
+		}
+		axis := mgl64.Vec3{0, 0, 1}
+		if a, ok, err := m.efloats(e, "axis", 3); err != nil {
+			return err
+		} else if ok {
+			axis = mgl64.Vec3{a[0], a[1], a[2]}
+			if axis.Len() == 0 {
+				return m.errAt(jn, "axis: must not be zero")
+			}
+			axis = axis.Normalize()
+		}
+		// The pivot and axis at the pose before this joint's keyframe
+		// displacement (a hinge's are unchanged by its own rotation).
+		pivot := world.point(jf.Pos)
+		ax := world.Rot.Rotate(axis)
+		var q0 float64 // keyframe coordinate (hinge/slide) relative to ref
+		// The keyframe moves the body frame by the joint's coordinates.
+		switch typ {
+		case "free":
+			if parent.name != WorldName || len(joints) > 1 {
+				return m.errAt(jn, "a free joint must be the only joint of a top-level body")
+			}
+			if q, ok := m.takeQ(7); ok {
+				world = transform{Pos: mgl64.Vec3{q[0], q[1], q[2]}, Rot: mgl64.Quat{W: q[3], V: mgl64.Vec3{q[4], q[5], q[6]}}.Normalize()}
+			}
+		case "ball":
+			if q, ok := m.takeQ(4); ok {
+				r := mgl64.Quat{W: q[0], V: mgl64.Vec3{q[1], q[2], q[3]}}.Normalize()
+				world = world.then(transform{Pos: jf.Pos, Rot: r}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
+			}
+		case "hinge", "slide":
+			ref, err := m.efloat(e, "ref", 0)
+			if err != nil {
+				return err
+			}
+			if typ == "hinge" {
+				ref = m.angle(ref)
+			}
+			if ref != 0 {
+				m.warnOnce("ref", jn, "joint ref ignored: gorigid measures the joint coordinate from the model's pose")
+			}
+			if q, ok := m.takeQ(1); ok {
+				q0 = q[0] - ref
+				if typ == "hinge" {
+					world = world.then(transform{Pos: jf.Pos, Rot: axisQuat(axis, q0)}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
+				} else {
+					world = world.then(transform{Pos: axis.Mul(q0), Rot: mgl64.QuatIdent()})
+				}
+			}
+		default:
+			return m.errAt(jn, "type: %q is not a joint type (want free, ball, slide or hinge)", clip(typ))
+		}
+		jname, _ := jn.attr("name")
+		if k < len(joints)-1 {
+			// An added body between this joint and the next, at the next
+			// joint's pivot once its mass is known (split).
+			in := jname
+			if in == "" {
+				in = fmt.Sprint(k + 1)
+			}
+			g = &mjGroup{node: n, name: uniqueName(m.taken, name+"_"+in), frame: world}
+		} else {
+			g = &mjGroup{node: n, name: uniqueName(m.taken, name), frame: world}
+		}
+		m.groups = append(m.groups, g)
+		if typ == "free" {
+			continue
+		}
+		js := JointSpec{Name: jname, A: g.name, B: prev.name, Pivot: pivot}
+		switch typ {
+		case "hinge":
+			js.Type, js.Axis = JointHinge, ax
+		case "slide":
+			js.Type, js.Axis = JointPrismatic, ax
+		case "ball":
+			js.Type = JointBall
+		}
+		if err := m.jointOptions(e, &js, typ, q0); err != nil {
+			return err
+		}
+		specs = append(specs, js)
+		nodes = append(nodes, jn)
+		prev = g
+	}
+	// The added bodies take their mass from the body's, at the pivot of
+	// the joint that follows them.
+	if len(joints) > 1 {
+		split := m.groups[len(m.groups)-len(joints) : len(m.groups)-1]
+		for k, sg := range split {
+			sg.splitOf = g
+			sg.splitAt = sg.frame.inverse().point(specs[min(k+1, len(specs)-1)].Pivot)
+		}
+	}
+	m.ownerOf[name] = g.name
+	if nm, ok := n.attr("name"); ok {
+		m.ownerOf[nm] = g.name
+	}
+	// Joints in MJCF order: a body's before its descendants'.
+	for k, js := range specs {
+		if js.Name != "" {
+			if _, dup := m.jointIdx[js.Name]; dup {
+				return m.errAt(nodes[k], "joint name %q given twice", clip(js.Name))
+			}
+			m.jointIdx[js.Name] = len(m.spec.Joints)
+		}
+		m.spec.Joints = append(m.spec.Joints, js)
+	}
+	inert := n.child("inertial") != nil
+	for _, c := range n.children {
+		if err := m.bodyChild(c, g, rel, world, class, depth, inert); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// takeQ returns the next n numbers of the keyframe's qpos.
+func (m *mjcf) takeQ(n int) ([]float64, bool) {
+	if m.opts.Keyframe == "" {
+		return nil, false
+	}
+	a := m.qadr
+	m.qadr += n
+	if m.qadr > len(m.qpos) {
+		return nil, false
+	}
+	return m.qpos[a:m.qadr], true
+}
+
+func (m *mjcf) keyframe(root *xnode, name string) error {
+	for _, k := range root.children {
+		if k.name != "keyframe" {
+			continue
+		}
+		for _, key := range k.children {
+			if n, _ := key.attr("name"); key.name == "key" && n == name {
+				s, _ := key.attr("qpos")
+				q, err := m.floats(key, "qpos", s, 0)
+				if err != nil {
+					return err
+				}
+				m.qpos = q
+				if v, ok := key.attr("qvel"); ok && strings.Trim(v, " \t\n0.") != "" {
+					m.warnOnce("qvel", key, "keyframe qvel ignored: the model starts at rest")
+				}
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("%s: keyframe %q not found", m.file, clip(name))
+}
+
+// jointOptions maps range, frictionloss and the unsupported dynamics of
+// an MJCF joint; q0 is the keyframe coordinate (the built pose's θ = 0).
+func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error {
+	r, hasRange, err := m.efloats(e, "range", 2)
+	if err != nil {
+		return err
+	}
+	limited := hasRange
+	if l, ok := e.get("limited"); ok && l != "auto" {
+		limited = l == "true"
+	}
+	if limited && hasRange {
+		lo, hi := r[0], r[1]
+		if typ != "slide" {
+			lo, hi = m.angle(lo), m.angle(hi)
+		}
+		if lo > hi {
+			return m.errAt(e.xnode, "range: lower %v > upper %v", r[0], r[1])
+		}
+		switch typ {
+		case "ball":
+			m.warnOnce("ballrange", e.xnode, "ball joint range ignored: gorigid's ball joint has no cone limit, the joint swings freely")
+		default:
+			lo, hi = lo-q0, hi-q0
+			if typ == "hinge" && (lo < -math.Pi || hi > math.Pi) {
+				m.warnOnce("widelimit", e.xnode, "hinge range beyond ±180° is clamped to ±180°: gorigid's hinge angle is in (−π, π]")
+				lo, hi = math.Max(lo, -math.Pi), math.Min(hi, math.Pi)
+			}
+			js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
+		}
+	}
+	for _, k := range []string{"damping", "stiffness", "armature"} {
+		v, err := m.efloat(e, k, 0)
+		if err != nil {
+			return err
+		}
+		if v != 0 {
+			what := map[string]string{
+				"damping":   "gorigid has no viscous joint damping, the joint is undamped",
+				"stiffness": "gorigid has no joint spring, the joint is free to its limits",
+				"armature":  "gorigid adds no rotor inertia, the joint moves with the bodies' inertia alone",
+			}[k]
+			m.warnOnce("joint:"+k, e.xnode, "joint %s ignored (%v): %s", k, v, what)
+		}
+	}
+	f, err := m.efloat(e, "frictionloss", 0)
+	if err != nil {
+		return err
+	}
+	if f < 0 {
+		return m.errAt(e.xnode, "frictionloss: must be ≥ 0, got %v", f)
+	}
+	if f > 0 {
+		if typ == "ball" {
+			m.warnOnce("ballfriction", e.xnode, "ball joint frictionloss ignored: gorigid's ball joint has no friction")
+		} else {
+			js.Friction = f
+		}
+	}
+	for _, k := range []string{"solreflimit", "solimplimit", "solreffriction", "solimpfriction"} {
+		if _, ok := e.get(k); ok {
+			m.warnOnce("joint:sol", e.xnode, "joint %s ignored: gorigid's limits are rigid unilateral constraints", k)
+		}
+	}
+	return nil
+}
+
+func (m *mjcf) inertial(n *xnode, g *mjGroup, rel transform) error {
+	e := elem{n, nil}
+	t, err := m.frame(e)
+	if err != nil {
+		return err
+	}
+	mass, err := m.efloat(e, "mass", math.NaN())
+	if err != nil {
+		return err
+	}
+	if !(mass > 0) {
+		return m.errAt(n, "mass: must be given and > 0 kg")
+	}
+	var I mgl64.Mat3
+	if d, ok, err := m.efloats(e, "diaginertia", 3); err != nil {
+		return err
+	} else if ok {
+		I = mgl64.Diag3(mgl64.Vec3{d[0], d[1], d[2]})
+	} else if f, ok, err := m.efloats(e, "fullinertia", 6); err != nil {
+		return err
+	} else if ok {
+		// MuJoCo's order: ixx iyy izz ixy ixz iyz.
+		I = mgl64.Mat3{f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2]}
+	} else {
+		return m.errAt(n, "give diaginertia or fullinertia")
+	}
+	if t.Rot != identity.Rot {
+		I = rotateInertia(t.Rot, I)
+	}
+	part := massPart{m: mass, com: t.Pos, I: I}
+	if rel != identity {
+		part.com = rel.point(part.com)
+		part.I = rotateInertia(rel.Rot, part.I)
+	}
+	g.parts = append(g.parts, part)
+	return nil
+}
+
+var mjcfGeomTypes = []string{"plane", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "hfield", "sdf"}
+
+// geom reads a geom of g at rel; inert says its body gives <inertial>
+// (then, as MuJoCo's inertiafromgeom="auto", the geom adds no mass).
+func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert bool) error {
+	e, err := m.resolve(n, class)
+	if err != nil {
+		return err
+	}
+	typ, ok := e.get("type")
+	if !ok {
+		typ = "sphere"
+	}
+	name, _ := n.attr("name")
+	known := false
+	for _, t := range mjcfGeomTypes {
+		known = known || t == typ
+	}
+	if !known {
+		return m.errAt(n, "type: %q is not a geom type (want %s)", clip(typ), strings.Join(mjcfGeomTypes, ", "))
+	}
+	switch typ {
+	case "hfield", "sdf", "ellipsoid":
+		m.warnOnce("geom:"+typ, n, "%s geom %q skipped: not available in gorigid", typ, clip(name))
+		return nil
+	}
+	size, _, err := m.efloats(e, "size", 0)
+	if err != nil {
+		return err
+	}
+	at := func(i int) float64 {
+		if i < len(size) {
+			return size[i]
+		}
+		return 0
+	}
+	t, err := m.frame(e)
+	if err != nil {
+		return err
+	}
+	sh := ShapeSpec{}
+	ft, hasFT, err := m.efloats(e, "fromto", 6)
+	if err != nil {
+		return err
+	}
+	var half float64
+	if hasFT {
+		a, b := mgl64.Vec3{ft[0], ft[1], ft[2]}, mgl64.Vec3{ft[3], ft[4], ft[5]}
+		d := b.Sub(a)
+		if d.Len() == 0 {
+			return m.errAt(n, "fromto: the two points must differ")
+		}
+		if typ != "capsule" && typ != "cylinder" && typ != "box" {
+			return m.errAt(n, "fromto: only for capsule, cylinder and box, not %s", typ)
+		}
+		t = transform{Pos: a.Add(b).Mul(0.5), Rot: zQuat(d.Normalize())}
+		half = d.Len() / 2
+	} else {
+		half = at(1)
+	}
+	need := func(i int, what string) error {
+		if !(at(i) > 0) {
+			return m.errAt(n, "size: the %s (size[%d]) must be > 0 m for a %s, got %v", what, i, typ, at(i))
+		}
+		return nil
+	}
+	var hull *meshHull
+	switch typ {
+	case "mesh":
+		if hull, err = m.meshGeom(e); err != nil {
+			return err
+		}
+	case "plane":
+		sh.Type = contact.Plane
+	case "sphere":
+		sh.Type = contact.Sphere
+		err = need(0, "radius")
+		sh.Radius = at(0)
+	case "capsule", "cylinder":
+		sh.Type = contact.Capsule
+		if typ == "cylinder" {
+			sh.Type = contact.Cylinder
+		}
+		err = need(0, "radius")
+		if err == nil && !hasFT {
+			err = need(1, "half-length")
+		}
+		sh.Radius, sh.Length = at(0), 2*half
+	case "box":
+		sh.Type = contact.Box
+		for i := 0; i < 2 && err == nil; i++ {
+			err = need(i, "half-side")
+		}
+		if err == nil && !hasFT {
+			err = need(2, "half-side")
+		}
+		z := at(2)
+		if hasFT {
+			z = half
+		}
+		sh.Size = mgl64.Vec3{2 * at(0), 2 * at(1), 2 * z}
+	}
+	if err != nil {
+		return err
+	}
+	pose := rel.then(t)
+	sh.Pos, sh.Rot = pose.Pos, pose.Rot
+	if sh.Rot == identity.Rot {
+		sh.Rot = mgl64.Quat{}
+	}
+	// Material and contact filtering.
+	fr, err := m.efloat(e, "friction", 1)
+	if err != nil {
+		return err
+	}
+	if fr < 0 {
+		return m.errAt(n, "friction: must be ≥ 0, got %v", fr)
+	}
+	sh.Material = stepper.Material{Friction: fr}
+	if cd, ok := e.get("condim"); ok && cd != "3" {
+		m.warnOnce("condim", n, "condim %s imported as 3 (sliding friction with the geom's coefficient): gorigid has no per-geom contact dimension (MuJoCo gives a pair the larger condim of its two geoms, and has torsional and rolling friction for 4 and 6)", clip(cd))
+	}
+	if m.friction == 0 {
+		m.friction = fr
+	} else if fr != m.friction {
+		m.warnOnce("frictionmix", n, "geoms with different friction (%v and %v): gorigid combines a pair's coefficients by their geometric mean, MuJoCo takes the larger", m.friction, fr)
+	}
+	for _, k := range []string{"solref", "solimp", "solmix", "margin", "gap", "priority"} {
+		if _, ok := e.get(k); ok {
+			m.warnOnce("geom:"+k, n, "geom %s ignored: gorigid's contacts are rigid complementarity constraints (no MuJoCo soft-contact impedance), with its own contact margin", k)
+		}
+	}
+	ct, err := m.efloat(e, "contype", 1)
+	if err != nil {
+		return err
+	}
+	ca, err := m.efloat(e, "conaffinity", 1)
+	if err != nil {
+		return err
+	}
+	bits := func(v float64, what string) (uint32, error) {
+		if v < 0 || v > math.MaxUint32 || v != math.Trunc(v) {
+			return 0, m.errAt(n, "%s: want an integer 0 to 4294967295, got %v", what, v)
+		}
+		return uint32(v), nil
+	}
+	cat, err := bits(ct, "contype")
+	if err != nil {
+		return err
+	}
+	mask, err := bits(ca, "conaffinity")
+	if err != nil {
+		return err
+	}
+	collides := cat != 0 && mask != 0
+	if cat != mask && (cat != 0 || mask != 0) {
+		m.warnOnce("contype", n, "contype %d ≠ conaffinity %d: gorigid lets two geoms collide when each one's category meets the other's mask (MuJoCo: either way), so category = contype, mask = conaffinity; a geom with either 0 collides with nothing", cat, mask)
+	}
+	if cat != 1 || mask != 1 {
+		sh.Category, sh.Mask = cat, mask
+	}
+	// Mass.
+	if typ != "plane" && !g.static {
+		vol, _ := sh.volume(1)
+		if hull != nil {
+			vol = hull.volume
+		}
+		gm, hasMass, err := m.efloats(e, "mass", 1)
+		if err != nil {
+			return err
+		}
+		mass := 0.0
+		if hasMass {
+			mass = gm[0]
+		} else {
+			dens, err := m.efloat(e, "density", mjcfDensity)
+			if err != nil {
+				return err
+			}
+			mass = dens * vol
+		}
+		if mass < 0 {
+			return m.errAt(n, "mass: must be ≥ 0 kg, got %v", mass)
+		}
+		if !inert && mass > 0 {
+			com, I := sh.Pos, mgl64.Mat3{}
+			switch {
+			case hull != nil && hull.volume > 0:
+				com = pose.point(hull.com)
+				I = hull.inertia.Mul(mass / hull.volume)
+			case hull == nil:
+				_, I = sh.volume(mass)
+			}
+			g.parts = append(g.parts, massPart{m: mass, com: com, I: rotateInertia(pose.Rot, I)})
+		}
+	}
+	if typ == "plane" && !g.static {
+		return m.errAt(n, "a plane geom must be in the worldbody or a static body")
+	}
+	if typ == "mesh" {
+		if collides {
+			file := ""
+			if hull != nil {
+				file = hull.file
+			}
+			g.meshes = append(g.meshes, pendingMesh{node: n, geom: MeshGeom{Name: name, File: file, Scale: m.meshScale(e),
+				Pos: sh.Pos, Rot: sh.Rot, Material: sh.Material, Category: sh.Category, Mask: sh.Mask}})
+		}
+		return nil
+	}
+	if collides {
+		g.shapes = append(g.shapes, sh)
+	}
+	return nil
+}
+
+// meshHull is a mesh asset's convex hull at unit density, in the mesh
+// file's coordinates (scaled).
+type meshHull struct {
+	file    string
+	volume  float64
+	com     mgl64.Vec3
+	inertia mgl64.Mat3 // about com, for density 1
+}
+
+type meshAsset struct {
+	node  *xnode
+	file  string
+	scale mgl64.Vec3
+}
+
+// meshAssetOf returns the asset a mesh geom names.
+func (m *mjcf) meshAssetOf(e elem) (meshAsset, error) {
+	name, _ := e.get("mesh")
+	a, ok := m.meshAssets[name]
+	if !ok {
+		return a, m.errAt(e.xnode, "mesh: %q is not a mesh asset", clip(name))
+	}
+	return a, nil
+}
+
+func (m *mjcf) meshScale(e elem) mgl64.Vec3 {
+	a, _ := m.meshAssetOf(e)
+	return a.scale
+}
+
+// meshGeom loads the mesh of a mesh geom and returns its convex hull's
+// mass properties (MuJoCo collides a mesh as its convex hull); a file
+// that cannot be read is a warning and gives nil.
+func (m *mjcf) meshGeom(e elem) (*meshHull, error) {
+	a, err := m.meshAssetOf(e)
+	if err != nil {
+		return nil, err
+	}
+	if h, ok := m.hulls[a.file]; ok {
+		return h, nil
+	}
+	path, found := resolveMesh(filepath.Join(m.meshdir, a.file), m.dir, m.opts.SearchPath)
+	if !found {
+		m.warnOnce("meshfile:"+a.file, e.xnode, "mesh file %q not found in the model's directory or the search path: the geom adds no mass", clip(a.file))
+		m.hulls[a.file] = nil
+		return nil, nil
+	}
+	h, err := loadHull(path, a.scale)
+	if err != nil {
+		m.warnOnce("meshfile:"+a.file, e.xnode, "mesh file %q: %v: the geom adds no mass", clip(a.file), err)
+	}
+	m.hulls[a.file] = h
+	return h, nil
+}
+
+// contact reads <contact>: exclude pairs; explicit pairs are not imported.
+func (m *mjcf) contact(n *xnode) error {
+	for _, c := range n.children {
+		switch c.name {
+		case "exclude":
+			b1, _ := c.attr("body1")
+			b2, _ := c.attr("body2")
+			o1, ok1 := m.ownerOf[b1]
+			o2, ok2 := m.ownerOf[b2]
+			if !ok1 || !ok2 {
+				bad := b1
+				if ok1 {
+					bad = b2
+				}
+				return m.errAt(c, "body %q does not exist", clip(bad))
+			}
+			if o1 == o2 {
+				continue // one gorigid body: never collides with itself
+			}
+			m.spec.Exclude = append(m.spec.Exclude, ExcludeSpec{A: o1, B: o2})
+		default:
+			m.warnOnce("contact:"+c.name, c, "contact <%s> ignored: gorigid collides geoms by their category and mask bits only", c.name)
+		}
+	}
+	return nil
+}
+
+// actuators maps <actuator>: velocity actuators become velocity motors
+// at target 0 (the input's initial value); motor and position actuators
+// have no gorigid counterpart yet and leave the joint unactuated.
+func (m *mjcf) actuators(n *xnode) error {
+	for _, c := range n.children {
+		e, err := m.resolve(c, "main")
+		if err != nil {
+			return err
+		}
+		jn, ok := e.get("joint")
+		if !ok {
+			m.warnOnce("act:target", c, "actuators on tendons, sites or bodies are not imported")
+			continue
+		}
+		idx, ok := m.jointIdx[jn]
+		if !ok {
+			return m.errAt(c, "joint %q does not exist or is a free joint", clip(jn))
+		}
+		switch c.name {
+		case "motor":
+			m.warnOnce("act:motor", c, "motor actuators are not imported: gorigid has no torque actuator yet, so the joint is unactuated (as MuJoCo's motor at zero input)")
+		case "velocity":
+			js := &m.spec.Joints[idx]
+			if js.Type != JointHinge && js.Type != JointPrismatic {
+				return m.errAt(c, "joint %q: a velocity actuator needs a hinge or slide joint", clip(jn))
+			}
+			maxF := math.Inf(1)
+			if fr, ok, err := m.efloats(e, "forcerange", 2); err != nil {
+				return err
+			} else if ok && limitedAttr(e, "forcelimited", true) {
+				maxF = math.Max(math.Abs(fr[0]), math.Abs(fr[1]))
+			}
+			js.Motor = &MotorSpec{Speed: 0, MaxForce: maxF}
+			m.warnOnce("act:velocity", c, "velocity actuators become gorigid velocity motors at target 0 within the force range: a rigid servo, where MuJoCo's applies kv·(ctrl − q̇)")
+		case "position":
+			m.warnOnce("act:position", c, "position actuators are not imported: gorigid has no position servo yet, so the joint is unactuated")
+		default:
+			m.warnOnce("act:"+c.name, c, "actuator <%s> not imported: the joint is unactuated", c.name)
+		}
+	}
+	return nil
+}
+
+// limitedAttr reads a MuJoCo true/false/auto flag; auto (or absent) is
+// def (autolimits: a given range turns it on).
+func limitedAttr(e elem, name string, def bool) bool {
+	v, ok := e.get(name)
+	if !ok || v == "auto" {
+		return def
+	}
+	return v == "true"
+}
+
+// assets reads the mesh assets: name (default: the file's base name
+// without extension), file and scale.
+func (m *mjcf) assets(n *xnode) error {
+	for _, a := range n.children {
+		switch a.name {
+		case "mesh":
+			file, _ := a.attr("file")
+			name, ok := a.attr("name")
+			if !ok {
+				base := filepath.Base(file)
+				name = strings.TrimSuffix(base, filepath.Ext(base))
+			}
+			if file == "" {
+				m.warnOnce("asset:meshdata", a, "mesh assets without a file (inline vertices) are not supported")
+				continue
+			}
+			sc, err := m.vecAttr(a, "scale", mgl64.Vec3{1, 1, 1})
+			if err != nil {
+				return err
+			}
+			if _, dup := m.meshAssets[name]; dup {
+				return m.errAt(a, "mesh asset %q defined twice", clip(name))
+			}
+			m.meshAssets[name] = meshAsset{node: a, file: file, scale: sc}
+		case "hfield":
+			m.warnOnce("asset:hfield", a, "heightfield assets are not used: heightfield shapes are not available")
+		}
+	}
+	return nil
+}

@@ -1,0 +1,582 @@
+package scenes
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/stepper"
+)
+
+// URDF import (the ROS Unified Robot Description Format).
+//
+// Mapping: each link with an <inertial> mass becomes a body whose
+// position is the link's centre of mass (the inertial origin) and whose
+// orientation is the link frame's, so the inertia tensor given in the
+// rotated inertial frame is carried into the link frame exactly
+// (I_link = R I Rᵀ, R of the inertial rpy) and collision shapes sit at
+// their origin minus the centre of mass. Link frames compose along the
+// tree at the joints' zero positions (child frame = parent frame ∘ joint
+// origin). A link without mass joined to its parent by a fixed joint
+// is merged into it (its shapes move to the parent's body); a root link
+// without mass, a root link with ImportOptions.FixedBase, or a root link
+// named "world" is static (the last is the world itself).
+//
+// Joints join child (A) to parent (B) at the joint origin, the axis
+// rotated into the world: revolute → hinge with limits (θ is the child's
+// rotation about the axis relative to the parent, as URDF's), continuous
+// → hinge, prismatic → prismatic with limits, fixed → fixed, floating →
+// no joint; <dynamics friction> → the joint's Coulomb friction. Joint
+// damping, planar joints, mimic joints, effort and velocity limits and
+// mesh geometry have no gorigid counterpart yet and are reported as
+// warnings that say what gorigid does instead.
+
+// urdfDefaultH is the time step of an imported URDF (URDF has none).
+const urdfDefaultH = 0.01
+
+// urdfDefaultFriction is the Coulomb coefficient of URDF collision
+// shapes when ImportOptions.Friction is 0.
+const urdfDefaultFriction = 0.5
+
+// LoadURDF reads the URDF file at path into a SceneSpec. Warnings list,
+// once per kind, what was ignored or approximated; errors name the file,
+// the line and the element.
+func LoadURDF(path string, opts ImportOptions) (*SceneSpec, []Warning, error) {
+	data, err := openModel(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return parseURDF(data, path, filepath.Dir(path), opts)
+}
+
+// ParseURDF reads a URDF document from r; name (a file name) is used in
+// messages, and relative mesh paths resolve against ImportOptions.SearchPath.
+func ParseURDF(r io.Reader, name string, opts ImportOptions) (*SceneSpec, []Warning, error) {
+	data, err := readModel(r, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return parseURDF(data, name, "", opts)
+}
+
+type urdfLink struct {
+	node   *xnode
+	name   string
+	mass   float64
+	inert  transform // inertial origin in the link frame
+	I      mgl64.Mat3
+	parent *urdfJoint // nil for a root
+	world  transform  // link frame in the world at zero joint positions
+	owner  string     // body (or WorldName) that carries the link's shapes
+	body   bool       // the link is a body of its own
+	static bool
+}
+
+type urdfJoint struct {
+	node          *xnode
+	name, typ     string
+	parent, child string
+	origin        transform
+	axis          mgl64.Vec3
+}
+
+func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, []Warning, error) {
+	im := newImporter(file)
+	root, err := parseXML(data, file)
+	if err != nil {
+		return nil, nil, err
+	}
+	if root.name != "robot" {
+		return nil, nil, im.errAt(root, "the root element must be <robot>")
+	}
+	var links []*urdfLink
+	var joints []*urdfJoint
+	byName := map[string]*urdfLink{}
+	for _, c := range root.children {
+		switch c.name {
+		case "link":
+			l, err := im.urdfLink(c)
+			if err != nil {
+				return nil, nil, err
+			}
+			if byName[l.name] != nil {
+				return nil, nil, im.errAt(c, "link name %q given twice", clip(l.name))
+			}
+			byName[l.name] = l
+			links = append(links, l)
+		case "joint":
+			j, err := im.urdfJoint(c)
+			if err != nil {
+				return nil, nil, err
+			}
+			joints = append(joints, j)
+		case "material":
+		case "transmission":
+			im.warnOnce("transmission", c, "transmissions ignored: gorigid has no torque actuators, the joints are unactuated")
+		default:
+			im.warnOnce("elem:"+c.name, c, "element <%s> ignored (no effect on gorigid's dynamics)", c.name)
+		}
+	}
+	if len(links) == 0 {
+		return nil, nil, im.errAt(root, "no <link>")
+	}
+	jointNames := map[string]bool{}
+	children := map[string][]*urdfJoint{}
+	for _, j := range joints {
+		if jointNames[j.name] {
+			return nil, nil, im.errAt(j.node, "joint name %q given twice", clip(j.name))
+		}
+		jointNames[j.name] = true
+		p, c := byName[j.parent], byName[j.child]
+		if p == nil {
+			return nil, nil, im.errAt(j.node, "parent link %q does not exist", clip(j.parent))
+		}
+		if c == nil {
+			return nil, nil, im.errAt(j.node, "child link %q does not exist", clip(j.child))
+		}
+		if c.parent != nil {
+			return nil, nil, im.errAt(j.node, "link %q is the child of two joints (%q and %q)", clip(j.child), clip(c.parent.name), clip(j.name))
+		}
+		c.parent = j
+		children[j.parent] = append(children[j.parent], j)
+	}
+	spec := &SceneSpec{Name: "", Settings: SettingsSpec{H: urdfDefaultH, Gravity: mgl64.Vec3{0, 0, -9.81}}}
+	if n, ok := root.attr("name"); ok {
+		spec.Name = n
+	}
+	if opts.H != 0 {
+		spec.Settings.H = opts.H
+	}
+	friction := opts.Friction
+	if friction == 0 {
+		friction = urdfDefaultFriction
+	}
+	if opts.Ground {
+		spec.WorldShapes = append(spec.WorldShapes, ShapeSpec{Type: contact.Plane, Material: stepper.Material{Friction: friction}})
+	}
+	taken := map[string]bool{}
+	for _, l := range links {
+		taken[l.name] = true
+	}
+	// Walk the trees from the roots, in file order, placing the links.
+	visited := 0
+	var order []*urdfLink
+	var walk func(l *urdfLink, depth int) error
+	walk = func(l *urdfLink, depth int) error {
+		if depth > len(links) {
+			return im.errAt(l.node, "the joints form a cycle through link %q", clip(l.name))
+		}
+		visited++
+		order = append(order, l)
+		for _, j := range children[l.name] {
+			c := byName[j.child]
+			c.world = l.world.then(j.origin)
+			if err := walk(c, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, l := range links {
+		if l.parent == nil {
+			l.world = identity
+			if err := walk(l, 0); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if visited != len(links) {
+		for _, l := range links {
+			if l.parent != nil {
+				return nil, nil, im.errAt(l.parent.node, "the joints form a cycle through link %q", clip(l.name))
+			}
+		}
+	}
+	// Decide what each link is, parents before children.
+	bodyIndex := map[string]int{}
+	for _, l := range order {
+		switch {
+		case l.parent == nil && l.name == WorldName:
+			l.owner = WorldName
+			if l.mass > 0 {
+				im.warnOnce("worldmass", l.node, "link \"world\" is the static world: its inertial is ignored")
+			}
+		case l.parent == nil && (opts.FixedBase || l.mass == 0):
+			if !opts.FixedBase {
+				im.warnOnce("massroot", l.node, "root link %q has no mass: it is made static (fixed to the world)", clip(l.name))
+			}
+			l.body, l.static, l.owner = true, true, l.name
+		case l.mass > 0:
+			l.body, l.owner = true, l.name
+		case l.parent != nil && l.parent.typ == "fixed":
+			l.owner = byName[l.parent.parent].owner
+		case l.name == WorldName:
+			return nil, nil, im.errAt(l.node, "link \"world\" must be a root (no joint's child)")
+		default:
+			return nil, nil, im.errAt(l.parent.node, "child link %q has no <inertial> mass, but joint %q lets it move: gorigid bodies need a mass > 0", clip(l.name), clip(l.parent.name))
+		}
+		if l.name == WorldName && l.owner != WorldName {
+			return nil, nil, im.errAt(l.node, "link \"world\" must be a root (no joint's child)")
+		}
+		if !l.body {
+			continue
+		}
+		b := BodySpec{Name: l.name, Static: l.static, Rot: l.world.Rot}
+		if l.static {
+			b.Pos = l.world.Pos
+		} else {
+			b.Mass = l.mass
+			b.Pos = l.world.point(l.inert.Pos)
+			I := symmetrize(rotateInertia(l.inert.Rot, l.I))
+			b.Inertia = &I
+		}
+		bodyIndex[l.name] = len(spec.Bodies)
+		spec.Bodies = append(spec.Bodies, b)
+	}
+	// Collision shapes, onto their owners.
+	for _, l := range order {
+		for _, c := range l.node.children {
+			if c.name != "collision" {
+				continue
+			}
+			sh, mg, ok, err := im.urdfShape(c, dir, opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !ok && mg == nil {
+				continue
+			}
+			sh.Material = stepper.Material{Friction: friction}
+			geom := transform{Pos: sh.Pos, Rot: sh.Rot}
+			w := l.world.then(geom)
+			if l.owner == WorldName {
+				sh.Pos, sh.Rot = w.Pos, w.Rot
+				if mg != nil {
+					mg.Body, mg.Pos, mg.Rot, mg.Material = WorldName, sh.Pos, sh.Rot, sh.Material
+					im.addMesh(c, *mg)
+					continue
+				}
+				spec.WorldShapes = append(spec.WorldShapes, sh)
+				continue
+			}
+			b := &spec.Bodies[bodyIndex[l.owner]]
+			local := transform{Pos: b.Pos, Rot: b.Rot}.inverse().then(w)
+			if l.body {
+				// Exactly origin − com in the link frame, no round trip.
+				local = transform{Pos: geom.Pos.Sub(l.inert.Pos), Rot: geom.Rot}
+				if l.static {
+					local.Pos = geom.Pos
+				}
+			}
+			sh.Pos, sh.Rot = local.Pos, local.Rot
+			if mg != nil {
+				mg.Body, mg.Pos, mg.Rot, mg.Material = l.owner, sh.Pos, sh.Rot, sh.Material
+				im.addMesh(c, *mg)
+				continue
+			}
+			b.Shapes = append(b.Shapes, sh)
+		}
+	}
+	// Joints.
+	for _, l := range order {
+		j := l.parent
+		if j == nil || !l.body {
+			continue
+		}
+		pa := byName[j.parent].owner
+		pivot := l.world.Pos
+		axis := l.world.Rot.Rotate(j.axis)
+		js := JointSpec{Name: j.name, A: l.name, B: pa, Pivot: pivot, Axis: axis}
+		switch j.typ {
+		case "revolute", "continuous":
+			js.Type = JointHinge
+		case "prismatic":
+			js.Type = JointPrismatic
+		case "fixed":
+			js.Type = JointFixed
+			js.Axis = mgl64.Vec3{}
+		case "floating":
+			continue
+		case "planar":
+			im.warnOnce("planar", j.node, "planar joint %q: not supported, the child link is left free (6 degrees of freedom)", clip(j.name))
+			continue
+		}
+		if l.static && pa == WorldName {
+			continue // a static root needs no weld
+		}
+		if err := im.urdfJointOptions(j, &js); err != nil {
+			return nil, nil, err
+		}
+		spec.Joints = append(spec.Joints, js)
+	}
+	if err := spec.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
+	}
+	im.finishMeshes()
+	return spec, im.warnings, nil
+}
+
+func (im *importer) urdfLink(n *xnode) (*urdfLink, error) {
+	name, ok := n.attr("name")
+	if !ok || name == "" {
+		return nil, im.errAt(n, "name: missing")
+	}
+	l := &urdfLink{node: n, name: name, inert: identity}
+	for _, c := range n.children {
+		switch c.name {
+		case "inertial":
+			if err := im.urdfInertial(c, l); err != nil {
+				return nil, err
+			}
+		case "collision":
+		case "visual":
+			im.warnOnce("visual", c, "visual geometry ignored: gorigid shows the collision shapes")
+		default:
+			im.warnOnce("link:"+c.name, c, "element <%s> in a link ignored", c.name)
+		}
+	}
+	return l, nil
+}
+
+func (im *importer) urdfInertial(n *xnode, l *urdfLink) error {
+	for _, c := range n.children {
+		switch c.name {
+		case "origin":
+			t, err := im.urdfOrigin(c)
+			if err != nil {
+				return err
+			}
+			l.inert = t
+		case "mass":
+			m, err := im.floatAttr(c, "value", math.NaN())
+			if err != nil {
+				return err
+			}
+			if !(m >= 0) {
+				return im.errAt(c, "value: want a mass ≥ 0 kg")
+			}
+			l.mass = m
+		case "inertia":
+			var v [6]float64
+			for i, k := range []string{"ixx", "ixy", "ixz", "iyy", "iyz", "izz"} {
+				x, err := im.floatAttr(c, k, 0)
+				if err != nil {
+					return err
+				}
+				v[i] = x
+			}
+			l.I = mgl64.Mat3{v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5]}
+		}
+	}
+	if l.mass > 0 && !(l.I.At(0, 0) > 0 && l.I.At(1, 1) > 0 && l.I.At(2, 2) > 0) {
+		return im.errAt(n, "inertia: ixx, iyy and izz must be > 0 for a link of mass %v kg", l.mass)
+	}
+	return nil
+}
+
+// urdfOrigin reads <origin xyz rpy>.
+func (im *importer) urdfOrigin(n *xnode) (transform, error) {
+	p, err := im.vecAttr(n, "xyz", mgl64.Vec3{})
+	if err != nil {
+		return identity, err
+	}
+	r, err := im.vecAttr(n, "rpy", mgl64.Vec3{})
+	if err != nil {
+		return identity, err
+	}
+	q := mgl64.QuatIdent()
+	if r != (mgl64.Vec3{}) {
+		q = rpyQuat(r[0], r[1], r[2])
+	}
+	return transform{Pos: p, Rot: q}, nil
+}
+
+var urdfJointTypes = []string{"revolute", "continuous", "prismatic", "fixed", "floating", "planar"}
+
+func (im *importer) urdfJoint(n *xnode) (*urdfJoint, error) {
+	j := &urdfJoint{node: n, origin: identity, axis: mgl64.Vec3{1, 0, 0}}
+	j.name, _ = n.attr("name")
+	j.typ, _ = n.attr("type")
+	if j.name == "" {
+		return nil, im.errAt(n, "name: missing")
+	}
+	ok := false
+	for _, t := range urdfJointTypes {
+		ok = ok || t == j.typ
+	}
+	if !ok {
+		return nil, im.errAt(n, "type: %q is not a URDF joint type (want %s)", clip(j.typ), strings.Join(urdfJointTypes, ", "))
+	}
+	for _, c := range n.children {
+		var err error
+		switch c.name {
+		case "origin":
+			j.origin, err = im.urdfOrigin(c)
+		case "parent":
+			j.parent, _ = c.attr("link")
+		case "child":
+			j.child, _ = c.attr("link")
+		case "axis":
+			j.axis, err = im.vecAttr(c, "xyz", j.axis)
+			if err == nil && j.axis.Len() == 0 {
+				err = im.errAt(c, "xyz: the axis must not be zero")
+			}
+		case "limit", "dynamics":
+		case "mimic":
+			im.warnOnce("mimic", c, "mimic joints not supported: joint %q moves independently", clip(j.name))
+		default:
+			im.warnOnce("joint:"+c.name, c, "element <%s> in a joint ignored", c.name)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if j.parent == "" || j.child == "" {
+		return nil, im.errAt(n, "joint %q needs <parent link> and <child link>", clip(j.name))
+	}
+	return j, nil
+}
+
+// urdfJointOptions maps <limit> and <dynamics> onto js.
+func (im *importer) urdfJointOptions(j *urdfJoint, js *JointSpec) error {
+	moving := j.typ == "revolute" || j.typ == "prismatic" || j.typ == "continuous"
+	for _, c := range j.node.children {
+		switch {
+		case c.name == "limit" && moving:
+			if j.typ != "continuous" {
+				lo, err := im.floatAttr(c, "lower", 0)
+				if err != nil {
+					return err
+				}
+				hi, err := im.floatAttr(c, "upper", 0)
+				if err != nil {
+					return err
+				}
+				if lo > hi {
+					return im.errAt(c, "lower %v > upper %v", lo, hi)
+				}
+				if j.typ == "revolute" && (lo < -math.Pi || hi > math.Pi) {
+					im.warnOnce("widelimit", c, "revolute limits beyond ±π (joint %q: %v, %v) are clamped to ±π: gorigid's hinge angle is in (−π, π]", clip(j.name), lo, hi)
+					lo, hi = math.Max(lo, -math.Pi), math.Min(hi, math.Pi)
+				}
+				js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
+			}
+			_, e := c.attr("effort")
+			_, v := c.attr("velocity")
+			if e || v {
+				im.warnOnce("effort", c, "effort and velocity limits have no effect: URDF gives no actuator, and gorigid's joints are unactuated")
+			}
+		case c.name == "dynamics" && moving:
+			d, err := im.floatAttr(c, "damping", 0)
+			if err != nil {
+				return err
+			}
+			if d != 0 {
+				im.warnOnce("damping", c, "joint damping ignored (joint %q: %v): gorigid has no viscous joint damping, the joint is undamped", clip(j.name), d)
+			}
+			f, err := im.floatAttr(c, "friction", 0)
+			if err != nil {
+				return err
+			}
+			if f < 0 {
+				return im.errAt(c, "friction: must be ≥ 0, got %v", f)
+			}
+			js.Friction = f
+		}
+	}
+	return nil
+}
+
+// urdfShape reads a <collision> element; ok is false when it is skipped
+// (with a warning).
+func (im *importer) urdfShape(n *xnode, dir string, opts ImportOptions) (ShapeSpec, *MeshGeom, bool, error) {
+	sh := ShapeSpec{Rot: mgl64.QuatIdent()}
+	if o := n.child("origin"); o != nil {
+		t, err := im.urdfOrigin(o)
+		if err != nil {
+			return sh, nil, false, err
+		}
+		sh.Pos, sh.Rot = t.Pos, t.Rot
+	}
+	g := n.child("geometry")
+	if g == nil || len(g.children) == 0 {
+		return sh, nil, false, im.errAt(n, "no <geometry>")
+	}
+	e := g.children[0]
+	positive := func(name string) (float64, error) {
+		v, err := im.floatAttr(e, name, math.NaN())
+		if err == nil && !(v > 0) {
+			err = im.errAt(e, "%s: must be given and > 0 m", name)
+		}
+		return v, err
+	}
+	var err error
+	switch e.name {
+	case "box":
+		sh.Type = contact.Box
+		sh.Size, err = im.vecAttr(e, "size", mgl64.Vec3{})
+		if err == nil && !(sh.Size[0] > 0 && sh.Size[1] > 0 && sh.Size[2] > 0) {
+			err = im.errAt(e, "size: want three sides > 0 m")
+		}
+	case "sphere":
+		sh.Type = contact.Sphere
+		sh.Radius, err = positive("radius")
+	case "cylinder":
+		sh.Type = contact.Cylinder
+		sh.Radius, err = positive("radius")
+		if err == nil {
+			sh.Length, err = positive("length")
+		}
+	case "mesh":
+		f, _ := e.attr("filename")
+		path, found := resolveMesh(f, dir, opts.SearchPath)
+		if !found {
+			im.warnOnce("meshfile:"+f, e, "mesh file %q not found in the model's directory or the search path", clip(f))
+		}
+		sc, err := im.vecAttr(e, "scale", mgl64.Vec3{1, 1, 1})
+		if err != nil {
+			return sh, nil, false, err
+		}
+		name, _ := n.attr("name")
+		return sh, &MeshGeom{Name: name, File: path, Scale: sc}, false, nil
+	default:
+		im.warnOnce("geom:"+e.name, e, "geometry <%s> not supported: skipped", e.name)
+		return sh, nil, false, nil
+	}
+	return sh, nil, err == nil, err
+}
+
+// resolveMesh returns the path a mesh reference resolves to and whether
+// that file exists: package://NAME/REST in DIR/NAME/REST of the search
+// path, a relative path in the model's directory, then the search path.
+// Only regular files count (no devices or pipes).
+func resolveMesh(ref, dir string, search []string) (string, bool) {
+	var cands []string
+	if rest, ok := strings.CutPrefix(ref, "package://"); ok {
+		for _, d := range search {
+			cands = append(cands, filepath.Join(d, rest))
+		}
+	} else if rest, ok := strings.CutPrefix(ref, "file://"); ok {
+		cands = append(cands, rest)
+	} else if filepath.IsAbs(ref) {
+		cands = append(cands, ref)
+	} else {
+		if dir != "" {
+			cands = append(cands, filepath.Join(dir, ref))
+		}
+		for _, d := range search {
+			cands = append(cands, filepath.Join(d, ref))
+		}
+	}
+	for _, c := range cands {
+		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+			return c, true
+		}
+	}
+	return "", false
+}
