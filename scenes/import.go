@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/mesh"
 	"github.com/gorigid/gorigid/stepper"
@@ -438,14 +439,14 @@ func LoadModel(path string, opts ImportOptions) (*SceneSpec, []Warning, error) {
 	return nil, nil, fmt.Errorf("%s: unknown model file extension %q (want .json, .urdf, .xml or .mjcf)", path, filepath.Ext(path))
 }
 
-// MeshGeom is a mesh collision geom of an imported model. The scene
-// format has no convex shape yet, so an import cannot make it a
-// ShapeSpec: it reports it in the mesh warning's Meshes instead, with
-// everything a convex hull shape needs — the body it belongs to, the
-// resolved file, the scale, its pose in the body's frame (the same frame
-// as ShapeSpec.Pos and Rot, whose origin is the body's centre of mass),
-// material and collision bits. The hull is that of the file's vertices
-// scaled, placed by Pos and Rot.
+// MeshGeom is a mesh collision geom of an imported model: the body it
+// belongs to, the resolved file, the scale, its pose in the body's frame
+// (the same frame as ShapeSpec.Pos and Rot, whose origin is the body's
+// centre of mass), material and collision bits. An import makes each one
+// a convex ShapeSpec, the hull of the file's vertices scaled (as MuJoCo
+// does for a mesh geom), placed so that the mesh keeps its pose; a warning's
+// Meshes lists the ones it could not (a file not found or without a hull)
+// and the static ones, which collide as their hulls too.
 type MeshGeom struct {
 	Name           string // the geom's name, "" if it has none
 	Body           string // body name, or WorldName
@@ -465,16 +466,76 @@ func (im *importer) addMesh(n *xnode, g MeshGeom) {
 	im.meshes = append(im.meshes, g)
 }
 
-// finishMeshes adds the one warning that lists the skipped mesh geoms.
-func (im *importer) finishMeshes() {
+// finishMeshes makes each recorded mesh geom a convex shape of its body
+// (or of the world) in spec: the hull of the file's vertices scaled, whose
+// centroid ShapeSpec places at Pos, so Pos is the geom's origin moved by
+// its rotation of the hull's centroid. It warns once about the geoms it
+// could not make a shape of, and once about the static ones: gorigid has
+// no triangle-mesh shape yet, so a static mesh (terrain, a fixture)
+// collides as its convex hull.
+func (im *importer) finishMeshes(spec *SceneSpec) {
 	if len(im.meshes) == 0 {
 		return
 	}
-	first := im.meshes[0]
-	im.warnings = append(im.warnings, Warning{File: im.file, Line: im.meshNode.line, Element: im.meshNode.name,
-		Msg: fmt.Sprintf("%d mesh geom(s) skipped (the first %q on body %q): convex shapes not available, the geoms do not collide (Warning.Meshes lists them)",
-			len(im.meshes), clip(first.Name), clip(first.Body)),
-		Meshes: im.meshes})
+	var skipped, static []MeshGeom
+	why := ""
+	for _, g := range im.meshes {
+		if g.File == "" {
+			skipped = append(skipped, g)
+			why = "file not found"
+			continue
+		}
+		scale := g.Scale
+		if scale == (mgl64.Vec3{}) {
+			scale = mgl64.Vec3{1, 1, 1}
+		}
+		h, err := loadHull(g.File, scale)
+		if err != nil {
+			skipped = append(skipped, g)
+			why = err.Error()
+			continue
+		}
+		rot := g.Rot
+		if rot == (mgl64.Quat{}) {
+			rot = mgl64.QuatIdent()
+		}
+		sh := ShapeSpec{Type: contact.Convex, Mesh: g.File, Scale: g.Scale, Pos: g.Pos.Add(rot.Rotate(h.com)), Rot: g.Rot,
+			Material: g.Material, Category: g.Category, Mask: g.Mask}
+		if g.Body == WorldName {
+			spec.WorldShapes = append(spec.WorldShapes, sh)
+			static = append(static, g)
+			continue
+		}
+		found := false
+		for i := range spec.Bodies {
+			if b := &spec.Bodies[i]; b.Name == g.Body {
+				b.Shapes = append(b.Shapes, sh)
+				found = true
+				if b.Static {
+					static = append(static, g)
+				}
+				break
+			}
+		}
+		if !found {
+			skipped = append(skipped, g)
+			why = "its body was merged away"
+		}
+	}
+	if len(skipped) > 0 {
+		first := skipped[0]
+		im.warnings = append(im.warnings, Warning{File: im.file, Line: im.meshNode.line, Element: im.meshNode.name,
+			Msg: fmt.Sprintf("%d mesh geom(s) skipped (the first %q on body %q: %s): they do not collide (Warning.Meshes lists them)",
+				len(skipped), clip(first.Name), clip(first.Body), clip(why)),
+			Meshes: skipped})
+	}
+	if len(static) > 0 {
+		first := static[0]
+		im.warnings = append(im.warnings, Warning{File: im.file, Line: im.meshNode.line, Element: im.meshNode.name,
+			Msg: fmt.Sprintf("%d static mesh geom(s) (the first %q on body %q) collide as their convex hulls: gorigid has no triangle-mesh shape yet (Warning.Meshes lists them)",
+				len(static), clip(first.Name), clip(first.Body)),
+			Meshes: static})
+	}
 }
 
 // loadHull reads a mesh file, scales it and returns its convex hull's

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/stepper"
 )
 
@@ -421,8 +422,10 @@ func TestMJCFKeyframe(t *testing.T) {
 // TestMJCFMeshGeom: a mesh geom of the cube [0, 2]³ scaled by 0.1 gives
 // its body the mass and inertia of the equal box geom (side 0.2, 1000
 // kg/m³: 8 kg, m s²/6 about each axis) with the centre of mass at the
-// cube's centre (0.1, 0.1, 0.1) from the body frame, and is reported in
-// the mesh warning's Meshes with its pose relative to that centre.
+// cube's centre (0.1, 0.1, 0.1) from the body frame, and becomes a convex
+// shape of that body: the hull of the file's vertices, its centroid at the
+// centre of mass (the mesh keeps its pose). Dropped on the plane, the mesh
+// body and the box body come to rest alike, their centres 0.1 m above it.
 func TestMJCFMeshGeom(t *testing.T) {
 	s, ws, err := LoadMJCF(modelDir+"mesh_box.xml", ImportOptions{})
 	if err != nil {
@@ -438,19 +441,40 @@ func TestMJCFMeshGeom(t *testing.T) {
 	if e := mb.Pos.Sub(mgl64.Vec3{0.1, 0.1, 1.1}).Len(); e > 1e-12 {
 		t.Errorf("mesh body com %v, want (0.1, 0.1, 1.1)", mb.Pos)
 	}
-	var meshes []MeshGeom
 	for _, w := range ws {
-		meshes = append(meshes, w.Meshes...)
+		if len(w.Meshes) > 0 {
+			t.Errorf("warning %v lists meshes: the mesh geom should be a convex shape", w)
+		}
 	}
-	if len(meshes) != 1 {
-		t.Fatalf("meshes %v, want 1", meshes)
+	if len(mb.Shapes) != 1 {
+		t.Fatalf("mesh body shapes %+v, want one convex shape", mb.Shapes)
 	}
-	g := meshes[0]
-	if g.Body != "meshbody" || !strings.HasSuffix(g.File, "cube.obj") || g.Scale != (mgl64.Vec3{0.1, 0.1, 0.1}) || g.Material.Friction != 0.6 {
-		t.Errorf("mesh geom %+v", g)
+	g := mb.Shapes[0]
+	if g.Type != contact.Convex || !strings.HasSuffix(g.Mesh, "cube.obj") || g.Scale != (mgl64.Vec3{0.1, 0.1, 0.1}) || g.Material.Friction != 0.6 {
+		t.Errorf("mesh shape %+v", g)
 	}
-	if e := g.Pos.Sub(mgl64.Vec3{-0.1, -0.1, -0.1}).Len(); e > 1e-12 {
-		t.Errorf("mesh geom at %v from the com, want (−0.1, −0.1, −0.1)", g.Pos)
+	if e := g.Pos.Len(); e > 1e-12 {
+		t.Errorf("mesh shape's centroid at %v from the com, want 0", g.Pos)
+	}
+	w, err := s.World()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 300 { // 1.5 s at MuJoCo's default 2 ms
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// 1e-3 m: the contacts' regularized position error at rest is far
+	// below it; a mesh that did not collide would be metres below.
+	for _, name := range []string{"meshbody", "boxbody"} {
+		b, _, err := w.Body(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(b.Pos[2]-0.1) > 1e-3 || b.Vel.Len() > 1e-3 {
+			t.Errorf("%s at z = %v m moving at %v m/s, want at rest 0.1 m above the plane", name, b.Pos[2], b.Vel.Len())
+		}
 	}
 }
 

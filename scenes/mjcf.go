@@ -181,7 +181,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if opts.H != 0 {
 		m.spec.Settings.H = opts.H
 	}
-	m.finishMeshes()
+	m.finishMeshes(m.spec)
 	if err := m.spec.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
 	}

@@ -314,10 +314,10 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 		}
 		spec.Joints = append(spec.Joints, js)
 	}
+	im.finishMeshes(spec)
 	if err := spec.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
 	}
-	im.finishMeshes()
 	return spec, im.warnings, nil
 }
 
