@@ -33,21 +33,27 @@ func settled(t *testing.T, w *stepper.World, steps int) (*lcp.Problem, []lcp.Sta
 var sceneCache map[string]*lcp.Problem
 
 // sceneProblems are the brick wall (30 and 100 bricks) and the 210-brick
-// pyramid of scale_test.go, settled.
+// pyramid of scale_test.go, settled; the pyramid not under -short or
+// the race detector.
 func sceneProblems(t *testing.T) map[string]*lcp.Problem {
-	if sceneCache != nil && (testing.Short() || sceneCache["pyramid210"] != nil) {
+	large := !testing.Short() && !raceEnabled // the pyramid: 12 s here, minutes under -race
+	if sceneCache != nil && (!large || sceneCache["pyramid210"] != nil) {
 		return sceneCache
 	}
 	out := map[string]*lcp.Problem{}
 	defer func() { sceneCache = out }()
-	for _, rows := range []int{12, 40} {
+	walls := []int{12, 40}
+	if raceEnabled {
+		walls = walls[:1] // the 30-brick wall: the race detector slows stepping twentyfold
+	}
+	for _, rows := range walls {
 		p := scenes.DefaultBrickWallParams()
 		p.Rows = rows
 		w, err := scenes.BrickWall(p)
 		require.NoError(t, err)
 		out[fmt.Sprintf("wall%d", rows)], _ = settled(t, w, 60)
 	}
-	if !testing.Short() {
+	if large {
 		p := scenes.DefaultPyramidParams()
 		p.Base = 20
 		w, err := scenes.Pyramid(p)
