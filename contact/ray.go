@@ -301,3 +301,50 @@ func rayHull(o, d mgl64.Vec3, h *Hull) (float64, mgl64.Vec3, bool) {
 	}
 	return t0, m.Normals[face], true
 }
+
+// Ray returns the distance t ≥ 0 (m) at which the ray origin + t·dir
+// enters the box (0 if origin is inside) and true, or false if it misses
+// the box within maxDist: the slab test (Kay and Kajiya 1986). dir should
+// be a unit vector for t to be in metres; a zero component makes the ray
+// parallel to that slab. An empty box (Min > Max, the Bounds of an invalid
+// shape) is never hit.
+func (a AABB) Ray(origin, dir mgl64.Vec3, maxDist float64) (float64, bool) {
+	t0, t1 := 0.0, maxDist
+	for i := 0; i < 3; i++ {
+		t0, t1, _, _ = slab(origin[i], dir[i], a.Min[i], a.Max[i], t0, t1)
+		if !(t0 <= t1) {
+			return 0, false
+		}
+	}
+	return t0, true
+}
+
+// BoundingRadius returns the radius (m) of a ball about the shape's local
+// origin that holds the whole shape: +Inf for a plane, 0 for an invalid
+// shape. A ray farther than that from the posed origin misses the shape,
+// the cheapest test before Bounds and Raycast. A hull's radius is a scan
+// of its vertices.
+func (s Shape) BoundingRadius() float64 {
+	if !s.valid() {
+		return 0
+	}
+	switch s.Kind {
+	case Plane:
+		return math.Inf(1)
+	case Box:
+		return s.half().Len()
+	case Sphere:
+		return s.Radius
+	case Capsule:
+		return s.Radius + s.halfLength()
+	case Cylinder:
+		return math.Hypot(s.Radius, s.halfLength())
+	case Convex:
+		var r2 float64
+		for _, v := range s.Hull.mesh.Vertices {
+			r2 = math.Max(r2, v.Dot(v))
+		}
+		return math.Sqrt(r2)
+	}
+	return 0
+}
