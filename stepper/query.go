@@ -269,9 +269,10 @@ type BodyWrench struct {
 // cantilever held by a Fixed joint carries m g and, about the joint's
 // anchor, the moment m g L (Wrench.Shift from the body's centre).
 //
-// It returns an error naming j if j is out of range or the last step did
-// not solve this joint (no step yet, or joints added since); it allocates
-// only when dst is too short.
+// A joint of a sleeping island has no rows in the step: its result is
+// empty. It returns an error naming j if j is out of range or the last
+// step did not solve this joint (no step yet, or joints added since); it
+// allocates only when dst is too short.
 func (w *World) JointReaction(dst []BodyWrench, j int) ([]BodyWrench, error) {
 	dst = dst[:0]
 	if j < 0 || j >= len(w.Joints) {
