@@ -234,3 +234,49 @@ func FuzzRaycast(f *testing.F) {
 func num3(v mgl64.Vec3) bool {
 	return !math.IsNaN(v[0]+v[1]+v[2]) && !math.IsInf(v[0]+v[1]+v[2], 0)
 }
+
+// AABB.Ray: the slab test's entry distance, 0 from inside, parallel rays
+// inside and outside a slab, maxDist, and the empty box of Bounds.
+func TestAABBRay(t *testing.T) {
+	b := AABB{Min: mgl64.Vec3{-1, -1, 0}, Max: mgl64.Vec3{1, 1, 2}}
+	check := func(what string, o, d mgl64.Vec3, max, want float64, wantOK bool) {
+		t.Helper()
+		got, ok := b.Ray(o, d, max)
+		if ok != wantOK || (ok && got != want) {
+			t.Errorf("%s: %v %v, want %v %v", what, got, ok, want, wantOK)
+		}
+	}
+	check("down onto the top", mgl64.Vec3{0, 0, 5}, mgl64.Vec3{0, 0, -1}, 10, 3, true)
+	check("short of it", mgl64.Vec3{0, 0, 5}, mgl64.Vec3{0, 0, -1}, 2.9, 0, false)
+	check("inside", mgl64.Vec3{0.5, 0, 1}, mgl64.Vec3{0, 0, -1}, 10, 0, true)
+	check("parallel within the slab", mgl64.Vec3{-5, 0.5, 1}, mgl64.Vec3{1, 0, 0}, 10, 4, true)
+	check("parallel outside the slab", mgl64.Vec3{-5, 1.5, 1}, mgl64.Vec3{1, 0, 0}, 10, 0, false)
+	check("behind", mgl64.Vec3{0, 0, 5}, mgl64.Vec3{0, 0, 1}, 10, 0, false)
+	empty := Shape{Kind: Sphere, Radius: -1}.Bounds(IdentityPose(), 0)
+	if _, ok := empty.Ray(mgl64.Vec3{}, mgl64.Vec3{0, 0, 1}, math.Inf(1)); ok {
+		t.Error("the empty box of an invalid shape was hit")
+	}
+}
+
+// BoundingRadius holds the shape: every surface point a ray finds from
+// outside lies within it of the shape's origin (to rounding).
+func TestBoundingRadius(t *testing.T) {
+	hull := must(NewConvex([]mgl64.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.7, 0.7, 0.7}}, 0))
+	shapes := []Shape{must(NewSphere(0.3)), must(NewBoxSize(mgl64.Vec3{0.4, 0.3, 0.2})), must(NewCapsuleLength(0.1, 0.6)), must(NewCylinderLength(0.2, 0.5)), hull}
+	want := []float64{0.3, math.Sqrt(0.04 + 0.0225 + 0.01), 0.4, math.Hypot(0.2, 0.25), math.Sqrt(3 * 0.49)}
+	r := rand.New(rand.NewSource(5))
+	for i, s := range shapes {
+		rad := s.BoundingRadius()
+		assertNear(t, want[i], rad, 1e-15, s.Kind.String()+" BoundingRadius")
+		for k := 0; k < 500; k++ {
+			d := mgl64.Vec3{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
+			h, ok := Raycast(s, IdentityPose(), d.Normalize().Mul(3), d.Mul(-1).Add(mgl64.Vec3{0.1 * r.NormFloat64(), 0.1 * r.NormFloat64(), 0}), math.Inf(1))
+			if ok && h.Point.Len() > rad*(1+1e-12) {
+				t.Fatalf("%v: hit %v is %v from the origin, radius %v", s.Kind, h.Point, h.Point.Len(), rad)
+			}
+		}
+	}
+	if !math.IsInf(NewPlane().BoundingRadius(), 1) || (Shape{Kind: Box}).BoundingRadius() != 0 {
+		t.Error("plane: want +Inf; invalid box: want 0")
+	}
+}
