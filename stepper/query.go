@@ -35,7 +35,9 @@ type RayFilter func(geom int) bool
 // the ray enters nearer than the best hit so far go to contact.Raycast, whose conventions the hit follows (an origin inside a
 // geom hits it at distance 0). Equal distances go to the lower geom index,
 // so the answer does not depend on anything but the world's state. Geoms of
-// a kind contact.RaySupported refuses are never hit.
+// a kind contact.RaySupported refuses, and geoms whose Body is not an index
+// of World.Bodies (nor constraint.World), which Step would refuse, are
+// never hit.
 //
 // It reads the bodies' poses, not the last step's broad phase, so it may
 // be called at any time outside a Step; it does not allocate. A
@@ -110,7 +112,7 @@ func (w *World) rayGeom(g int, origin, dir, u mgl64.Vec3, maxDist float64, filte
 		return GeomHit{}, false
 	}
 	gm := &w.Geoms[g]
-	if !contact.RaySupported(gm.Shape.Kind) {
+	if !contact.RaySupported(gm.Shape.Kind) || gm.Body < constraint.World || gm.Body >= len(w.Bodies) {
 		return GeomHit{}, false
 	}
 	// The ball about the geom's origin that holds it, then its AABB: the
@@ -130,9 +132,13 @@ func (w *World) rayGeom(g int, origin, dir, u mgl64.Vec3, maxDist float64, filte
 			return GeomHit{}, false
 		}
 	}
-	p := w.geomPose(g)
+	p := gm.Local
 	if p.Rot == (mgl64.Quat{}) { // Geom.Local: a zero quaternion means no rotation
 		p.Rot = mgl64.QuatIdent()
+	}
+	if gm.Body != constraint.World {
+		b := w.Bodies[gm.Body]
+		p = contact.Pose{Pos: b.Pos, Rot: b.Rot}.Mul(p)
 	}
 	if _, ok := gm.Shape.Bounds(p, 0).Ray(origin, u, maxDist); !ok {
 		return GeomHit{}, false

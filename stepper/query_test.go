@@ -136,6 +136,19 @@ func TestWorldRaycastSensor(t *testing.T) {
 	require.Len(t, all, 3)
 	assert.Equal(t, []int{1, 2, 0}, []int{all[0].Geom, all[1].Geom, all[2].Geom})
 
+	// Geoms appended to World.Geoms directly: a zero Local.Rot is no
+	// rotation (as AddGeom makes it), a Body out of range is never hit.
+	sp, err := contact.NewSphere(0.1)
+	require.NoError(t, err)
+	w.Bodies[0].Rot = mgl64.QuatRotate(0.5, mgl64.Vec3{1, 0, 0})
+	w.Geoms = append(w.Geoms, stepper.Geom{Body: 0, Shape: sp, Local: contact.Pose{Pos: mgl64.Vec3{0, 0, 0.5}}}, stepper.Geom{Body: 99, Shape: sp})
+	c := w.Bodies[0].Pos.Add(w.Bodies[0].Rot.Rotate(mgl64.Vec3{0, 0, 0.5})) // the sphere's centre
+	h, ok, err = w.Raycast(mgl64.Vec3{0, 5, c[2] + 0.06}, mgl64.Vec3{0, -1, 0}, 10, func(g int) bool { return g >= 3 })
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, 3, h.Geom)
+	assert.InDelta(t, 5-c[1]-0.08, h.Dist, 1e-12, "a 0.06 m offset from the centre leaves a 0.08 m half chord")
+
 	for _, c := range []struct {
 		field  string
 		o, d   mgl64.Vec3
