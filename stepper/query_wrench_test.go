@@ -223,3 +223,37 @@ func assertVecTol(t *testing.T, want, got mgl64.Vec3, tol float64, what string) 
 		t.Errorf("%s = %v, want %v (off by %.3g, tol %.3g)", what, got, want, d, tol)
 	}
 }
+
+// Solved by island (the default), the loads still come out per body: two
+// boxes of different masses resting apart and a hanging pendulum, three
+// islands, each carry their own weight (tolerance as in the stack test).
+func TestQueriesByIsland(t *testing.T) {
+	w, err := stepper.New(stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity})
+	require.NoError(t, err)
+	ground(t, w, mgl64.QuatIdent(), 0.5)
+	masses := []float64{1, 3, 2}
+	addBox(t, w, masses[0], mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0, 0.1}, mgl64.QuatIdent(), 0.5)
+	addBox(t, w, masses[1], mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{2, 0, 0.1}, mgl64.QuatIdent(), 0.5)
+	b, err := body.New(body.Params{Mass: masses[2], Inertia: body.SphereInertia(masses[2], 0.05), Pos: mgl64.Vec3{-2, 0, 1}, Rot: mgl64.QuatIdent()})
+	require.NoError(t, err)
+	id, err := w.AddBody(b)
+	require.NoError(t, err)
+	j, err := constraint.NewHinge(w.Bodies, id, constraint.World, mgl64.Vec3{-2, 0, 1.5}, mgl64.Vec3{1, 0, 0})
+	require.NoError(t, err)
+	require.NoError(t, w.AddConstraint(j))
+	var st stepper.Stats
+	for i := 0; i < 100; i++ {
+		st, err = w.Step()
+		require.NoError(t, err)
+	}
+	require.Len(t, st.Islands, 3, "three islands")
+	ws := w.ContactWrenches(nil)
+	require.Len(t, ws, 2)
+	for i := 0; i < 2; i++ {
+		assertVecTol(t, mgl64.Vec3{0, 0, masses[i] * wrenchG}, pairOf(t, ws, constraint.World, i).OnB.Force, 1e-9*masses[i]*wrenchG, "box on the ground")
+	}
+	r, err := w.JointReaction(nil, 0)
+	require.NoError(t, err)
+	require.Len(t, r, 1)
+	assertVecTol(t, mgl64.Vec3{0, 0, masses[2] * wrenchG}, r[0].Force, 1e-9*masses[2]*wrenchG, "pendulum's hinge")
+}
