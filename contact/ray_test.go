@@ -280,3 +280,21 @@ func TestBoundingRadius(t *testing.T) {
 		t.Error("plane: want +Inf; invalid box: want 0")
 	}
 }
+
+// BenchmarkRaycast: one ray against each kind at a turned pose, hitting.
+func BenchmarkRaycast(b *testing.B) {
+	hull := cubeHull(b, mgl64.Vec3{0.4, 0.4, 0.4})
+	for _, s := range []Shape{NewPlane(), must(NewSphere(0.2)), must(NewBoxSize(mgl64.Vec3{0.4, 0.3, 0.2})), must(NewCapsuleLength(0.1, 0.3)), must(NewCylinderLength(0.15, 0.3)), hull} {
+		b.Run(s.Kind.String(), func(b *testing.B) {
+			p := atRot(0, 0, 0, 0.4, mgl64.Vec3{1, 2, 3})
+			o, d := mgl64.Vec3{0.03, 0.02, 2}, mgl64.Vec3{0.01, 0, -1}
+			if _, ok := Raycast(s, p, o, d, 10); !ok {
+				b.Fatal("no hit")
+			}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				Raycast(s, p, o, d, 10)
+			}
+		})
+	}
+}
