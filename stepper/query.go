@@ -30,14 +30,15 @@ type RayFilter func(geom int) bool
 // Raycast returns the nearest geom that the ray origin + t·dir/|dir|, 0 ≤ t
 // ≤ maxDist (m; +Inf allowed), meets at the bodies' current poses, and
 // true; false when it meets none. Each geom is tested first against the
-// ball of Shape.BoundingRadius about its origin, then against its world
-// AABB (the slab test of contact.AABB.Ray), and only the geoms whose box
-// the ray enters nearer than the best hit so far go to contact.Raycast, whose conventions the hit follows (an origin inside a
-// geom hits it at distance 0). Equal distances go to the lower geom index,
-// so the answer does not depend on anything but the world's state. Geoms of
-// a kind contact.RaySupported refuses, and geoms whose Body is not an index
-// of World.Bodies (nor constraint.World), which Step would refuse, are
-// never hit.
+// ball of Shape.BoundingRadius about its origin (not hulls and planes),
+// then against its world AABB (the slab test of contact.AABB.Ray), and
+// only the geoms whose box the ray enters nearer than the best hit so far
+// go to contact.Raycast, whose conventions the hit follows (an origin
+// inside a geom hits it at distance 0). Equal distances go to the lower
+// geom index, so the answer depends on nothing but the world's state.
+// Geoms of a kind contact.RaySupported refuses, and geoms whose Body is
+// not an index of World.Bodies (nor constraint.World), which Step would
+// refuse, are never hit.
 //
 // It reads the bodies' poses, not the last step's broad phase, so it may
 // be called at any time outside a Step; it does not allocate. A
@@ -117,15 +118,18 @@ func (w *World) rayGeom(g int, origin, dir, u mgl64.Vec3, maxDist float64, filte
 	}
 	// The ball about the geom's origin that holds it, then its AABB: the
 	// ball needs no rotation of the geom's pose, and most geoms fail it.
-	c := gm.Local.Pos
-	if gm.Body != constraint.World {
-		b := w.Bodies[gm.Body]
-		c = b.Pos
-		if gm.Local.Pos != (mgl64.Vec3{}) {
-			c = c.Add(b.Rot.Rotate(gm.Local.Pos))
+	// A hull's radius is a scan of its vertices, as its Bounds is: hulls go
+	// to the AABB test alone, and a plane's ball is unbounded.
+	if k := gm.Shape.Kind; k != contact.Convex && k != contact.Plane {
+		c := gm.Local.Pos
+		if gm.Body != constraint.World {
+			b := w.Bodies[gm.Body]
+			c = b.Pos
+			if gm.Local.Pos != (mgl64.Vec3{}) {
+				c = c.Add(b.Rot.Rotate(gm.Local.Pos))
+			}
 		}
-	}
-	if r := gm.Shape.BoundingRadius(); !math.IsInf(r, 0) {
+		r := gm.Shape.BoundingRadius()
 		v := c.Sub(origin)
 		tc := v.Dot(u)
 		if tc < -r || tc > maxDist+r || v.Dot(v)-tc*tc > r*r {
