@@ -184,7 +184,7 @@ func (g *kktLDL) choose(a *Sparse, dual *sparseLDL) bool {
 // ordering and symbolic analysis, kept by dual, run once per pattern).
 func (g *kktLDL) dualFlops(a *Sparse, dual *sparseLDL) int {
 	if g.exactA != a || g.exactVer != a.version {
-		dual.analyze(a)
+		dual.count(a)
 		g.exactA, g.exactVer, g.exactFlops = a, a.version, dual.symFlops
 	}
 	return g.exactFlops
