@@ -108,7 +108,9 @@ import (
 // that factorization's structural flops are under half the dual's (a brick
 // pyramid: 75 times fewer): C̃ is C + ε diag(A) in regularized mode (exact),
 // and at least 1e-8·aᵢᵢ for rigid rows otherwise, each solve refined against
-// K with the exact diagonal to the backward error of a direct solve. A
+// K with the exact diagonal to the backward error of a direct solve (or,
+// where refinement stalls at rounding on a regularized face, within
+// 1e-10 of it; see kktLDL). A
 // refinement that does not converge (a singular face with an inconsistent
 // right-hand side) hands the face to the dual factorization, which then
 // finds the rounding-level pivot that starts regularized mode, or, when

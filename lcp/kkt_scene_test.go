@@ -154,3 +154,50 @@ func TestKKTSceneSameAnswer(t *testing.T) {
 		}
 	}
 }
+
+// Step 1 of the 210-brick pyramid built at rest, on a BPP of the test's
+// (Settings.Solver: the pre-solve and the step's solve): every contact is
+// new and the faces are semidefinite, so both solves run in regularized
+// mode, where refinement against K stalls at a componentwise backward
+// error of 1e-13 to 3e-12 (the factor's growth, up to 1/ε = 1e6). The
+// body-space path accepts those faces (kktStall) and gives up only the
+// one unregularized face that finds the problem semidefinite (7 of 15
+// faces went to the dual's 75 times dearer factorization before). The
+// step is the dual path's: iterations within one (a face at rounding can
+// move a borderline index: 8 + 7 against 7 + 7 measured), velocities
+// within 1e-9 m/s (measured 2e-14: both paths solve each face to rounding, which
+// the regularized faces' condition number 1e6 amplifies; the solve's own
+// tolerance, regTol, is 1e-6 of max|b|, about 1e-8 m/s here).
+func TestKKTSceneStep1Regularized(t *testing.T) {
+	if testing.Short() {
+		t.Skip("factors the 210-brick pyramid's dual")
+	}
+	step := func(path int8) (*stepper.World, stepper.Stats, *lcp.BPP) {
+		pp := scenes.DefaultPyramidParams()
+		pp.Base = 20
+		w, err := scenes.Pyramid(pp)
+		require.NoError(t, err)
+		s := &lcp.BPP{}
+		lcp.KKTPath(s, path)
+		w.Settings.Solver = s
+		st, err := w.Step()
+		require.NoError(t, err)
+		return w, st, s
+	}
+	w1, st1, s1 := step(0)
+	w2, st2, _ := step(2)
+	solves, fallbacks, _, _, _ := lcp.KKTStats(s1)
+	t.Logf("pre-solve %d + %d iterations, KKT solves %d, fallbacks %d", st1.PreSolveIterations, st1.Iterations, solves, fallbacks)
+	assert.Equal(t, 1, fallbacks, "only the unregularized face that finds the problem semidefinite")
+	assert.Equal(t, st1.PreSolveIterations+st1.Iterations, solves)
+	assert.InDelta(t, st2.PreSolveIterations+st2.Iterations, st1.PreSolveIterations+st1.Iterations, 1)
+	worst := 0.0
+	for i, b := range w1.Bodies {
+		for k := 0; k < 3; k++ {
+			worst = math.Max(worst, math.Abs(b.Vel[k]-w2.Bodies[i].Vel[k]))
+			worst = math.Max(worst, math.Abs(b.AngVel[k]-w2.Bodies[i].AngVel[k]))
+		}
+	}
+	t.Logf("max velocity difference against the dual path: %.3g", worst)
+	assert.LessOrEqual(t, worst, 1e-9)
+}

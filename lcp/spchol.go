@@ -159,6 +159,7 @@ type sparseLDL struct {
 	// by the symbolic analysis: the up-looking solves' multiply-adds when
 	// every row is in F.
 	symFlops int
+	sized    bool // the storage is sized for the analysed pattern (see count)
 
 	ord ordering
 }
@@ -285,8 +286,21 @@ func (f *sparseLDL) factor(a *Sparse, state []State) bool {
 }
 
 // analyze computes the ordering and the symbolic analysis of a's pattern
-// unless they are those of the last call (same matrix, same version).
+// unless they are those of the last call (same matrix, same version), and
+// sizes the factor's storage for it.
 func (f *sparseLDL) analyze(a *Sparse) {
+	f.count(a)
+	if !f.sized {
+		f.storage()
+	}
+}
+
+// count computes the ordering of a's pattern, the elimination tree, the
+// column counts of L and symFlops, unless they are those of the last call;
+// the factor's storage (storage) is sized only when the pattern is
+// factored, so a pattern analysed only for its flops (kktLDL.dualFlops)
+// does not allocate its L.
+func (f *sparseLDL) count(a *Sparse) {
 	n := a.n
 	if f.a == a && f.ver == a.version && len(f.perm) == n {
 		return
@@ -298,7 +312,7 @@ func (f *sparseLDL) analyze(a *Sparse) {
 		f.ploc[i] = int32(k)
 	}
 	f.symbolic(a)
-	f.valid = false
+	f.valid, f.sized = false, false
 }
 
 // unit returns the diagonal of row i of the padded matrix when i is outside
@@ -355,8 +369,6 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 		}
 		f.cp[k+1] = len(f.ci)
 	}
-	f.cx = grow(f.cx, f.cp[n])
-	f.cxOld = grow(f.cxOld, f.cp[n])
 	f.parent = growInt32(f.parent, n)
 	f.lnz = growInt32(f.lnz, n)
 	f.flag = growInt32(f.flag, n)
@@ -394,6 +406,15 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 			f.pathLen[k] += f.pathLen[p]
 		}
 	}
+}
+
+// storage sizes the numeric factorization's arrays for the analysed
+// pattern (count): C's values, L's entries and their slots, the rows'
+// flops, and the supernodes.
+func (f *sparseLDL) storage() {
+	n := len(f.perm)
+	f.cx = grow(f.cx, f.cp[n])
+	f.cxOld = grow(f.cxOld, f.cp[n])
 	f.rowFlops = growInt(f.rowFlops, n)
 	f.rowLen = growInt(f.rowLen, n)
 	f.li = growInt32(f.li, f.lp[n])
@@ -401,6 +422,7 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	f.rslot = growInt32(f.rslot, f.lp[n])
 	f.rs = growInt(f.rs, n+1)
 	f.supernodes()
+	f.sized = true
 }
 
 // numeric computes the rows of L and D: all of them when full is set,

@@ -675,7 +675,10 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 		}
 		solver = pre.estSolver
 	}
-	pre.eprob = lcp.Problem{A: as.eq.Matrix(), B: as.eq.B, Lo: pre.elo, Hi: pre.ehi}
+	// The step's problem with the new friction rows pinned: the same A,
+	// and so the same body-space form (Problem.KKT) for BPP to factor.
+	pre.eprob = as.eq.Problem()
+	pre.eprob.Lo, pre.eprob.Hi = pre.elo, pre.ehi
 	if 4*w.freshPoints() >= len(cs.points) {
 		w.seedNewNormals(false)
 	}

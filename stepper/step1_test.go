@@ -11,9 +11,15 @@ import (
 // every contact new, A's pattern and the factor's ordering built from
 // scratch, the new contacts' pre-solve; against BenchmarkPyramidSteady, the
 // cost of a cold start on a two-dimensional contact graph.
-func BenchmarkPyramidStep1(b *testing.B) {
+func BenchmarkPyramidStep1(b *testing.B) { benchPyramidStep1(b, 20) }
+
+// Step 1 of the 496-brick pyramid (base 31), against
+// BenchmarkPyramidSteadyLarge.
+func BenchmarkPyramidStep1Large(b *testing.B) { benchPyramidStep1(b, 31) }
+
+func benchPyramidStep1(b *testing.B, base int) {
 	p := scenes.DefaultPyramidParams()
-	p.Base = 20
+	p.Base = base
 	b.ReportAllocs()
 	iters, pre := 0, 0
 	for b.Loop() {
