@@ -80,7 +80,7 @@ const MaxPoints = 8
 
 // rank orders kinds for dispatch: each pair routine takes the lower rank
 // first and returns normals from it to the other.
-var rank = [...]int{Plane: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4, Convex: 5}
+var rank = [...]int{Plane: 0, TriMesh: 0, Heightfield: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4, Convex: 5}
 
 // Collide appends to dst the contact points between shape a at pose pa and
 // shape b at pose pb whose Gap ≤ margin (m), and returns dst. Normal points
@@ -173,6 +173,11 @@ const swapTie = 1e-6
 // collide dispatches with rank[a.Kind] ≤ rank[b.Kind].
 func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64) []Point {
 	switch a.Kind {
+	case TriMesh, Heightfield:
+		if b.Kind >= Box && b.Kind <= Convex {
+			return meshPair(dst, a, fa, b, fb, margin)
+		}
+		return dst
 	case Plane:
 		switch b.Kind {
 		case Box:
