@@ -14,7 +14,9 @@ import (
 // Triangle meshes and heightfields (package documentation, "Triangle
 // meshes"): each triangle is a convex shape of three vertices and collides
 // with a convex shape through GJK and EPA (separation) and the face
-// manifold of convexPair, at most 4 points per triangle. Internal edges
+// manifold of convexPair, at most 4 points per triangle; points repeated
+// by neighbouring triangles are merged (dedupe) and each group of points
+// sharing a normal is reduced to 4 (reduceMesh). Internal edges
 // are handled as in Bullet's btAdjustInternalEdgeContacts (Coumans, Bullet
 // Physics SDK manual, 2015): a contact normal of a point on an edge that
 // is flat or concave (the triangle and its neighbour bend by less than
@@ -372,8 +374,11 @@ func meshPair(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float6
 		fl.ax[k] = mgl64.Vec3{d.Dot(fa.ax[0]), d.Dot(fa.ax[1]), d.Dot(fa.ax[2])}
 	}
 	box := b.boundsIn(&fl, math.Max(margin, 0))
+	B := newConvex(b, fb)
+	tol := boxTol * B.extent()
+	n0 := len(dst)
 	if a.Kind == Heightfield {
-		return fieldPair(dst, a.Field, fa, box, b, fb, margin)
+		return reduceMesh(fieldPair(dst, a.Field, fa, box, b, fb, margin), n0, tol)
 	}
 	m := a.Mesh
 	var stack [64]int32
@@ -390,7 +395,7 @@ func meshPair(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float6
 				t := &m.tris[ti]
 				lo, hi := triBox(t)
 				if boxOverlap(lo, hi, box) {
-					dst = triContact(dst, t, uint32(ti), fa, b, fb, margin)
+					dst = dedupe(triContact(dst, t, uint32(ti), fa, b, fb, margin), n0, len(dst))
 				}
 			}
 			continue
@@ -401,7 +406,72 @@ func meshPair(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float6
 		stack[sp], stack[sp+1] = nd.right, ni+1 // left (ni+1) first
 		sp += 2
 	}
-	return dst
+	return reduceMesh(dst, n0, tol)
+}
+
+// maxReduce is the most points of one mesh pair reduceMesh handles; a
+// pair with more keeps them all.
+const maxReduce = 256
+
+// reduceMesh reduces each group of the points dst[n0:] that share a
+// normal (within 1e-9) to at most 4 by reduce4's rule (pick4: the
+// deepest, the farthest from it, the largest triangle, the most added
+// area; depth ties within tol), keeping their order: a shape resting on
+// coplanar triangles gets the manifold it would get on their plane.
+func reduceMesh(dst []Point, n0 int, tol float64) []Point {
+	n := len(dst) - n0
+	if n <= 4 || n > maxReduce {
+		return dst
+	}
+	pts := dst[n0:]
+	var lead [maxReduce]int16
+	var keep [maxReduce]bool
+	var members [maxReduce]int
+	var cand [maxReduce]clipVert
+	for i := range pts {
+		lead[i] = int16(i)
+		for j := 0; j < i; j++ {
+			if lead[j] == int16(j) && pts[j].Normal.Dot(pts[i].Normal) >= 1-1e-9 {
+				lead[i] = int16(j)
+				break
+			}
+		}
+	}
+	for l := range pts {
+		if lead[l] != int16(l) {
+			continue
+		}
+		m := 0
+		for i := l; i < n; i++ {
+			if lead[i] == int16(l) {
+				members[m] = i
+				m++
+			}
+		}
+		if m <= 4 {
+			for _, i := range members[:m] {
+				keep[i] = true
+			}
+			continue
+		}
+		nl := pts[l].Normal
+		t1 := num.AnyPerp(nl)
+		t2 := nl.Cross(t1)
+		for k, i := range members[:m] {
+			cand[k] = clipVert{x: t1.Dot(pts[i].Pos), y: t2.Dot(pts[i].Pos), z: pts[i].Gap}
+		}
+		for _, k := range pick4(cand[:m], tol) {
+			keep[members[k]] = true
+		}
+	}
+	out := 0
+	for i := range pts {
+		if keep[i] {
+			pts[out] = pts[i]
+			out++
+		}
+	}
+	return dst[:n0+out]
 }
 
 func boxOverlap(lo, hi mgl64.Vec3, b AABB) bool {
@@ -422,6 +492,7 @@ func fieldPair(dst []Point, h *HeightGrid, fa *frame, box AABB, b Shape, fb *fra
 	}
 	i0, i1 := cell(box.Min[0], h.x0, h.dx, h.nx), cell(box.Max[0], h.x0, h.dx, h.nx)
 	j0, j1 := cell(box.Min[1], h.y0, h.dy, h.ny), cell(box.Max[1], h.y0, h.dy, h.ny)
+	n0 := len(dst)
 	for j := j0; j <= j1; j++ {
 		for i := i0; i <= i1; i++ {
 			c := j*(h.nx-1) + i
@@ -430,11 +501,37 @@ func fieldPair(dst []Point, h *HeightGrid, fa *frame, box AABB, b Shape, fb *fra
 			}
 			for s := 0; s < 2; s++ {
 				t := h.tri(i, j, s)
-				dst = triContact(dst, &t, uint32(2*c+s), fa, b, fb, margin)
+				dst = dedupe(triContact(dst, &t, uint32(2*c+s), fa, b, fb, margin), n0, len(dst))
 			}
 		}
 	}
 	return dst
+}
+
+// dupTol (m) is how close two points of one mesh pair with the same
+// normal must be to count as one: a point on an edge or vertex shared by
+// several triangles is found by each of them, equal up to rounding.
+const dupTol = 1e-9
+
+// dedupe drops the points of dst[from:] that repeat (dupTol, normals
+// within 1e-12) a point of dst[n0:from], keeping the earlier one (the
+// traversal order is fixed, so the survivor is too), and returns dst.
+func dedupe(dst []Point, n0, from int) []Point {
+	out := from
+	for i := from; i < len(dst); i++ {
+		dup := false
+		for j := n0; j < from; j++ {
+			if dst[j].Pos.Sub(dst[i].Pos).Len() <= dupTol && dst[j].Normal.Dot(dst[i].Normal) >= 1-1e-12 {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			dst[out] = dst[i]
+			out++
+		}
+	}
+	return dst[:out]
 }
 
 // triContact appends the contact of triangle t (index id, in the frame fa)
@@ -443,31 +540,28 @@ func fieldPair(dst []Point, h *HeightGrid, fa *frame, box AABB, b Shape, fb *fra
 func triContact(dst []Point, t *meshTri, id uint32, fa *frame, b Shape, fb *frame, margin float64) []Point {
 	ts := Shape{Kind: triangleKind, tri: t}
 	A, B := newConvex(ts, fa), newConvex(b, fb)
-	sep := separation(&A, &B)
-	if !(sep.Gap <= margin) || !num.FiniteVec(sep.Normal) {
-		return dst
-	}
 	N := fa.vecToWorld(t.n)
-	n := sep.Normal
-	ext := math.Max(A.extent(), B.extent())
-	face := n.Dot(N) < 0 // the back side, or through the triangle: its face pushes
-	if !face && n.Dot(N) < 1-1e-9 {
-		switch k, vertex := t.featureAt(fa.toLocal(sep.OnA), boxTol); {
-		case k < 0:
-			face = true // inside: the face's own normal
-		case vertex:
-			face = !t.convex[k] && !t.convex[(k+2)%3]
-		case !t.convex[k]:
-			face = true
-		case t.nbr[k] != (mgl64.Vec3{}):
-			M := fa.vecToWorld(t.nbr[k])
-			if c := N.Dot(M); n.Dot(N) < c-1e-9 {
-				return dst // beyond the neighbour's normal: its face contact
-			} else if n.Dot(M) < c-1e-9 {
-				face = true
-			}
+	x := B.support(N.Mul(-1))
+	if N.Dot(x.Sub(fa.toWorld(t.v[0]))) > margin {
+		return dst // the face plane separates them (a separating axis): no GJK
+	}
+	// B's deepest point below the face's interior: a face contact, found
+	// without GJK (it is what the rule below would make of it).
+	face := false
+	var sep Separation
+	if k, _ := t.featureAt(fa.toLocal(x), boxTol); k < 0 {
+		face = true
+	} else {
+		sep = separation(&A, &B)
+		if !(sep.Gap <= margin) || !num.FiniteVec(sep.Normal) {
+			return dst
+		}
+		face = faceRule(t, fa, N, sep)
+		if !face && dropEdge(t, fa, N, sep) {
+			return dst
 		}
 	}
+	ext := math.Max(A.extent(), B.extent())
 	n0 := len(dst)
 	if face {
 		var R, inc polyFeat
@@ -481,6 +575,44 @@ func triContact(dst []Point, t *meshTri, id uint32, fa *frame, b Shape, fb *fram
 		dst[i].Key.A = meshKey(id, dst[i].Key.A)
 	}
 	return dst
+}
+
+// faceRule reports whether the contact sep of triangle t (frame fa, world
+// normal N) takes the face normal by the internal-edge rule: from the back
+// side, inside the face, on a flat or concave edge, or on a vertex whose
+// two edges are such.
+func faceRule(t *meshTri, fa *frame, N mgl64.Vec3, sep Separation) bool {
+	n := sep.Normal
+	if n.Dot(N) < 0 {
+		return true // the back side, or through the triangle: its face pushes
+	}
+	if n.Dot(N) >= 1-1e-9 {
+		return false
+	}
+	k, vertex := t.featureAt(fa.toLocal(sep.OnA), boxTol)
+	switch {
+	case k < 0:
+		return true
+	case vertex:
+		return !t.convex[k] && !t.convex[(k+2)%3]
+	case !t.convex[k]:
+		return true
+	case t.nbr[k] != (mgl64.Vec3{}):
+		M := fa.vecToWorld(t.nbr[k])
+		return n.Dot(M) < N.Dot(M)-1e-9 // tilted away from the neighbour
+	}
+	return false
+}
+
+// dropEdge reports whether the contact sep on a convex edge of t has a
+// normal beyond the neighbour's face normal: the neighbour's face owns it.
+func dropEdge(t *meshTri, fa *frame, N mgl64.Vec3, sep Separation) bool {
+	k, vertex := t.featureAt(fa.toLocal(sep.OnA), boxTol)
+	if k < 0 || vertex || !t.convex[k] || t.nbr[k] == (mgl64.Vec3{}) {
+		return false
+	}
+	M := fa.vecToWorld(t.nbr[k])
+	return sep.Normal.Dot(N) < N.Dot(M)-1e-9
 }
 
 // meshKey is the mesh's Key half of a point of triangle id whose key half

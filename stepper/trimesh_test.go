@@ -105,5 +105,3 @@ func TestBoxSlidesDownHeightfieldIncline(t *testing.T) {
 	assert.InEpsilon(t, want, a, 0.02)
 	assert.Less(t, vn, 1e-3)
 }
-
-
