@@ -105,3 +105,52 @@ func TestBoxSlidesDownHeightfieldIncline(t *testing.T) {
 	assert.InEpsilon(t, want, a, 0.02)
 	assert.Less(t, vn, 1e-3)
 }
+
+// A pile of 20 boxes (4 × 5, two layers) settling on a 10 000-triangle
+// rolling terrain: the step time once the pile has landed (1 s simulated
+// first), with allocations.
+func BenchmarkPileOnTriMesh(b *testing.B) {
+	const nx, ny, c = 50, 100, 0.1
+	m := &mesh.Mesh{}
+	z := func(x, y float64) float64 { return 0.05 * math.Sin(1.3*x) * math.Cos(0.9*y) }
+	for j := 0; j <= ny; j++ {
+		for i := 0; i <= nx; i++ {
+			x, y := -2.5+float64(i)*c, -5+float64(j)*c
+			m.Vertices = append(m.Vertices, mgl64.Vec3{x, y, z(x, y)})
+		}
+	}
+	for j := 0; j < ny; j++ {
+		for i := 0; i < nx; i++ {
+			a := j*(nx+1) + i
+			m.Triangles = append(m.Triangles, [3]int{a, a + 1, a + nx + 2}, [3]int{a, a + nx + 2, a + nx + 1})
+		}
+	}
+	tm, err := contact.NewTriMesh(m)
+	require.NoError(b, err)
+	w, err := stepper.New(stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity})
+	require.NoError(b, err)
+	_, err = w.AddGeom(stepper.Geom{Body: constraint.World, Shape: tm, Local: contact.IdentityPose(), Material: stepper.Material{Friction: 0.5}})
+	require.NoError(b, err)
+	for k := 0; k < 20; k++ {
+		i, j, l := k%4, (k/4)%5, k/10
+		x, y := -0.45+0.3*float64(i), -0.6+0.3*float64(j)
+		if l == 1 {
+			x, y = x+0.1, y+0.1
+		}
+		addBox(b, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{x, y, 0.2 + 0.25*float64(l) + z(x, y)}, mgl64.QuatIdent(), 0.5)
+	}
+	for i := 0; i < 100; i++ {
+		_, err := w.Step()
+		require.NoError(b, err)
+	}
+	b.ReportAllocs()
+	contacts := 0
+	for b.Loop() {
+		st, err := w.Step()
+		if err != nil {
+			b.Fatal(err)
+		}
+		contacts = st.Contacts
+	}
+	b.ReportMetric(float64(contacts), "contacts")
+}
