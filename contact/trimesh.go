@@ -548,22 +548,23 @@ func triContact(dst []Point, t *meshTri, id uint32, fa *frame, b Shape, fb *fram
 	A, B := newConvex(ts, fa), newConvex(b, fb)
 	N := fa.vecToWorld(t.n)
 	x := B.support(N.Mul(-1))
-	if N.Dot(x.Sub(fa.toWorld(t.v[0]))) > margin {
+	sF := N.Dot(x.Sub(fa.toWorld(t.v[0]))) // B's separation from the face's plane
+	if sF > margin {
 		return dst // the face plane separates them (a separating axis): no GJK
 	}
-	// B's deepest point below the face's interior: a face contact, found
-	// without GJK (it is what the rule below would make of it).
+	// A triangle without a convex edge takes the face normal whatever GJK
+	// finds (faceRule): no GJK.
 	face := false
 	var sep Separation
-	if k, _ := t.featureAt(fa.toLocal(x), boxTol); k < 0 {
+	if !t.convex[0] && !t.convex[1] && !t.convex[2] {
 		face = true
 	} else {
 		sep = separation(&A, &B)
 		if !(sep.Gap <= margin) || !num.FiniteVec(sep.Normal) {
 			return dst
 		}
-		face = faceRule(t, fa, N, sep)
-		if !face && dropEdge(t, fa, N, sep) {
+		var drop bool
+		if face, drop = faceRule(t, fa, N, sep, sF); drop {
 			return dst
 		}
 	}
@@ -584,41 +585,39 @@ func triContact(dst []Point, t *meshTri, id uint32, fa *frame, b Shape, fb *fram
 }
 
 // faceRule reports whether the contact sep of triangle t (frame fa, world
-// normal N) takes the face normal by the internal-edge rule: from the back
-// side, inside the face, on a flat or concave edge, or on a vertex whose
-// two edges are such.
-func faceRule(t *meshTri, fa *frame, N mgl64.Vec3, sep Separation) bool {
+// normal N, B's separation sF from the face's plane) takes the face normal
+// by the internal-edge rule: inside the face, on a flat or concave edge,
+// or on a vertex whose two edges are such; or from the back side when the
+// face's plane is the shallower way out. drop reports a contact the
+// triangle does not own: from the back side with the face's plane the
+// deeper way (B lies behind the face, as inside a closed mesh near another
+// face), or on a convex edge with a normal beyond the neighbour's face
+// normal (the neighbour's face contact).
+func faceRule(t *meshTri, fa *frame, N mgl64.Vec3, sep Separation, sF float64) (face, drop bool) {
 	n := sep.Normal
 	if n.Dot(N) < 0 {
-		return true // the back side, or through the triangle: its face pushes
+		return sF >= sep.Gap, sF < sep.Gap
 	}
 	if n.Dot(N) >= 1-1e-9 {
-		return false
+		return false, false
 	}
 	k, vertex := t.featureAt(fa.toLocal(sep.OnA), boxTol)
 	switch {
 	case k < 0:
-		return true
+		return true, false
 	case vertex:
-		return !t.convex[k] && !t.convex[(k+2)%3]
+		return !t.convex[k] && !t.convex[(k+2)%3], false
 	case !t.convex[k]:
-		return true
+		return true, false
 	case t.nbr[k] != (mgl64.Vec3{}):
 		M := fa.vecToWorld(t.nbr[k])
-		return n.Dot(M) < N.Dot(M)-1e-9 // tilted away from the neighbour
+		c := N.Dot(M)
+		if n.Dot(N) < c-1e-9 {
+			return false, true // beyond the neighbour's normal
+		}
+		return n.Dot(M) < c-1e-9, false // tilted away from the neighbour
 	}
-	return false
-}
-
-// dropEdge reports whether the contact sep on a convex edge of t has a
-// normal beyond the neighbour's face normal: the neighbour's face owns it.
-func dropEdge(t *meshTri, fa *frame, N mgl64.Vec3, sep Separation) bool {
-	k, vertex := t.featureAt(fa.toLocal(sep.OnA), boxTol)
-	if k < 0 || vertex || !t.convex[k] || t.nbr[k] == (mgl64.Vec3{}) {
-		return false
-	}
-	M := fa.vecToWorld(t.nbr[k])
-	return sep.Normal.Dot(N) < N.Dot(M)-1e-9
+	return false, false
 }
 
 // meshKey is the mesh's Key half of a point of triangle id whose key half

@@ -250,3 +250,27 @@ func TestMeshRaycast(t *testing.T) {
 		t.Error("a ray beside the field hit")
 	}
 }
+
+// A box resting on a closed mesh (the cube [0, 0.2]³, its 12 triangles)
+// exactly over its top face, 1 mm apart, 0.1 mm and 5 mm deep: only the
+// top face's 4 corners, normal +z, gap as given to 1e-12 m; the side
+// faces, which the box lies behind, give nothing (their back side is the
+// deeper way out).
+func TestClosedMeshTop(t *testing.T) {
+	m, err := mesh.Load("../testdata/models/cube.obj", mgl64.Vec3{0.1, 0.1, 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := must(NewTriMesh(m))
+	box := must(NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2}))
+	for _, g := range []float64{1e-3, -1e-4, -5e-3} {
+		ps := Collide(nil, tm, IdentityPose(), box, at(0.1, 0.1, 0.3+g), 0.005)
+		if len(ps) != 4 {
+			t.Fatalf("gap %v: %d points, want 4: %+v", g, len(ps), ps)
+		}
+		for _, p := range ps {
+			assertVec(t, mgl64.Vec3{0, 0, 1}, p.Normal, 1e-12, "normal")
+			assertNear(t, g, p.Gap, 1e-12, "gap")
+		}
+	}
+}
