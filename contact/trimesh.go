@@ -16,9 +16,9 @@ import (
 // with a convex shape through GJK and EPA (separation) and the face
 // manifold of convexPair, at most 4 points per triangle; points repeated
 // by neighbouring triangles are merged (dedupe) and each group of points
-// sharing a normal is reduced to 4 (reduceMesh). Internal edges
+// sharing a normal (within 2.6°) is reduced to 4 (reduceMesh). Internal edges
 // are handled as in Bullet's btAdjustInternalEdgeContacts (Coumans, Bullet
-// Physics SDK manual, 2015): a contact normal of a point on an edge that
+// Physics SDK, btInternalEdgeUtility, 2010): a contact normal of a point on an edge that
 // is flat or concave (the triangle and its neighbour bend by less than
 // flatSin, or towards each other), or on a vertex whose two edges in the
 // triangle are both such, is replaced by the triangle's face normal and

@@ -24,18 +24,22 @@ func (s *ShapeSpec) staticMeshNode(n *jnode) {
 	}
 	if s.Mesh != "" {
 		n.set("mesh", jstr(s.Mesh))
-		setVec(n, "scale", s.Scale)
-		return
 	}
-	vs := jarr()
-	for _, v := range s.Vertices {
-		vs.arr = append(vs.arr, jvec(v))
+	setVec(n, "scale", s.Scale)
+	if len(s.Vertices) > 0 {
+		vs := jarr()
+		for _, v := range s.Vertices {
+			vs.arr = append(vs.arr, jvec(v))
+		}
+		n.set("vertices", vs)
 	}
-	ts := jarr()
-	for _, t := range s.Triangles {
-		ts.arr = append(ts.arr, jnums(float64(t[0]), float64(t[1]), float64(t[2])))
+	if len(s.Triangles) > 0 {
+		ts := jarr()
+		for _, t := range s.Triangles {
+			ts.arr = append(ts.arr, jnums(float64(t[0]), float64(t[1]), float64(t[2])))
+		}
+		n.set("triangles", ts)
 	}
-	n.set("vertices", vs).set("triangles", ts)
 }
 
 // staticMeshShape builds the contact shape of a trimesh or heightfield
