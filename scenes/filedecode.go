@@ -141,15 +141,7 @@ func decodeShape(p *problems, n *jnode, path string) ShapeSpec {
 		o.num("length", &s.Length, true)
 	case "convex":
 		s.Type = contact.Convex
-		for i, e := range o.array("points") {
-			var x [3]float64
-			pp := fmt.Sprintf("%s.points[%d]", path, i)
-			if e.kind != jArray || len(e.arr) != 3 {
-				p.add(pp, "must be an array of 3 numbers, got %s", describe(e))
-			} else if decodeNums(p, e, pp, x[:]) {
-				s.Points = append(s.Points, x)
-			}
-		}
+		s.Points = decodeVecs(p, o.array("points"), path+".points")
 		o.str("mesh", &s.Mesh, false)
 		o.vec3("scale", &s.Scale, false)
 	case "plane":
@@ -173,6 +165,22 @@ func decodeShape(p *problems, n *jnode, path string) ShapeSpec {
 	return s
 }
 
+// decodeVecs reads an array of [x, y, z] points at path; a bad element is
+// reported and left out.
+func decodeVecs(p *problems, arr []*jnode, path string) []mgl64.Vec3 {
+	var out []mgl64.Vec3
+	for i, e := range arr {
+		var x [3]float64
+		pp := fmt.Sprintf("%s[%d]", path, i)
+		if e.kind != jArray || len(e.arr) != 3 {
+			p.add(pp, "must be an array of 3 numbers, got %s", describe(e))
+		} else if decodeNums(p, e, pp, x[:]) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // decodeStaticMesh reads the keys of a trimesh (mesh and scale, or
 // vertices and triangles) or heightfield (heights, size) shape.
 func decodeStaticMesh(p *problems, o *objDec, path, kind string, s *ShapeSpec) {
@@ -194,15 +202,7 @@ func decodeStaticMesh(p *problems, o *objDec, path, kind string, s *ShapeSpec) {
 	s.Type = contact.TriMesh
 	o.str("mesh", &s.Mesh, false)
 	o.vec3("scale", &s.Scale, false)
-	for i, e := range o.array("vertices") {
-		var x [3]float64
-		pp := fmt.Sprintf("%s.vertices[%d]", path, i)
-		if e.kind != jArray || len(e.arr) != 3 {
-			p.add(pp, "must be an array of 3 numbers, got %s", describe(e))
-		} else if decodeNums(p, e, pp, x[:]) {
-			s.Vertices = append(s.Vertices, x)
-		}
-	}
+	s.Vertices = decodeVecs(p, o.array("vertices"), path+".vertices")
 	for i, e := range o.array("triangles") {
 		var x [3]float64
 		pp := fmt.Sprintf("%s.triangles[%d]", path, i)
