@@ -283,7 +283,7 @@ func TestClosedMeshTop(t *testing.T) {
 // go test.
 func FuzzCollideMesh(f *testing.F) {
 	f.Add(uint8(1), 0.1, 0.05, 0.03, 0.2, -0.1, 0.05, 1.0, 0.1, 0.2, 0.0, 0.01)
-	f.Add(uint8(2), 0.05, 0.1, 0.03, 0.0, 0.0, -0.5, 0.3, 0.9, 0.1, 0.2, 0.01) // deep under the surface
+	f.Add(uint8(2), 0.05, 0.1, 0.03, 0.0, 0.0, -0.5, 0.3, 0.9, 0.1, 0.2, 0.01)  // deep under the surface
 	f.Add(uint8(3), 0.04, 0.2, 0.03, -0.5, 0.5, 0.02, 0.7, 0.0, 0.7, 0.0, 0.05) // on the border
 	f.Add(uint8(4), 0.3, 0.1, 0.3, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0)
 	z := func(x, y float64) float64 { return 0.03*math.Sin(7*x) + 0.02*math.Cos(5*y) }
