@@ -75,7 +75,10 @@ func BoxEdge(k int, s mgl64.Vec3) uint32 {
 }
 
 // MaxPoints is the most points one Collide call appends (cylinder–plane;
-// every other pair gives at most 4). Size dst with it to avoid allocation.
+// every other pair gives at most 4) for every pair but those with a
+// TriMesh or Heightfield, which give up to 4 per group of normals over the
+// triangles under the shape (reuse dst across calls for those). Size dst
+// with it to avoid allocation.
 const MaxPoints = 8
 
 // rank orders kinds for dispatch: each pair routine takes the lower rank
@@ -88,10 +91,11 @@ var rank = [...]int{Plane: 0, TriMesh: 0, Heightfield: 0, Box: 1, Capsule: 2, Sp
 // arguments: Collide(b, …, a, …) gives the same points with Normal negated
 // and the Key halves swapped (bit for bit). It does not allocate when dst
 // has spare capacity (at most 4 points per pair except cylinder–plane,
-// which gives up to 8).
+// which gives up to 8, and a TriMesh or Heightfield pair, up to 4 per
+// group of normals within 2.6° over the triangles under the shape).
 //
-// Every pair of kinds is supported except plane–plane (dst is returned
-// unchanged; Supported). Cylinder and convex pairs other than
+// Every pair of kinds is supported except two static-only kinds (plane,
+// trimesh, heightfield; dst is returned unchanged; Supported). Cylinder and convex pairs other than
 // plane–cylinder and plane–convex go through GJK and EPA (Distance) and a
 // manifold of up to 4 points (package documentation). Invalid shapes (Shape.Validate),
 // poses with a non-finite Pos or a zero or non-finite Rot, and a NaN margin

@@ -108,10 +108,16 @@
 //	                   box–box's face bias of the gap, the other feature clipped against its
 //	                   side planes (Sutherland–Hodgman, ≤ 4 points as box–box); otherwise
 //	                   1 point (convexpair.go). A cube's hull gives box–box's face points.
+//	mesh–any           TriMesh or Heightfield with box, sphere, capsule, cylinder or convex:
+//	                   each triangle under the shape's box (AABB tree, or grid cells) as a
+//	                   convex of 3 vertices through convex–any (≤ 4 points per triangle),
+//	                   internal edges handled ("Triangle meshes"); repeated points merged
+//	                   and each group of normals within 2.6° reduced to 4 (trimesh.go)
 //
-// Not supported (Collide returns dst unchanged): plane–plane (both are
-// static). Supported reports this for a pair of kinds; stepper.World.AddGeom
-// refuses a geom that could meet another it has no routine for.
+// Not supported (Collide returns dst unchanged): pairs of two static-only
+// kinds (StaticOnly: plane, trimesh, heightfield). Supported reports this
+// for a pair of kinds; stepper.World.AddGeom refuses a geom that could meet
+// another it has no routine for.
 //
 // # Convex pairs: GJK and EPA
 //
