@@ -75,12 +75,15 @@ func BoxEdge(k int, s mgl64.Vec3) uint32 {
 }
 
 // MaxPoints is the most points one Collide call appends (cylinder–plane;
-// every other pair gives at most 4). Size dst with it to avoid allocation.
+// every other pair gives at most 4) for every pair but those with a
+// TriMesh or Heightfield, which give up to 4 per group of normals over the
+// triangles under the shape (reuse dst across calls for those). Size dst
+// with it to avoid allocation.
 const MaxPoints = 8
 
 // rank orders kinds for dispatch: each pair routine takes the lower rank
 // first and returns normals from it to the other.
-var rank = [...]int{Plane: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4, Convex: 5}
+var rank = [...]int{Plane: 0, TriMesh: 0, Heightfield: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4, Convex: 5}
 
 // Collide appends to dst the contact points between shape a at pose pa and
 // shape b at pose pb whose Gap ≤ margin (m), and returns dst. Normal points
@@ -88,10 +91,11 @@ var rank = [...]int{Plane: 0, Box: 1, Capsule: 2, Sphere: 3, Cylinder: 4, Convex
 // arguments: Collide(b, …, a, …) gives the same points with Normal negated
 // and the Key halves swapped (bit for bit). It does not allocate when dst
 // has spare capacity (at most 4 points per pair except cylinder–plane,
-// which gives up to 8).
+// which gives up to 8, and a TriMesh or Heightfield pair, up to 4 per
+// group of normals within 2.6° over the triangles under the shape).
 //
-// Every pair of kinds is supported except plane–plane (dst is returned
-// unchanged; Supported). Cylinder and convex pairs other than
+// Every pair of kinds is supported except two static-only kinds (plane,
+// trimesh, heightfield; dst is returned unchanged; Supported). Cylinder and convex pairs other than
 // plane–cylinder and plane–convex go through GJK and EPA (Distance) and a
 // manifold of up to 4 points (package documentation). Invalid shapes (Shape.Validate),
 // poses with a non-finite Pos or a zero or non-finite Rot, and a NaN margin
@@ -173,6 +177,11 @@ const swapTie = 1e-6
 // collide dispatches with rank[a.Kind] ≤ rank[b.Kind].
 func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64) []Point {
 	switch a.Kind {
+	case TriMesh, Heightfield:
+		if b.Kind >= Box && b.Kind <= Convex {
+			return meshPair(dst, a, fa, b, fb, margin)
+		}
+		return dst
 	case Plane:
 		switch b.Kind {
 		case Box:

@@ -644,7 +644,7 @@ func TestValidate(t *testing.T) {
 		{Shape{Kind: Sphere, Radius: math.NaN()}, "sphere: Radius: must be finite and > 0, got NaN"},
 		{Shape{Kind: Capsule, Radius: 1, Length: -1}, "capsule: Length: must be finite and ≥ 0, got -1"},
 		{Shape{Kind: Cylinder, Radius: math.Inf(1), Length: 1}, "cylinder: Radius: must be finite and > 0, got +Inf"},
-		{Shape{Kind: 7}, "shape: Kind: unknown kind 7 (want Plane, Box, Sphere, Capsule, Cylinder or Convex)"},
+		{Shape{Kind: 9}, "shape: Kind: unknown kind 9 (want Plane, Box, Sphere, Capsule, Cylinder, Convex, TriMesh or Heightfield)"},
 		{NewPlane(), ""},
 		{Shape{Kind: Capsule, Radius: 1}, ""},
 	} {

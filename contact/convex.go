@@ -41,6 +41,8 @@ func (c *convex) extent() float64 {
 		return math.Max(s.Radius, s.halfLength())
 	case Convex:
 		return s.Hull.extent
+	case triangleKind:
+		return s.tri.extent
 	}
 	return 0
 }
@@ -75,6 +77,8 @@ func (c *convex) coreSupport(d mgl64.Vec3) mgl64.Vec3 {
 		}
 	case Convex:
 		p = c.s.Hull.mesh.Vertices[c.s.Hull.support(l)]
+	case triangleKind:
+		p = c.s.tri.support(l)
 	}
 	return f.toWorld(p)
 }
@@ -91,10 +95,15 @@ func (c *convex) support(d mgl64.Vec3) mgl64.Vec3 {
 }
 
 // Supported reports whether Collide has a routine for shapes of kinds a
-// and b (in either order): every pair of the six kinds except
-// plane–plane (two static half-spaces). A kind outside Plane..Convex is
+// and b (in either order): every pair of the eight kinds except two
+// static-only kinds (plane, triangle mesh, heightfield: StaticOnly). A kind outside Plane..Convex is
 // never supported.
 func Supported(a, b Kind) bool {
-	ok := func(k Kind) bool { return k >= Plane && k <= Convex }
-	return ok(a) && ok(b) && !(a == Plane && b == Plane)
+	ok := func(k Kind) bool { return k >= Plane && k <= Heightfield }
+	return ok(a) && ok(b) && !(StaticOnly(a) && StaticOnly(b))
 }
+
+// StaticOnly reports whether shapes of kind k may only belong to the world
+// or a static body (Plane, TriMesh, Heightfield): they have no mass
+// properties and no routine against one another.
+func StaticOnly(k Kind) bool { return k == Plane || k == TriMesh || k == Heightfield }

@@ -87,6 +87,14 @@ func featureFacing(s Shape, f *frame, d mgl64.Vec3, out *polyFeat) {
 		out.face, out.nrm = true, f.vecToWorld(m.Normals[fi])
 		out.inc = uint32(fi)
 		out.id = FeatureFace | uint32(fi)&0xffff
+	case triangleKind:
+		t := s.tri
+		for k := 0; k < 3; k++ {
+			put(f.toWorld(t.v[k]))
+		}
+		nw := f.vecToWorld(t.n)
+		out.face, out.nrm = true, nw.Mul(sgn(nw.Dot(d)))
+		out.inc, out.id = 0, FeatureFace
 	case Cylinder:
 		a := f.ax[2]
 		switch {
@@ -160,6 +168,12 @@ func convexPair(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin floa
 	if !(sep.Gap <= margin) || !num.FiniteVec(sep.Normal) {
 		return dst
 	}
+	return convexManifold(dst, a, fa, &A, b, fb, &B, sep, margin)
+}
+
+// convexManifold is convexPair's manifold from the separation sep of A
+// (shape a) and B (shape b): a clipped face manifold, or the single point.
+func convexManifold(dst []Point, a Shape, fa *frame, A *convex, b Shape, fb *frame, B *convex, sep Separation, margin float64) []Point {
 	n := sep.Normal
 	ext := math.Max(A.extent(), B.extent())
 	tol := boxTol * ext
@@ -168,10 +182,10 @@ func convexPair(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin floa
 	featureFacing(b, fb, n.Mul(-1), &fB)
 	sA, sB := math.Inf(-1), math.Inf(-1)
 	if fA.face {
-		sA = faceSep(&A, &B, fA.nrm)
+		sA = faceSep(A, B, fA.nrm)
 	}
 	if fB.face {
-		sB = faceSep(&B, &A, fB.nrm)
+		sB = faceSep(B, A, fB.nrm)
 	}
 	refA := fA.face && !(fB.face && sB > sA+tol)
 	sF := sA

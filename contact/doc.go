@@ -108,10 +108,16 @@
 //	                   box–box's face bias of the gap, the other feature clipped against its
 //	                   side planes (Sutherland–Hodgman, ≤ 4 points as box–box); otherwise
 //	                   1 point (convexpair.go). A cube's hull gives box–box's face points.
+//	mesh–any           TriMesh or Heightfield with box, sphere, capsule, cylinder or convex:
+//	                   each triangle under the shape's box (AABB tree, or grid cells) as a
+//	                   convex of 3 vertices through convex–any (≤ 4 points per triangle),
+//	                   internal edges handled ("Triangle meshes"); repeated points merged
+//	                   and each group of normals within 2.6° reduced to 4 (trimesh.go)
 //
-// Not supported (Collide returns dst unchanged): plane–plane (both are
-// static). Supported reports this for a pair of kinds; stepper.World.AddGeom
-// refuses a geom that could meet another it has no routine for.
+// Not supported (Collide returns dst unchanged): pairs of two static-only
+// kinds (StaticOnly: plane, trimesh, heightfield). Supported reports this
+// for a pair of kinds; stepper.World.AddGeom refuses a geom that could meet
+// another it has no routine for.
 //
 // # Convex pairs: GJK and EPA
 //
@@ -170,6 +176,29 @@
 // order), so a cube's hull matches box–box point for point only while the
 // clipped polygon has at most 4 corners.
 //
+// # Triangle meshes
+//
+// TriMesh (NewTriMesh, a mesh.Mesh) and Heightfield (NewHeightfield, a
+// grid of heights, two triangles per cell) are static: the stepper must
+// not give them to a moving body. Their Bounds is the box of all
+// triangles; per pair an AABB tree over the triangles (built once,
+// median splits, deterministic) or the grid cells under the shape narrow
+// the work to the triangles it may touch, and a triangle whose plane
+// separates it by more than the margin is skipped before GJK. Internal
+// edges follow Bullet's btAdjustInternalEdgeContacts idea (Coumans, Bullet
+// Physics SDK, btInternalEdgeUtility, 2010): each shared edge is classified once as convex or as
+// flat/concave (bent by less than 1e-3 rad, or inwards); a contact on a
+// flat or concave edge, inside a face, or on a vertex whose two edges in
+// the triangle are flat or concave takes the face normal, and the shape's
+// feature facing the face is clipped against the triangle; on a convex
+// edge a normal outside the wedge of the two face normals is dropped (the
+// neighbour's face owns it). The back of a triangle pushes only when its
+// plane is the shallower way out. A box sliding over a flat triangulated
+// plane so sees one plane. The mesh half of a Key is the triangle index
+// in its low 24 bits and 8 bits folded from the triangle's own feature
+// (face, or clipped corner) above. (*MeshTree).Raycast and
+// (*HeightGrid).Raycast give ray hits for queries.
+//
 // # Broad phase
 //
 // Shape.Bounds gives a world AABB grown by a margin (planes: unbounded,
@@ -182,5 +211,7 @@
 //   - van den Bergen, G. (2001), "Proximity queries and penetration depth computation on 3D game objects", Game Developers Conference.
 //   - van den Bergen, G. (2003), Collision Detection in Interactive 3D Environments, Morgan Kaufmann.
 //   - Ericson, C. (2005), Real-Time Collision Detection, Morgan Kaufmann.
+//   - Coumans, E. (2010), Bullet Physics SDK 2.76, btInternalEdgeUtility (btAdjustInternalEdgeContacts).
+//   - Möller, T. and Trumbore, B. (1997), "Fast, minimum storage ray/triangle intersection", Journal of Graphics Tools 2(1), 21–28.
 //   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.
 package contact

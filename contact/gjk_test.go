@@ -197,14 +197,14 @@ func TestDistanceInvalid(t *testing.T) {
 }
 
 func TestSupported(t *testing.T) {
-	for a := Plane; a <= Convex; a++ {
-		for b := Plane; b <= Convex; b++ {
-			if got, want := Supported(a, b), !(a == Plane && b == Plane); got != want {
+	for a := Plane; a <= Heightfield; a++ {
+		for b := Plane; b <= Heightfield; b++ {
+			if got, want := Supported(a, b), !(StaticOnly(a) && StaticOnly(b)); got != want {
 				t.Errorf("Supported(%v, %v) = %v", a, b, got)
 			}
 		}
 	}
-	if Supported(Kind(6), Box) || Supported(Box, Kind(-1)) {
+	if Supported(Kind(8), Box) || Supported(Box, Kind(-1)) || Supported(triangleKind, Box) {
 		t.Error("unknown kinds supported")
 	}
 }

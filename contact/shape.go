@@ -15,15 +15,21 @@ type Kind int
 
 // The shape kinds.
 const (
-	Plane    Kind = iota // static half-space z ≤ 0 of its pose, normal +z
-	Box                  // Size: full side lengths
-	Sphere               // Radius
-	Capsule              // Radius around the segment of full Length along z
-	Cylinder             // Radius, full Length along z
-	Convex               // Hull: a convex polyhedron (NewConvex, NewConvexHull)
+	Plane       Kind = iota // static half-space z ≤ 0 of its pose, normal +z
+	Box                     // Size: full side lengths
+	Sphere                  // Radius
+	Capsule                 // Radius around the segment of full Length along z
+	Cylinder                // Radius, full Length along z
+	Convex                  // Hull: a convex polyhedron (NewConvex, NewConvexHull)
+	TriMesh                 // Mesh: a static triangle mesh (NewTriMesh)
+	Heightfield             // Field: a static grid of heights (NewHeightfield)
+
+	// triangleKind is one triangle of a TriMesh or Heightfield as the
+	// convex routines see it (Shape.tri); never a user shape.
+	triangleKind Kind = 64
 )
 
-var kindNames = [...]string{"plane", "box", "sphere", "capsule", "cylinder", "convex"}
+var kindNames = [...]string{"plane", "box", "sphere", "capsule", "cylinder", "convex", "trimesh", "heightfield"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -47,16 +53,23 @@ func (k Kind) String() string {
 //     of the local origin; a body frame at its centre of mass takes the
 //     hull mesh.Hull.Translated by −com). Build it with NewConvex or
 //     NewConvexHull; a Convex shape without a Hull is invalid.
+//   - TriMesh: Mesh, a static triangle mesh (NewTriMesh); static only.
+//   - Heightfield: Field, a static grid of heights (NewHeightfield);
+//     static only.
 //   - Plane: static only; the plane z = 0 through the local origin with
 //     normal +z; the half-space z ≤ 0 is solid. It has no size fields.
 //
 // Fields that do not belong to the Kind are ignored.
 type Shape struct {
 	Kind   Kind
-	Size   mgl64.Vec3 // box full side lengths along local x, y, z, m
-	Radius float64    // sphere, capsule and cylinder radius, m
-	Length float64    // capsule straight part / cylinder full length along local z, m
-	Hull   *Hull      // convex polyhedron (Convex), local frame
+	Size   mgl64.Vec3  // box full side lengths along local x, y, z, m
+	Radius float64     // sphere, capsule and cylinder radius, m
+	Length float64     // capsule straight part / cylinder full length along local z, m
+	Hull   *Hull       // convex polyhedron (Convex), local frame
+	Mesh   *MeshTree   // static triangle mesh (TriMesh), local frame
+	Field  *HeightGrid // static grid of heights (Heightfield), local frame
+
+	tri *meshTri // one triangle of a mesh (triangleKind), the mesh's local frame
 }
 
 // half returns the box half extents, Size/2 (exact: a power-of-two scale).
@@ -137,8 +150,16 @@ func (s Shape) Validate() error {
 		if s.Hull == nil || s.Hull.mesh == nil {
 			errs = append(errs, &FieldError{What: name, Field: "Hull", Value: nil, Reason: "must be set (NewConvex or NewConvexHull), got nil"})
 		}
+	case TriMesh:
+		if s.Mesh == nil || len(s.Mesh.tris) == 0 {
+			errs = append(errs, &FieldError{What: name, Field: "Mesh", Value: nil, Reason: "must be set (NewTriMesh), got nil"})
+		}
+	case Heightfield:
+		if s.Field == nil || len(s.Field.h) == 0 {
+			errs = append(errs, &FieldError{What: name, Field: "Field", Value: nil, Reason: "must be set (NewHeightfield), got nil"})
+		}
 	default:
-		errs = append(errs, &FieldError{What: "shape", Field: "Kind", Value: s.Kind, Reason: fmt.Sprintf("unknown kind %d (want Plane, Box, Sphere, Capsule, Cylinder or Convex)", int(s.Kind))})
+		errs = append(errs, &FieldError{What: "shape", Field: "Kind", Value: s.Kind, Reason: fmt.Sprintf("unknown kind %d (want Plane, Box, Sphere, Capsule, Cylinder, Convex, TriMesh or Heightfield)", int(s.Kind))})
 	}
 	return errors.Join(errs...)
 }
@@ -159,6 +180,12 @@ func (s Shape) valid() bool {
 		return p(s.Radius) && p(s.Length)
 	case Convex:
 		return s.Hull != nil && s.Hull.mesh != nil
+	case TriMesh:
+		return s.Mesh != nil && len(s.Mesh.tris) > 0
+	case Heightfield:
+		return s.Field != nil && len(s.Field.h) > 0
+	case triangleKind:
+		return s.tri != nil
 	}
 	return false
 }
@@ -240,6 +267,11 @@ func (s Shape) Bounds(p Pose, margin float64) AABB {
 		inf := math.Inf(1)
 		return AABB{Min: mgl64.Vec3{inf, inf, inf}, Max: mgl64.Vec3{-inf, -inf, -inf}}
 	}
+	return s.boundsIn(&f, margin)
+}
+
+// boundsIn is Bounds for a valid shape placed by frame f.
+func (s Shape) boundsIn(f *frame, margin float64) AABB {
 	var ext mgl64.Vec3
 	switch s.Kind {
 	case Plane:
@@ -276,6 +308,10 @@ func (s Shape) Bounds(p Pose, margin float64) AABB {
 			a := f.ax[2][i]
 			ext[i] = math.Abs(a)*s.halfLength() + s.Radius*math.Sqrt(math.Max(0, 1-a*a))
 		}
+	case TriMesh:
+		return boxOfLocalBox(f, s.Mesh.lo, s.Mesh.hi, margin)
+	case Heightfield:
+		return boxOfLocalBox(f, s.Field.lo, s.Field.hi, margin)
 	case Convex:
 		// The posed vertices' box, exact: a scan of a small hull, else the
 		// support vertices along ±(world axis) in the local frame.

@@ -19,7 +19,7 @@ func (s *SceneSpec) resolveMeshes(name string) {
 	dir := filepath.Dir(name)
 	fix := func(sh []ShapeSpec) {
 		for i := range sh {
-			if m := sh[i].Mesh; sh[i].Type == contact.Convex && m != "" && !filepath.IsAbs(m) {
+			if m := sh[i].Mesh; (sh[i].Type == contact.Convex || sh[i].Type == contact.TriMesh) && m != "" && !filepath.IsAbs(m) {
 				sh[i].Mesh = filepath.Join(dir, m)
 			}
 		}

@@ -75,8 +75,12 @@
 //     of mesh, an STL or OBJ file relative to the scene file's directory,
 //     scaled by scale [sx, sy, sz]; the hull is moved so that its centroid
 //     is at the shape's position, and its volume and inertia are the
-//     solid hull's) or plane (static only:
-//     the plane z = 0 of its pose, solid below); position and orientation
+//     solid hull's), plane (static only:
+//     the plane z = 0 of its pose, solid below), trimesh (static only: the
+//     triangles of mesh, an STL or OBJ file scaled by scale, or vertices
+//     [[x, y, z], …] and triangles [[i, j, k], …], counter-clockwise seen
+//     from the free side) or heightfield (static only: heights, rows along
+//     x, times size[2], over size[0] × size[1] centred on its position); position and orientation
 //     in the body frame; material {friction μ, rolling c_rr (m), stiffness
 //     k (N/m, 0 = rigid), damping (SPOOK time, s), restitution}
 //     (stepper.Material); category and mask, collision filter bits

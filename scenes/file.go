@@ -201,6 +201,16 @@ type ShapeSpec struct {
 	Points []mgl64.Vec3
 	Mesh   string
 	Scale  mgl64.Vec3
+
+	// TriMesh (static only): the triangles of the file Mesh (scaled by
+	// Scale), or Vertices (m, shape frame) and Triangles (vertex indices,
+	// counter-clockwise seen from the free side); one of the two.
+	Vertices  []mgl64.Vec3
+	Triangles [][3]int
+	// Heightfield (static only): Heights[j][i] (row j along x, all rows of
+	// one length nx ≥ 2, ny ≥ 2 rows), times Size[2], over Size[0] × Size[1]
+	// (m) centred on the shape's origin (contact.NewHeightfield).
+	Heights [][]float64
 }
 
 // Joint types of JointSpec.Type.
@@ -650,6 +660,9 @@ func (s *ShapeSpec) shape() contact.Shape {
 		return contact.Shape{Kind: s.Type, Radius: s.Radius, Length: s.Length}
 	case contact.Convex:
 		return s.convexShape()
+	case contact.TriMesh, contact.Heightfield:
+		sh, _, _ := s.staticMeshShape()
+		return sh
 	}
 	return contact.Shape{Kind: s.Type}
 }

@@ -290,7 +290,7 @@ func TestLoadErrors(t *testing.T) {
 		{"radius on box", head + `"bodies": [{"name": "a", "mass": 1, "shapes": [{"type": "box", "size": [1, 1, 1], "radius": 1}]}]}`,
 			"f.json: bodies[0].shapes[0].radius: unknown key for a box (valid: type, size, position, orientation, material, category, mask)"},
 		{"shape type", head + `"bodies": [{"name": "a", "mass": 1, "shapes": [{"type": "cone"}]}]}`,
-			`f.json: bodies[0].shapes[0].type: unknown value "cone" (want box, sphere, capsule, cylinder, convex, plane)`},
+			`f.json: bodies[0].shapes[0].type: unknown value "cone" (want box, sphere, capsule, cylinder, convex, plane, trimesh, heightfield)`},
 		{"size short", head + `"bodies": [{"name": "a", "mass": 1, "shapes": [{"type": "box", "size": [1, 1]}]}]}`,
 			"f.json: bodies[0].shapes[0].size: must be an array of 3 numbers, got an array of 2"},
 		{"zero mass", head + `"bodies": [{"name": "a", "mass": 0, "inertia": [1, 1, 1]}]}`,

@@ -111,7 +111,7 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 	o.done("")
 }
 
-var shapeNames = []string{"box", "sphere", "capsule", "cylinder", "convex", "plane"}
+var shapeNames = []string{"box", "sphere", "capsule", "cylinder", "convex", "plane", "trimesh", "heightfield"}
 
 func decodeShape(p *problems, n *jnode, path string) ShapeSpec {
 	s := ShapeSpec{} // Rot zero: identity, unless given
@@ -141,19 +141,13 @@ func decodeShape(p *problems, n *jnode, path string) ShapeSpec {
 		o.num("length", &s.Length, true)
 	case "convex":
 		s.Type = contact.Convex
-		for i, e := range o.array("points") {
-			var x [3]float64
-			pp := fmt.Sprintf("%s.points[%d]", path, i)
-			if e.kind != jArray || len(e.arr) != 3 {
-				p.add(pp, "must be an array of 3 numbers, got %s", describe(e))
-			} else if decodeNums(p, e, pp, x[:]) {
-				s.Points = append(s.Points, x)
-			}
-		}
+		s.Points = decodeVecs(p, o.array("points"), path+".points")
 		o.str("mesh", &s.Mesh, false)
 		o.vec3("scale", &s.Scale, false)
 	case "plane":
 		s.Type = contact.Plane
+	case "trimesh", "heightfield":
+		decodeStaticMesh(p, o, path, kind, &s)
 	}
 	o.vec3("position", &s.Pos, false)
 	o.quat("orientation", &s.Rot)
@@ -169,6 +163,65 @@ func decodeShape(p *problems, n *jnode, path string) ShapeSpec {
 	o.bits("mask", &s.Mask)
 	o.done("a " + kind)
 	return s
+}
+
+// decodeVecs reads an array of [x, y, z] points at path; a bad element is
+// reported and left out.
+func decodeVecs(p *problems, arr []*jnode, path string) []mgl64.Vec3 {
+	var out []mgl64.Vec3
+	for i, e := range arr {
+		var x [3]float64
+		pp := fmt.Sprintf("%s[%d]", path, i)
+		if e.kind != jArray || len(e.arr) != 3 {
+			p.add(pp, "must be an array of 3 numbers, got %s", describe(e))
+		} else if decodeNums(p, e, pp, x[:]) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// decodeStaticMesh reads the keys of a trimesh (mesh and scale, or
+// vertices and triangles) or heightfield (heights, size) shape.
+func decodeStaticMesh(p *problems, o *objDec, path, kind string, s *ShapeSpec) {
+	if kind == "heightfield" {
+		s.Type = contact.Heightfield
+		o.vec3("size", &s.Size, true)
+		for j, row := range o.array("heights") {
+			rp := fmt.Sprintf("%s.heights[%d]", path, j)
+			if row.kind != jArray {
+				p.add(rp, "must be an array of numbers (one row along x), got %s", describe(row))
+				continue
+			}
+			r := make([]float64, len(row.arr))
+			decodeNums(p, row, rp, r)
+			s.Heights = append(s.Heights, r)
+		}
+		return
+	}
+	s.Type = contact.TriMesh
+	o.str("mesh", &s.Mesh, false)
+	o.vec3("scale", &s.Scale, false)
+	s.Vertices = decodeVecs(p, o.array("vertices"), path+".vertices")
+	for i, e := range o.array("triangles") {
+		var x [3]float64
+		pp := fmt.Sprintf("%s.triangles[%d]", path, i)
+		if e.kind != jArray || len(e.arr) != 3 {
+			p.add(pp, "must be an array of 3 vertex indices, got %s", describe(e))
+			continue
+		}
+		if !decodeNums(p, e, pp, x[:]) {
+			continue
+		}
+		var t [3]int
+		for k, v := range x {
+			if v != math.Trunc(v) || v < 0 || v > math.MaxInt32 {
+				p.add(fmt.Sprintf("%s[%d]", pp, k), "must be a vertex index (an integer ≥ 0), got %v", v)
+			}
+			t[k] = int(v)
+		}
+		s.Triangles = append(s.Triangles, t)
+	}
 }
 
 func decodeBody(p *problems, n *jnode, path string) BodySpec {

@@ -223,6 +223,8 @@ func (s *ShapeSpec) node() *jnode {
 			n.set("mesh", jstr(s.Mesh))
 			setVec(n, "scale", s.Scale)
 		}
+	case contact.TriMesh, contact.Heightfield:
+		s.staticMeshNode(n)
 	}
 	setVec(n, "position", s.Pos)
 	if r := s.rot(); r != mgl64.QuatIdent() {

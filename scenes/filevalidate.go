@@ -319,6 +319,8 @@ func (s *ShapeSpec) validate(p *problems, path string, static bool) {
 		chkPos(p, path+".length", s.Length, "m")
 	case contact.Convex:
 		s.validateConvex(p, path)
+	case contact.TriMesh, contact.Heightfield:
+		s.validateStaticMesh(p, path, static)
 	default:
 		p.add(path+".type", "unknown shape kind %d", int(s.Type))
 	}

@@ -466,18 +466,18 @@ func (im *importer) addMesh(n *xnode, g MeshGeom) {
 	im.meshes = append(im.meshes, g)
 }
 
-// finishMeshes makes each recorded mesh geom a convex shape of its body
-// (or of the world) in spec: the hull of the file's vertices scaled, whose
-// centroid ShapeSpec places at Pos, so Pos is the geom's origin moved by
-// its rotation of the hull's centroid. It warns once about the geoms it
-// could not make a shape of, and once about the static ones: gorigid has
-// no triangle-mesh shape yet, so a static mesh (terrain, a fixture)
-// collides as its convex hull.
+// finishMeshes makes each recorded mesh geom a shape of its body (or of
+// the world) in spec: on the world or a static body a trimesh of the
+// file's triangles scaled, at the geom's pose; on a moving body the convex
+// hull of the file's vertices scaled (as MuJoCo collides a mesh geom),
+// whose centroid ShapeSpec places at Pos, so Pos is the geom's origin
+// moved by its rotation of the hull's centroid. It warns once about the
+// geoms it could not make a shape of.
 func (im *importer) finishMeshes(spec *SceneSpec) {
 	if len(im.meshes) == 0 {
 		return
 	}
-	var skipped, static []MeshGeom
+	var skipped []MeshGeom
 	why := ""
 	for _, g := range im.meshes {
 		if g.File == "" {
@@ -485,42 +485,49 @@ func (im *importer) finishMeshes(spec *SceneSpec) {
 			why = "file not found"
 			continue
 		}
-		scale := g.Scale
-		if scale == (mgl64.Vec3{}) {
-			scale = mgl64.Vec3{1, 1, 1}
+		var target *[]ShapeSpec
+		static := g.Body == WorldName
+		if static {
+			target = &spec.WorldShapes
 		}
-		h, err := loadHull(g.File, scale)
-		if err != nil {
-			skipped = append(skipped, g)
-			why = err.Error()
-			continue
-		}
-		rot := g.Rot
-		if rot == (mgl64.Quat{}) {
-			rot = mgl64.QuatIdent()
-		}
-		sh := ShapeSpec{Type: contact.Convex, Mesh: g.File, Scale: g.Scale, Pos: g.Pos.Add(rot.Rotate(h.com)), Rot: g.Rot,
-			Material: g.Material, Category: g.Category, Mask: g.Mask}
-		if g.Body == WorldName {
-			spec.WorldShapes = append(spec.WorldShapes, sh)
-			static = append(static, g)
-			continue
-		}
-		found := false
 		for i := range spec.Bodies {
-			if b := &spec.Bodies[i]; b.Name == g.Body {
-				b.Shapes = append(b.Shapes, sh)
-				found = true
-				if b.Static {
-					static = append(static, g)
-				}
-				break
+			if b := &spec.Bodies[i]; target == nil && b.Name == g.Body {
+				target, static = &b.Shapes, b.Static
 			}
 		}
-		if !found {
+		if target == nil {
 			skipped = append(skipped, g)
 			why = "its body was merged away"
+			continue
 		}
+		sh := ShapeSpec{Type: contact.TriMesh, Mesh: g.File, Scale: g.Scale, Pos: g.Pos, Rot: g.Rot,
+			Material: g.Material, Category: g.Category, Mask: g.Mask}
+		if static {
+			// A static mesh collides as its triangles.
+			if _, _, err := sh.staticMeshShape(); err != nil {
+				skipped = append(skipped, g)
+				why = err.Error()
+				continue
+			}
+		} else {
+			// A moving mesh collides as its convex hull, as MuJoCo's does.
+			scale := g.Scale
+			if scale == (mgl64.Vec3{}) {
+				scale = mgl64.Vec3{1, 1, 1}
+			}
+			h, err := loadHull(g.File, scale)
+			if err != nil {
+				skipped = append(skipped, g)
+				why = err.Error()
+				continue
+			}
+			rot := g.Rot
+			if rot == (mgl64.Quat{}) {
+				rot = mgl64.QuatIdent()
+			}
+			sh.Type, sh.Pos = contact.Convex, g.Pos.Add(rot.Rotate(h.com))
+		}
+		*target = append(*target, sh)
 	}
 	if len(skipped) > 0 {
 		first := skipped[0]
@@ -528,13 +535,6 @@ func (im *importer) finishMeshes(spec *SceneSpec) {
 			Msg: fmt.Sprintf("%d mesh geom(s) skipped (the first %q on body %q: %s): they do not collide (Warning.Meshes lists them)",
 				len(skipped), clip(first.Name), clip(first.Body), clip(why)),
 			Meshes: skipped})
-	}
-	if len(static) > 0 {
-		first := static[0]
-		im.warnings = append(im.warnings, Warning{File: im.file, Line: im.meshNode.line, Element: im.meshNode.name,
-			Msg: fmt.Sprintf("%d static mesh geom(s) (the first %q on body %q) collide as their convex hulls: gorigid has no triangle-mesh shape yet (Warning.Meshes lists them)",
-				len(static), clip(first.Name), clip(first.Body)),
-			Meshes: static})
 	}
 }
 

@@ -106,6 +106,7 @@ type mjcf struct {
 	meshdir    string
 	meshAssets map[string]meshAsset
 	hulls      map[string]*meshHull
+	hfields    map[string]ShapeSpec // hfield assets with inline elevation, as heightfield shapes
 	qpos       []float64
 	qadr       int
 	ident      int // unnamed body counter
@@ -894,7 +895,7 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		return m.errAt(n, "type: %q is not a geom type (want %s)", clip(typ), strings.Join(mjcfGeomTypes, ", "))
 	}
 	switch typ {
-	case "hfield", "sdf", "ellipsoid":
+	case "sdf", "ellipsoid":
 		m.warnOnce("geom:"+typ, n, "%s geom %q skipped: not available in gorigid", typ, clip(name))
 		return nil
 	}
@@ -946,6 +947,8 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		}
 	case "plane":
 		sh.Type = contact.Plane
+	case "hfield":
+		err = m.hfieldGeom(e, n, g.static, &sh)
 	case "sphere":
 		sh.Type = contact.Sphere
 		err = need(0, "radius")
@@ -1248,7 +1251,9 @@ func (m *mjcf) assets(n *xnode) error {
 			}
 			m.meshAssets[name] = meshAsset{node: a, file: file, scale: sc}
 		case "hfield":
-			m.warnOnce("asset:hfield", a, "heightfield assets are not used: heightfield shapes are not available")
+			if err := m.hfieldAsset(a); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
