@@ -20,10 +20,10 @@ type RayHit struct {
 }
 
 // RaySupported reports whether Raycast has a routine for shapes of kind k:
-// every kind from Plane to Convex. A shape kind added later (a triangle
-// mesh or heightfield) plugs in by a case in Raycast's switch and here;
-// until then Raycast reports no hit for it.
-func RaySupported(k Kind) bool { return k >= Plane && k <= Convex }
+// every kind from Plane to Heightfield. A shape kind added later plugs in
+// by a case in Raycast's switch and here; until then Raycast reports no
+// hit for it.
+func RaySupported(k Kind) bool { return k >= Plane && k <= Heightfield }
 
 // Raycast intersects the ray origin + t·dir/|dir|, 0 ≤ t ≤ maxDist (m),
 // with shape s at pose p and returns the first point of the solid it meets
@@ -72,6 +72,16 @@ func Raycast(s Shape, p Pose, origin, dir mgl64.Vec3, maxDist float64) (hit RayH
 		t, n, ok = rayCapsule(o, dl, s.Radius, s.halfLength())
 	case Convex:
 		t, n, ok = rayHull(o, dl, s.Hull)
+	case TriMesh, Heightfield:
+		// A surface, not a solid: the first triangle crossed, its normal
+		// facing the ray's origin (MeshTree.Raycast, HeightGrid.Raycast).
+		var th TriangleHit
+		if s.Kind == TriMesh {
+			th, ok = s.Mesh.Raycast(o, dl, maxDist)
+		} else {
+			th, ok = s.Field.Raycast(o, dl, maxDist)
+		}
+		t, n = th.T, th.Normal
 	}
 	if !ok || t > maxDist || !num.Finite(t) {
 		return RayHit{}, false
@@ -345,6 +355,21 @@ func (s Shape) BoundingRadius() float64 {
 			r2 = math.Max(r2, v.Dot(v))
 		}
 		return math.Sqrt(r2)
+	case TriMesh:
+		return boxRadius(s.Mesh.Bounds())
+	case Heightfield:
+		return boxRadius(s.Field.lo, s.Field.hi)
 	}
 	return 0
+}
+
+// boxRadius is the radius about the origin of the ball holding the local
+// box [lo, hi].
+func boxRadius(lo, hi mgl64.Vec3) float64 {
+	var r2 float64
+	for i := 0; i < 3; i++ {
+		m := math.Max(math.Abs(lo[i]), math.Abs(hi[i]))
+		r2 += m * m
+	}
+	return math.Sqrt(r2)
 }

@@ -177,8 +177,8 @@ func TestRaycastBadInput(t *testing.T) {
 			t.Errorf("%s: hit %+v, want none", c.name, h)
 		}
 	}
-	if RaySupported(Kind(99)) || !RaySupported(Convex) || !RaySupported(Plane) {
-		t.Error("RaySupported: want Plane..Convex only")
+	if RaySupported(Kind(99)) || !RaySupported(Convex) || !RaySupported(Plane) || !RaySupported(Heightfield) {
+		t.Error("RaySupported: want Plane..Heightfield only")
 	}
 	// A direction's length does not matter; maxDist is in metres.
 	h, ok := Raycast(s, at(0, 0, 0), o, mgl64.Vec3{0, 0, -1e-3}, 4)

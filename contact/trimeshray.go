@@ -6,9 +6,9 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 )
 
-// RayHit is the first crossing of a ray with a TriMesh or Heightfield, in
+// TriangleHit is the first crossing of a ray with a TriMesh or Heightfield, in
 // the shape's local frame.
-type RayHit struct {
+type TriangleHit struct {
 	T        float64    // ray parameter: the point is from + T·dir
 	Triangle int        // triangle index (a Heightfield's 2c or 2c+1 of cell c = j·(nx−1)+i)
 	Normal   mgl64.Vec3 // the triangle's unit normal (local), facing the ray's start
@@ -65,7 +65,7 @@ func raySlab(lo, hi, from, inv mgl64.Vec3, tMax float64) bool {
 	return true
 }
 
-func (h *RayHit) set(t *meshTri, id int, th float64, dir mgl64.Vec3) {
+func (h *TriangleHit) set(t *meshTri, id int, th float64, dir mgl64.Vec3) {
 	h.T, h.Triangle, h.Normal = th, id, t.n
 	if t.n.Dot(dir) > 0 {
 		h.Normal = t.n.Mul(-1)
@@ -77,9 +77,9 @@ func (h *RayHit) set(t *meshTri, id int, th float64, dir mgl64.Vec3) {
 // AABB tree nearest box first; ties in t go to the lower triangle index.
 // dir need not be unit (T is then in units of |dir|). It does not
 // allocate.
-func (m *MeshTree) Raycast(from, dir mgl64.Vec3, tMax float64) (RayHit, bool) {
+func (m *MeshTree) Raycast(from, dir mgl64.Vec3, tMax float64) (TriangleHit, bool) {
 	inv := mgl64.Vec3{1 / dir[0], 1 / dir[1], 1 / dir[2]}
-	var best RayHit
+	var best TriangleHit
 	found := false
 	var stack [64]int32
 	sp := 1
@@ -113,14 +113,14 @@ func (m *MeshTree) Raycast(from, dir mgl64.Vec3, tMax float64) (RayHit, bool) {
 // 0 ≤ t ≤ tMax, crosses (either face), in the field's local frame: it
 // tests the cells under the ray segment's box (ties to the lower
 // triangle index). It does not allocate.
-func (h *HeightGrid) Raycast(from, dir mgl64.Vec3, tMax float64) (RayHit, bool) {
+func (h *HeightGrid) Raycast(from, dir mgl64.Vec3, tMax float64) (TriangleHit, bool) {
 	to := from.Add(dir.Mul(tMax))
 	if !num2Finite(from, to) {
-		return RayHit{}, false
+		return TriangleHit{}, false
 	}
 	box := AABB{Min: mgl64.Vec3{math.Min(from[0], to[0]), math.Min(from[1], to[1]), math.Min(from[2], to[2])},
 		Max: mgl64.Vec3{math.Max(from[0], to[0]), math.Max(from[1], to[1]), math.Max(from[2], to[2])}}
-	var best RayHit
+	var best TriangleHit
 	found := false
 	if box.Max[0] < h.lo[0] || box.Min[0] > h.hi[0] || box.Max[1] < h.lo[1] || box.Min[1] > h.hi[1] {
 		return best, false

@@ -124,8 +124,8 @@ func (w *World) AddGeom(g Geom) (int, error) {
 	if err := g.Shape.Validate(); err != nil {
 		return 0, fmt.Errorf("geom %d: %w", i, err)
 	}
-	if g.Shape.Kind == contact.Plane && g.Body != constraint.World && !w.Bodies[g.Body].Static {
-		return 0, fmt.Errorf("geom %d: Shape: a plane must belong to the world or a static body, body %d is not static", i, g.Body)
+	if contact.StaticOnly(g.Shape.Kind) && g.Body != constraint.World && !w.Bodies[g.Body].Static {
+		return 0, fmt.Errorf("geom %d: Shape: a %v must belong to the world or a static body, body %d is not static", i, g.Shape.Kind, g.Body)
 	}
 	if g.Local.Rot == (mgl64.Quat{}) {
 		g.Local.Rot = mgl64.QuatIdent()

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/mesh"
@@ -153,4 +154,26 @@ func BenchmarkPileOnTriMesh(b *testing.B) {
 		contacts = st.Contacts
 	}
 	b.ReportMetric(float64(contacts), "contacts")
+}
+
+// A triangle mesh or heightfield on a moving body is refused by AddGeom
+// with an error naming the kind, as a plane is: they have no mass
+// properties and collide only as static geometry.
+func TestStaticOnlyShapesOnMovingBodies(t *testing.T) {
+	w, err := stepper.New(stepper.DefaultSettings())
+	require.NoError(t, err)
+	b := &body.Body{Mass: 1, Inertia: body.BoxInertia(1, 1, 1, 1), Rot: mgl64.QuatIdent()}
+	i, err := w.AddBody(b)
+	require.NoError(t, err)
+	tm, err := contact.NewTriMesh(gridMesh(2, 2, 1, 0, 0))
+	require.NoError(t, err)
+	hf, err := contact.NewHeightfield(2, 2, 1, 1, make([]float64, 4))
+	require.NoError(t, err)
+	for _, s := range []contact.Shape{tm, hf} {
+		_, err := w.AddGeom(stepper.Geom{Body: i, Shape: s})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), s.Kind.String())
+		_, err = w.AddGeom(stepper.Geom{Body: constraint.World, Shape: s})
+		assert.NoError(t, err, "%v on the world", s.Kind)
+	}
 }
