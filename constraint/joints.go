@@ -18,7 +18,30 @@ var (
 	_ Positional = (*Distance)(nil)
 	_ Constraint = (*GearJoint)(nil)
 	_ Constraint = (*DifferentialJoint)(nil)
+	_ Axial      = (*Hinge)(nil)
+	_ Axial      = (*Prismatic)(nil)
 )
+
+// Wrench is a force (N, through the centre of mass) and torque (N·m) on
+// one body, world frame; Body is World for a joint's static side.
+type Wrench struct {
+	Body          int
+	Force, Torque mgl64.Vec3
+}
+
+// Axial is a one-coordinate joint (Hinge, Prismatic) whose coordinate can
+// be driven: AxisWrench maps a generalized force f on the coordinate to
+// the equal and opposite wrenches on its two bodies (Jᵀ f of the
+// coordinate's row), which actuators add to the bodies' applied loads.
+type Axial interface {
+	Constraint
+	AxisWrench(ctx *Context, f float64) ([2]Wrench, error)
+}
+
+// wrenches is Jᵀ f for ids and the blocks (la, aa), (lb, ab).
+func wrenches(ids [2]int, f float64, la, aa, lb, ab mgl64.Vec3) [2]Wrench {
+	return [2]Wrench{{ids[0], la.Mul(f), aa.Mul(f)}, {ids[1], lb.Mul(f), ab.Mul(f)}}
+}
 
 // Ball is a spherical joint: the anchor points of A and B coincide. 3
 // bilateral rows, φ = w_a − w_b (world x, y, z components, m).
@@ -132,7 +155,9 @@ func (j *Fixed) Violation(ctx *Context, dst []float64) error {
 // g = (x (u_a × v_b) − y (u_a × u_b))/(x² + y²) (g = n when the axes are
 // aligned). Optional rows, in this order after the 5: lower limit
 // (φ = θ − θ_lo), upper limit (φ = θ_hi − θ), motor (θ̇ = speed, torque
-// bound), friction (θ̇ = 0, torque bound).
+// bound), friction (θ̇ = 0, torque bound), spring-damper-armature
+// (SetSpringDamper, SetArmature; φ = θ − rest), servo (SetServo;
+// φ = θ − target, torque bound).
 type Hinge struct {
 	pair
 	axis
@@ -159,7 +184,7 @@ func NewHinge(bodies []*body.Body, a, b int, pivot, axisW mgl64.Vec3) (*Hinge, e
 	sa, sb := localPose(bodies, a), localPose(bodies, b)
 	p1, p2 := num.Perp(n)
 	j := &Hinge{pair: p,
-		axis: axis{label: p.what, unit: "rad", forceUnit: "torque (N·m)", limitLo: -math.Pi, limitHi: math.Pi},
+		axis: axis{label: p.what, unit: "rad", forceUnit: "torque (N·m)", limitLo: -math.Pi, limitHi: math.Pi, angular: true},
 		la:   sa.toLocalPoint(pivot), lb: sb.toLocalPoint(pivot),
 		na: sa.toLocalVec(n), nb: sb.toLocalVec(n),
 		p1b: sb.toLocalVec(p1), p2b: sb.toLocalVec(p2),
@@ -212,6 +237,18 @@ func (j *Hinge) AngleRate(ctx *Context) (float64, error) {
 	return g.Dot(wa.Sub(wb)), nil
 }
 
+// AxisWrench returns the torques on A and B of a generalized torque f
+// (N·m) about the hinge axis, Jᵀ f for the angle row: f g on A, −f g on B
+// (g = n when the axes are aligned), for the bodies' poses in ctx.
+func (j *Hinge) AxisWrench(ctx *Context, f float64) ([2]Wrench, error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return [2]Wrench{}, err
+	}
+	_, g := j.angle(pa, pb)
+	return wrenches(j.ids, f, mgl64.Vec3{}, g, mgl64.Vec3{}, g.Mul(-1)), nil
+}
+
 // Fill writes the 3 ball rows, the 2 axis rows and the optional rows.
 func (j *Hinge) Fill(rows []Row, ctx *Context) error {
 	n := j.Dim()
@@ -233,7 +270,7 @@ func (j *Hinge) Fill(rows []Row, ctx *Context) error {
 	}
 	if n > 5 {
 		th, g := j.angle(pa, pb)
-		j.axis.fill(rows[5:n], j.ids, ctx.H, th, mgl64.Vec3{}, g, mgl64.Vec3{}, g.Mul(-1))
+		j.axis.fill(rows[5:n], j.ids, ctx, th, mgl64.Vec3{}, g, mgl64.Vec3{}, g.Mul(-1))
 	}
 	return nil
 }
@@ -259,7 +296,8 @@ func (j *Hinge) Violation(ctx *Context, dst []float64) error {
 // The slide s = d·n (m, 0 at creation) has the same Jacobian form with n;
 // optional rows, in order: lower limit (φ = s − lo), upper limit
 // (φ = hi − s), motor (ṡ = speed, force bound), friction (ṡ = 0, force
-// bound).
+// bound), spring-damper-armature (φ = s − rest), servo (φ = s − target,
+// force bound).
 type Prismatic struct {
 	pair
 	axis
@@ -318,9 +356,21 @@ func (j *Prismatic) Fill(rows []Row, ctx *Context) error {
 	}
 	if n > 5 {
 		nw := pb.vec(j.nb)
-		j.axis.fill(rows[5:n], j.ids, ctx.H, d.Dot(nw), nw, ra.Cross(nw), nw.Mul(-1), rab.Cross(nw).Mul(-1))
+		j.axis.fill(rows[5:n], j.ids, ctx, d.Dot(nw), nw, ra.Cross(nw), nw.Mul(-1), rab.Cross(nw).Mul(-1))
 	}
 	return nil
+}
+
+// AxisWrench returns the forces and torques on A and B of a generalized
+// force f (N) along the slide, Jᵀ f for the slide row: f n at A's anchor on
+// A, the opposite on B at the same point, for the bodies' poses in ctx.
+func (j *Prismatic) AxisWrench(ctx *Context, f float64) ([2]Wrench, error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return [2]Wrench{}, err
+	}
+	wa, n := pa.point(j.la), pb.vec(j.nb)
+	return wrenches(j.ids, f, n, wa.Sub(pa.p).Cross(n), n.Mul(-1), wa.Sub(pb.p).Cross(n).Mul(-1)), nil
 }
 
 // Slide returns s (m), A's displacement relative to B along the axis.
