@@ -51,7 +51,7 @@ func TestHingeSpringRows(t *testing.T) {
 	bs[0].Rot, bs[0].Pos = q, q.Rotate(mgl64.Vec3{1, 0, 0})
 	bs[0].AngVel = mgl64.Vec3{0, 0, 1.5}
 	ctx := &Context{Bodies: bs, H: h}
-	rows := make([]Row, 7)
+	rows := make([]Row, 7, 8)
 	require.NoError(t, j.Fill(rows, ctx))
 	sp, sv := rows[5], rows[6]
 	assert.Equal(t, Spring, sp.Kind)
@@ -67,6 +67,14 @@ func TestHingeSpringRows(t *testing.T) {
 	require.NoError(t, j.SetServoTarget(0.1))
 	require.NoError(t, j.Fill(rows, ctx))
 	assert.InDelta(t, -3.1, rows[6].Phi, 1e-12)
+	require.NoError(t, j.SetEffort(-2))
+	require.Equal(t, 8, j.Dim())
+	rows = rows[:8]
+	require.NoError(t, j.Fill(rows, ctx))
+	assert.Equal(t, Motor, rows[7].Kind)
+	assert.Equal(t, [2]float64{-2 * h, -2 * h}, [2]float64{rows[7].Lo, rows[7].Hi}, "impulse fixed at f h")
+	assert.Error(t, j.SetEffort(math.Inf(1)))
+	j.ClearEffort()
 	j.ClearServo()
 	assert.Error(t, j.SetServoTarget(0))
 	require.NoError(t, j.SetSpringDamper(0, 0, 0))

@@ -234,6 +234,10 @@ type axis struct {
 	stiffness, damping, rest float64 // N·m/rad or N/m, N·m·s/rad or N·s/m, rad or m
 	armature                 float64 // kg·m² or kg
 
+	// Generalized force applied this step (a Motor row with fixed impulse).
+	effortOn bool
+	effort   float64 // N·m or N
+
 	// Position servo (one bounded Spring row).
 	servoOn                    bool
 	target, kp, kd, servoLimit float64
@@ -259,8 +263,33 @@ func (x *axis) dim() int {
 	if x.servoOn {
 		n++
 	}
+	if x.effortOn {
+		n++
+	}
 	return n
 }
+
+// SetEffort applies the generalized force f (N·m about a hinge's axis, N
+// along a slider's) on the joint's coordinate for every following step,
+// until changed: a torque or force actuator, whose input a Go controller
+// sets each step (stepper.Effort). It is a Motor row whose impulse is
+// fixed, Lo = Hi = f h, so the bodies receive exactly Jᵀ f h — equal and
+// opposite, at the step's start pose — and the row counts as driving work
+// and keeps its island awake as a motor does. f = 0 keeps the row (a zero
+// load); ClearEffort removes it.
+func (x *axis) SetEffort(f float64) error {
+	if !num.Finite(f) {
+		return fmt.Errorf("%s: effort %s: must be finite, got %v", x.label, x.forceUnit, f)
+	}
+	x.effortOn, x.effort = true, f
+	return nil
+}
+
+// Effort returns the generalized force SetEffort set (0 when none).
+func (x *axis) Effort() float64 { return x.effort }
+
+// ClearEffort removes the effort row.
+func (x *axis) ClearEffort() { x.effortOn, x.effort = false, 0 }
 
 // passive reports whether the joint has a spring, damper or armature row.
 func (x *axis) passive() bool { return x.stiffness > 0 || x.damping > 0 || x.armature > 0 }
@@ -449,6 +478,10 @@ func (x *axis) fill(rows []Row, ids [2]int, ctx *Context, q float64, la, aa, lb,
 		r.Phi, r.Stiffness, r.Viscous = x.offset(q, x.target), x.kp, x.kd
 		r.Lo, r.Hi = -x.servoLimit*h, x.servoLimit*h
 	}
+	if x.effortOn {
+		r := put(Motor, 1)
+		r.Lo, r.Hi = x.effort*h, x.effort*h
+	}
 }
 
 // stepless returns ctx with H = 1: Violation needs the poses but not the
@@ -481,8 +514,9 @@ func checkDst(dst []float64, n int) error {
 }
 
 // maxJointRows is the most rows a joint of this package has (hinge or
-// prismatic with both limits, a motor, friction, a spring row and a servo).
-const maxJointRows = 11
+// prismatic with both limits, a motor, friction, a spring row, a servo and
+// an effort).
+const maxJointRows = 12
 
 // Perp returns two unit vectors p1, p2 with (p1, p2, n) a right-handed
 // orthonormal basis, for unit n. The choice depends only on n (it is

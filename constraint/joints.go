@@ -30,11 +30,12 @@ type Wrench struct {
 }
 
 // Axial is a one-coordinate joint (Hinge, Prismatic) whose coordinate can
-// be driven: AxisWrench maps a generalized force f on the coordinate to
-// the equal and opposite wrenches on its two bodies (Jᵀ f of the
-// coordinate's row), which actuators add to the bodies' applied loads.
+// be driven: SetEffort applies a generalized force f on the coordinate
+// from the next step on; AxisWrench maps f to the equal and opposite
+// wrenches on its two bodies (Jᵀ f of the coordinate's row).
 type Axial interface {
 	Constraint
+	SetEffort(f float64) error
 	AxisWrench(ctx *Context, f float64) ([2]Wrench, error)
 }
 
@@ -297,7 +298,7 @@ func (j *Hinge) Violation(ctx *Context, dst []float64) error {
 // optional rows, in order: lower limit (φ = s − lo), upper limit
 // (φ = hi − s), motor (ṡ = speed, force bound), friction (ṡ = 0, force
 // bound), spring-damper-armature (φ = s − rest), servo (φ = s − target,
-// force bound).
+// force bound), effort (fixed impulse).
 type Prismatic struct {
 	pair
 	axis

@@ -202,6 +202,15 @@ func TestEffortSliderTwoBodies(t *testing.T) {
 	n := 200.0
 	assert.InEpsilon(t, acc*h*h*n*n, q, 1e-9)
 	assert.Error(t, (&stepper.Effort{Joint: j, Input: math.NaN()}).Control(w))
+	assert.Error(t, (&stepper.Effort{Joint: j, Limit: -1}).Control(w))
+	// Limit clamps the input: 10 N bounded to 2 N gives the same slide
+	// rate as 2 N.
+	e.Input, e.Limit = 10, f
+	_, err = w.Step()
+	require.NoError(t, err)
+	_, rate, err = w.JointState(0)
+	require.NoError(t, err)
+	assert.InDelta(t, acc*h, rate, 1e-12)
 }
 
 // A position servo on a disc of inertia I is the second-order system
