@@ -87,7 +87,9 @@
 //   - joints[j]: name (optional, not unique; stepper.World.Joint finds
 //     it), type ball, fixed (pivot), hinge, prismatic (pivot, axis,
 //     limits {lower, upper}: null = free, motor {speed, max_force}: null =
-//     unbounded, friction), distance (pivot_a, pivot_b, length); these
+//     unbounded, friction, spring {stiffness, damping, rest}: an implicit
+//     spring-damper on the coordinate, armature: added inertia, servo
+//     {target, kp, kd, max_force}: a position servo), distance (pivot_a, pivot_b, length); these
 //     take soft {stiffness, damping} for compliant bilateral rows. gear
 //     (axis_a, axis_b, ratio), differential (carrier, axis_carrier,
 //     axis_a, axis_b), converter (axis_a, axis_b, coefficient K in
@@ -101,7 +103,8 @@
 //     Bodies joined by any joint or coupling do not collide with each
 //     other unless the joint says collide: true
 //     (stepper.World.SetJointCollision).
-//   - loads[l]: type force (at the centre of mass) or torque on body, with
+//   - loads[l]: type force (at the centre of mass, or at point, m in the
+//     body's frame) or torque on body, with
 //     the opposite on the optional reaction body; direction is fixed in
 //     frame ("world" by default, or a body whose rotation turns it); the
 //     magnitude is profile {type: constant, value} or {type: ramp, from,

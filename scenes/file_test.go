@@ -339,7 +339,7 @@ func TestLoadErrors(t *testing.T) {
 		{"motor force", head + `"bodies": [` + okBody + `], "joints": [{"type": "prismatic", "body_a": "a", "body_b": "world", "pivot": [0, 0, 0], "axis": [0, 1, 0], "motor": {"speed": 1, "max_force": -1}}]}`,
 			"f.json: joints[0].motor.max_force: must be ≥ 0 (null = unbounded), got -1"},
 		{"ratio on hinge", head + `"bodies": [` + okBody + `], "joints": [{"type": "hinge", "body_a": "a", "body_b": "world", "pivot": [0, 0, 0], "axis": [0, 1, 0], "ratio": 2}]}`,
-			"f.json: joints[0].ratio: unknown key for a hinge joint (valid: type, name, body_a, body_b, frame, pivot, axis, limits, motor, friction, soft, collide)"},
+			"f.json: joints[0].ratio: unknown key for a hinge joint (valid: type, name, body_a, body_b, frame, pivot, axis, limits, motor, friction, spring, armature, servo, soft, collide)"},
 		{"gear ratio", head + `"bodies": [` + okBody + `], "joints": [{"type": "gear", "body_a": "a", "body_b": "world", "axis_a": [0, 0, 1], "axis_b": [0, 0, 1], "ratio": 0}]}`,
 			"f.json: joints[0].ratio: must be finite and non-zero, got 0"},
 		{"converter k", head + `"bodies": [` + okBody + `], "joints": [{"type": "converter", "body_a": "a", "body_b": "world", "axis_a": [0, 0, 1], "axis_b": [0, 0, 1], "coefficient": -1}]}`,

@@ -286,6 +286,22 @@ func decodeJoint(p *problems, n *jnode, path string) JointSpec {
 			m.done("")
 		}
 		o.num("friction", &j.Friction, false)
+		if s := o.obj("spring", false); s != nil {
+			j.Spring = &SpringSpec{}
+			s.num("stiffness", &j.Spring.Stiffness, false)
+			s.num("damping", &j.Spring.Damping, false)
+			s.num("rest", &j.Spring.Rest, false)
+			s.done("")
+		}
+		o.num("armature", &j.Armature, false)
+		if s := o.obj("servo", false); s != nil {
+			j.Servo = &ServoSpec{MaxForce: math.Inf(1)}
+			s.num("target", &j.Servo.Target, true)
+			s.num("kp", &j.Servo.Kp, true)
+			s.num("kd", &j.Servo.Kd, false)
+			s.numOrNull("max_force", &j.Servo.MaxForce)
+			s.done("")
+		}
 		soft = true
 	case JointDistance:
 		o.vec3("pivot_a", &j.PivotA, true)
@@ -332,6 +348,12 @@ func decodeLoad(p *problems, n *jnode, path string) LoadSpec {
 	o.str("reaction", &l.Reaction, false)
 	o.vec3("direction", &l.Direction, true)
 	o.str("frame", &l.Frame, false)
+	if v := o.n.get("point"); v != nil && v.kind != jNull {
+		l.Point = new(mgl64.Vec3)
+		o.vec3("point", l.Point, true)
+	} else {
+		o.asked = append(o.asked, "point")
+	}
 	if po := o.obj("profile", true); po != nil {
 		if po.enum("type", &l.Profile.Type, true, []string{ProfileConst, ProfileRamp}) {
 			switch l.Profile.Type {

@@ -278,6 +278,15 @@ func (j *JointSpec) node() *jnode {
 		if !isPosZeroF(j.Friction) {
 			n.set("friction", jnum(j.Friction))
 		}
+		if s := j.Spring; s != nil {
+			n.set("spring", jobj().set("stiffness", jnum(s.Stiffness)).set("damping", jnum(s.Damping)).set("rest", jnum(s.Rest)))
+		}
+		if !isPosZeroF(j.Armature) {
+			n.set("armature", jnum(j.Armature))
+		}
+		if s := j.Servo; s != nil {
+			n.set("servo", jobj().set("target", jnum(s.Target)).set("kp", jnum(s.Kp)).set("kd", jnum(s.Kd)).set("max_force", jinf(s.MaxForce)))
+		}
 		soft = true
 	case JointDistance:
 		n.set("pivot_a", jvec(j.PivotA)).set("pivot_b", jvec(j.PivotB)).set("length", jnum(j.Length))
@@ -313,6 +322,9 @@ func (l *LoadSpec) node() *jnode {
 	n.set("direction", jvec(l.Direction))
 	if l.Frame != "" {
 		n.set("frame", jstr(l.Frame))
+	}
+	if l.Point != nil {
+		n.set("point", jvec(*l.Point))
 	}
 	pn := jobj().set("type", jstr(l.Profile.Type))
 	switch l.Profile.Type {

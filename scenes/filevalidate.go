@@ -138,6 +138,12 @@ func (s *SceneSpec) validate(p *problems) {
 			ref(path+".frame", l.Frame, true)
 		}
 		chkAxis(p, path+".direction", l.Direction)
+		if l.Point != nil {
+			if l.Type == LoadTorque {
+				p.add(path+".point", "a torque has no point of application; give point only for a force")
+			}
+			chkVec(p, path+".point", *l.Point)
+		}
 		pr := &l.Profile
 		pp := path + ".profile"
 		switch pr.Type {
@@ -391,6 +397,20 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 			}
 		}
 		chkNonNeg(p, path+".friction", j.Friction, "")
+		if s := j.Spring; s != nil {
+			chkNonNeg(p, path+".spring.stiffness", s.Stiffness, "")
+			chkNonNeg(p, path+".spring.damping", s.Damping, "")
+			chkFinite(p, path+".spring.rest", s.Rest)
+		}
+		chkNonNeg(p, path+".armature", j.Armature, "")
+		if s := j.Servo; s != nil {
+			chkFinite(p, path+".servo.target", s.Target)
+			chkPos(p, path+".servo.kp", s.Kp, "")
+			chkNonNeg(p, path+".servo.kd", s.Kd, "")
+			if !(s.MaxForce > 0) {
+				p.add(path+".servo.max_force", "must be > 0 (null = unbounded), got %v", s.MaxForce)
+			}
+		}
 	case JointDistance:
 		chkVec(p, path+".pivot_a", j.PivotA)
 		chkVec(p, path+".pivot_b", j.PivotB)
