@@ -270,3 +270,60 @@ func TestPositionServoForceLimit(t *testing.T) {
 	assert.Error(t, j.SetSpringDamper(math.NaN(), 0, 0))
 	assert.Error(t, j.SetArmature(-1))
 }
+
+// A bob tied to the world by a rope of length 1 m, released at rest 0.5 m
+// below the anchor, falls freely (the slack rope's gap row never pulls):
+// the stepper's symplectic Euler gives z_n = z₀ − g h² n(n+1)/2 exactly
+// until the rope is taut; afterwards it hangs at the rope's length, within
+// the position projection's threshold (1 mm), and at rest.
+func TestRopeFreeFallThenTaut(t *testing.T) {
+	const h = 1e-3
+	g := -stepper.StandardGravity[2]
+	w, b := newWorld(t, stepper.Settings{H: h, Gravity: stepper.StandardGravity},
+		body.Params{Mass: 1, Inertia: mgl64.Diag3(mgl64.Vec3{1e-3, 1e-3, 1e-3}), Pos: mgl64.Vec3{0, 0, -0.5}})
+	r, err := constraint.NewRope(w.Bodies, 0, constraint.World, mgl64.Vec3{0, 0, -0.5}, mgl64.Vec3{}, 1)
+	require.NoError(t, err)
+	require.NoError(t, w.AddConstraint(r))
+	// Free fall of 0.5 m takes √(2·0.5/g) = 0.319 s; check the first 300 steps.
+	for n := 1; n <= 300; n++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+		want := -0.5 - g*h*h*float64(n*(n+1))/2
+		require.InDelta(t, want, b.Pos[2], 1e-12, "step %d: free fall while slack", n)
+	}
+	for n := 0; n < 3000; n++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	assert.InDelta(t, -1, b.Pos[2], 1e-3, "hangs at the rope's length")
+	assert.InDelta(t, 0, b.Vel.Len(), 1e-6, "at rest")
+	_, err = constraint.NewRope(w.Bodies, 0, constraint.World, mgl64.Vec3{}, mgl64.Vec3{}, 0)
+	assert.ErrorContains(t, err, "length")
+}
+
+// A body on a universal joint to the world at its centre of mass, axis x
+// in the body and y in the world, turns freely about x under a torque
+// about x (ω_x = n h τ/I_xx to rounding) and not about z, the blocked
+// third direction, under a torque about z (ω stays 0 to rounding, the
+// axis row's φ stays 0).
+func TestUniversalJoint(t *testing.T) {
+	const h, ixx = 1e-3, 0.2
+	for _, tq := range []mgl64.Vec3{{0.5, 0, 0}, {0, 0, 0.7}} {
+		w, b := newWorld(t, stepper.Settings{H: h}, body.Params{Mass: 1, Inertia: mgl64.Diag3(mgl64.Vec3{ixx, 0.3, 0.4})})
+		u, err := constraint.NewUniversal(w.Bodies, 0, constraint.World, mgl64.Vec3{}, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{0, 1, 0})
+		require.NoError(t, err)
+		require.NoError(t, w.AddConstraint(u))
+		b.Torque = tq
+		for n := 0; n < 200; n++ {
+			_, err := w.Step()
+			require.NoError(t, err)
+		}
+		assert.InDelta(t, 200*h*tq[0]/ixx, b.AngVel[0], 1e-12, "torque %v", tq)
+		assert.InDelta(t, 0, b.AngVel[2], 1e-12, "torque %v: no twist about the cross axis", tq)
+		phi := make([]float64, 4)
+		require.NoError(t, u.Violation(&constraint.Context{Bodies: w.Bodies, H: h}, phi))
+		assert.InDelta(t, 0, phi[3], 1e-12, "axes perpendicular")
+		_, err = constraint.NewUniversal(w.Bodies, 0, constraint.World, mgl64.Vec3{}, mgl64.Vec3{1, 0, 0}, mgl64.Vec3{1, 1, 0})
+		assert.ErrorContains(t, err, "perpendicular")
+	}
+}
