@@ -89,7 +89,9 @@
 //     limits {lower, upper}: null = free, motor {speed, max_force}: null =
 //     unbounded, friction, spring {stiffness, damping, rest}: an implicit
 //     spring-damper on the coordinate, armature: added inertia, servo
-//     {target, kp, kd, max_force}: a position servo), distance (pivot_a, pivot_b, length); these
+//     {target, kp, kd, max_force}: a position servo), universal (pivot,
+//     axis_a turning with body_a, axis_b with body_b, perpendicular),
+//     rope (pivot_a, pivot_b, length: at most that far apart), distance (pivot_a, pivot_b, length); these
 //     take soft {stiffness, damping} for compliant bilateral rows. gear
 //     (axis_a, axis_b, ratio), differential (carrier, axis_carrier,
 //     axis_a, axis_b), converter (axis_a, axis_b, coefficient K in

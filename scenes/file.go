@@ -213,9 +213,11 @@ const (
 	JointGear         = "gear"
 	JointDifferential = "differential"
 	JointConverter    = "converter"
+	JointRope         = "rope"
+	JointUniversal    = "universal"
 )
 
-var jointTypes = []string{JointBall, JointFixed, JointHinge, JointPrismatic, JointDistance, JointGear, JointDifferential, JointConverter}
+var jointTypes = []string{JointBall, JointFixed, JointHinge, JointPrismatic, JointDistance, JointGear, JointDifferential, JointConverter, JointRope, JointUniversal}
 
 // JointSpec is one joint or coupling; the fields used depend on Type (the
 // constraint constructor of the same name says what each means).
@@ -571,9 +573,13 @@ func (j *JointSpec) fromFrame(f *BodySpec) {
 	case JointHinge, JointPrismatic:
 		pt(&j.Pivot)
 		ax(&j.Axis)
-	case JointDistance:
+	case JointDistance, JointRope:
 		pt(&j.PivotA)
 		pt(&j.PivotB)
+	case JointUniversal:
+		pt(&j.Pivot)
+		ax(&j.AxisA)
+		ax(&j.AxisB)
 	case JointGear, JointConverter:
 		ax(&j.AxisA)
 		ax(&j.AxisB)
@@ -806,6 +812,18 @@ func (j *JointSpec) constraint(bodies []*body.Body, ids map[string]int) (constra
 		return c, err
 	case JointDistance:
 		c, err := constraint.NewDistance(bodies, a, b, j.PivotA, j.PivotB, j.Length)
+		if err == nil && j.Soft != nil {
+			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
+		}
+		return c, err
+	case JointRope:
+		c, err := constraint.NewRope(bodies, a, b, j.PivotA, j.PivotB, j.Length)
+		if err == nil && j.Soft != nil {
+			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
+		}
+		return c, err
+	case JointUniversal:
+		c, err := constraint.NewUniversal(bodies, a, b, j.Pivot, j.AxisA, j.AxisB)
 		if err == nil && j.Soft != nil {
 			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
 		}

@@ -303,10 +303,15 @@ func decodeJoint(p *problems, n *jnode, path string) JointSpec {
 			s.done("")
 		}
 		soft = true
-	case JointDistance:
+	case JointDistance, JointRope:
 		o.vec3("pivot_a", &j.PivotA, true)
 		o.vec3("pivot_b", &j.PivotB, true)
 		o.num("length", &j.Length, true)
+		soft = true
+	case JointUniversal:
+		o.vec3("pivot", &j.Pivot, true)
+		o.vec3("axis_a", &j.AxisA, true)
+		o.vec3("axis_b", &j.AxisB, true)
 		soft = true
 	case JointGear:
 		o.vec3("axis_a", &j.AxisA, true)

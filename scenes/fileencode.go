@@ -288,8 +288,11 @@ func (j *JointSpec) node() *jnode {
 			n.set("servo", jobj().set("target", jnum(s.Target)).set("kp", jnum(s.Kp)).set("kd", jnum(s.Kd)).set("max_force", jinf(s.MaxForce)))
 		}
 		soft = true
-	case JointDistance:
+	case JointDistance, JointRope:
 		n.set("pivot_a", jvec(j.PivotA)).set("pivot_b", jvec(j.PivotB)).set("length", jnum(j.Length))
+		soft = true
+	case JointUniversal:
+		n.set("pivot", jvec(j.Pivot)).set("axis_a", jvec(j.AxisA)).set("axis_b", jvec(j.AxisB))
 		soft = true
 	case JointGear:
 		n.set("axis_a", jvec(j.AxisA)).set("axis_b", jvec(j.AxisB)).set("ratio", jnum(j.Ratio))

@@ -411,10 +411,14 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 				p.add(path+".servo.max_force", "must be > 0 (null = unbounded), got %v", s.MaxForce)
 			}
 		}
-	case JointDistance:
+	case JointDistance, JointRope:
 		chkVec(p, path+".pivot_a", j.PivotA)
 		chkVec(p, path+".pivot_b", j.PivotB)
 		chkPos(p, path+".length", j.Length, "m")
+	case JointUniversal:
+		chkVec(p, path+".pivot", j.Pivot)
+		chkAxis(p, path+".axis_a", j.AxisA)
+		chkAxis(p, path+".axis_b", j.AxisB)
 	case JointGear:
 		chkAxis(p, path+".axis_a", j.AxisA)
 		chkAxis(p, path+".axis_b", j.AxisB)
