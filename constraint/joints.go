@@ -423,7 +423,12 @@ type Distance struct {
 // NewDistance keeps the world points pivotA (on a) and pivotB (on b), given
 // in the current pose, at distance length (m, finite and > 0).
 func NewDistance(bodies []*body.Body, a, b int, pivotA, pivotB mgl64.Vec3, length float64) (*Distance, error) {
-	p, err := newPair("distance joint", bodies, a, b)
+	return newDistance("distance joint", bodies, a, b, pivotA, pivotB, length)
+}
+
+// newDistance is NewDistance for a joint named what (Distance, Rope).
+func newDistance(what string, bodies []*body.Body, a, b int, pivotA, pivotB mgl64.Vec3, length float64) (*Distance, error) {
+	p, err := newPair(what, bodies, a, b)
 	if err != nil {
 		return nil, err
 	}
@@ -448,22 +453,34 @@ func (j *Distance) Fill(rows []Row, ctx *Context) error {
 	if err := checkStep(j.what, rows, 1, ctx); err != nil {
 		return err
 	}
-	pa, pb, err := j.poses(ctx)
+	l, ja, jb, err := j.line(ctx)
 	if err != nil {
 		return err
 	}
+	r := &rows[0]
+	j.bilateral(r, l-j.length)
+	r.add(j.ids[0], ja[0], ja[1])
+	r.add(j.ids[1], jb[0], jb[1])
+	return nil
+}
+
+// line returns the anchors' distance l = |d| and the Jacobian blocks of
+// l: J_a = [n, r_a × n], J_b = −[n, r_b × n] (n = d/l, world z if l = 0).
+func (j *Distance) line(ctx *Context) (l float64, ja, jb [2]mgl64.Vec3, err error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return 0, ja, jb, err
+	}
 	wa, wb := pa.point(j.la), pb.point(j.lb)
 	d := wa.Sub(wb)
-	l := d.Len()
+	l = d.Len()
 	n := mgl64.Vec3{0, 0, 1}
 	if l > 0 {
 		n = d.Mul(1 / l)
 	}
-	r := &rows[0]
-	j.bilateral(r, l-j.length)
-	r.add(j.ids[0], n, wa.Sub(pa.p).Cross(n))
-	r.add(j.ids[1], n.Mul(-1), wb.Sub(pb.p).Cross(n).Mul(-1))
-	return nil
+	ja = [2]mgl64.Vec3{n, wa.Sub(pa.p).Cross(n)}
+	jb = [2]mgl64.Vec3{n.Mul(-1), wb.Sub(pb.p).Cross(n).Mul(-1)}
+	return l, ja, jb, nil
 }
 
 // Violation writes φ = |d| − L (m).

@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
-	"github.com/gorigid/gorigid/internal/num"
 )
 
 var (
@@ -22,56 +21,34 @@ var (
 // until the rope is taut. If the anchors coincide n is undefined and world
 // z is used (the rope is then far from taut). SetSoft makes it elastic.
 type Rope struct {
-	pair
-	la, lb mgl64.Vec3
-	length float64
+	Distance
 }
 
 // NewRope ties the world points pivotA (on a) and pivotB (on b), given in
 // the current pose, with a rope of length length (m, finite and > 0).
 func NewRope(bodies []*body.Body, a, b int, pivotA, pivotB mgl64.Vec3, length float64) (*Rope, error) {
-	p, err := newPair("rope joint", bodies, a, b)
+	d, err := newDistance("rope joint", bodies, a, b, pivotA, pivotB, length)
 	if err != nil {
 		return nil, err
 	}
-	if err := finitePoint(p.what, "pivot A", pivotA); err != nil {
-		return nil, err
-	}
-	if err := finitePoint(p.what, "pivot B", pivotB); err != nil {
-		return nil, err
-	}
-	if !num.Finite(length) || length <= 0 {
-		return nil, fmt.Errorf("%s: length: must be finite and > 0 m, got %v", p.what, length)
-	}
-	return &Rope{pair: p, la: localPose(bodies, a).toLocalPoint(pivotA),
-		lb: localPose(bodies, b).toLocalPoint(pivotB), length: length}, nil
+	return &Rope{*d}, nil
 }
 
-// Dim returns 1.
-func (j *Rope) Dim() int { return 1 }
-
-// Fill writes the row.
+// Fill writes the row: Distance's with the sign flipped, φ = L − |d|.
 func (j *Rope) Fill(rows []Row, ctx *Context) error {
 	if err := checkStep(j.what, rows, 1, ctx); err != nil {
 		return err
 	}
-	pa, pb, err := j.poses(ctx)
+	l, ja, jb, err := j.line(ctx)
 	if err != nil {
 		return err
-	}
-	wa, wb := pa.point(j.la), pb.point(j.lb)
-	d := wa.Sub(wb)
-	l := d.Len()
-	n := mgl64.Vec3{0, 0, 1}
-	if l > 0 {
-		n = d.Mul(1 / l)
 	}
 	r := &rows[0]
 	r.reset(LimitUpper)
 	r.Phi, r.Lo = j.length-l, 0
 	r.Stiffness, r.Damping = j.k, j.d
-	r.add(j.ids[0], n.Mul(-1), wa.Sub(pa.p).Cross(n).Mul(-1))
-	r.add(j.ids[1], n, wb.Sub(pb.p).Cross(n))
+	r.add(j.ids[0], ja[0].Mul(-1), ja[1].Mul(-1))
+	r.add(j.ids[1], jb[0].Mul(-1), jb[1].Mul(-1))
 	return nil
 }
 
