@@ -49,6 +49,10 @@ func wrenches(ids [2]int, f float64, la, aa, lb, ab mgl64.Vec3) [2]Wrench {
 type Ball struct {
 	pair
 	la, lb mgl64.Vec3 // anchors in A's and B's frames
+	// Swing (cone) limit: the angle θ between t_a (fixed in A) and t_b
+	// (fixed in B) stays ≤ swing; off when swing = 0.
+	swing  float64
+	ta, tb mgl64.Vec3
 }
 
 // NewBall joins bodies a and b (one may be World) at the world point pivot,
@@ -66,12 +70,51 @@ func NewBall(bodies []*body.Body, a, b int, pivot mgl64.Vec3) (*Ball, error) {
 		lb: localPose(bodies, b).toLocalPoint(pivot)}, nil
 }
 
-// Dim returns 3.
-func (j *Ball) Dim() int { return 3 }
+// Dim returns 3, plus 1 with a swing limit.
+func (j *Ball) Dim() int {
+	if j.swing > 0 {
+		return 4
+	}
+	return 3
+}
 
-// Fill writes the 3 rows (pair.ballRows).
+// SetSwingLimit limits the swing of A relative to B (bodies is the slice
+// the joint was built with): the angle θ between the world axis axisW,
+// taken in the bodies' current pose as t_a fixed in A and
+// t_b fixed in B (θ = 0 now), stays ≤ angle (rad, in (0, π)), a cone about
+// t_b (PhysX's and Bullet's swing limit, without twist). One unilateral
+// row of kind LimitUpper: φ = angle − θ, θ = acos(t_a·t_b), and
+// φ̇ = (ω_a − ω_b)·u with u = t_a × t_b/|t_a × t_b| (from
+// θ̇ = −(t_a·t_b)˙/sin θ), so J_a = [0, u], J_b = −J_a; u is any
+// perpendicular of t_b when θ = 0, where the limit is far from active.
+// angle = 0 removes the limit.
+func (j *Ball) SetSwingLimit(bodies []*body.Body, axisW mgl64.Vec3, angle float64) error {
+	if angle == 0 {
+		j.swing = 0
+		return nil
+	}
+	if !(angle > 0 && angle < math.Pi) {
+		return fmt.Errorf("%s: swing limit: angle must be in (0, π) rad (0 = none), got %v", j.what, angle)
+	}
+	t, err := unitAxis(j.what, "swing axis", axisW)
+	if err != nil {
+		return err
+	}
+	for _, i := range j.ids {
+		if err := checkIndex(j.what, "bodies", bodies, i); err != nil {
+			return err
+		}
+	}
+	j.ta = localPose(bodies, j.ids[0]).toLocalVec(t)
+	j.tb = localPose(bodies, j.ids[1]).toLocalVec(t)
+	j.swing = angle
+	return nil
+}
+
+// Fill writes the 3 rows (pair.ballRows) and the swing-limit row.
 func (j *Ball) Fill(rows []Row, ctx *Context) error {
-	if err := checkStep(j.what, rows, 3, ctx); err != nil {
+	n := j.Dim()
+	if err := checkStep(j.what, rows, n, ctx); err != nil {
 		return err
 	}
 	pa, pb, err := j.poses(ctx)
@@ -79,6 +122,21 @@ func (j *Ball) Fill(rows []Row, ctx *Context) error {
 		return err
 	}
 	j.ballRows(rows, pa, pb, j.la, j.lb)
+	if n > 3 {
+		ta, tb := pa.vec(j.ta), pb.vec(j.tb)
+		c := math.Max(-1, math.Min(1, ta.Dot(tb)))
+		u := ta.Cross(tb)
+		if l := u.Len(); l > 1e-12 {
+			u = u.Mul(1 / l)
+		} else {
+			u, _ = num.Perp(tb)
+		}
+		r := &rows[3]
+		r.reset(LimitUpper)
+		r.Phi, r.Lo = j.swing-math.Acos(c), 0
+		r.add(j.ids[0], mgl64.Vec3{}, u)
+		r.add(j.ids[1], mgl64.Vec3{}, u.Mul(-1))
+	}
 	return nil
 }
 

@@ -46,7 +46,13 @@ type jointCase struct {
 }
 
 var jointCases = []jointCase{
-	{"ball", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) { return NewBall(bs, a, b, p) }, nil},
+	{"ball", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) {
+		j, err := NewBall(bs, a, b, p)
+		if err != nil {
+			return nil, err
+		}
+		return j, j.SetSwingLimit(bs, n, 0.2)
+	}, nil},
 	{"fixed", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) { return NewFixed(bs, a, b, p) }, nil},
 	{"distance", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) {
 		return NewDistance(bs, a, b, p, p.Add(n), 0.7)

@@ -327,3 +327,30 @@ func TestUniversalJoint(t *testing.T) {
 		assert.ErrorContains(t, err, "perpendicular")
 	}
 }
+
+// A pendulum on a ball joint with a 30° swing cone about the downward
+// vertical, hanging at rest and kicked sideways hard enough to swing to
+// 60° freely (ω₀ = √(2 g (1 − cos 60°)/L) for a point bob), is stopped at
+// the cone: its largest angle from the vertical is 30° within the
+// position projection's 1 mrad, and it reaches it.
+func TestBallSwingLimit(t *testing.T) {
+	const h, l = 1e-3, 1.0
+	g := -stepper.StandardGravity[2]
+	alpha := 30 * math.Pi / 180
+	v0 := math.Sqrt(2 * g * l * (1 - math.Cos(60*math.Pi/180)))
+	w, b := newWorld(t, stepper.Settings{H: h, Gravity: stepper.StandardGravity}, body.Params{
+		Mass: 1, Inertia: mgl64.Diag3(mgl64.Vec3{1e-4, 1e-4, 1e-4}), Pos: mgl64.Vec3{0, 0, -l},
+		Vel: mgl64.Vec3{v0, 0.3 * v0, 0}, AngVel: mgl64.Vec3{0.3 * v0 / l, -v0 / l, 0}})
+	j, err := constraint.NewBall(w.Bodies, 0, constraint.World, mgl64.Vec3{})
+	require.NoError(t, err)
+	require.NoError(t, j.SetSwingLimit(w.Bodies, mgl64.Vec3{0, 0, -1}, alpha))
+	require.NoError(t, w.AddConstraint(j))
+	most := 0.0
+	for s := 0; s < 2000; s++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+		most = math.Max(most, math.Acos(-b.Pos[2]/b.Pos.Len()))
+	}
+	assert.InDelta(t, alpha, most, 1e-3)
+	assert.Error(t, j.SetSwingLimit(w.Bodies, mgl64.Vec3{0, 0, 1}, math.Pi))
+}
