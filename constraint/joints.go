@@ -53,6 +53,13 @@ type Ball struct {
 	// (fixed in B) stays ≤ swing; off when swing = 0.
 	swing  float64
 	ta, tb mgl64.Vec3
+	// Twist limits: the angle about the twist axis (relAngle of u_a in
+	// the plane ⟂ n_b) stays in [twistLo, twistHi]; off when twistOn is
+	// false.
+	twistOn          bool
+	twistLo, twistHi float64
+	twua, twub, twvb mgl64.Vec3
+	twnb             mgl64.Vec3
 }
 
 // NewBall joins bodies a and b (one may be World) at the world point pivot,
@@ -70,13 +77,48 @@ func NewBall(bodies []*body.Body, a, b int, pivot mgl64.Vec3) (*Ball, error) {
 		lb: localPose(bodies, b).toLocalPoint(pivot)}, nil
 }
 
-// Dim returns 3, plus 1 with a swing limit.
+// Dim returns 3, plus 1 with a swing limit and 2 with twist limits.
 func (j *Ball) Dim() int {
+	n := 3
 	if j.swing > 0 {
-		return 4
+		n++
 	}
-	return 3
+	if j.twistOn {
+		n += 2
+	}
+	return n
 }
+
+// SetTwistLimits limits the twist of A relative to B about the world axis
+// axisW (taken in the bodies' current pose, twist 0 now; bodies is the
+// slice the joint was built with) to [lo, hi] (rad, −π ≤ lo < hi ≤ π).
+// The twist τ is the angle of a reference u_a ⟂ axis, fixed in A, in the
+// plane ⟂ the axis fixed in B: τ = atan2(u_a·v_b, u_a·u_b), the Hinge's
+// angle, exact about the axis and a projection when A also swings. Two
+// unilateral rows after the swing row: φ = τ − lo (LimitLower) and
+// φ = hi − τ (LimitUpper), J = ±[0, g] with τ̇ = g·(ω_a − ω_b).
+func (j *Ball) SetTwistLimits(bodies []*body.Body, axisW mgl64.Vec3, lo, hi float64) error {
+	if !(lo >= -math.Pi && lo < hi && hi <= math.Pi) {
+		return fmt.Errorf("%s: twist limits: need −π ≤ lower < upper ≤ π rad, got [%v, %v]", j.what, lo, hi)
+	}
+	t, err := unitAxis(j.what, "twist axis", axisW)
+	if err != nil {
+		return err
+	}
+	for _, i := range j.ids {
+		if err := checkIndex(j.what, "bodies", bodies, i); err != nil {
+			return err
+		}
+	}
+	sa, sb := localPose(bodies, j.ids[0]), localPose(bodies, j.ids[1])
+	p1, p2 := num.Perp(t)
+	j.twua, j.twub, j.twvb, j.twnb = sa.toLocalVec(p1), sb.toLocalVec(p1), sb.toLocalVec(p2), sb.toLocalVec(t)
+	j.twistOn, j.twistLo, j.twistHi = true, lo, hi
+	return nil
+}
+
+// ClearTwistLimits removes the twist rows.
+func (j *Ball) ClearTwistLimits() { j.twistOn = false }
 
 // SetSwingLimit limits the swing of A relative to B (bodies is the slice
 // the joint was built with): the angle θ between the world axis axisW,
@@ -136,6 +178,18 @@ func (j *Ball) Fill(rows []Row, ctx *Context) error {
 		r.Phi, r.Lo = j.swing-math.Acos(c), 0
 		r.add(j.ids[0], mgl64.Vec3{}, u)
 		r.add(j.ids[1], mgl64.Vec3{}, u.Mul(-1))
+	}
+	if j.twistOn {
+		tw, g := relAngle(pa, pb, j.twua, j.twub, j.twvb, j.twnb)
+		lo, hi := &rows[n-2], &rows[n-1]
+		lo.reset(LimitLower)
+		lo.Phi, lo.Lo = tw-j.twistLo, 0
+		lo.add(j.ids[0], mgl64.Vec3{}, g)
+		lo.add(j.ids[1], mgl64.Vec3{}, g.Mul(-1))
+		hi.reset(LimitUpper)
+		hi.Phi, hi.Lo = j.twistHi-tw, 0
+		hi.add(j.ids[0], mgl64.Vec3{}, g.Mul(-1))
+		hi.add(j.ids[1], mgl64.Vec3{}, g)
 	}
 	return nil
 }
@@ -257,7 +311,14 @@ func (j *Hinge) Dim() int { return 5 + j.axis.dim() }
 
 // angle returns θ and its Jacobian direction g (θ̇ = g·(ω_a − ω_b)).
 func (j *Hinge) angle(pa, pb pose) (theta float64, g mgl64.Vec3) {
-	ua, ub, vb := pa.vec(j.ua), pb.vec(j.ub), pb.vec(j.vb)
+	return relAngle(pa, pb, j.ua, j.ub, j.vb, j.nb)
+}
+
+// relAngle returns the angle θ = atan2(u_a·v_b, u_a·u_b) of reference u_a
+// (in A's frame) in the plane of u_b, v_b (in B's frame, ⟂ n_b) and its
+// Jacobian direction g, θ̇ = g·(ω_a − ω_b) (the Hinge doc derives it).
+func relAngle(pa, pb pose, lua, lub, lvb, lnb mgl64.Vec3) (theta float64, g mgl64.Vec3) {
+	ua, ub, vb := pa.vec(lua), pb.vec(lub), pb.vec(lvb)
 	x, y := ua.Dot(ub), ua.Dot(vb)
 	r2 := x*x + y*y
 	theta = math.Atan2(y, x)
@@ -267,7 +328,7 @@ func (j *Hinge) angle(pa, pb pose) (theta float64, g mgl64.Vec3) {
 	if r2 < 1e-24 {
 		// A's reference lies along B's axis: the axes are ~90° apart and θ is
 		// undefined. Use B's axis; the two axis rows are far from satisfied.
-		return theta, pb.vec(j.nb)
+		return theta, pb.vec(lnb)
 	}
 	g = ua.Cross(vb).Mul(x).Sub(ua.Cross(ub).Mul(y)).Mul(1 / r2)
 	return theta, g

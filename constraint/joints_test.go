@@ -51,6 +51,9 @@ var jointCases = []jointCase{
 		if err != nil {
 			return nil, err
 		}
+		if err := j.SetTwistLimits(bs, n, -0.3, 0.25); err != nil {
+			return nil, err
+		}
 		return j, j.SetSwingLimit(bs, n, 0.2)
 	}, nil},
 	{"fixed", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) { return NewFixed(bs, a, b, p) }, nil},

@@ -354,3 +354,31 @@ func TestBallSwingLimit(t *testing.T) {
 	assert.InDelta(t, alpha, most, 1e-3)
 	assert.Error(t, j.SetSwingLimit(w.Bodies, mgl64.Vec3{0, 0, 1}, math.Pi))
 }
+
+// A body on a ball joint at its centre of mass with twist limits
+// [−0.2, 0.3] rad about z, turned by a torque about z, stops at the limit
+// on that side: its rotation angle about z is the limit within the
+// position projection's 1 mrad and it is at rest there.
+func TestBallTwistLimits(t *testing.T) {
+	const h = 1e-3
+	for _, tc := range []struct{ tz, want float64 }{{0.5, 0.3}, {-0.5, -0.2}} {
+		w, b := newWorld(t, stepper.Settings{H: h}, body.Params{Mass: 1, Inertia: mgl64.Diag3(mgl64.Vec3{0.1, 0.1, 0.1})})
+		j, err := constraint.NewBall(w.Bodies, 0, constraint.World, mgl64.Vec3{})
+		require.NoError(t, err)
+		require.NoError(t, j.SetTwistLimits(w.Bodies, mgl64.Vec3{0, 0, 1}, -0.2, 0.3))
+		require.NoError(t, w.AddConstraint(j))
+		b.Torque = mgl64.Vec3{0, 0, tc.tz}
+		for s := 0; s < 2000; s++ {
+			_, err := w.Step()
+			require.NoError(t, err)
+		}
+		angle := 2 * math.Atan2(b.Rot.V[2], b.Rot.W)
+		assert.InDelta(t, tc.want, angle, 1e-3, "torque %v", tc.tz)
+		assert.InDelta(t, 0, b.AngVel.Len(), 1e-9, "at rest on the limit")
+	}
+	w, _ := newWorld(t, stepper.Settings{H: h}, body.Params{Mass: 1, Inertia: mgl64.Ident3()})
+	j, err := constraint.NewBall(w.Bodies, 0, constraint.World, mgl64.Vec3{})
+	require.NoError(t, err)
+	assert.ErrorContains(t, j.SetTwistLimits(w.Bodies, mgl64.Vec3{0, 0, 1}, 0.3, 0.2), "twist limits")
+	assert.ErrorContains(t, j.SetTwistLimits(w.Bodies, mgl64.Vec3{}, -0.1, 0.2), "twist axis")
+}
