@@ -127,3 +127,39 @@ func TestSceneRopeUniversal(t *testing.T) {
 	_, err = scenes.Load(strings.NewReader(bad), "f.json")
 	assert.ErrorContains(t, err, "perpendicular")
 }
+
+// A ball joint's swing and twist keys: round trip, and the world steps bit
+// for bit as one built with SetSwingLimit and SetTwistLimits; an angle out
+// of range is an error naming the key.
+func TestSceneBallLimits(t *testing.T) {
+	const text = `{"version": 1, "settings": {"h": 0.002},
+ "bodies": [{"name": "arm", "mass": 1, "inertia": [0.05, 0.05, 0.02], "position": [0, 0, -0.5], "angular_velocity": [3, 1, 4]}],
+ "joints": [{"type": "ball", "body_a": "arm", "body_b": "world", "pivot": [0, 0, 0],
+             "swing": {"axis": [0, 0, -1], "angle": 0.4}, "twist": {"axis": [0, 0, -1], "lower": -0.3, "upper": 0.2}}]}`
+	spec, err := scenes.ReadSpec(strings.NewReader(text), "f.json")
+	require.NoError(t, err)
+	var out strings.Builder
+	require.NoError(t, spec.Marshal(&out))
+	back, err := scenes.ReadSpec(strings.NewReader(out.String()), "g.json")
+	require.NoError(t, err)
+	assert.Equal(t, spec, back, "round trip")
+	w, err := spec.World()
+	require.NoError(t, err)
+	ref, err := spec.World()
+	require.NoError(t, err)
+	b, err := constraint.NewBall(ref.Bodies, 0, constraint.World, mgl64.Vec3{})
+	require.NoError(t, err)
+	require.NoError(t, b.SetSwingLimit(ref.Bodies, mgl64.Vec3{0, 0, -1}, 0.4))
+	require.NoError(t, b.SetTwistLimits(ref.Bodies, mgl64.Vec3{0, 0, -1}, -0.3, 0.2))
+	ref.Joints[0] = b
+	for s := 0; s < 300; s++ {
+		_, err = w.Step()
+		require.NoError(t, err)
+		_, err = ref.Step()
+		require.NoError(t, err)
+	}
+	assert.Equal(t, ref.Bodies[0].Rot, w.Bodies[0].Rot, "bit for bit")
+	bad := strings.Replace(text, `"angle": 0.4`, `"angle": 4`, 1)
+	_, err = scenes.Load(strings.NewReader(bad), "f.json")
+	assert.ErrorContains(t, err, "joints[0].swing.angle")
+}

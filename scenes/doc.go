@@ -85,7 +85,8 @@
 //     mask; 0 or absent is the default, category 1 and a mask of every
 //     category, so shapes without them collide with everything.
 //   - joints[j]: name (optional, not unique; stepper.World.Joint finds
-//     it), type ball, fixed (pivot), hinge, prismatic (pivot, axis,
+//     it), type ball, fixed (pivot; a ball also takes swing {axis,
+//     angle}: a cone limit, and twist {axis, lower, upper}), hinge, prismatic (pivot, axis,
 //     limits {lower, upper}: null = free, motor {speed, max_force}: null =
 //     unbounded, friction, spring {stiffness, damping, rest}: an implicit
 //     spring-damper on the coordinate, armature: added inertia, servo

@@ -248,6 +248,11 @@ type JointSpec struct {
 	Limits   *LimitsSpec
 	Motor    *MotorSpec
 	Friction float64 // N·m or N; 0 = none
+	// Swing and Twist are a ball joint's cone and twist limits
+	// (constraint.Ball.SetSwingLimit, SetTwistLimits); nil = none. Their
+	// axes are world coordinates (or Frame's) at the initial poses.
+	Swing *SwingSpec
+	Twist *TwistSpec
 	// Spring is the joint's implicit spring-damper on its coordinate
 	// (constraint.Hinge.SetSpringDamper); nil = none.
 	Spring *SpringSpec
@@ -271,6 +276,19 @@ type LimitsSpec struct{ Lower, Upper float64 }
 // MotorSpec is a velocity motor: target speed (rad/s or m/s) and the
 // largest torque or force (N·m or N; +Inf, null in JSON, for none).
 type MotorSpec struct{ Speed, MaxForce float64 }
+
+// SwingSpec is a ball joint's swing cone: the angle (rad, in (0, π))
+// between Axis as fixed in each body stays ≤ Angle.
+type SwingSpec struct {
+	Axis  mgl64.Vec3
+	Angle float64
+}
+
+// TwistSpec is a ball joint's twist range [Lower, Upper] (rad) about Axis.
+type TwistSpec struct {
+	Axis         mgl64.Vec3
+	Lower, Upper float64
+}
 
 // SpringSpec is a hinge's or slider's passive spring and damper:
 // generalized force −Stiffness (q − Rest) − Damping q̇ (N·m/rad, N·m·s/rad
@@ -570,6 +588,12 @@ func (j *JointSpec) fromFrame(f *BodySpec) {
 	switch j.Type {
 	case JointBall, JointFixed:
 		pt(&j.Pivot)
+		if j.Swing != nil {
+			ax(&j.Swing.Axis)
+		}
+		if j.Twist != nil {
+			ax(&j.Twist.Axis)
+		}
 	case JointHinge, JointPrismatic:
 		pt(&j.Pivot)
 		ax(&j.Axis)
@@ -784,6 +808,12 @@ func (j *JointSpec) constraint(bodies []*body.Body, ids map[string]int) (constra
 		c, err := constraint.NewBall(bodies, a, b, j.Pivot)
 		if err == nil && j.Soft != nil {
 			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
+		}
+		if err == nil && j.Swing != nil {
+			err = c.SetSwingLimit(bodies, j.Swing.Axis, j.Swing.Angle)
+		}
+		if err == nil && j.Twist != nil {
+			err = c.SetTwistLimits(bodies, j.Twist.Axis, j.Twist.Lower, j.Twist.Upper)
 		}
 		return c, err
 	case JointFixed:

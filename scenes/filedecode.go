@@ -269,6 +269,21 @@ func decodeJoint(p *problems, n *jnode, path string) JointSpec {
 	switch j.Type {
 	case JointBall, JointFixed:
 		o.vec3("pivot", &j.Pivot, true)
+		if j.Type == JointBall {
+			if s := o.obj("swing", false); s != nil {
+				j.Swing = &SwingSpec{}
+				s.vec3("axis", &j.Swing.Axis, true)
+				s.num("angle", &j.Swing.Angle, true)
+				s.done("")
+			}
+			if s := o.obj("twist", false); s != nil {
+				j.Twist = &TwistSpec{}
+				s.vec3("axis", &j.Twist.Axis, true)
+				s.num("lower", &j.Twist.Lower, true)
+				s.num("upper", &j.Twist.Upper, true)
+				s.done("")
+			}
+		}
 		soft = true
 	case JointHinge, JointPrismatic:
 		o.vec3("pivot", &j.Pivot, true)

@@ -266,6 +266,12 @@ func (j *JointSpec) node() *jnode {
 	switch j.Type {
 	case JointBall, JointFixed:
 		n.set("pivot", jvec(j.Pivot))
+		if s := j.Swing; s != nil && j.Type == JointBall {
+			n.set("swing", jobj().set("axis", jvec(s.Axis)).set("angle", jnum(s.Angle)))
+		}
+		if s := j.Twist; s != nil && j.Type == JointBall {
+			n.set("twist", jobj().set("axis", jvec(s.Axis)).set("lower", jnum(s.Lower)).set("upper", jnum(s.Upper)))
+		}
 		soft = true
 	case JointHinge, JointPrismatic:
 		n.set("pivot", jvec(j.Pivot)).set("axis", jvec(j.Axis))

@@ -374,6 +374,18 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 	switch j.Type {
 	case JointBall, JointFixed:
 		chkVec(p, path+".pivot", j.Pivot)
+		if s := j.Swing; s != nil {
+			chkAxis(p, path+".swing.axis", s.Axis)
+			if !(s.Angle > 0 && s.Angle < math.Pi) {
+				p.add(path+".swing.angle", "must be in (0, π) rad, got %v", s.Angle)
+			}
+		}
+		if s := j.Twist; s != nil {
+			chkAxis(p, path+".twist.axis", s.Axis)
+			if !(s.Lower >= -math.Pi && s.Lower < s.Upper && s.Upper <= math.Pi) {
+				p.add(path+".twist", "need −π ≤ lower < upper ≤ π rad, got [%v, %v]", s.Lower, s.Upper)
+			}
+		}
 	case JointHinge, JointPrismatic:
 		chkVec(p, path+".pivot", j.Pivot)
 		chkAxis(p, path+".axis", j.Axis)
