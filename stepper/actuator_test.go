@@ -382,3 +382,54 @@ func TestBallTwistLimits(t *testing.T) {
 	assert.ErrorContains(t, j.SetTwistLimits(w.Bodies, mgl64.Vec3{0, 0, 1}, 0.3, 0.2), "twist limits")
 	assert.ErrorContains(t, j.SetTwistLimits(w.Bodies, mgl64.Vec3{}, -0.1, 0.2), "twist axis")
 }
+
+// BenchmarkJointActuators steps a rotor on a hinge, plain (5 rows) and
+// with a spring-damper, armature, a servo and an effort actuator (8 rows):
+// steady steps must allocate nothing.
+func BenchmarkJointActuators(b *testing.B) {
+	for _, actuated := range []bool{false, true} {
+		name := "plain"
+		if actuated {
+			name = "actuated"
+		}
+		b.Run(name, func(b *testing.B) {
+			w, err := stepper.New(stepper.Settings{H: 1e-3})
+			if err != nil {
+				b.Fatal(err)
+			}
+			bd, err := body.New(body.Params{Mass: 1, Inertia: mgl64.Ident3(), Rot: mgl64.QuatIdent(), AngVel: mgl64.Vec3{0, 0, 1}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := w.AddBody(bd); err != nil {
+				b.Fatal(err)
+			}
+			j, err := constraint.NewHinge(w.Bodies, 0, constraint.World, mgl64.Vec3{}, mgl64.Vec3{0, 0, 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			errs := []error{w.AddConstraint(j)}
+			if actuated {
+				errs = append(errs, j.SetSpringDamper(2, 0.1, 0.3), j.SetArmature(0.05), j.SetServo(0.5, 10, 1, 3),
+					w.AddController(&stepper.Effort{Joint: j, Input: 0.2}))
+			}
+			for _, e := range errs {
+				if e != nil {
+					b.Fatal(e)
+				}
+			}
+			for i := 0; i < 10; i++ {
+				if _, err := w.Step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := w.Step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
