@@ -54,11 +54,22 @@
 //
 //	Ball       3 rows   anchors coincide, φ = w_a − w_b (m)
 //	Fixed      6 rows   Ball + relative orientation locked (φ ≈ rad)
-//	Hinge      5 rows   Ball + 2 axis rows; + lower/upper limit, motor, friction on θ
-//	Prismatic  5 rows   orientation lock + 2 perpendicular rows; + limits, motor, friction on s
+//	Hinge      5 rows   Ball + 2 axis rows; + lower/upper limit, motor, friction,
+//	                    spring-damper-armature, servo, effort on θ
+//	Prismatic  5 rows   orientation lock + 2 perpendicular rows; + the same on s
+//	Universal  4 rows   Ball + n_a·n_b = 0 (A turns about n_a and n_b only)
 //	Distance   1 row    |w_a − w_b| = L
+//	Rope       1 row    |w_a − w_b| ≤ L, unilateral (LimitUpper)
 //	GearJoint  1 row    (ω_a − ω_h)·n_a = r (ω_b − ω_h)·n_b, velocity level
 //	DifferentialJoint 1 row  (ω_c − ω_h)·n_c = ½[(ω_a − ω_h)·n_a + (ω_b − ω_h)·n_b]
+//
+// The axis options of Hinge and Prismatic: SetSpringDamper (implicit spring
+// k and viscous damper c to a rest position: one Spring row with
+// Row.Viscous, λ = −k φ⁺ − c q̇⁺), SetArmature (added inertia a: the same
+// row's damper grows by a/h with target speed q̇, the impulse −a Δq̇),
+// SetServo (a position servo kp, kd bounded by a force limit: a second
+// Spring row, MuJoCo's position actuator) and SetEffort (a generalized
+// force: a Motor row with its impulse fixed, Lo = Hi = f h).
 //
 // Constructors take the body slice, the body indices (World allowed for
 // one side of a joint) and world-frame pivots and axes in the current pose,

@@ -228,6 +228,19 @@ type axis struct {
 	friction         float64 // 0 = off
 	unit, forceUnit  string
 	limitLo, limitHi float64 // admissible range of limits
+	angular          bool    // q is an angle: q − reference wraps to (−π, π]
+
+	// Passive dynamics on q (one Spring row when any is set).
+	stiffness, damping, rest float64 // N·m/rad or N/m, N·m·s/rad or N·s/m, rad or m
+	armature                 float64 // kg·m² or kg
+
+	// Generalized force applied this step (a Motor row with fixed impulse).
+	effortOn bool
+	effort   float64 // N·m or N
+
+	// Position servo (one bounded Spring row).
+	servoOn                    bool
+	target, kp, kd, servoLimit float64
 }
 
 func (x *axis) dim() int {
@@ -244,7 +257,131 @@ func (x *axis) dim() int {
 	if x.friction > 0 {
 		n++
 	}
+	if x.passive() {
+		n++
+	}
+	if x.servoOn {
+		n++
+	}
+	if x.effortOn {
+		n++
+	}
 	return n
+}
+
+// SetEffort applies the generalized force f (N·m about a hinge's axis, N
+// along a slider's) on the joint's coordinate for every following step,
+// until changed: a torque or force actuator, whose input a Go controller
+// sets each step (stepper.Effort). It is a Motor row whose impulse is
+// fixed, Lo = Hi = f h, so the bodies receive exactly Jᵀ f h — equal and
+// opposite, at the step's start pose — and the row counts as driving work
+// and keeps its island awake as a motor does. f = 0 keeps the row (a zero
+// load); ClearEffort removes it.
+func (x *axis) SetEffort(f float64) error {
+	if !num.Finite(f) {
+		return fmt.Errorf("%s: effort %s: must be finite, got %v", x.label, x.forceUnit, f)
+	}
+	x.effortOn, x.effort = true, f
+	return nil
+}
+
+// Effort returns the generalized force SetEffort set (0 when none).
+func (x *axis) Effort() float64 { return x.effort }
+
+// ClearEffort removes the effort row.
+func (x *axis) ClearEffort() { x.effortOn, x.effort = false, 0 }
+
+// passive reports whether the joint has a spring, damper or armature row.
+func (x *axis) passive() bool { return x.stiffness > 0 || x.damping > 0 || x.armature > 0 }
+
+// SetSpringDamper sets the joint's passive spring and damper on its
+// coordinate q: generalized force −k (q − rest) − c q̇, with stiffness k
+// (N·m/rad or N/m), viscous damping c (N·m·s/rad or N·s/m) and rest
+// position rest (rad or m; for a hinge, q − rest wraps to (−π, π]). They
+// are one implicit row (kind Spring, Row.Viscous; MuJoCo also integrates
+// joint springs and dampers implicitly), stable for any step: the damped
+// oscillator it models is solved by implicit Euler. k = c = 0 removes them.
+func (x *axis) SetSpringDamper(k, c, rest float64) error {
+	switch {
+	case !num.Finite(k) || k < 0:
+		return fmt.Errorf("%s: stiffness: must be finite and ≥ 0, got %v", x.label, k)
+	case !num.Finite(c) || c < 0:
+		return fmt.Errorf("%s: damping: must be finite and ≥ 0, got %v", x.label, c)
+	case !num.Finite(rest):
+		return fmt.Errorf("%s: rest position: must be finite, got %v %s", x.label, rest, x.unit)
+	}
+	x.stiffness, x.damping, x.rest = k, c, rest
+	return nil
+}
+
+// SpringDamper returns the values SetSpringDamper set.
+func (x *axis) SpringDamper() (k, c, rest float64) { return x.stiffness, x.damping, x.rest }
+
+// SetArmature adds the inertia a (kg·m² for a hinge, kg for a slider) on
+// the joint coordinate, as a motor's rotor seen through its gearbox adds
+// to the joint-space mass matrix's diagonal (MuJoCo's armature). It is the
+// impulse −a (q̇⁺ − q̇) of that inertia over the step, written into the
+// joint's Spring row (a damper c_d = a/h with target speed q̇): under a
+// generalized force τ the coordinate accelerates at τ/(I + a), exactly at
+// any h. a = 0 removes it.
+func (x *axis) SetArmature(a float64) error {
+	if !num.Finite(a) || a < 0 {
+		return fmt.Errorf("%s: armature: must be finite and ≥ 0, got %v", x.label, a)
+	}
+	x.armature = a
+	return nil
+}
+
+// Armature returns the armature SetArmature set.
+func (x *axis) Armature() float64 { return x.armature }
+
+// SetServo enables a position servo: the generalized force
+// kp (target − q) − kd q̇, at most maxForce in magnitude (N·m or N; +Inf
+// allowed), as MuJoCo's position actuator. It is one implicit row (kind
+// Spring: stiffness kp, viscous kd, impulse bounds ±maxForce·h), so it is
+// stable for any gains and step. kp > 0 (N·m/rad or N/m), kd ≥ 0
+// (N·m·s/rad or N·s/m).
+func (x *axis) SetServo(target, kp, kd, maxForce float64) error {
+	switch {
+	case !num.Finite(target):
+		return fmt.Errorf("%s: servo target: must be finite, got %v %s", x.label, target, x.unit)
+	case !num.Finite(kp) || kp <= 0:
+		return fmt.Errorf("%s: servo kp: must be finite and > 0, got %v", x.label, kp)
+	case !num.Finite(kd) || kd < 0:
+		return fmt.Errorf("%s: servo kd: must be finite and ≥ 0, got %v", x.label, kd)
+	case math.IsNaN(maxForce) || maxForce <= 0:
+		return fmt.Errorf("%s: servo max %s: must be > 0, got %v", x.label, x.forceUnit, maxForce)
+	}
+	x.servoOn, x.target, x.kp, x.kd, x.servoLimit = true, target, kp, kd, maxForce
+	return nil
+}
+
+// SetServoTarget moves the servo's target (rad or m), for controllers that
+// change it each step; the servo must be enabled.
+func (x *axis) SetServoTarget(target float64) error {
+	if !x.servoOn {
+		return fmt.Errorf("%s: servo target: no servo (call SetServo first)", x.label)
+	}
+	if !num.Finite(target) {
+		return fmt.Errorf("%s: servo target: must be finite, got %v %s", x.label, target, x.unit)
+	}
+	x.target = target
+	return nil
+}
+
+// ClearServo removes the servo row.
+func (x *axis) ClearServo() { x.servoOn = false }
+
+// offset returns q − ref, wrapped to (−π, π] for an angle.
+func (x *axis) offset(q, ref float64) float64 {
+	d := q - ref
+	if x.angular {
+		d = math.Remainder(d, 2*math.Pi)
+		if d == -math.Pi {
+			d = math.Pi
+		}
+	}
+	return d
 }
 
 // SetLimits enables a lower limit lo and an upper limit hi on the joint
@@ -297,8 +434,10 @@ func (x *axis) SetFriction(f float64) error {
 }
 
 // fill writes the optional rows for coordinate q with q̇ = J v given by the
-// blocks (la, aa) for body a and (lb, ab) for body b.
-func (x *axis) fill(rows []Row, ids [2]int, h, q float64, la, aa, lb, ab mgl64.Vec3) {
+// blocks (la, aa) for body a and (lb, ab) for body b; ctx gives the step and
+// the velocities at its start (armature).
+func (x *axis) fill(rows []Row, ids [2]int, ctx *Context, q float64, la, aa, lb, ab mgl64.Vec3) {
+	h := ctx.H
 	n := 0
 	put := func(k Kind, sign float64) *Row {
 		r := &rows[n]
@@ -323,6 +462,25 @@ func (x *axis) fill(rows []Row, ids [2]int, h, q float64, la, aa, lb, ab mgl64.V
 	if x.friction > 0 {
 		r := put(Friction, 1)
 		r.Lo, r.Hi = -x.friction*h, x.friction*h
+	}
+	if x.passive() {
+		// λ = −k φ⁺ − (c + a/h) q̇⁺ + (a/h) q̇: with s = h k + c + a/h the
+		// row's λ is −s q̇⁺ − k φ + s·Speed, so Speed = a q̇ / (h s).
+		r := put(Spring, 1)
+		r.Phi, r.Stiffness = x.offset(q, x.rest), x.stiffness
+		r.Viscous = x.damping + x.armature/h
+		if x.armature > 0 && ctx.Bodies != nil {
+			r.Speed = x.armature * r.Velocity(ctx.Bodies) / (h * (h*x.stiffness + r.Viscous))
+		}
+	}
+	if x.servoOn {
+		r := put(Spring, 1)
+		r.Phi, r.Stiffness, r.Viscous = x.offset(q, x.target), x.kp, x.kd
+		r.Lo, r.Hi = -x.servoLimit*h, x.servoLimit*h
+	}
+	if x.effortOn {
+		r := put(Motor, 1)
+		r.Lo, r.Hi = x.effort*h, x.effort*h
 	}
 }
 
@@ -356,8 +514,9 @@ func checkDst(dst []float64, n int) error {
 }
 
 // maxJointRows is the most rows a joint of this package has (hinge or
-// prismatic with both limits, a motor and friction).
-const maxJointRows = 9
+// prismatic with both limits, a motor, friction, a spring row, a servo and
+// an effort).
+const maxJointRows = 12
 
 // Perp returns two unit vectors p1, p2 with (p1, p2, n) a right-handed
 // orthonormal basis, for unit n. The choice depends only on n (it is

@@ -18,13 +18,48 @@ var (
 	_ Positional = (*Distance)(nil)
 	_ Constraint = (*GearJoint)(nil)
 	_ Constraint = (*DifferentialJoint)(nil)
+	_ Axial      = (*Hinge)(nil)
+	_ Axial      = (*Prismatic)(nil)
 )
+
+// Wrench is a force (N, through the centre of mass) and torque (N·m) on
+// one body, world frame; Body is World for a joint's static side.
+type Wrench struct {
+	Body          int
+	Force, Torque mgl64.Vec3
+}
+
+// Axial is a one-coordinate joint (Hinge, Prismatic) whose coordinate can
+// be driven: SetEffort applies a generalized force f on the coordinate
+// from the next step on; AxisWrench maps f to the equal and opposite
+// wrenches on its two bodies (Jᵀ f of the coordinate's row).
+type Axial interface {
+	Constraint
+	SetEffort(f float64) error
+	AxisWrench(ctx *Context, f float64) ([2]Wrench, error)
+}
+
+// wrenches is Jᵀ f for ids and the blocks (la, aa), (lb, ab).
+func wrenches(ids [2]int, f float64, la, aa, lb, ab mgl64.Vec3) [2]Wrench {
+	return [2]Wrench{{ids[0], la.Mul(f), aa.Mul(f)}, {ids[1], lb.Mul(f), ab.Mul(f)}}
+}
 
 // Ball is a spherical joint: the anchor points of A and B coincide. 3
 // bilateral rows, φ = w_a − w_b (world x, y, z components, m).
 type Ball struct {
 	pair
 	la, lb mgl64.Vec3 // anchors in A's and B's frames
+	// Swing (cone) limit: the angle θ between t_a (fixed in A) and t_b
+	// (fixed in B) stays ≤ swing; off when swing = 0.
+	swing  float64
+	ta, tb mgl64.Vec3
+	// Twist limits: the angle about the twist axis (relAngle of u_a in
+	// the plane ⟂ n_b) stays in [twistLo, twistHi]; off when twistOn is
+	// false.
+	twistOn          bool
+	twistLo, twistHi float64
+	twua, twub, twvb mgl64.Vec3
+	twnb             mgl64.Vec3
 }
 
 // NewBall joins bodies a and b (one may be World) at the world point pivot,
@@ -42,12 +77,86 @@ func NewBall(bodies []*body.Body, a, b int, pivot mgl64.Vec3) (*Ball, error) {
 		lb: localPose(bodies, b).toLocalPoint(pivot)}, nil
 }
 
-// Dim returns 3.
-func (j *Ball) Dim() int { return 3 }
+// Dim returns 3, plus 1 with a swing limit and 2 with twist limits.
+func (j *Ball) Dim() int {
+	n := 3
+	if j.swing > 0 {
+		n++
+	}
+	if j.twistOn {
+		n += 2
+	}
+	return n
+}
 
-// Fill writes the 3 rows (pair.ballRows).
+// SetTwistLimits limits the twist of A relative to B about the world axis
+// axisW (taken in the bodies' current pose, twist 0 now; bodies is the
+// slice the joint was built with) to [lo, hi] (rad, −π ≤ lo < hi ≤ π).
+// The twist τ is the angle of a reference u_a ⟂ axis, fixed in A, in the
+// plane ⟂ the axis fixed in B: τ = atan2(u_a·v_b, u_a·u_b), the Hinge's
+// angle, exact about the axis and a projection when A also swings. Two
+// unilateral rows after the swing row: φ = τ − lo (LimitLower) and
+// φ = hi − τ (LimitUpper), J = ±[0, g] with τ̇ = g·(ω_a − ω_b).
+func (j *Ball) SetTwistLimits(bodies []*body.Body, axisW mgl64.Vec3, lo, hi float64) error {
+	if !(lo >= -math.Pi && lo < hi && hi <= math.Pi) {
+		return fmt.Errorf("%s: twist limits: need −π ≤ lower < upper ≤ π rad, got [%v, %v]", j.what, lo, hi)
+	}
+	t, err := unitAxis(j.what, "twist axis", axisW)
+	if err != nil {
+		return err
+	}
+	for _, i := range j.ids {
+		if err := checkIndex(j.what, "bodies", bodies, i); err != nil {
+			return err
+		}
+	}
+	sa, sb := localPose(bodies, j.ids[0]), localPose(bodies, j.ids[1])
+	p1, p2 := num.Perp(t)
+	j.twua, j.twub, j.twvb, j.twnb = sa.toLocalVec(p1), sb.toLocalVec(p1), sb.toLocalVec(p2), sb.toLocalVec(t)
+	j.twistOn, j.twistLo, j.twistHi = true, lo, hi
+	return nil
+}
+
+// ClearTwistLimits removes the twist rows.
+func (j *Ball) ClearTwistLimits() { j.twistOn = false }
+
+// SetSwingLimit limits the swing of A relative to B (bodies is the slice
+// the joint was built with): the angle θ between the world axis axisW,
+// taken in the bodies' current pose as t_a fixed in A and
+// t_b fixed in B (θ = 0 now), stays ≤ angle (rad, in (0, π)), a cone about
+// t_b (PhysX's and Bullet's swing limit, without twist). One unilateral
+// row of kind LimitUpper: φ = angle − θ, θ = acos(t_a·t_b), and
+// φ̇ = (ω_a − ω_b)·u with u = t_a × t_b/|t_a × t_b| (from
+// θ̇ = −(t_a·t_b)˙/sin θ), so J_a = [0, u], J_b = −J_a; u is any
+// perpendicular of t_b when θ = 0, where the limit is far from active.
+// angle = 0 removes the limit.
+func (j *Ball) SetSwingLimit(bodies []*body.Body, axisW mgl64.Vec3, angle float64) error {
+	if angle == 0 {
+		j.swing = 0
+		return nil
+	}
+	if !(angle > 0 && angle < math.Pi) {
+		return fmt.Errorf("%s: swing limit: angle must be in (0, π) rad (0 = none), got %v", j.what, angle)
+	}
+	t, err := unitAxis(j.what, "swing axis", axisW)
+	if err != nil {
+		return err
+	}
+	for _, i := range j.ids {
+		if err := checkIndex(j.what, "bodies", bodies, i); err != nil {
+			return err
+		}
+	}
+	j.ta = localPose(bodies, j.ids[0]).toLocalVec(t)
+	j.tb = localPose(bodies, j.ids[1]).toLocalVec(t)
+	j.swing = angle
+	return nil
+}
+
+// Fill writes the 3 rows (pair.ballRows) and the swing-limit row.
 func (j *Ball) Fill(rows []Row, ctx *Context) error {
-	if err := checkStep(j.what, rows, 3, ctx); err != nil {
+	n := j.Dim()
+	if err := checkStep(j.what, rows, n, ctx); err != nil {
 		return err
 	}
 	pa, pb, err := j.poses(ctx)
@@ -55,6 +164,33 @@ func (j *Ball) Fill(rows []Row, ctx *Context) error {
 		return err
 	}
 	j.ballRows(rows, pa, pb, j.la, j.lb)
+	if n > 3 {
+		ta, tb := pa.vec(j.ta), pb.vec(j.tb)
+		c := math.Max(-1, math.Min(1, ta.Dot(tb)))
+		u := ta.Cross(tb)
+		if l := u.Len(); l > 1e-12 {
+			u = u.Mul(1 / l)
+		} else {
+			u, _ = num.Perp(tb)
+		}
+		r := &rows[3]
+		r.reset(LimitUpper)
+		r.Phi, r.Lo = j.swing-math.Acos(c), 0
+		r.add(j.ids[0], mgl64.Vec3{}, u)
+		r.add(j.ids[1], mgl64.Vec3{}, u.Mul(-1))
+	}
+	if j.twistOn {
+		tw, g := relAngle(pa, pb, j.twua, j.twub, j.twvb, j.twnb)
+		lo, hi := &rows[n-2], &rows[n-1]
+		lo.reset(LimitLower)
+		lo.Phi, lo.Lo = tw-j.twistLo, 0
+		lo.add(j.ids[0], mgl64.Vec3{}, g)
+		lo.add(j.ids[1], mgl64.Vec3{}, g.Mul(-1))
+		hi.reset(LimitUpper)
+		hi.Phi, hi.Lo = j.twistHi-tw, 0
+		hi.add(j.ids[0], mgl64.Vec3{}, g.Mul(-1))
+		hi.add(j.ids[1], mgl64.Vec3{}, g)
+	}
 	return nil
 }
 
@@ -132,7 +268,9 @@ func (j *Fixed) Violation(ctx *Context, dst []float64) error {
 // g = (x (u_a × v_b) − y (u_a × u_b))/(x² + y²) (g = n when the axes are
 // aligned). Optional rows, in this order after the 5: lower limit
 // (φ = θ − θ_lo), upper limit (φ = θ_hi − θ), motor (θ̇ = speed, torque
-// bound), friction (θ̇ = 0, torque bound).
+// bound), friction (θ̇ = 0, torque bound), spring-damper-armature
+// (SetSpringDamper, SetArmature; φ = θ − rest), servo (SetServo;
+// φ = θ − target, torque bound).
 type Hinge struct {
 	pair
 	axis
@@ -159,7 +297,7 @@ func NewHinge(bodies []*body.Body, a, b int, pivot, axisW mgl64.Vec3) (*Hinge, e
 	sa, sb := localPose(bodies, a), localPose(bodies, b)
 	p1, p2 := num.Perp(n)
 	j := &Hinge{pair: p,
-		axis: axis{label: p.what, unit: "rad", forceUnit: "torque (N·m)", limitLo: -math.Pi, limitHi: math.Pi},
+		axis: axis{label: p.what, unit: "rad", forceUnit: "torque (N·m)", limitLo: -math.Pi, limitHi: math.Pi, angular: true},
 		la:   sa.toLocalPoint(pivot), lb: sb.toLocalPoint(pivot),
 		na: sa.toLocalVec(n), nb: sb.toLocalVec(n),
 		p1b: sb.toLocalVec(p1), p2b: sb.toLocalVec(p2),
@@ -173,7 +311,14 @@ func (j *Hinge) Dim() int { return 5 + j.axis.dim() }
 
 // angle returns θ and its Jacobian direction g (θ̇ = g·(ω_a − ω_b)).
 func (j *Hinge) angle(pa, pb pose) (theta float64, g mgl64.Vec3) {
-	ua, ub, vb := pa.vec(j.ua), pb.vec(j.ub), pb.vec(j.vb)
+	return relAngle(pa, pb, j.ua, j.ub, j.vb, j.nb)
+}
+
+// relAngle returns the angle θ = atan2(u_a·v_b, u_a·u_b) of reference u_a
+// (in A's frame) in the plane of u_b, v_b (in B's frame, ⟂ n_b) and its
+// Jacobian direction g, θ̇ = g·(ω_a − ω_b) (the Hinge doc derives it).
+func relAngle(pa, pb pose, lua, lub, lvb, lnb mgl64.Vec3) (theta float64, g mgl64.Vec3) {
+	ua, ub, vb := pa.vec(lua), pb.vec(lub), pb.vec(lvb)
 	x, y := ua.Dot(ub), ua.Dot(vb)
 	r2 := x*x + y*y
 	theta = math.Atan2(y, x)
@@ -183,7 +328,7 @@ func (j *Hinge) angle(pa, pb pose) (theta float64, g mgl64.Vec3) {
 	if r2 < 1e-24 {
 		// A's reference lies along B's axis: the axes are ~90° apart and θ is
 		// undefined. Use B's axis; the two axis rows are far from satisfied.
-		return theta, pb.vec(j.nb)
+		return theta, pb.vec(lnb)
 	}
 	g = ua.Cross(vb).Mul(x).Sub(ua.Cross(ub).Mul(y)).Mul(1 / r2)
 	return theta, g
@@ -212,6 +357,18 @@ func (j *Hinge) AngleRate(ctx *Context) (float64, error) {
 	return g.Dot(wa.Sub(wb)), nil
 }
 
+// AxisWrench returns the torques on A and B of a generalized torque f
+// (N·m) about the hinge axis, Jᵀ f for the angle row: f g on A, −f g on B
+// (g = n when the axes are aligned), for the bodies' poses in ctx.
+func (j *Hinge) AxisWrench(ctx *Context, f float64) ([2]Wrench, error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return [2]Wrench{}, err
+	}
+	_, g := j.angle(pa, pb)
+	return wrenches(j.ids, f, mgl64.Vec3{}, g, mgl64.Vec3{}, g.Mul(-1)), nil
+}
+
 // Fill writes the 3 ball rows, the 2 axis rows and the optional rows.
 func (j *Hinge) Fill(rows []Row, ctx *Context) error {
 	n := j.Dim()
@@ -233,7 +390,7 @@ func (j *Hinge) Fill(rows []Row, ctx *Context) error {
 	}
 	if n > 5 {
 		th, g := j.angle(pa, pb)
-		j.axis.fill(rows[5:n], j.ids, ctx.H, th, mgl64.Vec3{}, g, mgl64.Vec3{}, g.Mul(-1))
+		j.axis.fill(rows[5:n], j.ids, ctx, th, mgl64.Vec3{}, g, mgl64.Vec3{}, g.Mul(-1))
 	}
 	return nil
 }
@@ -259,7 +416,8 @@ func (j *Hinge) Violation(ctx *Context, dst []float64) error {
 // The slide s = d·n (m, 0 at creation) has the same Jacobian form with n;
 // optional rows, in order: lower limit (φ = s − lo), upper limit
 // (φ = hi − s), motor (ṡ = speed, force bound), friction (ṡ = 0, force
-// bound).
+// bound), spring-damper-armature (φ = s − rest), servo (φ = s − target,
+// force bound), effort (fixed impulse).
 type Prismatic struct {
 	pair
 	axis
@@ -318,9 +476,21 @@ func (j *Prismatic) Fill(rows []Row, ctx *Context) error {
 	}
 	if n > 5 {
 		nw := pb.vec(j.nb)
-		j.axis.fill(rows[5:n], j.ids, ctx.H, d.Dot(nw), nw, ra.Cross(nw), nw.Mul(-1), rab.Cross(nw).Mul(-1))
+		j.axis.fill(rows[5:n], j.ids, ctx, d.Dot(nw), nw, ra.Cross(nw), nw.Mul(-1), rab.Cross(nw).Mul(-1))
 	}
 	return nil
+}
+
+// AxisWrench returns the forces and torques on A and B of a generalized
+// force f (N) along the slide, Jᵀ f for the slide row: f n at A's anchor on
+// A, the opposite on B at the same point, for the bodies' poses in ctx.
+func (j *Prismatic) AxisWrench(ctx *Context, f float64) ([2]Wrench, error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return [2]Wrench{}, err
+	}
+	wa, n := pa.point(j.la), pb.vec(j.nb)
+	return wrenches(j.ids, f, n, wa.Sub(pa.p).Cross(n), n.Mul(-1), wa.Sub(pb.p).Cross(n).Mul(-1)), nil
 }
 
 // Slide returns s (m), A's displacement relative to B along the axis.
@@ -372,7 +542,12 @@ type Distance struct {
 // NewDistance keeps the world points pivotA (on a) and pivotB (on b), given
 // in the current pose, at distance length (m, finite and > 0).
 func NewDistance(bodies []*body.Body, a, b int, pivotA, pivotB mgl64.Vec3, length float64) (*Distance, error) {
-	p, err := newPair("distance joint", bodies, a, b)
+	return newDistance("distance joint", bodies, a, b, pivotA, pivotB, length)
+}
+
+// newDistance is NewDistance for a joint named what (Distance, Rope).
+func newDistance(what string, bodies []*body.Body, a, b int, pivotA, pivotB mgl64.Vec3, length float64) (*Distance, error) {
+	p, err := newPair(what, bodies, a, b)
 	if err != nil {
 		return nil, err
 	}
@@ -397,22 +572,34 @@ func (j *Distance) Fill(rows []Row, ctx *Context) error {
 	if err := checkStep(j.what, rows, 1, ctx); err != nil {
 		return err
 	}
-	pa, pb, err := j.poses(ctx)
+	l, ja, jb, err := j.line(ctx)
 	if err != nil {
 		return err
 	}
+	r := &rows[0]
+	j.bilateral(r, l-j.length)
+	r.add(j.ids[0], ja[0], ja[1])
+	r.add(j.ids[1], jb[0], jb[1])
+	return nil
+}
+
+// line returns the anchors' distance l = |d| and the Jacobian blocks of
+// l: J_a = [n, r_a × n], J_b = −[n, r_b × n] (n = d/l, world z if l = 0).
+func (j *Distance) line(ctx *Context) (l float64, ja, jb [2]mgl64.Vec3, err error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return 0, ja, jb, err
+	}
 	wa, wb := pa.point(j.la), pb.point(j.lb)
 	d := wa.Sub(wb)
-	l := d.Len()
+	l = d.Len()
 	n := mgl64.Vec3{0, 0, 1}
 	if l > 0 {
 		n = d.Mul(1 / l)
 	}
-	r := &rows[0]
-	j.bilateral(r, l-j.length)
-	r.add(j.ids[0], n, wa.Sub(pa.p).Cross(n))
-	r.add(j.ids[1], n.Mul(-1), wb.Sub(pb.p).Cross(n).Mul(-1))
-	return nil
+	ja = [2]mgl64.Vec3{n, wa.Sub(pa.p).Cross(n)}
+	jb = [2]mgl64.Vec3{n.Mul(-1), wb.Sub(pb.p).Cross(n).Mul(-1)}
+	return l, ja, jb, nil
 }
 
 // Violation writes φ = |d| − L (m).

@@ -46,14 +46,39 @@ type jointCase struct {
 }
 
 var jointCases = []jointCase{
-	{"ball", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) { return NewBall(bs, a, b, p) }, nil},
+	{"ball", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) {
+		j, err := NewBall(bs, a, b, p)
+		if err != nil {
+			return nil, err
+		}
+		if err := j.SetTwistLimits(bs, n, -0.3, 0.25); err != nil {
+			return nil, err
+		}
+		return j, j.SetSwingLimit(bs, n, 0.2)
+	}, nil},
 	{"fixed", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) { return NewFixed(bs, a, b, p) }, nil},
 	{"distance", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) {
 		return NewDistance(bs, a, b, p, p.Add(n), 0.7)
 	}, nil},
+	{"rope", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) {
+		return NewRope(bs, a, b, p, p.Add(n), 0.7)
+	}, nil},
+	{"universal", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) {
+		u, _ := Perp(n.Normalize())
+		return NewUniversal(bs, a, b, p, n, u)
+	}, nil},
 	{"hinge", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) {
 		h, err := NewHinge(bs, a, b, p, n)
 		if err != nil {
+			return nil, err
+		}
+		if err := h.SetSpringDamper(3, 0.5, 0.2); err != nil {
+			return nil, err
+		}
+		if err := h.SetServo(0.1, 5, 1, 2); err != nil {
+			return nil, err
+		}
+		if err := h.SetEffort(0.7); err != nil {
 			return nil, err
 		}
 		if err := h.SetLimits(-0.4, 0.6); err != nil {
@@ -73,6 +98,12 @@ var jointCases = []jointCase{
 	{"prismatic", func(bs []*body.Body, a, b int, p, n mgl64.Vec3) (Positional, error) {
 		j, err := NewPrismatic(bs, a, b, p, n)
 		if err != nil {
+			return nil, err
+		}
+		if err := j.SetSpringDamper(30, 0, 0.05); err != nil {
+			return nil, err
+		}
+		if err := j.SetArmature(0.4); err != nil {
 			return nil, err
 		}
 		if err := j.SetLimits(-0.1, 0.2); err != nil {
@@ -222,7 +253,7 @@ func TestConstraintForcesBalance(t *testing.T) {
 			assert.InDelta(t, 0, f.Len(), 1e-12, "%s row %d: net force", jc.name, i)
 			// Translational rows with separated anchors (ball, fixed, hinge)
 			// exert a couple (w_a − w_b) × F; all others balance torque too.
-			if jc.name == "distance" || jc.name == "prismatic" || (rows[i].Kind != Bilateral) || (jc.name == "fixed" && i >= 3) || (jc.name == "hinge" && i >= 3) {
+			if jc.name == "distance" || jc.name == "rope" || jc.name == "prismatic" || (jc.name == "universal" && i == 3) || (rows[i].Kind != Bilateral) || (jc.name == "fixed" && i >= 3) || (jc.name == "hinge" && i >= 3) {
 				assert.InDelta(t, 0, tq.Len(), 1e-12, "%s row %d: net torque", jc.name, i)
 			}
 		}

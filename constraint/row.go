@@ -32,9 +32,10 @@ const (
 	ContactNormal               // contact, φ = gap ≥ 0, x ≥ 0
 	ContactFriction             // box friction, |x| ≤ μ x̂ₙ
 	RollingFriction             // rolling resistance, |x| ≤ bound
+	Spring                      // compliant axis row: joint spring-damper, armature or position servo (velocity level for projection)
 )
 
-var kindNames = [...]string{"Bilateral", "LimitLower", "LimitUpper", "Motor", "Friction", "Gear", "Differential", "ContactNormal", "ContactFriction", "RollingFriction"}
+var kindNames = [...]string{"Bilateral", "LimitLower", "LimitUpper", "Motor", "Friction", "Gear", "Differential", "ContactNormal", "ContactFriction", "RollingFriction", "Spring"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -69,6 +70,11 @@ type Row struct {
 	Stiffness float64
 	// Damping is SPOOK's damping time d (s); 0 = the plain Eq. 1 form.
 	Damping float64
+	// Viscous is a viscous damping coefficient c_d (N·s/m or N·m·s/rad):
+	// when > 0 the row is the implicit spring-damper λ⁺ = −k φ⁺ − c_d J v⁺
+	// (k = Stiffness, where 0 means no spring), see Compliance; Damping
+	// must then be 0.
+	Viscous float64
 	// Drift (m or rad) is the change of φ over the coming step that the
 	// linear term h J v misses: the curvature of the constraint along the
 	// predicted motion, φ(q ⊕ h v̂) − φ(q) − h J v̂ = ½h² v̂ᵀ∇²φ v̂ + O(h³)
@@ -123,8 +129,18 @@ type Positional interface {
 // SPOOK (d > 0), with Υ = 1/(1 + 4d/h): c = 4/(h² k (1 + 4d/h)),
 // phiFactor = 4Υ/h, jvFactor = −Υ.
 // Both compliant forms give the static deflection φ = F/k under a force F.
+// Viscous (c_d > 0), with s = h k + c_d: c = 1/(h s), phiFactor = k/s,
+// jvFactor = 0 — the implicit Euler spring-damper λ⁺ = −k (φ + h J v⁺) −
+// c_d J v⁺ (ERPCFM's form), stable for every h; k = 0 is a pure damper.
 func (r *Row) Compliance(h float64) (c, phiFactor, jvFactor float64) {
 	k := r.Stiffness
+	if r.Viscous > 0 {
+		if math.IsInf(k, 1) {
+			return 0, 1 / h, 0
+		}
+		s := h*k + r.Viscous
+		return 1 / (h * s), k / s, 0
+	}
 	if k == 0 || math.IsInf(k, 1) {
 		return 0, 1 / h, 0
 	}
@@ -190,6 +206,10 @@ func (r *Row) Validate(nBodies int) error {
 		return r.fieldError("Stiffness", r.Stiffness, "must be ≥ 0 (0 or +Inf = rigid), got %v", r.Stiffness)
 	case !num.Finite(r.Damping) || r.Damping < 0:
 		return r.fieldError("Damping", r.Damping, "must be finite and ≥ 0, got %v", r.Damping)
+	case !num.Finite(r.Viscous) || r.Viscous < 0:
+		return r.fieldError("Viscous", r.Viscous, "must be finite and ≥ 0, got %v", r.Viscous)
+	case r.Viscous > 0 && r.Damping > 0:
+		return r.fieldError("Viscous", r.Viscous, "a row has a damping time or a viscous coefficient, not both (Damping = %v)", r.Damping)
 	}
 	return nil
 }

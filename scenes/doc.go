@@ -89,9 +89,14 @@
 //     mask; 0 or absent is the default, category 1 and a mask of every
 //     category, so shapes without them collide with everything.
 //   - joints[j]: name (optional, not unique; stepper.World.Joint finds
-//     it), type ball, fixed (pivot), hinge, prismatic (pivot, axis,
+//     it), type ball, fixed (pivot; a ball also takes swing {axis,
+//     angle}: a cone limit, and twist {axis, lower, upper}), hinge, prismatic (pivot, axis,
 //     limits {lower, upper}: null = free, motor {speed, max_force}: null =
-//     unbounded, friction), distance (pivot_a, pivot_b, length); these
+//     unbounded, friction, spring {stiffness, damping, rest}: an implicit
+//     spring-damper on the coordinate, armature: added inertia, servo
+//     {target, kp, kd, max_force}: a position servo), universal (pivot,
+//     axis_a turning with body_a, axis_b with body_b, perpendicular),
+//     rope (pivot_a, pivot_b, length: at most that far apart), distance (pivot_a, pivot_b, length); these
 //     take soft {stiffness, damping} for compliant bilateral rows. gear
 //     (axis_a, axis_b, ratio), differential (carrier, axis_carrier,
 //     axis_a, axis_b), converter (axis_a, axis_b, coefficient K in
@@ -105,7 +110,8 @@
 //     Bodies joined by any joint or coupling do not collide with each
 //     other unless the joint says collide: true
 //     (stepper.World.SetJointCollision).
-//   - loads[l]: type force (at the centre of mass) or torque on body, with
+//   - loads[l]: type force (at the centre of mass, or at point, m in the
+//     body's frame) or torque on body, with
 //     the opposite on the optional reaction body; direction is fixed in
 //     frame ("world" by default, or a body whose rotation turns it); the
 //     magnitude is profile {type: constant, value} or {type: ramp, from,

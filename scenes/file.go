@@ -223,9 +223,11 @@ const (
 	JointGear         = "gear"
 	JointDifferential = "differential"
 	JointConverter    = "converter"
+	JointRope         = "rope"
+	JointUniversal    = "universal"
 )
 
-var jointTypes = []string{JointBall, JointFixed, JointHinge, JointPrismatic, JointDistance, JointGear, JointDifferential, JointConverter}
+var jointTypes = []string{JointBall, JointFixed, JointHinge, JointPrismatic, JointDistance, JointGear, JointDifferential, JointConverter, JointRope, JointUniversal}
 
 // JointSpec is one joint or coupling; the fields used depend on Type (the
 // constraint constructor of the same name says what each means).
@@ -256,6 +258,19 @@ type JointSpec struct {
 	Limits   *LimitsSpec
 	Motor    *MotorSpec
 	Friction float64 // N·m or N; 0 = none
+	// Swing and Twist are a ball joint's cone and twist limits
+	// (constraint.Ball.SetSwingLimit, SetTwistLimits); nil = none. Their
+	// axes are world coordinates (or Frame's) at the initial poses.
+	Swing *SwingSpec
+	Twist *TwistSpec
+	// Spring is the joint's implicit spring-damper on its coordinate
+	// (constraint.Hinge.SetSpringDamper); nil = none.
+	Spring *SpringSpec
+	// Armature (kg·m² or kg) is inertia added on the coordinate
+	// (constraint.Hinge.SetArmature); 0 = none.
+	Armature float64
+	// Servo is a position servo on the coordinate (SetServo); nil = none.
+	Servo *ServoSpec
 	// Soft makes the bilateral rows of ball, fixed, hinge, prismatic and
 	// distance joints compliant.
 	Soft *SoftSpec
@@ -272,6 +287,29 @@ type LimitsSpec struct{ Lower, Upper float64 }
 // largest torque or force (N·m or N; +Inf, null in JSON, for none).
 type MotorSpec struct{ Speed, MaxForce float64 }
 
+// SwingSpec is a ball joint's swing cone: the angle (rad, in (0, π))
+// between Axis as fixed in each body stays ≤ Angle.
+type SwingSpec struct {
+	Axis  mgl64.Vec3
+	Angle float64
+}
+
+// TwistSpec is a ball joint's twist range [Lower, Upper] (rad) about Axis.
+type TwistSpec struct {
+	Axis         mgl64.Vec3
+	Lower, Upper float64
+}
+
+// SpringSpec is a hinge's or slider's passive spring and damper:
+// generalized force −Stiffness (q − Rest) − Damping q̇ (N·m/rad, N·m·s/rad
+// and rad for a hinge; N/m, N·s/m and m for a slider).
+type SpringSpec struct{ Stiffness, Damping, Rest float64 }
+
+// ServoSpec is a position servo, MuJoCo's position actuator: generalized
+// force Kp (Target − q) − Kd q̇, bounded by MaxForce (N·m or N; +Inf, null
+// in JSON, for none).
+type ServoSpec struct{ Target, Kp, Kd, MaxForce float64 }
+
 // SoftSpec is a joint's compliance: stiffness (N/m or N·m/rad, 0 = rigid)
 // and SPOOK damping time (s).
 type SoftSpec struct{ Stiffness, Damping float64 }
@@ -286,17 +324,22 @@ const (
 	maxNameInError = 40
 )
 
-// LoadSpec is an applied force (at the centre of mass) or torque on Body,
-// Direction·value(t), with −Direction·value(t) on the optional Reaction
-// body. Direction is fixed in Frame (WorldName or "" for the world, else a
-// body whose rotation turns it every step).
+// LoadSpec is an applied force (at the centre of mass, or at Point) or
+// torque on Body, Direction·value(t), with −Direction·value(t) on the
+// optional Reaction body (at its centre of mass). Direction is fixed in
+// Frame (WorldName or "" for the world, else a body whose rotation turns
+// it every step).
 type LoadSpec struct {
 	Type      string // LoadForce or LoadTorque
 	Body      string
 	Reaction  string // "" = none
 	Direction mgl64.Vec3
 	Frame     string
-	Profile   ProfileSpec
+	// Point (m, in Body's frame, moving with it) is where a force acts: it
+	// adds the torque (R Point) × f about the centre of mass
+	// (body.Body.ApplyForceAt). nil = the centre of mass; forces only.
+	Point   *mgl64.Vec3
+	Profile ProfileSpec
 }
 
 // ProfileSpec is a load's magnitude over time t (s, the step's start):
@@ -555,12 +598,22 @@ func (j *JointSpec) fromFrame(f *BodySpec) {
 	switch j.Type {
 	case JointBall, JointFixed:
 		pt(&j.Pivot)
+		if j.Swing != nil {
+			ax(&j.Swing.Axis)
+		}
+		if j.Twist != nil {
+			ax(&j.Twist.Axis)
+		}
 	case JointHinge, JointPrismatic:
 		pt(&j.Pivot)
 		ax(&j.Axis)
-	case JointDistance:
+	case JointDistance, JointRope:
 		pt(&j.PivotA)
 		pt(&j.PivotB)
+	case JointUniversal:
+		pt(&j.Pivot)
+		ax(&j.AxisA)
+		ax(&j.AxisB)
 	case JointGear, JointConverter:
 		ax(&j.AxisA)
 		ax(&j.AxisB)
@@ -769,6 +822,12 @@ func (j *JointSpec) constraint(bodies []*body.Body, ids map[string]int) (constra
 		if err == nil && j.Soft != nil {
 			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
 		}
+		if err == nil && j.Swing != nil {
+			err = c.SetSwingLimit(bodies, j.Swing.Axis, j.Swing.Angle)
+		}
+		if err == nil && j.Twist != nil {
+			err = c.SetTwistLimits(bodies, j.Twist.Axis, j.Twist.Lower, j.Twist.Upper)
+		}
 		return c, err
 	case JointFixed:
 		c, err := constraint.NewFixed(bodies, a, b, j.Pivot)
@@ -800,6 +859,18 @@ func (j *JointSpec) constraint(bodies []*body.Body, ids map[string]int) (constra
 			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
 		}
 		return c, err
+	case JointRope:
+		c, err := constraint.NewRope(bodies, a, b, j.PivotA, j.PivotB, j.Length)
+		if err == nil && j.Soft != nil {
+			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
+		}
+		return c, err
+	case JointUniversal:
+		c, err := constraint.NewUniversal(bodies, a, b, j.Pivot, j.AxisA, j.AxisB)
+		if err == nil && j.Soft != nil {
+			err = c.SetSoft(j.Soft.Stiffness, j.Soft.Damping)
+		}
+		return c, err
 	case JointGear:
 		return constraint.NewGear(bodies, a, b, j.AxisA, j.AxisB, j.Ratio, housing)
 	case JointDifferential:
@@ -815,6 +886,9 @@ type axisJoint interface {
 	SetLimits(lo, hi float64) error
 	SetMotor(speed, maxForce float64) error
 	SetFriction(f float64) error
+	SetSpringDamper(k, c, rest float64) error
+	SetArmature(a float64) error
+	SetServo(target, kp, kd, maxForce float64) error
 }
 
 func (j *JointSpec) axisOptions(c axisJoint) error {
@@ -829,7 +903,22 @@ func (j *JointSpec) axisOptions(c axisJoint) error {
 		}
 	}
 	if j.Friction != 0 {
-		return c.SetFriction(j.Friction)
+		if err := c.SetFriction(j.Friction); err != nil {
+			return err
+		}
+	}
+	if s := j.Spring; s != nil {
+		if err := c.SetSpringDamper(s.Stiffness, s.Damping, s.Rest); err != nil {
+			return err
+		}
+	}
+	if j.Armature != 0 {
+		if err := c.SetArmature(j.Armature); err != nil {
+			return err
+		}
+	}
+	if s := j.Servo; s != nil {
+		return c.SetServo(s.Target, s.Kp, s.Kd, s.MaxForce)
 	}
 	return nil
 }
@@ -849,6 +938,8 @@ type resolvedLoad struct {
 	torque      bool
 	body, react int // acc slots; react −1 = none
 	frame       int // body index, or constraint.World
+	id          int // the loaded body's index
+	point       *mgl64.Vec3
 	dir         mgl64.Vec3
 	profile     ProfileSpec
 }
@@ -876,7 +967,7 @@ func newLoadController(loads []LoadSpec, ids map[string]int, bodies []BodySpec) 
 	}
 	for _, l := range loads {
 		r := resolvedLoad{torque: l.Type == LoadTorque, dir: l.Direction, profile: l.Profile,
-			frame: constraint.World, react: -1}
+			frame: constraint.World, react: -1, id: ids[l.Body], point: l.Point}
 		r.body = slot(ids[l.Body])
 		if l.Reaction != "" && l.Reaction != WorldName {
 			r.react = slot(ids[l.Reaction])
@@ -906,6 +997,10 @@ func (c *loadController) Control(w *stepper.World) error {
 		}
 		v := d.Mul(l.profile.At(t))
 		c.acc[l.body].add(l.torque, v)
+		if l.point != nil {
+			b := w.Bodies[l.id]
+			c.acc[l.body].add(true, b.Rot.Rotate(*l.point).Cross(v))
+		}
 		if l.react >= 0 {
 			c.acc[l.react].add(l.torque, v.Mul(-1))
 		}

@@ -322,6 +322,21 @@ func decodeJoint(p *problems, n *jnode, path string) JointSpec {
 	switch j.Type {
 	case JointBall, JointFixed:
 		o.vec3("pivot", &j.Pivot, true)
+		if j.Type == JointBall {
+			if s := o.obj("swing", false); s != nil {
+				j.Swing = &SwingSpec{}
+				s.vec3("axis", &j.Swing.Axis, true)
+				s.num("angle", &j.Swing.Angle, true)
+				s.done("")
+			}
+			if s := o.obj("twist", false); s != nil {
+				j.Twist = &TwistSpec{}
+				s.vec3("axis", &j.Twist.Axis, true)
+				s.num("lower", &j.Twist.Lower, true)
+				s.num("upper", &j.Twist.Upper, true)
+				s.done("")
+			}
+		}
 		soft = true
 	case JointHinge, JointPrismatic:
 		o.vec3("pivot", &j.Pivot, true)
@@ -339,11 +354,32 @@ func decodeJoint(p *problems, n *jnode, path string) JointSpec {
 			m.done("")
 		}
 		o.num("friction", &j.Friction, false)
+		if s := o.obj("spring", false); s != nil {
+			j.Spring = &SpringSpec{}
+			s.num("stiffness", &j.Spring.Stiffness, false)
+			s.num("damping", &j.Spring.Damping, false)
+			s.num("rest", &j.Spring.Rest, false)
+			s.done("")
+		}
+		o.num("armature", &j.Armature, false)
+		if s := o.obj("servo", false); s != nil {
+			j.Servo = &ServoSpec{MaxForce: math.Inf(1)}
+			s.num("target", &j.Servo.Target, true)
+			s.num("kp", &j.Servo.Kp, true)
+			s.num("kd", &j.Servo.Kd, false)
+			s.numOrNull("max_force", &j.Servo.MaxForce)
+			s.done("")
+		}
 		soft = true
-	case JointDistance:
+	case JointDistance, JointRope:
 		o.vec3("pivot_a", &j.PivotA, true)
 		o.vec3("pivot_b", &j.PivotB, true)
 		o.num("length", &j.Length, true)
+		soft = true
+	case JointUniversal:
+		o.vec3("pivot", &j.Pivot, true)
+		o.vec3("axis_a", &j.AxisA, true)
+		o.vec3("axis_b", &j.AxisB, true)
 		soft = true
 	case JointGear:
 		o.vec3("axis_a", &j.AxisA, true)
@@ -385,6 +421,12 @@ func decodeLoad(p *problems, n *jnode, path string) LoadSpec {
 	o.str("reaction", &l.Reaction, false)
 	o.vec3("direction", &l.Direction, true)
 	o.str("frame", &l.Frame, false)
+	if v := o.n.get("point"); v != nil && v.kind != jNull {
+		l.Point = new(mgl64.Vec3)
+		o.vec3("point", l.Point, true)
+	} else {
+		o.asked = append(o.asked, "point")
+	}
 	if po := o.obj("profile", true); po != nil {
 		if po.enum("type", &l.Profile.Type, true, []string{ProfileConst, ProfileRamp}) {
 			switch l.Profile.Type {

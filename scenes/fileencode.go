@@ -268,6 +268,12 @@ func (j *JointSpec) node() *jnode {
 	switch j.Type {
 	case JointBall, JointFixed:
 		n.set("pivot", jvec(j.Pivot))
+		if s := j.Swing; s != nil && j.Type == JointBall {
+			n.set("swing", jobj().set("axis", jvec(s.Axis)).set("angle", jnum(s.Angle)))
+		}
+		if s := j.Twist; s != nil && j.Type == JointBall {
+			n.set("twist", jobj().set("axis", jvec(s.Axis)).set("lower", jnum(s.Lower)).set("upper", jnum(s.Upper)))
+		}
 		soft = true
 	case JointHinge, JointPrismatic:
 		n.set("pivot", jvec(j.Pivot)).set("axis", jvec(j.Axis))
@@ -280,9 +286,21 @@ func (j *JointSpec) node() *jnode {
 		if !isPosZeroF(j.Friction) {
 			n.set("friction", jnum(j.Friction))
 		}
+		if s := j.Spring; s != nil {
+			n.set("spring", jobj().set("stiffness", jnum(s.Stiffness)).set("damping", jnum(s.Damping)).set("rest", jnum(s.Rest)))
+		}
+		if !isPosZeroF(j.Armature) {
+			n.set("armature", jnum(j.Armature))
+		}
+		if s := j.Servo; s != nil {
+			n.set("servo", jobj().set("target", jnum(s.Target)).set("kp", jnum(s.Kp)).set("kd", jnum(s.Kd)).set("max_force", jinf(s.MaxForce)))
+		}
 		soft = true
-	case JointDistance:
+	case JointDistance, JointRope:
 		n.set("pivot_a", jvec(j.PivotA)).set("pivot_b", jvec(j.PivotB)).set("length", jnum(j.Length))
+		soft = true
+	case JointUniversal:
+		n.set("pivot", jvec(j.Pivot)).set("axis_a", jvec(j.AxisA)).set("axis_b", jvec(j.AxisB))
 		soft = true
 	case JointGear:
 		n.set("axis_a", jvec(j.AxisA)).set("axis_b", jvec(j.AxisB)).set("ratio", jnum(j.Ratio))
@@ -315,6 +333,9 @@ func (l *LoadSpec) node() *jnode {
 	n.set("direction", jvec(l.Direction))
 	if l.Frame != "" {
 		n.set("frame", jstr(l.Frame))
+	}
+	if l.Point != nil {
+		n.set("point", jvec(*l.Point))
 	}
 	pn := jobj().set("type", jstr(l.Profile.Type))
 	switch l.Profile.Type {

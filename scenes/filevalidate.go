@@ -138,6 +138,12 @@ func (s *SceneSpec) validate(p *problems) {
 			ref(path+".frame", l.Frame, true)
 		}
 		chkAxis(p, path+".direction", l.Direction)
+		if l.Point != nil {
+			if l.Type == LoadTorque {
+				p.add(path+".point", "a torque has no point of application; give point only for a force")
+			}
+			chkVec(p, path+".point", *l.Point)
+		}
 		pr := &l.Profile
 		pp := path + ".profile"
 		switch pr.Type {
@@ -370,6 +376,18 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 	switch j.Type {
 	case JointBall, JointFixed:
 		chkVec(p, path+".pivot", j.Pivot)
+		if s := j.Swing; s != nil {
+			chkAxis(p, path+".swing.axis", s.Axis)
+			if !(s.Angle > 0 && s.Angle < math.Pi) {
+				p.add(path+".swing.angle", "must be in (0, π) rad, got %v", s.Angle)
+			}
+		}
+		if s := j.Twist; s != nil {
+			chkAxis(p, path+".twist.axis", s.Axis)
+			if !(s.Lower >= -math.Pi && s.Lower < s.Upper && s.Upper <= math.Pi) {
+				p.add(path+".twist", "need −π ≤ lower < upper ≤ π rad, got [%v, %v]", s.Lower, s.Upper)
+			}
+		}
 	case JointHinge, JointPrismatic:
 		chkVec(p, path+".pivot", j.Pivot)
 		chkAxis(p, path+".axis", j.Axis)
@@ -393,10 +411,28 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 			}
 		}
 		chkNonNeg(p, path+".friction", j.Friction, "")
-	case JointDistance:
+		if s := j.Spring; s != nil {
+			chkNonNeg(p, path+".spring.stiffness", s.Stiffness, "")
+			chkNonNeg(p, path+".spring.damping", s.Damping, "")
+			chkFinite(p, path+".spring.rest", s.Rest)
+		}
+		chkNonNeg(p, path+".armature", j.Armature, "")
+		if s := j.Servo; s != nil {
+			chkFinite(p, path+".servo.target", s.Target)
+			chkPos(p, path+".servo.kp", s.Kp, "")
+			chkNonNeg(p, path+".servo.kd", s.Kd, "")
+			if !(s.MaxForce > 0) {
+				p.add(path+".servo.max_force", "must be > 0 (null = unbounded), got %v", s.MaxForce)
+			}
+		}
+	case JointDistance, JointRope:
 		chkVec(p, path+".pivot_a", j.PivotA)
 		chkVec(p, path+".pivot_b", j.PivotB)
 		chkPos(p, path+".length", j.Length, "m")
+	case JointUniversal:
+		chkVec(p, path+".pivot", j.Pivot)
+		chkAxis(p, path+".axis_a", j.AxisA)
+		chkAxis(p, path+".axis_b", j.AxisB)
 	case JointGear:
 		chkAxis(p, path+".axis_a", j.AxisA)
 		chkAxis(p, path+".axis_b", j.AxisB)

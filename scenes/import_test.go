@@ -353,6 +353,9 @@ func TestURDFArm(t *testing.T) {
 	if len(s.Joints) != 2 || s.Joints[0].Friction != 0.2 || s.Joints[0].B != "base" || s.Joints[1].A != "fore" {
 		t.Errorf("joints %+v", s.Joints)
 	}
+	if sp := s.Joints[0].Spring; sp == nil || *sp != (SpringSpec{Damping: 0.1}) {
+		t.Errorf("shoulder damping %+v, want the URDF's 0.1 N·m·s/rad", sp)
+	}
 	if e := s.Joints[1].Axis.Sub(wantY).Len(); e > 1e-15 {
 		t.Errorf("elbow axis %v, want %v", s.Joints[1].Axis, wantY)
 	}
@@ -364,7 +367,10 @@ func TestURDFArm(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"visual", "mesh geom", "damping", "effort"} {
+	if kinds["damping"] != 0 {
+		t.Errorf("joint damping is imported, not warned: %v", ws)
+	}
+	for _, k := range []string{"visual", "mesh geom", "effort"} {
 		if kinds[k] != 1 {
 			t.Errorf("%d warnings about %s, want 1: %v", kinds[k], k, ws)
 		}

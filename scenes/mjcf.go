@@ -102,6 +102,7 @@ type mjcf struct {
 	taken      map[string]bool
 	ownerOf    map[string]string // MJCF body name → gorigid body (or world)
 	jointIdx   map[string]int    // MJCF joint name → spec.Joints index
+	jointQ0    []float64         // per spec.Joints entry, the keyframe coordinate of the built pose (θ = 0)
 	friction   float64           // the first geom's friction coefficient
 	meshdir    string
 	meshAssets map[string]meshAsset
@@ -586,6 +587,7 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 	rel := identity
 	var specs []JointSpec
 	var nodes []*xnode
+	var q0s []float64
 	if len(joints) == 0 {
 		// Welded to the parent: the same gorigid body (a static one for
 		// the world).
@@ -697,6 +699,7 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 			return err
 		}
 		specs = append(specs, js)
+		q0s = append(q0s, q0)
 		nodes = append(nodes, jn)
 		prev = g
 	}
@@ -722,6 +725,7 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 			m.jointIdx[js.Name] = len(m.spec.Joints)
 		}
 		m.spec.Joints = append(m.spec.Joints, js)
+		m.jointQ0 = append(m.jointQ0, q0s[k])
 	}
 	inert := n.child("inertial") != nil
 	for _, c := range n.children {
@@ -799,20 +803,35 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error
 			js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
 		}
 	}
-	for _, k := range []string{"damping", "stiffness", "armature"} {
+	// damping, stiffness (rest springref) and armature: the hinge's or
+	// slider's implicit spring-damper row and added inertia, as MuJoCo's
+	// (which also integrates them implicitly).
+	var dyn [3]float64
+	for i, k := range []string{"damping", "stiffness", "armature"} {
 		v, err := m.efloat(e, k, 0)
 		if err != nil {
 			return err
 		}
-		if v != 0 {
-			what := map[string]string{
-				"damping":   "gorigid has no viscous joint damping, the joint is undamped",
-				"stiffness": "gorigid has no joint spring, the joint is free to its limits",
-				"armature":  "gorigid adds no rotor inertia, the joint moves with the bodies' inertia alone",
-			}[k]
-			m.warnOnce("joint:"+k, e.xnode, "joint %s ignored (%v): %s", k, v, what)
+		if v < 0 {
+			return m.errAt(e.xnode, "%s: must be ≥ 0, got %v", k, v)
 		}
+		if v != 0 && typ == "ball" {
+			m.warnOnce("ball:"+k, e.xnode, "ball joint %s ignored (%v): gorigid's spring, damper and armature act on a hinge's or slider's coordinate", k, v)
+			v = 0
+		}
+		dyn[i] = v
 	}
+	if dyn[0] != 0 || dyn[1] != 0 {
+		ref, err := m.efloat(e, "springref", 0)
+		if err != nil {
+			return err
+		}
+		if typ == "hinge" {
+			ref = m.angle(ref)
+		}
+		js.Spring = &SpringSpec{Damping: dyn[0], Stiffness: dyn[1], Rest: ref - q0}
+	}
+	js.Armature = dyn[2]
 	f, err := m.efloat(e, "frictionloss", 0)
 	if err != nil {
 		return err
@@ -1174,8 +1193,11 @@ func (m *mjcf) contact(n *xnode) error {
 }
 
 // actuators maps <actuator>: velocity actuators become velocity motors
-// at target 0 (the input's initial value); motor and position actuators
-// have no gorigid counterpart yet and leave the joint unactuated.
+// at target 0 (the input's initial value); position actuators become
+// position servos (gear g: kp g², kv g², target ctrl/g, force bound
+// |g|·forcerange) at ctrl = 0; motor actuators leave the joint at zero
+// input, as MuJoCo's at ctrl = 0, for a Go controller to drive through
+// stepper.Effort.
 func (m *mjcf) actuators(n *xnode) error {
 	for _, c := range n.children {
 		e, err := m.resolve(c, "main")
@@ -1193,7 +1215,7 @@ func (m *mjcf) actuators(n *xnode) error {
 		}
 		switch c.name {
 		case "motor":
-			m.warnOnce("act:motor", c, "motor actuators are not imported: gorigid has no torque actuator yet, so the joint is unactuated (as MuJoCo's motor at zero input)")
+			m.warnOnce("act:motor", c, "motor actuators start at zero input, as MuJoCo's at ctrl = 0: drive the joint (found by name) from Go with stepper.Effort, Input = gear·ctrl")
 		case "velocity":
 			js := &m.spec.Joints[idx]
 			if js.Type != JointHinge && js.Type != JointPrismatic {
@@ -1208,7 +1230,42 @@ func (m *mjcf) actuators(n *xnode) error {
 			js.Motor = &MotorSpec{Speed: 0, MaxForce: maxF}
 			m.warnOnce("act:velocity", c, "velocity actuators become gorigid velocity motors at target 0 within the force range: a rigid servo, where MuJoCo's applies kv·(ctrl − q̇)")
 		case "position":
-			m.warnOnce("act:position", c, "position actuators are not imported: gorigid has no position servo yet, so the joint is unactuated")
+			js := &m.spec.Joints[idx]
+			if js.Type != JointHinge && js.Type != JointPrismatic {
+				return m.errAt(c, "joint %q: a position actuator needs a hinge or slide joint", clip(jn))
+			}
+			kp, err := m.efloat(e, "kp", 1)
+			if err != nil {
+				return err
+			}
+			kv, err := m.efloat(e, "kv", 0)
+			if err != nil {
+				return err
+			}
+			g := 1.0
+			if gs, ok, err := m.efloats(e, "gear", 1); err != nil {
+				return err
+			} else if ok {
+				g = gs[0]
+			}
+			if !(kp > 0) || kv < 0 || g == 0 {
+				return m.errAt(c, "position actuator: need kp > 0, kv ≥ 0 and gear ≠ 0, got kp %v, kv %v, gear %v", kp, kv, g)
+			}
+			maxF := math.Inf(1)
+			if fr, ok, err := m.efloats(e, "forcerange", 2); err != nil {
+				return err
+			} else if ok && limitedAttr(e, "forcelimited", true) {
+				maxF = math.Abs(g) * math.Max(math.Abs(fr[0]), math.Abs(fr[1]))
+			}
+			if maxF == 0 {
+				maxF = math.Inf(1)
+			}
+			// MuJoCo's position actuator on a joint: force kp (ctrl − g q)
+			// − kv g q̇ on the actuator, g times it on the joint, ctrl = 0 at
+			// the start (target q = 0); gorigid's coordinate is measured
+			// from the keyframe pose q0, as the limits are.
+			js.Servo = &ServoSpec{Target: 0 - m.jointQ0[idx], Kp: kp * g * g, Kd: kv * g * g, MaxForce: maxF}
+			m.warnOnce("act:position", c, "position actuators become gorigid position servos (implicit PD rows) at ctrl = 0: move the target from Go with the joint's SetServoTarget")
 		default:
 			m.warnOnce("act:"+c.name, c, "actuator <%s> not imported: the joint is unactuated", c.name)
 		}

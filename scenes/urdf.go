@@ -31,10 +31,11 @@ import (
 // rotated into the world: revolute → hinge with limits (θ is the child's
 // rotation about the axis relative to the parent, as URDF's), continuous
 // → hinge, prismatic → prismatic with limits, fixed → fixed, floating →
-// no joint; <dynamics friction> → the joint's Coulomb friction. Joint
-// damping, planar joints, mimic joints, effort and velocity limits and
-// mesh geometry have no gorigid counterpart yet and are reported as
-// warnings that say what gorigid does instead.
+// no joint; <dynamics friction> → the joint's Coulomb friction,
+// <dynamics damping> → its viscous damping (an implicit damper row,
+// JointSpec.Spring). Planar joints, mimic joints, effort and velocity
+// limits have no gorigid counterpart yet and are reported as warnings
+// that say what gorigid does instead.
 
 // urdfDefaultH is the time step of an imported URDF (URDF has none).
 const urdfDefaultH = 0.01
@@ -117,7 +118,7 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			joints = append(joints, j)
 		case "material":
 		case "transmission":
-			im.warnOnce("transmission", c, "transmissions ignored: gorigid has no torque actuators, the joints are unactuated")
+			im.warnOnce("transmission", c, "transmissions ignored: the joints are unactuated; drive them from Go with stepper.Effort (a torque or force on the joint)")
 		default:
 			im.warnOnce("elem:"+c.name, c, "element <%s> ignored (no effect on gorigid's dynamics)", c.name)
 		}
@@ -476,8 +477,12 @@ func (im *importer) urdfJointOptions(j *urdfJoint, js *JointSpec) error {
 			if err != nil {
 				return err
 			}
-			if d != 0 {
-				im.warnOnce("damping", c, "joint damping ignored (joint %q: %v): gorigid has no viscous joint damping, the joint is undamped", clip(j.name), d)
+			if d < 0 {
+				return im.errAt(c, "damping: must be ≥ 0, got %v", d)
+			}
+			if d > 0 {
+				// Viscous damping on the coordinate: the implicit damper row.
+				js.Spring = &SpringSpec{Damping: d}
 			}
 			f, err := im.floatAttr(c, "friction", 0)
 			if err != nil {
