@@ -309,6 +309,7 @@ type projectionStage struct {
 	prows   []constraint.Row
 	peq     Assembly // J M⁻¹ Jᵀ of prows
 	ppoints []point
+	pjoint  int // positional joint rows at the start of prows, the contact rows after
 	pb      []float64
 	plo     []float64
 	phi     []float64
@@ -1152,13 +1153,8 @@ func (w *World) positionRows() (float64, error) {
 			m++
 		}
 	}
-	for i := range ps.ppoints {
-		ps.ppoints[i].NormalRow(&ps.prows[m], w.Bodies)
-		m++
-	}
-	ps.prows = ps.prows[:m]
 	viol, rigid := 0.0, 0.0
-	for i := range ps.prows {
+	for i := range ps.prows[:m] {
 		r := &ps.prows[i]
 		e := -r.Phi
 		if r.Kind == constraint.Bilateral {
@@ -1169,14 +1165,43 @@ func (w *World) positionRows() (float64, error) {
 			rigid = math.Max(rigid, e)
 		}
 	}
+	// The contact normal rows' errors are −Gap (ContactInfo.NormalRow sets
+	// φ = Gap and the stiffness): their rows are filled by
+	// fillProjectionContacts only when a projection solve needs them.
+	for i := range ps.ppoints {
+		c := &ps.ppoints[i].ContactInfo
+		e := -c.Gap
+		viol = math.Max(viol, e)
+		if !compliantStiffness(c.Stiffness) {
+			rigid = math.Max(rigid, e)
+		}
+	}
+	ps.pjoint = m
+	ps.prows = ps.prows[:m+len(ps.ppoints)]
 	ps.maxViol = viol
 	return rigid, nil
+}
+
+// fillProjectionContacts fills the contact normal rows of
+// ws.projection.prows, after the positional joint rows positionRows kept,
+// one per contact point (ContactInfo.NormalRow).
+func (w *World) fillProjectionContacts() {
+	ps := &w.ws.projection
+	for i := range ps.ppoints {
+		ps.ppoints[i].NormalRow(&ps.prows[ps.pjoint+i], w.Bodies)
+	}
 }
 
 // compliant reports whether r is a spring (finite stiffness): its φ is a
 // deflection, not an error to project away.
 func compliant(r *constraint.Row) bool {
-	return r.Stiffness != 0 && !math.IsInf(r.Stiffness, 1)
+	return compliantStiffness(r.Stiffness)
+}
+
+// compliantStiffness reports whether a row of stiffness k is a spring:
+// k finite and not 0 (0 and +Inf mean rigid).
+func compliantStiffness(k float64) bool {
+	return k != 0 && !math.IsInf(k, 1)
 }
 
 // projectOnce solves one projection MLCP over ws.projection.prows and
@@ -1187,6 +1212,7 @@ func (w *World) projectOnce() (bool, error) {
 	ps := &w.ws.projection
 	ws := &w.ws
 	m := len(ps.prows)
+	w.fillProjectionContacts()
 	if err := ps.peq.MassMatrix(&ws.mass, ps.prows); err != nil {
 		return false, fmt.Errorf("post-stabilization: %w", err)
 	}
