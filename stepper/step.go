@@ -823,6 +823,9 @@ type energyModel struct {
 	// h F·v_free (0 for static and kinematic bodies), for an island's
 	// share of the model (restrict).
 	bk0, bkf, bwf []float64
+	// bf is each dynamic body's applied force with gravity, f + m g
+	// (N), read by the rows' M⁻¹ h F terms.
+	bf []mgl64.Vec3
 }
 
 // energyModel fills ws.solve.energy for the step's rows, with the bodies at the
@@ -841,6 +844,10 @@ func (w *World) energyModel() {
 	em.b = ws.assembly.eq.B
 	nb := len(w.Bodies)
 	em.bk0, em.bkf, em.bwf = grow(em.bk0, nb), grow(em.bkf, nb), grow(em.bwf, nb)
+	if cap(em.bf) < nb {
+		em.bf = make([]mgl64.Vec3, nb)
+	}
+	em.bf = em.bf[:nb]
 	k0, kf, wf := 0.0, 0.0, 0.0
 	for i, b := range w.Bodies {
 		em.bk0[i], em.bkf[i], em.bwf[i] = 0, 0, 0
@@ -851,6 +858,7 @@ func (w *World) energyModel() {
 		lv := mgl64.Vec3{v[0], v[1], v[2]}
 		av := mgl64.Vec3{v[3], v[4], v[5]}
 		f := b.Force.Add(w.Settings.Gravity.Mul(b.Mass))
+		em.bf[i] = f
 		em.bk0[i] = b.KineticEnergy()
 		em.bkf[i] = 0.5*b.Mass*lv.Dot(lv) + 0.5*av.Dot(b.InertiaWorld().Mul3x1(av))
 		em.bwf[i] = h * (f.Dot(lv) + b.Torque.Dot(av))
@@ -879,7 +887,7 @@ func (w *World) energyModel() {
 				continue
 			}
 			jm := &ws.assembly.eq.JMinv[i][k]
-			f := b.Force.Add(w.Settings.Gravity.Mul(b.Mass))
+			f := &em.bf[bi]
 			jmf += h * (jm[0]*f[0] + jm[1]*f[1] + jm[2]*f[2] + jm[3]*b.Torque[0] + jm[4]*b.Torque[1] + jm[5]*b.Torque[2])
 		}
 		em.jvf[i] = jvf
