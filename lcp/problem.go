@@ -57,12 +57,15 @@ func (p *Problem) Validate() error {
 		return fmt.Errorf("hi: has %d entries, b has %d", len(p.Hi), n)
 	}
 	if sp, ok := p.A.(*Sparse); ok {
-		// O(nnz): entries outside the pattern are 0.
+		// O(nnz), skipped when Finish found every entry finite: entries
+		// outside the pattern are 0.
 		if !sp.finished {
 			return fmt.Errorf("A: sparse matrix is not finished: call Finish after the last Reset or Add")
 		}
-		if i, j, v, bad := sp.firstNonFinite(); bad {
-			return fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
+		if !sp.finite {
+			if i, j, v, bad := sp.firstNonFinite(); bad {
+				return fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
+			}
 		}
 	} else {
 		for i := 0; i < n; i++ {

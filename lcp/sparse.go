@@ -42,6 +42,9 @@ import (
 type Sparse struct {
 	n        int
 	finished bool
+	// finite reports that every stored value is known finite (set by
+	// Finish; false after Submatrix, which does not check).
+	finite bool
 
 	// Add records, in call order.
 	ti, tj []int32
@@ -52,6 +55,9 @@ type Sparse struct {
 	ptr []int
 	col []int32
 	val []float64
+	// dslot[i] is the slot of A[i][i] in val, −1 when the diagonal entry
+	// is outside the pattern: At(i, i) without a search.
+	dslot []int32
 
 	// The previous pattern (double buffer) and a counter that changes when
 	// Finish produces a pattern different from the previous one.
@@ -152,7 +158,15 @@ func (s *Sparse) Finish() {
 // order, through the slots keepPattern found: the first record of an entry
 // sets it, the later ones add to it, and a record off the diagonal writes
 // A[i][j] and A[j][i] alike.
+//
+// It also sets finite, whether every stored value is finite: z
+// accumulates 0·(each partial sum), which is NaN once any partial sum is
+// NaN or ±Inf and 0 otherwise, and a sum that was not finite at some
+// record stays not finite (Inf + finite = Inf, Inf − Inf = NaN), so z = 0
+// exactly when every final entry is finite. Problem.Validate then skips
+// its O(nnz) scan of a matrix known finite.
 func (s *Sparse) sumRecords() {
+	z := 0.0
 	for t, v := range s.tv {
 		p1, p2 := s.slot1[t], s.slot2[t]
 		if s.firstRec[t] {
@@ -164,7 +178,9 @@ func (s *Sparse) sumRecords() {
 				s.val[p2] += v
 			}
 		}
+		z += 0 * s.val[p1] // A[i][j] and A[j][i] hold the same sum
 	}
+	s.finite = z == 0
 }
 
 // keepPattern records the Add calls' (i, j) and their slots in val for
@@ -252,8 +268,20 @@ func (s *Sparse) finishFull() {
 		start = end
 	}
 	s.val = grow(s.val, len(s.col))
+	s.diagSlots()
 	if !slices.Equal(s.ptr, s.ptr2) || !slices.Equal(s.col, s.col2) {
 		s.version++
+	}
+}
+
+// diagSlots sets dslot from the pattern (ptr, col).
+func (s *Sparse) diagSlots() {
+	s.dslot = growInt32(s.dslot, s.n)
+	for i := range s.n {
+		s.dslot[i] = -1
+		if k, ok := slices.BinarySearch(s.col[s.ptr[i]:s.ptr[i+1]], int32(i)); ok {
+			s.dslot[i] = int32(s.ptr[i] + k)
+		}
 	}
 }
 
@@ -274,11 +302,17 @@ func (s *Sparse) NNZ() int {
 }
 
 // At returns A[i][j], 0 outside the pattern. It is a binary search in row
-// i: O(log row length).
+// i, O(log row length), and O(1) on the diagonal.
 func (s *Sparse) At(i, j int) float64 {
 	s.mustFinished("At")
 	if uint(i) >= uint(s.n) || uint(j) >= uint(s.n) {
 		panic(fmt.Sprintf("lcp: Sparse.At(%d, %d): index out of range for a %d×%d matrix", i, j, s.n, s.n))
+	}
+	if i == j {
+		if k := s.dslot[i]; k >= 0 {
+			return s.val[k]
+		}
+		return 0
 	}
 	lo, hi := s.ptr[i], s.ptr[i+1]
 	if k, ok := slices.BinarySearch(s.col[lo:hi], int32(j)); ok {

@@ -65,4 +65,28 @@ func TestSparseFinishReusesPattern(t *testing.T) {
 	build(&kept, recs, v)
 	build(&fresh, recs, v)
 	assert.True(t, slices.Equal(fresh.val, kept.val))
+	// Add sums in place while the calls repeat the kept pattern's; a call
+	// that differs midway, a sequence that stops short, and an Add after
+	// Finish each leave that path with the right matrix.
+	same := func(what string, recs []rec, v []float64) {
+		t.Helper()
+		var fresh Sparse
+		build(&kept, recs, v)
+		build(&fresh, recs, v)
+		require.True(t, slices.Equal(fresh.ptr, kept.ptr) && slices.Equal(fresh.col, kept.col), what)
+		require.True(t, slices.Equal(fresh.val, kept.val), what)
+	}
+	build(&kept, recs, v) // kept pattern: recs
+	mid := slices.Clone(recs)
+	mid[len(mid)/2] = rec{1, 2}
+	same("a call that differs midway", mid, v)
+	same("the kept pattern again", recs, v)
+	same("a sequence that stops short", recs[:len(recs)-7], v)
+	same("the kept pattern again", recs, v)
+	build(&kept, recs, v)
+	kept.Add(3, 3, 0.5)
+	kept.Finish()
+	var fresh2 Sparse
+	build(&fresh2, append(slices.Clone(recs), rec{3, 3}), append(slices.Clone(v), 0.5))
+	require.True(t, slices.Equal(fresh2.val, kept.val), "an Add after Finish")
 }

@@ -332,6 +332,52 @@ func TestSparseProgrammingErrors(t *testing.T) {
 	assert.Equal(t, pd.Validate().Error(), p.Validate().Error())
 }
 
+// Finish's finiteness flag, which lets Problem.Validate skip its scan,
+// must catch a sum that overflows from finite records, an Inf record that
+// a later record turns into NaN, both on the kept-pattern path (the same
+// (i, j) calls again) and through Submatrix; finite values pass.
+func TestSparseValidateFiniteFlag(t *testing.T) {
+	inf := math.Inf(1)
+	build := func(s *Sparse, v01a, v01b float64) {
+		s.Reset(3)
+		s.Add(0, 0, 1)
+		s.Add(1, 1, 1)
+		s.Add(2, 2, 1)
+		s.Add(0, 1, v01a)
+		s.Add(0, 1, v01b)
+		s.Finish()
+	}
+	var s, sub Sparse
+	p := &Problem{A: &s, B: []float64{1, 1, 1}, Lo: []float64{0, 0, 0}, Hi: []float64{inf, inf, inf}}
+	build(&s, 0.25, 0.25)
+	require.NoError(t, p.Validate())
+	for _, c := range []struct {
+		a, b float64
+		want string
+	}{
+		{1e308, 1e308, "A[0][1]: must be finite, got +Inf"}, // finite records, overflowing sum
+		{inf, -inf, "A[0][1]: must be finite, got NaN"},
+		{0.5, 0.5, ""}, // finite again on the kept pattern
+		{inf, 1, "A[0][1]: must be finite, got +Inf"},
+	} {
+		build(&s, c.a, c.b) // same (i, j) calls: the kept-pattern path
+		err := p.Validate()
+		if c.want == "" {
+			require.NoError(t, err)
+		} else {
+			require.EqualError(t, err, c.want)
+		}
+		sub.Submatrix(&s, []int32{0, 1}, nil)
+		ps := &Problem{A: &sub, B: p.B[:2], Lo: p.Lo[:2], Hi: p.Hi[:2]}
+		if c.want == "" {
+			require.NoError(t, ps.Validate())
+		} else {
+			require.EqualError(t, ps.Validate(), c.want)
+		}
+		assert.Equal(t, 1.0, sub.At(1, 1), "the submatrix's diagonal")
+	}
+}
+
 // sparseCases are the seeded problems the Dense–Sparse conformance test runs.
 func sparseCases() []struct {
 	name   string

@@ -48,15 +48,21 @@ func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 	s.n = m
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
 	s.reuseOK = false // the Add records of the kept pattern are gone
+	s.finite = src.finite
 	s.ptr2, s.ptr = s.ptr, growInt(s.ptr2, m+1)
 	s.col2, s.col = s.col, s.col2[:0]
 	s.val = s.val[:0]
+	s.dslot = growInt32(s.dslot, m)
 	s.ptr[0] = 0
 	for k, i := range idx {
+		s.dslot[k] = -1
 		cols, vals := src.row(int(i))
 		if pos != nil {
 			for t, j := range cols {
 				if p := pos[j]; uint(p) < uint(m) && idx[p] == j {
+					if j == i {
+						s.dslot[k] = int32(len(s.col))
+					}
 					s.col = append(s.col, p) // ascending: idx and cols are
 					s.val = append(s.val, vals[t])
 				}
@@ -74,6 +80,9 @@ func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 				break
 			}
 			if idx[p] == j {
+				if j == i {
+					s.dslot[k] = int32(len(s.col))
+				}
 				s.col = append(s.col, int32(p))
 				s.val = append(s.val, vals[t])
 			}

@@ -533,12 +533,17 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 		if b := m.Bodies[bi]; b.Static || b.Kinematic { // M⁻¹ = 0: nothing in A
 			continue
 		}
-		for _, p := range list {
+		// list ascends by row: the pairs with q.row ≥ p.row are
+		// list[from:], from the first incidence of p's row (a row naming
+		// the body twice pairs its slots both ways). Sparse.Add fills both
+		// triangles: A is exactly symmetric.
+		from := 0
+		for pi, p := range list {
+			if pi > 0 && list[pi-1].row != p.row {
+				from = pi
+			}
 			jm := &a.JMinv[p.row][p.slot]
-			for _, q := range list {
-				if q.row < p.row {
-					continue // Sparse.Add fills both triangles: A is exactly symmetric
-				}
+			for _, q := range list[from:] {
 				jq := &rows[q.row].J[q.slot]
 				a.A.Add(p.row, q.row, jm[0]*jq[0]+jm[1]*jq[1]+jm[2]*jq[2]+jm[3]*jq[3]+jm[4]*jq[4]+jm[5]*jq[5])
 			}

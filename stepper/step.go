@@ -309,6 +309,7 @@ type projectionStage struct {
 	prows   []constraint.Row
 	peq     Assembly // J M⁻¹ Jᵀ of prows
 	ppoints []point
+	pjoint  int // positional joint rows at the start of prows, the contact rows after
 	pb      []float64
 	plo     []float64
 	phi     []float64
@@ -822,6 +823,9 @@ type energyModel struct {
 	// h F·v_free (0 for static and kinematic bodies), for an island's
 	// share of the model (restrict).
 	bk0, bkf, bwf []float64
+	// bf is each dynamic body's applied force with gravity, f + m g
+	// (N), read by the rows' M⁻¹ h F terms.
+	bf []mgl64.Vec3
 }
 
 // energyModel fills ws.solve.energy for the step's rows, with the bodies at the
@@ -840,6 +844,10 @@ func (w *World) energyModel() {
 	em.b = ws.assembly.eq.B
 	nb := len(w.Bodies)
 	em.bk0, em.bkf, em.bwf = grow(em.bk0, nb), grow(em.bkf, nb), grow(em.bwf, nb)
+	if cap(em.bf) < nb {
+		em.bf = make([]mgl64.Vec3, nb)
+	}
+	em.bf = em.bf[:nb]
 	k0, kf, wf := 0.0, 0.0, 0.0
 	for i, b := range w.Bodies {
 		em.bk0[i], em.bkf[i], em.bwf[i] = 0, 0, 0
@@ -850,6 +858,7 @@ func (w *World) energyModel() {
 		lv := mgl64.Vec3{v[0], v[1], v[2]}
 		av := mgl64.Vec3{v[3], v[4], v[5]}
 		f := b.Force.Add(w.Settings.Gravity.Mul(b.Mass))
+		em.bf[i] = f
 		em.bk0[i] = b.KineticEnergy()
 		em.bkf[i] = 0.5*b.Mass*lv.Dot(lv) + 0.5*av.Dot(b.InertiaWorld().Mul3x1(av))
 		em.bwf[i] = h * (f.Dot(lv) + b.Torque.Dot(av))
@@ -878,7 +887,7 @@ func (w *World) energyModel() {
 				continue
 			}
 			jm := &ws.assembly.eq.JMinv[i][k]
-			f := b.Force.Add(w.Settings.Gravity.Mul(b.Mass))
+			f := &em.bf[bi]
 			jmf += h * (jm[0]*f[0] + jm[1]*f[1] + jm[2]*f[2] + jm[3]*b.Torque[0] + jm[4]*b.Torque[1] + jm[5]*b.Torque[2])
 		}
 		em.jvf[i] = jvf
@@ -1152,13 +1161,8 @@ func (w *World) positionRows() (float64, error) {
 			m++
 		}
 	}
-	for i := range ps.ppoints {
-		ps.ppoints[i].NormalRow(&ps.prows[m], w.Bodies)
-		m++
-	}
-	ps.prows = ps.prows[:m]
 	viol, rigid := 0.0, 0.0
-	for i := range ps.prows {
+	for i := range ps.prows[:m] {
 		r := &ps.prows[i]
 		e := -r.Phi
 		if r.Kind == constraint.Bilateral {
@@ -1169,14 +1173,43 @@ func (w *World) positionRows() (float64, error) {
 			rigid = math.Max(rigid, e)
 		}
 	}
+	// The contact normal rows' errors are −Gap (ContactInfo.NormalRow sets
+	// φ = Gap and the stiffness): their rows are filled by
+	// fillProjectionContacts only when a projection solve needs them.
+	for i := range ps.ppoints {
+		c := &ps.ppoints[i].ContactInfo
+		e := -c.Gap
+		viol = math.Max(viol, e)
+		if !compliantStiffness(c.Stiffness) {
+			rigid = math.Max(rigid, e)
+		}
+	}
+	ps.pjoint = m
+	ps.prows = ps.prows[:m+len(ps.ppoints)]
 	ps.maxViol = viol
 	return rigid, nil
+}
+
+// fillProjectionContacts fills the contact normal rows of
+// ws.projection.prows, after the positional joint rows positionRows kept,
+// one per contact point (ContactInfo.NormalRow).
+func (w *World) fillProjectionContacts() {
+	ps := &w.ws.projection
+	for i := range ps.ppoints {
+		ps.ppoints[i].NormalRow(&ps.prows[ps.pjoint+i], w.Bodies)
+	}
 }
 
 // compliant reports whether r is a spring (finite stiffness): its φ is a
 // deflection, not an error to project away.
 func compliant(r *constraint.Row) bool {
-	return r.Stiffness != 0 && !math.IsInf(r.Stiffness, 1)
+	return compliantStiffness(r.Stiffness)
+}
+
+// compliantStiffness reports whether a row of stiffness k is a spring:
+// k finite and not 0 (0 and +Inf mean rigid).
+func compliantStiffness(k float64) bool {
+	return k != 0 && !math.IsInf(k, 1)
 }
 
 // projectOnce solves one projection MLCP over ws.projection.prows and
@@ -1187,6 +1220,7 @@ func (w *World) projectOnce() (bool, error) {
 	ps := &w.ws.projection
 	ws := &w.ws
 	m := len(ps.prows)
+	w.fillProjectionContacts()
 	if err := ps.peq.MassMatrix(&ws.mass, ps.prows); err != nil {
 		return false, fmt.Errorf("post-stabilization: %w", err)
 	}
