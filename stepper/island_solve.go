@@ -245,7 +245,7 @@ func (sl *islandSlot) prepare(w *World) {
 		sl.start[k] = rs.start[i]
 	}
 	sl.prob = lcp.Problem{A: &sl.a, B: sl.b, Lo: sl.lo, Hi: sl.hi}
-	if p.KKT != nil && p.KKT.SubTo(&sl.kkt, sl.rows) == nil {
+	if p.KKT != nil && !sl.small() && p.KKT.SubTo(&sl.kkt, sl.rows) == nil {
 		// The rows are the world's, so SubTo cannot fail; the island
 		// would solve on the dual path if it did.
 		sl.prob.KKT = &sl.kkt
@@ -259,6 +259,22 @@ func (sl *islandSlot) prepare(w *World) {
 		sl.guard.GainOf = sl.energy.gain
 	}
 	sl.err = nil
+}
+
+// smallIslandRows is the most rows of an island solved on its dual matrix
+// alone (islandSlot.small): eight contact points of one body.
+const smallIslandRows = 24
+
+// small reports whether the slot's island is one dynamic body (or none, the
+// loose rows) with at most smallIslandRows rows. Such an island's A is a
+// dense block of at most 24 × 24, whose factorization costs less than
+// building the body-space system K̃ of lcp.KKT (6 + m unknowns) that
+// lcp.BPP would build on every solve only to choose the dual's: its
+// sub-problem carries no KKT, and BPP solves its faces on A, the path it
+// takes for such a block when given one. A box at rest on the ground, alone,
+// is such an island; a settled pile has hundreds.
+func (sl *islandSlot) small() bool {
+	return len(sl.bodies) <= 1 && len(sl.rows) <= smallIslandRows
 }
 
 // solve runs the slot's solve: pickSolve, safeguard and polish as the
