@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
@@ -81,20 +82,24 @@ type islandSlot struct {
 }
 
 // islandPool runs the islands of a step on up to GOMAXPROCS goroutines.
-// The islands are dealt to workers by a fixed rule (largest first, each to
-// the least loaded worker by rows, ties to the lower worker), and each
+// The islands are taken in a fixed order (the most rows first, ties in
+// island order) and handed out one at a time, each to whichever worker is
+// free next (an atomic counter over that order): a worker that the
+// operating system deschedules, or that drew a slow island, holds up no
+// other, and a large island starts first so it does not finish last. Each
 // island's solve reads only the world's finished problem and writes only
-// its own slot: which worker solves an island, and when, changes no bit of
-// any result. The workers are closures made once per worker count and
+// its own slot, so which worker solves an island, and when, changes no bit
+// of any result. The workers are closures made once per worker count and
 // started with go each step (the runtime reuses exited goroutines), so a
 // steady step allocates nothing; worker 0 runs on Step's goroutine.
 type islandPool struct {
 	world *World
-	run   []func() // run[i] solves lists[i]; made once per worker
-	lists [][]int32
-	load  []int
-	order []int32
+	run   []func() // run[i] is worker i's loop; made once per worker
+	order []int32  // the active islands, most rows first
 	wg    sync.WaitGroup
+	_     [64]byte // next on a cache line of its own
+	next  atomic.Int32
+	_     [60]byte
 }
 
 // splitIslands reports whether the step's MLCP of rs is to be solved by
@@ -240,7 +245,7 @@ func (sl *islandSlot) prepare(w *World) {
 		sl.start[k] = rs.start[i]
 	}
 	sl.prob = lcp.Problem{A: &sl.a, B: sl.b, Lo: sl.lo, Hi: sl.hi}
-	if p.KKT != nil && p.KKT.SubTo(&sl.kkt, sl.rows) == nil {
+	if p.KKT != nil && !sl.small() && p.KKT.SubTo(&sl.kkt, sl.rows) == nil {
 		// The rows are the world's, so SubTo cannot fail; the island
 		// would solve on the dual path if it did.
 		sl.prob.KKT = &sl.kkt
@@ -254,6 +259,22 @@ func (sl *islandSlot) prepare(w *World) {
 		sl.guard.GainOf = sl.energy.gain
 	}
 	sl.err = nil
+}
+
+// smallIslandRows is the most rows of an island solved on its dual matrix
+// alone (islandSlot.small): eight contact points of one body.
+const smallIslandRows = 24
+
+// small reports whether the slot's island is one dynamic body (or none, the
+// loose rows) with at most smallIslandRows rows. Such an island's A is a
+// dense block of at most 24 × 24, whose factorization costs less than
+// building the body-space system K̃ of lcp.KKT (6 + m unknowns) that
+// lcp.BPP would build on every solve only to choose the dual's: its
+// sub-problem carries no KKT, and BPP solves its faces on A, the path it
+// takes for such a block when given one. A box at rest on the ground, alone,
+// is such an island; a settled pile has hundreds.
+func (sl *islandSlot) small() bool {
+	return len(sl.bodies) <= 1 && len(sl.rows) <= smallIslandRows
 }
 
 // solve runs the slot's solve: pickSolve, safeguard and polish as the
@@ -439,35 +460,41 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 	nw := min(runtime.GOMAXPROCS(0), len(active))
 	p.world = w
 	for len(p.run) < nw {
-		i := len(p.run)
-		p.lists = append(p.lists, nil)
 		p.run = append(p.run, func() {
-			p.work(i)
+			p.work()
 			p.wg.Done()
 		})
 	}
-	p.deal(active, nw)
+	p.sort(active)
+	p.next.Store(0)
 	p.wg.Add(nw - 1)
 	for i := 1; i < nw; i++ {
 		go p.run[i]()
 	}
-	p.work(0)
+	p.work()
 	p.wg.Wait()
 }
 
-// work solves worker i's islands.
-func (p *islandPool) work(i int) {
+// work solves islands, each the next one in order not yet taken, until
+// none is left.
+func (p *islandPool) work() {
 	active := p.world.ws.islands.active
-	for _, k := range p.lists[i] {
-		active[k].prepare(p.world)
-		active[k].solve(p.world, nil)
+	for {
+		k := int(p.next.Add(1)) - 1
+		if k >= len(p.order) {
+			return
+		}
+		sl := active[p.order[k]]
+		sl.prepare(p.world)
+		sl.solve(p.world, nil)
 	}
 }
 
-// deal assigns the islands of active to nw workers (lists): the largest
-// (by rows, ties by island order) first, each to the worker with the
-// fewest rows so far (ties to the lower worker).
-func (p *islandPool) deal(active []*islandSlot, nw int) {
+// sort sets p.order to the islands of active, the most rows first, ties
+// in island order: the cost of a block-pivoting solve grows faster than
+// its rows, so the largest are started first and the small ones fill in
+// behind them.
+func (p *islandPool) sort(active []*islandSlot) {
 	p.order = slices.Grow(p.order[:0], len(active))[:len(active)]
 	for k := range p.order {
 		p.order[k] = int32(k)
@@ -475,21 +502,4 @@ func (p *islandPool) deal(active []*islandSlot, nw int) {
 	slices.SortStableFunc(p.order, func(a, b int32) int {
 		return len(active[b].rows) - len(active[a].rows)
 	})
-	p.load = slices.Grow(p.load[:0], nw)[:nw]
-	clear(p.load)
-	for i := range nw {
-		p.lists[i] = p.lists[i][:0]
-	}
-	for _, k := range p.order {
-		best := 0
-		for i := 1; i < nw; i++ {
-			if p.load[i] < p.load[best] {
-				best = i
-			}
-		}
-		p.lists[best] = append(p.lists[best], k)
-		// The cost of a block-pivoting solve grows faster than its rows;
-		// a constant per island stands for its fixed costs.
-		p.load[best] += len(active[k].rows) + 8
-	}
 }
