@@ -37,6 +37,10 @@ type IslandStats struct {
 // pool that runs them.
 type islandStage struct {
 	set islandSet
+	// setStep is the step (World.steps+1 while it runs) whose rows set
+	// was built from, so that updateSleep reuses it instead of building
+	// the same partition again.
+	setStep int
 	// slots[b] is the state of the island whose smallest body is b,
 	// created when such an island first appears and kept after it
 	// dissolves, so that an island that persists, or comes back with the
@@ -114,6 +118,7 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 	}
 	is := &w.ws.islands
 	is.set.build(w.Bodies, rs.rows)
+	is.setStep = w.steps + 1
 	n := 0 // problems: the islands with rows, and the loose rows
 	for k := range is.set.n() {
 		if len(is.set.islandRows(k)) > 0 {

@@ -126,7 +126,6 @@ type sleepState struct {
 	woken    []bool       // bodies woken in the current pass of wakePairs
 	sleeping int          // number of sleeping bodies
 	kept     []keptContact
-	islands  islandSet
 	driven   []bool // per island of the step: a motor row or a moving kinematic body
 	jrows    []constraint.Row
 	jctx     constraint.Context
@@ -470,8 +469,13 @@ func (w *World) updateSleep() int {
 		}
 	}
 	rows := w.ws.build.rows
-	is := &sl.islands
-	is.build(w.Bodies, rows)
+	// The solve's partition of these rows when it split the step by
+	// island (splitIslands), else built here into the same set.
+	is := &w.ws.islands.set
+	if w.ws.islands.setStep != w.steps+1 {
+		is.build(w.Bodies, rows)
+		w.ws.islands.setStep = w.steps + 1
+	}
 	sl.driven = resize(sl.driven[:0], is.n())
 	for i := range rows {
 		k := is.rowIsland[i]
