@@ -28,39 +28,13 @@ func cubeHull(t testing.TB, s mgl64.Vec3) Shape {
 	return c
 }
 
-// icosphere returns the vertices of an icosphere of radius r subdivided
-// n times (12, 42, 162, 642 … vertices).
+// icosphere returns the vertices of mesh.Icosphere(n, r).
 func icosphere(r float64, n int) []mgl64.Vec3 {
-	p := (1 + math.Sqrt(5)) / 2
-	v := []mgl64.Vec3{{-1, p, 0}, {1, p, 0}, {-1, -p, 0}, {1, -p, 0}, {0, -1, p}, {0, 1, p}, {0, -1, -p}, {0, 1, -p}, {p, 0, -1}, {p, 0, 1}, {-p, 0, -1}, {-p, 0, 1}}
-	f := [][3]int{{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8}, {3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1}}
-	for i := range v {
-		v[i] = v[i].Normalize()
+	m, err := mesh.Icosphere(n, r)
+	if err != nil {
+		panic(err)
 	}
-	for ; n > 0; n-- {
-		mid := map[[2]int]int{}
-		m := func(a, b int) int {
-			if a > b {
-				a, b = b, a
-			}
-			if i, ok := mid[[2]int{a, b}]; ok {
-				return i
-			}
-			v = append(v, v[a].Add(v[b]).Normalize())
-			mid[[2]int{a, b}] = len(v) - 1
-			return len(v) - 1
-		}
-		var g [][3]int
-		for _, t := range f {
-			a, b, c := m(t[0], t[1]), m(t[1], t[2]), m(t[2], t[0])
-			g = append(g, [3]int{t[0], a, c}, [3]int{t[1], b, a}, [3]int{t[2], c, b}, [3]int{a, b, c})
-		}
-		f = g
-	}
-	for i := range v {
-		v[i] = v[i].Mul(r)
-	}
-	return v
+	return m.Vertices
 }
 
 func TestNewConvexErrors(t *testing.T) {
