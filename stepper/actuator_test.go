@@ -433,3 +433,47 @@ func BenchmarkJointActuators(b *testing.B) {
 		})
 	}
 }
+
+// The user's case of the servo: an arm (a 1 kg, 0.5 m box link, its centre
+// 0.25 m below a world hinge about y) held by a position servo (kp = 20
+// N·m/rad, kd = 2 N·m·s/rad, target 0.6 rad) under DefaultSettings (h =
+// 1/60 s, gravity, sleeping on), released from hanging straight down.
+// It comes to rest where the servo's torque carries the weight's,
+// kp (θ* − θ) = m g d sin θ (θ = 0.5372 rad, solved here by bisection):
+// to 1e-4 rad (measured 1e-5: the implicit spring rests exactly at any
+// step), and at rest (it then sleeps).
+func TestPositionServoHoldsArmAtGameStep(t *testing.T) {
+	const m, l, kp, kd, target = 1.0, 0.5, 20.0, 2.0, 0.6
+	d := l / 2
+	w, err := stepper.New(stepper.DefaultSettings())
+	require.NoError(t, err)
+	b, err := body.New(body.Params{Mass: m, Inertia: body.BoxInertia(m, 0.05, 0.05, l), Pos: mgl64.Vec3{0, 0, -d}, Rot: mgl64.QuatIdent()})
+	require.NoError(t, err)
+	i, err := w.AddBody(b)
+	require.NoError(t, err)
+	j, err := constraint.NewHinge(w.Bodies, i, constraint.World, mgl64.Vec3{}, mgl64.Vec3{0, 1, 0})
+	require.NoError(t, err)
+	require.NoError(t, j.SetServo(target, kp, kd, math.Inf(1)))
+	require.NoError(t, w.AddConstraint(j))
+	for s := 0; s < 600; s++ { // 10 s
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	q, rate, err := w.JointState(0)
+	require.NoError(t, err)
+	g := stepper.StandardGravity.Len()
+	lo, hi := 0.0, target // kp (θ* − θ) − m g d sin θ falls from kp θ* to −m g d sin θ*
+	for range 60 {
+		mid := (lo + hi) / 2
+		if kp*(target-mid) > m*g*d*math.Sin(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	tilt := math.Acos(-b.Pos[2] / d) // the arm's angle from hanging
+	t.Logf("servo arm at h = 1/60 s: θ = %.5f rad (balance %.5f), tilt %.5f rad, rate %.2e rad/s", q, lo, tilt, rate)
+	assert.InDelta(t, lo, math.Abs(q), 1e-4)
+	assert.InDelta(t, math.Abs(q), tilt, 1e-4, "the joint angle is the arm's tilt")
+	assert.Less(t, math.Abs(rate), 1e-4, "at rest")
+}

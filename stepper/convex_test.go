@@ -126,12 +126,61 @@ func TestConvexCubeMatchesBoxTrajectory(t *testing.T) {
 // neighbouring vertices), a loss that grows with speed, so the test runs
 // while the speed is below 1.4 m/s.
 func TestConvexIcosphereRollsDownIncline(t *testing.T) {
+	const T = 0.4
+	set := stepper.Settings{H: 0.005, Gravity: stepper.StandardGravity}
+	roll := icosphereRolls(t, set, T)
+	a := 2 * roll.s / (T * T)
+	t.Logf("icosphere(162), h = %.4g s: s = %.4f m in %.1f s, a = %.4f m/s² vs (5/7) g sin θ = %.4f (%.2f %%), speed %.3f m/s, off the incline %.2e m",
+		set.H, roll.s, T, a, roll.want, 100*(a/roll.want-1), roll.speed, roll.off)
+	assert.InEpsilon(t, roll.want, a, 0.03)
+}
+
+// The user's case: the same icosphere hull on the same incline under
+// DefaultSettings (h = 1/60 s, sleeping on). At this
+// step neither the end distance nor the end speed measures the mean
+// acceleration: 2s/T² carries semi-implicit Euler's factor 1 + 1/N over N
+// = 24 steps (x_n = a h² n(n+1)/2: +4.2 %), and the speed dips at each of
+// the few vertex landings. So a is fitted, by least squares, to the
+// scheme's own x_n = a t_n(t_n + h)/2 over every step. Measured: +3.7 %,
+// outside the 3 % of h = 5 ms. That is a defect, not the polyhedron: at
+// this step the hull crosses a facet (0.03 m) in under two steps, and some
+// vertex landings add energy (up to 0.04 J, 1.2 % of the total, in one
+// step; the run as a whole still loses 16 %). The bound here is 5 %, so
+// that the defect is seen and cannot grow unnoticed, until it is fixed.
+func TestConvexIcosphereRollsAtGameStep(t *testing.T) {
+	set := stepper.DefaultSettings()
+	roll := icosphereRolls(t, set, 0.4)
+	var num, den float64
+	for k, x := range roll.path {
+		tn := float64(k+1) * set.H
+		q := tn * (tn + set.H) / 2
+		num, den = num+x*q, den+q*q
+	}
+	a := num / den
+	t.Logf("icosphere(162), h = 1/60 s: a = %.4f m/s² vs (5/7) g sin θ = %.4f (%.2f %%), speed %.3f m/s, off the incline %.2e m",
+		a, roll.want, 100*(a/roll.want-1), roll.speed, roll.off)
+	assert.InEpsilon(t, roll.want, a, 0.05)
+}
+
+// rolled is what icosphereRolls measures: the distance s rolled down the
+// incline (m) at the end and after each step (path), the speed (m/s),
+// the centre's offset along the normal (m), and (5/7) g sin θ.
+type rolled struct {
+	s, speed, off, want float64
+	path                []float64
+}
+
+// icosphereRolls rolls the 162-vertex icosphere hull (r = 0.1 m, 1000
+// kg/m³) from rest on its lowest vertex down a 30° plane (μ = 0.6) for T
+// seconds under set.
+func icosphereRolls(t *testing.T, set stepper.Settings, T float64) rolled {
+	t.Helper()
 	const r, mu, g = 0.1, 0.6, 9.81
 	theta := 30 * math.Pi / 180
 	shape, m, inertia := hullBody(t, icospherePoints(r, 2), 1000)
 	require.InDelta(t, 0.391, inertia[0]/(m*r*r), 1e-3, "I/(m r²) of the 162-vertex icosphere")
 	require.Equal(t, 162, len(shape.Hull.Mesh().Vertices))
-	w, err := stepper.New(stepper.Settings{H: 0.005, Gravity: stepper.StandardGravity})
+	w, err := stepper.New(set)
 	require.NoError(t, err)
 	rot := mgl64.QuatRotate(theta, mgl64.Vec3{0, 1, 0})
 	n := rot.Rotate(mgl64.Vec3{0, 0, 1})
@@ -145,17 +194,16 @@ func TestConvexIcosphereRollsDownIncline(t *testing.T) {
 	}
 	start := n.Mul(-low)
 	b := addShapeBody(t, w, shape, m, inertia, start, mgl64.QuatIdent(), mu)
-	const T = 0.4
-	for i := 0; i < int(math.Round(T/0.005)); i++ {
+	var out rolled
+	for i := 0; i < int(math.Round(T/set.H)); i++ {
 		_, err := w.Step()
 		require.NoError(t, err)
+		out.path = append(out.path, b.Pos.Sub(start).Dot(down))
 	}
-	s := b.Pos.Sub(start).Dot(down)
-	a := 2 * s / (T * T)
-	want := 5.0 / 7 * g * math.Sin(theta)
-	t.Logf("icosphere(162): s = %.4f m in %.1f s, a = %.4f m/s² vs (5/7) g sin θ = %.4f (%.2f %%), speed %.3f m/s, off the incline %.2e m",
-		s, T, a, want, 100*(a/want-1), b.Vel.Len(), b.Pos.Sub(start).Dot(n))
-	assert.InEpsilon(t, want, a, 0.03)
+	out.s = b.Pos.Sub(start).Dot(down)
+	out.speed, out.off = b.Vel.Len(), b.Pos.Sub(start).Dot(n)
+	out.want = 5.0 / 7 * g * math.Sin(theta)
+	return out
 }
 
 // A sphere, a capsule lying, a cylinder standing and a cube hull resting on
