@@ -149,7 +149,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			return nil, nil, err
 		}
 	}
-	var actuators, contacts []*xnode
+	var actuators, contacts, tendons, equalities []*xnode
 	for _, c := range root.children {
 		switch c.name {
 		case "compiler", "option", "default", "keyframe":
@@ -162,6 +162,10 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			actuators = append(actuators, c)
 		case "contact":
 			contacts = append(contacts, c)
+		case "tendon":
+			tendons = append(tendons, c)
+		case "equality":
+			equalities = append(equalities, c)
 		case "asset":
 		default:
 			m.warnOnce("elem:"+c.name, c, "element <%s> not supported: ignored", c.name)
@@ -172,6 +176,16 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	}
 	for _, c := range contacts {
 		if err := m.contact(c); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, c := range tendons {
+		if err := m.tendons(c); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, c := range equalities {
+		if err := m.equality(c); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -693,7 +707,7 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		case "slide":
 			js.Type, js.Axis = JointPrismatic, ax
 		case "ball":
-			js.Type = JointBall
+			js.Type, js.Axis = JointBall, ax // Axis: the swing cone's, cleared by jointOptions
 		}
 		if err := m.jointOptions(e, &js, typ, q0); err != nil {
 			return err
@@ -793,7 +807,20 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error
 		}
 		switch typ {
 		case "ball":
-			m.warnOnce("ballrange", e.xnode, "ball joint range ignored: gorigid's ball joint has no cone limit, the joint swings freely")
+			// MuJoCo limits the ball's whole rotation angle θ to range[1]
+			// (range[0] unused). gorigid's cone (swing s ≤ R about the
+			// joint's axis) and twist (|t| ≤ R) hold every rotation with
+			// θ ≤ R, as cos(θ/2) = cos(s/2) cos(t/2), and let through some
+			// with θ up to 2 acos(cos²(R/2)).
+			if hi > 0 && hi < math.Pi {
+				js.Swing = &SwingSpec{Axis: js.Axis, Angle: hi}
+				js.Twist = &TwistSpec{Axis: js.Axis, Lower: -hi, Upper: hi}
+				m.warnOnce("ballrange", e.xnode, "ball joint range %v rad: a swing cone of that angle about the joint's axis and twist limits of ± that angle, where MuJoCo limits the whole rotation angle (rotations of up to %.3g rad pass; measured from the built pose)", hi, 2*math.Acos(math.Pow(math.Cos(hi/2), 2)))
+			} else if hi >= math.Pi {
+				m.warnOnce("ballwide", e.xnode, "ball joint range %v rad ≥ π: no limit", hi)
+			} else {
+				return m.errAt(e.xnode, "range: a ball joint's upper range must be > 0, got %v", r[1])
+			}
 		default:
 			lo, hi = lo-q0, hi-q0
 			if typ == "hinge" && (lo < -math.Pi || hi > math.Pi) {
@@ -802,6 +829,9 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error
 			}
 			js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
 		}
+	}
+	if typ == "ball" {
+		js.Axis = mgl64.Vec3{}
 	}
 	// damping, stiffness (rest springref) and armature: the hinge's or
 	// slider's implicit spring-damper row and added inertia, as MuJoCo's

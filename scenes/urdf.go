@@ -84,6 +84,7 @@ type urdfJoint struct {
 	parent, child string
 	origin        transform
 	axis          mgl64.Vec3
+	mimic         *xnode // <mimic>, nil when none
 }
 
 func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, []Warning, error) {
@@ -315,6 +316,9 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 		}
 		spec.Joints = append(spec.Joints, js)
 	}
+	if err := im.urdfMimics(joints, spec); err != nil {
+		return nil, nil, err
+	}
 	im.finishMeshes(spec)
 	if err := spec.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
@@ -429,7 +433,7 @@ func (im *importer) urdfJoint(n *xnode) (*urdfJoint, error) {
 			}
 		case "limit", "dynamics":
 		case "mimic":
-			im.warnOnce("mimic", c, "mimic joints not supported: joint %q moves independently", clip(j.name))
+			j.mimic = c
 		default:
 			im.warnOnce("joint:"+c.name, c, "element <%s> in a joint ignored", c.name)
 		}
@@ -584,4 +588,46 @@ func resolveMesh(ref, dir string, search []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// urdfMimics turns each <mimic joint multiplier offset> of a joint that
+// became a hinge or prismatic joint into an equality tendon
+// q = multiplier·q_joint + offset (both coordinates 0 at the model's
+// zero pose, as URDF's); a mimic of a joint that is not a hinge or
+// prismatic joint in the scene is warned and left out.
+func (im *importer) urdfMimics(joints []*urdfJoint, spec *SceneSpec) error {
+	axial := map[string]bool{}
+	for i := range spec.Joints {
+		if t := spec.Joints[i].Type; t == JointHinge || t == JointPrismatic {
+			axial[spec.Joints[i].Name] = true
+		}
+	}
+	for _, j := range joints {
+		c := j.mimic
+		if c == nil {
+			continue
+		}
+		of, _ := c.attr("joint")
+		mult, err := im.floatAttr(c, "multiplier", 1)
+		if err != nil {
+			return err
+		}
+		off, err := im.floatAttr(c, "offset", 0)
+		if err != nil {
+			return err
+		}
+		if of == j.name {
+			return im.errAt(c, "joint: joint %q mimics itself", clip(of))
+		}
+		if !axial[j.name] || !axial[of] {
+			im.warnOnce("mimic:"+j.name, c, "mimic of joint %q by %q not imported: both must be revolute, continuous or prismatic joints between bodies with mass; %q moves independently", clip(of), clip(j.name), clip(j.name))
+			continue
+		}
+		t := TendonSpec{Name: j.name + "_mimic", Terms: []TendonTerm{{Joint: j.name, Coef: 1}}, Lower: off, Upper: off}
+		if mult != 0 {
+			t.Terms = append(t.Terms, TendonTerm{Joint: of, Coef: -mult})
+		}
+		spec.Tendons = append(spec.Tendons, t)
+	}
+	return nil
 }
