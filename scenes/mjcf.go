@@ -725,6 +725,12 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 			sg.splitOf = g
 			sg.splitAt = sg.frame.inverse().point(specs[min(k+1, len(specs)-1)].Pivot)
 		}
+		// The body and its parent are no longer joined directly; MuJoCo
+		// does not collide a body with its parent, and neither does a
+		// joint's pair in gorigid.
+		if parent.name != WorldName {
+			m.spec.Exclude = append(m.spec.Exclude, ExcludeSpec{A: g.name, B: parent.name})
+		}
 	}
 	m.ownerOf[name] = g.name
 	if nm, ok := n.attr("name"); ok {
