@@ -226,3 +226,29 @@ func TestMJCFTwoHingesOneBody(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMJCFHumanoidMultiStep times one step of humanoid_multi.xml
+// (SplitJoints = 1e-3) lying at rest on the plane after 800 steps of
+// falling, the steady state of TestMJCFHumanoidMultiJoint.
+func BenchmarkMJCFHumanoidMultiStep(b *testing.B) {
+	s, _, err := LoadMJCF(modelDir+"humanoid_multi.xml", ImportOptions{SplitJoints: 1e-3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := s.World()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 800; i++ {
+		if _, err := w.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := w.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
