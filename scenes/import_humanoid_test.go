@@ -28,24 +28,5 @@ func TestMJCFHumanoidFallsAndSettles(t *testing.T) {
 // on the plane (after 600 steps of falling), the steady state of the
 // settle test.
 func BenchmarkMJCFHumanoidStep(b *testing.B) {
-	s, _, err := LoadMJCF(modelDir+"humanoid.xml", ImportOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := s.World()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := 0; i < 600; i++ {
-		if _, err := w.Step(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := w.Step(); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchRestingStep(b, "humanoid.xml", ImportOptions{}, 600)
 }

@@ -792,18 +792,28 @@ func (m *mjcf) keyframe(root *xnode, name string) error {
 	return fmt.Errorf("%s: keyframe %q not found", m.file, clip(name))
 }
 
-// jointOptions maps range, frictionloss and the unsupported dynamics of
-// an MJCF joint; q0 is the keyframe coordinate (the built pose's θ = 0).
-func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error {
+// rangeOf reads the range of a joint or tendon and whether it applies:
+// given, and limited true or auto (MuJoCo's autolimits).
+func (m *mjcf) rangeOf(e elem) ([]float64, bool, error) {
 	r, hasRange, err := m.efloats(e, "range", 2)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	limited := hasRange
 	if l, ok := e.get("limited"); ok && l != "auto" {
 		limited = l == "true"
 	}
-	if limited && hasRange {
+	return r, limited && hasRange, nil
+}
+
+// jointOptions maps range, frictionloss and the unsupported dynamics of
+// an MJCF joint; q0 is the keyframe coordinate (the built pose's θ = 0).
+func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error {
+	r, limited, err := m.rangeOf(e)
+	if err != nil {
+		return err
+	}
+	if limited {
 		lo, hi := r[0], r[1]
 		if typ != "slide" {
 			lo, hi = m.angle(lo), m.angle(hi)

@@ -231,7 +231,13 @@ func TestMJCFTwoHingesOneBody(t *testing.T) {
 // (SplitJoints = 1e-3) lying at rest on the plane after 800 steps of
 // falling, the steady state of TestMJCFHumanoidMultiJoint.
 func BenchmarkMJCFHumanoidMultiStep(b *testing.B) {
-	s, _, err := LoadMJCF(modelDir+"humanoid_multi.xml", ImportOptions{SplitJoints: 1e-3})
+	benchRestingStep(b, "humanoid_multi.xml", ImportOptions{SplitJoints: 1e-3}, 800)
+}
+
+// benchRestingStep times one step of the model file (in testdata/models)
+// after settle steps.
+func benchRestingStep(b *testing.B, file string, opts ImportOptions, settle int) {
+	s, _, err := LoadMJCF(modelDir+file, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -239,7 +245,7 @@ func BenchmarkMJCFHumanoidMultiStep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for i := 0; i < 800; i++ {
+	for i := 0; i < settle; i++ {
 		if _, err := w.Step(); err != nil {
 			b.Fatal(err)
 		}

@@ -25,13 +25,9 @@ func (m *mjcf) tendons(n *xnode) error {
 			return err
 		}
 		name, _ := c.attr("name")
-		r, hasRange, err := m.efloats(e, "range", 2)
+		r, limited, err := m.rangeOf(e)
 		if err != nil {
 			return err
-		}
-		limited := hasRange
-		if l, ok := e.get("limited"); ok && l != "auto" {
-			limited = l == "true"
 		}
 		for _, k := range []string{"stiffness", "damping", "frictionloss"} {
 			if v, err := m.efloat(e, k, 0); err != nil {
@@ -66,7 +62,7 @@ func (m *mjcf) tendons(n *xnode) error {
 			t.Terms = append(t.Terms, TendonTerm{Joint: m.spec.Joints[idx].Name, Coef: coef})
 			shift += coef * m.jointQ0[idx]
 		}
-		if !limited || !hasRange {
+		if !limited {
 			m.warnOnce("tendon:nolimit", c, "fixed tendon %q without a range not imported: without stiffness, damping or an actuator (not imported) it does not act", clip(name))
 			continue
 		}
