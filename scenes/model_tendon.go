@@ -3,6 +3,8 @@ package scenes
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/internal/num"
@@ -38,10 +40,12 @@ func (s *SceneSpec) validateTendons(p *problems) {
 	}
 	types := map[string]string{}
 	count := map[string]int{}
+	index := map[string]int{}
 	for i := range s.Joints {
 		if n := s.Joints[i].Name; n != "" {
 			types[n] = s.Joints[i].Type
 			count[n]++
+			index[n] = i
 		}
 	}
 	for i := range s.Tendons {
@@ -68,6 +72,21 @@ func (s *SceneSpec) validateTendons(p *problems) {
 			if !num.Finite(tm.Coef) || tm.Coef == 0 {
 				p.add(tp+".coef", "must be finite and non-zero, got %v", tm.Coef)
 			}
+		}
+		var bodies []string
+		for _, tm := range t.Terms {
+			if count[tm.Joint] != 1 {
+				continue
+			}
+			j := &s.Joints[index[tm.Joint]]
+			for _, b := range []string{j.A, j.B} {
+				if b != WorldName && !slices.Contains(bodies, b) {
+					bodies = append(bodies, b)
+				}
+			}
+		}
+		if len(bodies) > constraint.MaxBodies {
+			p.add(path+".joints", "the joints touch %d bodies (%s); a tendon's rows touch at most %d", len(bodies), strings.Join(bodies, ", "), constraint.MaxBodies)
 		}
 		switch {
 		case math.IsNaN(t.Lower) || math.IsNaN(t.Upper) || t.Lower > t.Upper:

@@ -143,6 +143,7 @@ func TestTendonSpecFile(t *testing.T) {
 		{`{"joints": [{"joint": "nope", "coef": 1}], "upper": 1}`, `tendons[0].joints[0].joint: no joint named "nope"`},
 		{`{"joints": [{"joint": "ja", "coef": 0}], "upper": 1}`, `tendons[0].joints[0].coef: must be finite and non-zero, got 0`},
 		{`{"joints": [{"joint": "ja", "coef": 1}]}`, `tendons[0]: lower and upper are both free`},
+		{`{"joints": [{"joint": "ja", "coef": 1}, {"joint": "ja", "coef": 2}], "upper": 1}`, `tendons[0].joints[1].joint: "ja" is already term 0 of this tendon`},
 		{`{"joints": [{"joint": "ja", "coef": 1}], "lower": 2, "upper": 1}`, `tendons[0]: need lower ≤ upper, got [2, 1]`},
 	} {
 		doc := strings.Replace(buf.String(), `"tendons": [`, `"tendons": [`+c.tendon+`, `, 1)
