@@ -359,6 +359,22 @@ func (t *Tendon) Length(ctx *Context) (float64, error) {
 	return l, err
 }
 
+// Rate returns L̇ = Σ c_i q̇_i (rad/s or m/s) for the bodies' current
+// velocities in ctx: the rows' J v.
+func (t *Tendon) Rate(ctx *Context) (float64, error) {
+	_, jac, err := t.combine(ctx)
+	if err != nil {
+		return 0, err
+	}
+	r := 0.0
+	for i := 0; i < t.nlist; i++ {
+		v, w := velOf(ctx, t.list[i])
+		j := &jac[i]
+		r += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*w[0] + j[4]*w[1] + j[5]*w[2]
+	}
+	return r, nil
+}
+
 // combine returns L and its Jacobian blocks, one per body of t.list.
 func (t *Tendon) combine(ctx *Context) (float64, [MaxBodies][6]float64, error) {
 	var jac [MaxBodies][6]float64

@@ -12,7 +12,7 @@ import (
 
 // TestTendonRows: on random poses and velocities, a tendon L = 2θ − 0.5 s
 // over a hinge (bodies 0, 1) and a slider (1, 2) has Length 2·Angle −
-// 0.5·Slide exactly, its rows' J v equal 2·AngleRate − 0.5·SlideRate to
+// 0.5·Slide exactly, Rate and its rows' J v equal 2·AngleRate − 0.5·SlideRate to
 // 1e-12 (the same blocks, summed on the shared body 1), φ = L − lo and
 // hi − L for a range and L − lo for an equality, and Violation the same
 // φ; bad input is an error naming what is wrong.
@@ -52,6 +52,9 @@ func TestTendonRows(t *testing.T) {
 		got, err := td.Length(ctx)
 		require.NoError(t, err)
 		assert.Equal(t, l, got)
+		rate, err := td.Rate(ctx)
+		require.NoError(t, err)
+		assert.InDelta(t, ldot, rate, 1e-12)
 		rows := make([]Row, td.Dim())
 		require.Equal(t, len(c.kinds), len(rows))
 		require.NoError(t, td.Fill(rows, ctx))
