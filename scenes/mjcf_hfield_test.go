@@ -112,3 +112,54 @@ func TestMJCFHfieldFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestMJCFTerrainPile: terrain.xml reads terrain.png next to it (33 × 33,
+// the image's top row the field's +y edge, which the image draws higher
+// than the −y edge), and its 12 boxes fall onto the terrain and come to
+// rest within 4 s: no box below the field's lowest point or off it, the
+// energy never rising by more than 1 % of the initial energy, all speeds
+// below 1e-2 m/s at the end.
+func TestMJCFTerrainPile(t *testing.T) {
+	s, ws, err := LoadMJCF(modelDir+"terrain.xml", ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 0 {
+		t.Errorf("warnings %v", ws)
+	}
+	h := s.WorldShapes[0].Heights
+	if len(h) != 33 || len(h[0]) != 33 {
+		t.Fatalf("%d × %d heights, want 33 × 33", len(h), len(h[0]))
+	}
+	if !(h[32][16] > h[0][16]) {
+		t.Errorf("height at +y %v ≤ at −y %v: rows not reversed", h[32][16], h[0][16])
+	}
+	w := buildWorld(t, s)
+	k0, p0 := w.Energy()
+	e0, emin, rise := k0+p0, k0+p0, 0.0
+	for n := 0; n < 800; n++ {
+		if _, err := w.Step(); err != nil {
+			t.Fatalf("step %d: %v", n, err)
+		}
+		k, p := w.Energy()
+		rise = math.Max(rise, k+p-emin)
+		emin = math.Min(emin, k+p)
+	}
+	vmax := 0.0
+	for i, b := range w.Bodies {
+		vmax = math.Max(vmax, b.Vel.Len())
+		if b.Pos[2] < 0 || math.Abs(b.Pos[0]) > 2 || math.Abs(b.Pos[1]) > 2 {
+			t.Errorf("box %d at %v: off or under the terrain", i, b.Pos)
+		}
+	}
+	t.Logf("energy %.3g J, largest rise %.3g J, fastest box at the end %.3g m/s", e0, rise, vmax)
+	if rise > 0.01*e0 || vmax > 1e-2 {
+		t.Errorf("energy rise %.3g J of %.3g J, fastest %.3g m/s; want ≤ 1 %% and < 1e-2 m/s", rise, e0, vmax)
+	}
+}
+
+// BenchmarkMJCFTerrainPile times one step of terrain.xml's 12 boxes at
+// rest on the PNG heightfield (after 800 steps).
+func BenchmarkMJCFTerrainPile(b *testing.B) {
+	benchRestingStep(b, "terrain.xml", ImportOptions{}, 800)
+}
