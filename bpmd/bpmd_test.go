@@ -134,6 +134,45 @@ var sceneCases = []sceneCase{
 	{"rotor", rotor, 4},
 	// a restitution target in b (contacts/bounce)
 	{"bouncing ball", bouncingBall, 8},
+	// implicit spring-damper, armature and servo rows (joints/viscous)
+	{"damped arm", dampedArm, 6},
+}
+
+// dampedArm is a 2 kg rod swinging from a world hinge about y, with a
+// spring-damper (k = 5 N·m/rad, c = 0.7 N·m·s/rad, rest 0.2 rad) and an
+// armature of 0.01 kg·m², and a second rod on an elbow hinge held by a
+// position servo (kp = 20, kd = 1.5, at most 3 N·m): Spring rows whose
+// viscous coefficients enter A and b.
+func dampedArm(t testing.TB) *stepper.World {
+	t.Helper()
+	w, err := stepper.New(stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ids [2]int
+	for k := range ids {
+		b, err := body.New(body.Params{Mass: 2, Inertia: body.BoxInertia(2, 1, 0.1, 0.1),
+			Pos: mgl64.Vec3{0.5 + float64(k), 0, 2}, Rot: mgl64.QuatIdent(), AngVel: mgl64.Vec3{0, 0.3, 0}})
+		must(err)
+		ids[k], err = w.AddBody(b)
+		must(err)
+	}
+	shoulder, err := constraint.NewHinge(w.Bodies, ids[0], constraint.World, mgl64.Vec3{0, 0, 2}, mgl64.Vec3{0, 1, 0})
+	must(err)
+	must(shoulder.SetSpringDamper(5, 0.7, 0.2))
+	must(shoulder.SetArmature(0.01))
+	must(w.AddConstraint(shoulder))
+	elbow, err := constraint.NewHinge(w.Bodies, ids[1], ids[0], mgl64.Vec3{1, 0, 2}, mgl64.Vec3{0, 1, 0})
+	must(err)
+	must(elbow.SetServo(0.5, 20, 1.5, 3))
+	must(w.AddConstraint(elbow))
+	return w
 }
 
 // bouncingBall is a 0.5 kg ball of radius 0.1 m, restitution 0.7 on a
@@ -345,5 +384,38 @@ func TestRoundTrip(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRecordViscous: the damped arm's frames carry each Spring row's
+// viscous coefficient, c + a/h = 0.7 + 0.01/0.01 = 1.7 N·m·s/rad on the
+// shoulder and kd = 1.5 on the elbow's servo, and the rebuilt b needs it:
+// with joints/viscous zeroed (a version 1 reader's view) the Spring rows'
+// entries of b differ from the stepper's (TestRebuildBoxEqualsStepper
+// checks the recorded frames bit for bit).
+func TestRecordViscous(t *testing.T) {
+	for _, r := range record(t, dampedArm(t), 3) {
+		var got []float64
+		for i, k := range r.f.Joints.Kinds {
+			if constraint.Kind(k) == constraint.Spring {
+				got = append(got, r.f.Joints.Viscous[i])
+			}
+		}
+		if len(got) != 2 || got[0] != 0.7+0.01/0.01 || got[1] != 1.5 {
+			t.Fatalf("frame %d: Spring rows' viscous %v, want [1.7 1.5]", r.f.Index, got)
+		}
+		f := *r.f
+		f.Joints.Viscous = make([]float64, len(f.Joints.Viscous))
+		p, _, err := Rebuild(&f, Box, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := true
+		for i := range p.B {
+			same = same && p.B[i] == r.p.B[i]
+		}
+		if same {
+			t.Errorf("frame %d: b without the viscous coefficients equals the stepper's", r.f.Index)
+		}
 	}
 }

@@ -8,7 +8,7 @@
 // the paper's Table 2; names marked "extra" are gorigid's additions, which
 // a standard reader may ignore:
 //
-//	/frames                      attributes format = "BPMD", version, generator
+//	/frames                      attributes format = "BPMD", version (FormatVersion), generator
 //	/frames/NNNNNN               attributes index (step), time (s, start of step),
 //	                             stabilization, baumgarte (1/s),
 //	                             max_correcting_speed (extra: m/s, the cap on
@@ -35,6 +35,9 @@
 //	    kinds         (R)        extra, int64 constraint.Kind
 //	    stiffness, damping, speed, compliance (R)   extra: k, SPOOK d, motor target, c
 //	    drift         (R)        extra: constraint.Row.Drift (m or rad), absent in older files = 0
+//	    viscous       (R)        extra: constraint.Row.Viscous, c_d of Spring rows (joint damping,
+//	                             armature, servos; N·s/m or N·m·s/rad); version 2, absent in
+//	                             version 1 files = 0
 //	  contacts/       Table 2's unilateral constraints; attribute count = n_c
 //	    gap           (n_c)      φ, m, > 0 separated
 //	    pairs         (n_c × 2)  int64 body ids, −1 = world (ground, static body)

@@ -80,6 +80,11 @@ type Joints struct {
 	Speed      []float64          // speed: target velocity of motors (m/s or rad/s)
 	Compliance []float64          // compliance: c of Row.Compliance(h), kg⁻¹ (derived, for readers)
 	Drift      []float64          // drift: constraint.Row.Drift, the row's second-order change over the step (m or rad; 0 = none)
+	// Viscous (R): constraint.Row.Viscous, the implicit spring-damper's
+	// viscous coefficient c_d (N·s/m or N·m·s/rad; 0 = none) of Spring rows
+	// (joint damping, armature, position servos). Absent in files of
+	// format version 1: 0.
+	Viscous []float64
 }
 
 // Contacts is Table 2's "unilateral constraints" group, n_c points.
@@ -193,6 +198,7 @@ func (f *Frame) Validate() error {
 		{"joints/jacobians", len(j.Jacobians)}, {"joints/bounds", len(j.Bounds)}, {"joints/row_bodies", len(j.RowBodies)},
 		{"joints/kinds", len(j.Kinds)}, {"joints/stiffness", len(j.Stiffness)}, {"joints/damping", len(j.Damping)},
 		{"joints/speed", len(j.Speed)}, {"joints/compliance", len(j.Compliance)}, {"joints/drift", len(j.Drift)},
+		{"joints/viscous", len(j.Viscous)},
 	} {
 		if lc.n != r {
 			return fmt.Errorf("%s: has %d rows, joints/violations has %d", lc.name, lc.n, r)
@@ -227,7 +233,10 @@ func (f *Frame) Validate() error {
 		if !finite(j.Violations[i]) || !finite(j.Speed[i]) || !finite(j.Drift[i]) || !finite(j.Damping[i]) || j.Damping[i] < 0 || math.IsNaN(j.Stiffness[i]) || j.Stiffness[i] < 0 {
 			return fmt.Errorf("joints row %d: violations, speed, drift, damping must be finite, damping ≥ 0, stiffness ≥ 0; got φ=%v speed=%v drift=%v d=%v k=%v", i, j.Violations[i], j.Speed[i], j.Drift[i], j.Damping[i], j.Stiffness[i])
 		}
-		if j.Kinds[i] < int64(constraint.Bilateral) || j.Kinds[i] > int64(constraint.RollingFriction) {
+		if v := j.Viscous[i]; !finite(v) || v < 0 || (v > 0 && j.Damping[i] > 0) {
+			return fmt.Errorf("joints/viscous[%d]: must be finite and ≥ 0, and 0 where damping is set (%v), got %v", i, j.Damping[i], v)
+		}
+		if j.Kinds[i] < int64(constraint.Bilateral) || j.Kinds[i] > int64(constraint.Spring) {
 			return fmt.Errorf("joints/kinds[%d]: unknown kind %d", i, j.Kinds[i])
 		}
 	}

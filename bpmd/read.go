@@ -415,6 +415,12 @@ func (d *decoder) frame(g string) (*Frame, error) {
 	if _, ok := d.ds[g+"/joints/drift"]; ok {
 		j.Drift = d.floats(g+"/joints/drift", r, 1)
 	}
+	// So did the viscous coefficient (format version 2): version 1 files
+	// have no damped joint rows.
+	j.Viscous = make([]float64, r)
+	if _, ok := d.ds[g+"/joints/viscous"]; ok {
+		j.Viscous = d.floats(g+"/joints/viscous", r, 1)
+	}
 
 	// Contacts: n_c from gap.
 	c := &f.Contacts
@@ -442,7 +448,7 @@ func (d *decoder) frame(g string) (*Frame, error) {
 	if _, ok := d.ds[g+"/contacts/bounce"]; ok {
 		c.Bounce = d.floats(g+"/contacts/bounce", nc, 1)
 	}
-	for _, z := range []*[]float64{&j.Violations, &j.Stiffness, &j.Damping, &j.Speed, &j.Compliance, &j.Drift, &c.Gap, &c.XN, &c.Roll, &c.RollBound, &c.Bounce} {
+	for _, z := range []*[]float64{&j.Violations, &j.Stiffness, &j.Damping, &j.Speed, &j.Compliance, &j.Drift, &j.Viscous, &c.Gap, &c.XN, &c.Roll, &c.RollBound, &c.Bounce} {
 		if *z == nil {
 			*z = []float64{}
 		}

@@ -216,7 +216,7 @@ func jointRows(f *Frame) []constraint.Row {
 		}
 		r.Phi = j.Violations[i]
 		r.Lo, r.Hi = j.Bounds[i][0], j.Bounds[i][1]
-		r.Stiffness, r.Damping, r.Speed, r.Drift = j.Stiffness[i], j.Damping[i], j.Speed[i], j.Drift[i]
+		r.Stiffness, r.Damping, r.Speed, r.Drift, r.Viscous = j.Stiffness[i], j.Damping[i], j.Speed[i], j.Drift[i], j.Viscous[i]
 	}
 	return rows
 }

@@ -139,6 +139,7 @@ func (r *Recorder) Control(w *stepper.World) error {
 			j.Damping = append(j.Damping, jr.Damping)
 			j.Speed = append(j.Speed, jr.Speed)
 			j.Drift = append(j.Drift, jr.Drift)
+			j.Viscous = append(j.Viscous, jr.Viscous)
 			j.Compliance = append(j.Compliance, cc)
 		}
 		row += d

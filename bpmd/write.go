@@ -10,7 +10,9 @@ import (
 )
 
 // FormatVersion is written as the attribute "version" of /frames.
-const FormatVersion = 1
+// Version 2 added joints/viscous (constraint.Row.Viscous); ReadFile reads
+// version 1 files with it 0.
+const FormatVersion = 2
 
 // Writer writes frames to a new BPMD file. The file is built under
 // PATH.partial and renamed to PATH by Close, so a reader never sees a
@@ -140,6 +142,7 @@ func (w *Writer) WriteFrame(f *Frame) (err error) {
 	e.f64(g+"/joints/damping", []uint64{r}, j.Damping)
 	e.f64(g+"/joints/speed", []uint64{r}, j.Speed)
 	e.f64(g+"/joints/drift", []uint64{r}, j.Drift)
+	e.f64(g+"/joints/viscous", []uint64{r}, j.Viscous)
 	e.f64(g+"/joints/compliance", []uint64{r}, j.Compliance)
 
 	c := &f.Contacts

@@ -2,6 +2,8 @@ package constraint
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -232,4 +234,216 @@ func (d *DifferentialJoint) Fill(rows []Row, ctx *Context) error {
 	r.add(d.b.id, zero, nb.Mul(-0.5))
 	r.add(d.housing, zero, na.Add(nb).Mul(0.5).Sub(nc))
 	return nil
+}
+
+// Coordinate is a joint with one coordinate q: a Hinge's angle θ (rad) or
+// a Prismatic's slide s (m). A Tendon combines the coordinates of several.
+type Coordinate interface {
+	Constraint
+	// coordinate returns q, the joint's two bodies and the Jacobian blocks
+	// [lin ang] of q̇ for each (q̇ = J_a v_a + J_b v_b).
+	coordinate(ctx *Context) (q float64, ids [2]int, ja, jb [6]float64, err error)
+}
+
+func (j *Hinge) coordinate(ctx *Context) (float64, [2]int, [6]float64, [6]float64, error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return 0, j.ids, [6]float64{}, [6]float64{}, err
+	}
+	th, g := j.angle(pa, pb)
+	return th, j.ids, [6]float64{0, 0, 0, g[0], g[1], g[2]}, [6]float64{0, 0, 0, -g[0], -g[1], -g[2]}, nil
+}
+
+func (j *Prismatic) coordinate(ctx *Context) (float64, [2]int, [6]float64, [6]float64, error) {
+	pa, pb, err := j.poses(ctx)
+	if err != nil {
+		return 0, j.ids, [6]float64{}, [6]float64{}, err
+	}
+	wa, n := pa.point(j.la), pb.vec(j.nb)
+	ra, rab := wa.Sub(pa.p).Cross(n), wa.Sub(pb.p).Cross(n)
+	s := wa.Sub(pb.point(j.lb)).Dot(n)
+	return s, j.ids, [6]float64{n[0], n[1], n[2], ra[0], ra[1], ra[2]}, [6]float64{-n[0], -n[1], -n[2], -rab[0], -rab[1], -rab[2]}, nil
+}
+
+// Tendon is a fixed tendon (MuJoCo's <fixed> tendon): the linear
+// combination L = Σ c_i q_i of the coordinates q_i of hinges and sliders
+// (each measured from its joint's creation pose, a hinge's in (−π, π])
+// kept in [lo, hi]. Its rows, touching the joints' bodies (at most
+// MaxBodies of them, World aside), have J = Σ c_i J_i with J_i the
+// coordinate's Jacobian (Hinge's angle row, Prismatic's slide row):
+//
+//   - lo < hi: a LimitLower row φ = L − lo (when lo > −Inf) and a
+//     LimitUpper row φ = hi − L, J negated (when hi < +Inf), both with
+//     x ≥ 0 — a tendon's range;
+//   - lo = hi: one Bilateral row φ = L − lo — an equality coupling such as
+//     MJCF's joint equality q₁ = a + b q₂ or URDF's mimic joint, with
+//     position-level correction where a GearJoint only couples speeds.
+type Tendon struct {
+	terms  []tendonTerm
+	lo, hi float64
+	list   [MaxBodies]int
+	nlist  int
+}
+
+type tendonTerm struct {
+	j Coordinate
+	c float64
+}
+
+// NewTendon couples the coordinates of joints (hinges or sliders; a joint
+// may appear once) with coefficients coef (finite, non-zero) in the range
+// [lo, hi] (lo ≤ hi, not NaN; ±Inf leaves a side free, lo = hi is an
+// equality). The joints together may touch at most MaxBodies bodies.
+func NewTendon(joints []Coordinate, coef []float64, lo, hi float64) (*Tendon, error) {
+	const what = "tendon"
+	if len(joints) == 0 || len(joints) != len(coef) {
+		return nil, fmt.Errorf("%s: need one coefficient per joint and at least one joint, got %d joints and %d coefficients", what, len(joints), len(coef))
+	}
+	switch {
+	case math.IsNaN(lo) || math.IsNaN(hi) || lo > hi:
+		return nil, fmt.Errorf("%s: range: need lower ≤ upper, got [%v, %v]", what, lo, hi)
+	case math.IsInf(lo, 1) || math.IsInf(hi, -1):
+		return nil, fmt.Errorf("%s: range: lower must be < +Inf and upper > −Inf, got [%v, %v]", what, lo, hi)
+	case math.IsInf(lo, -1) && math.IsInf(hi, 1):
+		return nil, fmt.Errorf("%s: range: at least one side must be finite, got [%v, %v]", what, lo, hi)
+	}
+	t := &Tendon{lo: lo, hi: hi}
+	for i, j := range joints {
+		if j == nil {
+			return nil, fmt.Errorf("%s: joint %d: is nil", what, i)
+		}
+		if !num.Finite(coef[i]) || coef[i] == 0 {
+			return nil, fmt.Errorf("%s: coefficient %d: must be finite and non-zero, got %v", what, i, coef[i])
+		}
+		for k := 0; k < i; k++ {
+			if joints[k] == j {
+				return nil, fmt.Errorf("%s: joint %d: the same joint as joint %d", what, i, k)
+			}
+		}
+		for _, id := range j.Bodies() {
+			if !slices.Contains(t.list[:t.nlist], id) {
+				if t.nlist == MaxBodies {
+					return nil, fmt.Errorf("%s: the joints touch more than %d bodies", what, MaxBodies)
+				}
+				t.list[t.nlist] = id
+				t.nlist++
+			}
+		}
+		t.terms = append(t.terms, tendonTerm{j: j, c: coef[i]})
+	}
+	return t, nil
+}
+
+// Bodies returns the bodies of the joints, World left out. Do not modify.
+func (t *Tendon) Bodies() []int { return t.list[:t.nlist] }
+
+// Dim returns 1 for an equality, otherwise one per finite side of the
+// range.
+func (t *Tendon) Dim() int {
+	if t.lo == t.hi {
+		return 1
+	}
+	n := 0
+	if !math.IsInf(t.lo, -1) {
+		n++
+	}
+	if !math.IsInf(t.hi, 1) {
+		n++
+	}
+	return n
+}
+
+// Length returns L = Σ c_i q_i for the bodies in ctx.
+func (t *Tendon) Length(ctx *Context) (float64, error) {
+	l, _, err := t.combine(ctx)
+	return l, err
+}
+
+// Rate returns L̇ = Σ c_i q̇_i (rad/s or m/s) for the bodies' current
+// velocities in ctx: the rows' J v.
+func (t *Tendon) Rate(ctx *Context) (float64, error) {
+	_, jac, err := t.combine(ctx)
+	if err != nil {
+		return 0, err
+	}
+	r := 0.0
+	for i := 0; i < t.nlist; i++ {
+		v, w := velOf(ctx, t.list[i])
+		j := &jac[i]
+		r += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*w[0] + j[4]*w[1] + j[5]*w[2]
+	}
+	return r, nil
+}
+
+// combine returns L and its Jacobian blocks, one per body of t.list.
+func (t *Tendon) combine(ctx *Context) (float64, [MaxBodies][6]float64, error) {
+	var jac [MaxBodies][6]float64
+	l := 0.0
+	for _, tm := range t.terms {
+		q, ids, ja, jb, err := tm.j.coordinate(ctx)
+		if err != nil {
+			return 0, jac, fmt.Errorf("tendon: %w", err)
+		}
+		l += tm.c * q
+		for s, blk := range [2]*[6]float64{&ja, &jb} {
+			if ids[s] == World {
+				continue
+			}
+			k := slices.Index(t.list[:t.nlist], ids[s])
+			for c := range blk {
+				jac[k][c] += tm.c * blk[c]
+			}
+		}
+	}
+	return l, jac, nil
+}
+
+// Fill writes the rows (see Tendon).
+func (t *Tendon) Fill(rows []Row, ctx *Context) error {
+	n := t.Dim()
+	if err := checkStep("tendon", rows, n, ctx); err != nil {
+		return err
+	}
+	l, jac, err := t.combine(ctx)
+	if err != nil {
+		return err
+	}
+	put := func(r *Row, k Kind, phi, sign float64) {
+		r.reset(k)
+		r.Phi = phi
+		for i := 0; i < t.nlist; i++ {
+			r.Body[i] = t.list[i]
+			for c := range jac[i] {
+				r.J[i][c] = sign * jac[i][c]
+			}
+		}
+		r.N = t.nlist
+		if k != Bilateral {
+			r.Lo = 0
+		}
+	}
+	if t.lo == t.hi {
+		put(&rows[0], Bilateral, l-t.lo, 1)
+		return nil
+	}
+	i := 0
+	if !math.IsInf(t.lo, -1) {
+		put(&rows[i], LimitLower, l-t.lo, 1)
+		i++
+	}
+	if !math.IsInf(t.hi, 1) {
+		put(&rows[i], LimitUpper, t.hi-l, -1)
+	}
+	return nil
+}
+
+// Violation writes φ of the Dim() rows (rad or m, as the coordinates).
+func (t *Tendon) Violation(ctx *Context, dst []float64) error {
+	n := t.Dim()
+	if err := checkDst(dst, n); err != nil {
+		return err
+	}
+	var buf [2]Row
+	tmp := stepless(ctx)
+	return copyPhi(t.Fill(buf[:n], &tmp), buf[:n], dst)
 }

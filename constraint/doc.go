@@ -62,6 +62,8 @@
 //	Rope       1 row    |w_a − w_b| ≤ L, unilateral (LimitUpper)
 //	GearJoint  1 row    (ω_a − ω_h)·n_a = r (ω_b − ω_h)·n_b, velocity level
 //	DifferentialJoint 1 row  (ω_c − ω_h)·n_c = ½[(ω_a − ω_h)·n_a + (ω_b − ω_h)·n_b]
+//	Tendon     1–2 rows lo ≤ Σ c_i q_i ≤ hi over hinge angles and slides (MuJoCo's
+//	                    fixed tendon), unilateral; lo = hi: one bilateral row
 //
 // The axis options of Hinge and Prismatic: SetSpringDamper (implicit spring
 // k and viscous damper c to a rest position: one Spring row with

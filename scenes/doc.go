@@ -27,8 +27,8 @@
 // Marshal, and builds the same World.
 //
 // Top-level keys: version (required, 1), name, doc, settings (required),
-// world_shapes, bodies, joints, loads, exclude, and $schema (ignored, for
-// editors).
+// world_shapes, bodies, joints, loads, exclude, tendons, and $schema
+// (ignored, for editors).
 //
 //   - settings: h (s, required), gravity (default [0, 0, -9.81], as
 //     stepper.DefaultSettings), solver (bpp, pgs, lemke, newton-fb,
@@ -122,6 +122,12 @@
 //   - exclude[e]: {body_a, body_b}, two body names (or one and "world" for
 //     the world shapes) whose shapes never collide
 //     (stepper.World.ExcludeBodies, MuJoCo's <exclude>).
+//   - tendons[t]: {name, joints: [{joint, coef}, …], lower, upper}, a
+//     fixed tendon (constraint.Tendon, TendonSpec): lower ≤ Σ coef·q ≤
+//     upper over the coordinates q of the named hinge and prismatic
+//     joints (rad or m, 0 at the initial pose); null or absent leaves a
+//     side free, lower = upper is an equality (MJCF's joint equality,
+//     URDF's mimic). Built after the joints.
 //
 // Errors name the JSON path and the problem, for example
 //

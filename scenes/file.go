@@ -57,6 +57,9 @@ type SceneSpec struct {
 	// Exclude lists body pairs whose shapes never collide
 	// (stepper.World.ExcludeBodies, MuJoCo's <exclude>).
 	Exclude []ExcludeSpec
+	// Tendons couple the coordinates of named hinges and sliders
+	// (TendonSpec); they follow Joints in World.Joints.
+	Tendons []TendonSpec
 }
 
 // ExcludeSpec is a pair of bodies whose shapes do not collide: two body
@@ -676,6 +679,9 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 		if err != nil {
 			return nil, &PathError{fmt.Sprintf("joints[%d]", i), err.Error()}
 		}
+	}
+	if err := s.buildTendons(w); err != nil {
+		return nil, err
 	}
 	for i, e := range s.Exclude {
 		if err := w.ExcludeBodies(ids[e.A], ids[e.B]); err != nil {

@@ -275,7 +275,7 @@ func TestLoadErrors(t *testing.T) {
 		{"no version", `{"settings": {"h": 1}}`, "f.json: version: required"},
 		{"bad version", `{"version": 2, "settings": {"h": 1}}`, "f.json: version: unsupported version 2 (this reader knows 1)"},
 		{"unknown top key", `{"version": 1, "settings": {"h": 1}, "bodys": []}`,
-			"f.json: bodys: unknown key (valid: $schema, version, name, doc, settings, world_shapes, bodies, joints, loads, exclude)"},
+			"f.json: bodys: unknown key (valid: $schema, version, name, doc, settings, world_shapes, bodies, joints, loads, exclude, tendons)"},
 		{"no settings", `{"version": 1}`, "f.json: settings: required"},
 		{"h string", `{"version": 1, "settings": {"h": "0.01"}}`, `f.json: settings.h: must be a number, got the string "0.01"`},
 		{"h overflow", `{"version": 1, "settings": {"h": 1e999}}`, "f.json: settings.h: must be a finite number, got 1e999 (out of float64 range)"},

@@ -68,6 +68,9 @@ func decodeScene(n *jnode, p *problems) *SceneSpec {
 		}
 		s.Exclude = append(s.Exclude, x)
 	}
+	for i, e := range o.array("tendons") {
+		s.Tendons = append(s.Tendons, decodeTendon(p, e, fmt.Sprintf("tendons[%d]", i)))
+	}
 	o.done("")
 	return s
 }
@@ -408,6 +411,29 @@ func decodeJoint(p *problems, n *jnode, path string) JointSpec {
 	o.boolean("collide", &j.Collide)
 	o.done("a " + j.Type + " joint")
 	return j
+}
+
+// decodeTendon reads one element of "tendons".
+func decodeTendon(p *problems, n *jnode, path string) TendonSpec {
+	t := TendonSpec{Lower: math.Inf(-1), Upper: math.Inf(1)}
+	o := decObj(p, n, path)
+	if o == nil {
+		return t
+	}
+	o.str("name", &t.Name, false)
+	for k, e := range o.array("joints") {
+		var tm TendonTerm
+		if eo := decObj(p, e, fmt.Sprintf("%s.joints[%d]", path, k)); eo != nil {
+			eo.str("joint", &tm.Joint, true)
+			eo.num("coef", &tm.Coef, true)
+			eo.done("")
+		}
+		t.Terms = append(t.Terms, tm)
+	}
+	o.numOrNull("lower", &t.Lower)
+	o.numOrNull("upper", &t.Upper)
+	o.done("a tendon")
+	return t
 }
 
 func decodeLoad(p *problems, n *jnode, path string) LoadSpec {

@@ -117,6 +117,13 @@ func (s *SceneSpec) node() *jnode {
 		}
 		n.set("exclude", a)
 	}
+	if len(s.Tendons) > 0 {
+		a := jarr()
+		for i := range s.Tendons {
+			a.arr = append(a.arr, s.Tendons[i].node())
+		}
+		n.set("tendons", a)
+	}
 	return n
 }
 

@@ -107,6 +107,7 @@ func (s *SceneSpec) validate(p *problems) {
 	for i := range s.Joints {
 		s.Joints[i].validate(p, fmt.Sprintf("joints[%d]", i), ref)
 	}
+	s.validateTendons(p)
 	for i, e := range s.Exclude {
 		path := fmt.Sprintf("exclude[%d]", i)
 		okA := ref(path+".body_a", e.A, true)

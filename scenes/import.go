@@ -44,10 +44,13 @@ type ImportOptions struct {
 	// Keyframe (MJCF) names a <key> whose qpos (and qvel) set the initial
 	// state; "" builds the model at its reference pose (qpos0).
 	Keyframe string
-	// SplitJoints (MJCF), when > 0, lets a body have several joints: it
+	// SplitJoints, when > 0, lets an MJCF body have several joints: it
 	// becomes a chain of bodies, one joint each, the added ones with
 	// SplitJoints times the body's mass and inertia at the next joint's
-	// pivot (a warning says so). 0 makes such a body an error.
+	// pivot (a warning says so); 0 makes such a body an error. For URDF it
+	// makes a planar joint two sliders and a hinge through two added
+	// bodies of SplitJoints times the child's mass and inertia; 0 leaves
+	// the child free (warned).
 	SplitJoints float64
 	// Friction is the Coulomb coefficient given to URDF collision shapes
 	// (URDF has no contact material); 0 = 0.5.

@@ -34,14 +34,25 @@ func addSeeds(f *testing.F, files ...string) {
 func FuzzLoadURDF(f *testing.F) {
 	addSeeds(f, "double_pendulum.urdf", "arm.urdf")
 	f.Add([]byte(`<robot><link name="a"/></robot>`))
+	f.Add([]byte(`<robot><link name="world"/><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+<link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+<joint name="p" type="planar"><parent link="world"/><child link="a"/><axis xyz="0 0 1"/></joint>
+<joint name="q" type="continuous"><parent link="a"/><child link="b"/><mimic joint="p" multiplier="2" offset="0.1"/></joint></robot>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, _, err := ParseURDF(bytes.NewReader(data), "fuzz.urdf", ImportOptions{Ground: true})
+		fuzzImport(t, s, err)
+		// Planar joints as sliders and a hinge.
+		s, _, err = ParseURDF(bytes.NewReader(data), "fuzz.urdf", ImportOptions{SplitJoints: 0.01})
 		fuzzImport(t, s, err)
 	})
 }
 
 func FuzzLoadMJCF(f *testing.F) {
-	addSeeds(f, "double_pendulum.xml", "humanoid.xml", "mesh_box.xml")
+	addSeeds(f, "double_pendulum.xml", "humanoid.xml", "mesh_box.xml", "humanoid_multi.xml")
+	f.Add([]byte(`<mujoco><worldbody><body name="a"><joint name="x"/><geom size="1"/><body name="b" pos="0 0 1"><joint name="y" type="slide"/><geom size="1"/></body></body>
+<body name="c"><joint name="z" type="ball" range="0 30"/><geom size="1"/></body></worldbody>
+<tendon><fixed range="-1 1"><joint joint="x" coef="1"/><joint joint="y" coef="-2"/></fixed></tendon>
+<equality><joint joint1="y" joint2="x" polycoef="0.1 3 0 0 0"/></equality></mujoco>`))
 	f.Add([]byte(`<mujoco><worldbody><body><freejoint/><geom size="1"/></body></worldbody></mujoco>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, _, err := ParseMJCF(bytes.NewReader(data), "fuzz.xml", ImportOptions{})

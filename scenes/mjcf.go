@@ -149,7 +149,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			return nil, nil, err
 		}
 	}
-	var actuators, contacts []*xnode
+	var actuators, contacts, tendons, equalities []*xnode
 	for _, c := range root.children {
 		switch c.name {
 		case "compiler", "option", "default", "keyframe":
@@ -162,6 +162,10 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			actuators = append(actuators, c)
 		case "contact":
 			contacts = append(contacts, c)
+		case "tendon":
+			tendons = append(tendons, c)
+		case "equality":
+			equalities = append(equalities, c)
 		case "asset":
 		default:
 			m.warnOnce("elem:"+c.name, c, "element <%s> not supported: ignored", c.name)
@@ -172,6 +176,16 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	}
 	for _, c := range contacts {
 		if err := m.contact(c); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, c := range tendons {
+		if err := m.tendons(c); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, c := range equalities {
+		if err := m.equality(c); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -693,7 +707,7 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		case "slide":
 			js.Type, js.Axis = JointPrismatic, ax
 		case "ball":
-			js.Type = JointBall
+			js.Type, js.Axis = JointBall, ax // Axis: the swing cone's, cleared by jointOptions
 		}
 		if err := m.jointOptions(e, &js, typ, q0); err != nil {
 			return err
@@ -710,6 +724,12 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		for k, sg := range split {
 			sg.splitOf = g
 			sg.splitAt = sg.frame.inverse().point(specs[min(k+1, len(specs)-1)].Pivot)
+		}
+		// The body and its parent are no longer joined directly; MuJoCo
+		// does not collide a body with its parent, and neither does a
+		// joint's pair in gorigid.
+		if parent.name != WorldName {
+			m.spec.Exclude = append(m.spec.Exclude, ExcludeSpec{A: g.name, B: parent.name})
 		}
 	}
 	m.ownerOf[name] = g.name
@@ -772,18 +792,28 @@ func (m *mjcf) keyframe(root *xnode, name string) error {
 	return fmt.Errorf("%s: keyframe %q not found", m.file, clip(name))
 }
 
-// jointOptions maps range, frictionloss and the unsupported dynamics of
-// an MJCF joint; q0 is the keyframe coordinate (the built pose's θ = 0).
-func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error {
+// rangeOf reads the range of a joint or tendon and whether it applies:
+// given, and limited true or auto (MuJoCo's autolimits).
+func (m *mjcf) rangeOf(e elem) ([]float64, bool, error) {
 	r, hasRange, err := m.efloats(e, "range", 2)
 	if err != nil {
-		return err
+		return nil, false, err
 	}
 	limited := hasRange
 	if l, ok := e.get("limited"); ok && l != "auto" {
 		limited = l == "true"
 	}
-	if limited && hasRange {
+	return r, limited && hasRange, nil
+}
+
+// jointOptions maps range, frictionloss and the unsupported dynamics of
+// an MJCF joint; q0 is the keyframe coordinate (the built pose's θ = 0).
+func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error {
+	r, limited, err := m.rangeOf(e)
+	if err != nil {
+		return err
+	}
+	if limited {
 		lo, hi := r[0], r[1]
 		if typ != "slide" {
 			lo, hi = m.angle(lo), m.angle(hi)
@@ -793,7 +823,20 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error
 		}
 		switch typ {
 		case "ball":
-			m.warnOnce("ballrange", e.xnode, "ball joint range ignored: gorigid's ball joint has no cone limit, the joint swings freely")
+			// MuJoCo limits the ball's whole rotation angle θ to range[1]
+			// (range[0] unused). gorigid's cone (swing s ≤ R about the
+			// joint's axis) and twist (|t| ≤ R) hold every rotation with
+			// θ ≤ R, as cos(θ/2) = cos(s/2) cos(t/2), and let through some
+			// with θ up to 2 acos(cos²(R/2)).
+			if hi > 0 && hi < math.Pi {
+				js.Swing = &SwingSpec{Axis: js.Axis, Angle: hi}
+				js.Twist = &TwistSpec{Axis: js.Axis, Lower: -hi, Upper: hi}
+				m.warnOnce("ballrange", e.xnode, "ball joint range %v rad: a swing cone of that angle about the joint's axis and twist limits of ± that angle, where MuJoCo limits the whole rotation angle (rotations of up to %.3g rad pass; measured from the built pose)", hi, 2*math.Acos(math.Pow(math.Cos(hi/2), 2)))
+			} else if hi >= math.Pi {
+				m.warnOnce("ballwide", e.xnode, "ball joint range %v rad ≥ π: no limit", hi)
+			} else {
+				return m.errAt(e.xnode, "range: a ball joint's upper range must be > 0, got %v", r[1])
+			}
 		default:
 			lo, hi = lo-q0, hi-q0
 			if typ == "hinge" && (lo < -math.Pi || hi > math.Pi) {
@@ -802,6 +845,9 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error
 			}
 			js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
 		}
+	}
+	if typ == "ball" {
+		js.Axis = mgl64.Vec3{}
 	}
 	// damping, stiffness (rest springref) and armature: the hinge's or
 	// slider's implicit spring-damper row and added inertia, as MuJoCo's

@@ -122,17 +122,13 @@ func (s *ShapeSpec) validateStaticMesh(p *problems, path string, static bool) {
 // c along x from −size[0] to +size[0], normalized to [0, 1] (MuJoCo
 // normalizes elevation data) and scaled by size[2]; the base depth
 // size[3] is not needed (the solid lies below the surface). An asset with
-// a file is warned about and left out: give the elevation inline.
+// a file reads it (hfieldFile: PNG or MuJoCo's binary form).
 func (m *mjcf) hfieldAsset(a *xnode) error {
 	name, ok := a.attr("name")
 	file, hasFile := a.attr("file")
 	if !ok {
 		base := filepath.Base(file)
 		name = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	if hasFile {
-		m.warnOnce("asset:hfieldfile", a, "hfield asset %q from file %q not read: give its elevation inline (nrow, ncol, elevation)", clip(name), clip(file))
-		return nil
 	}
 	e := elem{xnode: a}
 	size, _, err := m.efloats(e, "size", 4)
@@ -142,17 +138,25 @@ func (m *mjcf) hfieldAsset(a *xnode) error {
 	if len(size) != 4 || !(size[0] > 0) || !(size[1] > 0) || !(size[2] > 0) || size[3] < 0 {
 		return m.errAt(a, "size: want 4 numbers radius_x, radius_y, elevation_z > 0 and base_z ≥ 0 (m), got %v", size)
 	}
-	nr, _ := m.efloat(e, "nrow", 0)
-	nc, _ := m.efloat(e, "ncol", 0)
-	if nr < 2 || nc < 2 || nr != math.Trunc(nr) || nc != math.Trunc(nc) || nr*nc > 1<<24 {
-		return m.errAt(a, "nrow, ncol: want integers ≥ 2 (with inline elevation), got %v and %v", nr, nc)
-	}
-	el, _, err := m.efloats(e, "elevation", int(nr*nc))
-	if err != nil {
-		return err
-	}
-	if len(el) != int(nr*nc) {
-		return m.errAt(a, "elevation: want nrow·ncol = %d values, got %d", int(nr*nc), len(el))
+	var nr, nc float64
+	var el []float64
+	if hasFile {
+		if nr, nc, el, err = m.hfieldAssetFile(a, name, file); err != nil || el == nil {
+			return err
+		}
+	} else {
+		nr, _ = m.efloat(e, "nrow", 0)
+		nc, _ = m.efloat(e, "ncol", 0)
+		if nr < 2 || nc < 2 || nr != math.Trunc(nr) || nc != math.Trunc(nc) || nr*nc > 1<<24 {
+			return m.errAt(a, "nrow, ncol: want integers ≥ 2 (with inline elevation), got %v and %v", nr, nc)
+		}
+		el, _, err = m.efloats(e, "elevation", int(nr*nc))
+		if err != nil {
+			return err
+		}
+		if len(el) != int(nr*nc) {
+			return m.errAt(a, "elevation: want nrow·ncol = %d values, got %d", int(nr*nc), len(el))
+		}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, z := range el {

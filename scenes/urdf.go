@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/stepper"
 )
 
@@ -84,6 +85,7 @@ type urdfJoint struct {
 	parent, child string
 	origin        transform
 	axis          mgl64.Vec3
+	mimic         *xnode // <mimic>, nil when none
 }
 
 func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, []Warning, error) {
@@ -304,7 +306,13 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 		case "floating":
 			continue
 		case "planar":
-			im.warnOnce("planar", j.node, "planar joint %q: not supported, the child link is left free (6 degrees of freedom)", clip(j.name))
+			if !(opts.SplitJoints > 0) {
+				im.warnOnce("planar", j.node, "planar joint %q: the child link is left free (6 degrees of freedom); import with ImportOptions.SplitJoints > 0 to make it two sliders and a hinge", clip(j.name))
+				continue
+			}
+			if err := im.urdfPlanar(j, &js, spec, bodyIndex[l.name], taken, opts.SplitJoints); err != nil {
+				return nil, nil, err
+			}
 			continue
 		}
 		if l.static && pa == WorldName {
@@ -314,6 +322,9 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			return nil, nil, err
 		}
 		spec.Joints = append(spec.Joints, js)
+	}
+	if err := im.urdfMimics(joints, spec); err != nil {
+		return nil, nil, err
 	}
 	im.finishMeshes(spec)
 	if err := spec.Validate(); err != nil {
@@ -429,7 +440,7 @@ func (im *importer) urdfJoint(n *xnode) (*urdfJoint, error) {
 			}
 		case "limit", "dynamics":
 		case "mimic":
-			im.warnOnce("mimic", c, "mimic joints not supported: joint %q moves independently", clip(j.name))
+			j.mimic = c
 		default:
 			im.warnOnce("joint:"+c.name, c, "element <%s> in a joint ignored", c.name)
 		}
@@ -584,4 +595,81 @@ func resolveMesh(ref, dir string, search []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// urdfMimics turns each <mimic joint multiplier offset> of a joint that
+// became a hinge or prismatic joint into an equality tendon
+// q = multiplier·q_joint + offset (both coordinates 0 at the model's
+// zero pose, as URDF's); a mimic of a joint that is not a hinge or
+// prismatic joint in the scene is warned and left out.
+func (im *importer) urdfMimics(joints []*urdfJoint, spec *SceneSpec) error {
+	axial := map[string]bool{}
+	for i := range spec.Joints {
+		if t := spec.Joints[i].Type; t == JointHinge || t == JointPrismatic {
+			axial[spec.Joints[i].Name] = true
+		}
+	}
+	for _, j := range joints {
+		c := j.mimic
+		if c == nil {
+			continue
+		}
+		of, _ := c.attr("joint")
+		mult, err := im.floatAttr(c, "multiplier", 1)
+		if err != nil {
+			return err
+		}
+		off, err := im.floatAttr(c, "offset", 0)
+		if err != nil {
+			return err
+		}
+		if of == j.name {
+			return im.errAt(c, "joint: joint %q mimics itself", clip(of))
+		}
+		if !axial[j.name] || !axial[of] {
+			im.warnOnce("mimic:"+j.name, c, "mimic of joint %q by %q not imported: both must be revolute, continuous or prismatic joints between bodies with mass; %q moves independently", clip(of), clip(j.name), clip(j.name))
+			continue
+		}
+		t := TendonSpec{Name: j.name + "_mimic", Terms: []TendonTerm{{Joint: j.name, Coef: 1}}, Lower: off, Upper: off}
+		if mult != 0 {
+			t.Terms = append(t.Terms, TendonTerm{Joint: of, Coef: -mult})
+		}
+		spec.Tendons = append(spec.Tendons, t)
+	}
+	return nil
+}
+
+// urdfPlanar makes a planar joint (the child translates in the plane
+// normal to the axis and turns about it) a chain: parent —slider along
+// p₁— added body —slider along p₂— added body —hinge about the axis—
+// child, with p₁, p₂ ⟂ the axis; the added bodies, at the joint origin,
+// have eps times the child's mass and inertia (they only translate, so
+// only their mass enters the plane's dynamics, as (1 + 2 eps) m along p₁
+// and (1 + eps) m along p₂ for the child's translation). The hinge is
+// named after the joint; the sliders NAME_x and NAME_y. The child does
+// not collide with the parent, as when joined directly. js is the joint
+// with its pivot, axis and bodies.
+func (im *importer) urdfPlanar(j *urdfJoint, js *JointSpec, spec *SceneSpec, child int, taken map[string]bool, eps float64) error {
+	if js.Axis.Len() == 0 {
+		return im.errAt(j.node, "planar joint %q: the axis must not be zero", clip(j.name))
+	}
+	n := js.Axis.Normalize()
+	p1, p2 := num.Perp(n)
+	cb := spec.Bodies[child]
+	I := cb.Inertia.Mul(eps)
+	prev := js.B
+	for k, p := range [2]mgl64.Vec3{p1, p2} {
+		name := uniqueName(taken, fmt.Sprintf("%s_planar_%c", cb.Name, "xy"[k]))
+		spec.Bodies = append(spec.Bodies, BodySpec{Name: name, Pos: js.Pivot, Rot: cb.Rot, Mass: eps * cb.Mass, Inertia: &I})
+		spec.Joints = append(spec.Joints, JointSpec{Type: JointPrismatic, Name: fmt.Sprintf("%s_%c", j.name, "xy"[k]), A: name, B: prev, Pivot: js.Pivot, Axis: p})
+		prev = name
+	}
+	h := *js
+	h.Type, h.B, h.Axis = JointHinge, prev, n
+	spec.Joints = append(spec.Joints, h)
+	if js.B != WorldName {
+		spec.Exclude = append(spec.Exclude, ExcludeSpec{A: cb.Name, B: js.B})
+	}
+	im.warnOnce("planar", j.node, "planar joint %q: two sliders and a hinge through added bodies of %g times the child's mass and inertia (ImportOptions.SplitJoints)", clip(j.name), eps)
+	return nil
 }

@@ -35,10 +35,15 @@ func loadSceneWorld(path string, stderr io.Writer) (*stepper.World, error) {
 	return w, nil
 }
 
-// importModel reads a URDF or MJCF model with the default options and
-// prints its warnings to stderr.
+// cliSplitJoints is the ImportOptions.SplitJoints the command line
+// imports with, so that MJCF bodies with several joints (MuJoCo's
+// humanoid) and URDF planar joints run; the warning names it.
+const cliSplitJoints = 1e-3
+
+// importModel reads a URDF or MJCF model with the default options (and
+// SplitJoints = cliSplitJoints) and prints its warnings to stderr.
 func importModel(path string, stderr io.Writer) (*scenes.SceneSpec, error) {
-	s, ws, err := scenes.LoadModel(path, scenes.ImportOptions{})
+	s, ws, err := scenes.LoadModel(path, scenes.ImportOptions{SplitJoints: cliSplitJoints})
 	if err != nil {
 		return nil, err
 	}

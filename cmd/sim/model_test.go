@@ -13,14 +13,14 @@ import (
 )
 
 // `sim export MODEL` writes a scene file that runs bit for bit as the
-// imported model: 200 steps of the humanoid-like MJCF model (contacts,
-// limits, a fall) and of the URDF arm give the same poses, and each
-// import warning is printed once.
+// imported model: 200 steps of the humanoid-like MJCF models (contacts,
+// limits, a fall; the second with split bodies and tendons) and of the
+// URDF arm give the same poses, and each import warning is printed once.
 func TestExportImportedModel(t *testing.T) {
-	for _, path := range []string{"../../testdata/models/humanoid.xml", "../../testdata/models/arm.urdf"} {
+	for _, path := range []string{"../../testdata/models/humanoid.xml", "../../testdata/models/arm.urdf", "../../testdata/models/humanoid_multi.xml"} {
 		var out, errb bytes.Buffer
 		require.NoError(t, simExport([]string{path}, &out, &errb))
-		direct, ws, err := scenes.LoadModel(path, scenes.ImportOptions{})
+		direct, ws, err := scenes.LoadModel(path, scenes.ImportOptions{SplitJoints: cliSplitJoints})
 		require.NoError(t, err)
 		assert.Equal(t, len(ws), strings.Count(errb.String(), "warning: "), "%s: one line per warning", path)
 		exported, err := scenes.ReadSpec(&out, "exported.json")
