@@ -133,10 +133,15 @@ func dial(url string, a Auth, window time.Duration, logf func(string, ...any)) (
 	opts := append(ao, nats.Timeout(ConnectTimeout), nats.Name("gorigid"), nats.MaxReconnects(-1),
 		nats.CustomReconnectDelay(func(n int) time.Duration {
 			d := reconnectDelay(n)
-			logf("nats %s: reconnecting, attempt %d, next in %v", url, n, d)
+			if n&(n-1) == 0 { // attempts 1, 2, 4, 8, …: the log stays short
+				logf("nats %s: reconnecting, attempt %d, next in %v", url, n, d)
+			}
 			return d
 		}),
 		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
+			if nc.IsClosed() {
+				return // closed by this process, not lost
+			}
 			l.mu.Lock()
 			l.gen++
 			g := l.gen

@@ -272,7 +272,18 @@ func (wk *Worker) Run(ctx context.Context) error {
 		return err
 	}
 	defer l.close()
-	err = wk.serve(ctx, l)
+	// Losing the server stops the running jobs too: their results could
+	// not be recorded, and JetStream redelivers them after the ack wait.
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-l.lost:
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
+	err = wk.serve(sctx, l)
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -473,7 +484,7 @@ func (wk *Worker) handle(ctx context.Context, l *link, kv jetstream.KeyValue, ms
 			return
 		}
 		if err != nil {
-			res.Error = err.Error()
+			res.Error, res.Seconds = err.Error(), r.Seconds
 			break
 		}
 		r.Attempts, r.Worker, r.Deliveries = attempts, wk.Name, deliveries
