@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -104,9 +105,15 @@ type ServerOptions struct {
 	// zero values accept any client.
 	Token          string
 	User, Password string
+	// NKeys are the public keys ("U…") of users who authenticate with
+	// their NKey seed (Auth.NKeySeed); with User and Password, either
+	// way is accepted.
+	NKeys []string
 	// Cert and Key are the server's TLS certificate and key (PEM files):
-	// with them clients must connect with TLS.
-	Cert, Key string
+	// with them clients must connect with TLS. CA, if set, is the PEM
+	// file of the authorities that sign client certificates: clients
+	// must then present one (Auth.Cert, Auth.Key).
+	Cert, Key, CA string
 }
 
 // StartEmbedded starts a server on 127.0.0.1 storing its streams under
@@ -137,21 +144,32 @@ func StartServer(dir string, o ServerOptions) (*Embedded, error) {
 		}
 	}
 	switch {
-	case o.Token != "" && (o.User != "" || o.Password != ""):
-		return nil, errors.New("--token and --user: give one or the other")
+	case o.Token != "" && (o.User != "" || o.Password != "" || len(o.NKeys) > 0):
+		return nil, errors.New("--token: give it alone, not with --user or --nkey")
 	case (o.User == "") != (o.Password == ""):
 		return nil, errors.New("--user and --password: give both or neither")
 	case (o.Cert == "") != (o.Key == ""):
 		return nil, errors.New("--tls-cert and --tls-key: give both or neither")
+	case o.CA != "" && o.Cert == "":
+		return nil, errors.New("--tls-ca: verifying clients needs the server's own --tls-cert and --tls-key")
 	}
 	so := &server.Options{Host: host, Port: port, JetStream: true, StoreDir: dir, NoSigs: true, NoLog: true,
-		MaxPayload: 8 << 20, Authorization: o.Token, Username: o.User, Password: o.Password}
+		MaxPayload: 8 << 20, Authorization: o.Token}
+	if o.User != "" {
+		so.Users = []*server.User{{Username: o.User, Password: o.Password}}
+	}
+	for _, k := range o.NKeys {
+		if !strings.HasPrefix(k, "U") {
+			return nil, fmt.Errorf("--nkey %s: want a user's public key (U…)", k)
+		}
+		so.Nkeys = append(so.Nkeys, &server.NkeyUser{Nkey: k})
+	}
 	if o.Cert != "" {
-		tc, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.Cert, KeyFile: o.Key})
+		tc, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.Cert, KeyFile: o.Key, CaFile: o.CA, Verify: o.CA != ""})
 		if err != nil {
 			return nil, fmt.Errorf("--tls-cert %s, --tls-key %s: %v", o.Cert, o.Key, err)
 		}
-		so.TLSConfig, so.TLS = tc, true
+		so.TLSConfig, so.TLS, so.TLSVerify = tc, true, o.CA != ""
 	}
 	s, err := server.NewServer(so)
 	if err != nil {

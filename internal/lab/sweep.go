@@ -238,7 +238,8 @@ func simWorker(ctx context.Context, args []string, stderr io.Writer) error {
 	return nil
 }
 
-// `sim nats-server [--store DIR] [--listen HOST:PORT] [auth flags]`: a
+// `sim nats-server [--store DIR] [--listen HOST:PORT] [--token T | --user U
+// --password P] [--nkey KEYS] [--tls-cert F --tls-key F [--tls-ca F]]`: a
 // NATS server with JetStream (the embedded one, in its own process), for
 // `sim worker`s and `sim sweep --nats` without installing a server. It
 // listens on 127.0.0.1 unless --listen says otherwise, prints its URL
@@ -252,8 +253,10 @@ func simNATSServer(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&o.Token, "token", "", "token clients must present (default $"+envNATSToken+")")
 	fs.StringVar(&o.User, "user", "", "user clients must present (with --password)")
 	fs.StringVar(&o.Password, "password", "", "password of --user (default $"+envNATSPassword+")")
+	nkeys := fs.String("nkey", "", "comma-separated public NKeys (U…) of users who may connect with their seed")
 	fs.StringVar(&o.Cert, "tls-cert", "", "server certificate (PEM): clients must use TLS")
 	fs.StringVar(&o.Key, "tls-key", "", "server key (PEM)")
+	fs.StringVar(&o.CA, "tls-ca", "", "CAs of client certificates (PEM): clients must present one")
 	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -263,6 +266,11 @@ func simNATSServer(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	if *port < 0 || *port > 65535 {
 		return cli.Usagef("--port: must be 0…65535, got %d", *port)
+	}
+	for _, k := range strings.Split(*nkeys, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			o.NKeys = append(o.NKeys, k)
+		}
 	}
 	if o.Listen == "" {
 		o.Listen = net.JoinHostPort("127.0.0.1", strconv.Itoa(*port))
