@@ -210,20 +210,35 @@ func Connect(url string) (*nats.Conn, jetstream.JetStream, error) {
 // it again.
 const MaxDeliveries = 8
 
-// ensureStreams creates the two streams, the attempts bucket and the
-// workers' consumer if they are missing. An existing consumer keeps its
-// ack wait; its MaxDeliver is set to MaxDeliveries.
-func ensureStreams(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) (jetstream.Consumer, error) {
-	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: AttemptsBucket, Storage: jetstream.FileStorage}); err != nil {
+// ensureStreams creates the two streams and the attempts bucket, with
+// replicas copies each (0 = 1), if they are missing (existing ones keep
+// their settings, so a worker never changes a cluster's replication),
+// and the workers' consumer. An existing consumer keeps its ack wait;
+// its MaxDeliver is set to MaxDeliveries.
+func ensureStreams(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, replicas int) (jetstream.Consumer, error) {
+	replicas = max(replicas, 1)
+	if _, err := js.KeyValue(ctx, AttemptsBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+		_, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: AttemptsBucket, Storage: jetstream.FileStorage, Replicas: replicas})
+		if err != nil && !errors.Is(err, jetstream.ErrBucketExists) {
+			return nil, fmt.Errorf("attempts bucket: %w", err)
+		}
+	} else if err != nil {
 		return nil, fmt.Errorf("attempts bucket: %w", err)
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: JobsStream, Subjects: []string{"gorigid.jobs.>"},
-		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute}); err != nil {
-		return nil, fmt.Errorf("jobs stream: %w", err)
-	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: ResultsStream, Subjects: []string{"gorigid.results.>"},
-		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute}); err != nil {
-		return nil, fmt.Errorf("results stream: %w", err)
+	for _, cfg := range []jetstream.StreamConfig{
+		{Name: JobsStream, Subjects: []string{"gorigid.jobs.>"}, Retention: jetstream.WorkQueuePolicy,
+			Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute, Replicas: replicas},
+		{Name: ResultsStream, Subjects: []string{"gorigid.results.>"}, Storage: jetstream.FileStorage,
+			Duplicates: 10 * time.Minute, Replicas: replicas},
+	} {
+		if _, err := js.Stream(ctx, cfg.Name); errors.Is(err, jetstream.ErrStreamNotFound) {
+			_, err = js.CreateStream(ctx, cfg)
+			if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+				return nil, fmt.Errorf("stream %s: %w", cfg.Name, err)
+			}
+		} else if err != nil {
+			return nil, fmt.Errorf("stream %s: %w", cfg.Name, err)
+		}
 	}
 	if ackWait <= 0 {
 		ackWait = DefaultAckWait
@@ -260,6 +275,9 @@ type Worker struct {
 	Build       string // "" = BuildID()
 	Name        string // recorded in results
 	AckWait     time.Duration
+	// Replicas is the number of copies of the streams in a JetStream
+	// cluster, if this worker creates them (0 = 1).
+	Replicas int
 	// Limits bound each job (zero fields: DefaultLimits).
 	Limits Limits
 	// ReconnectWindow is how long the worker keeps reconnecting to a
@@ -312,7 +330,7 @@ func (wk *Worker) Run(ctx context.Context) error {
 }
 
 func (wk *Worker) serve(ctx context.Context, l *link) error {
-	cons, err := ensureStreams(ctx, l.js, wk.AckWait)
+	cons, err := ensureStreams(ctx, l.js, wk.AckWait, wk.Replicas)
 	if err != nil {
 		return err
 	}
@@ -590,6 +608,10 @@ type Coordinator struct {
 	URL     string
 	Auth    Auth
 	AckWait time.Duration // of the workers' consumer, if it creates it
+	// Replicas is the number of copies of the streams and the attempts
+	// bucket in a JetStream cluster, if the coordinator creates them
+	// (0 = 1; 3 in a three-node cluster survives the loss of a node).
+	Replicas int
 	// Limits are the workers' (zero fields: DefaultLimits); their Wall
 	// sets the republication deadline.
 	Limits Limits
@@ -689,7 +711,7 @@ func (c *Coordinator) Start(ctx context.Context, sweep string) error {
 		c.Done = map[string]Result{}
 	}
 	c.waiters = map[string][]chan Result{}
-	cons, err := ensureStreams(ctx, c.js, c.AckWait)
+	cons, err := ensureStreams(ctx, c.js, c.AckWait, c.Replicas)
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,9 @@ type Options struct {
 	// server, none with NATS (external `sim worker`s do the work).
 	Workers int
 	AckWait time.Duration // 0 = DefaultAckWait
+	// Replicas is the number of copies of the queue's streams in a
+	// JetStream cluster, if this session creates them (0 = 1).
+	Replicas int
 	// Progress, if set, is called after each new result.
 	Progress func(done, total int)
 	// Log gets one line per refused or failed job of in-process
@@ -89,7 +92,7 @@ func Open(spec *Spec, o Options) (*Session, error) {
 		s.emb, url = e, e.URL()
 	}
 	s.URL, s.AckWait, s.Progress = url, o.AckWait, o.Progress
-	s.Limits, s.Republish, s.ReconnectWindow, s.Log = o.Limits, o.Republish, o.ReconnectWindow, o.Log
+	s.Limits, s.Republish, s.ReconnectWindow, s.Log, s.Replicas = o.Limits, o.Republish, o.ReconnectWindow, o.Log, o.Replicas
 	if o.NATS != "" {
 		s.Auth = o.Auth
 	}

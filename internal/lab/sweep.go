@@ -29,10 +29,11 @@ import (
 // fleetFlags are the NATS client and job-limit flags of `sim sweep`,
 // `sim calibrate` and `sim worker`.
 type fleetFlags struct {
-	auth    sweep.Auth
-	limits  sweep.Limits
-	window  time.Duration
-	ackWait time.Duration
+	auth     sweep.Auth
+	limits   sweep.Limits
+	window   time.Duration
+	ackWait  time.Duration
+	replicas int
 }
 
 // Environment variables that hold the NATS secrets, so that they need
@@ -52,6 +53,7 @@ func (f *fleetFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.auth.Key, "nats-key", "", "client key for NATS TLS (PEM)")
 	fs.DurationVar(&f.window, "reconnect-window", sweep.DefaultReconnectWindow, "how long to keep reconnecting to a lost NATS server before giving up")
 	fs.DurationVar(&f.ackWait, "ack-wait", sweep.DefaultAckWait, "how long a job's worker may go silent before the job is redelivered (running jobs report progress every ack-wait/4)")
+	fs.IntVar(&f.replicas, "replicas", 1, "copies of the queue's streams in a JetStream cluster, if this process creates them (3 for three nodes)")
 	fs.IntVar(&f.limits.Steps, "max-steps", sweep.DefaultLimits.Steps, "refuse jobs of more steps")
 	fs.IntVar(&f.limits.Bodies, "max-bodies", sweep.DefaultLimits.Bodies, "refuse jobs whose scene has more bodies")
 	fs.IntVar(&f.limits.Rows, "max-rows", sweep.DefaultLimits.Rows, "stop and fail a job at a step of more constraint rows")
@@ -72,6 +74,8 @@ func (f *fleetFlags) check() error {
 		return cli.Usagef("--ack-wait: must be > 0, got %v", f.ackWait)
 	case f.window <= 0:
 		return cli.Usagef("--reconnect-window: must be > 0, got %v", f.window)
+	case f.replicas < 1 || f.replicas > 5:
+		return cli.Usagef("--replicas: must be 1…5 (JetStream's limit), got %d", f.replicas)
 	case f.limits.Steps < 1:
 		return cli.Usagef("--max-steps: must be ≥ 1, got %d", f.limits.Steps)
 	case f.limits.Bodies < 1:
@@ -127,7 +131,7 @@ func (f *sweepFlags) open(specPath string, stderr io.Writer, bar bool) (*sweep.S
 		return nil, nil, cli.UsageError{Err: err}
 	}
 	o := sweep.Options{Out: f.out, NATS: f.nats, Workers: f.workers, AckWait: f.ackWait, Auth: f.auth,
-		Limits: f.limits, ReconnectWindow: f.window,
+		Limits: f.limits, ReconnectWindow: f.window, Replicas: f.replicas,
 		Log: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
 	if bar && !f.quiet && cli.IsTerminal(stderr) {
 		o.Progress = newProgressBar(stderr)
@@ -227,7 +231,7 @@ func simWorker(ctx context.Context, args []string, stderr io.Writer) error {
 		*name = fmt.Sprintf("%s:%d", h, os.Getpid())
 	}
 	wk := &sweep.Worker{URL: *url, Auth: ff.auth, Concurrency: *conc, Name: *name, AckWait: ff.ackWait,
-		Limits: ff.limits, ReconnectWindow: ff.window,
+		Limits: ff.limits, ReconnectWindow: ff.window, Replicas: ff.replicas,
 		Log: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
 	if err := wk.Run(ctx); err != nil {
 		return fmt.Errorf("worker %s: %w", *name, err)
