@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -114,6 +116,15 @@ type ServerOptions struct {
 	// file of the authorities that sign client certificates: clients
 	// must then present one (Auth.Cert, Auth.Key).
 	Cert, Key, CA string
+	// Name names the server in a cluster ("" = a generated name); Cluster
+	// is the HOST:PORT its cluster routes listen on ("" = no cluster);
+	// Routes are the nats-route://HOST:PORT URLs of the cluster's
+	// servers (its own may be among them). ClusterName names the
+	// cluster ("" = "gorigid"). ClusterUser and ClusterPassword, if set,
+	// are what routes between the servers must present.
+	Name, Cluster, ClusterName   string
+	Routes                       []string
+	ClusterUser, ClusterPassword string
 }
 
 // StartEmbedded starts a server on 127.0.0.1 storing its streams under
@@ -157,6 +168,33 @@ func StartServer(dir string, o ServerOptions) (*Embedded, error) {
 		MaxPayload: 8 << 20, Authorization: o.Token}
 	if o.User != "" {
 		so.Users = []*server.User{{Username: o.User, Password: o.Password}}
+	}
+	if o.Name != "" {
+		so.ServerName = o.Name
+	}
+	if o.Cluster != "" {
+		h, p, err := net.SplitHostPort(o.Cluster)
+		n, perr := strconv.Atoi(p)
+		if err != nil || perr != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("--cluster %s: want HOST:PORT with a port 1…65535", o.Cluster)
+		}
+		if o.Name == "" {
+			return nil, errors.New("--cluster: a clustered server needs --name, unique in the cluster")
+		}
+		so.Cluster = server.ClusterOpts{Name: cmp.Or(o.ClusterName, "gorigid"), Host: cmp.Or(h, "0.0.0.0"), Port: n,
+			Username: o.ClusterUser, Password: o.ClusterPassword}
+		for _, r := range o.Routes {
+			u, err := url.Parse(r)
+			if err != nil || u.Host == "" {
+				return nil, fmt.Errorf("--routes %s: want nats-route://HOST:PORT", r)
+			}
+			if o.ClusterUser != "" {
+				u.User = url.UserPassword(o.ClusterUser, o.ClusterPassword)
+			}
+			so.Routes = append(so.Routes, u)
+		}
+	} else if len(o.Routes) > 0 {
+		return nil, errors.New("--routes: needs --cluster HOST:PORT")
 	}
 	for _, k := range o.NKeys {
 		if !strings.HasPrefix(k, "U") {

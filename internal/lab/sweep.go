@@ -243,7 +243,9 @@ func simWorker(ctx context.Context, args []string, stderr io.Writer) error {
 }
 
 // `sim nats-server [--store DIR] [--listen HOST:PORT] [--token T | --user U
-// --password P] [--nkey KEYS] [--tls-cert F --tls-key F [--tls-ca F]]`: a
+// --password P] [--nkey KEYS] [--tls-cert F --tls-key F [--tls-ca F]]
+// [--name N --cluster HOST:PORT --routes URLS [--cluster-user U
+// --cluster-password P]]`: a
 // NATS server with JetStream (the embedded one, in its own process), for
 // `sim worker`s and `sim sweep --nats` without installing a server. It
 // listens on 127.0.0.1 unless --listen says otherwise, prints its URL
@@ -261,6 +263,11 @@ func simNATSServer(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&o.Cert, "tls-cert", "", "server certificate (PEM): clients must use TLS")
 	fs.StringVar(&o.Key, "tls-key", "", "server key (PEM)")
 	fs.StringVar(&o.CA, "tls-ca", "", "CAs of client certificates (PEM): clients must present one")
+	fs.StringVar(&o.Name, "name", "", "server name, unique in a cluster")
+	fs.StringVar(&o.Cluster, "cluster", "", "HOST:PORT for the cluster's routes (default: no cluster)")
+	routes := fs.String("routes", "", "comma-separated nats-route://HOST:PORT of the cluster's servers")
+	fs.StringVar(&o.ClusterUser, "cluster-user", "", "user the routes between the servers present (with --cluster-password)")
+	fs.StringVar(&o.ClusterPassword, "cluster-password", "", "password of --cluster-user")
 	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -271,11 +278,7 @@ func simNATSServer(ctx context.Context, args []string, stdout io.Writer) error {
 	if *port < 0 || *port > 65535 {
 		return cli.Usagef("--port: must be 0…65535, got %d", *port)
 	}
-	for _, k := range strings.Split(*nkeys, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			o.NKeys = append(o.NKeys, k)
-		}
-	}
+	o.NKeys, o.Routes = splitList(*nkeys), splitList(*routes)
 	if o.Listen == "" {
 		o.Listen = net.JoinHostPort("127.0.0.1", strconv.Itoa(*port))
 	}
@@ -296,6 +299,17 @@ func simNATSServer(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, k := range strings.Split(s, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // newProgressBar returns a Progress function drawing
