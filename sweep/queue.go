@@ -509,13 +509,20 @@ func (wk *Worker) handle(ctx context.Context, l *link, kv jetstream.KeyValue, ms
 	last := deliveries >= MaxDeliveries
 	res := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Worker: wk.Name,
 		Deliveries: deliveries, Status: StatusFailed}
+	// A job of another build is another build's to judge; one of this
+	// build is checked against the limits before its scene file is
+	// written for the hash (a scene over the limits is refused without
+	// it).
 	var other string // why a worker of another build should take the job
-	h, herr := SceneHash(j.Scene, j.Set)
-	switch {
-	case j.Build != build:
+	var refused error
+	if j.Build != build {
 		other = fmt.Sprintf("built by %s, this worker is %s", short(j.Build), short(build))
-	case herr == nil && h != j.SceneHash:
-		other = "its scene differs from this worker's (another scene code)"
+	} else if refused = wk.Limits.Check(&j); refused == nil {
+		if h, err := SceneHash(j.Scene, j.Set); err != nil {
+			refused = &RefusedError{Err: err}
+		} else if h != j.SceneHash {
+			other = "its scene differs from this worker's (another scene code)"
+		}
 	}
 	key := attemptKey(&j)
 	switch {
@@ -525,13 +532,9 @@ func (wk *Worker) handle(ctx context.Context, l *link, kv jetstream.KeyValue, ms
 		return
 	case other != "":
 		res.Error = fmt.Sprintf("delivered %d times (sweep.MaxDeliveries) and refused by the workers: %s", deliveries, other)
-	case herr != nil:
-		res.Error = (&RefusedError{Err: herr}).Error()
+	case refused != nil:
+		res.Error = refused.Error()
 	default:
-		if err := wk.Limits.Check(&j); err != nil {
-			res.Error = err.Error()
-			break
-		}
 		attempts, done, err := startAttempt(ctx, kv, key)
 		if err != nil {
 			_ = msg.NakWithDelay(time.Second)
