@@ -56,7 +56,6 @@ func TestLimits(t *testing.T) {
 	assert.Equal(t, DefaultLimits, Limits{}.OrDefault())
 }
 
-
 // The wall-clock limit and the caller's cancellation stop a run of 10⁶
 // steps (about 90 s) within a step: the error wraps
 // context.DeadlineExceeded or context.Canceled and says where it stopped.
