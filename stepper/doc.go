@@ -179,9 +179,7 @@
 // Cancellation and observation. The step's solver checks Context once
 // per iteration; when it is done the step completes with the best iterate
 // so far (status lcp.Canceled) and Step returns an error wrapping the
-// context's error. Step also checks Context after contact detection and
-// after assembly, and returns its error there, the world at the step's
-// start. A step is never left half-integrated. Observer sees
+// context's error. A step is never left half-integrated. Observer sees
 // every iterate of the step's main solve after the step's Picker
 // (lcp.Compose), not those of the new contacts' pre-solve, of the
 // post-stabilization solves or of Polish's sweeps; World.LastProblem is

@@ -1,7 +1,6 @@
 package stepper
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -387,9 +386,6 @@ func (w *World) Step() (Stats, error) {
 	t = lap(&tm.FreeVelocities, t)
 	cs := w.detectContacts(m)
 	t = lap(&tm.Contacts, t)
-	if err := s.contextErr(w.steps + 1); err != nil {
-		return Stats{}, err
-	}
 	rs, err := w.buildRows(m, cs)
 	if err != nil {
 		return Stats{}, err
@@ -401,9 +397,6 @@ func (w *World) Step() (Stats, error) {
 	as, err := w.assemble(m, rs)
 	if err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
-	}
-	if err := s.contextErr(w.steps + 1); err != nil {
-		return Stats{}, err
 	}
 	if as.eq.Gyroscopic > 0 { // for solveSymmetric
 		ws.solve.start0 = append(ws.solve.start0[:0], rs.start...)
@@ -458,17 +451,6 @@ func (w *World) Step() (Stats, error) {
 		return st, fmt.Errorf("step %d: %w", w.steps, ferr)
 	}
 	return st, err
-}
-
-// contextErr is the error of a step whose Context ended before the
-// solve: the stages before it (detection, rows, assembly) are each
-// bounded, and checking between them stops a large step within one
-// stage. The world is left at the step's start.
-func (s *Settings) contextErr(step int) error {
-	if s.Context == nil || s.Context.Err() == nil {
-		return nil
-	}
-	return fmt.Errorf("step %d: %w", step, context.Cause(s.Context))
 }
 
 // resolveSettings fills ws.step from w.Settings, the defaults in place of

@@ -23,8 +23,8 @@
 // not; a coordinator restarted on the same output directory resumes
 // (Session), and one that gets no result for its republication deadline
 // publishes the missing jobs again (RepublishAfter). Each job runs within
-// Limits (steps, bodies, rows, wall-clock) and stops within a stage of a
-// step when its context ends (RunContext); a job over a limit or that
+// Limits (steps, bodies, rows, wall-clock) and stops within a step when
+// its context ends (RunContext); a job over a limit or that
 // cannot run is refused and recorded failed at once, a job that fails is
 // recorded failed at once, and a job started MaxAttempts times or
 // delivered MaxDeliveries times without a result (a poison job, which

@@ -114,11 +114,11 @@ func Run(j *Job) (Result, error) { return RunContext(context.Background(), j, Li
 // lim (Limits.Check; a step with more than lim.Rows rows), a step that
 // fails, a non-finite pose, or ctx's end or lim.Wall passing (an error
 // wrapping context.Canceled or context.DeadlineExceeded). The context
-// reaches the step loop, which checks it between steps, and each step
-// (stepper.Settings.Context), which checks it in the solve and between
-// its stages, so the run returns within one stage of a step after ctx
-// ends. Runs are deterministic: the same job gives the same result bit
-// for bit.
+// reaches the step loop, which checks it between steps, and each step's
+// solve (stepper.Settings.Context), which checks it every iteration; the
+// step then completes and the run returns. Within DefaultLimits that is
+// within 1 s of ctx's end (Limits). Runs are deterministic: the same job
+// gives the same result bit for bit.
 func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	r := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Status: StatusOK}
 	lim = lim.OrDefault()

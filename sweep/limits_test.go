@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strconv"
 	"testing"
 	"time"
 
@@ -78,4 +79,31 @@ func TestRunStopsOnContext(t *testing.T) {
 	require.ErrorIs(t, err, context.Canceled)
 	assert.False(t, errors.Is(err, context.DeadlineExceeded))
 	assert.Less(t, time.Since(start), time.Second)
+}
+
+// A job at the default bodies limit (chain6 with 10 000 links, 50 000
+// rows: its first step takes about 0.6 s) cancelled during its build,
+// its first step and a later one stops within 1 s each time: the
+// limits bound what the context does not reach (a step's detection,
+// rows and assembly).
+func TestRunStopsAtTheLimits(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("about 5 s; timing-bound")
+	}
+	j := limitJob(t)
+	j.Scene, j.Set = "chain6", map[string]string{"links": strconv.Itoa(DefaultLimits.Bodies)}
+	j.Steps, j.Body = DefaultLimits.Steps, 0
+	j.Measured = []Frame{{Step: 0}}
+	var worst time.Duration
+	for _, after := range []time.Duration{200 * time.Millisecond, 600 * time.Millisecond, 1500 * time.Millisecond} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var at time.Time
+		time.AfterFunc(after, func() { at = time.Now(); cancel() })
+		_, err := RunContext(ctx, &j, Limits{})
+		took := time.Since(at)
+		require.ErrorIs(t, err, context.Canceled)
+		t.Logf("cancelled %v after the start: stopped %v later (%v)", after, took.Round(time.Millisecond), err)
+		worst = max(worst, took)
+	}
+	assert.Less(t, worst, time.Second)
 }
