@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -174,10 +175,33 @@ func simSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "%d jobs (%d recorded before), %d failed, %d redeliveries; results in %s and %s\n",
 		len(jobs), min(before, len(jobs)), failed, s.Redeliveries,
 		filepath.Join(f.out, sweep.ResultsFile), filepath.Join(f.out, "results.csv"))
+	if med, slowest, ok := jobTimes(res); ok {
+		fmt.Fprintf(stdout, "job times on the workers: median %v, slowest %v (--job-timeout %v; docs/fleet.md sets it from these)\n",
+			med, slowest, f.limits.Wall)
+	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d jobs failed (their errors are in results.csv)", failed, len(jobs))
 	}
 	return nil
+}
+
+// jobTimes returns the median and the largest run time of the results
+// that record one (Result.Seconds), rounded for printing.
+func jobTimes(res []sweep.Result) (med, slowest time.Duration, ok bool) {
+	var ts []float64
+	for _, r := range res {
+		if r.Seconds > 0 {
+			ts = append(ts, r.Seconds)
+		}
+	}
+	if len(ts) == 0 {
+		return 0, 0, false
+	}
+	slices.Sort(ts)
+	d := func(s float64) time.Duration {
+		return time.Duration(s * float64(time.Second)).Round(10 * time.Microsecond)
+	}
+	return d(ts[len(ts)/2]), d(ts[len(ts)-1]), true
 }
 
 // writeResultsCSV writes every job's result in job order.
