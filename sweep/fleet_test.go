@@ -48,6 +48,51 @@ func (l *logLines) count(sub string) int {
 	return n
 }
 
+// outcome is what a Run in the background returned.
+type outcome struct {
+	res []Result
+	err error
+}
+
+// runInBackground runs the jobs in s; the outcome arrives on the channel.
+func runInBackground(ctx context.Context, s *Session, jobs []Job) chan outcome {
+	ran := make(chan outcome, 1)
+	go func() {
+		res, err := s.Run(ctx, jobs)
+		ran <- outcome{res, err}
+	}()
+	return ran
+}
+
+// waitOutcome waits for a background Run and returns its results.
+func waitOutcome(t *testing.T, ran chan outcome, within time.Duration, what string) []Result {
+	t.Helper()
+	select {
+	case out := <-ran:
+		require.NoError(t, out.err)
+		return out.res
+	case <-time.After(within):
+		t.Fatalf("%s within %v", what, within)
+	}
+	return nil
+}
+
+// waitResults waits until s has recorded n results.
+func waitResults(t *testing.T, s *Session, n int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		s.mu.Lock()
+		got := len(s.Done)
+		s.mu.Unlock()
+		if got >= n {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "fewer than %d results after %v", n, within)
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // The fleet test of issue 28. Two workers (concurrency 1, ack wait
 // 0.1 s, wall-clock limit 6 s) run 40 real jobs of the push scene and six
 // bad ones:
@@ -135,26 +180,9 @@ func TestFleet(t *testing.T) {
 	_, doneA := worker("A", time.Second)
 	_, doneB := worker("B", 30*time.Second)
 
-	type outcome struct {
-		res []Result
-		err error
-	}
-	ran := make(chan outcome, 1)
 	start := time.Now()
-	go func() {
-		res, err := s.Run(ctx, jobs)
-		ran <- outcome{res, err}
-	}()
-	for {
-		s.mu.Lock()
-		n := len(s.Done)
-		s.mu.Unlock()
-		if n >= 20 {
-			break
-		}
-		require.Less(t, time.Since(start), 30*time.Second, "20 results")
-		time.Sleep(5 * time.Millisecond)
-	}
+	ran := runInBackground(ctx, s, jobs)
+	waitResults(t, s, 20, 30*time.Second)
 	srv.Close()
 	down := time.Now()
 	select {
@@ -173,14 +201,7 @@ func TestFleet(t *testing.T) {
 	require.NoError(t, err)
 	_, doneA2 := worker("A2", 30*time.Second) // A's supervisor restarts it
 
-	var out outcome
-	select {
-	case out = <-ran:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the sweep did not complete within 60 s of the server's return")
-	}
-	require.NoError(t, out.err)
-	res := out.res
+	res := waitOutcome(t, ran, 60*time.Second, "the sweep did not complete after the server's return")
 	require.Len(t, res, len(jobs))
 	for i := range real {
 		alone, err := Run(&jobs[i])
@@ -288,13 +309,7 @@ func TestCoordinatorRepublishesLostJobs(t *testing.T) {
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ran := make(chan error, 1)
-	var res []Result
-	go func() {
-		var err error
-		res, err = s.Run(ctx, jobs)
-		ran <- err
-	}()
+	ran := runInBackground(ctx, s, jobs)
 	st, err := s.js.Stream(ctx, JobsStream)
 	require.NoError(t, err)
 	for {
@@ -309,12 +324,7 @@ func TestCoordinatorRepublishesLostJobs(t *testing.T) {
 	start := time.Now()
 	wk := &Worker{URL: s.URL, Name: "w"}
 	go func() { _ = wk.Run(ctx) }()
-	select {
-	case err := <-ran:
-		require.NoError(t, err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("lost jobs not republished within 30 s")
-	}
+	res := waitOutcome(t, ran, 30*time.Second, "lost jobs not republished")
 	took := time.Since(start)
 	for i := range jobs {
 		alone, err := Run(&jobs[i])
