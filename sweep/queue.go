@@ -334,8 +334,9 @@ type Worker struct {
 const fetchWait = 5 * time.Second
 
 // Run takes jobs until ctx is cancelled (it then returns nil, the
-// running jobs stopped and handed back to the queue, within a step) or the server is lost for longer than the reconnect window (it
-// returns an error saying so).
+// running jobs stopped within a step and handed back to the queue) or
+// the server is lost for longer than the reconnect window (it returns
+// an error saying so).
 func (wk *Worker) Run(ctx context.Context) error {
 	if err := wk.Limits.Validate(); err != nil {
 		return err
