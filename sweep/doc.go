@@ -13,15 +13,26 @@
 // prediction of a held-out experiment.
 //
 // Jobs run through a NATS JetStream work queue: an embedded server
-// (StartEmbedded) with in-process workers by default, or any NATS server
-// with JetStream and Worker processes on other machines. Delivery is at
-// least once and results are idempotent: each result is keyed by its job
-// id, so a redelivered job never counts twice; a worker killed mid-job is
-// replaced after the ack wait; a coordinator restarted on the same output
-// directory resumes (Session); a job started MaxAttempts times without a
-// result is recorded as failed with its error. Every job carries the hash
-// of its scene file and of the coordinator's build, and a worker refuses
-// a job of another build or scene code.
+// (StartEmbedded, on 127.0.0.1) with in-process workers by default, or
+// any NATS server or cluster with JetStream (StartServer runs one, with
+// authentication and clustering; Auth is the clients' side) and Worker
+// processes on other machines. Delivery is at least once and results are
+// idempotent: each result is keyed by its job id, so a redelivered or
+// republished job never counts twice; a worker killed mid-job is replaced
+// after the ack wait, while a running job reports progress so that it is
+// not; a coordinator restarted on the same output directory resumes
+// (Session), and one that gets no result for its republication deadline
+// publishes the missing jobs again (RepublishAfter). Each job runs within
+// Limits (steps, bodies, rows, wall-clock) and stops within a step when
+// its context ends (RunContext); a job over a limit or that
+// cannot run is refused and recorded failed at once, a job that fails is
+// recorded failed at once, and a job started MaxAttempts times or
+// delivered MaxDeliveries times without a result (a poison job, which
+// kills its workers) is recorded failed and never delivered again.
+// Clients reconnect to a lost server with backoff and give up after a
+// window. Every job carries the hash of its scene file and of the
+// coordinator's build, and a worker hands a job of another build or
+// scene code back for another worker.
 //
 // Measured trajectories are trajectory CSV files (ReadTrajectory), as
 // `sim run --out FILE.csv` writes them: any tool's output in that format

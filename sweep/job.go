@@ -1,9 +1,9 @@
 package sweep
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -71,9 +71,12 @@ type Result struct {
 	// unless a worker died mid-job or the run failed and was retried);
 	// Deliveries counts JetStream's deliveries (refusals and jobs a
 	// killed worker had fetched but not started included).
-	Attempts   int     `json:"attempts"`
-	Deliveries int     `json:"deliveries,omitempty"`
-	Worker     string  `json:"worker,omitempty"`
+	Attempts   int    `json:"attempts"`
+	Deliveries int    `json:"deliveries,omitempty"`
+	Worker     string `json:"worker,omitempty"`
+	// Seconds is the run's wall-clock time on its worker (s): what the
+	// job limits' Wall and the queue's ack wait are set against.
+	Seconds    float64 `json:"seconds,omitempty"`
 	Trajectory []Frame `json:"trajectory,omitempty"`
 }
 
@@ -102,29 +105,42 @@ func SceneHash(scene string, set map[string]string) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// Run runs the job in this process and returns its result (Status ok),
-// or an error: a scene that does not build, a step that fails, a
-// non-finite pose. Runs are deterministic: the same job gives the same
-// result bit for bit.
-func Run(j *Job) (Result, error) {
+// Run runs the job in this process under DefaultLimits and returns its
+// result (Status ok), or an error: RunContext's, without a context.
+func Run(j *Job) (Result, error) { return RunContext(context.Background(), j, Limits{}) }
+
+// RunContext runs the job in this process and returns its result (Status
+// ok), or an error: a *RefusedError for a job that cannot run or is over
+// lim (Limits.Check; a step with more than lim.Rows rows), a step that
+// fails, a non-finite pose, or ctx's end or lim.Wall passing (an error
+// wrapping context.Canceled or context.DeadlineExceeded). The context
+// reaches the step loop, which checks it between steps, and each step's
+// solve (stepper.Settings.Context), which checks it every iteration; the
+// step then completes and the run returns. Within DefaultLimits that is
+// within 1 s of ctx's end (Limits). Runs are deterministic: the same job
+// gives the same result bit for bit.
+func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	r := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Status: StatusOK}
+	lim = lim.OrDefault()
+	if err := lim.Check(j); err != nil {
+		return r, err
+	}
+	solver, err := NewSolver(j.Solver)
+	if err != nil {
+		return r, &RefusedError{Err: err}
+	}
 	sc, err := scenes.Lookup(j.Scene)
 	if err != nil {
-		return r, err
+		return r, &RefusedError{Err: err}
 	}
 	w, err := sc.Build(j.Set)
 	if err != nil {
-		return r, err
+		return r, &RefusedError{Err: err}
 	}
-	if w.Settings.Solver, err = NewSolver(j.Solver); err != nil {
-		return r, err
-	}
-	if j.Body < 0 || j.Body >= len(w.Bodies) {
-		return r, fmt.Errorf("body: scene %s has %d bodies, got %d", j.Scene, len(w.Bodies), j.Body)
-	}
-	if len(j.Measured) == 0 {
-		return r, errors.New("measured: no frames")
-	}
+	w.Settings.Solver = solver
+	ctx, cancel := context.WithTimeoutCause(ctx, lim.Wall, fmt.Errorf("wall: ran %v (sweep.Limits.Wall): %w", lim.Wall, context.DeadlineExceeded))
+	defer cancel()
+	w.Settings.Context = ctx
 	b := w.Bodies[j.Body]
 	pose := func() Frame {
 		return Frame{Step: w.Steps(), Time: w.Time(), Q: [3]float64{b.Pos[0], b.Pos[1], 2 * math.Atan2(b.Rot.V[2], b.Rot.W)}}
@@ -147,9 +163,18 @@ func Run(j *Job) (Result, error) {
 	}
 	for step := 0; ; step++ {
 		if step > 0 {
+			if ctx.Err() != nil {
+				return r, stopped(ctx, step, j.Steps)
+			}
 			st, err := w.Step()
+			if ctx.Err() != nil {
+				return r, stopped(ctx, step, j.Steps)
+			}
 			if err != nil {
 				return r, fmt.Errorf("step %d: %w", step, err)
+			}
+			if st.Rows > lim.Rows {
+				return r, refusef("rows: step %d has %d rows, above the limit %d (sweep.Limits.Rows)", step, st.Rows, lim.Rows)
 			}
 			if st.BudgetHit {
 				r.BudgetHits++
@@ -179,6 +204,13 @@ func Run(j *Job) (Result, error) {
 	r.E = sum / float64(n)
 	r.MaxErr, r.FinalErr = maxErr, last
 	return r, nil
+}
+
+// stopped is the error of a run whose context ended before step of
+// steps: the context's cause (the wall-clock limit or the caller's
+// cancellation).
+func stopped(ctx context.Context, step, steps int) error {
+	return fmt.Errorf("stopped at step %d of %d: %w", step, steps, context.Cause(ctx))
 }
 
 func q3(q [3]float64, rho float64) [3]float64 { return [3]float64{q[0], q[1], rho * q[2]} }

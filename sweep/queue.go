@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,7 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -84,32 +89,139 @@ func BuildID() string {
 	return buildID
 }
 
-// Embedded is a NATS server with JetStream inside this process, on
-// 127.0.0.1 at a free port, its store in a directory.
+// Embedded is a NATS server with JetStream inside this process, its
+// store in a directory.
 type Embedded struct {
 	srv *server.Server
 }
 
-// StartEmbedded starts a server storing its streams under dir; port 0
-// picks a free port.
+// ServerOptions configure StartServer. The zero value is the embedded
+// server of a sweep: 127.0.0.1 at a free port, no authentication.
+type ServerOptions struct {
+	// Listen is HOST:PORT; "" = 127.0.0.1 at a free port, a HOST of ""
+	// (":4222") = every interface. Other machines reach the server only
+	// if it listens on an interface of theirs: give it authentication
+	// then.
+	Listen string
+	// Token, or User and Password, are what clients must present; the
+	// zero values accept any client.
+	Token          string
+	User, Password string
+	// NKeys are the public keys ("U…") of users who authenticate with
+	// their NKey seed (Auth.NKeySeed); with User and Password, either
+	// way is accepted.
+	NKeys []string
+	// Cert and Key are the server's TLS certificate and key (PEM files):
+	// with them clients must connect with TLS. CA, if set, is the PEM
+	// file of the authorities that sign client certificates: clients
+	// must then present one (Auth.Cert, Auth.Key).
+	Cert, Key, CA string
+	// Name names the server in a cluster ("" = a generated name); Cluster
+	// is the HOST:PORT its cluster routes listen on ("" = no cluster);
+	// Routes are the nats-route://HOST:PORT URLs of the cluster's
+	// servers (its own may be among them). ClusterName names the
+	// cluster ("" = "gorigid"). ClusterUser and ClusterPassword, if set,
+	// are what routes between the servers must present.
+	Name, Cluster, ClusterName   string
+	Routes                       []string
+	ClusterUser, ClusterPassword string
+}
+
+// StartEmbedded starts a server on 127.0.0.1 storing its streams under
+// dir; port 0 picks a free port.
 func StartEmbedded(dir string, port int) (*Embedded, error) {
-	if port == 0 {
-		port = server.RANDOM_PORT
+	return StartServer(dir, ServerOptions{Listen: net.JoinHostPort("127.0.0.1", strconv.Itoa(port))})
+}
+
+// StartServer starts a server storing its streams under dir. The error
+// names the option at fault.
+func StartServer(dir string, o ServerOptions) (*Embedded, error) {
+	host, port := "127.0.0.1", server.RANDOM_PORT
+	if o.Listen != "" {
+		h, p, err := net.SplitHostPort(o.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("--listen %s: want HOST:PORT: %v", o.Listen, err)
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 65535 {
+			return nil, fmt.Errorf("--listen %s: port must be 0…65535, got %q", o.Listen, p)
+		}
+		host = h
+		if host == "" {
+			host = "0.0.0.0"
+		}
+		if n != 0 {
+			port = n
+		}
 	}
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, JetStream: true,
-		StoreDir: dir, NoSigs: true, NoLog: true, MaxPayload: 8 << 20})
+	switch {
+	case o.Token != "" && (o.User != "" || o.Password != "" || len(o.NKeys) > 0):
+		return nil, errors.New("--token: give it alone, not with --user or --nkey")
+	case (o.User == "") != (o.Password == ""):
+		return nil, errors.New("--user and --password: give both or neither")
+	case (o.Cert == "") != (o.Key == ""):
+		return nil, errors.New("--tls-cert and --tls-key: give both or neither")
+	case o.CA != "" && o.Cert == "":
+		return nil, errors.New("--tls-ca: verifying clients needs the server's own --tls-cert and --tls-key")
+	}
+	so := &server.Options{Host: host, Port: port, JetStream: true, StoreDir: dir, NoSigs: true, NoLog: true,
+		MaxPayload: 8 << 20, Authorization: o.Token}
+	if o.User != "" {
+		so.Users = []*server.User{{Username: o.User, Password: o.Password}}
+	}
+	if o.Name != "" {
+		so.ServerName = o.Name
+	}
+	if o.Cluster != "" {
+		h, p, err := net.SplitHostPort(o.Cluster)
+		n, perr := strconv.Atoi(p)
+		if err != nil || perr != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("--cluster %s: want HOST:PORT with a port 1…65535", o.Cluster)
+		}
+		if o.Name == "" {
+			return nil, errors.New("--cluster: a clustered server needs --name, unique in the cluster")
+		}
+		so.Cluster = server.ClusterOpts{Name: cmp.Or(o.ClusterName, "gorigid"), Host: cmp.Or(h, "0.0.0.0"), Port: n,
+			Username: o.ClusterUser, Password: o.ClusterPassword}
+		for _, r := range o.Routes {
+			u, err := url.Parse(r)
+			if err != nil || u.Host == "" {
+				return nil, fmt.Errorf("--routes %s: want nats-route://HOST:PORT", r)
+			}
+			if o.ClusterUser != "" {
+				u.User = url.UserPassword(o.ClusterUser, o.ClusterPassword)
+			}
+			so.Routes = append(so.Routes, u)
+		}
+	} else if len(o.Routes) > 0 {
+		return nil, errors.New("--routes: needs --cluster HOST:PORT")
+	}
+	for _, k := range o.NKeys {
+		if !strings.HasPrefix(k, "U") {
+			return nil, fmt.Errorf("--nkey %s: want a user's public key (U…)", k)
+		}
+		so.Nkeys = append(so.Nkeys, &server.NkeyUser{Nkey: k})
+	}
+	if o.Cert != "" {
+		tc, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.Cert, KeyFile: o.Key, CaFile: o.CA, Verify: o.CA != ""})
+		if err != nil {
+			return nil, fmt.Errorf("--tls-cert %s, --tls-key %s: %v", o.Cert, o.Key, err)
+		}
+		so.TLSConfig, so.TLS, so.TLSVerify = tc, true, o.CA != ""
+	}
+	s, err := server.NewServer(so)
 	if err != nil {
 		return nil, fmt.Errorf("nats server: %w", err)
 	}
 	go s.Start()
 	if !s.ReadyForConnections(10 * time.Second) {
 		s.Shutdown()
-		return nil, errors.New("nats server: not ready within 10 s")
+		return nil, fmt.Errorf("nats server: not ready within 10 s (is %s:%d free?)", host, port)
 	}
 	return &Embedded{srv: s}, nil
 }
 
-// URL returns the client URL (nats://127.0.0.1:PORT).
+// URL returns the client URL (nats://HOST:PORT).
 func (e *Embedded) URL() string { return e.srv.ClientURL() }
 
 // Close shuts the server down and waits for it.
@@ -118,74 +230,145 @@ func (e *Embedded) Close() {
 	e.srv.WaitForShutdown()
 }
 
-// Connect connects to url within ConnectTimeout and returns the
-// connection and its JetStream context. The error is one line.
+// Connect connects to url within ConnectTimeout, without credentials,
+// and returns the connection and its JetStream context. The error is one
+// line.
 func Connect(url string) (*nats.Conn, jetstream.JetStream, error) {
-	nc, err := nats.Connect(url, nats.Timeout(ConnectTimeout), nats.Name("gorigid"))
+	l, err := dial(url, Auth{}, 0, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--nats %s: cannot connect: %v", url, err)
+		return nil, nil, err
 	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		nc.Close()
-		return nil, nil, fmt.Errorf("--nats %s: %v", url, err)
-	}
-	return nc, js, nil
+	return l.nc, l.js, nil
 }
 
-// ensureStreams creates the two streams, the attempts bucket and the
-// workers' consumer if they are missing (an existing consumer keeps its
-// settings).
-func ensureStreams(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) (jetstream.Consumer, error) {
-	if _, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: AttemptsBucket, Storage: jetstream.FileStorage}); err != nil {
+// MaxDeliveries is the workers' consumer's MaxDeliver: a job delivered
+// that often is recorded failed on its last delivery, whatever happened
+// to the earlier ones (refusals by workers of other builds, workers
+// killed mid-job, results lost), and terminated; JetStream never offers
+// it again.
+const MaxDeliveries = 8
+
+// ensureStreams creates the two streams and the attempts bucket, with
+// replicas copies each (0 = 1), if they are missing (existing ones keep
+// their settings, so a worker never changes a cluster's replication),
+// and the workers' consumer. An existing consumer keeps its ack wait;
+// its MaxDeliver is set to MaxDeliveries.
+func ensureStreams(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, replicas int) (jetstream.Consumer, error) {
+	replicas = max(replicas, 1)
+	if _, err := js.KeyValue(ctx, AttemptsBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+		_, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: AttemptsBucket, Storage: jetstream.FileStorage, Replicas: replicas})
+		if err != nil && !errors.Is(err, jetstream.ErrBucketExists) {
+			return nil, fmt.Errorf("attempts bucket: %w", err)
+		}
+	} else if err != nil {
 		return nil, fmt.Errorf("attempts bucket: %w", err)
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: JobsStream, Subjects: []string{"gorigid.jobs.>"},
-		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute}); err != nil {
-		return nil, fmt.Errorf("jobs stream: %w", err)
-	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: ResultsStream, Subjects: []string{"gorigid.results.>"},
-		Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute}); err != nil {
-		return nil, fmt.Errorf("results stream: %w", err)
+	for _, cfg := range []jetstream.StreamConfig{
+		{Name: JobsStream, Subjects: []string{"gorigid.jobs.>"}, Retention: jetstream.WorkQueuePolicy,
+			Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute, Replicas: replicas},
+		{Name: ResultsStream, Subjects: []string{"gorigid.results.>"}, Storage: jetstream.FileStorage,
+			Duplicates: 10 * time.Minute, Replicas: replicas},
+	} {
+		if _, err := js.Stream(ctx, cfg.Name); errors.Is(err, jetstream.ErrStreamNotFound) {
+			_, err = js.CreateStream(ctx, cfg)
+			if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+				return nil, fmt.Errorf("stream %s: %w", cfg.Name, err)
+			}
+		} else if err != nil {
+			return nil, fmt.Errorf("stream %s: %w", cfg.Name, err)
+		}
 	}
 	if ackWait <= 0 {
 		ackWait = DefaultAckWait
 	}
+	cfg := jetstream.ConsumerConfig{Durable: WorkerConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait,
+		MaxDeliver: MaxDeliveries, FilterSubject: "gorigid.jobs.>"}
 	c, err := js.Consumer(ctx, JobsStream, WorkerConsumer)
 	if err == nil {
-		return c, nil
+		if c.CachedInfo().Config.MaxDeliver == MaxDeliveries {
+			return c, nil
+		}
+		cfg.AckWait = c.CachedInfo().Config.AckWait
 	}
-	c, err = js.CreateOrUpdateConsumer(ctx, JobsStream, jetstream.ConsumerConfig{Durable: WorkerConsumer,
-		AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: -1, FilterSubject: "gorigid.jobs.>"})
+	c, err = js.CreateOrUpdateConsumer(ctx, JobsStream, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("workers' consumer: %w", err)
 	}
 	return c, nil
 }
 
-// Worker runs jobs from the queue.
+// Worker runs jobs from the queue. Each runner fetches a job only when
+// it is free (no job waits in the worker unstarted), tells JetStream
+// every ack wait / 4 that the job is in progress (so a long job is not
+// redelivered while it runs), and stops it at its wall-clock limit or
+// when Run's context ends. A job is refused, recorded failed and
+// terminated at once when it cannot run or is over the limits
+// (Limits.Check); one started MaxAttempts times, or delivered
+// MaxDeliveries times, without a result is recorded failed and
+// terminated. A job of another build is handed back for another worker.
 type Worker struct {
 	URL         string
+	Auth        Auth
 	Concurrency int    // jobs at a time; ≥ 1
 	Build       string // "" = BuildID()
 	Name        string // recorded in results
 	AckWait     time.Duration
-	// Log, if set, gets one line per refused or failed job.
+	// Replicas is the number of copies of the streams in a JetStream
+	// cluster, if this worker creates them (0 = 1).
+	Replicas int
+	// Limits bound each job (zero fields: DefaultLimits).
+	Limits Limits
+	// ReconnectWindow is how long the worker keeps reconnecting to a
+	// lost server before Run returns an error; 0 = DefaultReconnectWindow.
+	ReconnectWindow time.Duration
+	// Log, if set, gets one line per refused or failed job, and per
+	// loss of the server, reconnection attempt and reconnection.
 	Log func(format string, args ...any)
+
+	// crash, if set (tests), makes the worker drop a job it started as a
+	// worker killed mid-job would: no result, no ack.
+	crash func(*Job) bool
 }
 
-// Run takes jobs until ctx is cancelled.
+// fetchWait bounds one fetch of a job; a runner then fetches again.
+const fetchWait = 5 * time.Second
+
+// Run takes jobs until ctx is cancelled (it then returns nil, the
+// running jobs stopped within a step and handed back to the queue) or
+// the server is lost for longer than the reconnect window (it returns
+// an error saying so).
 func (wk *Worker) Run(ctx context.Context) error {
-	nc, js, err := Connect(wk.URL)
+	if err := wk.Limits.Validate(); err != nil {
+		return err
+	}
+	l, err := dial(wk.URL, wk.Auth, wk.ReconnectWindow, wk.Log)
 	if err != nil {
 		return err
 	}
-	defer nc.Close()
-	return wk.serve(ctx, js)
+	defer l.close()
+	// Losing the server stops the running jobs too: their results could
+	// not be recorded, and JetStream redelivers them after the ack wait.
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-l.lost:
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
+	err = wk.serve(sctx, l)
+	if ctx.Err() != nil {
+		return nil
+	}
+	if lerr := l.lostErr(); lerr != nil {
+		return lerr
+	}
+	return err
 }
 
-func (wk *Worker) serve(ctx context.Context, js jetstream.JetStream) error {
-	cons, err := ensureStreams(ctx, js, wk.AckWait)
+func (wk *Worker) serve(ctx context.Context, l *link) error {
+	cons, err := ensureStreams(ctx, l.js, wk.AckWait, wk.Replicas)
 	if err != nil {
 		return err
 	}
@@ -193,52 +376,61 @@ func (wk *Worker) serve(ctx context.Context, js jetstream.JetStream) error {
 	if build == "" {
 		build = BuildID()
 	}
-	kv, err := js.KeyValue(ctx, AttemptsBucket)
+	kv, err := l.js.KeyValue(ctx, AttemptsBucket)
 	if err != nil {
 		return fmt.Errorf("attempts bucket: %w", err)
 	}
+	ackWait := cons.CachedInfo().Config.AckWait
 	n := max(wk.Concurrency, 1)
-	// One reader pulls with a small prefetch (2 per runner, so a job
-	// waits in this process far less than the ack wait) and hands jobs
-	// to n runners.
-	it, err := cons.Messages(jetstream.PullMaxMessages(2 * n))
-	if err != nil {
-		return fmt.Errorf("jobs: %w", err)
-	}
-	jobs := make(chan jetstream.Msg)
-	var wg sync.WaitGroup
+	errs := make(chan error, n)
 	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for msg := range jobs {
-				wk.handle(ctx, js, kv, msg, build)
-			}
-		}()
+		go func() { errs <- wk.runner(ctx, l, cons, kv, build, ackWait) }()
 	}
-	stop := context.AfterFunc(ctx, it.Stop)
-	defer stop()
-	var runErr error
+	var first error
+	for range n {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// runner fetches and runs jobs one at a time until ctx ends or the link
+// is lost.
+func (wk *Worker) runner(ctx context.Context, l *link, cons jetstream.Consumer, kv jetstream.KeyValue, build string, ackWait time.Duration) error {
+	var lastErr string
 	for {
-		msg, err := it.Next()
-		if err != nil {
-			if ctx.Err() == nil && !errors.Is(err, jetstream.ErrMsgIteratorClosed) {
-				runErr = fmt.Errorf("jobs: %w", err)
-			}
-			break
+		if ctx.Err() != nil || l.lostErr() != nil {
+			return nil
+		}
+		fctx, cancel := context.WithTimeout(ctx, fetchWait)
+		msg, err := cons.Next(jetstream.FetchContext(fctx))
+		cancel()
+		if err == nil {
+			lastErr = ""
+			wk.handle(ctx, l, kv, msg, build, ackWait)
+			continue
+		}
+		switch {
+		case ctx.Err() != nil || l.lostErr() != nil:
+			return nil
+		case errors.Is(err, nats.ErrConnectionClosed):
+			return fmt.Errorf("jobs: %w", err)
+		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
+			continue // no job within fetchWait
+		}
+		// The server restarting, JetStream not ready yet: say so once,
+		// and try again.
+		if err.Error() != lastErr {
+			lastErr = err.Error()
+			wk.logf("worker: fetching a job: %v; retrying", err)
 		}
 		select {
-		case jobs <- msg:
+		case <-time.After(200 * time.Millisecond):
 		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
+		case <-l.lost:
 		}
 	}
-	it.Stop()
-	close(jobs)
-	wg.Wait()
-	return runErr
 }
 
 func (wk *Worker) logf(format string, args ...any) {
@@ -247,8 +439,8 @@ func (wk *Worker) logf(format string, args ...any) {
 	}
 }
 
-// refuseDelay is how long a refused job waits before it is offered again
-// (to another worker, as JetStream picks).
+// refuseDelay is how long a job of another build waits before it is
+// offered again (to another worker, as JetStream picks).
 var refuseDelay = time.Second
 
 // attemptKey is the job's key in the attempts bucket: the sweep and a
@@ -258,93 +450,223 @@ func attemptKey(j *Job) string {
 	return short(j.Sweep) + "." + hex.EncodeToString(h[:12])
 }
 
-// startAttempt counts one more start of the job and returns the count.
-func startAttempt(ctx context.Context, kv jetstream.KeyValue, key string) (int, error) {
+// doneMark is the attempts bucket's value of a job whose result is
+// recorded: a copy of it (a coordinator's republication) is acked unrun.
+const doneMark = "done"
+
+// startAttempt counts one more start of the job and returns the count,
+// or done if the job's result is recorded already.
+func startAttempt(ctx context.Context, kv jetstream.KeyValue, key string) (n int, done bool, err error) {
 	// The first start is the common case: one round trip.
 	if _, err := kv.Create(ctx, key, []byte("1")); err == nil {
-		return 1, nil
+		return 1, false, nil
 	} else if !errors.Is(err, jetstream.ErrKeyExists) {
-		return 0, err
+		return 0, false, err
 	}
 	for {
 		e, err := kv.Get(ctx, key)
 		if err != nil {
-			return 0, err
+			return 0, false, err
 		}
-		n := 0
-		fmt.Sscan(string(e.Value()), &n)
+		if string(e.Value()) == doneMark {
+			return 0, true, nil
+		}
+		n, _ := strconv.Atoi(string(e.Value()))
 		n++
-		if _, err := kv.Update(ctx, key, []byte(fmt.Sprint(n)), e.Revision()); err == nil {
-			return n, nil
+		if _, err := kv.Update(ctx, key, []byte(strconv.Itoa(n)), e.Revision()); err == nil {
+			return n, false, nil
 		}
 		// another worker counted in between: read again
 	}
 }
 
-// handle runs one delivered job and publishes its result.
-func (wk *Worker) handle(ctx context.Context, js jetstream.JetStream, kv jetstream.KeyValue, msg jetstream.Msg, build string) {
+// undoAttempt takes back the start of a job this worker stopped on its
+// own (SIGTERM): the job has not failed. Best effort, within 300 ms.
+func undoAttempt(kv jetstream.KeyValue, key string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	e, err := kv.Get(ctx, key)
+	if err != nil {
+		return
+	}
+	if n, err := strconv.Atoi(string(e.Value())); err == nil && n > 0 {
+		_, _ = kv.Update(ctx, key, []byte(strconv.Itoa(n-1)), e.Revision())
+	}
+}
+
+// handle runs one delivered job and records its result.
+func (wk *Worker) handle(ctx context.Context, l *link, kv jetstream.KeyValue, msg jetstream.Msg, build string, ackWait time.Duration) {
 	var j Job
 	if err := json.Unmarshal(msg.Data(), &j); err != nil || j.ID == "" {
 		wk.logf("worker: dropping a message that is not a job (%d bytes): %v", len(msg.Data()), err)
 		_ = msg.Term()
 		return
 	}
-	if j.Build != build {
-		wk.logf("worker: refusing job %s: built by %s, this worker is %s", j.ID, short(j.Build), short(build))
-		_ = msg.NakWithDelay(refuseDelay)
-		return
-	}
-	if h, err := SceneHash(j.Scene, j.Set); err != nil || h != j.SceneHash {
-		wk.logf("worker: refusing job %s: its scene differs from this worker's (%v)", j.ID, err)
-		_ = msg.NakWithDelay(refuseDelay)
-		return
-	}
-	attempts, err := startAttempt(ctx, kv, attemptKey(&j))
-	if err != nil {
-		_ = msg.NakWithDelay(time.Second)
-		return
-	}
 	deliveries := 1
 	if md, err := msg.Metadata(); err == nil {
 		deliveries = int(md.NumDelivered)
 	}
-	res := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Attempts: attempts, Worker: wk.Name}
-	if attempts > MaxAttempts {
-		res.Status, res.Error = StatusFailed, fmt.Sprintf("started %d times without a result (workers killed mid-job)", attempts-1)
-	} else {
-		r, err := Run(&j)
-		if err != nil {
-			if attempts < MaxAttempts {
-				wk.logf("worker: job %s failed (attempt %d of %d): %v", j.ID, attempts, MaxAttempts, err)
-				_ = msg.Nak()
-				return
-			}
-			res.Status, res.Error = StatusFailed, err.Error()
-		} else {
-			r.Attempts, r.Worker = attempts, wk.Name
-			res = r
+	last := deliveries >= MaxDeliveries
+	res := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Worker: wk.Name,
+		Deliveries: deliveries, Status: StatusFailed}
+	// A job of another build is another build's to judge; one of this
+	// build is checked against the limits before its scene file is
+	// written for the hash (a scene over the limits is refused without
+	// it).
+	var other string // why a worker of another build should take the job
+	var refused error
+	if j.Build != build {
+		other = fmt.Sprintf("built by %s, this worker is %s", short(j.Build), short(build))
+	} else if refused = wk.Limits.Check(&j); refused == nil {
+		if h, err := SceneHash(j.Scene, j.Set); err != nil {
+			refused = &RefusedError{Err: err}
+		} else if h != j.SceneHash {
+			other = "its scene differs from this worker's (another scene code)"
 		}
 	}
-	res.Deliveries = deliveries
+	key := attemptKey(&j)
+	switch {
+	case other != "" && !last:
+		wk.logf("worker: refusing job %s: %s", j.ID, other)
+		_ = msg.NakWithDelay(refuseDelay)
+		return
+	case other != "":
+		res.Error = fmt.Sprintf("delivered %d times (sweep.MaxDeliveries) and refused by the workers: %s", deliveries, other)
+	case refused != nil:
+		res.Error = refused.Error()
+	default:
+		attempts, done, err := startAttempt(ctx, kv, key)
+		if err != nil {
+			_ = msg.NakWithDelay(time.Second)
+			return
+		}
+		if done {
+			_ = msg.Ack() // a republished copy of a job with a result
+			return
+		}
+		res.Attempts = attempts
+		if attempts > MaxAttempts || last {
+			res.Error = fmt.Sprintf("started %d times and delivered %d times without a result (workers killed mid-job, or out of memory)", attempts-1, deliveries)
+			break
+		}
+		if wk.crash != nil && wk.crash(&j) {
+			return
+		}
+		r, err := wk.run(ctx, msg, &j, ackWait)
+		if ctx.Err() != nil {
+			// This worker is stopping: the job goes back to the queue
+			// for another worker, its start not counted.
+			undoAttempt(kv, key)
+			_ = msg.Nak()
+			return
+		}
+		if err != nil {
+			res.Error, res.Seconds = err.Error(), r.Seconds
+			break
+		}
+		r.Attempts, r.Worker, r.Deliveries = attempts, wk.Name, deliveries
+		res = r
+	}
+	if res.Status != StatusOK {
+		wk.logf("worker: job %s failed: %s", j.ID, res.Error)
+	}
 	data, err := json.Marshal(&res)
 	if err != nil {
-		res = Result{ID: j.ID, Status: StatusFailed, Error: "result not encodable: " + err.Error(), Attempts: attempts}
+		res = Result{ID: j.ID, Status: StatusFailed, Error: "result not encodable: " + err.Error(), Attempts: res.Attempts, Deliveries: deliveries}
 		data, _ = json.Marshal(&res)
 	}
-	if _, err := js.Publish(ctx, resultsSubject(j.Sweep), data, jetstream.WithMsgID(j.ID)); err != nil {
+	if err := wk.publish(ctx, l, resultsSubject(j.Sweep), data, j.ID); err != nil {
 		_ = msg.Nak() // no result recorded: let it run again
 		return
 	}
-	// A lost ack only means a redelivery, whose result is dropped as a
-	// duplicate: a plain ack suffices.
-	_ = msg.Ack()
+	pctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	_, _ = kv.Put(pctx, key, []byte(doneMark))
+	cancel()
+	// A lost ack only means a redelivery, whose copy is acked unrun
+	// (doneMark) or whose result is dropped as a duplicate.
+	if res.Status == StatusOK {
+		_ = msg.Ack()
+	} else {
+		_ = msg.Term()
+	}
+}
+
+// run runs the job under the worker's limits, telling JetStream every
+// ackWait/4 that it is in progress, until the job ends or its wall-clock
+// limit and one more ack wait have passed.
+func (wk *Worker) run(ctx context.Context, msg jetstream.Msg, j *Job, ackWait time.Duration) (Result, error) {
+	stop := make(chan struct{})
+	defer close(stop)
+	lim := wk.Limits.OrDefault()
+	go func() {
+		t := time.NewTicker(max(ackWait/4, 10*time.Millisecond))
+		defer t.Stop()
+		end := time.After(lim.Wall + ackWait)
+		for {
+			select {
+			case <-t.C:
+				_ = msg.InProgress()
+			case <-stop:
+				return
+			case <-end:
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	r, err := RunContext(ctx, j, lim)
+	r.Seconds = time.Since(start).Seconds()
+	return r, err
+}
+
+// publish publishes a result, retrying with backoff while ctx lasts and
+// the link is not lost (a result is deduplicated by its message id, so
+// a retry never records it twice).
+func (wk *Worker) publish(ctx context.Context, l *link, subject string, data []byte, id string) error {
+	delay := 100 * time.Millisecond
+	for {
+		pctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err := l.js.Publish(pctx, subject, data, jetstream.WithMsgID(id))
+		cancel()
+		if err == nil {
+			return nil
+		}
+		wk.logf("worker: publishing the result of %s: %v; retrying in %v", id, err, delay)
+		select {
+		case <-time.After(delay):
+		case <-ctx.Done():
+			return err
+		case <-l.lost:
+			return err
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
 }
 
 // Coordinator publishes jobs and collects their results. Start it for
 // one sweep; Run may then be called from several goroutines.
 type Coordinator struct {
 	URL     string
+	Auth    Auth
 	AckWait time.Duration // of the workers' consumer, if it creates it
+	// Replicas is the number of copies of the streams and the attempts
+	// bucket in a JetStream cluster, if the coordinator creates them
+	// (0 = 1; 3 in a three-node cluster survives the loss of a node).
+	Replicas int
+	// Limits are the workers' (zero fields: DefaultLimits); their Wall
+	// sets the republication deadline.
+	Limits Limits
+	// Republish is how long Run waits without any new result before it
+	// publishes again the jobs that have none; 0 = Limits.Wall + 2 ×
+	// the consumer's ack wait (RepublishAfter).
+	Republish time.Duration
+	// ReconnectWindow is how long the coordinator keeps reconnecting to
+	// a lost server before Run returns an error; 0 =
+	// DefaultReconnectWindow.
+	ReconnectWindow time.Duration
+	// Log, if set, gets a line per republication and per loss of the
+	// server, reconnection attempt and reconnection.
+	Log func(format string, args ...any)
 	// Done holds results recorded before (a resumed sweep): their jobs
 	// are not published again. Start fills it with the results already
 	// in the stream; it then grows with each new result.
@@ -357,26 +679,46 @@ type Coordinator struct {
 	// Redeliveries counts the extra starts of the jobs whose results
 	// were collected: Σ (attempts − 1).
 	Redeliveries int
+	// Republished counts the jobs Run published again.
+	Republished int
 
-	nc      *nats.Conn
+	link    *link
 	js      jetstream.JetStream
+	ackWait time.Duration // the consumer's
 	sweep   string
 	mu      sync.Mutex
 	waiters map[string][]chan Result
 	msgs    jetstream.MessagesContext
-	err     error // the results reader's error, once it stopped
+	last    time.Time // of the last new result (or publication)
+	err     error     // the results reader's error, once it stopped
+}
+
+// RepublishAfter is the coordinator's default republication deadline
+// for workers with limits lim and a consumer with ack wait ackWait: a
+// live worker returns a job's result within lim.Wall (the run is then
+// stopped), and a dead worker's job is redelivered within ackWait and
+// then takes at most lim.Wall more; so while any worker runs this
+// sweep's jobs, results arrive at least every lim.Wall + 2 × ackWait.
+// Longer without one, no worker is running the sweep's jobs: they are
+// lost (a server restarted without its store), or every worker is gone
+// (a republished copy of a job that has a result is acked unrun).
+func RepublishAfter(lim Limits, ackWait time.Duration) time.Duration {
+	if ackWait <= 0 {
+		ackWait = DefaultAckWait
+	}
+	return lim.OrDefault().Wall + 2*ackWait
 }
 
 // Open connects (the error is one line naming the URL).
 func (c *Coordinator) Open() error {
-	if c.nc != nil {
+	if c.link != nil {
 		return nil
 	}
-	nc, js, err := Connect(c.URL)
+	l, err := dial(c.URL, c.Auth, c.ReconnectWindow, c.Log)
 	if err != nil {
 		return err
 	}
-	c.nc, c.js = nc, js
+	c.link, c.js = l, l.js
 	return nil
 }
 
@@ -385,10 +727,8 @@ func (c *Coordinator) Close() {
 	if c.msgs != nil {
 		c.msgs.Stop()
 	}
-	if c.nc != nil {
-		c.nc.Close()
-		c.nc = nil
-	}
+	c.link.close()
+	c.link = nil
 }
 
 // Start creates the streams if needed and reads the sweep's results
@@ -405,13 +745,18 @@ func (c *Coordinator) Start(ctx context.Context, sweep string) error {
 		}
 		return nil
 	}
+	if err := c.Limits.Validate(); err != nil {
+		return err
+	}
 	if c.Done == nil {
 		c.Done = map[string]Result{}
 	}
 	c.waiters = map[string][]chan Result{}
-	if _, err := ensureStreams(ctx, c.js, c.AckWait); err != nil {
+	cons, err := ensureStreams(ctx, c.js, c.AckWait, c.Replicas)
+	if err != nil {
 		return err
 	}
+	c.ackWait = cons.CachedInfo().Config.AckWait
 	st, err := c.js.Stream(ctx, ResultsStream)
 	if err != nil {
 		return fmt.Errorf("results: %w", err)
@@ -476,6 +821,7 @@ func (c *Coordinator) record(r Result) {
 		return // a redelivered job's second result: counted once
 	}
 	c.Done[r.ID] = r
+	c.last = time.Now()
 	c.Redeliveries += max(r.Attempts-1, 0)
 	if c.OnResult != nil {
 		if err := c.OnResult(r); err != nil && c.err == nil {
@@ -488,9 +834,38 @@ func (c *Coordinator) record(r Result) {
 	delete(c.waiters, r.ID)
 }
 
+// publish publishes jobs; suffix, if not "", makes their message ids
+// new (a republication, which the stream's duplicate window would
+// otherwise drop).
+func (c *Coordinator) publish(ctx context.Context, jobs []*Job, suffix string) error {
+	for _, j := range jobs {
+		data, err := json.Marshal(j)
+		if err != nil {
+			return fmt.Errorf("job %s: %w", j.ID, err)
+		}
+		if _, err := c.js.PublishAsync(jobsSubject(c.sweep), data, jetstream.WithMsgID(j.ID+suffix)); err != nil {
+			return fmt.Errorf("publishing job %s: %w", j.ID, err)
+		}
+	}
+	select {
+	case <-c.js.PublishAsyncComplete():
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.link.lost:
+		return c.link.lostErr()
+	}
+	c.mu.Lock()
+	c.last = time.Now()
+	c.mu.Unlock()
+	return nil
+}
+
 // Run publishes the jobs without a result yet and waits for every job's
-// result; results come back in jobs' order. Start must have been called
-// for the jobs' sweep (Run starts it for the first job's sweep if not).
+// result; results come back in jobs' order. Jobs still without a result
+// after the republication deadline with no new result (Republish) are
+// published again; a result is recorded once per job id whatever the
+// number of copies. Start must have been called for the jobs' sweep (Run
+// starts it for the first job's sweep if not).
 func (c *Coordinator) Run(ctx context.Context, jobs []Job) ([]Result, error) {
 	if len(jobs) == 0 {
 		return nil, nil
@@ -501,6 +876,7 @@ func (c *Coordinator) Run(ctx context.Context, jobs []Job) ([]Result, error) {
 	out := make([]Result, len(jobs))
 	chans := make([]chan Result, len(jobs))
 	done := 0
+	var todo []*Job
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
@@ -519,47 +895,45 @@ func (c *Coordinator) Run(ctx context.Context, jobs []Job) ([]Result, error) {
 		ch := make(chan Result, 1)
 		chans[i] = ch
 		c.waiters[jobs[i].ID] = append(c.waiters[jobs[i].ID], ch)
+		todo = append(todo, &jobs[i])
 	}
 	c.mu.Unlock()
-	for i := range jobs {
-		if chans[i] == nil {
-			continue
-		}
-		data, err := json.Marshal(&jobs[i])
-		if err != nil {
-			return nil, fmt.Errorf("job %s: %w", jobs[i].ID, err)
-		}
-		if _, err := c.js.PublishAsync(jobsSubject(c.sweep), data, jetstream.WithMsgID(jobs[i].ID)); err != nil {
-			return nil, fmt.Errorf("publishing job %s: %w", jobs[i].ID, err)
-		}
-	}
-	select {
-	case <-c.js.PublishAsyncComplete():
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := c.publish(ctx, todo, ""); err != nil {
+		return nil, err
 	}
 	if c.Progress != nil && done > 0 {
 		c.Progress(done, len(jobs))
 	}
+	after := c.Republish
+	if after <= 0 {
+		after = RepublishAfter(c.Limits, c.ackWait)
+	}
+	tick := time.NewTicker(min(after/4, time.Second))
+	defer tick.Stop()
 	for i := range jobs {
-		if chans[i] == nil {
-			continue
-		}
-		select {
-		case r, ok := <-chans[i]:
-			if !ok {
-				c.mu.Lock()
-				err := c.err
-				c.mu.Unlock()
-				return nil, fmt.Errorf("results: %w", err)
+		for chans[i] != nil {
+			select {
+			case r, ok := <-chans[i]:
+				if !ok {
+					c.mu.Lock()
+					err := c.err
+					c.mu.Unlock()
+					return nil, fmt.Errorf("results: %w", err)
+				}
+				out[i], chans[i] = r, nil
+				done++
+				if c.Progress != nil {
+					c.Progress(done, len(jobs))
+				}
+			case <-tick.C:
+				if err := c.republish(ctx, jobs[i:], chans[i:], after); err != nil {
+					return nil, err
+				}
+			case <-c.link.lost:
+				return nil, c.link.lostErr()
+			case <-ctx.Done():
+				return nil, ctx.Err()
 			}
-			out[i] = r
-			done++
-			if c.Progress != nil {
-				c.Progress(done, len(jobs))
-			}
-		case <-ctx.Done():
-			return nil, ctx.Err()
 		}
 	}
 	c.mu.Lock()
@@ -569,6 +943,32 @@ func (c *Coordinator) Run(ctx context.Context, jobs []Job) ([]Result, error) {
 		return out, err
 	}
 	return out, nil
+}
+
+// republish publishes again those of jobs still waiting for a result
+// (chans not nil) if no result came for after.
+func (c *Coordinator) republish(ctx context.Context, jobs []Job, chans []chan Result, after time.Duration) error {
+	c.mu.Lock()
+	stalled := time.Since(c.last) >= after
+	var todo []*Job
+	if stalled {
+		for k := range jobs {
+			if _, ok := c.Done[jobs[k].ID]; chans[k] != nil && !ok {
+				todo = append(todo, &jobs[k])
+			}
+		}
+	}
+	c.mu.Unlock()
+	if len(todo) == 0 {
+		return nil
+	}
+	if c.Log != nil {
+		c.Log("coordinator: no result for %v: publishing the %d jobs without one again", after, len(todo))
+	}
+	c.mu.Lock()
+	c.Republished += len(todo)
+	c.mu.Unlock()
+	return c.publish(ctx, todo, "#"+strconv.FormatInt(time.Now().UnixNano(), 36))
 }
 
 // RunLocal runs the jobs one after another in this process, without a

@@ -22,13 +22,31 @@ type Options struct {
 	// NATS is the URL of an existing server or cluster; "" starts an
 	// embedded server on 127.0.0.1 with its store under Out.
 	NATS string
+	// Auth is the credentials and TLS for NATS (not used with the
+	// embedded server, which accepts clients on loopback only).
+	Auth Auth
+	// Limits bound each job of the in-process workers and set the
+	// coordinator's republication deadline (zero fields: DefaultLimits).
+	Limits Limits
+	// Republish overrides the coordinator's republication deadline
+	// (Coordinator.Republish).
+	Republish time.Duration
+	// ReconnectWindow is how long the coordinator and the in-process
+	// workers keep reconnecting to a lost server; 0 =
+	// DefaultReconnectWindow.
+	ReconnectWindow time.Duration
 	// Workers run in this process; −1 = one per core with an embedded
 	// server, none with NATS (external `sim worker`s do the work).
 	Workers int
 	AckWait time.Duration // 0 = DefaultAckWait
+	// Replicas is the number of copies of the queue's streams in a
+	// JetStream cluster, if this session creates them (0 = 1).
+	Replicas int
 	// Progress, if set, is called after each new result.
 	Progress func(done, total int)
-	// Log gets one line per refused or failed job of in-process workers.
+	// Log gets one line per refused or failed job of in-process
+	// workers, per republication, and per loss of the server,
+	// reconnection attempt and reconnection.
 	Log func(format string, args ...any)
 }
 
@@ -74,6 +92,10 @@ func Open(spec *Spec, o Options) (*Session, error) {
 		s.emb, url = e, e.URL()
 	}
 	s.URL, s.AckWait, s.Progress = url, o.AckWait, o.Progress
+	s.Limits, s.Republish, s.ReconnectWindow, s.Log, s.Replicas = o.Limits, o.Republish, o.ReconnectWindow, o.Log, o.Replicas
+	if o.NATS != "" {
+		s.Auth = o.Auth
+	}
 	if err := s.Coordinator.Open(); err != nil {
 		s.Close()
 		return nil, err
@@ -111,7 +133,8 @@ func Open(spec *Spec, o Options) (*Session, error) {
 	if workers > 0 {
 		ctx, cancel := context.WithCancel(context.Background())
 		s.cancel = cancel
-		wk := &Worker{URL: url, Concurrency: workers, Name: "in-process", AckWait: o.AckWait, Log: o.Log}
+		wk := &Worker{URL: url, Auth: s.Auth, Concurrency: workers, Name: "in-process", AckWait: o.AckWait,
+			Limits: o.Limits, ReconnectWindow: o.ReconnectWindow, Log: o.Log}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()

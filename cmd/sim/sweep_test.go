@@ -154,6 +154,8 @@ func TestSweepSurvivesKilledWorkerAndCoordinator(t *testing.T) {
 	require.NoError(t, err, c2out.String())
 	assert.GreaterOrEqual(t, found, before)
 	assert.Zero(t, failed)
+	// The workers' measured run times, which the job timeout is set from.
+	assert.Regexp(t, `\njob times on the workers: median [0-9.]+[µm]?s, slowest [0-9.]+[µm]?s \(--job-timeout 10m0s;`, c2out.String())
 	t.Logf("fault test: 360 jobs, %d recorded before the coordinator's restart; %d JetStream redeliveries, %d jobs restarted after a worker died mid-job",
 		before, redeliveries, restarts)
 	if wr := os.Getenv("SWEEP_FAULT_REPORT"); wr != "" {

@@ -65,9 +65,15 @@ rerun with the same spec and --out runs only what is missing.`},
 prediction of the held-out experiment: table3.csv, prediction.csv and
 prediction.png in --out.`},
 	{"worker", "worker --nats URL [flags]", "run sweep jobs from a NATS server", `Runs jobs from a sweep's NATS queue until Ctrl-C; start one per machine
-for sim sweep --nats or sim calibrate --nats.`},
-	{"nats-server", "nats-server [flags]", "a NATS server with JetStream for workers", `Runs a NATS server with JetStream on 127.0.0.1 for sim worker and
-sim sweep --nats, prints its URL and serves until Ctrl-C.`},
+for sim sweep --nats or sim calibrate --nats. A job over a limit
+(--max-steps, --max-bodies, --max-rows, --job-timeout) is recorded
+failed with the reason. Ctrl-C or SIGTERM stops the running jobs within
+a step and hands them back (status 130); after --reconnect-window without
+a server the worker exits with status 1 and one line (docs/fleet.md).`},
+	{"nats-server", "nats-server [flags]", "a NATS server with JetStream for workers", `Runs a NATS server with JetStream for sim worker and sim sweep --nats,
+on 127.0.0.1 unless --listen says otherwise (then give it --token,
+--user or --nkey, and TLS), alone or as a cluster node (--cluster,
+--routes); prints its URL and serves until Ctrl-C (docs/fleet.md).`},
 	{"version", "version", "the module version and VCS revision of this binary", `Prints the module version, the VCS revision and time the binary was
 built from (when the build recorded them) and the Go version.`},
 	{"help", "help [TOPIC]", "this usage, or a command's or topic's help", `Prints the usage, or the help of a command (sim help run, sim help
