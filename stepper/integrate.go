@@ -1,6 +1,8 @@
 package stepper
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
@@ -15,28 +17,15 @@ import (
 // let the body turn. The blocks are orthonormalized in row order
 // (Gram–Schmidt; a block within 1e-9 of its length of the span of the
 // earlier ones adds nothing); n is 0 for a body without such rows.
-//
-// With fixed set (the step's bodies), only rows whose other bodies are all
-// static or kinematic count: those hold directions fixed in the world (a
-// hinge to the world), about which any turn of bi alone opens the joint,
-// while a row to another dynamic body holds a relative turn.
-func (a *Assembly) heldAxes(bi int, rows []constraint.Row, fixed []*body.Body) (e [3]mgl64.Vec3, n int) {
+func (a *Assembly) heldAxes(bi int, rows []constraint.Row) (e [3]mgl64.Vec3, n int) {
 	if bi >= len(a.byBody) {
 		return e, 0
 	}
-rows:
 	for _, p := range a.byBody[bi] {
 		r := &rows[p.row]
 		j := &r.J[p.slot]
 		if r.Kind != constraint.Bilateral || compliant(r) || j[0] != 0 || j[1] != 0 || j[2] != 0 {
 			continue
-		}
-		if fixed != nil {
-			for k := 0; k < r.N; k++ {
-				if o := fixed[r.Body[k]]; k != p.slot && !o.Static && !o.Kinematic {
-					continue rows
-				}
-			}
 		}
 		v := mgl64.Vec3{j[3], j[4], j[5]}
 		l0 := v.Len()
@@ -98,13 +87,83 @@ func heldGyroscopic(h float64, iw mgl64.Mat3, w0, wf, wp mgl64.Vec3, e *[3]mgl64
 	return out
 }
 
-// freeTurn returns the rotation vector r (rad) less its components along
-// the orthonormal e[:n] (heldAxes with fixed bodies): the part of a body's
-// momentum alignment that turns it about axes its joints to the world
-// leave free. The rest would open those joints by its size in the step.
-func freeTurn(r mgl64.Vec3, e *[3]mgl64.Vec3, n int) mgl64.Vec3 {
-	for k := 0; k < n; k++ {
-		r = r.Sub(e[k].Mul(r.Dot(e[k])))
+// turnStage holds the momentum alignments of a step (integrate) until
+// projectTurns has made them consistent with the held rows.
+type turnStage struct {
+	turn    []mgl64.Vec3 // per body, the alignment's rotation vector (rad)
+	aligned []bool       // per body, whether turn applies
+	winv    []mgl64.Mat3 // per aligned body, I_w⁻¹ at the moved pose
+}
+
+func (ts *turnStage) resetTurns(nb int) {
+	if cap(ts.turn) < nb {
+		ts.turn = make([]mgl64.Vec3, nb)
+		ts.aligned = make([]bool, nb)
+		ts.winv = make([]mgl64.Mat3, nb)
 	}
-	return r
+	ts.turn, ts.aligned, ts.winv = ts.turn[:nb], ts.aligned[:nb], ts.winv[:nb]
+	for i := range ts.aligned {
+		ts.aligned[i] = false
+	}
+}
+
+// maxTurnSweeps bounds projectTurns' sweeps over the held rows.
+const maxTurnSweeps = 20
+
+// projectTurns removes from the step's alignment turns what would change
+// the rigid bilateral angular-only rows (heldAxes' rows, between any
+// bodies): for each such row with blocks u_k on its aligned bodies, the
+// change Σ u_k·θ_k is taken out with the least kinetic-energy correction
+// θ_k −= I_k⁻¹ u_k μ (the position projection's metric, Cline and Pai
+// 2003), sweeping the rows (Gauss–Seidel) until the largest change left
+// is 1e-12 of the largest turn or maxTurnSweeps sweeps ran. A body that
+// is not aligned (static, kinematic, asleep, or not turned this step)
+// takes no share.
+func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row) {
+	big := 0.0
+	for i, ok := range ts.aligned {
+		if ok {
+			ts.winv[i] = bodies[i].InvInertiaWorld()
+			big = math.Max(big, ts.turn[i].Len())
+		}
+	}
+	if big == 0 {
+		return
+	}
+	for sweep := 0; sweep < maxTurnSweeps; sweep++ {
+		worst := 0.0
+	rows:
+		for ri := range rows {
+			r := &rows[ri]
+			if r.Kind != constraint.Bilateral || compliant(r) {
+				continue
+			}
+			d, den := 0.0, 0.0
+			for k := 0; k < r.N; k++ {
+				j := &r.J[k]
+				if j[0] != 0 || j[1] != 0 || j[2] != 0 {
+					continue rows
+				}
+				if bi := r.Body[k]; ts.aligned[bi] {
+					u := mgl64.Vec3{j[3], j[4], j[5]}
+					d += u.Dot(ts.turn[bi])
+					den += u.Dot(ts.winv[bi].Mul3x1(u))
+				}
+			}
+			if !(den > 0) || d == 0 {
+				continue
+			}
+			worst = math.Max(worst, math.Abs(d))
+			mu := d / den
+			for k := 0; k < r.N; k++ {
+				if bi := r.Body[k]; ts.aligned[bi] {
+					j := &r.J[k]
+					ts.turn[bi] = ts.turn[bi].Sub(ts.winv[bi].Mul3x1(mgl64.Vec3{j[3], j[4], j[5]}).Mul(mu))
+				}
+			}
+		}
+		if worst <= 1e-12*big {
+			return
+		}
+	}
 }

@@ -301,6 +301,7 @@ type solveStage struct {
 type integrateStage struct {
 	lplus []mgl64.Vec3 // per body, L₀ + h τ − I_w ω_free
 	w0    []mgl64.Vec3 // per body, ω at the step's start
+	turnStage
 }
 
 // projectionStage is project's state: the position projection
@@ -958,10 +959,11 @@ func (w *World) explainInvalid(err error) error {
 // bilateral rows with only an angular part on it: a hinge's two axis rows,
 // a fixed joint's three) takes the momentum balance's gyroscopic impulse at
 // the velocity the joints gave it along the held directions, not at the
-// free velocity the joints then corrected there (heldGyroscopic), and
-// turns only about the axes its joints to static and kinematic bodies
-// leave free (freeTurn): a hinge to the world holds its axis to rounding
-// under a torque across it. For a constrained body the correction is skipped when it
+// free velocity the joints then corrected there (heldGyroscopic); and the
+// turns of all bodies lose, by the least kinetic-energy correction, what
+// would change those rows (turnStage.projectTurns): the alignment moves no
+// joint's held angles, so a hinge holds its axis to rounding under a
+// torque across it. For a constrained body the correction is skipped when it
 // turns more than maxMomentumTurn in the step (a wheel spinning 8 rad per
 // step): there the difference between I_w(q⁺) ω⁺ and L⁺ is the phase of
 // the sub-step nutation, not a drift, and turning the body after it would
@@ -992,6 +994,7 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 		it.w0 = make([]mgl64.Vec3, len(w.Bodies))
 	}
 	it.w0 = it.w0[:len(w.Bodies)]
+	it.resetTurns(len(w.Bodies))
 	for i, b := range w.Bodies {
 		if !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) { // a kinematic body keeps its set velocity, a sleeping one its zero
 			v := m.Free[i]
@@ -1039,7 +1042,7 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 		}
 		iw := b.InertiaWorld()
 		l := it.lplus[i].Add(iw.Mul3x1(b.AngVel)) // L⁺, at the start pose
-		if e, n := as.eq.heldAxes(i, rs.rows, nil); n > 0 {
+		if e, n := as.eq.heldAxes(i, rs.rows); n > 0 {
 			f := &m.Free[i]
 			l = l.Add(heldGyroscopic(h, iw, it.w0[i], mgl64.Vec3{f[3], f[4], f[5]}, b.AngVel, &e, n))
 		}
@@ -1058,15 +1061,18 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 			if ang > h*b.AngVel.Len() {
 				continue
 			}
-			r := c.Mul(ang / sn)
-			if e, n := as.eq.heldAxes(i, rs.rows, w.Bodies); n > 0 {
-				r = freeTurn(r, &e, n)
-			}
-			p := body.QuatExp(r)
-			b.Rot = p.Mul(b.Rot)
-			b.Rot = b.Rot.Scale(1 / b.Rot.Len())
-			b.AngVel = p.Rotate(b.AngVel)
+			it.turn[i], it.aligned[i] = c.Mul(ang/sn), true
 		}
+	}
+	it.projectTurns(w.Bodies, rs.rows)
+	for i, b := range w.Bodies {
+		if !it.aligned[i] {
+			continue
+		}
+		p := body.QuatExp(it.turn[i])
+		b.Rot = p.Mul(b.Rot)
+		b.Rot = b.Rot.Scale(1 / b.Rot.Len())
+		b.AngVel = p.Rotate(b.AngVel)
 	}
 }
 

@@ -76,12 +76,12 @@ func slicesIndex(s []string, v string) int {
 // (at 5 it used to stop at step 123 on a singular projection) and no step
 // adds more than 5 % of the system's energy (it used to be 62.7 % at
 // budget 5, 10.9 % at 15). At 15, the paper's iteration limit, the
-// chassis drives at least 90 % of the unbudgeted path (99.8–99.9 % with
+// chassis drives at least 90 % of the unbudgeted path (99.7–99.9 % with
 // the scene's parameters changed by up to 4e-7 of their values). At 5 the
 // budget binds on most of the first 300 steps and the path is chaotic:
 // the default and five runs each changing one parameter (chassis mass,
 // friction, torque, steering or wheel mass) by ≤ 4e-7 of its value drive
-// 48–86 % of it (86 % with the defaults; 44–94 % before integrate stopped
+// 51–82 % of it (51 % with the defaults; 44–94 % before integrate stopped
 // turning hinged bodies about their held axes), so the bound there is
 // 35 %, which a run that stalls or stops early (the old stop at step 123:
 // under 5 %) still fails. Each run takes about a second.
