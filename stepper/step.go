@@ -963,9 +963,9 @@ func (w *World) explainInvalid(err error) error {
 // turns of all bodies lose, by the least kinetic-energy correction, what
 // would change those rows (turnStage.projectTurns): the alignment moves no
 // joint's held angles, so a hinge holds its axis to rounding under a
-// torque across it. For a constrained body the correction is skipped when it
-// turns more than maxMomentumTurn in the step (a wheel spinning 8 rad per
-// step): there the difference between I_w(q⁺) ω⁺ and L⁺ is the phase of
+// torque across it. For a constrained body the correction is skipped when
+// it turns more than maxMomentumTurn in the step (a wheel spinning 8 rad
+// per step): there the difference between I_w(q⁺) ω⁺ and L⁺ is the phase of
 // the sub-step nutation, not a drift, and turning the body after it would
 // fight its joints (the 500 rad/s wheel on a turning frame loses 68 % of
 // its energy with it, 2.6 % without).
