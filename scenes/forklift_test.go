@@ -119,7 +119,7 @@ func (r *recorder) Solve(dst *lcp.Result, p *lcp.Problem, s lcp.Settings) error 
 // recomputed independently with errmeasure.Compute; under Last it is the
 // last iterate. Steps on which that iterate would have added energy are
 // the safeguard's (stepper.Stats.Safeguard): there the picked x was moved
-// towards an anchor, and the step's x is checked to add none.
+// part of the way towards an anchor (0 ≤ Scale < 1).
 func TestForkliftPickIsLeastError(t *testing.T) {
 	const budget, steps = 4, 150
 	for _, m := range []errmeasure.Measure{errmeasure.Energy, errmeasure.FB, errmeasure.Residual, errmeasure.Last} {
@@ -140,15 +140,23 @@ func TestForkliftPickIsLeastError(t *testing.T) {
 				}
 				hits++
 				prob := w.LastProblem()
-				x, wx := w.LastSolution()
+				x, _ := w.LastSolution()
 				require.Len(t, rec.xs, budget)
 				if st.Safeguard.Gain > 0 {
 					guarded++
 					assert.NotEqual(t, errmeasure.AnchorNone, st.Safeguard.Anchor, "step %d", st.Step)
-					// f = ½xᵀAx + bᵀx of the applied x: the safeguard's exact
-					// balance differs from it by the position terms and the
-					// free motion's own energy; f stays below the gain removed.
-					assert.Less(t, errmeasure.Gain(prob, x, wx), st.Safeguard.Gain, "step %d", st.Step)
+					// The pick had a gain, so the largest t with none is < 1.
+					assert.GreaterOrEqual(t, st.Safeguard.Scale, 0.0, "step %d", st.Step)
+					assert.Less(t, st.Safeguard.Scale, 1.0, "step %d", st.Step)
+					// Not asserted: that f = ½xᵀAx + bᵀx of the applied x stays
+					// below the gain removed. f is not the safeguard's exact
+					// balance (it lacks the position terms and the free
+					// motion's own energy), and whether it holds depends on
+					// the trajectory: over this test's 24 runs with one scene
+					// parameter changed by ≤ 1e-7 of its value it failed on
+					// one guarded step in 2 (f 2.9 times the gain) before
+					// integrate stopped turning hinged bodies about their held
+					// axes and in 2 after (1.3 and 6.2 times).
 					continue
 				}
 				want := len(rec.xs) - 1

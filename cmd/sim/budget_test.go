@@ -73,21 +73,33 @@ func slicesIndex(s []string, v string) int {
 
 // The paper's budgeted forklift from the command line (issue 24): at
 // budgets of 5 and 15 block pivots per step the run takes all 900 steps
-// (at 5 it used to stop at step 123 on a singular projection), drives at
-// least 90 % of the unbudgeted chassis path, and no step adds more than
-// 5 % of the system's energy (it used to be 62.7 % at budget 5, 10.9 % at
-// 15). Each run takes about a second.
+// (at 5 it used to stop at step 123 on a singular projection) and no step
+// adds more than 5 % of the system's energy (it used to be 62.7 % at
+// budget 5, 10.9 % at 15). At 15, the paper's iteration limit, the
+// chassis drives at least 90 % of the unbudgeted path (99.7–99.9 % with
+// the scene's parameters changed by up to 4e-7 of their values). At 5 the
+// budget binds on most of the first 300 steps and the path is chaotic:
+// the default and five runs each changing one parameter (chassis mass,
+// friction, torque, steering or wheel mass) by ≤ 4e-7 of its value drive
+// 51–82 % of it (51 % with the defaults; 44–94 % before integrate stopped
+// turning hinged bodies about their held axes), so the bound there is
+// 35 %, which a run that stalls or stops early (the old stop at step 123:
+// under 5 %) still fails. Each run takes about a second.
 func TestRunForkliftBudgets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three 900-step forklift runs")
 	}
 	_, ref, n, _ := budgetRun(t, "forklift", "--steps", "900")
 	require.Equal(t, 900, n)
-	for _, b := range []string{"5", "15"} {
+	for _, c := range []struct {
+		b        string
+		minShare float64 // of the unbudgeted path
+	}{{"5", 0.35}, {"15", 0.9}} {
+		b := c.b
 		worst, path, n, stderr := budgetRun(t, "forklift", "--steps", "900", "--budget", b)
 		t.Logf("budget %s: path %.2f m of %.2f m (%.1f %%), worst step %.3g %% of the energy", b, path, ref, 100*path/ref, 100*worst)
 		assert.Equal(t, 900, n, "budget %s: every step", b)
-		assert.GreaterOrEqual(t, path, 0.9*ref, "budget %s", b)
+		assert.GreaterOrEqual(t, path, c.minShare*ref, "budget %s", b)
 		assert.LessOrEqual(t, worst, 0.05, "budget %s", b)
 		// A step above 1 % is named once, when it happens (at budget 5
 		// one step adds 1.5 %: a budget-bound answer, as the warning says).
