@@ -364,7 +364,11 @@ func (e *FileError) Unwrap() error { return e.Err }
 // renamed to FILE when the run ends, whether it finished, failed or was
 // interrupted (every row written stays); a failure to open an output
 // returns a *FileError and leaves no file behind, and a panic leaves the
-// outputs as FILE.partial. The writer fields of o (Trajectory, Stats,
+// outputs as FILE.partial. While it runs it holds each output's
+// OutputLock (FILE.lock, and DIR.lock for DumpDir), so a second run
+// naming an output this one writes is refused before it writes anything,
+// with a *FileError wrapping a *LockedError; two fields naming one path
+// are a *FileError too. The writer fields of o (Trajectory, Stats,
 // DumpDir, BPMD) must be unset: f names the outputs.
 func RunFiles(ctx context.Context, w *stepper.World, f Files, o Options) (rep Report, err error) {
 	if o.Trajectory != nil || o.Stats != nil || o.BPMD != nil || o.DumpDir != "" {
@@ -372,6 +376,15 @@ func RunFiles(ctx context.Context, w *stepper.World, f Files, o Options) (rep Re
 	}
 	var traj, stats *partialFile
 	var db *bpmd.Writer
+	locks, lerr := lockFiles(f)
+	defer func() { // after the outputs are committed or abandoned (defers run last first)
+		for _, l := range locks {
+			_ = l.Unlock()
+		}
+	}()
+	if lerr != nil {
+		return rep, lerr
+	}
 	committed := false
 	defer func() {
 		if !committed { // a panic or a failure to open: leave no final file
@@ -406,6 +419,11 @@ func RunFiles(ctx context.Context, w *stepper.World, f Files, o Options) (rep Re
 		if err = os.MkdirAll(f.DumpDir, 0o755); err != nil {
 			return rep, &FileError{Field: "DumpDir", Path: f.DumpDir, Err: unwrapPath(err)}
 		}
+		l, lerr := lockOutput("DumpDir", f.DumpDir)
+		if lerr != nil {
+			return rep, lerr
+		}
+		locks = append(locks, l)
 		o.DumpDir = f.DumpDir
 	}
 	if f.BPMD != "" {
@@ -432,6 +450,55 @@ func RunFiles(ctx context.Context, w *stepper.World, f Files, o Options) (rep Re
 		}
 	}
 	return rep, runErr
+}
+
+// lockFiles claims every output f names (LockOutput), in field order,
+// and returns the locks taken; on an error (a path named twice, a lock
+// held by another run) the caller unlocks those taken.
+func lockFiles(f Files) ([]*OutputLock, error) {
+	var locks []*OutputLock
+	seen := map[string]string{}
+	for _, o := range []struct{ field, path string }{
+		{"Trajectory", f.Trajectory}, {"Stats", f.Stats}, {"BPMD", f.BPMD}, {"DumpDir", f.DumpDir},
+	} {
+		if o.path == "" {
+			continue
+		}
+		abs, err := filepath.Abs(o.path)
+		if err != nil {
+			abs = o.path
+		}
+		if prev, dup := seen[abs]; dup {
+			return locks, &FileError{Field: o.field, Path: o.path, Err: fmt.Errorf("%s is also the %s output", o.path, prev)}
+		}
+		seen[abs] = o.field
+		if o.field == "DumpDir" {
+			continue // locked once it exists (RunFiles)
+		}
+		l, err := lockOutput(o.field, o.path)
+		if err != nil {
+			return locks, err
+		}
+		locks = append(locks, l)
+	}
+	return locks, nil
+}
+
+// lockOutput is LockOutput as a *FileError of field: a missing directory
+// reads as the output's own "cannot create PATH".
+func lockOutput(field, path string) (*OutputLock, error) {
+	l, err := LockOutput(filepath.Clean(path))
+	var le *LockedError
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &le):
+		return nil, &FileError{Field: field, Path: path, Err: err}
+	case errors.As(err, &pe):
+		return nil, &FileError{Field: field, Path: path, Err: fmt.Errorf("cannot create %s: %w", path, pe.Err)}
+	case err != nil:
+		return nil, &FileError{Field: field, Path: path, Err: err}
+	}
+	return l, nil
 }
 
 // unwrapPath turns an *os.PathError into "PATH: reason".
