@@ -71,55 +71,7 @@ func ReadProblem(r io.Reader) (*Problem, error) {
 // the order of the file, so that a command can warn about them; "rows",
 // the row labels of WriteLabelledProblem, is known and not returned.
 func ReadProblemKeys(r io.Reader) (*Problem, []string, error) {
-	keys, raw, err := readObject(r)
-	if err != nil {
-		return nil, nil, err
-	}
-	var ignored []string
-	for _, k := range keys {
-		switch k {
-		case "A", "b", "lo", "hi", "rows":
-		default:
-			ignored = append(ignored, k)
-		}
-	}
-	for _, k := range []string{"A", "b", "lo", "hi"} {
-		if _, ok := raw[k]; !ok {
-			return nil, ignored, fmt.Errorf("%s: missing", k)
-		}
-	}
-	var rowsRaw []json.RawMessage
-	if err := json.Unmarshal(raw["A"], &rowsRaw); err != nil || rowsRaw == nil {
-		return nil, ignored, fmt.Errorf("A: want an array of rows (arrays of numbers), got %s", abbrev(raw["A"]))
-	}
-	rows := make([][]float64, len(rowsRaw))
-	for i, rr := range rowsRaw {
-		if rows[i], err = decodeNumbers(fmt.Sprintf("A[%d]", i), rr); err != nil {
-			return nil, ignored, err
-		}
-	}
-	b, err := decodeNumbers("b", raw["b"])
-	if err != nil {
-		return nil, ignored, err
-	}
-	a, err := DenseFromRows(rows)
-	if err != nil {
-		return nil, ignored, err
-	}
-	p := &Problem{A: a, B: b}
-	if p.Lo, err = decodeBounds("lo", raw["lo"], math.Inf(-1)); err != nil {
-		return nil, ignored, err
-	}
-	if p.Hi, err = decodeBounds("hi", raw["hi"], math.Inf(1)); err != nil {
-		return nil, ignored, err
-	}
-	if r, c := a.Dims(); r == 0 && c == 0 && len(p.B) > 0 {
-		return nil, ignored, fmt.Errorf("A: is empty but b has %d entries", len(p.B))
-	}
-	if err := p.Validate(); err != nil {
-		return nil, ignored, err
-	}
-	return p, ignored, nil
+	return ReadProblemWith(r, ReadLimits{})
 }
 
 // readObject reads one JSON object and returns its keys in file order and
