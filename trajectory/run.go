@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"strings"
 
 	"github.com/gorigid/gorigid/bpmd"
@@ -43,6 +44,64 @@ type Options struct {
 	// more than this fraction of the system's energy (EnergyScale), its
 	// rows written: Run returns an *EnergyGainError. 0 = no limit.
 	MaxEnergyGain float64
+	// MaxMemory (bytes), if > 0, bounds the run's memory: before the
+	// first step Run refuses a world whose estimate is above it
+	// (stepper.World.EstimateMemory), and after each step it stops, the
+	// step's rows written, when the Go heap's objects (runtime/metrics
+	// /memory/classes/heap/objects:bytes, this process's) exceed it.
+	// Both return a *MemoryError. 0 = no limit.
+	MaxMemory int64
+}
+
+// MemoryError is Run's error when Options.MaxMemory was reached: before
+// the first step from the world's estimate (Step 0), or after step Step
+// with the heap at Heap bytes.
+type MemoryError struct {
+	Estimate stepper.MemoryEstimate // the estimate before the run
+	Limit    int64                  // Options.MaxMemory
+	Step     int                    // 0: refused before the run
+	Heap     int64                  // the heap's objects after Step (bytes)
+}
+
+func (e *MemoryError) Error() string {
+	if e.Step == 0 {
+		c := e.Estimate
+		counted := fmt.Sprintf("%d bodies, %d joints, %d contact pairs: %d rows, %d nonzeros of A", c.Bodies, c.Joints, c.Pairs, c.Rows, c.Nonzeros)
+		if c.Partial {
+			counted = "counted before stopping at the limit: " + counted
+		}
+		return fmt.Sprintf("refused before the first step: the world needs about %s, more than the memory limit of %s (%s)",
+			stepper.FormatBytes(c.Bytes), stepper.FormatBytes(e.Limit), counted)
+	}
+	return fmt.Sprintf("stopped after step %d: the heap holds %s, more than the memory limit of %s (contacts grew past the estimate of %s before the run)",
+		e.Step, stepper.FormatBytes(e.Heap), stepper.FormatBytes(e.Limit), stepper.FormatBytes(e.Estimate.Bytes))
+}
+
+// checkMemory estimates w's memory within limit and returns a
+// *MemoryError when it is above.
+func checkMemory(w *stepper.World, limit int64) (stepper.MemoryEstimate, error) {
+	est := w.EstimateMemory(limit)
+	if est.Bytes > limit {
+		return est, &MemoryError{Estimate: est, Limit: limit}
+	}
+	return est, nil
+}
+
+// heapWatch reads the Go heap's object bytes without allocating.
+type heapWatch struct{ s [1]metrics.Sample }
+
+func newHeapWatch() *heapWatch {
+	h := &heapWatch{}
+	h.s[0].Name = "/memory/classes/heap/objects:bytes"
+	return h
+}
+
+func (h *heapWatch) bytes() int64 {
+	metrics.Read(h.s[:])
+	if h.s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(h.s[0].Value.Uint64())
 }
 
 // EnergyWarnFraction is the fraction of the system's energy above which a
@@ -213,6 +272,12 @@ func (e *InterruptedError) Unwrap() error { return e.Err }
 // its state is not finite: stepper.ErrNonFinite), and Run returns the
 // step's error. The Report counts what was done in every case.
 func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
+	return run(ctx, w, o, nil)
+}
+
+// run is Run; est, if not nil, is w's memory estimate for o.MaxMemory,
+// already checked (RunFiles checks it before creating its files).
+func run(ctx context.Context, w *stepper.World, o Options, est *stepper.MemoryEstimate) (Report, error) {
 	var rep Report
 	if o.Steps < 0 {
 		return rep, fmt.Errorf("trajectory: Options.Steps: must be ≥ 0, got %d", o.Steps)
@@ -231,6 +296,20 @@ func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
 	var rec *bpmd.Recorder
 	if o.BPMD != nil {
 		rec = bpmd.NewRecorder(w)
+	}
+	var heap *heapWatch
+	if o.MaxMemory < 0 {
+		return rep, fmt.Errorf("trajectory: Options.MaxMemory: must be ≥ 0 bytes, got %d", o.MaxMemory)
+	}
+	if o.MaxMemory > 0 {
+		if est == nil {
+			e, err := checkMemory(w, o.MaxMemory)
+			if err != nil {
+				return rep, err
+			}
+			est = &e
+		}
+		heap = newHeapWatch()
 	}
 	w.Settings.Context = ctx // a signal stops a long solve too, not only between steps
 	if o.Trajectory != nil {
@@ -301,6 +380,11 @@ func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
 		if gain != nil && o.MaxEnergyGain > 0 && gain.Fraction() > o.MaxEnergyGain {
 			return rep, &EnergyGainError{Gain: *gain, Limit: o.MaxEnergyGain, Of: o.Steps}
 		}
+		if heap != nil && k < o.Steps {
+			if b := heap.bytes(); b > o.MaxMemory {
+				return rep, &MemoryError{Estimate: *est, Limit: o.MaxMemory, Step: k, Heap: b}
+			}
+		}
 		if ctx.Err() != nil && k < o.Steps {
 			return rep, &InterruptedError{Step: k, Of: o.Steps, Err: ctx.Err()}
 		}
@@ -368,11 +452,20 @@ func (e *FileError) Unwrap() error { return e.Err }
 // OutputLock (FILE.lock, and DIR.lock for DumpDir), so a second run
 // naming an output this one writes is refused before it writes anything,
 // with a *FileError wrapping a *LockedError; two fields naming one path
-// are a *FileError too. The writer fields of o (Trajectory, Stats,
-// DumpDir, BPMD) must be unset: f names the outputs.
+// are a *FileError too. A world above o.MaxMemory is refused before any
+// file is created. The writer fields of o (Trajectory, Stats, DumpDir,
+// BPMD) must be unset: f names the outputs.
 func RunFiles(ctx context.Context, w *stepper.World, f Files, o Options) (rep Report, err error) {
 	if o.Trajectory != nil || o.Stats != nil || o.BPMD != nil || o.DumpDir != "" {
 		return rep, errors.New("trajectory: RunFiles: the outputs are named by Files; leave Options' Trajectory, Stats, DumpDir and BPMD unset")
+	}
+	var est *stepper.MemoryEstimate
+	if o.MaxMemory > 0 { // refused before any file is created
+		e, err := checkMemory(w, o.MaxMemory)
+		if err != nil {
+			return rep, err
+		}
+		est = &e
 	}
 	var traj, stats *partialFile
 	var db *bpmd.Writer
@@ -432,7 +525,7 @@ func RunFiles(ctx context.Context, w *stepper.World, f Files, o Options) (rep Re
 		}
 		o.BPMD = db
 	}
-	rep, runErr := Run(ctx, w, o)
+	rep, runErr := run(ctx, w, o, est)
 	committed = true
 	if db != nil {
 		if err := db.Close(); err != nil && runErr == nil {

@@ -99,15 +99,17 @@ var flagPlaceholders = map[string]string{
 	"form": "FORM", "tol": "T", "timeout": "D", "ack-wait": "D", "addr": "HOST:PORT",
 	"nats": "URL", "store": "DIR", "dump-mlcp": "DIR", "bpmd": "FILE.h5",
 	"stats": "FILE", "scene": "SCENE", "name": "NAME", "out": "PATH",
+	"max-memory": "SIZE",
 }
 
 // flagUnits are the units of the flags that have one; a flag not listed is
 // a count, a choice, a path or a name ("-", as in sim list).
 var flagUnits = map[string]string{
-	"dt":       "s",
-	"timeout":  "duration",
-	"ack-wait": "duration",
-	"tol":      "1 (× E₀)",
+	"dt":         "s",
+	"timeout":    "duration",
+	"max-memory": "bytes (512MiB, 2GB; 0 = none)",
+	"ack-wait":   "duration",
+	"tol":        "1 (× E₀)",
 }
 
 // WriteCommandHelp writes the help of fs's command: synopsis, description
