@@ -78,13 +78,9 @@ func ReadProblemKeys(r io.Reader) (*Problem, []string, error) {
 // their raw values. A key given twice, a value that is not an object and
 // trailing data are errors.
 func readObject(r io.Reader) ([]string, map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(r)
-	tok, err := dec.Token()
+	dec, err := openObject(r)
 	if err != nil {
-		return nil, nil, jsonError(err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil, fmt.Errorf("want a JSON object, got %v", tok)
+		return nil, nil, err
 	}
 	var keys []string
 	raw := map[string]json.RawMessage{}
@@ -111,6 +107,20 @@ func readObject(r io.Reader) ([]string, map[string]json.RawMessage, error) {
 		return nil, nil, err
 	}
 	return keys, raw, nil
+}
+
+// openObject starts decoding r, whose value must be a JSON object, and
+// reads its opening brace.
+func openObject(r io.Reader) (*json.Decoder, error) {
+	dec := json.NewDecoder(r)
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonError(err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("want a JSON object, got %v", tok)
+	}
+	return dec, nil
 }
 
 // inObject is jsonError for errors after the opening brace, where the end

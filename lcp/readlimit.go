@@ -72,13 +72,9 @@ func DenseProblemBytes(n int) int64 {
 // lim.Context is checked before each row. Errors are ReadProblemKeys',
 // plus a *MemoryError above the limit and the context's error wrapped.
 func ReadProblemWith(r io.Reader, lim ReadLimits) (*Problem, []string, error) {
-	dec := json.NewDecoder(r)
-	tok, err := dec.Token()
+	dec, err := openObject(r)
 	if err != nil {
-		return nil, nil, jsonError(err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil, fmt.Errorf("want a JSON object, got %v", tok)
+		return nil, nil, err
 	}
 	var ignored []string
 	seen := map[string]bool{}

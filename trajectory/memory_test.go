@@ -6,48 +6,27 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/go-gl/mathgl/mgl64"
-	"github.com/gorigid/gorigid/body"
-	"github.com/gorigid/gorigid/contact"
-	"github.com/gorigid/gorigid/stepper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// sphereClump is n spheres of radius 0.1 m all centred at one point.
-func sphereClump(t *testing.T, n int) *stepper.World {
-	w, err := stepper.New(stepper.DefaultSettings())
-	require.NoError(t, err)
-	for range n {
-		b, err := body.New(body.Params{Mass: 1, Inertia: body.SphereInertia(1, 0.1), Pos: mgl64.Vec3{0, 0, 1}, Rot: mgl64.QuatIdent()})
-		require.NoError(t, err)
-		k, err := w.AddBody(b)
-		require.NoError(t, err)
-		_, err = w.AddGeom(stepper.Geom{Body: k, Shape: contact.Shape{Kind: contact.Sphere, Radius: 0.1}, Material: stepper.Material{Friction: 0.5}})
-		require.NoError(t, err)
-	}
-	return w
-}
-
-// Issue 28: 2 000 spheres at one point grew memory for 24 s in step 1.
-// With a 1 GiB limit the run is refused before its first step, from the
-// estimate, and RunFiles creates no file; the same world under Run takes
-// no step either.
+// A chain of 10 000 links (50 000 joint rows, 894 MiB estimated) under a
+// 100 MiB limit is refused before its first step, from the estimate, and
+// RunFiles creates no file; the same world under Run takes no step either.
 func TestMaxMemoryRefusesBeforeTheRun(t *testing.T) {
-	w := sphereClump(t, 2000)
+	w := scene(t, "chain6", map[string]string{"links": "10000"})
 	dir := t.TempDir()
 	_, err := RunFiles(context.Background(), w, Files{Trajectory: filepath.Join(dir, "t.csv"), Stats: filepath.Join(dir, "s.csv")},
-		Options{Steps: 10, MaxMemory: 1 << 30})
+		Options{Steps: 10, MaxMemory: 100 << 20})
 	var me *MemoryError
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, 0, me.Step)
-	assert.Greater(t, me.Estimate.Bytes, int64(1<<30))
-	assert.True(t, me.Estimate.Partial)
-	assert.Contains(t, err.Error(), "refused before the first step: the world needs about ")
-	assert.Contains(t, err.Error(), "more than the memory limit of 1 GiB")
+	assert.Equal(t, 50000, me.Estimate.Rows)
+	assert.False(t, me.Estimate.Partial, "joints are counted whole")
+	assert.EqualError(t, err, "refused before the first step: the world needs about 894 MiB, more than the memory limit of 100 MiB (10000 bodies, 10000 joints, 0 contact pairs: 50000 rows, 999925 nonzeros of A)")
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	assert.Empty(t, files)
-	rep, err := Run(context.Background(), w, Options{Steps: 10, MaxMemory: 1 << 30})
+	rep, err := Run(context.Background(), w, Options{Steps: 10, MaxMemory: 100 << 20})
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, 0, rep.Steps)
 	assert.Equal(t, 0, w.Steps())

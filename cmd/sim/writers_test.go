@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -30,12 +29,7 @@ func TestRunTwoWritersOneOutput(t *testing.T) {
 	}
 	dir := t.TempDir()
 	traj, stats := filepath.Join(dir, "t.csv"), filepath.Join(dir, "s.csv")
-	a := exec.Command(os.Args[0], "run", "chain6", "--steps", "100000000", "--quiet", "--out", traj, "--stats", stats)
-	a.Env = append(os.Environ(), "SIM_TEST_MAIN=1")
-	var aErr bytes.Buffer
-	a.Stderr = &aErr
-	require.NoError(t, a.Start())
-	t.Cleanup(func() { _ = a.Process.Kill() })
+	a, _, aErr := startSim(t, "run", "chain6", "--steps", "100000000", "--quiet", "--out", traj, "--stats", stats)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		fi, err := os.Stat(stats + trajectory.PartialSuffix)
@@ -50,11 +44,8 @@ func TestRunTwoWritersOneOutput(t *testing.T) {
 	assert.Equal(t, strconv.Itoa(a.Process.Pid)+"\n", string(lock))
 
 	want := fmt.Sprintf("sim: --out: %s is being written by another run (process %d); wait for it to finish or write elsewhere", traj, a.Process.Pid)
-	b := exec.Command(os.Args[0], "run", "pendulum", "--steps", "5", "--quiet", "--out", traj)
-	b.Env = append(os.Environ(), "SIM_TEST_MAIN=1")
-	var bErr bytes.Buffer
-	b.Stderr = &bErr
-	err = b.Run()
+	b, _, bErr := startSim(t, "run", "pendulum", "--steps", "5", "--quiet", "--out", traj)
+	err = b.Wait()
 	var ee *exec.ExitError
 	require.True(t, errors.As(err, &ee), "%v: %s", err, bErr.String())
 	assert.Equal(t, 2, ee.ExitCode())
