@@ -1,10 +1,14 @@
 package stepper
 
 import (
+	"bufio"
 	"cmp"
 	"fmt"
 	"math"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/gorigid/gorigid/contact"
 )
@@ -188,4 +192,44 @@ func (w *World) EstimateMemory(limit int64) MemoryEstimate {
 	}
 	e.Bytes = bytes()
 	return e
+}
+
+// FallbackMemoryLimit is DefaultMemoryLimit where the machine's memory
+// cannot be read (no /proc/meminfo): 4 GiB.
+const FallbackMemoryLimit = 4 << 30
+
+// DefaultMemoryLimit is the memory limit the commands default to (sim run
+// and sim mlcp solve --max-memory): half of the machine's memory (MemTotal
+// of /proc/meminfo), in whole MiB, or FallbackMemoryLimit where that
+// cannot be read. Half leaves room for the rest of the machine and for
+// what an estimate misses.
+func DefaultMemoryLimit() int64 {
+	if total, ok := machineMemory("/proc/meminfo"); ok {
+		return total / 2 &^ (1<<20 - 1)
+	}
+	return FallbackMemoryLimit
+}
+
+// machineMemory reads MemTotal (kB) from a meminfo file, in bytes.
+func machineMemory(path string) (int64, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(rest)
+		if len(fields) == 2 && fields[1] == "kB" {
+			if kb, err := strconv.ParseInt(fields[0], 10, 64); err == nil && kb > 0 && kb < math.MaxInt64/1024 {
+				return kb * 1024, true
+			}
+		}
+		return 0, false
+	}
+	return 0, false
 }

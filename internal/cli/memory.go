@@ -1,53 +1,18 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/gorigid/gorigid/stepper"
 )
 
-// FallbackMaxMemory is the default memory limit where the machine's
-// memory cannot be read (no /proc/meminfo): 4 GiB.
-const FallbackMaxMemory = 4 << 30
-
-// DefaultMaxMemory is the default of --max-memory: half of the machine's
-// memory (MemTotal of /proc/meminfo), or FallbackMaxMemory where that
-// cannot be read. Half leaves room for the rest of the machine, and for
-// the Go heap's growth past its estimate between collections.
-func DefaultMaxMemory() int64 {
-	if total, ok := machineMemory("/proc/meminfo"); ok {
-		return total / 2 &^ (1<<20 - 1) // whole MiB, as the flag writes it
-	}
-	return FallbackMaxMemory
-}
-
-// machineMemory reads MemTotal (kB) from a meminfo file, in bytes.
-func machineMemory(path string) (int64, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:")
-		if !ok {
-			continue
-		}
-		fields := strings.Fields(rest)
-		if len(fields) == 2 && fields[1] == "kB" {
-			if kb, err := strconv.ParseInt(fields[0], 10, 64); err == nil && kb > 0 && kb < math.MaxInt64/1024 {
-				return kb * 1024, true
-			}
-		}
-		return 0, false
-	}
-	return 0, false
-}
+// DefaultMaxMemory is the default of --max-memory:
+// stepper.DefaultMemoryLimit, half the machine's memory in whole MiB.
+func DefaultMaxMemory() int64 { return stepper.DefaultMemoryLimit() }
 
 // ParseBytes reads a size: a number with an optional unit B, KB, MB, GB,
 // TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), any case,
