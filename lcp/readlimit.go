@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // ReadLimits bounds ReadProblemWith: the memory the problem may take and
@@ -31,20 +33,7 @@ type MemoryError struct {
 
 func (e *MemoryError) Error() string {
 	return fmt.Sprintf("a dense %d-row problem needs about %s to read and solve, more than the limit of %s",
-		e.N, formatBytes(e.Bytes), formatBytes(e.Limit))
-}
-
-// formatBytes writes a byte count with a binary prefix: "1.5 GiB".
-func formatBytes(b int64) string {
-	if b < 1024 {
-		return fmt.Sprintf("%d B", b)
-	}
-	x, i := float64(b), -1
-	for x >= 1024 && i < 5 {
-		x /= 1024
-		i++
-	}
-	return fmt.Sprintf("%.3g %ciB", x, "KMGTPE"[i])
+		e.N, num.FormatBytes(e.Bytes), num.FormatBytes(e.Limit))
 }
 
 // DenseProblemBytes is the peak heap (bytes) of reading an n-row problem
@@ -224,7 +213,7 @@ func readRows(dec *json.Decoder, lim ReadLimits, state func(n int) error) (*Dens
 			return nil, fmt.Errorf("A[%d]: has %d entries, row 0 has %d", rows, len(row), cols)
 		}
 		if rows >= cols && lim.MaxBytes > 0 && int64(rows+1)*int64(cols)*8 > lim.MaxBytes {
-			return nil, fmt.Errorf("A: has more than %d rows of %d entries, beyond the memory limit of %s", rows, cols, formatBytes(lim.MaxBytes))
+			return nil, fmt.Errorf("A: has more than %d rows of %d entries, beyond the memory limit of %s", rows, cols, num.FormatBytes(lim.MaxBytes))
 		}
 		data = append(data, row...)
 		rows++

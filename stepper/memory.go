@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // MemoryEstimate is what a World's step is expected to hold, from its
@@ -41,25 +42,11 @@ type MemoryEstimate struct {
 
 func (e MemoryEstimate) String() string {
 	s := fmt.Sprintf("%d bodies, %d geoms, %d joints; %d contact pairs, %d rows, %d nonzeros of A: %s",
-		e.Bodies, e.Geoms, e.Joints, e.Pairs, e.Rows, e.Nonzeros, FormatBytes(e.Bytes))
+		e.Bodies, e.Geoms, e.Joints, e.Pairs, e.Rows, e.Nonzeros, num.FormatBytes(e.Bytes))
 	if e.Partial {
 		s = "at least " + s
 	}
 	return s
-}
-
-// FormatBytes writes a byte count with a binary prefix: "1.5 GiB".
-func FormatBytes(b int64) string {
-	const unit = 1024
-	if b < unit {
-		return fmt.Sprintf("%d B", b)
-	}
-	x, i := float64(b), -1
-	for x >= unit && i < 5 {
-		x /= unit
-		i++
-	}
-	return fmt.Sprintf("%.3g %ciB", x, "KMGTPE"[i])
 }
 
 // The memory model's constants (bytes), fitted to the live heap

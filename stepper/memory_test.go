@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/scenes"
 	"github.com/gorigid/gorigid/stepper"
 	"github.com/stretchr/testify/assert"
@@ -97,10 +98,10 @@ func TestEstimateMemoryMatchesTheFirstStep(t *testing.T) {
 		runtime.ReadMemStats(&b)
 		live := int64(b.HeapAlloc) - int64(a.HeapAlloc)
 		runtime.KeepAlive(w)
-		t.Logf("%s %v: %v; live heap %s", c.scene, c.set, e, stepper.FormatBytes(live))
+		t.Logf("%s %v: %v; live heap %s", c.scene, c.set, e, num.FormatBytes(live))
 		if e.Rows > 5000 { // small worlds are dominated by the fixed terms
 			ratio := float64(e.Bytes) / 2 / float64(live) // Bytes is twice the live estimate
-			assert.InDelta(t, 1, ratio, 0.5, "%s: estimated live %s, measured %s", c.scene, stepper.FormatBytes(e.Bytes/2), stepper.FormatBytes(live))
+			assert.InDelta(t, 1, ratio, 0.5, "%s: estimated live %s, measured %s", c.scene, num.FormatBytes(e.Bytes/2), num.FormatBytes(live))
 		}
 	}
 }

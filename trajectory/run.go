@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gorigid/gorigid/bpmd"
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/stepper"
 )
@@ -72,10 +73,10 @@ func (e *MemoryError) Error() string {
 			counted = "counted before stopping at the limit: " + counted
 		}
 		return fmt.Sprintf("refused before the first step: the world needs about %s, more than the memory limit of %s (%s)",
-			stepper.FormatBytes(c.Bytes), stepper.FormatBytes(e.Limit), counted)
+			num.FormatBytes(c.Bytes), num.FormatBytes(e.Limit), counted)
 	}
 	return fmt.Sprintf("stopped after step %d: the heap holds %s, more than the memory limit of %s (contacts grew past the estimate of %s before the run)",
-		e.Step, stepper.FormatBytes(e.Heap), stepper.FormatBytes(e.Limit), stepper.FormatBytes(e.Estimate.Bytes))
+		e.Step, num.FormatBytes(e.Heap), num.FormatBytes(e.Limit), num.FormatBytes(e.Estimate.Bytes))
 }
 
 // checkMemory estimates w's memory within limit and returns a
