@@ -16,13 +16,18 @@ const LockSuffix = ".lock"
 
 // OutputLock is a run's exclusive claim on an output path: the file
 // PATH.lock, created only if it does not exist (O_EXCL) and holding the
-// owner's process id. A second run asking for the same path, in this or
-// another process, is refused with a *LockedError while the owner lives;
-// a lock left by a process that no longer exists (kill -9) is taken over.
+// owner's process id and host name ("1234 host"). A second run asking for
+// the same path, in this or another process, is refused with a
+// *LockedError while the owner lives; a lock left by a process of this
+// host that no longer exists (kill -9) is taken over. A lock of another
+// host (a shared file system) is never taken to be stale.
 type OutputLock struct {
 	path, lock string
 	pid        int
 }
+
+// lockHost is this machine's name as locks record it ("" if unknown).
+var lockHost, _ = os.Hostname()
 
 // LockedError is LockOutput's error when a live run holds PATH.lock.
 type LockedError struct {
@@ -58,7 +63,7 @@ func LockOutput(path string) (*OutputLock, error) {
 	for attempt := 0; ; attempt++ {
 		f, err := os.OpenFile(l.lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil {
-			_, werr := f.WriteString(strconv.Itoa(l.pid) + "\n")
+			_, werr := f.WriteString(strconv.Itoa(l.pid) + " " + strings.Join(strings.Fields(lockHost), "_") + "\n")
 			if cerr := f.Close(); werr == nil {
 				werr = cerr
 			}
@@ -85,16 +90,24 @@ func LockOutput(path string) (*OutputLock, error) {
 }
 
 // readLock returns the pid a lock file names and whether the lock is
-// stale: its process does not run, or it stayed empty past lockGrace.
+// stale: its process, of this host, does not run, or it stayed empty
+// past lockGrace.
 func readLock(lock string) (pid int, stale bool) {
 	b, err := os.ReadFile(lock)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, true // removed meanwhile: try again
 	}
-	pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
+	f := strings.Fields(string(b))
+	var perr error = errors.New("empty")
+	if len(f) > 0 {
+		pid, perr = strconv.Atoi(f[0])
+	}
 	if err != nil || perr != nil || pid <= 0 {
 		fi, serr := os.Stat(lock)
 		return 0, serr == nil && time.Since(fi.ModTime()) > lockGrace
+	}
+	if len(f) > 1 && f[1] != strings.Join(strings.Fields(lockHost), "_") {
+		return pid, false // another host's process: cannot tell
 	}
 	return pid, !processAlive(pid)
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -74,8 +75,9 @@ func TestConcurrentRunsOneOutput(t *testing.T) {
 }
 
 // A lock left by a killed run (its process gone) is taken over and
-// removed at the end; a lock of a live process is not; an empty lock is
-// being written by its creator for 10 s and stale after.
+// removed at the end; a lock of a live process is not, nor one naming
+// another host; an empty lock is being written by its creator for 10 s
+// and stale after.
 func TestStaleLockTakenOver(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("a dead owner is told from a live one on Unix only (processAlive)")
@@ -91,12 +93,18 @@ func TestStaleLockTakenOver(t *testing.T) {
 	assert.NoFileExists(t, out+LockSuffix)
 	assert.FileExists(t, out)
 
+	// The dead pid on another host (a shared file system): not stale.
+	require.NoError(t, os.WriteFile(out+LockSuffix, []byte(strconv.Itoa(dead.Process.Pid)+" elsewhere.example\n"), 0o644))
+	_, err = LockOutput(out)
+	var le *LockedError
+	require.ErrorAs(t, err, &le, "another host's lock is held")
+	assert.Equal(t, dead.Process.Pid, le.PID)
+
 	live := exec.Command("sleep", "30")
 	require.NoError(t, live.Start())
 	defer func() { _ = live.Process.Kill(); _ = live.Wait() }()
 	require.NoError(t, os.WriteFile(out+LockSuffix, []byte(fmt.Sprintln(live.Process.Pid)), 0o644))
 	_, err = LockOutput(out)
-	var le *LockedError
 	require.ErrorAs(t, err, &le)
 	assert.Equal(t, live.Process.Pid, le.PID)
 	assert.Contains(t, err.Error(), fmt.Sprintf("by another run (process %d)", live.Process.Pid))
@@ -110,7 +118,7 @@ func TestStaleLockTakenOver(t *testing.T) {
 	l, err := LockOutput(out)
 	require.NoError(t, err, "an empty lock older than lockGrace is stale")
 	b, _ := os.ReadFile(out + LockSuffix)
-	assert.Equal(t, strconv.Itoa(os.Getpid())+"\n", string(b))
+	assert.Equal(t, strconv.Itoa(os.Getpid())+" "+strings.Join(strings.Fields(lockHost), "_")+"\n", string(b))
 	require.NoError(t, l.Unlock())
 	require.NoError(t, l.Unlock(), "twice is a no-op")
 	assert.NoFileExists(t, out+LockSuffix)
