@@ -90,6 +90,9 @@ func TestRunAndSolveRefuseAboveTheMemoryLimit(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Empty(t, stdout)
 	oneLine(t, stderr, "sim: "+problem+": a dense 20000-row problem needs about 11.9 GiB to read and solve, more than the limit of 4 GiB (--max-memory); refused before reading the rest of the file\n")
+	_, stderr, code = runSim(t, "mlcp", "errors", problem, problem, "--max-memory", "4GiB")
+	assert.Equal(t, 2, code)
+	oneLine(t, stderr, "sim: "+problem+": a dense 20000-row problem needs about 11.9 GiB")
 	if cli.DefaultMaxMemory() < lcp.DenseProblemBytes(n) {
 		_, stderr, code = runSim(t, "mlcp", "solve", problem)
 		assert.Equal(t, 2, code, "the default limit refuses it on this machine")

@@ -85,7 +85,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		case "solve":
 			return mlcpSolve(ctx, args[2:], stdout, stderr)
 		case "errors":
-			return mlcpErrors(args[2:], stdout, stderr)
+			return mlcpErrors(ctx, args[2:], stdout, stderr)
 		case "-h", "-help", "--help", "help":
 			writeMLCPHelp(stdout)
 			return nil

@@ -15,15 +15,11 @@ import (
 	"github.com/gorigid/gorigid/lcp"
 )
 
-// readProblemFile reads a problem file; unknown keys (a name, a source, a
-// reference solution) are ignored with one warning line on stderr.
-func readProblemFile(path string, stderr io.Writer) (*lcp.Problem, error) {
-	return readProblemLimited(path, stderr, lcp.ReadLimits{})
-}
-
-// readProblemLimited is readProblemFile within lim (lcp.ReadProblemWith):
-// a problem above lim.MaxBytes is a usage error naming --max-memory, a
-// done lim.Context stops the reading with an error naming the row.
+// readProblemLimited reads a problem file within lim
+// (lcp.ReadProblemWith): unknown keys (a name, a source, a reference
+// solution) are ignored with one warning line on stderr, a problem above
+// lim.MaxBytes is a usage error naming --max-memory, a done lim.Context
+// stops the reading with an error naming the row.
 func readProblemLimited(path string, stderr io.Writer, lim lcp.ReadLimits) (*lcp.Problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -193,8 +189,10 @@ var solutionKeys = map[string]bool{
 }
 
 // mlcpErrors implements `sim mlcp errors`.
-func mlcpErrors(args []string, stdout, stderr io.Writer) error {
+func mlcpErrors(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("mlcp errors")
+	maxMem := &cli.MemoryFlag{Bytes: cli.DefaultMaxMemory()}
+	fs.Var(maxMem, "max-memory", "refuse a problem whose dense A needs more than this, once the file states its size; default half the machine's memory")
 	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -202,8 +200,11 @@ func mlcpErrors(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 2 {
 		return cli.Usagef("mlcp errors: want PROBLEM and CANDIDATE files, got %d arguments", len(pos))
 	}
-	p, err := readProblemFile(pos[0], stderr)
-	if err != nil {
+	p, err := readProblemLimited(pos[0], stderr, lcp.ReadLimits{MaxBytes: maxMem.Bytes, Context: ctx})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return cli.Interruptedf("mlcp errors: interrupted while reading: %v", err)
+	case err != nil:
 		return err
 	}
 	f, err := os.Open(pos[1])
