@@ -71,68 +71,16 @@ func ReadProblem(r io.Reader) (*Problem, error) {
 // the order of the file, so that a command can warn about them; "rows",
 // the row labels of WriteLabelledProblem, is known and not returned.
 func ReadProblemKeys(r io.Reader) (*Problem, []string, error) {
-	keys, raw, err := readObject(r)
-	if err != nil {
-		return nil, nil, err
-	}
-	var ignored []string
-	for _, k := range keys {
-		switch k {
-		case "A", "b", "lo", "hi", "rows":
-		default:
-			ignored = append(ignored, k)
-		}
-	}
-	for _, k := range []string{"A", "b", "lo", "hi"} {
-		if _, ok := raw[k]; !ok {
-			return nil, ignored, fmt.Errorf("%s: missing", k)
-		}
-	}
-	var rowsRaw []json.RawMessage
-	if err := json.Unmarshal(raw["A"], &rowsRaw); err != nil || rowsRaw == nil {
-		return nil, ignored, fmt.Errorf("A: want an array of rows (arrays of numbers), got %s", abbrev(raw["A"]))
-	}
-	rows := make([][]float64, len(rowsRaw))
-	for i, rr := range rowsRaw {
-		if rows[i], err = decodeNumbers(fmt.Sprintf("A[%d]", i), rr); err != nil {
-			return nil, ignored, err
-		}
-	}
-	b, err := decodeNumbers("b", raw["b"])
-	if err != nil {
-		return nil, ignored, err
-	}
-	a, err := DenseFromRows(rows)
-	if err != nil {
-		return nil, ignored, err
-	}
-	p := &Problem{A: a, B: b}
-	if p.Lo, err = decodeBounds("lo", raw["lo"], math.Inf(-1)); err != nil {
-		return nil, ignored, err
-	}
-	if p.Hi, err = decodeBounds("hi", raw["hi"], math.Inf(1)); err != nil {
-		return nil, ignored, err
-	}
-	if r, c := a.Dims(); r == 0 && c == 0 && len(p.B) > 0 {
-		return nil, ignored, fmt.Errorf("A: is empty but b has %d entries", len(p.B))
-	}
-	if err := p.Validate(); err != nil {
-		return nil, ignored, err
-	}
-	return p, ignored, nil
+	return ReadProblemWith(r, ReadLimits{})
 }
 
 // readObject reads one JSON object and returns its keys in file order and
 // their raw values. A key given twice, a value that is not an object and
 // trailing data are errors.
 func readObject(r io.Reader) ([]string, map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(r)
-	tok, err := dec.Token()
+	dec, err := openObject(r)
 	if err != nil {
-		return nil, nil, jsonError(err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil, fmt.Errorf("want a JSON object, got %v", tok)
+		return nil, nil, err
 	}
 	var keys []string
 	raw := map[string]json.RawMessage{}
@@ -159,6 +107,20 @@ func readObject(r io.Reader) ([]string, map[string]json.RawMessage, error) {
 		return nil, nil, err
 	}
 	return keys, raw, nil
+}
+
+// openObject starts decoding r, whose value must be a JSON object, and
+// reads its opening brace.
+func openObject(r io.Reader) (*json.Decoder, error) {
+	dec := json.NewDecoder(r)
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonError(err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("want a JSON object, got %v", tok)
+	}
+	return dec, nil
 }
 
 // inObject is jsonError for errors after the opening brace, where the end

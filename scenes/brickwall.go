@@ -9,6 +9,10 @@ import (
 	"github.com/gorigid/gorigid/stepper"
 )
 
+// MaxWallRows is the largest number of rows of a brick wall
+// (BrickWallParams.Rows: 2 500 bricks).
+const MaxWallRows = 1000
+
 // BrickWallParams describes the brick wall of Enzenhöfer et al. 2019 §5.2
 // (Fig. 8): bricks in masonry (running) bond on the ground, rows
 // alternating three and two bricks, the bottom row three, rows of two
@@ -48,8 +52,8 @@ func BrickWall(p BrickWallParams) (*stepper.World, error) {
 // brickWallSpec describes the wall as a scene file: the ground plane as a
 // world shape, bricks "brickR-K" (row R from the bottom, K from the left).
 func brickWallSpec(p BrickWallParams) (*SceneSpec, error) {
-	if p.Rows < 1 || p.Rows > 1000 {
-		return nil, fmt.Errorf("brickwall: Rows: must be in [1, 1000], got %d", p.Rows)
+	if p.Rows < 1 || p.Rows > MaxWallRows {
+		return nil, fmt.Errorf("brickwall: Rows: must be in [1, %d], got %d", MaxWallRows, p.Rows)
 	}
 	if err := checkFields("brickwall", false, field{"Gap", "m", p.Gap}, field{"Friction", "", p.Friction}); err != nil {
 		return nil, err

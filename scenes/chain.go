@@ -10,12 +10,15 @@ import (
 	"github.com/gorigid/gorigid/stepper"
 )
 
+// MaxChainLinks is the largest number of links of a chain (ChainParams.Links).
+const MaxChainLinks = 10000
+
 // ChainParams describes a planar chain of thin rods joined by hinges about
 // the world y axis, its first link pinned to the world at the origin,
 // released from rest along +x (horizontal). A chain of one link is the
 // pendulum.
 type ChainParams struct {
-	Links  int     // number of links, ≥ 1
+	Links  int     // number of links, 1 to MaxChainLinks
 	Length float64 // link length (m)
 	Mass   float64 // link mass (kg)
 	Radius float64 // rod radius for the inertia about its own axis (m)
@@ -53,8 +56,8 @@ func Chain(p ChainParams) (*stepper.World, error) {
 // "linki", hinged to the previous link (the world for the first) at its
 // start point about world y.
 func chainSpec(p ChainParams) (*SceneSpec, error) {
-	if p.Links < 1 {
-		return nil, fmt.Errorf("chain: Links: must be ≥ 1, got %d", p.Links)
+	if p.Links < 1 || p.Links > MaxChainLinks {
+		return nil, fmt.Errorf("chain: Links: must be in [1, %d], got %d", MaxChainLinks, p.Links)
 	}
 	if err := checkFields("chain", true, field{"Length", "", p.Length}, field{"Mass", "", p.Mass}, field{"Radius", "", p.Radius}); err != nil {
 		return nil, err
@@ -110,14 +113,14 @@ func init() {
 func declareChain(links bool) func(ps *ParamSet, p *ChainParams) {
 	return func(ps *ParamSet, p *ChainParams) {
 		if links {
-			ps.Int("links", "", "number of links", &p.Links).Min(1)
+			ps.Int("links", "", "number of links", &p.Links).Range(1, MaxChainLinks)
 		}
-		ps.Float("length", "m", "link length", &p.Length).Positive()
-		ps.Float("mass", "kg", "link mass", &p.Mass).Positive()
-		ps.Float("radius", "m", "rod radius (inertia about the rod axis)", &p.Radius).Positive()
-		ps.Float("angle", "rad", "release angle below the horizontal", &p.Angle)
+		ps.Float("length", "m", "link length", &p.Length).Positive().Max(maxSize)
+		ps.Float("mass", "kg", "link mass", &p.Mass).Positive().Max(maxMass)
+		ps.Float("radius", "m", "rod radius (inertia about the rod axis)", &p.Radius).Positive().Max(maxSize)
+		ps.Float("angle", "rad", "release angle below the horizontal", &p.Angle).Range(-fullTurn, fullTurn)
 		ps.Var("stabilization", "", "regularized|none|baumgarte|post", stabilizationValue{&p.Settings.Stabilization})
-		ps.Float("baumgarte", "1/s", "Baumgarte constant β (stabilization=baumgarte)", &p.Settings.Baumgarte).Min(0)
+		ps.Float("baumgarte", "1/s", "Baumgarte constant β (stabilization=baumgarte)", &p.Settings.Baumgarte).Range(0, maxRate)
 	}
 }
 

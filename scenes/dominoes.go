@@ -135,12 +135,12 @@ func spiralNext(theta, pitch float64) float64 {
 
 // declareDominoes binds DominoesParams.
 func declareDominoes(ps *ParamSet, p *DominoesParams) {
-	ps.Int("count", "", fmt.Sprintf("number of dominoes, 0.02 × 0.1 × 0.2 m (at most %d)", MaxDominoes), &p.Count).Min(1)
+	ps.Int("count", "", fmt.Sprintf("number of dominoes, 0.02 × 0.1 × 0.2 m (at most %d)", MaxDominoes), &p.Count).Range(1, MaxDominoes)
 	ps.String("layout", "", "line (along x) or spiral (outward from a 1 m radius, turns 0.3 m apart)", &p.Layout, "line", "spiral")
-	ps.Float("pitch", "m", "distance between neighbours along the path (0.03–1 m)", &p.Pitch).Positive()
-	ps.Float("density", "kg/m³", "domino density", &p.Density).Positive()
-	ps.Float("friction", "", "friction coefficient μ, domino–domino and domino–ground", &p.Friction).Min(0)
-	ps.Float("spin", "rad/s", "the first domino's initial rate about its front bottom edge", &p.Spin)
+	ps.Float("pitch", "m", "distance between neighbours along the path (0.03–1 m)", &p.Pitch).Range(0.03, 1)
+	ps.Float("density", "kg/m³", "domino density", &p.Density).Positive().Max(maxDensity)
+	ps.Float("friction", "", "friction coefficient μ, domino–domino and domino–ground", &p.Friction).Range(0, maxFriction)
+	ps.Float("spin", "rad/s", "the first domino's initial rate about its front bottom edge", &p.Spin).Range(-maxSpin, maxSpin)
 }
 
 func init() {

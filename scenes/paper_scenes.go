@@ -18,21 +18,21 @@ func init() {
 
 // declareRod binds RodParams.
 func declareRod(ps *ParamSet, p *RodParams) {
-	ps.Float("mass", "kg", "rod mass m", &p.Mass).Positive()
-	ps.Float("length", "m", "rod length l (contacts at both ends)", &p.Length).Positive()
-	ps.Float("radius", "m", "contact radius of the rod's ends (does not enter A or b)", &p.Radius).Positive()
-	ps.Float("torque", "N·m", "constant moment Tx about the world x axis", &p.Torque)
-	ps.Float("gravity", "m/s²", "gravitational acceleration g along −z", &p.Gravity)
-	ps.Float("friction", "", "friction coefficient μ rod–ground (paper: frictionless)", &p.Friction).Min(0)
+	ps.Float("mass", "kg", "rod mass m", &p.Mass).Positive().Max(maxMass)
+	ps.Float("length", "m", "rod length l (contacts at both ends)", &p.Length).Positive().Max(maxSize)
+	ps.Float("radius", "m", "contact radius of the rod's ends (does not enter A or b)", &p.Radius).Positive().Max(maxSize)
+	ps.Float("torque", "N·m", "constant moment Tx about the world x axis", &p.Torque).Range(-maxTorque, maxTorque)
+	ps.Float("gravity", "m/s²", "gravitational acceleration g along −z", &p.Gravity).Range(-maxGravity, maxGravity)
+	ps.Float("friction", "", "friction coefficient μ rod–ground (paper: frictionless)", &p.Friction).Range(0, maxFriction)
 }
 
 // declareBrickWall binds BrickWallParams.
 func declareBrickWall(ps *ParamSet, p *BrickWallParams) {
-	ps.Int("rows", "", "rows of bricks, alternating 3 and 2 (12 rows: 30 bricks)", &p.Rows).Min(1)
-	ps.Float("length", "m", "brick length along x", &p.Length).Positive()
-	ps.Float("depth", "m", "brick depth along y", &p.Depth).Positive()
-	ps.Float("height", "m", "brick height along z", &p.Height).Positive()
-	ps.Float("density", "kg/m³", "brick density", &p.Density).Positive()
-	ps.Float("gap", "m", "lateral gap between neighbours in a row", &p.Gap).Min(0)
-	ps.Float("friction", "", "friction coefficient μ, brick–brick and brick–ground", &p.Friction).Min(0)
+	ps.Int("rows", "", "rows of bricks, alternating 3 and 2 (12 rows: 30 bricks)", &p.Rows).Range(1, MaxWallRows)
+	ps.Float("length", "m", "brick length along x", &p.Length).Positive().Max(maxSize)
+	ps.Float("depth", "m", "brick depth along y", &p.Depth).Positive().Max(maxSize)
+	ps.Float("height", "m", "brick height along z", &p.Height).Positive().Max(maxSize)
+	ps.Float("density", "kg/m³", "brick density", &p.Density).Positive().Max(maxDensity)
+	ps.Float("gap", "m", "lateral gap between neighbours in a row", &p.Gap).Range(0, maxSize)
+	ps.Float("friction", "", "friction coefficient μ, brick–brick and brick–ground", &p.Friction).Range(0, maxFriction)
 }

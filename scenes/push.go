@@ -195,21 +195,21 @@ func pusherBack(tilt, hx, hy, clear float64) float64 {
 
 // declarePush binds PushParams.
 func declarePush(ps *ParamSet, p *PushParams) {
-	ps.Float("mu_p", "", "friction coefficient object–pusher μ_p", &p.MuPusher).Min(0)
-	ps.Float("mu_f", "", "friction coefficient object–fingers μ_f", &p.MuFingers).Min(0)
-	ps.Float("mu_s", "", "friction coefficient object–surface μ_s", &p.MuSurface).Min(0)
-	ps.Float("tripod", "m", "tripod radius R_tri of the three support points", &p.Tripod).Positive()
-	ps.Float("mass", "kg", "object mass", &p.Mass).Positive()
-	ps.Float("radius", "m", "object radius", &p.Radius).Positive()
-	ps.Float("object_x", "m", "object start x", &p.ObjectX)
-	ps.Float("object_y", "m", "object start y", &p.ObjectY)
-	ps.Float("object_angle", "rad", "object start angle about z", &p.ObjectAngle)
-	ps.Float("push_angle", "rad", "pusher path direction, from +y towards −x", &p.PushAngle)
-	ps.Float("pusher_angle", "rad", "pusher face turned about z relative to the path", &p.PusherAngle)
-	ps.Float("push_speed", "m/s", "pusher speed along its path", &p.PushSpeed).Positive()
-	ps.Float("push_distance", "m", "pusher travel, then it stops", &p.PushDistance).Min(0)
-	ps.Float("finger_y", "m", "fingers' position along y", &p.FingerY)
-	ps.Float("finger_gap", "m", "distance between the fingers' axes", &p.FingerGap).Positive()
+	ps.Float("mu_p", "", "friction coefficient object–pusher μ_p", &p.MuPusher).Range(0, maxFriction)
+	ps.Float("mu_f", "", "friction coefficient object–fingers μ_f", &p.MuFingers).Range(0, maxFriction)
+	ps.Float("mu_s", "", "friction coefficient object–surface μ_s", &p.MuSurface).Range(0, maxFriction)
+	ps.Float("tripod", "m", "tripod radius R_tri of the three support points", &p.Tripod).Positive().Max(maxSize)
+	ps.Float("mass", "kg", "object mass", &p.Mass).Positive().Max(maxMass)
+	ps.Float("radius", "m", "object radius", &p.Radius).Positive().Max(maxSize)
+	ps.Float("object_x", "m", "object start x", &p.ObjectX).Range(-maxPosition, maxPosition)
+	ps.Float("object_y", "m", "object start y", &p.ObjectY).Range(-maxPosition, maxPosition)
+	ps.Float("object_angle", "rad", "object start angle about z", &p.ObjectAngle).Range(-fullTurn, fullTurn)
+	ps.Float("push_angle", "rad", "pusher path direction, from +y towards −x", &p.PushAngle).Range(-fullTurn, fullTurn)
+	ps.Float("pusher_angle", "rad", "pusher face turned about z relative to the path", &p.PusherAngle).Range(-fullTurn, fullTurn)
+	ps.Float("push_speed", "m/s", "pusher speed along its path", &p.PushSpeed).Positive().Max(maxSpeed)
+	ps.Float("push_distance", "m", "pusher travel, then it stops", &p.PushDistance).Range(0, maxPosition)
+	ps.Float("finger_y", "m", "fingers' position along y", &p.FingerY).Range(-maxPosition, maxPosition)
+	ps.Float("finger_gap", "m", "distance between the fingers' axes", &p.FingerGap).Positive().Max(maxSize)
 }
 
 func init() {

@@ -7,6 +7,10 @@ import (
 	"github.com/gorigid/gorigid/stepper"
 )
 
+// MaxPyramidBase is the largest bottom row of a pyramid
+// (PyramidParams.Base: 20 100 bricks).
+const MaxPyramidBase = 200
+
 // PyramidParams describes a pyramid of bricks in one vertical plane: rows
 // of Base, Base − 1, …, 1 bricks from the bottom, neighbours in a row
 // touching end to end (no gaps), each row offset by half a brick so that
@@ -49,8 +53,8 @@ func Pyramid(p PyramidParams) (*stepper.World, error) {
 // pyramidSpec describes the pyramid as a scene file: the ground plane as a
 // world shape, bricks "brickR-K" (row R from the bottom, K from the left).
 func pyramidSpec(p PyramidParams) (*SceneSpec, error) {
-	if p.Base < 1 || p.Base > 200 {
-		return nil, fmt.Errorf("pyramid: Base: must be in [1, 200], got %d", p.Base)
+	if p.Base < 1 || p.Base > MaxPyramidBase {
+		return nil, fmt.Errorf("pyramid: Base: must be in [1, %d], got %d", MaxPyramidBase, p.Base)
 	}
 	if err := checkFields("pyramid", false, field{"Friction", "", p.Friction}); err != nil {
 		return nil, err
@@ -72,12 +76,12 @@ func pyramidSpec(p PyramidParams) (*SceneSpec, error) {
 
 // declarePyramid binds PyramidParams.
 func declarePyramid(ps *ParamSet, p *PyramidParams) {
-	ps.Int("base", "", "bricks in the bottom row; rows of base, base−1, …, 1 (31: 496 bricks)", &p.Base).Min(1)
-	ps.Float("length", "m", "brick length along x", &p.Length).Positive()
-	ps.Float("depth", "m", "brick depth along y", &p.Depth).Positive()
-	ps.Float("height", "m", "brick height along z", &p.Height).Positive()
-	ps.Float("density", "kg/m³", "brick density", &p.Density).Positive()
-	ps.Float("friction", "", "friction coefficient μ, brick–brick and brick–ground", &p.Friction).Min(0)
+	ps.Int("base", "", "bricks in the bottom row; rows of base, base−1, …, 1 (31: 496 bricks)", &p.Base).Range(1, MaxPyramidBase)
+	ps.Float("length", "m", "brick length along x", &p.Length).Positive().Max(maxSize)
+	ps.Float("depth", "m", "brick depth along y", &p.Depth).Positive().Max(maxSize)
+	ps.Float("height", "m", "brick height along z", &p.Height).Positive().Max(maxSize)
+	ps.Float("density", "kg/m³", "brick density", &p.Density).Positive().Max(maxDensity)
+	ps.Float("friction", "", "friction coefficient μ, brick–brick and brick–ground", &p.Friction).Range(0, maxFriction)
 }
 
 func init() {

@@ -27,6 +27,8 @@ const (
 	// pileStream is the second word of the PCG seed (the first is the
 	// scene's seed parameter).
 	pileStream = 24
+	// MaxPiles is the largest number of piles of the piles scene.
+	MaxPiles = 64
 	// MaxPileBoxes is the largest number of boxes of a randompile, and of
 	// all piles of a piles scene together: the pyramid's largest size
 	// (base 200: 20 100 bricks) rounded down.
@@ -181,10 +183,10 @@ func pileSide(rng *rand.Rand) float64 {
 
 // declareRandomPile binds RandomPileParams.
 func declareRandomPile(ps *ParamSet, p *RandomPileParams) {
-	ps.Int("boxes", "", fmt.Sprintf("number of boxes, sides 0.05–0.3 m, dropped from 0.5–3 m (at most %d)", MaxPileBoxes), &p.Boxes).Min(1)
-	ps.Int("seed", "", "seed of the PCG random stream that draws sizes, places and orientations", &p.Seed).Min(0)
-	ps.Float("density", "kg/m³", "box density", &p.Density).Positive()
-	ps.Float("friction", "", "friction coefficient μ, box–box and box–ground", &p.Friction).Min(0)
+	ps.Int("boxes", "", fmt.Sprintf("number of boxes, sides 0.05–0.3 m, dropped from 0.5–3 m (at most %d)", MaxPileBoxes), &p.Boxes).Range(1, MaxPileBoxes)
+	ps.Int("seed", "", "seed of the PCG random stream that draws sizes, places and orientations", &p.Seed).Range(0, maxSeed)
+	ps.Float("density", "kg/m³", "box density", &p.Density).Positive().Max(maxDensity)
+	ps.Float("friction", "", "friction coefficient μ, box–box and box–ground", &p.Friction).Range(0, maxFriction)
 }
 
 // PilesParams describes K random piles (RandomPileParams) side by side on
@@ -224,8 +226,8 @@ func Piles(p PilesParams) (*stepper.World, error) {
 // pilesSpec describes the piles as a scene file.
 func pilesSpec(p PilesParams) (*SceneSpec, error) {
 	switch {
-	case p.Piles < 1 || p.Piles > 64:
-		return nil, fmt.Errorf("piles: Piles: must be in [1, 64], got %d", p.Piles)
+	case p.Piles < 1 || p.Piles > MaxPiles:
+		return nil, fmt.Errorf("piles: Piles: must be in [1, %d], got %d", MaxPiles, p.Piles)
 	case p.Boxes < 1 || p.Boxes > MaxPileBoxes/p.Piles:
 		return nil, fmt.Errorf("piles: Boxes: must be in [1, %d] for %d piles (at most %d boxes in all), got %d",
 			MaxPileBoxes/p.Piles, p.Piles, MaxPileBoxes, p.Boxes)
@@ -248,12 +250,12 @@ func pilesSpec(p PilesParams) (*SceneSpec, error) {
 
 // declarePiles binds PilesParams.
 func declarePiles(ps *ParamSet, p *PilesParams) {
-	ps.Int("piles", "", "number of separate piles (at most 64)", &p.Piles).Min(1)
-	ps.Int("boxes", "", fmt.Sprintf("boxes per pile (at most %d in all)", MaxPileBoxes), &p.Boxes).Min(1)
-	ps.Float("gap", "m", "clearance between neighbouring piles' grids", &p.Gap).Min(0)
-	ps.Int("seed", "", "seed of the PCG random stream that draws sizes, places and orientations", &p.Seed).Min(0)
-	ps.Float("density", "kg/m³", "box density", &p.Density).Positive()
-	ps.Float("friction", "", "friction coefficient μ, box–box and box–ground", &p.Friction).Min(0)
+	ps.Int("piles", "", "number of separate piles (at most 64)", &p.Piles).Range(1, MaxPiles)
+	ps.Int("boxes", "", fmt.Sprintf("boxes per pile (at most %d in all)", MaxPileBoxes), &p.Boxes).Range(1, MaxPileBoxes)
+	ps.Float("gap", "m", "clearance between neighbouring piles' grids", &p.Gap).Range(0, maxPosition)
+	ps.Int("seed", "", "seed of the PCG random stream that draws sizes, places and orientations", &p.Seed).Range(0, maxSeed)
+	ps.Float("density", "kg/m³", "box density", &p.Density).Positive().Max(maxDensity)
+	ps.Float("friction", "", "friction coefficient μ, box–box and box–ground", &p.Friction).Range(0, maxFriction)
 }
 
 func init() {

@@ -255,16 +255,16 @@ func TestUnstructuredSceneErrors(t *testing.T) {
 		want  string
 	}{
 		{"randompile", map[string]string{"boxes": "0"}, "randompile: --set boxes=0: boxes must be ≥ 1"},
-		{"randompile", map[string]string{"boxes": "20001"}, "randompile: Boxes: must be in [1, 20000], got 20001"},
+		{"randompile", map[string]string{"boxes": "20001"}, "randompile: --set boxes=20001: boxes must be ≤ 20000, its maximum"},
 		{"randompile", map[string]string{"seed": "-1"}, "randompile: --set seed=-1: seed must be ≥ 0"},
 		{"randompile", map[string]string{"density": "0"}, "density must be > 0"},
-		{"piles", map[string]string{"piles": "65"}, "piles: Piles: must be in [1, 64], got 65"},
+		{"piles", map[string]string{"piles": "65"}, "piles: --set piles=65: piles must be ≤ 64, its maximum"},
 		{"piles", map[string]string{"boxes": "5001"}, "piles: Boxes: must be in [1, 5000] for 4 piles (at most 20000 boxes in all), got 5001"},
-		{"piles", map[string]string{"gap": "2000"}, "piles: Gap: must be in [0, 1000] m, got 2000"},
-		{"dominoes", map[string]string{"count": "20001"}, "dominoes: Count: must be in [1, 20000], got 20001"},
+		{"piles", map[string]string{"gap": "2000"}, "piles: --set gap=2000: gap must be ≤ 1000, its maximum"},
+		{"dominoes", map[string]string{"count": "20001"}, "dominoes: --set count=20001: count must be ≤ 20000, its maximum"},
 		{"dominoes", map[string]string{"layout": "zigzag"}, "dominoes: --set layout=zigzag: want one of line, spiral"},
-		{"dominoes", map[string]string{"pitch": "0.01"}, "dominoes: Pitch: must be in [0.03, 1] m, got 0.01"},
-		{"dominoes", map[string]string{"spin": "1e3"}, "dominoes: Spin: must be in [-100, 100] rad/s, got 1000"},
+		{"dominoes", map[string]string{"pitch": "0.01"}, "dominoes: --set pitch=0.01: pitch must be ≥ 0.03"},
+		{"dominoes", map[string]string{"spin": "1e3"}, "dominoes: --set spin=1e3: spin must be ≤ 100, its maximum"},
 	} {
 		s, err := scenes.Lookup(c.scene)
 		require.NoError(t, err)

@@ -18,6 +18,14 @@ type Param struct {
 	Unit    string // SI unit ("m", "kg", "rad", "1/s"), "" for counts and choices
 	Doc     string // one line
 	Default string // the default value, formatted as --set accepts it
+	// Min and Max are the smallest and largest values accepted, formatted
+	// as Default; "" for no lower bound, and for a choice or a bool (a
+	// closed set of values) no bound at all. MinExclusive: the value must
+	// be above Min (Var.Positive). Every numeric parameter of a built-in
+	// scene states a Max, so that no --set value can make a run grow
+	// without bound (a chain of a million links).
+	Min, Max     string
+	MinExclusive bool
 }
 
 // Scene is a registered scene: a name, a one-line description, its
@@ -126,11 +134,14 @@ type Var struct {
 	set    func(string) error
 	checks []func(float64) error // numeric checks, run after parsing
 	num    func() float64        // the bound value as float64 (numeric kinds)
+	param  *Param                // its listing, where Min and Max state the range
+	isInt  bool                  // an Int parameter: bounds are formatted as integers
 }
 
 // Params returns the declared parameters in declaration order, their
-// Default holding the bound fields' values at declaration.
-func (ps *ParamSet) Params() []Param { return slices.Clone(ps.params) }
+// Default holding the bound fields' values at declaration and Min and Max
+// the bounds of Min, Positive, Max and Range.
+func (ps *ParamSet) Params() []Param { return ps.list() }
 
 func (ps *ParamSet) add(name, unit, doc, def string, set func(string) error, num func() float64) *Var {
 	if name == "" || strings.ContainsAny(name, "= \t") {
@@ -147,6 +158,18 @@ func (ps *ParamSet) add(name, unit, doc, def string, set func(string) error, num
 	return v
 }
 
+// list returns the declared parameters with the bounds their checks
+// state.
+func (ps *ParamSet) list() []Param {
+	out := slices.Clone(ps.params)
+	for i, v := range ps.vars {
+		if v.param != nil {
+			out[i].Min, out[i].Max, out[i].MinExclusive = v.param.Min, v.param.Max, v.param.MinExclusive
+		}
+	}
+	return out
+}
+
 // Float binds a float64 field. Values parse with strconv.ParseFloat and
 // must be finite; the default is formatted with strconv 'g', -1.
 func (ps *ParamSet) Float(name, unit, doc string, p *float64) *Var {
@@ -160,16 +183,33 @@ func (ps *ParamSet) Float(name, unit, doc string, p *float64) *Var {
 	}, func() float64 { return *p })
 }
 
-// Int binds an int field (base 10).
+// Int binds an int field: base 10, or an exact integer in float notation
+// (1e3), as the commands' integer flags take.
 func (ps *ParamSet) Int(name, unit, doc string, p *int) *Var {
-	return ps.add(name, unit, doc, strconv.Itoa(*p), func(s string) error {
-		v, err := strconv.Atoi(s)
+	v := ps.add(name, unit, doc, strconv.Itoa(*p), func(s string) error {
+		v, err := parseInt(s)
 		if err != nil {
-			return errors.New("want an integer")
+			return err
 		}
 		*p = v
 		return nil
 	}, func() float64 { return float64(*p) })
+	v.isInt = true
+	return v
+}
+
+// parseInt reads a base-10 int or an exact integer in float notation.
+func parseInt(s string) (int, error) {
+	if v, err := strconv.Atoi(s); err == nil {
+		return v, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	// 2⁶³ is the first float64 beyond int64: compare against it, not
+	// against float64(math.MaxInt64), which rounds up to it.
+	if err != nil || f != math.Trunc(f) || !(math.Abs(f) < 1<<63) || strconv.IntSize < 64 && math.Abs(f) > math.MaxInt32 {
+		return 0, errors.New("want an integer")
+	}
+	return int(f), nil
 }
 
 // Bool binds a bool field (strconv.ParseBool: true, false, 1, 0, …).
@@ -203,6 +243,7 @@ func (ps *ParamSet) Var(name, unit, doc string, v Value) *Var {
 
 // Min requires a numeric value ≥ lo.
 func (v *Var) Min(lo float64) *Var {
+	v.bounds().Min, v.bounds().MinExclusive = v.format(lo), false
 	return v.check(func(x float64) error {
 		if x < lo {
 			return fmt.Errorf("%s must be ≥ %v", v.name, lo)
@@ -211,14 +252,50 @@ func (v *Var) Min(lo float64) *Var {
 	})
 }
 
-// Positive requires a numeric value > 0.
+// Positive requires a numeric value > 0 (its listed Min is "0",
+// MinExclusive).
 func (v *Var) Positive() *Var {
+	v.bounds().Min, v.bounds().MinExclusive = "0", true
 	return v.check(func(x float64) error {
 		if !(x > 0) {
 			return fmt.Errorf("%s must be > 0", v.name)
 		}
 		return nil
 	})
+}
+
+// Max requires a numeric value ≤ hi, the maximum the listing states. A
+// value above it is a *ParamError naming the scene, the parameter, the
+// value and the maximum:
+//
+//	chain6: --set links=1e6: links must be ≤ 10000, its maximum
+func (v *Var) Max(hi float64) *Var {
+	v.bounds().Max = v.format(hi)
+	return v.check(func(x float64) error {
+		if x > hi {
+			return fmt.Errorf("%s must be ≤ %s, its maximum", v.name, v.format(hi))
+		}
+		return nil
+	})
+}
+
+// Range requires lo ≤ value ≤ hi: Min(lo).Max(hi).
+func (v *Var) Range(lo, hi float64) *Var { return v.Min(lo).Max(hi) }
+
+// bounds returns the listing entry whose Min and Max the checks state.
+func (v *Var) bounds() *Param {
+	if v.param == nil {
+		v.param = &Param{}
+	}
+	return v.param
+}
+
+// format writes a bound as the parameter's values are written.
+func (v *Var) format(x float64) string {
+	if v.isInt && x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
 func (v *Var) check(c func(float64) error) *Var {
@@ -282,7 +359,7 @@ func NewScene[P any](name, doc string, defaults func() P, declare func(ps *Param
 	var ps ParamSet
 	declare(&ps, &p)
 	return Scene{
-		Name: name, Doc: doc, Params: ps.params,
+		Name: name, Doc: doc, Params: ps.list(),
 		Build: func(set map[string]string) (*stepper.World, error) {
 			p := defaults()
 			var ps ParamSet

@@ -41,7 +41,8 @@ func TestChain6Params(t *testing.T) {
 		names = append(names, p.Name)
 	}
 	assert.Equal(t, []string{"links", "length", "mass", "radius", "angle", "stabilization", "baumgarte"}, names)
-	assert.Equal(t, scenes.Param{Name: "length", Unit: "m", Doc: "link length", Default: "0.1"}, s.Params[1])
+	assert.Equal(t, scenes.Param{Name: "length", Unit: "m", Doc: "link length", Default: "0.1", Min: "0", Max: "100", MinExclusive: true}, s.Params[1])
+	assert.Equal(t, scenes.Param{Name: "links", Doc: "number of links", Default: "6", Min: "1", Max: "10000"}, s.Params[0])
 	assert.Equal(t, "6", s.Params[0].Default)
 	assert.Equal(t, "regularized", s.Params[5].Default)
 
@@ -82,6 +83,13 @@ func TestBuildErrors(t *testing.T) {
 	}{
 		{map[string]string{"links": "-3"}, "chain6: --set links=-3: links must be ≥ 1"},
 		{map[string]string{"links": "abc"}, "chain6: --set links=abc: want an integer"},
+		{map[string]string{"links": "2.5"}, "chain6: --set links=2.5: want an integer"},
+		{map[string]string{"links": "1e6"}, "chain6: --set links=1e6: links must be ≤ 10000, its maximum"},
+		{map[string]string{"links": "1e300"}, "chain6: --set links=1e300: want an integer"},
+		{map[string]string{"links": "9223372036854775808"}, "chain6: --set links=9223372036854775808: want an integer"},
+		{map[string]string{"links": "9223372036854775807"}, "links must be ≤ 10000, its maximum"},
+		{map[string]string{"angle": "7"}, "chain6: --set angle=7: angle must be ≤ 6.283185307179586, its maximum"},
+		{map[string]string{"angle": "-7"}, "chain6: --set angle=-7: angle must be ≥ -6.283185307179586"},
 		{map[string]string{"length": "0"}, "chain6: --set length=0: length must be > 0"},
 		{map[string]string{"length": "NaN"}, "chain6: --set length=NaN: want a finite number"},
 		{map[string]string{"stabilization": "spring"}, "want regularized, none, baumgarte or post"},
@@ -130,7 +138,7 @@ func TestParamSetKinds(t *testing.T) {
 	assert.Equal(t, []scenes.Param{
 		{Name: "on", Doc: "a switch", Default: "false"},
 		{Name: "mode", Doc: "a or b", Default: "a"},
-		{Name: "n", Doc: "a count", Default: "2"},
+		{Name: "n", Doc: "a count", Default: "2", Min: "1"},
 	}, s.Params)
 	_, err := s.Build(map[string]string{"on": "yes"})
 	assert.ErrorContains(t, err, "kinds: --set on=yes: want true or false")

@@ -50,3 +50,15 @@ func BenchmarkRecordWall(b *testing.B) {
 		})
 	}
 }
+
+// The per-step memory check of Options.MaxMemory: one runtime/metrics
+// read of the heap's object bytes, allocating nothing.
+func BenchmarkHeapWatch(b *testing.B) {
+	h := newHeapWatch()
+	b.ReportAllocs()
+	for b.Loop() {
+		if h.bytes() <= 0 {
+			b.Fatal("no heap")
+		}
+	}
+}

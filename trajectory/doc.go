@@ -30,7 +30,10 @@
 // every complete row is written. RunFiles does the same into files, each
 // written as FILE.partial and renamed to FILE when the run ends, whether
 // it finished, failed or was interrupted, so a crash never leaves a
-// truncated file under the final name.
+// truncated file under the final name. A run holds each output's lock
+// (FILE.lock with its process id, LockOutput) while it writes, so a
+// second run of the same output is refused instead of mixing its rows
+// into the first's; a lock left by a killed run is taken over.
 //
 // Failing loudly, at once: every step's energy gain (stepper.Stats.EnergyAdded)
 // is judged against the system's energy so far (EnergyScale: kinetic plus

@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"errors"
 	"os"
+	"path/filepath"
 )
 
 // partialFile is an output written under FILE.partial and renamed to FILE
 // by commit, so a crash never leaves a truncated file under the final
 // name. An interrupted run commits what it has: every row written stays.
+// The run holds FILE's OutputLock while it writes, so FILE.partial is its
+// own: a second run of the same FILE is refused before it opens it.
 type partialFile struct {
 	*bufio.Writer
 	f     *os.File
@@ -58,12 +61,32 @@ func (a *partialFile) abandon(remove bool) {
 	a.f = nil
 }
 
-// WriteFileAtomic writes data to path through path+".partial", renamed
-// when complete, so path never holds a truncated file.
+// WriteFileAtomic writes data to path through a temporary file of its own
+// in the same directory (PATH.*.partial, a unique name), renamed to path
+// when complete: path never holds a truncated file, and two writers of
+// the same path each rename a whole file of their own (the last one
+// stays), never a mix of both.
 func WriteFileAtomic(path string, data []byte) error {
-	tmp := path + PartialSuffix
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, base+".*"+PartialSuffix)
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+	}
+	return err
 }

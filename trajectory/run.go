@@ -7,9 +7,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"strings"
 
 	"github.com/gorigid/gorigid/bpmd"
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/stepper"
 )
@@ -43,6 +45,83 @@ type Options struct {
 	// more than this fraction of the system's energy (EnergyScale), its
 	// rows written: Run returns an *EnergyGainError. 0 = no limit.
 	MaxEnergyGain float64
+	// MaxMemory (bytes), if > 0, bounds the run's memory: before the
+	// first step Run refuses a world whose estimate is above it
+	// (stepper.World.EstimateMemory), and after a step with more rows than
+	// any before, or 16 steps after the last check, it stops, the step's
+	// rows written, when the Go heap's objects (runtime/metrics
+	// /memory/classes/heap/objects:bytes, this process's) exceed it.
+	// Both return a *MemoryError. 0 = no limit.
+	MaxMemory int64
+}
+
+// MemoryError is Run's error when Options.MaxMemory was reached: before
+// the first step from the world's estimate (Step 0), or after step Step
+// with the heap at Heap bytes.
+type MemoryError struct {
+	Estimate stepper.MemoryEstimate // the estimate before the run
+	Limit    int64                  // Options.MaxMemory
+	Step     int                    // 0: refused before the run
+	Heap     int64                  // the heap's objects after Step (bytes)
+}
+
+func (e *MemoryError) Error() string {
+	if e.Step == 0 {
+		c := e.Estimate
+		counted := fmt.Sprintf("%d bodies, %d joints, %d contact pairs: %d rows, %d nonzeros of A", c.Bodies, c.Joints, c.Pairs, c.Rows, c.Nonzeros)
+		if c.Partial {
+			counted = "counted before stopping at the limit: " + counted
+		}
+		return fmt.Sprintf("refused before the first step: the world needs about %s, more than the memory limit of %s (%s)",
+			num.FormatBytes(c.Bytes), num.FormatBytes(e.Limit), counted)
+	}
+	return fmt.Sprintf("stopped after step %d: the heap holds %s, more than the memory limit of %s (contacts grew past the estimate of %s before the run)",
+		e.Step, num.FormatBytes(e.Heap), num.FormatBytes(e.Limit), num.FormatBytes(e.Estimate.Bytes))
+}
+
+// checkMemory estimates w's memory within limit and returns a
+// *MemoryError when it is above.
+func checkMemory(w *stepper.World, limit int64) (stepper.MemoryEstimate, error) {
+	est := w.EstimateMemory(limit)
+	if est.Bytes > limit {
+		return est, &MemoryError{Estimate: est, Limit: limit}
+	}
+	return est, nil
+}
+
+// heapWatch reads the Go heap's object bytes without allocating (about
+// 1–2 µs a read, BenchmarkHeapWatch), after a step whose rows exceed the
+// most seen so far (where memory grows) and every heapEvery steps.
+type heapWatch struct {
+	s           [1]metrics.Sample
+	rows, steps int
+}
+
+// heapEvery is how many steps may pass without a heap read.
+const heapEvery = 16
+
+// due reports whether the step just taken, with rows rows, is checked.
+func (h *heapWatch) due(rows int) bool {
+	h.steps++
+	if rows > h.rows || h.steps >= heapEvery {
+		h.rows, h.steps = max(h.rows, rows), 0
+		return true
+	}
+	return false
+}
+
+func newHeapWatch() *heapWatch {
+	h := &heapWatch{}
+	h.s[0].Name = "/memory/classes/heap/objects:bytes"
+	return h
+}
+
+func (h *heapWatch) bytes() int64 {
+	metrics.Read(h.s[:])
+	if h.s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(h.s[0].Value.Uint64())
 }
 
 // EnergyWarnFraction is the fraction of the system's energy above which a
@@ -213,6 +292,12 @@ func (e *InterruptedError) Unwrap() error { return e.Err }
 // its state is not finite: stepper.ErrNonFinite), and Run returns the
 // step's error. The Report counts what was done in every case.
 func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
+	return run(ctx, w, o, nil)
+}
+
+// run is Run; est, if not nil, is w's memory estimate for o.MaxMemory,
+// already checked (RunFiles checks it before creating its files).
+func run(ctx context.Context, w *stepper.World, o Options, est *stepper.MemoryEstimate) (Report, error) {
 	var rep Report
 	if o.Steps < 0 {
 		return rep, fmt.Errorf("trajectory: Options.Steps: must be ≥ 0, got %d", o.Steps)
@@ -231,6 +316,20 @@ func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
 	var rec *bpmd.Recorder
 	if o.BPMD != nil {
 		rec = bpmd.NewRecorder(w)
+	}
+	var heap *heapWatch
+	if o.MaxMemory < 0 {
+		return rep, fmt.Errorf("trajectory: Options.MaxMemory: must be ≥ 0 bytes, got %d", o.MaxMemory)
+	}
+	if o.MaxMemory > 0 {
+		if est == nil {
+			e, err := checkMemory(w, o.MaxMemory)
+			if err != nil {
+				return rep, err
+			}
+			est = &e
+		}
+		heap = newHeapWatch()
 	}
 	w.Settings.Context = ctx // a signal stops a long solve too, not only between steps
 	if o.Trajectory != nil {
@@ -301,6 +400,11 @@ func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
 		if gain != nil && o.MaxEnergyGain > 0 && gain.Fraction() > o.MaxEnergyGain {
 			return rep, &EnergyGainError{Gain: *gain, Limit: o.MaxEnergyGain, Of: o.Steps}
 		}
+		if heap != nil && k < o.Steps && heap.due(st.Rows) {
+			if b := heap.bytes(); b > o.MaxMemory {
+				return rep, &MemoryError{Estimate: *est, Limit: o.MaxMemory, Step: k, Heap: b}
+			}
+		}
 		if ctx.Err() != nil && k < o.Steps {
 			return rep, &InterruptedError{Step: k, Of: o.Steps, Err: ctx.Err()}
 		}
@@ -364,14 +468,36 @@ func (e *FileError) Unwrap() error { return e.Err }
 // renamed to FILE when the run ends, whether it finished, failed or was
 // interrupted (every row written stays); a failure to open an output
 // returns a *FileError and leaves no file behind, and a panic leaves the
-// outputs as FILE.partial. The writer fields of o (Trajectory, Stats,
-// DumpDir, BPMD) must be unset: f names the outputs.
+// outputs as FILE.partial. While it runs it holds each output's
+// OutputLock (FILE.lock, and DIR.lock for DumpDir), so a second run
+// naming an output this one writes is refused before it writes anything,
+// with a *FileError wrapping a *LockedError; two fields naming one path
+// are a *FileError too. A world above o.MaxMemory is refused before any
+// file is created. The writer fields of o (Trajectory, Stats, DumpDir,
+// BPMD) must be unset: f names the outputs.
 func RunFiles(ctx context.Context, w *stepper.World, f Files, o Options) (rep Report, err error) {
 	if o.Trajectory != nil || o.Stats != nil || o.BPMD != nil || o.DumpDir != "" {
 		return rep, errors.New("trajectory: RunFiles: the outputs are named by Files; leave Options' Trajectory, Stats, DumpDir and BPMD unset")
 	}
+	var est *stepper.MemoryEstimate
+	if o.MaxMemory > 0 { // refused before any file is created
+		e, err := checkMemory(w, o.MaxMemory)
+		if err != nil {
+			return rep, err
+		}
+		est = &e
+	}
 	var traj, stats *partialFile
 	var db *bpmd.Writer
+	locks, lerr := lockFiles(f)
+	defer func() { // after the outputs are committed or abandoned (defers run last first)
+		for _, l := range locks {
+			_ = l.Unlock()
+		}
+	}()
+	if lerr != nil {
+		return rep, lerr
+	}
 	committed := false
 	defer func() {
 		if !committed { // a panic or a failure to open: leave no final file
@@ -406,6 +532,11 @@ func RunFiles(ctx context.Context, w *stepper.World, f Files, o Options) (rep Re
 		if err = os.MkdirAll(f.DumpDir, 0o755); err != nil {
 			return rep, &FileError{Field: "DumpDir", Path: f.DumpDir, Err: unwrapPath(err)}
 		}
+		l, lerr := lockOutput("DumpDir", f.DumpDir)
+		if lerr != nil {
+			return rep, lerr
+		}
+		locks = append(locks, l)
 		o.DumpDir = f.DumpDir
 	}
 	if f.BPMD != "" {
@@ -414,7 +545,7 @@ func RunFiles(ctx context.Context, w *stepper.World, f Files, o Options) (rep Re
 		}
 		o.BPMD = db
 	}
-	rep, runErr := Run(ctx, w, o)
+	rep, runErr := run(ctx, w, o, est)
 	committed = true
 	if db != nil {
 		if err := db.Close(); err != nil && runErr == nil {
@@ -432,6 +563,55 @@ func RunFiles(ctx context.Context, w *stepper.World, f Files, o Options) (rep Re
 		}
 	}
 	return rep, runErr
+}
+
+// lockFiles claims every output f names (LockOutput), in field order,
+// and returns the locks taken; on an error (a path named twice, a lock
+// held by another run) the caller unlocks those taken.
+func lockFiles(f Files) ([]*OutputLock, error) {
+	var locks []*OutputLock
+	seen := map[string]string{}
+	for _, o := range []struct{ field, path string }{
+		{"Trajectory", f.Trajectory}, {"Stats", f.Stats}, {"BPMD", f.BPMD}, {"DumpDir", f.DumpDir},
+	} {
+		if o.path == "" {
+			continue
+		}
+		abs, err := filepath.Abs(o.path)
+		if err != nil {
+			abs = o.path
+		}
+		if prev, dup := seen[abs]; dup {
+			return locks, &FileError{Field: o.field, Path: o.path, Err: fmt.Errorf("%s is also the %s output", o.path, prev)}
+		}
+		seen[abs] = o.field
+		if o.field == "DumpDir" {
+			continue // locked once it exists (RunFiles)
+		}
+		l, err := lockOutput(o.field, o.path)
+		if err != nil {
+			return locks, err
+		}
+		locks = append(locks, l)
+	}
+	return locks, nil
+}
+
+// lockOutput is LockOutput as a *FileError of field: a missing directory
+// reads as the output's own "cannot create PATH".
+func lockOutput(field, path string) (*OutputLock, error) {
+	l, err := LockOutput(filepath.Clean(path))
+	var le *LockedError
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &le):
+		return nil, &FileError{Field: field, Path: path, Err: err}
+	case errors.As(err, &pe):
+		return nil, &FileError{Field: field, Path: path, Err: fmt.Errorf("cannot create %s: %w", path, pe.Err)}
+	case err != nil:
+		return nil, &FileError{Field: field, Path: path, Err: err}
+	}
+	return l, nil
 }
 
 // unwrapPath turns an *os.PathError into "PATH: reason".

@@ -414,8 +414,11 @@ func writeJSONError(w http.ResponseWriter, code int, format string, a ...any) {
 }
 
 // rangeQuery parses from, to and stride over n items: from in [0, n]
-// (default 0), to in [from, n] (default and clamp n), stride ≥ 1
-// (default 1).
+// (default 0), to in [from, n] (default and clamp n), stride in
+// [1, max(n, 1)] (default 1). Anything else, an integer that overflows
+// an int included, is an error naming the parameter and its value (the
+// handlers answer 400); within these ranges no index arithmetic
+// overflows.
 func rangeQuery(r *http.Request, n int) (from, to, stride int, err error) {
 	get := func(name string, def int) (int, error) {
 		s := r.URL.Query().Get(name)
@@ -442,10 +445,17 @@ func rangeQuery(r *http.Request, n int) (from, to, stride int, err error) {
 		err = fmt.Errorf("from: %d is outside [0, %d]", from, n)
 	case to < from:
 		err = fmt.Errorf("to: %d is before from = %d", to, from)
-	case stride < 1:
-		err = fmt.Errorf("stride: must be ≥ 1, got %d", stride)
+	case stride < 1 || stride > max(n, 1):
+		err = fmt.Errorf("stride: must be in [1, %d], got %d", max(n, 1), stride)
 	}
 	return from, min(to, n), stride, err
+}
+
+// strideCount is the number of items from, from+stride, … below to
+// (to ≥ from, stride ≥ 1), computed without overflow.
+func strideCount(from, to, stride int) int {
+	d := to - from
+	return d/stride + min(d%stride, 1)
 }
 
 // clampChunk limits [from, to) so that at most chunkValues numbers are
@@ -453,8 +463,8 @@ func rangeQuery(r *http.Request, n int) (from, to, stride int, err error) {
 // when the range was served whole.
 func clampChunk(from, to, stride, perItem, chunkValues int) (newTo, next int) {
 	maxItems := max(1, chunkValues/max(1, perItem))
-	if items := (to - from + stride - 1) / stride; items > maxItems {
-		end := from + maxItems*stride
+	if strideCount(from, to, stride) > maxItems {
+		end := from + maxItems*stride // < to: no overflow
 		return end, end
 	}
 	return to, -1
@@ -477,28 +487,29 @@ func (v *Viewer) serveFrames(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	to, next := clampChunk(from, to, stride, tr.Bodies*poseLen+2, v.chunkValues)
-	count := (to - from + stride - 1) / stride
+	count := strideCount(from, to, stride)
 	b := make([]byte, 0, 64+count*(24+tr.Bodies*poseLen*12))
 	b = fmt.Appendf(b, `{"from":%d,"to":%d,"stride":%d,"bodies":%d,"count":%d,"next":`, from, to, stride, tr.Bodies, count)
 	b = appendNext(b, next)
 	b = append(b, `,"steps":[`...)
-	for i := from; i < to; i += stride {
-		if i > from {
+	for k := range count {
+		if k > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, tr.Steps[i], 10)
+		b = strconv.AppendInt(b, tr.Steps[from+k*stride], 10)
 	}
 	b = append(b, `],"times":[`...)
-	for i := from; i < to; i += stride {
-		if i > from {
+	for k := range count {
+		if k > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONFloat(b, tr.Times[i])
+		b = appendJSONFloat(b, tr.Times[from+k*stride])
 	}
 	b = append(b, `],"poses":[`...)
 	first := true
 	per := tr.Bodies * poseLen
-	for i := from; i < to; i += stride {
+	for k := range count {
+		i := from + k*stride
 		for _, x := range tr.Poses[i*per : (i+1)*per] {
 			if !first {
 				b = append(b, ',')
@@ -556,18 +567,19 @@ func (v *Viewer) serveStats(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	to, next := clampChunk(from, to, stride, len(st.Columns), v.chunkValues)
-	count := (to - from + stride - 1) / stride
+	count := strideCount(from, to, stride)
 	b := make([]byte, 0, 64+count*len(st.Columns)*12)
 	b = fmt.Appendf(b, `{"from":%d,"to":%d,"stride":%d,"count":%d,"next":`, from, to, stride, count)
 	b = appendNext(b, next)
 	for j, name := range st.Columns {
 		col := st.Cols[j]
 		b = fmt.Appendf(b, `,%q:[`, name)
-		for i := from; i < to; i += stride {
-			if i > from {
+		for k := range count {
+			if k > 0 {
 				b = append(b, ',')
 			}
-			end := min(i+stride, to)
+			i := from + k*stride
+			end := i + min(stride, to-i)
 			x := col[i]
 			for _, y := range col[i+1 : end] {
 				switch statsAgg[name] {

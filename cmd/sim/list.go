@@ -10,7 +10,8 @@ import (
 )
 
 // simList implements `sim list`: one line per scene (name — doc), then
-// its parameters with default, unit and doc, in the registry's order.
+// its parameters with default, unit, doc and range, in the registry's
+// order.
 func simList(args []string, stdout io.Writer) error {
 	pos, err := cli.ParseInterspersed(cli.NewFlagSet("list"), args)
 	if err != nil {
@@ -30,8 +31,27 @@ func simList(args []string, stdout io.Writer) error {
 			if unit == "" {
 				unit = "-"
 			}
-			fmt.Fprintf(tw, "    --set %s=%s\t%s\t%s\n", p.Name, p.Default, unit, p.Doc)
+			fmt.Fprintf(tw, "    --set %s=%s\t%s\t%s%s\n", p.Name, p.Default, unit, p.Doc, paramRange(p))
 		}
 	}
 	return tw.Flush()
+}
+
+// paramRange is " [MIN, MAX]" for a parameter with stated bounds ("(MIN"
+// when MIN is excluded, −∞ when there is none), "" for a choice.
+func paramRange(p scenes.Param) string {
+	if p.Max == "" && p.Min == "" {
+		return ""
+	}
+	lo, hi := "[−∞", "∞]"
+	if p.Min != "" {
+		lo = "[" + p.Min
+		if p.MinExclusive {
+			lo = "(" + p.Min
+		}
+	}
+	if p.Max != "" {
+		hi = p.Max + "]"
+	}
+	return " " + lo + ", " + hi
 }

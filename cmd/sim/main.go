@@ -33,6 +33,9 @@
 // is closed with all rows written and the status is 130. After a kill -9,
 // FILE.partial holds what was written (a CSV's cut last line is dropped by
 // sim view) and a --bpmd database's frames are in FILE.h5.partial.d.
+// A run holds FILE.lock (its process id) while it writes FILE: a second
+// run naming the same output is refused with status 2; a lock left by a
+// killed process is taken over.
 //
 // study, bench, sweep, calibrate, worker and nats-server are the lab
 // commands: they live in the simlab command (cmd/simlab), so that sim
@@ -82,7 +85,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		case "solve":
 			return mlcpSolve(ctx, args[2:], stdout, stderr)
 		case "errors":
-			return mlcpErrors(args[2:], stdout, stderr)
+			return mlcpErrors(ctx, args[2:], stdout, stderr)
 		case "-h", "-help", "--help", "help":
 			writeMLCPHelp(stdout)
 			return nil

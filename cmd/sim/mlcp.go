@@ -15,16 +15,25 @@ import (
 	"github.com/gorigid/gorigid/lcp"
 )
 
-// readProblemFile reads a problem file; unknown keys (a name, a source, a
-// reference solution) are ignored with one warning line on stderr.
-func readProblemFile(path string, stderr io.Writer) (*lcp.Problem, error) {
+// readProblemLimited reads a problem file within lim
+// (lcp.ReadProblemWith): unknown keys (a name, a source, a reference
+// solution) are ignored with one warning line on stderr, a problem above
+// lim.MaxBytes is a usage error naming --max-memory, a done lim.Context
+// stops the reading with an error naming the row.
+func readProblemLimited(path string, stderr io.Writer, lim lcp.ReadLimits) (*lcp.Problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, cli.UsageError{Err: err}
 	}
 	defer f.Close()
-	p, ignored, err := lcp.ReadProblemKeys(f)
-	if err != nil {
+	p, ignored, err := lcp.ReadProblemWith(f, lim)
+	var me *lcp.MemoryError
+	switch {
+	case errors.As(err, &me):
+		return nil, cli.Usagef("%s: %v (--max-memory); refused before reading the rest of the file", path, err)
+	case lim.Context != nil && lim.Context.Err() != nil && errors.Is(err, lim.Context.Err()):
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case err != nil:
 		return nil, cli.Usagef("%s: %v", path, err)
 	}
 	warnIgnored(stderr, path, ignored)
@@ -48,14 +57,18 @@ func totalsJSON(t errmeasure.Totals) map[string]float64 {
 // SIGTERM (ctx) and --timeout stop the solver at its next iteration; the
 // best iterate so far is written with status "canceled". A timeout, a
 // wall-clock budget, exits 0 like a spent iteration budget; a signal exits
-// 130.
+// 130. --timeout and signals also stop the reading of the problem (exit 1
+// and 130, nothing written), and --max-memory refuses a problem too large
+// as soon as the file states its size (exit 2).
 func mlcpSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("mlcp solve")
 	solverName := fs.String("solver", "auto", strings.Join(lcp.Names(), ", ")+" (auto: BPP where it is guaranteed, else Lemke, else Newton)")
 	budget := fs.Int("budget", 0, "iteration budget; 0 = the solver's default")
 	pickName := fs.String("pick", "energy", "energy, energy-exact, fb, residual or last")
 	polish := fs.Int("polish", 0, "projected Gauss–Seidel sweeps from the picked iterate after the solver; 0 = none")
-	timeout := fs.Duration("timeout", 0, "wall-clock limit of the solve (Go duration: 30s, 5m); 0 = none")
+	timeout := fs.Duration("timeout", 0, "wall-clock limit of reading the problem and solving it (Go duration: 30s, 5m); 0 = none")
+	maxMem := &cli.MemoryFlag{Bytes: cli.DefaultMaxMemory()}
+	fs.Var(maxMem, "max-memory", "refuse a problem whose dense A needs more than this to read and solve, once the file states its size; default half the machine's memory")
 	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -80,15 +93,20 @@ func mlcpSolve(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return cli.Usagef("--pick: %v", err)
 	}
-	p, err := readProblemFile(pos[0], stderr)
-	if err != nil {
-		return err
-	}
-	solveCtx := ctx
+	solveCtx := ctx // --timeout covers the reading too
 	if *timeout > 0 {
 		var cancel context.CancelFunc
 		solveCtx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
+	}
+	p, err := readProblemLimited(pos[0], stderr, lcp.ReadLimits{MaxBytes: maxMem.Bytes, Context: solveCtx})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return cli.Interruptedf("mlcp solve: interrupted while reading: %v", err)
+	case err != nil && errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("mlcp solve: --timeout %v ran out while reading: %v", *timeout, err)
+	case err != nil:
+		return err
 	}
 	var res lcp.Result
 	pk := errmeasure.NewPicker(measure)
@@ -171,8 +189,10 @@ var solutionKeys = map[string]bool{
 }
 
 // mlcpErrors implements `sim mlcp errors`.
-func mlcpErrors(args []string, stdout, stderr io.Writer) error {
+func mlcpErrors(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("mlcp errors")
+	maxMem := &cli.MemoryFlag{Bytes: cli.DefaultMaxMemory()}
+	fs.Var(maxMem, "max-memory", "refuse a problem whose dense A needs more than this, once the file states its size; default half the machine's memory")
 	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -180,8 +200,11 @@ func mlcpErrors(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 2 {
 		return cli.Usagef("mlcp errors: want PROBLEM and CANDIDATE files, got %d arguments", len(pos))
 	}
-	p, err := readProblemFile(pos[0], stderr)
-	if err != nil {
+	p, err := readProblemLimited(pos[0], stderr, lcp.ReadLimits{MaxBytes: maxMem.Bytes, Context: ctx})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return cli.Interruptedf("mlcp errors: interrupted while reading: %v", err)
+	case err != nil:
 		return err
 	}
 	f, err := os.Open(pos[1])

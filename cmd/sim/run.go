@@ -51,14 +51,21 @@ var runFlags = map[string]string{"Trajectory": "--out", "Stats": "--stats", "Dum
 
 // simulate runs w into the files of f (trajectory.RunFiles) and turns the
 // package's errors into the CLI's: an output that cannot be opened is a
-// usage error naming the flag, an interruption an cli.InterruptedError.
+// usage error naming the flag, an interruption an cli.InterruptedError, a
+// world above --max-memory a usage error (refused before the run) or an
+// error (stopped when the heap passed it).
 func simulate(ctx context.Context, w *stepper.World, f trajectory.Files, o trajectory.Options) (trajectory.Report, error) {
 	rep, err := trajectory.RunFiles(ctx, w, f, o)
 	var fe *trajectory.FileError
 	var ie *trajectory.InterruptedError
+	var me *trajectory.MemoryError
 	switch {
 	case errors.As(err, &fe):
 		return rep, cli.Usagef("%s: %v", runFlags[fe.Field], fe.Err)
+	case errors.As(err, &me) && me.Step == 0:
+		return rep, cli.Usagef("%v (--max-memory)", me)
+	case errors.As(err, &me):
+		return rep, fmt.Errorf("%v (--max-memory); outputs closed with every row written", me)
 	case errors.As(err, &ie):
 		msg := ie.Error() + "; outputs closed with every row written"
 		if f.Trajectory != "" {
@@ -87,6 +94,8 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	bpmdPath := fs.String("bpmd", "", "BPMD database (HDF5) with one frame per recorded step")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	maxGain := fs.Float64("max-energy-gain", 0, "stop with exit 1 after a step adding more than this fraction of the system's energy (e.g. 0.05); 0 = no limit")
+	maxMem := &cli.MemoryFlag{Bytes: cli.DefaultMaxMemory()}
+	fs.Var(maxMem, "max-memory", "refuse a scene whose estimated memory is above this, and stop a run whose heap grows past it; default half the machine's memory")
 	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -152,7 +161,7 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return cli.UsageError{Err: err}
 	}
 	f := trajectory.Files{Trajectory: *out, Stats: *statsPath, DumpDir: *dump, BPMD: *bpmdPath}
-	o := trajectory.Options{Steps: *steps, Every: *every, MaxEnergyGain: *maxGain}
+	o := trajectory.Options{Steps: *steps, Every: *every, MaxEnergyGain: *maxGain, MaxMemory: maxMem.Bytes}
 	var prog *progress
 	if !*quiet && cli.IsTerminal(stderr) {
 		prog = newProgress(stderr, *steps)

@@ -59,7 +59,8 @@ func TestList(t *testing.T) {
 		}
 	}
 	assert.Contains(t, out, "--set length=0.1")
-	assert.Regexp(t, `--set length=0\.1\s+m\s+link length`, out)
+	assert.Regexp(t, `--set length=0\.1\s+m\s+link length \(0, 100\]`, out)
+	assert.Regexp(t, `--set links=6\s+-\s+number of links \[1, 10000\]`, out)
 }
 
 func TestRunPendulumOutputs(t *testing.T) {

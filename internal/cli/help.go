@@ -27,8 +27,8 @@ var Lab = map[string]bool{"study": true, "bench": true, "sweep": true, "calibrat
 // Commands lists the commands in the order `sim help` shows them.
 var Commands = []Command{
 	{"list", "list", "the built-in scenes and their parameters", `Prints every built-in scene (name — description) and then one line per
-parameter: --set NAME=DEFAULT, its unit (- for counts and choices) and
-what it is.`},
+parameter: --set NAME=DEFAULT, its unit (- for counts and choices), what
+it is and the values it takes ([MIN, MAX]; every number has a maximum).`},
 	{"run", "run SCENE|FILE.json [flags]", "step a scene and record its trajectory, statistics and MLCPs", `Steps a built-in scene (see sim list) or a scene file and writes the
 trajectory (--out, .csv or .json), per-step statistics (--stats), each
 step's MLCP and picked solution (--dump-mlcp) and a BPMD database
@@ -105,15 +105,17 @@ var flagPlaceholders = map[string]string{
 	"form": "FORM", "tol": "T", "timeout": "D", "ack-wait": "D", "addr": "HOST:PORT",
 	"nats": "URL", "store": "DIR", "dump-mlcp": "DIR", "bpmd": "FILE.h5",
 	"stats": "FILE", "scene": "SCENE", "name": "NAME", "out": "PATH",
+	"max-memory": "SIZE",
 }
 
 // flagUnits are the units of the flags that have one; a flag not listed is
 // a count, a choice, a path or a name ("-", as in sim list).
 var flagUnits = map[string]string{
-	"dt":       "s",
-	"timeout":  "duration",
-	"ack-wait": "duration",
-	"tol":      "1 (× E₀)",
+	"dt":         "s",
+	"timeout":    "duration",
+	"max-memory": "bytes (512MiB, 2GB; 0 = none)",
+	"ack-wait":   "duration",
+	"tol":        "1 (× E₀)",
 }
 
 // WriteCommandHelp writes the help of fs's command: synopsis, description

@@ -39,5 +39,6 @@ func Dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return cli.Usagef("unknown command %q (simlab runs study, bench, sweep, calibrate, worker and nats-server; sim help lists every command)", args[0])
 }
 
-// writeFileAtomic writes data to path through path+".partial".
+// writeFileAtomic writes data to path through a temporary file of its own
+// (trajectory.WriteFileAtomic: two writers never mix).
 func writeFileAtomic(path string, data []byte) error { return trajectory.WriteFileAtomic(path, data) }

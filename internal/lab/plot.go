@@ -21,7 +21,8 @@ import (
 // fmtFloat formats v exactly (strconv 'g', -1).
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// writeCSVFile writes header and rows to path through path+".partial".
+// writeCSVFile writes header and rows to path through a temporary file
+// (writeFileAtomic).
 // Cells must not contain commas, quotes or newlines (the studies write
 // names and numbers only).
 func writeCSVFile(path string, header []string, rows [][]string) error {

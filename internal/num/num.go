@@ -5,6 +5,7 @@
 package num
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -54,4 +55,18 @@ func FiniteSlice(v []float64) bool {
 		}
 	}
 	return true
+}
+
+// FormatBytes writes a byte count with a binary prefix and three
+// significant digits: "512 B", "1.5 GiB".
+func FormatBytes(b int64) string {
+	if b < 1024 {
+		return fmt.Sprintf("%d B", b)
+	}
+	x, i := float64(b), -1
+	for x >= 1024 && i < 5 {
+		x /= 1024
+		i++
+	}
+	return fmt.Sprintf("%.3g %ciB", x, "KMGTPE"[i])
 }

@@ -72,3 +72,12 @@ func TestPerp(t *testing.T) {
 		t.Errorf("AnyPerp(z) = %v", q)
 	}
 }
+
+func TestFormatBytes(t *testing.T) {
+	for b, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB",
+		100 << 20: "100 MiB", 894 << 20: "894 MiB", 12638031872: "11.8 GiB", 1 << 62: "4 EiB"} {
+		if got := FormatBytes(b); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", b, got, want)
+		}
+	}
+}
