@@ -2,7 +2,6 @@ package lcp
 
 import (
 	"math"
-	"math/rand/v2"
 	"os"
 	"testing"
 
@@ -19,9 +18,7 @@ import (
 // the single pivots) the answer is the same bits (x, w, index sets,
 // status), in fewer iterations (face solves) overall.
 func TestBPPDampedStepsSkipRepeatedFaces(t *testing.T) {
-	rng := rand.New(rand.NewPCG(91, 92))
-	rows, nb := wallRows(rng, 8, 6, 160)
-	wall, _ := mbProblem(rng, nb, rows, 1e-3)
+	wall := crawlWall()
 	pile := loadProblem(t, "pile_landing_island.json")
 	cases := []struct {
 		name string
