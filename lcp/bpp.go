@@ -88,7 +88,11 @@ import (
 //     violation of w on L and U, with w = A x + b) is at most regTol·s_w
 //     (1e-6·s_w) when Settings.Tolerance is 0, and t_w when it is set; in
 //     damped mode the moves go on to t_w while they keep cutting the
-//     residual. When proxStall moves in a row fail to cut it by 10 % the
+//     residual, and, once it is within regTol·s_w, while each move at least
+//     halves it (a move that does not ends the solve as a stall does: on
+//     a landing island of a random pile, 30 rows, such moves took 12 of its
+//     43 iterations to take the residual from 4.1e-8 to 5.0e-9 m/s, both
+//     within regTol·s_w = 7.2e-7). When proxStall moves in a row fail to cut it by 10 % the
 //     equations are inconsistent (rigid rows closing a loop carry their
 //     position errors φ/h): a residual within regTol·s_w is Converged with
 //     the Reason "semidefinite block solved to …", one within
@@ -515,8 +519,13 @@ func (st *bppSolve) proxTol() float64 {
 // proximalMove is regularized mode's step once the regularized problem is
 // solved but the true one is not: it moves the proximal centre x̄ to x and
 // goes on from the same index sets, or, when the true residual has not
-// shrunk by 10 % in proxStall moves, ends the solve (stalled).
+// shrunk by 10 % in proxStall moves, ends the solve (stalled). In damped
+// mode, whose moves go on below regWtol, a move that finds the residual
+// within regWtol but not below half the last cut one ends it too.
 func (st *bppSolve) proximalMove() (bool, error) {
+	if st.damped && st.trueRes <= st.regWtol && st.trueRes > 0.5*st.proxRes {
+		return true, st.stalled()
+	}
 	if st.trueRes < 0.9*st.proxRes {
 		st.proxRes, st.proxStay = st.trueRes, 0
 	} else if st.proxStay++; st.proxStay >= proxStall {
