@@ -9,6 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// crawlWall is the 480-row problem of TestBPPDampedModeEndsACrawl.
+func crawlWall() *Problem {
+	rng := rand.New(rand.NewPCG(91, 92))
+	rows, nb := wallRows(rng, 8, 6, 160)
+	p, _ := mbProblem(rng, nb, rows, 1e-3)
+	return p
+}
+
 // A 480-row compliant wall-like problem (friction-box rows on 48 bodies,
 // A positive definite, so the solution is unique) on which block pivoting
 // cycles: its single pivots crawled through the whole 100 + 10 n = 4 900
@@ -17,9 +25,7 @@ import (
 // final face solve is exact: converged in 129 iterations here, with a
 // natural residual at rounding.
 func TestBPPDampedModeEndsACrawl(t *testing.T) {
-	rng := rand.New(rand.NewPCG(91, 92))
-	rows, nb := wallRows(rng, 8, 6, 160)
-	p, _ := mbProblem(rng, nb, rows, 1e-3)
+	p := crawlWall()
 	var r Result
 	require.NoError(t, (&BPP{}).Solve(&r, p, Settings{}))
 	require.Equal(t, Converged, r.Status, r.Reason)

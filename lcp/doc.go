@@ -18,8 +18,8 @@
 //
 //   - BPP: block principal pivoting (Júdice & Pires 1994, ref. [29] of the
 //     paper) with the single-pivot safeguard and, for symmetric problems
-//     whose single pivots crawl, a line-searched (damped) Newton mode on the
-//     same face solves. Every iterate solves the free block exactly, so it
+//     whose single pivots crawl or that are semidefinite, a line-searched
+//     (damped) Newton mode on the same face solves. Every iterate solves the free block exactly, so it
 //     satisfies Eq. (2).
 //   - PGS: projected Gauss–Seidel with box projection and optional
 //     over-relaxation; one sweep per iteration.
