@@ -202,13 +202,17 @@ func (g *kktLDL) skipDual(a *Sparse, dual *sparseLDL) bool {
 	if !g.failed || g.mismatch {
 		return false
 	}
+	ratio := kktDualRatio
 	switch {
 	case g.dualRatio < 0:
 		return true
 	case g.dualRatio > 0:
-		return g.dualFlops(a, dual) > g.dualRatio*g.f.symFlops
+		ratio = g.dualRatio
 	}
-	return g.dualFlops(a, dual) > kktDualRatio*g.f.symFlops
+	// The pattern's lower bound decides without the dual's ordering when
+	// it is already above the limit (a 210-brick pyramid's step 1).
+	limit := ratio * g.f.symFlops
+	return dualFlopsBound(a) > limit || g.dualFlops(a, dual) > limit
 }
 
 // dualFlopsBound is a lower bound on the structural flops of the LDLᵀ of a

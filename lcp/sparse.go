@@ -77,7 +77,9 @@ type Sparse struct {
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
 	bcol []int32 // bucketed columns
-	mark []int32 // finishFull: mark[j] = row+1 once column j is in the row; keepPattern: slots seen
+	mark []int32 // finishFull: mark[j] = row+1 once column j is in the row; keepPattern: slots of a row's columns, then slots seen
+	rec  []int32 // keepPattern: the records bucketed by row (^t for a record's (j, i) side)
+	next []int32 // keepPattern: each row's next free place in rec
 }
 
 var _ Matrix = (*Sparse)(nil)
@@ -184,33 +186,76 @@ func (s *Sparse) sumRecords() {
 }
 
 // keepPattern records the Add calls' (i, j) and their slots in val for
-// sumRecords and for the pattern reuse of Finish.
+// sumRecords and for the pattern reuse of Finish. The slots are found row
+// by row in O(records + nnz): each record is bucketed under its row i and,
+// off the diagonal, its row j (rec, in call order within a bucket), and a
+// row's columns are scattered to their slots (mark) before its bucket is
+// read.
 func (s *Sparse) keepPattern() {
 	s.pti = append(s.pti[:0], s.ti...)
 	s.ptj = append(s.ptj[:0], s.tj...)
 	s.pn = s.n
-	nr := len(s.ti)
+	n, nr := s.n, len(s.ti)
 	s.slot1 = growInt32(s.slot1, nr)
 	s.slot2 = growInt32(s.slot2, nr)
 	s.firstRec = growBool(s.firstRec, nr)
-	s.mark = growInt32(s.mark, len(s.val))
-	clear(s.mark)
+	// Bucket the records by row: cnt as finishFull left it holds each
+	// row's bucket end, the start of the next one.
+	total := 0
+	if n > 0 {
+		total = s.cnt[n-1]
+	}
+	s.rec = growInt32(s.rec, total)
+	next := s.bcnt(n)
 	for t, i := range s.ti {
 		j := s.tj[t]
-		p1 := s.find(int(i), j)
-		p2 := s.find(int(j), i)
-		s.slot1[t], s.slot2[t] = int32(p1), int32(p2)
+		s.rec[next[i]] = int32(t)
+		next[i]++
+		if j != i {
+			s.rec[next[j]] = ^int32(t) // the record's (j, i) side
+			next[j]++
+		}
+	}
+	s.mark = growInt32(s.mark, max(n, len(s.val)))
+	start := 0
+	for r := 0; r < n; r++ {
+		lo, hi := s.ptr[r], s.ptr[r+1]
+		for p := lo; p < hi; p++ {
+			s.mark[s.col[p]] = int32(p)
+		}
+		end := s.cnt[r]
+		for _, t := range s.rec[start:end] {
+			if t >= 0 {
+				s.slot1[t] = s.mark[s.tj[t]]
+				if s.ti[t] == s.tj[t] {
+					s.slot2[t] = s.slot1[t]
+				}
+			} else {
+				t = ^t
+				s.slot2[t] = s.mark[s.ti[t]]
+			}
+		}
+		start = end
+	}
+	clear(s.mark[:len(s.val)])
+	for t := range s.ti {
+		p1, p2 := s.slot1[t], s.slot2[t]
 		s.firstRec[t] = s.mark[p1] == 0 // (i, j) and (j, i) are one entry
 		s.mark[p1], s.mark[p2] = 1, 1
 	}
 	s.reuseOK = true
 }
 
-// find returns the slot of column j in row i, which must be in the pattern.
-func (s *Sparse) find(i int, j int32) int {
-	lo, hi := s.ptr[i], s.ptr[i+1]
-	k, _ := slices.BinarySearch(s.col[lo:hi], j)
-	return lo + k
+// bcnt returns each row's bucket start in the bucketing of finishFull
+// (cnt[i] there is row i's bucket end), as a workspace the caller advances.
+func (s *Sparse) bcnt(n int) []int32 {
+	s.next = growInt32(s.next, n)
+	prev := 0
+	for i := 0; i < n; i++ {
+		s.next[i] = int32(prev)
+		prev = s.cnt[i]
+	}
+	return s.next
 }
 
 // finishFull builds the pattern of the records from scratch (bucket the
