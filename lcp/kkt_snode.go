@@ -34,14 +34,11 @@ func (f *sparseLDL) supernodes() {
 func (f *sparseLDL) rowBlocked(k int, full bool) bool {
 	n := len(f.perm)
 	y, pat := f.y, f.pat
-	top := f.reach(k)
+	top := f.reach(k, full)
 	akk := y[k] * (1 + f.shift)
 	dk := akk
 	y[k] = 0
 	rs := f.rs[k]
-	if full {
-		f.rs[k+1] = rs + (n - top)
-	}
 	var yb [64]float64 // the run's y values (runs are cut at 64 columns)
 	flops, cols, t := 0, 0, 0
 	for top < n {
