@@ -1,6 +1,9 @@
 package lcp
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // kktLDL solves BPP's faces A_FF x_F = r_F (A_FF + ε diag(A)_FF in
 // regularized mode) through the body-space description of a Problem
@@ -49,12 +52,19 @@ import "math"
 // factorization meets its pivot at rounding level and BPP enters
 // regularized mode.
 type kktLDL struct {
-	src   *KKT      // the description K was built from
-	k     Sparse    // K̃, rows then bodies
-	f     sparseLDL // its factor (negBelow = n)
-	n     int       // rows of the dual
-	shift float64   // the shift K̃ was built with
-	built bool      // K̃ is that of src, shift and the current Solve's diagonal
+	src *KKT // the description K was built from
+	// build: the rows' bodies and the body count of the last build that
+	// recorded its Add calls, whether this one refills their pattern, and
+	// the running record index.
+	layout       [][2]int32
+	layoutBodies int
+	refilling    bool
+	rec          int
+	k            Sparse    // K̃, rows then bodies
+	f            sparseLDL // its factor (negBelow = n)
+	n            int       // rows of the dual
+	shift        float64   // the shift K̃ was built with
+	built        bool      // K̃ is that of src, shift and the current Solve's diagonal
 	// verified: describes was asked this Solve; mismatch: it said no, or a
 	// face solution's residual was not at rounding level (the rest of the
 	// Solve takes the dual path).
@@ -116,7 +126,10 @@ const kktMargin = 2
 // build makes K̃ from kk for the current diagonal diag of A and shift.
 // The calls to Sparse.Add are the same for the same rows and bodies, so the
 // pattern (and the factor's ordering and symbolic analysis) stays from
-// solve to solve.
+// solve to solve; and when kk's rows touch the same bodies as at the last
+// build (layout), the values are written straight into the kept pattern
+// (Sparse.setRecord: the same records in the same order, the same bits)
+// without recording the calls again.
 func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 	n, nb := kk.N(), len(kk.Mass)
 	if g.src != kk || !g.built {
@@ -130,22 +143,39 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 	}
 	g.n, g.shift, g.built = n, shift, true
 	g.f.negBelow = n
-	g.k.Reset(n + 6*nb)
+	records := n + 21*nb
+	for i := range kk.Body {
+		for _, b := range kk.Body[i] {
+			if b >= 0 {
+				records += 6
+			}
+		}
+	}
+	g.refilling = len(g.layout) == n && g.layoutBodies == nb && slices.Equal(g.layout, kk.Body) &&
+		g.k.canRefill(n+6*nb, records)
+	if g.refilling {
+		g.k.refill()
+	} else {
+		g.k.Reset(n + 6*nb)
+		g.layout = append(g.layout[:0], kk.Body...)
+		g.layoutBodies = nb
+	}
 	g.cx = grow(g.cx, n)
+	g.rec = 0
 	for i := 0; i < n; i++ {
 		c := kk.C[i] + shift*diag[i]
 		g.cx[i] = c
 		if floor := kktDelta * diag[i]; c < floor {
 			c = floor
 		}
-		g.k.Add(i, i, -c)
+		g.put(i, i, -c)
 		for s, b := range kk.Body[i] {
 			if b < 0 {
 				continue
 			}
 			col := n + 6*int(b)
 			for t, v := range kk.J[i][s] {
-				g.k.Add(i, col+t, v)
+				g.put(i, col+t, v)
 			}
 		}
 	}
@@ -154,11 +184,26 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 		col := n + 6*b
 		for r := 0; r < 6; r++ {
 			for c := r; c < 6; c++ {
-				g.k.Add(col+r, col+c, m[6*r+c])
+				g.put(col+r, col+c, m[6*r+c])
 			}
 		}
 	}
-	g.k.Finish()
+	if g.refilling {
+		g.k.refilled()
+	} else {
+		g.k.Finish()
+	}
+}
+
+// put adds entry (i, j) = v of K̃, the rec-th of build's calls: Sparse.Add,
+// or straight into its slot when build refills the kept pattern.
+func (g *kktLDL) put(i, j int, v float64) {
+	if g.refilling {
+		g.k.setRecord(g.rec, v)
+	} else {
+		g.k.Add(i, j, v)
+	}
+	g.rec++
 }
 
 // choose reports whether the face solves of the dual a should go through

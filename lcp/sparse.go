@@ -80,6 +80,7 @@ type Sparse struct {
 	mark []int32 // finishFull: mark[j] = row+1 once column j is in the row; keepPattern: slots of a row's columns, then slots seen
 	rec  []int32 // keepPattern: the records bucketed by row (^t for a record's (j, i) side)
 	next []int32 // keepPattern: each row's next free place in rec
+	rz   float64 // refill: finite's accumulator (see sumRecords)
 }
 
 var _ Matrix = (*Sparse)(nil)
@@ -183,6 +184,46 @@ func (s *Sparse) sumRecords() {
 		z += 0 * s.val[p1] // A[i][j] and A[j][i] hold the same sum
 	}
 	s.finite = z == 0
+}
+
+// canRefill reports whether the next values may be written record by
+// record (refill, setRecord, refilled) instead of by Reset, Add and
+// Finish: the caller knows that its Add calls would repeat, (i, j) for
+// (i, j) and in order, the records of the last Finish, which kept their
+// pattern for an n×n matrix of that many records.
+func (s *Sparse) canRefill(n, records int) bool {
+	return s.finished && s.reuseOK && s.n == n && s.pn == n && len(s.pti) == records
+}
+
+// refill opens the matrix for setRecord (see canRefill).
+func (s *Sparse) refill() {
+	s.finished = false
+	s.rz = 0
+}
+
+// setRecord gives record t of the kept pattern the value v, with what
+// sumRecords does for it: records must come in call order, so an entry's
+// first record sets it and the later ones add to it, the same bits as Add
+// and Finish.
+func (s *Sparse) setRecord(t int, v float64) {
+	p1, p2 := s.slot1[t], s.slot2[t]
+	if s.firstRec[t] {
+		s.val[p1] = v
+		s.val[p2] = v
+	} else {
+		s.val[p1] += v
+		if p2 != p1 {
+			s.val[p2] += v
+		}
+	}
+	s.rz += 0 * s.val[p1]
+}
+
+// refilled closes a refill: the matrix is finished, with finite set as
+// sumRecords sets it.
+func (s *Sparse) refilled() {
+	s.finite = s.rz == 0
+	s.finished = true
 }
 
 // keepPattern records the Add calls' (i, j) and their slots in val for

@@ -894,18 +894,23 @@ func (f *sparseLDL) solveDirect(x []float64) {
 			continue
 		}
 		lo, hi := f.lp[j], f.lp[j+1]
-		for t, r := range f.li[lo:hi] {
-			xp[r] -= f.lx[lo+t] * xj
+		idx, val := f.li[lo:hi], f.lx[lo:hi]
+		val = val[:len(idx)] // no bounds check on val in the loop
+		for t, r := range idx {
+			xp[r] -= val[t] * xj
 		}
 	}
+	d := f.d[:len(xp)]
 	for j := range xp {
-		xp[j] /= f.d[j]
+		xp[j] /= d[j]
 	}
 	for j := n - 1; j >= 0; j-- {
 		v := xp[j]
 		lo, hi := f.lp[j], f.lp[j+1]
-		for t, r := range f.li[lo:hi] {
-			v -= f.lx[lo+t] * xp[r]
+		idx, val := f.li[lo:hi], f.lx[lo:hi]
+		val = val[:len(idx)]
+		for t, r := range idx {
+			v -= val[t] * xp[r]
 		}
 		xp[j] = v
 	}
