@@ -76,9 +76,8 @@ type Sparse struct {
 
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
-	bcol []int32 // bucketed columns
+	bcol []int32 // finishFull: bucketed columns; keepPattern: the records bucketed by row (^t for a record's (j, i) side)
 	mark []int32 // finishFull: mark[j] = row+1 once column j is in the row; keepPattern: slots of a row's columns, then slots seen
-	rec  []int32 // keepPattern: the records bucketed by row (^t for a record's (j, i) side)
 	next []int32 // keepPattern: each row's next free place in rec
 	rz   float64 // refill: finite's accumulator (see sumRecords)
 }
@@ -229,7 +228,7 @@ func (s *Sparse) refilled() {
 // keepPattern records the Add calls' (i, j) and their slots in val for
 // sumRecords and for the pattern reuse of Finish. The slots are found row
 // by row in O(records + nnz): each record is bucketed under its row i and,
-// off the diagonal, its row j (rec, in call order within a bucket), and a
+// off the diagonal, its row j (in call order within a bucket), and a
 // row's columns are scattered to their slots (mark) before its bucket is
 // read.
 func (s *Sparse) keepPattern() {
@@ -242,18 +241,19 @@ func (s *Sparse) keepPattern() {
 	s.firstRec = growBool(s.firstRec, nr)
 	// Bucket the records by row: cnt as finishFull left it holds each
 	// row's bucket end, the start of the next one.
+	// rec reuses finishFull's bucketed columns (the same size, done with).
 	total := 0
 	if n > 0 {
 		total = s.cnt[n-1]
 	}
-	s.rec = growInt32(s.rec, total)
+	rec := s.bcol[:total]
 	next := s.bcnt(n)
 	for t, i := range s.ti {
 		j := s.tj[t]
-		s.rec[next[i]] = int32(t)
+		rec[next[i]] = int32(t)
 		next[i]++
 		if j != i {
-			s.rec[next[j]] = ^int32(t) // the record's (j, i) side
+			rec[next[j]] = ^int32(t) // the record's (j, i) side
 			next[j]++
 		}
 	}
@@ -265,7 +265,7 @@ func (s *Sparse) keepPattern() {
 			s.mark[s.col[p]] = int32(p)
 		}
 		end := s.cnt[r]
-		for _, t := range s.rec[start:end] {
+		for _, t := range rec[start:end] {
 			if t >= 0 {
 				s.slot1[t] = s.mark[s.tj[t]]
 				if s.ti[t] == s.tj[t] {
