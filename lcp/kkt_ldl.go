@@ -92,6 +92,11 @@ type kktLDL struct {
 	exactVer   uint64
 	exactFlops int
 
+	// iterateW's choice (mulCheaper) for the patterns of A and K̃.
+	mulA             *Sparse
+	mulAVer, mulKVer uint64
+	mulUse           bool
+
 	// The choice of the path for the patterns of the last choice.
 	dualA              *Sparse
 	dualVer, kVer      uint64
@@ -488,6 +493,41 @@ func (g *kktLDL) mulAdd(w, x, b []float64) {
 		}
 		w[i] = s
 	}
+}
+
+// iterateW sets the iterate's w = A x + b after a face solve through K̃:
+// in body space (mulAdd) when that product costs under half of A's
+// (mulCheaper), else by A's own product (p.Residual), so that small
+// problems, whose A is cheap to multiply, keep the bits of the dual path's
+// w. The two agree to rounding once describes has checked the KKT.
+func (g *kktLDL) iterateW(p *Problem, a *Sparse, x, w []float64) {
+	if g.mulCheaper(a) {
+		g.mulAdd(w, x, p.B)
+		return
+	}
+	p.Residual(w, x)
+}
+
+// mulCheaper reports whether mulAdd's multiply-adds (12 per dynamic body a
+// row touches, for Jᵀ x and J v, 72 per body for the two triangular solves
+// with its mass block's Cholesky factor, one per row for C x) are under half
+// of A's product (one per stored entry). Kept per pattern of A and K̃.
+func (g *kktLDL) mulCheaper(a *Sparse) bool {
+	if g.mulA == a && g.mulAVer == a.version && g.mulKVer == g.k.version {
+		return g.mulUse
+	}
+	kk := g.src
+	cost := kk.N() + 72*len(kk.Mass)
+	for _, bs := range kk.Body {
+		for _, b := range bs {
+			if b >= 0 {
+				cost += 12
+			}
+		}
+	}
+	g.mulA, g.mulAVer, g.mulKVer = a, a.version, g.k.version
+	g.mulUse = 2*cost < a.NNZ()
+	return g.mulUse
 }
 
 // describes reports whether src describes a: A z and J M⁻¹ Jᵀ z + C z

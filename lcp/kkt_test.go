@@ -585,3 +585,41 @@ func TestKKTBuildRefillsSameBits(t *testing.T) {
 	require.Equal(t, fresh.k.col, g.k.col)
 	require.Equal(t, fresh.k.val, g.k.val)
 }
+
+// iterateW takes the body-space product where it costs under half of A's:
+// with few bodies carrying many rows (A dense, as on a brick pyramid) it
+// is mulAdd, equal to A x + b to rounding; with rows spread over many
+// bodies (A sparse, a chain of dominoes) it is A's own product, the bits
+// of p.Residual.
+func TestKKTIterateWChoosesTheCheaperProduct(t *testing.T) {
+	for _, c := range []struct {
+		nb, n int
+		body  bool
+	}{{2, 200, true}, {40, 30, false}} {
+		rng := rand.New(rand.NewPCG(uint64(c.nb), uint64(c.n)))
+		k, a, _ := randomKKT(rng, c.nb, c.n, 0)
+		diag := make([]float64, c.n)
+		for i := range diag {
+			diag[i] = a.At(i, i)
+		}
+		var g kktLDL
+		g.build(k, diag, 0)
+		require.Equal(t, c.body, g.mulCheaper(a), "%d bodies, %d rows, nnz(A) %d", c.nb, c.n, a.NNZ())
+		x, b := make([]float64, c.n), make([]float64, c.n)
+		for i := range x {
+			x[i], b[i] = rng.NormFloat64(), rng.NormFloat64()
+		}
+		p := &Problem{A: a, B: b, KKT: k}
+		w, want := make([]float64, c.n), make([]float64, c.n)
+		g.iterateW(p, a, x, w)
+		p.Residual(want, x)
+		for i := range w {
+			if c.body {
+				// Rounding of two orders of summation: 1e-12 of the terms.
+				assert.InDelta(t, want[i], w[i], 1e-12*(1+math.Abs(want[i])), "w[%d]", i)
+			} else {
+				assert.Equal(t, math.Float64bits(want[i]), math.Float64bits(w[i]), "w[%d]: A's product", i)
+			}
+		}
+	}
+}
