@@ -133,7 +133,7 @@ const kktMargin = 2
 // pattern (and the factor's ordering and symbolic analysis) stays from
 // solve to solve; and when kk's rows touch the same bodies as at the last
 // build (layout), the values are written straight into the kept pattern
-// (Sparse.setRecord: the same records in the same order, the same bits)
+// (Sparse.Refill: the same records in the same order, the same bits)
 // without recording the calls again.
 func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 	n, nb := kk.N(), len(kk.Mass)
@@ -157,10 +157,8 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 		}
 	}
 	g.refilling = len(g.layout) == n && g.layoutBodies == nb && slices.Equal(g.layout, kk.Body) &&
-		g.k.canRefill(n+6*nb, records)
-	if g.refilling {
-		g.k.refill()
-	} else {
+		g.k.Refill(n+6*nb, records)
+	if !g.refilling {
 		g.k.Reset(n + 6*nb)
 		g.layout = append(g.layout[:0], kk.Body...)
 		g.layoutBodies = nb
@@ -194,7 +192,7 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 		}
 	}
 	if g.refilling {
-		g.k.refilled()
+		g.k.Refilled()
 	} else {
 		g.k.Finish()
 	}
@@ -204,7 +202,7 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 // or straight into its slot when build refills the kept pattern.
 func (g *kktLDL) put(i, j int, v float64) {
 	if g.refilling {
-		g.k.setRecord(g.rec, v)
+		g.k.SetRecord(g.rec, v)
 	} else {
 		g.k.Add(i, j, v)
 	}

@@ -79,7 +79,7 @@ type Sparse struct {
 	bcol []int32 // finishFull: bucketed columns; keepPattern: the records bucketed by row (^t for a record's (j, i) side)
 	mark []int32 // finishFull: mark[j] = row+1 once column j is in the row; keepPattern: slots of a row's columns, then slots seen
 	next []int32 // keepPattern: each row's next free place in rec
-	rz   float64 // refill: finite's accumulator (see sumRecords)
+	rz   float64 // Refill: finite's accumulator (see sumRecords)
 }
 
 var _ Matrix = (*Sparse)(nil)
@@ -185,26 +185,31 @@ func (s *Sparse) sumRecords() {
 	s.finite = z == 0
 }
 
-// canRefill reports whether the next values may be written record by
-// record (refill, setRecord, refilled) instead of by Reset, Add and
-// Finish: the caller knows that its Add calls would repeat, (i, j) for
-// (i, j) and in order, the records of the last Finish, which kept their
-// pattern for an n×n matrix of that many records.
-func (s *Sparse) canRefill(n, records int) bool {
-	return s.finished && s.reuseOK && s.n == n && s.pn == n && len(s.pti) == records
-}
-
-// refill opens the matrix for setRecord (see canRefill).
-func (s *Sparse) refill() {
+// Refill opens a finished matrix for new values given record by record
+// (SetRecord, then Refilled) instead of by Reset, Add and Finish, and
+// reports whether it could: the caller vouches that its Add calls would
+// repeat, (i, j) for (i, j) and in order, those of the last Finish, and
+// gives their count n×n and records; Refill checks that the last Finish
+// kept the pattern of that many records for that size, and otherwise
+// leaves the matrix as it was (report false: Reset, Add and Finish as
+// usual). A stepper whose rows touch the same bodies as at its last step
+// saves the recording, the comparison with the kept calls and the buffers'
+// traffic (O(records) each).
+func (s *Sparse) Refill(n, records int) bool {
+	if !(s.finished && s.reuseOK && s.n == n && s.pn == n && len(s.pti) == records) {
+		return false
+	}
 	s.finished = false
 	s.rz = 0
+	return true
 }
 
-// setRecord gives record t of the kept pattern the value v, with what
-// sumRecords does for it: records must come in call order, so an entry's
-// first record sets it and the later ones add to it, the same bits as Add
-// and Finish.
-func (s *Sparse) setRecord(t int, v float64) {
+// SetRecord gives the t-th Add call of the refilled matrix (see Refill)
+// the value v, as Finish would sum it: calls must come in their order t =
+// 0, 1, …, so that an entry's first record sets it and the later ones add
+// to it, giving the bits of Add and Finish. It panics if t is not a record
+// of the kept pattern (a programming error, as Add's index).
+func (s *Sparse) SetRecord(t int, v float64) {
 	p1, p2 := s.slot1[t], s.slot2[t]
 	if s.firstRec[t] {
 		s.val[p1] = v
@@ -218,9 +223,9 @@ func (s *Sparse) setRecord(t int, v float64) {
 	s.rz += 0 * s.val[p1]
 }
 
-// refilled closes a refill: the matrix is finished, with finite set as
-// sumRecords sets it.
-func (s *Sparse) refilled() {
+// Refilled finishes a refilled matrix (see Refill): it may be read again,
+// and, as after Finish, it is known finite when every value is.
+func (s *Sparse) Refilled() {
 	s.finite = s.rz == 0
 	s.finished = true
 }
