@@ -306,8 +306,8 @@ type Assembly struct {
 	layRecs   int
 	refilling bool
 	rec       int
-	kktOK  bool          // KKT describes A (the last call was a symmetric Assemble)
-	kktCol []int32       // the KKT body index of each body, or −1
+	kktOK     bool    // KKT describes A (the last call was a symmetric Assemble)
+	kktCol    []int32 // the KKT body index of each body, or −1
 }
 
 // Matrix returns the lead matrix of the last assembly: D in a gyroscopic
