@@ -430,6 +430,9 @@ func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
 		return true
 	}
 	a.layOK = false
+	if need := len(rows) + constraint.MaxBodies*len(rows); cap(a.layRows) < need {
+		a.layRows = make([]int32, 0, need) // one allocation, not append's growth
+	}
 	a.layRows = a.layRows[:0]
 	for i := range rows {
 		r := &rows[i]
@@ -437,6 +440,9 @@ func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
 		for t := 0; t < r.N; t++ {
 			a.layRows = append(a.layRows, int32(r.Body[t]))
 		}
+	}
+	if cap(a.layFixed) < len(m.Bodies) {
+		a.layFixed = make([]bool, 0, len(m.Bodies))
 	}
 	a.layFixed = a.layFixed[:0]
 	for _, b := range m.Bodies {
