@@ -377,20 +377,35 @@ func (g *kktLDL) direct() {
 func (g *kktLDL) residual() (float64, bool) {
 	worst, ok := 0.0, true
 	n := int32(g.n)
+	z, kst := g.z, g.kst
 	for _, i := range g.f.free {
 		cols, vals := g.k.row(int(i))
+		vals = vals[:len(cols)]
 		s, sc := g.rhs[i], math.Abs(g.rhs[i])
-		for t, j := range cols {
-			if g.kst[j] != Free {
-				continue
+		if i < n {
+			// A constraint row of K̃ (build) holds its diagonal, K's
+			// exact −(c_i + shift·a_ii), and its Jacobian's body
+			// columns, which are always free.
+			for t, j := range cols {
+				kv := vals[t]
+				if j == i {
+					kv = -g.cx[i]
+				}
+				p := kv * z[j]
+				s -= p
+				sc += math.Abs(p)
 			}
-			kv := vals[t]
-			if j == i && i < n {
-				kv = -g.cx[i]
+		} else {
+			// A body row: its mass block's columns, always free, and
+			// the constraint rows on the body, free or not.
+			for t, j := range cols {
+				if j < n && kst[j] != Free {
+					continue
+				}
+				p := vals[t] * z[j]
+				s -= p
+				sc += math.Abs(p)
 			}
-			p := kv * g.z[j]
-			s -= p
-			sc += math.Abs(p)
 		}
 		g.res[i] = s
 		if w, bad := opError(s, sc); bad {
