@@ -196,7 +196,7 @@ func (s *Sparse) sumRecords() {
 // saves the recording, the comparison with the kept calls and the buffers'
 // traffic (O(records) each).
 func (s *Sparse) Refill(n, records int) bool {
-	if !(s.finished && s.reuseOK && s.n == n && s.pn == n && len(s.pti) == records) {
+	if !(s.finished && s.reuseOK && s.n == n && s.pn == n && len(s.pti) == records && len(s.tv) == records) {
 		return false
 	}
 	s.finished = false
@@ -210,6 +210,7 @@ func (s *Sparse) Refill(n, records int) bool {
 // to it, giving the bits of Add and Finish. It panics if t is not a record
 // of the kept pattern (a programming error, as Add's index).
 func (s *Sparse) SetRecord(t int, v float64) {
+	s.tv[t] = v // the record itself, for an Add that reopens the matrix
 	p1, p2 := s.slot1[t], s.slot2[t]
 	if s.firstRec[t] {
 		s.val[p1] = v
