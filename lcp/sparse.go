@@ -170,19 +170,27 @@ func (s *Sparse) Finish() {
 func (s *Sparse) sumRecords() {
 	z := 0.0
 	for t, v := range s.tv {
-		p1, p2 := s.slot1[t], s.slot2[t]
-		if s.firstRec[t] {
-			s.val[p1] = v
-			s.val[p2] = v
-		} else {
-			s.val[p1] += v
-			if p2 != p1 {
-				s.val[p2] += v
-			}
-		}
-		z += 0 * s.val[p1] // A[i][j] and A[j][i] hold the same sum
+		z += s.sumRecord(t, v)
 	}
 	s.finite = z == 0
+}
+
+// sumRecord sums record t, of value v, into its entry through its slots
+// (the first record of an entry sets it, a later one adds to it, off the
+// diagonal in A[i][j] and A[j][i] alike) and returns 0 times the partial
+// sum, finite's term (see sumRecords).
+func (s *Sparse) sumRecord(t int, v float64) float64 {
+	p1, p2 := s.slot1[t], s.slot2[t]
+	if s.firstRec[t] {
+		s.val[p1] = v
+		s.val[p2] = v
+	} else {
+		s.val[p1] += v
+		if p2 != p1 {
+			s.val[p2] += v
+		}
+	}
+	return 0 * s.val[p1] // A[i][j] and A[j][i] hold the same sum
 }
 
 // Refill opens a finished matrix for new values given record by record
@@ -211,17 +219,7 @@ func (s *Sparse) Refill(n, records int) bool {
 // of the kept pattern (a programming error, as Add's index).
 func (s *Sparse) SetRecord(t int, v float64) {
 	s.tv[t] = v // the record itself, for an Add that reopens the matrix
-	p1, p2 := s.slot1[t], s.slot2[t]
-	if s.firstRec[t] {
-		s.val[p1] = v
-		s.val[p2] = v
-	} else {
-		s.val[p1] += v
-		if p2 != p1 {
-			s.val[p2] += v
-		}
-	}
-	s.rz += 0 * s.val[p1]
+	s.rz += s.sumRecord(t, v)
 }
 
 // Refilled finishes a refilled matrix (see Refill): it may be read again,
