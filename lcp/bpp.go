@@ -873,9 +873,9 @@ func (s *BPP) trySparse(p *Problem, a *Sparse, x, w []float64) (bool, error) {
 
 // kktFace solves the face through p.KKT (see kktLDL) when it is set and
 // its factorization is the cheaper (or kktPath forces it), setting x_F and
-// w = A x + b (see kktLDL.iterateW); it reports false, x and w unchanged, when the dual
-// factorization is to solve the face. On entry x holds the fixed values
-// and zeros for free rows, w = A x + b.
+// w = A x + b (see kktLDL.iterateW); it reports false, x and w unchanged,
+// when the dual factorization is to solve the face. On entry x holds the
+// fixed values and zeros for free rows, w = A x + b.
 func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 	if !s.kktOn(p, a) {
 		return false
