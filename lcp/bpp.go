@@ -895,8 +895,8 @@ func (s *BPP) rhsShift(i int) float64 {
 // sets w = A x + b. On entry x holds the fixed values and zeros for free rows.
 func (s *BPP) solveSparse(p *Problem, a *Sparse, x, w []float64) error {
 	// w_F = b_F + A_F,fixed x_fixed: minus the right-hand side, in body
-	// space on the KKT path (O(n), not O(nnz A)); the iterate's w is then
-	// A x + b from A's own product.
+	// space on the KKT path (O(n), not O(nnz A)); the iterate's w after a
+	// KKT face solve, see kktLDL.iterateW.
 	if s.kktOn(p, a) {
 		s.kkt.mulAdd(w, x, p.B)
 	} else {
@@ -966,9 +966,9 @@ func (s *BPP) trySparse(p *Problem, a *Sparse, x, w []float64) (bool, error) {
 
 // kktFace solves the face through p.KKT (see kktLDL) when it is set and
 // its factorization is the cheaper (or kktPath forces it), setting x_F and
-// w = A x + b; it reports false, x and w unchanged, when the dual
-// factorization is to solve the face. On entry x holds the fixed values
-// and zeros for free rows, w = A x + b.
+// w = A x + b (see kktLDL.iterateW); it reports false, x and w unchanged,
+// when the dual factorization is to solve the face. On entry x holds the
+// fixed values and zeros for free rows, w = A x + b.
 func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 	if !s.kktOn(p, a) {
 		return false
@@ -983,7 +983,7 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 	if !g.solve(s.state, r, x) {
 		return false
 	}
-	p.Residual(w, x)
+	g.iterateW(p, a, x, w)
 	// The face's residual, −w_F less the proximal term, is at rounding
 	// level after a converged refinement; a larger one hands this face and
 	// the rest of the Solve to the dual factorization.

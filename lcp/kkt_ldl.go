@@ -1,6 +1,9 @@
 package lcp
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // kktLDL solves BPP's faces A_FF x_F = r_F (A_FF + ε diag(A)_FF in
 // regularized mode) through the body-space description of a Problem
@@ -49,12 +52,19 @@ import "math"
 // factorization meets its pivot at rounding level and BPP enters
 // regularized mode.
 type kktLDL struct {
-	src   *KKT      // the description K was built from
-	k     Sparse    // K̃, rows then bodies
-	f     sparseLDL // its factor (negBelow = n)
-	n     int       // rows of the dual
-	shift float64   // the shift K̃ was built with
-	built bool      // K̃ is that of src, shift and the current Solve's diagonal
+	src *KKT // the description K was built from
+	// build: the rows' bodies and the body count of the last build that
+	// recorded its Add calls, whether this one refills their pattern, and
+	// the running record index.
+	layout       [][2]int32
+	layoutBodies int
+	refilling    bool
+	rec          int
+	k            Sparse    // K̃, rows then bodies
+	f            sparseLDL // its factor (negBelow = n)
+	n            int       // rows of the dual
+	shift        float64   // the shift K̃ was built with
+	built        bool      // K̃ is that of src, shift and the current Solve's diagonal
 	// verified: describes was asked this Solve; mismatch: it said no, or a
 	// face solution's residual was not at rounding level (the rest of the
 	// Solve takes the dual path).
@@ -81,6 +91,11 @@ type kktLDL struct {
 	exactA     *Sparse
 	exactVer   uint64
 	exactFlops int
+
+	// iterateW's choice (mulCheaper) for the patterns of A and K̃.
+	mulA             *Sparse
+	mulAVer, mulKVer uint64
+	mulUse           bool
 
 	// The choice of the path for the patterns of the last choice.
 	dualA              *Sparse
@@ -116,7 +131,10 @@ const kktMargin = 2
 // build makes K̃ from kk for the current diagonal diag of A and shift.
 // The calls to Sparse.Add are the same for the same rows and bodies, so the
 // pattern (and the factor's ordering and symbolic analysis) stays from
-// solve to solve.
+// solve to solve; and when kk's rows touch the same bodies as at the last
+// build (layout), the values are written straight into the kept pattern
+// (Sparse.Refill: the same records in the same order, the same bits)
+// without recording the calls again.
 func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 	n, nb := kk.N(), len(kk.Mass)
 	if g.src != kk || !g.built {
@@ -130,22 +148,37 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 	}
 	g.n, g.shift, g.built = n, shift, true
 	g.f.negBelow = n
-	g.k.Reset(n + 6*nb)
+	records := n + 21*nb
+	for i := range kk.Body {
+		for _, b := range kk.Body[i] {
+			if b >= 0 {
+				records += 6
+			}
+		}
+	}
+	g.refilling = len(g.layout) == n && g.layoutBodies == nb && slices.Equal(g.layout, kk.Body) &&
+		g.k.Refill(n+6*nb, records)
+	if !g.refilling {
+		g.k.Reset(n + 6*nb)
+		g.layout = append(g.layout[:0], kk.Body...)
+		g.layoutBodies = nb
+	}
 	g.cx = grow(g.cx, n)
+	g.rec = 0
 	for i := 0; i < n; i++ {
 		c := kk.C[i] + shift*diag[i]
 		g.cx[i] = c
 		if floor := kktDelta * diag[i]; c < floor {
 			c = floor
 		}
-		g.k.Add(i, i, -c)
+		g.put(i, i, -c)
 		for s, b := range kk.Body[i] {
 			if b < 0 {
 				continue
 			}
 			col := n + 6*int(b)
 			for t, v := range kk.J[i][s] {
-				g.k.Add(i, col+t, v)
+				g.put(i, col+t, v)
 			}
 		}
 	}
@@ -154,11 +187,26 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 		col := n + 6*b
 		for r := 0; r < 6; r++ {
 			for c := r; c < 6; c++ {
-				g.k.Add(col+r, col+c, m[6*r+c])
+				g.put(col+r, col+c, m[6*r+c])
 			}
 		}
 	}
-	g.k.Finish()
+	if g.refilling {
+		g.k.Refilled()
+	} else {
+		g.k.Finish()
+	}
+}
+
+// put adds entry (i, j) = v of K̃, the rec-th of build's calls: Sparse.Add,
+// or straight into its slot when build refills the kept pattern.
+func (g *kktLDL) put(i, j int, v float64) {
+	if g.refilling {
+		g.k.SetRecord(g.rec, v)
+	} else {
+		g.k.Add(i, j, v)
+	}
+	g.rec++
 }
 
 // choose reports whether the face solves of the dual a should go through
@@ -202,13 +250,17 @@ func (g *kktLDL) skipDual(a *Sparse, dual *sparseLDL) bool {
 	if !g.failed || g.mismatch {
 		return false
 	}
+	ratio := kktDualRatio
 	switch {
 	case g.dualRatio < 0:
 		return true
 	case g.dualRatio > 0:
-		return g.dualFlops(a, dual) > g.dualRatio*g.f.symFlops
+		ratio = g.dualRatio
 	}
-	return g.dualFlops(a, dual) > kktDualRatio*g.f.symFlops
+	// The pattern's lower bound decides without the dual's ordering when
+	// it is already above the limit (a 210-brick pyramid's step 1).
+	limit := ratio * g.f.symFlops
+	return dualFlopsBound(a) > limit || g.dualFlops(a, dual) > limit
 }
 
 // dualFlopsBound is a lower bound on the structural flops of the LDLᵀ of a
@@ -325,20 +377,35 @@ func (g *kktLDL) direct() {
 func (g *kktLDL) residual() (float64, bool) {
 	worst, ok := 0.0, true
 	n := int32(g.n)
+	z, kst := g.z, g.kst
 	for _, i := range g.f.free {
 		cols, vals := g.k.row(int(i))
+		vals = vals[:len(cols)]
 		s, sc := g.rhs[i], math.Abs(g.rhs[i])
-		for t, j := range cols {
-			if g.kst[j] != Free {
-				continue
+		if i < n {
+			// A constraint row of K̃ (build) holds its diagonal, K's
+			// exact −(c_i + shift·a_ii), and its Jacobian's body
+			// columns, which are always free.
+			for t, j := range cols {
+				kv := vals[t]
+				if j == i {
+					kv = -g.cx[i]
+				}
+				p := kv * z[j]
+				s -= p
+				sc += math.Abs(p)
 			}
-			kv := vals[t]
-			if j == i && i < n {
-				kv = -g.cx[i]
+		} else {
+			// A body row: its mass block's columns, always free, and
+			// the constraint rows on the body, free or not.
+			for t, j := range cols {
+				if j < n && kst[j] != Free {
+					continue
+				}
+				p := vals[t] * z[j]
+				s -= p
+				sc += math.Abs(p)
 			}
-			p := kv * g.z[j]
-			s -= p
-			sc += math.Abs(p)
 		}
 		g.res[i] = s
 		if w, bad := opError(s, sc); bad {
@@ -439,6 +506,41 @@ func (g *kktLDL) mulAdd(w, x, b []float64) {
 		}
 		w[i] = s
 	}
+}
+
+// iterateW sets the iterate's w = A x + b after a face solve through K̃:
+// in body space (mulAdd) when that product costs under half of A's
+// (mulCheaper), else by A's own product (p.Residual), so that small
+// problems, whose A is cheap to multiply, keep the bits of the dual path's
+// w. The two agree to rounding once describes has checked the KKT.
+func (g *kktLDL) iterateW(p *Problem, a *Sparse, x, w []float64) {
+	if g.mulCheaper(a) {
+		g.mulAdd(w, x, p.B)
+		return
+	}
+	p.Residual(w, x)
+}
+
+// mulCheaper reports whether mulAdd's multiply-adds (12 per dynamic body a
+// row touches, for Jᵀ x and J v, 72 per body for the two triangular solves
+// with its mass block's Cholesky factor, one per row for C x) are under half
+// of A's product (one per stored entry). Kept per pattern of A and K̃.
+func (g *kktLDL) mulCheaper(a *Sparse) bool {
+	if g.mulA == a && g.mulAVer == a.version && g.mulKVer == g.k.version {
+		return g.mulUse
+	}
+	kk := g.src
+	cost := kk.N() + 72*len(kk.Mass)
+	for _, bs := range kk.Body {
+		for _, b := range bs {
+			if b >= 0 {
+				cost += 12
+			}
+		}
+	}
+	g.mulA, g.mulAVer, g.mulKVer = a, a.version, g.k.version
+	g.mulUse = 2*cost < a.NNZ()
+	return g.mulUse
 }
 
 // describes reports whether src describes a: A z and J M⁻¹ Jᵀ z + C z

@@ -34,14 +34,11 @@ func (f *sparseLDL) supernodes() {
 func (f *sparseLDL) rowBlocked(k int, full bool) bool {
 	n := len(f.perm)
 	y, pat := f.y, f.pat
-	top := f.reach(k)
+	top := f.reach(k, full)
 	akk := y[k] * (1 + f.shift)
 	dk := akk
 	y[k] = 0
 	rs := f.rs[k]
-	if full {
-		f.rs[k+1] = rs + (n - top)
-	}
 	var yb [64]float64 // the run's y values (runs are cut at 64 columns)
 	flops, cols, t := 0, 0, 0
 	for top < n {
@@ -73,8 +70,9 @@ func (f *sparseLDL) rowBlocked(k int, full bool) bool {
 			if yc != 0 {
 				// Rows c+1 … e lead column c.
 				val := f.lx[lo : lo+(e-c)]
+				yr := y[c+1 : c+1+len(val)] // no bounds checks in the loop
 				for q, l := range val {
-					y[c+1+q] -= l * yc
+					yr[q] -= l * yc
 				}
 				nz = true
 			}
@@ -104,12 +102,31 @@ func (f *sparseLDL) rowBlocked(k int, full bool) bool {
 					off[c-i] = f.lp[c] + (e - c)
 				}
 				m := e - i + 1
-				for u, r := range idx {
+				// Four rows at a time, each summed over the run's columns
+				// in column order (the bits of one row at a time).
+				u, cnt := 0, len(idx)
+				for ; u+3 < cnt; u += 4 {
+					s0, s1, s2, s3 := 0.0, 0.0, 0.0, 0.0
+					for q, o := range off[:m] {
+						l := f.lx[o+u : o+u+4 : o+u+4]
+						yq := yb[q]
+						s0 += l[0] * yq
+						s1 += l[1] * yq
+						s2 += l[2] * yq
+						s3 += l[3] * yq
+					}
+					r := idx[u : u+4 : u+4]
+					y[r[0]] -= s0
+					y[r[1]] -= s1
+					y[r[2]] -= s2
+					y[r[3]] -= s3
+				}
+				for ; u < cnt; u++ {
 					s := 0.0
 					for q, o := range off[:m] {
 						s += f.lx[o+u] * yb[q]
 					}
-					y[r] -= s
+					y[idx[u]] -= s
 				}
 			}
 		}

@@ -522,3 +522,104 @@ func TestKKTLDLPartialIsExact(t *testing.T) {
 		assert.True(t, slices.Equal(ref.f.d, g.f.d), "trial %d: D differs", trial)
 	}
 }
+
+// build refills K̃'s kept pattern when the rows touch the same bodies as
+// at the last build: the values, the finite flag and the pattern's version
+// must be those of a build from scratch bit for bit (new Jacobians, masses,
+// compliances and shift), and a changed layout must record its calls again
+// (a new pattern, not a refill into the old one's slots).
+func TestKKTBuildRefillsSameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	k, _, _ := randomKKT(rng, 5, 24, 0)
+	diag := make([]float64, k.N())
+	for i := range diag {
+		diag[i] = 1 + rng.Float64()
+	}
+	var g kktLDL
+	g.build(k, diag, 0)
+	require.False(t, g.refilling, "first build records its calls")
+	ver := g.k.version
+	for trial := 0; trial < 3; trial++ {
+		// New values in the same layout.
+		for i := range k.J {
+			for s := range 2 {
+				for c := range 6 {
+					k.J[i][s][c] += 1e-3 * rng.NormFloat64()
+				}
+			}
+			k.C[i] *= 1 + 0.1*rng.Float64()
+		}
+		k.Mass[trial][0] *= 1.5
+		shift := []float64{0, SemidefiniteShift, 0}[trial]
+		g.build(k, diag, shift)
+		require.True(t, g.refilling, "trial %d: same layout, refilled", trial)
+		require.Equal(t, ver, g.k.version, "trial %d: the pattern stays", trial)
+		var fresh kktLDL
+		fresh.build(k, diag, shift)
+		require.False(t, fresh.refilling)
+		require.Equal(t, fresh.k.ptr, g.k.ptr, "trial %d", trial)
+		require.Equal(t, fresh.k.col, g.k.col, "trial %d", trial)
+		require.Equal(t, len(fresh.k.val), len(g.k.val))
+		for p, v := range fresh.k.val {
+			require.Equal(t, math.Float64bits(v), math.Float64bits(g.k.val[p]), "trial %d: slot %d", trial, p)
+		}
+		require.True(t, g.k.finite)
+		require.True(t, g.k.finished)
+	}
+	// A non-finite value is reported as by Finish.
+	k.J[3][0][2] = math.Inf(1)
+	g.build(k, diag, 0)
+	require.True(t, g.refilling)
+	require.False(t, g.k.finite, "an Inf entry written by refill")
+	k.J[3][0][2] = 1
+	// A row moved to another body: recorded again, a new pattern.
+	b0 := k.Body[0][0]
+	k.Body[0][0] = (b0 + 3) % int32(len(k.Mass))
+	if k.Body[0][0] == k.Body[0][1] {
+		k.Body[0][0] = (b0 + 4) % int32(len(k.Mass))
+	}
+	g.build(k, diag, 0)
+	require.False(t, g.refilling, "a changed layout records its calls")
+	var fresh kktLDL
+	fresh.build(k, diag, 0)
+	require.Equal(t, fresh.k.col, g.k.col)
+	require.Equal(t, fresh.k.val, g.k.val)
+}
+
+// iterateW takes the body-space product where it costs under half of A's:
+// with few bodies carrying many rows (A dense, as on a brick pyramid) it
+// is mulAdd, equal to A x + b to rounding; with rows spread over many
+// bodies (A sparse, a chain of dominoes) it is A's own product, the bits
+// of p.Residual.
+func TestKKTIterateWChoosesTheCheaperProduct(t *testing.T) {
+	for _, c := range []struct {
+		nb, n int
+		body  bool
+	}{{2, 200, true}, {40, 30, false}} {
+		rng := rand.New(rand.NewPCG(uint64(c.nb), uint64(c.n)))
+		k, a, _ := randomKKT(rng, c.nb, c.n, 0)
+		diag := make([]float64, c.n)
+		for i := range diag {
+			diag[i] = a.At(i, i)
+		}
+		var g kktLDL
+		g.build(k, diag, 0)
+		require.Equal(t, c.body, g.mulCheaper(a), "%d bodies, %d rows, nnz(A) %d", c.nb, c.n, a.NNZ())
+		x, b := make([]float64, c.n), make([]float64, c.n)
+		for i := range x {
+			x[i], b[i] = rng.NormFloat64(), rng.NormFloat64()
+		}
+		p := &Problem{A: a, B: b, KKT: k}
+		w, want := make([]float64, c.n), make([]float64, c.n)
+		g.iterateW(p, a, x, w)
+		p.Residual(want, x)
+		for i := range w {
+			if c.body {
+				// Rounding of two orders of summation: 1e-12 of the terms.
+				assert.InDelta(t, want[i], w[i], 1e-12*(1+math.Abs(want[i])), "w[%d]", i)
+			} else {
+				assert.Equal(t, math.Float64bits(want[i]), math.Float64bits(w[i]), "w[%d]: A's product", i)
+			}
+		}
+	}
+}

@@ -76,8 +76,10 @@ type Sparse struct {
 
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
-	bcol []int32 // bucketed columns
-	mark []int32 // finishFull: mark[j] = row+1 once column j is in the row; keepPattern: slots seen
+	bcol []int32 // finishFull: bucketed columns; keepPattern: the records bucketed by row (^t for a record's (j, i) side)
+	mark []int32 // finishFull: mark[j] = row+1 once column j is in the row; keepPattern: slots of a row's columns, then slots seen
+	next []int32 // keepPattern: each row's next free place in rec
+	rz   float64 // Refill: finite's accumulator (see sumRecords)
 }
 
 var _ Matrix = (*Sparse)(nil)
@@ -168,49 +170,137 @@ func (s *Sparse) Finish() {
 func (s *Sparse) sumRecords() {
 	z := 0.0
 	for t, v := range s.tv {
-		p1, p2 := s.slot1[t], s.slot2[t]
-		if s.firstRec[t] {
-			s.val[p1] = v
-			s.val[p2] = v
-		} else {
-			s.val[p1] += v
-			if p2 != p1 {
-				s.val[p2] += v
-			}
-		}
-		z += 0 * s.val[p1] // A[i][j] and A[j][i] hold the same sum
+		z += s.sumRecord(t, v)
 	}
 	s.finite = z == 0
 }
 
+// sumRecord sums record t, of value v, into its entry through its slots
+// (the first record of an entry sets it, a later one adds to it, off the
+// diagonal in A[i][j] and A[j][i] alike) and returns 0 times the partial
+// sum, finite's term (see sumRecords).
+func (s *Sparse) sumRecord(t int, v float64) float64 {
+	p1, p2 := s.slot1[t], s.slot2[t]
+	if s.firstRec[t] {
+		s.val[p1] = v
+		s.val[p2] = v
+	} else {
+		s.val[p1] += v
+		if p2 != p1 {
+			s.val[p2] += v
+		}
+	}
+	return 0 * s.val[p1] // A[i][j] and A[j][i] hold the same sum
+}
+
+// Refill opens a finished matrix for new values given record by record
+// (SetRecord, then Refilled) instead of by Reset, Add and Finish, and
+// reports whether it could: the caller vouches that its Add calls would
+// repeat, (i, j) for (i, j) and in order, those of the last Finish, and
+// gives their count n×n and records; Refill checks that the last Finish
+// kept the pattern of that many records for that size, and otherwise
+// leaves the matrix as it was (report false: Reset, Add and Finish as
+// usual). A stepper whose rows touch the same bodies as at its last step
+// saves the recording, the comparison with the kept calls and the buffers'
+// traffic (O(records) each).
+func (s *Sparse) Refill(n, records int) bool {
+	if !(s.finished && s.reuseOK && s.n == n && s.pn == n && len(s.pti) == records && len(s.tv) == records) {
+		return false
+	}
+	s.finished = false
+	s.rz = 0
+	return true
+}
+
+// SetRecord gives the t-th Add call of the refilled matrix (see Refill)
+// the value v, as Finish would sum it: calls must come in their order t =
+// 0, 1, …, so that an entry's first record sets it and the later ones add
+// to it, giving the bits of Add and Finish. It panics if t is not a record
+// of the kept pattern (a programming error, as Add's index).
+func (s *Sparse) SetRecord(t int, v float64) {
+	s.tv[t] = v // the record itself, for an Add that reopens the matrix
+	s.rz += s.sumRecord(t, v)
+}
+
+// Refilled finishes a refilled matrix (see Refill): it may be read again,
+// and, as after Finish, it is known finite when every value is.
+func (s *Sparse) Refilled() {
+	s.finite = s.rz == 0
+	s.finished = true
+}
+
 // keepPattern records the Add calls' (i, j) and their slots in val for
-// sumRecords and for the pattern reuse of Finish.
+// sumRecords and for the pattern reuse of Finish. The slots are found row
+// by row in O(records + nnz): each record is bucketed under its row i and,
+// off the diagonal, its row j (in call order within a bucket), and a
+// row's columns are scattered to their slots (mark) before its bucket is
+// read.
 func (s *Sparse) keepPattern() {
 	s.pti = append(s.pti[:0], s.ti...)
 	s.ptj = append(s.ptj[:0], s.tj...)
 	s.pn = s.n
-	nr := len(s.ti)
+	n, nr := s.n, len(s.ti)
 	s.slot1 = growInt32(s.slot1, nr)
 	s.slot2 = growInt32(s.slot2, nr)
 	s.firstRec = growBool(s.firstRec, nr)
-	s.mark = growInt32(s.mark, len(s.val))
-	clear(s.mark)
+	// Bucket the records by row: cnt as finishFull left it holds each
+	// row's bucket end, the start of the next one.
+	// rec reuses finishFull's bucketed columns (the same size, done with).
+	total := 0
+	if n > 0 {
+		total = s.cnt[n-1]
+	}
+	rec := s.bcol[:total]
+	next := s.bcnt(n)
 	for t, i := range s.ti {
 		j := s.tj[t]
-		p1 := s.find(int(i), j)
-		p2 := s.find(int(j), i)
-		s.slot1[t], s.slot2[t] = int32(p1), int32(p2)
+		rec[next[i]] = int32(t)
+		next[i]++
+		if j != i {
+			rec[next[j]] = ^int32(t) // the record's (j, i) side
+			next[j]++
+		}
+	}
+	s.mark = growInt32(s.mark, max(n, len(s.val)))
+	start := 0
+	for r := 0; r < n; r++ {
+		lo, hi := s.ptr[r], s.ptr[r+1]
+		for p := lo; p < hi; p++ {
+			s.mark[s.col[p]] = int32(p)
+		}
+		end := s.cnt[r]
+		for _, t := range rec[start:end] {
+			if t >= 0 {
+				s.slot1[t] = s.mark[s.tj[t]]
+				if s.ti[t] == s.tj[t] {
+					s.slot2[t] = s.slot1[t]
+				}
+			} else {
+				t = ^t
+				s.slot2[t] = s.mark[s.ti[t]]
+			}
+		}
+		start = end
+	}
+	clear(s.mark[:len(s.val)])
+	for t := range s.ti {
+		p1, p2 := s.slot1[t], s.slot2[t]
 		s.firstRec[t] = s.mark[p1] == 0 // (i, j) and (j, i) are one entry
 		s.mark[p1], s.mark[p2] = 1, 1
 	}
 	s.reuseOK = true
 }
 
-// find returns the slot of column j in row i, which must be in the pattern.
-func (s *Sparse) find(i int, j int32) int {
-	lo, hi := s.ptr[i], s.ptr[i+1]
-	k, _ := slices.BinarySearch(s.col[lo:hi], j)
-	return lo + k
+// bcnt returns each row's bucket start in the bucketing of finishFull
+// (cnt[i] there is row i's bucket end), as a workspace the caller advances.
+func (s *Sparse) bcnt(n int) []int32 {
+	s.next = growInt32(s.next, n)
+	prev := 0
+	for i := 0; i < n; i++ {
+		s.next[i] = int32(prev)
+		prev = s.cnt[i]
+	}
+	return s.next
 }
 
 // finishFull builds the pattern of the records from scratch (bucket the

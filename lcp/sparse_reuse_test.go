@@ -1,6 +1,7 @@
 package lcp
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -89,4 +90,80 @@ func TestSparseFinishReusesPattern(t *testing.T) {
 	var fresh2 Sparse
 	build(&fresh2, append(slices.Clone(recs), rec{3, 3}), append(slices.Clone(v), 0.5))
 	require.True(t, slices.Equal(fresh2.val, kept.val), "an Add after Finish")
+}
+
+// Refill, SetRecord and Refilled give the bits of Reset, Add and Finish
+// with the same calls, duplicates of an entry in either order included,
+// and the finite flag; Refill refuses another size or record count, and
+// an unfinished matrix; an Add after Refilled reopens the matrix with the
+// refilled records, as after Finish.
+func TestSparseRefill(t *testing.T) {
+	rng := rand.New(rand.NewPCG(81, 82))
+	const n = 30
+	type rec struct{ i, j int }
+	var recs []rec
+	for len(recs) < 200 {
+		i, j := rng.IntN(n), rng.IntN(n)
+		recs = append(recs, rec{i, j})
+		if rng.IntN(4) == 0 {
+			recs = append(recs, rec{j, i})
+		}
+	}
+	values := func() []float64 {
+		v := make([]float64, len(recs))
+		for t := range v {
+			v[t] = rng.NormFloat64()
+		}
+		return v
+	}
+	build := func(s *Sparse, v []float64) {
+		s.Reset(n)
+		for t, r := range recs {
+			s.Add(r.i, r.j, v[t])
+		}
+		s.Finish()
+	}
+	var kept Sparse
+	build(&kept, values())
+	assert.False(t, kept.Refill(n+1, len(recs)), "another size")
+	assert.False(t, kept.Refill(n, len(recs)-1), "another record count")
+	for trial := 0; trial < 3; trial++ {
+		v := values()
+		if trial == 2 {
+			v[7] = math.NaN()
+		}
+		require.True(t, kept.Refill(n, len(recs)), "trial %d", trial)
+		assert.False(t, kept.Refill(n, len(recs)), "trial %d: open", trial)
+		for t, x := range v {
+			kept.SetRecord(t, x)
+		}
+		kept.Refilled()
+		var fresh Sparse
+		build(&fresh, v)
+		require.Equal(t, fresh.ptr, kept.ptr)
+		require.Equal(t, fresh.col, kept.col)
+		for p, x := range fresh.val {
+			require.Equal(t, math.Float64bits(x), math.Float64bits(kept.val[p]), "trial %d: slot %d", trial, p)
+		}
+		assert.Equal(t, fresh.finite, kept.finite, "trial %d", trial)
+		assert.Equal(t, trial != 2, kept.finite, "trial %d", trial)
+	}
+	// An Add after Refilled sums onto the refilled records.
+	v := values()
+	require.True(t, kept.Refill(n, len(recs)))
+	for t, x := range v {
+		kept.SetRecord(t, x)
+	}
+	kept.Refilled()
+	kept.Add(0, n-1, 2.5)
+	kept.Finish()
+	var fresh Sparse
+	fresh.Reset(n)
+	for t, r := range recs {
+		fresh.Add(r.i, r.j, v[t])
+	}
+	fresh.Add(0, n-1, 2.5)
+	fresh.Finish()
+	require.Equal(t, fresh.col, kept.col)
+	require.Equal(t, fresh.val, kept.val)
 }

@@ -101,6 +101,13 @@ type sparseLDL struct {
 	lp                []int
 	rs                []int
 	rslot             []int32
+	// rcol holds, per row of L (rs[k]:rs[k+1]), its columns in the
+	// topological order reach finds them, kept by a full factorization
+	// (patKept) so that later ones read the row's pattern instead of
+	// walking the elimination tree again: it is a function of the pattern
+	// alone.
+	rcol    []int32
+	patKept bool
 
 	// Numeric: L by columns (strictly lower), D, and workspace.
 	li    []int32
@@ -420,6 +427,8 @@ func (f *sparseLDL) storage() {
 	f.li = growInt32(f.li, f.lp[n])
 	f.lx = grow(f.lx, f.lp[n])
 	f.rslot = growInt32(f.rslot, f.lp[n])
+	f.rcol = growInt32(f.rcol, f.lp[n])
+	f.patKept = false
 	f.rs = growInt(f.rs, n+1)
 	f.supernodes()
 	f.sized = true
@@ -442,6 +451,7 @@ func (f *sparseLDL) numeric(n int, full bool) bool {
 		f.recompute = n
 		clear(f.lnz)
 		f.rs[0] = 0
+		f.patKept = false
 	}
 	for k := 0; k < n; k++ {
 		if !full && !f.dirty[k] {
@@ -452,6 +462,7 @@ func (f *sparseLDL) numeric(n int, full bool) bool {
 		}
 	}
 	if full {
+		f.patKept = true
 		f.fullFlops = 0
 		for _, c := range f.rowFlops[:n] {
 			f.fullFlops += c
@@ -472,14 +483,11 @@ func (f *sparseLDL) row(k int, full bool) bool {
 	}
 	n := len(f.perm)
 	y, pat := f.y, f.pat
-	top := f.reach(k)
+	top := f.reach(k, full)
 	akk := y[k] * (1 + f.shift)
 	dk := akk
 	y[k] = 0
 	rs := f.rs[k]
-	if full {
-		f.rs[k+1] = rs + (n - top)
-	}
 	flops, cols := 0, 0
 	for t := 0; top < n; top, t = top+1, t+1 {
 		i := pat[top]
@@ -537,11 +545,23 @@ func (f *sparseLDL) endRow(k int, full bool, dk, akk float64, flops, cols int) b
 // reach scatters row k of the factored C (cxOld) into y and leaves the
 // pattern of row k of L (the reach of its columns in the elimination tree)
 // in topological order on the stack pat[top:n], setting and returning
-// f.top.
-func (f *sparseLDL) reach(k int) int {
+// f.top. A full factorization walks the tree and keeps the pattern in
+// rcol (setting rs[k+1]); the others copy it from there once a full one
+// has completed (patKept), the same columns in the same order.
+func (f *sparseLDL) reach(k int, full bool) int {
 	n := len(f.perm)
 	cx := f.cxOld
 	y, pat, parent, flag := f.y, f.pat, f.parent, f.flag
+	if f.patKept && !full {
+		for p := f.cp[k]; p < f.cp[k+1]; p++ {
+			y[f.ci[p]] += cx[p]
+		}
+		lo, hi := f.rs[k], f.rs[k+1]
+		top := n - (hi - lo)
+		copy(pat[top:n], f.rcol[lo:hi])
+		f.top = top
+		return top
+	}
 	top := n
 	flag[k] = int32(k)
 	for p := f.cp[k]; p < f.cp[k+1]; p++ {
@@ -560,6 +580,11 @@ func (f *sparseLDL) reach(k int) int {
 		}
 	}
 	f.top = top
+	if full {
+		rs := f.rs[k]
+		f.rs[k+1] = rs + (n - top)
+		copy(f.rcol[rs:f.rs[k+1]], pat[top:n])
+	}
 	return top
 }
 
@@ -869,18 +894,23 @@ func (f *sparseLDL) solveDirect(x []float64) {
 			continue
 		}
 		lo, hi := f.lp[j], f.lp[j+1]
-		for t, r := range f.li[lo:hi] {
-			xp[r] -= f.lx[lo+t] * xj
+		idx, val := f.li[lo:hi], f.lx[lo:hi]
+		val = val[:len(idx)] // no bounds check on val in the loop
+		for t, r := range idx {
+			xp[r] -= val[t] * xj
 		}
 	}
+	d := f.d[:len(xp)]
 	for j := range xp {
-		xp[j] /= f.d[j]
+		xp[j] /= d[j]
 	}
 	for j := n - 1; j >= 0; j-- {
 		v := xp[j]
 		lo, hi := f.lp[j], f.lp[j+1]
-		for t, r := range f.li[lo:hi] {
-			v -= f.lx[lo+t] * xp[r]
+		idx, val := f.li[lo:hi], f.lx[lo:hi]
+		val = val[:len(idx)]
+		for t, r := range idx {
+			v -= val[t] * xp[r]
 		}
 		xp[j] = v
 	}

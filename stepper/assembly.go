@@ -296,8 +296,18 @@ type Assembly struct {
 	KKT lcp.KKT
 
 	byBody [][]incidence // the rows of each body
-	kktOK  bool          // KKT describes A (the last call was a symmetric Assemble)
-	kktCol []int32       // the KKT body index of each body, or −1
+	// A's refill (lcp.Sparse.Refill): the layout of the last Assemble that
+	// recorded A's Add calls (per row N and its bodies, per body whether
+	// it is static or kinematic), their count, whether this Assemble
+	// refills them, and the running record index.
+	layRows   []int32
+	layFixed  []bool
+	layOK     bool
+	layRecs   int
+	refilling bool
+	rec       int
+	kktOK     bool    // KKT describes A (the last call was a symmetric Assemble)
+	kktCol    []int32 // the KKT body index of each body, or −1
 }
 
 // Matrix returns the lead matrix of the last assembly: D in a gyroscopic
@@ -343,7 +353,12 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.B = grow(a.B, n)
 	a.Lo = grow(a.Lo, n)
 	a.Hi = grow(a.Hi, n)
+	a.refilling = a.sameLayout(m, rows) && a.A.Refill(n, a.layRecs)
+	a.rec = 0
 	a.massMatrix(m, rows, true)
+	if a.Gyroscopic > 0 {
+		a.layOK, a.refilling = false, false // no A this time
+	}
 	a.kktOK = a.Gyroscopic == 0 && a.bodySpace(m, rows)
 	for i := range rows {
 		r := &rows[i]
@@ -361,7 +376,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 		if a.Gyroscopic > 0 {
 			a.D.Add(i, i, c)
 		} else {
-			a.A.Add(i, i, c)
+			a.putA(i, i, c)
 			a.KKT.C[i] = c
 		}
 		t := s.positionTerm(r, pf)
@@ -372,8 +387,79 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 		}
 		a.Lo[i], a.Hi[i] = r.Lo, r.Hi
 	}
-	a.A.Finish()
+	if a.refilling {
+		if a.rec != a.layRecs {
+			panic(fmt.Sprintf("stepper: Assembly refilled %d of A's %d records", a.rec, a.layRecs))
+		}
+		a.A.Refilled()
+	} else {
+		a.A.Finish()
+		a.layRecs, a.layOK = a.rec, a.Gyroscopic == 0
+	}
 	return nil
+}
+
+// sameLayout reports whether rows touch the same bodies, in the same slots,
+// with the same bodies static or kinematic, as at the last Assemble that
+// recorded A's Add calls (layOK), so that the calls repeat (the pairs of
+// massMatrix follow from the rows of each body, the diagonal's from the
+// rows). When they differ it keeps the new layout for the next call.
+func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
+	same := a.layOK && len(a.layFixed) == len(m.Bodies)
+	k := 0
+	for i := range rows {
+		r := &rows[i]
+		if same && (k >= len(a.layRows) || a.layRows[k] != int32(r.N)) {
+			same = false
+		}
+		k++
+		for t := 0; t < r.N && same; t++ {
+			if k+t >= len(a.layRows) || a.layRows[k+t] != int32(r.Body[t]) {
+				same = false
+			}
+		}
+		k += r.N
+	}
+	same = same && k == len(a.layRows)
+	for bi, b := range m.Bodies {
+		if same && a.layFixed[bi] != (b.Static || b.Kinematic) {
+			same = false
+		}
+	}
+	if same {
+		return true
+	}
+	a.layOK = false
+	if need := len(rows) + constraint.MaxBodies*len(rows); cap(a.layRows) < need {
+		a.layRows = make([]int32, 0, need) // one allocation, not append's growth
+	}
+	a.layRows = a.layRows[:0]
+	for i := range rows {
+		r := &rows[i]
+		a.layRows = append(a.layRows, int32(r.N))
+		for t := 0; t < r.N; t++ {
+			a.layRows = append(a.layRows, int32(r.Body[t]))
+		}
+	}
+	if cap(a.layFixed) < len(m.Bodies) {
+		a.layFixed = make([]bool, 0, len(m.Bodies))
+	}
+	a.layFixed = a.layFixed[:0]
+	for _, b := range m.Bodies {
+		a.layFixed = append(a.layFixed, b.Static || b.Kinematic)
+	}
+	return false
+}
+
+// putA adds v to A's entry (i, j), the rec-th of the assembly's calls:
+// lcp.Sparse.Add, or straight into its slot when Assemble refills A.
+func (a *Assembly) putA(i, j int, v float64) {
+	if a.refilling {
+		a.A.SetRecord(a.rec, v)
+	} else {
+		a.A.Add(i, j, v)
+	}
+	a.rec++
 }
 
 // MassMatrix sets A to J M⁻¹ Jᵀ of rows (finished; no compliance) and
@@ -385,6 +471,7 @@ func (a *Assembly) MassMatrix(m *Mass, rows []constraint.Row) error {
 	if err := checkRows(rows, len(m.Bodies)); err != nil {
 		return err
 	}
+	a.refilling, a.layOK = false, false // A without C: not Assemble's calls
 	a.massMatrix(m, rows, false)
 	a.A.Finish()
 	a.kktOK = false
@@ -522,7 +609,9 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 		a.responseMatrix(m, rows)
 		return
 	}
-	a.A.Reset(n)
+	if !a.refilling {
+		a.A.Reset(n)
+	}
 	for i := range rows {
 		r := &rows[i]
 		for k := 0; k < r.N; k++ {
@@ -545,7 +634,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 			jm := &a.JMinv[p.row][p.slot]
 			for _, q := range list[from:] {
 				jq := &rows[q.row].J[q.slot]
-				a.A.Add(p.row, q.row, jm[0]*jq[0]+jm[1]*jq[1]+jm[2]*jq[2]+jm[3]*jq[3]+jm[4]*jq[4]+jm[5]*jq[5])
+				a.putA(p.row, q.row, jm[0]*jq[0]+jm[1]*jq[1]+jm[2]*jq[2]+jm[3]*jq[3]+jm[4]*jq[4]+jm[5]*jq[5])
 			}
 		}
 	}

@@ -229,10 +229,13 @@ func TestRunComposedObservers(t *testing.T) {
 		for _, e := range energies[k] {
 			least = math.Min(least, e)
 		}
-		// Relative 1e-6: the pick's totals are recomputed with w = A x + b
-		// from the kept x, the iterate's w carried the solver's rounding;
-		// the energy error is ~1e-23 J here, so compare with a floor.
-		assert.InDelta(t, least, sts[k].Errors.Energy, 1e-6*least+1e-30, "step %d", k+1)
+		// Relative 1e-3: the pick's totals are recomputed with w = A x + b
+		// by A's product from the kept x, while the iterate's w is BPP's,
+		// here the body-space product J M⁻¹ Jᵀ x + C x + b of its KKT
+		// path: the two differ by w's rounding, which moves an energy
+		// error at rounding level (~1.5e-23 J) by up to 5e-5 of itself.
+		// The other iterates' errors are 7 to 1e20 times larger.
+		assert.InDelta(t, least, sts[k].Errors.Energy, 1e-3*least+1e-30, "step %d", k+1)
 	}
 	assert.Equal(t, 5, sts[0].Iterations, "the pyramid's first step takes 5 iterations")
 }
