@@ -222,6 +222,9 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 			defer wg.Done()
 			cm := &cmaes{d: len(ev.free), seed: seed + uint64(st), sigma0: sigma0, budget: evals, eval: ev.eval}
 			errs[st] = cm.minimize(ctx, u0)
+			if errs[st] == nil {
+				log("%s: start %d from %v: E = %.4g at %v (%d runs)", c.Solver, st, ev.toX(u0), cm.bestF, ev.toX(cm.best), cm.runs)
+			}
 		}()
 	}
 	wg.Wait()
