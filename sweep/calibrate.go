@@ -57,8 +57,9 @@ type Calibration struct {
 	// Best and E: the best point of the grid and the search.
 	Best []float64
 	E    float64
-	// Evaluations of E by the search: distinct points, each running
-	// every calibration experiment once (grid samples not counted).
+	// Evaluations of E by the search and the region probes: distinct
+	// points, each running every calibration experiment once (grid
+	// samples not counted).
 	Evaluations int
 	// Region is the set of evaluated points whose E is within the noise
 	// of E (Region's doc).

@@ -22,8 +22,10 @@ import (
 // residuals are the noise, so a point whose E is above the best by less
 // than 2 NoiseSD cannot be told from the best by this data.
 //
-// The intervals are those of the points evaluated, so they are an inner
-// estimate of the region, as fine as the search sampled it. Identified
+// The intervals are those of the points evaluated — the grid, the
+// search, and probes along each parameter's axis from the best point
+// (regionProbes) — so they are an inner estimate of the region, as fine
+// as those sampled it. Identified
 // is false for a parameter whose interval spans at least half of its
 // range: the data do not determine it.
 type Region struct {
@@ -51,6 +53,11 @@ func (g *Region) Contains(x []float64) bool {
 	return len(x) == len(g.Lo)
 }
 
+// regionProbes is the number of points per parameter and direction by
+// which Calibrate probes the region from the best point after the search
+// (steps of 1, 2, 4, 8 and 16 % of the parameter's range).
+const regionProbes = 5
+
 // Search defaults (Refine's zero values).
 const (
 	defaultStarts      = 3
@@ -77,6 +84,34 @@ type evaluator struct {
 
 	mu    sync.Mutex
 	cache map[string]point
+}
+
+// best returns the evaluated point of least E (ties: the smaller key).
+func (ev *evaluator) best() []float64 {
+	p, _ := ev.bestPoint()
+	return p.x
+}
+
+func (ev *evaluator) bestE() float64 {
+	p, ok := ev.bestPoint()
+	if !ok {
+		return math.Inf(1)
+	}
+	return p.e
+}
+
+func (ev *evaluator) bestPoint() (point, bool) {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	var best point
+	var bk string
+	ok := false
+	for k, p := range ev.cache {
+		if !ok || p.e < best.e || (p.e == best.e && k < bk) {
+			best, bk, ok = p, k, true
+		}
+	}
+	return best, ok
 }
 
 func pointKey(x []float64) string {
@@ -230,6 +265,29 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 	wg.Wait()
 	if err := firstErr(errs); err != nil {
 		return err
+	}
+	if len(x0s) > 0 {
+		// Probe the region along each axis from the best point: steps of
+		// 1, 2, 4, 8 and 16 % of the range each way, one batch.
+		bu := ev.toU(c.Best)
+		if c.E > ev.bestE() {
+			bu = ev.toU(ev.best())
+		}
+		var probes [][]float64
+		for k := range ev.free {
+			for _, sign := range []float64{-1, 1} {
+				for m := 0; m < regionProbes; m++ {
+					u := slices.Clone(bu)
+					u[k] += sign * 0.01 * float64(int(1)<<m)
+					if u[k] >= 0 && u[k] <= 1 {
+						probes = append(probes, u)
+					}
+				}
+			}
+		}
+		if _, err := ev.eval(ctx, probes); err != nil {
+			return err
+		}
 	}
 	keys := make([]string, 0, len(ev.cache))
 	for k := range ev.cache {

@@ -43,6 +43,7 @@ func simCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			fmt.Fprintf(stderr, format+"\n", a...)
 		}
 	}
+	before := len(s.Done)
 	cals, err := sweep.Calibrate(ctx, spec, s, sweep.BuildID(), logf)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -80,6 +81,7 @@ func simCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	fmt.Fprint(stdout, tb.String())
+	fmt.Fprintf(stdout, "%d results were recorded before (a sweep or calibration of the same jobs), %d jobs run now\n", before, len(s.Done)-before)
 	var rrows [][]string
 	for _, c := range cals {
 		g := &c.Region
