@@ -122,6 +122,9 @@ func Run(j *Job) (Result, error) {
 	if w.Settings.Solver, err = NewSolver(j.Solver); err != nil {
 		return r, err
 	}
+	if j.Substeps < 0 || j.Substeps > maxSubsteps {
+		return r, fmt.Errorf("substeps: must be 0 to %d, got %d", maxSubsteps, j.Substeps)
+	}
 	sub := max(j.Substeps, 1)
 	w.Settings.H /= float64(sub)
 	if j.Body < 0 || j.Body >= len(w.Bodies) {

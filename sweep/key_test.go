@@ -75,3 +75,25 @@ func readShipped(t testing.TB) *Spec {
 	require.NoError(t, err)
 	return s
 }
+
+// A job with substeps beyond the limit is refused with the field named;
+// substeps 1 is the scene's h, the same bits as 0.
+func TestJobSubsteps(t *testing.T) {
+	j := Job{Scene: "push", Set: map[string]string{"push_speed": "0.5"}, Solver: "bpp", Steps: 5, AngleLength: 0.05,
+		Measured: []Frame{{Step: 5}}, Substeps: 1001}
+	_, err := Run(&j)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "substeps: must be 0 to 1000, got 1001")
+	j.Substeps = 0
+	r0, err := Run(&j)
+	require.NoError(t, err)
+	j.Substeps = 1
+	r1, err := Run(&j)
+	require.NoError(t, err)
+	assert.Equal(t, r0.E, r1.E)
+	j.Substeps = 4
+	r4, err := Run(&j)
+	require.NoError(t, err)
+	assert.Equal(t, 5, r4.Steps, "steps count whole steps")
+	assert.NotEqual(t, r0.E, r4.E, "h/4 is another trajectory")
+}

@@ -91,6 +91,9 @@ type Refine struct {
 	Seed        uint64 `json:"seed,omitempty"`
 }
 
+// maxSubsteps bounds Spec.Substeps and Job.Substeps.
+const maxSubsteps = 1000
+
 // Solvers a spec may name (those `sim run --solver` takes): lcp.StepNames.
 var solverNames = lcp.StepNames()
 
@@ -172,8 +175,8 @@ func (s *Spec) check() error {
 	if s.Steps < 1 {
 		return fmt.Errorf("steps: must be ≥ 1, got %d", s.Steps)
 	}
-	if s.Substeps < 0 || s.Substeps > 1000 {
-		return fmt.Errorf("substeps: must be 0 (default 1) to 1000, got %d", s.Substeps)
+	if s.Substeps < 0 || s.Substeps > maxSubsteps {
+		return fmt.Errorf("substeps: must be 0 (default 1) to %d, got %d", maxSubsteps, s.Substeps)
 	}
 	for _, k := range sortedKeys(s.Set) {
 		if !known[k] {
