@@ -248,6 +248,8 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 		}
 		x0s = append(x0s, ev.toU(samples[si]))
 	}
+	// The initial step: a quarter of the grid's largest spacing, so a
+	// start explores its cell and the neighbouring ones.
 	sigma0 := slices.Max(append(sp, 0)) / 4
 	errs := make([]error, len(x0s))
 	var wg sync.WaitGroup
