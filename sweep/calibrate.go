@@ -2,15 +2,10 @@ package sweep
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
-
-	"gonum.org/v1/gonum/optimize"
 )
 
 // Runner runs jobs and returns their results in the jobs' order: a
@@ -52,39 +47,51 @@ func (Local) Run(ctx context.Context, jobs []Job) ([]Result, error) {
 }
 
 // Calibration is one solver's result of Calibrate: the Table 3 row of
-// the BPMD paper and the prediction of the held-out experiment.
+// the BPMD paper, the confidence region and the prediction of the
+// held-out experiment.
 type Calibration struct {
 	Solver string
 	// GridBest and GridE: the best grid sample and its E (Eq. 18, m²).
 	GridBest []float64
 	GridE    float64
-	// Best and E: after the local refinement (never worse than the grid).
+	// Best and E: the best point of the grid and the search.
 	Best []float64
 	E    float64
-	// Evaluations of E in the refinement (each runs every calibration
-	// experiment once).
+	// Evaluations of E by the search and the region probes: distinct
+	// points, each running every calibration experiment once (grid
+	// samples not counted).
 	Evaluations int
+	// Region is the set of evaluated points whose E is within the noise
+	// of E (Region's doc).
+	Region Region
 	// Prediction is the held-out experiment run with Best (its E and
 	// trajectory); zero without a holdout.
 	Prediction Result
 }
 
 // Calibrate runs the paper's procedure (Lu, Williams, Trinkle and
-// Lacoursière 2014, §4): E of Eq. (18),
+// Lacoursière 2014, §4) with a search that finds parameters off the
+// grid: E of Eq. (18),
 //
 //	E = (1/M) Σⱼ (1/Nⱼ) Σₗ ‖qⱼˡ − q̄ⱼˡ‖²,
 //
 // over the M experiments other than the holdout, on every sample of the
-// spec (the grid: the paper's procedure), per solver; then a local
-// refinement by Nelder–Mead (gonum/optimize) from the Refine.Starts best
-// samples (default 3), at most Refine.Evaluations evaluations each
-// (default 60), in coordinates scaled to each parameter's range and
-// clamped to it (a point outside the range is evaluated at its
-// projection); then the held-out experiment is predicted with each
+// spec (the grid: the paper's procedure), per solver; then CMA-ES with
+// restarts (Refine: Hansen 2016; Auger and Hansen 2005, restarts from the
+// best point with the population doubled) from each of the Refine.Starts
+// best grid samples, with a budget of Refine.Evaluations points each, in
+// coordinates scaled to each parameter's range and clamped to it. A generation's points go to r as
+// one batch of jobs, and the starts run concurrently. E is only piecewise
+// continuous in friction coefficients (contact events switch between
+// nearby values: docs/calibration.md), which is why the search is a
+// population method and not a local descent. Then the confidence region
+// (Region) and the prediction of the held-out experiment with each
 // solver's best parameters. A sample whose run failed counts as E = +Inf.
-// Every run is a Job through r; ids are "g<sample>-<exp>-<solver>" for
-// the grid, "r-<solver>-<x>" for refinement points and "p-<solver>" for
-// the prediction, so a resumed calibration reuses every recorded result.
+//
+// Every run is a Job through r, identified by its content (JobKey), so a
+// calibration after a sweep of the same spec, or a resumed calibration,
+// reuses every recorded result. The result is deterministic: the same
+// spec and build give the same points and the same bits.
 func Calibrate(ctx context.Context, s *Spec, r Runner, build string, log func(format string, args ...any)) ([]Calibration, error) {
 	if log == nil {
 		log = func(string, ...any) {}
@@ -99,7 +106,7 @@ func Calibrate(ctx context.Context, s *Spec, r Runner, build string, log func(fo
 		exps = append(exps, i)
 	}
 	samples := s.SamplesList()
-	jobs, err := s.jobsFor(samples, "g", exps, build)
+	jobs, err := s.jobsFor(samples, exps, build)
 	if err != nil {
 		return nil, err
 	}
@@ -121,58 +128,23 @@ func Calibrate(ctx context.Context, s *Spec, r Runner, build string, log func(fo
 		}
 		return sum / float64(len(exps))
 	}
-	lo, hi := s.ranges()
-	starts, evals := s.Refine.Starts, s.Refine.Evaluations
-	if starts == 0 {
-		starts = 3
-	}
-	if evals == 0 {
-		evals = 60
-	}
 	out := make([]Calibration, ns)
-	var wg sync.WaitGroup
 	errs := make([]error, ns)
+	var wg sync.WaitGroup
 	for k, solver := range s.Solvers {
 		es := make([]float64, len(samples))
-		order := make([]int, len(samples))
 		for si := range samples {
 			es[si] = gridE(si, k)
-			order[si] = si
 		}
-		slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(es[a], es[b]) })
 		c := &out[k]
 		c.Solver = solver
-		c.GridBest, c.GridE = samples[order[0]], es[order[0]]
-		c.Best, c.E = c.GridBest, c.GridE
-		log("%s: grid best E = %.4g at %v", solver, c.GridE, c.GridBest)
-		ev := &evaluator{s: s, r: r, exps: exps, solver: solver, build: build, lo: lo, hi: hi, cache: map[string]float64{}}
-		for st := 0; st < min(starts, len(order)); st++ {
-			if math.IsInf(es[order[st]], 1) {
-				break
-			}
-			wg.Add(1)
-			go func(x0 []float64) {
-				defer wg.Done()
-				if err := ev.nelderMead(ctx, x0, evals); err != nil {
-					ev.mu.Lock()
-					if ev.err == nil {
-						ev.err = err
-					}
-					ev.mu.Unlock()
-				}
-			}(samples[order[st]])
-		}
-		wg.Wait()
-		if ev.err != nil {
-			errs[k] = ev.err
-			continue
-		}
-		if ev.bestE < c.E {
-			c.Best, c.E = ev.best, ev.bestE
-		}
-		c.Evaluations = ev.n
-		log("%s: refined E = %.4g at %v after %d evaluations", solver, c.E, c.Best, c.Evaluations)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k] = s.search(ctx, r, build, exps, samples, es, c, log)
+		}()
 	}
+	wg.Wait()
 	if err := firstErr(errs); err != nil {
 		return nil, err
 	}
@@ -181,11 +153,10 @@ func Calibrate(ctx context.Context, s *Spec, r Runner, build string, log func(fo
 	}
 	var pj []Job
 	for k := range out {
-		j, err := s.jobsForSolvers([][]float64{out[k].Best}, "p", []int{hold}, []string{out[k].Solver}, build)
+		j, err := s.jobsForSolvers([][]float64{out[k].Best}, []int{hold}, []string{out[k].Solver}, build)
 		if err != nil {
 			return nil, err
 		}
-		j[0].ID = "p-" + out[k].Solver + "-" + pointKey(out[k].Best)
 		j[0].Trajectory = true
 		pj = append(pj, j[0])
 	}
@@ -196,8 +167,8 @@ func Calibrate(ctx context.Context, s *Spec, r Runner, build string, log func(fo
 	for k := range out {
 		p := pres[k]
 		if p.Status == StatusOK && len(p.Trajectory) == 0 {
-			// A resumed calibration's recorded prediction has no
-			// trajectory (the results file keeps summaries): run it here.
+			// A recorded prediction has no trajectory (the results file
+			// keeps summaries): run it here.
 			p = RunLocal(pj[k : k+1])[0]
 		}
 		out[k].Prediction = p
@@ -233,140 +204,4 @@ func (s *Spec) ranges() (lo, hi []float64) {
 		hi = append(hi, slices.Max(v))
 	}
 	return lo, hi
-}
-
-// evaluator evaluates E for one solver during the refinement; its
-// Nelder–Mead chains run concurrently and share its cache.
-type evaluator struct {
-	s      *Spec
-	r      Runner
-	exps   []int
-	solver string
-	build  string
-	lo, hi []float64
-
-	mu    sync.Mutex
-	cache map[string]float64
-	n     int
-	best  []float64
-	bestE float64
-	err   error
-}
-
-func pointKey(x []float64) string {
-	p := make([]string, len(x))
-	for i, v := range x {
-		p[i] = strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	return strings.Join(p, "_")
-}
-
-// eval returns E at x (already in range).
-func (ev *evaluator) eval(ctx context.Context, x []float64) (float64, error) {
-	key := pointKey(x)
-	ev.mu.Lock()
-	if e, ok := ev.cache[key]; ok {
-		ev.mu.Unlock()
-		return e, nil
-	}
-	ev.mu.Unlock()
-	jobs, err := ev.s.jobsForSolvers([][]float64{x}, "r", ev.exps, []string{ev.solver}, ev.build)
-	if err != nil {
-		return 0, err
-	}
-	for i := range jobs {
-		jobs[i].ID = "r-" + ev.solver + "-" + key + "-" + jobs[i].Experiment
-	}
-	res, err := ev.r.Run(ctx, jobs)
-	if err != nil {
-		return 0, err
-	}
-	e := 0.0
-	for _, r := range res {
-		if r.Status != StatusOK {
-			e = math.Inf(1)
-			break
-		}
-		e += r.E
-	}
-	if !math.IsInf(e, 1) {
-		e /= float64(len(res))
-	}
-	ev.mu.Lock()
-	defer ev.mu.Unlock()
-	ev.cache[key] = e
-	ev.n++
-	if ev.best == nil || e < ev.bestE || (e == ev.bestE && key < pointKey(ev.best)) {
-		ev.best, ev.bestE = slices.Clone(x), e
-	}
-	return e, nil
-}
-
-// nelderMead refines from x0 in the unit cube of the parameter ranges.
-func (ev *evaluator) nelderMead(ctx context.Context, x0 []float64, evals int) error {
-	d := len(x0)
-	u0 := make([]float64, d)
-	size := 1.0
-	for i := range x0 {
-		w := ev.hi[i] - ev.lo[i]
-		if w > 0 {
-			u0[i] = (x0[i] - ev.lo[i]) / w
-			if n := len(ev.s.values(i)); n > 1 && ev.s.Sampling == "grid" {
-				size = math.Min(size, 1/float64(n-1))
-			}
-		}
-	}
-	if ev.s.Sampling == "lhs" {
-		size = 1 / math.Max(2, float64(ev.s.Samples))
-	}
-	var runErr error
-	toX := func(u []float64) []float64 {
-		x := make([]float64, d)
-		for i := range u {
-			v := math.Min(1, math.Max(0, u[i]))
-			x[i] = roundSig(ev.lo[i]+v*(ev.hi[i]-ev.lo[i]), 12)
-		}
-		return x
-	}
-	p := optimize.Problem{Func: func(u []float64) float64 {
-		if runErr != nil {
-			return math.Inf(1)
-		}
-		e, err := ev.eval(ctx, toX(u))
-		if err != nil {
-			runErr = err
-			return math.Inf(1)
-		}
-		return e
-	}}
-	// Restarts: a simplex shrinks onto a kink of E (contacts switching
-	// on and off make E piecewise smooth) and stalls; restart from the
-	// best point with a fresh simplex half as large, while evaluations
-	// remain and the restart improved E.
-	used, prev := 0, math.Inf(1)
-	for used < evals && size > 1e-6 {
-		set := &optimize.Settings{FuncEvaluations: evals - used,
-			Converger: &optimize.FunctionConverge{Absolute: 0, Relative: 1e-6, Iterations: 3 * d}}
-		res, err := optimize.Minimize(p, u0, set, &optimize.NelderMead{SimplexSize: size})
-		if runErr != nil {
-			return runErr
-		}
-		if err != nil && !strings.Contains(err.Error(), "limit") {
-			return fmt.Errorf("nelder-mead (%s): %w", ev.solver, err)
-		}
-		if res == nil {
-			break
-		}
-		used += res.Stats.FuncEvaluations
-		if !(res.F < prev) {
-			break
-		}
-		prev = res.F
-		copy(u0, res.X)
-		for i := range u0 {
-			u0[i] = math.Min(1, math.Max(0, u0[i]))
-		}
-		size /= 2
-	}
-	return nil
 }

@@ -5,11 +5,12 @@ import (
 	"math/rand/v2"
 )
 
-// Simulate runs scene with the overrides set and solver for steps steps
-// and returns the planar frames of body at every step (Run with a
+// Simulate runs scene with the overrides set and solver for steps steps,
+// each of substeps steps of h/substeps (0 or 1: the scene's h), and
+// returns the planar frames of body at every step (Run with a
 // trajectory, compared with nothing).
-func Simulate(scene string, set map[string]string, solver string, steps, body int) ([]Frame, error) {
-	j := Job{ID: "simulate", Scene: scene, Set: set, Solver: solver, Steps: steps, Body: body,
+func Simulate(scene string, set map[string]string, solver string, steps, substeps, body int) ([]Frame, error) {
+	j := Job{ID: "simulate", Scene: scene, Set: set, Solver: solver, Steps: steps, Substeps: substeps, Body: body,
 		Measured: []Frame{{Step: 0}}, Trajectory: true}
 	r, err := Run(&j)
 	if err != nil {

@@ -42,7 +42,7 @@ func synthesize(t testing.TB, s Spec, exp int) []byte {
 	for k, v := range shippedTruth {
 		set[k] = strconv.FormatFloat(v, 'g', -1, 64)
 	}
-	frames, err := Simulate(s.Scene, set, "bpp", s.Steps, s.Body)
+	frames, err := Simulate(s.Scene, set, "bpp", s.Steps, s.Substeps, s.Body)
 	require.NoError(t, err)
 	n := shippedNoise
 	n.Seed = uint64(exp + 1)

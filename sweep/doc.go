@@ -9,8 +9,8 @@
 //
 // with q = (x, y, ρθ) the compared body's planar pose (ρ in m/rad weighs
 // the angle about z). Calibrate runs the paper's procedure per solver:
-// the grid, a Nelder–Mead refinement from the best samples, and the
-// prediction of a held-out experiment.
+// the grid, a CMA-ES search from the best samples, a confidence region
+// and the prediction of a held-out experiment.
 //
 // Jobs run through a NATS JetStream work queue: an embedded server
 // (StartEmbedded, on 127.0.0.1) with in-process workers by default, or

@@ -13,7 +13,7 @@ func Example() {
 	set := func(mu string) map[string]string {
 		return map[string]string{"object_x": "0.01", "pusher_angle": "0.5", "push_speed": "0.5", "push_distance": "0.06", "mu_s": mu}
 	}
-	measured, err := sweep.Simulate("push", set("0.5"), "bpp", 60, 0)
+	measured, err := sweep.Simulate("push", set("0.5"), "bpp", 60, 1, 0)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gorigid/gorigid/internal/num"
@@ -27,7 +26,11 @@ type Job struct {
 	Experiment string            `json:"experiment"`
 	Solver     string            `json:"solver"`
 	Steps      int               `json:"steps"`
-	Body       int               `json:"body"`
+	// Substeps divides each step into that many steps of h/Substeps
+	// (0 or 1: the scene's h); frames and measured steps count whole
+	// steps.
+	Substeps int `json:"substeps,omitempty"`
+	Body     int `json:"body"`
 	// AngleLength ρ (m/rad) weighs the angle in q = (x, y, ρθ).
 	AngleLength float64 `json:"angle_length"`
 	Measured    []Frame `json:"measured"`
@@ -138,12 +141,14 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 		return r, &RefusedError{Err: err}
 	}
 	w.Settings.Solver = solver
+	sub := max(j.Substeps, 1) // within 0…maxSubsteps: Limits.Check
+	w.Settings.H /= float64(sub)
 	ctx, cancel := context.WithTimeoutCause(ctx, lim.Wall, fmt.Errorf("wall: ran %v (sweep.Limits.Wall): %w", lim.Wall, context.DeadlineExceeded))
 	defer cancel()
 	w.Settings.Context = ctx
 	b := w.Bodies[j.Body]
 	pose := func() Frame {
-		return Frame{Step: w.Steps(), Time: w.Time(), Q: [3]float64{b.Pos[0], b.Pos[1], 2 * math.Atan2(b.Rot.V[2], b.Rot.W)}}
+		return Frame{Step: w.Steps() / sub, Time: w.Time(), Q: [3]float64{b.Pos[0], b.Pos[1], 2 * math.Atan2(b.Rot.V[2], b.Rot.W)}}
 	}
 	var sum, maxErr, last float64
 	n := 0
@@ -162,7 +167,7 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 		k++
 	}
 	for step := 0; ; step++ {
-		if step > 0 {
+		for s := 0; s < sub && step > 0; s++ {
 			if ctx.Err() != nil {
 				return r, stopped(ctx, step, j.Steps)
 			}
@@ -228,10 +233,10 @@ func wrapAngle(a float64) float64 {
 }
 
 // Jobs returns the sweep's jobs: every sample × experiment × solver, in
-// that nesting order, with ids "s12-e1-bpp". Build is recorded in
-// each job.
+// that nesting order, with ids "e1-bpp-" and 16 hex digits of the job's
+// content key (Job.Key). Build is recorded in each job.
 func (s *Spec) Jobs(build string) ([]Job, error) {
-	return s.jobsFor(s.SamplesList(), "s", s.allExperiments(), build)
+	return s.jobsFor(s.SamplesList(), s.allExperiments(), build)
 }
 
 func (s *Spec) allExperiments() []int {
@@ -243,16 +248,16 @@ func (s *Spec) allExperiments() []int {
 }
 
 // jobsFor returns the jobs of the samples xs over the experiments exps
-// and every solver, with ids prefix + sample index.
-func (s *Spec) jobsFor(xs [][]float64, prefix string, exps []int, build string) ([]Job, error) {
-	return s.jobsForSolvers(xs, prefix, exps, s.Solvers, build)
+// and every solver, with content ids (Job.Key).
+func (s *Spec) jobsFor(xs [][]float64, exps []int, build string) ([]Job, error) {
+	return s.jobsForSolvers(xs, exps, s.Solvers, build)
 }
 
-func (s *Spec) jobsForSolvers(xs [][]float64, prefix string, exps []int, solvers []string, build string) ([]Job, error) {
+func (s *Spec) jobsForSolvers(xs [][]float64, exps []int, solvers []string, build string) ([]Job, error) {
 	names := s.paramNames()
 	var jobs []Job
 	hashes := map[string]string{}
-	for si, x := range xs {
+	for _, x := range xs {
 		for _, e := range exps {
 			set := s.runSet(e, names, x)
 			key := fmt.Sprint(sortedPairs(set))
@@ -265,12 +270,13 @@ func (s *Spec) jobsForSolvers(xs [][]float64, prefix string, exps []int, solvers
 				hashes[key] = h
 			}
 			for _, sv := range solvers {
-				jobs = append(jobs, Job{
-					ID: prefix + strconv.Itoa(si) + "-" + s.Experiments[e].Name + "-" + sv, Sweep: s.hash,
+				j := Job{Sweep: s.hash,
 					Scene: s.Scene, Set: set, Params: x, Experiment: s.Experiments[e].Name, Solver: sv,
-					Steps: s.Steps, Body: s.Body, AngleLength: s.AngleLength, Measured: s.meas[e],
+					Steps: s.Steps, Substeps: s.Substeps, Body: s.Body, AngleLength: s.AngleLength, Measured: s.meas[e],
 					SceneHash: h, Build: build,
-				})
+				}
+				j.ID = contentID(&j)
+				jobs = append(jobs, j)
 			}
 		}
 	}

@@ -19,8 +19,9 @@ import (
 // every iteration), not a step's contact detection and assembly, whose
 // time the size of the scene bounds.
 type Limits struct {
-	// Steps is the most steps a job may ask for (Job.Steps); checked
-	// before the scene is built.
+	// Steps is the most steps a job may ask for, counting each of
+	// Job.Steps' frames as Job.Substeps steps; checked before the scene
+	// is built.
 	Steps int
 	// Bodies is the most bodies the job's scene may have; checked on
 	// the scene's description (scenes.Describe), before the world is
@@ -98,7 +99,13 @@ func refusef(format string, args ...any) error {
 // *RefusedError naming the field or limit and the value.
 func (l Limits) Check(j *Job) error {
 	l = l.OrDefault()
-	if j.Steps < 1 || j.Steps > l.Steps {
+	if j.Substeps < 0 || j.Substeps > maxSubsteps {
+		return refusef("substeps: must be 0 to %d, got %d", maxSubsteps, j.Substeps)
+	}
+	if sub := max(j.Substeps, 1); j.Steps < 1 || j.Steps > l.Steps/sub {
+		if sub > 1 {
+			return refusef("steps: %d × %d substeps is outside 1…%d (sweep.Limits.Steps)", j.Steps, sub, l.Steps)
+		}
 		return refusef("steps: %d is outside 1…%d (sweep.Limits.Steps)", j.Steps, l.Steps)
 	}
 	if !num.FiniteSlice(j.Params) {

@@ -34,6 +34,15 @@ func TestLimits(t *testing.T) {
 	_, err = RunContext(context.Background(), &j, Limits{Steps: 39})
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, "refused: steps: 40 is outside 1…39 (sweep.Limits.Steps)", err.Error())
+	// Substeps count: 40 frames of 4 steps are 160 steps.
+	sub := j
+	sub.Substeps = 4
+	_, err = RunContext(context.Background(), &sub, Limits{Steps: 159})
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, "refused: steps: 40 × 4 substeps is outside 1…159 (sweep.Limits.Steps)", err.Error())
+	sub.Substeps = maxSubsteps + 1
+	_, err = RunContext(context.Background(), &sub, Limits{})
+	require.ErrorAs(t, err, &re)
 
 	chain := j
 	chain.Scene, chain.Set = "chain6", map[string]string{"links": "50"}

@@ -24,6 +24,7 @@ import (
 //	{
 //	  "scene": "push",                       // a registered scene
 //	  "steps": 60,                           // steps per run
+//	  "substeps": 16,                        // each step as 16 of h/16 (default 1)
 //	  "set": {"push_speed": "0.3"},          // fixed overrides for every run
 //	  "params": [                            // the swept parameters
 //	    {"name": "mu_s", "min": 0, "max": 1, "step": 0.1},
@@ -37,7 +38,7 @@ import (
 //	  "solvers": ["bpp", "pgs"],
 //	  "body": 0,                             // the body whose q = (x, y, ρθ) is compared
 //	  "angle_length": 0.05,                  // ρ (m/rad): weight of the angle about z
-//	  "refine": {"starts": 3, "evaluations": 60}
+//	  "refine": {"starts": 3, "evaluations": 400, "seed": 1}
 //	}
 //
 // Relative "measured" paths are relative to the spec file's directory.
@@ -45,6 +46,7 @@ import (
 type Spec struct {
 	Scene       string            `json:"scene"`
 	Steps       int               `json:"steps"`
+	Substeps    int               `json:"substeps,omitempty"`
 	Set         map[string]string `json:"set,omitempty"`
 	Params      []ParamSpec       `json:"params"`
 	Sampling    string            `json:"sampling,omitempty"`
@@ -79,12 +81,18 @@ type Experiment struct {
 	Measured string            `json:"measured"`
 }
 
-// Refine sets the local refinement of `calibrate`: Nelder–Mead from the
-// Starts best grid points, at most Evaluations evaluations each.
+// Refine sets the search of `calibrate` after the grid (Calibrate):
+// CMA-ES with restarts from each of the Starts best grid samples
+// (default 3), Evaluations points each (default 400), its random streams
+// seeded by Seed + start index (default 1).
 type Refine struct {
-	Starts      int `json:"starts,omitempty"`
-	Evaluations int `json:"evaluations,omitempty"`
+	Starts      int    `json:"starts,omitempty"`
+	Evaluations int    `json:"evaluations,omitempty"`
+	Seed        uint64 `json:"seed,omitempty"`
 }
+
+// maxSubsteps bounds Spec.Substeps and Job.Substeps.
+const maxSubsteps = 1000
 
 // Solvers a spec may name (those `sim run --solver` takes): lcp.StepNames.
 var solverNames = lcp.StepNames()
@@ -166,6 +174,9 @@ func (s *Spec) check() error {
 	}
 	if s.Steps < 1 {
 		return fmt.Errorf("steps: must be ≥ 1, got %d", s.Steps)
+	}
+	if s.Substeps < 0 || s.Substeps > maxSubsteps {
+		return fmt.Errorf("substeps: must be 0 (default 1) to %d, got %d", maxSubsteps, s.Substeps)
 	}
 	for _, k := range sortedKeys(s.Set) {
 		if !known[k] {
@@ -277,8 +288,11 @@ func (s *Spec) check() error {
 	if !(s.AngleLength >= 0) || math.IsInf(s.AngleLength, 0) {
 		return fmt.Errorf("angle_length: must be finite and ≥ 0 m/rad, got %v", s.AngleLength)
 	}
-	if s.Refine.Starts < 0 || s.Refine.Evaluations < 0 {
-		return fmt.Errorf("refine: starts and evaluations must be ≥ 0, got %d and %d", s.Refine.Starts, s.Refine.Evaluations)
+	if s.Refine.Starts < 0 || s.Refine.Starts > 1000 {
+		return fmt.Errorf("refine.starts: must be 0 (default 3) to 1000, got %d", s.Refine.Starts)
+	}
+	if s.Refine.Evaluations < 0 || s.Refine.Evaluations > 1e7 {
+		return fmt.Errorf("refine.evaluations: must be 0 (default 400) to 10⁷, got %d", s.Refine.Evaluations)
 	}
 	// Build the first combination once: a bad value of a scene parameter
 	// fails here, not in every job.

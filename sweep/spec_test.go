@@ -32,6 +32,10 @@ func TestBadSpecs(t *testing.T) {
 		{`"steps": 40,`, `"steps": 40, "holdout": "e9",`, `holdout: "e9" is not an experiment`},
 		{`"steps": 40,`, `"steps": 40, "sampling": "lhs",`, "samples: must be ≥ 1 for sampling lhs, got 0"},
 		{`"steps": 40,`, `"steps": 40,,`, "not valid JSON at byte"},
+		{`"steps": 40,`, `"steps": 40, "substeps": 1001,`, "substeps: must be 0 (default 1) to 1000, got 1001"},
+		{`"steps": 40,`, `"steps": 40, "substeps": -1,`, "substeps: must be 0 (default 1) to 1000, got -1"},
+		{`"steps": 40,`, `"steps": 40, "refine": {"starts": -1},`, "refine.starts: must be 0 (default 3) to 1000, got -1"},
+		{`"steps": 40,`, `"steps": 40, "refine": {"evaluations": 100000000},`, "refine.evaluations: must be 0 (default 400) to 10⁷, got 100000000"},
 	} {
 		src := strings.Replace(testSpec, c.from, c.to, 1)
 		require.NotEqual(t, testSpec, src, c.from)

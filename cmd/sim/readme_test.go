@@ -204,7 +204,7 @@ var skippedCommands = map[string]string{
 	"sim nats-server": "serves until Ctrl-C (TestSweepSurvives runs one)",
 	"sim worker":      "serves until Ctrl-C (TestSweepSurvives runs three)",
 	"sim sweep":       "runs 15 000 jobs, minutes (the sweep tests run small specs)",
-	"sim calibrate":   "runs 15 000 jobs and Nelder–Mead, minutes (sweep.TestCalibrationRecoversTruth runs a small grid)",
+	"sim calibrate":   "runs 15 000 jobs and CMA-ES, minutes (sweep.TestCalibrationOffGrid runs one off-grid search)",
 }
 
 // readmeCommand is one command line of a shell block of the README or docs/.

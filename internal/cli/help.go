@@ -61,9 +61,10 @@ scene file of the run, with the run's --set values.`},
 ./sweep Spec) through a NATS JetStream queue (an embedded server unless
 --nats is given) and writes OUT/results.jsonl and OUT/results.csv. A
 rerun with the same spec and --out runs only what is missing.`},
-	{"calibrate", "calibrate SPEC.json [flags]", "calibrate scene parameters against measured trajectories", `Like sweep, then Nelder–Mead from the best grid samples per solver and a
-prediction of the held-out experiment: table3.csv, prediction.csv and
-prediction.png in --out.`},
+	{"calibrate", "calibrate SPEC.json [flags]", "calibrate scene parameters against measured trajectories", `Like sweep (reusing its results), then CMA-ES from the best grid samples
+per solver, a confidence region and a prediction of the held-out
+experiment: table3.csv, region.csv, prediction.csv and prediction.png in
+--out.`},
 	{"worker", "worker --nats URL [flags]", "run sweep jobs from a NATS server", `Runs jobs from a sweep's NATS queue until Ctrl-C; start one per machine
 for sim sweep --nats or sim calibrate --nats. A job over a limit
 (--max-steps, --max-bodies, --max-rows, --job-timeout) is recorded

@@ -21,7 +21,9 @@ import (
 // as `sim sweep`. Outputs in DIR:
 //
 //	table3.csv       per solver: the best parameters, E (Eq. 18, m²), the grid's best E,
-//	                 refinement evaluations, the held-out experiment's E and RMS error (m)
+//	                 search evaluations, the held-out experiment's E and RMS error (m)
+//	region.csv       per solver and parameter: the best value and the confidence
+//	                 region's interval (sweep.Region), whether the data identify it
 //	prediction.csv   solver,step,time,x,y,angle of the held-out experiment, "measured" first
 //	prediction.png   x, y and angle of the object against time, measured and per solver
 //	results.jsonl    every job's result (the resumable record)
@@ -41,6 +43,7 @@ func simCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			fmt.Fprintf(stderr, format+"\n", a...)
 		}
 	}
+	before := len(s.Done)
 	cals, err := sweep.Calibrate(ctx, spec, s, sweep.BuildID(), logf)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -78,6 +81,30 @@ func simCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	fmt.Fprint(stdout, tb.String())
+	fmt.Fprintf(stdout, "%d results were recorded before (a sweep or calibration of the same jobs), %d jobs run now\n", before, len(s.Done)-before)
+	var rrows [][]string
+	for _, c := range cals {
+		g := &c.Region
+		if len(g.Lo) == 0 {
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: confidence region E ≤ %.4g m² (best %.4g + %d × noise sd %.2g), %d points:",
+			c.Solver, g.Threshold, c.E, sweep.RegionSigmas, g.NoiseSD, g.Points)
+		for i, n := range names {
+			note := ""
+			if !g.Identified[i] {
+				note = " (not identified)"
+			}
+			fmt.Fprintf(stdout, " %s %.4g…%.4g%s", n, g.Lo[i], g.Hi[i], note)
+			rrows = append(rrows, []string{c.Solver, n, fmtFloat(c.Best[i]), fmtFloat(g.Lo[i]), fmtFloat(g.Hi[i]),
+				fmt.Sprint(g.Identified[i]), fmtFloat(c.E), fmtFloat(g.Threshold), fmtFloat(g.NoiseSD), fmt.Sprint(g.Points)})
+		}
+		fmt.Fprintln(stdout)
+	}
+	if err := writeCSVFile(filepath.Join(f.out, "region.csv"),
+		[]string{"solver", "param", "best", "lo", "hi", "identified", "e", "threshold", "noise_sd", "points"}, rrows); err != nil {
+		return err
+	}
 	if spec.Holdout == "" {
 		fmt.Fprintf(stdout, "no holdout in the spec: no prediction; table in %s\n", filepath.Join(f.out, "table3.csv"))
 		return nil
