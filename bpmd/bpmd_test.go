@@ -394,6 +394,9 @@ func TestRoundTrip(t *testing.T) {
 // entries of b differ from the stepper's (TestRebuildBoxEqualsStepper
 // checks the recorded frames bit for bit).
 func TestRecordViscous(t *testing.T) {
+	// The hinge's viscous coefficient is its damping plus armature/h
+	// (0.7 N·m·s + 0.01 kg·m² / 0.01 s); the slider's is its damping.
+	const damping, armature, h = 0.7, 0.01, 0.01
 	for _, r := range record(t, dampedArm(t), 3) {
 		var got []float64
 		for i, k := range r.f.Joints.Kinds {
@@ -401,7 +404,7 @@ func TestRecordViscous(t *testing.T) {
 				got = append(got, r.f.Joints.Viscous[i])
 			}
 		}
-		if len(got) != 2 || got[0] != 0.7+0.01/0.01 || got[1] != 1.5 {
+		if len(got) != 2 || got[0] != damping+armature/h || got[1] != 1.5 {
 			t.Fatalf("frame %d: Spring rows' viscous %v, want [1.7 1.5]", r.f.Index, got)
 		}
 		f := *r.f
