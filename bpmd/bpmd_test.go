@@ -395,7 +395,8 @@ func TestRoundTrip(t *testing.T) {
 // checks the recorded frames bit for bit).
 func TestRecordViscous(t *testing.T) {
 	// The hinge's viscous coefficient is its damping plus armature/h
-	// (0.7 N·m·s + 0.01 kg·m² / 0.01 s); the slider's is its damping.
+	// (0.7 N·m·s + 0.01 kg·m² / 0.01 s); the elbow servo's is its damping
+	// gain (1.5 N·m·s).
 	const damping, armature, h = 0.7, 0.01, 0.01
 	for _, r := range record(t, dampedArm(t), 3) {
 		var got []float64
