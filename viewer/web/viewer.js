@@ -156,6 +156,7 @@ async function main() {
     }
     return g;
   });
+  const meshObjs = new Set(); // the hulls, trimeshes and heightfields and their edges
   for (const geom of sceneJ.geoms) {
     const parent = geom.body >= 0 ? groups[geom.body] : scene;
     const color = geom.body >= 0 ? bodyColor(geom.body, sceneJ.bodies[geom.body]) : new THREE.Color(0x8a8f98);
@@ -164,6 +165,7 @@ async function main() {
     setPose(m, geom.pos, geom.q);
     parent.add(m);
     if (geom.faces) {
+      m.traverse((o) => meshObjs.add(o));
       hook.meshes.push({ kind: geom.kind, body: geom.body, triangles: geom.faces.length / 3, note: geom.note || '' });
     }
   }
@@ -364,8 +366,16 @@ async function main() {
   // Test hooks.
   hook.setFrame = (i) => { setPlaying(false); cursor = i; setFrame(i); renderer.render(scene, camera); hook.renderCount++; };
   hook.bodyPosition = (b) => groups[b].position.toArray();
-  hook.pixels = () => { // render now and count pixels that differ from the most common colour
+  hook.pixels = (onlyMeshes) => { // render now and count pixels that differ from the most common colour
+    const hidden = []; // with onlyMeshes, everything but the hulls, trimeshes and heightfields is hidden
+    if (onlyMeshes) {
+      scene.traverse((o) => {
+        if ((o.isMesh || o.isLine) && o.visible && !meshObjs.has(o)) { o.visible = false; hidden.push(o); }
+      });
+    }
     renderer.render(scene, camera);
+    for (const o of hidden) o.visible = true;
+    needsRender = true;
     const gl = renderer.getContext(), w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
     const px = new Uint8Array(w * h * 4);
     gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
