@@ -193,11 +193,10 @@ func TestViewMeshCap(t *testing.T) {
 			}
 		case contact.Heightfield:
 			nx, ny, _, _, heights := s.Field.Grid()
-			// Stride 4: samples 0, 4, …, 40 (11) by 0, 4, …, 28, 30 (9):
-			// 2·10·8 = 160 triangles; stride 3 would give 2·14·10 = 280
-			// ≤ 304, so stride 3: 0, 3, …, 39, 40 (15) by 0, 3, …, 30 (11).
+			// Stride 2 gives 21 × 16 samples, 2·20·15 = 600 triangles > 304;
+			// stride 3: 0, 3, …, 39, 40 (15) by 0, 3, …, 30 (11), 2·14·10 = 280.
 			assert.Equal(t, 2*14*10, len(g.Faces)/3)
-			assert.Contains(t, g.Note, "every 3. sample")
+			assert.Contains(t, g.Note, "heightfield 41 × 31 (2400 triangles) is drawn with a sample stride of 3 (15 × 11 samples, 280 triangles): the viewer sends at most 330 triangles in all")
 			require.Len(t, g.Vertices, 3*15*11)
 			xs := []int{0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 40}
 			for jj, j := range []int{0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30} {
@@ -222,4 +221,26 @@ func TestViewMeshCap(t *testing.T) {
 		}
 	}
 	assert.Len(t, sj.Notes, 4)
+}
+
+// BenchmarkViewSceneBigField measures New on a 633 × 633 heightfield
+// (798 848 triangles), which the default cap draws with a sample stride
+// of 2 (199 712 triangles, the most it sends), and reports the
+// /api/scene size.
+func BenchmarkViewSceneBigField(b *testing.B) {
+	const n = 633
+	h := make([]float64, n*n)
+	for k := range h {
+		h[k] = 0.1 * math.Sin(float64(k%n)/30) * math.Cos(float64(k/n)/40)
+	}
+	s, err := contact.NewHeightfield(n, n, 0.01, 0.01, h)
+	require.NoError(b, err)
+	w := &stepper.World{Geoms: []stepper.Geom{{Body: -1, Shape: s, Local: contact.IdentityPose()}}}
+	tr := &Trajectory{Steps: []int64{0}, Times: []float64{0}}
+	var v *Viewer
+	for b.Loop() {
+		v, err = New(w, tr, nil, Options{})
+		require.NoError(b, err)
+	}
+	b.ReportMetric(float64(len(v.scene))/1e6, "MB/scene")
 }

@@ -2,12 +2,13 @@
 //
 //   node .ci/viewer/test.mjs PATH/TO/sim
 //
-// It runs four small scenes and an imported MJCF model with the given sim
+// It runs five small scenes and an imported MJCF model with the given sim
 // binary, starts `sim view` on a free loopback port for each, and drives
 // Debian's chromium (/usr/bin/chromium) with playwright-core: the canvas
 // must show non-background pixels, the slider must move the bodies,
 // playback must advance, a 10⁵-row trajectory must load without stalling
-// the page, and hulls, a triangle mesh and heightfields must be drawn.
+// the page, hulls, a triangle mesh and heightfields must be drawn, and a
+// heightfield over the triangle cap must be drawn coarser with a note.
 // It saves the viewer's screenshots to docs/viewer.png and, of the mesh
 // scene, docs/viewer-meshes.png (VIEWER_SCREENSHOT overrides the first
 // path, the second goes beside it) and exits 1 if a check fails.
@@ -142,6 +143,22 @@ function meshSceneFile() {
   };
 }
 
+// bigFieldSceneFile is a scene file with an n × n heightfield of rolling
+// hills over 20 × 20 m and one box falling on it.
+function bigFieldSceneFile(n) {
+  const heights = [];
+  for (let j = 0; j < n; j++) {
+    const row = new Array(n);
+    for (let i = 0; i < n; i++) row[i] = +(Math.sin(i / 40) * Math.cos(j / 55) + 0.2 * Math.sin((i + 2 * j) / 9)).toFixed(4);
+    heights.push(row);
+  }
+  return {
+    version: 1, settings: { h: 0.01 },
+    world_shapes: [{ type: 'heightfield', size: [20, 20, 1], heights }],
+    bodies: [{ name: 'box', mass: 1, position: [0, 0, 2], shapes: [{ type: 'box', size: [0.4, 0.4, 0.4] }] }],
+  };
+}
+
 const views = [];
 let ctx;
 try {
@@ -152,6 +169,8 @@ try {
   simRun('meshes.json', '--steps', '100', '--out', 'meshes.csv');
   const terrain = path.join(repo, 'testdata', 'models', 'terrain.xml');
   simRun(terrain, '--steps', '40', '--out', 'terrain.csv');
+  fs.writeFileSync(path.join(work, 'bigfield.json'), JSON.stringify(bigFieldSceneFile(633)));
+  simRun('bigfield.json', '--steps', '20', '--out', 'bigfield.csv');
 
   const userDataDir = fs.mkdtempSync(path.join(work, 'chromium-profile-'));
   ctx = await chromium.launchPersistentContext(userDataDir, {
@@ -266,6 +285,25 @@ try {
     // About 6 % of the canvas at the default camera.
     assert(px.nonBackground > 0.03 * px.total, `the terrain alone covers only ${px.nonBackground} of ${px.total} pixels`);
     assert(px.distinct > 30, `only ${px.distinct} distinct colours in the terrain alone: it is not shaded`);
+    await page.close();
+  });
+
+  await check('a 633 × 633 heightfield: drawn under the triangle cap, with a note, and the page stays usable', async () => {
+    const v = await startView('bigfield.csv', '--scene', 'bigfield.json');
+    views.push(v);
+    const { page, tReady, tLoaded } = await openViewer(ctx, v.url);
+    const meshes = await page.evaluate(() => window.__viewer.meshes);
+    // 2·632² = 798 848 triangles; stride 2 keeps 317 × 317 samples: 2·316² = 199 712 ≤ 200 000.
+    assert(meshes.length === 1 && meshes[0].triangles === 199712, `meshes ${JSON.stringify(meshes)}, want 199712 triangles`);
+    const note = await page.locator('#notes').textContent();
+    assert(await page.locator('#notes').isVisible(), 'the triangle-cap note is hidden');
+    assert(note.includes('heightfield 633 × 633 (798848 triangles) is drawn with a sample stride of 2 (317 × 317 samples, 199712 triangles)'),
+      `the note reads ${JSON.stringify(note)}`);
+    const t = await page.evaluate(() => window.__viewer.timings);
+    console.log(`     199712 triangles: scene and meta after ${t.meta.toFixed(0)} ms, usable after ${tReady} ms, loaded after ${tLoaded} ms`);
+    assert(tReady < 15000, `the page took ${tReady} ms to become usable`);
+    const px = await page.evaluate(() => window.__viewer.pixels(true));
+    assert(px.nonBackground > 0.03 * px.total, `the terrain alone covers only ${px.nonBackground} of ${px.total} pixels`);
     await page.close();
   });
 } catch (e) {
