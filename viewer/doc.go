@@ -16,10 +16,16 @@
 //
 // Endpoints (all GET, JSON), besides the page at /:
 //
-//	/api/scene   the scene's bodies and geoms (shape kind, sizes, local pose)
+//	/api/scene   the scene's bodies and geoms (shape kind, sizes, local pose; triangles of hulls, meshes, heightfields)
 //	/api/meta    frame and body counts, time range, position bounds, stats summary
 //	/api/frames  ?from=F&to=T&stride=S: frames F, F+S, … < T (clamped to one chunk; "next" continues)
 //	/api/stats   ?from=F&to=T&stride=S: statistics rows, aggregated over each stride
+//
+// Hulls (contact.Convex), triangle meshes (contact.TriMesh) and
+// heightfields (contact.Heightfield) are sent as vertices and triangles in
+// the geom's frame, at most Options.MaxTriangles (DefaultMaxTriangles) in
+// all: a heightfield beyond what is left is sent on a coarser grid, a hull
+// or mesh as its bounding box, and the page shows a note.
 //
 // The viewer has no authentication. Serve it on a loopback address, and
 // wrap it in LoopbackOnly there, which refuses requests that name another

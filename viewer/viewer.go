@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/stepper"
 	"github.com/gorigid/gorigid/trajectory"
@@ -89,6 +90,12 @@ type Options struct {
 	// ChunkValues caps the numbers per /api/frames or /api/stats answer;
 	// 0 means DefaultChunkValues.
 	ChunkValues int
+	// MaxTriangles caps the triangles /api/scene sends for the scene's
+	// hulls, triangle meshes and heightfields together; 0 means
+	// DefaultMaxTriangles. Meshes are served smallest first; a heightfield
+	// over what is left is drawn on a coarser grid, a hull or triangle
+	// mesh as its bounding box, and the page says so.
+	MaxTriangles int
 }
 
 // BodyCountError is New's error for a trajectory whose frames have
@@ -152,9 +159,13 @@ func New(w *stepper.World, tr *Trajectory, st *trajectory.StatsTable, o Options)
 	if v.chunkValues <= 0 {
 		v.chunkValues = DefaultChunkValues
 	}
-	sj, reach := sceneJSONOf(w, o.Scene)
+	maxTris := o.MaxTriangles
+	if maxTris <= 0 {
+		maxTris = DefaultMaxTriangles
+	}
+	sj, reach, fixed := sceneJSONOf(w, o.Scene, maxTris)
 	v.scene, _ = json.Marshal(sj) // plain numbers and strings: cannot fail
-	v.meta = v.metaJSON(o.Trajectory, o.Scene, reach)
+	v.meta = v.metaJSON(o.Trajectory, o.Scene, reach, fixed)
 	v.mux = http.NewServeMux()
 	web, _ := fs.Sub(webFiles, "web") // "web" is embedded: cannot fail
 	v.mux.Handle("GET /", http.FileServerFS(web))
@@ -221,6 +232,10 @@ type (
 		Gravity [3]float64     `json:"gravity"`
 		Bodies  []viewBodyJSON `json:"bodies"`
 		Geoms   []viewGeomJSON `json:"geoms"`
+		// MaxTriangles is the cap on the mesh triangles sent; Notes say
+		// which meshes it made the page draw coarser or as boxes.
+		MaxTriangles int      `json:"max_triangles"`
+		Notes        []string `json:"notes"`
 	}
 	viewBodyJSON struct {
 		Name   string  `json:"name"`
@@ -233,21 +248,40 @@ type (
 	}
 	viewGeomJSON struct {
 		Body       int         `json:"body"` // index in bodies, −1 = the world
-		Kind       string      `json:"kind"` // plane, box, sphere, capsule, cylinder
+		Kind       string      `json:"kind"` // plane, box, sphere, capsule, cylinder, convex, trimesh, heightfield
 		Half       *[3]float64 `json:"half,omitempty"`
 		Radius     float64     `json:"radius,omitempty"`
 		HalfLength float64     `json:"half_length,omitempty"`
 		Pos        [3]float64  `json:"pos"`
 		Q          [4]float64  `json:"q"`
+		// Convex, trimesh and heightfield: the triangles drawn, in the
+		// geom's frame (which Pos and Q place in the body's): x, y, z per
+		// vertex and three vertex indices per triangle, counter-clockwise
+		// seen from outside (from above for a heightfield). A hull's faces
+		// are fanned into triangles; a heightfield's cells are split as
+		// contact.HeightGrid splits them. Triangles is the shape's own
+		// count, Note set when the cap made the drawing coarser.
+		Vertices  []float64 `json:"vertices,omitempty"`
+		Faces     []int32   `json:"faces,omitempty"`
+		Triangles int       `json:"triangles,omitempty"`
+		Note      string    `json:"note,omitempty"`
 	}
 )
 
-// sceneJSONOf returns /api/scene for w and how far each body's drawing
-// extends from its centre of mass.
-func sceneJSONOf(w *stepper.World, sceneName string) (viewSceneJSON, []float64) {
-	sj := viewSceneJSON{Name: sceneName, Gravity: w.Settings.Gravity, Bodies: make([]viewBodyJSON, len(w.Bodies)), Geoms: []viewGeomJSON{}}
+// sceneJSONOf returns /api/scene for w with at most maxTris mesh
+// triangles (meshBudget), how far each body's drawing extends from its
+// centre of mass, and the world box of the world's geoms other than
+// planes (inverted when there are none).
+func sceneJSONOf(w *stepper.World, sceneName string, maxTris int) (viewSceneJSON, []float64, contact.AABB) {
+	sj := viewSceneJSON{Name: sceneName, Gravity: w.Settings.Gravity, Bodies: make([]viewBodyJSON, len(w.Bodies)), Geoms: []viewGeomJSON{},
+		MaxTriangles: maxTris, Notes: []string{}}
 	hasGeom := make([]bool, len(w.Bodies))
-	for _, g := range w.Geoms {
+	meshes, notes := meshBudget(w.Geoms, maxTris)
+	meshR := make([]float64, len(w.Geoms)) // a mesh geom's reach from its body's centre
+	sj.Notes = append(sj.Notes, notes...)
+	inf := math.Inf(1)
+	fixed := contact.AABB{Min: mgl64.Vec3{inf, inf, inf}, Max: mgl64.Vec3{-inf, -inf, -inf}}
+	for gi, g := range w.Geoms {
 		gj := viewGeomJSON{Body: g.Body, Kind: g.Shape.Kind.String(), Pos: g.Local.Pos, Q: [4]float64{1, 0, 0, 0}}
 		if g.Body < 0 {
 			gj.Body = -1
@@ -267,6 +301,26 @@ func sceneJSONOf(w *stepper.World, sceneName string) (viewSceneJSON, []float64) 
 		case contact.Capsule, contact.Cylinder:
 			gj.Radius, gj.HalfLength = g.Shape.Radius, 0.5*g.Shape.Length
 		}
+		if m := meshes[gi]; m != nil {
+			gj.Vertices, gj.Faces, gj.Note = m.vertices, m.faces, m.note
+			gj.Triangles = shapeTriangles(g.Shape)
+			if gj.Body >= 0 {
+				r := meshReach(m.vertices, gj.Pos, gj.Q)
+				if m.note != "" { // drawn coarser: the whole shape's box
+					lo, hi := localBounds(g.Shape)
+					r = meshReach(boxMesh(lo, hi).vertices, gj.Pos, gj.Q)
+				}
+				meshR[gi] = r
+			}
+		}
+		if gj.Body < 0 && g.Shape.Kind != contact.Plane {
+			pose := contact.Pose{Pos: g.Local.Pos, Rot: mgl64.Quat{W: gj.Q[0], V: mgl64.Vec3{gj.Q[1], gj.Q[2], gj.Q[3]}}}
+			if b := g.Shape.Bounds(pose, 0); !b.Unbounded() && b.Min[0] <= b.Max[0] {
+				for k := range 3 {
+					fixed.Min[k], fixed.Max[k] = math.Min(fixed.Min[k], b.Min[k]), math.Max(fixed.Max[k], b.Max[k])
+				}
+			}
+		}
 		sj.Geoms = append(sj.Geoms, gj)
 	}
 	for i, b := range w.Bodies {
@@ -283,7 +337,7 @@ func sceneJSONOf(w *stepper.World, sceneName string) (viewSceneJSON, []float64) 
 			reach[i] = math.Hypot(b.Box[0], math.Hypot(b.Box[1], b.Box[2]))
 		}
 	}
-	for _, g := range sj.Geoms {
+	for gi, g := range sj.Geoms {
 		if g.Body < 0 || g.Body >= len(reach) {
 			continue
 		}
@@ -296,9 +350,13 @@ func sceneJSONOf(w *stepper.World, sceneName string) (viewSceneJSON, []float64) 
 		case "cylinder":
 			r = math.Hypot(g.Radius, g.HalfLength)
 		}
-		reach[g.Body] = math.Max(reach[g.Body], r+math.Hypot(g.Pos[0], math.Hypot(g.Pos[1], g.Pos[2])))
+		r += math.Hypot(g.Pos[0], math.Hypot(g.Pos[1], g.Pos[2]))
+		if g.Vertices != nil {
+			r = meshR[gi]
+		}
+		reach[g.Body] = math.Max(reach[g.Body], r)
 	}
-	return sj, reach
+	return sj, reach, fixed
 }
 
 // inertiaBox returns the half extents of the uniform box of mass m whose
@@ -346,8 +404,9 @@ type viewStatsSum struct {
 }
 
 // metaJSON builds /api/meta; reach[i] pads body i's positions in the
-// bounds, so the page frames the bodies' shapes, not only their centres.
-func (v *Viewer) metaJSON(trajName, sceneName string, reach []float64) []byte {
+// bounds, so the page frames the bodies' shapes, not only their centres,
+// and the bounds cover fixed, the world's own geoms (a terrain).
+func (v *Viewer) metaJSON(trajName, sceneName string, reach []float64, fixed contact.AABB) []byte {
 	tr := v.tr
 	m := viewMetaJSON{
 		Trajectory: trajName, Scene: sceneName, Bodies: tr.Bodies, Frames: tr.Frames(),
@@ -365,6 +424,9 @@ func (v *Viewer) metaJSON(trajName, sceneName string, reach []float64) []byte {
 			}
 			lo[k], hi[k] = math.Min(lo[k], x-reach[body]), math.Max(hi[k], x+reach[body])
 		}
+	}
+	for k := 0; k < 3; k++ {
+		lo[k], hi[k] = math.Min(lo[k], fixed.Min[k]), math.Max(hi[k], fixed.Max[k])
 	}
 	for k := 0; k < 3; k++ {
 		if lo[k] > hi[k] { // no finite position at all

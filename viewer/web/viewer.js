@@ -18,6 +18,7 @@ const coarseFrames = 400; // frames in the first, decimated pass
 const hook = {            // read by the browser test (.ci/viewer) and handy in the console
   ready: false, loaded: false, statsLoaded: false, frames: 0, frame: 0,
   renderCount: 0, maxFrameGapMs: 0, timings: {}, error: null,
+  meshes: [],             // {kind, body, triangles, note} of each hull, trimesh and heightfield drawn
 };
 window.__viewer = hook;
 const t0 = performance.now();
@@ -41,12 +42,40 @@ function bodyColor(i, b) {
   return new THREE.Color().setHSL((0.08 + i * 0.618034) % 1, 0.55, 0.56);
 }
 
-// meshFor returns a mesh (with edges for boxes) for one geom or inertia box.
+// triGeometry builds an indexed BufferGeometry from a geom's vertices
+// (x, y, z each) and faces (three indices each), with vertex normals.
+function triGeometry(g) {
+  const geo = new THREE.BufferGeometry();
+  geo.setAttribute('position', new THREE.Float32BufferAttribute(g.vertices, 3));
+  const n = g.vertices.length / 3;
+  geo.setIndex(new (n > 65535 ? THREE.Uint32BufferAttribute : THREE.Uint16BufferAttribute)(g.faces, 1));
+  geo.computeVertexNormals();
+  geo.computeBoundingSphere();
+  return geo;
+}
+
+// Edge lines drawn on boxes, hulls and triangle meshes: where the faces
+// meeting at an edge turn by more than the angle (degrees), so a hull's
+// polygons show, not the triangles they were split into.
+const edgeAngle = { box: 1, convex: 1, trimesh: 30 };
+
+// meshFor returns a mesh (with edges for boxes, hulls and triangle meshes)
+// for one geom or inertia box.
 function meshFor(kind, g, color, extent, translucent) {
   const mat = new THREE.MeshStandardMaterial({ color, roughness: 0.75, metalness: 0.05,
     transparent: translucent, opacity: translucent ? 0.75 : 1 });
   let geo;
   switch (kind) {
+    case 'convex': // flat faces: one normal per triangle
+      mat.flatShading = true;
+      geo = triGeometry(g); break;
+    case 'trimesh': // static surfaces, seen from either side
+      mat.flatShading = true;
+      mat.side = THREE.DoubleSide;
+      geo = triGeometry(g); break;
+    case 'heightfield': // smooth terrain: normals averaged over the grid
+      mat.side = THREE.DoubleSide;
+      geo = triGeometry(g); break;
     case 'box': geo = new THREE.BoxGeometry(2 * g.half[0], 2 * g.half[1], 2 * g.half[2]); break;
     case 'sphere': geo = new THREE.SphereGeometry(g.radius, 32, 16); break;
     case 'capsule': // three's capsule and cylinder run along y; gorigid's along local z
@@ -71,8 +100,8 @@ function meshFor(kind, g, color, extent, translucent) {
     default: return null;
   }
   const mesh = new THREE.Mesh(geo, mat);
-  if (kind === 'box') {
-    mesh.add(new THREE.LineSegments(new THREE.EdgesGeometry(geo),
+  if (edgeAngle[kind]) {
+    mesh.add(new THREE.LineSegments(new THREE.EdgesGeometry(geo, edgeAngle[kind]),
       new THREE.LineBasicMaterial({ color: 0x000000, transparent: true, opacity: 0.35 })));
   }
   return mesh;
@@ -127,6 +156,7 @@ async function main() {
     }
     return g;
   });
+  const meshObjs = new Set(); // the hulls, trimeshes and heightfields and their edges
   for (const geom of sceneJ.geoms) {
     const parent = geom.body >= 0 ? groups[geom.body] : scene;
     const color = geom.body >= 0 ? bodyColor(geom.body, sceneJ.bodies[geom.body]) : new THREE.Color(0x8a8f98);
@@ -134,6 +164,15 @@ async function main() {
     if (!m) continue;
     setPose(m, geom.pos, geom.q);
     parent.add(m);
+    if (geom.faces) {
+      m.traverse((o) => meshObjs.add(o));
+      hook.meshes.push({ kind: geom.kind, body: geom.body, triangles: geom.faces.length / 3, note: geom.note || '' });
+    }
+  }
+  if (sceneJ.notes && sceneJ.notes.length) { // meshes the triangle cap drew coarser
+    const el = $('notes');
+    el.textContent = sceneJ.notes.join(' · ');
+    el.style.display = 'block';
   }
 
   let needsRender = true;
@@ -327,8 +366,16 @@ async function main() {
   // Test hooks.
   hook.setFrame = (i) => { setPlaying(false); cursor = i; setFrame(i); renderer.render(scene, camera); hook.renderCount++; };
   hook.bodyPosition = (b) => groups[b].position.toArray();
-  hook.pixels = () => { // render now and count pixels that differ from the most common colour
+  hook.pixels = (onlyMeshes) => { // render now and count pixels that differ from the most common colour
+    const hidden = []; // with onlyMeshes, everything but the hulls, trimeshes and heightfields is hidden
+    if (onlyMeshes) {
+      scene.traverse((o) => {
+        if ((o.isMesh || o.isLine) && o.visible && !meshObjs.has(o)) { o.visible = false; hidden.push(o); }
+      });
+    }
     renderer.render(scene, camera);
+    for (const o of hidden) o.visible = true;
+    needsRender = true;
     const gl = renderer.getContext(), w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
     const px = new Uint8Array(w * h * 4);
     gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
