@@ -11,8 +11,9 @@ import (
 //
 // using the newest x in each row (Gauss–Seidel), with relaxation ω
 // (Relaxation; 0 means 1, plain Gauss–Seidel; 1 < ω < 2 over-relaxes).
-// One iteration is one sweep over all rows followed by w = A x + b, so every
-// reported iterate satisfies Eq. (2). It stops when the largest change of a
+// One iteration is one sweep over all rows; w = A x + b is computed after
+// each sweep when Settings.Observer is set (so every reported iterate
+// satisfies Eq. (2)) and otherwise once, for the returned iterate. It stops when the largest change of a
 // sweep, measured as a velocity a_ii·|Δx_i|, is below Tolerance times the
 // velocity scale max|b_i| (see Settings.Tolerance), or when the budget runs out.
 //
@@ -95,9 +96,12 @@ func (s *PGS) Solve(dst *Result, p *Problem, set Settings) error {
 			change = math.Max(change, a*math.Abs(nx-x[i]))
 			x[i] = nx
 		}
-		p.Residual(w, x)
 		dst.Iterations = it
-		set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
+		if set.Observer != nil {
+			// w = A x + b only for an observer: nothing in the sweeps reads it.
+			p.Residual(w, x)
+			set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
+		}
 		if change <= tol*sw {
 			dst.Status = Converged
 			break
@@ -106,6 +110,9 @@ func (s *PGS) Solve(dst *Result, p *Problem, set Settings) error {
 			dst.Status = BudgetExhausted
 			break
 		}
+	}
+	if set.Observer == nil {
+		p.Residual(w, x)
 	}
 	s.states(dst, p)
 	return nil
