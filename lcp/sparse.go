@@ -77,8 +77,8 @@ type Sparse struct {
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
 	bcol []int32 // finishFull: bucketed columns; keepPattern: the records bucketed by row (^t for a record's (j, i) side)
-	mark []int32 // finishFull: mark[j] = row+1 once column j is in the row; keepPattern: slots of a row's columns, then slots seen
-	next []int32 // keepPattern: each row's next free place in rec
+	mark []int32 // keepPattern: slots of a row's columns, then slots seen
+	next []int32 // finishFull: each row's next free place in col; keepPattern: in rec
 	rz   float64 // Refill: finite's accumulator (see sumRecords)
 }
 
@@ -304,8 +304,9 @@ func (s *Sparse) bcnt(n int) []int32 {
 }
 
 // finishFull builds the pattern of the records from scratch (bucket the
-// columns by row, drop repeats, sort) and sizes val for it; sumRecords
-// fills the values.
+// columns by row, then scatter them column by column so that each row's
+// come out ascending, repeats dropped: O(n + records)) and sizes val for
+// it; sumRecords fills the values.
 func (s *Sparse) finishFull() {
 	n := s.n
 	// Bucket the records' columns by row, both triangles.
@@ -332,31 +333,46 @@ func (s *Sparse) finishFull() {
 			s.cnt[j]++
 		}
 	}
-	// Row i's bucket is [cnt[i-1], cnt[i]) (cnt[-1] = 0). Keep each column
-	// once (mark[j] = i+1 once row i has it).
-	s.mark = growInt32(s.mark, n)
-	clear(s.mark)
+	// Row c's bucket is [cnt[c-1], cnt[c]) (cnt[-1] = 0). The records are
+	// symmetric, so it also lists the rows r with an entry (r, c): taking
+	// the columns c in ascending order and appending c to each such row
+	// gives every row its columns ascending with repeats adjacent, without
+	// a sort. Each row is written in its own segment of col's storage
+	// (the same layout as the buckets), repeats dropped, then the rows are
+	// packed in order.
 	s.ptr2, s.ptr = s.ptr, growInt(s.ptr2, n+1)
 	// total bounds the entries (records of one entry merge): one
 	// allocation at most, where appending row by row would grow col step
 	// by step on a first assembly.
-	s.col2, s.col = s.col, growInt32(s.col2, total)[:0]
+	buf := growInt32(s.col2, total)
+	s.col2 = s.col
+	fill := s.bcnt(n) // each row's next free place in buf
 	start := 0
-	s.ptr[0] = 0
-	for i := 0; i < n; i++ {
-		end := s.cnt[i]
-		rowStart := len(s.col)
-		tag := int32(i + 1)
-		for _, j := range s.bcol[start:end] {
-			if s.mark[j] != tag {
-				s.mark[j] = tag
-				s.col = append(s.col, j)
+	for c := 0; c < n; c++ {
+		end := s.cnt[c]
+		for _, r := range s.bcol[start:end] {
+			f := fill[r]
+			rowStart := 0
+			if r > 0 {
+				rowStart = s.cnt[r-1]
 			}
+			if int(f) > rowStart && buf[f-1] == int32(c) {
+				continue // a repeat of (r, c)
+			}
+			buf[f] = int32(c)
+			fill[r] = f + 1
 		}
-		slices.Sort(s.col[rowStart:])
-		s.ptr[i+1] = len(s.col)
 		start = end
 	}
+	k := 0
+	start = 0
+	s.ptr[0] = 0
+	for r := 0; r < n; r++ {
+		k += copy(buf[k:], buf[start:fill[r]])
+		s.ptr[r+1] = k
+		start = s.cnt[r]
+	}
+	s.col = buf[:k]
 	s.val = grow(s.val, len(s.col))
 	s.diagSlots()
 	if !slices.Equal(s.ptr, s.ptr2) || !slices.Equal(s.col, s.col2) {
