@@ -160,6 +160,7 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 		g.k.Refill(n+6*nb, records)
 	if !g.refilling {
 		g.k.Reset(n + 6*nb)
+		g.k.Grow(records)
 		g.layout = append(g.layout[:0], kk.Body...)
 		g.layoutBodies = nb
 	}

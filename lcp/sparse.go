@@ -116,6 +116,34 @@ func (s *Sparse) Add(i, j int, v float64) {
 	s.tv = append(s.tv, v)
 }
 
+// Grow makes room for records more Add calls without reallocating: an
+// assembly that knows its count (a stepper's J M⁻¹ Jᵀ, Σ_b k_b(k_b+1)/2
+// pairs for k_b rows on body b) allocates its record buffers once, at
+// their size, instead of doubling into them. It panics if records is
+// negative.
+func (s *Sparse) Grow(records int) {
+	if records < 0 {
+		panic(fmt.Sprintf("lcp: Sparse.Grow: negative record count %d", records))
+	}
+	need := len(s.ti) + records
+	if need <= cap(s.ti) && need <= cap(s.tv) {
+		return
+	}
+	// Headroom: a count that creeps up from call to call (a pile gaining
+	// contacts) reallocates rarely; a buffer that grows again doubles.
+	c := need + need/8
+	if cap(s.ti) > 0 {
+		c = max(c, 2*cap(s.ti))
+	}
+	ti := make([]int32, len(s.ti), c)
+	tj := make([]int32, len(s.tj), c)
+	tv := make([]float64, len(s.tv), c)
+	copy(ti, s.ti)
+	copy(tj, s.tj)
+	copy(tv, s.tv)
+	s.ti, s.tj, s.tv = ti, tj, tv
+}
+
 // minRecordsPerRow sizes the first record buffer of a Sparse: room for
 // that many Add calls per row before the buffer grows. An assembled
 // J M⁻¹ Jᵀ records each pair of rows on a body once, Σ_b k_b(k_b+1)/2 for
