@@ -362,7 +362,9 @@ func (f *sparseLDL) keep(a *Sparse, state []State) {
 func (f *sparseLDL) symbolic(a *Sparse) {
 	n := a.n
 	f.cp = growInt(f.cp, n+1)
-	f.ci = f.ci[:0]
+	// The lower triangle with the diagonal: at most (nnz + n)/2 entries,
+	// allocated once rather than by append's growth.
+	f.ci = growInt32(f.ci, (a.ptr[n]+n)/2)[:0]
 	f.cp[0] = 0
 	f.cdiag = growInt(f.cdiag, n)
 	for k, i := range f.perm {
