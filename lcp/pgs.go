@@ -17,6 +17,10 @@ import (
 // sweep, measured as a velocity a_ii·|Δx_i|, is below Tolerance times the
 // velocity scale max|b_i| (see Settings.Tolerance), or when the budget runs out.
 //
+// A row with equal bounds l_i = u_i is held there without its product
+// with A (the clamp's answer whatever A x + b is): the friction rows a
+// stepper pins at zero cost nothing.
+//
 // PGS converges for symmetric positive definite A (it is block coordinate
 // descent on ½xᵀAx + bᵀx over the box) but may need many sweeps when the
 // rows are strongly coupled. Rows with a_ii ≤ 0 cannot be relaxed and end
@@ -90,6 +94,12 @@ func (s *PGS) Solve(dst *Result, p *Problem, set Settings) error {
 		}
 		change := 0.0
 		for i := 0; i < n; i++ {
+			if p.Lo[i] == p.Hi[i] {
+				// A pinned row: its update clamps to the bound whatever
+				// A x + b is, so its product with A is skipped.
+				x[i] = p.Lo[i]
+				continue
+			}
 			a := p.A.At(i, i)
 			r := p.A.RowDot(i, x) + p.B[i]
 			nx := clamp(x[i]-omega*r/a, p.Lo[i], p.Hi[i])
