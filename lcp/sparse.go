@@ -135,13 +135,7 @@ func (s *Sparse) Grow(records int) {
 	if cap(s.ti) > 0 {
 		c = max(c, 2*cap(s.ti))
 	}
-	ti := make([]int32, len(s.ti), c)
-	tj := make([]int32, len(s.tj), c)
-	tv := make([]float64, len(s.tv), c)
-	copy(ti, s.ti)
-	copy(tj, s.tj)
-	copy(tv, s.tv)
-	s.ti, s.tj, s.tv = ti, tj, tv
+	s.recordCap(c)
 }
 
 // minRecordsPerRow sizes the first record buffer of a Sparse: room for
@@ -158,7 +152,11 @@ const minRecordsPerRow = 16
 // where append's growth of large slices (1.25×) would copy them about
 // five times over in dozens of allocations.
 func (s *Sparse) growRecords() {
-	c := max(2*cap(s.ti), minRecordsPerRow*s.n, 64)
+	s.recordCap(max(2*cap(s.ti), minRecordsPerRow*s.n, 64))
+}
+
+// recordCap moves the records into buffers of capacity c.
+func (s *Sparse) recordCap(c int) {
 	ti := make([]int32, len(s.ti), c)
 	tj := make([]int32, len(s.tj), c)
 	tv := make([]float64, len(s.tv), c)
