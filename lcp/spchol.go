@@ -308,12 +308,24 @@ func (f *sparseLDL) analyze(a *Sparse) {
 // the factor's storage (storage) is sized only when the pattern is
 // factored, so a pattern analysed only for its flops (kktLDL.dualFlops)
 // does not allocate its L.
-func (f *sparseLDL) count(a *Sparse) {
+func (f *sparseLDL) count(a *Sparse) { f.countUpTo(a, 0) }
+
+// countUpTo is count, except that with limit > 0 it gives up as soon as
+// the ordering's flops pass limit (see ordering.minDegree) and reports
+// false, leaving f with no analysis (the next count orders again); it
+// reports true when the analysis is complete.
+func (f *sparseLDL) countUpTo(a *Sparse, limit int) bool {
 	n := a.n
 	if f.a == a && f.ver == a.version && len(f.perm) == n {
-		return
+		return true
 	}
-	f.perm = f.ord.minDegree(a, f.perm)
+	var over bool
+	f.perm, _, over = f.ord.minDegree(a, f.perm, limit)
+	if over {
+		f.a = nil
+		f.valid, f.sized = false, false
+		return false
+	}
 	f.a, f.ver = a, a.version
 	f.ploc = growInt32(f.ploc, n)
 	for k, i := range f.perm {
@@ -321,6 +333,7 @@ func (f *sparseLDL) count(a *Sparse) {
 	}
 	f.symbolic(a)
 	f.valid, f.sized = false, false
+	return true
 }
 
 // unit returns the diagonal of row i of the padded matrix when i is outside
@@ -1062,7 +1075,14 @@ type ordering struct {
 // classical algorithm of Tinney and Walker / George and Liu without the
 // quotient graph, which is adequate when the fill stays small, as it does
 // for the banded and block-sparse matrices of multibody systems.
-func (o *ordering) minDegree(a *Sparse, perm []int32) []int32 {
+//
+// Since the graph is exact, the degree of a supervariable of s rows when
+// it is eliminated is the column count of its last row in L, and its rows'
+// counts are that plus s − 1, …, 0: flops, returned, is the symbolic
+// analysis' symFlops of the order. With limit > 0 the ordering stops as
+// soon as flops passes limit and reports over (perm then holds only the
+// rows eliminated so far): a cost test needs no more.
+func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flops int, over bool) {
 	n := a.n
 	perm = growInt32(perm, n)[:0]
 	// Supervariables: runs of consecutive rows with identical patterns.
@@ -1119,6 +1139,11 @@ func (o *ordering) minDegree(a *Sparse, perm []int32) []int32 {
 		o.remove(v, mind)
 		for r := o.first[v]; r < o.first[v+1]; r++ {
 			perm = append(perm, r)
+			c := mind + int(o.first[v+1]-r) - 1 // the row's column count
+			flops += c * (c - 1) / 2
+		}
+		if limit > 0 && flops > limit {
+			return perm, flops, true
 		}
 		nb := o.adj[v]
 		for _, u := range nb {
@@ -1156,7 +1181,7 @@ func (o *ordering) minDegree(a *Sparse, perm []int32) []int32 {
 		}
 		o.adj[v] = nb[:0]
 	}
-	return perm
+	return perm, flops, false
 }
 
 func (o *ordering) push(s int32, d int) {

@@ -79,3 +79,76 @@ func TestSymbolicCountsMatchSubtreeWalk(t *testing.T) {
 		check(a, "wall")
 	}
 }
+
+// The minimum degree ordering's flops (each eliminated row's degree in
+// the exact elimination graph as its column count) are the symbolic
+// analysis' symFlops of the order, so a cost test may stop the ordering
+// once they pass its limit: countUpTo with the exact flops as limit
+// completes the analysis, with one less it stops, leaves no analysis, and
+// the next count gives the same order and flops as before.
+func TestMinDegreeFlopsAreSymbolic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var pats []*Sparse
+	for _, n := range []int{3, 40, 150} {
+		for _, per := range []int{1, 4} {
+			a := new(Sparse)
+			a.Reset(n)
+			for i := 0; i < n; i++ {
+				a.Add(i, i, 1)
+				if i%5 != 4 && i+1 < n {
+					a.Add(i, i+1, 1) // runs of identical rows: supervariables
+				}
+			}
+			for k := 0; k < per*n; k++ {
+				a.Add(rng.IntN(n), rng.IntN(n), 1)
+			}
+			a.Finish()
+			pats = append(pats, a)
+		}
+	}
+	_, wall, _ := compliantWall(rng, 6, 4, 40, 1)
+	pats = append(pats, wall)
+	// Blocks of 3 identical rows on a random graph of 30 blocks: every
+	// row in a supervariable of 3.
+	blocks := new(Sparse)
+	blocks.Reset(90)
+	for b := 0; b < 30; b++ {
+		for _, c := range []int{b, rng.IntN(30), rng.IntN(30)} {
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 3; j++ {
+					if b != c || i <= j {
+						blocks.Add(3*b+i, 3*c+j, 1)
+					}
+				}
+			}
+		}
+	}
+	blocks.Finish()
+	pats = append(pats, blocks)
+	for k, a := range pats {
+		var f sparseLDL
+		var o ordering
+		_, flops, over := o.minDegree(a, nil, 0)
+		require.False(t, over)
+		if a == blocks {
+			require.Len(t, o.first, 31, "supervariables of 3 rows")
+		}
+		f.count(a)
+		require.Equal(t, f.symFlops, flops, "pattern %d", k)
+		perm := append([]int32(nil), f.perm...)
+		if flops < 2 {
+			continue // no positive limit below it
+		}
+		var g sparseLDL
+		require.True(t, g.countUpTo(a, flops), "pattern %d: at the limit", k)
+		require.Equal(t, perm, g.perm)
+		var h sparseLDL
+		require.False(t, h.countUpTo(a, flops-1), "pattern %d: past the limit", k)
+		require.Nil(t, h.a, "pattern %d: no analysis kept", k)
+		// An analysis in place answers at once, whatever the limit.
+		require.True(t, g.countUpTo(a, flops-1), "pattern %d: analysed", k)
+		h.count(a)
+		require.Equal(t, perm, h.perm, "pattern %d", k)
+		require.Equal(t, flops, h.symFlops, "pattern %d", k)
+	}
+}
