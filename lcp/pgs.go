@@ -11,10 +11,15 @@ import (
 //
 // using the newest x in each row (Gauss–Seidel), with relaxation ω
 // (Relaxation; 0 means 1, plain Gauss–Seidel; 1 < ω < 2 over-relaxes).
-// One iteration is one sweep over all rows followed by w = A x + b, so every
-// reported iterate satisfies Eq. (2). It stops when the largest change of a
+// One iteration is one sweep over all rows; w = A x + b is computed after
+// each sweep when Settings.Observer is set (so every reported iterate
+// satisfies Eq. (2)) and otherwise once, for the returned iterate. It stops when the largest change of a
 // sweep, measured as a velocity a_ii·|Δx_i|, is below Tolerance times the
 // velocity scale max|b_i| (see Settings.Tolerance), or when the budget runs out.
+//
+// A row with equal bounds l_i = u_i is held there without its product
+// with A (the clamp's answer whatever A x + b is): the friction rows a
+// stepper pins at zero cost nothing.
 //
 // PGS converges for symmetric positive definite A (it is block coordinate
 // descent on ½xᵀAx + bᵀx over the box) but may need many sweeps when the
@@ -89,15 +94,24 @@ func (s *PGS) Solve(dst *Result, p *Problem, set Settings) error {
 		}
 		change := 0.0
 		for i := 0; i < n; i++ {
+			if p.Lo[i] == p.Hi[i] {
+				// A pinned row: its update clamps to the bound whatever
+				// A x + b is, so its product with A is skipped.
+				x[i] = p.Lo[i]
+				continue
+			}
 			a := p.A.At(i, i)
 			r := p.A.RowDot(i, x) + p.B[i]
 			nx := clamp(x[i]-omega*r/a, p.Lo[i], p.Hi[i])
 			change = math.Max(change, a*math.Abs(nx-x[i]))
 			x[i] = nx
 		}
-		p.Residual(w, x)
 		dst.Iterations = it
-		set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
+		if set.Observer != nil {
+			// w = A x + b only for an observer: nothing in the sweeps reads it.
+			p.Residual(w, x)
+			set.observe(Iterate{Iter: it, X: x, W: w, SatisfiesEq2: true})
+		}
 		if change <= tol*sw {
 			dst.Status = Converged
 			break
@@ -106,6 +120,9 @@ func (s *PGS) Solve(dst *Result, p *Problem, set Settings) error {
 			dst.Status = BudgetExhausted
 			break
 		}
+	}
+	if set.Observer == nil {
+		p.Residual(w, x)
 	}
 	s.states(dst, p)
 	return nil

@@ -77,8 +77,8 @@ type Sparse struct {
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
 	bcol []int32 // finishFull: bucketed columns; keepPattern: the records bucketed by row (^t for a record's (j, i) side)
-	mark []int32 // finishFull: mark[j] = row+1 once column j is in the row; keepPattern: slots of a row's columns, then slots seen
-	next []int32 // keepPattern: each row's next free place in rec
+	mark []int32 // keepPattern: slots of a row's columns, then slots seen
+	next []int32 // finishFull: each row's next free place in col; keepPattern: in rec
 	rz   float64 // Refill: finite's accumulator (see sumRecords)
 }
 
@@ -116,6 +116,28 @@ func (s *Sparse) Add(i, j int, v float64) {
 	s.tv = append(s.tv, v)
 }
 
+// Grow makes room for records more Add calls without reallocating: an
+// assembly that knows its count (a stepper's J M⁻¹ Jᵀ, Σ_b k_b(k_b+1)/2
+// pairs for k_b rows on body b) allocates its record buffers once, at
+// their size, instead of doubling into them. It panics if records is
+// negative.
+func (s *Sparse) Grow(records int) {
+	if records < 0 {
+		panic(fmt.Sprintf("lcp: Sparse.Grow: negative record count %d", records))
+	}
+	need := len(s.ti) + records
+	if need <= cap(s.ti) && need <= cap(s.tv) {
+		return
+	}
+	// Headroom: a count that creeps up from call to call (a pile gaining
+	// contacts) reallocates rarely; a buffer that grows again doubles.
+	c := need + need/8
+	if cap(s.ti) > 0 {
+		c = max(c, 2*cap(s.ti))
+	}
+	s.recordCap(c)
+}
+
 // minRecordsPerRow sizes the first record buffer of a Sparse: room for
 // that many Add calls per row before the buffer grows. An assembled
 // J M⁻¹ Jᵀ records each pair of rows on a body once, Σ_b k_b(k_b+1)/2 for
@@ -130,7 +152,11 @@ const minRecordsPerRow = 16
 // where append's growth of large slices (1.25×) would copy them about
 // five times over in dozens of allocations.
 func (s *Sparse) growRecords() {
-	c := max(2*cap(s.ti), minRecordsPerRow*s.n, 64)
+	s.recordCap(max(2*cap(s.ti), minRecordsPerRow*s.n, 64))
+}
+
+// recordCap moves the records into buffers of capacity c.
+func (s *Sparse) recordCap(c int) {
 	ti := make([]int32, len(s.ti), c)
 	tj := make([]int32, len(s.tj), c)
 	tv := make([]float64, len(s.tv), c)
@@ -304,8 +330,9 @@ func (s *Sparse) bcnt(n int) []int32 {
 }
 
 // finishFull builds the pattern of the records from scratch (bucket the
-// columns by row, drop repeats, sort) and sizes val for it; sumRecords
-// fills the values.
+// columns by row, then scatter them column by column so that each row's
+// come out ascending, repeats dropped: O(n + records)) and sizes val for
+// it; sumRecords fills the values.
 func (s *Sparse) finishFull() {
 	n := s.n
 	// Bucket the records' columns by row, both triangles.
@@ -332,31 +359,46 @@ func (s *Sparse) finishFull() {
 			s.cnt[j]++
 		}
 	}
-	// Row i's bucket is [cnt[i-1], cnt[i]) (cnt[-1] = 0). Keep each column
-	// once (mark[j] = i+1 once row i has it).
-	s.mark = growInt32(s.mark, n)
-	clear(s.mark)
+	// Row c's bucket is [cnt[c-1], cnt[c]) (cnt[-1] = 0). The records are
+	// symmetric, so it also lists the rows r with an entry (r, c): taking
+	// the columns c in ascending order and appending c to each such row
+	// gives every row its columns ascending with repeats adjacent, without
+	// a sort. Each row is written in its own segment of col's storage
+	// (the same layout as the buckets), repeats dropped, then the rows are
+	// packed in order.
 	s.ptr2, s.ptr = s.ptr, growInt(s.ptr2, n+1)
 	// total bounds the entries (records of one entry merge): one
 	// allocation at most, where appending row by row would grow col step
 	// by step on a first assembly.
-	s.col2, s.col = s.col, growInt32(s.col2, total)[:0]
+	buf := growInt32(s.col2, total)
+	s.col2 = s.col
+	fill := s.bcnt(n) // each row's next free place in buf
 	start := 0
-	s.ptr[0] = 0
-	for i := 0; i < n; i++ {
-		end := s.cnt[i]
-		rowStart := len(s.col)
-		tag := int32(i + 1)
-		for _, j := range s.bcol[start:end] {
-			if s.mark[j] != tag {
-				s.mark[j] = tag
-				s.col = append(s.col, j)
+	for c := 0; c < n; c++ {
+		end := s.cnt[c]
+		for _, r := range s.bcol[start:end] {
+			f := fill[r]
+			rowStart := 0
+			if r > 0 {
+				rowStart = s.cnt[r-1]
 			}
+			if int(f) > rowStart && buf[f-1] == int32(c) {
+				continue // a repeat of (r, c)
+			}
+			buf[f] = int32(c)
+			fill[r] = f + 1
 		}
-		slices.Sort(s.col[rowStart:])
-		s.ptr[i+1] = len(s.col)
 		start = end
 	}
+	k := 0
+	start = 0
+	s.ptr[0] = 0
+	for r := 0; r < n; r++ {
+		k += copy(buf[k:], buf[start:fill[r]])
+		s.ptr[r+1] = k
+		start = s.cnt[r]
+	}
+	s.col = buf[:k]
 	s.val = grow(s.val, len(s.col))
 	s.diagSlots()
 	if !slices.Equal(s.ptr, s.ptr2) || !slices.Equal(s.col, s.col2) {

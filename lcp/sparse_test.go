@@ -212,7 +212,7 @@ func TestSparseMatchesDense(t *testing.T) {
 	// At, MulVecTo and RowDot of a Sparse built with duplicates, in random
 	// Add order, equal those of the dense matrix of the same sums.
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, n := range []int{1, 2, 7, 40} {
+	for _, n := range []int{1, 2, 7, 40, 300} {
 		var s Sparse
 		s.Reset(n)
 		d := NewDense(n, n, nil)

@@ -611,6 +611,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 	}
 	if !a.refilling {
 		a.A.Reset(n)
+		a.A.Grow(a.records(m))
 	}
 	for i := range rows {
 		r := &rows[i]
@@ -638,6 +639,26 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 			}
 		}
 	}
+}
+
+// records returns the number of A's records Assemble makes (the calls of
+// massMatrix's loop over each dynamic body's row pairs, one per row for
+// the compliance), so that A's record buffers are allocated once.
+func (a *Assembly) records(m *Mass) int {
+	total := 0
+	for bi, list := range a.byBody {
+		if b := m.Bodies[bi]; b.Static || b.Kinematic {
+			continue
+		}
+		from := 0
+		for pi, p := range list {
+			if pi > 0 && list[pi-1].row != p.row {
+				from = pi
+			}
+			total += len(list) - from
+		}
+	}
+	return total + len(a.JMinv)
 }
 
 // responseMatrix sets JMinv = W Jᵀ and D = J W Jᵀ (not finished with C)

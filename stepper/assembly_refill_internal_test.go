@@ -63,6 +63,8 @@ func TestAssembleRefillsSameBits(t *testing.T) {
 		fm.Update(bodies, set.H, set.Gravity)
 		require.NoError(t, fresh.Assemble(&set, &fm, rows))
 		require.Equal(t, refilled, asm.refilling, "step %d: refilled", step)
+		// The count Grow sizes A's records by is the number of calls made.
+		require.Equal(t, fresh.rec, fresh.records(&fm), "step %d: records", step)
 		require.Equal(t, fresh.A.NNZ(), asm.A.NNZ(), "step %d", step)
 		for i := range rows {
 			for j := range rows {
