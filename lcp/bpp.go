@@ -68,14 +68,12 @@ import (
 //     ends as pivoting does, on a face solution with no infeasible row.
 //     A symmetric problem already in regularized mode (below), solved
 //     without a budget (Settings.MaxIterations 0), enters the damped mode
-//     after the first block pivot that fails to reduce n̄ (unless
-//     MaxBlockFailures is set), without single pivots: on a landing in a
-//     random pile of 100 boxes (islands of up to 60 rows) single pivots
-//     took their 50 steps on every stalled solve, the two further failing
-//     block pivots rarely found a better index set, and the largest solve
-//     of 600 steps fell from 128 to 25 iterations. A solve under a budget
-//     keeps the single pivots, whose iterates change one row at a time,
-//     for the Picker to choose from.
+//     as soon as block pivots stall, without single pivots: on a landing
+//     in a random pile of 100 boxes (islands of up to 60 rows) single
+//     pivots took their 50 steps on every stalled solve, and the largest
+//     solve of 600 steps fell from 128 to 36 iterations. A solve under a
+//     budget keeps the single pivots, whose iterates change one row at a
+//     time, for the Picker to choose from.
 //   - Regularized mode (proximalMove): redundant rows make A_FF singular (a
 //     box resting on four points with box friction gives 12 rows of rank
 //     6), and block pivoting is only known to terminate on P-matrices. When
@@ -142,9 +140,7 @@ import (
 // do not allocate; it is not safe for concurrent use.
 type BPP struct {
 	// MaxBlockFailures is the number of block pivots in a row that may fail
-	// to reduce the number of infeasibilities before a single pivot; 0 means
-	// 3, or 1 for a symmetric problem in regularized mode solved without a
-	// budget (see BPP's damped mode).
+	// to reduce the number of infeasibilities before a single pivot; 0 means 3.
 	MaxBlockFailures int
 
 	// MaxDenseFallback is the largest free block of a *Sparse A that is
@@ -574,15 +570,15 @@ func (st *bppSolve) finish(status Status, reason string) error {
 // else a single pivot, until single pivots have crawled maxSingles times
 // on a symmetric problem and the damped mode starts. A symmetric problem
 // in regularized mode, solved without a budget, starts the damped mode
-// after one failed block pivot instead of single pivots (see BPP).
+// at once instead of single pivots (see BPP).
 func (st *bppSolve) pivot() {
 	switch {
 	case st.damped:
 		st.dampedSteps()
 		st.dst.Pivots += st.ninf
-	case st.ninf < st.bestInf || st.fails < st.failLimit():
+	case st.ninf < st.bestInf || st.fails < st.maxFail:
 		st.blockPivot()
-	case st.symmetric && st.singles >= maxSingles || st.semidefiniteUnbudgeted():
+	case st.symmetric && (st.singles >= maxSingles || st.reg && st.set.MaxIterations <= 0):
 		st.damped = true
 		st.startDamped(st.bestX)
 		st.dst.Pivots += st.ninf
@@ -592,25 +588,6 @@ func (st *bppSolve) pivot() {
 	for i := 0; i < st.n; i++ {
 		st.state[i] = fixState(st.state[i], st.p.Lo[i], st.p.Hi[i])
 	}
-}
-
-// failLimit is how many block pivots in a row may fail to reduce n̄:
-// MaxBlockFailures when set; by default 3, or 1 on a symmetric problem in
-// regularized mode solved without a budget, whose stalled block pivots
-// hand over to the damped mode (see BPP).
-func (st *bppSolve) failLimit() int {
-	if st.MaxBlockFailures <= 0 && st.semidefiniteUnbudgeted() {
-		return 1
-	}
-	return st.maxFail
-}
-
-// semidefiniteUnbudgeted reports whether the solve is of a symmetric
-// problem in regularized mode without a budget (Settings.MaxIterations 0):
-// one whose stalled block pivots go to the damped mode after one failure
-// and without single pivots (see BPP).
-func (st *bppSolve) semidefiniteUnbudgeted() bool {
-	return st.symmetric && st.reg && st.set.MaxIterations <= 0
 }
 
 // blockPivot exchanges every infeasible row at once.
