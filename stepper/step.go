@@ -212,6 +212,7 @@ type workspace struct {
 	projection projectionStage // project
 	memory     memory          // carried from one step to the next
 	islands    islandStage     // solve by island: per-island solver state, kept across steps
+	pool       workPool        // runs the parallel parts of the stages
 }
 
 // contactStage is detectContacts' state: the broad phase's boxes and
@@ -226,7 +227,10 @@ type contactStage struct {
 	pts    []contact.Point
 	sap    contact.SweepAndPrune
 	skip   func(i, j int) bool
-	joined []uint64 // body pairs joined with collision off (updateJoined), sorted
+	joined []uint64    // body pairs joined with collision off (updateJoined), sorted
+	narrow narrowStage // the narrow phase's chunks on the workPool
+	// rowChunks are fillContactRows' chunks on the workPool.
+	rowChunks rowChunks
 }
 
 // rowStage is buildRows' output: the joint rows, then the contact rows,
