@@ -279,7 +279,6 @@ func (w *World) detectContacts(m *Mass) *contactStage {
 // MaxViolation).
 func (w *World) collect(dst []point, free *Mass) []point {
 	cs := &w.ws.contacts
-	speculative := free != nil
 	ng := len(w.Geoms)
 	if ng < 2 {
 		return dst
@@ -291,14 +290,12 @@ func (w *World) collect(dst []point, free *Mass) []point {
 		cs.sweep = make([]float64, ng)
 	}
 	cs.poses, cs.boxes, cs.sweep = cs.poses[:ng], cs.boxes[:ng], cs.sweep[:ng]
-	for g := range w.Geoms {
-		cs.poses[g] = w.geomPose(g)
-		cs.sweep[g] = 0
-		if speculative {
-			cs.sweep[g] = w.geomSweep(g, cs.poses[g], free)
-		}
-		cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
+	if cs.bounds.run == nil {
+		cs.bounds.run = w.geomBounds
 	}
+	cs.free = free
+	w.forRange(&cs.bounds, ng)
+	cs.free = nil
 	if cs.skip == nil {
 		// Same body, or both fixed: no contact. Nor between two bodies
 		// of infinite mass (fixed or kinematic): such a row has a zero
@@ -420,6 +417,21 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, ma
 		}
 	}
 	return dst, pts
+}
+
+// geomBounds sets the pose, sweep and bounding box of the geoms lo:hi
+// (collect's, with the free velocities contactStage.free).
+func (w *World) geomBounds(lo, hi int) {
+	cs := &w.ws.contacts
+	margin := w.margin()
+	for g := lo; g < hi; g++ {
+		cs.poses[g] = w.geomPose(g)
+		cs.sweep[g] = 0
+		if cs.free != nil {
+			cs.sweep[g] = w.geomSweep(g, cs.poses[g], cs.free)
+		}
+		cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
+	}
 }
 
 // geomSweep returns how far (m) any point of geom g at pose p can move in

@@ -229,6 +229,10 @@ type contactStage struct {
 	skip   func(i, j int) bool
 	joined []uint64    // body pairs joined with collision off (updateJoined), sorted
 	narrow narrowStage // the narrow phase's chunks on the workPool
+	// bounds runs geomBounds on the workPool (forRange), free being
+	// collect's argument while it runs.
+	bounds rangeJob
+	free   *Mass
 	// rowChunks are fillContactRows' chunks on the workPool.
 	rowChunks rowChunks
 }
@@ -305,6 +309,13 @@ type solveStage struct {
 type integrateStage struct {
 	lplus []mgl64.Vec3 // per body, L₀ + h τ − I_w ω_free
 	w0    []mgl64.Vec3 // per body, ω at the step's start
+	// start and move run startVelocities and moveBodies on the
+	// workPool (forRange); m, as and rs are integrate's arguments
+	// while they run.
+	start, move rangeJob
+	m           *Mass
+	as          *assemblyStage
+	rs          *rowStage
 	turnStage
 }
 
@@ -989,7 +1000,6 @@ func (w *World) explainInvalid(err error) error {
 // frame's yaw.
 func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveStage) {
 	it := &w.ws.integrate
-	h := w.Settings.H
 	if cap(it.lplus) < len(w.Bodies) {
 		it.lplus = make([]mgl64.Vec3, len(w.Bodies))
 	}
@@ -999,16 +1009,11 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 	}
 	it.w0 = it.w0[:len(w.Bodies)]
 	it.resetTurns(len(w.Bodies))
-	for i, b := range w.Bodies {
-		if !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) { // a kinematic body keeps its set velocity, a sleeping one its zero
-			v := m.Free[i]
-			it.w0[i] = b.AngVel
-			// L₀ + h τ − I_w(q) ω_free; I_w(q) ω⁺ is added below.
-			it.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
-			b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
-			b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
-		}
+	if it.start.run == nil {
+		it.start.run, it.move.run = w.startVelocities, w.moveBodies
 	}
+	it.m, it.as, it.rs = m, as, rs
+	w.forRange(&it.start, len(w.Bodies))
 	if len(sol.res.X) == len(rs.rows) {
 		for i := range rs.rows {
 			r := &rs.rows[i]
@@ -1027,7 +1032,44 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 			}
 		}
 	}
+	w.forRange(&it.move, len(w.Bodies))
+	it.m, it.as, it.rs = nil, nil, nil
+	it.projectTurns(w.Bodies, rs.rows)
 	for i, b := range w.Bodies {
+		if !it.aligned[i] {
+			continue
+		}
+		p := body.QuatExp(it.turn[i])
+		b.Rot = p.Mul(b.Rot)
+		b.Rot = b.Rot.Scale(1 / b.Rot.Len())
+		b.AngVel = p.Rotate(b.AngVel)
+	}
+}
+
+// startVelocities is integrate's first pass over the bodies lo:hi: each
+// dynamic, awake body's momentum balance terms (integrateStage.lplus, w0)
+// and its free velocity, to which the solve's impulses are added.
+func (w *World) startVelocities(lo, hi int) {
+	it, m, h := &w.ws.integrate, w.ws.integrate.m, w.Settings.H
+	for i := lo; i < hi; i++ {
+		b := w.Bodies[i]
+		if !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) { // a kinematic body keeps its set velocity, a sleeping one its zero
+			v := m.Free[i]
+			it.w0[i] = b.AngVel
+			// L₀ + h τ − I_w(q) ω_free; moveBodies adds I_w(q) ω⁺.
+			it.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
+			b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
+			b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
+		}
+	}
+}
+
+// moveBodies is integrate's pass that moves the bodies lo:hi by their new
+// velocities and finds each one's momentum alignment (integrateStage.turn).
+func (w *World) moveBodies(lo, hi int) {
+	it, m, as, rs, h := &w.ws.integrate, w.ws.integrate.m, w.ws.integrate.as, w.ws.integrate.rs, w.Settings.H
+	for i := lo; i < hi; i++ {
+		b := w.Bodies[i]
 		if b.Static || w.sleep.asleepAt(i) {
 			continue
 		}
@@ -1067,16 +1109,6 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 			}
 			it.turn[i], it.aligned[i] = c.Mul(ang/sn), true
 		}
-	}
-	it.projectTurns(w.Bodies, rs.rows)
-	for i, b := range w.Bodies {
-		if !it.aligned[i] {
-			continue
-		}
-		p := body.QuatExp(it.turn[i])
-		b.Rot = p.Mul(b.Rot)
-		b.Rot = b.Rot.Scale(1 / b.Rot.Len())
-		b.AngVel = p.Rotate(b.AngVel)
 	}
 }
 
