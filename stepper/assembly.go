@@ -102,7 +102,14 @@ const GyroscopicTol = 0.5
 // allocates only when the number of bodies grew.
 func (m *Mass) Update(bodies []*body.Body, h float64, g mgl64.Vec3) {
 	m.resize(bodies)
-	for i, b := range bodies {
+	m.updateRange(0, len(bodies), h, g)
+}
+
+// updateRange is Update for the bodies lo:hi of m.Bodies (resized): it
+// writes only their entries, so ranges run in parallel (World.forRange).
+func (m *Mass) updateRange(lo, hi int, h float64, g mgl64.Vec3) {
+	for i := lo; i < hi; i++ {
+		b := m.Bodies[i]
 		m.Gyroscopic[i], m.Response[i], m.Rho[i] = false, mgl64.Mat3{}, 0
 		switch {
 		case b.Static:
@@ -116,8 +123,8 @@ func (m *Mass) Update(bodies []*body.Body, h float64, g mgl64.Vec3) {
 			m.Free[i], jf = b.FreeVelocityJacobian(h, g)
 			m.gyroscopic(i, jf)
 		}
+		m.InvInertia[i] = b.InvInertiaWorld()
 	}
-	m.UpdateInertia()
 }
 
 // gyroscopic sets Rho, Gyroscopic and Response of dynamic body i from its

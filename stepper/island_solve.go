@@ -272,6 +272,10 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 	} else {
 		parallel = false
 	}
+	n := len(rs.rows)
+	res := &sol.res
+	res.X, res.W = grow(res.X, n), grow(res.W, n)
+	res.States = slices.Grow(res.States[:0], n)[:n]
 	if parallel {
 		is.pool.solve(w, is.active)
 	} else {
@@ -279,6 +283,7 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 			sl.prepare(w)
 			sol.prob = sl.prob // LastProblem, for the Observer
 			sl.solve(w, shared)
+			sl.scatter(res)
 		}
 		sol.prob = is.world
 	}
@@ -412,14 +417,13 @@ func worse(a, b lcp.Status) bool {
 	return ra > rb
 }
 
-// gatherIslands scatters the islands' answers into sol.res and combines
-// their statistics in island order (Stats.Islands says how).
+// gatherIslands completes sol.res, into which the islands scattered their
+// answers (islandSlot.scatter), and combines their statistics in island
+// order (Stats.Islands says how).
 func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 	is := &w.ws.islands
 	n := len(w.ws.build.rows)
 	res := &sol.res
-	res.X, res.W = grow(res.X, n), grow(res.W, n)
-	res.States = slices.Grow(res.States[:0], n)[:n]
 	res.Iterations, res.Pivots, res.Status, res.Reason = 0, 0, lcp.Converged, ""
 	st := Stats{Rows: n}
 	var last errmeasure.Totals
@@ -431,12 +435,6 @@ func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 			complete = false
 		} else {
 			states = states && len(r.States) == len(sl.rows)
-			for k, i := range sl.rows {
-				res.X[i], res.W[i] = r.X[k], r.W[k]
-				if states {
-					res.States[i] = r.States[k]
-				}
-			}
 		}
 		res.Iterations = max(res.Iterations, r.Iterations)
 		res.Pivots += r.Pivots
@@ -484,6 +482,25 @@ func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 	return st, complete
 }
 
+// scatter writes the slot's answer into the world's result res (grown to
+// the world's rows): x and w, and the index sets when the solver reported
+// them, on the slot's rows. The islands' rows are disjoint, so the slots
+// scatter in parallel; gatherIslands then empties what an incomplete
+// island leaves undefined.
+func (sl *islandSlot) scatter(res *lcp.Result) {
+	r := &sl.res
+	if len(r.X) != len(sl.rows) {
+		return
+	}
+	states := len(r.States) == len(sl.rows)
+	for k, i := range sl.rows {
+		res.X[i], res.W[i] = r.X[k], r.W[k]
+		if states {
+			res.States[i] = r.States[k]
+		}
+	}
+}
+
 // firstIslandError returns the first error of the active slots, in island
 // order.
 func firstIslandError(active []*islandSlot) error {
@@ -526,6 +543,7 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 			sl := p.world.ws.islands.active[p.order[k]]
 			sl.prepare(p.world)
 			sl.solve(p.world, nil)
+			sl.scatter(&p.world.ws.solve.res)
 		}
 	}
 	p.sort(active)

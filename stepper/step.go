@@ -303,6 +303,9 @@ type solveStage struct {
 	// start0 and jointStart0 keep rowStage.start and memory.jointStart of
 	// a gyroscopic step before its solve, for solveSymmetric.
 	start0, jointStart0 []lcp.State
+	// energyBodies and energyRows run energyModel's passes on the
+	// workPool (forRange).
+	energyBodies, energyRows rangeJob
 }
 
 // integrateStage is integrate's scratch.
@@ -311,11 +314,12 @@ type integrateStage struct {
 	w0    []mgl64.Vec3 // per body, ω at the step's start
 	// start and move run startVelocities and moveBodies on the
 	// workPool (forRange); m, as and rs are integrate's arguments
-	// while they run.
-	start, move rangeJob
-	m           *Mass
-	as          *assemblyStage
-	rs          *rowStage
+	// while they run. free runs Mass.Update's bodies for
+	// freeVelocities.
+	start, move, free rangeJob
+	m                 *Mass
+	as                *assemblyStage
+	rs                *rowStage
 	turnStage
 }
 
@@ -577,7 +581,12 @@ func (w *World) appliedWork() float64 {
 // the later stages take as proof that this step's free velocities exist.
 func (w *World) freeVelocities() *Mass {
 	m := &w.ws.mass
-	m.Update(w.Bodies, w.Settings.H, w.Settings.Gravity)
+	m.resize(w.Bodies)
+	it := &w.ws.integrate
+	if it.free.run == nil {
+		it.free.run = func(lo, hi int) { m.updateRange(lo, hi, w.Settings.H, w.Settings.Gravity) }
+	}
+	w.forRange(&it.free, len(w.Bodies)) // Mass.Update, by chunks of bodies
 	w.sleepFree(m)
 	return m
 }
@@ -851,7 +860,6 @@ func (w *World) energyModel() {
 	sol := &w.ws.solve
 	ws := &w.ws
 	em := &sol.energy
-	h := w.Settings.H
 	n := len(ws.build.rows)
 	em.u, em.c, em.jvf = grow(em.u, n), grow(em.c, n), grow(em.jvf, n)
 	if cap(em.motor) < n {
@@ -865,8 +873,33 @@ func (w *World) energyModel() {
 		em.bf = make([]mgl64.Vec3, nb)
 	}
 	em.bf = em.bf[:nb]
+	if sol.energyBodies.run == nil {
+		sol.energyBodies.run, sol.energyRows.run = w.energyBodies, w.energyRows
+	}
+	w.forRange(&sol.energyBodies, nb)
 	k0, kf, wf := 0.0, 0.0, 0.0
 	for i, b := range w.Bodies {
+		if b.Static || b.Kinematic {
+			continue
+		}
+		k0 += em.bk0[i]
+		kf += em.bkf[i]
+		wf += em.bwf[i]
+	}
+	em.e0 = kf - k0 - wf
+	em.scale = k0 + kf + math.Abs(wf)
+	w.forRange(&sol.energyRows, n)
+}
+
+// energyBodies is energyModel's pass over the bodies lo:hi: each dynamic
+// body's applied force, kinetic energies at the start and at the free
+// velocity, and the work of the applied loads in the step.
+func (w *World) energyBodies(lo, hi int) {
+	ws := &w.ws
+	em := &ws.solve.energy
+	h := w.Settings.H
+	for i := lo; i < hi; i++ {
+		b := w.Bodies[i]
 		em.bk0[i], em.bkf[i], em.bwf[i] = 0, 0, 0
 		if b.Static || b.Kinematic {
 			continue
@@ -879,13 +912,16 @@ func (w *World) energyModel() {
 		em.bk0[i] = b.KineticEnergy()
 		em.bkf[i] = 0.5*b.Mass*lv.Dot(lv) + 0.5*av.Dot(b.InertiaWorld().Mul3x1(av))
 		em.bwf[i] = h * (f.Dot(lv) + b.Torque.Dot(av))
-		k0 += em.bk0[i]
-		kf += em.bkf[i]
-		wf += em.bwf[i]
 	}
-	em.e0 = kf - k0 - wf
-	em.scale = k0 + kf + math.Abs(wf)
-	for i := range ws.build.rows {
+}
+
+// energyRows is energyModel's pass over the rows lo:hi: each row's
+// compliance, J v_free and u (after energyBodies).
+func (w *World) energyRows(lo, hi int) {
+	ws := &w.ws
+	em := &ws.solve.energy
+	h := w.Settings.H
+	for i := lo; i < hi; i++ {
 		r := &ws.build.rows[i]
 		c, _, _ := r.Compliance(h)
 		em.c[i] = c
