@@ -659,6 +659,9 @@ func (w *World) fillJointRows(nj int) error {
 // returns its assemblyStage.
 func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
 	as := &w.ws.assembly
+	if as.eq.par == nil {
+		as.eq.par = w.forRange
+	}
 	return as, as.eq.Assemble(&w.Settings, m, rs.rows)
 }
 
