@@ -85,9 +85,12 @@ type islandSlot struct {
 	err     error
 }
 
-// workPool runs a step's parallel stages on up to GOMAXPROCS goroutines:
-// the islands' solves (solveIslands), the narrow phase (collect) and the
-// contact rows (fillContactRows). A job is n tasks numbered 0…n−1, handed
+// workPool runs a step's parallel passes on up to GOMAXPROCS goroutines: the
+// islands' solves (solveIslands), the narrow phase (narrowPhase), the
+// contact rows (fillContactRows), and the passes over bodies, geoms or rows
+// that World.forRange runs in chunks (Mass.Update, the geoms' boxes,
+// Assemble's per-row terms, the energy model, integrate's per-body passes),
+// each only above a measured size. A job is n tasks numbered 0…n−1, handed
 // out one at a time, each to whichever worker is free next (an atomic
 // counter): a worker that the operating system deschedules holds up no
 // other. A task writes only into its own part of the stage's state (an
@@ -95,9 +98,9 @@ type islandSlot struct {
 // tasks' results in task order, so which worker runs a task, and when,
 // changes no bit of any result: a step gives the same bits for any
 // GOMAXPROCS. The workers are closures made once per worker count and
-// started with go for each job (the runtime reuses exited goroutines), and
-// a stage's task function is made once and kept, so a steady step
-// allocates nothing; worker 0 runs on Step's goroutine. Jobs do not nest.
+// started with go for each job (the runtime reuses exited goroutines), and a
+// stage's task function is made once and kept, so a steady step allocates
+// nothing; worker 0 runs on Step's goroutine. Jobs do not nest.
 type workPool struct {
 	run  []func() // run[i] is worker i's loop; made once per worker
 	task func(k int)
