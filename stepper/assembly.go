@@ -389,7 +389,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.kktOK = a.Gyroscopic == 0 && a.bodySpace(m, rows)
 	a.diagC = grow(a.diagC, n)
 	if a.rowJob.run == nil {
-		a.rowJob.run = a.rowTerms
+		a.rowJob.run, a.rowJob.rows = a.rowTerms, true
 	}
 	a.s, a.m, a.rows = s, m, rows
 	a.forRows(&a.rowJob, n)
@@ -667,7 +667,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 		a.A.Reset(n)
 	}
 	if a.jminvJob.run == nil {
-		a.jminvJob.run = a.jminvRows
+		a.jminvJob.run, a.jminvJob.rows = a.jminvRows, true
 	}
 	a.m, a.rows = m, rows
 	a.forRows(&a.jminvJob, n)

@@ -332,9 +332,10 @@ type narrowChunk struct {
 
 // narrowChunkPairs is the candidate pairs of one narrow-phase task, and
 // narrowParallelPairs the fewest pairs for which collect runs the narrow
-// phase on the workPool: below it, waking a second worker costs more than
-// the pairs' narrow phase (measured: BenchmarkNarrowPhase; a box–box pair
-// takes about 1 µs, starting and joining a worker several µs).
+// phase on the workPool. Measured (BenchmarkNarrowPhase,
+// BenchmarkWorkPoolJob): a resting box–box pair takes 0.8–1 µs, a job on a
+// second idle worker 0.5 µs to start and join; 128 pairs (about 100 µs)
+// leave a margin for a worker that first has to be given a core.
 const (
 	narrowChunkPairs    = 32
 	narrowParallelPairs = 128
@@ -609,9 +610,10 @@ type rowChunks struct {
 
 // rowChunkPoints is about the contact points of one fillContactRows task,
 // and rowParallelPoints the fewest points for which fillContactRows runs on
-// the workPool (measured with BenchmarkWallSteady and BenchmarkPilesAwake:
-// a point's rows take about 0.5 µs, starting and joining a worker several
-// µs).
+// the workPool. Measured (BenchmarkContactRows, BenchmarkWorkPoolJob): a
+// box contact point's rows take 0.35–0.4 µs, a job on a second idle worker
+// 0.5 µs; 256 points (about 100 µs) leave the same margin as the narrow
+// phase's.
 const (
 	rowChunkPoints    = 64
 	rowParallelPoints = 256

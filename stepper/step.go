@@ -878,6 +878,7 @@ func (w *World) energyModel() {
 	em.bf = em.bf[:nb]
 	if sol.energyBodies.run == nil {
 		sol.energyBodies.run, sol.energyRows.run = w.energyBodies, w.energyRows
+		sol.energyRows.rows = true
 	}
 	w.forRange(&sol.energyBodies, nb)
 	k0, kf, wf := 0.0, 0.0, 0.0
