@@ -102,7 +102,14 @@ const GyroscopicTol = 0.5
 // allocates only when the number of bodies grew.
 func (m *Mass) Update(bodies []*body.Body, h float64, g mgl64.Vec3) {
 	m.resize(bodies)
-	for i, b := range bodies {
+	m.updateRange(0, len(bodies), h, g)
+}
+
+// updateRange is Update for the bodies lo:hi of m.Bodies (resized): it
+// writes only their entries, so ranges run in parallel (World.forRange).
+func (m *Mass) updateRange(lo, hi int, h float64, g mgl64.Vec3) {
+	for i := lo; i < hi; i++ {
+		b := m.Bodies[i]
 		m.Gyroscopic[i], m.Response[i], m.Rho[i] = false, mgl64.Mat3{}, 0
 		switch {
 		case b.Static:
@@ -116,8 +123,8 @@ func (m *Mass) Update(bodies []*body.Body, h float64, g mgl64.Vec3) {
 			m.Free[i], jf = b.FreeVelocityJacobian(h, g)
 			m.gyroscopic(i, jf)
 		}
+		m.InvInertia[i] = b.InvInertiaWorld()
 	}
-	m.UpdateInertia()
 }
 
 // gyroscopic sets Rho, Gyroscopic and Response of dynamic body i from its
@@ -308,6 +315,26 @@ type Assembly struct {
 	rec       int
 	kktOK     bool    // KKT describes A (the last call was a symmetric Assemble)
 	kktCol    []int32 // the KKT body index of each body, or −1
+
+	// par runs a per-row pass in chunks (World.forRange, set by the world
+	// that owns the Assembly; nil: one call). rowJob runs rowTerms and
+	// jminvJob jminvRows; s, m and rows are the call's arguments while
+	// they run, diagC each row's compliance for A's diagonal.
+	par              func(j *rangeJob, n int)
+	rowJob, jminvJob rangeJob
+	s                *Settings
+	m                *Mass
+	rows             []constraint.Row
+	diagC            []float64
+}
+
+// forRows runs j over the rows 0…n−1 (par, or one call).
+func (a *Assembly) forRows(j *rangeJob, n int) {
+	if a.par == nil {
+		j.run(0, n)
+		return
+	}
+	a.par(j, n)
 }
 
 // Matrix returns the lead matrix of the last assembly: D in a gyroscopic
@@ -360,7 +387,39 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 		a.layOK, a.refilling = false, false // no A this time
 	}
 	a.kktOK = a.Gyroscopic == 0 && a.bodySpace(m, rows)
-	for i := range rows {
+	a.diagC = grow(a.diagC, n)
+	if a.rowJob.run == nil {
+		a.rowJob.run, a.rowJob.rows = a.rowTerms, true
+	}
+	a.s, a.m, a.rows = s, m, rows
+	a.forRows(&a.rowJob, n)
+	a.s, a.m, a.rows = nil, nil, nil
+	for i, c := range a.diagC {
+		if a.Gyroscopic > 0 {
+			a.D.Add(i, i, c)
+		} else {
+			a.putA(i, i, c)
+			a.KKT.C[i] = c
+		}
+	}
+	if a.refilling {
+		if a.rec != a.layRecs {
+			panic(fmt.Sprintf("stepper: Assembly refilled %d of A's %d records", a.rec, a.layRecs))
+		}
+		a.A.Refilled()
+	} else {
+		a.A.Finish()
+		a.layRecs, a.layOK = a.rec, a.Gyroscopic == 0
+	}
+	return nil
+}
+
+// rowTerms sets b, the bounds and the compliance (diagC) of the rows
+// lo:hi of a.rows (Assemble's per-row terms); A's diagonal is Assemble's,
+// in row order.
+func (a *Assembly) rowTerms(lo, hi int) {
+	s, m, rows := a.s, a.m, a.rows
+	for i := lo; i < hi; i++ {
 		r := &rows[i]
 		jmp, jv := 0.0, 0.0
 		for k := 0; k < r.N; k++ {
@@ -373,12 +432,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 				r.J[k][3]*bd.AngVel[0] + r.J[k][4]*bd.AngVel[1] + r.J[k][5]*bd.AngVel[2]
 		}
 		c, pf, jf := r.Compliance(s.H)
-		if a.Gyroscopic > 0 {
-			a.D.Add(i, i, c)
-		} else {
-			a.putA(i, i, c)
-			a.KKT.C[i] = c
-		}
+		a.diagC[i] = c
 		t := s.positionTerm(r, pf)
 		a.B[i] = jmp + jf*jv - r.Speed + t
 		if r.Bounce > 0 {
@@ -387,16 +441,16 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 		}
 		a.Lo[i], a.Hi[i] = r.Lo, r.Hi
 	}
-	if a.refilling {
-		if a.rec != a.layRecs {
-			panic(fmt.Sprintf("stepper: Assembly refilled %d of A's %d records", a.rec, a.layRecs))
+}
+
+// jminvRows sets JMinv of the rows lo:hi of a.rows.
+func (a *Assembly) jminvRows(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		r := &a.rows[i]
+		for k := 0; k < r.N; k++ {
+			a.m.invMassTimes(&a.JMinv[i][k], r.Body[k], &r.J[k])
 		}
-		a.A.Refilled()
-	} else {
-		a.A.Finish()
-		a.layRecs, a.layOK = a.rec, a.Gyroscopic == 0
 	}
-	return nil
 }
 
 // sameLayout reports whether rows touch the same bodies, in the same slots,
@@ -613,12 +667,12 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 		a.A.Reset(n)
 		a.A.Grow(a.records(m))
 	}
-	for i := range rows {
-		r := &rows[i]
-		for k := 0; k < r.N; k++ {
-			m.invMassTimes(&a.JMinv[i][k], r.Body[k], &r.J[k])
-		}
+	if a.jminvJob.run == nil {
+		a.jminvJob.run, a.jminvJob.rows = a.jminvRows, true
 	}
+	a.m, a.rows = m, rows
+	a.forRows(&a.jminvJob, n)
+	a.m, a.rows = nil, nil
 	for bi, list := range a.byBody {
 		if b := m.Bodies[bi]; b.Static || b.Kinematic { // M⁻¹ = 0: nothing in A
 			continue

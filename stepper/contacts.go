@@ -279,27 +279,23 @@ func (w *World) detectContacts(m *Mass) *contactStage {
 // MaxViolation).
 func (w *World) collect(dst []point, free *Mass) []point {
 	cs := &w.ws.contacts
-	speculative := free != nil
 	ng := len(w.Geoms)
 	if ng < 2 {
 		return dst
 	}
 	margin := w.margin()
-	h := w.Settings.H
 	if cap(cs.poses) < ng {
 		cs.poses = make([]contact.Pose, ng)
 		cs.boxes = make([]contact.AABB, ng)
 		cs.sweep = make([]float64, ng)
 	}
 	cs.poses, cs.boxes, cs.sweep = cs.poses[:ng], cs.boxes[:ng], cs.sweep[:ng]
-	for g := range w.Geoms {
-		cs.poses[g] = w.geomPose(g)
-		cs.sweep[g] = 0
-		if speculative {
-			cs.sweep[g] = w.geomSweep(g, cs.poses[g], free)
-		}
-		cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
+	if cs.bounds.run == nil {
+		cs.bounds.run = w.geomBounds
 	}
+	cs.free = free
+	w.forRange(&cs.bounds, ng)
+	cs.free = nil
 	if cs.skip == nil {
 		// Same body, or both fixed: no contact. Nor between two bodies
 		// of infinite mass (fixed or kinematic): such a row has a zero
@@ -313,14 +309,94 @@ func (w *World) collect(dst []point, free *Mass) []point {
 	w.updateJoined()
 	cs.pairs = cs.sap.Pairs(cs.pairs[:0], cs.boxes, cs.skip)
 	w.wakePairs(cs, free, margin) // sleeping islands touched wake, or their pairs go
-	for _, pr := range cs.pairs {
+	return w.narrowPhase(dst, cs.pairs, margin, free)
+}
+
+// narrowStage is the narrow phase's state when collect runs it on the
+// workPool: the pairs in chunks of narrowChunkPairs, each chunk's points in
+// a buffer of its own, appended to the step's points in chunk order.
+type narrowStage struct {
+	chunks []narrowChunk
+	pairs  [][2]int
+	margin float64
+	free   *Mass
+	task   func(k int) // runs chunk k; made once
+}
+
+// narrowChunk is one task's output: the points of its pairs, in pair
+// order, and its scratch for contact.Collide.
+type narrowChunk struct {
+	out []point
+	pts []contact.Point
+}
+
+// narrowChunkPairs is the candidate pairs of one narrow-phase task, and
+// narrowParallelPairs the fewest pairs for which collect runs the narrow
+// phase on the workPool. Measured (BenchmarkNarrowPhase,
+// BenchmarkWorkPoolJob): a resting box–box pair takes 0.8–1 µs, a job on a
+// second idle worker 0.5 µs to start and join; 128 pairs (about 100 µs)
+// leave a margin for a worker that first has to be given a core.
+const (
+	narrowChunkPairs    = 32
+	narrowParallelPairs = 128
+)
+
+// narrowPhase appends to dst the points of the candidate pairs, in pair
+// order, each pair's manifold as narrowPairs finds it. With more than one
+// worker and at least narrowParallelPairs pairs, the pairs run in chunks on
+// the workPool; every pair's points depend on that pair alone and the
+// chunks are appended in order, so dst is the same bits either way.
+func (w *World) narrowPhase(dst []point, pairs [][2]int, margin float64, free *Mass) []point {
+	cs := &w.ws.contacts
+	if len(pairs) < narrowParallelPairs || w.ws.pool.workers(2) < 2 {
+		dst, cs.pts = w.narrowPairs(dst, cs.pts, pairs, margin, free)
+		return dst
+	}
+	return w.narrowChunks(dst, pairs, margin, free)
+}
+
+// narrowChunks is narrowPhase on the workPool: the pairs in chunks of
+// narrowChunkPairs, appended in chunk order.
+func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *Mass) []point {
+	ns := &w.ws.contacts.narrow
+	nc := (len(pairs) + narrowChunkPairs - 1) / narrowChunkPairs
+	if len(ns.chunks) < nc {
+		ns.chunks = append(ns.chunks, make([]narrowChunk, nc-len(ns.chunks))...)
+	}
+	if ns.task == nil {
+		ns.task = func(k int) {
+			c := &ns.chunks[k]
+			lo := k * narrowChunkPairs
+			hi := min(lo+narrowChunkPairs, len(ns.pairs))
+			c.out, c.pts = w.narrowPairs(c.out[:0], c.pts, ns.pairs[lo:hi], ns.margin, ns.free)
+		}
+	}
+	ns.pairs, ns.margin, ns.free = pairs, margin, free
+	w.ws.pool.do(nc, ns.task)
+	ns.pairs, ns.free = nil, nil
+	for k := range nc {
+		dst = append(dst, ns.chunks[k].out...)
+	}
+	return dst
+}
+
+// narrowPairs appends to dst the contact points of each pair of pairs in
+// order (contact.Collide within the pair's look-ahead, then, with free
+// velocities, only the points whose gap can close within the step), with
+// the pair's material coefficients; pts is Collide's scratch, returned
+// grown. It reads the world and writes only dst and pts, so chunks of
+// pairs run in parallel.
+func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, margin float64, free *Mass) ([]point, []contact.Point) {
+	cs := &w.ws.contacts
+	speculative := free != nil
+	for _, pr := range pairs {
 		ga, gb := pr[0], pr[1]
 		look := margin + cs.sweep[ga] + cs.sweep[gb]
-		cs.pts = contact.Collide(cs.pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
+		pts = contact.Collide(pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
 		if speculative {
-			cs.pts = w.closing(cs.pts, w.bodyOf(ga), w.bodyOf(gb), margin, free)
+			pts = w.closing(pts, w.bodyOf(ga), w.bodyOf(gb), margin, free)
 		}
-		if len(cs.pts) == 0 {
+		if len(pts) == 0 {
 			continue
 		}
 		ma, mb := w.Geoms[ga].Material, w.Geoms[gb].Material
@@ -328,21 +404,35 @@ func (w *World) collect(dst []point, free *Mass) []point {
 		k, d := pairCompliance(ma, mb)
 		e := math.Max(ma.Restitution, mb.Restitution)
 		first := len(dst)
-		for _, p := range cs.pts {
+		for _, p := range pts {
 			dst = append(dst, point{
 				ContactInfo: ContactInfo{A: w.bodyOf(ga), B: w.bodyOf(gb), GeomA: ga, GeomB: gb,
 					Point: p.Pos, Normal: p.Normal, Gap: p.Gap, Mu: mu, Stiffness: k, Damping: d},
 				ck: contactKey{ga, gb, p.Key}, e: e,
 			})
 		}
-		dst[first].manifold = len(cs.pts)
-		if len(cs.pts) == 2 {
+		dst[first].manifold = len(pts)
+		if len(pts) == 2 {
 			// The rolling row goes with the manifold's last point.
 			dst[first+1].Roll = math.Max(ma.Rolling, mb.Rolling)
 		}
 	}
-	_ = h
-	return dst
+	return dst, pts
+}
+
+// geomBounds sets the pose, sweep and bounding box of the geoms lo:hi
+// (collect's, with the free velocities contactStage.free).
+func (w *World) geomBounds(lo, hi int) {
+	cs := &w.ws.contacts
+	margin := w.margin()
+	for g := lo; g < hi; g++ {
+		cs.poses[g] = w.geomPose(g)
+		cs.sweep[g] = 0
+		if cs.free != nil {
+			cs.sweep[g] = w.geomSweep(g, cs.poses[g], cs.free)
+		}
+		cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
+	}
 }
 
 // geomSweep returns how far (m) any point of geom g at pose p can move in
@@ -468,12 +558,75 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 // SlipSpeed (so box friction opposes the motion as Coulomb friction does);
 // otherwise it keeps the previous step's t₁ of the same key; a new point
 // takes constraint.Perp(n). t₂ = n × t₁.
+//
+// With more than one worker and at least rowParallelPoints points, the
+// points run in chunks of about rowChunkPoints on the workPool, each chunk
+// whole manifolds from a known first row: a point's rows and record depend
+// on its own manifold alone, so the rows are the same bits either way.
 func (w *World) fillContactRows(m *Mass, cs *contactStage, nj int, rows []constraint.Row, start []lcp.State) {
+	if len(cs.points) < rowParallelPoints || w.ws.pool.workers(2) < 2 {
+		w.fillContactRange(m, cs, nj, rows, start, 0, len(cs.points), 0)
+		return
+	}
+	w.fillContactChunks(m, cs, nj, rows, start)
+}
+
+// fillContactChunks is fillContactRows on the workPool.
+func (w *World) fillContactChunks(m *Mass, cs *contactStage, nj int, rows []constraint.Row, start []lcp.State) {
+	np := len(cs.points)
+	rc := &cs.rowChunks
+	// Chunk boundaries at manifolds' first points, with each chunk's first
+	// row (the running sum of the rows of the points before it).
+	rc.first, rc.row = rc.first[:0], rc.row[:0]
+	k := 0
+	for i := range cs.points {
+		pt := &cs.points[i]
+		if i == 0 || (pt.manifold > 0 && i-int(rc.first[len(rc.first)-1]) >= rowChunkPoints) {
+			rc.first, rc.row = append(rc.first, int32(i)), append(rc.row, int32(k))
+		}
+		k += pt.Layout().N
+	}
+	rc.first = append(rc.first, int32(np))
+	if rc.task == nil {
+		rc.task = func(c int) {
+			w.fillContactRange(rc.m, &w.ws.contacts, rc.nj, rc.rows, rc.start, int(rc.first[c]), int(rc.first[c+1]), int(rc.row[c]))
+		}
+	}
+	rc.m, rc.nj, rc.rows, rc.start = m, nj, rows, start
+	w.ws.pool.do(len(rc.first)-1, rc.task)
+	rc.m, rc.rows, rc.start = nil, nil, nil
+}
+
+// rowChunks is fillContactRows' state on the workPool: chunk c is the
+// points first[c]:first[c+1], whose first row is row[c] of rows.
+type rowChunks struct {
+	first, row []int32
+	m          *Mass
+	nj         int
+	rows       []constraint.Row
+	start      []lcp.State
+	task       func(c int) // fills chunk c; made once
+}
+
+// rowChunkPoints is about the contact points of one fillContactRows task,
+// and rowParallelPoints the fewest points for which fillContactRows runs on
+// the workPool. Measured (BenchmarkContactRows, BenchmarkWorkPoolJob): a
+// box contact point's rows take 0.35–0.4 µs, a job on a second idle worker
+// 0.5 µs; 256 points (about 100 µs) leave the same margin as the narrow
+// phase's.
+const (
+	rowChunkPoints    = 64
+	rowParallelPoints = 256
+)
+
+// fillContactRange is fillContactRows for the points lo:hi, whose first
+// row is rows[k] (lo is a manifold's first point). It reads the world and
+// the contact cache and writes only those points, their rows and states.
+func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []constraint.Row, start []lcp.State, lo, hi, k int) {
 	ws := &w.ws
 	h := w.Settings.H
-	k := 0
 	var lineDir mgl64.Vec3
-	for i := range cs.points {
+	for i := lo; i < hi; i++ {
 		pt := &cs.points[i]
 		pt.Row = nj + k
 		n := pt.Normal

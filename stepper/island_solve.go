@@ -85,25 +85,86 @@ type islandSlot struct {
 	err     error
 }
 
-// islandPool runs the islands of a step on up to GOMAXPROCS goroutines.
-// The islands are taken in a fixed order (the most rows first, ties in
-// island order) and handed out one at a time, each to whichever worker is
-// free next (an atomic counter over that order): a worker that the
-// operating system deschedules, or that drew a slow island, holds up no
-// other, and a large island starts first so it does not finish last. Each
-// island's solve reads only the world's finished problem and writes only
-// its own slot, so which worker solves an island, and when, changes no bit
-// of any result. The workers are closures made once per worker count and
-// started with go each step (the runtime reuses exited goroutines), so a
-// steady step allocates nothing; worker 0 runs on Step's goroutine.
+// workPool runs a step's parallel passes on up to GOMAXPROCS goroutines: the
+// islands' solves (solveIslands), the narrow phase (narrowPhase), the
+// contact rows (fillContactRows), and the passes over bodies, geoms or rows
+// that World.forRange runs in chunks (Mass.Update, the geoms' boxes,
+// Assemble's per-row terms, the energy model, integrate's per-body passes),
+// each only above a measured size. A job is n tasks numbered 0…n−1, handed
+// out one at a time, each to whichever worker is free next (an atomic
+// counter): a worker that the operating system deschedules holds up no
+// other. A task writes only into its own part of the stage's state (an
+// island's slot, a chunk's buffer, its own rows), and the stage merges the
+// tasks' results in task order, so which worker runs a task, and when,
+// changes no bit of any result: a step gives the same bits for any
+// GOMAXPROCS. The workers are closures made once per worker count and
+// started with go for each job (the runtime reuses exited goroutines), and a
+// stage's task function is made once and kept, so a steady step allocates
+// nothing; worker 0 runs on Step's goroutine. Jobs do not nest.
+type workPool struct {
+	run  []func() // run[i] is worker i's loop; made once per worker
+	task func(k int)
+	n    int
+	wg   sync.WaitGroup
+	_    [64]byte // next on a cache line of its own
+	next atomic.Int32
+	_    [60]byte
+}
+
+// workers returns the workers a job of n tasks gets: GOMAXPROCS, at most
+// one per task.
+func (p *workPool) workers(n int) int {
+	return max(min(runtime.GOMAXPROCS(0), n), 1)
+}
+
+// do runs task(0), …, task(n−1) on p.workers(n) goroutines and returns
+// when all are done; with one worker it runs them in order on the
+// caller's goroutine.
+func (p *workPool) do(n int, task func(k int)) {
+	nw := p.workers(n)
+	if nw <= 1 {
+		for k := range n {
+			task(k)
+		}
+		return
+	}
+	for len(p.run) < nw {
+		p.run = append(p.run, func() {
+			p.work()
+			p.wg.Done()
+		})
+	}
+	p.task, p.n = task, n
+	p.next.Store(0)
+	p.wg.Add(nw - 1)
+	for i := 1; i < nw; i++ {
+		go p.run[i]()
+	}
+	p.work()
+	p.wg.Wait()
+	p.task = nil
+}
+
+// work runs tasks, each the next one not yet taken, until none is left.
+func (p *workPool) work() {
+	for {
+		k := int(p.next.Add(1)) - 1
+		if k >= p.n {
+			return
+		}
+		p.task(k)
+	}
+}
+
+// islandPool runs the islands of a step on the world's workPool. The
+// islands are taken in a fixed order, the most rows first, ties in island
+// order, so that a large island starts first and does not finish last.
+// Each island's solve reads only the world's finished problem and writes
+// only its own slot.
 type islandPool struct {
 	world *World
-	run   []func() // run[i] is worker i's loop; made once per worker
-	order []int32  // the active islands, most rows first
-	wg    sync.WaitGroup
-	_     [64]byte // next on a cache line of its own
-	next  atomic.Int32
-	_     [60]byte
+	order []int32   // the active islands, most rows first
+	task  func(int) // solves the island order[k]; made once
 }
 
 // splitIslands reports whether the step's MLCP of rs is to be solved by
@@ -214,6 +275,10 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 	} else {
 		parallel = false
 	}
+	n := len(rs.rows)
+	res := &sol.res
+	res.X, res.W = grow(res.X, n), grow(res.W, n)
+	res.States = slices.Grow(res.States[:0], n)[:n]
 	if parallel {
 		is.pool.solve(w, is.active)
 	} else {
@@ -221,6 +286,7 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 			sl.prepare(w)
 			sol.prob = sl.prob // LastProblem, for the Observer
 			sl.solve(w, shared)
+			sl.scatter(res)
 		}
 		sol.prob = is.world
 	}
@@ -354,14 +420,13 @@ func worse(a, b lcp.Status) bool {
 	return ra > rb
 }
 
-// gatherIslands scatters the islands' answers into sol.res and combines
-// their statistics in island order (Stats.Islands says how).
+// gatherIslands completes sol.res, into which the islands scattered their
+// answers (islandSlot.scatter), and combines their statistics in island
+// order (Stats.Islands says how).
 func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 	is := &w.ws.islands
 	n := len(w.ws.build.rows)
 	res := &sol.res
-	res.X, res.W = grow(res.X, n), grow(res.W, n)
-	res.States = slices.Grow(res.States[:0], n)[:n]
 	res.Iterations, res.Pivots, res.Status, res.Reason = 0, 0, lcp.Converged, ""
 	st := Stats{Rows: n}
 	var last errmeasure.Totals
@@ -373,12 +438,6 @@ func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 			complete = false
 		} else {
 			states = states && len(r.States) == len(sl.rows)
-			for k, i := range sl.rows {
-				res.X[i], res.W[i] = r.X[k], r.W[k]
-				if states {
-					res.States[i] = r.States[k]
-				}
-			}
 		}
 		res.Iterations = max(res.Iterations, r.Iterations)
 		res.Pivots += r.Pivots
@@ -426,6 +485,25 @@ func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 	return st, complete
 }
 
+// scatter writes the slot's answer into the world's result res (grown to
+// the world's rows): x and w, and the index sets when the solver reported
+// them, on the slot's rows. The islands' rows are disjoint, so the slots
+// scatter in parallel; gatherIslands then empties what an incomplete
+// island leaves undefined.
+func (sl *islandSlot) scatter(res *lcp.Result) {
+	r := &sl.res
+	if len(r.X) != len(sl.rows) {
+		return
+	}
+	states := len(r.States) == len(sl.rows)
+	for k, i := range sl.rows {
+		res.X[i], res.W[i] = r.X[k], r.W[k]
+		if states {
+			res.States[i] = r.States[k]
+		}
+	}
+}
+
 // firstIslandError returns the first error of the active slots, in island
 // order.
 func firstIslandError(active []*islandSlot) error {
@@ -459,40 +537,20 @@ func (em *energyModel) restrict(src *energyModel, bodies, rows []int32, b []floa
 	em.scale = k0 + kf + math.Abs(wf)
 }
 
-// solve runs the islands of active on the pool's workers and returns when
-// all are done.
+// solve runs the islands of active on the world's workPool and returns
+// when all are done.
 func (p *islandPool) solve(w *World, active []*islandSlot) {
-	nw := min(runtime.GOMAXPROCS(0), len(active))
 	p.world = w
-	for len(p.run) < nw {
-		p.run = append(p.run, func() {
-			p.work()
-			p.wg.Done()
-		})
+	if p.task == nil {
+		p.task = func(k int) {
+			sl := p.world.ws.islands.active[p.order[k]]
+			sl.prepare(p.world)
+			sl.solve(p.world, nil)
+			sl.scatter(&p.world.ws.solve.res)
+		}
 	}
 	p.sort(active)
-	p.next.Store(0)
-	p.wg.Add(nw - 1)
-	for i := 1; i < nw; i++ {
-		go p.run[i]()
-	}
-	p.work()
-	p.wg.Wait()
-}
-
-// work solves islands, each the next one in order not yet taken, until
-// none is left.
-func (p *islandPool) work() {
-	active := p.world.ws.islands.active
-	for {
-		k := int(p.next.Add(1)) - 1
-		if k >= len(p.order) {
-			return
-		}
-		sl := active[p.order[k]]
-		sl.prepare(p.world)
-		sl.solve(p.world, nil)
-	}
+	w.ws.pool.do(len(p.order), p.task)
 }
 
 // sort sets p.order to the islands of active, the most rows first, ties

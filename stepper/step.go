@@ -212,6 +212,7 @@ type workspace struct {
 	projection projectionStage // project
 	memory     memory          // carried from one step to the next
 	islands    islandStage     // solve by island: per-island solver state, kept across steps
+	pool       workPool        // runs the parallel parts of the stages
 }
 
 // contactStage is detectContacts' state: the broad phase's boxes and
@@ -226,7 +227,14 @@ type contactStage struct {
 	pts    []contact.Point
 	sap    contact.SweepAndPrune
 	skip   func(i, j int) bool
-	joined []uint64 // body pairs joined with collision off (updateJoined), sorted
+	joined []uint64    // body pairs joined with collision off (updateJoined), sorted
+	narrow narrowStage // the narrow phase's chunks on the workPool
+	// bounds runs geomBounds on the workPool (forRange), free being
+	// collect's argument while it runs.
+	bounds rangeJob
+	free   *Mass
+	// rowChunks are fillContactRows' chunks on the workPool.
+	rowChunks rowChunks
 }
 
 // rowStage is buildRows' output: the joint rows, then the contact rows,
@@ -295,12 +303,23 @@ type solveStage struct {
 	// start0 and jointStart0 keep rowStage.start and memory.jointStart of
 	// a gyroscopic step before its solve, for solveSymmetric.
 	start0, jointStart0 []lcp.State
+	// energyBodies and energyRows run energyModel's passes on the
+	// workPool (forRange).
+	energyBodies, energyRows rangeJob
 }
 
 // integrateStage is integrate's scratch.
 type integrateStage struct {
 	lplus []mgl64.Vec3 // per body, L₀ + h τ − I_w ω_free
 	w0    []mgl64.Vec3 // per body, ω at the step's start
+	// start and move run startVelocities and moveBodies on the
+	// workPool (forRange); m, as and rs are integrate's arguments
+	// while they run. free runs Mass.Update's bodies for
+	// freeVelocities.
+	start, move, free rangeJob
+	m                 *Mass
+	as                *assemblyStage
+	rs                *rowStage
 	turnStage
 }
 
@@ -562,7 +581,12 @@ func (w *World) appliedWork() float64 {
 // the later stages take as proof that this step's free velocities exist.
 func (w *World) freeVelocities() *Mass {
 	m := &w.ws.mass
-	m.Update(w.Bodies, w.Settings.H, w.Settings.Gravity)
+	m.resize(w.Bodies)
+	it := &w.ws.integrate
+	if it.free.run == nil {
+		it.free.run = func(lo, hi int) { m.updateRange(lo, hi, w.Settings.H, w.Settings.Gravity) }
+	}
+	w.forRange(&it.free, len(w.Bodies)) // Mass.Update, by chunks of bodies
 	w.sleepFree(m)
 	return m
 }
@@ -635,6 +659,9 @@ func (w *World) fillJointRows(nj int) error {
 // returns its assemblyStage.
 func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
 	as := &w.ws.assembly
+	if as.eq.par == nil {
+		as.eq.par = w.forRange
+	}
 	return as, as.eq.Assemble(&w.Settings, m, rs.rows)
 }
 
@@ -836,7 +863,6 @@ func (w *World) energyModel() {
 	sol := &w.ws.solve
 	ws := &w.ws
 	em := &sol.energy
-	h := w.Settings.H
 	n := len(ws.build.rows)
 	em.u, em.c, em.jvf = grow(em.u, n), grow(em.c, n), grow(em.jvf, n)
 	if cap(em.motor) < n {
@@ -850,8 +876,34 @@ func (w *World) energyModel() {
 		em.bf = make([]mgl64.Vec3, nb)
 	}
 	em.bf = em.bf[:nb]
+	if sol.energyBodies.run == nil {
+		sol.energyBodies.run, sol.energyRows.run = w.energyBodies, w.energyRows
+		sol.energyRows.rows = true
+	}
+	w.forRange(&sol.energyBodies, nb)
 	k0, kf, wf := 0.0, 0.0, 0.0
 	for i, b := range w.Bodies {
+		if b.Static || b.Kinematic {
+			continue
+		}
+		k0 += em.bk0[i]
+		kf += em.bkf[i]
+		wf += em.bwf[i]
+	}
+	em.e0 = kf - k0 - wf
+	em.scale = k0 + kf + math.Abs(wf)
+	w.forRange(&sol.energyRows, n)
+}
+
+// energyBodies is energyModel's pass over the bodies lo:hi: each dynamic
+// body's applied force, kinetic energies at the start and at the free
+// velocity, and the work of the applied loads in the step.
+func (w *World) energyBodies(lo, hi int) {
+	ws := &w.ws
+	em := &ws.solve.energy
+	h := w.Settings.H
+	for i := lo; i < hi; i++ {
+		b := w.Bodies[i]
 		em.bk0[i], em.bkf[i], em.bwf[i] = 0, 0, 0
 		if b.Static || b.Kinematic {
 			continue
@@ -864,13 +916,16 @@ func (w *World) energyModel() {
 		em.bk0[i] = b.KineticEnergy()
 		em.bkf[i] = 0.5*b.Mass*lv.Dot(lv) + 0.5*av.Dot(b.InertiaWorld().Mul3x1(av))
 		em.bwf[i] = h * (f.Dot(lv) + b.Torque.Dot(av))
-		k0 += em.bk0[i]
-		kf += em.bkf[i]
-		wf += em.bwf[i]
 	}
-	em.e0 = kf - k0 - wf
-	em.scale = k0 + kf + math.Abs(wf)
-	for i := range ws.build.rows {
+}
+
+// energyRows is energyModel's pass over the rows lo:hi: each row's
+// compliance, J v_free and u (after energyBodies).
+func (w *World) energyRows(lo, hi int) {
+	ws := &w.ws
+	em := &ws.solve.energy
+	h := w.Settings.H
+	for i := lo; i < hi; i++ {
 		r := &ws.build.rows[i]
 		c, _, _ := r.Compliance(h)
 		em.c[i] = c
@@ -985,7 +1040,6 @@ func (w *World) explainInvalid(err error) error {
 // frame's yaw.
 func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveStage) {
 	it := &w.ws.integrate
-	h := w.Settings.H
 	if cap(it.lplus) < len(w.Bodies) {
 		it.lplus = make([]mgl64.Vec3, len(w.Bodies))
 	}
@@ -995,16 +1049,11 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 	}
 	it.w0 = it.w0[:len(w.Bodies)]
 	it.resetTurns(len(w.Bodies))
-	for i, b := range w.Bodies {
-		if !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) { // a kinematic body keeps its set velocity, a sleeping one its zero
-			v := m.Free[i]
-			it.w0[i] = b.AngVel
-			// L₀ + h τ − I_w(q) ω_free; I_w(q) ω⁺ is added below.
-			it.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
-			b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
-			b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
-		}
+	if it.start.run == nil {
+		it.start.run, it.move.run = w.startVelocities, w.moveBodies
 	}
+	it.m, it.as, it.rs = m, as, rs
+	w.forRange(&it.start, len(w.Bodies))
 	if len(sol.res.X) == len(rs.rows) {
 		for i := range rs.rows {
 			r := &rs.rows[i]
@@ -1023,7 +1072,44 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 			}
 		}
 	}
+	w.forRange(&it.move, len(w.Bodies))
+	it.m, it.as, it.rs = nil, nil, nil
+	it.projectTurns(w.Bodies, rs.rows)
 	for i, b := range w.Bodies {
+		if !it.aligned[i] {
+			continue
+		}
+		p := body.QuatExp(it.turn[i])
+		b.Rot = p.Mul(b.Rot)
+		b.Rot = b.Rot.Scale(1 / b.Rot.Len())
+		b.AngVel = p.Rotate(b.AngVel)
+	}
+}
+
+// startVelocities is integrate's first pass over the bodies lo:hi: each
+// dynamic, awake body's momentum balance terms (integrateStage.lplus, w0)
+// and its free velocity, to which the solve's impulses are added.
+func (w *World) startVelocities(lo, hi int) {
+	it, m, h := &w.ws.integrate, w.ws.integrate.m, w.Settings.H
+	for i := lo; i < hi; i++ {
+		b := w.Bodies[i]
+		if !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) { // a kinematic body keeps its set velocity, a sleeping one its zero
+			v := m.Free[i]
+			it.w0[i] = b.AngVel
+			// L₀ + h τ − I_w(q) ω_free; moveBodies adds I_w(q) ω⁺.
+			it.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
+			b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
+			b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
+		}
+	}
+}
+
+// moveBodies is integrate's pass that moves the bodies lo:hi by their new
+// velocities and finds each one's momentum alignment (integrateStage.turn).
+func (w *World) moveBodies(lo, hi int) {
+	it, m, as, rs, h := &w.ws.integrate, w.ws.integrate.m, w.ws.integrate.as, w.ws.integrate.rs, w.Settings.H
+	for i := lo; i < hi; i++ {
+		b := w.Bodies[i]
 		if b.Static || w.sleep.asleepAt(i) {
 			continue
 		}
@@ -1063,16 +1149,6 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 			}
 			it.turn[i], it.aligned[i] = c.Mul(ang/sn), true
 		}
-	}
-	it.projectTurns(w.Bodies, rs.rows)
-	for i, b := range w.Bodies {
-		if !it.aligned[i] {
-			continue
-		}
-		p := body.QuatExp(it.turn[i])
-		b.Rot = p.Mul(b.Rot)
-		b.Rot = b.Rot.Scale(1 / b.Rot.Len())
-		b.AngVel = p.Rotate(b.AngVel)
 	}
 }
 
