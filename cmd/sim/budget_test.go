@@ -81,8 +81,7 @@ func slicesIndex(s []string, v string) int {
 // budget binds on most of the first 300 steps and the path is chaotic:
 // the default and five runs each changing one parameter (chassis mass,
 // friction, torque, steering or wheel mass) by ≤ 4e-7 of its value drive
-// 51–82 % of it (80.6 % with the defaults since BPP's damped mode
-// skips the single-pivot crawl; 44–94 % before integrate stopped
+// 51–82 % of it (85.0 % with the defaults; 44–94 % before integrate stopped
 // turning hinged bodies about their held axes), so the bound there is
 // 35 %, which a run that stalls or stops early (the old stop at step 123:
 // under 5 %) still fails. Each run takes about a second.
@@ -103,7 +102,7 @@ func TestRunForkliftBudgets(t *testing.T) {
 		assert.GreaterOrEqual(t, path, c.minShare*ref, "budget %s", b)
 		assert.LessOrEqual(t, worst, 0.05, "budget %s", b)
 		// A step above 1 % is named once, when it happens (at budget 5
-		// one step adds 1.17 %: a budget-bound answer, as the warning says).
+		// a step may add about 1 %: a budget-bound answer, as the warning says).
 		if worst > 0.01 {
 			assert.Equal(t, 1, strings.Count(stderr, "warning: step "), "budget %s: %s", b, stderr)
 		} else {
