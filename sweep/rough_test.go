@@ -136,18 +136,18 @@ func basin(es []float64) (width, minima int) {
 //   - the truth's basin (E < 3 E_min) is one scan point, at the default
 //     solve and at Settings.Tolerance 1e-10 (which solves the tripod's
 //     semidefinite problems to t_w = 1e-10·s_w instead of 1e-6·s_w);
-//   - the two landscapes differ by up to 6.2× at a point (measured), and
+//   - the two landscapes differ by up to 5.3× at a point (measured), and
 //     Tolerance 1e-12 differs from 1e-10 by up to 3.7×: E at h does not
 //     converge as the solve tightens. A symmetric PSD box-LCP has unique
 //     velocities, so the solves differ only within their accepted
 //     residual; the trajectory amplifies that difference through contact
 //     events, which snap to the step.
 //
-// With data and model at h/16 the basin is wider (3 points, 0.345…0.355,
-// at the default solve; 5 points, 0.345…0.365, at Tolerance 1e-10) and
-// the two solves' landscapes agree within 3.7× everywhere. The roughness
-// at h is the step's; at h/16 what is left is the solve's inexactness
-// (1e-6·s_w), which narrows the basin from 5 points to 3.
+// With data and model at h/16 the basin is wider (7 points at the
+// default solve, 2 local minima; 5 points at Tolerance 1e-10) and the two
+// solves' landscapes agree within 3.3× everywhere (measured). The
+// roughness at h is the step's; at h/16 the solve's inexactness
+// (1e-6·s_w) still moves E, by less.
 func TestRoughnessIsTheStep(t *testing.T) {
 	h := muSScan(t, 1, 0)
 	hTight := muSScan(t, 1, 1e-10)
@@ -173,10 +173,10 @@ func TestRoughnessIsTheStep(t *testing.T) {
 	}
 	assert.Equal(t, 1, wh)
 	assert.Equal(t, 1, wht)
-	assert.Greater(t, rh, 4.0, "at h the solve's accepted residual moves E by more than 4× (measured 6.2×)")
+	assert.Greater(t, rh, 4.0, "at h the solve's accepted residual moves E by more than 4× (measured 5.3×)")
 	assert.Greater(t, rhh, 2.0, "and tightening further still moves it (measured 3.7×)")
 	assert.Less(t, rf, rh, "at h/16 the solve matters less")
-	assert.GreaterOrEqual(t, wf, 3)
+	assert.GreaterOrEqual(t, wf, 5)
 	assert.GreaterOrEqual(t, wft, 5)
 }
 
