@@ -227,12 +227,14 @@ func TestFleet(t *testing.T) {
 	}
 	sl := byID["slow"]
 	require.Equal(t, StatusOK, sl.Status, sl.Error)
-	// Started once. It may be delivered a second time when it runs
-	// across the server's absence (heartbeats cannot reach a stopped
-	// server, and the worker's reconnect backoff can outlast the ack
-	// wait), never a third; TestSlowJobHeartbeats checks the single
-	// delivery on a server that stays up.
-	assert.Equal(t, 1, sl.Attempts)
+	// When the slow job runs across the server's 2 s absence it may be
+	// delivered, and started, a second time: heartbeats cannot reach a
+	// stopped server, the worker's reconnect backoff can outlast the ack
+	// wait, and worker A, if it held the job, gives up during the
+	// outage. Never a third time; its one result is recorded once (above).
+	// TestSlowJobHeartbeats checks the single delivery and start on a
+	// server that stays up.
+	assert.LessOrEqual(t, sl.Attempts, 2, "at most one restart, across the outage")
 	assert.Greater(t, sl.Seconds, 3*ackWait.Seconds(), "the slow job outlasts three ack waits")
 	assert.LessOrEqual(t, sl.Deliveries, 2, "at most one redelivery, across the outage")
 	w := byID["wall"]
