@@ -10,6 +10,8 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/stepper"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const modelDir = "../testdata/models/"
@@ -609,5 +611,32 @@ func TestMJCFSplitJoints(t *testing.T) {
 	t.Logf("split hinges vs ball joint over 1 s: %.3g m at h = 0.01 s, %.3g m at h = 0.005 s", d1, d2)
 	if !(d2 < d1/3) || !(d2 < 2e-4) {
 		t.Errorf("split hinges vs ball joint: %.3g m at h = 0.01 s, %.3g m at h = 0.005 s; want a 3-fold decrease and < 2e-4 m", d1, d2)
+	}
+}
+
+// MJCF's geom friction is up to three numbers (sliding, torsional,
+// rolling), as MuJoCo's own models write it (humanoid100.xml: "1 .01
+// .01"): the sliding one is imported, the others are named in one
+// warning; four numbers or a negative one are an error naming the line.
+func TestMJCFFrictionTriple(t *testing.T) {
+	s, ws := parseMJCFString(t, `<mujoco><worldbody>
+  <body name="a" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1" friction="0.8 .01 .01"/></body>
+  <body name="b" pos="1 0 1"><freejoint/><geom type="sphere" size="0.1" friction="0.6 .01 .01"/></body>
+</worldbody></mujoco>`)
+	assert.Equal(t, 0.8, bodyByName(t, s, "a").Shapes[0].Material.Friction)
+	assert.Equal(t, 0.6, bodyByName(t, s, "b").Shapes[0].Material.Friction)
+	n := 0
+	for _, w := range ws {
+		if strings.Contains(w.Msg, "torsional and rolling") {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n, "one warning for the torsional and rolling coefficients: %v", ws)
+	for _, bad := range []string{`friction="1 2 3 4"`, `friction="0.5 -0.1"`, `friction=""`} {
+		_, _, err := ParseMJCF(strings.NewReader(`<mujoco><worldbody><body pos="0 0 1"><freejoint/>
+<geom type="sphere" size="0.1" `+bad+`/></body></worldbody></mujoco>`), "f.xml", ImportOptions{})
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "f.xml:2", bad)
+		assert.Contains(t, err.Error(), "friction", bad)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/mesh"
 	"github.com/gorigid/gorigid/stepper"
 )
 
@@ -960,7 +961,7 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		return m.errAt(n, "type: %q is not a geom type (want %s)", clip(typ), strings.Join(mjcfGeomTypes, ", "))
 	}
 	switch typ {
-	case "sdf", "ellipsoid":
+	case "sdf":
 		m.warnOnce("geom:"+typ, n, "%s geom %q skipped: not available in gorigid", typ, clip(name))
 		return nil
 	}
@@ -1018,6 +1019,14 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		sh.Type = contact.Sphere
 		err = need(0, "radius")
 		sh.Radius = at(0)
+	case "ellipsoid":
+		for i := 0; i < 3 && err == nil; i++ {
+			err = need(i, "semi-axis")
+		}
+		if err == nil {
+			sh.Type, sh.Points = contact.Convex, ellipsoidPoints(mgl64.Vec3{at(0), at(1), at(2)})
+			m.warnOnce("geom:ellipsoid", n, "ellipsoid geoms collide as the convex hull of %d points on the ellipsoid (an inscribed polyhedron, within %.1f %% of each semi-axis); their mass and inertia are the ellipsoid's", len(sh.Points), 100*ellipsoidGap)
+		}
 	case "capsule", "cylinder":
 		sh.Type = contact.Capsule
 		if typ == "cylinder" {
@@ -1051,12 +1060,25 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		sh.Rot = mgl64.Quat{}
 	}
 	// Material and contact filtering.
-	fr, err := m.efloat(e, "friction", 1)
-	if err != nil {
+	// MJCF's friction is up to three numbers: sliding, torsional and
+	// rolling (default 1 0.005 0.0001); gorigid's contacts take the
+	// sliding one.
+	fr := 1.0
+	if fs, ok, err := m.efloats(e, "friction", 0); err != nil {
 		return err
-	}
-	if fr < 0 {
-		return m.errAt(n, "friction: must be ≥ 0, got %v", fr)
+	} else if ok {
+		if len(fs) < 1 || len(fs) > 3 {
+			return m.errAt(n, "friction: want 1 to 3 numbers (sliding, torsional, rolling), got %d", len(fs))
+		}
+		for _, f := range fs {
+			if f < 0 {
+				return m.errAt(n, "friction: must be ≥ 0, got %v", fs)
+			}
+		}
+		fr = fs[0]
+		if len(fs) > 1 {
+			m.warnOnce("friction:spin", n, "geom friction %v: the torsional and rolling coefficients are not imported (gorigid's contacts have sliding friction only)", fs)
+		}
 	}
 	sh.Material = stepper.Material{Friction: fr}
 	if cd, ok := e.get("condim"); ok && cd != "3" {
@@ -1107,6 +1129,9 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		if hull != nil {
 			vol = hull.volume
 		}
+		if typ == "ellipsoid" {
+			vol = 4 * math.Pi / 3 * at(0) * at(1) * at(2)
+		}
 		gm, hasMass, err := m.efloats(e, "mass", 1)
 		if err != nil {
 			return err
@@ -1130,6 +1155,9 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 			case hull != nil && hull.volume > 0:
 				com = pose.point(hull.com)
 				I = hull.inertia.Mul(mass / hull.volume)
+			case typ == "ellipsoid":
+				a2, b2, c2 := at(0)*at(0), at(1)*at(1), at(2)*at(2)
+				I = mgl64.Diag3(mgl64.Vec3{b2 + c2, a2 + c2, a2 + b2}.Mul(mass / 5))
 			case hull == nil:
 				_, I = sh.volume(mass)
 			}
@@ -1360,4 +1388,30 @@ func (m *mjcf) assets(n *xnode) error {
 		}
 	}
 	return nil
+}
+
+// ellipsoidLevel is the icosphere subdivision whose vertices, scaled by
+// the semi-axes, stand for an MJCF ellipsoid: level 2, 162 points.
+const ellipsoidLevel = 2
+
+// ellipsoidGap bounds how far the inscribed hull of ellipsoidPoints
+// falls inside the ellipsoid, as a fraction of the semi-axis along any
+// direction: the unit icosphere of level 2 reaches a radius of at least
+// 0.9822 between its vertices (its nearest face plane).
+const ellipsoidGap = 0.0178
+
+// ellipsoidPoints returns the vertices of the level-ellipsoidLevel
+// icosphere of radius 1 scaled by the semi-axes r: points on the
+// ellipsoid, symmetric about its centre, whose hull is the collision
+// shape of an MJCF ellipsoid geom.
+func ellipsoidPoints(r mgl64.Vec3) []mgl64.Vec3 {
+	sph, err := mesh.Icosphere(ellipsoidLevel, 1)
+	if err != nil {
+		panic(err) // a fixed level and radius in range
+	}
+	pts := make([]mgl64.Vec3, len(sph.Vertices))
+	for i, v := range sph.Vertices {
+		pts[i] = mgl64.Vec3{v[0] * r[0], v[1] * r[1], v[2] * r[2]}
+	}
+	return pts
 }
