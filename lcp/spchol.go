@@ -1060,6 +1060,10 @@ type ordering struct {
 	snode []int32   // supervariable of each row
 	first []int32   // first row of each supervariable (len ns+1)
 	adj   [][]int32 // adjacency of each supervariable, ascending, no self
+	// arena holds the adjacency lists of one call (carve): reset at the
+	// start of each, it keeps its capacity, so that orderings of patterns
+	// that change from step to step allocate only when the total grows.
+	arena []int32
 	tmp   []int32
 	deg   []int   // external degree: rows in adjacent supervariables
 	head  []int32 // degree buckets: doubly linked lists
@@ -1114,9 +1118,10 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 	for d := range o.head {
 		o.head[d] = -1
 	}
+	o.arena = o.arena[:0]
 	for s := 0; s < ns; s++ {
 		cols, _ := a.row(int(o.first[s]))
-		adj := o.adj[s][:0]
+		adj := o.carve(len(cols))
 		deg := 0
 		for _, j := range cols {
 			t := o.snode[j]
@@ -1173,6 +1178,9 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 				deg += int(o.first[t+1] - o.first[t])
 			}
 			o.tmp = tmp
+			if cap(au) < len(tmp) {
+				au = o.carve(2 * len(tmp))
+			}
 			o.adj[u] = append(au[:0], tmp...)
 			o.remove(u, o.deg[u])
 			o.deg[u] = deg
@@ -1182,6 +1190,18 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 		o.adj[v] = nb[:0]
 	}
 	return perm, flops, false
+}
+
+// carve returns an empty list of capacity n from the arena. When the
+// arena is full it moves to a new one of twice the size; the lists
+// carved before keep the old one's storage until the next call.
+func (o *ordering) carve(n int) []int32 {
+	if len(o.arena)+n > cap(o.arena) {
+		o.arena = make([]int32, 0, 2*(cap(o.arena)+n))
+	}
+	k := len(o.arena)
+	o.arena = o.arena[:k+n]
+	return o.arena[k : k : k+n]
 }
 
 func (o *ordering) push(s int32, d int) {
