@@ -52,15 +52,7 @@ func (f *sparseLDL) rowBlocked(k int, full bool) bool {
 		nz := false
 		var p2e int
 		for c := i; c <= e; c++ {
-			var p2 int
-			if full {
-				p2 = f.lp[c] + int(f.lnz[c])
-				f.lnz[c]++
-				f.rslot[rs+t] = int32(p2)
-				f.li[p2] = int32(k)
-			} else {
-				p2 = int(f.rslot[rs+t])
-			}
+			p2 := f.slot(c, k, rs+t, full)
 			t++
 			lo := f.lp[c]
 			flops += p2 - lo

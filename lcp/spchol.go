@@ -628,15 +628,7 @@ func (f *sparseLDL) row(k int, full bool) bool {
 		y[i] = 0
 		// Column i's entries of the rows before k are the slots before
 		// row k's own: the columns fill in row order.
-		var p2 int
-		if full {
-			p2 = f.lp[i] + int(f.lnz[i])
-			f.lnz[i]++
-			f.rslot[rs+t] = int32(p2)
-			f.li[p2] = int32(k)
-		} else {
-			p2 = int(f.rslot[rs+t])
-		}
+		p2 := f.slot(int(i), k, rs+t, full)
 		lo := f.lp[i]
 		flops += p2 - lo
 		cols += f.lp[i+1] - lo
@@ -1230,4 +1222,19 @@ func growBool(s []bool, n int) []bool {
 		return make([]bool, n, n+n/2)
 	}
 	return s[:n]
+}
+
+// slot returns the position in li/lx of row k's entry in column c, the
+// t-th of row k's pattern (r = rs[k] + t): in a full factorization the
+// next free slot of the column, recorded in rslot and li; in a partial
+// one the slot recorded then.
+func (f *sparseLDL) slot(c, k, r int, full bool) int {
+	if !full {
+		return int(f.rslot[r])
+	}
+	p := f.lp[c] + int(f.lnz[c])
+	f.lnz[c]++
+	f.rslot[r] = int32(p)
+	f.li[p] = int32(k)
+	return p
 }
