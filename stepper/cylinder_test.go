@@ -231,8 +231,10 @@ func TestStackedOnCylinders(t *testing.T) {
 	}
 }
 
-// Every pair of kinds but plane–plane collides, so a world of all kinds
-// builds; two planes are both static and never meet.
+// Every pair of kinds but two static-only ones collides (contact.Supported;
+// contact's TestEveryPairCollides finds each pair's contact), so a world of
+// all eight kinds builds: two planes, a triangle mesh and a heightfield on
+// the world never meet each other, and every moving kind meets all of them.
 func TestAddGeomAcceptsEveryKindPair(t *testing.T) {
 	w, err := stepper.New(stepper.Settings{H: 0.01})
 	require.NoError(t, err)
@@ -250,5 +252,23 @@ func TestAddGeomAcceptsEveryKindPair(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err = w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(), Local: contact.Pose{Pos: mgl64.Vec3{0, 0, -1}}})
+	require.NoError(t, err)
+	hull, err := contact.NewConvex([]mgl64.Vec3{{-0.1, -0.1, -0.1}, {0.1, -0.1, -0.1}, {0, 0.1, -0.1}, {0, 0, 0.1}}, 0)
+	require.NoError(t, err)
+	b, err := body.New(body.Params{Mass: 1, Inertia: body.SphereInertia(1, 0.1), Pos: mgl64.Vec3{0, 0, 4}, Rot: mgl64.QuatIdent()})
+	require.NoError(t, err)
+	id, err := w.AddBody(b)
+	require.NoError(t, err)
+	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: hull})
+	require.NoError(t, err)
+	tm, err := contact.NewTriMesh(gridMesh(2, 2, 1, 0, 0))
+	require.NoError(t, err)
+	hf, err := contact.NewHeightfield(2, 2, 1, 1, make([]float64, 4))
+	require.NoError(t, err)
+	for _, s := range []contact.Shape{tm, hf} {
+		_, err = w.AddGeom(stepper.Geom{Body: constraint.World, Shape: s})
+		require.NoError(t, err)
+	}
+	_, err = w.Step()
 	require.NoError(t, err)
 }
