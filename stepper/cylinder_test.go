@@ -243,30 +243,19 @@ func TestAddGeomAcceptsEveryKindPair(t *testing.T) {
 	addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0, 1}, mgl64.QuatIdent(), 0.5)
 	addCylinder(t, w, 1, 0.1, 0.1, mgl64.Vec3{0, 0, 2}, mgl64.QuatIdent(), 0.5)
 	addStaticBox(t, w, mgl64.Vec3{2, 2, 2}, mgl64.Vec3{5, 0, 0}, mgl64.QuatIdent(), 0.5)
-	for _, s := range []contact.Shape{{Kind: contact.Sphere, Radius: 0.1}, {Kind: contact.Capsule, Radius: 0.1, Length: 0.4}} {
-		b, err := body.New(body.Params{Mass: 1, Inertia: body.SphereInertia(1, 0.1), Pos: mgl64.Vec3{0, 0, 3}, Rot: mgl64.QuatIdent()})
+	hull, err := contact.NewConvex([]mgl64.Vec3{{-0.1, -0.1, -0.1}, {0.1, -0.1, -0.1}, {0, 0.1, -0.1}, {0, 0, 0.1}}, 0)
+	require.NoError(t, err)
+	for i, s := range []contact.Shape{{Kind: contact.Sphere, Radius: 0.1}, {Kind: contact.Capsule, Radius: 0.1, Length: 0.4}, hull} {
+		b, err := body.New(body.Params{Mass: 1, Inertia: body.SphereInertia(1, 0.1), Pos: mgl64.Vec3{0, 0, 3 + float64(i)}, Rot: mgl64.QuatIdent()})
 		require.NoError(t, err)
 		id, err := w.AddBody(b)
 		require.NoError(t, err)
 		_, err = w.AddGeom(stepper.Geom{Body: id, Shape: s})
 		require.NoError(t, err)
 	}
-	_, err = w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(), Local: contact.Pose{Pos: mgl64.Vec3{0, 0, -1}}})
-	require.NoError(t, err)
-	hull, err := contact.NewConvex([]mgl64.Vec3{{-0.1, -0.1, -0.1}, {0.1, -0.1, -0.1}, {0, 0.1, -0.1}, {0, 0, 0.1}}, 0)
-	require.NoError(t, err)
-	b, err := body.New(body.Params{Mass: 1, Inertia: body.SphereInertia(1, 0.1), Pos: mgl64.Vec3{0, 0, 4}, Rot: mgl64.QuatIdent()})
-	require.NoError(t, err)
-	id, err := w.AddBody(b)
-	require.NoError(t, err)
-	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: hull})
-	require.NoError(t, err)
-	tm, err := contact.NewTriMesh(gridMesh(2, 2, 1, 0, 0))
-	require.NoError(t, err)
-	hf, err := contact.NewHeightfield(2, 2, 1, 1, make([]float64, 4))
-	require.NoError(t, err)
-	for _, s := range []contact.Shape{tm, hf} {
-		_, err = w.AddGeom(stepper.Geom{Body: constraint.World, Shape: s})
+	tm, hf := flatMeshes(t)
+	for _, s := range []contact.Shape{contact.NewPlane(), tm, hf} {
+		_, err = w.AddGeom(stepper.Geom{Body: constraint.World, Shape: s, Local: contact.Pose{Pos: mgl64.Vec3{0, 0, -1}, Rot: mgl64.QuatIdent()}})
 		require.NoError(t, err)
 	}
 	_, err = w.Step()
