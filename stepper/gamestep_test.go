@@ -75,7 +75,10 @@ func pendulum(t *testing.T, h, theta0 float64, joint string) (*stepper.World, *b
 // (2.78 % against ½h m g v_max = 3.02 %): no drift, and only the offset
 // the integrator's half-step lag explains. Removing that offset from the
 // reported state takes the synchronous velocity, v + ½h a(q) with the
-// constraint force at the new pose: a second constrained solve each step.
+// constraint force at the new pose: a second constrained solve each step;
+// reporting the midpoint position q − ½h v instead would leave the bob up
+// to h²v²/8L = 1 mm inside its circle and move every trajectory, the
+// papers' included.
 // ODE's dWorldStep, the same semi-implicit Euler with its default ERP 0.2
 // and CFM 1e-5 (testdata/peers/ode_pendulum.c), on this pendulum at h =
 // 1/60 s: period −5.24 %, energy at the turning points within 20.9 %,
