@@ -231,8 +231,10 @@ func TestStackedOnCylinders(t *testing.T) {
 	}
 }
 
-// Every pair of kinds but plane–plane collides, so a world of all kinds
-// builds; two planes are both static and never meet.
+// Every pair of kinds but two static-only ones collides (contact.Supported;
+// contact's TestEveryPairCollides finds each pair's contact), so a world of
+// all eight kinds builds: two planes, a triangle mesh and a heightfield on
+// the world never meet each other, and every moving kind meets all of them.
 func TestAddGeomAcceptsEveryKindPair(t *testing.T) {
 	w, err := stepper.New(stepper.Settings{H: 0.01})
 	require.NoError(t, err)
@@ -241,14 +243,21 @@ func TestAddGeomAcceptsEveryKindPair(t *testing.T) {
 	addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0, 1}, mgl64.QuatIdent(), 0.5)
 	addCylinder(t, w, 1, 0.1, 0.1, mgl64.Vec3{0, 0, 2}, mgl64.QuatIdent(), 0.5)
 	addStaticBox(t, w, mgl64.Vec3{2, 2, 2}, mgl64.Vec3{5, 0, 0}, mgl64.QuatIdent(), 0.5)
-	for _, s := range []contact.Shape{{Kind: contact.Sphere, Radius: 0.1}, {Kind: contact.Capsule, Radius: 0.1, Length: 0.4}} {
-		b, err := body.New(body.Params{Mass: 1, Inertia: body.SphereInertia(1, 0.1), Pos: mgl64.Vec3{0, 0, 3}, Rot: mgl64.QuatIdent()})
+	hull, err := contact.NewConvex([]mgl64.Vec3{{-0.1, -0.1, -0.1}, {0.1, -0.1, -0.1}, {0, 0.1, -0.1}, {0, 0, 0.1}}, 0)
+	require.NoError(t, err)
+	for i, s := range []contact.Shape{{Kind: contact.Sphere, Radius: 0.1}, {Kind: contact.Capsule, Radius: 0.1, Length: 0.4}, hull} {
+		b, err := body.New(body.Params{Mass: 1, Inertia: body.SphereInertia(1, 0.1), Pos: mgl64.Vec3{0, 0, 3 + float64(i)}, Rot: mgl64.QuatIdent()})
 		require.NoError(t, err)
 		id, err := w.AddBody(b)
 		require.NoError(t, err)
 		_, err = w.AddGeom(stepper.Geom{Body: id, Shape: s})
 		require.NoError(t, err)
 	}
-	_, err = w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(), Local: contact.Pose{Pos: mgl64.Vec3{0, 0, -1}}})
+	tm, hf := flatMeshes(t)
+	for _, s := range []contact.Shape{contact.NewPlane(), tm, hf} {
+		_, err = w.AddGeom(stepper.Geom{Body: constraint.World, Shape: s, Local: contact.Pose{Pos: mgl64.Vec3{0, 0, -1}, Rot: mgl64.QuatIdent()}})
+		require.NoError(t, err)
+	}
+	_, err = w.Step()
 	require.NoError(t, err)
 }

@@ -258,12 +258,16 @@ func (w *World) explainConflict(err error) error {
 	if pt.Gap < 0 {
 		depth = fmt.Sprintf("an overlap of %.3g m", -pt.Gap)
 	}
+	name := ""
+	if n := w.JointName(joint); n != "" {
+		name = fmt.Sprintf(" %q", n)
+	}
 	return fmt.Errorf("step %d: %w: the contact between bodies %d (%q) and %d (%q), geoms %d and %d with %s, "+
-		"pushes them apart where constraint %d (%T) holds them together, its collision turned on by SetJointCollision; "+
-		"turn it off (World.SetJointCollision(%d, false), the default) or draw the shapes apart at the joint "+
+		"pushes them apart where constraint %d%s (%T) holds them together, its collision turned on by SetJointCollision; "+
+		"turn it off (World.SetJointCollision(%d, false), a scene file's \"collide\": false, the default) or draw the shapes apart at the joint "+
 		"(the solver: %w)",
 		w.steps+1, ErrConflict, pt.A, w.Bodies[pt.A].Name, pt.B, w.Bodies[pt.B].Name, pt.ck.ga, pt.ck.gb, depth,
-		joint, w.Joints[joint], joint, cause)
+		joint, name, w.Joints[joint], joint, cause)
 }
 
 // collidingJoint returns the first constraint with collision turned on

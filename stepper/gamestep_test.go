@@ -62,6 +62,29 @@ func pendulum(t *testing.T, h, theta0 float64, joint string) (*stepper.World, *b
 // to its circle at the start of each step, and the next step cut off the
 // part along the arm (the joint rows' drift, World.Step).
 //
+// What "energy within 2 % over 10 s" can mean at h = 1/60 s: the step is
+// semi-implicit Euler (velocity, then the position with the new
+// velocity), so the velocity it reports belongs half a step before the
+// position (leapfrog's staggered pair), and the energy read off that pair
+// differs from the one the integrator keeps, E − ½h m g v_z (the potential
+// at the step's midpoint position q − ½h v), by ½h m g v_z, at most
+// ½h m g v_max = 3.0 % of the swing energy. The test asserts the kept
+// energy E − ½h m g v_z within 2 % everywhere (measured 0.75 %), the
+// energy at the turning points (v = 0, where the two agree) within 2 %
+// (0.51 %) and the energy read off the state within ½h m g v_max + 2 %
+// (2.78 % against ½h m g v_max = 3.02 %): no drift, and only the offset
+// the integrator's half-step lag explains. Removing that offset from the
+// reported state takes the synchronous velocity, v + ½h a(q) with the
+// constraint force at the new pose: a second constrained solve each step;
+// reporting the midpoint position q − ½h v instead would leave the bob up
+// to h²v²/8L = 1 mm inside its circle and move every trajectory, the
+// papers' included.
+// ODE's dWorldStep, the same semi-implicit Euler with its default ERP 0.2
+// and CFM 1e-5 (testdata/peers/ode_pendulum.c), on this pendulum at h =
+// 1/60 s: period −5.24 %, energy at the turning points within 20.9 %,
+// anywhere 23.3 %, 21.6 % lost after 10 s, the arm off its length by up
+// to 17 mm; at h = 1/240 s −0.12 %, 0.59 % and 1.09 %.
+//
 // The same arm as a ball joint, and as a distance joint to the bob's
 // centre (I = mL²: the bob does not turn with the arm), at h = 1/60 s.
 func TestPendulumAtGameStep(t *testing.T) {
@@ -87,7 +110,7 @@ func TestPendulumAtGameStep(t *testing.T) {
 		require.InDelta(t, swing, e0, 1e-9)
 		var cross []float64
 		prevx, prevw := b.Pos[0], armRate()
-		dev, apex, vmax := 0.0, 0.0, 0.0
+		dev, apex, vmax, stag := 0.0, 0.0, 0.0, 0.0
 		for s := 0; s < int(math.Round(10/h)); s++ {
 			st, err := w.Step()
 			require.NoError(t, err)
@@ -95,6 +118,9 @@ func TestPendulumAtGameStep(t *testing.T) {
 			require.LessOrEqual(t, st.MaxViolation, 1e-3)
 			e := energy()
 			dev = math.Max(dev, math.Abs(e-e0))
+			// The energy at the midpoint of the step's positions, q − ½h v
+			// (gravity's potential only: the arm is massless).
+			stag = math.Max(stag, math.Abs(e-0.5*h*m*g*b.Vel[2]-e0))
 			vmax = math.Max(vmax, b.Vel.Len())
 			if x := b.Pos[0]; prevx > 0 && x <= 0 { // through the bottom towards −x
 				cross = append(cross, w.Time()-h+prevx/(prevx-x)*h)
@@ -110,10 +136,11 @@ func TestPendulumAtGameStep(t *testing.T) {
 		// points swings by up to ½h m g v_max about its start, without
 		// drift. At the turning points (v ≈ 0) the two agree.
 		osc := 0.5 * h * m * g * vmax
-		t.Logf("%s, h = %.4f s: period %.5f s, exact %.5f s (%+.3f %%); energy at turning points within %.2f %% of the swing energy, anywhere within %.2f %% (½h m g v_max = %.2f %%)",
-			c.joint, h, period, exact, 100*(period/exact-1), 100*apex/swing, 100*dev/swing, 100*osc/swing)
+		t.Logf("%s, h = %.4f s: period %.5f s, exact %.5f s (%+.3f %%); energy at turning points within %.2f %% of the swing energy, anywhere within %.2f %% (½h m g v_max = %.2f %%); E − ½h m g v_z within %.2f %%",
+			c.joint, h, period, exact, 100*(period/exact-1), 100*apex/swing, 100*dev/swing, 100*osc/swing, 100*stag/swing)
 		assert.InEpsilon(t, exact, period, 0.01, "period within 1 %")
 		assert.LessOrEqual(t, apex/swing, 0.02, "energy at the turning points within 2 %")
+		assert.LessOrEqual(t, stag/swing, 0.02, "E − ½h m g v_z within 2 %")
 		assert.LessOrEqual(t, dev, osc+0.02*swing, "energy within the integrator's oscillation and 2 %")
 	}
 }

@@ -1,6 +1,7 @@
 package stepper_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -15,7 +16,13 @@ import (
 
 // cradle: five 0.2 kg balls of radius 0.025 m in a row along x, e = 1,
 // no gravity; balls 2–5 touch, ball 1 arrives at v0 from 2 mm away.
-func cradle(t *testing.T, mode stepper.Impacts, v0 float64) (*stepper.World, []*body.Body) {
+func cradle(t testing.TB, mode stepper.Impacts, v0 float64) (*stepper.World, []*body.Body) {
+	t.Helper()
+	return cradleN(t, mode, v0, 5)
+}
+
+// cradleN is cradle with n balls.
+func cradleN(t testing.TB, mode stepper.Impacts, v0 float64, n int) (*stepper.World, []*body.Body) {
 	t.Helper()
 	w, err := stepper.New(stepper.Settings{H: 1.0 / 60, Impacts: mode})
 	require.NoError(t, err)
@@ -23,7 +30,7 @@ func cradle(t *testing.T, mode stepper.Impacts, v0 float64) (*stepper.World, []*
 	sphere, err := contact.NewSphere(r)
 	require.NoError(t, err)
 	var bs []*body.Body
-	for i := 0; i < 5; i++ {
+	for i := 0; i < n; i++ {
 		x := 2 * r * float64(i)
 		if i == 0 {
 			x -= 0.002
@@ -158,4 +165,38 @@ func TestHangingNewtonsCradle(t *testing.T) {
 	// 1.15) and the speculative contact meets ball 1 up to h v short.
 	assert.InEpsilon(t, rise, top5, 0.05, "ball 5 takes ball 1's energy")
 	assert.Less(t, move, 0.1*rise, "balls 2–4 stay")
+}
+
+// What propagated impacts cost: the step in which ball 1 strikes the row,
+// for the five-ball cradle and a row of 50, in both modes. Ball 1 starts
+// one step's travel farther out, so the world has stepped once (its
+// buffers grown) before the timed step, step 2, in which it strikes. A
+// propagated step adds the pair-by-pair impacts before the same solve
+// (Stats.ImpactSweeps sweeps over the touching pairs, a k × k solve per
+// pair of k points); steps without a bounce cost the same in both modes.
+func BenchmarkCradleImpactStep(b *testing.B) {
+	for _, n := range []int{5, 50} {
+		for _, mode := range []stepper.Impacts{stepper.SimultaneousImpacts, stepper.PropagatedImpacts} {
+			b.Run(fmt.Sprintf("balls=%d/%v", n, mode), func(b *testing.B) {
+				b.ReportAllocs()
+				sweeps := 0
+				for b.Loop() {
+					b.StopTimer()
+					w, bs := cradleN(b, mode, 1, n)
+					bs[0].Pos[0] -= w.Settings.H * bs[0].Vel[0]
+					st, err := w.Step()
+					if err != nil || st.ImpactSweeps != 0 {
+						b.Fatalf("step 1: %v, %d impact sweeps", err, st.ImpactSweeps)
+					}
+					b.StartTimer()
+					st, err = w.Step()
+					if err != nil {
+						b.Fatal(err)
+					}
+					sweeps += st.ImpactSweeps
+				}
+				b.ReportMetric(float64(sweeps)/float64(b.N), "sweeps/op")
+			})
+		}
+	}
 }

@@ -94,22 +94,32 @@ func tilt(b *body.Body) float64 {
 // rows): at h = 1/120 s, 431 of 600 steps hit the budget (1 140
 // iterations a step) and the pile jittered; at h = 1/60 s, 57 of 300 hit
 // it and one step added 4.8 J. Now every step ends in an exact solution
-// (the damped mode of lcp.BPP).
+// (the damped mode of lcp.BPP). Issue 24 measured the leaning pile
+// jittering at 0.2 m/s where MuJoCo's was still to 1e-4 m/s: no domino
+// moves faster than that in the last of the 5 s (measured 2.9e-13 and
+// 3.3e-13 m/s at h = 1/120 s and 1/60 s).
 func TestLeaningDominoes(t *testing.T) {
 	for _, h := range []float64{1.0 / 120, 1.0 / 60} {
 		w, bs := dominoes(t, h)
 		fallen := math.Inf(1) // when the last domino lies flat
+		jitter := 0.0         // the largest speed of a domino over the last second (m/s)
 		r := runPile(t, w, int(math.Round(5/h)), func() {
 			if math.IsInf(fallen, 1) && tilt(bs[9]) > 85*math.Pi/180 {
 				fallen = w.Time()
 			}
+			if w.Time() > 4 {
+				for _, b := range bs {
+					jitter = math.Max(jitter, b.Vel.Len())
+				}
+			}
 		})
-		t.Logf("h = %.4f s: %d budget hits, iterations mean %.1f max %d, largest step gain %.2g of the energy, last domino down at %.2f s, at rest (≤ %.2f m/s) from %.2f s; tilts %.0f° … %.0f°",
-			h, r.hits, r.meanIts, r.maxIts, r.maxGain, fallen, restSpeed, r.restAt, tilt(bs[0])*180/math.Pi, tilt(bs[8])*180/math.Pi)
+		t.Logf("h = %.4f s: %d budget hits, iterations mean %.1f max %d, largest step gain %.2g of the energy, last domino down at %.2f s, at rest (≤ %.2f m/s) from %.2f s, largest speed in the last second %.1e m/s; tilts %.0f° … %.0f°",
+			h, r.hits, r.meanIts, r.maxIts, r.maxGain, fallen, restSpeed, r.restAt, jitter, tilt(bs[0])*180/math.Pi, tilt(bs[8])*180/math.Pi)
 		assert.Zero(t, r.hits, "budget hits")
 		assert.LessOrEqual(t, r.maxGain, 0.01, "no step adds more than 1 % of the energy")
 		require.False(t, math.IsInf(fallen, 1), "the last domino fell")
 		assert.LessOrEqual(t, r.restAt, fallen+2, "at rest within 2 s of the last fall")
+		assert.LessOrEqual(t, jitter, 1e-4, "as still as MuJoCo's leaning dominoes in the last second")
 		for i, b := range bs[:9] {
 			// Leaning on the next one: between upright and flat.
 			assert.Greater(t, tilt(b), 60*math.Pi/180, "domino %d toppled", i)

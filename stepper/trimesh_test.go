@@ -155,6 +155,18 @@ func BenchmarkPileOnTriMesh(b *testing.B) {
 	b.ReportMetric(float64(contacts), "contacts")
 }
 
+// flatMeshes returns a 2 × 2 grid of 1 m cells from the origin (gridMesh(2,
+// 2, 1, 0, 0), 8 triangles)
+// and a 2 × 2 heightfield of zeros 1 m apart, both flat at z = 0.
+func flatMeshes(t *testing.T) (tm, hf contact.Shape) {
+	t.Helper()
+	tm, err := contact.NewTriMesh(gridMesh(2, 2, 1, 0, 0))
+	require.NoError(t, err)
+	hf, err = contact.NewHeightfield(2, 2, 1, 1, make([]float64, 4))
+	require.NoError(t, err)
+	return tm, hf
+}
+
 // A triangle mesh or heightfield on a moving body is refused by AddGeom
 // with an error naming the kind, as a plane is: they have no mass
 // properties and collide only as static geometry.
@@ -164,10 +176,7 @@ func TestStaticOnlyShapesOnMovingBodies(t *testing.T) {
 	b := &body.Body{Mass: 1, Inertia: body.BoxInertia(1, 1, 1, 1), Rot: mgl64.QuatIdent()}
 	i, err := w.AddBody(b)
 	require.NoError(t, err)
-	tm, err := contact.NewTriMesh(gridMesh(2, 2, 1, 0, 0))
-	require.NoError(t, err)
-	hf, err := contact.NewHeightfield(2, 2, 1, 1, make([]float64, 4))
-	require.NoError(t, err)
+	tm, hf := flatMeshes(t)
 	for _, s := range []contact.Shape{tm, hf} {
 		_, err := w.AddGeom(stepper.Geom{Body: i, Shape: s})
 		require.Error(t, err)
