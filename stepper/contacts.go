@@ -986,7 +986,7 @@ func (w *World) freshPoints() int {
 // 2 008 and 26 652 iterations (14 s and 193 s of CPU) at two of 300
 // steps. A pre-solve that runs out of this budget is restarted with every
 // row's index set from the Gauss–Seidel sweeps (seedNewNormals(true)),
-// which took that wall's 300 steps from 219 s to 22 s of CPU.
+// which end such a crawl.
 const preSolveTrial = 50
 
 // seedNewNormals sets the start state of each new contact's normal row

@@ -207,7 +207,7 @@
 // see one answer. An island's solver keeps its state (the warm factor)
 // from step to step under the island's smallest body index, so a
 // persisting island re-pivots only when it changes: a box landing on one
-// heap of a pile no longer re-pivots the others. The islands run on up to
+// heap of a pile does not re-pivot the others. The islands run on up to
 // GOMAXPROCS goroutines, each reading the finished problem and writing
 // only its own state, and Stats combines them in island order, so the
 // bits are the same for any GOMAXPROCS. A world that is one island, a
