@@ -969,30 +969,67 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 	if err != nil {
 		return err
 	}
-	at := func(i int) float64 {
-		if i < len(size) {
-			return size[i]
-		}
-		return 0
+	sh, hull, pose, err := m.geomShape(n, e, g, rel, typ, size)
+	if err != nil {
+		return err
 	}
+	// Material and contact filtering.
+	if sh.Material, err = m.geomMaterial(n, e); err != nil {
+		return err
+	}
+	cat, mask, collides, err := m.geomFilter(n, e)
+	if err != nil {
+		return err
+	}
+	if cat != 1 || mask != 1 {
+		sh.Category, sh.Mask = cat, mask
+	}
+	if err := m.geomMass(n, e, g, &sh, hull, pose, typ, size, inert); err != nil {
+		return err
+	}
+	if typ == "plane" && !g.static {
+		return m.errAt(n, "a plane geom must be in the worldbody or a static body")
+	}
+	if typ == "mesh" {
+		if collides {
+			file := ""
+			if hull != nil {
+				file = hull.file
+			}
+			g.meshes = append(g.meshes, pendingMesh{node: n, geom: MeshGeom{Name: name, File: file, Scale: m.meshScale(e),
+				Pos: sh.Pos, Rot: sh.Rot, Material: sh.Material, Category: sh.Category, Mask: sh.Mask}})
+		}
+		return nil
+	}
+	if collides {
+		g.shapes = append(g.shapes, sh)
+	}
+	return nil
+}
+
+// geomShape returns the shape of geom n of type typ and sizes size
+// (fromto and frame resolved, the pose relative to its body's frame rel),
+// the mesh's convex hull of a mesh geom, and the geom's pose in rel's
+// frame.
+func (m *mjcf) geomShape(n *xnode, e elem, g *mjGroup, rel transform, typ string, size []float64) (sh ShapeSpec, hull *meshHull, pose transform, err error) {
+	at := func(i int) float64 { return sizeAt(size, i) }
 	t, err := m.frame(e)
 	if err != nil {
-		return err
+		return ShapeSpec{}, nil, transform{}, err
 	}
-	sh := ShapeSpec{}
 	ft, hasFT, err := m.efloats(e, "fromto", 6)
 	if err != nil {
-		return err
+		return ShapeSpec{}, nil, transform{}, err
 	}
 	var half float64
 	if hasFT {
 		a, b := mgl64.Vec3{ft[0], ft[1], ft[2]}, mgl64.Vec3{ft[3], ft[4], ft[5]}
 		d := b.Sub(a)
 		if d.Len() == 0 {
-			return m.errAt(n, "fromto: the two points must differ")
+			return ShapeSpec{}, nil, transform{}, m.errAt(n, "fromto: the two points must differ")
 		}
 		if typ != "capsule" && typ != "cylinder" && typ != "box" {
-			return m.errAt(n, "fromto: only for capsule, cylinder and box, not %s", typ)
+			return ShapeSpec{}, nil, transform{}, m.errAt(n, "fromto: only for capsule, cylinder and box, not %s", typ)
 		}
 		t = transform{Pos: a.Add(b).Mul(0.5), Rot: zQuat(d.Normalize())}
 		half = d.Len() / 2
@@ -1005,11 +1042,10 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		}
 		return nil
 	}
-	var hull *meshHull
 	switch typ {
 	case "mesh":
 		if hull, err = m.meshGeom(e); err != nil {
-			return err
+			return ShapeSpec{}, nil, transform{}, err
 		}
 	case "plane":
 		sh.Type = contact.Plane
@@ -1052,27 +1088,40 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		sh.Size = mgl64.Vec3{2 * at(0), 2 * at(1), 2 * z}
 	}
 	if err != nil {
-		return err
+		return ShapeSpec{}, nil, transform{}, err
 	}
-	pose := rel.then(t)
+	pose = rel.then(t)
 	sh.Pos, sh.Rot = pose.Pos, pose.Rot
 	if sh.Rot == identity.Rot {
 		sh.Rot = mgl64.Quat{}
 	}
-	// Material and contact filtering.
+	return sh, hull, pose, nil
+}
+
+// sizeAt is size[i], 0 beyond the given sizes.
+func sizeAt(size []float64, i int) float64 {
+	if i < len(size) {
+		return size[i]
+	}
+	return 0
+}
+
+// geomMaterial returns geom n's material: MJCF's sliding friction, with
+// warnings for what gorigid's rigid contacts do not import.
+func (m *mjcf) geomMaterial(n *xnode, e elem) (stepper.Material, error) {
 	// MJCF's friction is up to three numbers: sliding, torsional and
 	// rolling (default 1 0.005 0.0001); gorigid's contacts take the
 	// sliding one.
 	fr := 1.0
 	if fs, ok, err := m.efloats(e, "friction", 0); err != nil {
-		return err
+		return stepper.Material{}, err
 	} else if ok {
 		if len(fs) < 1 || len(fs) > 3 {
-			return m.errAt(n, "friction: want 1 to 3 numbers (sliding, torsional, rolling), got %d", len(fs))
+			return stepper.Material{}, m.errAt(n, "friction: want 1 to 3 numbers (sliding, torsional, rolling), got %d", len(fs))
 		}
 		for _, f := range fs {
 			if f < 0 {
-				return m.errAt(n, "friction: must be ≥ 0, got %v", fs)
+				return stepper.Material{}, m.errAt(n, "friction: must be ≥ 0, got %v", fs)
 			}
 		}
 		fr = fs[0]
@@ -1080,7 +1129,6 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 			m.warnOnce("friction:spin", n, "geom friction %v: the torsional and rolling coefficients are not imported (gorigid's contacts have sliding friction only)", fs)
 		}
 	}
-	sh.Material = stepper.Material{Friction: fr}
 	if cd, ok := e.get("condim"); ok && cd != "3" {
 		m.warnOnce("condim", n, "condim %s imported as 3 (sliding friction with the geom's coefficient): gorigid has no per-geom contact dimension (MuJoCo gives a pair the larger condim of its two geoms, and has torsional and rolling friction for 4 and 6)", clip(cd))
 	}
@@ -1094,13 +1142,19 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 			m.warnOnce("geom:"+k, n, "geom %s ignored: gorigid's contacts are rigid complementarity constraints (no MuJoCo soft-contact impedance), with its own contact margin", k)
 		}
 	}
+	return stepper.Material{Friction: fr}, nil
+}
+
+// geomFilter returns geom n's contact category and mask (contype and
+// conaffinity) and whether it collides with anything.
+func (m *mjcf) geomFilter(n *xnode, e elem) (cat, mask uint32, collides bool, err error) {
 	ct, err := m.efloat(e, "contype", 1)
 	if err != nil {
-		return err
+		return 0, 0, false, err
 	}
 	ca, err := m.efloat(e, "conaffinity", 1)
 	if err != nil {
-		return err
+		return 0, 0, false, err
 	}
 	bits := func(v float64, what string) (uint32, error) {
 		if v < 0 || v > math.MaxUint32 || v != math.Trunc(v) {
@@ -1108,29 +1162,30 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		}
 		return uint32(v), nil
 	}
-	cat, err := bits(ct, "contype")
-	if err != nil {
-		return err
+	if cat, err = bits(ct, "contype"); err != nil {
+		return 0, 0, false, err
 	}
-	mask, err := bits(ca, "conaffinity")
+	mask, err = bits(ca, "conaffinity")
 	if err != nil {
-		return err
+		return 0, 0, false, err
 	}
-	collides := cat != 0 && mask != 0
 	if cat != mask && (cat != 0 || mask != 0) {
 		m.warnOnce("contype", n, "contype %d ≠ conaffinity %d: gorigid lets two geoms collide when each one's category meets the other's mask (MuJoCo: either way), so category = contype, mask = conaffinity; a geom with either 0 collides with nothing", cat, mask)
 	}
-	if cat != 1 || mask != 1 {
-		sh.Category, sh.Mask = cat, mask
-	}
-	// Mass.
+	return cat, mask, cat != 0 && mask != 0, nil
+}
+
+// geomMass adds geom n's mass, centre of mass and inertia to g's parts
+// (from mass, or density times the volume of sh, hull or the ellipsoid of
+// semi-axes size) unless the body has an <inertial> (inert) or is static.
+func (m *mjcf) geomMass(n *xnode, e elem, g *mjGroup, sh *ShapeSpec, hull *meshHull, pose transform, typ string, size []float64, inert bool) error {
 	if typ != "plane" && !g.static {
 		vol, _ := sh.volume(1)
 		if hull != nil {
 			vol = hull.volume
 		}
 		if typ == "ellipsoid" {
-			vol = 4 * math.Pi / 3 * at(0) * at(1) * at(2)
+			vol = 4 * math.Pi / 3 * sizeAt(size, 0) * sizeAt(size, 1) * sizeAt(size, 2)
 		}
 		gm, hasMass, err := m.efloats(e, "mass", 1)
 		if err != nil {
@@ -1156,30 +1211,13 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 				com = pose.point(hull.com)
 				I = hull.inertia.Mul(mass / hull.volume)
 			case typ == "ellipsoid":
-				a2, b2, c2 := at(0)*at(0), at(1)*at(1), at(2)*at(2)
+				a2, b2, c2 := sizeAt(size, 0)*sizeAt(size, 0), sizeAt(size, 1)*sizeAt(size, 1), sizeAt(size, 2)*sizeAt(size, 2)
 				I = mgl64.Diag3(mgl64.Vec3{b2 + c2, a2 + c2, a2 + b2}.Mul(mass / 5))
 			case hull == nil:
 				_, I = sh.volume(mass)
 			}
 			g.parts = append(g.parts, massPart{m: mass, com: com, I: rotateInertia(pose.Rot, I)})
 		}
-	}
-	if typ == "plane" && !g.static {
-		return m.errAt(n, "a plane geom must be in the worldbody or a static body")
-	}
-	if typ == "mesh" {
-		if collides {
-			file := ""
-			if hull != nil {
-				file = hull.file
-			}
-			g.meshes = append(g.meshes, pendingMesh{node: n, geom: MeshGeom{Name: name, File: file, Scale: m.meshScale(e),
-				Pos: sh.Pos, Rot: sh.Rot, Material: sh.Material, Category: sh.Category, Mask: sh.Mask}})
-		}
-		return nil
-	}
-	if collides {
-		g.shapes = append(g.shapes, sh)
 	}
 	return nil
 }
