@@ -648,42 +648,11 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		// displacement (a hinge's are unchanged by its own rotation).
 		pivot := world.point(jf.Pos)
 		ax := world.Rot.Rotate(axis)
-		var q0 float64 // keyframe coordinate (hinge/slide) relative to ref
 		// The keyframe moves the body frame by the joint's coordinates.
-		switch typ {
-		case "free":
-			if parent.name != WorldName || len(joints) > 1 {
-				return m.errAt(jn, "a free joint must be the only joint of a top-level body")
-			}
-			if q, ok := m.takeQ(7); ok {
-				world = transform{Pos: mgl64.Vec3{q[0], q[1], q[2]}, Rot: mgl64.Quat{W: q[3], V: mgl64.Vec3{q[4], q[5], q[6]}}.Normalize()}
-			}
-		case "ball":
-			if q, ok := m.takeQ(4); ok {
-				r := mgl64.Quat{W: q[0], V: mgl64.Vec3{q[1], q[2], q[3]}}.Normalize()
-				world = world.then(transform{Pos: jf.Pos, Rot: r}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
-			}
-		case "hinge", "slide":
-			ref, err := m.efloat(e, "ref", 0)
-			if err != nil {
-				return err
-			}
-			if typ == "hinge" {
-				ref = m.angle(ref)
-			}
-			if ref != 0 {
-				m.warnOnce("ref", jn, "joint ref ignored: gorigid measures the joint coordinate from the model's pose")
-			}
-			if q, ok := m.takeQ(1); ok {
-				q0 = q[0] - ref
-				if typ == "hinge" {
-					world = world.then(transform{Pos: jf.Pos, Rot: axisQuat(axis, q0)}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
-				} else {
-					world = world.then(transform{Pos: axis.Mul(q0), Rot: mgl64.QuatIdent()})
-				}
-			}
-		default:
-			return m.errAt(jn, "type: %q is not a joint type (want free, ball, slide or hinge)", clip(typ))
+		var q0 float64 // keyframe coordinate (hinge/slide) relative to ref
+		world, q0, err = m.jointKeyframe(jn, e, typ, jf, axis, world, parent.name == WorldName && len(joints) == 1)
+		if err != nil {
+			return err
 		}
 		jname, _ := jn.attr("name")
 		if k < len(joints)-1 {
@@ -755,6 +724,51 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		}
 	}
 	return nil
+}
+
+// jointKeyframe moves world, the body frame at the model's pose, by joint
+// jn's keyframe coordinates (m.takeQ) when the keyframe gives them, and
+// returns it with q0, a hinge's or slide's coordinate relative to ref
+// (0 else); jf is the joint's frame and axis its unit axis in the body
+// frame. A free joint must be alone, the only joint of a top-level body.
+func (m *mjcf) jointKeyframe(jn *xnode, e elem, typ string, jf transform, axis mgl64.Vec3, world transform, alone bool) (transform, float64, error) {
+	var q0 float64
+	switch typ {
+	case "free":
+		if !alone {
+			return world, 0, m.errAt(jn, "a free joint must be the only joint of a top-level body")
+		}
+		if q, ok := m.takeQ(7); ok {
+			world = transform{Pos: mgl64.Vec3{q[0], q[1], q[2]}, Rot: mgl64.Quat{W: q[3], V: mgl64.Vec3{q[4], q[5], q[6]}}.Normalize()}
+		}
+	case "ball":
+		if q, ok := m.takeQ(4); ok {
+			r := mgl64.Quat{W: q[0], V: mgl64.Vec3{q[1], q[2], q[3]}}.Normalize()
+			world = world.then(transform{Pos: jf.Pos, Rot: r}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
+		}
+	case "hinge", "slide":
+		ref, err := m.efloat(e, "ref", 0)
+		if err != nil {
+			return world, 0, err
+		}
+		if typ == "hinge" {
+			ref = m.angle(ref)
+		}
+		if ref != 0 {
+			m.warnOnce("ref", jn, "joint ref ignored: gorigid measures the joint coordinate from the model's pose")
+		}
+		if q, ok := m.takeQ(1); ok {
+			q0 = q[0] - ref
+			if typ == "hinge" {
+				world = world.then(transform{Pos: jf.Pos, Rot: axisQuat(axis, q0)}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
+			} else {
+				world = world.then(transform{Pos: axis.Mul(q0), Rot: mgl64.QuatIdent()})
+			}
+		}
+	default:
+		return world, 0, m.errAt(jn, "type: %q is not a joint type (want free, ball, slide or hinge)", clip(typ))
+	}
+	return world, q0, nil
 }
 
 // takeQ returns the next n numbers of the keyframe's qpos.
