@@ -75,16 +75,16 @@
 //	  pickSolve          *solveStage, *rowStage            the picked iterate
 //	  safeguard          *solveStage, memory (anchors)     an x that adds no energy
 //	  polish             *solveStage                       Settings.Polish sweeps from x
-//	integrate            *Mass, *assemblyStage, *rowStage, the bodies' v⁺ and poses
-//	                     *solveStage                         (integrateStage: scratch)
+//	integrate            *Mass, *assemblyStage, *rowStage, *integrateStage: the bodies' v⁺
+//	                     *solveStage                         and poses (its scratch)
 //	storeImpulses        *contactStage, *rowStage,         memory.cache for the next step
 //	                     *solveStage
-//	project              *Mass, the poses after integrate  projectionStage: corrected poses,
-//	                                                         MaxViolation
+//	project              *Mass, *integrateStage (the       projectionStage: corrected poses,
+//	                     poses after integrate)              MaxViolation
 //
-// Two steps of the order are not in the types: integrate before
-// storeImpulses and before project (all three can run once solve has
-// returned); Step calls them in that order.
+// One step of the order is not in the types: integrate before
+// storeImpulses (both can run once solve has returned); Step calls them
+// in that order.
 //
 // Stabilization modes: Regularized (Eq. 1, the default), None, Baumgarte
 // (β Φ in place of Φ/h) and Post. Gaps of unilateral rows (φ > 0) always
