@@ -461,7 +461,7 @@ func (w *World) geomSweep(g int, p contact.Pose, free *Mass) float64 {
 		r := c.Sub(b.Pos).Len() + box.Max.Sub(c).Len()
 		s += w.Settings.H * ang * r
 	}
-	if math.IsNaN(s) || math.IsInf(s, 0) {
+	if !num.Finite(s) {
 		return 0 // a non-finite state is reported by Step, not here
 	}
 	return s

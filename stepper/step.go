@@ -981,10 +981,10 @@ func (w *World) explainInvalid(err error) error {
 	}
 	rs, eq := &w.ws.build, &w.ws.assembly.eq
 	for i := range rs.rows {
-		bad := math.IsNaN(eq.B[i]) || math.IsInf(eq.B[i], 0) || math.IsNaN(eq.Lo[i]) || math.IsNaN(eq.Hi[i])
+		bad := !num.Finite(eq.B[i]) || math.IsNaN(eq.Lo[i]) || math.IsNaN(eq.Hi[i])
 		for j := 0; j < len(rs.rows) && !bad; j++ {
 			a := eq.Matrix().At(i, j)
-			bad = math.IsNaN(a) || math.IsInf(a, 0)
+			bad = !num.Finite(a)
 		}
 		if bad {
 			r := &rs.rows[i]
