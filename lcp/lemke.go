@@ -312,7 +312,7 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 	}
 	cols := s.tableau(m)
 	pivot := func(r, c int) { s.pivotTab(r, c, m) }
-	report := func(it int) { s.report(dst, p, set, z, wv, m, it) }
+	report := func(it int) { s.report(dst, p, &set, z, wv, m, it) }
 	// Initial pivot: z0 enters and the row with the lexicographically least
 	// (q_k, e_k) leaves: the least q_k, and among ties the largest index k.
 	// Only that choice leaves every other row's (q_k − q_r, e_k − e_r)
@@ -439,8 +439,9 @@ func (s *Lemke) xFromZ(x, z []float64) {
 
 // report reads the basic solution (z, and wv the complements) off the
 // m-row tableau and shows iteration it to set's Observer, with x and w of
-// the original problem.
-func (s *Lemke) report(dst *Result, p *Problem, set Settings, z, wv []float64, m, it int) {
+// the original problem; set is the solve's own, which records an
+// lcp.Stopper's request to stop.
+func (s *Lemke) report(dst *Result, p *Problem, set *Settings, z, wv []float64, m, it int) {
 	cols := 2*m + 2
 	clear(z)
 	clear(wv)
