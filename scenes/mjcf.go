@@ -707,6 +707,22 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		m.ownerOf[nm] = g.name
 	}
 	// Joints in MJCF order: a body's before its descendants'.
+	if err := m.addJoints(specs, nodes, q0s); err != nil {
+		return err
+	}
+	inert := n.child("inertial") != nil
+	for _, c := range n.children {
+		if err := m.bodyChild(c, g, rel, world, class, depth, inert); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addJoints appends a body's joints to the scene with their keyframe
+// coordinates q0s; nodes are their elements, for the error of a joint name
+// given twice.
+func (m *mjcf) addJoints(specs []JointSpec, nodes []*xnode, q0s []float64) error {
 	for k, js := range specs {
 		if js.Name != "" {
 			if _, dup := m.jointIdx[js.Name]; dup {
@@ -716,12 +732,6 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		}
 		m.spec.Joints = append(m.spec.Joints, js)
 		m.jointQ0 = append(m.jointQ0, q0s[k])
-	}
-	inert := n.child("inertial") != nil
-	for _, c := range n.children {
-		if err := m.bodyChild(c, g, rel, world, class, depth, inert); err != nil {
-			return err
-		}
 	}
 	return nil
 }
