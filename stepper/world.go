@@ -179,7 +179,13 @@ func (s *Settings) Validate() error {
 // settingsError is Validate's error for field: a *body.FieldError of What
 // "settings".
 func settingsError(field string, value any, format string, args ...any) error {
-	return &num.FieldError{What: "settings", Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
+	return fieldError("settings", field, value, format, args...)
+}
+
+// fieldError is the package's error for one bad field of what: a
+// *body.FieldError whose message reads "what: field: reason".
+func fieldError(what, field string, value any, format string, args ...any) error {
+	return &num.FieldError{What: what, Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
 }
 
 // World holds bodies, constraints and settings, and steps them. Build it
