@@ -65,7 +65,8 @@
 //	detectContacts       *Mass (the sweep), geoms          *contactStage: points by pair
 //	buildRows            *Mass, *contactStage,             *rowStage: joint then contact rows,
 //	                     memory.cache, memory.jointStart     their warm start (driftStage: predictDrift)
-//	propagateImpacts     *Mass, *contactStage, *rowStage   impactStage; clears resolved bounces
+//	  propagateImpacts   *Mass, *contactStage, *rowStage   impactStage; moves Mass.Free, clears
+//	                                                         resolved bounces (last in buildRows)
 //	assemble             *Mass, *rowStage                  *assemblyStage: A, b, bounds
 //	estimateNewContacts  *assemblyStage, *contactStage,    *presolveStage; new contacts' friction
 //	                     *rowStage                           bounds and warm start

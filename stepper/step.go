@@ -412,9 +412,6 @@ func (w *World) Step() (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	if err := w.propagateImpacts(m, cs, rs); err != nil {
-		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
-	}
 	t = lap(&tm.Rows, t)
 	as, err := w.assemble(m, rs)
 	if err != nil {
@@ -596,7 +593,9 @@ func (w *World) freeVelocities() *Mass {
 // appends the contact rows of cs, and sets the warm-start index sets
 // start: joint rows from the last step while their count is unchanged,
 // contact rows from the last step's states of the same contact keys
-// (memory). It returns its rowStage, the input of assemble.
+// (memory). Last it resolves the step's impacts (propagateImpacts), which
+// moves the free velocities in m and clears the rows' resolved bounces,
+// so that the rowStage it returns, the input of assemble, is final.
 func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	ws := &w.ws
 	rs := &ws.build
@@ -624,6 +623,9 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 		}
 	}
 	w.fillContactRows(m, cs, nj, rs.rows[nj:], rs.start[nj:])
+	if err := w.propagateImpacts(m, cs, rs); err != nil {
+		return nil, fmt.Errorf("step %d: %w", w.steps+1, err)
+	}
 	return rs, nil
 }
 
