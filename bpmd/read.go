@@ -442,13 +442,13 @@ func (d *decoder) joints(g string, f *Frame) {
 	j.Damping = d.floats(g+"/joints/damping", r, 1)
 	j.Speed = d.floats(g+"/joints/speed", r, 1)
 	j.Compliance = d.floats(g+"/joints/compliance", r, 1)
-	// The drift came later: files without it have none.
+	// A file without joints/drift has no drift.
 	j.Drift = make([]float64, r)
 	if _, ok := d.ds[g+"/joints/drift"]; ok {
 		j.Drift = d.floats(g+"/joints/drift", r, 1)
 	}
-	// So did the viscous coefficient (format version 2): version 1 files
-	// have no damped joint rows.
+	// A file without joints/viscous (format version 1) has no damped
+	// joint rows.
 	j.Viscous = make([]float64, r)
 	if _, ok := d.ds[g+"/joints/viscous"]; ok {
 		j.Viscous = d.floats(g+"/joints/viscous", r, 1)
@@ -474,13 +474,13 @@ func (d *decoder) contacts(g string, f *Frame) {
 	c.Roll = d.floats(g+"/contacts/roll", nc, 1)
 	c.RollAxis = rows(d.floats(g+"/contacts/roll_axis", nc, 3), 3, set3)
 	c.RollBound = d.floats(g+"/contacts/roll_bound", nc, 1)
-	// Contact compliance came later: files without it have rigid contacts.
+	// A file without contacts/stiffness has rigid contacts.
 	c.Stiffness, c.Damping = make([]float64, nc), make([]float64, nc)
 	if _, ok := d.ds[g+"/contacts/stiffness"]; ok {
 		c.Stiffness = d.floats(g+"/contacts/stiffness", nc, 1)
 		c.Damping = d.floats(g+"/contacts/damping", nc, 1)
 	}
-	// So did the restitution target: files without it have no bounce.
+	// A file without contacts/bounce has no restitution targets.
 	c.Bounce = make([]float64, nc)
 	if _, ok := d.ds[g+"/contacts/bounce"]; ok {
 		c.Bounce = d.floats(g+"/contacts/bounce", nc, 1)
