@@ -155,6 +155,25 @@ func (f *Frame) Validate() error {
 	if !(f.H > 0) || math.IsInf(f.H, 0) {
 		return fmt.Errorf("step: time step must be finite and > 0, got %v", f.H)
 	}
+	if err := f.validateBodies(); err != nil {
+		return err
+	}
+	if err := finiteRow("gravity", 0, f.Gravity[:]); err != nil {
+		return err
+	}
+	if err := f.validateJoints(); err != nil {
+		return err
+	}
+	n, err := f.validateContacts()
+	if err != nil {
+		return err
+	}
+	return f.validateSolution(n)
+}
+
+// validateBodies checks the bodies group: every column one row per body,
+// ids in order, masses, finite states, unit quaternions.
+func (f *Frame) validateBodies() error {
 	b := &f.Bodies
 	nb := len(b.IDs)
 	for _, lc := range []lenCheck{
@@ -189,9 +208,15 @@ func (f *Frame) Validate() error {
 			return fmt.Errorf("bodies/quaternion[%d]: must be a unit quaternion, has length %v", i, l)
 		}
 	}
-	if err := finiteRow("gravity", 0, f.Gravity[:]); err != nil {
-		return err
-	}
+	return nil
+}
+
+// validateJoints checks the joints group: one row per joint row in every
+// column, each joint's rows following the last, the rows' bodies dynamic,
+// finite Jacobians and consistent bounds, compliance and kinds.
+func (f *Frame) validateJoints() error {
+	b := &f.Bodies
+	nb := len(b.IDs)
 	j := &f.Joints
 	r := len(j.Violations)
 	for _, lc := range []lenCheck{
@@ -240,6 +265,16 @@ func (f *Frame) Validate() error {
 			return fmt.Errorf("joints/kinds[%d]: unknown kind %d", i, j.Kinds[i])
 		}
 	}
+	return nil
+}
+
+// validateContacts checks the contacts group, one row per contact point in
+// every column, with each point's rows at ContactInfo.Layout after the
+// joint rows, and returns the frame's row count.
+func (f *Frame) validateContacts() (int, error) {
+	b := &f.Bodies
+	nb := len(b.IDs)
+	r := len(f.Joints.Violations)
 	c := &f.Contacts
 	nc := len(c.Gap)
 	for _, lc := range []lenCheck{
@@ -250,45 +285,51 @@ func (f *Frame) Validate() error {
 		{"contacts/stiffness", len(c.Stiffness)}, {"contacts/damping", len(c.Damping)}, {"contacts/bounce", len(c.Bounce)},
 	} {
 		if lc.n != nc {
-			return fmt.Errorf("%s: has %d rows, contacts/gap has %d", lc.name, lc.n, nc)
+			return 0, fmt.Errorf("%s: has %d rows, contacts/gap has %d", lc.name, lc.n, nc)
 		}
 	}
 	row := int64(r)
 	for i := 0; i < nc; i++ {
 		for k, id := range c.Pairs[i] {
 			if id < -1 || id >= int64(nb) || (id >= 0 && b.Static[id]) {
-				return fmt.Errorf("contacts/pairs[%d][%d]: must be −1 or a dynamic body in [0, %d), got %d", i, k, nb, id)
+				return 0, fmt.Errorf("contacts/pairs[%d][%d]: must be −1 or a dynamic body in [0, %d), got %d", i, k, nb, id)
 			}
 		}
 		if c.Pairs[i][0] == c.Pairs[i][1] {
-			return fmt.Errorf("contacts/pairs[%d]: a body cannot touch itself (%d, %d)", i, c.Pairs[i][0], c.Pairs[i][1])
+			return 0, fmt.Errorf("contacts/pairs[%d]: a body cannot touch itself (%d, %d)", i, c.Pairs[i][0], c.Pairs[i][1])
 		}
 		if math.IsNaN(c.Stiffness[i]) || c.Stiffness[i] < 0 || !finite(c.Damping[i]) || c.Damping[i] < 0 {
-			return fmt.Errorf("contact %d: stiffness must be ≥ 0 and damping finite and ≥ 0, got %v, %v", i, c.Stiffness[i], c.Damping[i])
+			return 0, fmt.Errorf("contact %d: stiffness must be ≥ 0 and damping finite and ≥ 0, got %v, %v", i, c.Stiffness[i], c.Damping[i])
 		}
 		if !finite(c.Bounce[i]) || c.Bounce[i] < 0 {
-			return fmt.Errorf("contacts/bounce[%d]: must be finite and ≥ 0 m/s, got %v", i, c.Bounce[i])
+			return 0, fmt.Errorf("contacts/bounce[%d]: must be finite and ≥ 0 m/s, got %v", i, c.Bounce[i])
 		}
 		if !finite(c.Gap[i]) || !(c.Mu[i][0] >= 0) || math.IsInf(c.Mu[i][0], 0) || !(c.XN[i] >= 0) || math.IsInf(c.XN[i], 0) || !(c.Roll[i] >= 0) || !(c.RollBound[i] >= 0) {
-			return fmt.Errorf("contact %d: gap finite, mu, xn, roll, roll_bound finite and ≥ 0; got gap=%v mu=%v xn=%v roll=%v roll_bound=%v", i, c.Gap[i], c.Mu[i][0], c.XN[i], c.Roll[i], c.RollBound[i])
+			return 0, fmt.Errorf("contact %d: gap finite, mu, xn, roll, roll_bound finite and ≥ 0; got gap=%v mu=%v xn=%v roll=%v roll_bound=%v", i, c.Gap[i], c.Mu[i][0], c.XN[i], c.Roll[i], c.RollBound[i])
 		}
 		for _, v := range []struct {
 			n string
 			v []float64
 		}{{"contacts/normals", c.Normals[i][:]}, {"contacts/points_world", c.PointsWorld[i][:]}, {"contacts/directions", c.Directions[i][:]}, {"contacts/roll_axis", c.RollAxis[i][:]}} {
 			if err := finiteRow(v.n, i, v.v); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		ci := contactInfo(f, i)
 		want := int64(ci.Layout().N)
 		if c.RowIndex[i][0] != row || c.RowIndex[i][1] != want {
-			return fmt.Errorf("contacts/rows[%d]: want (%d, %d) from the rows before it, mu and roll, got (%d, %d)", i, row, want, c.RowIndex[i][0], c.RowIndex[i][1])
+			return 0, fmt.Errorf("contacts/rows[%d]: want (%d, %d) from the rows before it, mu and roll, got (%d, %d)", i, row, want, c.RowIndex[i][0], c.RowIndex[i][1])
 		}
 		row += want
 	}
+	return int(row), nil
+}
+
+// validateSolution checks the solution group against the frame's n rows
+// and its contacts.
+func (f *Frame) validateSolution(n int) error {
+	nc := len(f.Contacts.Gap)
 	s := &f.Solution
-	n := int(row)
 	if len(s.Z) != 0 || len(s.W) != 0 || len(s.States) != 0 {
 		if len(s.Z) != n {
 			return fmt.Errorf("solution/z: has %d entries, the frame has %d rows", len(s.Z), n)

@@ -363,14 +363,43 @@ func (d *decoder) frame(g string) (*Frame, error) {
 		copy(f.Gravity[:], gv)
 	}
 
+	d.bodies(g, f)
+	d.joints(g, f)
+	d.contacts(g, f)
+	d.solution(g, f)
+	nb, r, nc := len(f.Bodies.IDs), len(f.Joints.Violations), len(f.Contacts.Gap)
+	j, n, it := &f.Joints, len(f.Solution.Z), len(f.Solution.TotalError)
+	if d.err != nil {
+		err := d.err
+		d.err = nil
+		return nil, err
+	}
+	// Cross-check the counts written as attributes, when present.
+	for _, cc := range []struct {
+		group, attr string
+		n           int
+	}{{"/bodies", "count", nb}, {"/joints", "row_count", r}, {"/joints", "count", len(j.Rows)}, {"/contacts", "count", nc}, {"/solution", "count", n}, {"/solution", "iteration_count", it}} {
+		if v := attrFloat(d.attrs(g+cc.group), cc.attr, -1); v >= 0 && int(v) != cc.n {
+			return nil, fmt.Errorf("%s: attribute %s = %v, but the datasets hold %d", strings.TrimPrefix(cc.group, "/"), cc.attr, v, cc.n)
+		}
+	}
+	return f, nil
+}
+
+// set3 and set6 copy a row read from a dataset into a fixed-size row.
+func set3(r *[3]float64, v []float64) { copy(r[:], v) }
+func set6(r *[6]float64, v []float64) { copy(r[:], v) }
+
+// bodies reads group g's bodies into f (n_b from ids); a standard file's
+// missing static flags and applied forces are derived (every body
+// dynamic, f = F − m g).
+func (d *decoder) bodies(g string, f *Frame) {
 	// Bodies: n_b from ids.
 	ids := d.ints(g+"/bodies/ids", -1, 1)
 	nb := len(ids)
 	b := &f.Bodies
 	b.IDs = ids
 	b.Masses = d.floats(g+"/bodies/masses", nb, 1)
-	set6 := func(r *[6]float64, v []float64) { copy(r[:], v) }
-	set3 := func(r *[3]float64, v []float64) { copy(r[:], v) }
 	b.Forces = rows(d.floats(g+"/bodies/forces", nb, 6), 6, set6)
 	b.Inertia = rows(d.floats(g+"/bodies/inertia", nb, 9), 9, func(r *[9]float64, v []float64) { copy(r[:], v) })
 	b.Positions = rows(d.floats(g+"/bodies/positions", nb, 3), 3, set3)
@@ -395,7 +424,10 @@ func (d *decoder) frame(g string) (*Frame, error) {
 			}
 		}
 	}
+}
 
+// joints reads group g's joint rows into f (R rows from violations).
+func (d *decoder) joints(g string, f *Frame) {
 	// Joints: R rows from violations.
 	j := &f.Joints
 	j.Violations = d.floats(g+"/joints/violations", -1, 1)
@@ -410,18 +442,23 @@ func (d *decoder) frame(g string) (*Frame, error) {
 	j.Damping = d.floats(g+"/joints/damping", r, 1)
 	j.Speed = d.floats(g+"/joints/speed", r, 1)
 	j.Compliance = d.floats(g+"/joints/compliance", r, 1)
-	// The drift came later: files without it have none.
+	// A file without joints/drift has no drift.
 	j.Drift = make([]float64, r)
 	if _, ok := d.ds[g+"/joints/drift"]; ok {
 		j.Drift = d.floats(g+"/joints/drift", r, 1)
 	}
-	// So did the viscous coefficient (format version 2): version 1 files
-	// have no damped joint rows.
+	// A file without joints/viscous (format version 1) has no damped
+	// joint rows.
 	j.Viscous = make([]float64, r)
 	if _, ok := d.ds[g+"/joints/viscous"]; ok {
 		j.Viscous = d.floats(g+"/joints/viscous", r, 1)
 	}
+}
 
+// contacts reads group g's contact points into f (n_c from gap); a
+// column missing from the file is empty, not nil.
+func (d *decoder) contacts(g string, f *Frame) {
+	j := &f.Joints
 	// Contacts: n_c from gap.
 	c := &f.Contacts
 	c.Gap = d.floats(g+"/contacts/gap", -1, 1)
@@ -437,13 +474,13 @@ func (d *decoder) frame(g string) (*Frame, error) {
 	c.Roll = d.floats(g+"/contacts/roll", nc, 1)
 	c.RollAxis = rows(d.floats(g+"/contacts/roll_axis", nc, 3), 3, set3)
 	c.RollBound = d.floats(g+"/contacts/roll_bound", nc, 1)
-	// Contact compliance came later: files without it have rigid contacts.
+	// A file without contacts/stiffness has rigid contacts.
 	c.Stiffness, c.Damping = make([]float64, nc), make([]float64, nc)
 	if _, ok := d.ds[g+"/contacts/stiffness"]; ok {
 		c.Stiffness = d.floats(g+"/contacts/stiffness", nc, 1)
 		c.Damping = d.floats(g+"/contacts/damping", nc, 1)
 	}
-	// So did the restitution target: files without it have no bounce.
+	// A file without contacts/bounce has no restitution targets.
 	c.Bounce = make([]float64, nc)
 	if _, ok := d.ds[g+"/contacts/bounce"]; ok {
 		c.Bounce = d.floats(g+"/contacts/bounce", nc, 1)
@@ -453,7 +490,11 @@ func (d *decoder) frame(g string) (*Frame, error) {
 			*z = []float64{}
 		}
 	}
+}
 
+// solution reads group g's solution and error series into f.
+func (d *decoder) solution(g string, f *Frame) {
+	nc := len(f.Contacts.Gap)
 	// Solution.
 	s := &f.Solution
 	sa := d.attrs(g + "/solution")
@@ -479,19 +520,4 @@ func (d *decoder) frame(g string) (*Frame, error) {
 	s.Status = attrString(sa, "status")
 	s.Solver = attrString(sa, "solver")
 	s.Pick = attrString(sa, "pick")
-	if d.err != nil {
-		err := d.err
-		d.err = nil
-		return nil, err
-	}
-	// Cross-check the counts written as attributes, when present.
-	for _, cc := range []struct {
-		group, attr string
-		n           int
-	}{{"/bodies", "count", nb}, {"/joints", "row_count", r}, {"/joints", "count", len(j.Rows)}, {"/contacts", "count", nc}, {"/solution", "count", n}, {"/solution", "iteration_count", it}} {
-		if v := attrFloat(d.attrs(g+cc.group), cc.attr, -1); v >= 0 && int(v) != cc.n {
-			return nil, fmt.Errorf("%s: attribute %s = %v, but the datasets hold %d", strings.TrimPrefix(cc.group, "/"), cc.attr, v, cc.n)
-		}
-	}
-	return f, nil
 }

@@ -1,7 +1,6 @@
 package constraint
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -56,7 +55,7 @@ func NewConverter(bodies []*body.Body, a, b int, axisA, axisB mgl64.Vec3, k floa
 		return nil, err
 	}
 	if !(k > 0) || math.IsInf(k, 1) {
-		return nil, fmt.Errorf("%s: coefficient K: must be finite and > 0 N·m·s/rad, got %v (a rigid coupling is NewGear with ratio 1)", what, k)
+		return nil, fieldErr(what, "coefficient K", k, "must be finite and > 0 N·m·s/rad, got %v (a rigid coupling is NewGear with ratio 1)", k)
 	}
 	return &Converter{shafts: sh, k: k}, nil
 }

@@ -29,7 +29,7 @@ func (s side) world(ctx *Context) (mgl64.Vec3, error) {
 func couplingBodies(what string, bodies []*body.Body, names []string, ids []int, allowWorld []bool) error {
 	for i, id := range ids {
 		if id == World && !allowWorld[i] {
-			return fmt.Errorf("%s: %s: must be a body, got World", what, names[i])
+			return fieldErr(what, names[i], nil, "must be a body, got World")
 		}
 		if err := checkIndex(what, names[i], bodies, id); err != nil {
 			return err
@@ -74,7 +74,7 @@ func NewGear(bodies []*body.Body, a, b int, axisA, axisB mgl64.Vec3, ratio float
 		return nil, err
 	}
 	if !num.Finite(ratio) || ratio == 0 {
-		return nil, fmt.Errorf("%s: ratio: must be finite and non-zero, got %v", what, ratio)
+		return nil, fieldErr(what, "ratio", ratio, "must be finite and non-zero, got %v", ratio)
 	}
 	return &GearJoint{shafts: sh, ratio: ratio}, nil
 }
@@ -301,23 +301,23 @@ func NewTendon(joints []Coordinate, coef []float64, lo, hi float64) (*Tendon, er
 	}
 	switch {
 	case math.IsNaN(lo) || math.IsNaN(hi) || lo > hi:
-		return nil, fmt.Errorf("%s: range: need lower ≤ upper, got [%v, %v]", what, lo, hi)
+		return nil, fieldErr(what, "range", [2]float64{lo, hi}, "need lower ≤ upper, got [%v, %v]", lo, hi)
 	case math.IsInf(lo, 1) || math.IsInf(hi, -1):
-		return nil, fmt.Errorf("%s: range: lower must be < +Inf and upper > −Inf, got [%v, %v]", what, lo, hi)
+		return nil, fieldErr(what, "range", [2]float64{lo, hi}, "lower must be < +Inf and upper > −Inf, got [%v, %v]", lo, hi)
 	case math.IsInf(lo, -1) && math.IsInf(hi, 1):
-		return nil, fmt.Errorf("%s: range: at least one side must be finite, got [%v, %v]", what, lo, hi)
+		return nil, fieldErr(what, "range", [2]float64{lo, hi}, "at least one side must be finite, got [%v, %v]", lo, hi)
 	}
 	t := &Tendon{lo: lo, hi: hi}
 	for i, j := range joints {
 		if j == nil {
-			return nil, fmt.Errorf("%s: joint %d: is nil", what, i)
+			return nil, fieldErr(what, fmt.Sprintf("joint %d", i), nil, "is nil")
 		}
 		if !num.Finite(coef[i]) || coef[i] == 0 {
-			return nil, fmt.Errorf("%s: coefficient %d: must be finite and non-zero, got %v", what, i, coef[i])
+			return nil, fieldErr(what, fmt.Sprintf("coefficient %d", i), coef[i], "must be finite and non-zero, got %v", coef[i])
 		}
 		for k := 0; k < i; k++ {
 			if joints[k] == j {
-				return nil, fmt.Errorf("%s: joint %d: the same joint as joint %d", what, i, k)
+				return nil, fieldErr(what, fmt.Sprintf("joint %d", i), nil, "the same joint as joint %d", k)
 			}
 		}
 		for _, id := range j.Bodies() {

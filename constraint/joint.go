@@ -28,10 +28,10 @@ func checkIndex(what, field string, bodies []*body.Body, i int) error {
 		return nil
 	}
 	if i < 0 || i >= len(bodies) {
-		return fmt.Errorf("%s: %s: body index %d out of range [0, %d) (use World = -1 for the static world)", what, field, i, len(bodies))
+		return fieldErr(what, field, i, "body index %d out of range [0, %d) (use World = -1 for the static world)", i, len(bodies))
 	}
 	if bodies[i] == nil {
-		return fmt.Errorf("%s: %s: body %d is nil", what, field, i)
+		return fieldErr(what, field, i, "body %d is nil", i)
 	}
 	if err := bodies[i].Validate(); err != nil {
 		return fmt.Errorf("%s: %s: %w", what, field, err)
@@ -71,10 +71,10 @@ func checkStep(what string, rows []Row, n int, ctx *Context) error {
 		return fmt.Errorf("%s: nil context", what)
 	}
 	if !(ctx.H > 0) || math.IsInf(ctx.H, 1) {
-		return fmt.Errorf("%s: Context.H: must be finite and > 0, got %v", what, ctx.H)
+		return fieldErr(what, "Context.H", ctx.H, "must be finite and > 0, got %v", ctx.H)
 	}
 	if len(rows) < n {
-		return fmt.Errorf("%s: rows: need %d rows, got %d", what, n, len(rows))
+		return fieldErr(what, "rows", len(rows), "need %d rows, got %d", n, len(rows))
 	}
 	return nil
 }
@@ -82,18 +82,25 @@ func checkStep(what string, rows []Row, n int, ctx *Context) error {
 // unitAxis validates a world axis and returns it normalized.
 func unitAxis(what, field string, v mgl64.Vec3) (mgl64.Vec3, error) {
 	if !num.FiniteVec(v) {
-		return v, fmt.Errorf("%s: %s: must be finite, got %v", what, field, v)
+		return v, fieldErr(what, field, v, "must be finite, got %v", v)
 	}
 	l := v.Len()
 	if !(l > 1e-12) || math.IsInf(l, 0) {
-		return v, fmt.Errorf("%s: %s: must have non-zero length, got %v (length %v)", what, field, v, l)
+		return v, fieldErr(what, field, v, "must have non-zero length, got %v (length %v)", v, l)
 	}
 	return v.Mul(1 / l), nil
 }
 
+// fieldErr is the package's error for one bad argument: a *num.FieldError
+// (body.FieldError) of what's field with the offending value, whose
+// message reads "what: field: reason".
+func fieldErr(what, field string, value any, format string, args ...any) error {
+	return &num.FieldError{What: what, Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
+}
+
 func finitePoint(what, field string, v mgl64.Vec3) error {
 	if !num.FiniteVec(v) {
-		return fmt.Errorf("%s: %s: must be finite, got %v", what, field, v)
+		return fieldErr(what, field, v, "must be finite, got %v", v)
 	}
 	return nil
 }
@@ -153,10 +160,10 @@ func (p *pair) Bodies() []int { return p.list[:p.nlist] }
 // rows stay rigid.
 func (p *pair) SetSoft(k, d float64) error {
 	if math.IsNaN(k) || k < 0 {
-		return fmt.Errorf("%s: stiffness: must be ≥ 0 (0 or +Inf = rigid), got %v", p.what, k)
+		return fieldErr(p.what, "stiffness", k, "must be ≥ 0 (0 or +Inf = rigid), got %v", k)
 	}
 	if !num.Finite(d) || d < 0 {
-		return fmt.Errorf("%s: damping time: must be finite and ≥ 0 s, got %v", p.what, d)
+		return fieldErr(p.what, "damping time", d, "must be finite and ≥ 0 s, got %v", d)
 	}
 	p.k, p.d = k, d
 	return nil
@@ -279,7 +286,7 @@ func (x *axis) dim() int {
 // load); ClearEffort removes it.
 func (x *axis) SetEffort(f float64) error {
 	if !num.Finite(f) {
-		return fmt.Errorf("%s: effort %s: must be finite, got %v", x.label, x.forceUnit, f)
+		return fieldErr(x.label, fmt.Sprintf("effort %s", x.forceUnit), f, "must be finite, got %v", f)
 	}
 	x.effortOn, x.effort = true, f
 	return nil
@@ -304,11 +311,11 @@ func (x *axis) passive() bool { return x.stiffness > 0 || x.damping > 0 || x.arm
 func (x *axis) SetSpringDamper(k, c, rest float64) error {
 	switch {
 	case !num.Finite(k) || k < 0:
-		return fmt.Errorf("%s: stiffness: must be finite and ≥ 0, got %v", x.label, k)
+		return fieldErr(x.label, "stiffness", k, "must be finite and ≥ 0, got %v", k)
 	case !num.Finite(c) || c < 0:
-		return fmt.Errorf("%s: damping: must be finite and ≥ 0, got %v", x.label, c)
+		return fieldErr(x.label, "damping", c, "must be finite and ≥ 0, got %v", c)
 	case !num.Finite(rest):
-		return fmt.Errorf("%s: rest position: must be finite, got %v %s", x.label, rest, x.unit)
+		return fieldErr(x.label, "rest position", rest, "must be finite, got %v %s", rest, x.unit)
 	}
 	x.stiffness, x.damping, x.rest = k, c, rest
 	return nil
@@ -326,7 +333,7 @@ func (x *axis) SpringDamper() (k, c, rest float64) { return x.stiffness, x.dampi
 // any h. a = 0 removes it.
 func (x *axis) SetArmature(a float64) error {
 	if !num.Finite(a) || a < 0 {
-		return fmt.Errorf("%s: armature: must be finite and ≥ 0, got %v", x.label, a)
+		return fieldErr(x.label, "armature", a, "must be finite and ≥ 0, got %v", a)
 	}
 	x.armature = a
 	return nil
@@ -344,13 +351,13 @@ func (x *axis) Armature() float64 { return x.armature }
 func (x *axis) SetServo(target, kp, kd, maxForce float64) error {
 	switch {
 	case !num.Finite(target):
-		return fmt.Errorf("%s: servo target: must be finite, got %v %s", x.label, target, x.unit)
+		return fieldErr(x.label, "servo target", target, "must be finite, got %v %s", target, x.unit)
 	case !num.Finite(kp) || kp <= 0:
-		return fmt.Errorf("%s: servo kp: must be finite and > 0, got %v", x.label, kp)
+		return fieldErr(x.label, "servo kp", kp, "must be finite and > 0, got %v", kp)
 	case !num.Finite(kd) || kd < 0:
-		return fmt.Errorf("%s: servo kd: must be finite and ≥ 0, got %v", x.label, kd)
+		return fieldErr(x.label, "servo kd", kd, "must be finite and ≥ 0, got %v", kd)
 	case math.IsNaN(maxForce) || maxForce <= 0:
-		return fmt.Errorf("%s: servo max %s: must be > 0, got %v", x.label, x.forceUnit, maxForce)
+		return fieldErr(x.label, fmt.Sprintf("servo max %s", x.forceUnit), maxForce, "must be > 0, got %v", maxForce)
 	}
 	x.servoOn, x.target, x.kp, x.kd, x.servoLimit = true, target, kp, kd, maxForce
 	return nil
@@ -360,10 +367,10 @@ func (x *axis) SetServo(target, kp, kd, maxForce float64) error {
 // change it each step; the servo must be enabled.
 func (x *axis) SetServoTarget(target float64) error {
 	if !x.servoOn {
-		return fmt.Errorf("%s: servo target: no servo (call SetServo first)", x.label)
+		return fieldErr(x.label, "servo target", nil, "no servo (call SetServo first)")
 	}
 	if !num.Finite(target) {
-		return fmt.Errorf("%s: servo target: must be finite, got %v %s", x.label, target, x.unit)
+		return fieldErr(x.label, "servo target", target, "must be finite, got %v %s", target, x.unit)
 	}
 	x.target = target
 	return nil
@@ -390,13 +397,13 @@ func (x *axis) offset(q, ref float64) float64 {
 func (x *axis) SetLimits(lo, hi float64) error {
 	switch {
 	case math.IsNaN(lo) || math.IsNaN(hi):
-		return fmt.Errorf("%s: limits: must not be NaN, got [%v, %v]", x.label, lo, hi)
+		return fieldErr(x.label, "limits", [2]float64{lo, hi}, "must not be NaN, got [%v, %v]", lo, hi)
 	case lo > hi:
-		return fmt.Errorf("%s: limits: need lower ≤ upper, got [%v, %v] %s", x.label, lo, hi, x.unit)
+		return fieldErr(x.label, "limits", [2]float64{lo, hi}, "need lower ≤ upper, got [%v, %v] %s", lo, hi, x.unit)
 	case math.IsInf(lo, 1) || math.IsInf(hi, -1):
-		return fmt.Errorf("%s: limits: lower must be < +Inf and upper > −Inf, got [%v, %v]", x.label, lo, hi)
+		return fieldErr(x.label, "limits", [2]float64{lo, hi}, "lower must be < +Inf and upper > −Inf, got [%v, %v]", lo, hi)
 	case !math.IsInf(lo, -1) && lo < x.limitLo, !math.IsInf(hi, 1) && hi > x.limitHi:
-		return fmt.Errorf("%s: limits: must lie in [%v, %v] %s, got [%v, %v]", x.label, x.limitLo, x.limitHi, x.unit, lo, hi)
+		return fieldErr(x.label, "limits", [2]float64{lo, hi}, "must lie in [%v, %v] %s, got [%v, %v]", x.limitLo, x.limitHi, x.unit, lo, hi)
 	}
 	x.lowerOn, x.lower = !math.IsInf(lo, -1), lo
 	x.upperOn, x.upper = !math.IsInf(hi, 1), hi
@@ -411,10 +418,10 @@ func (x *axis) ClearLimits() { x.lowerOn, x.upperOn = false, false }
 // ±maxForce·h on the impulse.
 func (x *axis) SetMotor(speed, maxForce float64) error {
 	if !num.Finite(speed) {
-		return fmt.Errorf("%s: motor speed: must be finite, got %v", x.label, speed)
+		return fieldErr(x.label, "motor speed", speed, "must be finite, got %v", speed)
 	}
 	if math.IsNaN(maxForce) || maxForce < 0 {
-		return fmt.Errorf("%s: motor max %s: must be ≥ 0, got %v", x.label, x.forceUnit, maxForce)
+		return fieldErr(x.label, fmt.Sprintf("motor max %s", x.forceUnit), maxForce, "must be ≥ 0, got %v", maxForce)
 	}
 	x.motorOn, x.speed, x.maxForce = true, speed, maxForce
 	return nil
@@ -427,7 +434,7 @@ func (x *axis) ClearMotor() { x.motorOn = false }
 // (N·m or N), bounds ±f·h. f = 0 removes the row.
 func (x *axis) SetFriction(f float64) error {
 	if math.IsNaN(f) || f < 0 {
-		return fmt.Errorf("%s: friction %s: must be ≥ 0, got %v", x.label, x.forceUnit, f)
+		return fieldErr(x.label, fmt.Sprintf("friction %s", x.forceUnit), f, "must be ≥ 0, got %v", f)
 	}
 	x.friction = f
 	return nil

@@ -1,7 +1,6 @@
 package constraint
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -99,7 +98,7 @@ func (j *Ball) Dim() int {
 // φ = hi − τ (LimitUpper), J = ±[0, g] with τ̇ = g·(ω_a − ω_b).
 func (j *Ball) SetTwistLimits(bodies []*body.Body, axisW mgl64.Vec3, lo, hi float64) error {
 	if !(lo >= -math.Pi && lo < hi && hi <= math.Pi) {
-		return fmt.Errorf("%s: twist limits: need −π ≤ lower < upper ≤ π rad, got [%v, %v]", j.what, lo, hi)
+		return fieldErr(j.what, "twist limits", [2]float64{lo, hi}, "need −π ≤ lower < upper ≤ π rad, got [%v, %v]", lo, hi)
 	}
 	t, err := unitAxis(j.what, "twist axis", axisW)
 	if err != nil {
@@ -136,7 +135,7 @@ func (j *Ball) SetSwingLimit(bodies []*body.Body, axisW mgl64.Vec3, angle float6
 		return nil
 	}
 	if !(angle > 0 && angle < math.Pi) {
-		return fmt.Errorf("%s: swing limit: angle must be in (0, π) rad (0 = none), got %v", j.what, angle)
+		return fieldErr(j.what, "swing limit", angle, "angle must be in (0, π) rad (0 = none), got %v", angle)
 	}
 	t, err := unitAxis(j.what, "swing axis", axisW)
 	if err != nil {
@@ -558,7 +557,7 @@ func newDistance(what string, bodies []*body.Body, a, b int, pivotA, pivotB mgl6
 		return nil, err
 	}
 	if !num.Finite(length) || length <= 0 {
-		return nil, fmt.Errorf("%s: length: must be finite and > 0 m, got %v", p.what, length)
+		return nil, fieldErr(p.what, "length", length, "must be finite and > 0 m, got %v", length)
 	}
 	return &Distance{pair: p, la: localPose(bodies, a).toLocalPoint(pivotA),
 		lb: localPose(bodies, b).toLocalPoint(pivotB), length: length}, nil

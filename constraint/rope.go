@@ -1,7 +1,6 @@
 package constraint
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -94,7 +93,7 @@ func NewUniversal(bodies []*body.Body, a, b int, pivot, axisA, axisB mgl64.Vec3)
 		return nil, err
 	}
 	if c := na.Dot(nb); math.Abs(c) > 1e-6 {
-		return nil, fmt.Errorf("%s: axes: axis A %v and axis B %v must be perpendicular, got cos = %v", p.what, axisA, axisB, c)
+		return nil, fieldErr(p.what, "axes", c, "axis A %v and axis B %v must be perpendicular, got cos = %v", axisA, axisB, c)
 	}
 	sa, sb := localPose(bodies, a), localPose(bodies, b)
 	return &Universal{pair: p, la: sa.toLocalPoint(pivot), lb: sb.toLocalPoint(pivot),

@@ -2,6 +2,7 @@ package contact
 
 import (
 	"cmp"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 	"slices"
 )
@@ -88,7 +89,7 @@ func sweepAxis(boxes []AABB) int {
 		var c [3]float64
 		for k := 0; k < 3; k++ {
 			c[k] = 0.5 * (b.Min[k] + b.Max[k])
-			if math.IsNaN(c[k]) || math.IsInf(c[k], 0) {
+			if !num.Finite(c[k]) {
 				ok = false
 			}
 		}

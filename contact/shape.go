@@ -80,7 +80,7 @@ func (s Shape) halfLength() float64 { return 0.5 * s.Length }
 
 // NewBoxSize returns a box of full side lengths size (m) along local x, y,
 // z, or the error of Validate: NewBoxSize(mgl64.Vec3{0.4, 0.2, 0.2}) is a
-// 0.4 × 0.2 × 0.2 m box. It replaces NewBoxHalf, which took half extents.
+// 0.4 × 0.2 × 0.2 m box.
 func NewBoxSize(size mgl64.Vec3) (Shape, error) {
 	s := Shape{Kind: Box, Size: size}
 	return s, s.Validate()
@@ -94,15 +94,14 @@ func NewSphere(r float64) (Shape, error) {
 
 // NewCapsuleLength returns a capsule of radius r (m) around a segment of
 // full length length (m) along local z, end caps excluded, or the error of
-// Validate. It replaces NewCapsule, which took half the length.
+// Validate.
 func NewCapsuleLength(r, length float64) (Shape, error) {
 	s := Shape{Kind: Capsule, Radius: r, Length: length}
 	return s, s.Validate()
 }
 
 // NewCylinderLength returns a cylinder of radius r (m) and full length
-// length (m) along local z, or the error of Validate. It replaces
-// NewCylinder, which took half the length.
+// length (m) along local z, or the error of Validate.
 func NewCylinderLength(r, length float64) (Shape, error) {
 	s := Shape{Kind: Cylinder, Radius: r, Length: length}
 	return s, s.Validate()

@@ -1,6 +1,7 @@
 package contact
 
 import (
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -150,7 +151,7 @@ func (h *HeightGrid) Raycast(from, dir mgl64.Vec3, tMax float64) (TriangleHit, b
 
 func num2Finite(a, b mgl64.Vec3) bool {
 	for i := 0; i < 3; i++ {
-		if math.IsNaN(a[i]) || math.IsInf(a[i], 0) || math.IsNaN(b[i]) || math.IsInf(b[i], 0) {
+		if !num.Finite(a[i]) || !num.Finite(b[i]) {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package errmeasure
 
 import (
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -184,7 +185,7 @@ func checkSquare(A lcp.Matrix) (n int, asym [2]int, err error) {
 	for i := 0; i < r; i++ {
 		for j := 0; j < r; j++ {
 			v := A.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if !num.Finite(v) {
 				return 0, asym, fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
 			}
 			if j > i && asym[0] < 0 && v != A.At(j, i) {

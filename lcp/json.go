@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"io"
 	"math"
 	"reflect"
@@ -317,12 +318,12 @@ func ReadSolution(r io.Reader) (*Solution, error) {
 		s.Extra[k] = a
 	}
 	for i, v := range s.X {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if !num.Finite(v) {
 			return nil, fmt.Errorf("x[%d]: must be finite, got %v", i, v)
 		}
 	}
 	for i, v := range s.W {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if !num.Finite(v) {
 			return nil, fmt.Errorf("w[%d]: must be finite, got %v", i, v)
 		}
 	}

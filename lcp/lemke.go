@@ -296,14 +296,7 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 	z := grow(nil, m)  // primal values
 	wv := grow(nil, m) // complement values
 	finish := func() { // x and states from z
-		for i := 0; i < n; i++ {
-			dst.X[i] = s.d0[i]
-		}
-		for k, v := range s.vars {
-			if v.sign != 0 {
-				dst.X[v.row] += v.sign * z[k]
-			}
-		}
+		s.xFromZ(dst.X, z)
 		p.Residual(dst.W, dst.X)
 		statesFromX(dst.States, p, dst.X)
 	}
@@ -317,101 +310,9 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 		dst.Status = Converged
 		return nil
 	}
-	// Tableau: columns 0..m-1 w, m..2m-1 z, 2m z0, 2m+1 rhs.
-	cols := 2*m + 2
-	s.tab = grow(s.tab, m*cols)
-	clear(s.tab)
-	s.basis = growInt(s.basis, m)
-	s.nu = grow(s.nu, m)
-	for k := 0; k < m; k++ {
-		row := s.tab[k*cols : (k+1)*cols]
-		row[k] = 1
-		for j := 0; j < m; j++ {
-			row[m+j] = -s.m[k*m+j]
-		}
-		row[2*m] = -1
-		row[2*m+1] = s.q[k]
-		s.basis[k] = k
-	}
-	pivot := func(r, c int) {
-		pr := s.tab[r*cols : (r+1)*cols]
-		inv := 1 / pr[c]
-		for j := range pr {
-			pr[j] *= inv
-		}
-		pr[c] = 1
-		for k := 0; k < m; k++ {
-			if k == r {
-				continue
-			}
-			row := s.tab[k*cols : (k+1)*cols]
-			f := row[c]
-			if f == 0 {
-				continue
-			}
-			for j := range row {
-				row[j] -= f * pr[j]
-			}
-			row[c] = 0
-		}
-		s.basis[r] = c
-	}
-	report := func(it int) {
-		clear(z)
-		clear(wv)
-		for k := 0; k < m; k++ {
-			b, val := s.basis[k], s.tab[k*cols+2*m+1]
-			switch {
-			case b < m:
-				wv[b] = val
-			case b < 2*m:
-				z[b-m] = val
-			}
-		}
-		if set.Observer == nil {
-			return
-		}
-		for i := 0; i < n; i++ {
-			dst.X[i] = s.d0[i]
-		}
-		for k, v := range s.vars {
-			if v.sign != 0 {
-				dst.X[v.row] += v.sign * z[k]
-			}
-		}
-		p.Residual(dst.W, dst.X) // fixed rows keep A x + b
-		for k, v := range s.vars {
-			if v.sign == 0 {
-				continue
-			}
-			if s.rowVar[v.row] == k { // first variable of the row defines w
-				w := wv[k]
-				if v.slack >= 0 {
-					w -= z[v.slack]
-				}
-				if v.sign < 0 {
-					w = -w
-				}
-				dst.W[v.row] = w
-			}
-		}
-		set.observe(Iterate{Iter: it, X: dst.X, W: dst.W, SatisfiesEq2: false})
-	}
-	// The original columns' sizes, for the noise level of the ratio test.
-	s.colNorm = grow(s.colNorm, 2*m+1)
-	for j := 0; j < m; j++ {
-		s.colNorm[j] = 1 // w_j: e_j
-		c := 0.0
-		for k := 0; k < m; k++ {
-			c = math.Max(c, math.Abs(s.m[k*m+j]))
-		}
-		s.colNorm[m+j] = c
-	}
-	s.colNorm[2*m] = 1 // z0: −d
-	s.qNorm = 0
-	for _, v := range s.q[:m] {
-		s.qNorm = math.Max(s.qNorm, math.Abs(v))
-	}
+	cols := s.tableau(m)
+	pivot := func(r, c int) { s.pivotTab(r, c, m) }
+	report := func(it int) { s.report(dst, p, &set, z, wv, m, it) }
 	// Initial pivot: z0 enters and the row with the lexicographically least
 	// (q_k, e_k) leaves: the least q_k, and among ties the largest index k.
 	// Only that choice leaves every other row's (q_k − q_r, e_k − e_r)
@@ -460,6 +361,120 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 			entering = out - m
 		}
 	}
+}
+
+// tableau sets up Lemke's tableau of the reduced m-row problem, columns
+// 0..m-1 w, m..2m-1 z, 2m z0, 2m+1 rhs, with the w basis, and the original
+// columns' sizes for the noise level of the ratio test; it returns the
+// row length 2m + 2.
+func (s *Lemke) tableau(m int) int {
+	cols := 2*m + 2
+	s.tab = grow(s.tab, m*cols)
+	clear(s.tab)
+	s.basis = growInt(s.basis, m)
+	s.nu = grow(s.nu, m)
+	for k := 0; k < m; k++ {
+		row := s.tab[k*cols : (k+1)*cols]
+		row[k] = 1
+		for j := 0; j < m; j++ {
+			row[m+j] = -s.m[k*m+j]
+		}
+		row[2*m] = -1
+		row[2*m+1] = s.q[k]
+		s.basis[k] = k
+	}
+	s.colNorm = grow(s.colNorm, 2*m+1)
+	for j := 0; j < m; j++ {
+		s.colNorm[j] = 1 // w_j: e_j
+		c := 0.0
+		for k := 0; k < m; k++ {
+			c = math.Max(c, math.Abs(s.m[k*m+j]))
+		}
+		s.colNorm[m+j] = c
+	}
+	s.colNorm[2*m] = 1 // z0: −d
+	s.qNorm = 0
+	for _, v := range s.q[:m] {
+		s.qNorm = math.Max(s.qNorm, math.Abs(v))
+	}
+	return cols
+}
+
+// pivotTab pivots the m-row tableau on row r and column c: c enters the
+// basis in row r.
+func (s *Lemke) pivotTab(r, c, m int) {
+	cols := 2*m + 2
+	pr := s.tab[r*cols : (r+1)*cols]
+	inv := 1 / pr[c]
+	for j := range pr {
+		pr[j] *= inv
+	}
+	pr[c] = 1
+	for k := 0; k < m; k++ {
+		if k == r {
+			continue
+		}
+		row := s.tab[k*cols : (k+1)*cols]
+		f := row[c]
+		if f == 0 {
+			continue
+		}
+		for j := range row {
+			row[j] -= f * pr[j]
+		}
+		row[c] = 0
+	}
+	s.basis[r] = c
+}
+
+// xFromZ writes the original problem's x of the reduced problem's z.
+func (s *Lemke) xFromZ(x, z []float64) {
+	copy(x, s.d0[:len(x)])
+	for k, v := range s.vars {
+		if v.sign != 0 {
+			x[v.row] += v.sign * z[k]
+		}
+	}
+}
+
+// report reads the basic solution (z, and wv the complements) off the
+// m-row tableau and shows iteration it to set's Observer, with x and w of
+// the original problem; set is the solve's own, which records an
+// lcp.Stopper's request to stop.
+func (s *Lemke) report(dst *Result, p *Problem, set *Settings, z, wv []float64, m, it int) {
+	cols := 2*m + 2
+	clear(z)
+	clear(wv)
+	for k := 0; k < m; k++ {
+		b, val := s.basis[k], s.tab[k*cols+2*m+1]
+		switch {
+		case b < m:
+			wv[b] = val
+		case b < 2*m:
+			z[b-m] = val
+		}
+	}
+	if set.Observer == nil {
+		return
+	}
+	s.xFromZ(dst.X, z)
+	p.Residual(dst.W, dst.X) // fixed rows keep A x + b
+	for k, v := range s.vars {
+		if v.sign == 0 {
+			continue
+		}
+		if s.rowVar[v.row] == k { // first variable of the row defines w
+			w := wv[k]
+			if v.slack >= 0 {
+				w -= z[v.slack]
+			}
+			if v.sign < 0 {
+				w = -w
+			}
+			dst.W[v.row] = w
+		}
+	}
+	set.observe(Iterate{Iter: it, X: dst.X, W: dst.W, SatisfiesEq2: false})
 }
 
 // lemkeTieTol is the relative noise level of the lexicographic ratio test:

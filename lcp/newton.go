@@ -2,6 +2,7 @@ package lcp
 
 import (
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -440,7 +441,7 @@ func (s *Newton) newtonDir(p *Problem, rel float64) (bool, string) {
 		}
 	}
 	for _, v := range s.dir {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if !num.Finite(v) {
 			return false, ""
 		}
 	}

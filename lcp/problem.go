@@ -2,6 +2,7 @@ package lcp
 
 import (
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 )
 
@@ -70,7 +71,7 @@ func (p *Problem) Validate() error {
 	} else {
 		for i := 0; i < n; i++ {
 			for j := 0; j < n; j++ {
-				if v := p.A.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				if v := p.A.At(i, j); !num.Finite(v) {
 					return fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
 				}
 			}
@@ -82,7 +83,7 @@ func (p *Problem) Validate() error {
 		}
 	}
 	for i, v := range p.B {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if !num.Finite(v) {
 			return fmt.Errorf("b[%d]: must be finite, got %v", i, v)
 		}
 	}

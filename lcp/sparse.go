@@ -2,6 +2,7 @@ package lcp
 
 import (
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 	"slices"
 )
@@ -497,7 +498,7 @@ func (s *Sparse) firstNonFinite() (i, j int, v float64, found bool) {
 	for i := 0; i < s.n; i++ {
 		cols, vals := s.row(i)
 		for k, v := range vals {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if !num.Finite(v) {
 				return i, int(cols[k]), v, true
 			}
 		}

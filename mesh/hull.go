@@ -98,7 +98,7 @@ func DefaultTol(points []mgl64.Vec3) float64 {
 // ErrCoincident, ErrCollinear, ErrCoplanar — naming the points that span
 // the degenerate set. The result depends only on points and tol.
 func NewHull(points []mgl64.Vec3, tol float64) (*Hull, error) {
-	if math.IsNaN(tol) || math.IsInf(tol, 0) {
+	if !num.Finite(tol) {
 		return nil, &num.FieldError{What: "hull", Field: "tol", Value: tol, Reason: fmt.Sprintf("must be finite, got %v", tol)}
 	}
 	for i, p := range points {

@@ -5,8 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -70,7 +70,7 @@ func ReadOBJ(r io.Reader) (*Mesh, error) {
 			var v mgl64.Vec3
 			for c := 0; c < 3; c++ {
 				x, ok := parseFloat(f[1+c])
-				if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+				if !ok || !num.Finite(x) {
 					return nil, lineError(format, line, "vertex coordinate %s is not a finite number", quote(f[1+c]))
 				}
 				v[c] = x

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"io"
 	"math"
 	"strconv"
@@ -137,7 +138,7 @@ func readBinarySTL(data []byte) (*Mesh, error) {
 			for c := 0; c < 3; c++ {
 				off := 12 + 12*k + 4*c
 				x := float64(math.Float32frombits(binary.LittleEndian.Uint32(rec[off:])))
-				if math.IsNaN(x) || math.IsInf(x, 0) {
+				if !num.Finite(x) {
 					return nil, binError(t, int64(84+50*t+off), "vertex %d coordinate %d is %v", k, c, x)
 				}
 				v[c] = x
@@ -255,7 +256,7 @@ func readASCIISTL(data []byte) (*Mesh, error) {
 				var v mgl64.Vec3
 				for c := 0; c < 3; c++ {
 					x, ok := parseFloat(f[1+c])
-					if !ok || math.IsNaN(x) || math.IsInf(x, 0) {
+					if !ok || !num.Finite(x) {
 						return nil, lineError(format, s.line, "vertex coordinate %s is not a finite number", quote(f[1+c]))
 					}
 					v[c] = x

@@ -3,6 +3,7 @@ package scenes
 import (
 	"errors"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -62,7 +63,7 @@ func chainSpec(p ChainParams) (*SceneSpec, error) {
 	if err := checkFields("chain", true, field{"Length", "", p.Length}, field{"Mass", "", p.Mass}, field{"Radius", "", p.Radius}); err != nil {
 		return nil, err
 	}
-	if math.IsNaN(p.Angle) || math.IsInf(p.Angle, 0) {
+	if !num.Finite(p.Angle) {
 		return nil, fmt.Errorf("chain: Angle: must be finite, got %v", p.Angle)
 	}
 	if err := p.Settings.Validate(); err != nil {

@@ -49,8 +49,8 @@ type jnode struct {
 const maxSceneFile = 64 << 20
 
 // maxDepth is the deepest nesting of arrays and objects the reader
-// accepts; scene files need 5 levels. Without a limit, "[[[[…" recursed
-// once per byte and a 2 MB file took 512 MB of stack.
+// accepts; scene files need 5 levels. Without a limit, "[[[[…" would
+// recurse once per byte: a 2 MB file would take 512 MB of stack.
 const maxDepth = 64
 
 // maxValues bounds the JSON values of a file of n bytes: 65536 + n/4. A

@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 	"slices"
 	"strings"
@@ -254,7 +255,7 @@ func (b *BodySpec) validate(p *problems, path string) {
 		bad := false
 		for i := 0; i < 3; i++ {
 			for j := 0; j < 3; j++ {
-				if x := m.At(i, j); math.IsNaN(x) || math.IsInf(x, 0) {
+				if x := m.At(i, j); !num.Finite(x) {
 					p.add(fmt.Sprintf("%s.inertia[%d][%d]", path, i, j), "must be finite, got %v", x)
 					bad = true
 				}
@@ -289,7 +290,7 @@ func (b *BodySpec) validate(p *problems, path string) {
 	for k, pt := range b.Path {
 		pp := fmt.Sprintf("%s.path[%d]", path, k)
 		switch {
-		case math.IsNaN(pt.Time) || math.IsInf(pt.Time, 0) || pt.Time < 0:
+		case !num.Finite(pt.Time) || pt.Time < 0:
 			p.add(pp+".time", "must be finite and ≥ 0 s, got %v", pt.Time)
 		case k > 0 && !(pt.Time > b.Path[k-1].Time):
 			p.add(pp+".time", "must be later than path[%d].time = %v s, got %v", k-1, b.Path[k-1].Time, pt.Time)
@@ -465,7 +466,7 @@ func unitSuffix(unit string) string {
 }
 
 func chkFinite(p *problems, path string, v float64) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if !num.Finite(v) {
 		p.add(path, "must be finite, got %v", v)
 	}
 }
@@ -503,7 +504,7 @@ func chkQuat(p *problems, path string, q mgl64.Quat, zeroOK bool) {
 		return
 	}
 	n := math.Sqrt(q.W*q.W + q.V.Dot(q.V))
-	if math.IsNaN(n) || math.IsInf(n, 0) || math.Abs(n-1) > body.UnitQuatTol {
+	if !num.Finite(n) || math.Abs(n-1) > body.UnitQuatTol {
 		p.add(path, "must be a unit quaternion [w, x, y, z], got %s with norm %v", fmtQuat(q), n)
 	}
 }

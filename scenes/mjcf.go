@@ -648,42 +648,11 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		// displacement (a hinge's are unchanged by its own rotation).
 		pivot := world.point(jf.Pos)
 		ax := world.Rot.Rotate(axis)
-		var q0 float64 // keyframe coordinate (hinge/slide) relative to ref
 		// The keyframe moves the body frame by the joint's coordinates.
-		switch typ {
-		case "free":
-			if parent.name != WorldName || len(joints) > 1 {
-				return m.errAt(jn, "a free joint must be the only joint of a top-level body")
-			}
-			if q, ok := m.takeQ(7); ok {
-				world = transform{Pos: mgl64.Vec3{q[0], q[1], q[2]}, Rot: mgl64.Quat{W: q[3], V: mgl64.Vec3{q[4], q[5], q[6]}}.Normalize()}
-			}
-		case "ball":
-			if q, ok := m.takeQ(4); ok {
-				r := mgl64.Quat{W: q[0], V: mgl64.Vec3{q[1], q[2], q[3]}}.Normalize()
-				world = world.then(transform{Pos: jf.Pos, Rot: r}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
-			}
-		case "hinge", "slide":
-			ref, err := m.efloat(e, "ref", 0)
-			if err != nil {
-				return err
-			}
-			if typ == "hinge" {
-				ref = m.angle(ref)
-			}
-			if ref != 0 {
-				m.warnOnce("ref", jn, "joint ref ignored: gorigid measures the joint coordinate from the model's pose")
-			}
-			if q, ok := m.takeQ(1); ok {
-				q0 = q[0] - ref
-				if typ == "hinge" {
-					world = world.then(transform{Pos: jf.Pos, Rot: axisQuat(axis, q0)}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
-				} else {
-					world = world.then(transform{Pos: axis.Mul(q0), Rot: mgl64.QuatIdent()})
-				}
-			}
-		default:
-			return m.errAt(jn, "type: %q is not a joint type (want free, ball, slide or hinge)", clip(typ))
+		var q0 float64 // keyframe coordinate (hinge/slide) relative to ref
+		world, q0, err = m.jointKeyframe(jn, e, typ, jf, axis, world, parent.name == WorldName && len(joints) == 1)
+		if err != nil {
+			return err
 		}
 		jname, _ := jn.attr("name")
 		if k < len(joints)-1 {
@@ -738,6 +707,22 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		m.ownerOf[nm] = g.name
 	}
 	// Joints in MJCF order: a body's before its descendants'.
+	if err := m.addJoints(specs, nodes, q0s); err != nil {
+		return err
+	}
+	inert := n.child("inertial") != nil
+	for _, c := range n.children {
+		if err := m.bodyChild(c, g, rel, world, class, depth, inert); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addJoints appends a body's joints to the scene with their keyframe
+// coordinates q0s; nodes are their elements, for the error of a joint name
+// given twice.
+func (m *mjcf) addJoints(specs []JointSpec, nodes []*xnode, q0s []float64) error {
 	for k, js := range specs {
 		if js.Name != "" {
 			if _, dup := m.jointIdx[js.Name]; dup {
@@ -748,13 +733,52 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		m.spec.Joints = append(m.spec.Joints, js)
 		m.jointQ0 = append(m.jointQ0, q0s[k])
 	}
-	inert := n.child("inertial") != nil
-	for _, c := range n.children {
-		if err := m.bodyChild(c, g, rel, world, class, depth, inert); err != nil {
-			return err
-		}
-	}
 	return nil
+}
+
+// jointKeyframe moves world, the body frame at the model's pose, by joint
+// jn's keyframe coordinates (m.takeQ) when the keyframe gives them, and
+// returns it with q0, a hinge's or slide's coordinate relative to ref
+// (0 else); jf is the joint's frame and axis its unit axis in the body
+// frame. A free joint must be alone, the only joint of a top-level body.
+func (m *mjcf) jointKeyframe(jn *xnode, e elem, typ string, jf transform, axis mgl64.Vec3, world transform, alone bool) (transform, float64, error) {
+	var q0 float64
+	switch typ {
+	case "free":
+		if !alone {
+			return world, 0, m.errAt(jn, "a free joint must be the only joint of a top-level body")
+		}
+		if q, ok := m.takeQ(7); ok {
+			world = transform{Pos: mgl64.Vec3{q[0], q[1], q[2]}, Rot: mgl64.Quat{W: q[3], V: mgl64.Vec3{q[4], q[5], q[6]}}.Normalize()}
+		}
+	case "ball":
+		if q, ok := m.takeQ(4); ok {
+			r := mgl64.Quat{W: q[0], V: mgl64.Vec3{q[1], q[2], q[3]}}.Normalize()
+			world = world.then(transform{Pos: jf.Pos, Rot: r}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
+		}
+	case "hinge", "slide":
+		ref, err := m.efloat(e, "ref", 0)
+		if err != nil {
+			return world, 0, err
+		}
+		if typ == "hinge" {
+			ref = m.angle(ref)
+		}
+		if ref != 0 {
+			m.warnOnce("ref", jn, "joint ref ignored: gorigid measures the joint coordinate from the model's pose")
+		}
+		if q, ok := m.takeQ(1); ok {
+			q0 = q[0] - ref
+			if typ == "hinge" {
+				world = world.then(transform{Pos: jf.Pos, Rot: axisQuat(axis, q0)}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
+			} else {
+				world = world.then(transform{Pos: axis.Mul(q0), Rot: mgl64.QuatIdent()})
+			}
+		}
+	default:
+		return world, 0, m.errAt(jn, "type: %q is not a joint type (want free, ball, slide or hinge)", clip(typ))
+	}
+	return world, q0, nil
 }
 
 // takeQ returns the next n numbers of the keyframe's qpos.
@@ -969,30 +993,67 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 	if err != nil {
 		return err
 	}
-	at := func(i int) float64 {
-		if i < len(size) {
-			return size[i]
-		}
-		return 0
+	sh, hull, pose, err := m.geomShape(n, e, g, rel, typ, size)
+	if err != nil {
+		return err
 	}
+	// Material and contact filtering.
+	if sh.Material, err = m.geomMaterial(n, e); err != nil {
+		return err
+	}
+	cat, mask, collides, err := m.geomFilter(n, e)
+	if err != nil {
+		return err
+	}
+	if cat != 1 || mask != 1 {
+		sh.Category, sh.Mask = cat, mask
+	}
+	if err := m.geomMass(n, e, g, &sh, hull, pose, typ, size, inert); err != nil {
+		return err
+	}
+	if typ == "plane" && !g.static {
+		return m.errAt(n, "a plane geom must be in the worldbody or a static body")
+	}
+	if typ == "mesh" {
+		if collides {
+			file := ""
+			if hull != nil {
+				file = hull.file
+			}
+			g.meshes = append(g.meshes, pendingMesh{node: n, geom: MeshGeom{Name: name, File: file, Scale: m.meshScale(e),
+				Pos: sh.Pos, Rot: sh.Rot, Material: sh.Material, Category: sh.Category, Mask: sh.Mask}})
+		}
+		return nil
+	}
+	if collides {
+		g.shapes = append(g.shapes, sh)
+	}
+	return nil
+}
+
+// geomShape returns the shape of geom n of type typ and sizes size
+// (fromto and frame resolved, the pose relative to its body's frame rel),
+// the mesh's convex hull of a mesh geom, and the geom's pose in rel's
+// frame.
+func (m *mjcf) geomShape(n *xnode, e elem, g *mjGroup, rel transform, typ string, size []float64) (sh ShapeSpec, hull *meshHull, pose transform, err error) {
+	at := func(i int) float64 { return sizeAt(size, i) }
 	t, err := m.frame(e)
 	if err != nil {
-		return err
+		return ShapeSpec{}, nil, transform{}, err
 	}
-	sh := ShapeSpec{}
 	ft, hasFT, err := m.efloats(e, "fromto", 6)
 	if err != nil {
-		return err
+		return ShapeSpec{}, nil, transform{}, err
 	}
 	var half float64
 	if hasFT {
 		a, b := mgl64.Vec3{ft[0], ft[1], ft[2]}, mgl64.Vec3{ft[3], ft[4], ft[5]}
 		d := b.Sub(a)
 		if d.Len() == 0 {
-			return m.errAt(n, "fromto: the two points must differ")
+			return ShapeSpec{}, nil, transform{}, m.errAt(n, "fromto: the two points must differ")
 		}
 		if typ != "capsule" && typ != "cylinder" && typ != "box" {
-			return m.errAt(n, "fromto: only for capsule, cylinder and box, not %s", typ)
+			return ShapeSpec{}, nil, transform{}, m.errAt(n, "fromto: only for capsule, cylinder and box, not %s", typ)
 		}
 		t = transform{Pos: a.Add(b).Mul(0.5), Rot: zQuat(d.Normalize())}
 		half = d.Len() / 2
@@ -1005,11 +1066,10 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		}
 		return nil
 	}
-	var hull *meshHull
 	switch typ {
 	case "mesh":
 		if hull, err = m.meshGeom(e); err != nil {
-			return err
+			return ShapeSpec{}, nil, transform{}, err
 		}
 	case "plane":
 		sh.Type = contact.Plane
@@ -1052,27 +1112,40 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		sh.Size = mgl64.Vec3{2 * at(0), 2 * at(1), 2 * z}
 	}
 	if err != nil {
-		return err
+		return ShapeSpec{}, nil, transform{}, err
 	}
-	pose := rel.then(t)
+	pose = rel.then(t)
 	sh.Pos, sh.Rot = pose.Pos, pose.Rot
 	if sh.Rot == identity.Rot {
 		sh.Rot = mgl64.Quat{}
 	}
-	// Material and contact filtering.
+	return sh, hull, pose, nil
+}
+
+// sizeAt is size[i], 0 beyond the given sizes.
+func sizeAt(size []float64, i int) float64 {
+	if i < len(size) {
+		return size[i]
+	}
+	return 0
+}
+
+// geomMaterial returns geom n's material: MJCF's sliding friction, with
+// warnings for what gorigid's rigid contacts do not import.
+func (m *mjcf) geomMaterial(n *xnode, e elem) (stepper.Material, error) {
 	// MJCF's friction is up to three numbers: sliding, torsional and
 	// rolling (default 1 0.005 0.0001); gorigid's contacts take the
 	// sliding one.
 	fr := 1.0
 	if fs, ok, err := m.efloats(e, "friction", 0); err != nil {
-		return err
+		return stepper.Material{}, err
 	} else if ok {
 		if len(fs) < 1 || len(fs) > 3 {
-			return m.errAt(n, "friction: want 1 to 3 numbers (sliding, torsional, rolling), got %d", len(fs))
+			return stepper.Material{}, m.errAt(n, "friction: want 1 to 3 numbers (sliding, torsional, rolling), got %d", len(fs))
 		}
 		for _, f := range fs {
 			if f < 0 {
-				return m.errAt(n, "friction: must be ≥ 0, got %v", fs)
+				return stepper.Material{}, m.errAt(n, "friction: must be ≥ 0, got %v", fs)
 			}
 		}
 		fr = fs[0]
@@ -1080,7 +1153,6 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 			m.warnOnce("friction:spin", n, "geom friction %v: the torsional and rolling coefficients are not imported (gorigid's contacts have sliding friction only)", fs)
 		}
 	}
-	sh.Material = stepper.Material{Friction: fr}
 	if cd, ok := e.get("condim"); ok && cd != "3" {
 		m.warnOnce("condim", n, "condim %s imported as 3 (sliding friction with the geom's coefficient): gorigid has no per-geom contact dimension (MuJoCo gives a pair the larger condim of its two geoms, and has torsional and rolling friction for 4 and 6)", clip(cd))
 	}
@@ -1094,13 +1166,19 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 			m.warnOnce("geom:"+k, n, "geom %s ignored: gorigid's contacts are rigid complementarity constraints (no MuJoCo soft-contact impedance), with its own contact margin", k)
 		}
 	}
+	return stepper.Material{Friction: fr}, nil
+}
+
+// geomFilter returns geom n's contact category and mask (contype and
+// conaffinity) and whether it collides with anything.
+func (m *mjcf) geomFilter(n *xnode, e elem) (cat, mask uint32, collides bool, err error) {
 	ct, err := m.efloat(e, "contype", 1)
 	if err != nil {
-		return err
+		return 0, 0, false, err
 	}
 	ca, err := m.efloat(e, "conaffinity", 1)
 	if err != nil {
-		return err
+		return 0, 0, false, err
 	}
 	bits := func(v float64, what string) (uint32, error) {
 		if v < 0 || v > math.MaxUint32 || v != math.Trunc(v) {
@@ -1108,29 +1186,30 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 		}
 		return uint32(v), nil
 	}
-	cat, err := bits(ct, "contype")
-	if err != nil {
-		return err
+	if cat, err = bits(ct, "contype"); err != nil {
+		return 0, 0, false, err
 	}
-	mask, err := bits(ca, "conaffinity")
+	mask, err = bits(ca, "conaffinity")
 	if err != nil {
-		return err
+		return 0, 0, false, err
 	}
-	collides := cat != 0 && mask != 0
 	if cat != mask && (cat != 0 || mask != 0) {
 		m.warnOnce("contype", n, "contype %d ≠ conaffinity %d: gorigid lets two geoms collide when each one's category meets the other's mask (MuJoCo: either way), so category = contype, mask = conaffinity; a geom with either 0 collides with nothing", cat, mask)
 	}
-	if cat != 1 || mask != 1 {
-		sh.Category, sh.Mask = cat, mask
-	}
-	// Mass.
+	return cat, mask, cat != 0 && mask != 0, nil
+}
+
+// geomMass adds geom n's mass, centre of mass and inertia to g's parts
+// (from mass, or density times the volume of sh, hull or the ellipsoid of
+// semi-axes size) unless the body has an <inertial> (inert) or is static.
+func (m *mjcf) geomMass(n *xnode, e elem, g *mjGroup, sh *ShapeSpec, hull *meshHull, pose transform, typ string, size []float64, inert bool) error {
 	if typ != "plane" && !g.static {
 		vol, _ := sh.volume(1)
 		if hull != nil {
 			vol = hull.volume
 		}
 		if typ == "ellipsoid" {
-			vol = 4 * math.Pi / 3 * at(0) * at(1) * at(2)
+			vol = 4 * math.Pi / 3 * sizeAt(size, 0) * sizeAt(size, 1) * sizeAt(size, 2)
 		}
 		gm, hasMass, err := m.efloats(e, "mass", 1)
 		if err != nil {
@@ -1156,30 +1235,13 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 				com = pose.point(hull.com)
 				I = hull.inertia.Mul(mass / hull.volume)
 			case typ == "ellipsoid":
-				a2, b2, c2 := at(0)*at(0), at(1)*at(1), at(2)*at(2)
+				a2, b2, c2 := sizeAt(size, 0)*sizeAt(size, 0), sizeAt(size, 1)*sizeAt(size, 1), sizeAt(size, 2)*sizeAt(size, 2)
 				I = mgl64.Diag3(mgl64.Vec3{b2 + c2, a2 + c2, a2 + b2}.Mul(mass / 5))
 			case hull == nil:
 				_, I = sh.volume(mass)
 			}
 			g.parts = append(g.parts, massPart{m: mass, com: com, I: rotateInertia(pose.Rot, I)})
 		}
-	}
-	if typ == "plane" && !g.static {
-		return m.errAt(n, "a plane geom must be in the worldbody or a static body")
-	}
-	if typ == "mesh" {
-		if collides {
-			file := ""
-			if hull != nil {
-				file = hull.file
-			}
-			g.meshes = append(g.meshes, pendingMesh{node: n, geom: MeshGeom{Name: name, File: file, Scale: m.meshScale(e),
-				Pos: sh.Pos, Rot: sh.Rot, Material: sh.Material, Category: sh.Category, Mask: sh.Mask}})
-		}
-		return nil
-	}
-	if collides {
-		g.shapes = append(g.shapes, sh)
 	}
 	return nil
 }

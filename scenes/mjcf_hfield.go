@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"image"
 	"image/color"
 	"image/png"
@@ -51,7 +52,7 @@ func hfieldFile(path string) (nrow, ncol int, el []float64, colour bool, err err
 	el = make([]float64, n)
 	for i := range el {
 		v := float64(math.Float32frombits(binary.LittleEndian.Uint32(data[8+4*i:])))
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if !num.Finite(v) {
 			return 0, 0, nil, false, fmt.Errorf("binary hfield: sample %d (row %d, column %d) is %v", i, i/int(nc), i%int(nc), v)
 		}
 		el[i] = v

@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -105,7 +106,7 @@ func pushSpec(p PushParams) (*SceneSpec, error) {
 	}
 	for _, f := range []field{{"ObjectX", "m", p.ObjectX}, {"ObjectY", "m", p.ObjectY}, {"ObjectAngle", "rad", p.ObjectAngle},
 		{"PushAngle", "rad", p.PushAngle}, {"PusherAngle", "rad", p.PusherAngle}, {"FingerY", "m", p.FingerY}} {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+		if !num.Finite(f.v) {
 			return nil, fmt.Errorf("push: %s: must be finite, got %v", f.name, f.v)
 		}
 	}

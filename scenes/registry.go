@@ -3,6 +3,7 @@ package scenes
 import (
 	"errors"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 	"slices"
 	"strconv"
@@ -175,7 +176,7 @@ func (ps *ParamSet) list() []Param {
 func (ps *ParamSet) Float(name, unit, doc string, p *float64) *Var {
 	return ps.add(name, unit, doc, strconv.FormatFloat(*p, 'g', -1, 64), func(s string) error {
 		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		if err != nil || !num.Finite(v) {
 			return errors.New("want a finite number")
 		}
 		*p = v

@@ -2,6 +2,7 @@ package scenes
 
 import (
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -58,9 +59,9 @@ func rodSpec(p RodParams) (*SceneSpec, error) {
 		return nil, err
 	}
 	switch {
-	case math.IsNaN(p.Torque) || math.IsInf(p.Torque, 0):
+	case !num.Finite(p.Torque):
 		return nil, fmt.Errorf("rod: Torque: must be finite, got %v", p.Torque)
-	case math.IsNaN(p.Gravity) || math.IsInf(p.Gravity, 0):
+	case !num.Finite(p.Gravity):
 		return nil, fmt.Errorf("rod: Gravity: must be finite, got %v", p.Gravity)
 	}
 	set := p.Settings

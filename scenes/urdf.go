@@ -97,56 +97,12 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if root.name != "robot" {
 		return nil, nil, im.errAt(root, "the root element must be <robot>")
 	}
-	var links []*urdfLink
-	var joints []*urdfJoint
-	byName := map[string]*urdfLink{}
-	for _, c := range root.children {
-		switch c.name {
-		case "link":
-			l, err := im.urdfLink(c)
-			if err != nil {
-				return nil, nil, err
-			}
-			if byName[l.name] != nil {
-				return nil, nil, im.errAt(c, "link name %q given twice", clip(l.name))
-			}
-			byName[l.name] = l
-			links = append(links, l)
-		case "joint":
-			j, err := im.urdfJoint(c)
-			if err != nil {
-				return nil, nil, err
-			}
-			joints = append(joints, j)
-		case "material":
-		case "transmission":
-			im.warnOnce("transmission", c, "transmissions ignored: the joints are unactuated; drive them from Go with stepper.Effort (a torque or force on the joint)")
-		default:
-			im.warnOnce("elem:"+c.name, c, "element <%s> ignored (no effect on gorigid's dynamics)", c.name)
-		}
+	t := &urdfTree{im: im, byName: map[string]*urdfLink{}, children: map[string][]*urdfJoint{}, bodyIndex: map[string]int{}}
+	if err := t.read(root); err != nil {
+		return nil, nil, err
 	}
-	if len(links) == 0 {
-		return nil, nil, im.errAt(root, "no <link>")
-	}
-	jointNames := map[string]bool{}
-	children := map[string][]*urdfJoint{}
-	for _, j := range joints {
-		if jointNames[j.name] {
-			return nil, nil, im.errAt(j.node, "joint name %q given twice", clip(j.name))
-		}
-		jointNames[j.name] = true
-		p, c := byName[j.parent], byName[j.child]
-		if p == nil {
-			return nil, nil, im.errAt(j.node, "parent link %q does not exist", clip(j.parent))
-		}
-		if c == nil {
-			return nil, nil, im.errAt(j.node, "child link %q does not exist", clip(j.child))
-		}
-		if c.parent != nil {
-			return nil, nil, im.errAt(j.node, "link %q is the child of two joints (%q and %q)", clip(j.child), clip(c.parent.name), clip(j.name))
-		}
-		c.parent = j
-		children[j.parent] = append(children[j.parent], j)
+	if err := t.link(); err != nil {
+		return nil, nil, err
 	}
 	spec := &SceneSpec{Name: "", Settings: SettingsSpec{H: urdfDefaultH, Gravity: mgl64.Vec3{0, 0, -9.81}}}
 	if n, ok := root.attr("name"); ok {
@@ -163,21 +119,121 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 		spec.WorldShapes = append(spec.WorldShapes, ShapeSpec{Type: contact.Plane, Material: stepper.Material{Friction: friction}})
 	}
 	taken := map[string]bool{}
-	for _, l := range links {
+	for _, l := range t.links {
 		taken[l.name] = true
 	}
-	// Walk the trees from the roots, in file order, placing the links.
+	if err := t.place(); err != nil {
+		return nil, nil, err
+	}
+	if err := t.addBodies(spec, opts); err != nil {
+		return nil, nil, err
+	}
+	if err := t.addShapes(spec, dir, opts, friction); err != nil {
+		return nil, nil, err
+	}
+	if err := t.addJoints(spec, opts, taken); err != nil {
+		return nil, nil, err
+	}
+	if err := im.urdfMimics(t.joints, spec); err != nil {
+		return nil, nil, err
+	}
+	im.finishMeshes(spec)
+	if err := spec.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
+	}
+	return spec, im.warnings, nil
+}
+
+// urdfTree is a URDF model while parseURDF turns it into a SceneSpec: its
+// links and joints in file order, then the links in tree order (parents
+// before children) and the bodies they became.
+type urdfTree struct {
+	im        *importer
+	links     []*urdfLink
+	joints    []*urdfJoint
+	byName    map[string]*urdfLink
+	children  map[string][]*urdfJoint // by parent link name, in file order
+	order     []*urdfLink             // place: parents before children
+	bodyIndex map[string]int          // addBodies: a body link's index in SceneSpec.Bodies
+}
+
+// read collects root's links and joints and warns about the elements
+// gorigid ignores.
+func (t *urdfTree) read(root *xnode) error {
+	im := t.im
+	for _, c := range root.children {
+		switch c.name {
+		case "link":
+			l, err := im.urdfLink(c)
+			if err != nil {
+				return err
+			}
+			if t.byName[l.name] != nil {
+				return im.errAt(c, "link name %q given twice", clip(l.name))
+			}
+			t.byName[l.name] = l
+			t.links = append(t.links, l)
+		case "joint":
+			j, err := im.urdfJoint(c)
+			if err != nil {
+				return err
+			}
+			t.joints = append(t.joints, j)
+		case "material":
+		case "transmission":
+			im.warnOnce("transmission", c, "transmissions ignored: the joints are unactuated; drive them from Go with stepper.Effort (a torque or force on the joint)")
+		default:
+			im.warnOnce("elem:"+c.name, c, "element <%s> ignored (no effect on gorigid's dynamics)", c.name)
+		}
+	}
+	if len(t.links) == 0 {
+		return im.errAt(root, "no <link>")
+	}
+	return nil
+}
+
+// link joins each joint's parent and child links: a joint name given
+// twice, a missing link or a link that is the child of two joints is an
+// error.
+func (t *urdfTree) link() error {
+	im := t.im
+	jointNames := map[string]bool{}
+	for _, j := range t.joints {
+		if jointNames[j.name] {
+			return im.errAt(j.node, "joint name %q given twice", clip(j.name))
+		}
+		jointNames[j.name] = true
+		p, c := t.byName[j.parent], t.byName[j.child]
+		if p == nil {
+			return im.errAt(j.node, "parent link %q does not exist", clip(j.parent))
+		}
+		if c == nil {
+			return im.errAt(j.node, "child link %q does not exist", clip(j.child))
+		}
+		if c.parent != nil {
+			return im.errAt(j.node, "link %q is the child of two joints (%q and %q)", clip(j.child), clip(c.parent.name), clip(j.name))
+		}
+		c.parent = j
+		t.children[j.parent] = append(t.children[j.parent], j)
+	}
+	return nil
+}
+
+// place walks the trees from the roots, in file order, setting each link's
+// world frame at zero joint positions and t.order; joints that form a
+// cycle are an error.
+func (t *urdfTree) place() error {
+	im := t.im
 	visited := 0
-	var order []*urdfLink
 	var walk func(l *urdfLink, depth int) error
 	walk = func(l *urdfLink, depth int) error {
-		if depth > len(links) {
+		if depth > len(t.links) {
 			return im.errAt(l.node, "the joints form a cycle through link %q", clip(l.name))
 		}
 		visited++
-		order = append(order, l)
-		for _, j := range children[l.name] {
-			c := byName[j.child]
+		t.order = append(t.order, l)
+		for _, j := range t.children[l.name] {
+			c := t.byName[j.child]
 			c.world = l.world.then(j.origin)
 			if err := walk(c, depth+1); err != nil {
 				return err
@@ -185,24 +241,30 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 		}
 		return nil
 	}
-	for _, l := range links {
+	for _, l := range t.links {
 		if l.parent == nil {
 			l.world = identity
 			if err := walk(l, 0); err != nil {
-				return nil, nil, err
+				return err
 			}
 		}
 	}
-	if visited != len(links) {
-		for _, l := range links {
+	if visited != len(t.links) {
+		for _, l := range t.links {
 			if l.parent != nil {
-				return nil, nil, im.errAt(l.parent.node, "the joints form a cycle through link %q", clip(l.name))
+				return im.errAt(l.parent.node, "the joints form a cycle through link %q", clip(l.name))
 			}
 		}
 	}
-	// Decide what each link is, parents before children.
-	bodyIndex := map[string]int{}
-	for _, l := range order {
+	return nil
+}
+
+// addBodies decides what each link is, parents before children (the
+// static world, a body of its own, or a part of its parent's body through
+// a fixed joint), and appends a BodySpec for each body link.
+func (t *urdfTree) addBodies(spec *SceneSpec, opts ImportOptions) error {
+	im := t.im
+	for _, l := range t.order {
 		switch {
 		case l.parent == nil && l.name == WorldName:
 			l.owner = WorldName
@@ -217,14 +279,14 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 		case l.mass > 0:
 			l.body, l.owner = true, l.name
 		case l.parent != nil && l.parent.typ == "fixed":
-			l.owner = byName[l.parent.parent].owner
+			l.owner = t.byName[l.parent.parent].owner
 		case l.name == WorldName:
-			return nil, nil, im.errAt(l.node, "link \"world\" must be a root (no joint's child)")
+			return im.errAt(l.node, "link \"world\" must be a root (no joint's child)")
 		default:
-			return nil, nil, im.errAt(l.parent.node, "child link %q has no <inertial> mass, but joint %q lets it move: gorigid bodies need a mass > 0", clip(l.name), clip(l.parent.name))
+			return im.errAt(l.parent.node, "child link %q has no <inertial> mass, but joint %q lets it move: gorigid bodies need a mass > 0", clip(l.name), clip(l.parent.name))
 		}
 		if l.name == WorldName && l.owner != WorldName {
-			return nil, nil, im.errAt(l.node, "link \"world\" must be a root (no joint's child)")
+			return im.errAt(l.node, "link \"world\" must be a root (no joint's child)")
 		}
 		if !l.body {
 			continue
@@ -238,18 +300,24 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			I := symmetrize(rotateInertia(l.inert.Rot, l.I))
 			b.Inertia = &I
 		}
-		bodyIndex[l.name] = len(spec.Bodies)
+		t.bodyIndex[l.name] = len(spec.Bodies)
 		spec.Bodies = append(spec.Bodies, b)
 	}
-	// Collision shapes, onto their owners.
-	for _, l := range order {
+	return nil
+}
+
+// addShapes puts each link's collision shapes onto the body that owns the
+// link (or into the world's shapes), in that body's frame.
+func (t *urdfTree) addShapes(spec *SceneSpec, dir string, opts ImportOptions, friction float64) error {
+	im := t.im
+	for _, l := range t.order {
 		for _, c := range l.node.children {
 			if c.name != "collision" {
 				continue
 			}
 			sh, mg, ok, err := im.urdfShape(c, dir, opts)
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
 			if !ok && mg == nil {
 				continue
@@ -267,7 +335,7 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 				spec.WorldShapes = append(spec.WorldShapes, sh)
 				continue
 			}
-			b := &spec.Bodies[bodyIndex[l.owner]]
+			b := &spec.Bodies[t.bodyIndex[l.owner]]
 			local := transform{Pos: b.Pos, Rot: b.Rot}.inverse().then(w)
 			if l.body {
 				// Exactly origin − com in the link frame, no round trip.
@@ -285,13 +353,21 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			b.Shapes = append(b.Shapes, sh)
 		}
 	}
-	// Joints.
-	for _, l := range order {
+	return nil
+}
+
+// addJoints appends a JointSpec for the joint above each body link, in
+// world coordinates at zero joint positions: revolute and continuous are
+// hinges, prismatic a slider, fixed a weld; floating adds none, planar
+// two sliders and a hinge (ImportOptions.SplitJoints) or none.
+func (t *urdfTree) addJoints(spec *SceneSpec, opts ImportOptions, taken map[string]bool) error {
+	im := t.im
+	for _, l := range t.order {
 		j := l.parent
 		if j == nil || !l.body {
 			continue
 		}
-		pa := byName[j.parent].owner
+		pa := t.byName[j.parent].owner
 		pivot := l.world.Pos
 		axis := l.world.Rot.Rotate(j.axis)
 		js := JointSpec{Name: j.name, A: l.name, B: pa, Pivot: pivot, Axis: axis}
@@ -310,8 +386,8 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 				im.warnOnce("planar", j.node, "planar joint %q: the child link is left free (6 degrees of freedom); import with ImportOptions.SplitJoints > 0 to make it two sliders and a hinge", clip(j.name))
 				continue
 			}
-			if err := im.urdfPlanar(j, &js, spec, bodyIndex[l.name], taken, opts.SplitJoints); err != nil {
-				return nil, nil, err
+			if err := im.urdfPlanar(j, &js, spec, t.bodyIndex[l.name], taken, opts.SplitJoints); err != nil {
+				return err
 			}
 			continue
 		}
@@ -319,18 +395,11 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			continue // a static root needs no weld
 		}
 		if err := im.urdfJointOptions(j, &js); err != nil {
-			return nil, nil, err
+			return err
 		}
 		spec.Joints = append(spec.Joints, js)
 	}
-	if err := im.urdfMimics(joints, spec); err != nil {
-		return nil, nil, err
-	}
-	im.finishMeshes(spec)
-	if err := spec.Validate(); err != nil {
-		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
-	}
-	return spec, im.warnings, nil
+	return nil
 }
 
 func (im *importer) urdfLink(n *xnode) (*urdfLink, error) {

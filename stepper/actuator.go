@@ -1,8 +1,6 @@
 package stepper
 
 import (
-	"fmt"
-
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/internal/num"
 )
@@ -24,13 +22,13 @@ type Effort struct {
 // Control sets the joint's effort for the coming step.
 func (e *Effort) Control(*World) error {
 	if e.Joint == nil {
-		return fmt.Errorf("effort actuator: Joint: is nil")
+		return fieldError("effort actuator", "Joint", nil, "is nil")
 	}
 	if !num.Finite(e.Input) {
-		return fmt.Errorf("effort actuator: Input: must be finite, got %v", e.Input)
+		return fieldError("effort actuator", "Input", e.Input, "must be finite, got %v", e.Input)
 	}
 	if !(e.Limit >= 0) || !num.Finite(e.Limit) {
-		return fmt.Errorf("effort actuator: Limit: must be finite and ≥ 0 (0 = none), got %v", e.Limit)
+		return fieldError("effort actuator", "Limit", e.Limit, "must be finite and ≥ 0 (0 = none), got %v", e.Limit)
 	}
 	f := e.Input
 	if e.Limit > 0 {

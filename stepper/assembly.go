@@ -2,6 +2,7 @@ package stepper
 
 import (
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -149,7 +150,7 @@ func (m *Mass) gyroscopic(i int, jf mgl64.Mat3) {
 	}
 	inv := body.Inv3(jf)
 	for _, x := range inv {
-		if math.IsNaN(x) || math.IsInf(x, 0) { // singular J_f: keep I_w⁻¹
+		if !num.Finite(x) { // singular J_f: keep I_w⁻¹
 			return
 		}
 	}

@@ -65,7 +65,8 @@
 //	detectContacts       *Mass (the sweep), geoms          *contactStage: points by pair
 //	buildRows            *Mass, *contactStage,             *rowStage: joint then contact rows,
 //	                     memory.cache, memory.jointStart     their warm start (driftStage: predictDrift)
-//	propagateImpacts     *Mass, *contactStage, *rowStage   impactStage; clears resolved bounces
+//	  propagateImpacts   *Mass, *contactStage, *rowStage   impactStage; moves Mass.Free, clears
+//	                                                         resolved bounces (last in buildRows)
 //	assemble             *Mass, *rowStage                  *assemblyStage: A, b, bounds
 //	estimateNewContacts  *assemblyStage, *contactStage,    *presolveStage; new contacts' friction
 //	                     *rowStage                           bounds and warm start
@@ -75,16 +76,16 @@
 //	  pickSolve          *solveStage, *rowStage            the picked iterate
 //	  safeguard          *solveStage, memory (anchors)     an x that adds no energy
 //	  polish             *solveStage                       Settings.Polish sweeps from x
-//	integrate            *Mass, *assemblyStage, *rowStage, the bodies' v⁺ and poses
-//	                     *solveStage                         (integrateStage: scratch)
+//	integrate            *Mass, *assemblyStage, *rowStage, *integrateStage: the bodies' v⁺
+//	                     *solveStage                         and poses (its scratch)
 //	storeImpulses        *contactStage, *rowStage,         memory.cache for the next step
 //	                     *solveStage
-//	project              *Mass, the poses after integrate  projectionStage: corrected poses,
-//	                                                         MaxViolation
+//	project              *Mass, *integrateStage (the       projectionStage: corrected poses,
+//	                     poses after integrate)              MaxViolation
 //
-// Two steps of the order are not in the types: integrate before
-// storeImpulses and before project (all three can run once solve has
-// returned); Step calls them in that order.
+// One step of the order is not in the types: integrate before
+// storeImpulses (both can run once solve has returned); Step calls them
+// in that order.
 //
 // Stabilization modes: Regularized (Eq. 1, the default), None, Baumgarte
 // (β Φ in place of Φ/h) and Post. Gaps of unilateral rows (φ > 0) always
@@ -207,7 +208,7 @@
 // see one answer. An island's solver keeps its state (the warm factor)
 // from step to step under the island's smallest body index, so a
 // persisting island re-pivots only when it changes: a box landing on one
-// heap of a pile no longer re-pivots the others. The islands run on up to
+// heap of a pile does not re-pivot the others. The islands run on up to
 // GOMAXPROCS goroutines, each reading the finished problem and writing
 // only its own state, and Stats combines them in island order, so the
 // bits are the same for any GOMAXPROCS. A world that is one island, a

@@ -1,7 +1,7 @@
 package stepper
 
 import (
-	"math"
+	"github.com/gorigid/gorigid/internal/num"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/constraint"
@@ -134,7 +134,7 @@ rows:
 			j := &r.J[s]
 			jv += j[0]*b.Vel[0] + j[1]*b.Vel[1] + j[2]*b.Vel[2] + j[3]*b.AngVel[0] + j[4]*b.AngVel[1] + j[5]*b.AngVel[2]
 		}
-		if d := p.Phi - r.Phi - h*jv; !math.IsNaN(d) && !math.IsInf(d, 0) {
+		if d := p.Phi - r.Phi - h*jv; num.Finite(d) {
 			r.Drift = d
 		}
 

@@ -3,6 +3,7 @@ package stepper_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gorigid/gorigid/scenes"
 	"github.com/gorigid/gorigid/stepper"
@@ -66,7 +67,8 @@ func benchPyramid(b *testing.B, base int) {
 }
 
 // benchSteady steps w settle times, then times one step per op and
-// reports the block-pivoting iterations per step.
+// reports the block-pivoting iterations per step and each stage's time
+// per step (Stats.Timings, as <stage>-ns/op).
 func benchSteady(b *testing.B, w *stepper.World, settle int) {
 	for i := 0; i < settle; i++ {
 		_, err := w.Step()
@@ -74,12 +76,40 @@ func benchSteady(b *testing.B, w *stepper.World, settle int) {
 	}
 	b.ReportAllocs()
 	iters := 0
+	var sum stepper.Timings
 	for b.Loop() {
 		st, err := w.Step()
 		require.NoError(b, err)
 		iters += st.Iterations
+		addTimings(&sum, st.Timings)
 	}
 	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+	reportTimings(b, sum)
+}
+
+// addTimings adds t's stages to sum.
+func addTimings(sum *stepper.Timings, t stepper.Timings) {
+	sum.FreeVelocities += t.FreeVelocities
+	sum.Contacts += t.Contacts
+	sum.Rows += t.Rows
+	sum.Assembly += t.Assembly
+	sum.PreSolve += t.PreSolve
+	sum.Solve += t.Solve
+	sum.Integrate += t.Integrate
+	sum.Projection += t.Projection
+	sum.Total += t.Total
+}
+
+// reportTimings reports sum's stages per op as <stage>-ns/op metrics.
+func reportTimings(b *testing.B, sum stepper.Timings) {
+	n := float64(b.N)
+	for _, m := range []struct {
+		name string
+		d    time.Duration
+	}{{"free", sum.FreeVelocities}, {"contacts", sum.Contacts}, {"rows", sum.Rows}, {"assembly", sum.Assembly},
+		{"presolve", sum.PreSolve}, {"solve", sum.Solve}, {"integrate", sum.Integrate}, {"projection", sum.Projection}} {
+		b.ReportMetric(float64(m.d)/n, m.name+"-ns/op")
+	}
 }
 
 // A brick wall built at rest keeps its contact keys: every contact is new

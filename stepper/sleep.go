@@ -53,10 +53,9 @@ import (
 // boxes steps 15 to 60 times faster asleep than awake
 // (BenchmarkSleepingPile).
 type Sleep struct {
-	// On turns sleeping on; false (the zero value) never puts a body to
-	// sleep, and a world whose Settings turn it off wakes every sleeping
-	// body at its next step. DefaultSettings turns it on; the papers'
-	// scenes (package scenes) leave it off.
+	// On turns sleeping on; false, the zero value, never sleeps a body.
+	// Turned off, it wakes every sleeping body at the next step.
+	// DefaultSettings turns it on; the papers' scenes leave it off.
 	On bool
 	// LinearSpeed (m/s); 0 means DefaultSleepLinearSpeed (0.05 m/s).
 	// A body sleeps only while |v| < LinearSpeed.

@@ -187,8 +187,8 @@ func lap(d *time.Duration, t0 time.Time) time.Time {
 // the caller's Settings as it found them (MuJoCo's read-only mjModel beside
 // its mutable mjData).
 type stepContext struct {
-	solver lcp.Solver // Settings.Solver, or workspace.bpp when it is nil
-	post   lcp.Solver // Settings.PostSolver, or workspace.postBPP when it is nil
+	solver lcp.Solver // Settings.Solver, or memory.bpp when it is nil
+	post   lcp.Solver // Settings.PostSolver, or memory.postBPP when it is nil
 }
 
 // workspace holds everything Step reuses across steps, split by the stage
@@ -201,6 +201,7 @@ type stepContext struct {
 type workspace struct {
 	step       stepContext     // this step's resolved settings (resolveSettings)
 	mass       Mass            // freeVelocities: M⁻¹ and the free velocities of the bodies
+	massJob    rangeJob        // freeVelocities: Mass.Update by chunks of bodies on the pool
 	contacts   contactStage    // detectContacts
 	build      rowStage        // buildRows
 	drift      driftStage      // predictDrift, inside buildRows
@@ -314,12 +315,11 @@ type integrateStage struct {
 	w0    []mgl64.Vec3 // per body, ω at the step's start
 	// start and move run startVelocities and moveBodies on the
 	// workPool (forRange); m, as and rs are integrate's arguments
-	// while they run. free runs Mass.Update's bodies for
-	// freeVelocities.
-	start, move, free rangeJob
-	m                 *Mass
-	as                *assemblyStage
-	rs                *rowStage
+	// while they run.
+	start, move rangeJob
+	m           *Mass
+	as          *assemblyStage
+	rs          *rowStage
 	turnStage
 }
 
@@ -330,7 +330,8 @@ type projectionStage struct {
 	prows   []constraint.Row
 	peq     Assembly // J M⁻¹ Jᵀ of prows
 	ppoints []point
-	pjoint  int // positional joint rows at the start of prows, the contact rows after
+	pjoint  int                // positional joint rows at the start of prows, the contact rows after
+	pctx    constraint.Context // the joints' Fill context at the poses being projected
 	pb      []float64
 	plo     []float64
 	phi     []float64
@@ -411,9 +412,6 @@ func (w *World) Step() (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	if err := w.propagateImpacts(m, cs, rs); err != nil {
-		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
-	}
 	t = lap(&tm.Rows, t)
 	as, err := w.assemble(m, rs)
 	if err != nil {
@@ -441,12 +439,12 @@ func (w *World) Step() (Stats, error) {
 		st.Timings = tm
 		return st, err
 	}
-	w.integrate(m, as, rs, sol)
+	moved := w.integrate(m, as, rs, sol)
 	w.storeImpulses(cs, rs, sol)
 	lap(&tm.Integrate, t)
 	work := w.appliedWork() // bookkeeping: in Total only
 	t = time.Now()
-	if perr := w.project(m); perr != nil && err == nil {
+	if perr := w.project(m, moved); perr != nil && err == nil {
 		err = perr
 	}
 	lap(&tm.Projection, t)
@@ -582,11 +580,11 @@ func (w *World) appliedWork() float64 {
 func (w *World) freeVelocities() *Mass {
 	m := &w.ws.mass
 	m.resize(w.Bodies)
-	it := &w.ws.integrate
-	if it.free.run == nil {
-		it.free.run = func(lo, hi int) { m.updateRange(lo, hi, w.Settings.H, w.Settings.Gravity) }
+	job := &w.ws.massJob
+	if job.run == nil {
+		job.run = func(lo, hi int) { m.updateRange(lo, hi, w.Settings.H, w.Settings.Gravity) }
 	}
-	w.forRange(&it.free, len(w.Bodies)) // Mass.Update, by chunks of bodies
+	w.forRange(job, len(w.Bodies)) // Mass.Update, by chunks of bodies
 	w.sleepFree(m)
 	return m
 }
@@ -595,7 +593,9 @@ func (w *World) freeVelocities() *Mass {
 // appends the contact rows of cs, and sets the warm-start index sets
 // start: joint rows from the last step while their count is unchanged,
 // contact rows from the last step's states of the same contact keys
-// (memory). It returns its rowStage, the input of assemble.
+// (memory). Last it resolves the step's impacts (propagateImpacts), which
+// moves the free velocities in m and clears the rows' resolved bounces,
+// so that the rowStage it returns, the input of assemble, is final.
 func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	ws := &w.ws
 	rs := &ws.build
@@ -623,6 +623,9 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 		}
 	}
 	w.fillContactRows(m, cs, nj, rs.rows[nj:], rs.start[nj:])
+	if err := w.propagateImpacts(m, cs, rs); err != nil {
+		return nil, fmt.Errorf("step %d: %w", w.steps+1, err)
+	}
 	return rs, nil
 }
 
@@ -980,10 +983,10 @@ func (w *World) explainInvalid(err error) error {
 	}
 	rs, eq := &w.ws.build, &w.ws.assembly.eq
 	for i := range rs.rows {
-		bad := math.IsNaN(eq.B[i]) || math.IsInf(eq.B[i], 0) || math.IsNaN(eq.Lo[i]) || math.IsNaN(eq.Hi[i])
+		bad := !num.Finite(eq.B[i]) || math.IsNaN(eq.Lo[i]) || math.IsNaN(eq.Hi[i])
 		for j := 0; j < len(rs.rows) && !bad; j++ {
 			a := eq.Matrix().At(i, j)
-			bad = math.IsNaN(a) || math.IsInf(a, 0)
+			bad = !num.Finite(a)
 		}
 		if bad {
 			r := &rs.rows[i]
@@ -1038,7 +1041,7 @@ func (w *World) explainInvalid(err error) error {
 // new axle, s sin hΩ ≈ 17 rad/s, the next step's rows strip (the axial
 // part keeps s cos hΩ: 0.28 rad/s less spin per step), and with it the
 // frame's yaw.
-func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveStage) {
+func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveStage) *integrateStage {
 	it := &w.ws.integrate
 	if cap(it.lplus) < len(w.Bodies) {
 		it.lplus = make([]mgl64.Vec3, len(w.Bodies))
@@ -1084,6 +1087,7 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 		b.Rot = b.Rot.Scale(1 / b.Rot.Len())
 		b.AngVel = p.Rotate(b.AngVel)
 	}
+	return it
 }
 
 // startVelocities is integrate's first pass over the bodies lo:hi: each
@@ -1194,8 +1198,10 @@ const (
 // step's (Assembly.MassMatrix) and solved by Settings.PostSolver (BPP by default);
 // the solve repeats, with the rows refilled at the corrected poses, until
 // every error is within ProjectionTolerance or MaxProjections solves ran.
-// It records the largest error left in ws.projection.maxViol.
-func (w *World) project(mass *Mass) error {
+// It records the largest error left in ws.projection.maxViol. It needs
+// integrate's integrateStage only as proof that the bodies stand at the
+// step's new poses.
+func (w *World) project(mass *Mass, _ *integrateStage) error {
 	ps := &w.ws.projection
 	s := &w.Settings
 	ps.projects, ps.projIts, ps.pregularized = 0, 0, 0
@@ -1237,8 +1243,7 @@ func (w *World) project(mass *Mass) error {
 // included: Stats.MaxViolation reports how deep a soft contact sinks).
 func (w *World) positionRows() (float64, error) {
 	ps := &w.ws.projection
-	ws := &w.ws
-	ws.build.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
+	ps.pctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
 	nj := w.jointRowCount()
 	ps.ppoints = w.collect(ps.ppoints[:0], nil)
 	n := nj + len(ps.ppoints)
@@ -1252,7 +1257,7 @@ func (w *World) positionRows() (float64, error) {
 		if w.jointAsleep(i) {
 			continue
 		}
-		if err := c.Fill(ps.prows[k:k+d], &ws.build.ctx); err != nil {
+		if err := c.Fill(ps.prows[k:k+d], &ps.pctx); err != nil {
 			return 0, fmt.Errorf("constraint %d: %w", i, err)
 		}
 		k += d

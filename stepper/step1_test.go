@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,11 +18,14 @@ func BenchmarkPyramidStep1(b *testing.B) { benchPyramidStep1(b, 20) }
 // BenchmarkPyramidSteadyLarge.
 func BenchmarkPyramidStep1Large(b *testing.B) { benchPyramidStep1(b, 31) }
 
+// benchPyramidStep1 times step 1 of a pyramid of the given base built at
+// rest, with its iterations and stage times per step (reportTimings).
 func benchPyramidStep1(b *testing.B, base int) {
 	p := scenes.DefaultPyramidParams()
 	p.Base = base
 	b.ReportAllocs()
 	iters, pre := 0, 0
+	var sum stepper.Timings
 	for b.Loop() {
 		b.StopTimer()
 		w, err := scenes.Pyramid(p)
@@ -31,7 +35,9 @@ func benchPyramidStep1(b *testing.B, base int) {
 		require.NoError(b, err)
 		iters += st.Iterations
 		pre += st.PreSolveIterations
+		addTimings(&sum, st.Timings)
 	}
 	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
 	b.ReportMetric(float64(pre)/float64(b.N), "presolve-its/op")
+	reportTimings(b, sum)
 }

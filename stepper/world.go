@@ -68,9 +68,8 @@ type Settings struct {
 	// Solver solves each step's MLCP; nil means block pivoting, lcp.BPP.
 	Solver lcp.Solver
 	// Budget (iterations per step) caps Solver; 0 means its default.
-	// lcp.BPP's is 100 + 10 n for n rows; Stats.BudgetHit says it ran out.
-	// A step solved by island gives each island's solve the whole Budget
-	// (0: the default for the island's rows).
+	// lcp.BPP's is 100 + 10 n for n rows; each island's solve has the whole
+	// Budget. Stats.BudgetHit says it ran out.
 	Budget int
 	// Pick ranks the iterates to keep; 0 means errmeasure.Energy (Eq. 23).
 	// Also FB, Residual, Last and EnergyExact (Eq. 11's exact mass).
@@ -110,24 +109,16 @@ type Settings struct {
 	// wrapping the context's (package doc, Settings).
 	Context context.Context
 	// Observer sees every iterate of the step's main solve; nil means none.
-	// An lcp.Stopper can end the solve (package doc, Settings). When the
-	// step is solved by island, the islands then solve in turn, in island
-	// order, and Observer sees each island's iterates with
-	// World.LastProblem the island's sub-problem (package doc, Islands).
+	// An lcp.Stopper can end the solve; the islands then solve in turn and
+	// it sees each island's iterates (package doc, Settings and Islands).
 	Observer lcp.Observer
 	// Sleep puts resting islands to sleep; the zero value is off (every
 	// body is simulated every step). DefaultSettings turns it on with
 	// the default thresholds (Sleep; package doc, Sleeping).
 	Sleep Sleep
-	// SingleProblem solves each step's MLCP as one problem over every
-	// body; false, the default, solves each island (the bodies connected
-	// through rows, Stats.Islands) as its own MLCP, on up to GOMAXPROCS
-	// goroutines, with the same bits for any GOMAXPROCS. A is block
-	// diagonal by island, so both solve the same MLCP; by island one
-	// island's impact re-pivots only its own rows, each island keeps its
-	// own solver state, and the islands run in parallel (package doc,
-	// Islands). A world that is one island is solved the same way, with
-	// the same bits, either way.
+	// SingleProblem solves the MLCP as one problem; false, the default,
+	// solves each island (Stats.Islands) as its own, in parallel, with the
+	// same bits for any GOMAXPROCS (package doc, Islands).
 	SingleProblem bool
 }
 
@@ -188,7 +179,13 @@ func (s *Settings) Validate() error {
 // settingsError is Validate's error for field: a *body.FieldError of What
 // "settings".
 func settingsError(field string, value any, format string, args ...any) error {
-	return &num.FieldError{What: "settings", Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
+	return fieldError("settings", field, value, format, args...)
+}
+
+// fieldError is the package's error for one bad field of what: a
+// *body.FieldError whose message reads "what: field: reason".
+func fieldError(what, field string, value any, format string, args ...any) error {
+	return &num.FieldError{What: what, Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
 }
 
 // World holds bodies, constraints and settings, and steps them. Build it

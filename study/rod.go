@@ -3,7 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
-	"math"
+	"github.com/gorigid/gorigid/internal/num"
 
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
@@ -150,7 +150,7 @@ func Rod(ctx context.Context, _ Options) (*RodResult, error) {
 		)
 	}
 	for _, r := range rows {
-		if math.IsNaN(r.Value) || math.IsInf(r.Value, 0) {
+		if !num.Finite(r.Value) {
 			return nil, fmt.Errorf("rod: %s = %v", r.Quantity, r.Value)
 		}
 	}

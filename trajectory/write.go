@@ -3,8 +3,8 @@ package trajectory
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"io"
-	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -183,7 +183,7 @@ func appendFloat(b []byte, v float64) []byte { return strconv.AppendFloat(b, v, 
 // appendJSONFloat is appendFloat with null for NaN and ±Inf, which JSON
 // cannot hold.
 func appendJSONFloat(b []byte, v float64) []byte {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if !num.Finite(v) {
 		return append(b, "null"...)
 	}
 	return appendFloat(b, v)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"io"
 	"io/fs"
 	"math"
@@ -419,7 +420,7 @@ func (v *Viewer) metaJSON(trajName, sceneName string, reach []float64, fixed con
 	for i, body := 0, 0; i < len(tr.Poses); i, body = i+poseLen, (body+1)%tr.Bodies {
 		for k := 0; k < 3; k++ {
 			x := float64(tr.Poses[i+k])
-			if math.IsNaN(x) || math.IsInf(x, 0) {
+			if !num.Finite(x) {
 				continue
 			}
 			lo[k], hi[k] = math.Min(lo[k], x-reach[body]), math.Max(hi[k], x+reach[body])
@@ -456,7 +457,7 @@ func (v *Viewer) metaJSON(trajName, sceneName string, reach []float64, fixed con
 }
 
 func finiteOr0(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+	if !num.Finite(x) {
 		return 0
 	}
 	return x
@@ -593,7 +594,7 @@ func appendNext(b []byte, next int) []byte {
 
 // appendJSONFloat32 writes x's shortest float32 decimal, null if not finite.
 func appendJSONFloat32(b []byte, x float32) []byte {
-	if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
+	if f := float64(x); !num.Finite(f) {
 		return append(b, "null"...)
 	}
 	return strconv.AppendFloat(b, float64(x), 'g', -1, 32)
@@ -666,7 +667,7 @@ func (v *Viewer) serveStats(w http.ResponseWriter, r *http.Request) {
 // appendJSONFloat appends v's shortest round-trip decimal, null for NaN
 // and ±Inf, which JSON cannot hold.
 func appendJSONFloat(b []byte, v float64) []byte {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if !num.Finite(v) {
 		return append(b, "null"...)
 	}
 	return strconv.AppendFloat(b, v, 'g', -1, 64)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"io"
 	"math"
 	"strconv"
@@ -206,7 +207,7 @@ func (v intFlag) Set(s string) error {
 		return v.Value.Set(s)
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
+	if err != nil || !num.Finite(f) || f != math.Trunc(f) {
 		return errNotInteger
 	}
 	if math.Abs(f) >= 1<<63 {

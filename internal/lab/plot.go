@@ -3,6 +3,7 @@ package lab
 import (
 	"bytes"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"image/color"
 	"math"
 	"strconv"
@@ -77,7 +78,7 @@ func (lp *linePlot) png() ([]byte, error) {
 		xy := make(plotter.XYs, len(s.X))
 		for k := range s.X {
 			y := s.Y[k]
-			if math.IsNaN(y) || math.IsInf(y, 0) {
+			if !num.Finite(y) {
 				// Checked before the log floor, which would hide NaN and −Inf.
 				return nil, fmt.Errorf("plot %q: series %q: y[%d] = %v", lp.Title, s.Label, k, y)
 			}
@@ -207,7 +208,7 @@ func (lp *logPanel) plot() (*plot.Plot, error) {
 	for _, group := range [][]series{lp.Solid, lp.Dashed, lp.Thin} {
 		for _, s := range group {
 			for k, y := range s.Y {
-				if math.IsNaN(y) || math.IsInf(y, 0) {
+				if !num.Finite(y) {
 					return nil, fmt.Errorf("plot %q: series %q: y[%d] = %v", lp.Title, s.Label, k, y)
 				}
 				if y > 0 {

@@ -16,7 +16,9 @@ import (
 // offending value, and why. body.FieldError and contact.FieldError are
 // this type; body, contact, constraint rows and stepper.Settings return
 // it from Validate (joined with errors.Join where Validate reports every
-// field), so errors.As with a *body.FieldError finds any of them.
+// field), and package constraint's joint constructors and setters for
+// each bad argument, so errors.As with a *body.FieldError finds any of
+// them.
 type FieldError struct {
 	What   string // what the field belongs to: "body", "box", "pose", "settings", …
 	Name   string // the instance's name (a body's Name), "" if it has none

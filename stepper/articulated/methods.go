@@ -3,6 +3,7 @@ package articulated
 import (
 	"errors"
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 )
 
@@ -79,7 +80,7 @@ var ErrSingularMass = errors.New("articulated: mass matrix not positive definite
 func (t *tree) singular(col int, pivot float64) error {
 	cause := fmt.Sprintf("link %d's inertia is lost to rounding against the rest of the system "+
 		"(masses or inertias that differ by a factor of ~1e15 or more)", t.link[col])
-	if math.IsNaN(pivot) || math.IsInf(pivot, 0) {
+	if !num.Finite(pivot) {
 		cause = "a non-finite quantity in the state, Tau or Forces, or an overflow"
 	}
 	return fmt.Errorf("%w at column %d (%s; pivot %g): likely cause: %s",

@@ -2,6 +2,7 @@ package articulated
 
 import (
 	"fmt"
+	"github.com/gorigid/gorigid/internal/num"
 	"math"
 
 	"github.com/gorigid/gorigid/errmeasure"
@@ -326,7 +327,7 @@ func (s *System) checkState() error {
 			return fmt.Errorf("%s: has %d entries, the model has %d coordinates", v.name, len(v.x), n)
 		}
 		for i, x := range v.x {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
+			if !num.Finite(x) {
 				return fmt.Errorf("%s[%d]: not finite (%v) at t = %g s", v.name, i, x, s.Time)
 			}
 		}
@@ -341,7 +342,7 @@ func (s *System) checkForces(name string, f []PointForce) error {
 			return fmt.Errorf("%s[%d].Link: %d refers to no link (0…%d)", name, i, pf.Link, s.t.nb-1)
 		}
 		for _, x := range [...]float64{pf.Point[0], pf.Point[1], pf.F[0], pf.F[1]} {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
+			if !num.Finite(x) {
 				return fmt.Errorf("%s[%d]: Point and F must be finite, got Point = %v, F = %v", name, i, pf.Point, pf.F)
 			}
 		}
