@@ -2,6 +2,7 @@ package lcp_test
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/gorigid/gorigid/lcp"
@@ -127,4 +128,52 @@ func loopIterations(b *testing.B, op func() int) {
 		iters += op()
 	}
 	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+}
+
+// A full numeric factorization of a settled pyramid's K̃ (496 bricks:
+// 17 112 constraint rows, 2 976 body velocities) for the face of its last
+// solve, by supernodes and by up-looking rows.
+func BenchmarkKKTFactor(b *testing.B) {
+	p := scenes.DefaultPyramidParams()
+	p.Base = 31
+	w, err := scenes.Pyramid(p)
+	require.NoError(b, err)
+	for i := 0; i < 5; i++ {
+		_, err := w.Step()
+		require.NoError(b, err)
+	}
+	prob := w.LastProblem()
+	var res lcp.Result
+	s := &lcp.BPP{}
+	lcp.KKTPath(s, 1)
+	require.NoError(b, s.Solve(&res, prob, lcp.Settings{}))
+	for _, m := range []struct {
+		name  string
+		force int8
+	}{{"supernodal", 1}, {"uplooking", -1}} {
+		refactor, solve, flops := lcp.KKTFactor(prob, res.States, m.force)
+		b.Run("factor/"+m.name, func(b *testing.B) {
+			b.ReportAllocs()
+			runtime.LockOSThread()
+			c0 := lcp.ThreadCPU()
+			for b.Loop() {
+				if !refactor() {
+					b.Fatal("factorization failed")
+				}
+			}
+			b.ReportMetric(float64(lcp.ThreadCPU()-c0)/float64(b.N), "cpu-ns/op")
+			runtime.UnlockOSThread()
+			b.ReportMetric(float64(flops), "flops")
+		})
+		b.Run("solve/"+m.name, func(b *testing.B) {
+			b.ReportAllocs()
+			runtime.LockOSThread()
+			c0 := lcp.ThreadCPU()
+			for b.Loop() {
+				solve()
+			}
+			b.ReportMetric(float64(lcp.ThreadCPU()-c0)/float64(b.N), "cpu-ns/op")
+			runtime.UnlockOSThread()
+		})
+	}
 }

@@ -12,3 +12,38 @@ func KKTStats(s *BPP) (solves, fallbacks, refine, kFlops, dFlops int) {
 	g := &s.kkt
 	return g.solves, g.fallbacks, g.refineIts, g.kFlops, g.dFlops
 }
+
+// KKTFactor returns a full numeric refactorization of p's K̃ (p.KKT, A's
+// diagonal, no shift) for the free set of states, by supernodes (force 1)
+// or by up-looking rows (−1), and the pattern's structural flops; for
+// BenchmarkKKTFactor, with a solve by the factor.
+func KKTFactor(p *Problem, states []State, force int8) (refactor func() bool, solve func(), flops int) {
+	a := p.A.(*Sparse)
+	diag := make([]float64, a.n)
+	for i := range diag {
+		diag[i] = a.At(i, i)
+	}
+	g := &kktLDL{}
+	g.f.snForce, g.f.noModify = force, true
+	g.build(p.KKT, diag, 0)
+	st := make([]State, g.k.n)
+	copy(st, states)
+	refactor = func() bool {
+		g.f.valid = false
+		return g.f.factor(&g.k, st)
+	}
+	refactor()
+	x := make([]float64, len(g.f.free))
+	solve = func() {
+		for i := range x {
+			x[i] = 1
+		}
+		g.f.solveDirect(x)
+	}
+	return refactor, solve, g.f.symFlops
+}
+
+// ThreadCPU returns the calling thread's CPU time in nanoseconds (0 where
+// the platform does not say): the benchmarks' cpu-ns/op, which the other
+// processes on a loaded machine move much less than the wall clock.
+func ThreadCPU() int64 { return threadCPU() }

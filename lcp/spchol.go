@@ -162,6 +162,22 @@ type sparseLDL struct {
 	// snEnd, when set (see rowBlocked), is the last column of each
 	// column's supernode.
 	snEnd []int32
+	// sn: the pattern is factored by supernodes (see spchol_snode.go and
+	// useSupernodes; snForce > 0 forces it, < 0 forbids it: tests). The
+	// partition (snStart, snOf), each supernode's updating supernodes
+	// (snUpdPtr, snUpd), C's lower triangle by columns (ctp, ctr, ctslot)
+	// and the dense workspaces.
+	sn            bool
+	snForce       int8
+	snStart, snOf []int32
+	snUpdPtr      []int
+	snUpd         []int32
+	ctp           []int
+	ctr, ctslot   []int32
+	snW, snY      []float64
+	snRel, snU    []int32
+	snOff         []int
+	snFree        []bool
 	// symFlops is the structural flop count of a full factorization of
 	// the pattern (Σ_j c_j(c_j−1)/2 over the column counts c_j of L), set
 	// by the symbolic analysis: the up-looking solves' multiply-adds when
@@ -564,6 +580,11 @@ func (f *sparseLDL) storage() {
 	f.patKept = false
 	f.rs = growInt(f.rs, n+1)
 	f.supernodes()
+	f.sn = f.useSupernodes()
+	if f.sn {
+		f.structure()
+		f.snodes()
+	}
 	f.sized = true
 }
 
@@ -579,6 +600,12 @@ func (f *sparseLDL) numeric(n int, full bool) bool {
 	clear(f.y)
 	for k := range f.flag {
 		f.flag[k] = -1 // the marks of the symbolic phase are stale
+	}
+	if f.sn {
+		if full {
+			f.recompute = n
+		}
+		return f.numericSN(full)
 	}
 	if full {
 		f.recompute = n
@@ -1012,6 +1039,13 @@ func (f *sparseLDL) solveDirect(x []float64) {
 	clear(xp)
 	for k, i := range f.free {
 		xp[f.ploc[i]] = x[k]
+	}
+	if f.sn {
+		f.solveSN(xp)
+		for k, i := range f.free {
+			x[k] = xp[f.ploc[i]]
+		}
+		return
 	}
 	for j := 0; j < n; j++ {
 		xj := xp[j]
