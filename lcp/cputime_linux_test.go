@@ -2,12 +2,11 @@ package lcp
 
 import "syscall"
 
-// threadCPU returns the calling thread's user and system CPU time
-// (getrusage RUSAGE_THREAD) in nanoseconds.
-func threadCPU() int64 {
-	const rusageThread = 1
+// processCPU returns the process's user and system CPU time (getrusage
+// RUSAGE_SELF: every thread, the runtime's included) in nanoseconds.
+func processCPU() int64 {
 	var ru syscall.Rusage
-	if syscall.Getrusage(rusageThread, &ru) != nil {
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()

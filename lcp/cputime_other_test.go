@@ -2,5 +2,5 @@
 
 package lcp
 
-// threadCPU returns 0: the thread's CPU time is read on Linux only.
-func threadCPU() int64 { return 0 }
+// processCPU returns 0: the process's CPU time is read on Linux only.
+func processCPU() int64 { return 0 }

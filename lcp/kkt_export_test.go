@@ -43,7 +43,11 @@ func KKTFactor(p *Problem, states []State, force int8) (refactor func() bool, so
 	return refactor, solve, g.f.symFlops
 }
 
-// ThreadCPU returns the calling thread's CPU time in nanoseconds (0 where
-// the platform does not say): the benchmarks' cpu-ns/op, which the other
+// ProcessCPU returns the process's CPU time in nanoseconds (0 where the
+// platform does not say): the benchmarks' cpu-ns/op, which the other
 // processes on a loaded machine move much less than the wall clock.
-func ThreadCPU() int64 { return threadCPU() }
+func ProcessCPU() int64 { return processCPU() }
+
+// KKTSupernodes forces K̃'s factor of s by supernodes (force 1), by
+// up-looking rows (−1), or lets its flops choose (0).
+func KKTSupernodes(s *BPP, force int8) { s.kkt.f.snForce = force }

@@ -44,7 +44,10 @@ import (
 // the descendants of k in the elimination tree. A banded matrix of
 // bandwidth b factors in O(b² n), a chain's block-tridiagonal A in O(n).
 // The quasi-definite K̃ of kktLDL, whose body velocities form supernodes,
-// computes its rows a supernode's run of columns at a time (rowBlocked).
+// computes its rows a supernode's run of columns at a time (rowBlocked);
+// from supernodalFlops on it is factored by supernodes instead, left-looking
+// with dense kernels on the same column storage (numericSN), its
+// substitutions by supernodes too (solveSN).
 //
 // Partial refactorization. Row k of L and d_k depend only on row k of C
 // and on the rows of L of k's descendants. So when C changes in a set S of
@@ -53,7 +56,8 @@ import (
 // values of A change the rows they touch), only the rows of S and of their
 // ancestors in the elimination tree are recomputed, with the same
 // operations in the same order as a factorization from scratch, so the
-// factor is bit for bit the one a full refactorization would give. A BPP
+// factor is bit for bit the one a full refactorization would give (the
+// supernodal factorization keeps this too: see numericSN). A BPP
 // iteration that moves a few indices recomputes the paths from them to the
 // root, and one that only moves the proximal centre (same F, same A)
 // recomputes nothing. A changed shift, a new pattern or a failed pivot

@@ -331,10 +331,11 @@ func (f *sparseLDL) numericSN(full bool) bool {
 						v3 += lx[o+q3] * y
 					}
 				}
-				for i, v := range [4]float64{v0, v1, v2, v3} {
-					q := int(us[k+i])
-					colj[q-jc-1] = (W[q] - v) / dj
-				}
+				q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
+				colj[q0-jc-1] = (W[q0] - v0) / dj
+				colj[q1-jc-1] = (W[q1] - v1) / dj
+				colj[q2-jc-1] = (W[q2] - v2) / dj
+				colj[q3-jc-1] = (W[q3] - v3) / dj
 			}
 			for ; k < len(us); k++ {
 				q := int(us[k])
@@ -591,6 +592,20 @@ func (f *sparseLDL) solveSN(xp []float64) {
 	for s := 0; s < ns; s++ {
 		s0, s1 := int(f.snStart[s]), int(f.snStart[s+1])-1
 		nj := s1 - s0 + 1
+		if nj == 1 {
+			// One column (a constraint row of K̃): by the column.
+			xj := xp[s0]
+			if xj == 0 {
+				continue
+			}
+			lo, hi := f.lp[s0], f.lp[s0+1]
+			idx, val := f.li[lo:hi], lx[lo:hi]
+			val = val[:len(idx)]
+			for t, r := range idx {
+				xp[r] -= val[t] * xj
+			}
+			continue
+		}
 		for jc := 0; jc < nj; jc++ {
 			xj := xp[s0+jc]
 			if xj == 0 {
@@ -643,6 +658,17 @@ func (f *sparseLDL) solveSN(xp []float64) {
 	for s := ns - 1; s >= 0; s-- {
 		s0, s1 := int(f.snStart[s]), int(f.snStart[s+1])-1
 		nj := s1 - s0 + 1
+		if nj == 1 {
+			lo, hi := f.lp[s0], f.lp[s0+1]
+			idx, val := f.li[lo:hi], lx[lo:hi]
+			val = val[:len(idx)]
+			v := xp[s0]
+			for t, r := range idx {
+				v -= val[t] * xp[r]
+			}
+			xp[s0] = v
+			continue
+		}
 		R := f.li[f.lp[s1]:f.lp[s1+1]]
 		xb = xb[:len(R)]
 		for u, r := range R {

@@ -248,3 +248,34 @@ func BenchmarkSparseLDLFactor(b *testing.B) {
 		})
 	}
 }
+
+// Row modifications (indices entering and leaving F) on a supernodal
+// factor, through the up-looking rows of the same storage, solve A_FF
+// x = r as a factorization from scratch does, to 1e-9 of max|x| (the
+// tolerance of TestSparseLDLModify's runs: a compliant block's condition
+// times the modifications' rounding).
+func TestSupernodalModify(t *testing.T) {
+	rng := rand.New(rand.NewPCG(77, 78))
+	_, a, state := compliantWall(rng, 8, 6, 160, 3)
+	n := a.n
+	inc := sparseLDL{minModify: 1, snForce: 1}
+	require.True(t, inc.factor(a, state))
+	require.True(t, inc.sn)
+	modified := 0
+	for trial := 0; trial < 30; trial++ {
+		for m := 0; m < 1+rng.IntN(3); m++ {
+			i := rng.IntN(n)
+			if state[i] == Free {
+				state[i] = AtLower
+			} else {
+				state[i] = Free
+			}
+		}
+		require.True(t, inc.factor(a, state), "trial %d", trial)
+		if inc.modifyOps > 0 {
+			modified++
+		}
+		require.True(t, agreesWithScratch(t, rng, &inc, a, state, 1e-9, fmt.Sprintf("trial %d", trial)))
+	}
+	assert.Greater(t, modified, 10, "modifications, not refactorizations")
+}
