@@ -155,7 +155,8 @@ func BenchmarkKKTFactor(b *testing.B) {
 		name  string
 		force int8
 	}{{"supernodal", 1}, {"uplooking", -1}} {
-		refactor, solve, flops := lcp.KKTFactor(prob, res.States, m.force)
+		refactor, solve, flops, shape := lcp.KKTFactor(prob, res.States, m.force)
+		b.Logf("%s: %s", m.name, shape)
 		b.Run("factor/"+m.name, func(b *testing.B) {
 			b.ReportAllocs()
 			c0 := lcp.ProcessCPU()

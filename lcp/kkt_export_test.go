@@ -1,5 +1,7 @@
 package lcp
 
+import "fmt"
+
 // KKTPath forces the face solves of s with a Problem.KKT through the
 // body-space factorization (mode 1), the dual (2), or lets the flops choose
 // (0); for the tests of package lcp_test.
@@ -17,7 +19,7 @@ func KKTStats(s *BPP) (solves, fallbacks, refine, kFlops, dFlops int) {
 // diagonal, no shift) for the free set of states, by supernodes (force 1)
 // or by up-looking rows (−1), and the pattern's structural flops; for
 // BenchmarkKKTFactor, with a solve by the factor.
-func KKTFactor(p *Problem, states []State, force int8) (refactor func() bool, solve func(), flops int) {
+func KKTFactor(p *Problem, states []State, force int8) (refactor func() bool, solve func(), flops int, shape string) {
 	a := p.A.(*Sparse)
 	diag := make([]float64, a.n)
 	for i := range diag {
@@ -40,7 +42,33 @@ func KKTFactor(p *Problem, states []State, force int8) (refactor func() bool, so
 		}
 		g.f.solveDirect(x)
 	}
-	return refactor, solve, g.f.symFlops
+	return refactor, solve, g.f.symFlops, snShape(&g.f)
+}
+
+// snShape describes f's supernodes: how many there are, how many have one
+// column, the widest, and the updating pairs (T, S) whose T has one
+// column (see numericSN).
+func snShape(f *sparseLDL) string {
+	if !f.sn {
+		return "no supernodes"
+	}
+	ns := len(f.snStart) - 1
+	one, widest, pairs1 := 0, 0, 0
+	for s := 0; s < ns; s++ {
+		w := int(f.snStart[s+1] - f.snStart[s])
+		widest = max(widest, w)
+		if w == 1 {
+			one++
+		}
+		for p := f.snUpdPtr[s]; p < f.snUpdPtr[s+1]; p++ {
+			t := f.snUpd[3*p]
+			if f.snStart[t+1]-f.snStart[t] == 1 {
+				pairs1++
+			}
+		}
+	}
+	return fmt.Sprintf("%d columns, %d supernodes (%d of one column, widest %d), %d updating pairs, %d from one column",
+		len(f.perm), ns, one, widest, f.snUpdPtr[ns], pairs1)
 }
 
 // ProcessCPU returns the process's CPU time in nanoseconds (0 where the

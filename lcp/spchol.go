@@ -707,7 +707,7 @@ func (f *sparseLDL) endRow(k int, full bool, dk, akk float64, flops, cols int) b
 func (f *sparseLDL) reach(k int, full bool) int {
 	n := len(f.perm)
 	cx := f.cxOld
-	y, pat, parent, flag := f.y, f.pat, f.parent, f.flag
+	y, pat := f.y, f.pat
 	if f.patKept && !full {
 		for p := f.cp[k]; p < f.cp[k+1]; p++ {
 			y[f.ci[p]] += cx[p]
@@ -718,11 +718,29 @@ func (f *sparseLDL) reach(k int, full bool) int {
 		f.top = top
 		return top
 	}
+	for p := f.cp[k]; p < f.cp[k+1]; p++ {
+		y[f.ci[p]] += cx[p]
+	}
+	top := f.treeReach(k)
+	f.top = top
+	if full {
+		rs := f.rs[k]
+		f.rs[k+1] = rs + (n - top)
+		copy(f.rcol[rs:f.rs[k+1]], pat[top:n])
+	}
+	return top
+}
+
+// treeReach leaves the pattern of row k of L, the reach of row k of C's
+// columns in the elimination tree, in topological order on the stack
+// pat[top:n], and returns top; flag marks the columns visited for k.
+func (f *sparseLDL) treeReach(k int) int {
+	n := len(f.perm)
+	pat, parent, flag := f.pat, f.parent, f.flag
 	top := n
 	flag[k] = int32(k)
 	for p := f.cp[k]; p < f.cp[k+1]; p++ {
 		i := f.ci[p]
-		y[i] += cx[p]
 		ln := 0
 		for ; flag[i] != int32(k); i = parent[i] {
 			pat[ln] = i
@@ -734,12 +752,6 @@ func (f *sparseLDL) reach(k int, full bool) int {
 			ln--
 			pat[top] = pat[ln]
 		}
-	}
-	f.top = top
-	if full {
-		rs := f.rs[k]
-		f.rs[k+1] = rs + (n - top)
-		copy(f.rcol[rs:f.rs[k+1]], pat[top:n])
 	}
 	return top
 }

@@ -56,7 +56,7 @@ func (f *sparseLDL) useSupernodes() bool {
 func (f *sparseLDL) structure() {
 	n := len(f.perm)
 	f.pat = growInt32(f.pat, n)
-	parent, flag, pat := f.parent, f.flag, f.pat
+	flag, pat := f.flag, f.pat
 	for k := range flag {
 		flag[k] = -1
 	}
@@ -67,22 +67,7 @@ func (f *sparseLDL) structure() {
 	f.rs[0] = 0
 	f.fullFlops = 0
 	for k := 0; k < n; k++ {
-		top := n
-		flag[k] = int32(k)
-		for p := f.cp[k]; p < f.cp[k+1]; p++ {
-			i := f.ci[p]
-			ln := 0
-			for ; flag[i] != int32(k); i = parent[i] {
-				pat[ln] = i
-				ln++
-				flag[i] = int32(k)
-			}
-			for ln > 0 {
-				top--
-				ln--
-				pat[top] = pat[ln]
-			}
-		}
+		top := f.treeReach(k)
 		rs := f.rs[k]
 		f.rs[k+1] = rs + (n - top)
 		flops, cols := 0, 0
