@@ -11,7 +11,8 @@ import (
 )
 
 // Steady steps of the brick wall and pyramid with the face solves forced
-// through the body-space factorization (path=kkt) or the dual one
+// through the body-space factorization (path=kkt; path=kkt-uplooking with
+// K̃ factored by up-looking rows instead of supernodes) or the dual one
 // (path=dual): the world settles with the KKT path (fast), then steps with
 // the path under test, reporting BPP iterations per step.
 func BenchmarkKKTPaths(b *testing.B) {
@@ -43,7 +44,8 @@ func BenchmarkKKTPaths(b *testing.B) {
 		for _, path := range []struct {
 			name string
 			mode int8
-		}{{"kkt", 1}, {"dual", 2}} {
+			sn   int8
+		}{{"kkt", 1, 0}, {"kkt-uplooking", 1, -1}, {"dual", 2, 0}} {
 			b.Run(fmt.Sprintf("%s/path=%s", sc.name, path.name), func(b *testing.B) {
 				w, err := sc.build()
 				require.NoError(b, err)
@@ -56,6 +58,7 @@ func BenchmarkKKTPaths(b *testing.B) {
 				}
 				s := &lcp.BPP{}
 				lcp.KKTPath(s, path.mode)
+				lcp.KKTSupernodes(s, path.sn)
 				w.Settings.Solver = s
 				_, err = w.Step() // the path's first factorization
 				require.NoError(b, err)
@@ -119,12 +122,59 @@ func BenchmarkKKTSolve(b *testing.B) {
 }
 
 // loopIterations times op once per b.Loop iteration, reporting
-// allocations and op's BPP iterations per op.
+// allocations, the process's CPU time and op's BPP iterations per op.
 func loopIterations(b *testing.B, op func() int) {
 	b.ReportAllocs()
 	iters := 0
+	c0 := lcp.ProcessCPU()
 	for b.Loop() {
 		iters += op()
 	}
+	b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+}
+
+// A full numeric factorization of a settled pyramid's K̃ (496 bricks:
+// 17 112 constraint rows, 2 976 body velocities) for the face of its last
+// solve, by supernodes and by up-looking rows.
+func BenchmarkKKTFactor(b *testing.B) {
+	p := scenes.DefaultPyramidParams()
+	p.Base = 31
+	w, err := scenes.Pyramid(p)
+	require.NoError(b, err)
+	for i := 0; i < 5; i++ {
+		_, err := w.Step()
+		require.NoError(b, err)
+	}
+	prob := w.LastProblem()
+	var res lcp.Result
+	s := &lcp.BPP{}
+	lcp.KKTPath(s, 1)
+	require.NoError(b, s.Solve(&res, prob, lcp.Settings{}))
+	for _, m := range []struct {
+		name  string
+		force int8
+	}{{"supernodal", 1}, {"uplooking", -1}} {
+		refactor, solve, flops, shape := lcp.KKTFactor(prob, res.States, m.force)
+		b.Logf("%s: %s", m.name, shape)
+		b.Run("factor/"+m.name, func(b *testing.B) {
+			b.ReportAllocs()
+			c0 := lcp.ProcessCPU()
+			for b.Loop() {
+				if !refactor() {
+					b.Fatal("factorization failed")
+				}
+			}
+			b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(flops), "flops")
+		})
+		b.Run("solve/"+m.name, func(b *testing.B) {
+			b.ReportAllocs()
+			c0 := lcp.ProcessCPU()
+			for b.Loop() {
+				solve()
+			}
+			b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
 }

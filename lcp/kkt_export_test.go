@@ -1,5 +1,7 @@
 package lcp
 
+import "fmt"
+
 // KKTPath forces the face solves of s with a Problem.KKT through the
 // body-space factorization (mode 1), the dual (2), or lets the flops choose
 // (0); for the tests of package lcp_test.
@@ -12,3 +14,68 @@ func KKTStats(s *BPP) (solves, fallbacks, refine, kFlops, dFlops int) {
 	g := &s.kkt
 	return g.solves, g.fallbacks, g.refineIts, g.kFlops, g.dFlops
 }
+
+// KKTFactor returns a full numeric refactorization of p's K̃ (p.KKT, A's
+// diagonal, no shift) for the free set of states, by supernodes (force 1)
+// or by up-looking rows (−1), and the pattern's structural flops; for
+// BenchmarkKKTFactor, with a solve by the factor.
+func KKTFactor(p *Problem, states []State, force int8) (refactor func() bool, solve func(), flops int, shape string) {
+	a := p.A.(*Sparse)
+	diag := make([]float64, a.n)
+	for i := range diag {
+		diag[i] = a.At(i, i)
+	}
+	g := &kktLDL{}
+	g.f.snForce, g.f.noModify = force, true
+	g.build(p.KKT, diag, 0)
+	st := make([]State, g.k.n)
+	copy(st, states)
+	refactor = func() bool {
+		g.f.valid = false
+		return g.f.factor(&g.k, st)
+	}
+	refactor()
+	x := make([]float64, len(g.f.free))
+	solve = func() {
+		for i := range x {
+			x[i] = 1
+		}
+		g.f.solveDirect(x)
+	}
+	return refactor, solve, g.f.symFlops, snShape(&g.f)
+}
+
+// snShape describes f's supernodes: how many there are, how many have one
+// column, the widest, and the updating pairs (T, S) whose T has one
+// column (see numericSN).
+func snShape(f *sparseLDL) string {
+	if !f.sn {
+		return "no supernodes"
+	}
+	ns := len(f.snStart) - 1
+	one, widest, pairs1 := 0, 0, 0
+	for s := 0; s < ns; s++ {
+		w := int(f.snStart[s+1] - f.snStart[s])
+		widest = max(widest, w)
+		if w == 1 {
+			one++
+		}
+		for p := f.snUpdPtr[s]; p < f.snUpdPtr[s+1]; p++ {
+			t := f.snUpd[3*p]
+			if f.snStart[t+1]-f.snStart[t] == 1 {
+				pairs1++
+			}
+		}
+	}
+	return fmt.Sprintf("%d columns, %d supernodes (%d of one column, widest %d), %d updating pairs, %d from one column",
+		len(f.perm), ns, one, widest, f.snUpdPtr[ns], pairs1)
+}
+
+// ProcessCPU returns the process's CPU time in nanoseconds (0 where the
+// platform does not say): the benchmarks' cpu-ns/op, which the other
+// processes on a loaded machine move much less than the wall clock.
+func ProcessCPU() int64 { return processCPU() }
+
+// KKTSupernodes forces K̃'s factor of s by supernodes (force 1), by
+// up-looking rows (−1), or lets its flops choose (0).
+func KKTSupernodes(s *BPP, force int8) { s.kkt.f.snForce = force }

@@ -4,10 +4,11 @@ package lcp
 // 0), whose body velocities form supernodes of six columns and more: runs
 // of columns j, j+1, … with parent(j) = j+1 and c_j = c_{j+1} + 1, so that
 // column j's rows below the run are those of the run's last column. The
-// dual's factor (negBelow = 0) keeps the scalar row and snEnd nil.
+// dual's factor (negBelow = 0) keeps the scalar row and snEnd nil, unless
+// a test forces supernodes (snForce).
 func (f *sparseLDL) supernodes() {
 	n := len(f.perm)
-	if f.negBelow == 0 {
+	if f.negBelow == 0 && f.snForce <= 0 {
 		f.snEnd = nil
 		return
 	}

@@ -44,7 +44,10 @@ import (
 // the descendants of k in the elimination tree. A banded matrix of
 // bandwidth b factors in O(b² n), a chain's block-tridiagonal A in O(n).
 // The quasi-definite K̃ of kktLDL, whose body velocities form supernodes,
-// computes its rows a supernode's run of columns at a time (rowBlocked).
+// computes its rows a supernode's run of columns at a time (rowBlocked);
+// from supernodalFlops on it is factored by supernodes instead, left-looking
+// with dense kernels on the same column storage (numericSN), its
+// substitutions by supernodes too (solveSN).
 //
 // Partial refactorization. Row k of L and d_k depend only on row k of C
 // and on the rows of L of k's descendants. So when C changes in a set S of
@@ -53,7 +56,8 @@ import (
 // values of A change the rows they touch), only the rows of S and of their
 // ancestors in the elimination tree are recomputed, with the same
 // operations in the same order as a factorization from scratch, so the
-// factor is bit for bit the one a full refactorization would give. A BPP
+// factor is bit for bit the one a full refactorization would give (the
+// supernodal factorization keeps this too: see numericSN). A BPP
 // iteration that moves a few indices recomputes the paths from them to the
 // root, and one that only moves the proximal centre (same F, same A)
 // recomputes nothing. A changed shift, a new pattern or a failed pivot
@@ -162,6 +166,22 @@ type sparseLDL struct {
 	// snEnd, when set (see rowBlocked), is the last column of each
 	// column's supernode.
 	snEnd []int32
+	// sn: the pattern is factored by supernodes (see spchol_snode.go and
+	// useSupernodes; snForce > 0 forces it, < 0 forbids it: tests). The
+	// partition (snStart, snOf), each supernode's updating supernodes
+	// (snUpdPtr, snUpd), C's lower triangle by columns (ctp, ctr, ctslot)
+	// and the dense workspaces.
+	sn            bool
+	snForce       int8
+	snStart, snOf []int32
+	snUpdPtr      []int
+	snUpd         []int32
+	ctp           []int
+	ctr, ctslot   []int32
+	snW, snY      []float64
+	snRel, snU    []int32
+	snOff         []int
+	snFree        []bool
 	// symFlops is the structural flop count of a full factorization of
 	// the pattern (Σ_j c_j(c_j−1)/2 over the column counts c_j of L), set
 	// by the symbolic analysis: the up-looking solves' multiply-adds when
@@ -564,6 +584,11 @@ func (f *sparseLDL) storage() {
 	f.patKept = false
 	f.rs = growInt(f.rs, n+1)
 	f.supernodes()
+	f.sn = f.useSupernodes()
+	if f.sn {
+		f.structure()
+		f.snodes()
+	}
 	f.sized = true
 }
 
@@ -579,6 +604,12 @@ func (f *sparseLDL) numeric(n int, full bool) bool {
 	clear(f.y)
 	for k := range f.flag {
 		f.flag[k] = -1 // the marks of the symbolic phase are stale
+	}
+	if f.sn {
+		if full {
+			f.recompute = n
+		}
+		return f.numericSN(full)
 	}
 	if full {
 		f.recompute = n
@@ -676,7 +707,7 @@ func (f *sparseLDL) endRow(k int, full bool, dk, akk float64, flops, cols int) b
 func (f *sparseLDL) reach(k int, full bool) int {
 	n := len(f.perm)
 	cx := f.cxOld
-	y, pat, parent, flag := f.y, f.pat, f.parent, f.flag
+	y, pat := f.y, f.pat
 	if f.patKept && !full {
 		for p := f.cp[k]; p < f.cp[k+1]; p++ {
 			y[f.ci[p]] += cx[p]
@@ -687,11 +718,29 @@ func (f *sparseLDL) reach(k int, full bool) int {
 		f.top = top
 		return top
 	}
+	for p := f.cp[k]; p < f.cp[k+1]; p++ {
+		y[f.ci[p]] += cx[p]
+	}
+	top := f.treeReach(k)
+	f.top = top
+	if full {
+		rs := f.rs[k]
+		f.rs[k+1] = rs + (n - top)
+		copy(f.rcol[rs:f.rs[k+1]], pat[top:n])
+	}
+	return top
+}
+
+// treeReach leaves the pattern of row k of L, the reach of row k of C's
+// columns in the elimination tree, in topological order on the stack
+// pat[top:n], and returns top; flag marks the columns visited for k.
+func (f *sparseLDL) treeReach(k int) int {
+	n := len(f.perm)
+	pat, parent, flag := f.pat, f.parent, f.flag
 	top := n
 	flag[k] = int32(k)
 	for p := f.cp[k]; p < f.cp[k+1]; p++ {
 		i := f.ci[p]
-		y[i] += cx[p]
 		ln := 0
 		for ; flag[i] != int32(k); i = parent[i] {
 			pat[ln] = i
@@ -703,12 +752,6 @@ func (f *sparseLDL) reach(k int, full bool) int {
 			ln--
 			pat[top] = pat[ln]
 		}
-	}
-	f.top = top
-	if full {
-		rs := f.rs[k]
-		f.rs[k+1] = rs + (n - top)
-		copy(f.rcol[rs:f.rs[k+1]], pat[top:n])
 	}
 	return top
 }
@@ -1012,6 +1055,13 @@ func (f *sparseLDL) solveDirect(x []float64) {
 	clear(xp)
 	for k, i := range f.free {
 		xp[f.ploc[i]] = x[k]
+	}
+	if f.sn {
+		f.solveSN(xp)
+		for k, i := range f.free {
+			x[k] = xp[f.ploc[i]]
+		}
+		return
 	}
 	for j := 0; j < n; j++ {
 		xj := xp[j]

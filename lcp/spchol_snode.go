@@ -1,0 +1,686 @@
+package lcp
+
+// Supernodal numeric factorization (Ng and Peyton, "Block sparse Cholesky
+// algorithms on advanced uniprocessor computers", SIAM J. Sci. Comput.
+// 14(5), 1993: left-looking, a supernode at a time).
+//
+// A supernode S is a run of columns s0 … s1 of L, each the parent of the
+// one before in the elimination tree, with column c's rows below the
+// diagonal c+1 … s1 followed by R_S, the rows of column s1 (snEnd's
+// chains, cut at snMaxCols). In the column storage of L (lp, li, lx),
+// column c's entry in S's local row q (q < nj for the rows of S itself,
+// nj + u for R_S[u]) therefore sits at lp[c] + q − (c − s0) − 1: the block
+// L[S ∪ R_S, S] is a dense trapezoid.
+//
+// Column block S is computed from C's columns S, minus the update
+// L[·, T] D_T L[S, T]ᵀ of every earlier supernode T whose rows reach S (in
+// ascending order of T), minus the updates of S's own earlier columns,
+// then divided by the pivots. Every entry's arithmetic is fixed by the
+// pattern and the free set: C's value, then per updating supernode one
+// sum over its free columns in column order, then one sum over S's own
+// free columns, then the division. So a partial refactorization, which
+// computes only the entries in dirty rows (those whose row of C changed,
+// and their ancestors: see factor), gives the bits of a full one. Rows and
+// columns outside F are exact zeros with unit pivots and cost nothing.
+//
+// The row modifications (modify) and the up-looking rows they compute
+// (rowBlocked) work on the same storage: the row patterns (rcol, rslot)
+// are computed symbolically (structure) rather than by a first
+// up-looking factorization.
+
+// snMaxCols bounds a supernode's columns: the dense workspace is
+// (rows of S and R_S) × snMaxCols.
+const snMaxCols = 64
+
+// supernodalFlops is the structural flop count of a full factorization
+// from which a quasi-definite K̃ is factored by supernodes: about a
+// millisecond of up-looking rows (the threshold of row modifications).
+// Below it the up-looking rows stay, with their bits.
+const supernodalFlops = minModifyFlops
+
+// useSupernodes reports whether the analysed pattern is factored by
+// supernodes: a quasi-definite K̃ (snEnd set) of at least supernodalFlops,
+// or as f.snForce asks (tests).
+func (f *sparseLDL) useSupernodes() bool {
+	if f.snEnd == nil || f.snForce < 0 {
+		return false
+	}
+	return f.snForce > 0 || f.symFlops >= supernodalFlops
+}
+
+// structure computes, from the elimination tree and C's pattern alone, what
+// a first full up-looking factorization records: each row's pattern of L
+// in the order reach visits it (rcol, rs), its entries' slots (rslot) and
+// L's row indices (li), the rows' structural flops (rowFlops, rowLen) and
+// their sum (fullFlops).
+func (f *sparseLDL) structure() {
+	n := len(f.perm)
+	f.pat = growInt32(f.pat, n)
+	flag, pat := f.flag, f.pat
+	for k := range flag {
+		flag[k] = -1
+	}
+	next := f.cw[:n] // the next free slot of each column
+	for c := 0; c < n; c++ {
+		next[c] = 0
+	}
+	f.rs[0] = 0
+	f.fullFlops = 0
+	for k := 0; k < n; k++ {
+		top := f.treeReach(k)
+		rs := f.rs[k]
+		f.rs[k+1] = rs + (n - top)
+		flops, cols := 0, 0
+		for t, c := range pat[top:n] {
+			p := f.lp[c] + int(next[c])
+			next[c]++
+			f.rcol[rs+t] = c
+			f.rslot[rs+t] = int32(p)
+			f.li[p] = int32(k)
+			flops += p - f.lp[c]
+			cols += f.lp[c+1] - f.lp[c]
+		}
+		f.rowFlops[k], f.rowLen[k] = flops, cols
+		f.fullFlops += flops
+	}
+	for k := range flag {
+		flag[k] = -1
+	}
+	f.patKept = true
+}
+
+// snodes partitions the columns into supernodes (snStart, snOf), lists
+// for each supernode S the earlier ones whose rows reach it, ascending
+// (snUpd[snUpdPtr[S]:snUpdPtr[S+1]], with the positions in R_T of the
+// first row in S and of the first row after S), builds C's lower triangle
+// by columns (ctp, ctr, ctslot) and sizes the workspaces.
+func (f *sparseLDL) snodes() {
+	n := len(f.perm)
+	f.snStart = f.snStart[:0]
+	f.snOf = growInt32(f.snOf, n)
+	for j := 0; j < n; {
+		e := min(int(f.snEnd[j]), j+snMaxCols-1)
+		for c := j; c <= e; c++ {
+			f.snOf[c] = int32(len(f.snStart))
+		}
+		f.snStart = append(f.snStart, int32(j))
+		j = e + 1
+	}
+	ns := len(f.snStart)
+	f.snStart = append(f.snStart, int32(n))
+	// The updating supernodes: T reaches S when R_T holds a row of S.
+	f.snUpdPtr = growInt(f.snUpdPtr, ns+1)
+	clear(f.snUpdPtr)
+	work, ws := 0, 0
+	for t := 0; t < ns; t++ {
+		t1 := int(f.snStart[t+1]) - 1
+		rt := f.li[f.lp[t1]:f.lp[t1+1]]
+		last := int32(-1)
+		for _, r := range rt {
+			if s := f.snOf[r]; s != last {
+				f.snUpdPtr[s+1]++
+				last = s
+			}
+		}
+		nj := t1 + 1 - int(f.snStart[t])
+		work = max(work, (nj+len(rt))*nj)
+	}
+	for s := 0; s < ns; s++ {
+		f.snUpdPtr[s+1] += f.snUpdPtr[s]
+	}
+	m := f.snUpdPtr[ns]
+	f.snUpd = growInt32(f.snUpd, 3*m)
+	fill := f.cw[:ns]
+	for s := range fill {
+		fill[s] = int32(f.snUpdPtr[s])
+	}
+	for t := 0; t < ns; t++ {
+		t1 := int(f.snStart[t+1]) - 1
+		lo := f.lp[t1]
+		rt := f.li[lo:f.lp[t1+1]]
+		for a := 0; a < len(rt); {
+			s := f.snOf[rt[a]]
+			b := a
+			for b < len(rt) && f.snOf[rt[b]] == s {
+				b++
+			}
+			q := fill[s]
+			fill[s]++
+			f.snUpd[3*q], f.snUpd[3*q+1], f.snUpd[3*q+2] = int32(t), int32(a), int32(b)
+			a = b
+		}
+		ws = max(ws, len(rt))
+	}
+	// C's lower triangle by columns.
+	f.ctp = growInt(f.ctp, n+1)
+	clear(f.ctp)
+	for p := 0; p < f.cp[n]; p++ {
+		f.ctp[f.ci[p]+1]++
+	}
+	for j := 0; j < n; j++ {
+		f.ctp[j+1] += f.ctp[j]
+	}
+	f.ctr = growInt32(f.ctr, f.cp[n])
+	f.ctslot = growInt32(f.ctslot, f.cp[n])
+	pos := f.cw[:n]
+	for j := range pos {
+		pos[j] = int32(f.ctp[j])
+	}
+	for k := 0; k < n; k++ {
+		for p := f.cp[k]; p < f.cp[k+1]; p++ {
+			j := f.ci[p]
+			q := pos[j]
+			pos[j]++
+			f.ctr[q], f.ctslot[q] = int32(k), int32(p)
+		}
+	}
+	f.snW = grow(f.snW, work)
+	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 2*snMaxCols))
+	f.snRel = growInt32(f.snRel, n)
+	f.snU = growInt32(f.snU, ws+snMaxCols)
+	f.snOff = growInt(f.snOff, snMaxCols)
+	f.snFree = growBool(f.snFree, n)
+}
+
+// numericSN is numeric by supernodes: every entry of L and D when full is
+// set, otherwise those in the rows marked dirty. It reports false, with
+// f.failed set, on a pivot at rounding level or of the wrong sign.
+func (f *sparseLDL) numericSN(full bool) bool {
+	n := len(f.perm)
+	fr := f.snFree[:n]
+	for k, i := range f.perm {
+		fr[k] = f.loc[i] >= 0
+	}
+	act := func(r int32) bool { return full || f.dirty[r] }
+	for s := 0; s+1 < len(f.snStart); s++ {
+		s0, s1 := int(f.snStart[s]), int(f.snStart[s+1])-1
+		nj := s1 - s0 + 1
+		R := f.li[f.lp[s1]:f.lp[s1+1]]
+		ld := nj + len(R)
+		if !full {
+			any := f.dirty[s1]
+			for _, r := range R {
+				any = any || f.dirty[r]
+				if any {
+					break
+				}
+			}
+			if !any {
+				continue
+			}
+		}
+		for u, r := range R {
+			f.snRel[r] = int32(nj + u)
+		}
+		// W's active rows (free and to compute): C's values.
+		W := f.snW[:ld*nj]
+		for jc := 0; jc < nj; jc++ {
+			col := W[jc*ld : (jc+1)*ld]
+			for q := jc; q < ld; q++ {
+				col[q] = 0
+			}
+			j := s0 + jc
+			for p := f.ctp[j]; p < f.ctp[j+1]; p++ {
+				r := f.ctr[p]
+				q := int(r) - s0
+				if int(r) > s1 {
+					q = int(f.snRel[r])
+				}
+				v := f.cxOld[f.ctslot[p]]
+				if q == jc {
+					v *= 1 + f.shift
+				}
+				col[q] = v
+			}
+		}
+		// Updates of the earlier supernodes, ascending.
+		for p := f.snUpdPtr[s]; p < f.snUpdPtr[s+1]; p++ {
+			f.snUpdate(s0, s1, ld, int(f.snUpd[3*p]), int(f.snUpd[3*p+1]), int(f.snUpd[3*p+2]), full)
+		}
+		// The columns of S, left-looking among themselves.
+		for jc := 0; jc < nj; jc++ {
+			j := s0 + jc
+			colj := f.lx[f.lp[j]:f.lp[j+1]] // local row q at q − jc − 1
+			if !fr[j] {
+				if act(int32(j)) {
+					f.d[j] = f.unit(f.perm[j]) * (1 + f.shift)
+					clear(colj)
+				}
+				continue
+			}
+			// The multipliers d_c l_jc of S's earlier free columns.
+			y := f.snY[:jc]
+			for c := 0; c < jc; c++ {
+				y[c] = 0
+				if fr[s0+c] {
+					y[c] = f.d[s0+c] * f.lx[f.lp[s0+c]+jc-c-1]
+				}
+			}
+			W := f.snW[jc*ld : (jc+1)*ld]
+			if act(int32(j)) {
+				dk := W[jc] - f.snInner(s0, jc, jc, y)
+				if !f.pivotOK(j, dk, f.cxOld[f.cdiag[j]]*(1+f.shift)) {
+					f.failed = max(0, int(f.loc[f.perm[j]]))
+					return false
+				}
+				f.d[j] = dk
+			}
+			// The rows below the diagonal to compute: free and, in a
+			// partial refactorization, dirty; the others of those to
+			// compute are zero rows of L.
+			us := f.snU[:0]
+			for q := jc + 1; q < ld; q++ {
+				r := int32(s0 + q)
+				if q >= nj {
+					r = R[q-nj]
+				}
+				if !act(r) {
+					continue
+				}
+				if !fr[r] {
+					colj[q-jc-1] = 0
+					continue
+				}
+				us = append(us, int32(q))
+			}
+			// S's earlier free columns c: l_qc at lx[off_c + q].
+			off, yc := f.snOff[:0], f.snY[snMaxCols:snMaxCols]
+			for c := 0; c < jc; c++ {
+				if y[c] != 0 {
+					off = append(off, f.lp[s0+c]-c-1)
+					yc = append(yc, y[c])
+				}
+			}
+			dj := f.d[j]
+			lx := f.lx
+			k := 0
+			for ; k+3 < len(us); k += 4 {
+				q0 := int(us[k])
+				var v0, v1, v2, v3 float64
+				if int(us[k+3]) == q0+3 {
+					for t, o := range off {
+						l := lx[o+q0 : o+q0+4 : o+q0+4]
+						y := yc[t]
+						v0 += l[0] * y
+						v1 += l[1] * y
+						v2 += l[2] * y
+						v3 += l[3] * y
+					}
+				} else {
+					q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
+					for t, o := range off {
+						y := yc[t]
+						v0 += lx[o+q0] * y
+						v1 += lx[o+q1] * y
+						v2 += lx[o+q2] * y
+						v3 += lx[o+q3] * y
+					}
+				}
+				q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
+				colj[q0-jc-1] = (W[q0] - v0) / dj
+				colj[q1-jc-1] = (W[q1] - v1) / dj
+				colj[q2-jc-1] = (W[q2] - v2) / dj
+				colj[q3-jc-1] = (W[q3] - v3) / dj
+			}
+			for ; k < len(us); k++ {
+				q := int(us[k])
+				v := 0.0
+				for t, o := range off {
+					v += lx[o+q] * yc[t]
+				}
+				colj[q-jc-1] = (W[q] - v) / dj
+			}
+		}
+	}
+	return true
+}
+
+// snInner returns Σ_{c<jc, free} l_qc · y_c over the columns c of the
+// supernode starting at s0, q a local row (see numericSN), in column order.
+func (f *sparseLDL) snInner(s0, jc, q int, y []float64) float64 {
+	s := 0.0
+	for c, yc := range y[:jc] {
+		if yc != 0 {
+			s += f.lx[f.lp[s0+c]+q-c-1] * yc
+		}
+	}
+	return s
+}
+
+// snUpdate subtracts from W (the columns of S = s0 … s1, leading dimension
+// ld) the update of supernode t: L[R_T[a:], T] D_T L[R_T[a:b], T]ᵀ, the
+// rows R_T[a:b] lying in S and R_T[b:] in R_S, each entry one sum over T's
+// free columns in column order; with full unset only in dirty rows.
+func (f *sparseLDL) snUpdate(s0, s1, ld, t, a, b int, full bool) {
+	t0, t1 := int(f.snStart[t]), int(f.snStart[t+1])-1
+	lo := f.lp[t1]
+	rt := f.li[lo:f.lp[t1+1]]
+	fr := f.snFree
+	if t0 == t1 {
+		f.snUpdate1(s0, s1, ld, t0, rt, a, b, full)
+		return
+	}
+	// T's free columns: their offsets at R_T[0] (off) and the multipliers
+	// y[jj][c] = d_c l_{R_T[a+jj], c}.
+	off := f.snOff[:0]
+	for c := t0; c <= t1; c++ {
+		if fr[c] {
+			off = append(off, f.lp[c]+t1-c)
+		}
+	}
+	nt := len(off)
+	if nt == 0 {
+		return
+	}
+	// The rows to compute: free (a row outside F is a zero row of L,
+	// whatever its updates) and, partially, dirty.
+	us := f.snU[:0]
+	for u := a; u < len(rt); u++ {
+		r := rt[u]
+		if fr[r] && (full || f.dirty[r]) {
+			us = append(us, int32(u))
+		}
+	}
+	if len(us) == 0 {
+		return
+	}
+	y := f.snY[:(b-a)*nt]
+	for jj := 0; jj < b-a; jj++ {
+		yr := y[jj*nt : (jj+1)*nt]
+		u := a + jj
+		q := 0
+		for c := t0; c <= t1; c++ {
+			if fr[c] {
+				yr[q] = f.d[c] * f.lx[off[q]+u]
+				q++
+			}
+		}
+	}
+	// The targets, two at a time: each loaded l_uc serves both. A row
+	// below the first target but not the second is the first's alone.
+	next := func(jj int) int {
+		for jj < b-a && !fr[rt[a+jj]] {
+			jj++ // a zero row of L: its multipliers are zeros
+		}
+		return jj
+	}
+	first := 0 // the first of us at or after the target row
+	for jj := next(0); jj < b-a; {
+		kk := next(jj + 1)
+		for first < len(us) && int(us[first]) < a+jj {
+			first++
+		}
+		colA := f.snW[(int(rt[a+jj])-s0)*ld:]
+		yA := y[jj*nt : (jj+1)*nt]
+		if kk == b-a {
+			f.snTarget(s0, s1, rt, off, us[first:], yA, colA)
+			break
+		}
+		mid := first
+		for mid < len(us) && int(us[mid]) < a+kk {
+			mid++
+		}
+		f.snTarget(s0, s1, rt, off, us[first:mid], yA, colA)
+		colB := f.snW[(int(rt[a+kk])-s0)*ld:]
+		yB := y[kk*nt : (kk+1)*nt]
+		f.snTarget2(s0, s1, rt, off, us[mid:], yA, yB, colA, colB)
+		first = mid
+		jj = next(kk + 1)
+	}
+}
+
+// snUpdate1 is snUpdate for a supernode of one column c (a constraint
+// row of K̃, eliminated before the bodies it couples): each entry's sum
+// is the one product l_uc d_c l_jc.
+func (f *sparseLDL) snUpdate1(s0, s1, ld, c int, rt []int32, a, b int, full bool) {
+	fr := f.snFree
+	if !fr[c] {
+		return
+	}
+	o := f.lp[c]
+	lc := f.lx[o : o+len(rt)]
+	dc := f.d[c]
+	for jj := a; jj < b; jj++ {
+		rj := rt[jj]
+		if !fr[rj] {
+			continue
+		}
+		y := dc * lc[jj]
+		col := f.snW[(int(rj)-s0)*ld:]
+		for u := jj; u < len(rt); u++ {
+			r := rt[u]
+			if !fr[r] || !(full || f.dirty[r]) {
+				continue
+			}
+			col[f.snLocal(s0, s1, r)] -= lc[u] * y
+		}
+	}
+}
+
+// snTarget subtracts from col (a column of W) at the local rows of R_T[u],
+// u in rows, the sums Σ_q l_{u,q} y_q over T's free columns q (offsets
+// off), four rows at a time, each sum in column order.
+func (f *sparseLDL) snTarget(s0, s1 int, rt []int32, off []int, rows []int32, yr, col []float64) {
+	lx := f.lx
+	yr = yr[:len(off)]
+	k := 0
+	for ; k+3 < len(rows); k += 4 {
+		u0, u1, u2, u3 := int(rows[k]), int(rows[k+1]), int(rows[k+2]), int(rows[k+3])
+		var v0, v1, v2, v3 float64
+		if u3 == u0+3 {
+			for q, o := range off {
+				l := lx[o+u0 : o+u0+4 : o+u0+4]
+				yc := yr[q]
+				v0 += l[0] * yc
+				v1 += l[1] * yc
+				v2 += l[2] * yc
+				v3 += l[3] * yc
+			}
+		} else {
+			for q, o := range off {
+				yc := yr[q]
+				v0 += lx[o+u0] * yc
+				v1 += lx[o+u1] * yc
+				v2 += lx[o+u2] * yc
+				v3 += lx[o+u3] * yc
+			}
+		}
+		col[f.snLocal(s0, s1, rt[u0])] -= v0
+		col[f.snLocal(s0, s1, rt[u1])] -= v1
+		col[f.snLocal(s0, s1, rt[u2])] -= v2
+		col[f.snLocal(s0, s1, rt[u3])] -= v3
+	}
+	for ; k < len(rows); k++ {
+		u := int(rows[k])
+		v := 0.0
+		for q, o := range off {
+			v += lx[o+u] * yr[q]
+		}
+		col[f.snLocal(s0, s1, rt[u])] -= v
+	}
+}
+
+// snTarget2 is snTarget for two targets (multipliers ya, yb, columns ca,
+// cb) at once: the same sums, each l_uc loaded once.
+func (f *sparseLDL) snTarget2(s0, s1 int, rt []int32, off []int, rows []int32, ya, yb, ca, cb []float64) {
+	lx := f.lx
+	ya, yb = ya[:len(off)], yb[:len(off)]
+	k := 0
+	for ; k+3 < len(rows); k += 4 {
+		u0, u1, u2, u3 := int(rows[k]), int(rows[k+1]), int(rows[k+2]), int(rows[k+3])
+		var a0, a1, a2, a3, b0, b1, b2, b3 float64
+		if u3 == u0+3 {
+			for q, o := range off {
+				l := lx[o+u0 : o+u0+4 : o+u0+4]
+				y0, y1 := ya[q], yb[q]
+				a0 += l[0] * y0
+				b0 += l[0] * y1
+				a1 += l[1] * y0
+				b1 += l[1] * y1
+				a2 += l[2] * y0
+				b2 += l[2] * y1
+				a3 += l[3] * y0
+				b3 += l[3] * y1
+			}
+		} else {
+			for q, o := range off {
+				y0, y1 := ya[q], yb[q]
+				l0, l1, l2, l3 := lx[o+u0], lx[o+u1], lx[o+u2], lx[o+u3]
+				a0 += l0 * y0
+				b0 += l0 * y1
+				a1 += l1 * y0
+				b1 += l1 * y1
+				a2 += l2 * y0
+				b2 += l2 * y1
+				a3 += l3 * y0
+				b3 += l3 * y1
+			}
+		}
+		r0, r1, r2, r3 := f.snLocal(s0, s1, rt[u0]), f.snLocal(s0, s1, rt[u1]), f.snLocal(s0, s1, rt[u2]), f.snLocal(s0, s1, rt[u3])
+		ca[r0] -= a0
+		ca[r1] -= a1
+		ca[r2] -= a2
+		ca[r3] -= a3
+		cb[r0] -= b0
+		cb[r1] -= b1
+		cb[r2] -= b2
+		cb[r3] -= b3
+	}
+	for ; k < len(rows); k++ {
+		u := int(rows[k])
+		va, vb := 0.0, 0.0
+		for q, o := range off {
+			l := lx[o+u]
+			va += l * ya[q]
+			vb += l * yb[q]
+		}
+		r := f.snLocal(s0, s1, rt[u])
+		ca[r] -= va
+		cb[r] -= vb
+	}
+}
+
+// snLocal returns row r's local row in supernode s0 … s1 (see numericSN).
+func (f *sparseLDL) snLocal(s0, s1 int, r int32) int {
+	if int(r) <= s1 {
+		return int(r) - s0
+	}
+	return int(f.snRel[r])
+}
+
+// solveSN is solveDirect's substitutions on xp (elimination order) by
+// supernodes: the triangle of each supernode by columns, its rows below
+// (R_S) four at a time, each a sum over the supernode's columns.
+func (f *sparseLDL) solveSN(xp []float64) {
+	ns := len(f.snStart) - 1
+	lx := f.lx
+	for s := 0; s < ns; s++ {
+		s0, s1 := int(f.snStart[s]), int(f.snStart[s+1])-1
+		nj := s1 - s0 + 1
+		if nj == 1 {
+			// One column (a constraint row of K̃): by the column.
+			xj := xp[s0]
+			if xj == 0 {
+				continue
+			}
+			lo, hi := f.lp[s0], f.lp[s0+1]
+			idx, val := f.li[lo:hi], lx[lo:hi]
+			val = val[:len(idx)]
+			for t, r := range idx {
+				xp[r] -= val[t] * xj
+			}
+			continue
+		}
+		for jc := 0; jc < nj; jc++ {
+			xj := xp[s0+jc]
+			if xj == 0 {
+				continue
+			}
+			lo := f.lp[s0+jc]
+			val := lx[lo : lo+nj-jc-1]
+			xr := xp[s0+jc+1 : s0+jc+1+len(val)]
+			for q, l := range val {
+				xr[q] -= l * xj
+			}
+		}
+		R := f.li[f.lp[s1]:f.lp[s1+1]]
+		off := f.snOff[:nj]
+		xs := f.snY[:nj]
+		for jc := range off {
+			off[jc] = f.lp[s0+jc] + nj - jc - 1
+			xs[jc] = xp[s0+jc]
+		}
+		u := 0
+		for ; u+3 < len(R); u += 4 {
+			var v0, v1, v2, v3 float64
+			for jc, o := range off {
+				l := lx[o+u : o+u+4 : o+u+4]
+				x := xs[jc]
+				v0 += l[0] * x
+				v1 += l[1] * x
+				v2 += l[2] * x
+				v3 += l[3] * x
+			}
+			r := R[u : u+4 : u+4]
+			xp[r[0]] -= v0
+			xp[r[1]] -= v1
+			xp[r[2]] -= v2
+			xp[r[3]] -= v3
+		}
+		for ; u < len(R); u++ {
+			v := 0.0
+			for jc, o := range off {
+				v += lx[o+u] * xs[jc]
+			}
+			xp[R[u]] -= v
+		}
+	}
+	d := f.d[:len(xp)]
+	for j := range xp {
+		xp[j] /= d[j]
+	}
+	xb := f.snW
+	for s := ns - 1; s >= 0; s-- {
+		s0, s1 := int(f.snStart[s]), int(f.snStart[s+1])-1
+		nj := s1 - s0 + 1
+		if nj == 1 {
+			lo, hi := f.lp[s0], f.lp[s0+1]
+			idx, val := f.li[lo:hi], lx[lo:hi]
+			val = val[:len(idx)]
+			v := xp[s0]
+			for t, r := range idx {
+				v -= val[t] * xp[r]
+			}
+			xp[s0] = v
+			continue
+		}
+		R := f.li[f.lp[s1]:f.lp[s1+1]]
+		xb = xb[:len(R)]
+		for u, r := range R {
+			xb[u] = xp[r]
+		}
+		for jc := nj - 1; jc >= 0; jc-- {
+			lo := f.lp[s0+jc]
+			in := lx[lo : lo+nj-jc-1]
+			below := lx[lo+nj-jc-1 : lo+nj-jc-1+len(xb)]
+			var v0, v1, v2, v3 float64
+			u := 0
+			for ; u+3 < len(below); u += 4 {
+				l := below[u : u+4 : u+4]
+				x := xb[u : u+4 : u+4]
+				v0 += l[0] * x[0]
+				v1 += l[1] * x[1]
+				v2 += l[2] * x[2]
+				v3 += l[3] * x[3]
+			}
+			for ; u < len(below); u++ {
+				v0 += below[u] * xb[u]
+			}
+			xr := xp[s0+jc+1 : s0+jc+1+len(in)]
+			for q, l := range in {
+				v1 += l * xr[q]
+			}
+			xp[s0+jc] -= (v0 + v1) + (v2 + v3)
+		}
+	}
+}
