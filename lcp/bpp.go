@@ -90,9 +90,9 @@ import (
 //     When proxStall moves in a row fail to cut it by 10 % the
 //     equations are inconsistent (rigid rows closing a loop carry their
 //     position errors φ/h): a residual within regTol·s_w is Converged with
-//     the Reason "semidefinite block solved to …", one within
+//     the Reason "semidefinite block solved to the regularized tolerance", one within
 //     proxAccept·s_w (1e-4·s_w) Converged with "semidefinite block
-//     consistent to …", a larger one Failed with ErrSingular. The
+//     consistent to proxAccept of the velocity scale", a larger one Failed with ErrSingular. The
 //     regularization is a device of the algorithm, not a compliance:
 //     convergence is judged on the true w, which every iterate carries.
 //   - Inherited regularization: a warm-started Solve (Settings.Start set)
@@ -533,6 +533,13 @@ func (st *bppSolve) proximalMove() (bool, error) {
 	return false, nil
 }
 
+// The Reasons of a stalled solve that converged: constants, so that a
+// time stepper's resting steps, which end so every step, allocate nothing.
+const (
+	reasonSolved     = "semidefinite block solved to the regularized tolerance"
+	reasonConsistent = "semidefinite block consistent to proxAccept of the velocity scale"
+)
+
 // stalled ends a solve whose proximal moves stopped cutting the true
 // residual: converged if it is below regWtol, or below proxAccept of the
 // velocity scale (equations consistent only to that level, as redundant
@@ -541,9 +548,9 @@ func (st *bppSolve) proximalMove() (bool, error) {
 func (st *bppSolve) stalled() error {
 	switch {
 	case st.trueRes <= st.regWtol:
-		return st.finish(Converged, fmt.Sprintf("semidefinite block solved to %.3g m/s", st.trueRes))
+		return st.finish(Converged, reasonSolved)
 	case st.trueRes <= proxAccept*st.sw:
-		return st.finish(Converged, fmt.Sprintf("semidefinite block consistent to %.3g m/s", st.trueRes))
+		return st.finish(Converged, reasonConsistent)
 	}
 	st.finishBest()
 	st.dst.Status = Failed

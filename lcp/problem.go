@@ -68,6 +68,12 @@ func (p *Problem) Validate() error {
 				return fmt.Errorf("A[%d][%d]: must be finite, got %v", i, j, v)
 			}
 		}
+	} else if d, ok := p.A.(*Dense); ok {
+		for k, v := range d.data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("A[%d][%d]: must be finite, got %v", k/n, k%n, v)
+			}
+		}
 	} else {
 		for i := 0; i < n; i++ {
 			for j := 0; j < n; j++ {

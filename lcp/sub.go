@@ -94,3 +94,32 @@ func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 	}
 	s.finished = true
 }
+
+// DenseSubmatrix sets dst to the principal submatrix src[idx, idx] of a
+// finished src as a dense matrix, with Submatrix's arguments and checks
+// (pos not nil). It reuses dst's storage, so once dst has held the largest
+// block it allocates nothing.
+//
+// Why: a block of a few dozen rows (an island of a few bodies) is cheaper
+// to factor densely, with the row updates of BPP's dense Cholesky, than by
+// the sparse LDLᵀ's ordering, symbolic analysis and elimination tree.
+func (s *Sparse) DenseSubmatrix(dst *Dense, idx, pos []int32) {
+	s.mustFinished("DenseSubmatrix")
+	if len(pos) != s.n {
+		panic(fmt.Sprintf("lcp: Sparse.DenseSubmatrix: pos has %d entries, src %d rows", len(pos), s.n))
+	}
+	m := len(idx)
+	dst.Reset(m, m)
+	for k, i := range idx {
+		if uint(i) >= uint(s.n) || (k > 0 && i <= idx[k-1]) {
+			panic(fmt.Sprintf("lcp: Sparse.DenseSubmatrix: idx[%d] = %d is not ascending within [0, %d)", k, i, s.n))
+		}
+		row := dst.data[k*m : (k+1)*m]
+		cols, vals := s.row(int(i))
+		for t, j := range cols {
+			if p := pos[j]; uint(p) < uint(m) && idx[p] == j {
+				row[p] = vals[t]
+			}
+		}
+	}
+}

@@ -124,3 +124,41 @@ func TestSparseSubmatrixProgrammingErrors(t *testing.T) {
 	assert.Panics(t, func() { src.Submatrix(src, []int32{0}, nil) })
 	assert.PanicsWithValue(t, "lcp: Sparse.Submatrix: pos has 2 entries, src 6 rows", func() { s.Submatrix(src, []int32{0}, []int32{0, 1}) })
 }
+
+// DenseSubmatrix is Submatrix as a dense matrix: every entry of the block,
+// zeros outside the pattern included, is src[idx[k]][idx[l]] bit for bit,
+// for every block of one shared pos; a steady extraction allocates nothing;
+// bad idx and pos are programming errors, as for Submatrix.
+func TestSparseDenseSubmatrix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 25))
+	const n, blocks = 60, 3
+	src := blockSparse(rng, n, blocks)
+	pos := make([]int32, n)
+	for i := range pos {
+		pos[i] = int32(i / blocks)
+	}
+	var d Dense
+	for b := range blocks {
+		var idx []int32
+		for i := int32(b); i < n; i += blocks {
+			idx = append(idx, i)
+		}
+		src.DenseSubmatrix(&d, idx, pos)
+		r, c := d.Dims()
+		require.Equal(t, len(idx), r)
+		require.Equal(t, len(idx), c)
+		nonzero := 0
+		for k, i := range idx {
+			for l, j := range idx {
+				require.Equal(t, src.At(int(i), int(j)), d.At(k, l), "block %d (%d, %d)", b, k, l)
+				if d.At(k, l) != 0 {
+					nonzero++
+				}
+			}
+		}
+		assert.Less(t, nonzero, len(idx)*len(idx), "block %d has zeros outside the pattern", b)
+		assert.Zero(t, testing.AllocsPerRun(10, func() { src.DenseSubmatrix(&d, idx, pos) }))
+	}
+	assert.PanicsWithValue(t, "lcp: Sparse.DenseSubmatrix: idx[1] = 0 is not ascending within [0, 60)", func() { src.DenseSubmatrix(&d, []int32{3, 0}, pos) })
+	assert.PanicsWithValue(t, "lcp: Sparse.DenseSubmatrix: pos has 2 entries, src 60 rows", func() { src.DenseSubmatrix(&d, []int32{0}, []int32{0, 1}) })
+}

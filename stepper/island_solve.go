@@ -70,7 +70,8 @@ type islandSlot struct {
 	key    int     // IslandStats.Body
 
 	a             lcp.Sparse
-	kkt           lcp.KKT // the island's body-space form (lcp.KKT.SubTo), when the world's has one
+	dense         lcp.Dense // A's block when the island is dense (islandSlot.isDense)
+	kkt           lcp.KKT   // the island's body-space form (lcp.KKT.SubTo), when the world's has one
 	b, lo, hi     []float64
 	start         []lcp.State
 	prob          lcp.Problem
@@ -302,13 +303,20 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 }
 
 // prepare fills the slot's sub-problem from the world's problem (A, b,
-// bounds), energy model and warm start, by the slot's rows. It reads only what the step finished before the islands' solves
+// bounds), energy model and warm start, by the slot's rows: A's block
+// dense for a small island (isDense), else sparse with its body-space
+// form. It reads only what the step finished before the islands' solves
 // and writes only the slot, so the slots prepare in parallel.
 func (sl *islandSlot) prepare(w *World) {
 	is := &w.ws.islands
 	p, rs := &is.world, &w.ws.build
 	m := len(sl.rows)
-	sl.a.Submatrix(p.A.(*lcp.Sparse), sl.rows, is.local)
+	dense := sl.isDense()
+	if dense {
+		p.A.(*lcp.Sparse).DenseSubmatrix(&sl.dense, sl.rows, is.local)
+	} else {
+		sl.a.Submatrix(p.A.(*lcp.Sparse), sl.rows, is.local)
+	}
 	sl.b, sl.lo, sl.hi = grow(sl.b, m), grow(sl.lo, m), grow(sl.hi, m)
 	sl.start = slices.Grow(sl.start[:0], m)[:m]
 	for k, i := range sl.rows {
@@ -316,7 +324,9 @@ func (sl *islandSlot) prepare(w *World) {
 		sl.start[k] = rs.start[i]
 	}
 	sl.prob = lcp.Problem{A: &sl.a, B: sl.b, Lo: sl.lo, Hi: sl.hi}
-	if p.KKT != nil && !sl.small() && p.KKT.SubTo(&sl.kkt, sl.rows) == nil {
+	if dense {
+		sl.prob.A = &sl.dense
+	} else if p.KKT != nil && p.KKT.SubTo(&sl.kkt, sl.rows) == nil {
 		// The rows are the world's, so SubTo cannot fail; the island
 		// would solve on the dual path if it did.
 		sl.prob.KKT = &sl.kkt
@@ -332,20 +342,21 @@ func (sl *islandSlot) prepare(w *World) {
 	sl.err = nil
 }
 
-// smallIslandRows is the most rows of an island solved on its dual matrix
-// alone (islandSlot.small): eight contact points of one body.
-const smallIslandRows = 24
+// denseIslandRows is the most rows of an island whose A block is solved
+// dense (islandSlot.isDense).
+const denseIslandRows = 48
 
-// small reports whether the slot's island is one dynamic body (or none, the
-// loose rows) with at most smallIslandRows rows. Such an island's A is a
-// dense block of at most 24 × 24, whose factorization costs less than
-// building the body-space system K̃ of lcp.KKT (6 + m unknowns) that
-// lcp.BPP would build on every solve only to choose the dual's: its
-// sub-problem carries no KKT, and BPP solves its faces on A, the path it
-// takes for such a block when given one. A box at rest on the ground, alone,
-// is such an island; a settled pile has hundreds.
-func (sl *islandSlot) small() bool {
-	return len(sl.bodies) <= 1 && len(sl.rows) <= smallIslandRows
+// isDense reports whether the slot's island has at most denseIslandRows
+// rows. Its A block is then extracted dense (lcp.Sparse.DenseSubmatrix)
+// and lcp.BPP factors its faces with its dense Cholesky, whose row updates
+// cost O(m²) per index that enters or leaves the free set: for a block of
+// a few bodies that is cheaper than the sparse LDLᵀ's ordering, symbolic
+// analysis and elimination-tree updates, which pay only on larger blocks,
+// and than building the body-space system K̃ of lcp.KKT (6 per body + m
+// unknowns): its sub-problem carries no KKT. A box resting alone on the ground (12 rows) and a heap of a few boxes
+// (up to 48 rows) are such islands; a settled pile has hundreds.
+func (sl *islandSlot) isDense() bool {
+	return len(sl.rows) <= denseIslandRows
 }
 
 // solve runs the slot's solve: pickSolve, safeguard and polish as the

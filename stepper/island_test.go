@@ -123,11 +123,15 @@ func TestPileSameBitsAnyGOMAXPROCS(t *testing.T) {
 }
 
 // A world of two identical stacks far apart is two islands, each solved on
-// its own: the first stack takes, bit for bit, the trajectory it takes
-// alone in a world (one island, the world's single problem), for 3 s of
-// settling with friction, new contacts' pre-solves included (world-wide
-// and block diagonal too), and the same iterations per step as the stack
-// alone.
+// its own: the first stack takes the trajectory it takes alone in a world
+// (one island, the world's single problem), for 3 s of settling with
+// friction, new contacts' pre-solves included (world-wide and block
+// diagonal too), with the same iterations per step as the stack alone.
+// Not bit for bit: while its island has at most denseIslandRows rows it is
+// solved on its dense block, the stack alone on the world's sparse one, and
+// the two factorizations round differently; the boxes stay within 1e-12 m
+// and 1e-10 m/s of the lone stack's (9.1e-16 m and 7.1e-14 m/s measured,
+// rounding that the stacks' rest does not amplify).
 func TestTwoStacksSolveAsOne(t *testing.T) {
 	build := func(stacks int) (*stepper.World, []*body.Body) {
 		w, err := stepper.New(awakeSettings())
@@ -144,7 +148,8 @@ func TestTwoStacksSolveAsOne(t *testing.T) {
 	}
 	alone, a := build(1)
 	two, b := build(2)
-	presolved := 0
+	presolved, itersDiffer := 0, 0
+	dPos, dVel := 0.0, 0.0
 	for s := range 180 {
 		sa, err := alone.Step()
 		require.NoError(t, err)
@@ -156,12 +161,19 @@ func TestTwoStacksSolveAsOne(t *testing.T) {
 		}
 		if sb.Rows > 0 {
 			require.Len(t, sb.Islands, 2, "step %d", s+1)
-			assert.Equal(t, sa.Iterations, sb.Islands[0].Iterations, "step %d", s+1)
+			if sa.Iterations != sb.Islands[0].Iterations {
+				itersDiffer++
+			}
 		}
 		for i := range a {
-			require.Equal(t, stateBits(nil, &stepper.World{Bodies: a[i : i+1]}), stateBits(nil, &stepper.World{Bodies: b[i : i+1]}), "step %d box %d", s+1, i)
+			dPos = math.Max(dPos, a[i].Pos.Sub(b[i].Pos).Len())
+			dVel = math.Max(dVel, a[i].Vel.Sub(b[i].Vel).Len())
 		}
 	}
+	t.Logf("largest difference: %.2g m, %.2g m/s; steps with other iterations: %d", dPos, dVel, itersDiffer)
+	assert.Zero(t, itersDiffer, "steps whose iterations differ from the stack alone")
+	assert.LessOrEqual(t, dPos, 1e-12, "positions, m (9.1e-16 measured)")
+	assert.LessOrEqual(t, dVel, 1e-10, "velocities, m/s (7.1e-14 measured)")
 	assert.Positive(t, presolved, "steps with new frictional contacts")
 	// The stacks stood: the top box within 1 cm of its start height.
 	assert.InDelta(t, 0.101+0.201*4, b[4].Pos[2], 0.01)
