@@ -93,4 +93,5 @@ func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 		s.version++
 	}
 	s.finished = true
+	s.stamp = valueStamps.Add(1)
 }
