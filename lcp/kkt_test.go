@@ -368,18 +368,26 @@ func TestKKTSingularFace(t *testing.T) {
 	}
 }
 
-// A KKT that does not describe A (a compliance off by 10 %) is caught by
-// the Solve's check of the body-space w against A x + b: the dual solves
-// that face and the rest, and the answer is the dual path's.
-func TestKKTMismatchFallsBack(t *testing.T) {
+// contactKKTProblem returns a random 30-row problem on 8 bodies with its
+// KKT (randomKKT), b drawn from a normal distribution and contact bounds
+// [0, ∞).
+func contactKKTProblem() (k *KKT, a *Sparse, bv, lo, hi []float64) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	k, a, _ := randomKKT(rng, 8, 30, 0)
+	k, a, _ = randomKKT(rng, 8, 30, 0)
 	n := 30
-	bv, lo, hi := make([]float64, n), make([]float64, n), make([]float64, n)
+	bv, lo, hi = make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range bv {
 		bv[i] = rng.NormFloat64()
 		lo[i], hi[i] = 0, math.Inf(1)
 	}
+	return k, a, bv, lo, hi
+}
+
+// A KKT that does not describe A (a compliance off by 10 %) is caught by
+// the Solve's check of the body-space w against A x + b: the dual solves
+// that face and the rest, and the answer is the dual path's.
+func TestKKTMismatchFallsBack(t *testing.T) {
+	k, a, bv, lo, hi := contactKKTProblem()
 	k.C[3] *= 1.1
 	p := &Problem{A: a, B: bv, Lo: lo, Hi: hi, KKT: k}
 	var viaKKT, viaDual BPP
@@ -401,14 +409,7 @@ func TestKKTMismatchFallsBack(t *testing.T) {
 // the answer is the dual path's bit for bit, as in
 // TestKKTMismatchFallsBack.
 func TestKKTAssembledSkipsTheCheck(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	k, a, _ := randomKKT(rng, 8, 30, 0)
-	n := 30
-	bv, lo, hi := make([]float64, n), make([]float64, n), make([]float64, n)
-	for i := range bv {
-		bv[i] = rng.NormFloat64()
-		lo[i], hi[i] = 0, math.Inf(1)
-	}
+	k, a, bv, lo, hi := contactKKTProblem()
 	solve := func(p *Problem, path int8) (Result, *BPP) {
 		t.Helper()
 		s := &BPP{kktPath: path}
