@@ -55,3 +55,17 @@ func BenchmarkPickerObserve480(b *testing.B) {
 		pk.Observe(it)
 	}
 }
+
+// BenchmarkComputeSolved480 is Compute on the solution of the random
+// 480-row MLCP: every impulse within its bounds, as the face solutions of
+// block pivoting and a stepper's converged iterates are.
+func BenchmarkComputeSolved480(b *testing.B) {
+	rng := rand.New(rand.NewPCG(480, 1))
+	p, x, _ := randomSolved(rng, 480)
+	w := p.Residual(nil, x)
+	a := p.Diag(nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		Compute(p, x, w, a)
+	}
+}

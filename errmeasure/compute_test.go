@@ -369,3 +369,42 @@ func TestParseMeasure(t *testing.T) {
 		t.Errorf("Measure(9).String() = %q", s)
 	}
 }
+
+// TestRowErrorsSameBits checks Compute's one-sided row errors (rowErrors)
+// against FBRow, ResidualRow and EnergyRow bit for bit, NaN for NaN, on
+// every combination of impulses, velocities, bounds and masses among
+// signed zeros, infinities, NaN, values at and beside the bounds, and
+// magnitudes that take fbPhi's rescaling (2⁻⁴⁵⁰, 2⁴⁵⁰): the fast path
+// must be an exact rewrite, since the Picker's choice and Stats.Errors
+// (the papers' error curves) are sums of these.
+func TestRowErrorsSameBits(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 0.3, -2.5, 1e-300, 0x1p-450, 0x1p450, -0x1p450, 1e300, inf, -inf, nan}
+	bounds := [][2]float64{{0, inf}, {-inf, inf}, {-0.5, 0.5}, {-1, 1}, {0, 0}, {math.Copysign(0, -1), inf}, {-inf, 0}, {-0x1p450, 0x1p450}, {1, -1}, {nan, inf}}
+	masses := []float64{1, 0.25, 0, -1, inf, nan, 1e-300, 1e300}
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || (a != a && b != b) }
+	checked, fast := 0, 0
+	for _, bd := range bounds {
+		lo, hi := bd[0], bd[1]
+		xs := append([]float64{lo, hi, math.Nextafter(lo, inf), math.Nextafter(hi, -inf)}, vals...)
+		for _, x := range xs {
+			for _, w := range vals {
+				for _, a := range masses {
+					fb, res, e := rowErrors(x, w, lo, hi, a)
+					wfb, wres, we := FBRow(x, w, lo, hi), ResidualRow(x, w, lo, hi), EnergyRow(x, w, lo, hi, a)
+					if !same(fb, wfb) || !same(res, wres) || !same(e, we) {
+						t.Fatalf("x %g w %g [%g, %g] a %g: rowErrors %g %g %g, the row functions %g %g %g",
+							x, w, lo, hi, a, fb, res, e, wfb, wres, we)
+					}
+					checked++
+					if lo <= x && x <= hi && !math.IsInf(x, 0) && w == w {
+						fast++
+					}
+				}
+			}
+		}
+	}
+	if fast < checked/4 {
+		t.Fatalf("only %d of %d cases took the one-sided path", fast, checked)
+	}
+}

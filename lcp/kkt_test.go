@@ -368,18 +368,26 @@ func TestKKTSingularFace(t *testing.T) {
 	}
 }
 
-// A KKT that does not describe A (a compliance off by 10 %) is caught by
-// the Solve's check of the body-space w against A x + b: the dual solves
-// that face and the rest, and the answer is the dual path's.
-func TestKKTMismatchFallsBack(t *testing.T) {
+// contactKKTProblem returns a random 30-row problem on 8 bodies with its
+// KKT (randomKKT), b drawn from a normal distribution and contact bounds
+// [0, ∞).
+func contactKKTProblem() (k *KKT, a *Sparse, bv, lo, hi []float64) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	k, a, _ := randomKKT(rng, 8, 30, 0)
+	k, a, _ = randomKKT(rng, 8, 30, 0)
 	n := 30
-	bv, lo, hi := make([]float64, n), make([]float64, n), make([]float64, n)
+	bv, lo, hi = make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range bv {
 		bv[i] = rng.NormFloat64()
 		lo[i], hi[i] = 0, math.Inf(1)
 	}
+	return k, a, bv, lo, hi
+}
+
+// A KKT that does not describe A (a compliance off by 10 %) is caught by
+// the Solve's check of the body-space w against A x + b: the dual solves
+// that face and the rest, and the answer is the dual path's.
+func TestKKTMismatchFallsBack(t *testing.T) {
+	k, a, bv, lo, hi := contactKKTProblem()
 	k.C[3] *= 1.1
 	p := &Problem{A: a, B: bv, Lo: lo, Hi: hi, KKT: k}
 	var viaKKT, viaDual BPP
@@ -390,6 +398,42 @@ func TestKKTMismatchFallsBack(t *testing.T) {
 	assert.True(t, viaKKT.kkt.mismatch)
 	assert.Equal(t, 1, viaKKT.kkt.fallbacks)
 	assert.Equal(t, r2.X, r1.X, "every face by the dual: the same bits")
+}
+
+// Problem.KKTAssembled spares the once-per-Solve check that KKT describes
+// A and changes nothing else: on a KKT that describes A the answer is the
+// checked Solve's bit for bit, on the KKT path, with no fallback. A KKT
+// that does not describe A (a compliance off by 10 %), vouched for wrongly,
+// is still caught where the face's w comes from A (this problem: A's
+// product is the cheaper, kktLDL.iterateW) by the face residual check, and
+// the answer is the dual path's bit for bit, as in
+// TestKKTMismatchFallsBack.
+func TestKKTAssembledSkipsTheCheck(t *testing.T) {
+	k, a, bv, lo, hi := contactKKTProblem()
+	solve := func(p *Problem, path int8) (Result, *BPP) {
+		t.Helper()
+		s := &BPP{kktPath: path}
+		var r Result
+		require.NoError(t, s.Solve(&r, p, Settings{}))
+		return r, s
+	}
+	checked, sc := solve(&Problem{A: a, B: bv, Lo: lo, Hi: hi, KKT: k}, kktForce)
+	vouched, sv := solve(&Problem{A: a, B: bv, Lo: lo, Hi: hi, KKT: k, KKTAssembled: true}, kktForce)
+	assert.False(t, sc.kkt.mismatch)
+	assert.False(t, sv.kkt.mismatch)
+	assert.Zero(t, sv.kkt.fallbacks)
+	assert.Positive(t, sv.kkt.solves, "the faces went through K")
+	assert.NotNil(t, sc.kkt.probe, "checked: describes ran")
+	assert.Nil(t, sv.kkt.probe, "vouched for: describes never ran")
+	assert.Equal(t, checked.X, vouched.X, "the check has no other effect: the same bits")
+	assert.Equal(t, checked.Iterations, vouched.Iterations)
+
+	k.C[3] *= 1.1
+	dual, _ := solve(&Problem{A: a, B: bv, Lo: lo, Hi: hi, KKT: k}, kktOff)
+	wrong, sm := solve(&Problem{A: a, B: bv, Lo: lo, Hi: hi, KKT: k, KKTAssembled: true}, kktForce)
+	assert.False(t, sm.kkt.mulUse, "w from A's product")
+	assert.True(t, sm.kkt.mismatch, "caught by the face residual")
+	assert.Equal(t, dual.X, wrong.X, "every face by the dual: the same bits")
 }
 
 // A sequence of faces through one kktLDL, as BPP's iterations and time

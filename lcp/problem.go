@@ -22,11 +22,21 @@ import (
 // BPP may factor the quasi-definite [M Jᵀ; J −C] instead of A's free
 // block; the answer is the same, and the other solvers ignore it, as does
 // the JSON form (WriteProblem).
+//
+// KKTAssembled, with KKT set, says that A was assembled from KKT's own
+// blocks — each entry of A computed from the same Mass, J and C, as
+// stepper.Assembly computes both — so that KKT describes A by
+// construction: BPP then skips its once-per-Solve check that it does (a
+// product with A and one in body space, compared within 1e-8). Set it only
+// for such an A: BPP's face solutions are those of KKT's matrix, and a KKT
+// that did not describe A would go unnoticed until the answer's residual
+// in A.
 type Problem struct {
-	A      Matrix
-	B      []float64
-	Lo, Hi []float64
-	KKT    *KKT
+	A            Matrix
+	B            []float64
+	Lo, Hi       []float64
+	KKT          *KKT
+	KKTAssembled bool
 }
 
 // N returns the number of rows n.

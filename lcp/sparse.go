@@ -5,6 +5,7 @@ import (
 	"github.com/gorigid/gorigid/internal/num"
 	"math"
 	"slices"
+	"sync/atomic"
 )
 
 // Sparse is a symmetric sparse n×n matrix in compressed sparse row (CSR)
@@ -65,6 +66,12 @@ type Sparse struct {
 	ptr2    []int
 	col2    []int32
 	version uint64
+	// stamp identifies the stored values: a number no other finishing of
+	// any Sparse was given (valueStamps), set whenever the matrix is
+	// finished (Finish, Refilled, Submatrix), so equal stamps mean the
+	// same pattern and the same values. A factor kept for (matrix, stamp)
+	// stands while both are those of its last call (sparseLDL.factor).
+	stamp uint64
 
 	// Pattern reuse: the records' (i, j) of the last full Finish, the
 	// slots of each record in val (row i's, then row j's) and whether the
@@ -181,7 +188,16 @@ func (s *Sparse) Finish() {
 	}
 	s.sumRecords()
 	s.finished = true
+	s.stamp = valueStamps.Add(1)
 }
+
+// restamp gives the stored values a new stamp: for in-package code (tests)
+// that writes val in place instead of through Add or SetRecord.
+func (s *Sparse) restamp() { s.stamp = valueStamps.Add(1) }
+
+// valueStamps hands out Sparse.stamp: one counter for every matrix, so a
+// stamp is never reused, not even by a new matrix at an old one's address.
+var valueStamps atomic.Uint64
 
 // sumRecords sets each stored entry to the sum of its records, in call
 // order, through the slots keepPattern found: the first record of an entry
@@ -254,6 +270,7 @@ func (s *Sparse) SetRecord(t int, v float64) {
 func (s *Sparse) Refilled() {
 	s.finite = s.rz == 0
 	s.finished = true
+	s.stamp = valueStamps.Add(1)
 }
 
 // keepPattern records the Add calls' (i, j) and their slots in val for

@@ -190,11 +190,25 @@ type sparseLDL struct {
 	sized    bool // the storage is sized for the analysed pattern (see count)
 
 	ord ordering
+
+	stand factorStand // what the last successful factor was for (standing.go)
 }
 
 // factor factors the block of the rows i with state[i] == Free. It reports
-// false if the block is not numerically positive definite.
+// false if the block is not numerically positive definite. A call for the
+// same matrix, values and free set as the last successful one returns at
+// once (factorStand).
 func (f *sparseLDL) factor(a *Sparse, state []State) bool {
+	if f.stands(a, state) {
+		return true
+	}
+	ok := f.refactor(a, state)
+	f.stood(a, state, ok)
+	return ok
+}
+
+// refactor is factor past the check that the factor stands.
+func (f *sparseLDL) refactor(a *Sparse, state []State) bool {
 	n := a.n
 	f.analyze(a)
 	f.free = f.free[:0]

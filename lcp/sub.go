@@ -93,6 +93,7 @@ func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 		s.version++
 	}
 	s.finished = true
+	s.stamp = valueStamps.Add(1)
 }
 
 // DenseSubmatrix sets dst to the principal submatrix src[idx, idx] of a

@@ -352,7 +352,9 @@ func (a *Assembly) Matrix() lcp.Matrix {
 func (a *Assembly) Problem() lcp.Problem {
 	p := lcp.Problem{A: a.Matrix(), B: a.B, Lo: a.Lo, Hi: a.Hi}
 	if a.kktOK && a.Gyroscopic == 0 {
-		p.KKT = &a.KKT
+		// A's entries are J M⁻¹ Jᵀ + C of the same rows, masses and
+		// compliances as KKT's blocks (massMatrix, bodySpace).
+		p.KKT, p.KKTAssembled = &a.KKT, true
 	}
 	return p
 }

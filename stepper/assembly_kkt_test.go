@@ -47,6 +47,7 @@ func TestAssemblyKKTDescribesA(t *testing.T) {
 	require.NoError(t, asm.Assemble(&set, &m, rows))
 	p := asm.Problem()
 	require.NotNil(t, p.KKT)
+	assert.True(t, p.KKTAssembled, "A is assembled from the KKT's rows and masses (checked below)")
 	k := p.KKT
 	require.NoError(t, k.Validate(len(rows)))
 	require.Len(t, k.Mass, 3, "the dynamic bodies with rows")
@@ -93,4 +94,5 @@ func TestAssemblyKKTDescribesA(t *testing.T) {
 	require.NotNil(t, asm.Problem().KKT)
 	require.NoError(t, asm.MassMatrix(&m, rows))
 	assert.Nil(t, asm.Problem().KKT, "MassMatrix: A has no compliance")
+	assert.False(t, asm.Problem().KKTAssembled, "MassMatrix: nothing vouched for")
 }

@@ -329,7 +329,7 @@ func (sl *islandSlot) prepare(w *World) {
 	} else if p.KKT != nil && p.KKT.SubTo(&sl.kkt, sl.rows) == nil {
 		// The rows are the world's, so SubTo cannot fail; the island
 		// would solve on the dual path if it did.
-		sl.prob.KKT = &sl.kkt
+		sl.prob.KKT, sl.prob.KKTAssembled = &sl.kkt, p.KKTAssembled // the world's rows and blocks
 	}
 	sl.energy.restrict(&w.ws.solve.energy, sl.bodies, sl.rows, sl.b)
 	pick := w.Settings.Pick
