@@ -28,16 +28,26 @@ type FieldError struct {
 }
 
 // Error returns "What: Field: Reason", or `What "Name": Field: Reason`
-// when Name is not empty:
+// when Name is not empty; an empty What or Field is left out, so a field
+// whose path says whose it is (a file's dataset or key path) reads
+// "Field: Reason":
 //
 //	body "link3": Mass: must be finite and > 0, got -1
 //	settings: H: time step must be finite and > 0, got 0
+//	bodies[2].mass: must be finite and > 0 kg, got -1
 func (e *FieldError) Error() string {
 	what := e.What
 	if e.Name != "" {
 		what += " " + strconv.Quote(e.Name)
 	}
-	return what + ": " + e.Field + ": " + e.Reason
+	s := e.Reason
+	if e.Field != "" {
+		s = e.Field + ": " + s
+	}
+	if what != "" {
+		s = what + ": " + s
+	}
+	return s
 }
 
 // Finite reports whether x is neither NaN nor ±Inf.
