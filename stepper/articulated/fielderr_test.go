@@ -38,13 +38,7 @@ func TestFieldErrors(t *testing.T) {
 		{func(m *Model, s *Settings) { s.Method = Method(9) }, "Settings.Method", Method(9)},
 	} {
 		t.Run(c.field, func(t *testing.T) {
-			m := ok
-			m.Links = append([]Link(nil), ok.Links...)
-			m.Lines = append([]Line(nil), ok.Lines...)
-			m.Contacts = append([]Contact(nil), ok.Contacts...)
-			s := Settings{H: 1e-3}
-			c.edit(&m, &s)
-			_, err := New(m, s)
+			_, err := New(edited(ok, c.edit))
 			var fe *num.FieldError
 			require.True(t, errors.As(err, &fe), "%v", err)
 			assert.Equal(t, c.field, fe.Field)
