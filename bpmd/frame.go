@@ -153,7 +153,7 @@ func (f *Frame) RowCount() int {
 // the row and the value.
 func (f *Frame) Validate() error {
 	if !(f.H > 0) || math.IsInf(f.H, 0) {
-		return fmt.Errorf("step: time step must be finite and > 0, got %v", f.H)
+		return fieldErr("step", f.H, "time step must be finite and > 0, got %v", f.H)
 	}
 	if err := f.validateBodies(); err != nil {
 		return err
@@ -182,15 +182,15 @@ func (f *Frame) validateBodies() error {
 		{"bodies/velocities", len(b.Velocities)}, {"bodies/static", len(b.Static)}, {"bodies/applied", len(b.Applied)},
 	} {
 		if lc.n != nb {
-			return fmt.Errorf("%s: has %d rows, bodies/ids has %d", lc.name, lc.n, nb)
+			return fieldErr(lc.name, lc.n, "has %d rows, bodies/ids has %d", lc.n, nb)
 		}
 	}
 	for i := 0; i < nb; i++ {
 		if b.IDs[i] != int64(i) {
-			return fmt.Errorf("bodies/ids[%d]: want %d (ids are body indices in order), got %d", i, i, b.IDs[i])
+			return fieldErr(fmt.Sprintf("bodies/ids[%d]", i), b.IDs[i], "want %d (ids are body indices in order), got %d", i, b.IDs[i])
 		}
 		if !b.Static[i] && !(b.Masses[i] > 0 && !math.IsInf(b.Masses[i], 0)) {
-			return fmt.Errorf("bodies/masses[%d]: must be finite and > 0 for a dynamic body, got %v", i, b.Masses[i])
+			return fieldErr(fmt.Sprintf("bodies/masses[%d]", i), b.Masses[i], "must be finite and > 0 for a dynamic body, got %v", b.Masses[i])
 		}
 		if err := finiteRow("bodies/inertia", i, b.Inertia[i][:]); err != nil {
 			return err
@@ -205,7 +205,7 @@ func (f *Frame) validateBodies() error {
 		}
 		q := b.Quaternions[i]
 		if l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3]); math.Abs(l-1) > 1e-6 {
-			return fmt.Errorf("bodies/quaternion[%d]: must be a unit quaternion, has length %v", i, l)
+			return fieldErr(fmt.Sprintf("bodies/quaternion[%d]", i), q, "must be a unit quaternion, has length %v", l)
 		}
 	}
 	return nil
@@ -226,26 +226,26 @@ func (f *Frame) validateJoints() error {
 		{"joints/viscous", len(j.Viscous)},
 	} {
 		if lc.n != r {
-			return fmt.Errorf("%s: has %d rows, joints/violations has %d", lc.name, lc.n, r)
+			return fieldErr(lc.name, lc.n, "has %d rows, joints/violations has %d", lc.n, r)
 		}
 	}
 	if len(j.Pairs) != len(j.Rows) {
-		return fmt.Errorf("joints/pairs: has %d rows, joints/rows has %d", len(j.Pairs), len(j.Rows))
+		return fieldErr("joints/pairs", len(j.Pairs), "has %d rows, joints/rows has %d", len(j.Pairs), len(j.Rows))
 	}
 	next := int64(0)
 	for k, jr := range j.Rows {
 		if jr[0] != next || jr[1] < 0 || jr[0]+jr[1] > int64(r) {
-			return fmt.Errorf("joints/rows[%d]: rows [%d, %d+%d) do not follow the previous joint's or exceed the %d rows", k, jr[0], jr[0], jr[1], r)
+			return fieldErr(fmt.Sprintf("joints/rows[%d]", k), jr, "rows [%d, %d+%d) do not follow the previous joint's or exceed the %d rows", jr[0], jr[0], jr[1], r)
 		}
 		next = jr[0] + jr[1]
 	}
 	if next != int64(r) {
-		return fmt.Errorf("joints/rows: cover %d rows, joints/violations has %d", next, r)
+		return fieldErr("joints/rows", next, "cover %d rows, joints/violations has %d", next, r)
 	}
 	for i := 0; i < r; i++ {
 		for k, id := range j.RowBodies[i] {
 			if id < -1 || id >= int64(nb) || (id >= 0 && b.Static[id]) {
-				return fmt.Errorf("joints/row_bodies[%d][%d]: must be −1 or a dynamic body in [0, %d), got %d", i, k, nb, id)
+				return fieldErr(fmt.Sprintf("joints/row_bodies[%d][%d]", i, k), id, "must be −1 or a dynamic body in [0, %d), got %d", nb, id)
 			}
 		}
 		if err := finiteRow("joints/jacobians", i, j.Jacobians[i][:]); err != nil {
@@ -253,16 +253,29 @@ func (f *Frame) validateJoints() error {
 		}
 		lo, hi := j.Bounds[i][0], j.Bounds[i][1]
 		if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1) {
-			return fmt.Errorf("joints/bounds[%d]: need lo ≤ hi, lo < +Inf, hi > −Inf, got [%v, %v]", i, lo, hi)
+			return fieldErr(fmt.Sprintf("joints/bounds[%d]", i), j.Bounds[i], "need lo ≤ hi, lo < +Inf, hi > −Inf, got [%v, %v]", lo, hi)
 		}
-		if !finite(j.Violations[i]) || !finite(j.Speed[i]) || !finite(j.Drift[i]) || !finite(j.Damping[i]) || j.Damping[i] < 0 || math.IsNaN(j.Stiffness[i]) || j.Stiffness[i] < 0 {
-			return fmt.Errorf("joints row %d: violations, speed, drift, damping must be finite, damping ≥ 0, stiffness ≥ 0; got φ=%v speed=%v drift=%v d=%v k=%v", i, j.Violations[i], j.Speed[i], j.Drift[i], j.Damping[i], j.Stiffness[i])
+		for _, c := range []struct {
+			name string
+			v    float64
+			ok   bool
+			want string
+		}{
+			{"joints/violations", j.Violations[i], finite(j.Violations[i]), "finite"},
+			{"joints/speed", j.Speed[i], finite(j.Speed[i]), "finite"},
+			{"joints/drift", j.Drift[i], finite(j.Drift[i]), "finite"},
+			{"joints/damping", j.Damping[i], finite(j.Damping[i]) && j.Damping[i] >= 0, "finite and ≥ 0"},
+			{"joints/stiffness", j.Stiffness[i], j.Stiffness[i] >= 0, "≥ 0 (+Inf = rigid)"},
+		} {
+			if !c.ok {
+				return fieldErr(fmt.Sprintf("%s[%d]", c.name, i), c.v, "must be %s, got %v", c.want, c.v)
+			}
 		}
 		if v := j.Viscous[i]; !finite(v) || v < 0 || (v > 0 && j.Damping[i] > 0) {
-			return fmt.Errorf("joints/viscous[%d]: must be finite and ≥ 0, and 0 where damping is set (%v), got %v", i, j.Damping[i], v)
+			return fieldErr(fmt.Sprintf("joints/viscous[%d]", i), v, "must be finite and ≥ 0, and 0 where damping is set (%v), got %v", j.Damping[i], v)
 		}
 		if j.Kinds[i] < int64(constraint.Bilateral) || j.Kinds[i] > int64(constraint.Spring) {
-			return fmt.Errorf("joints/kinds[%d]: unknown kind %d", i, j.Kinds[i])
+			return fieldErr(fmt.Sprintf("joints/kinds[%d]", i), j.Kinds[i], "unknown kind %d", j.Kinds[i])
 		}
 	}
 	return nil
@@ -285,27 +298,38 @@ func (f *Frame) validateContacts() (int, error) {
 		{"contacts/stiffness", len(c.Stiffness)}, {"contacts/damping", len(c.Damping)}, {"contacts/bounce", len(c.Bounce)},
 	} {
 		if lc.n != nc {
-			return 0, fmt.Errorf("%s: has %d rows, contacts/gap has %d", lc.name, lc.n, nc)
+			return 0, fieldErr(lc.name, lc.n, "has %d rows, contacts/gap has %d", lc.n, nc)
 		}
 	}
 	row := int64(r)
 	for i := 0; i < nc; i++ {
 		for k, id := range c.Pairs[i] {
 			if id < -1 || id >= int64(nb) || (id >= 0 && b.Static[id]) {
-				return 0, fmt.Errorf("contacts/pairs[%d][%d]: must be −1 or a dynamic body in [0, %d), got %d", i, k, nb, id)
+				return 0, fieldErr(fmt.Sprintf("contacts/pairs[%d][%d]", i, k), id, "must be −1 or a dynamic body in [0, %d), got %d", nb, id)
 			}
 		}
 		if c.Pairs[i][0] == c.Pairs[i][1] {
-			return 0, fmt.Errorf("contacts/pairs[%d]: a body cannot touch itself (%d, %d)", i, c.Pairs[i][0], c.Pairs[i][1])
+			return 0, fieldErr(fmt.Sprintf("contacts/pairs[%d]", i), c.Pairs[i], "a body cannot touch itself (%d, %d)", c.Pairs[i][0], c.Pairs[i][1])
 		}
-		if math.IsNaN(c.Stiffness[i]) || c.Stiffness[i] < 0 || !finite(c.Damping[i]) || c.Damping[i] < 0 {
-			return 0, fmt.Errorf("contact %d: stiffness must be ≥ 0 and damping finite and ≥ 0, got %v, %v", i, c.Stiffness[i], c.Damping[i])
-		}
-		if !finite(c.Bounce[i]) || c.Bounce[i] < 0 {
-			return 0, fmt.Errorf("contacts/bounce[%d]: must be finite and ≥ 0 m/s, got %v", i, c.Bounce[i])
-		}
-		if !finite(c.Gap[i]) || !(c.Mu[i][0] >= 0) || math.IsInf(c.Mu[i][0], 0) || !(c.XN[i] >= 0) || math.IsInf(c.XN[i], 0) || !(c.Roll[i] >= 0) || !(c.RollBound[i] >= 0) {
-			return 0, fmt.Errorf("contact %d: gap finite, mu, xn, roll, roll_bound finite and ≥ 0; got gap=%v mu=%v xn=%v roll=%v roll_bound=%v", i, c.Gap[i], c.Mu[i][0], c.XN[i], c.Roll[i], c.RollBound[i])
+		nonNeg := func(x float64) bool { return x >= 0 && finite(x) }
+		for _, v := range []struct {
+			name string
+			v    float64
+			ok   bool
+			want string
+		}{
+			{"contacts/stiffness", c.Stiffness[i], c.Stiffness[i] >= 0, "≥ 0 N/m (+Inf = rigid)"},
+			{"contacts/damping", c.Damping[i], nonNeg(c.Damping[i]), "finite and ≥ 0"},
+			{"contacts/bounce", c.Bounce[i], nonNeg(c.Bounce[i]), "finite and ≥ 0 m/s"},
+			{"contacts/gap", c.Gap[i], finite(c.Gap[i]), "finite"},
+			{"contacts/mu", c.Mu[i][0], nonNeg(c.Mu[i][0]), "finite and ≥ 0"},
+			{"contacts/xn", c.XN[i], nonNeg(c.XN[i]), "finite and ≥ 0"},
+			{"contacts/roll", c.Roll[i], c.Roll[i] >= 0, "≥ 0"},
+			{"contacts/roll_bound", c.RollBound[i], c.RollBound[i] >= 0, "≥ 0"},
+		} {
+			if !v.ok {
+				return 0, fieldErr(fmt.Sprintf("%s[%d]", v.name, i), v.v, "must be %s, got %v", v.want, v.v)
+			}
 		}
 		for _, v := range []struct {
 			n string
@@ -318,7 +342,7 @@ func (f *Frame) validateContacts() (int, error) {
 		ci := contactInfo(f, i)
 		want := int64(ci.Layout().N)
 		if c.RowIndex[i][0] != row || c.RowIndex[i][1] != want {
-			return 0, fmt.Errorf("contacts/rows[%d]: want (%d, %d) from the rows before it, mu and roll, got (%d, %d)", i, row, want, c.RowIndex[i][0], c.RowIndex[i][1])
+			return 0, fieldErr(fmt.Sprintf("contacts/rows[%d]", i), c.RowIndex[i], "want (%d, %d) from the rows before it, mu and roll, got (%d, %d)", row, want, c.RowIndex[i][0], c.RowIndex[i][1])
 		}
 		row += want
 	}
@@ -332,28 +356,28 @@ func (f *Frame) validateSolution(n int) error {
 	s := &f.Solution
 	if len(s.Z) != 0 || len(s.W) != 0 || len(s.States) != 0 {
 		if len(s.Z) != n {
-			return fmt.Errorf("solution/z: has %d entries, the frame has %d rows", len(s.Z), n)
+			return fieldErr("solution/z", len(s.Z), "has %d entries, the frame has %d rows", len(s.Z), n)
 		}
 		if len(s.W) != n {
-			return fmt.Errorf("solution/w: has %d entries, the frame has %d rows", len(s.W), n)
+			return fieldErr("solution/w", len(s.W), "has %d entries, the frame has %d rows", len(s.W), n)
 		}
 		if len(s.States) != 0 && len(s.States) != n {
-			return fmt.Errorf("solution/states: has %d entries, the frame has %d rows", len(s.States), n)
+			return fieldErr("solution/states", len(s.States), "has %d entries, the frame has %d rows", len(s.States), n)
 		}
 		if len(s.Stick) != nc {
-			return fmt.Errorf("solution/stick: has %d entries, the frame has %d contacts", len(s.Stick), nc)
+			return fieldErr("solution/stick", len(s.Stick), "has %d entries, the frame has %d contacts", len(s.Stick), nc)
 		}
 	}
 	for i, st := range s.States {
 		if st < 0 || st > 2 {
-			return fmt.Errorf("solution/states[%d]: must be 0, 1 or 2, got %d", i, st)
+			return fieldErr(fmt.Sprintf("solution/states[%d]", i), st, "must be 0, 1 or 2, got %d", st)
 		}
 	}
 	it := len(s.TotalError)
 	for _, lc := range []lenCheck{{"solution/normal_error", len(s.NormalError)}, {"solution/friction_error", len(s.FrictionError)},
 		{"solution/fb_error", len(s.FB)}, {"solution/residual_error", len(s.Residual)}, {"solution/energy_error", len(s.Energy)}} {
 		if lc.n != it {
-			return fmt.Errorf("%s: has %d entries, solution/total_error has %d", lc.name, lc.n, it)
+			return fieldErr(lc.name, lc.n, "has %d entries, solution/total_error has %d", lc.n, it)
 		}
 	}
 	return nil
@@ -361,10 +385,17 @@ func (f *Frame) validateSolution(n int) error {
 
 var finite = num.Finite
 
+// fieldErr is the frame's error for one bad dataset entry: a
+// *num.FieldError whose Field is the dataset path with its indices
+// ("bodies/masses[2]") and whose Value is the offending value.
+func fieldErr(field string, value any, format string, args ...any) error {
+	return &num.FieldError{Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
+}
+
 func finiteRow(name string, i int, v []float64) error {
 	for k, x := range v {
 		if !finite(x) {
-			return fmt.Errorf("%s[%d][%d]: must be finite, got %v", name, i, k, x)
+			return fieldErr(fmt.Sprintf("%s[%d][%d]", name, i, k), x, "must be finite, got %v", x)
 		}
 	}
 	return nil

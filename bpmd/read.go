@@ -209,11 +209,11 @@ func (d *decoder) floats(path string, wantRows, cols int) []float64 {
 	case len(v) != total:
 		d.err = fmt.Errorf("%s: read %d values from a dataset of shape %v", base(path), len(v), dims)
 	case len(v)%cols != 0:
-		d.err = fmt.Errorf("%s: has shape %v, want rows of %d", base(path), dims, cols)
+		d.err = fieldErr(base(path), dims, "has shape %v, want rows of %d", dims, cols)
 	case wantRows >= 0 && len(v) != wantRows*cols:
-		d.err = fmt.Errorf("%s: has shape %v, want %d×%d", base(path), dims, wantRows, cols)
+		d.err = fieldErr(base(path), dims, "has shape %v, want %d×%d", dims, wantRows, cols)
 	case len(dims) == 2 && (dims[1] == 0 || cols%dims[1] != 0):
-		d.err = fmt.Errorf("%s: has shape %v, want %d columns", base(path), dims, cols)
+		d.err = fieldErr(base(path), dims, "has shape %v, want %d columns", dims, cols)
 	}
 	if d.err != nil {
 		return nil
@@ -236,7 +236,7 @@ func (d *decoder) ints(path string, wantRows, cols int) []int64 {
 	for i, x := range v {
 		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
 			if d.err == nil {
-				d.err = fmt.Errorf("%s[%d]: want an integer, got %v", base(path), i, x)
+				d.err = fieldErr(fmt.Sprintf("%s[%d]", base(path), i), x, "want an integer, got %v", x)
 			}
 			return nil
 		}
@@ -380,7 +380,7 @@ func (d *decoder) frame(g string) (*Frame, error) {
 		n           int
 	}{{"/bodies", "count", nb}, {"/joints", "row_count", r}, {"/joints", "count", len(j.Rows)}, {"/contacts", "count", nc}, {"/solution", "count", n}, {"/solution", "iteration_count", it}} {
 		if v := attrFloat(d.attrs(g+cc.group), cc.attr, -1); v >= 0 && int(v) != cc.n {
-			return nil, fmt.Errorf("%s: attribute %s = %v, but the datasets hold %d", strings.TrimPrefix(cc.group, "/"), cc.attr, v, cc.n)
+			return nil, fieldErr(strings.TrimPrefix(cc.group, "/"), v, "attribute %s = %v, but the datasets hold %d", cc.attr, v, cc.n)
 		}
 	}
 	return f, nil

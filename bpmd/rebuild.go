@@ -65,7 +65,7 @@ func ParseFormulation(s string) (Formulation, error) {
 			return f, nil
 		}
 	}
-	return 0, fmt.Errorf("formulation: unknown value %q (want box, lcp or mixed)", s)
+	return 0, fieldErr("formulation", s, "unknown value %q (want box, lcp or mixed)", s)
 }
 
 // Layout says where each unknown of a rebuilt problem sits (indices into
@@ -140,7 +140,7 @@ func Rebuild(f *Frame, form Formulation, o Options) (*lcp.Problem, *Layout, erro
 	case LCP, Mixed:
 		return rebuildCone(f, m, form, o)
 	}
-	return nil, nil, fmt.Errorf("formulation: unknown value %d", int(form))
+	return nil, nil, fieldErr("formulation", form, "unknown value %d", int(form))
 }
 
 // frameModel is a frame's step as the stepper's assembly takes it: the
@@ -160,10 +160,10 @@ func newFrameModel(f *Frame) (*frameModel, error) {
 		}
 	}
 	if mode == stepper.Baumgarte && !(f.Baumgarte >= 0 && finite(f.Baumgarte)) {
-		return nil, fmt.Errorf("baumgarte: must be finite and ≥ 0 (1/s) with stabilization baumgarte, got %v", f.Baumgarte)
+		return nil, fieldErr("baumgarte", f.Baumgarte, "must be finite and ≥ 0 (1/s) with stabilization baumgarte, got %v", f.Baumgarte)
 	}
 	if !(f.MaxCorrectingSpeed >= 0) {
-		return nil, fmt.Errorf("max_correcting_speed: must be ≥ 0 m/s (0 = the default, +Inf = no cap), got %v", f.MaxCorrectingSpeed)
+		return nil, fieldErr("max_correcting_speed", f.MaxCorrectingSpeed, "must be ≥ 0 m/s (0 = the default, +Inf = no cap), got %v", f.MaxCorrectingSpeed)
 	}
 	m := &frameModel{set: stepper.Settings{H: f.H, Gravity: mgl64.Vec3(f.Gravity), Stabilization: mode, Baumgarte: f.Baumgarte,
 		MaxCorrectingSpeed: f.MaxCorrectingSpeed}}
@@ -192,7 +192,7 @@ func newFrameModel(f *Frame) (*frameModel, error) {
 	for i, ii := range m.mass.InvInertia {
 		for _, x := range ii {
 			if math.IsNaN(x) {
-				return nil, fmt.Errorf("bodies/inertia[%d]: singular or not finite", i)
+				return nil, fieldErr(fmt.Sprintf("bodies/inertia[%d]", i), f.Bodies.Inertia[i], "singular or not finite")
 			}
 		}
 	}
@@ -255,7 +255,7 @@ func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Pro
 		d = 4
 	}
 	if d < 3 {
-		return nil, nil, fmt.Errorf("directions: need at least 3 friction directions for a cone, got %d", d)
+		return nil, nil, fieldErr("directions", d, "need at least 3 friction directions for a cone, got %d", d)
 	}
 	// The frame's contacts as the stepper describes them, each with the
 	// stepper's layout of its box rows, which says whether it has friction
@@ -277,7 +277,7 @@ func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Pro
 		}
 		for i := range box {
 			if box[i].Rolling >= 0 {
-				return nil, nil, fmt.Errorf("contacts/roll[%d]: rolling rows need the mixed form", i)
+				return nil, nil, fieldErr(fmt.Sprintf("contacts/roll[%d]", i), f.Contacts.Roll[i], "rolling rows need the mixed form")
 			}
 		}
 	}

@@ -53,7 +53,7 @@ func BrickWall(p BrickWallParams) (*stepper.World, error) {
 // world shape, bricks "brickR-K" (row R from the bottom, K from the left).
 func brickWallSpec(p BrickWallParams) (*SceneSpec, error) {
 	if p.Rows < 1 || p.Rows > MaxWallRows {
-		return nil, fmt.Errorf("brickwall: Rows: must be in [1, %d], got %d", MaxWallRows, p.Rows)
+		return nil, fieldErr("brickwall", "Rows", p.Rows, "must be in [1, %d], got %d", MaxWallRows, p.Rows)
 	}
 	if err := checkFields("brickwall", false, field{"Gap", "m", p.Gap}, field{"Friction", "", p.Friction}); err != nil {
 		return nil, err

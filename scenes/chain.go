@@ -58,13 +58,13 @@ func Chain(p ChainParams) (*stepper.World, error) {
 // start point about world y.
 func chainSpec(p ChainParams) (*SceneSpec, error) {
 	if p.Links < 1 || p.Links > MaxChainLinks {
-		return nil, fmt.Errorf("chain: Links: must be in [1, %d], got %d", MaxChainLinks, p.Links)
+		return nil, fieldErr("chain", "Links", p.Links, "must be in [1, %d], got %d", MaxChainLinks, p.Links)
 	}
 	if err := checkFields("chain", true, field{"Length", "", p.Length}, field{"Mass", "", p.Mass}, field{"Radius", "", p.Radius}); err != nil {
 		return nil, err
 	}
 	if !num.Finite(p.Angle) {
-		return nil, fmt.Errorf("chain: Angle: must be finite, got %v", p.Angle)
+		return nil, fieldErr("chain", "Angle", p.Angle, "must be finite, got %v", p.Angle)
 	}
 	if err := p.Settings.Validate(); err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func chainSpec(p ChainParams) (*SceneSpec, error) {
 // Pendulum builds a one-link chain.
 func Pendulum(p ChainParams) (*stepper.World, error) {
 	if p.Links != 1 {
-		return nil, fmt.Errorf("pendulum: Links: must be 1, got %d", p.Links)
+		return nil, fieldErr("pendulum", "Links", p.Links, "must be 1, got %d", p.Links)
 	}
 	return Chain(p)
 }

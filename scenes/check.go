@@ -3,6 +3,8 @@ package scenes
 import (
 	"fmt"
 	"math"
+
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // field is a scene parameter's name, unit and value, for validation.
@@ -26,8 +28,14 @@ func checkFields(scene string, strict bool, fs ...field) error {
 			if f.unit != "" {
 				unit = " " + f.unit
 			}
-			return fmt.Errorf("%s: %s: must be finite and %s 0%s, got %v", scene, f.name, rel, unit, f.v)
+			return fieldErr(scene, f.name, f.v, "must be finite and %s 0%s, got %v", rel, unit, f.v)
 		}
 	}
 	return nil
+}
+
+// fieldErr is the error of a scene builder's bad parameter: a
+// *num.FieldError that reads "scene: Field: reason", with the bad value.
+func fieldErr(scene, field string, value any, format string, args ...any) error {
+	return &num.FieldError{What: scene, Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
 }

@@ -103,7 +103,7 @@ func (s *ShapeSpec) validateConvex(p *problems, path string) {
 	if s.Scale != (mgl64.Vec3{}) {
 		for i, x := range s.Scale {
 			if x == 0 {
-				p.add(fmt.Sprintf("%s.scale[%d]", path, i), "must be finite and non-zero, got %v", x)
+				p.addv(fmt.Sprintf("%s.scale[%d]", path, i), x, "must be finite and non-zero, got %v", x)
 			}
 		}
 		chkVec(p, path+".scale", s.Scale)

@@ -61,13 +61,13 @@ func Dominoes(p DominoesParams) (*stepper.World, error) {
 func dominoesSpec(p DominoesParams) (*SceneSpec, error) {
 	switch {
 	case p.Count < 1 || p.Count > MaxDominoes:
-		return nil, fmt.Errorf("dominoes: Count: must be in [1, %d], got %d", MaxDominoes, p.Count)
+		return nil, fieldErr("dominoes", "Count", p.Count, "must be in [1, %d], got %d", MaxDominoes, p.Count)
 	case p.Layout != "line" && p.Layout != "spiral":
-		return nil, fmt.Errorf("dominoes: Layout: must be line or spiral, got %q", p.Layout)
+		return nil, fieldErr("dominoes", "Layout", p.Layout, "must be line or spiral, got %q", p.Layout)
 	case !(p.Pitch >= 0.03 && p.Pitch <= 1):
-		return nil, fmt.Errorf("dominoes: Pitch: must be in [0.03, 1] m, got %v", p.Pitch)
+		return nil, fieldErr("dominoes", "Pitch", p.Pitch, "must be in [0.03, 1] m, got %v", p.Pitch)
 	case math.IsNaN(p.Spin) || math.Abs(p.Spin) > 100:
-		return nil, fmt.Errorf("dominoes: Spin: must be in [-100, 100] rad/s, got %v", p.Spin)
+		return nil, fieldErr("dominoes", "Spin", p.Spin, "must be in [-100, 100] rad/s, got %v", p.Spin)
 	}
 	s, err := groundScene("dominoes", p.Density, p.Friction, p.Settings)
 	if err != nil {

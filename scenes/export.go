@@ -70,7 +70,7 @@ func describer[P any](name string, defaults func() P, declare func(*ParamSet, *P
 func init() {
 	pendulum := func(p ChainParams) (*SceneSpec, error) {
 		if p.Links != 1 {
-			return nil, fmt.Errorf("pendulum: Links: must be 1, got %d", p.Links)
+			return nil, fieldErr("pendulum", "Links", p.Links, "must be 1, got %d", p.Links)
 		}
 		return chainSpec(p)
 	}

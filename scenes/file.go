@@ -14,6 +14,7 @@ import (
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/stepper"
 )
@@ -370,18 +371,23 @@ func (p ProfileSpec) At(t float64) float64 {
 	return v
 }
 
-// PathError is one problem in a scene file: the JSON path of the value
-// (`bodies[3].shapes[0].size[1]`) and what is wrong with it.
-type PathError struct {
-	Path string
-	Msg  string
-}
+// PathError is one problem in a scene file: a *num.FieldError whose Field
+// is the JSON path of the value (`bodies[3].shapes[0].size[1]`), whose
+// Value is the offending value where there is one (nil for a missing key
+// or a structural problem) and whose Reason says what is wrong; What is
+// empty, so it reads "bodies[3].mass: must be finite and > 0 kg …".
+type PathError = num.FieldError
 
-func (e *PathError) Error() string {
-	if e.Path == "" {
-		return e.Msg
+// pathErr is a constructor's error err (which Validate should have
+// caught) at path: its message after the path, and the offending value
+// when err is a *num.FieldError.
+func pathErr(path string, err error) *PathError {
+	pe := &PathError{Field: path, Reason: err.Error()}
+	var fe *num.FieldError
+	if errors.As(err, &fe) {
+		pe.Value = fe.Value
 	}
-	return e.Path + ": " + e.Msg
+	return pe
 }
 
 // maxErrors is the most problems one Load reports.
@@ -390,9 +396,13 @@ const maxErrors = 20
 // problems collects PathErrors.
 type problems struct{ list []error }
 
-func (p *problems) add(path, format string, args ...any) {
+// add records a problem at path with no single offending value.
+func (p *problems) add(path, format string, args ...any) { p.addv(path, nil, format, args...) }
+
+// addv records a problem at path whose offending value is value.
+func (p *problems) addv(path string, value any, format string, args ...any) {
 	if len(p.list) < maxErrors {
-		p.list = append(p.list, &PathError{Path: path, Msg: fmt.Sprintf(format, args...)})
+		p.list = append(p.list, &PathError{Field: path, Value: value, Reason: fmt.Sprintf(format, args...)})
 	}
 }
 
@@ -632,11 +642,11 @@ func (j *JointSpec) fromFrame(f *BodySpec) {
 func (s *SceneSpec) build() (*stepper.World, error) {
 	w, err := stepper.New(s.Settings.stepperSettings())
 	if err != nil {
-		return nil, &PathError{"settings", err.Error()}
+		return nil, pathErr("settings", err)
 	}
 	for i := range s.WorldShapes {
 		if err := addShape(w, constraint.World, &s.WorldShapes[i]); err != nil {
-			return nil, &PathError{fmt.Sprintf("world_shapes[%d]", i), err.Error()}
+			return nil, pathErr(fmt.Sprintf("world_shapes[%d]", i), err)
 		}
 	}
 	ids := map[string]int{WorldName: constraint.World}
@@ -645,23 +655,23 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 		path := fmt.Sprintf("bodies[%d]", i)
 		mass, inertia, err := bs.massProperties()
 		if err != nil {
-			return nil, &PathError{path, err.Error()}
+			return nil, pathErr(path, err)
 		}
 		b, err := body.New(body.Params{Name: bs.Name, Mass: mass, Inertia: inertia, Pos: bs.Pos, Rot: bs.Rot,
 			Vel: bs.Vel, AngVel: bs.AngVel, Force: bs.Force, Torque: bs.Torque, Static: bs.Static, Kinematic: bs.Kinematic})
 		if err != nil {
-			return nil, &PathError{path, err.Error()}
+			return nil, pathErr(path, err)
 		}
 		id, err := w.AddBody(b)
 		if err != nil {
-			return nil, &PathError{path, err.Error()}
+			return nil, pathErr(path, err)
 		}
 		ids[bs.Name] = id
 	}
 	for i := range s.Bodies {
 		for k := range s.Bodies[i].Shapes {
 			if err := addShape(w, i, &s.Bodies[i].Shapes[k]); err != nil {
-				return nil, &PathError{fmt.Sprintf("bodies[%d].shapes[%d]", i, k), err.Error()}
+				return nil, pathErr(fmt.Sprintf("bodies[%d].shapes[%d]", i, k), err)
 			}
 		}
 	}
@@ -677,7 +687,7 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 			err = w.SetJointCollision(len(w.Joints)-1, true)
 		}
 		if err != nil {
-			return nil, &PathError{fmt.Sprintf("joints[%d]", i), err.Error()}
+			return nil, pathErr(fmt.Sprintf("joints[%d]", i), err)
 		}
 	}
 	if err := s.buildTendons(w); err != nil {
@@ -685,12 +695,12 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 	}
 	for i, e := range s.Exclude {
 		if err := w.ExcludeBodies(ids[e.A], ids[e.B]); err != nil {
-			return nil, &PathError{fmt.Sprintf("exclude[%d]", i), err.Error()}
+			return nil, pathErr(fmt.Sprintf("exclude[%d]", i), err)
 		}
 	}
 	if len(s.Loads) > 0 {
 		if err := w.AddController(newLoadController(s.Loads, ids, s.Bodies)); err != nil {
-			return nil, &PathError{"loads", err.Error()}
+			return nil, pathErr("loads", err)
 		}
 	}
 	pc := &pathController{}
@@ -702,7 +712,7 @@ func (s *SceneSpec) build() (*stepper.World, error) {
 	}
 	if len(pc.ids) > 0 {
 		if err := w.AddController(pc); err != nil {
-			return nil, &PathError{"bodies", err.Error()}
+			return nil, pathErr("bodies", err)
 		}
 	}
 	return w, nil

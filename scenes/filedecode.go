@@ -219,7 +219,7 @@ func decodeStaticMesh(p *problems, o *objDec, path, kind string, s *ShapeSpec) {
 		var t [3]int
 		for k, v := range x {
 			if v != math.Trunc(v) || v < 0 || v > math.MaxInt32 {
-				p.add(fmt.Sprintf("%s[%d]", pp, k), "must be a vertex index (an integer ≥ 0), got %v", v)
+				p.addv(fmt.Sprintf("%s[%d]", pp, k), v, "must be a vertex index (an integer ≥ 0), got %v", v)
 			}
 			t[k] = int(v)
 		}
@@ -548,7 +548,7 @@ func (o *objDec) integer(key string, dst *int) {
 	}
 	k, err := strconv.Atoi(v.num)
 	if err != nil {
-		o.p.add(o.sub(key), "must be an integer, got %s", v.num)
+		o.p.addv(o.sub(key), v.num, "must be an integer, got %s", v.num)
 		return
 	}
 	*dst = k
@@ -566,7 +566,7 @@ func (o *objDec) bits(key string, dst *uint32) {
 	}
 	k, err := strconv.ParseUint(v.num, 10, 32)
 	if err != nil {
-		o.p.add(o.sub(key), "must be an integer in [0, 4294967295], got %s", v.num)
+		o.p.addv(o.sub(key), v.num, "must be an integer in [0, 4294967295], got %s", v.num)
 		return
 	}
 	*dst = uint32(k)
@@ -609,7 +609,7 @@ func (o *objDec) enum(key string, dst *string, required bool, choices []string) 
 			return true
 		}
 	}
-	o.p.add(o.sub(key), "unknown value %q (want %s)", s, strings.Join(choices, ", "))
+	o.p.addv(o.sub(key), s, "unknown value %q (want %s)", s, strings.Join(choices, ", "))
 	return false
 }
 
@@ -714,7 +714,7 @@ func decodeNum(p *problems, v *jnode, path string) (float64, bool) {
 	}
 	x, err := strconv.ParseFloat(v.num, 64)
 	if err != nil || math.IsInf(x, 0) {
-		p.add(path, "must be a finite number, got %s (out of float64 range)", v.num)
+		p.addv(path, v.num, "must be a finite number, got %s (out of float64 range)", v.num)
 		return 0, false
 	}
 	return x, true

@@ -30,13 +30,13 @@ func (s *SceneSpec) validate(p *problems) {
 	chkPos(p, "settings.h", st.H, "s")
 	chkVec(p, "settings.gravity", st.Gravity)
 	if st.Budget < 0 {
-		p.add("settings.budget", "must be ≥ 0, got %d", st.Budget)
+		p.addv("settings.budget", st.Budget, "must be ≥ 0, got %d", st.Budget)
 	}
 	if !st.Pick.Valid() {
 		p.add("settings.pick", "unknown measure %d", int(st.Pick))
 	}
 	if st.Polish < 0 {
-		p.add("settings.polish", "must be ≥ 0 sweeps, got %d", st.Polish)
+		p.addv("settings.polish", st.Polish, "must be ≥ 0 sweeps, got %d", st.Polish)
 	}
 	if st.Stabilization < stepper.Regularized || st.Stabilization > stepper.Post {
 		p.add("settings.stabilization", "unknown mode %d", int(st.Stabilization))
@@ -247,7 +247,7 @@ func (b *BodySpec) validate(p *problems, path string) {
 		chkNonNeg(p, path+".mass", b.Mass, "kg")
 	default:
 		if !(b.Mass > 0) || math.IsInf(b.Mass, 0) {
-			p.add(path+".mass", "must be finite and > 0 kg for a dynamic body, got %v (give mass or density, or static: true)", b.Mass)
+			p.addv(path+".mass", b.Mass, "must be finite and > 0 kg for a dynamic body, got %v (give mass or density, or static: true)", b.Mass)
 		}
 	}
 	if b.Inertia != nil {
@@ -256,7 +256,7 @@ func (b *BodySpec) validate(p *problems, path string) {
 		for i := 0; i < 3; i++ {
 			for j := 0; j < 3; j++ {
 				if x := m.At(i, j); !num.Finite(x) {
-					p.add(fmt.Sprintf("%s.inertia[%d][%d]", path, i, j), "must be finite, got %v", x)
+					p.addv(fmt.Sprintf("%s.inertia[%d][%d]", path, i, j), x, "must be finite, got %v", x)
 					bad = true
 				}
 			}
@@ -274,10 +274,10 @@ func (b *BodySpec) validate(p *problems, path string) {
 	chkVec(p, path+".velocity", b.Vel)
 	chkVec(p, path+".angular_velocity", b.AngVel)
 	if n := body.Norm(b.Vel); n > body.MaxSpeed {
-		p.add(path+".velocity", "|v| must be ≤ %g m/s (the speed of light), got %v", body.MaxSpeed, n)
+		p.addv(path+".velocity", n, "|v| must be ≤ %g m/s (the speed of light), got %v", body.MaxSpeed, n)
 	}
 	if n := body.Norm(b.AngVel); n > body.MaxAngVel {
-		p.add(path+".angular_velocity", "|ω| must be ≤ %g rad/s, got %v", body.MaxAngVel, n)
+		p.addv(path+".angular_velocity", n, "|ω| must be ≤ %g rad/s, got %v", body.MaxAngVel, n)
 	}
 	chkVec(p, path+".force", b.Force)
 	chkVec(p, path+".torque", b.Torque)
@@ -291,9 +291,9 @@ func (b *BodySpec) validate(p *problems, path string) {
 		pp := fmt.Sprintf("%s.path[%d]", path, k)
 		switch {
 		case !num.Finite(pt.Time) || pt.Time < 0:
-			p.add(pp+".time", "must be finite and ≥ 0 s, got %v", pt.Time)
+			p.addv(pp+".time", pt.Time, "must be finite and ≥ 0 s, got %v", pt.Time)
 		case k > 0 && !(pt.Time > b.Path[k-1].Time):
-			p.add(pp+".time", "must be later than path[%d].time = %v s, got %v", k-1, b.Path[k-1].Time, pt.Time)
+			p.addv(pp+".time", pt.Time, "must be later than path[%d].time = %v s, got %v", k-1, b.Path[k-1].Time, pt.Time)
 		}
 		chkVec(p, pp+".position", pt.Pos)
 	}
@@ -339,11 +339,11 @@ func (s *ShapeSpec) validate(p *problems, path string, static bool) {
 	chkNonNeg(p, mp+".friction", m.Friction, "")
 	chkNonNeg(p, mp+".rolling", m.Rolling, "m")
 	if !(m.Stiffness >= 0) {
-		p.add(mp+".stiffness", "must be ≥ 0 N/m (0 = rigid), got %v", m.Stiffness)
+		p.addv(mp+".stiffness", m.Stiffness, "must be ≥ 0 N/m (0 = rigid), got %v", m.Stiffness)
 	}
 	chkNonNeg(p, mp+".damping", m.Damping, "s")
 	if !(m.Restitution >= 0 && m.Restitution <= 1) {
-		p.add(mp+".restitution", "must be in [0, 1], got %v", m.Restitution)
+		p.addv(mp+".restitution", m.Restitution, "must be in [0, 1], got %v", m.Restitution)
 	}
 }
 
@@ -381,7 +381,7 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 		if s := j.Swing; s != nil {
 			chkAxis(p, path+".swing.axis", s.Axis)
 			if !(s.Angle > 0 && s.Angle < math.Pi) {
-				p.add(path+".swing.angle", "must be in (0, π) rad, got %v", s.Angle)
+				p.addv(path+".swing.angle", s.Angle, "must be in (0, π) rad, got %v", s.Angle)
 			}
 		}
 		if s := j.Twist; s != nil {
@@ -397,9 +397,9 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 			lp := path + ".limits"
 			switch {
 			case math.IsNaN(l.Lower) || math.IsInf(l.Lower, 1):
-				p.add(lp+".lower", "must be a number or null (no lower limit), got %v", l.Lower)
+				p.addv(lp+".lower", l.Lower, "must be a number or null (no lower limit), got %v", l.Lower)
 			case math.IsNaN(l.Upper) || math.IsInf(l.Upper, -1):
-				p.add(lp+".upper", "must be a number or null (no upper limit), got %v", l.Upper)
+				p.addv(lp+".upper", l.Upper, "must be a number or null (no upper limit), got %v", l.Upper)
 			case l.Lower > l.Upper:
 				p.add(lp, "need lower ≤ upper, got [%v, %v]", l.Lower, l.Upper)
 			case j.Type == JointHinge && (!math.IsInf(l.Lower, -1) && l.Lower < -math.Pi || !math.IsInf(l.Upper, 1) && l.Upper > math.Pi):
@@ -409,7 +409,7 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 		if m := j.Motor; m != nil {
 			chkFinite(p, path+".motor.speed", m.Speed)
 			if !(m.MaxForce >= 0) {
-				p.add(path+".motor.max_force", "must be ≥ 0 (null = unbounded), got %v", m.MaxForce)
+				p.addv(path+".motor.max_force", m.MaxForce, "must be ≥ 0 (null = unbounded), got %v", m.MaxForce)
 			}
 		}
 		chkNonNeg(p, path+".friction", j.Friction, "")
@@ -424,7 +424,7 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 			chkPos(p, path+".servo.kp", s.Kp, "")
 			chkNonNeg(p, path+".servo.kd", s.Kd, "")
 			if !(s.MaxForce > 0) {
-				p.add(path+".servo.max_force", "must be > 0 (null = unbounded), got %v", s.MaxForce)
+				p.addv(path+".servo.max_force", s.MaxForce, "must be > 0 (null = unbounded), got %v", s.MaxForce)
 			}
 		}
 	case JointDistance, JointRope:
@@ -439,7 +439,7 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 		chkAxis(p, path+".axis_a", j.AxisA)
 		chkAxis(p, path+".axis_b", j.AxisB)
 		if !(j.Ratio != 0) || math.IsInf(j.Ratio, 0) || math.IsNaN(j.Ratio) {
-			p.add(path+".ratio", "must be finite and non-zero, got %v", j.Ratio)
+			p.addv(path+".ratio", j.Ratio, "must be finite and non-zero, got %v", j.Ratio)
 		}
 	case JointDifferential:
 		chkAxis(p, path+".axis_carrier", j.AxisCarrier)
@@ -452,7 +452,7 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 	}
 	if s := j.Soft; s != nil {
 		if !(s.Stiffness >= 0) {
-			p.add(path+".soft.stiffness", "must be ≥ 0 (0 = rigid), got %v", s.Stiffness)
+			p.addv(path+".soft.stiffness", s.Stiffness, "must be ≥ 0 (0 = rigid), got %v", s.Stiffness)
 		}
 		chkNonNeg(p, path+".soft.damping", s.Damping, "s")
 	}
@@ -467,19 +467,19 @@ func unitSuffix(unit string) string {
 
 func chkFinite(p *problems, path string, v float64) {
 	if !num.Finite(v) {
-		p.add(path, "must be finite, got %v", v)
+		p.addv(path, v, "must be finite, got %v", v)
 	}
 }
 
 func chkPos(p *problems, path string, v float64, unit string) {
 	if !(v > 0) || math.IsInf(v, 0) {
-		p.add(path, "must be > 0%s, got %v", unitSuffix(unit), v)
+		p.addv(path, v, "must be > 0%s, got %v", unitSuffix(unit), v)
 	}
 }
 
 func chkNonNeg(p *problems, path string, v float64, unit string) {
 	if !(v >= 0) || math.IsInf(v, 0) {
-		p.add(path, "must be finite and ≥ 0%s, got %v", unitSuffix(unit), v)
+		p.addv(path, v, "must be finite and ≥ 0%s, got %v", unitSuffix(unit), v)
 	}
 }
 
@@ -493,7 +493,7 @@ func chkAxis(p *problems, path string, v mgl64.Vec3) {
 	n := len(p.list)
 	chkVec(p, path, v)
 	if len(p.list) == n && !(v.Len() > 1e-12) {
-		p.add(path, "must have non-zero length, got %s", fmtVec(v))
+		p.addv(path, v, "must have non-zero length, got %s", fmtVec(v))
 	}
 }
 
@@ -505,7 +505,7 @@ func chkQuat(p *problems, path string, q mgl64.Quat, zeroOK bool) {
 	}
 	n := math.Sqrt(q.W*q.W + q.V.Dot(q.V))
 	if !num.Finite(n) || math.Abs(n-1) > body.UnitQuatTol {
-		p.add(path, "must be a unit quaternion [w, x, y, z], got %s with norm %v", fmtQuat(q), n)
+		p.addv(path, q, "must be a unit quaternion [w, x, y, z], got %s with norm %v", fmtQuat(q), n)
 	}
 }
 

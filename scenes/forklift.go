@@ -1,7 +1,6 @@
 package scenes
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -200,8 +199,7 @@ func forkliftSpec(p ForkliftParams) (*SceneSpec, error) {
 		return nil, err
 	}
 	if t := math.Abs(math.Tan(p.Steer)); math.IsNaN(p.Steer) || !(math.Abs(p.Steer) < math.Pi/2) || !(p.Track/2*t < p.Wheelbase) {
-		return nil, fmt.Errorf("%s: Steer: must be finite with |tan δ| < Wheelbase/(Track/2) = %.4g (turn centre outside the track), got %v rad",
-			scene, p.Wheelbase/(p.Track/2), p.Steer)
+		return nil, fieldErr(scene, "Steer", p.Steer, "must be finite with |tan δ| < Wheelbase/(Track/2) = %.4g (turn centre outside the track), got %v rad", p.Wheelbase/(p.Track/2), p.Steer)
 	}
 	if err := p.Settings.Validate(); err != nil {
 		return nil, err

@@ -70,7 +70,7 @@ func (s *SceneSpec) validateTendons(p *problems) {
 				}
 			}
 			if !num.Finite(tm.Coef) || tm.Coef == 0 {
-				p.add(tp+".coef", "must be finite and non-zero, got %v", tm.Coef)
+				p.addv(tp+".coef", tm.Coef, "must be finite and non-zero, got %v", tm.Coef)
 			}
 		}
 		var bodies []string
@@ -110,7 +110,7 @@ func (s *SceneSpec) buildTendons(w *stepper.World) error {
 				if s.Joints[j].Name == tm.Joint {
 					c, ok := w.Joints[j].(constraint.Coordinate)
 					if !ok {
-						return &PathError{fmt.Sprintf("tendons[%d].joints[%d].joint", i, k), fmt.Sprintf("%s is not a hinge or prismatic joint", quoteName(tm.Joint))}
+						return &PathError{Field: fmt.Sprintf("tendons[%d].joints[%d].joint", i, k), Value: tm.Joint, Reason: fmt.Sprintf("%s is not a hinge or prismatic joint", quoteName(tm.Joint))}
 					}
 					joints[k] = c
 				}
@@ -125,7 +125,7 @@ func (s *SceneSpec) buildTendons(w *stepper.World) error {
 			err = w.NameJoint(len(w.Joints)-1, t.Name)
 		}
 		if err != nil {
-			return &PathError{fmt.Sprintf("tendons[%d]", i), err.Error()}
+			return pathErr(fmt.Sprintf("tendons[%d]", i), err)
 		}
 	}
 	return nil

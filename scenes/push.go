@@ -1,7 +1,6 @@
 package scenes
 
 import (
-	"fmt"
 	"github.com/gorigid/gorigid/internal/num"
 	"math"
 
@@ -107,14 +106,14 @@ func pushSpec(p PushParams) (*SceneSpec, error) {
 	for _, f := range []field{{"ObjectX", "m", p.ObjectX}, {"ObjectY", "m", p.ObjectY}, {"ObjectAngle", "rad", p.ObjectAngle},
 		{"PushAngle", "rad", p.PushAngle}, {"PusherAngle", "rad", p.PusherAngle}, {"FingerY", "m", p.FingerY}} {
 		if !num.Finite(f.v) {
-			return nil, fmt.Errorf("push: %s: must be finite, got %v", f.name, f.v)
+			return nil, fieldErr("push", f.name, f.v, "must be finite, got %v", f.v)
 		}
 	}
 	if !(p.PlanarInertia >= 1) || math.IsInf(p.PlanarInertia, 0) {
-		return nil, fmt.Errorf("push: PlanarInertia: must be finite and ≥ 1, got %v", p.PlanarInertia)
+		return nil, fieldErr("push", "PlanarInertia", p.PlanarInertia, "must be finite and ≥ 1, got %v", p.PlanarInertia)
 	}
 	if p.Tripod > p.Radius {
-		return nil, fmt.Errorf("push: Tripod: must be ≤ the object's Radius %v m, got %v", p.Radius, p.Tripod)
+		return nil, fieldErr("push", "Tripod", p.Tripod, "must be ≤ the object's Radius %v m, got %v", p.Radius, p.Tripod)
 	}
 	if err := p.Settings.Validate(); err != nil {
 		return nil, err

@@ -1,8 +1,6 @@
 package scenes
 
 import (
-	"fmt"
-
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/stepper"
 )
@@ -54,7 +52,7 @@ func Pyramid(p PyramidParams) (*stepper.World, error) {
 // world shape, bricks "brickR-K" (row R from the bottom, K from the left).
 func pyramidSpec(p PyramidParams) (*SceneSpec, error) {
 	if p.Base < 1 || p.Base > MaxPyramidBase {
-		return nil, fmt.Errorf("pyramid: Base: must be in [1, %d], got %d", MaxPyramidBase, p.Base)
+		return nil, fieldErr("pyramid", "Base", p.Base, "must be in [1, %d], got %d", MaxPyramidBase, p.Base)
 	}
 	if err := checkFields("pyramid", false, field{"Friction", "", p.Friction}); err != nil {
 		return nil, err

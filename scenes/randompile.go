@@ -74,7 +74,7 @@ func RandomPile(p RandomPileParams) (*stepper.World, error) {
 // randomPileSpec describes the pile as a scene file.
 func randomPileSpec(p RandomPileParams) (*SceneSpec, error) {
 	if p.Boxes < 1 || p.Boxes > MaxPileBoxes {
-		return nil, fmt.Errorf("randompile: Boxes: must be in [1, %d], got %d", MaxPileBoxes, p.Boxes)
+		return nil, fieldErr("randompile", "Boxes", p.Boxes, "must be in [1, %d], got %d", MaxPileBoxes, p.Boxes)
 	}
 	s, err := pileScene("randompile", p.Seed, p.Density, p.Friction, p.Settings)
 	if err != nil {
@@ -89,7 +89,7 @@ func randomPileSpec(p RandomPileParams) (*SceneSpec, error) {
 // returns groundScene's scene.
 func pileScene(name string, seed int, density, friction float64, set stepper.Settings) (*SceneSpec, error) {
 	if seed < 0 {
-		return nil, fmt.Errorf("%s: Seed: must be ≥ 0, got %d", name, seed)
+		return nil, fieldErr(name, "Seed", seed, "must be ≥ 0, got %d", seed)
 	}
 	return groundScene(name, density, friction, set)
 }
@@ -227,12 +227,11 @@ func Piles(p PilesParams) (*stepper.World, error) {
 func pilesSpec(p PilesParams) (*SceneSpec, error) {
 	switch {
 	case p.Piles < 1 || p.Piles > MaxPiles:
-		return nil, fmt.Errorf("piles: Piles: must be in [1, %d], got %d", MaxPiles, p.Piles)
+		return nil, fieldErr("piles", "Piles", p.Piles, "must be in [1, %d], got %d", MaxPiles, p.Piles)
 	case p.Boxes < 1 || p.Boxes > MaxPileBoxes/p.Piles:
-		return nil, fmt.Errorf("piles: Boxes: must be in [1, %d] for %d piles (at most %d boxes in all), got %d",
-			MaxPileBoxes/p.Piles, p.Piles, MaxPileBoxes, p.Boxes)
+		return nil, fieldErr("piles", "Boxes", p.Boxes, "must be in [1, %d] for %d piles (at most %d boxes in all), got %d", MaxPileBoxes/p.Piles, p.Piles, MaxPileBoxes, p.Boxes)
 	case !(p.Gap >= 0 && p.Gap <= 1000):
-		return nil, fmt.Errorf("piles: Gap: must be in [0, 1000] m, got %v", p.Gap)
+		return nil, fieldErr("piles", "Gap", p.Gap, "must be in [0, 1000] m, got %v", p.Gap)
 	}
 	s, err := pileScene("piles", p.Seed, p.Density, p.Friction, p.Settings)
 	if err != nil {

@@ -101,14 +101,39 @@ func Lookup(name string) (Scene, error) {
 }
 
 // ParamError is a bad NAME=VALUE override of a scene parameter. Its message
-// reads like `chain6: --set links=-3: links must be ≥ 1`.
+// reads like `chain6: --set links=-3: links must be ≥ 1`. Apply's Err is a
+// *num.FieldError with What the scene, Field the parameter's name and
+// Value the parsed number (float64, or int for an Int parameter) when a
+// range check failed, else the text given.
 type ParamError struct {
 	Scene, Name, Value string
 	Err                error // what is wrong or expected
+
+	msg string // the message after "--set NAME=VALUE: "; "" = Err's
 }
 
 func (e *ParamError) Error() string {
-	return fmt.Sprintf("%s: --set %s=%s: %v", e.Scene, e.Name, e.Value, e.Err)
+	msg := e.msg
+	if msg == "" {
+		msg = fmt.Sprint(e.Err)
+	}
+	return fmt.Sprintf("%s: --set %s=%s: %s", e.Scene, e.Name, e.Value, msg)
+}
+
+// paramError is Apply's *ParamError for the text value given to parameter
+// name: err is a range check's *num.FieldError (reported as "name must be
+// ≥ 1") or a parse error (reported as it reads), turned into one.
+func paramError(scene, name, value string, err error, check bool) *ParamError {
+	fe, ok := err.(*num.FieldError)
+	if !ok {
+		fe = &num.FieldError{Field: name, Value: value, Reason: err.Error()}
+	}
+	fe.What = scene
+	msg := fe.Reason
+	if check {
+		msg = name + " " + fe.Reason
+	}
+	return &ParamError{Scene: scene, Name: name, Value: value, Err: fe, msg: msg}
 }
 
 func (e *ParamError) Unwrap() error { return e.Err }
@@ -247,7 +272,7 @@ func (v *Var) Min(lo float64) *Var {
 	v.bounds().Min, v.bounds().MinExclusive = v.format(lo), false
 	return v.check(func(x float64) error {
 		if x < lo {
-			return fmt.Errorf("%s must be ≥ %v", v.name, lo)
+			return v.bad(x, "must be ≥ %v", lo)
 		}
 		return nil
 	})
@@ -259,7 +284,7 @@ func (v *Var) Positive() *Var {
 	v.bounds().Min, v.bounds().MinExclusive = "0", true
 	return v.check(func(x float64) error {
 		if !(x > 0) {
-			return fmt.Errorf("%s must be > 0", v.name)
+			return v.bad(x, "must be > 0")
 		}
 		return nil
 	})
@@ -274,7 +299,7 @@ func (v *Var) Max(hi float64) *Var {
 	v.bounds().Max = v.format(hi)
 	return v.check(func(x float64) error {
 		if x > hi {
-			return fmt.Errorf("%s must be ≤ %s, its maximum", v.name, v.format(hi))
+			return v.bad(x, "must be ≤ %s, its maximum", v.format(hi))
 		}
 		return nil
 	})
@@ -297,6 +322,16 @@ func (v *Var) format(x float64) string {
 		return strconv.FormatInt(int64(x), 10)
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// bad is a range check's error for the value x: a *num.FieldError with
+// the parameter's name and x (an int for an Int parameter).
+func (v *Var) bad(x float64, format string, args ...any) error {
+	var value any = x
+	if v.isInt {
+		value = int(x)
+	}
+	return &num.FieldError{Field: v.name, Value: value, Reason: fmt.Sprintf(format, args...)}
 }
 
 func (v *Var) check(c func(float64) error) *Var {
@@ -327,23 +362,20 @@ func (ps *ParamSet) Apply(scene string, set map[string]string) error {
 		if len(names) > 0 {
 			valid = "valid: " + strings.Join(names, ", ")
 		}
-		return &ParamError{Scene: scene, Name: unknown[0], Value: set[unknown[0]],
-			Err: fmt.Errorf("unknown parameter %q (%s)", unknown[0], valid)}
+		return paramError(scene, unknown[0], set[unknown[0]], fmt.Errorf("unknown parameter %q (%s)", unknown[0], valid), false)
 	}
 	for _, v := range ps.vars {
 		s, ok := set[v.name]
 		if !ok {
 			continue
 		}
-		err := v.set(strings.TrimSpace(s))
-		for _, c := range v.checks {
-			if err != nil {
-				break
-			}
-			err = c(v.num())
+		if err := v.set(strings.TrimSpace(s)); err != nil {
+			return paramError(scene, v.name, s, err, false)
 		}
-		if err != nil {
-			return &ParamError{Scene: scene, Name: v.name, Value: s, Err: err}
+		for _, c := range v.checks {
+			if err := c(v.num()); err != nil {
+				return paramError(scene, v.name, s, err, true)
+			}
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package scenes
 
 import (
-	"fmt"
 	"github.com/gorigid/gorigid/internal/num"
 	"math"
 
@@ -60,9 +59,9 @@ func rodSpec(p RodParams) (*SceneSpec, error) {
 	}
 	switch {
 	case !num.Finite(p.Torque):
-		return nil, fmt.Errorf("rod: Torque: must be finite, got %v", p.Torque)
+		return nil, fieldErr("rod", "Torque", p.Torque, "must be finite, got %v", p.Torque)
 	case !num.Finite(p.Gravity):
-		return nil, fmt.Errorf("rod: Gravity: must be finite, got %v", p.Gravity)
+		return nil, fieldErr("rod", "Gravity", p.Gravity, "must be finite, got %v", p.Gravity)
 	}
 	set := p.Settings
 	set.Gravity = mgl64.Vec3{0, 0, -p.Gravity}

@@ -260,20 +260,20 @@ func (t *Reader) nextCSV() error {
 		f := &t.fields
 		step, err := strconv.ParseInt(f[0], 10, 64)
 		if err != nil {
-			return fmt.Errorf("line %d: step: %q is not an integer", t.line, truncate(f[0], 40))
+			return fieldErr(fmt.Sprintf("line %d", t.line), "step", f[0], "%q is not an integer", truncate(f[0], 40))
 		}
 		tm, err := strconv.ParseFloat(f[1], 64)
 		if err != nil {
-			return fmt.Errorf("line %d: time: %q is not a number", t.line, truncate(f[1], 40))
+			return fieldErr(fmt.Sprintf("line %d", t.line), "time", f[1], "%q is not a number", truncate(f[1], 40))
 		}
 		body, err := strconv.Atoi(f[2])
 		if err != nil {
-			return fmt.Errorf("line %d: body: %q is not an integer", t.line, truncate(f[2], 40))
+			return fieldErr(fmt.Sprintf("line %d", t.line), "body", f[2], "%q is not an integer", truncate(f[2], 40))
 		}
 		var v [13]float64
 		for k := range v {
 			if v[k], err = strconv.ParseFloat(f[3+k], 64); err != nil {
-				return fmt.Errorf("line %d: %s: %q is not a number", t.line, names[3+k], truncate(f[3+k], 40))
+				return fieldErr(fmt.Sprintf("line %d", t.line), names[3+k], f[3+k], "%q is not a number", truncate(f[3+k], 40))
 			}
 		}
 		emit := false
@@ -434,19 +434,19 @@ func (t *Reader) nextJSON() error {
 	}
 	switch {
 	case fr.Step == nil:
-		return fmt.Errorf("frames[%d].step: missing", i)
+		return fieldErr("", fmt.Sprintf("frames[%d].step", i), nil, "missing")
 	case fr.Time == nil:
-		return fmt.Errorf("frames[%d].time: missing", i)
+		return fieldErr("", fmt.Sprintf("frames[%d].time", i), nil, "missing")
 	case t.bodies < 0:
 		t.bodies = len(fr.Bodies)
 		if t.names != nil && len(t.names) != t.bodies {
 			return fmt.Errorf("bodies names %d bodies, frames have %d", len(t.names), t.bodies)
 		}
 	case len(fr.Bodies) != t.bodies:
-		return fmt.Errorf("frames[%d].bodies: %d bodies, frames[0] has %d", i, len(fr.Bodies), t.bodies)
+		return fieldErr("", fmt.Sprintf("frames[%d].bodies", i), len(fr.Bodies), "%d bodies, frames[0] has %d", len(fr.Bodies), t.bodies)
 	}
 	if i > 0 && *fr.Step <= t.out.Step {
-		return fmt.Errorf("frames[%d].step: %d after %d: steps must increase", i, *fr.Step, t.out.Step)
+		return fieldErr("", fmt.Sprintf("frames[%d].step", i), *fr.Step, "%d after %d: steps must increase", *fr.Step, t.out.Step)
 	}
 	out := &t.out
 	out.Step, out.Time, out.Bodies = *fr.Step, float64(*fr.Time), out.Bodies[:0]
@@ -465,7 +465,7 @@ func (t *Reader) nextJSON() error {
 				continue
 			}
 			if len(v.src) != len(v.dst) {
-				return fmt.Errorf("frames[%d].bodies[%d].%s: %d numbers, want %d", i, j, v.name, len(v.src), len(v.dst))
+				return fieldErr("", fmt.Sprintf("frames[%d].bodies[%d].%s", i, j, v.name), len(v.src), "%d numbers, want %d", len(v.src), len(v.dst))
 			}
 			for k, x := range v.src {
 				v.dst[k] = float64(x)

@@ -300,10 +300,10 @@ func Run(ctx context.Context, w *stepper.World, o Options) (Report, error) {
 func run(ctx context.Context, w *stepper.World, o Options, est *stepper.MemoryEstimate) (Report, error) {
 	var rep Report
 	if o.Steps < 0 {
-		return rep, fmt.Errorf("trajectory: Options.Steps: must be ≥ 0, got %d", o.Steps)
+		return rep, fieldErr("trajectory", "Options.Steps", o.Steps, "must be ≥ 0, got %d", o.Steps)
 	}
 	if o.Every < 0 {
-		return rep, fmt.Errorf("trajectory: Options.Every: must be ≥ 0, got %d", o.Every)
+		return rep, fieldErr("trajectory", "Options.Every", o.Every, "must be ≥ 0, got %d", o.Every)
 	}
 	if o.Every == 0 {
 		o.Every = 1
@@ -319,7 +319,7 @@ func run(ctx context.Context, w *stepper.World, o Options, est *stepper.MemoryEs
 	}
 	var heap *heapWatch
 	if o.MaxMemory < 0 {
-		return rep, fmt.Errorf("trajectory: Options.MaxMemory: must be ≥ 0 bytes, got %d", o.MaxMemory)
+		return rep, fieldErr("trajectory", "Options.MaxMemory", o.MaxMemory, "must be ≥ 0 bytes, got %d", o.MaxMemory)
 	}
 	if o.MaxMemory > 0 {
 		if est == nil {
@@ -339,7 +339,7 @@ func run(ctx context.Context, w *stepper.World, o Options, est *stepper.MemoryEs
 		rep.Frames++
 	}
 	if !(o.MaxEnergyGain >= 0) || math.IsInf(o.MaxEnergyGain, 0) {
-		return rep, fmt.Errorf("trajectory: Options.MaxEnergyGain: must be a finite fraction ≥ 0, got %v", o.MaxEnergyGain)
+		return rep, fieldErr("trajectory", "Options.MaxEnergyGain", o.MaxEnergyGain, "must be a finite fraction ≥ 0, got %v", o.MaxEnergyGain)
 	}
 	es := NewEnergyScale(w)
 	rep.Scale, rep.Floor = es.Energy, es.Floor
@@ -733,4 +733,11 @@ func RowLabels(w *stepper.World) []RowLabel {
 		o.Contact, o.Geoms, o.Direction = &l.Contact, &l.Geoms, &d
 	}
 	return out
+}
+
+// fieldErr is the package's error for one bad field: a *num.FieldError
+// that reads "what: field: reason" ("trajectory: Options.Steps: must be ≥
+// 0, got -1", "line 2: y: \"zz\" is not a number"), with the bad value.
+func fieldErr(what, field string, value any, format string, args ...any) error {
+	return &num.FieldError{What: what, Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
 }

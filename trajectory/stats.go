@@ -147,7 +147,7 @@ func ReadStats(r io.Reader) (*StatsTable, error) {
 		for j, s := range fields {
 			v, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				return nil, fmt.Errorf("line %d: %s: %q is not a number", line, cols[j], truncate(s, 40))
+				return nil, fieldErr(fmt.Sprintf("line %d", line), cols[j], s, "%q is not a number", truncate(s, 40))
 			}
 			st.Cols[j] = append(st.Cols[j], v)
 		}

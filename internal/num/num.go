@@ -13,12 +13,16 @@ import (
 )
 
 // FieldError reports one invalid field: of what, which field, the
-// offending value, and why. body.FieldError and contact.FieldError are
-// this type; body, contact, constraint rows and stepper.Settings return
-// it from Validate (joined with errors.Join where Validate reports every
-// field), and package constraint's joint constructors and setters for
-// each bad argument, so errors.As with a *body.FieldError finds any of
-// them.
+// offending value, and why. body.FieldError, contact.FieldError and
+// scenes.PathError are this type; body, contact, constraint rows and
+// stepper.Settings return it from Validate (joined with errors.Join where
+// Validate reports every field), package constraint's joint constructors
+// and setters for each bad argument, bpmd for a frame's bad dataset entry
+// (Field "bodies/masses[2]"), stepper/articulated for a bad Model,
+// Settings or state field (Field "Links[2].Mass"), trajectory for a bad
+// Options field or file cell, and scenes for a scene file's bad value
+// (Field "bodies[2].mass"), a --set override and a builder's parameter,
+// so errors.As with a *body.FieldError finds any of them.
 type FieldError struct {
 	What   string // what the field belongs to: "body", "box", "pose", "settings", …
 	Name   string // the instance's name (a body's Name), "" if it has none
@@ -28,16 +32,26 @@ type FieldError struct {
 }
 
 // Error returns "What: Field: Reason", or `What "Name": Field: Reason`
-// when Name is not empty:
+// when Name is not empty; an empty What or Field is left out, so a field
+// whose path says whose it is (a file's dataset or key path) reads
+// "Field: Reason":
 //
 //	body "link3": Mass: must be finite and > 0, got -1
 //	settings: H: time step must be finite and > 0, got 0
+//	bodies[2].mass: must be finite and > 0 kg, got -1
 func (e *FieldError) Error() string {
 	what := e.What
 	if e.Name != "" {
 		what += " " + strconv.Quote(e.Name)
 	}
-	return what + ": " + e.Field + ": " + e.Reason
+	s := e.Reason
+	if e.Field != "" {
+		s = e.Field + ": " + s
+	}
+	if what != "" {
+		s = what + ": " + s
+	}
+	return s
 }
 
 // Finite reports whether x is neither NaN nor ±Inf.

@@ -17,6 +17,8 @@ func TestFieldError(t *testing.T) {
 		{FieldError{What: "body", Name: "link3", Field: "Mass", Value: -1.0, Reason: "must be finite and > 0, got -1"}, `body "link3": Mass: must be finite and > 0, got -1`},
 		{FieldError{What: "body", Field: "Mass", Value: -1.0, Reason: "must be finite and > 0, got -1"}, `body: Mass: must be finite and > 0, got -1`},
 		{FieldError{What: "settings", Field: "H", Value: 0.0, Reason: "time step must be finite and > 0, got 0"}, `settings: H: time step must be finite and > 0, got 0`},
+		{FieldError{Field: "bodies[2].mass", Value: -1.0, Reason: "must be finite and > 0 kg, got -1"}, `bodies[2].mass: must be finite and > 0 kg, got -1`},
+		{FieldError{Value: 7, Reason: "unsupported version 7"}, `unsupported version 7`},
 	} {
 		if got := tc.e.Error(); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)

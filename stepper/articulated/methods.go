@@ -46,7 +46,7 @@ func ParseMethod(s string) (Method, error) {
 			return Method(m), nil
 		}
 	}
-	return 0, fmt.Errorf("method: unknown value %q (want on3, aba or dca)", s)
+	return 0, fieldErr("method", s, "unknown value %q (want on3, aba or dca)", s)
 }
 
 // dynamics is one forward-dynamics method. prepare, at the state in k with

@@ -103,35 +103,35 @@ func (m *Model) Validate() error {
 func (m *Model) topology() ([]int, error) {
 	nb := len(m.Links)
 	if nb == 0 {
-		return nil, fmt.Errorf("Links: empty; a model needs at least one link")
+		return nil, fieldErr("Links", 0, "empty; a model needs at least one link")
 	}
 	finite := num.Finite
 	root := -1
 	for i, l := range m.Links {
 		switch {
 		case l.Parent < -1 || l.Parent >= nb:
-			return nil, fmt.Errorf("Links[%d].Parent: %d refers to no link (want −1 for the root or 0…%d)", i, l.Parent, nb-1)
+			return nil, fieldErr(fmt.Sprintf("Links[%d].Parent", i), l.Parent, "%d refers to no link (want −1 for the root or 0…%d)", l.Parent, nb-1)
 		case l.Parent == i:
-			return nil, fmt.Errorf("Links[%d].Parent: a link cannot be its own parent", i)
+			return nil, fieldErr(fmt.Sprintf("Links[%d].Parent", i), l.Parent, "a link cannot be its own parent")
 		case !(l.Length > 0) || !finite(l.Length):
-			return nil, fmt.Errorf("Links[%d].Length: must be > 0 and finite, got %v", i, l.Length)
+			return nil, fieldErr(fmt.Sprintf("Links[%d].Length", i), l.Length, "must be > 0 and finite, got %v", l.Length)
 		case !(l.Mass > 0) || !finite(l.Mass):
-			return nil, fmt.Errorf("Links[%d].Mass: must be > 0 and finite, got %v", i, l.Mass)
+			return nil, fieldErr(fmt.Sprintf("Links[%d].Mass", i), l.Mass, "must be > 0 and finite, got %v", l.Mass)
 		case l.Inertia < 0 || !finite(l.Inertia):
-			return nil, fmt.Errorf("Links[%d].Inertia: must be ≥ 0 and finite (0 = rod), got %v", i, l.Inertia)
+			return nil, fieldErr(fmt.Sprintf("Links[%d].Inertia", i), l.Inertia, "must be ≥ 0 and finite (0 = rod), got %v", l.Inertia)
 		case !finite(l.Offset[0]) || !finite(l.Offset[1]):
-			return nil, fmt.Errorf("Links[%d].Offset: must be finite, got %v", i, l.Offset)
+			return nil, fieldErr(fmt.Sprintf("Links[%d].Offset", i), l.Offset, "must be finite, got %v", l.Offset)
 		}
 		if l.Parent == -1 {
 			if root >= 0 {
-				return nil, fmt.Errorf("Links[%d].Parent: −1, but Links[%d] is already the root (one root only)", i, root)
+				return nil, fieldErr(fmt.Sprintf("Links[%d].Parent", i), l.Parent, "−1, but Links[%d] is already the root (one root only)", root)
 			}
 			root = i
 		}
 	}
 	if root < 0 {
 		// Every link has a parent: following parents from link 0 must loop.
-		return nil, fmt.Errorf("Links: no root (Parent = −1); the parents form a cycle %s", cycleFrom(m.Links, 0))
+		return nil, fieldErr("Links", nb, "no root (Parent = −1); the parents form a cycle %s", cycleFrom(m.Links, 0))
 	}
 	// Breadth-first from the root; links not reached lie on a cycle.
 	children := make([][]int, nb)
@@ -152,33 +152,33 @@ func (m *Model) topology() ([]int, error) {
 		}
 		for i := range seen {
 			if !seen[i] {
-				return nil, fmt.Errorf("Links[%d].Parent: not connected to the root; the parents form a cycle %s", i, cycleFrom(m.Links, i))
+				return nil, fieldErr(fmt.Sprintf("Links[%d].Parent", i), m.Links[i].Parent, "not connected to the root; the parents form a cycle %s", cycleFrom(m.Links, i))
 			}
 		}
 	}
 	for k, p := range []float64{m.Pin[0], m.Pin[1], m.Gravity[0], m.Gravity[1]} {
 		if !finite(p) {
-			return nil, fmt.Errorf("%s: must be finite, got %v", [...]string{"Pin[0]", "Pin[1]", "Gravity[0]", "Gravity[1]"}[k], p)
+			return nil, fieldErr([...]string{"Pin[0]", "Pin[1]", "Gravity[0]", "Gravity[1]"}[k], p, "must be finite, got %v", p)
 		}
 	}
 	for i, ln := range m.Lines {
 		if !finite(ln.P[0]) || !finite(ln.P[1]) || !finite(ln.N[0]) || !finite(ln.N[1]) {
-			return nil, fmt.Errorf("Lines[%d]: P and N must be finite, got P = %v, N = %v", i, ln.P, ln.N)
+			return nil, fieldErr(fmt.Sprintf("Lines[%d]", i), ln, "P and N must be finite, got P = %v, N = %v", ln.P, ln.N)
 		}
 		if math.Hypot(ln.N[0], ln.N[1]) == 0 {
-			return nil, fmt.Errorf("Lines[%d].N: must not be zero (it is the normal towards free space)", i)
+			return nil, fieldErr(fmt.Sprintf("Lines[%d].N", i), ln.N, "must not be zero (it is the normal towards free space)")
 		}
 	}
 	for i, c := range m.Contacts {
 		switch {
 		case c.Link < 0 || c.Link >= nb:
-			return nil, fmt.Errorf("Contacts[%d].Link: %d refers to no link (0…%d)", i, c.Link, nb-1)
+			return nil, fieldErr(fmt.Sprintf("Contacts[%d].Link", i), c.Link, "%d refers to no link (0…%d)", c.Link, nb-1)
 		case c.Line < 0 || c.Line >= len(m.Lines):
-			return nil, fmt.Errorf("Contacts[%d].Line: %d refers to no line (%d lines)", i, c.Line, len(m.Lines))
+			return nil, fieldErr(fmt.Sprintf("Contacts[%d].Line", i), c.Line, "%d refers to no line (%d lines)", c.Line, len(m.Lines))
 		case !(c.Mu >= 0) || !finite(c.Mu):
-			return nil, fmt.Errorf("Contacts[%d].Mu: must be ≥ 0 and finite, got %v", i, c.Mu)
+			return nil, fieldErr(fmt.Sprintf("Contacts[%d].Mu", i), c.Mu, "must be ≥ 0 and finite, got %v", c.Mu)
 		case !finite(c.Point[0]) || !finite(c.Point[1]):
-			return nil, fmt.Errorf("Contacts[%d].Point: must be finite, got %v", i, c.Point)
+			return nil, fieldErr(fmt.Sprintf("Contacts[%d].Point", i), c.Point, "must be finite, got %v", c.Point)
 		}
 	}
 	return order, nil
@@ -201,4 +201,11 @@ func cycleFrom(links []Link, i int) string {
 		i = links[i].Parent
 	}
 	return "(none)"
+}
+
+// fieldErr is the package's error for one bad field of a Model, Settings
+// or state: a *num.FieldError whose Field is the Go path of the field
+// ("Links[2].Mass") and whose Value is the offending value.
+func fieldErr(field string, value any, format string, args ...any) error {
+	return &num.FieldError{Field: field, Value: value, Reason: fmt.Sprintf(format, args...)}
 }

@@ -133,22 +133,22 @@ type System struct {
 // every link horizontal along +x, at rest). The model is copied.
 func New(m Model, s Settings) (*System, error) {
 	if !(s.H > 0) || math.IsInf(s.H, 0) {
-		return nil, fmt.Errorf("Settings.H: must be > 0 and finite, got %v", s.H)
+		return nil, fieldErr("Settings.H", s.H, "must be > 0 and finite, got %v", s.H)
 	}
 	if s.Method < Traditional || s.Method > DCA {
-		return nil, fmt.Errorf("Settings.Method: unknown value %d", s.Method)
+		return nil, fieldErr("Settings.Method", s.Method, "unknown value %d", s.Method)
 	}
 	if s.Integrator < SemiImplicitEuler || s.Integrator > RK4 {
-		return nil, fmt.Errorf("Settings.Integrator: unknown value %d", s.Integrator)
+		return nil, fieldErr("Settings.Integrator", s.Integrator, "unknown value %d", s.Integrator)
 	}
 	if s.Margin < 0 || math.IsNaN(s.Margin) {
-		return nil, fmt.Errorf("Settings.Margin: must be ≥ 0 (0 = every contact), got %v", s.Margin)
+		return nil, fieldErr("Settings.Margin", s.Margin, "must be ≥ 0 (0 = every contact), got %v", s.Margin)
 	}
 	if s.ClampGap && !(s.GapFloor <= 0) {
-		return nil, fmt.Errorf("Settings.GapFloor: must be ≤ 0, got %v", s.GapFloor)
+		return nil, fieldErr("Settings.GapFloor", s.GapFloor, "must be ≤ 0, got %v", s.GapFloor)
 	}
 	if s.MaxIterations < 0 {
-		return nil, fmt.Errorf("Settings.MaxIterations: must be ≥ 0, got %d", s.MaxIterations)
+		return nil, fieldErr("Settings.MaxIterations", s.MaxIterations, "must be ≥ 0, got %d", s.MaxIterations)
 	}
 	m.Links = append([]Link(nil), m.Links...)
 	m.Lines = append([]Line(nil), m.Lines...)
@@ -189,10 +189,10 @@ func (s *System) DOF(i int) int { return s.t.dof[i] }
 // SetState copies q and u into the state; both must have NumDOF entries.
 func (s *System) SetState(q, u []float64) error {
 	if len(q) != s.t.n {
-		return fmt.Errorf("q: has %d entries, the model has %d coordinates", len(q), s.t.n)
+		return fieldErr("q", len(q), "has %d entries, the model has %d coordinates", len(q), s.t.n)
 	}
 	if len(u) != s.t.n {
-		return fmt.Errorf("u: has %d entries, the model has %d coordinates", len(u), s.t.n)
+		return fieldErr("u", len(u), "has %d entries, the model has %d coordinates", len(u), s.t.n)
 	}
 	copy(s.Q, q)
 	copy(s.U, u)
@@ -324,11 +324,11 @@ func (s *System) checkState() error {
 		x    []float64
 	}{{"Q", s.Q}, {"U", s.U}, {"Tau", s.Tau}} {
 		if len(v.x) != n {
-			return fmt.Errorf("%s: has %d entries, the model has %d coordinates", v.name, len(v.x), n)
+			return fieldErr(v.name, len(v.x), "has %d entries, the model has %d coordinates", len(v.x), n)
 		}
 		for i, x := range v.x {
 			if !num.Finite(x) {
-				return fmt.Errorf("%s[%d]: not finite (%v) at t = %g s", v.name, i, x, s.Time)
+				return fieldErr(fmt.Sprintf("%s[%d]", v.name, i), x, "not finite (%v) at t = %g s", x, s.Time)
 			}
 		}
 	}
@@ -339,11 +339,11 @@ func (s *System) checkState() error {
 func (s *System) checkForces(name string, f []PointForce) error {
 	for i, pf := range f {
 		if pf.Link < 0 || pf.Link >= s.t.nb {
-			return fmt.Errorf("%s[%d].Link: %d refers to no link (0…%d)", name, i, pf.Link, s.t.nb-1)
+			return fieldErr(fmt.Sprintf("%s[%d].Link", name, i), pf.Link, "%d refers to no link (0…%d)", pf.Link, s.t.nb-1)
 		}
 		for _, x := range [...]float64{pf.Point[0], pf.Point[1], pf.F[0], pf.F[1]} {
 			if !num.Finite(x) {
-				return fmt.Errorf("%s[%d]: Point and F must be finite, got Point = %v, F = %v", name, i, pf.Point, pf.F)
+				return fieldErr(fmt.Sprintf("%s[%d]", name, i), pf, "Point and F must be finite, got Point = %v, F = %v", pf.Point, pf.F)
 			}
 		}
 	}

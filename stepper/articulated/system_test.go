@@ -264,6 +264,18 @@ func TestRK4EnergyDriftSmallerThanEuler(t *testing.T) {
 	assert.Greater(t, e/r, 1e5)
 }
 
+// edited returns a copy of ok (its slices copied) and Settings{H: 1e-3},
+// both changed by edit.
+func edited(ok Model, edit func(m *Model, s *Settings)) (Model, Settings) {
+	m := ok
+	m.Links = append([]Link(nil), ok.Links...)
+	m.Lines = append([]Line(nil), ok.Lines...)
+	m.Contacts = append([]Contact(nil), ok.Contacts...)
+	s := Settings{H: 1e-3}
+	edit(&m, &s)
+	return m, s
+}
+
 func TestBadInput(t *testing.T) {
 	ok := Model{Links: Chain(3, 1, 1), Lines: []Line{Ground()}, Contacts: []Contact{{Link: 2, Line: 0}}}
 	for _, c := range []struct {
@@ -287,13 +299,7 @@ func TestBadInput(t *testing.T) {
 		{"no links", func(m *Model, s *Settings) { m.Links = nil }, "Links"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := ok
-			m.Links = append([]Link(nil), ok.Links...)
-			m.Lines = append([]Line(nil), ok.Lines...)
-			m.Contacts = append([]Contact(nil), ok.Contacts...)
-			s := Settings{H: 1e-3}
-			c.edit(&m, &s)
-			_, err := New(m, s)
+			_, err := New(edited(ok, c.edit))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.field)
 		})
