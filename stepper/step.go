@@ -761,7 +761,7 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solve
 func (w *World) pickSolve(sol *solveStage, rs *rowStage) (errmeasure.Solved, error) {
 	ws := &w.ws
 	s := &w.Settings
-	set := lcp.Settings{MaxIterations: s.Budget, Start: rs.start, Context: s.Context, Observer: s.Observer}
+	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: rs.start, Context: s.Context, Observer: s.Observer}
 	if sol.guard == nil {
 		sol.guard = errmeasure.NewPicker(s.Pick)
 		sol.guard.RejectGain = true

@@ -72,6 +72,12 @@ type Settings struct {
 	// A step solved by island gives each island's solve the whole Budget
 	// (0: the default for the island's rows).
 	Budget int
+	// Tolerance is the main solve's lcp.Settings.Tolerance (dimensionless,
+	// 0 ≤ Tolerance < 1); 0 means the solver's default. For lcp.BPP a set
+	// Tolerance also ends the damped mode's proximal tail at Tolerance·s_w
+	// instead of 1e-6·s_w. A step solved by island gives it to each
+	// island's solve.
+	Tolerance float64
 	// Pick ranks the iterates to keep; 0 means errmeasure.Energy (Eq. 23).
 	// Also FB, Residual, Last and EnergyExact (Eq. 11's exact mass).
 	Pick errmeasure.Measure
@@ -163,6 +169,8 @@ func (s *Settings) Validate() error {
 		return settingsError("Gravity", s.Gravity, "must be finite, got %v", s.Gravity)
 	case s.Budget < 0:
 		return settingsError("Budget", s.Budget, "must be ≥ 0, got %d", s.Budget)
+	case !(s.Tolerance >= 0 && s.Tolerance < 1):
+		return settingsError("Tolerance", s.Tolerance, "must be ≥ 0 and < 1 (0 = the solver's default), got %v", s.Tolerance)
 	case !s.Pick.Valid():
 		return settingsError("Pick", s.Pick, "unknown measure %d", int(s.Pick))
 	case s.Polish < 0:

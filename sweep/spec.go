@@ -25,6 +25,7 @@ import (
 //	  "scene": "push",                       // a registered scene
 //	  "steps": 60,                           // steps per run
 //	  "substeps": 16,                        // each step as 16 of h/16 (default 1)
+//	  "tolerance": 1e-10,                    // the solver's (stepper.Settings.Tolerance; default 0: its own)
 //	  "set": {"push_speed": "0.3"},          // fixed overrides for every run
 //	  "params": [                            // the swept parameters
 //	    {"name": "mu_s", "min": 0, "max": 1, "step": 0.1},
@@ -47,6 +48,7 @@ type Spec struct {
 	Scene       string            `json:"scene"`
 	Steps       int               `json:"steps"`
 	Substeps    int               `json:"substeps,omitempty"`
+	Tolerance   float64           `json:"tolerance,omitempty"`
 	Set         map[string]string `json:"set,omitempty"`
 	Params      []ParamSpec       `json:"params"`
 	Sampling    string            `json:"sampling,omitempty"`
@@ -174,6 +176,9 @@ func (s *Spec) check() error {
 	}
 	if s.Steps < 1 {
 		return fmt.Errorf("steps: must be ≥ 1, got %d", s.Steps)
+	}
+	if !(s.Tolerance >= 0 && s.Tolerance < 1) {
+		return fmt.Errorf("tolerance: must be ≥ 0 and < 1 (0 = the solver's default), got %v", s.Tolerance)
 	}
 	if s.Substeps < 0 || s.Substeps > maxSubsteps {
 		return fmt.Errorf("substeps: must be 0 (default 1) to %d, got %d", maxSubsteps, s.Substeps)
