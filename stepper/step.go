@@ -407,6 +407,9 @@ func (w *World) Step() (Stats, error) {
 	t = lap(&tm.FreeVelocities, t)
 	cs := w.detectContacts(m)
 	t = lap(&tm.Contacts, t)
+	if err := w.stepCancelled(); err != nil {
+		return Stats{}, err // StepContext: nothing has changed yet (cancel.go)
+	}
 	rs, err := w.buildRows(m, cs)
 	if err != nil {
 		return Stats{}, err

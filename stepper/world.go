@@ -221,6 +221,7 @@ type World struct {
 	exclBodies   map[[2]int]struct{} // excluded body pairs (World = −1 allowed)
 	jointNames   []string            // by joint index (NameJoint); may be shorter than Joints
 	sleep        sleepState          // sleeping islands (sleep.go)
+	cancel       stepCancel          // StepContext's context (cancel.go)
 }
 
 // Controller is called at the start of every Step with the world at the

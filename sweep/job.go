@@ -120,9 +120,11 @@ func Run(j *Job) (Result, error) { return RunContext(context.Background(), j, Li
 // lim (Limits.Check; a step with more than lim.Rows rows), a step that
 // fails, a non-finite pose, or ctx's end or lim.Wall passing (an error
 // wrapping context.Canceled or context.DeadlineExceeded). The context
-// reaches the step loop, which checks it between steps, and each step's
-// solve (stepper.Settings.Context), which checks it every iteration; the
-// step then completes and the run returns. Within DefaultLimits that is
+// reaches the step loop, which checks it between steps, each step's
+// collision detection (World.StepContext: every few hundred candidate
+// pairs; the step is then abandoned with the world unchanged), and each
+// step's solve (stepper.Settings.Context), which checks it every
+// iteration; the step then completes and the run returns. Within DefaultLimits that is
 // within 1 s of ctx's end (Limits). Runs are deterministic: the same job
 // gives the same result bit for bit.
 func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
@@ -175,7 +177,7 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 			if ctx.Err() != nil {
 				return r, stopped(ctx, step, j.Steps)
 			}
-			st, err := w.Step()
+			st, err := w.StepContext(ctx)
 			if ctx.Err() != nil {
 				return r, stopped(ctx, step, j.Steps)
 			}
