@@ -13,14 +13,14 @@ import (
 	"github.com/gorigid/gorigid/contact"
 )
 
-// cancelPile builds 10 000 boxes of 0.1 m on a 100 × 100 grid 0.8 mm
+// cancelPile builds n² boxes of 0.1 m on an n × n grid 0.8 mm
 // apart, so that each box's bounding box (grown by the contact margin)
-// overlaps its eight neighbours' (about 40 000 candidate pairs for the
+// overlaps its eight neighbours' (about 4n² candidate pairs for the
 // narrow phase) while the boxes do not touch, falling together from 0.5 m
 // above the ground (no gap closes: no contact rows); and a
 // stack of three boxes resting on the ground beside them, whose contacts
 // carry impulses and warm starts from step to step.
-func cancelPile(t *testing.T) *World {
+func cancelPile(t *testing.T, n int) *World {
 	t.Helper()
 	w, err := New(Settings{H: 0.01, Gravity: StandardGravity})
 	if err != nil {
@@ -29,7 +29,7 @@ func cancelPile(t *testing.T) *World {
 	if _, err := w.AddGeom(Geom{Body: constraint.World, Shape: contact.Shape{Kind: contact.Plane}}); err != nil {
 		t.Fatal(err)
 	}
-	const side, n = 0.1, 100
+	const side = 0.1
 	pitch := side + 0.0008
 	shape := contact.Shape{Kind: contact.Box, Size: mgl64.Vec3{side, side, side}}
 	add := func(pos mgl64.Vec3, rot mgl64.Quat) {
@@ -84,7 +84,7 @@ func (c *countingCtx) Err() error {
 // return is logged, measured with a real cancellation from another
 // goroutine.
 func TestStepContextCancelsDetection(t *testing.T) {
-	a, b := cancelPile(t), cancelPile(t)
+	a, b := cancelPile(t, 100), cancelPile(t, 100)
 	// Two steps on both, so the stack's contacts have memory.
 	for range 2 {
 		if _, err := a.Step(); err != nil {
@@ -176,5 +176,20 @@ func TestStepContextCancelsDetection(t *testing.T) {
 		atPairs, a.cancel.pairs.Load(), len(a.ws.contacts.pairs), ret.Sub(at))
 	if more := a.cancel.pairs.Load() - atPairs; more > int64(narrowCheckPairs*runtime.GOMAXPROCS(0)) {
 		t.Errorf("%d pairs started after cancel, more than a block of %d per worker", more, narrowCheckPairs)
+	}
+}
+
+// A steady StepContext allocates nothing, as Step does (the spare points
+// buffer is kept across steps).
+func TestStepContextAllocatesNothing(t *testing.T) {
+	w := cancelPile(t, 12)
+	ctx := context.Background()
+	for range 5 {
+		if _, err := w.StepContext(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := testing.AllocsPerRun(5, func() { _, _ = w.StepContext(ctx) }); n != 0 {
+		t.Errorf("StepContext allocates %v times per step", n)
 	}
 }
