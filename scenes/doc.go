@@ -33,7 +33,8 @@
 //   - settings: h (s, required), gravity (default [0, 0, -9.81], as
 //     stepper.DefaultSettings), solver (bpp, pgs, lemke, newton-fb,
 //     newton-cck, newton-min, prox; default bpp), budget (iterations, 0 =
-//     the solver's default), pick (energy, fb, residual, last,
+//     the solver's default), tolerance (the solver's, 0 ≤ t < 1, 0 = its
+//     default), pick (energy, fb, residual, last,
 //     energy-exact), polish (sweeps, 0 = none), stabilization (regularized, none, baumgarte, post),
 //     baumgarte (β, 1/s), post_solver, project_above (m or rad),
 //     max_correcting_speed (m/s, 0 = project_above/h: the cap on the

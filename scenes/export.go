@@ -18,7 +18,7 @@ var Schema []byte
 
 // specSettings returns the SettingsSpec of s; solvers by their Name.
 func specSettings(s stepper.Settings) SettingsSpec {
-	out := SettingsSpec{H: s.H, Gravity: s.Gravity, Budget: s.Budget, Pick: s.Pick, Polish: s.Polish,
+	out := SettingsSpec{H: s.H, Gravity: s.Gravity, Budget: s.Budget, Tolerance: s.Tolerance, Pick: s.Pick, Polish: s.Polish,
 		Stabilization: s.Stabilization, Baumgarte: s.Baumgarte, ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed, MaxCorrectingSpeed: s.MaxCorrectingSpeed,
 		Impacts: s.Impacts, Sleep: s.Sleep, SingleProblem: s.SingleProblem}

@@ -74,8 +74,11 @@ type SettingsSpec struct {
 	// Solver is bpp, pgs, lemke, newton-fb, newton-cck, newton-min or
 	// prox; "" leaves Settings.Solver nil (block pivoting, or whatever
 	// `sim run --solver` says).
-	Solver        string
-	Budget        int // iterations per step, 0 = the solver's default
+	Solver string
+	Budget int // iterations per step, 0 = the solver's default
+	// Tolerance is the solver's (stepper.Settings.Tolerance), 0 ≤ t < 1;
+	// 0 = the solver's default.
+	Tolerance     float64
 	Pick          errmeasure.Measure
 	Polish        int // projected Gauss–Seidel sweeps after the pick, 0 = none
 	Stabilization stepper.Stabilization
@@ -501,7 +504,7 @@ func newSolver(name string) lcp.Solver {
 // stepperSettings returns the stepper.Settings of s (Validate first).
 func (s *SettingsSpec) stepperSettings() stepper.Settings {
 	return stepper.Settings{
-		H: s.H, Gravity: s.Gravity, Solver: newSolver(s.Solver), Budget: s.Budget,
+		H: s.H, Gravity: s.Gravity, Solver: newSolver(s.Solver), Budget: s.Budget, Tolerance: s.Tolerance,
 		Pick: s.Pick, Polish: s.Polish, Stabilization: s.Stabilization, Baumgarte: s.Baumgarte,
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,

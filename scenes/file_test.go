@@ -284,6 +284,7 @@ func TestLoadErrors(t *testing.T) {
 			`f.json: settings.solver: unknown value "dantzig" (want bpp, lemke, newton-cck, newton-fb, newton-min, pgs, prox)`},
 		{"budget float", `{"version": 1, "settings": {"h": 1, "budget": 2.5}}`, "f.json: settings.budget: must be an integer, got 2.5"},
 		{"budget negative", `{"version": 1, "settings": {"h": 1, "budget": -1}}`, "f.json: settings.budget: must be ≥ 0, got -1"},
+		{"tolerance 1", `{"version": 1, "settings": {"h": 1, "tolerance": 1}}`, "f.json: settings.tolerance: must be ≥ 0 and < 1 (0 = the solver's default), got 1"},
 		{"polish negative", `{"version": 1, "settings": {"h": 1, "polish": -1}}`, "f.json: settings.polish: must be ≥ 0 sweeps, got -1"},
 		{"size negative", head + `"bodies": [` + okBody + `, {"name": "b", "mass": 1, "inertia": [1, 1, 1]}, {"name": "c", "mass": 1, "inertia": [1, 1, 1]}, {"name": "d", "mass": 1, "shapes": [{"type": "box", "size": [0.1, -0.1, 0.1]}]}]}`,
 			"f.json: bodies[3].shapes[0].size[1]: must be > 0 m, got -0.1"},

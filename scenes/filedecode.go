@@ -86,6 +86,7 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 	o.vec3("gravity", &s.Gravity, false)
 	o.enum("solver", &s.Solver, false, solverNames)
 	o.integer("budget", &s.Budget)
+	o.num("tolerance", &s.Tolerance, false)
 	var name string
 	if o.enum("pick", &name, false, pickNames) {
 		s.Pick, _ = errmeasure.ParseMeasure(name)

@@ -41,8 +41,11 @@ func (s *SceneSpec) node() *jnode {
 	if st.Solver != "" {
 		sn.set("solver", jstr(st.Solver))
 	}
-	sn.set("budget", jint(st.Budget)).
-		set("pick", jstr(st.Pick.String()))
+	sn.set("budget", jint(st.Budget))
+	if !isPosZeroF(st.Tolerance) {
+		sn.set("tolerance", jnum(st.Tolerance))
+	}
+	sn.set("pick", jstr(st.Pick.String()))
 	if st.Polish != 0 {
 		sn.set("polish", jint(st.Polish))
 	}

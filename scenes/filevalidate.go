@@ -32,6 +32,9 @@ func (s *SceneSpec) validate(p *problems) {
 	if st.Budget < 0 {
 		p.addv("settings.budget", st.Budget, "must be ≥ 0, got %d", st.Budget)
 	}
+	if !(st.Tolerance >= 0 && st.Tolerance < 1) {
+		p.add("settings.tolerance", "must be ≥ 0 and < 1 (0 = the solver's default), got %v", st.Tolerance)
+	}
 	if !st.Pick.Valid() {
 		p.add("settings.pick", "unknown measure %d", int(st.Pick))
 	}

@@ -31,7 +31,7 @@ func TestSettingsReachTheFile(t *testing.T) {
 		return s
 	}
 	in := stepper.Settings{
-		H: 0.004, Gravity: mgl64.Vec3{0.5, -1, -9}, Solver: solver("pgs"), Budget: 7,
+		H: 0.004, Gravity: mgl64.Vec3{0.5, -1, -9}, Solver: solver("pgs"), Budget: 7, Tolerance: 1e-9,
 		Pick: errmeasure.FB, Polish: 3, ProjectAbove: 0.002, MaxCorrectingSpeed: 0.3,
 		Stabilization: stepper.Baumgarte, Baumgarte: 20, PostSolver: solver("lemke"),
 		ContactMargin: 0.001, BounceSpeed: 0.5, Impacts: stepper.PropagatedImpacts,

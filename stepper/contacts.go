@@ -268,6 +268,9 @@ func (w *World) margin() float64 {
 // stops at the surface instead of inside it or beyond a thin wall.
 func (w *World) detectContacts(m *Mass) *contactStage {
 	cs := &w.ws.contacts
+	if w.cancel.ctx != nil {
+		return w.detectCancellable(m) // StepContext (cancel.go)
+	}
 	cs.points = w.collect(cs.points[:0], m)
 	return cs
 }
@@ -389,7 +392,10 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, margin float64, free *Mass) ([]point, []contact.Point) {
 	cs := &w.ws.contacts
 	speculative := free != nil
-	for _, pr := range pairs {
+	for i, pr := range pairs {
+		if i%narrowCheckPairs == 0 && w.narrowCancelled(i, len(pairs)) {
+			return dst, pts // StepContext: the step is abandoned
+		}
 		ga, gb := pr[0], pr[1]
 		look := margin + cs.sweep[ga] + cs.sweep[gb]
 		pts = contact.Collide(pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)

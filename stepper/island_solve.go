@@ -367,7 +367,7 @@ func (sl *islandSlot) solve(w *World, solver lcp.Solver) {
 	if solver == nil {
 		solver = &sl.bpp
 	}
-	set := lcp.Settings{MaxIterations: s.Budget, Start: sl.start, Context: s.Context, Observer: s.Observer}
+	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: sl.start, Context: s.Context, Observer: s.Observer}
 	sl.solved, sl.err = errmeasure.SolveGuarded(&sl.res, &sl.prob, solver, set, sl.picker, sl.guard)
 	sl.guarded = errmeasure.Safeguarded{Scale: 1}
 	if len(sl.res.X) == len(sl.rows) && sl.res.Status != lcp.Converged {

@@ -408,6 +408,9 @@ func (w *World) Step() (Stats, error) {
 	t = lap(&tm.FreeVelocities, t)
 	cs := w.detectContacts(m)
 	t = lap(&tm.Contacts, t)
+	if err := w.stepCancelled(); err != nil {
+		return Stats{}, err // StepContext: nothing has changed yet (cancel.go)
+	}
 	rs, err := w.buildRows(m, cs)
 	if err != nil {
 		return Stats{}, err
@@ -764,7 +767,7 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solve
 func (w *World) pickSolve(sol *solveStage, rs *rowStage) (errmeasure.Solved, error) {
 	ws := &w.ws
 	s := &w.Settings
-	set := lcp.Settings{MaxIterations: s.Budget, Start: rs.start, Context: s.Context, Observer: s.Observer}
+	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: rs.start, Context: s.Context, Observer: s.Observer}
 	if sol.guard == nil {
 		sol.guard = errmeasure.NewPicker(s.Pick)
 		sol.guard.RejectGain = true

@@ -71,6 +71,12 @@ type Settings struct {
 	// lcp.BPP's is 100 + 10 n for n rows; each island's solve has the whole
 	// Budget. Stats.BudgetHit says it ran out.
 	Budget int
+	// Tolerance is the main solve's lcp.Settings.Tolerance (dimensionless,
+	// 0 ≤ Tolerance < 1); 0 means the solver's default. For lcp.BPP a set
+	// Tolerance also ends the damped mode's proximal tail at Tolerance·s_w
+	// instead of 1e-6·s_w. A step solved by island gives it to each
+	// island's solve.
+	Tolerance float64
 	// Pick ranks the iterates to keep; 0 means errmeasure.Energy (Eq. 23).
 	// Also FB, Residual, Last and EnergyExact (Eq. 11's exact mass).
 	Pick errmeasure.Measure
@@ -154,6 +160,8 @@ func (s *Settings) Validate() error {
 		return settingsError("Gravity", s.Gravity, "must be finite, got %v", s.Gravity)
 	case s.Budget < 0:
 		return settingsError("Budget", s.Budget, "must be ≥ 0, got %d", s.Budget)
+	case !(s.Tolerance >= 0 && s.Tolerance < 1):
+		return settingsError("Tolerance", s.Tolerance, "must be ≥ 0 and < 1 (0 = the solver's default), got %v", s.Tolerance)
 	case !s.Pick.Valid():
 		return settingsError("Pick", s.Pick, "unknown measure %d", int(s.Pick))
 	case s.Polish < 0:
@@ -210,6 +218,7 @@ type World struct {
 	exclBodies   map[[2]int]struct{} // excluded body pairs (World = −1 allowed)
 	jointNames   []string            // by joint index (NameJoint); may be shorter than Joints
 	sleep        sleepState          // sleeping islands (sleep.go)
+	cancel       stepCancel          // StepContext's context (cancel.go)
 }
 
 // Controller is called at the start of every Step with the world at the

@@ -30,7 +30,10 @@ type Job struct {
 	// (0 or 1: the scene's h); frames and measured steps count whole
 	// steps.
 	Substeps int `json:"substeps,omitempty"`
-	Body     int `json:"body"`
+	// Tolerance is the solver's tolerance, stepper.Settings.Tolerance
+	// (0 ≤ Tolerance < 1; 0: the solver's default). Part of Key when set.
+	Tolerance float64 `json:"tolerance,omitempty"`
+	Body      int     `json:"body"`
 	// AngleLength ρ (m/rad) weighs the angle in q = (x, y, ρθ).
 	AngleLength float64 `json:"angle_length"`
 	Measured    []Frame `json:"measured"`
@@ -117,9 +120,11 @@ func Run(j *Job) (Result, error) { return RunContext(context.Background(), j, Li
 // lim (Limits.Check; a step with more than lim.Rows rows), a step that
 // fails, a non-finite pose, or ctx's end or lim.Wall passing (an error
 // wrapping context.Canceled or context.DeadlineExceeded). The context
-// reaches the step loop, which checks it between steps, and each step's
-// solve (stepper.Settings.Context), which checks it every iteration; the
-// step then completes and the run returns. Within DefaultLimits that is
+// reaches the step loop, which checks it between steps, each step's
+// collision detection (World.StepContext: every few hundred candidate
+// pairs; the step is then abandoned with the world unchanged), and each
+// step's solve (stepper.Settings.Context), which checks it every
+// iteration; the step then completes and the run returns. Within DefaultLimits that is
 // within 1 s of ctx's end (Limits). Runs are deterministic: the same job
 // gives the same result bit for bit.
 func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
@@ -141,7 +146,8 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 		return r, &RefusedError{Err: err}
 	}
 	w.Settings.Solver = solver
-	sub := max(j.Substeps, 1) // within 0…maxSubsteps: Limits.Check
+	w.Settings.Tolerance = j.Tolerance // within 0…1: Limits.Check
+	sub := max(j.Substeps, 1)          // within 0…maxSubsteps: Limits.Check
 	w.Settings.H /= float64(sub)
 	ctx, cancel := context.WithTimeoutCause(ctx, lim.Wall, fmt.Errorf("wall: ran %v (sweep.Limits.Wall): %w", lim.Wall, context.DeadlineExceeded))
 	defer cancel()
@@ -171,7 +177,7 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 			if ctx.Err() != nil {
 				return r, stopped(ctx, step, j.Steps)
 			}
-			st, err := w.Step()
+			st, err := w.StepContext(ctx)
 			if ctx.Err() != nil {
 				return r, stopped(ctx, step, j.Steps)
 			}
@@ -272,7 +278,7 @@ func (s *Spec) jobsForSolvers(xs [][]float64, exps []int, solvers []string, buil
 			for _, sv := range solvers {
 				j := Job{Sweep: s.hash,
 					Scene: s.Scene, Set: set, Params: x, Experiment: s.Experiments[e].Name, Solver: sv,
-					Steps: s.Steps, Substeps: s.Substeps, Body: s.Body, AngleLength: s.AngleLength, Measured: s.meas[e],
+					Steps: s.Steps, Substeps: s.Substeps, Tolerance: s.Tolerance, Body: s.Body, AngleLength: s.AngleLength, Measured: s.meas[e],
 					SceneHash: h, Build: build,
 				}
 				j.ID = contentID(&j)

@@ -10,10 +10,9 @@ import (
 
 // Key returns the job's content key: the SHA-256 of everything that
 // determines its result — scene, scene hash, overrides, swept values,
-// experiment, measured frames, solver, steps, substeps, body, angle
-// weight and
-// build — and not of its ID, its sweep or whether it asks for the
-// trajectory. Spec.Jobs and Calibrate use "<experiment>-<solver>-" and
+// experiment, measured frames, solver, steps, substeps, solver
+// tolerance (when set), body, angle weight and build — and not of its
+// ID, its sweep or whether it asks for the trajectory. Spec.Jobs and Calibrate use "<experiment>-<solver>-" and
 // the first 16 hex digits of it as the job's ID, so a result is found by
 // what the job runs, whichever command made it: `sim calibrate` after
 // `sim sweep` of the same spec reuses the sweep's results.
@@ -48,6 +47,12 @@ func (j *Job) Key() string {
 	str(j.Solver)
 	writeUint(h, uint64(int64(j.Steps)))
 	writeUint(h, uint64(int64(max(j.Substeps, 1))))
+	if j.Tolerance != 0 {
+		// Only when set, so the keys of jobs at the solver's default
+		// tolerance (and their recorded results) are those of before.
+		str("tolerance")
+		writeUint(h, math.Float64bits(j.Tolerance))
+	}
 	writeUint(h, uint64(int64(j.Body)))
 	writeUint(h, math.Float64bits(j.AngleLength))
 	str(j.Build)

@@ -29,6 +29,7 @@ func TestJobKey(t *testing.T) {
 		"measured":     func(j *Job) { j.Measured = append([]Frame{}, j.Measured...); j.Measured[3].Q[0] += 1e-12 },
 		"steps":        func(j *Job) { j.Steps++ },
 		"substeps":     func(j *Job) { j.Substeps = 4 },
+		"tolerance":    func(j *Job) { j.Tolerance = 1e-10 },
 		"body":         func(j *Job) { j.Body = 1 },
 		"angle length": func(j *Job) { j.AngleLength = 0.06 },
 	} {

@@ -102,6 +102,9 @@ func (l Limits) Check(j *Job) error {
 	if j.Substeps < 0 || j.Substeps > maxSubsteps {
 		return refusef("substeps: must be 0 to %d, got %d", maxSubsteps, j.Substeps)
 	}
+	if !(j.Tolerance >= 0 && j.Tolerance < 1) {
+		return refusef("tolerance: must be ≥ 0 and < 1 (0 = the solver's default), got %v", j.Tolerance)
+	}
 	if sub := max(j.Substeps, 1); j.Steps < 1 || j.Steps > l.Steps/sub {
 		if sub > 1 {
 			return refusef("steps: %d × %d substeps is outside 1…%d (sweep.Limits.Steps)", j.Steps, sub, l.Steps)

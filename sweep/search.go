@@ -23,9 +23,10 @@ import (
 // than 2 NoiseSD cannot be told from the best by this data.
 //
 // The intervals are those of the points evaluated — the grid, the
-// search, and probes along each parameter's axis from the best point
-// (regionProbes) — so they are an inner estimate of the region, as fine
-// as those sampled it. Identified
+// search, probes along each parameter's axis from the best point
+// (regionProbes), and Refine.Region evaluations sampling the region
+// around the points found in it (sampleRegion) — so they are an inner
+// estimate of the region, as wide as its sampling reached. Identified
 // is false for a parameter whose interval spans at least half of its
 // range: the data do not determine it.
 type Region struct {
@@ -291,23 +292,34 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 			return err
 		}
 	}
-	keys := make([]string, 0, len(ev.cache))
-	for k := range ev.cache {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	pts := make([]point, 0, len(samples)+len(keys))
+	grid := make([]point, len(samples))
 	for si, x := range samples {
-		pts = append(pts, point{x, es[si]})
+		grid[si] = point{x, es[si]}
 	}
-	for _, k := range keys {
-		p := ev.cache[k]
-		pts = append(pts, p)
+	if len(x0s) > 0 && !math.IsInf(ev.bestE(), 1) {
+		// Sample the region around the points within the noise of the
+		// best, with the noise's sd estimated at the search's best.
+		sd, err := s.noiseSD(ev.best(), exps, c.Solver, build)
+		if err != nil {
+			return err
+		}
+		budget := s.Refine.Region
+		if budget == 0 {
+			budget = defaultRegionEvaluations
+		}
+		n0 := ev.size()
+		if err := ev.sampleRegion(ctx, grid, sd, budget, seed+uint64(len(x0s))); err != nil {
+			return err
+		}
+		log("%s: region sampling: %d new evaluations", c.Solver, ev.size()-n0)
+	}
+	pts := ev.points(grid)
+	for _, p := range pts[len(grid):] {
 		if p.e < c.E {
 			c.Best, c.E = p.x, p.e
 		}
 	}
-	c.Evaluations = len(keys)
+	c.Evaluations = len(pts) - len(grid)
 	log("%s: search best E = %.4g at %v after %d evaluations from %d starts", c.Solver, c.E, c.Best, c.Evaluations, len(x0s))
 	if math.IsInf(c.E, 1) {
 		return nil
@@ -318,6 +330,13 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 	}
 	c.Region = region(pts, c.E, sd, lo, hi)
 	return nil
+}
+
+// size returns the number of points evaluated.
+func (ev *evaluator) size() int {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	return len(ev.cache)
 }
 
 // region returns the confidence region of the points around the best E

@@ -25,6 +25,7 @@ import (
 //	  "scene": "push",                       // a registered scene
 //	  "steps": 60,                           // steps per run
 //	  "substeps": 16,                        // each step as 16 of h/16 (default 1)
+//	  "tolerance": 1e-10,                    // the solver's (stepper.Settings.Tolerance; default 0: its own)
 //	  "set": {"push_speed": "0.3"},          // fixed overrides for every run
 //	  "params": [                            // the swept parameters
 //	    {"name": "mu_s", "min": 0, "max": 1, "step": 0.1},
@@ -38,7 +39,7 @@ import (
 //	  "solvers": ["bpp", "pgs"],
 //	  "body": 0,                             // the body whose q = (x, y, ρθ) is compared
 //	  "angle_length": 0.05,                  // ρ (m/rad): weight of the angle about z
-//	  "refine": {"starts": 3, "evaluations": 400, "seed": 1}
+//	  "refine": {"starts": 3, "evaluations": 400, "seed": 1, "region": 240}
 //	}
 //
 // Relative "measured" paths are relative to the spec file's directory.
@@ -47,6 +48,7 @@ type Spec struct {
 	Scene       string            `json:"scene"`
 	Steps       int               `json:"steps"`
 	Substeps    int               `json:"substeps,omitempty"`
+	Tolerance   float64           `json:"tolerance,omitempty"`
 	Set         map[string]string `json:"set,omitempty"`
 	Params      []ParamSpec       `json:"params"`
 	Sampling    string            `json:"sampling,omitempty"`
@@ -84,11 +86,16 @@ type Experiment struct {
 // Refine sets the search of `calibrate` after the grid (Calibrate):
 // CMA-ES with restarts from each of the Starts best grid samples
 // (default 3), Evaluations points each (default 400), its random streams
-// seeded by Seed + start index (default 1).
+// seeded by Seed + start index (default 1); then Region evaluations
+// (default 240) sampling the confidence region, its stream seeded by
+// Seed + the number of starts.
 type Refine struct {
 	Starts      int    `json:"starts,omitempty"`
 	Evaluations int    `json:"evaluations,omitempty"`
 	Seed        uint64 `json:"seed,omitempty"`
+	// Region is the number of evaluations of E spent sampling the
+	// confidence region after the search (default 240; Calibrate).
+	Region int `json:"region,omitempty"`
 }
 
 // maxSubsteps bounds Spec.Substeps and Job.Substeps.
@@ -174,6 +181,9 @@ func (s *Spec) check() error {
 	}
 	if s.Steps < 1 {
 		return fmt.Errorf("steps: must be ≥ 1, got %d", s.Steps)
+	}
+	if !(s.Tolerance >= 0 && s.Tolerance < 1) {
+		return fmt.Errorf("tolerance: must be ≥ 0 and < 1 (0 = the solver's default), got %v", s.Tolerance)
 	}
 	if s.Substeps < 0 || s.Substeps > maxSubsteps {
 		return fmt.Errorf("substeps: must be 0 (default 1) to %d, got %d", maxSubsteps, s.Substeps)
@@ -293,6 +303,9 @@ func (s *Spec) check() error {
 	}
 	if s.Refine.Evaluations < 0 || s.Refine.Evaluations > 1e7 {
 		return fmt.Errorf("refine.evaluations: must be 0 (default 400) to 10⁷, got %d", s.Refine.Evaluations)
+	}
+	if s.Refine.Region < 0 || s.Refine.Region > 1e7 {
+		return fmt.Errorf("refine.region: must be 0 (default %d) to 10⁷, got %d", defaultRegionEvaluations, s.Refine.Region)
 	}
 	// Build the first combination once: a bad value of a scene parameter
 	// fails here, not in every job.

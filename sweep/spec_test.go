@@ -34,6 +34,9 @@ func TestBadSpecs(t *testing.T) {
 		{`"steps": 40,`, `"steps": 40,,`, "not valid JSON at byte"},
 		{`"steps": 40,`, `"steps": 40, "substeps": 1001,`, "substeps: must be 0 (default 1) to 1000, got 1001"},
 		{`"steps": 40,`, `"steps": 40, "substeps": -1,`, "substeps: must be 0 (default 1) to 1000, got -1"},
+		{`"steps": 40,`, `"steps": 40, "tolerance": -1e-10,`, "tolerance: must be ≥ 0 and < 1 (0 = the solver's default), got -1e-10"},
+		{`"steps": 40,`, `"steps": 40, "tolerance": 1,`, "tolerance: must be ≥ 0 and < 1 (0 = the solver's default), got 1"},
+		{`"steps": 40,`, `"steps": 40, "refine": {"region": -5},`, "refine.region: must be 0 (default 240) to 10⁷, got -5"},
 		{`"steps": 40,`, `"steps": 40, "refine": {"starts": -1},`, "refine.starts: must be 0 (default 3) to 1000, got -1"},
 		{`"steps": 40,`, `"steps": 40, "refine": {"evaluations": 100000000},`, "refine.evaluations: must be 0 (default 400) to 10⁷, got 100000000"},
 	} {

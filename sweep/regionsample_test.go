@@ -1,0 +1,112 @@
+package sweep
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// quadRunner is a Runner whose E is a known function of the job's
+// parameters (in the unit coordinates of lo…hi): 1 + the quadratic form
+// (u − c)ᵀ M (u − c), with M coupling the first two parameters (a valley
+// slanted at 45° in their plane), plus 0.5 on a comb of stripes across
+// the first parameter (a quarter of each 0.05-wide period), which makes
+// the region full of holes as contact events make the push scene's.
+type quadRunner struct {
+	lo, hi []float64
+	calls  int
+}
+
+var (
+	quadC = []float64{0.4, 0.55, 0.3, 0.6}
+	// quadM = Rᵀ diag(1/0.08², 1/0.01²) R in (u0, u1), R the 45° turn,
+	// and 1/0.02², 1/0.015² on u2, u3.
+	quadM = [4][4]float64{
+		{0.5 * (1/0.0064 + 1e4), 0.5 * (1/0.0064 - 1e4), 0, 0},
+		{0.5 * (1/0.0064 - 1e4), 0.5 * (1/0.0064 + 1e4), 0, 0},
+		{0, 0, 1 / 0.0004, 0},
+		{0, 0, 0, 1 / 0.000225},
+	}
+)
+
+func (q *quadRunner) e(x []float64) float64 {
+	var u [4]float64
+	for k := range u {
+		u[k] = (x[k]-q.lo[k])/(q.hi[k]-q.lo[k]) - quadC[k]
+	}
+	f := 1.0
+	for i := range u {
+		for j := range u {
+			f += u[i] * quadM[i][j] * u[j]
+		}
+	}
+	if math.Mod(u[0]+10, 0.05) < 0.0125 {
+		f += 0.5
+	}
+	return f
+}
+
+func (q *quadRunner) Run(_ context.Context, jobs []Job) ([]Result, error) {
+	out := make([]Result, len(jobs))
+	for i := range jobs {
+		q.calls++
+		out[i] = Result{ID: jobs[i].ID, Status: StatusOK, E: q.e(jobs[i].Params)}
+	}
+	return out, nil
+}
+
+// The region's sampling finds the extent of a region it was not shown,
+// from a few points near its best, within its budget, the same points
+// twice: on quadRunner's E with the region E ≤ 1 + 1 (the ellipsoid
+// (u − c)ᵀ M (u − c) ≤ 1 less the comb's stripes), whose projection on
+// parameter k is c_k ± √((M⁻¹)_kk) — ±0.0570 along the slanted valley's
+// two parameters, ±0.02 and ±0.015 on the others, in unit coordinates.
+// Starting from the best point and its 8 axis neighbours at ±0.005 (what
+// a search leaves: intervals of ±0.005, 9 % of the first two
+// half-widths), 240 evaluations reach 62 % / 87 %, 63 % / 81 %, 72 % /
+// 77 % and 94 % / 68 % of the half-widths below / above (measured, seed
+// 1; seeds 2 and 3 give 55–98 % and 19–100 %: an inner estimate, the
+// narrow slanted valley the hardest), asserted ≥ 50 %, and no point
+// outside the true region. Axis-aligned face pushes instead of the
+// covariance-shaped ones reached 33–57 % on the slanted pair.
+func TestSampleRegionFindsTheExtent(t *testing.T) {
+	s := readShipped(t)
+	lo, hi := s.ranges()
+	run := func() ([]float64, []float64, int) {
+		q := &quadRunner{lo: lo, hi: hi}
+		ev := &evaluator{s: s, r: q, exps: []int{0}, solver: "bpp", build: "test", lo: lo, hi: hi, cache: map[string]point{}, free: []int{0, 1, 2, 3}}
+		start := [][]float64{slices.Clone(quadC)}
+		for k := range 4 {
+			for _, d := range []float64{-0.005, 0.005} {
+				u := slices.Clone(quadC)
+				u[k] += d
+				start = append(start, u)
+			}
+		}
+		_, err := ev.eval(context.Background(), start)
+		require.NoError(t, err)
+		require.NoError(t, ev.sampleRegion(context.Background(), nil, 0.5, 240, 1))
+		g := region(ev.points(nil), 1, 0.5, lo, hi)
+		ulo, uhi := ev.toU(g.Lo), ev.toU(g.Hi)
+		return ulo, uhi, q.calls
+	}
+	ulo, uhi, calls := run()
+	half := []float64{math.Sqrt(0.5 * (0.0064 + 1e-4)), math.Sqrt(0.5 * (0.0064 + 1e-4)), 0.02, 0.015}
+	for k := range 4 {
+		down, up := (quadC[k]-ulo[k])/half[k], (uhi[k]-quadC[k])/half[k]
+		t.Logf("parameter %d: region %.4f…%.4f, true %.4f…%.4f: %.0f %% and %.0f %% of the half-widths", k, ulo[k], uhi[k],
+			quadC[k]-half[k], quadC[k]+half[k], 100*down, 100*up)
+		assert.GreaterOrEqual(t, down, 0.5, "parameter %d below", k)
+		assert.GreaterOrEqual(t, up, 0.5, "parameter %d above", k)
+		assert.LessOrEqual(t, down, 1+1e-9, "parameter %d below", k)
+		assert.LessOrEqual(t, up, 1+1e-9, "parameter %d above", k)
+	}
+	assert.LessOrEqual(t, calls, 9+240, "the budget")
+	ulo2, uhi2, _ := run()
+	assert.Equal(t, ulo, ulo2, "the same points twice")
+	assert.Equal(t, uhi, uhi2, "the same points twice")
+}
