@@ -16,7 +16,7 @@ import (
 // the package doc.
 func TestSettingsFieldDocs(t *testing.T) {
 	zero := regexp.MustCompile(`0 means|nil means|the zero value|false, the default|no default|zero vector means`)
-	unit := regexp.MustCompile(`\((s|m|m/s|m/s²|1/s|m or rad|m/s or rad/s|rad/s|iterations per step|sweeps)\)`)
+	unit := regexp.MustCompile(`\((dimensionless|s|m|m/s|m/s²|1/s|m or rad|m/s or rad/s|rad/s|iterations per step|sweeps)\)`)
 	fs := token.NewFileSet()
 	checked := 0
 	for _, c := range []struct{ file, typ string }{{"world.go", "Settings"}, {"sleep.go", "Sleep"}} {

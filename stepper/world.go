@@ -71,11 +71,9 @@ type Settings struct {
 	// lcp.BPP's is 100 + 10 n for n rows; each island's solve has the whole
 	// Budget. Stats.BudgetHit says it ran out.
 	Budget int
-	// Tolerance is the main solve's lcp.Settings.Tolerance (dimensionless,
-	// 0 ≤ Tolerance < 1); 0 means the solver's default. For lcp.BPP a set
-	// Tolerance also ends the damped mode's proximal tail at Tolerance·s_w
-	// instead of 1e-6·s_w. A step solved by island gives it to each
-	// island's solve.
+	// Tolerance (dimensionless) in [0, 1); 0 means the solver's default.
+	// It is the main solve's lcp.Settings.Tolerance, given to each island's
+	// solve; for lcp.BPP it also ends the damped mode's tail at Tolerance·s_w.
 	Tolerance float64
 	// Pick ranks the iterates to keep; 0 means errmeasure.Energy (Eq. 23).
 	// Also FB, Residual, Last and EnergyExact (Eq. 11's exact mass).
