@@ -87,22 +87,22 @@ var forkliftPerturbations = []string{
 // budget 5, 10.9 % at 15), and the chassis drives at least 90 % of the
 // unbudgeted path (28.09 m). Measured with the defaults: 100.0 % at both
 // budgets (28.09 m; 85.0 % and 99.8 % before a budget-bound solve handed
-// the next step the index sets of the iterate it applied instead of the
-// face the budget cut off), worst step 0 %. The perturbed runs are
-// measured against the same path: without a budget each of them drives
-// 28.09 m too.
+// the next step the index sets of the iterate it applied, projected onto
+// its box, instead of the face the budget cut off), worst step 0 %. The
+// perturbed runs are measured against the same path: without a budget
+// each of them drives 28.09 m too.
 //
-// At budget 5 the budget binds on 89 of the first 300 steps (the
+// At budget 5 the budget binds on 80 of the first 300 steps (the
 // acceleration), and a run whose parameters differ by 4e-7 of their
 // values can fall into a regime of wheel slip in which every step hits
-// the budget. Of the ten forkliftPerturbations runs, nine drive
-// 92.5–100.0 % of their path (max_torque=128.00005: 92.5 %, the others
-// 100.0 %) and chassis_mass=2499.999 drives 76.0 % (21.36 m; five such
-// runs drove 51–82 % before), with worst steps of up to 3.9 % of the
-// energy (0 % in the runs that keep the unbudgeted path), so the bounds are: every run at least 70 %, and at
-// least nine of the ten at least 90 %. A run that stalls or stops early
-// (the old stop at step 123: under 5 %) fails both. Each run takes about
-// a second.
+// the budget for a while. Of the ten forkliftPerturbations runs, nine
+// drive 100.0 % of the path and chassis_mass=2499.999 drives 88.4 %
+// (24.84 m; the budget binds on 294 steps, the last at step 353; five
+// such runs drove 51–82 % before, and this one 76.0 % with the picked
+// iterate's own index sets instead of its projection's), with worst steps
+// of up to 0.34 % of the energy, so the bounds are: every run at least 85 %, and at least nine
+// of the ten at least 90 %. A run that stalls or stops early (the old
+// stop at step 123: under 5 %) fails both. Each run takes about a second.
 func TestRunForkliftBudgets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("thirteen 900-step forklift runs")
@@ -132,7 +132,7 @@ func TestRunForkliftBudgets(t *testing.T) {
 		worst, path, n, stderr := budgetRun(t, "forklift", "--steps", "900", "--budget", "5", "--set", set)
 		t.Logf("budget 5, %s: path %.2f m (%.1f %%), worst step %.3g %% of the energy", set, path, 100*path/ref, 100*worst)
 		check("budget 5, "+set, worst, path, n, stderr)
-		assert.GreaterOrEqual(t, path, 0.7*ref, "budget 5, %s", set)
+		assert.GreaterOrEqual(t, path, 0.85*ref, "budget 5, %s", set)
 		if path >= 0.9*ref {
 			above++
 		}
