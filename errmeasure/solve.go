@@ -64,7 +64,16 @@ const ConvergedResidual = 1e-6
 //     it had not.
 //
 // dst.Reason says what happened when the status changed. The solver's own
-// status and reason are in the returned Solved.
+// status and reason are in the returned Solved. dst.States, too, describes
+// the returned x: when it is not the solver's own result, they are the
+// index sets of its projection onto the box (StatesOf), the warm start a
+// time stepper takes into its next step, so that the next solve starts
+// from the face of the answer that was applied, not from the face the
+// budget cut off (the forklift at a budget of 5 block pivots then drives
+// its whole unbudgeted path instead of 85 % of it). Safeguard and Polish, which move x off that face, keep
+// these States: their x lies strictly inside most boxes, and all rows
+// free is no warm start (the 30-brick wall at a budget of 3 then has a
+// step adding all of its energy).
 //
 // pk is Reset for p and its measure is kept; pass a picker that lives as
 // long as the caller's buffers to stay allocation-free.
@@ -104,6 +113,7 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 		if !equal(best.X, dst.X) {
 			copy(dst.X, best.X)
 			out.FromPicker = true
+			StatesOf(dst.States, p, dst.X)
 		}
 	}
 	dst.W = p.Residual(dst.W, dst.X)
@@ -124,6 +134,29 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 		dst.Reason = fmt.Sprintf("the %v pick is iterate %d (natural residual %.3g), not the solver's converged iterate %d", pk.Measure(), out.Picked, out.Residual, dst.Iterations)
 	}
 	return out, err
+}
+
+// StatesOf sets states, when it has one entry per row of p, to the index
+// sets of x's projection onto its box: AtLower where x is at or below its
+// lower bound, AtUpper where it is at or above its upper bound, Free
+// elsewhere (a row with l = u is AtLower). For an iterate of block
+// pivoting inside its box, whose fixed rows sit exactly at their bounds,
+// these are the index sets it was solved on; a free row that left its box
+// is put at the bound it crossed, as the next block pivot would.
+func StatesOf(states []lcp.State, p *lcp.Problem, x []float64) {
+	if len(states) != len(x) {
+		return
+	}
+	for i, v := range x {
+		switch {
+		case v <= p.Lo[i]:
+			states[i] = lcp.AtLower
+		case v >= p.Hi[i]:
+			states[i] = lcp.AtUpper
+		default:
+			states[i] = lcp.Free
+		}
+	}
 }
 
 // equal reports whether a and b hold the same numbers.

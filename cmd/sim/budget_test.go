@@ -71,44 +71,73 @@ func slicesIndex(s []string, v string) int {
 	return -1
 }
 
+// forkliftPerturbations change one forklift parameter each by about 4e-7
+// of its value, up and down: chassis mass, friction, engine torque,
+// steering and wheel mass.
+var forkliftPerturbations = []string{
+	"chassis_mass=2500.001", "chassis_mass=2499.999", "friction=0.8000003", "friction=0.7999997",
+	"max_torque=128.00005", "max_torque=127.99995", "steer=0.35000014", "steer=0.34999986",
+	"wheel_mass=40.000016", "wheel_mass=39.999984",
+}
+
 // The paper's budgeted forklift from the command line (issue 24): at
 // budgets of 5 and 15 block pivots per step the run takes all 900 steps
-// (at 5 it used to stop at step 123 on a singular projection) and no step
+// (at 5 it used to stop at step 123 on a singular projection), no step
 // adds more than 5 % of the system's energy (it used to be 62.7 % at
-// budget 5, 10.9 % at 15). At 15, the paper's iteration limit, the
-// chassis drives at least 90 % of the unbudgeted path (99.7–99.9 % with
-// the scene's parameters changed by up to 4e-7 of their values). At 5 the
-// budget binds on most of the first 300 steps and the path is chaotic:
-// the default and five runs each changing one parameter (chassis mass,
-// friction, torque, steering or wheel mass) by ≤ 4e-7 of its value drive
-// 51–82 % of it (85.0 % with the defaults; 44–94 % before integrate stopped
-// turning hinged bodies about their held axes), so the bound there is
-// 35 %, which a run that stalls or stops early (the old stop at step 123:
-// under 5 %) still fails. Each run takes about a second.
+// budget 5, 10.9 % at 15), and the chassis drives at least 90 % of the
+// unbudgeted path (28.09 m). Measured with the defaults: 100.0 % at both
+// budgets (28.09 m; 85.0 % and 99.8 % before a budget-bound solve handed
+// the next step the index sets of the iterate it applied, projected onto
+// its box, instead of the face the budget cut off), worst step 0 %. The
+// perturbed runs are measured against the same path: without a budget
+// each of them drives 28.09 m too.
+//
+// At budget 5 the budget binds on 80 of the first 300 steps (the
+// acceleration), and a run whose parameters differ by 4e-7 of their
+// values can fall into a regime of wheel slip in which every step hits
+// the budget for a while. Of the ten forkliftPerturbations runs, nine
+// drive 100.0 % of the path and chassis_mass=2499.999 drives 88.4 %
+// (24.84 m; the budget binds on 294 steps, the last at step 353; five
+// such runs drove 51–82 % before, and this one 76.0 % with the picked
+// iterate's own index sets instead of its projection's), with worst steps
+// of up to 0.34 % of the energy, so the bounds are: every run at least 85 %, and at least nine
+// of the ten at least 90 %. A run that stalls or stops early (the old
+// stop at step 123: under 5 %) fails both. Each run takes about a second.
 func TestRunForkliftBudgets(t *testing.T) {
 	if testing.Short() {
-		t.Skip("three 900-step forklift runs")
+		t.Skip("thirteen 900-step forklift runs")
 	}
 	_, ref, n, _ := budgetRun(t, "forklift", "--steps", "900")
 	require.Equal(t, 900, n)
-	for _, c := range []struct {
-		b        string
-		minShare float64 // of the unbudgeted path
-	}{{"5", 0.35}, {"15", 0.9}} {
-		b := c.b
-		worst, path, n, stderr := budgetRun(t, "forklift", "--steps", "900", "--budget", b)
-		t.Logf("budget %s: path %.2f m of %.2f m (%.1f %%), worst step %.3g %% of the energy", b, path, ref, 100*path/ref, 100*worst)
-		assert.Equal(t, 900, n, "budget %s: every step", b)
-		assert.GreaterOrEqual(t, path, c.minShare*ref, "budget %s", b)
-		assert.LessOrEqual(t, worst, 0.05, "budget %s", b)
+	check := func(name string, worst, path float64, n int, stderr string) {
+		t.Helper()
+		assert.Equal(t, 900, n, "%s: every step", name)
+		assert.LessOrEqual(t, worst, 0.05, name)
 		// A step above 1 % is named once, when it happens (at budget 5
 		// a step may add about 1 %: a budget-bound answer, as the warning says).
 		if worst > 0.01 {
-			assert.Equal(t, 1, strings.Count(stderr, "warning: step "), "budget %s: %s", b, stderr)
+			assert.Equal(t, 1, strings.Count(stderr, "warning: step "), "%s: %s", name, stderr)
 		} else {
-			assert.NotContains(t, stderr, "warning", "budget %s", b)
+			assert.NotContains(t, stderr, "warning", name)
 		}
 	}
+	for _, b := range []string{"5", "15"} {
+		worst, path, n, stderr := budgetRun(t, "forklift", "--steps", "900", "--budget", b)
+		t.Logf("budget %s: path %.2f m of %.2f m (%.1f %%), worst step %.3g %% of the energy", b, path, ref, 100*path/ref, 100*worst)
+		check("budget "+b, worst, path, n, stderr)
+		assert.GreaterOrEqual(t, path, 0.9*ref, "budget %s", b)
+	}
+	above := 0
+	for _, set := range forkliftPerturbations {
+		worst, path, n, stderr := budgetRun(t, "forklift", "--steps", "900", "--budget", "5", "--set", set)
+		t.Logf("budget 5, %s: path %.2f m (%.1f %%), worst step %.3g %% of the energy", set, path, 100*path/ref, 100*worst)
+		check("budget 5, "+set, worst, path, n, stderr)
+		assert.GreaterOrEqual(t, path, 0.85*ref, "budget 5, %s", set)
+		if path >= 0.9*ref {
+			above++
+		}
+	}
+	assert.GreaterOrEqual(t, above, len(forkliftPerturbations)-1, "perturbed runs at budget 5 driving at least 90 %% of their path")
 }
 
 // The brick wall at a budget of 3 pivots stands: no step adds more than
@@ -118,6 +147,7 @@ func TestRunBrickWallBudget3(t *testing.T) {
 		t.Skip("a 500-step wall run")
 	}
 	worst, _, n, _ := budgetRun(t, "brickwall", "--steps", "500", "--budget", "3")
+	t.Logf("brick wall, budget 3: worst step %.3g %% of the energy", 100*worst)
 	assert.Equal(t, 500, n)
 	assert.LessOrEqual(t, worst, 0.05)
 }
