@@ -3,6 +3,9 @@ package stepper
 import (
 	"context"
 	"sync/atomic"
+
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/lcp"
 )
 
 // narrowCheckPairs is how often StepContext's context is checked in the
@@ -25,7 +28,52 @@ type stepCancel struct {
 	// last step's points (World.Contacts, ContactWrenches, RowLabels)
 	// stay as they were if it is cancelled.
 	spare []point
+
+	// chunks counts the chunks of buildRows and assemble started this
+	// step: each check that let the step go on starts one (cancelCheckRows
+	// joint rows, the contact rows, cancelCheckBodies bodies' blocks of A,
+	// a pass over the rows).
+	chunks atomic.Int64
+	// hook, when set (tests), is called at each check of buildRows and
+	// assemble before ctx is read, with the stage and the chunks started.
+	hook func(stage cancelStage, chunk int64)
+	// final is set once the step has changed the world before its solve
+	// (propagateImpacts moved the bodies' velocities): no later check
+	// stops it.
+	final bool
+	// stage is where the context was seen done (0: detection).
+	stage cancelStage
+	// The last step's rows (ws.build's rows, start, jdims and nj), kept
+	// while buildRows fills the other buffer, swapped back on a
+	// cancellation so that the queries of the last step (JointReaction,
+	// LastStates, LastDrift) still read its rows.
+	rows  []constraint.Row
+	start []lcp.State
+	jdims []int
+	nj    int
+	// stopAsm is Assembly.stop for the world's assembly: chunkCancelled
+	// at stageAssembly (made once).
+	stopAsm func() bool
 }
+
+// cancelStage is the part of a step a chunk check belongs to.
+type cancelStage int
+
+const (
+	stageRows     cancelStage = iota + 1 // buildRows
+	stageAssembly                        // assemble
+)
+
+// cancelCheckRows is how many joint rows buildRows fills between two
+// checks of StepContext's context, and cancelCheckBodies how many bodies'
+// blocks of A (J M⁻¹ Jᵀ, by row sparsity) assemble adds between two.
+// A joint row takes about 0.1 µs to fill and a body's blocks a few pairs
+// of 6-vectors each, so a chunk is tens of µs and the check (one
+// ctx.Err, an atomic add) is lost in it.
+const (
+	cancelCheckRows   = 256
+	cancelCheckBodies = 256
+)
 
 // StepContext is Step with a context that can stop the step before it
 // changes anything: ctx is checked before the step, in the narrow phase
@@ -53,8 +101,80 @@ func (w *World) StepContext(ctx context.Context) (Stats, error) {
 	c.ctx = ctx
 	c.stopped.Store(false)
 	c.pairs.Store(0)
+	c.chunks.Store(0)
+	c.final, c.stage = false, 0
 	defer func() { c.ctx = nil }()
 	return w.Step()
+}
+
+// chunkCancelled is the check before each chunk of buildRows and
+// assemble: it reports whether StepContext's context is done (and the
+// step may still stop), otherwise counts the chunk about to start. Both
+// stages call it from one goroutine.
+func (w *World) chunkCancelled(stage cancelStage) bool {
+	c := &w.cancel
+	if c.ctx == nil || c.final {
+		return false
+	}
+	if c.stopped.Load() {
+		return true
+	}
+	if c.hook != nil {
+		c.hook(stage, c.chunks.Load())
+	}
+	if c.ctx.Err() != nil {
+		c.stopped.Store(true)
+		c.stage = stage
+		return true
+	}
+	c.chunks.Add(1)
+	return false
+}
+
+// keepRows, inside StepContext, moves the last step's rows aside (into
+// w.cancel) before buildRows fills the step's, into the buffers of the
+// step before: both sets of buffers are kept, so a steady StepContext
+// allocates nothing.
+func (w *World) keepRows() {
+	c, b := &w.cancel, &w.ws.build
+	if c.ctx == nil {
+		return
+	}
+	b.rows, c.rows = c.rows, b.rows
+	b.start, c.start = c.start, b.start
+	b.jdims, c.jdims = c.jdims, b.jdims
+	c.nj = b.nj
+}
+
+// abandonStep undoes what a step cancelled after its detection did before
+// its solve, so that the world is as at the step's start: the last step's
+// points and rows are swapped back, and a cancelled assembly is marked to
+// be rebuilt. Past detection a step has written only its own buffers: the
+// contact memory and the joint rows' warm starts are written after the
+// solve (storeImpulses, solve), the island sets in the solve (setStep
+// names the step that built them), predictDrift restores the poses it
+// moves, and Mass is recomputed by every step. The assembly's reuse of
+// A's layout (Assembly.layOK, lcp.Sparse.Refill) would see an unfinished
+// A and record it again anyway; it is marked invalid here, so that the
+// next Assemble records A's calls and lcp.Sparse.Finish sums them into the
+// kept pattern: the bits a refill gives (TestAssembleRefillsSameBits), the
+// pattern's version unchanged, so the solvers' symbolic factorizations
+// kept for it stand. The last step's problem (LastProblem) is gone: A was
+// partly overwritten.
+func (w *World) abandonStep() {
+	c, ws := &w.cancel, &w.ws
+	cs := &ws.contacts
+	c.spare, cs.points = cs.points, c.spare
+	b := &ws.build
+	b.rows, c.rows = c.rows, b.rows
+	b.start, c.start = c.start, b.start
+	b.jdims, c.jdims = c.jdims, b.jdims
+	b.nj = c.nj
+	if c.stage == stageAssembly {
+		eq := &ws.assembly.eq
+		eq.layOK, eq.refilling, eq.kktOK = false, false, false
+		ws.solve.prob = lcp.Problem{}
+	}
 }
 
 // narrowCancelled reports whether the narrow phase should stop before

@@ -1,0 +1,231 @@
+package stepper
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+)
+
+// cancelChain is cancelPile(t, 0) (the ground and a resting stack of three
+// boxes, whose contacts carry memory and warm starts from step to step)
+// with a chain of n links of 0.1 m, 0.1 kg each, joined by ball joints,
+// its first link held by a ball joint to the world at the origin, laid out
+// horizontally 2 m above the ground so that it swings down: 3n joint rows,
+// the rows and A's blocks dominating the step, the same bodies in the same
+// rows every step (Assemble refills A from the second step on).
+func cancelChain(t *testing.T, n int) *World {
+	t.Helper()
+	w := cancelPile(t, 0)
+	const link = 0.1
+	first := len(w.Bodies)
+	for i := range n {
+		b, err := body.New(body.Params{Mass: 0.1, Inertia: body.BoxInertia(0.1, link, 0.02, 0.02),
+			Pos: mgl64.Vec3{(float64(i) + 0.5) * link, 2, 2}, Rot: mgl64.QuatIdent()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.AddBody(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range n {
+		a := constraint.World
+		if i > 0 {
+			a = first + i - 1
+		}
+		j, err := constraint.NewBall(w.Bodies, a, first+i, mgl64.Vec3{float64(i) * link, 2, 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.AddConstraint(j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w
+}
+
+// stateHash is SHA-256 over what a step leaves for the next: every body's
+// pose and velocities, the last solution x and w, the rows' final index
+// sets (LastStates), the joint rows' warm starts and impulses, and the
+// contact memory (its entries in no order), as float bits.
+func stateHash(w *World) [32]byte {
+	h := sha256.New()
+	var buf [8]byte
+	f := func(v float64) {
+		binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
+		h.Write(buf[:])
+	}
+	for _, b := range w.Bodies {
+		for _, v := range [][]float64{b.Pos[:], b.Rot.V[:], {b.Rot.W}, b.Vel[:], b.AngVel[:]} {
+			for _, x := range v {
+				f(x)
+			}
+		}
+	}
+	x, wv := w.LastSolution()
+	for _, v := range [][]float64{x, wv, w.ws.memory.jointX} {
+		for _, e := range v {
+			f(e)
+		}
+	}
+	for _, s := range w.LastStates() {
+		f(float64(s))
+	}
+	for _, s := range w.ws.memory.jointStart {
+		f(float64(s))
+	}
+	// The contact memory, in no order: the XOR of each entry's hash.
+	var mem [32]byte
+	for k, c := range w.ws.memory.cache {
+		e := sha256.Sum256(fmt.Appendf(nil, "%#v %#v", k, c))
+		for i := range mem {
+			mem[i] ^= e[i]
+		}
+	}
+	h.Write(mem[:])
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// StepContext cancelled inside buildRows (at its 30th chunk: in the joint
+// rows; at its 150th: in their drift prediction, the bodies moved to their
+// predicted poses) and inside the assembly (at its 10th
+// chunk: in A's blocks, while Assemble refills A in the kept pattern) of a
+// 10 000-link chain returns context.Canceled with no chunk started after
+// the cancellation (the checks run on one goroutine: the chunks started
+// are exactly those before it), leaves the last step's queries as they
+// were (its contacts, rows: JointReaction, index sets: LastStates), and
+// the next two steps are bit for bit those of a world that was never
+// cancelled (stateHash: bodies, solution, warm starts, contact memory),
+// A's entries and pattern included (its product with a vector of ones,
+// the same bits; the refill resumes on the step after the retry). The
+// cancellation is forced by a hook at a chosen chunk, not timed.
+func TestStepContextCancelsRowsAndAssembly(t *testing.T) {
+	const links = 10000
+	for _, tc := range []struct {
+		name  string
+		stage cancelStage
+		at    int // the stage's check (0, 1, …) at which the context turns done
+	}{
+		{"joint rows", stageRows, 30},
+		{"drift", stageRows, 150},
+		{"assembly", stageAssembly, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := cancelChain(t, links), cancelChain(t, links)
+			for range 2 {
+				if _, err := a.Step(); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := b.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if stateHash(a) != stateHash(b) {
+				t.Fatal("two worlds built alike differ before any cancellation")
+			}
+			contacts := a.Contacts(nil)
+			states := slices.Clone(a.LastStates())
+			reaction, err := a.JointReaction(nil, links/2)
+			if err != nil || len(contacts) == 0 || len(states) == 0 {
+				t.Fatalf("the last step left no contacts (%d), states (%d) or reaction (%v)", len(contacts), len(states), err)
+			}
+
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			checks, at := 0, int64(-1)
+			refilling, displaced := false, false
+			last := len(a.Bodies) - 1
+			a.cancel.hook = func(s cancelStage, chunk int64) {
+				if s != tc.stage {
+					return
+				}
+				if checks == tc.at {
+					cancel()
+					at, refilling = chunk, a.ws.assembly.eq.refilling
+					// predictDrift has moved the bodies to their predicted poses.
+					dr := &a.ws.drift
+					displaced = len(dr.savedPos) > last && a.Bodies[last].Pos != dr.savedPos[last]
+				}
+				checks++
+			}
+			_, err = a.StepContext(ctx)
+			a.cancel.hook = nil
+			if err != context.Canceled {
+				t.Fatalf("StepContext: got %v, want context.Canceled", err)
+			}
+			if a.cancel.stage != tc.stage || at < 0 {
+				t.Fatalf("cancelled at stage %d (chunk %d), want stage %d", a.cancel.stage, at, tc.stage)
+			}
+			if tc.name == "drift" && !displaced {
+				t.Fatalf("cancelled at chunk %d with the bodies at their poses: not inside predictDrift", at)
+			}
+			if got := a.cancel.chunks.Load(); got != at {
+				t.Errorf("%d chunks started, %d of them after the cancellation at chunk %d", got, got-at, at)
+			}
+			t.Logf("cancelled at chunk %d of buildRows and assemble (%d joint rows; assembly refilling A: %v)", at, 3*links, tc.stage == stageAssembly && refilling)
+			if tc.stage == stageAssembly && !refilling {
+				t.Errorf("the assembly was not refilling A when cancelled: the case under test is a half-refilled A")
+			}
+			if a.Steps() != b.Steps() || a.Time() != b.Time() {
+				t.Errorf("the cancelled step advanced the world: steps %d, time %v", a.Steps(), a.Time())
+			}
+			if got := a.Contacts(nil); !slices.Equal(got, contacts) {
+				t.Errorf("the last step's contacts changed: %d, want %d", len(got), len(contacts))
+			}
+			if got := a.LastStates(); !slices.Equal(got, states) {
+				t.Errorf("the last step's index sets changed (%d rows, want %d)", len(got), len(states))
+			}
+			if got, err := a.JointReaction(nil, links/2); err != nil || !slices.Equal(got, reaction) {
+				t.Errorf("joint %d's reaction: %v (%v), want %v", links/2, got, err, reaction)
+			}
+			if stateHash(a) != stateHash(b) {
+				t.Errorf("the cancelled step changed the state it leaves for the next")
+			}
+
+			for k := range 2 {
+				sa, err := a.StepContext(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				sb, err := b.Step()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sa.Rows != sb.Rows || sa.Iterations != sb.Iterations || sa.Contacts != sb.Contacts {
+					t.Errorf("step %d: rows %d, iterations %d, contacts %d; never cancelled %d, %d, %d",
+						k, sa.Rows, sa.Iterations, sa.Contacts, sb.Rows, sb.Iterations, sb.Contacts)
+				}
+				if stateHash(a) != stateHash(b) {
+					t.Fatalf("step %d after the cancellation: the state differs from the never-cancelled world's", k)
+				}
+				ea, eb := &a.ws.assembly.eq, &b.ws.assembly.eq
+				if ea.A.NNZ() != eb.A.NNZ() || !slices.Equal(ea.B, eb.B) || ea.kktOK != eb.kktOK {
+					t.Errorf("step %d: A has %d entries (KKT %v), want %d (%v), or b differs", k, ea.A.NNZ(), ea.kktOK, eb.A.NNZ(), eb.kktOK)
+				}
+				ones := make([]float64, len(ea.B))
+				for i := range ones {
+					ones[i] = 1
+				}
+				pa, pb := make([]float64, len(ones)), make([]float64, len(ones))
+				ea.A.MulVecTo(pa, ones)
+				eb.A.MulVecTo(pb, ones)
+				if !slices.Equal(pa, pb) {
+					t.Errorf("step %d: A's entries differ from the never-cancelled world's", k)
+				}
+				if k == 1 && ea.refilling != eb.refilling {
+					t.Errorf("step %d: refilling A %v, never cancelled %v", k, ea.refilling, eb.refilling)
+				}
+			}
+		})
+	}
+}
