@@ -75,24 +75,41 @@ const (
 	cancelCheckBodies = 256
 )
 
-// StepContext is Step with a context that can stop the step before it
-// changes anything: ctx is checked before the step, in the narrow phase
-// before every narrowCheckPairs candidate pairs (on every worker), and
-// between collision detection and the constraint rows. Cancelled there,
-// StepContext returns an error wrapping ctx's (context.Canceled or
-// context.DeadlineExceeded; context.Cause) and the world is as it was at
-// the step's start: detection changes no body, no contact memory and no
-// warm start (they are written after the solve), and the step's time
-// and count do not advance, so the next Step or StepContext takes the
-// same step, bit for bit, as a world that was never cancelled. What has
-// already happened stays: the Controllers have run (they run again at
-// the next step), and a sleeping island that a detected pair touches has
-// been woken, as the step would have woken it.
+// StepContext is Step with a context that can stop the step before its
+// solve without changing the world. ctx is checked before the step; in the
+// narrow phase before every narrowCheckPairs candidate pairs (on every
+// worker); between collision detection and the constraint rows; while the
+// rows are built, before every cancelCheckRows joint rows, in the joint
+// rows' drift prediction as often, and before and after the contact rows;
+// and in the assembly of A = J M⁻¹ Jᵀ + C, before the blocks of every
+// cancelCheckBodies bodies and between its passes. Each check is one
+// ctx.Err and an atomic add; a steady StepContext allocates nothing.
 //
-// Once past detection the step runs to its end as Step does, its solve
+// Cancelled there, StepContext returns an error wrapping ctx's
+// (context.Canceled or context.DeadlineExceeded; context.Cause) and the
+// world is as it was at the step's start: no body has moved (the drift
+// prediction puts back the poses it tries), the contact memory and the
+// warm starts are untouched (they are written after the solve), the
+// step's time and count do not advance, and the last step's contacts and
+// rows are what World.Contacts, ContactWrenches, JointReaction,
+// LastStates, LastDrift and RowLabels report (StepContext keeps a second
+// buffer of points and of rows for this). The assembly's reuse of A's
+// layout from the last step is marked invalid, so the next step records
+// A's calls again, which lcp.Sparse sums into its kept pattern: the same
+// bits as a refill, the pattern unchanged for the solvers' orderings. The
+// next Step or StepContext thus takes the same step, bit for bit, as a
+// world that was never cancelled. What has already happened stays: the
+// Controllers have run (they run again at the next step), a sleeping
+// island that a detected pair touches has been woken, as the step would
+// have woken it, and after a cancellation inside the assembly LastProblem
+// returns nil (A was partly overwritten).
+//
+// Past the assembly the step runs to its end as Step does, its solve
 // stopped by Settings.Context if that is set (Settings.Context: the step
-// then completes with the best iterate so far). Building the rows and
-// assembling them are linear in the rows and are not interrupted.
+// then completes with the best iterate so far). So does a step whose
+// impacts were resolved before the solve (Settings.Impacts =
+// PropagatedImpacts with a bounce): they have changed the bodies'
+// velocities, and no check after them stops the step.
 func (w *World) StepContext(ctx context.Context) (Stats, error) {
 	if ctx.Err() != nil {
 		return Stats{}, context.Cause(ctx)

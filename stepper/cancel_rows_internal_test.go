@@ -6,8 +6,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -224,6 +227,101 @@ func TestStepContextCancelsRowsAndAssembly(t *testing.T) {
 				}
 				if k == 1 && ea.refilling != eb.refilling {
 					t.Errorf("step %d: refilling A %v, never cancelled %v", k, ea.refilling, eb.refilling)
+				}
+			}
+		})
+	}
+}
+
+// A real cancellation, from another goroutine, of a step of the
+// 10 000-link chain once buildRows and assemble have started a chosen
+// number of chunks (100: in the joint rows' drift prediction; 240: in the
+// assembly): the time from cancel() to StepContext's return and the
+// chunks started after cancel() are logged, with the stages' times of a
+// whole step for scale (Stats.Timings). Asserted: the step was cancelled
+// (or finished first, on a machine too loaded to reach the chunk in time:
+// then nothing is measured) and the world's next step is the
+// never-cancelled world's.
+func TestStepContextCancelLatencyRows(t *testing.T) {
+	const links = 10000
+	a, b := cancelChain(t, links), cancelChain(t, links)
+	var st Stats
+	for range 2 {
+		if _, err := a.Step(); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if st, err = b.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("a whole step: rows %v, assembly %v, solve %v, total %v", st.Timings.Rows, st.Timings.Assembly, st.Timings.Solve, st.Timings.Total)
+	for _, at := range []int64{100, 240} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var when time.Time
+		var atChunks int64
+		var returned atomic.Bool
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for a.cancel.chunks.Load() < at {
+				if returned.Load() {
+					return
+				}
+				runtime.Gosched()
+			}
+			atChunks = a.cancel.chunks.Load()
+			when = time.Now()
+			cancel()
+		}()
+		_, err := a.StepContext(ctx)
+		ret := time.Now()
+		returned.Store(true)
+		<-done
+		cancel()
+		if err == nil {
+			t.Logf("chunk %d: the step ended before the cancellation reached it; nothing to measure", at)
+			if _, err := b.Step(); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		t.Logf("chunk %d: cancelled at chunk %d (stage %d), %d chunks started after cancel(); returned %v after it",
+			at, atChunks, a.cancel.stage, a.cancel.chunks.Load()-atChunks, ret.Sub(when))
+	}
+	if _, err := a.StepContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Step(); err != nil {
+		t.Fatal(err)
+	}
+	if stateHash(a) != stateHash(b) {
+		t.Errorf("after the cancellations the state differs from the never-cancelled world's")
+	}
+}
+
+// BenchmarkChainStepContext is a step of a 1 000-link chain by Step and
+// by StepContext (the chunk checks and the second rows buffer): the
+// checks' cost is the difference.
+func BenchmarkChainStepContext(b *testing.B) {
+	for _, name := range []string{"Step", "StepContext"} {
+		b.Run(name, func(b *testing.B) {
+			w := cancelChain(&testing.T{}, 1000)
+			ctx := context.Background()
+			step := func() error { _, err := w.Step(); return err }
+			if name == "StepContext" {
+				step = func() error { _, err := w.StepContext(ctx); return err }
+			}
+			for range 3 {
+				if err := step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := step(); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})
