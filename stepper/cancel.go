@@ -42,7 +42,7 @@ type stepCancel struct {
 	// stops it.
 	final bool
 	// stage is where the context was seen done (0: detection).
-	stage cancelStage
+	stage atomic.Int32
 	// The last step's rows (ws.build's rows, start, jdims and nj), kept
 	// while buildRows fills the other buffer, swapped back on a
 	// cancellation so that the queries of the last step (JointReaction,
@@ -119,15 +119,17 @@ func (w *World) StepContext(ctx context.Context) (Stats, error) {
 	c.stopped.Store(false)
 	c.pairs.Store(0)
 	c.chunks.Store(0)
-	c.final, c.stage = false, 0
+	c.final = false
+	c.stage.Store(0)
 	defer func() { c.ctx = nil }()
 	return w.Step()
 }
 
 // chunkCancelled is the check before each chunk of buildRows and
 // assemble: it reports whether StepContext's context is done (and the
-// step may still stop), otherwise counts the chunk about to start. Both
-// stages call it from one goroutine.
+// step may still stop), otherwise counts the chunk about to start. The
+// contact rows' chunks call it from the workPool's goroutines: all but
+// the test hook is atomic.
 func (w *World) chunkCancelled(stage cancelStage) bool {
 	c := &w.cancel
 	if c.ctx == nil || c.final {
@@ -141,7 +143,7 @@ func (w *World) chunkCancelled(stage cancelStage) bool {
 	}
 	if c.ctx.Err() != nil {
 		c.stopped.Store(true)
-		c.stage = stage
+		c.stage.CompareAndSwap(0, int32(stage))
 		return true
 	}
 	c.chunks.Add(1)
@@ -187,7 +189,7 @@ func (w *World) abandonStep() {
 	b.start, c.start = c.start, b.start
 	b.jdims, c.jdims = c.jdims, b.jdims
 	b.nj = c.nj
-	if c.stage == stageAssembly {
+	if cancelStage(c.stage.Load()) == stageAssembly {
 		eq := &ws.assembly.eq
 		eq.layOK, eq.refilling, eq.kktOK = false, false, false
 		ws.solve.prob = lcp.Problem{}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/contact"
 )
 
 // cancelChain is cancelPile(t, 0) (the ground and a resting stack of three
@@ -166,8 +168,8 @@ func TestStepContextCancelsRowsAndAssembly(t *testing.T) {
 			if err != context.Canceled {
 				t.Fatalf("StepContext: got %v, want context.Canceled", err)
 			}
-			if a.cancel.stage != tc.stage || at < 0 {
-				t.Fatalf("cancelled at stage %d (chunk %d), want stage %d", a.cancel.stage, at, tc.stage)
+			if cancelStage(a.cancel.stage.Load()) != tc.stage || at < 0 {
+				t.Fatalf("cancelled at stage %d (chunk %d), want stage %d", a.cancel.stage.Load(), at, tc.stage)
 			}
 			if tc.name == "drift" && !displaced {
 				t.Fatalf("cancelled at chunk %d with the bodies at their poses: not inside predictDrift", at)
@@ -287,7 +289,7 @@ func TestStepContextCancelLatencyRows(t *testing.T) {
 			continue
 		}
 		t.Logf("chunk %d: cancelled at chunk %d (stage %d), %d chunks started after cancel(); returned %v after it",
-			at, atChunks, a.cancel.stage, a.cancel.chunks.Load()-atChunks, ret.Sub(when))
+			at, atChunks, a.cancel.stage.Load(), a.cancel.chunks.Load()-atChunks, ret.Sub(when))
 	}
 	if _, err := a.StepContext(context.Background()); err != nil {
 		t.Fatal(err)
@@ -322,6 +324,103 @@ func BenchmarkChainStepContext(b *testing.B) {
 			for b.Loop() {
 				if err := step(); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// restingBoxes is cancelPile(t, 0) with n × n boxes of 0.1 m resting on
+// the ground 0.2 m apart, slightly turned about the vertical (each box
+// its own angle, so the contact points differ box to box): four contact
+// points each with friction, 12 rows per box, whose contact memory and
+// warm starts carry from step to step.
+func restingBoxes(t *testing.T, n int) *World {
+	t.Helper()
+	w := cancelPile(t, 0)
+	const side = 0.1
+	shape := contact.Shape{Kind: contact.Box, Size: mgl64.Vec3{side, side, side}}
+	for i := range n {
+		for j := range n {
+			rot := mgl64.QuatRotate(0.01*float64(i*n+j), mgl64.Vec3{0, 0, 1})
+			b, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, side, side, side),
+				Pos: mgl64.Vec3{2 + 0.2*float64(i), 0.2 * float64(j), side / 2}, Rot: rot})
+			if err != nil {
+				t.Fatal(err)
+			}
+			id, err := w.AddBody(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.AddGeom(Geom{Body: id, Shape: shape, Material: Material{Friction: 0.5}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return w
+}
+
+// StepContext cancelled in the contact rows of 2 500 resting boxes (10 000
+// contact points, 30 000 rows), on one worker (the points in one pass,
+// checked every cancelCheckRows rows) and on two (chunks of
+// rowChunkPoints points on the workPool, checked at each chunk's start):
+// no chunk starts after the cancellation but those already past their
+// check on the other workers (at most GOMAXPROCS − 1), the last step's
+// contacts stay, and the next two steps' state hashes (bodies, solution,
+// warm starts, contact memory) are those of a world never cancelled.
+func TestStepContextCancelsContactRows(t *testing.T) {
+	for _, procs := range []int{1, 2} {
+		t.Run(fmt.Sprint("procs", procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			a, b := restingBoxes(t, 50), restingBoxes(t, 50)
+			for range 2 {
+				if _, err := a.Step(); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := b.Step(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			contacts := a.Contacts(nil)
+			if len(contacts) < 4*2500 {
+				t.Fatalf("%d contact points, want 4 per box", len(contacts))
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			const at = 40 // the chunk before which the context turns done
+			var once sync.Once
+			var atChunk atomic.Int64
+			atChunk.Store(-1)
+			a.cancel.hook = func(s cancelStage, chunk int64) {
+				if s == stageRows && chunk >= at {
+					once.Do(func() { atChunk.Store(chunk); cancel() })
+				}
+			}
+			_, err := a.StepContext(ctx)
+			a.cancel.hook = nil
+			if err != context.Canceled || cancelStage(a.cancel.stage.Load()) != stageRows {
+				t.Fatalf("StepContext: %v at stage %d, want context.Canceled in the rows", err, a.cancel.stage.Load())
+			}
+			started := a.cancel.chunks.Load()
+			t.Logf("%d contact points; cancelled before chunk %d, %d chunks started in all", len(contacts), atChunk.Load(), started)
+			if extra := started - atChunk.Load(); extra < 0 || extra > int64(procs-1) {
+				t.Errorf("%d chunks started after the cancellation, want at most %d", extra, procs-1)
+			}
+			if got := a.Contacts(nil); !slices.Equal(got, contacts) {
+				t.Errorf("the last step's contacts changed")
+			}
+			if stateHash(a) != stateHash(b) {
+				t.Errorf("the cancelled step changed the state it leaves for the next")
+			}
+			for k := range 2 {
+				if _, err := a.StepContext(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := b.Step(); err != nil {
+					t.Fatal(err)
+				}
+				if stateHash(a) != stateHash(b) {
+					t.Fatalf("step %d after the cancellation: the state differs from the never-cancelled world's", k)
 				}
 			}
 		})
