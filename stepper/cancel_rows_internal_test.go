@@ -16,7 +16,6 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
-	"github.com/gorigid/gorigid/contact"
 )
 
 // cancelChain is cancelPile(t, 0) (the ground and a resting stack of three
@@ -127,14 +126,7 @@ func TestStepContextCancelsRowsAndAssembly(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := cancelChain(t, links), cancelChain(t, links)
-			for range 2 {
-				if _, err := a.Step(); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := b.Step(); err != nil {
-					t.Fatal(err)
-				}
-			}
+			stepBoth(t, 2, a, b)
 			if stateHash(a) != stateHash(b) {
 				t.Fatal("two worlds built alike differ before any cancellation")
 			}
@@ -330,6 +322,18 @@ func BenchmarkChainStepContext(b *testing.B) {
 	}
 }
 
+// stepBoth takes n steps (Step) on each of the worlds.
+func stepBoth(t *testing.T, n int, worlds ...*World) {
+	t.Helper()
+	for range n {
+		for _, w := range worlds {
+			if _, err := w.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
 // restingBoxes is cancelPile(t, 0) with n × n boxes of 0.1 m resting on
 // the ground 0.2 m apart, slightly turned about the vertical (each box
 // its own angle, so the contact points differ box to box): four contact
@@ -339,22 +343,10 @@ func restingBoxes(t *testing.T, n int) *World {
 	t.Helper()
 	w := cancelPile(t, 0)
 	const side = 0.1
-	shape := contact.Shape{Kind: contact.Box, Size: mgl64.Vec3{side, side, side}}
 	for i := range n {
 		for j := range n {
 			rot := mgl64.QuatRotate(0.01*float64(i*n+j), mgl64.Vec3{0, 0, 1})
-			b, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, side, side, side),
-				Pos: mgl64.Vec3{2 + 0.2*float64(i), 0.2 * float64(j), side / 2}, Rot: rot})
-			if err != nil {
-				t.Fatal(err)
-			}
-			id, err := w.AddBody(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := w.AddGeom(Geom{Body: id, Shape: shape, Material: Material{Friction: 0.5}}); err != nil {
-				t.Fatal(err)
-			}
+			addBox(t, w, side, mgl64.Vec3{2 + 0.2*float64(i), 0.2 * float64(j), side / 2}, rot)
 		}
 	}
 	return w
@@ -373,14 +365,7 @@ func TestStepContextCancelsContactRows(t *testing.T) {
 		t.Run(fmt.Sprint("procs", procs), func(t *testing.T) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 			a, b := restingBoxes(t, 50), restingBoxes(t, 50)
-			for range 2 {
-				if _, err := a.Step(); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := b.Step(); err != nil {
-					t.Fatal(err)
-				}
-			}
+			stepBoth(t, 2, a, b)
 			contacts := a.Contacts(nil)
 			if len(contacts) < 4*2500 {
 				t.Fatalf("%d contact points, want 4 per box", len(contacts))
