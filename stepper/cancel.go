@@ -80,7 +80,8 @@ const (
 // narrow phase before every narrowCheckPairs candidate pairs (on every
 // worker); between collision detection and the constraint rows; while the
 // rows are built, before every cancelCheckRows joint rows, in the joint
-// rows' drift prediction as often, and before and after the contact rows;
+// rows' drift prediction as often, and in the contact rows as often (at a
+// manifold's first point) and before each chunk of them on the workPool;
 // and in the assembly of A = J M⁻¹ Jᵀ + C, before the blocks of every
 // cancelCheckBodies bodies and between its passes. Each check is one
 // ctx.Err and an atomic add; a steady StepContext allocates nothing.
