@@ -1,6 +1,7 @@
 package stepper
 
 import (
+	"errors"
 	"fmt"
 	"github.com/gorigid/gorigid/internal/num"
 	"math"
@@ -327,6 +328,9 @@ type Assembly struct {
 	m                *Mass
 	rows             []constraint.Row
 	diagC            []float64
+	// stop, when set (World.StepContext), is asked before each chunk of
+	// Assemble: true stops it (errAssemblyStopped, see halt).
+	stop func() bool
 }
 
 // forRows runs j over the rows 0…n−1 (par, or one call).
@@ -379,17 +383,25 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	if err := checkRows(rows, len(m.Bodies)); err != nil {
 		return err
 	}
+	if a.stopped() {
+		return errAssemblyStopped
+	}
 	n := len(rows)
 	a.B = grow(a.B, n)
 	a.Lo = grow(a.Lo, n)
 	a.Hi = grow(a.Hi, n)
 	a.refilling = a.sameLayout(m, rows) && a.A.Refill(n, a.layRecs)
 	a.rec = 0
-	a.massMatrix(m, rows, true)
+	if !a.massMatrix(m, rows, true) || a.stopped() {
+		return a.halt()
+	}
 	if a.Gyroscopic > 0 {
 		a.layOK, a.refilling = false, false // no A this time
 	}
 	a.kktOK = a.Gyroscopic == 0 && a.bodySpace(m, rows)
+	if a.stopped() {
+		return a.halt()
+	}
 	a.diagC = grow(a.diagC, n)
 	if a.rowJob.run == nil {
 		a.rowJob.run, a.rowJob.rows = a.rowTerms, true
@@ -397,6 +409,9 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.s, a.m, a.rows = s, m, rows
 	a.forRows(&a.rowJob, n)
 	a.s, a.m, a.rows = nil, nil, nil
+	if a.stopped() {
+		return a.halt()
+	}
 	for i, c := range a.diagC {
 		if a.Gyroscopic > 0 {
 			a.D.Add(i, i, c)
@@ -415,6 +430,25 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 		a.layRecs, a.layOK = a.rec, a.Gyroscopic == 0
 	}
 	return nil
+}
+
+// errAssemblyStopped is Assemble's error when its stop said so.
+var errAssemblyStopped = errors.New("stepper: assembly stopped")
+
+// stopped asks stop, when set, whether Assemble is to stop before its
+// next chunk.
+func (a *Assembly) stopped() bool { return a.stop != nil && a.stop() }
+
+// halt leaves a stopped Assemble: A is unfinished and B, Lo, Hi, JMinv
+// and KKT partly written, so nothing of this call is reused: the next
+// Assemble records A's calls again (lcp.Sparse.Finish then sums them into
+// the pattern it kept, when they are the same calls: the bits of a
+// refill) and rebuilds the rest. The assembly is not to be read before
+// the next Assemble.
+func (a *Assembly) halt() error {
+	a.layOK, a.refilling, a.kktOK = false, false, false
+	a.s, a.m, a.rows = nil, nil, nil
+	return errAssemblyStopped
 }
 
 // rowTerms sets b, the bounds and the compliance (diagC) of the rows
@@ -629,8 +663,9 @@ func checkRow(r *constraint.Row, nb int) error {
 // adds C to the diagonal, and fills JMinv and byBody. With gyro, and a
 // constrained gyroscopic body among at most MaxGyroscopicRows rows, it
 // builds D = J W Jᵀ and JMinv = W Jᵀ instead (see Assembly) and leaves A
-// empty (finished, 0 × 0).
-func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
+// empty (finished, 0 × 0). It reports false when stop stopped it, which
+// it asks before the blocks of each cancelCheckBodies bodies.
+func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	n := len(rows)
 	nb := len(m.Bodies)
 	if cap(a.byBody) < nb {
@@ -664,7 +699,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 	}
 	if a.Gyroscopic > 0 {
 		a.responseMatrix(m, rows)
-		return
+		return true
 	}
 	if !a.refilling {
 		a.A.Reset(n)
@@ -677,6 +712,9 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 	a.forRows(&a.jminvJob, n)
 	a.m, a.rows = nil, nil
 	for bi, list := range a.byBody {
+		if bi%cancelCheckBodies == 0 && a.stopped() {
+			return false
+		}
 		if b := m.Bodies[bi]; b.Static || b.Kinematic { // M⁻¹ = 0: nothing in A
 			continue
 		}
@@ -696,6 +734,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) {
 			}
 		}
 	}
+	return true
 }
 
 // records returns the number of A's records Assemble makes (the calls of

@@ -31,20 +31,7 @@ func cancelPile(t *testing.T, n int) *World {
 	}
 	const side = 0.1
 	pitch := side + 0.0008
-	shape := contact.Shape{Kind: contact.Box, Size: mgl64.Vec3{side, side, side}}
-	add := func(pos mgl64.Vec3, rot mgl64.Quat) {
-		b, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, side, side, side), Pos: pos, Rot: rot})
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, err := w.AddBody(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.AddGeom(Geom{Body: id, Shape: shape, Material: Material{Friction: 0.5}}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	add := func(pos mgl64.Vec3, rot mgl64.Quat) { addBox(t, w, side, pos, rot) }
 	for i := range n {
 		for j := range n {
 			add(mgl64.Vec3{float64(i) * pitch, float64(j) * pitch, 0.5}, mgl64.QuatIdent())
@@ -54,6 +41,24 @@ func cancelPile(t *testing.T, n int) *World {
 		add(mgl64.Vec3{-1, 0, side/2 + float64(k)*side}, mgl64.QuatIdent())
 	}
 	return w
+}
+
+// addBox adds a box of the given side, 1 kg, friction 0.5, at pos and
+// rot to w.
+func addBox(t *testing.T, w *World, side float64, pos mgl64.Vec3, rot mgl64.Quat) {
+	t.Helper()
+	b, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, side, side, side), Pos: pos, Rot: rot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := w.AddBody(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape := contact.Shape{Kind: contact.Box, Size: mgl64.Vec3{side, side, side}}
+	if _, err := w.AddGeom(Geom{Body: id, Shape: shape, Material: Material{Friction: 0.5}}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // countingCtx is a context whose Err turns context.Canceled at its
@@ -86,14 +91,7 @@ func (c *countingCtx) Err() error {
 func TestStepContextCancelsDetection(t *testing.T) {
 	a, b := cancelPile(t, 100), cancelPile(t, 100)
 	// Two steps on both, so the stack's contacts have memory.
-	for range 2 {
-		if _, err := a.Step(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := b.Step(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	stepBoth(t, 2, a, b)
 	before := a.Contacts(nil)
 	if len(before) == 0 {
 		t.Fatal("the stack has no contacts")
@@ -180,16 +178,18 @@ func TestStepContextCancelsDetection(t *testing.T) {
 }
 
 // A steady StepContext allocates nothing, as Step does (the spare points
-// buffer is kept across steps).
+// and rows buffers are kept across steps): on a pile, and on a 300-link
+// chain whose rows and assembly run the chunk checks.
 func TestStepContextAllocatesNothing(t *testing.T) {
-	w := cancelPile(t, 12)
-	ctx := context.Background()
-	for range 5 {
-		if _, err := w.StepContext(ctx); err != nil {
-			t.Fatal(err)
+	for name, w := range map[string]*World{"pile": cancelPile(t, 12), "chain": cancelChain(t, 300)} {
+		ctx := context.Background()
+		for range 5 {
+			if _, err := w.StepContext(ctx); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	if n := testing.AllocsPerRun(5, func() { _, _ = w.StepContext(ctx) }); n != 0 {
-		t.Errorf("StepContext allocates %v times per step", n)
+		if n := testing.AllocsPerRun(5, func() { _, _ = w.StepContext(ctx) }); n != 0 {
+			t.Errorf("%s: StepContext allocates %v times per step", name, n)
+		}
 	}
 }

@@ -595,6 +595,9 @@ func (w *World) fillContactChunks(m *Mass, cs *contactStage, nj int, rows []cons
 	rc.first = append(rc.first, int32(np))
 	if rc.task == nil {
 		rc.task = func(c int) {
+			if w.chunkCancelled(stageRows) {
+				return // StepContext: the step stops (Step)
+			}
 			w.fillContactRange(rc.m, &w.ws.contacts, rc.nj, rc.rows, rc.start, int(rc.first[c]), int(rc.first[c+1]), int(rc.row[c]))
 		}
 	}
@@ -632,8 +635,15 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 	ws := &w.ws
 	h := w.Settings.H
 	var lineDir mgl64.Vec3
+	checked := k
 	for i := lo; i < hi; i++ {
 		pt := &cs.points[i]
+		if pt.manifold > 0 && k-checked >= cancelCheckRows {
+			if w.chunkCancelled(stageRows) {
+				return // StepContext: the step stops (Step)
+			}
+			checked = k
+		}
 		pt.Row = nj + k
 		n := pt.Normal
 		c, seen := ws.memory.cache[pt.ck]

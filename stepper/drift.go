@@ -103,6 +103,9 @@ func (w *World) predictDrift(nj int) error {
 		if w.jointAsleep(j) {
 			continue // no rows (buildRows)
 		}
+		if k/cancelCheckRows != (k+d)/cancelCheckRows && w.chunkCancelled(stageRows) {
+			break // StepContext: the poses are restored below, the step stops (Step)
+		}
 		if ferr = c.Fill(dr.drows[k:k+d], &dr.dctx); ferr != nil {
 			break
 		}
@@ -110,6 +113,9 @@ func (w *World) predictDrift(nj int) error {
 	}
 	for i, b := range w.Bodies {
 		b.Pos, b.Rot, b.AngVel = dr.savedPos[i], dr.savedRot[i], dr.savedAng[i]
+	}
+	if w.cancel.stopped.Load() {
+		return nil
 	}
 	if ferr != nil {
 		// The predicted poses are outside what a joint accepts (a

@@ -411,12 +411,21 @@ func (w *World) Step() (Stats, error) {
 	if err := w.stepCancelled(); err != nil {
 		return Stats{}, err // StepContext: nothing has changed yet (cancel.go)
 	}
+	w.keepRows() // StepContext: the last step's rows, for a cancellation
 	rs, err := w.buildRows(m, cs)
+	if cerr := w.stepCancelled(); cerr != nil {
+		w.abandonStep()
+		return Stats{}, cerr
+	}
 	if err != nil {
 		return Stats{}, err
 	}
 	t = lap(&tm.Rows, t)
-	as, err := w.assemble(m, rs)
+	as, err := w.assembleCancellable(m, rs)
+	if cerr := w.stepCancelled(); cerr != nil {
+		w.abandonStep()
+		return Stats{}, cerr
+	}
 	if err != nil {
 		return Stats{}, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
@@ -612,11 +621,11 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 		rs.start = make([]lcp.State, n)
 	}
 	rs.start = rs.start[:n]
-	if err := w.fillJointRows(nj); err != nil {
-		return nil, err
+	if err := w.fillJointRows(nj); err != nil || w.chunkCancelled(stageRows) {
+		return rs, err
 	}
-	if err := w.predictDrift(nj); err != nil {
-		return nil, err
+	if err := w.predictDrift(nj); err != nil || w.chunkCancelled(stageRows) {
+		return rs, err
 	}
 	if len(ws.memory.jointStart) == nj {
 		copy(rs.start, ws.memory.jointStart)
@@ -626,7 +635,14 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 		}
 	}
 	w.fillContactRows(m, cs, nj, rs.rows[nj:], rs.start[nj:])
-	if err := w.propagateImpacts(m, cs, rs); err != nil {
+	if w.chunkCancelled(stageRows) {
+		return rs, nil
+	}
+	err := w.propagateImpacts(m, cs, rs)
+	// The impacts moved the bodies' velocities: the step goes on to its
+	// end (StepContext).
+	w.cancel.final = w.ws.impacts.impactSweeps > 0
+	if err != nil {
 		return nil, fmt.Errorf("step %d: %w", w.steps+1, err)
 	}
 	return rs, nil
@@ -638,12 +654,18 @@ func (w *World) fillJointRows(nj int) error {
 	ws.build.nj = nj
 	ws.build.ctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
 	ws.build.jdims = ws.build.jdims[:0]
-	k := 0
+	k, checked := 0, 0
 	for i, c := range w.Joints {
 		d := c.Dim()
 		if w.jointAsleep(i) { // no rows while its island sleeps
 			ws.build.jdims = append(ws.build.jdims, 0)
 			continue
+		}
+		if k-checked >= cancelCheckRows {
+			if w.chunkCancelled(stageRows) {
+				return nil // StepContext: the step stops (Step)
+			}
+			checked = k
 		}
 		ws.build.jdims = append(ws.build.jdims, d)
 		if err := c.Fill(ws.build.rows[k:k+d], &ws.build.ctx); err != nil {
@@ -669,6 +691,23 @@ func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
 		as.eq.par = w.forRange
 	}
 	return as, as.eq.Assemble(&w.Settings, m, rs.rows)
+}
+
+// assembleCancellable is assemble inside the step's StepContext: Assemble
+// checks the context before each chunk (Assembly.stop) and stops where it
+// is when it is done, leaving the assembly for abandonStep.
+func (w *World) assembleCancellable(m *Mass, rs *rowStage) (*assemblyStage, error) {
+	if w.cancel.ctx == nil || w.cancel.final {
+		return w.assemble(m, rs)
+	}
+	eq := &w.ws.assembly.eq
+	if w.cancel.stopAsm == nil {
+		w.cancel.stopAsm = func() bool { return w.chunkCancelled(stageAssembly) }
+	}
+	eq.stop = w.cancel.stopAsm
+	as, err := w.assemble(m, rs)
+	eq.stop = nil
+	return as, err
 }
 
 // solveSymmetric assembles and solves the step again on the symmetric

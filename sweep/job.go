@@ -121,8 +121,9 @@ func Run(j *Job) (Result, error) { return RunContext(context.Background(), j, Li
 // fails, a non-finite pose, or ctx's end or lim.Wall passing (an error
 // wrapping context.Canceled or context.DeadlineExceeded). The context
 // reaches the step loop, which checks it between steps, each step's
-// collision detection (World.StepContext: every few hundred candidate
-// pairs; the step is then abandoned with the world unchanged), and each
+// collision detection, rows and assembly (World.StepContext: every few
+// hundred candidate pairs, joint rows or bodies' blocks of A; the step is
+// then abandoned with the world unchanged), and each
 // step's solve (stepper.Settings.Context), which checks it every
 // iteration; the step then completes and the run returns. Within DefaultLimits that is
 // within 1 s of ctx's end (Limits). Runs are deterministic: the same job
