@@ -305,6 +305,9 @@ type Assembly struct {
 	KKT lcp.KKT
 
 	byBody [][]incidence // the rows of each body
+	// incArena backs every byBody list; incCount is each body's share.
+	incArena []incidence
+	incCount []int
 	// A's refill (lcp.Sparse.Refill): the layout of the last Assemble that
 	// recorded A's Add calls (per row N and its bodies, per body whether
 	// it is static or kinematic), their count, whether this Assemble
@@ -672,8 +675,28 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.byBody = make([][]incidence, nb)
 	}
 	a.byBody = a.byBody[:nb]
+	// Every body's list is carved from one arena, sized by a counting pass:
+	// one allocation when the step's rows outgrow it, none after.
+	if cap(a.incCount) < nb {
+		a.incCount = make([]int, nb)
+	}
+	a.incCount = a.incCount[:nb]
+	clear(a.incCount)
+	total := 0
+	for i := range rows {
+		for k := 0; k < rows[i].N; k++ {
+			a.incCount[rows[i].Body[k]]++
+			total++
+		}
+	}
+	if cap(a.incArena) < total {
+		a.incArena = make([]incidence, total, total+total/2)
+	}
+	off := 0
 	for i := range a.byBody {
-		a.byBody[i] = a.byBody[i][:0]
+		c := a.incCount[i]
+		a.byBody[i] = a.incArena[off : off : off+c]
+		off += c
 	}
 	if cap(a.JMinv) < n {
 		a.JMinv = make([][constraint.MaxBodies][6]float64, n)

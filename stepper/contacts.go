@@ -371,6 +371,11 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 			c := &ns.chunks[k]
 			lo := k * narrowChunkPairs
 			hi := min(lo+narrowChunkPairs, len(ns.pairs))
+			if cap(c.out) < 4*(hi-lo) {
+				// Room for a four-point manifold per pair (a box face on
+				// a box face) from the first step on, not grown point by point.
+				c.out = make([]point, 0, 4*(hi-lo))
+			}
 			c.out, c.pts = w.narrowPairs(c.out[:0], c.pts, ns.pairs[lo:hi], ns.margin, ns.free)
 		}
 	}
@@ -734,7 +739,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 	ws := &w.ws
 	if ws.memory.next == nil {
-		ws.memory.next = make(map[contactKey]cached)
+		ws.memory.next = make(map[contactKey]cached, len(cs.points))
 	}
 	clear(ws.memory.next)
 	x := sol.res.X
