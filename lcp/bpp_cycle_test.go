@@ -19,8 +19,8 @@ import (
 // new least count among them (12 → 10) is no progress, and when it reset
 // the count of failed block pivots, the damped mode's first face was
 // iteration 9 and the solve took 31 iterations. Counting a new least
-// count that does not halve n̄ as a failure makes it iteration 6: 28
-// iterations. The
+// count that does not halve n̄, after a failed block pivot, as a failure
+// makes it iteration 6: 28 iterations. The
 // answer is the same problem's under a budget (single pivots first, then
 // the damped mode): both have a natural residual within the regularized
 // mode's tolerance, and their w (unique for this convex problem, whatever
