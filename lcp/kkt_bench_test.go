@@ -178,3 +178,57 @@ func BenchmarkKKTFactor(b *testing.B) {
 		})
 	}
 }
+
+// The cost of a factorization's multiply-add against a solve's, on the
+// K̃ of settled scenes for the face of their last solve (factored as the
+// flops choose: up-looking rows on the walls and the 55-brick pyramid,
+// supernodes on the 210-brick one): factor/ reports the structural flops
+// and cpu-ns per flop, solve/ the substitutions' cpu-ns per multiply-add
+// (2·nnz L). Their ratio is sparseLDL.factorFlopCost, which sets where a
+// stale or modified factor replaces a refactorization (worthModify).
+func BenchmarkFactorSolveCost(b *testing.B) {
+	for _, sc := range []struct {
+		name       string
+		rows, base int
+	}{{"wall30", 12, 0}, {"wall100", 40, 0}, {"pyramid55", 0, 10}, {"pyramid210", 0, 20}} {
+		var w *stepper.World
+		var err error
+		if sc.rows > 0 {
+			p := scenes.DefaultBrickWallParams()
+			p.Rows = sc.rows
+			w, err = scenes.BrickWall(p)
+		} else {
+			p := scenes.DefaultPyramidParams()
+			p.Base = sc.base
+			w, err = scenes.Pyramid(p)
+		}
+		require.NoError(b, err)
+		for i := 0; i < 30; i++ {
+			_, err := w.Step()
+			require.NoError(b, err)
+		}
+		prob := w.LastProblem()
+		var res lcp.Result
+		s := &lcp.BPP{}
+		lcp.KKTPath(s, 1)
+		require.NoError(b, s.Solve(&res, prob, lcp.Settings{}))
+		refactor, solve, flops, _ := lcp.KKTFactor(prob, res.States, 0)
+		nnzL := lcp.KKTFactorNnzL(prob, res.States)
+		b.Run(sc.name+"/factor", func(b *testing.B) {
+			c0 := lcp.ProcessCPU()
+			for b.Loop() {
+				refactor()
+			}
+			b.ReportMetric(float64(flops), "flops")
+			b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N)/float64(flops), "cpu-ns/flop")
+		})
+		b.Run(sc.name+"/solve", func(b *testing.B) {
+			c0 := lcp.ProcessCPU()
+			for b.Loop() {
+				solve()
+			}
+			b.ReportMetric(float64(2*nnzL), "flops")
+			b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N)/float64(2*nnzL), "cpu-ns/flop")
+		})
+	}
+}

@@ -79,3 +79,21 @@ func ProcessCPU() int64 { return processCPU() }
 // KKTSupernodes forces K̃'s factor of s by supernodes (force 1), by
 // up-looking rows (−1), or lets its flops choose (0).
 func KKTSupernodes(s *BPP, force int8) { s.kkt.f.snForce = force }
+
+// KKTFactorNnzL returns the entries of the strictly lower L of p's K̃
+// factored as KKTFactor(p, states, 0) factors it: a solve's
+// substitutions cost 2·nnz L multiply-adds.
+func KKTFactorNnzL(p *Problem, states []State) int {
+	a := p.A.(*Sparse)
+	diag := make([]float64, a.n)
+	for i := range diag {
+		diag[i] = a.At(i, i)
+	}
+	g := &kktLDL{}
+	g.f.noModify = true
+	g.build(p.KKT, diag, 0)
+	st := make([]State, g.k.n)
+	copy(st, states)
+	g.f.factor(&g.k, st)
+	return g.f.nnzL()
+}
