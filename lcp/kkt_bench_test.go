@@ -81,18 +81,7 @@ func BenchmarkKKTSolve(b *testing.B) {
 		base  int
 		steps int
 	}{{"wall30", 12, 0, 60}, {"wall100", 40, 0, 60}, {"pyramid210", 0, 20, 30}} {
-		var w *stepper.World
-		var err error
-		if sc.rows > 0 {
-			p := scenes.DefaultBrickWallParams()
-			p.Rows = sc.rows
-			w, err = scenes.BrickWall(p)
-		} else {
-			p := scenes.DefaultPyramidParams()
-			p.Base = sc.base
-			w, err = scenes.Pyramid(p)
-		}
-		require.NoError(b, err)
+		w := wallOrPyramid(b, sc.rows, sc.base)
 		s0 := &lcp.BPP{}
 		lcp.KKTPath(s0, 1)
 		w.Settings.Solver = s0
@@ -121,6 +110,39 @@ func BenchmarkKKTSolve(b *testing.B) {
 	}
 }
 
+// wallOrPyramid builds the brick wall of the given rows when rows > 0,
+// else the pyramid of the given base.
+func wallOrPyramid(b *testing.B, rows, base int) *stepper.World {
+	var w *stepper.World
+	var err error
+	if rows > 0 {
+		p := scenes.DefaultBrickWallParams()
+		p.Rows = rows
+		w, err = scenes.BrickWall(p)
+	} else {
+		p := scenes.DefaultPyramidParams()
+		p.Base = base
+		w, err = scenes.Pyramid(p)
+	}
+	require.NoError(b, err)
+	return w
+}
+
+// settledFace steps w steps times and returns its last MLCP with the
+// answer of a BPP on the body-space path.
+func settledFace(b *testing.B, w *stepper.World, steps int) (*lcp.Problem, lcp.Result) {
+	for i := 0; i < steps; i++ {
+		_, err := w.Step()
+		require.NoError(b, err)
+	}
+	prob := w.LastProblem()
+	var res lcp.Result
+	s := &lcp.BPP{}
+	lcp.KKTPath(s, 1)
+	require.NoError(b, s.Solve(&res, prob, lcp.Settings{}))
+	return prob, res
+}
+
 // loopIterations times op once per b.Loop iteration, reporting
 // allocations, the process's CPU time and op's BPP iterations per op.
 func loopIterations(b *testing.B, op func() int) {
@@ -138,19 +160,7 @@ func loopIterations(b *testing.B, op func() int) {
 // 17 112 constraint rows, 2 976 body velocities) for the face of its last
 // solve, by supernodes and by up-looking rows.
 func BenchmarkKKTFactor(b *testing.B) {
-	p := scenes.DefaultPyramidParams()
-	p.Base = 31
-	w, err := scenes.Pyramid(p)
-	require.NoError(b, err)
-	for i := 0; i < 5; i++ {
-		_, err := w.Step()
-		require.NoError(b, err)
-	}
-	prob := w.LastProblem()
-	var res lcp.Result
-	s := &lcp.BPP{}
-	lcp.KKTPath(s, 1)
-	require.NoError(b, s.Solve(&res, prob, lcp.Settings{}))
+	prob, res := settledFace(b, wallOrPyramid(b, 0, 31), 5)
 	for _, m := range []struct {
 		name  string
 		force int8
@@ -191,27 +201,7 @@ func BenchmarkFactorSolveCost(b *testing.B) {
 		name       string
 		rows, base int
 	}{{"wall30", 12, 0}, {"wall100", 40, 0}, {"pyramid55", 0, 10}, {"pyramid210", 0, 20}} {
-		var w *stepper.World
-		var err error
-		if sc.rows > 0 {
-			p := scenes.DefaultBrickWallParams()
-			p.Rows = sc.rows
-			w, err = scenes.BrickWall(p)
-		} else {
-			p := scenes.DefaultPyramidParams()
-			p.Base = sc.base
-			w, err = scenes.Pyramid(p)
-		}
-		require.NoError(b, err)
-		for i := 0; i < 30; i++ {
-			_, err := w.Step()
-			require.NoError(b, err)
-		}
-		prob := w.LastProblem()
-		var res lcp.Result
-		s := &lcp.BPP{}
-		lcp.KKTPath(s, 1)
-		require.NoError(b, s.Solve(&res, prob, lcp.Settings{}))
+		prob, res := settledFace(b, wallOrPyramid(b, sc.rows, sc.base), 30)
 		refactor, solve, flops, _ := lcp.KKTFactor(prob, res.States, 0)
 		nnzL := lcp.KKTFactorNnzL(prob, res.States)
 		b.Run(sc.name+"/factor", func(b *testing.B) {
