@@ -81,18 +81,7 @@ func BenchmarkKKTSolve(b *testing.B) {
 		base  int
 		steps int
 	}{{"wall30", 12, 0, 60}, {"wall100", 40, 0, 60}, {"pyramid210", 0, 20, 30}} {
-		var w *stepper.World
-		var err error
-		if sc.rows > 0 {
-			p := scenes.DefaultBrickWallParams()
-			p.Rows = sc.rows
-			w, err = scenes.BrickWall(p)
-		} else {
-			p := scenes.DefaultPyramidParams()
-			p.Base = sc.base
-			w, err = scenes.Pyramid(p)
-		}
-		require.NoError(b, err)
+		w := wallOrPyramid(b, sc.rows, sc.base)
 		s0 := &lcp.BPP{}
 		lcp.KKTPath(s0, 1)
 		w.Settings.Solver = s0
@@ -121,6 +110,39 @@ func BenchmarkKKTSolve(b *testing.B) {
 	}
 }
 
+// wallOrPyramid builds the brick wall of the given rows when rows > 0,
+// else the pyramid of the given base.
+func wallOrPyramid(b *testing.B, rows, base int) *stepper.World {
+	var w *stepper.World
+	var err error
+	if rows > 0 {
+		p := scenes.DefaultBrickWallParams()
+		p.Rows = rows
+		w, err = scenes.BrickWall(p)
+	} else {
+		p := scenes.DefaultPyramidParams()
+		p.Base = base
+		w, err = scenes.Pyramid(p)
+	}
+	require.NoError(b, err)
+	return w
+}
+
+// settledFace steps w steps times and returns its last MLCP with the
+// answer of a BPP on the body-space path.
+func settledFace(b *testing.B, w *stepper.World, steps int) (*lcp.Problem, lcp.Result) {
+	for i := 0; i < steps; i++ {
+		_, err := w.Step()
+		require.NoError(b, err)
+	}
+	prob := w.LastProblem()
+	var res lcp.Result
+	s := &lcp.BPP{}
+	lcp.KKTPath(s, 1)
+	require.NoError(b, s.Solve(&res, prob, lcp.Settings{}))
+	return prob, res
+}
+
 // loopIterations times op once per b.Loop iteration, reporting
 // allocations, the process's CPU time and op's BPP iterations per op.
 func loopIterations(b *testing.B, op func() int) {
@@ -138,19 +160,7 @@ func loopIterations(b *testing.B, op func() int) {
 // 17 112 constraint rows, 2 976 body velocities) for the face of its last
 // solve, by supernodes and by up-looking rows.
 func BenchmarkKKTFactor(b *testing.B) {
-	p := scenes.DefaultPyramidParams()
-	p.Base = 31
-	w, err := scenes.Pyramid(p)
-	require.NoError(b, err)
-	for i := 0; i < 5; i++ {
-		_, err := w.Step()
-		require.NoError(b, err)
-	}
-	prob := w.LastProblem()
-	var res lcp.Result
-	s := &lcp.BPP{}
-	lcp.KKTPath(s, 1)
-	require.NoError(b, s.Solve(&res, prob, lcp.Settings{}))
+	prob, res := settledFace(b, wallOrPyramid(b, 0, 31), 5)
 	for _, m := range []struct {
 		name  string
 		force int8
@@ -175,6 +185,40 @@ func BenchmarkKKTFactor(b *testing.B) {
 				solve()
 			}
 			b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// The cost of a factorization's multiply-add against a solve's, on the
+// K̃ of settled scenes for the face of their last solve (factored as the
+// flops choose: up-looking rows on the walls and the 55-brick pyramid,
+// supernodes on the 210-brick one): factor/ reports the structural flops
+// and cpu-ns per flop, solve/ the substitutions' cpu-ns per multiply-add
+// (2·nnz L). Their ratio is sparseLDL.factorFlopCost, which sets where a
+// stale or modified factor replaces a refactorization (worthModify).
+func BenchmarkFactorSolveCost(b *testing.B) {
+	for _, sc := range []struct {
+		name       string
+		rows, base int
+	}{{"wall30", 12, 0}, {"wall100", 40, 0}, {"pyramid55", 0, 10}, {"pyramid210", 0, 20}} {
+		prob, res := settledFace(b, wallOrPyramid(b, sc.rows, sc.base), 30)
+		refactor, solve, flops, _ := lcp.KKTFactor(prob, res.States, 0)
+		nnzL := lcp.KKTFactorNnzL(prob, res.States)
+		b.Run(sc.name+"/factor", func(b *testing.B) {
+			c0 := lcp.ProcessCPU()
+			for b.Loop() {
+				refactor()
+			}
+			b.ReportMetric(float64(flops), "flops")
+			b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N)/float64(flops), "cpu-ns/flop")
+		})
+		b.Run(sc.name+"/solve", func(b *testing.B) {
+			c0 := lcp.ProcessCPU()
+			for b.Loop() {
+				solve()
+			}
+			b.ReportMetric(float64(2*nnzL), "flops")
+			b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N)/float64(2*nnzL), "cpu-ns/flop")
 		})
 	}
 }

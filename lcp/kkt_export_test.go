@@ -79,3 +79,39 @@ func ProcessCPU() int64 { return processCPU() }
 // KKTSupernodes forces K̃'s factor of s by supernodes (force 1), by
 // up-looking rows (−1), or lets its flops choose (0).
 func KKTSupernodes(s *BPP, force int8) { s.kkt.f.snForce = force }
+
+// KKTFactorNnzL returns the entries of the strictly lower L of p's K̃
+// factored as KKTFactor(p, states, 0) factors it: a solve's
+// substitutions cost 2·nnz L multiply-adds.
+func KKTFactorNnzL(p *Problem, states []State) int {
+	a := p.A.(*Sparse)
+	diag := make([]float64, a.n)
+	for i := range diag {
+		diag[i] = a.At(i, i)
+	}
+	g := &kktLDL{}
+	g.f.noModify = true
+	g.build(p.KKT, diag, 0)
+	st := make([]State, g.k.n)
+	copy(st, states)
+	g.f.factor(&g.k, st)
+	return g.f.nnzL()
+}
+
+// KKTWorthModify factors p's K̃ (as KKTFactor with force 0) for the free
+// set of states and returns its full factorization's structural flops,
+// a refinement step's (stepFlops) and whether worthModify would replace
+// that factorization by a stale or modified factor.
+func KKTWorthModify(p *Problem, states []State) (full, step int, worth bool) {
+	a := p.A.(*Sparse)
+	diag := make([]float64, a.n)
+	for i := range diag {
+		diag[i] = a.At(i, i)
+	}
+	g := &kktLDL{}
+	g.build(p.KKT, diag, 0)
+	st := make([]State, g.k.n)
+	copy(st, states)
+	g.f.factor(&g.k, st)
+	return g.f.fullFlops, g.f.stepFlops(), g.f.worthModify(g.f.fullFlops)
+}

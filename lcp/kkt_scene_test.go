@@ -201,3 +201,23 @@ func TestKKTSceneStep1Regularized(t *testing.T) {
 	t.Logf("max velocity difference against the dual path: %.3g", worst)
 	assert.LessOrEqual(t, worst, 1e-9)
 }
+
+// A settled scene's K̃ is worth a stale or modified factor (worthModify)
+// when its refactorization, at the measured per-flop costs, exceeds the
+// refinement steps such a factor may add: the walls' K̃ (57 200 and
+// 204 760 structural flops, 1.71 and 1.77 refinement steps' worth, times
+// 3 by up-looking rows) pass the four steps, as the 210-brick pyramid's
+// (5.8, times 1.5 by supernodes) does; a fixed floor of 2 MFlop kept the
+// walls refactoring although a refactorization costs them about twelve
+// solves (BenchmarkFactorSolveCost).
+func TestKKTSceneWorthModify(t *testing.T) {
+	for name, p := range sceneProblems(t) {
+		var s lcp.BPP
+		var res lcp.Result
+		require.NoError(t, s.Solve(&res, p, lcp.Settings{}))
+		full, step, worth := lcp.KKTWorthModify(p, res.States)
+		t.Logf("%s: K̃ %d flops, a refinement step %d (%.2f)", name, full, step, float64(full)/float64(step))
+		assert.Greater(t, full, step, "%s: a factorization costs more flops than a refinement step", name)
+		assert.True(t, worth, "%s", name)
+	}
+}

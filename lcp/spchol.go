@@ -78,8 +78,9 @@ import (
 // same pattern), the last factor, with the moved indices modified in, is
 // kept as a preconditioner and solve refines against the new A; a
 // refinement that does not converge fast makes the caller refactor. Both
-// devices apply only above minModifyFlops (about a millisecond of
-// refactorization), so small problems keep the bit-exact path.
+// devices apply only where the refactorization they replace costs more
+// than the refinement they may add (worthModify), so small problems keep
+// the bit-exact path.
 type sparseLDL struct {
 	// Ordering and symbolic analysis: valid for a and version ver.
 	a    *Sparse
@@ -148,7 +149,7 @@ type sparseLDL struct {
 	toggled   []int32
 	w         []float64
 	noModify  bool // tests: always refactor (the bit-exact path)
-	minModify int  // tests: replaces minModifyFlops when > 0
+	minModify int  // tests: a flop floor replacing worthModify's rule when > 0
 
 	// A stale factor is that of an earlier A (with this call's free set):
 	// solve refines against the current A. refreshNext asks the next
@@ -273,7 +274,7 @@ func (f *sparseLDL) refactor(a *Sparse, state []State) bool {
 		// solve): the factor goes stale, and moved indices are modified
 		// into it as below.
 		aSame := f.modifiable() && slices.Equal(a.val[:a.ptr[a.n]], f.aval)
-		keepStale := f.modifiable() && !aSame && !f.refreshNext && refactor >= f.minModifyFlops()
+		keepStale := f.modifiable() && !aSame && !f.refreshNext && f.worthModify(refactor)
 		if aSame || keepStale {
 			f.toggles(state)
 		}
@@ -778,7 +779,7 @@ func (f *sparseLDL) treeReach(k int) int {
 // elimination tree, one entering it also the up-looking solve of its row
 // and the column below it; a rank-one pass costs two flops per entry.
 func (f *sparseLDL) modifyCheaper(refactor int) bool {
-	if refactor < f.minModifyFlops() || len(f.modList) >= f.maxModify() {
+	if !f.worthModify(refactor) || len(f.modList) >= f.maxModify() {
 		return false
 	}
 	cost := 0
@@ -803,25 +804,65 @@ func (f *sparseLDL) toggles(state []State) int {
 	return len(f.toggled)
 }
 
-// minModifyFlops is the partial refactorization below which neither
-// modifications nor a stale factor are tried: about a millisecond, cheap
-// enough to keep the factor bit for bit that of a factorization from
-// scratch.
-const minModifyFlops = 2_000_000
-
-// modifiable reports whether the pattern's full factorization reaches
-// minModifyFlops; below it no partial refactorization does, and neither
-// modifications nor stale factors are tried.
-func (f *sparseLDL) modifiable() bool {
-	return !f.noModify && f.fullFlops >= f.minModifyFlops()
+// factorFlopCost returns the time of one structural multiply-add of a
+// K̃'s factorization in units of one of a solve's substitutions, rounded
+// down so that a borderline pattern keeps refactoring. Measured (cpu-ns per
+// flop, go test ./lcp -run '^$' -bench FactorSolveCost, on the face of a
+// settled scene's last solve): by up-looking rows 3.3–3.6 against
+// 0.86–0.93 on the 30- and 100-brick walls, 2.5 against 0.84 on the
+// 55-brick pyramid (ratios 3.9 and 2.9); by supernodes 1.24 against 0.75
+// on the 210-brick pyramid (1.7).
+func (f *sparseLDL) factorFlopCost() float64 {
+	if f.sn {
+		return 1.5
+	}
+	return 3
 }
 
-// minModifyFlops returns minModifyFlops, or the tests' f.minModify.
-func (f *sparseLDL) minModifyFlops() int {
-	if f.minModify > 0 {
-		return f.minModify
+// worthModify reports whether a (partial) refactorization of refactor
+// structural flops is to be replaced by a stale or modified factor. For a
+// quasi-definite K̃ (negBelow > 0), when it costs more than the refinement
+// such a factor may add in its place: refineSlow+1 steps (a stale factor
+// that needs more is refreshed at the next factor), each a solve with the
+// factor and a product with the block (stepFlops), at factorFlopCost
+// solve flops per factorization flop. For a dual A, whose structural flops
+// do not predict its factorization's time (they count the entries a free
+// set leaves at zero, and a small solve is dominated by its O(n) passes:
+// a refactorization measured 0.04–0.4 solve flops per flop, on the
+// forklift, the dominoes and the 36-brick pyramid, about the time of one
+// solve), from dualModifyFlops on. Otherwise the factor is refactored,
+// bit for bit the one from scratch. Tests may replace the rule by a flop
+// floor (f.minModify > 0).
+func (f *sparseLDL) worthModify(refactor int) bool {
+	switch {
+	case f.noModify:
+		return false
+	case f.minModify > 0:
+		return refactor >= f.minModify
+	case f.negBelow == 0:
+		return refactor >= dualModifyFlops
 	}
-	return minModifyFlops
+	return f.factorFlopCost()*float64(refactor) >= float64((refineSlow+1)*f.stepFlops())
+}
+
+// dualModifyFlops is the partial refactorization of a dual A from which
+// modifications and stale factors are tried (see worthModify): about a
+// millisecond of refactorization.
+const dualModifyFlops = 2_000_000
+
+// stepFlops is the multiply-adds of one refinement step (see solve): the
+// two substitutions with L (2·nnz L) and the product with the padded
+// block's whole pattern (2·nnz of its lower triangle less the diagonal).
+func (f *sparseLDL) stepFlops() int {
+	n := len(f.perm)
+	return 2*f.lp[n] + 2*f.cp[n] - n
+}
+
+// modifiable reports whether a full factorization of the pattern is worth
+// replacing (worthModify); when it is not, no partial refactorization is
+// either, and neither modifications nor stale factors are tried.
+func (f *sparseLDL) modifiable() bool {
+	return f.worthModify(f.fullFlops)
 }
 
 // maxModify bounds the row modifications between refactorizations: each

@@ -34,9 +34,9 @@ const snMaxCols = 64
 
 // supernodalFlops is the structural flop count of a full factorization
 // from which a quasi-definite K̃ is factored by supernodes: about a
-// millisecond of up-looking rows (the threshold of row modifications).
-// Below it the up-looking rows stay, with their bits.
-const supernodalFlops = minModifyFlops
+// millisecond of up-looking rows. Below it the up-looking rows stay, with
+// their bits.
+const supernodalFlops = 2_000_000
 
 // useSupernodes reports whether the analysed pattern is factored by
 // supernodes: a quasi-definite K̃ (snEnd set) of at least supernodalFlops,
