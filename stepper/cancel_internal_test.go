@@ -123,14 +123,7 @@ func TestStepContextCancelsDetection(t *testing.T) {
 
 	// The next steps are those of the world that was never cancelled.
 	for k := range 2 {
-		sa, err := a.StepContext(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		sb, err := b.Step()
-		if err != nil {
-			t.Fatal(err)
-		}
+		sa, sb := stepPair(t, a, b)
 		if sa.Contacts != sb.Contacts || sa.Iterations != sb.Iterations {
 			t.Errorf("step %d: contacts %d, iterations %d; never cancelled %d, %d", k, sa.Contacts, sa.Iterations, sb.Contacts, sb.Iterations)
 		}

@@ -190,14 +190,7 @@ func TestStepContextCancelsRowsAndAssembly(t *testing.T) {
 			}
 
 			for k := range 2 {
-				sa, err := a.StepContext(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				sb, err := b.Step()
-				if err != nil {
-					t.Fatal(err)
-				}
+				sa, sb := stepPair(t, a, b)
 				if sa.Rows != sb.Rows || sa.Iterations != sb.Iterations || sa.Contacts != sb.Contacts {
 					t.Errorf("step %d: rows %d, iterations %d, contacts %d; never cancelled %d, %d, %d",
 						k, sa.Rows, sa.Iterations, sa.Contacts, sb.Rows, sb.Iterations, sb.Contacts)
@@ -320,6 +313,21 @@ func BenchmarkChainStepContext(b *testing.B) {
 			}
 		})
 	}
+}
+
+// stepPair takes one step of a, the world that was cancelled, by
+// StepContext without a deadline, and one of b, the world that never was,
+// by Step, and returns their Stats.
+func stepPair(t *testing.T, a, b *World) (sa, sb Stats) {
+	t.Helper()
+	sa, err := a.StepContext(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sb, err = b.Step(); err != nil {
+		t.Fatal(err)
+	}
+	return sa, sb
 }
 
 // stepBoth takes n steps (Step) on each of the worlds.
