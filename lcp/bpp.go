@@ -160,8 +160,7 @@ type BPP struct {
 	inherited    int       // solves in a row that started in regularized mode without testing A_FF
 	diag         []float64 // the diagonal of A
 	xprox        []float64 // the proximal centre x̄
-	xref         []float64 // Settings.Reference of this Solve, the first x̄
-	hasRef       bool      // this Solve has a Settings.Reference
+	ref          []float64 // Settings.Reference of this Solve (the caller's), the first x̄, or nil
 	proxRes      float64   // the true residual at the last move that cut it by 10 %
 	proxStay     int       // proximal moves since then
 	regWtol      float64   // the velocity tolerance of the true residual
@@ -365,11 +364,7 @@ func (st *bppSolve) start() error {
 	}
 	s.sfac.shift = 0
 	s.reg = false
-	s.hasRef = st.set.Reference != nil
-	if s.hasRef {
-		s.xref = grow(s.xref, st.n)
-		copy(s.xref, st.set.Reference)
-	}
+	s.ref = st.set.Reference
 	for i := range s.diag {
 		s.diag[i] = p.A.At(i, i)
 	}
@@ -847,8 +842,8 @@ func (s *BPP) enterRegularized(x []float64) {
 	s.reg, s.semidefinite = true, true
 	s.fac.shift = SemidefiniteShift
 	s.sfac.shift = SemidefiniteShift
-	if s.hasRef {
-		copy(s.xprox, s.xref)
+	if s.ref != nil {
+		copy(s.xprox, s.ref)
 	} else {
 		clear(s.xprox)
 	}

@@ -74,7 +74,7 @@ func TestBPPReferenceIsFirstProximalCentre(t *testing.T) {
 			}
 		}
 		// On the segment: exact to rounding, and the caller's slice is
-		// read, not kept or written.
+		// read, not written.
 		ref := []float64{0.8, 0.2}
 		var r Result
 		if err := (&BPP{}).Solve(&r, p, Settings{Reference: ref}); err != nil {

@@ -100,7 +100,8 @@ type Settings struct {
 	// changes whether the returned x solves the MLCP within Tolerance, only
 	// which solution is returned where A is semidefinite and the solutions
 	// form a set (redundant contacts: the same velocities, w = A x + b,
-	// from impulses that differ in the null space of A).
+	// from impulses that differ in the null space of A). The solver reads
+	// it during Solve and never writes it.
 	Reference []float64
 	// Observer, if not nil, is called synchronously after every iteration.
 	// An Observer that is also a Stopper can end the solve (see Stopper);
