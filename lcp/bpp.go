@@ -76,7 +76,8 @@ import (
 //     6), and block pivoting is only known to terminate on P-matrices. When
 //     a factorization meets a pivot at rounding level, the solve pivots on
 //     the regularized problem A + εD, b − εD x̄ instead (D = diag(A),
-//     ε = SemidefiniteShift, x̄ the proximal centre, first 0), a P-matrix.
+//     ε = SemidefiniteShift, x̄ the proximal centre, first
+//     Settings.Reference or 0 without one), a P-matrix.
 //     Each time that problem is solved while the true one is not, x̄ moves
 //     to x and the solve goes on from the same index sets; a move shrinks
 //     the error by ε/(λ + ε) along each eigenvalue λ of A and leaves the
@@ -159,6 +160,7 @@ type BPP struct {
 	inherited    int       // solves in a row that started in regularized mode without testing A_FF
 	diag         []float64 // the diagonal of A
 	xprox        []float64 // the proximal centre x̄
+	ref          []float64 // Settings.Reference of this Solve (the caller's), the first x̄, or nil
 	proxRes      float64   // the true residual at the last move that cut it by 10 %
 	proxStay     int       // proximal moves since then
 	regWtol      float64   // the velocity tolerance of the true residual
@@ -219,6 +221,14 @@ func initialStates(st []State, p *Problem, s *Settings) error {
 	}
 	if s.X0 != nil && len(s.X0) != n {
 		return fmt.Errorf("settings: X0 has %d entries, problem has %d rows", len(s.X0), n)
+	}
+	if s.Reference != nil && len(s.Reference) != n {
+		return fmt.Errorf("settings: Reference has %d entries, problem has %d rows", len(s.Reference), n)
+	}
+	for i, v := range s.Reference {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("settings: Reference[%d]: must be finite, got %v", i, v)
+		}
 	}
 	for i := 0; i < n; i++ {
 		l, u := p.Lo[i], p.Hi[i]
@@ -354,6 +364,7 @@ func (st *bppSolve) start() error {
 	}
 	s.sfac.shift = 0
 	s.reg = false
+	s.ref = st.set.Reference
 	for i := range s.diag {
 		s.diag[i] = p.A.At(i, i)
 	}
@@ -825,12 +836,17 @@ func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) 
 const SemidefiniteShift = 1e-6
 
 // enterRegularized switches the solve to A + εD with the proximal centre
-// x̄ = 0 (the factor is rebuilt shifted).
+// x̄ = Settings.Reference, or 0 without one (the factor is rebuilt
+// shifted).
 func (s *BPP) enterRegularized(x []float64) {
 	s.reg, s.semidefinite = true, true
 	s.fac.shift = SemidefiniteShift
 	s.sfac.shift = SemidefiniteShift
-	clear(s.xprox)
+	if s.ref != nil {
+		copy(s.xprox, s.ref)
+	} else {
+		clear(s.xprox)
+	}
 	s.proxRes, s.proxStay = math.Inf(1), 0
 	s.dropFactor()
 	for i, v := range s.state {

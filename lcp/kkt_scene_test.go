@@ -116,7 +116,8 @@ func TestKKTSceneDescribesA(t *testing.T) {
 }
 
 // On the wall and pyramid MLCPs the body-space path gives the dual path's
-// answer: the same iterations and index sets, x within 1e-8 of max|x|,
+// answer: the same iterations and index sets, x within 1e-8 of max|x|
+// (or, where a degenerate row ends apart, the same w: degenerateApart),
 // from a cold start and warm-started from the stepper's index sets. Both
 // solve each face to a componentwise backward error of about 1e-13, which
 // the regularized faces' condition numbers (up to 1/ε = 1e6) amplify; the
@@ -139,6 +140,9 @@ func TestKKTSceneSameAnswer(t *testing.T) {
 			t.Logf("%s warm=%v: iterations %d/%d, KKT solves %d, fallbacks %d", name, set.Start != nil, r1.Iterations, r2.Iterations, solves, fallbacks)
 			assert.Positive(t, solves, name)
 			assert.Equal(t, r2.Status, r1.Status, name)
+			if degenerateApart(t, name, p, &r1, &r2) {
+				continue
+			}
 			assert.Equal(t, r2.Iterations, r1.Iterations, name)
 			assert.Equal(t, r2.States, r1.States, name)
 			scale := 0.0
@@ -153,6 +157,43 @@ func TestKKTSceneSameAnswer(t *testing.T) {
 			assert.LessOrEqual(t, worst, 1e-8*scale, name)
 		}
 	}
+}
+
+// degenerateApart reports whether the two paths' answers r1 and r2 end in
+// different index sets only at degenerate rows: rows whose w is zero (to
+// 1e-9 of max|b|) in both, a contact that touches without pushing, which
+// a face at rounding leaves at its bound in one path and free with a
+// small x in the other (the settled 210-brick pyramid has one such row,
+// x 0 against 1.04e-5 N·s, w −1.4e-11 and −1.2e-11 m/s). Both are then
+// solutions of the semidefinite MLCP, apart in A's null space: it checks
+// that they have the same w to 1e-9 of max|b| (2.9e-12 m/s measured),
+// and that the iterations are within one (the face that moves the row).
+// With the same index sets it reports false: the caller compares x.
+func degenerateApart(t *testing.T, name string, p *lcp.Problem, r1, r2 *lcp.Result) bool {
+	sw := 0.0
+	for _, v := range p.B {
+		sw = math.Max(sw, math.Abs(v))
+	}
+	apart := 0
+	for i := range r1.States {
+		if r1.States[i] == r2.States[i] {
+			continue
+		}
+		apart++
+		assert.LessOrEqual(t, math.Max(math.Abs(r1.W[i]), math.Abs(r2.W[i])), 1e-9*sw,
+			"%s: row %d is %v and %v, not degenerate", name, i, r1.States[i], r2.States[i])
+	}
+	if apart == 0 {
+		return false
+	}
+	dw := 0.0
+	for i := range r1.W {
+		dw = math.Max(dw, math.Abs(r1.W[i]-r2.W[i]))
+	}
+	t.Logf("%s: %d degenerate rows apart, max|Δw| = %.3g of max|b| %.3g", name, apart, dw, sw)
+	assert.LessOrEqual(t, dw, 1e-9*sw, name)
+	assert.InDelta(t, r2.Iterations, r1.Iterations, 1, name)
+	return true
 }
 
 // Step 1 of the 210-brick pyramid built at rest, on a BPP of the test's

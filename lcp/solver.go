@@ -89,6 +89,20 @@ type Settings struct {
 	// derive from X0, or, without X0, every bounded row at its lower bound
 	// (unbounded rows free).
 	Start []State
+	// Reference is a point near the solution, for example an estimate
+	// from a cheaper problem with the same A (a time stepper's pre-solve,
+	// or the last step's impulses); nil means 0. BPP's regularized mode
+	// (see BPP), which solves A + εD with b − εD x̄, takes it as its first
+	// proximal centre x̄ in place of 0: the regularized problem's solution
+	// then lies within ε of the true one near Reference, so a good
+	// reference needs no proximal move and pivots on index sets close to
+	// the answer's. Solvers without a regularized mode ignore it. It never
+	// changes whether the returned x solves the MLCP within Tolerance, only
+	// which solution is returned where A is semidefinite and the solutions
+	// form a set (redundant contacts: the same velocities, w = A x + b,
+	// from impulses that differ in the null space of A). The solver reads
+	// it during Solve and never writes it.
+	Reference []float64
 	// Observer, if not nil, is called synchronously after every iteration.
 	// An Observer that is also a Stopper can end the solve (see Stopper);
 	// several observers share one solve through Compose.

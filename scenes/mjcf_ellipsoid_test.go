@@ -69,8 +69,13 @@ func TestMJCFEllipsoid(t *testing.T) {
 // corner and tumbles. Its energy never rises above the drop's (17.26 J;
 // the polyhedral hull's landings take energy, they do not add it), and
 // after 15 s it lies on its shortest semi-axis. The hull's vertices keep
-// a small rocking going (imported models do not sleep): 3.3e-3 J of
-// kinetic energy at the end, bounded at 0.01 J.
+// a small rocking going (imported models do not sleep), whose kinetic
+// energy flickers from step to step (peaks of 0.03 to 0.08 J in the last
+// 5 s over eight drop tilts within 5° of this one): its mean over the
+// last 5 s is 0.0123 J (0.008 to 0.021 J over those tilts, with the main
+// solve started from the pre-solve's x or from 0 alike), bounded at
+// 0.03 J. One step's value is no bound: the last one was 3.3e-3 J from 0
+// and 0.043 J from the pre-solve's x, both within the rocking's range.
 func TestMJCFEllipsoidTumblesAtGameStep(t *testing.T) {
 	const c = 0.07
 	s, _ := parseMJCFString(t, `<mujoco><option timestep="0.016666666666666666"/><worldbody><geom type="plane" size="5 5 0.1"/>
@@ -78,17 +83,20 @@ func TestMJCFEllipsoidTumblesAtGameStep(t *testing.T) {
 </worldbody></mujoco>`)
 	w := buildWorld(t, s)
 	k0, u0 := w.Energy()
-	worst := math.Inf(-1)
+	worst, rocking := math.Inf(-1), 0.0
 	for k := 0; k < 900; k++ {
 		_, err := w.Step()
 		require.NoError(t, err)
 		kk, u := w.Energy()
 		worst = math.Max(worst, kk+u-(k0+u0))
+		if k >= 600 {
+			rocking += kk / 300
+		}
 	}
 	k, _ := w.Energy()
 	z := w.Bodies[0].Pos[2]
-	t.Logf("largest energy above the drop's %.3g J; end: height %.5f m, kinetic %.3g J", worst, z, k)
+	t.Logf("largest energy above the drop's %.3g J; end: height %.5f m, kinetic %.3g J, mean over the last 5 s %.3g J", worst, z, k, rocking)
 	assert.LessOrEqual(t, worst, 1e-9*(k0+u0), "no energy above the drop's")
 	assert.InDelta(t, c*(1-ellipsoidGap/2), z, c*ellipsoidGap/2+2e-3, "on its shortest semi-axis")
-	assert.Less(t, k, 0.01)
+	assert.Less(t, rocking, 0.03)
 }

@@ -136,3 +136,48 @@ func TestNewFrictionRowsStartFree(t *testing.T) {
 		t.Fatal("no new frictional contact on step 1")
 	}
 }
+
+// Two 30-brick walls 3 m apart built at rest are two islands, whose step-1
+// problems the stepper solves apart (solveIslands) after one pre-solve of
+// the whole world. Each island's solve takes the pre-solve's x on its rows
+// as its lcp.Settings.Reference, as the world's solve of one wall does,
+// and so needs the iterations of one wall alone: 1 (from x̄ = 0 an island
+// took 6, as the wall alone did).
+func TestColdStartIslandsTakeThePreSolve(t *testing.T) {
+	one := masonry(t, 12)
+	st1, err := one.Step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := masonry(t, 12)
+	nb := len(two.Bodies)
+	for i := 0; i < nb; i++ {
+		b := *two.Bodies[i]
+		b.Pos = b.Pos.Add(mgl64.Vec3{0, 3, 0})
+		id, err := two.AddBody(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := two.Geoms[i+1] // geom 0 is the ground
+		g.Body = id
+		if _, err := two.AddGeom(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st2, err := two.Step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st2.Islands) != 2 {
+		t.Fatalf("%d islands, want the two walls", len(st2.Islands))
+	}
+	if st1.PreSolveIterations == 0 || st2.PreSolveIterations == 0 {
+		t.Fatalf("pre-solve iterations %d and %d: step 1 has new contacts", st1.PreSolveIterations, st2.PreSolveIterations)
+	}
+	for k, is := range st2.Islands {
+		t.Logf("island %d: %d rows, %d iterations (one wall: %d rows, %d)", k, is.Rows, is.Iterations, st1.Rows, st1.Iterations)
+		if is.Rows != st1.Rows || is.Status != lcp.Converged || is.Iterations > st1.Iterations || is.Iterations > 2 {
+			t.Errorf("island %d: %d rows, %v after %d iterations; one wall: %d rows, %d iterations", k, is.Rows, is.Status, is.Iterations, st1.Rows, st1.Iterations)
+		}
+	}
+}

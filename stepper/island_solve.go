@@ -74,6 +74,7 @@ type islandSlot struct {
 	kkt           lcp.KKT   // the island's body-space form (lcp.KKT.SubTo), when the world's has one
 	b, lo, hi     []float64
 	start         []lcp.State
+	ref, xref     []float64 // the pre-solve's x on the rows (Settings.Reference) when it ran, else nil; its storage
 	prob          lcp.Problem
 	res           lcp.Result
 	bpp           lcp.BPP
@@ -323,6 +324,14 @@ func (sl *islandSlot) prepare(w *World) {
 		sl.b[k], sl.lo[k], sl.hi[k] = p.B[i], p.Lo[i], p.Hi[i]
 		sl.start[k] = rs.start[i]
 	}
+	sl.ref = nil
+	if ref := w.ws.presolve.ref; ref != nil { // the pre-solve's x (estimateNewContacts)
+		sl.xref = grow(sl.xref, m)
+		for k, i := range sl.rows {
+			sl.xref[k] = ref[i]
+		}
+		sl.ref = sl.xref
+	}
 	sl.prob = lcp.Problem{A: &sl.a, B: sl.b, Lo: sl.lo, Hi: sl.hi}
 	if dense {
 		sl.prob.A = &sl.dense
@@ -367,7 +376,7 @@ func (sl *islandSlot) solve(w *World, solver lcp.Solver) {
 	if solver == nil {
 		solver = &sl.bpp
 	}
-	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: sl.start, Context: s.Context, Observer: s.Observer}
+	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: sl.start, Reference: sl.ref, Context: s.Context, Observer: s.Observer}
 	sl.solved, sl.err = errmeasure.SolveGuarded(&sl.res, &sl.prob, solver, set, sl.picker, sl.guard)
 	sl.guarded = errmeasure.Safeguarded{Scale: 1}
 	if len(sl.res.X) == len(sl.rows) && sl.res.Status != lcp.Converged {

@@ -11,14 +11,16 @@ import (
 )
 
 // Step 1 of a brick wall built at rest (the cold start: every contact is
-// new, the new-contact pre-solve and the main solve start from scratch).
+// new, the new-contact pre-solve and the main solve start from scratch),
+// with its iterations and stage times per step (reportTimings).
 func BenchmarkWallStep1(b *testing.B) {
 	for _, c := range []struct{ bricks, rows int }{{30, 12}, {100, 40}} {
 		b.Run(fmt.Sprintf("bricks=%d", c.bricks), func(b *testing.B) {
 			p := scenes.DefaultBrickWallParams()
 			p.Rows = c.rows
 			b.ReportAllocs()
-			iters := 0
+			iters, pre := 0, 0
+			var sum stepper.Timings
 			for b.Loop() {
 				b.StopTimer()
 				w, err := scenes.BrickWall(p)
@@ -27,8 +29,12 @@ func BenchmarkWallStep1(b *testing.B) {
 				st, err := w.Step()
 				require.NoError(b, err)
 				iters += st.Iterations
+				pre += st.PreSolveIterations
+				addTimings(&sum, st.Timings)
 			}
 			b.ReportMetric(float64(iters)/float64(b.N), "iterations/op")
+			b.ReportMetric(float64(pre)/float64(b.N), "presolve-its/op")
+			reportTimings(b, sum)
 		})
 	}
 }

@@ -288,6 +288,9 @@ type presolveStage struct {
 	seedPGS            lcp.PGS    // the pre-solve's start index sets (seedNewNormals)
 	seedRes            lcp.Result // its iterate
 	preIts, seedSweeps int
+	// ref is the pre-solve's x when it ran (eres.X), the main solve's
+	// lcp.Settings.Reference; nil otherwise.
+	ref []float64
 }
 
 // solveStage is the solve stage's state, shared by its three parts
@@ -738,11 +741,12 @@ func (w *World) solveSymmetric(m *Mass, cs *contactStage, rs *rowStage) (*solveS
 // pickSolve (the solver under the budget, the Picker keeping the
 // least-error iterate), safeguard (an unconverged answer that would add
 // energy moved towards its anchor) and polish (Settings.Polish sweeps from
-// the kept iterate). It needs the pre-solve's presolveStage (which has
-// seeded rs.start and the solver's factor) only as proof that
-// estimateNewContacts ran. It returns its solveStage, whose res holds the
-// answer x, and the step's solver statistics.
-func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solveStage, Stats, error) {
+// the kept iterate). It needs the pre-solve's presolveStage, which has
+// seeded rs.start and the solver's factor, and whose x (ref, when the
+// pre-solve ran) is the solve's lcp.Settings.Reference. It returns its
+// solveStage, whose res holds the answer x, and the step's solver
+// statistics.
+func (w *World) solve(as *assemblyStage, rs *rowStage, pre *presolveStage) (*solveStage, Stats, error) {
 	ws := &w.ws
 	sol := &ws.solve
 	s := &w.Settings
@@ -766,7 +770,7 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solve
 		}
 	} else {
 		var solved errmeasure.Solved
-		solved, err = w.pickSolve(sol, rs)
+		solved, err = w.pickSolve(sol, rs, pre)
 		if len(sol.res.X) == n {
 			st.Safeguard = w.safeguard(sol, &solved)
 		}
@@ -800,13 +804,14 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, _ *presolveStage) (*solve
 }
 
 // pickSolve hands the step's MLCP ws.solve.prob to the step's solver under
-// Settings.Budget, warm-started from ws.build.start, with the Picker and the
+// Settings.Budget, warm-started from ws.build.start and the pre-solve's x
+// (presolveStage.ref, lcp.Settings.Reference), with the Picker and the
 // safeguard's Picker (errmeasure.SolveGuarded) seeing every iterate,
 // followed by Settings.Observer. ws.solve.res holds the picked iterate.
-func (w *World) pickSolve(sol *solveStage, rs *rowStage) (errmeasure.Solved, error) {
+func (w *World) pickSolve(sol *solveStage, rs *rowStage, pre *presolveStage) (errmeasure.Solved, error) {
 	ws := &w.ws
 	s := &w.Settings
-	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: rs.start, Context: s.Context, Observer: s.Observer}
+	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: rs.start, Reference: pre.ref, Context: s.Context, Observer: s.Observer}
 	if sol.guard == nil {
 		sol.guard = errmeasure.NewPicker(s.Pick)
 		sol.guard.RejectGain = true

@@ -144,8 +144,9 @@ func TestRunFilesInterrupted(t *testing.T) {
 // at the first iterate of step 3) completes that step at its best iterate,
 // writes its rows, and reports InSolve.
 func TestRunInterruptedInSolve(t *testing.T) {
-	// The pyramid's steps take 2 or more block-pivoting iterations, so a
-	// cancel at the first iterate finds a second one to stop.
+	// The pyramid's steps after the first take 2 or more block-pivoting
+	// iterations, so a cancel at the first iterate of step 3 finds a
+	// second one to stop.
 	w := scene(t, "pyramid", map[string]string{"base": "3"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -167,7 +168,7 @@ func TestRunInterruptedInSolve(t *testing.T) {
 	tab, err := ReadStats(&stats)
 	require.NoError(t, err)
 	it, _ := tab.Col("iterations")
-	assert.Equal(t, []float64{4, 3, 1}, it, "step 3 stopped after its first iterate")
+	assert.Equal(t, []float64{1, 3, 1}, it, "step 3 stopped after its first iterate")
 }
 
 // A Stopper on the world's Settings.Observer stops step 2's solve: Run
@@ -194,7 +195,7 @@ func TestRunObserverStops(t *testing.T) {
 	tab, err := ReadStats(&stats)
 	require.NoError(t, err)
 	it, _ := tab.Col("iterations")
-	assert.Equal(t, []float64{4, 1}, it, "step 1 took its 4 block-pivoting iterations, step 2 was stopped after 1")
+	assert.Equal(t, []float64{1, 1}, it, "step 1 took its 1 block-pivoting iteration, step 2 was stopped after 1")
 }
 
 // The step's Picker, the BPMD recorder and a user's observer watch one
@@ -237,7 +238,7 @@ func TestRunComposedObservers(t *testing.T) {
 		// The other iterates' errors are 7 to 1e20 times larger.
 		assert.InDelta(t, least, sts[k].Errors.Energy, 1e-3*least+1e-30, "step %d", k+1)
 	}
-	assert.Equal(t, 4, sts[0].Iterations, "the pyramid's first step takes 4 iterations (5 when K̃ was refactored on every face)")
+	assert.Equal(t, 1, sts[0].Iterations, "the pyramid's first step takes 1 iteration from the pre-solve's x (4 from x̄ = 0)")
 }
 
 // An output that cannot be opened is a *FileError naming the field, and
@@ -291,6 +292,8 @@ func TestRunDeterministic(t *testing.T) {
 // With the BPMD recorder wrapping the world's solver, a Stopper on
 // Settings.Observer still stops the solve (the recorder composes its
 // observer with the caller's), and the frame records the iterates seen.
+// The pyramid's step 1 takes one iteration, its step 2 three: step 2 is
+// the one stopped at its second iterate.
 func TestRunObserverStopsThroughRecorder(t *testing.T) {
 	dir := t.TempDir()
 	w := scene(t, "pyramid", map[string]string{"base": "3"})
@@ -303,13 +306,14 @@ func TestRunObserverStopsThroughRecorder(t *testing.T) {
 	db := filepath.Join(dir, "p.bpmd")
 	rep, err := RunFiles(context.Background(), w, Files{BPMD: db}, Options{Steps: 3})
 	require.ErrorIs(t, err, lcp.ErrStopped)
-	assert.Equal(t, 1, rep.Steps)
+	assert.Equal(t, 2, rep.Steps)
 	frames, err := bpmd.ReadFile(db)
 	require.NoError(t, err)
-	require.Len(t, frames, 1, "the stopped step's frame is written")
-	assert.Equal(t, 2, frames[0].Solution.Iterations)
-	assert.Len(t, frames[0].Solution.Energy, 2)
-	assert.Equal(t, "stopped", frames[0].Solution.Status)
+	require.Len(t, frames, 2, "the stopped step's frame is written")
+	assert.Equal(t, 1, frames[0].Solution.Iterations)
+	assert.Equal(t, 2, frames[1].Solution.Iterations)
+	assert.Len(t, frames[1].Solution.Energy, 2)
+	assert.Equal(t, "stopped", frames[1].Solution.Status)
 }
 
 // The scale judges the energy a step added against the system's energy,
