@@ -12,6 +12,8 @@
 #
 #	testdata/peers/compare.sh              # 5 rounds, every scene
 #	ROUNDS=3 SCENES="wall30 pyr55" testdata/peers/compare.sh
+#	ENGINES=go testdata/peers/compare.sh   # gorigid's column alone
+#	REPORT=1 OUT=/tmp/peers.abc testdata/peers/compare.sh   # the table of an earlier run again
 #
 # Needs Go, a C compiler, Debian's libode-dev (ODE 0.16) and
 # libmujoco-dev (MuJoCo 2.2.2); an engine whose library is missing is
@@ -30,11 +32,13 @@ pyr55|pyramid base=10|120|go ode mj
 pyr210|pyramid base=20|60|go mj
 pyr496|pyramid base=31|40|go mj"
 SCENES=${SCENES:-pile100 wall30 pyr55 pyr210 pyr496}
+ENGINES=${ENGINES:-go ode mj}
 
 mkdir -p "$OUT"
 root=$(pwd)
 [ -f "$root/go.mod" ] && [ -d "$root/testdata/peers" ] || { echo "compare.sh: run from the repository root" >&2; exit 1; }
 
+if [ "${REPORT:-0}" != 1 ]; then
 go build -o "$OUT/gostep" ./testdata/peers/gostep
 go build -o "$OUT/pilegen" ./testdata/peers/pilegen
 have_ode=0 have_mj=0
@@ -47,10 +51,12 @@ if [ -f /usr/include/mujoco/mujoco.h ] &&
 	have_mj=1
 fi
 
+{
 echo "# gorigid $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(go version | cut -d' ' -f3), GOMAXPROCS ${GOMAXPROCS:-default}, $(nproc) cores"
 [ $have_ode = 1 ] && echo "# ODE $(pkg-config --modversion ode)" || echo "# ODE: libode-dev not installed, left out"
 [ $have_mj = 1 ] && echo "# MuJoCo $(dpkg-query -W -f '${Version}' libmujoco-dev 2>/dev/null || echo '?')" || echo "# MuJoCo: libmujoco-dev not installed, left out"
 echo "# load at start: $(cut -d' ' -f1-3 /proc/loadavg); $ROUNDS rounds; results in $OUT"
+} | tee "$OUT/header.txt"
 
 # field prints the value of key=value in the line of $1 that starts with $2.
 field() { awk -v p="$2" -v k="$3" '$1 == p { for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == k) print a[2] } }' "$1"; }
@@ -66,6 +72,7 @@ while IFS='|' read -r key args steps engines; do
 	"$OUT/pilegen" -format scene $args >"$OUT/$key.json"
 	for r in $(seq 1 "$ROUNDS"); do
 		for e in $engines; do
+			case " $ENGINES " in *" $e "*) ;; *) continue ;; esac
 			log="$OUT/$key.$e.$r.log"
 			case $e in
 			go) "$OUT/gostep" "$OUT/$key.json" "$steps" >"$log" 2>&1 || true ;;
@@ -85,9 +92,12 @@ while IFS='|' read -r key args steps engines; do
 	done
 done <<<"$ALL"
 
-echo "# load at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/header.txt"
+else
+	cat "$OUT/header.txt"
+fi
 echo
-echo "Per-step process CPU (ms), collision included; median of $ROUNDS rounds [range]; hold = largest brick displacement after the run (m, the largest of the rounds)."
+echo "Per-step process CPU (ms), collision included; median of the rounds [range]; hold = largest brick displacement after the run (m, the largest of the rounds)."
 echo
 awk -F'\t' -v all="$ALL" '
 function med(s,   a, n, i, j, t) {
@@ -96,12 +106,13 @@ function med(s,   a, n, i, j, t) {
 	lo = a[1]; hi = a[n]
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+function num(x) { return x >= 100 ? sprintf("%.0f", x) : sprintf("%.3g", x) }
 function cell(k, e,   m, l, h, m2, l2, h2) {
 	if (!((k, e) in st)) return ((k, e) in fail) ? "fails: " fail[k, e] : "—"
 	m = med(st[k, e]); l = lo; h = hi
 	m2 = med(mn[k, e]); l2 = lo; h2 = hi
 	M[k, e] = m; MM[k, e] = m2
-	return sprintf("%.3g [%.3g–%.3g] / %.3g [%.3g–%.3g]", m, l, h, m2, l2, h2)
+	return num(m) " [" num(l) "–" num(h) "] / " num(m2) " [" num(l2) "–" num(h2) "]"
 }
 function ratio(k, p) {
 	if (!((k, "go") in M) || !((k, p) in M)) return "—"
@@ -117,7 +128,7 @@ $4 == "ok" {
 	if (!(($1, $2) in hold) || $8 + 0 > hold[$1, $2] + 0) hold[$1, $2] = $8
 	seen[$1] = 1
 }
-$4 == "fail" { fail[$1, $2] = $5; seen[$1] = 1 }
+$4 == "fail" { msg = $5; sub(/^[^ ]+: [^ ]+: /, "", msg); fail[$1, $2] = msg; seen[$1] = 1 }
 END {
 	print "| scene | gorigid steady / mean | hold | ODE steady / mean | hold | MuJoCo steady / mean | hold | gorigid/ODE steady / mean | gorigid/MuJoCo steady / mean |"
 	print "|---|---|---|---|---|---|---|---|---|"
@@ -133,9 +144,9 @@ END {
 		k = order[i]
 		if (!(k in seen)) continue
 		line = "  " k ":"
-		if ((k, "go") in s1) line = line sprintf(" gorigid %.3g", med(s1[k, "go"]))
-		if ((k, "ode") in s1) line = line sprintf(", ODE %.3g", med(s1[k, "ode"]))
-		if ((k, "mj") in s1) line = line sprintf(", MuJoCo %.3g", med(s1[k, "mj"]))
+		if ((k, "go") in s1) line = line " gorigid " num(med(s1[k, "go"]))
+		if ((k, "ode") in s1) line = line ", ODE " num(med(s1[k, "ode"]))
+		if ((k, "mj") in s1) line = line ", MuJoCo " num(med(s1[k, "mj"]))
 		print line
 	}
 }' "$OUT/results.tsv"
