@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "steptime.h"
+
 #define MAXBOX 20000
 #define MAXC 4
 
@@ -50,32 +52,6 @@ static void near(void *data, dGeomID a, dGeomID b) {
 		dJointID j = dJointCreateContact(world, contacts, &c[i]);
 		dJointAttach(j, ba, bb);
 	}
-}
-
-static double clockms(clockid_t c) {
-	struct timespec t;
-	clock_gettime(c, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-
-static int cmp(const void *a, const void *b) {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* median sorts v[0:n] and returns its median. */
-static double median(double *v, int n) {
-	qsort(v, n, sizeof *v, cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* report prints step 1, the median of the second half and the mean of v. */
-static void report(const char *name, double *v, int steps) {
-	double mean = 0;
-	for (int s = 0; s < steps; s++)
-		mean += v[s] / steps;
-	double first = v[0];
-	printf("%s step1=%.4f steady=%.4f mean=%.4f\n", name, first, median(v + steps / 2, steps - steps / 2), mean);
 }
 
 int main(int argc, char **argv) {
