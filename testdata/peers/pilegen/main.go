@@ -126,13 +126,17 @@ func writeBoxes(out io.Writer, w *stepper.World, boxes []stepper.Geom) {
 }
 
 // writeMJCF writes the scene as a MuJoCo model. MuJoCo takes the larger
-// friction of two geoms in contact (gorigid and ODE's programs the
-// smaller); every scene pilegen reads has one μ, so both agree. The
-// contact softness (solref, solimp) is MuJoCo's default; the solver is
-// Newton with its default iterations and tolerance, the friction cone
-// MuJoCo's default pyramid, condim 3 (sliding friction, no torsion or
-// rolling). size reserves room for 8 contacts per box and 4 rows per
-// contact, and a stack to match, so large scenes are not cut short.
+// friction of two geoms in contact, gorigid their geometric mean and the
+// ODE programs the smaller; the scenes of issue 25 have one μ, so all
+// agree. The contact softness (solref, solimp) is MuJoCo's default; the
+// solver is Newton with its default iterations and tolerance, the friction
+// cone MuJoCo's default pyramid, condim 3 (sliding friction, no torsion or
+// rolling). size reserves room for 10 contacts per box and 4 rows per
+// contact (the 210-brick pyramid uses 9), and a stack of 2·njmax·nv
+// numbers (the 210-brick pyramid peaks at 0.84·nefc·nv, the 100-box pile
+// at 1.9·nefc·nv), so the scenes are not cut short. MuJoCo 2.2.2's
+// mjData also holds njmax² entries of efc_AR: the 496-brick pyramid does
+// not fit (mj_makeData returns NULL).
 func writeMJCF(out io.Writer, w *stepper.World, boxes []stepper.Geom, groundMu float64, args []string) error {
 	s := w.Settings
 	if s.H <= 0 || math.IsNaN(s.H) {
