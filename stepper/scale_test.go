@@ -52,6 +52,11 @@ func BenchmarkWallSteady(b *testing.B) {
 	}
 }
 
+// A steady step of a 55-brick pyramid (base 10) after 30 steps of
+// settling: the smallest pyramid of issue 25's table, the size where the
+// per-step overheads, not the factorization, decide.
+func BenchmarkPyramidSteadySmall(b *testing.B) { benchPyramid(b, 10) }
+
 // A steady step of a 210-brick pyramid (base 20, 7 080 rows) after 30
 // steps of settling: a two-dimensional contact graph, where the factor's
 // row modifications and the stale factor's refinement carry the step.
