@@ -186,11 +186,7 @@ func (f *sparseLDL) snodes() {
 // set, otherwise those in the rows marked dirty. It reports false, with
 // f.failed set, on a pivot at rounding level or of the wrong sign.
 func (f *sparseLDL) numericSN(full bool) bool {
-	n := len(f.perm)
-	fr := f.snFree[:n]
-	for k, i := range f.perm {
-		fr[k] = f.loc[i] >= 0
-	}
+	fr := f.snFreeFor(len(f.perm))
 	act := func(r int32) bool { return full || f.dirty[r] }
 	for s := 0; s+1 < len(f.snStart); s++ {
 		s0, s1 := int(f.snStart[s]), int(f.snStart[s+1])-1
