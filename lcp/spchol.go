@@ -1142,13 +1142,21 @@ func (f *sparseLDL) solveDirect(x []float64) {
 	for k, i := range f.free {
 		xp[f.ploc[i]] = x[k]
 	}
+	f.substitute(xp)
+	for k, i := range f.free {
+		x[k] = xp[f.ploc[i]]
+	}
+}
+
+// substitute overwrites xp, a right-hand side by elimination position
+// (zero outside F), with (L D Lᵀ)⁻¹ xp: by supernodes (solveSN) or by
+// columns.
+func (f *sparseLDL) substitute(xp []float64) {
 	if f.sn {
 		f.solveSN(xp)
-		for k, i := range f.free {
-			x[k] = xp[f.ploc[i]]
-		}
 		return
 	}
+	n := len(f.perm)
 	for j := 0; j < n; j++ {
 		xj := xp[j]
 		if xj == 0 {
@@ -1174,9 +1182,6 @@ func (f *sparseLDL) solveDirect(x []float64) {
 			v -= val[t] * xp[r]
 		}
 		xp[j] = v
-	}
-	for k, i := range f.free {
-		x[k] = xp[f.ploc[i]]
 	}
 }
 
