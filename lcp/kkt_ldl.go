@@ -74,7 +74,6 @@ type kktLDL struct {
 
 	cx  []float64 // the rows' exact compliances c_i + shift·a_ii (K's)
 	kst []State   // states of K̃'s rows: the dual's, then Free for the bodies
-	kb  []float64 // a right-hand side / solution in the order of f.free
 	rhs []float64 // [−r_F; 0] by K index (0 outside F)
 	z   []float64 // the solution [y; u] by K index (0 outside F)
 	res []float64 // the residual rhs − K z by K index
@@ -382,17 +381,20 @@ func (g *kktLDL) attempt() bool {
 }
 
 // direct adds K̃⁻¹ res to z (the solve with the current factor), on the
-// free positions of K̃.
+// free positions of K̃: res goes straight to the factor's elimination
+// order and back, the substitutions of solveDirect.
 func (g *kktLDL) direct() {
-	free := g.f.free
-	g.kb = grow(g.kb, len(free))
-	kb := g.kb
-	for k, i := range free {
-		kb[k] = g.res[i]
+	f := &g.f
+	f.xp = grow(f.xp, len(f.perm))
+	xp := f.xp
+	clear(xp)
+	ploc, res, z := f.ploc, g.res, g.z
+	for _, i := range f.free {
+		xp[ploc[i]] = res[i]
 	}
-	g.f.solveDirect(kb)
-	for k, i := range free {
-		g.z[i] += kb[k]
+	f.substitute(xp)
+	for _, i := range f.free {
+		z[i] += xp[ploc[i]]
 	}
 }
 

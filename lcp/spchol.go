@@ -96,6 +96,7 @@ type sparseLDL struct {
 	// pattern of A; cx are this call's values, cxOld the last factored.
 	cp    []int
 	ci    []int32
+	csrc  []int32 // csrc[p]: the index in a.val of C's entry p
 	cx    []float64
 	cxOld []float64
 
@@ -139,6 +140,8 @@ type sparseLDL struct {
 	// entries of the columns on its path to the root (pathLen); the
 	// modifications since the last (re)factorization; dense workspaces.
 	aval      []float64
+	avalA     *Sparse // the matrix and stamp (Sparse.stamp) aval holds the values of
+	avalStamp uint64
 	wasFree   []bool
 	rowFlops  []int
 	fullFlops int   // Σ rowFlops: a full factorization's flops (structural)
@@ -221,27 +224,29 @@ func (f *sparseLDL) refactor(a *Sparse, state []State) bool {
 			f.free = append(f.free, i)
 		}
 	}
-	// This call's values of C, in the fixed pattern.
+	// This call's values of C, in the fixed pattern: entry p of row k
+	// (column ci[p] ≤ k) is A's value at csrc[p] when both positions are
+	// free, the unit pivot on the diagonal of a row outside F, else 0.
 	f.cx = grow(f.cx, f.cp[n])
-	p := 0
+	fr := f.snFreeFor(n)
+	cx, ci, csrc, val := f.cx[:f.cp[n]], f.ci, f.csrc, a.val
 	for k, i := range f.perm {
-		cols, vals := a.row(int(i))
-		in := state[i] == Free
-		for t, j := range cols {
-			if f.ploc[j] > int32(k) {
-				continue
+		lo, hi := f.cp[k], f.cp[k+1]
+		if !fr[k] {
+			for p := lo; p < hi; p++ {
+				cx[p] = 0
+				if ci[p] == int32(k) {
+					cx[p] = f.unit(i)
+				}
 			}
+			continue
+		}
+		for p := lo; p < hi; p++ {
 			v := 0.0
-			switch {
-			case j == i && in:
-				v = vals[t]
-			case j == i:
-				v = f.unit(i)
-			case in && state[j] == Free:
-				v = vals[t]
+			if fr[ci[p]] {
+				v = val[csrc[p]]
 			}
-			f.cx[p] = v
-			p++
+			cx[p] = v
 		}
 	}
 	f.dirty = growBool(f.dirty, n)
@@ -273,7 +278,7 @@ func (f *sparseLDL) refactor(a *Sparse, state []State) bool {
 		// last one as a preconditioner when that is worth it (see
 		// solve): the factor goes stale, and moved indices are modified
 		// into it as below.
-		aSame := f.modifiable() && slices.Equal(a.val[:a.ptr[a.n]], f.aval)
+		aSame := f.modifiable() && f.avalOf(a)
 		keepStale := f.modifiable() && !aSame && !f.refreshNext && f.worthModify(refactor)
 		if aSame || keepStale {
 			f.toggles(state)
@@ -397,11 +402,35 @@ func (f *sparseLDL) keep(a *Sparse, state []State) {
 	if !f.modifiable() {
 		return
 	}
-	f.aval = append(f.aval[:0], a.val[:a.ptr[a.n]]...)
+	if !f.avalOf(a) {
+		f.aval = append(f.aval[:0], a.val[:a.ptr[a.n]]...)
+	}
+	f.avalA, f.avalStamp = a, a.stamp
 	f.wasFree = growBool(f.wasFree, a.n)
 	for k, i := range f.perm {
 		f.wasFree[k] = state[i] == Free
 	}
+}
+
+// avalOf reports whether aval holds a's current values: at once when aval
+// was kept for a at its current stamp (equal stamps mean equal values, see
+// Sparse.stamp), else by comparing them.
+func (f *sparseLDL) avalOf(a *Sparse) bool {
+	if f.avalA == a && f.avalStamp == a.stamp && a.finished {
+		return true
+	}
+	return slices.Equal(a.val[:a.ptr[a.n]], f.aval)
+}
+
+// snFreeFor returns snFree sized for n positions, set to whether each
+// position's row is free (loc ≥ 0).
+func (f *sparseLDL) snFreeFor(n int) []bool {
+	f.snFree = growBool(f.snFree, n)
+	fr := f.snFree[:n]
+	for k, i := range f.perm {
+		fr[k] = f.loc[i] >= 0
+	}
+	return fr
 }
 
 // symbolic computes the pattern of C (the lower triangle of the whole of A
@@ -413,16 +442,18 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	// The lower triangle with the diagonal: at most (nnz + n)/2 entries,
 	// allocated once rather than by append's growth.
 	f.ci = growInt32(f.ci, (a.ptr[n]+n)/2)[:0]
+	f.csrc = growInt32(f.csrc, (a.ptr[n]+n)/2)[:0]
 	f.cp[0] = 0
 	f.cdiag = growInt(f.cdiag, n)
 	for k, i := range f.perm {
-		cols, _ := a.row(int(i))
-		for _, j := range cols {
+		lo, hi := a.ptr[i], a.ptr[i+1]
+		for t, j := range a.col[lo:hi] {
 			if l := f.ploc[j]; l <= int32(k) {
 				if l == int32(k) {
 					f.cdiag[k] = len(f.ci)
 				}
 				f.ci = append(f.ci, l)
+				f.csrc = append(f.csrc, int32(lo+t))
 			}
 		}
 		f.cp[k+1] = len(f.ci)
@@ -1111,13 +1142,21 @@ func (f *sparseLDL) solveDirect(x []float64) {
 	for k, i := range f.free {
 		xp[f.ploc[i]] = x[k]
 	}
+	f.substitute(xp)
+	for k, i := range f.free {
+		x[k] = xp[f.ploc[i]]
+	}
+}
+
+// substitute overwrites xp, a right-hand side by elimination position
+// (zero outside F), with (L D Lᵀ)⁻¹ xp: by supernodes (solveSN) or by
+// columns.
+func (f *sparseLDL) substitute(xp []float64) {
 	if f.sn {
 		f.solveSN(xp)
-		for k, i := range f.free {
-			x[k] = xp[f.ploc[i]]
-		}
 		return
 	}
+	n := len(f.perm)
 	for j := 0; j < n; j++ {
 		xj := xp[j]
 		if xj == 0 {
@@ -1143,9 +1182,6 @@ func (f *sparseLDL) solveDirect(x []float64) {
 			v -= val[t] * xp[r]
 		}
 		xp[j] = v
-	}
-	for k, i := range f.free {
-		x[k] = xp[f.ploc[i]]
 	}
 }
 

@@ -186,11 +186,7 @@ func (f *sparseLDL) snodes() {
 // set, otherwise those in the rows marked dirty. It reports false, with
 // f.failed set, on a pivot at rounding level or of the wrong sign.
 func (f *sparseLDL) numericSN(full bool) bool {
-	n := len(f.perm)
-	fr := f.snFree[:n]
-	for k, i := range f.perm {
-		fr[k] = f.loc[i] >= 0
-	}
+	fr := f.snFreeFor(len(f.perm))
 	act := func(r int32) bool { return full || f.dirty[r] }
 	for s := 0; s+1 < len(f.snStart); s++ {
 		s0, s1 := int(f.snStart[s]), int(f.snStart[s+1])-1
@@ -570,7 +566,7 @@ func (f *sparseLDL) snLocal(s0, s1 int, r int32) int {
 
 // solveSN is solveDirect's substitutions on xp (elimination order) by
 // supernodes: the triangle of each supernode by columns, its rows below
-// (R_S) four at a time, each a sum over the supernode's columns.
+// (R_S) eight and four at a time, each a sum over the supernode's columns.
 func (f *sparseLDL) solveSN(xp []float64) {
 	ns := len(f.snStart) - 1
 	lx := f.lx
@@ -611,6 +607,32 @@ func (f *sparseLDL) solveSN(xp []float64) {
 			xs[jc] = xp[s0+jc]
 		}
 		u := 0
+		for ; u+7 < len(R); u += 8 {
+			// Eight rows: each loaded x_jc serves all, each row's sum
+			// still in column order.
+			var v0, v1, v2, v3, v4, v5, v6, v7 float64
+			for jc, o := range off {
+				l := lx[o+u : o+u+8 : o+u+8]
+				x := xs[jc]
+				v0 += l[0] * x
+				v1 += l[1] * x
+				v2 += l[2] * x
+				v3 += l[3] * x
+				v4 += l[4] * x
+				v5 += l[5] * x
+				v6 += l[6] * x
+				v7 += l[7] * x
+			}
+			r := R[u : u+8 : u+8]
+			xp[r[0]] -= v0
+			xp[r[1]] -= v1
+			xp[r[2]] -= v2
+			xp[r[3]] -= v3
+			xp[r[4]] -= v4
+			xp[r[5]] -= v5
+			xp[r[6]] -= v6
+			xp[r[7]] -= v7
+		}
 		for ; u+3 < len(R); u += 4 {
 			var v0, v1, v2, v3 float64
 			for jc, o := range off {

@@ -314,3 +314,42 @@ func agreesWithScratch(t *testing.T, rng *rand.Rand, inc *sparseLDL, a *Sparse, 
 	}
 	return true
 }
+
+// The factor tells a new A from the one it holds by the values, through
+// Sparse.stamp where that decides: the same values under a new stamp (a
+// matrix refilled with what it held) and under the kept stamp both keep
+// the factor fresh and modify the moved index in; new values under a new
+// stamp make it stale. Each
+// answer solves A_FF x = r as a factorization from scratch, to 1e-9 of
+// max|x| (TestSparseLDLModify's tolerance).
+func TestSparseLDLValuesByStamp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(93, 94))
+	_, a, state := compliantWall(rng, 8, 6, 160, 3)
+	n := a.n
+	toggle := func() {
+		i := rng.IntN(n)
+		state[i] = map[State]State{Free: AtUpper, AtLower: Free, AtUpper: Free}[state[i]]
+	}
+	inc := sparseLDL{minModify: 1}
+	require.True(t, inc.factor(a, state))
+	for _, restamp := range []bool{true, false, true} {
+		if restamp {
+			a.restamp() // the same values, a new stamp
+		}
+		toggle()
+		require.True(t, inc.factor(a, state))
+		assert.False(t, inc.stale, "restamp %v: the same A keeps the factor fresh", restamp)
+		assert.Positive(t, inc.modifyOps, "restamp %v: the moved index is modified in", restamp)
+		require.True(t, agreesWithScratch(t, rng, &inc, a, state, 1e-9, fmt.Sprintf("restamp %v", restamp)))
+	}
+	for i := 0; i < n; i++ {
+		for p := a.ptr[i]; p < a.ptr[i+1]; p++ {
+			a.val[p] *= 1 + 1e-9*float64(1+(i+int(a.col[p]))%3)
+		}
+	}
+	a.restamp() // new values
+	toggle()
+	require.True(t, inc.factor(a, state))
+	assert.True(t, inc.stale, "new values: the last factor is kept as a preconditioner")
+	require.True(t, agreesWithScratch(t, rng, &inc, a, state, 1e-9, "new values"))
+}
