@@ -105,8 +105,7 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 		return false
 	}
 	is := &w.ws.islands
-	is.set.build(w.Bodies, rs.rows)
-	is.setStep = w.steps + 1
+	w.partition(rs.rows)
 	n := 0 // problems: the islands with rows, and the loose rows
 	for k := range is.set.n() {
 		if len(is.set.islandRows(k)) > 0 {
