@@ -214,6 +214,9 @@ type workspace struct {
 	memory     memory          // carried from one step to the next
 	islands    islandStage     // solve by island: per-island solver state, kept across steps
 	pool       workPool        // runs the parallel parts of the stages
+	// bookkeeping is Step's passes outside the stages: energies,
+	// applied work, inverse inertias for the projection.
+	bookkeeping bookkeepingStage
 }
 
 // contactStage is detectContacts' state: the broad phase's boxes and
@@ -404,7 +407,7 @@ func (w *World) Step() (Stats, error) {
 	if err := w.checkFinite("before the step"); err != nil {
 		return Stats{}, err
 	}
-	k0, u0 := w.Energy()
+	k0, u0 := w.stepEnergy()
 	t := time.Now()
 	m := w.freeVelocities()
 	t = lap(&tm.FreeVelocities, t)
@@ -468,7 +471,7 @@ func (w *World) Step() (Stats, error) {
 	st.Step = w.steps
 	st.Time = w.time
 	st.Contacts = len(ws.contacts.points)
-	st.Kinetic, st.Potential = w.Energy()
+	st.Kinetic, st.Potential = w.stepEnergy()
 	st.EnergyAdded = st.Kinetic + st.Potential - k0 - u0 - work
 	st.MaxViolation = ws.projection.maxViol
 	st.Projections, st.ProjectionIterations = ws.projection.projects, ws.projection.projIts
@@ -548,43 +551,6 @@ func (w *World) checkFinite(when string) error {
 		}
 	}
 	return nil
-}
-
-// appliedWork returns the work (J) done in the step by the applied forces
-// and torques on dynamic bodies, h (f·v⁺ + τ·ω⁺) (positions move by h v⁺),
-// by the joint motors, Σ x·J v⁺ over Motor rows, and by kinematic bodies,
-// which drive the rest through their rows: −Σ x·J_k v_k over the blocks of
-// kinematic bodies (an ideal row does no work, J v⁺ = 0, so what the
-// kinematic side takes the dynamic side gets).
-func (w *World) appliedWork() float64 {
-	ws := &w.ws
-	h := w.Settings.H
-	work := 0.0
-	for _, b := range w.Bodies {
-		if !b.Static && !b.Kinematic {
-			work += h * (b.Force.Dot(b.Vel) + b.Torque.Dot(b.AngVel))
-		}
-	}
-	if len(ws.solve.res.X) == len(ws.build.rows) {
-		for i := range ws.build.rows {
-			r := &ws.build.rows[i]
-			x := ws.solve.res.X[i]
-			if x == 0 {
-				continue
-			}
-			if r.Kind == constraint.Motor {
-				work += x * r.Velocity(w.Bodies)
-				continue
-			}
-			for k := 0; k < r.N; k++ {
-				if b := w.Bodies[r.Body[k]]; b.Kinematic {
-					j := &r.J[k]
-					work -= x * (j[0]*b.Vel[0] + j[1]*b.Vel[1] + j[2]*b.Vel[2] + j[3]*b.AngVel[0] + j[4]*b.AngVel[1] + j[5]*b.AngVel[2])
-				}
-			}
-		}
-	}
-	return work
 }
 
 // freeVelocities computes each body's world inverse inertia and its free
@@ -1261,7 +1227,7 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 	if above == 0 {
 		above = DefaultProjectAbove
 	}
-	mass.UpdateInertia()
+	w.updateInertia(mass)
 	for {
 		m, err := w.positionRows()
 		if err != nil {
@@ -1282,7 +1248,7 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 			// step left them and the error is left to the next steps.
 			return nil
 		}
-		mass.UpdateInertia()
+		w.updateInertia(mass)
 	}
 }
 
