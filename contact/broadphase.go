@@ -40,16 +40,33 @@ type sapItem struct {
 // Min > Max on some axis (Bounds of an invalid shape) overlap nothing.
 // Unbounded boxes (planes) are left out of the choice of axis.
 func (s *SweepAndPrune) Pairs(dst [][2]int, boxes []AABB, skip func(i, j int) bool) [][2]int {
-	axis := sweepAxis(boxes)
-	s.sortItems(boxes, axis)
-	u, v := (axis+1)%3, (axis+2)%3
 	n0 := len(dst)
+	dst = s.PairsIn(dst, boxes, 0, s.Sweep(boxes), skip)
+	s.SortPairs(dst[n0:], len(boxes))
+	return dst
+}
+
+// Sweep sorts the valid boxes along the sweep axis (the first part of
+// Pairs) and returns their number m, for PairsIn over 0…m−1 in parts and
+// SortPairs: the parts' pairs together, sorted, are what Pairs returns.
+func (s *SweepAndPrune) Sweep(boxes []AABB) int {
+	s.sortItems(boxes, sweepAxis(boxes))
+	return len(s.items)
+}
+
+// PairsIn appends to dst, in sweep order and unsorted, the pairs of Pairs
+// whose first box in sweep order is among the sorted boxes lo:hi of the
+// last Sweep of boxes. It reads s and boxes and writes only dst, so calls
+// on disjoint ranges may run concurrently (skip must allow that too).
+func (s *SweepAndPrune) PairsIn(dst [][2]int, boxes []AABB, lo, hi int, skip func(i, j int) bool) [][2]int {
+	axis := s.axis
+	u, v := (axis+1)%3, (axis+2)%3
 	items := s.items
-	for ii := range items {
+	for ii := lo; ii < hi; ii++ {
 		i := items[ii].idx
 		bi := &boxes[i]
-		hi := bi.Max[axis]
-		for jj := ii + 1; jj < len(items) && items[jj].lo <= hi; jj++ {
+		top := bi.Max[axis]
+		for jj := ii + 1; jj < len(items) && items[jj].lo <= top; jj++ {
 			j := items[jj].idx
 			bj := &boxes[j]
 			if bi.Min[u] > bj.Max[u] || bj.Min[u] > bi.Max[u] || bi.Min[v] > bj.Max[v] || bj.Min[v] > bi.Max[v] {
@@ -62,7 +79,6 @@ func (s *SweepAndPrune) Pairs(dst [][2]int, boxes []AABB, skip func(i, j int) bo
 			dst = append(dst, [2]int{a, b})
 		}
 	}
-	s.sortPairs(dst[n0:], len(boxes))
 	return dst
 }
 
@@ -153,9 +169,9 @@ func insertionSort(items []sapItem, budget int) bool {
 	return true
 }
 
-// sortPairs sorts pairs (i < j < n, no pair twice) lexicographically by two
+// SortPairs sorts pairs (i < j < n, no pair twice: PairsIn's) lexicographically by two
 // stable counting passes, by j and then by i: O(len(pairs) + n).
-func (s *SweepAndPrune) sortPairs(pairs [][2]int, n int) {
+func (s *SweepAndPrune) SortPairs(pairs [][2]int, n int) {
 	if len(pairs) < 2 {
 		return
 	}

@@ -114,7 +114,8 @@ func BenchmarkCollideBoxBox(b *testing.B) {
 // pile settling, and every 25th frame scatters a tenth of them across
 // the world, a sweep that insertion cannot afford; every 40th makes a box
 // invalid) gives the brute force's pairs in every frame, the same slice
-// whether the sweep started from the last frame's order or from scratch.
+// whether the sweep started from the last frame's order or from scratch,
+// or ran in three parts (Sweep, PairsIn, SortPairs).
 func TestSweepAndPruneMovingBoxes(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 3))
 	boxes := randomBoxes(r, 300, 6, 0.4)
@@ -139,6 +140,15 @@ func TestSweepAndPruneMovingBoxes(t *testing.T) {
 		var fresh SweepAndPrune
 		if want := fresh.Pairs(nil, boxes, nil); !slices.Equal(got, want) {
 			t.Fatalf("frame %d: %d pairs from the last frame's order, %d from scratch", frame, len(got), len(want))
+		}
+		// In three parts, gathered last part first.
+		m := fresh.Sweep(boxes)
+		parts := fresh.PairsIn(nil, boxes, 2*m/3, m, nil)
+		parts = fresh.PairsIn(parts, boxes, m/3, 2*m/3, nil)
+		parts = fresh.PairsIn(parts, boxes, 0, m/3, nil)
+		fresh.SortPairs(parts, len(boxes))
+		if !slices.Equal(got, parts) {
+			t.Fatalf("frame %d: %d pairs, %d from three parts", frame, len(got), len(parts))
 		}
 	}
 }

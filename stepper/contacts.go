@@ -310,7 +310,7 @@ func (w *World) collect(dst []point, free *Mass) []point {
 		}
 	}
 	w.updateJoined()
-	cs.pairs = cs.sap.Pairs(cs.pairs[:0], cs.boxes, cs.skip)
+	w.broadPhase(cs)
 	w.wakePairs(cs, free, margin) // sleeping islands touched wake, or their pairs go
 	return w.narrowPhase(dst, cs.pairs, margin, free)
 }

@@ -232,6 +232,7 @@ type contactStage struct {
 	sap    contact.SweepAndPrune
 	skip   func(i, j int) bool
 	joined []uint64    // body pairs joined with collision off (updateJoined), sorted
+	broad  broadStage  // the broad phase's chunks on the workPool
 	narrow narrowStage // the narrow phase's chunks on the workPool
 	// bounds runs geomBounds on the workPool (forRange), free being
 	// collect's argument while it runs.
