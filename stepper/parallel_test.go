@@ -12,11 +12,13 @@ import (
 )
 
 // The piles scene's default (four random piles of 100 boxes) through its
-// landings: 150 steps in which the geoms' boxes, Mass.Update and
-// integrate's passes (above 256 bodies or geoms), the narrow phase (above
-// 128 candidate pairs), the contact rows (above 256 points), Assemble's and
-// the energy model's row passes (above 2 048 rows) and the islands' solves
-// all run on the worker pool once more than one worker is allowed. Every
+// landings: 150 steps in which the geoms' boxes, the broad phase's sweep,
+// Mass.Update, integrate's pass, the energies and the projection's inverse
+// inertias (above 256 bodies or geoms), the narrow phase (above 128
+// candidate pairs), the contact rows (above 256 points), Assemble's and the
+// energy model's row passes, the applied work's and A's pairs island by
+// island (above 2 048 rows) and the islands' solves all run on the worker
+// pool once more than one worker is allowed. Every
 // step's contact count and the final poses and velocities are the same
 // bits under GOMAXPROCS 1, 2 and 4. The piles land with over 1 000 contact
 // points and 3 000 rows (asserted; the boxes then fall asleep), so every
