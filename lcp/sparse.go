@@ -265,6 +265,22 @@ func (s *Sparse) SetRecord(t int, v float64) {
 	s.rz += s.sumRecord(t, v)
 }
 
+// SetRecordPart is SetRecord for a refill split among goroutines, each
+// giving the records of entries that no other one writes (an entry's
+// records still in their order t): it sets the record as SetRecord does
+// and returns its finiteness term instead of keeping it. Each goroutine
+// sums the terms of its records and the caller hands the sums to
+// AddRecordTerms before Refilled; a term is 0 for a finite sum and NaN
+// otherwise, so the order of the sums changes nothing.
+func (s *Sparse) SetRecordPart(t int, v float64) float64 {
+	s.tv[t] = v
+	return s.sumRecord(t, v)
+}
+
+// AddRecordTerms adds z, a sum of SetRecordPart's terms, to the refill's
+// finiteness check.
+func (s *Sparse) AddRecordTerms(z float64) { s.rz += z }
+
 // Refilled finishes a refilled matrix (see Refill): it may be read again,
 // and, as after Finish, it is known finite when every value is.
 func (s *Sparse) Refilled() {

@@ -334,6 +334,11 @@ type Assembly struct {
 	// stop, when set (World.StepContext), is asked before each chunk of
 	// Assemble: true stops it (errAssemblyStopped, see halt).
 	stop func() bool
+	// groups, when set with par (World.assemble), partitions the rows'
+	// bodies into islands, and a refill puts A's pairs island by island
+	// on par (pairsByIsland).
+	groups *islandSet
+	islandPairs
 }
 
 // forRows runs j over the rows 0…n−1 (par, or one call).
@@ -734,30 +739,54 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	a.m, a.rows = m, rows
 	a.forRows(&a.jminvJob, n)
 	a.m, a.rows = nil, nil
-	for bi, list := range a.byBody {
+	if a.refilling && a.groups != nil && a.par != nil {
+		return a.pairsByIsland(m, rows) // islands.go
+	}
+	for bi := range a.byBody {
 		if bi%cancelCheckBodies == 0 && a.stopped() {
 			return false
 		}
 		if b := m.Bodies[bi]; b.Static || b.Kinematic { // M⁻¹ = 0: nothing in A
 			continue
 		}
-		// list ascends by row: the pairs with q.row ≥ p.row are
-		// list[from:], from the first incidence of p's row (a row naming
-		// the body twice pairs its slots both ways). Sparse.Add fills both
-		// triangles: A is exactly symmetric.
-		from := 0
-		for pi, p := range list {
-			if pi > 0 && list[pi-1].row != p.row {
-				from = pi
-			}
-			jm := &a.JMinv[p.row][p.slot]
-			for _, q := range list[from:] {
-				jq := &rows[q.row].J[q.slot]
-				a.putA(p.row, q.row, jm[0]*jq[0]+jm[1]*jq[1]+jm[2]*jq[2]+jm[3]*jq[3]+jm[4]*jq[4]+jm[5]*jq[5])
-			}
-		}
+		var z float64
+		a.rec, z = a.bodyPairs(bi, rows, a.rec)
+		a.A.AddRecordTerms(z)
 	}
 	return true
+}
+
+// bodyPairs puts the entries of dynamic body bi's row pairs into A,
+// J_p M⁻¹ J_qᵀ for its rows p ≤ q, as the records rec, rec+1, … of the
+// assembly, and returns the next record and, when refilling, the sum of
+// the records' finiteness terms (lcp.Sparse.SetRecordPart). It writes
+// only the entries of rows on bi, so bodies of different islands
+// (islandSet) run in parallel on a refill.
+func (a *Assembly) bodyPairs(bi int, rows []constraint.Row, rec int) (int, float64) {
+	list := a.byBody[bi]
+	z := 0.0
+	// list ascends by row: the pairs with q.row ≥ p.row are list[from:],
+	// from the first incidence of p's row (a row naming the body twice
+	// pairs its slots both ways). Sparse.Add fills both triangles: A is
+	// exactly symmetric.
+	from := 0
+	for pi, p := range list {
+		if pi > 0 && list[pi-1].row != p.row {
+			from = pi
+		}
+		jm := &a.JMinv[p.row][p.slot]
+		for _, q := range list[from:] {
+			jq := &rows[q.row].J[q.slot]
+			v := jm[0]*jq[0] + jm[1]*jq[1] + jm[2]*jq[2] + jm[3]*jq[3] + jm[4]*jq[4] + jm[5]*jq[5]
+			if a.refilling {
+				z += a.A.SetRecordPart(rec, v)
+			} else {
+				a.A.Add(p.row, q.row, v)
+			}
+			rec++
+		}
+	}
+	return rec, z
 }
 
 // records returns the number of A's records Assemble makes (the calls of

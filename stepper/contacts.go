@@ -3,6 +3,7 @@ package stepper
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/constraint"
@@ -310,7 +311,7 @@ func (w *World) collect(dst []point, free *Mass) []point {
 		}
 	}
 	w.updateJoined()
-	cs.pairs = cs.sap.Pairs(cs.pairs[:0], cs.boxes, cs.skip)
+	w.broadPhase(cs)
 	w.wakePairs(cs, free, margin) // sleeping islands touched wake, or their pairs go
 	return w.narrowPhase(dst, cs.pairs, margin, free)
 }
@@ -324,6 +325,8 @@ type narrowStage struct {
 	margin float64
 	free   *Mass
 	task   func(k int) // runs chunk k; made once
+	copy   func(k int) // copies chunk k's points into dst; made once
+	dst    []point
 }
 
 // narrowChunk is one task's output: the points of its pairs, in pair
@@ -331,6 +334,7 @@ type narrowStage struct {
 type narrowChunk struct {
 	out []point
 	pts []contact.Point
+	at  int // the place of out's first point in the step's points
 }
 
 // narrowChunkPairs is the candidate pairs of one narrow-phase task, and
@@ -382,9 +386,23 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 	ns.pairs, ns.margin, ns.free = pairs, margin, free
 	w.ws.pool.do(nc, ns.task)
 	ns.pairs, ns.free = nil, nil
+	// The chunks' points into dst in chunk order, each chunk's copy a
+	// task of its own at its running offset.
+	n := len(dst)
 	for k := range nc {
-		dst = append(dst, ns.chunks[k].out...)
+		ns.chunks[k].at = n
+		n += len(ns.chunks[k].out)
 	}
+	dst = slices.Grow(dst, n-len(dst))[:n]
+	if ns.copy == nil {
+		ns.copy = func(k int) {
+			c := &ns.chunks[k]
+			copy(ns.dst[c.at:], c.out)
+		}
+	}
+	ns.dst = dst
+	w.ws.pool.do(nc, ns.copy)
+	ns.dst = nil
 	return dst
 }
 

@@ -92,7 +92,7 @@ func heldGyroscopic(h float64, iw mgl64.Mat3, w0, wf, wp mgl64.Vec3, e *[3]mgl64
 type turnStage struct {
 	turn    []mgl64.Vec3 // per body, the alignment's rotation vector (rad)
 	aligned []bool       // per body, whether turn applies
-	winv    []mgl64.Mat3 // per aligned body, I_w⁻¹ at the moved pose
+	winv    []mgl64.Mat3 // per aligned body, I_w⁻¹ at the moved pose (set with turn)
 }
 
 func (ts *turnStage) resetTurns(nb int) {
@@ -123,7 +123,6 @@ func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row) {
 	big := 0.0
 	for i, ok := range ts.aligned {
 		if ok {
-			ts.winv[i] = bodies[i].InvInertiaWorld()
 			big = math.Max(big, ts.turn[i].Len())
 		}
 	}
@@ -176,9 +175,13 @@ type rangeJob struct {
 	run  func(lo, hi int) // made once
 	task func(k int)      // runs chunk k; made once
 	n    int
+	size int // items per chunk of the running job
 	// rows marks a pass over rows, whose items cost about a tenth of a
 	// body's or a geom's: it takes rowChunk and rowParallel.
 	rows bool
+	// chunk and least, when set, are the job's items per task and the
+	// fewest items it runs on the workPool for, in place of those.
+	chunk, least int
 }
 
 // bodyChunk is the bodies or geoms of one forRange task and bodyParallel
@@ -206,16 +209,19 @@ func (w *World) forRange(j *rangeJob, n int) {
 	if j.rows {
 		chunk, least = rowChunk, rowParallel
 	}
+	if j.chunk > 0 {
+		chunk, least = j.chunk, j.least
+	}
 	if n < least || w.ws.pool.workers(2) < 2 {
 		j.run(0, n)
 		return
 	}
 	if j.task == nil {
 		j.task = func(k int) {
-			lo := k * chunk
-			j.run(lo, min(lo+chunk, j.n))
+			lo := k * j.size
+			j.run(lo, min(lo+j.size, j.n))
 		}
 	}
-	j.n = n
+	j.n, j.size = n, chunk
 	w.ws.pool.do((n+chunk-1)/chunk, j.task)
 }

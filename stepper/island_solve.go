@@ -2,10 +2,7 @@ package stepper
 
 import (
 	"math"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
@@ -87,77 +84,6 @@ type islandSlot struct {
 	err     error
 }
 
-// workPool runs a step's parallel passes on up to GOMAXPROCS goroutines: the
-// islands' solves (solveIslands), the narrow phase (narrowPhase), the
-// contact rows (fillContactRows), and the passes over bodies, geoms or rows
-// that World.forRange runs in chunks (Mass.Update, the geoms' boxes,
-// Assemble's per-row terms, the energy model, integrate's per-body passes),
-// each only above a measured size. A job is n tasks numbered 0…n−1, handed
-// out one at a time, each to whichever worker is free next (an atomic
-// counter): a worker that the operating system deschedules holds up no
-// other. A task writes only into its own part of the stage's state (an
-// island's slot, a chunk's buffer, its own rows), and the stage merges the
-// tasks' results in task order, so which worker runs a task, and when,
-// changes no bit of any result: a step gives the same bits for any
-// GOMAXPROCS. The workers are closures made once per worker count and
-// started with go for each job (the runtime reuses exited goroutines), and a
-// stage's task function is made once and kept, so a steady step allocates
-// nothing; worker 0 runs on Step's goroutine. Jobs do not nest.
-type workPool struct {
-	run  []func() // run[i] is worker i's loop; made once per worker
-	task func(k int)
-	n    int
-	wg   sync.WaitGroup
-	_    [64]byte // next on a cache line of its own
-	next atomic.Int32
-	_    [60]byte
-}
-
-// workers returns the workers a job of n tasks gets: GOMAXPROCS, at most
-// one per task.
-func (p *workPool) workers(n int) int {
-	return max(min(runtime.GOMAXPROCS(0), n), 1)
-}
-
-// do runs task(0), …, task(n−1) on p.workers(n) goroutines and returns
-// when all are done; with one worker it runs them in order on the
-// caller's goroutine.
-func (p *workPool) do(n int, task func(k int)) {
-	nw := p.workers(n)
-	if nw <= 1 {
-		for k := range n {
-			task(k)
-		}
-		return
-	}
-	for len(p.run) < nw {
-		p.run = append(p.run, func() {
-			p.work()
-			p.wg.Done()
-		})
-	}
-	p.task, p.n = task, n
-	p.next.Store(0)
-	p.wg.Add(nw - 1)
-	for i := 1; i < nw; i++ {
-		go p.run[i]()
-	}
-	p.work()
-	p.wg.Wait()
-	p.task = nil
-}
-
-// work runs tasks, each the next one not yet taken, until none is left.
-func (p *workPool) work() {
-	for {
-		k := int(p.next.Add(1)) - 1
-		if k >= p.n {
-			return
-		}
-		p.task(k)
-	}
-}
-
 // islandPool runs the islands of a step on the world's workPool. The
 // islands are taken in a fixed order, the most rows first, ties in island
 // order, so that a large island starts first and does not finish last.
@@ -180,8 +106,7 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 		return false
 	}
 	is := &w.ws.islands
-	is.set.build(w.Bodies, rs.rows)
-	is.setStep = w.steps + 1
+	w.partition(rs.rows)
 	n := 0 // problems: the islands with rows, and the loose rows
 	for k := range is.set.n() {
 		if len(is.set.islandRows(k)) > 0 {

@@ -2,6 +2,7 @@ package stepper
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
@@ -82,6 +83,9 @@ func (is *islandSet) build(bodies []*body.Body, rows []constraint.Row) {
 	}
 	for i := range rows {
 		r := &rows[i]
+		if i > 0 && sameBodies(r, &rows[i-1]) {
+			continue // a contact point's friction rows: joined by its normal row
+		}
 		first := int32(-1)
 		for k := 0; k < r.N; k++ {
 			b := int32(r.Body[k])
@@ -140,8 +144,12 @@ func (is *islandSet) build(bodies []*body.Body, rows []constraint.Row) {
 	for i := range rows {
 		r := &rows[i]
 		k := int32(-1)
-		for j := 0; j < r.N && k < 0; j++ {
-			k = is.of[r.Body[j]]
+		if i > 0 && sameBodies(r, &rows[i-1]) {
+			k = is.rowIsland[i-1]
+		} else {
+			for j := 0; j < r.N && k < 0; j++ {
+				k = is.of[r.Body[j]]
+			}
 		}
 		is.rowIsland[i] = k
 		if k < 0 {
@@ -161,6 +169,33 @@ func (is *islandSet) build(bodies []*body.Body, rows []constraint.Row) {
 	}
 }
 
+// sameBodies reports whether rows a and b name the same bodies in the
+// same slots (the rows of one contact point, of one joint).
+func sameBodies(a, b *constraint.Row) bool {
+	if a.N != b.N {
+		return false
+	}
+	for k := 0; k < a.N; k++ {
+		if a.Body[k] != b.Body[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// partition builds ws.islands.set from the step's rows, once a step: the
+// stages that split their work by island (the assembly's pairs, the
+// solve, the sleep checks) share it. Step clears setStep first, so a set
+// left by a step that failed or was cancelled is not reused.
+func (w *World) partition(rows []constraint.Row) *islandSet {
+	is := &w.ws.islands
+	if is.setStep != w.steps+1 {
+		is.set.build(w.Bodies, rows)
+		is.setStep = w.steps + 1
+	}
+	return &is.set
+}
+
 // prefix sets dst to the running sums of count (count[0] must be 0):
 // dst[k] = Σ_{j ≤ k} count[j].
 func prefix(dst, count []int32) []int32 {
@@ -171,4 +206,122 @@ func prefix(dst, count []int32) []int32 {
 		dst[k] = s
 	}
 	return dst
+}
+
+// islandPairs is Assembly's state for a refill of A's pairs island by
+// island on the workPool (pairsByIsland).
+type islandPairs struct {
+	bodyRec []int // each body's first record (its pairs' count before the prefix sum)
+	// chunkEnd[c] is the island after chunk c's last: the islands in
+	// order, cut where a chunk reaches pairChunkRows rows.
+	chunkEnd []int32
+	zs       []float64 // each chunk's sum of finiteness terms
+	halted   atomic.Bool
+	countJob rangeJob
+	pairJob  rangeJob
+	mass     *Mass
+	prows    []constraint.Row
+}
+
+// pairChunkRows is about the rows of the islands of one pairsByIsland
+// task: a row's pairs take about as long as its terms in rowTerms, so the
+// tasks are about as long as a forRange task over rows.
+const pairChunkRows = rowChunk
+
+// pairsByIsland is massMatrix's loop over the bodies' row pairs on a refill
+// of A, split by island (groups): the islands in chunks of about
+// pairChunkRows rows on the workPool (par), each island's bodies in body
+// order, every body's records from its place in the body-order sequence
+// (bodyRec, the running count of the records of the bodies before it). A
+// entry's records all come from bodies of its rows' island, which write
+// nothing else, and in body order as in the serial loop: the same slots
+// get the same sums in the same order, the bits of the serial loop. It
+// reports false when stop stopped it, which each task asks before its
+// first body and every cancelCheckBodies bodies after.
+func (a *Assembly) pairsByIsland(m *Mass, rows []constraint.Row) bool {
+	ip := &a.islandPairs
+	g := a.groups
+	nb := len(a.byBody)
+	if cap(ip.bodyRec) < nb+1 {
+		ip.bodyRec = make([]int, nb+1)
+	}
+	ip.bodyRec = ip.bodyRec[:nb+1]
+	if ip.countJob.run == nil {
+		ip.countJob.run = a.countPairs
+		ip.pairJob.run, ip.pairJob.chunk, ip.pairJob.least = a.islandChunkPairs, 1, 2
+	}
+	ip.mass, ip.prows = m, rows
+	a.par(&ip.countJob, nb)
+	rec := a.rec
+	for bi, c := range ip.bodyRec[:nb] {
+		ip.bodyRec[bi] = rec
+		rec += c
+	}
+	ip.chunkEnd = ip.chunkEnd[:0]
+	size := 0
+	for k := range g.n() {
+		if size += len(g.islandRows(k)); size >= pairChunkRows {
+			ip.chunkEnd = append(ip.chunkEnd, int32(k+1))
+			size = 0
+		}
+	}
+	if n := int32(g.n()); len(ip.chunkEnd) == 0 || ip.chunkEnd[len(ip.chunkEnd)-1] != n {
+		ip.chunkEnd = append(ip.chunkEnd, n)
+	}
+	ip.zs = grow(ip.zs, len(ip.chunkEnd))
+	ip.halted.Store(false)
+	a.par(&ip.pairJob, len(ip.chunkEnd))
+	ip.mass, ip.prows = nil, nil
+	for _, z := range ip.zs {
+		a.A.AddRecordTerms(z)
+	}
+	a.rec = rec
+	return !ip.halted.Load()
+}
+
+// countPairs sets bodyRec[bi] to the number of row pairs of each body
+// bi in lo:hi (bodyPairs' records; none for a static or kinematic body).
+func (a *Assembly) countPairs(lo, hi int) {
+	ip := &a.islandPairs
+	for bi := lo; bi < hi; bi++ {
+		ip.bodyRec[bi] = 0
+		if b := ip.mass.Bodies[bi]; b.Static || b.Kinematic {
+			continue
+		}
+		list := a.byBody[bi]
+		from, c := 0, 0
+		for pi, p := range list {
+			if pi > 0 && list[pi-1].row != p.row {
+				from = pi
+			}
+			c += len(list) - from
+		}
+		ip.bodyRec[bi] = c
+	}
+}
+
+// islandChunkPairs puts the pairs of the bodies of the islands of chunks
+// lo:hi (pairsByIsland).
+func (a *Assembly) islandChunkPairs(lo, hi int) {
+	ip := &a.islandPairs
+	done := 0 // bodies of this call: stop is asked before each cancelCheckBodies
+	for c := lo; c < hi; c++ {
+		first := int32(0)
+		if c > 0 {
+			first = ip.chunkEnd[c-1]
+		}
+		z := 0.0
+		for k := first; k < ip.chunkEnd[c]; k++ {
+			for _, bi := range a.groups.islandBodies(int(k)) {
+				if done%cancelCheckBodies == 0 && a.stopped() {
+					ip.halted.Store(true)
+					return
+				}
+				done++
+				_, zb := a.bodyPairs(int(bi), ip.prows, ip.bodyRec[bi])
+				z += zb
+			}
+		}
+		ip.zs[c] = z
+	}
 }

@@ -2,7 +2,10 @@ package stepper
 
 import (
 	"fmt"
+	"runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // BenchmarkWorkPoolJob times an empty job of two tasks on the workPool:
@@ -78,5 +81,42 @@ func BenchmarkContactRows(b *testing.B) {
 				w.fillContactChunks(m, cs, nj, rows, start)
 			}
 		})
+	}
+}
+
+// TestWorkPoolRunsEachTaskOnce: 3 000 jobs of 1 to 64 tasks on one pool,
+// GOMAXPROCS moving among 1, 2 and 4 every 100 jobs and a pause of
+// 0.1 ms (beyond poolLinger: the helpers exit and are started again)
+// every 7 jobs: when do returns, every task of its job has run exactly
+// once, its write visible, and no task of another job ran meanwhile.
+func TestWorkPoolRunsEachTaskOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var p workPool
+	runs := make([]atomic.Int32, 64)
+	var job atomic.Int32
+	seen := make([]int32, 64)
+	for j := range 3000 {
+		if j%100 == 0 {
+			runtime.GOMAXPROCS([]int{1, 2, 4}[j/100%3])
+		}
+		if j%7 == 0 {
+			time.Sleep(100 * time.Microsecond)
+		}
+		n := 1 + j*37%64
+		job.Store(int32(j))
+		p.do(n, func(k int) {
+			seen[k] = job.Load()
+			runs[k].Add(1)
+		})
+		for k := range n {
+			if r := runs[k].Swap(0); r != 1 || seen[k] != int32(j) {
+				t.Fatalf("job %d (%d tasks, GOMAXPROCS %d): task %d ran %d times, last in job %d", j, n, runtime.GOMAXPROCS(0), k, r, seen[k])
+			}
+		}
+		for k := n; k < len(runs); k++ {
+			if r := runs[k].Load(); r != 0 {
+				t.Fatalf("job %d (%d tasks): task %d outside the job ran %d times", j, n, k, r)
+			}
+		}
 	}
 }

@@ -470,11 +470,7 @@ func (w *World) updateSleep() int {
 	rows := w.ws.build.rows
 	// The solve's partition of these rows when it split the step by
 	// island (splitIslands), else built here into the same set.
-	is := &w.ws.islands.set
-	if w.ws.islands.setStep != w.steps+1 {
-		is.build(w.Bodies, rows)
-		w.ws.islands.setStep = w.steps + 1
-	}
+	is := w.partition(rows)
 	sl.driven = resize(sl.driven[:0], is.n())
 	for i := range rows {
 		k := is.rowIsland[i]

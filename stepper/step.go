@@ -214,6 +214,9 @@ type workspace struct {
 	memory     memory          // carried from one step to the next
 	islands    islandStage     // solve by island: per-island solver state, kept across steps
 	pool       workPool        // runs the parallel parts of the stages
+	// bookkeeping is Step's passes outside the stages: energies,
+	// applied work, inverse inertias for the projection.
+	bookkeeping bookkeepingStage
 }
 
 // contactStage is detectContacts' state: the broad phase's boxes and
@@ -229,6 +232,7 @@ type contactStage struct {
 	sap    contact.SweepAndPrune
 	skip   func(i, j int) bool
 	joined []uint64    // body pairs joined with collision off (updateJoined), sorted
+	broad  broadStage  // the broad phase's chunks on the workPool
 	narrow narrowStage // the narrow phase's chunks on the workPool
 	// bounds runs geomBounds on the workPool (forRange), free being
 	// collect's argument while it runs.
@@ -316,13 +320,14 @@ type solveStage struct {
 type integrateStage struct {
 	lplus []mgl64.Vec3 // per body, L₀ + h τ − I_w ω_free
 	w0    []mgl64.Vec3 // per body, ω at the step's start
-	// start and move run startVelocities and moveBodies on the
-	// workPool (forRange); m, as and rs are integrate's arguments
-	// while they run.
-	start, move rangeJob
-	m           *Mass
-	as          *assemblyStage
-	rs          *rowStage
+	// move runs moveBodies on the workPool (forRange); m, as and rs
+	// are integrate's arguments while it runs, x the solve's impulses
+	// (nil when the solve left none).
+	move rangeJob
+	m    *Mass
+	as   *assemblyStage
+	rs   *rowStage
+	x    []float64
 	turnStage
 }
 
@@ -395,6 +400,7 @@ func (w *World) Step() (Stats, error) {
 		return Stats{}, err
 	}
 	ws := &w.ws
+	ws.islands.setStep = 0 // this step's rows are not partitioned yet (partition)
 	for i, c := range w.Controllers {
 		if err := c.Control(w); err != nil {
 			return Stats{}, fmt.Errorf("controller %d: %w", i, err)
@@ -405,7 +411,7 @@ func (w *World) Step() (Stats, error) {
 	if err := w.checkFinite("before the step"); err != nil {
 		return Stats{}, err
 	}
-	k0, u0 := w.Energy()
+	k0, u0 := w.stepEnergy()
 	t := time.Now()
 	m := w.freeVelocities()
 	t = lap(&tm.FreeVelocities, t)
@@ -469,7 +475,7 @@ func (w *World) Step() (Stats, error) {
 	st.Step = w.steps
 	st.Time = w.time
 	st.Contacts = len(ws.contacts.points)
-	st.Kinetic, st.Potential = w.Energy()
+	st.Kinetic, st.Potential = w.stepEnergy()
 	st.EnergyAdded = st.Kinetic + st.Potential - k0 - u0 - work
 	st.MaxViolation = ws.projection.maxViol
 	st.Projections, st.ProjectionIterations = ws.projection.projects, ws.projection.projIts
@@ -549,43 +555,6 @@ func (w *World) checkFinite(when string) error {
 		}
 	}
 	return nil
-}
-
-// appliedWork returns the work (J) done in the step by the applied forces
-// and torques on dynamic bodies, h (f·v⁺ + τ·ω⁺) (positions move by h v⁺),
-// by the joint motors, Σ x·J v⁺ over Motor rows, and by kinematic bodies,
-// which drive the rest through their rows: −Σ x·J_k v_k over the blocks of
-// kinematic bodies (an ideal row does no work, J v⁺ = 0, so what the
-// kinematic side takes the dynamic side gets).
-func (w *World) appliedWork() float64 {
-	ws := &w.ws
-	h := w.Settings.H
-	work := 0.0
-	for _, b := range w.Bodies {
-		if !b.Static && !b.Kinematic {
-			work += h * (b.Force.Dot(b.Vel) + b.Torque.Dot(b.AngVel))
-		}
-	}
-	if len(ws.solve.res.X) == len(ws.build.rows) {
-		for i := range ws.build.rows {
-			r := &ws.build.rows[i]
-			x := ws.solve.res.X[i]
-			if x == 0 {
-				continue
-			}
-			if r.Kind == constraint.Motor {
-				work += x * r.Velocity(w.Bodies)
-				continue
-			}
-			for k := 0; k < r.N; k++ {
-				if b := w.Bodies[r.Body[k]]; b.Kinematic {
-					j := &r.J[k]
-					work -= x * (j[0]*b.Vel[0] + j[1]*b.Vel[1] + j[2]*b.Vel[2] + j[3]*b.AngVel[0] + j[4]*b.AngVel[1] + j[5]*b.AngVel[2])
-				}
-			}
-		}
-	}
-	return work
 }
 
 // freeVelocities computes each body's world inverse inertia and its free
@@ -693,7 +662,13 @@ func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
 	if as.eq.par == nil {
 		as.eq.par = w.forRange
 	}
-	return as, as.eq.Assemble(&w.Settings, m, rs.rows)
+	as.eq.groups = nil
+	if len(rs.rows) >= rowParallel && w.ws.pool.workers(2) >= 2 {
+		as.eq.groups = w.partition(rs.rows) // A's pairs by island on the pool
+	}
+	err := as.eq.Assemble(&w.Settings, m, rs.rows)
+	as.eq.groups = nil
+	return as, err
 }
 
 // assembleCancellable is assemble inside the step's StepContext: Assemble
@@ -1102,31 +1077,16 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 	}
 	it.w0 = it.w0[:len(w.Bodies)]
 	it.resetTurns(len(w.Bodies))
-	if it.start.run == nil {
-		it.start.run, it.move.run = w.startVelocities, w.moveBodies
+	if it.move.run == nil {
+		it.move.run = w.moveBodies
 	}
 	it.m, it.as, it.rs = m, as, rs
-	w.forRange(&it.start, len(w.Bodies))
+	it.x = nil
 	if len(sol.res.X) == len(rs.rows) {
-		for i := range rs.rows {
-			r := &rs.rows[i]
-			x := sol.res.X[i]
-			if x == 0 {
-				continue
-			}
-			for k := 0; k < r.N; k++ {
-				b := w.Bodies[r.Body[k]]
-				if b.Static || b.Kinematic {
-					continue
-				}
-				jm := &as.eq.JMinv[i][k]
-				b.Vel = b.Vel.Add(mgl64.Vec3{jm[0], jm[1], jm[2]}.Mul(x))
-				b.AngVel = b.AngVel.Add(mgl64.Vec3{jm[3], jm[4], jm[5]}.Mul(x))
-			}
-		}
+		it.x = sol.res.X
 	}
 	w.forRange(&it.move, len(w.Bodies))
-	it.m, it.as, it.rs = nil, nil, nil
+	it.m, it.as, it.rs, it.x = nil, nil, nil, nil
 	it.projectTurns(w.Bodies, rs.rows)
 	for i, b := range w.Bodies {
 		if !it.aligned[i] {
@@ -1140,26 +1100,12 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 	return it
 }
 
-// startVelocities is integrate's first pass over the bodies lo:hi: each
-// dynamic, awake body's momentum balance terms (integrateStage.lplus, w0)
-// and its free velocity, to which the solve's impulses are added.
-func (w *World) startVelocities(lo, hi int) {
-	it, m, h := &w.ws.integrate, w.ws.integrate.m, w.Settings.H
-	for i := lo; i < hi; i++ {
-		b := w.Bodies[i]
-		if !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) { // a kinematic body keeps its set velocity, a sleeping one its zero
-			v := m.Free[i]
-			it.w0[i] = b.AngVel
-			// L₀ + h τ − I_w(q) ω_free; moveBodies adds I_w(q) ω⁺.
-			it.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
-			b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
-			b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
-		}
-	}
-}
-
-// moveBodies is integrate's pass that moves the bodies lo:hi by their new
-// velocities and finds each one's momentum alignment (integrateStage.turn).
+// moveBodies is integrate's pass over the bodies lo:hi, each on its own:
+// a dynamic, awake body's momentum balance terms (integrateStage.lplus,
+// w0), its velocity after the step, the free velocity plus the solve's
+// impulses through its rows (Assembly.byBody, in row order, the order
+// of a pass over the rows), its move by the new velocities and its
+// momentum alignment (integrateStage.turn, winv).
 func (w *World) moveBodies(lo, hi int) {
 	it, m, as, rs, h := &w.ws.integrate, w.ws.integrate.m, w.ws.integrate.as, w.ws.integrate.rs, w.Settings.H
 	for i := lo; i < hi; i++ {
@@ -1170,6 +1116,18 @@ func (w *World) moveBodies(lo, hi int) {
 		if b.Kinematic { // the pose advances by the set velocity
 			b.Displace(b.Vel.Mul(h), b.AngVel.Mul(h))
 			continue
+		}
+		w.startVelocity(i)
+		if it.x != nil && i < len(as.eq.byBody) {
+			for _, p := range as.eq.byBody[i] {
+				x := it.x[p.row]
+				if x == 0 {
+					continue
+				}
+				jm := &as.eq.JMinv[p.row][p.slot]
+				b.Vel = b.Vel.Add(mgl64.Vec3{jm[0], jm[1], jm[2]}.Mul(x))
+				b.AngVel = b.AngVel.Add(mgl64.Vec3{jm[3], jm[4], jm[5]}.Mul(x))
+			}
 		}
 		turn := h * b.AngVel.Len()
 		if turn > maxMomentumTurn && as.eq.constrained(i) && m.gyro(i) &&
@@ -1202,8 +1160,23 @@ func (w *World) moveBodies(lo, hi int) {
 				continue
 			}
 			it.turn[i], it.aligned[i] = c.Mul(ang/sn), true
+			it.winv[i] = b.InvInertiaWorld()
 		}
 	}
+}
+
+// startVelocity sets dynamic, awake body i's momentum balance terms
+// (integrateStage.lplus, w0) and its velocity to its free velocity, to
+// which moveBodies adds the solve's impulses.
+func (w *World) startVelocity(i int) {
+	it, h := &w.ws.integrate, w.Settings.H
+	b := w.Bodies[i]
+	v := it.m.Free[i]
+	it.w0[i] = b.AngVel
+	// L₀ + h τ − I_w(q) ω_free; moveBodies adds I_w(q) ω⁺.
+	it.lplus[i] = b.InertiaWorld().Mul3x1(b.AngVel.Sub(mgl64.Vec3{v[3], v[4], v[5]})).Add(b.Torque.Mul(h))
+	b.Vel = mgl64.Vec3{v[0], v[1], v[2]}
+	b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
 }
 
 // Position projection (post-stabilization).
@@ -1260,7 +1233,7 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 	if above == 0 {
 		above = DefaultProjectAbove
 	}
-	mass.UpdateInertia()
+	w.updateInertia(mass)
 	for {
 		m, err := w.positionRows()
 		if err != nil {
@@ -1281,7 +1254,7 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 			// step left them and the error is left to the next steps.
 			return nil
 		}
-		mass.UpdateInertia()
+		w.updateInertia(mass)
 	}
 }
 

@@ -1,0 +1,166 @@
+package stepper
+
+import (
+	"github.com/gorigid/gorigid/constraint"
+)
+
+// bookkeepingStage runs Step's passes over every body or row that are not
+// a stage of the physics (the energies of Stats, the applied work, the
+// inverse inertias at the moved poses) on the workPool (forRange): each
+// body's or row's terms are computed on their own and summed in body or
+// row order afterwards, the operations of a single loop in its order, so
+// the sums are the same bits for any GOMAXPROCS.
+type bookkeepingStage struct {
+	ke, pe []float64 // per body: kinetic energy (0 asleep) and m g·x
+	energy rangeJob
+	// bw is each body's work of its applied loads, rw each row's terms of
+	// the joint motors' and kinematic bodies' work, rn their count (a
+	// motor row's one term is added, the others subtracted), x the
+	// solve's impulses while the job runs.
+	bw      []float64
+	rw      [][constraint.MaxBodies]float64
+	rn      []int8
+	x       []float64
+	bodyJob rangeJob
+	rowJob  rangeJob
+	// inertia sets mass's inverse inertias (Mass.UpdateInertia).
+	inertia rangeJob
+	mass    *Mass
+}
+
+// stepEnergy is World.Energy for Step: the same terms in the same order,
+// each body's computed on the workPool.
+func (w *World) stepEnergy() (kinetic, potential float64) {
+	bk := &w.ws.bookkeeping
+	nb := len(w.Bodies)
+	bk.ke, bk.pe = grow(bk.ke, nb), grow(bk.pe, nb)
+	if bk.energy.run == nil {
+		bk.energy.run = w.bodyEnergies
+	}
+	w.forRange(&bk.energy, nb)
+	for i, b := range w.Bodies {
+		if b.Static || b.Kinematic {
+			continue
+		}
+		if !w.sleep.asleepAt(i) {
+			kinetic += bk.ke[i]
+		}
+		potential -= bk.pe[i]
+	}
+	return kinetic, potential
+}
+
+// bodyEnergies sets the energy terms of the bodies lo:hi (stepEnergy).
+func (w *World) bodyEnergies(lo, hi int) {
+	bk := &w.ws.bookkeeping
+	for i := lo; i < hi; i++ {
+		b := w.Bodies[i]
+		bk.ke[i], bk.pe[i] = 0, 0
+		if b.Static || b.Kinematic {
+			continue
+		}
+		if !w.sleep.asleepAt(i) {
+			bk.ke[i] = b.KineticEnergy()
+		}
+		bk.pe[i] = b.Mass * w.Settings.Gravity.Dot(b.Pos)
+	}
+}
+
+// appliedWork returns the work (J) done in the step by the applied forces
+// and torques on dynamic bodies, h (f·v⁺ + τ·ω⁺) (positions move by h v⁺),
+// by the joint motors, Σ x·J v⁺ over Motor rows, and by kinematic bodies,
+// which drive the rest through their rows: −Σ x·J_k v_k over the blocks of
+// kinematic bodies (an ideal row does no work, J v⁺ = 0, so what the
+// kinematic side takes the dynamic side gets). The terms are computed on
+// the workPool and summed in body order, then row order.
+func (w *World) appliedWork() float64 {
+	ws := &w.ws
+	bk := &ws.bookkeeping
+	nb, nr := len(w.Bodies), len(ws.build.rows)
+	bk.x = nil
+	if len(ws.solve.res.X) == nr {
+		bk.x = ws.solve.res.X
+	} else {
+		nr = 0
+	}
+	bk.bw = grow(bk.bw, nb)
+	if cap(bk.rw) < nr {
+		bk.rw = make([][constraint.MaxBodies]float64, nr)
+		bk.rn = make([]int8, nr)
+	}
+	bk.rw, bk.rn = bk.rw[:nr], bk.rn[:nr]
+	if bk.bodyJob.run == nil {
+		bk.bodyJob.run, bk.rowJob.run, bk.rowJob.rows = w.bodyWork, w.rowWork, true
+	}
+	w.forRange(&bk.bodyJob, nb)
+	w.forRange(&bk.rowJob, nr)
+	bk.x = nil
+	work := 0.0
+	for i, b := range w.Bodies {
+		if !b.Static && !b.Kinematic {
+			work += bk.bw[i]
+		}
+	}
+	for i := range bk.rn {
+		if ws.build.rows[i].Kind == constraint.Motor && bk.rn[i] > 0 {
+			work += bk.rw[i][0]
+			continue
+		}
+		for k := range bk.rn[i] {
+			work -= bk.rw[i][k]
+		}
+	}
+	return work
+}
+
+// bodyWork sets the work of the applied loads of the bodies lo:hi.
+func (w *World) bodyWork(lo, hi int) {
+	bk, h := &w.ws.bookkeeping, w.Settings.H
+	for i := lo; i < hi; i++ {
+		b := w.Bodies[i]
+		bk.bw[i] = 0
+		if !b.Static && !b.Kinematic {
+			bk.bw[i] = h * (b.Force.Dot(b.Vel) + b.Torque.Dot(b.AngVel))
+		}
+	}
+}
+
+// rowWork sets the work terms of the rows lo:hi: a motor row's x·J v⁺,
+// another row's x·J_k v_k of each kinematic body on it, in slot order.
+func (w *World) rowWork(lo, hi int) {
+	bk := &w.ws.bookkeeping
+	for i := lo; i < hi; i++ {
+		r := &w.ws.build.rows[i]
+		x := bk.x[i]
+		bk.rn[i] = 0
+		if x == 0 {
+			continue
+		}
+		if r.Kind == constraint.Motor {
+			bk.rw[i][0], bk.rn[i] = x*r.Velocity(w.Bodies), 1
+			continue
+		}
+		for k := 0; k < r.N; k++ {
+			if b := w.Bodies[r.Body[k]]; b.Kinematic {
+				j := &r.J[k]
+				bk.rw[i][bk.rn[i]] = x * (j[0]*b.Vel[0] + j[1]*b.Vel[1] + j[2]*b.Vel[2] + j[3]*b.AngVel[0] + j[4]*b.AngVel[1] + j[5]*b.AngVel[2])
+				bk.rn[i]++
+			}
+		}
+	}
+}
+
+// updateInertia is Mass.UpdateInertia on the workPool.
+func (w *World) updateInertia(m *Mass) {
+	bk := &w.ws.bookkeeping
+	if bk.inertia.run == nil {
+		bk.inertia.run = func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				bk.mass.InvInertia[i] = bk.mass.Bodies[i].InvInertiaWorld()
+			}
+		}
+	}
+	bk.mass = m
+	w.forRange(&bk.inertia, len(m.Bodies))
+	bk.mass = nil
+}
