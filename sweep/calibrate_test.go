@@ -188,6 +188,8 @@ func TestCalibrationFindsOffGridTruth(t *testing.T) {
 		t.Skip("minutes of h/16 runs (1–1.5 min per truth at a load of 2–5 on 2 cores): go test ./sweep -run OffGridTruth -long; TestCalibrationOffGrid runs a smaller search")
 	}
 	for _, c := range []offGridCase{
+		// Measured with the region's sampling alone (240 evaluations,
+		// before the faces' line searches took the last 64 of them).
 		// Truth 1: the region's sampling finds 1.518e-07 at 0.1951 /
 		// 0.5924 / 0.3509 / 24.8 mm (the search ended at 1.552e-07, 0.2070
 		// / 0.6009 / 0.3537 / 25.0 mm); region μ_p 0.1951…0.2187, μ_f
