@@ -58,8 +58,8 @@ type Calibration struct {
 	Best []float64
 	E    float64
 	// Evaluations of E by the search, the region probes and the region's
-	// sampling: distinct points, each running every calibration
-	// experiment once (grid samples not counted).
+	// sampling and line searches: distinct points, each running every
+	// calibration experiment once (grid samples not counted).
 	Evaluations int
 	// Region is the set of evaluated points whose E is within the noise
 	// of E (Region's doc).
@@ -85,8 +85,9 @@ type Calibration struct {
 // continuous in friction coefficients (contact events switch between
 // nearby values: docs/calibration.md), which is why the search is a
 // population method and not a local descent. Then the confidence region
-// (Region), sampled with Refine.Region further evaluations, and the prediction of the held-out experiment with each
-// solver's best parameters. A sample whose run failed counts as E = +Inf.
+// (Region), sampled and its faces pushed to its boundary with
+// Refine.Region further evaluations, and the prediction of the held-out
+// experiment with each solver's best parameters. A sample whose run failed counts as E = +Inf.
 //
 // Every run is a Job through r, identified by its content (JobKey), so a
 // calibration after a sweep of the same spec, or a resumed calibration,

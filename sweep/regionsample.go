@@ -8,8 +8,18 @@ import (
 )
 
 // defaultRegionEvaluations is Refine.Region's default: the evaluations
-// of E Calibrate spends sampling the confidence region after the search.
+// of E Calibrate spends on the confidence region after the search.
 const defaultRegionEvaluations = 240
+
+// regionBisections is the number of bisection steps of one line search
+// after its bracket (regionExpand points): the boundary is then located
+// to 1/16 of the bracket, the bracket being at most a factor 2 wide
+// unless it reaches the parameters' bounds.
+const regionBisections = 4
+
+// regionExpand is the number of points by which a line search brackets
+// the boundary: 0.5, 1, 2 and 4 times its guess of the distance.
+const regionExpand = 4
 
 // regionBatch is the number of points of one batch of the region's
 // sampling (each runs every calibration experiment, so a batch is
@@ -21,7 +31,80 @@ const regionBatch = 24
 // points found within the region.
 const regionMinMargin = 0.02
 
-// sampleRegion spends budget evaluations of E sampling the confidence
+// sampleRegion spends at most budget evaluations of E on the confidence
+// region {u : E(u) ≤ E_best + RegionSigmas·sd} (unit coordinates): first
+// sampleBox's random sampling with all but the last 2d line searches'
+// worth (at most half the budget), which explores the box around the
+// points found within the region, then a line search to the region's
+// boundary outward from each face: for parameter k and direction ±, from
+// the point within the region of greatest (least) coordinate k along
+// ±e_k. The sampling alone leaves each face where its luckiest sample
+// fell, short of the boundary by up to the distance between samples; the
+// line searches push each face to the boundary
+// along its parameter, bracketing it from the face's point by 0.5, 1, 2
+// and 4 times a guess (a quarter of the box's width along k, at least
+// regionMinMargin/2) in one batch, taking the farthest bracket point
+// within the region (so a hole narrower than the bracket, as contact
+// events make in E, is stepped over) and bisecting regionBisections
+// times toward the nearest point beyond it that is not. The line
+// searches are deterministic given the sampled points, which are
+// deterministic given seed.
+func (ev *evaluator) sampleRegion(ctx context.Context, grid []point, sd float64, budget int, seed uint64) error {
+	d := len(ev.free)
+	if d == 0 || budget <= 0 || !(sd >= 0) || math.IsInf(sd, 0) {
+		return nil
+	}
+	lineBudget := min(budget/2, 2*d*(regionExpand+regionBisections))
+	if err := ev.sampleBox(ctx, grid, sd, budget-lineBudget, seed); err != nil {
+		return err
+	}
+	return ev.pushFaces(ctx, grid, sd, lineBudget)
+}
+
+// pushFaces runs sampleRegion's line searches from the faces within
+// budget evaluations (with fewer bisections if the budget is short).
+func (ev *evaluator) pushFaces(ctx context.Context, grid []point, sd float64, budget int) error {
+	d := len(ev.free)
+	nb := min(regionBisections, budget/(2*d)-regionExpand)
+	in := ev.inRegion(grid, sd)
+	if nb < 1 || len(in) == 0 {
+		return nil
+	}
+	pts := ev.points(grid)
+	thr := math.Inf(1)
+	for _, p := range pts {
+		thr = math.Min(thr, p.e)
+	}
+	thr += RegionSigmas * sd
+	ls := make([]*lineSearch, 0, 2*d)
+	gs := make([]float64, 0, 2*d)
+	for k := range d {
+		lo, hi := in[0], in[0]
+		for _, u := range in[1:] {
+			if u[k] < lo[k] {
+				lo = u
+			}
+			if u[k] > hi[k] {
+				hi = u
+			}
+		}
+		g := math.Max(0.25*(hi[k]-lo[k]), regionMinMargin/2)
+		for _, s := range []float64{-1, 1} {
+			w := make([]float64, d)
+			w[k] = s
+			o := lo
+			if s > 0 {
+				o = hi
+			}
+			ls = append(ls, newLineSearch(o, w))
+			gs = append(gs, g)
+		}
+	}
+	_, err := ev.lineSearches(ctx, ls, gs, thr, nb)
+	return err
+}
+
+// sampleBox spends budget evaluations of E sampling the confidence
 // region around the points evaluated so far, so that its intervals are
 // those of the region and not of where the search happened to step.
 //
@@ -52,7 +135,7 @@ const regionMinMargin = 0.02
 // the same spec gives the same points; a point evaluated before is not
 // run again (the evaluator's cache, and the job keys of any recorded
 // results).
-func (ev *evaluator) sampleRegion(ctx context.Context, grid []point, sd float64, budget int, seed uint64) error {
+func (ev *evaluator) sampleBox(ctx context.Context, grid []point, sd float64, budget int, seed uint64) error {
 	d := len(ev.free)
 	if d == 0 || budget <= 0 || !(sd >= 0) || math.IsInf(sd, 0) {
 		return nil
@@ -146,6 +229,118 @@ func (ev *evaluator) sampleRegion(ctx context.Context, grid []point, sd float64,
 		used += n
 	}
 	return nil
+}
+
+// lineSearch is one line search of sampleRegion: the points
+// clampUnit(o + t·w), 0 ≤ t ≤ tmax (where the ray leaves the unit box).
+// tin is the farthest t found within the region (o is within it) and
+// tout the nearest t beyond tin found outside it (tmax, not evaluated,
+// until one is).
+type lineSearch struct {
+	o, w            []float64
+	tmax, tin, tout float64
+}
+
+func newLineSearch(o, w []float64) *lineSearch {
+	l := &lineSearch{o: o, w: w, tmax: math.Inf(1)}
+	for k := range w {
+		switch {
+		case w[k] > 0:
+			l.tmax = math.Min(l.tmax, (1-o[k])/w[k])
+		case w[k] < 0:
+			l.tmax = math.Min(l.tmax, -o[k]/w[k])
+		}
+	}
+	if math.IsInf(l.tmax, 1) {
+		l.tmax = 0
+	}
+	l.tmax = math.Max(l.tmax, 0)
+	l.tout = l.tmax
+	return l
+}
+
+func (l *lineSearch) at(t float64) []float64 {
+	u := make([]float64, len(l.o))
+	for k := range u {
+		u[k] = l.o[k] + t*l.w[k]
+	}
+	return clampUnit(u)
+}
+
+// lineSearches runs ls together with guesses gs against the threshold
+// thr: one batch of the bracketing points, then nb batches of one
+// bisection point per line search. It returns the number of points
+// requested.
+func (ev *evaluator) lineSearches(ctx context.Context, ls []*lineSearch, gs []float64, thr float64, nb int) (int, error) {
+	var batch [][]float64
+	var ts [][]float64
+	for i, l := range ls {
+		var t []float64
+		for m := range regionExpand {
+			x := math.Min(gs[i]*math.Ldexp(1, m-1), l.tmax)
+			if x > 0 && (len(t) == 0 || x > t[len(t)-1]) {
+				t = append(t, x)
+			}
+		}
+		ts = append(ts, t)
+		for _, x := range t {
+			batch = append(batch, l.at(x))
+		}
+	}
+	used := len(batch)
+	es, err := ev.eval(ctx, batch)
+	if err != nil {
+		return used, err
+	}
+	m := 0
+	for i, l := range ls {
+		e := es[m : m+len(ts[i])]
+		m += len(ts[i])
+		for j, x := range ts[i] {
+			if e[j] <= thr {
+				l.tin = x
+			}
+		}
+		for j, x := range ts[i] {
+			if x > l.tin && !(e[j] <= thr) {
+				l.tout = x
+				break
+			}
+		}
+	}
+	for range nb {
+		batch = batch[:0]
+		var open []*lineSearch
+		for _, l := range ls {
+			if l.tout > l.tin {
+				open = append(open, l)
+				batch = append(batch, l.at(0.5*(l.tin+l.tout)))
+			}
+		}
+		if len(open) == 0 {
+			break
+		}
+		used += len(batch)
+		es, err := ev.eval(ctx, batch)
+		if err != nil {
+			return used, err
+		}
+		for i, l := range open {
+			if x := 0.5 * (l.tin + l.tout); es[i] <= thr {
+				l.tin = x
+			} else {
+				l.tout = x
+			}
+		}
+	}
+	return used, nil
+}
+
+func clampUnit(u []float64) []float64 {
+	for k := range u {
+		u[k] = math.Min(math.Max(u[k], 0), 1)
+	}
+	return u
 }
 
 // inRegion returns, in unit coordinates and a fixed order (grid samples

@@ -25,8 +25,9 @@ import (
 // The intervals are those of the points evaluated — the grid, the
 // search, probes along each parameter's axis from the best point
 // (regionProbes), and Refine.Region evaluations sampling the region
-// around the points found in it (sampleRegion) — so they are an inner
-// estimate of the region, as wide as its sampling reached. Identified
+// around the points found in it and line searches from its faces to its
+// boundary (sampleRegion) — so they are an inner estimate of the region,
+// as wide as its sampling reached. Identified
 // is false for a parameter whose interval spans at least half of its
 // range: the data do not determine it.
 type Region struct {

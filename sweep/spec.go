@@ -87,14 +87,14 @@ type Experiment struct {
 // CMA-ES with restarts from each of the Starts best grid samples
 // (default 3), Evaluations points each (default 400), its random streams
 // seeded by Seed + start index (default 1); then Region evaluations
-// (default 240) sampling the confidence region, its stream seeded by
-// Seed + the number of starts.
+// (default 240) on the confidence region: sampling, its stream seeded by
+// Seed + the number of starts, and line searches to its boundary.
 type Refine struct {
 	Starts      int    `json:"starts,omitempty"`
 	Evaluations int    `json:"evaluations,omitempty"`
 	Seed        uint64 `json:"seed,omitempty"`
-	// Region is the number of evaluations of E spent sampling the
-	// confidence region after the search (default 240; Calibrate).
+	// Region is the number of evaluations of E spent on the confidence
+	// region after the search (default 240; Calibrate).
 	Region int `json:"region,omitempty"`
 }
 
