@@ -92,10 +92,32 @@ func (d *Dense) Row(i int) []float64 { return d.data[i*d.c : (i+1)*d.c] }
 // RawData returns the row-major backing slice.
 func (d *Dense) RawData() []float64 { return d.data }
 
-// MulVecTo sets dst = d x.
+// MulVecTo sets dst = d x: each entry is dot's sum of its row, with
+// dot's bits, four products per pass.
 func (d *Dense) MulVecTo(dst, x []float64) {
-	for i := 0; i < d.r; i++ {
-		dst[i] = dot(d.data[i*d.c:(i+1)*d.c], x)
+	c := d.c
+	x = x[:c]
+	dst = dst[:d.r]
+	for i := range dst {
+		row := d.data[i*c : (i+1)*c : (i+1)*c]
+		var s0, s1 float64
+		k := 0
+		for ; k+3 < c; k += 4 {
+			r4, x4 := row[k:k+4:k+4], x[k:k+4:k+4]
+			s0 += r4[0] * x4[0]
+			s1 += r4[1] * x4[1]
+			s0 += r4[2] * x4[2]
+			s1 += r4[3] * x4[3]
+		}
+		if k+1 < c {
+			s0 += row[k] * x[k]
+			s1 += row[k+1] * x[k+1]
+			k += 2
+		}
+		if k < c {
+			s0 += row[k] * x[k]
+		}
+		dst[i] = s0 + s1
 	}
 }
 
@@ -166,6 +188,9 @@ func (d *Dense) symmetric(tol float64) bool {
 		aii := row[i]
 		for j := i + 1; j < n; j++ {
 			x, y := row[j], a[j*n+i]
+			if x == y {
+				continue // |x − y| = 0 passes (a NaN scale fails no test)
+			}
 			scale := math.Abs(x) + math.Abs(y) + math.Sqrt(math.Abs(aii*a[j*n+j]))
 			if math.Abs(x-y) > tol*scale {
 				return false
