@@ -306,14 +306,11 @@ func (pk *Picker) settle(xf, wf []float64, tf Totals) {
 // candidate keeps it (with totals t, partial when part: see rank) if it
 // is the best so far.
 func (pk *Picker) candidate(it lcp.Iterate, t Totals, part bool) {
-	if pk.shadow != nil {
-		pk.shadow.candidate(it, t, part)
-	}
 	v := t.Of(pk.m)
 	cls := 0
 	if pk.m != Last {
 		if !it.SatisfiesEq2 || math.IsNaN(v) {
-			return
+			return // for the shadow too, which ranks by the same measure
 		}
 		switch {
 		case math.IsInf(v, 1):
@@ -322,6 +319,17 @@ func (pk *Picker) candidate(it lcp.Iterate, t Totals, part bool) {
 			cls = 1
 		}
 	}
+	if pk.shadow != nil {
+		// The shadow ranks by the same measure with the same bounds and
+		// τᵢ (resetFrom): the same value and class before its RejectGain.
+		pk.shadow.take(it, t, part, v, cls)
+	}
+	pk.take(it, t, part, v, cls)
+}
+
+// take is candidate's second half: it keeps it (totals t, ranked value v,
+// class cls before RejectGain) if it is the best so far.
+func (pk *Picker) take(it lcp.Iterate, t Totals, part bool, v float64, cls int) {
 	if pk.RejectGain && it.SatisfiesEq2 && pk.gain(it.X, it.W) > 0 {
 		cls += 3
 	}
@@ -340,8 +348,9 @@ const boundTol = 1e-10
 
 // violates reports whether some x_i lies outside [l_i − τᵢ, u_i + τᵢ].
 func (pk *Picker) violates(x []float64) bool {
+	lo, hi, tol := pk.p.Lo[:len(x)], pk.p.Hi[:len(x)], pk.xtol[:len(x)]
 	for i, xi := range x {
-		if xi < pk.p.Lo[i]-pk.xtol[i] || xi > pk.p.Hi[i]+pk.xtol[i] {
+		if xi < lo[i]-tol[i] || xi > hi[i]+tol[i] {
 			return true
 		}
 	}
