@@ -98,23 +98,24 @@ func (d *Dense) MulVecTo(dst, x []float64) {
 	c := d.c
 	x = x[:c]
 	dst = dst[:d.r]
+	data := d.data[:len(dst)*c]
 	for i := range dst {
-		row := d.data[i*c : (i+1)*c : (i+1)*c]
+		row := data[:len(x)]
+		data = data[c:]
 		var s0, s1 float64
 		k := 0
-		for ; k+3 < c; k += 4 {
-			r4, x4 := row[k:k+4:k+4], x[k:k+4:k+4]
-			s0 += r4[0] * x4[0]
-			s1 += r4[1] * x4[1]
-			s0 += r4[2] * x4[2]
-			s1 += r4[3] * x4[3]
+		for ; k < len(row)-3; k += 4 {
+			s0 += row[k] * x[k]
+			s1 += row[k+1] * x[k+1]
+			s0 += row[k+2] * x[k+2]
+			s1 += row[k+3] * x[k+3]
 		}
-		if k+1 < c {
+		if k < len(row)-1 {
 			s0 += row[k] * x[k]
 			s1 += row[k+1] * x[k+1]
 			k += 2
 		}
-		if k < c {
+		if k < len(row) {
 			s0 += row[k] * x[k]
 		}
 		dst[i] = s0 + s1
