@@ -74,9 +74,12 @@ type Picker struct {
 	// compute only the total its measure ranks by (rank); the other totals
 	// of the last and the kept iterate, marked by lastPart and bestPart,
 	// are computed once when the solve ends (settle). lastX and lastW copy
-	// the last iterate for that.
+	// the last iterate for that when it is not the kept one; bestAt is
+	// Seen when an observed iterate was kept (−1 for the solver's final
+	// result).
 	lazy, lastPart, bestPart bool
 	lastX, lastW             []float64
+	bestAt                   int
 	// Safeguard's scratch: x = 0 and the segment's midpoint.
 	zero, mx, mw, pw, ax, aw []float64
 }
@@ -243,8 +246,6 @@ func (pk *Picker) Observe(it lcp.Iterate) {
 	part := pk.lazy && !pk.Trace && pk.m != FB && pk.m != Residual
 	if part {
 		t = pk.rank(it.X, it.W)
-		pk.lastX = append(pk.lastX[:0], it.X...)
-		pk.lastW = append(pk.lastW[:0], it.W...)
 	} else {
 		t = Compute(pk.p, it.X, it.W, pk.a)
 	}
@@ -264,6 +265,15 @@ func (pk *Picker) Observe(it lcp.Iterate) {
 		}
 	}
 	pk.candidate(it, t, part) // and the shadow's
+	if part && !pk.lastKept() {
+		pk.lastX = append(pk.lastX[:0], it.X...)
+		pk.lastW = append(pk.lastW[:0], it.W...)
+	}
+}
+
+// lastKept reports whether the kept iterate is the last one observed.
+func (pk *Picker) lastKept() bool {
+	return pk.hasBest && pk.bestAt == pk.seen
 }
 
 // rank returns, in lazy mode, the part of an iterate's Totals that its
@@ -287,11 +297,16 @@ func (pk *Picker) settle(xf, wf []float64, tf Totals) {
 		}
 		return Compute(pk.p, x, w, pk.a)
 	}
-	if pk.lastPart {
-		pk.last, pk.lastPart = of(pk.lastX, pk.lastW), false
-	}
 	if pk.bestPart {
 		pk.best.Totals, pk.bestPart = of(pk.best.X, pk.best.W), false
+	}
+	if pk.lastPart {
+		if pk.lastKept() {
+			pk.last = pk.best.Totals
+		} else {
+			pk.last = of(pk.lastX, pk.lastW)
+		}
+		pk.lastPart = false
 	}
 	if g := pk.shadow; g != nil {
 		if g.lastPart {
@@ -336,7 +351,17 @@ func (pk *Picker) take(it lcp.Iterate, t Totals, part bool, v float64, cls int) 
 	if pk.hasBest && (cls > pk.bestCls || (cls == pk.bestCls && pk.m != Last && v > pk.best.Value)) {
 		return
 	}
+	if pk.lastPart && pk.lastKept() {
+		// The last iterate lives only in best, which is replaced (by
+		// the solver's final result): keep it for settle.
+		pk.lastX = append(pk.lastX[:0], pk.best.X...)
+		pk.lastW = append(pk.lastW[:0], pk.best.W...)
+	}
 	pk.hasBest, pk.bestCls, pk.bestPart = true, cls, part
+	pk.bestAt = -1
+	if part {
+		pk.bestAt = pk.seen
+	}
 	pk.best.Iter, pk.best.Totals, pk.best.Value = it.Iter, t, v
 	copy(pk.best.X, it.X)
 	copy(pk.best.W, it.W)
