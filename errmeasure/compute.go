@@ -88,6 +88,75 @@ func rowErrors(x, w, lo, hi, a float64) (fb, res, e float64) {
 	return fb, res, e
 }
 
+// rowEnergy is rowErrors' energy error e alone, with the same bits.
+func rowEnergy(x, w, lo, hi, a float64) float64 {
+	if !(lo <= x && x <= hi) || math.IsInf(x, 0) || w != w {
+		return EnergyRow(x, w, lo, hi, a)
+	}
+	if !(a > 0) {
+		a = 0
+	}
+	s, v := x-lo, w
+	if w < 0 {
+		s, v = hi-x, -w
+	} else if w == 0 {
+		v = 0
+	}
+	return min(halfSqOverA(v, a), halfASq(a, s))
+}
+
+// energyTotal is Compute's Energy total alone, with the same bits (the
+// same row terms summed in the same order).
+func energyTotal(p *lcp.Problem, x, w, a []float64) float64 {
+	checkLens(p, x, w, a)
+	a = defaultMass(p, a)
+	e := 0.0
+	for i := range x {
+		e += rowEnergy(x[i], w[i], p.Lo[i], p.Hi[i], rowMass(p, a, i))
+	}
+	return e
+}
+
+// measureAll returns what SolveGuarded reports of its answer in one pass:
+// Compute's Totals, maxResidual and CertifiedBound of x, with the same
+// bits as the three.
+func measureAll(p *lcp.Problem, x, w, a []float64) (t Totals, res, bound float64) {
+	checkLens(p, x, w, a)
+	a = defaultMass(p, a)
+	resNaN, outside := false, false
+	for i := range x {
+		xi, wi, lo, hi := x[i], w[i], p.Lo[i], p.Hi[i]
+		fb, r, e := rowErrors(xi, wi, lo, hi, rowMass(p, a, i))
+		t.FB += fb
+		t.Residual += r
+		t.Energy += e
+		if r != r {
+			resNaN = true
+		}
+		res = max(res, r)
+		if outside {
+			continue
+		}
+		switch {
+		case !(xi >= lo && xi <= hi):
+			outside = true // outside the box (or NaN): no certificate
+		case wi > 0:
+			bound += wi * (xi - lo)
+		case wi < 0:
+			bound += -wi * (hi - xi)
+		case wi != 0: // NaN
+			outside = true
+		}
+	}
+	if resNaN {
+		res = math.NaN()
+	}
+	if outside {
+		bound = math.Inf(1)
+	}
+	return t, res, bound
+}
+
 // Rows is Compute that also fills dst with each row's errors. dst is grown
 // if it is shorter than p.N() and is returned resliced to p.N().
 func Rows(dst []RowErrors, p *lcp.Problem, x, w, a []float64) ([]RowErrors, Totals) {

@@ -70,6 +70,16 @@ type Picker struct {
 	// shadow, during SolveGuarded, is the guard Picker: it sees every
 	// iterate and candidate pk sees, with pk's totals.
 	shadow *Picker
+	// lazy, during SolveGuarded without a further Observer, makes Observe
+	// compute only the total its measure ranks by (rank); the other totals
+	// of the last and the kept iterate, marked by lastPart and bestPart,
+	// are computed once when the solve ends (settle). lastX and lastW copy
+	// the last iterate for that when it is not the kept one; bestAt is
+	// Seen when an observed iterate was kept (−1 for the solver's final
+	// result).
+	lazy, lastPart, bestPart bool
+	lastX, lastW             []float64
+	bestAt                   int
 	// Safeguard's scratch: x = 0 and the segment's midpoint.
 	zero, mx, mw, pw, ax, aw []float64
 }
@@ -170,7 +180,7 @@ func (pk *Picker) Reset(p *lcp.Problem, m Measure) {
 	pk.xtol = grow(pk.xtol, n)
 	pk.sw = 0
 	for _, v := range p.B {
-		pk.sw = math.Max(pk.sw, math.Abs(v))
+		pk.sw = max(pk.sw, math.Abs(v)) // math.Max's rules (NaN, ±0), inline
 	}
 	if pk.sw == 0 {
 		pk.sw = 1
@@ -185,6 +195,7 @@ func (pk *Picker) clearRun(n int) {
 	pk.best.W = grow(pk.best.W, n)
 	pk.best.Iter, pk.best.Totals, pk.best.Value = 0, Totals{}, 0
 	pk.hasBest, pk.last, pk.seen, pk.skipped = false, Totals{}, 0, 0
+	pk.lastPart, pk.bestPart = false, false
 	pk.History = pk.History[:0]
 	pk.hasReset = true
 }
@@ -231,9 +242,15 @@ func (pk *Picker) Observe(it lcp.Iterate) {
 	if !pk.hasReset {
 		panic("errmeasure: Picker.Observe called before Reset")
 	}
-	t := Compute(pk.p, it.X, it.W, pk.a)
+	var t Totals
+	part := pk.lazy && !pk.Trace && pk.m != FB && pk.m != Residual
+	if part {
+		t = pk.rank(it.X, it.W)
+	} else {
+		t = Compute(pk.p, it.X, it.W, pk.a)
+	}
 	pk.seen++
-	pk.last = t
+	pk.last, pk.lastPart = t, part
 	if pk.Trace {
 		pk.History = append(pk.History, t)
 	}
@@ -242,24 +259,73 @@ func (pk *Picker) Observe(it lcp.Iterate) {
 	}
 	if g := pk.shadow; g != nil {
 		g.seen++
-		g.last = t
+		g.last, g.lastPart = t, part
 		if !it.SatisfiesEq2 {
 			g.skipped++
 		}
 	}
-	pk.candidate(it, t) // and the shadow's
+	pk.candidate(it, t, part) // and the shadow's
+	if part && !pk.lastKept() {
+		pk.lastX = append(pk.lastX[:0], it.X...)
+		pk.lastW = append(pk.lastW[:0], it.W...)
+	}
 }
 
-// candidate keeps it (with totals t) if it is the best so far.
-func (pk *Picker) candidate(it lcp.Iterate, t Totals) {
-	if pk.shadow != nil {
-		pk.shadow.candidate(it, t)
+// lastKept reports whether the kept iterate is the last one observed.
+func (pk *Picker) lastKept() bool {
+	return pk.hasBest && pk.bestAt == pk.seen
+}
+
+// rank returns, in lazy mode, the part of an iterate's Totals that its
+// measure ranks by: the Energy total of Energy and EnergyExact, with the
+// same bits as Compute's (rowEnergy), and nothing for Last.
+func (pk *Picker) rank(x, w []float64) Totals {
+	if pk.m == Last {
+		return Totals{}
 	}
+	return Totals{Energy: energyTotal(pk.p, x, w, pk.a)}
+}
+
+// settle completes, after a lazy solve, the totals that Observe left
+// partial: the last iterate's and the kept iterate's, of pk and of its
+// shadow. xf, wf are the returned x and w, whose totals tf are known:
+// an iterate with the same bits takes them, any other is computed.
+func (pk *Picker) settle(xf, wf []float64, tf Totals) {
+	of := func(x, w []float64) Totals {
+		if sameBits(x, xf) && sameBits(w, wf) {
+			return tf
+		}
+		return Compute(pk.p, x, w, pk.a)
+	}
+	if pk.bestPart {
+		pk.best.Totals, pk.bestPart = of(pk.best.X, pk.best.W), false
+	}
+	if pk.lastPart {
+		if pk.lastKept() {
+			pk.last = pk.best.Totals
+		} else {
+			pk.last = of(pk.lastX, pk.lastW)
+		}
+		pk.lastPart = false
+	}
+	if g := pk.shadow; g != nil {
+		if g.lastPart {
+			g.last, g.lastPart = pk.last, false // the same iterate
+		}
+		if g.bestPart {
+			g.best.Totals, g.bestPart = of(g.best.X, g.best.W), false
+		}
+	}
+}
+
+// candidate keeps it (with totals t, partial when part: see rank) if it
+// is the best so far.
+func (pk *Picker) candidate(it lcp.Iterate, t Totals, part bool) {
 	v := t.Of(pk.m)
 	cls := 0
 	if pk.m != Last {
 		if !it.SatisfiesEq2 || math.IsNaN(v) {
-			return
+			return // for the shadow too, which ranks by the same measure
 		}
 		switch {
 		case math.IsInf(v, 1):
@@ -268,13 +334,34 @@ func (pk *Picker) candidate(it lcp.Iterate, t Totals) {
 			cls = 1
 		}
 	}
+	if pk.shadow != nil {
+		// The shadow ranks by the same measure with the same bounds and
+		// τᵢ (resetFrom): the same value and class before its RejectGain.
+		pk.shadow.take(it, t, part, v, cls)
+	}
+	pk.take(it, t, part, v, cls)
+}
+
+// take is candidate's second half: it keeps it (totals t, ranked value v,
+// class cls before RejectGain) if it is the best so far.
+func (pk *Picker) take(it lcp.Iterate, t Totals, part bool, v float64, cls int) {
 	if pk.RejectGain && it.SatisfiesEq2 && pk.gain(it.X, it.W) > 0 {
 		cls += 3
 	}
 	if pk.hasBest && (cls > pk.bestCls || (cls == pk.bestCls && pk.m != Last && v > pk.best.Value)) {
 		return
 	}
-	pk.hasBest, pk.bestCls = true, cls
+	if pk.lastPart && pk.lastKept() {
+		// The last iterate lives only in best, which is replaced (by
+		// the solver's final result): keep it for settle.
+		pk.lastX = append(pk.lastX[:0], pk.best.X...)
+		pk.lastW = append(pk.lastW[:0], pk.best.W...)
+	}
+	pk.hasBest, pk.bestCls, pk.bestPart = true, cls, part
+	pk.bestAt = -1
+	if part {
+		pk.bestAt = pk.seen
+	}
 	pk.best.Iter, pk.best.Totals, pk.best.Value = it.Iter, t, v
 	copy(pk.best.X, it.X)
 	copy(pk.best.W, it.W)
@@ -286,8 +373,9 @@ const boundTol = 1e-10
 
 // violates reports whether some x_i lies outside [l_i − τᵢ, u_i + τᵢ].
 func (pk *Picker) violates(x []float64) bool {
+	lo, hi, tol := pk.p.Lo[:len(x)], pk.p.Hi[:len(x)], pk.xtol[:len(x)]
 	for i, xi := range x {
-		if xi < pk.p.Lo[i]-pk.xtol[i] || xi > pk.p.Hi[i]+pk.xtol[i] {
+		if xi < lo[i]-tol[i] || xi > hi[i]+tol[i] {
 			return true
 		}
 	}

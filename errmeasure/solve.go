@@ -93,6 +93,13 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 		pk.shadow = guard // sees every candidate of pk, with pk's totals
 		defer func() { pk.shadow = nil }()
 	}
+	// With no Observer after the pickers, none can read their totals
+	// during the solve: Observe then computes only the ranked one.
+	pk.lazy = set.Observer == nil
+	defer func() {
+		pk.settle(nil, nil, Totals{}) // after a solve that returned no x
+		pk.lazy = false
+	}()
 	set.Observer = lcp.Compose(pk, set.Observer)
 	err := solver.Solve(dst, p, set)
 	out := Solved{Picked: dst.Iterations, SolverStatus: dst.Status, SolverReason: dst.Reason, Bound: math.Inf(1)}
@@ -106,7 +113,7 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 		// in Seen nor in History; when it is already the pick (an iterate
 		// the solver reported), the pick keeps that iterate's number.
 		dst.W = p.Residual(dst.W, dst.X)
-		pk.candidate(lcp.Iterate{Iter: dst.Iterations, X: dst.X, W: dst.W, SatisfiesEq2: true}, Compute(p, dst.X, dst.W, pk.a))
+		pk.candidate(lcp.Iterate{Iter: dst.Iterations, X: dst.X, W: dst.W, SatisfiesEq2: true}, Compute(p, dst.X, dst.W, pk.a), false)
 	}
 	if best, ok := pk.Best(); ok && pk.Measure() != Last {
 		out.Picked = best.Iter
@@ -117,9 +124,8 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 		}
 	}
 	dst.W = p.Residual(dst.W, dst.X)
-	out.Totals = Compute(p, dst.X, dst.W, pk.a)
-	out.Residual = maxResidual(p, dst.X, dst.W)
-	out.Bound = CertifiedBound(p, dst.X, dst.W)
+	out.Totals, out.Residual, out.Bound = measureAll(p, dst.X, dst.W, pk.a)
+	pk.settle(dst.X, dst.W, out.Totals)
 	limit := ConvergedResidual * max(1, normInf(p.B))
 	ok := out.Residual <= limit
 	switch {
@@ -172,6 +178,19 @@ func equal(a, b []float64) bool {
 	return true
 }
 
+// sameBits reports whether a and b hold the same bit patterns.
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // maxResidual returns max_i δψ_res,i (Eq. 9).
 func maxResidual(p *lcp.Problem, x, w []float64) float64 {
 	r := 0.0
@@ -188,7 +207,7 @@ func maxResidual(p *lcp.Problem, x, w []float64) float64 {
 func normInf(v []float64) float64 {
 	m := 0.0
 	for _, x := range v {
-		m = math.Max(m, math.Abs(x))
+		m = max(m, math.Abs(x)) // math.Max's rules (NaN, ±0), inline
 	}
 	return m
 }

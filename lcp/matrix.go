@@ -92,10 +92,33 @@ func (d *Dense) Row(i int) []float64 { return d.data[i*d.c : (i+1)*d.c] }
 // RawData returns the row-major backing slice.
 func (d *Dense) RawData() []float64 { return d.data }
 
-// MulVecTo sets dst = d x.
+// MulVecTo sets dst = d x: each entry is dot's sum of its row, with
+// dot's bits, four products per pass.
 func (d *Dense) MulVecTo(dst, x []float64) {
-	for i := 0; i < d.r; i++ {
-		dst[i] = dot(d.data[i*d.c:(i+1)*d.c], x)
+	c := d.c
+	x = x[:c]
+	dst = dst[:d.r]
+	data := d.data[:len(dst)*c]
+	for i := range dst {
+		row := data[:len(x)]
+		data = data[c:]
+		var s0, s1 float64
+		k := 0
+		for ; k < len(row)-3; k += 4 {
+			s0 += row[k] * x[k]
+			s1 += row[k+1] * x[k+1]
+			s0 += row[k+2] * x[k+2]
+			s1 += row[k+3] * x[k+3]
+		}
+		if k < len(row)-1 {
+			s0 += row[k] * x[k]
+			s1 += row[k+1] * x[k+1]
+			k += 2
+		}
+		if k < len(row) {
+			s0 += row[k] * x[k]
+		}
+		dst[i] = s0 + s1
 	}
 }
 
@@ -166,6 +189,9 @@ func (d *Dense) symmetric(tol float64) bool {
 		aii := row[i]
 		for j := i + 1; j < n; j++ {
 			x, y := row[j], a[j*n+i]
+			if x == y {
+				continue // |x − y| = 0 passes (a NaN scale fails no test)
+			}
 			scale := math.Abs(x) + math.Abs(y) + math.Sqrt(math.Abs(aii*a[j*n+j]))
 			if math.Abs(x-y) > tol*scale {
 				return false

@@ -110,15 +110,20 @@ func (s *Sparse) DenseSubmatrix(dst *Dense, idx, pos []int32) {
 		panic(fmt.Sprintf("lcp: Sparse.DenseSubmatrix: pos has %d entries, src %d rows", len(pos), s.n))
 	}
 	m := len(idx)
-	dst.Reset(m, m)
 	for k, i := range idx {
 		if uint(i) >= uint(s.n) || (k > 0 && i <= idx[k-1]) {
 			panic(fmt.Sprintf("lcp: Sparse.DenseSubmatrix: idx[%d] = %d is not ascending within [0, %d)", k, i, s.n))
 		}
-		row := dst.data[k*m : (k+1)*m]
-		cols, vals := s.row(int(i))
+	}
+	dst.Reset(m, m)
+	for k, i := range idx {
+		row := dst.data[k*m:][:m]
+		lo, hi := s.ptr[i], s.ptr[i+1]
+		cols, vals := s.col[lo:hi], s.val[lo:hi]
+		vals = vals[:len(cols)]
 		for t, j := range cols {
-			if p := pos[j]; uint(p) < uint(m) && idx[p] == j {
+			p := pos[j]
+			if uint(p) < uint(len(row)) && idx[p] == j {
 				row[p] = vals[t]
 			}
 		}

@@ -10,14 +10,23 @@
  * scene's μ, no bounce, ODE's default ERP 0.2 and CFM 1e-5. A hash space
  * finds the pairs.
  *
+ * Sleeping: with a second argument "sleep", ODE's auto-disable is on
+ * (dWorldSetAutoDisableFlag) with gorigid's default thresholds
+ * (stepper.Sleep): a body is disabled after 30 steps (0.5 s) below
+ * 0.05 m/s and 2 deg/s, and ODE steps only the islands with an enabled
+ * body. Without it every body stays enabled, as gorigid with
+ * Sleep.On = false.
+ *
  *   go run ./testdata/peers/pilegen randompile boxes=100 > pile.txt
  *   cc -O2 -o ode_pile testdata/peers/ode_pile.c $(pkg-config --cflags --libs ode) -lm
- *   ./ode_pile 600 < pile.txt
+ *   ./ode_pile 600 < pile.txt         # every body awake
+ *   ./ode_pile 600 sleep < pile.txt   # auto-disable on
  */
 #include <ode/ode.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
+#include <string.h>
 #include <time.h>
 
 #define MAXBOX 20000
@@ -70,9 +79,24 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "ode_pile: steps must be ≥ 2\n");
 		return 1;
 	}
+	int sleep = 0;
+	if (argc > 2) {
+		if (strcmp(argv[2], "sleep") != 0) {
+			fprintf(stderr, "ode_pile: second argument %s: want \"sleep\" or none\n", argv[2]);
+			return 1;
+		}
+		sleep = 1;
+	}
 	dInitODE2(0);
 	world = dWorldCreate();
 	dWorldSetGravity(world, 0, 0, -9.81);
+	if (sleep) {
+		dWorldSetAutoDisableFlag(world, 1);
+		dWorldSetAutoDisableLinearThreshold(world, 0.05);
+		dWorldSetAutoDisableAngularThreshold(world, 2 * M_PI / 180);
+		dWorldSetAutoDisableSteps(world, 30);
+		dWorldSetAutoDisableTime(world, 0);
+	}
 	dSpaceID space = dHashSpaceCreate(0);
 	contacts = dJointGroupCreate(0);
 	ground = dCreatePlane(space, 0, 0, 1, 0);
@@ -141,7 +165,10 @@ int main(int argc, char **argv) {
 		if (v2 > maxV * maxV)
 			maxV = sqrt(v2);
 	}
-	printf("ODE (%s): dWorldStep, %d boxes, %d steps of 1/60 s\n", dGetConfiguration(), n, steps);
+	int enabled = 0;
+	for (int i = 0; i < n; i++)
+		enabled += dBodyIsEnabled(bodies[i]) != 0;
+	printf("ODE (%s): dWorldStep, %d boxes, %d steps of 1/60 s, auto-disable %s (%d bodies enabled after the last step)\n", dGetConfiguration(), n, steps, sleep ? "on" : "off", enabled);
 	printf("collide+step ms: step 1 %.3f, steady %.3f, mean %.3f\n", total[0], median(total + steps / 2, steps - steps / 2), meanTotal);
 	printf("dWorldStep ms:   step 1 %.3f, steady %.3f, mean %.3f\n", solve[0], median(solve + steps / 2, steps - steps / 2), meanSolve);
 	printf("after the last step: largest body kinetic energy %.3g J, largest speed %.3g m/s\n", maxKE, maxV);
