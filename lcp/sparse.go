@@ -73,14 +73,12 @@ type Sparse struct {
 	// stands while both are those of its last call (sparseLDL.factor).
 	stamp uint64
 
-	// Pattern reuse: the records' (i, j) of the last full Finish, the
-	// slots of each record in val (row i's, then row j's) and whether the
-	// record is the first of its entry in call order.
-	pti, ptj     []int32
-	pn           int
-	slot1, slot2 []int32
-	firstRec     []bool
-	reuseOK      bool
+	// Pattern reuse: the records' (i, j) of the last full Finish and the
+	// slots of each record in val (recSlots).
+	pti, ptj []int32
+	pn       int
+	slots    []recSlots
+	reuseOK  bool
 
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
@@ -91,6 +89,13 @@ type Sparse struct {
 }
 
 var _ Matrix = (*Sparse)(nil)
+
+// recSlots are a record's two slots in Sparse.val, A[i][j]'s and
+// A[j][i]'s (the same on the diagonal), one pair of int32s so that a
+// refill reads one stream. i is the slot itself when the record is the
+// first of its entry in call order (it sets the entry), its complement ^i
+// (negative) when it adds to it.
+type recSlots struct{ i, j int32 }
 
 // Reset makes s an empty n×n matrix, keeping its storage. It panics if n is
 // negative.
@@ -223,17 +228,14 @@ func (s *Sparse) sumRecords() {
 // diagonal in A[i][j] and A[j][i] alike) and returns 0 times the partial
 // sum, finite's term (see sumRecords).
 func (s *Sparse) sumRecord(t int, v float64) float64 {
-	p1, p2 := s.slot1[t], s.slot2[t]
-	if s.firstRec[t] {
-		s.val[p1] = v
-		s.val[p2] = v
-	} else {
-		s.val[p1] += v
-		if p2 != p1 {
-			s.val[p2] += v
-		}
+	r := s.slots[t]
+	if r.i < 0 { // a later record: A[i][j] and A[j][i] hold the same partial sum
+		r.i = ^r.i
+		v = s.val[r.i] + v
 	}
-	return 0 * s.val[p1] // A[i][j] and A[j][i] hold the same sum
+	s.val[r.i] = v
+	s.val[r.j] = v
+	return 0 * v
 }
 
 // Refill opens a finished matrix for new values given record by record
@@ -284,9 +286,10 @@ func (s *Sparse) keepPattern() {
 	s.ptj = append(s.ptj[:0], s.tj...)
 	s.pn = s.n
 	n, nr := s.n, len(s.ti)
-	s.slot1 = growInt32(s.slot1, nr)
-	s.slot2 = growInt32(s.slot2, nr)
-	s.firstRec = growBool(s.firstRec, nr)
+	if cap(s.slots) < nr {
+		s.slots = make([]recSlots, nr, nr+nr/2)
+	}
+	s.slots = s.slots[:nr]
 	// Bucket the records by row: cnt as finishFull left it holds each
 	// row's bucket end, the start of the next one.
 	// rec reuses finishFull's bucketed columns (the same size, done with).
@@ -315,22 +318,25 @@ func (s *Sparse) keepPattern() {
 		end := s.cnt[r]
 		for _, t := range rec[start:end] {
 			if t >= 0 {
-				s.slot1[t] = s.mark[s.tj[t]]
+				s.slots[t].i = s.mark[s.tj[t]]
 				if s.ti[t] == s.tj[t] {
-					s.slot2[t] = s.slot1[t]
+					s.slots[t].j = s.slots[t].i
 				}
 			} else {
 				t = ^t
-				s.slot2[t] = s.mark[s.ti[t]]
+				s.slots[t].j = s.mark[s.ti[t]]
 			}
 		}
 		start = end
 	}
 	clear(s.mark[:len(s.val)])
 	for t := range s.ti {
-		p1, p2 := s.slot1[t], s.slot2[t]
-		s.firstRec[t] = s.mark[p1] == 0 // (i, j) and (j, i) are one entry
-		s.mark[p1], s.mark[p2] = 1, 1
+		r := &s.slots[t]
+		if s.mark[r.i] != 0 { // a later record of the entry ((i, j) and (j, i) are one)
+			r.i = ^r.i
+			continue
+		}
+		s.mark[r.i], s.mark[r.j] = 1, 1
 	}
 	s.reuseOK = true
 }
