@@ -86,6 +86,10 @@ type Sparse struct {
 	mark []int32 // keepPattern: slots of a row's columns, then slots seen
 	next []int32 // finishFull: each row's next free place in col; keepPattern: in rec
 	rz   float64 // Refill: finite's accumulator (see sumRecords)
+	// stale is set by Refill: SetRecord sums its values into val without
+	// keeping them in tv, so tv is not the records of val until unstale
+	// rewrites it (before an Add or Finish reads it).
+	stale bool
 }
 
 var _ Matrix = (*Sparse)(nil)
@@ -108,6 +112,7 @@ func (s *Sparse) Reset(n int) {
 	}
 	s.n = n
 	s.finished = false
+	s.stale = false
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
 }
 
@@ -121,6 +126,7 @@ func (s *Sparse) Add(i, j int, v float64) {
 		panic(fmt.Sprintf("lcp: Sparse.Add(%d, %d): index out of range for a %d×%d matrix", i, j, s.n, s.n))
 	}
 	s.finished = false
+	s.unstale()
 	if len(s.ti) == cap(s.ti) || len(s.tv) == cap(s.tv) {
 		s.growRecords()
 	}
@@ -187,6 +193,7 @@ func (s *Sparse) recordCap(c int) {
 // summed straight into the slots of the kept pattern, in the same order, so
 // the values are the same bits.
 func (s *Sparse) Finish() {
+	s.unstale()
 	if !(s.reuseOK && s.n == s.pn && slices.Equal(s.ti, s.pti) && slices.Equal(s.tj, s.ptj)) {
 		s.finishFull()
 		s.keepPattern()
@@ -254,6 +261,7 @@ func (s *Sparse) Refill(n, records int) bool {
 	}
 	s.finished = false
 	s.rz = 0
+	s.stale = true
 	return true
 }
 
@@ -263,8 +271,29 @@ func (s *Sparse) Refill(n, records int) bool {
 // to it, giving the bits of Add and Finish. It panics if t is not a record
 // of the kept pattern (a programming error, as Add's index).
 func (s *Sparse) SetRecord(t int, v float64) {
-	s.tv[t] = v // the record itself, for an Add that reopens the matrix
 	s.rz += s.sumRecord(t, v)
+}
+
+// unstale makes tv records of val again after a refill (stale), for an
+// Add or a Finish that sums them: each entry's first record holds the
+// entry, its later ones −0, which adds nothing to any sum (x + (−0) = x,
+// −0 and NaN included), so the entries sum to the refilled values and an
+// Add after Refilled sums onto them as onto the refill's own records
+// (O(records), and only then: a refill saves writing the records, the
+// traffic of a steady step's refill).
+func (s *Sparse) unstale() {
+	if !s.stale {
+		return
+	}
+	s.stale = false
+	negZero := math.Copysign(0, -1)
+	for t, r := range s.slots[:len(s.tv)] {
+		if r.i < 0 {
+			s.tv[t] = negZero
+		} else {
+			s.tv[t] = s.val[r.i]
+		}
+	}
 }
 
 // Refilled finishes a refilled matrix (see Refill): it may be read again,
