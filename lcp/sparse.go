@@ -73,14 +73,12 @@ type Sparse struct {
 	// stands while both are those of its last call (sparseLDL.factor).
 	stamp uint64
 
-	// Pattern reuse: the records' (i, j) of the last full Finish, the
-	// slots of each record in val (row i's, then row j's) and whether the
-	// record is the first of its entry in call order.
-	pti, ptj     []int32
-	pn           int
-	slot1, slot2 []int32
-	firstRec     []bool
-	reuseOK      bool
+	// Pattern reuse: the records' (i, j) of the last full Finish and the
+	// slots of each record in val (recSlots).
+	pti, ptj []int32
+	pn       int
+	slots    []recSlots
+	reuseOK  bool
 
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
@@ -88,9 +86,20 @@ type Sparse struct {
 	mark []int32 // keepPattern: slots of a row's columns, then slots seen
 	next []int32 // finishFull: each row's next free place in col; keepPattern: in rec
 	rz   float64 // Refill: finite's accumulator (see sumRecords)
+	// stale is set by Refill: SetRecord sums its values into val without
+	// keeping them in tv, so tv is not the records of val until unstale
+	// rewrites it (before an Add or Finish reads it).
+	stale bool
 }
 
 var _ Matrix = (*Sparse)(nil)
+
+// recSlots are a record's two slots in Sparse.val, A[i][j]'s and
+// A[j][i]'s (the same on the diagonal), one pair of int32s so that a
+// refill reads one stream. i is the slot itself when the record is the
+// first of its entry in call order (it sets the entry), its complement ^i
+// (negative) when it adds to it.
+type recSlots struct{ i, j int32 }
 
 // Reset makes s an empty n×n matrix, keeping its storage. It panics if n is
 // negative.
@@ -103,6 +112,7 @@ func (s *Sparse) Reset(n int) {
 	}
 	s.n = n
 	s.finished = false
+	s.stale = false
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
 }
 
@@ -116,6 +126,7 @@ func (s *Sparse) Add(i, j int, v float64) {
 		panic(fmt.Sprintf("lcp: Sparse.Add(%d, %d): index out of range for a %d×%d matrix", i, j, s.n, s.n))
 	}
 	s.finished = false
+	s.unstale()
 	if len(s.ti) == cap(s.ti) || len(s.tv) == cap(s.tv) {
 		s.growRecords()
 	}
@@ -182,6 +193,7 @@ func (s *Sparse) recordCap(c int) {
 // summed straight into the slots of the kept pattern, in the same order, so
 // the values are the same bits.
 func (s *Sparse) Finish() {
+	s.unstale()
 	if !(s.reuseOK && s.n == s.pn && slices.Equal(s.ti, s.pti) && slices.Equal(s.tj, s.ptj)) {
 		s.finishFull()
 		s.keepPattern()
@@ -223,17 +235,14 @@ func (s *Sparse) sumRecords() {
 // diagonal in A[i][j] and A[j][i] alike) and returns 0 times the partial
 // sum, finite's term (see sumRecords).
 func (s *Sparse) sumRecord(t int, v float64) float64 {
-	p1, p2 := s.slot1[t], s.slot2[t]
-	if s.firstRec[t] {
-		s.val[p1] = v
-		s.val[p2] = v
-	} else {
-		s.val[p1] += v
-		if p2 != p1 {
-			s.val[p2] += v
-		}
+	r := s.slots[t]
+	if r.i < 0 { // a later record: A[i][j] and A[j][i] hold the same partial sum
+		r.i = ^r.i
+		v = s.val[r.i] + v
 	}
-	return 0 * s.val[p1] // A[i][j] and A[j][i] hold the same sum
+	s.val[r.i] = v
+	s.val[r.j] = v
+	return 0 * v
 }
 
 // Refill opens a finished matrix for new values given record by record
@@ -252,6 +261,7 @@ func (s *Sparse) Refill(n, records int) bool {
 	}
 	s.finished = false
 	s.rz = 0
+	s.stale = true
 	return true
 }
 
@@ -261,7 +271,6 @@ func (s *Sparse) Refill(n, records int) bool {
 // to it, giving the bits of Add and Finish. It panics if t is not a record
 // of the kept pattern (a programming error, as Add's index).
 func (s *Sparse) SetRecord(t int, v float64) {
-	s.tv[t] = v // the record itself, for an Add that reopens the matrix
 	s.rz += s.sumRecord(t, v)
 }
 
@@ -273,13 +282,34 @@ func (s *Sparse) SetRecord(t int, v float64) {
 // AddRecordTerms before Refilled; a term is 0 for a finite sum and NaN
 // otherwise, so the order of the sums changes nothing.
 func (s *Sparse) SetRecordPart(t int, v float64) float64 {
-	s.tv[t] = v
 	return s.sumRecord(t, v)
 }
 
 // AddRecordTerms adds z, a sum of SetRecordPart's terms, to the refill's
 // finiteness check.
 func (s *Sparse) AddRecordTerms(z float64) { s.rz += z }
+
+// unstale makes tv records of val again after a refill (stale), for an
+// Add or a Finish that sums them: each entry's first record holds the
+// entry, its later ones −0, which adds nothing to any sum (x + (−0) = x,
+// −0 and NaN included), so the entries sum to the refilled values and an
+// Add after Refilled sums onto them as onto the refill's own records
+// (O(records), and only then: a refill saves writing the records, the
+// traffic of a steady step's refill).
+func (s *Sparse) unstale() {
+	if !s.stale {
+		return
+	}
+	s.stale = false
+	negZero := math.Copysign(0, -1)
+	for t, r := range s.slots[:len(s.tv)] {
+		if r.i < 0 {
+			s.tv[t] = negZero
+		} else {
+			s.tv[t] = s.val[r.i]
+		}
+	}
+}
 
 // Refilled finishes a refilled matrix (see Refill): it may be read again,
 // and, as after Finish, it is known finite when every value is.
@@ -300,9 +330,10 @@ func (s *Sparse) keepPattern() {
 	s.ptj = append(s.ptj[:0], s.tj...)
 	s.pn = s.n
 	n, nr := s.n, len(s.ti)
-	s.slot1 = growInt32(s.slot1, nr)
-	s.slot2 = growInt32(s.slot2, nr)
-	s.firstRec = growBool(s.firstRec, nr)
+	if cap(s.slots) < nr {
+		s.slots = make([]recSlots, nr, nr+nr/2)
+	}
+	s.slots = s.slots[:nr]
 	// Bucket the records by row: cnt as finishFull left it holds each
 	// row's bucket end, the start of the next one.
 	// rec reuses finishFull's bucketed columns (the same size, done with).
@@ -331,22 +362,25 @@ func (s *Sparse) keepPattern() {
 		end := s.cnt[r]
 		for _, t := range rec[start:end] {
 			if t >= 0 {
-				s.slot1[t] = s.mark[s.tj[t]]
+				s.slots[t].i = s.mark[s.tj[t]]
 				if s.ti[t] == s.tj[t] {
-					s.slot2[t] = s.slot1[t]
+					s.slots[t].j = s.slots[t].i
 				}
 			} else {
 				t = ^t
-				s.slot2[t] = s.mark[s.ti[t]]
+				s.slots[t].j = s.mark[s.ti[t]]
 			}
 		}
 		start = end
 	}
 	clear(s.mark[:len(s.val)])
 	for t := range s.ti {
-		p1, p2 := s.slot1[t], s.slot2[t]
-		s.firstRec[t] = s.mark[p1] == 0 // (i, j) and (j, i) are one entry
-		s.mark[p1], s.mark[p2] = 1, 1
+		r := &s.slots[t]
+		if s.mark[r.i] != 0 { // a later record of the entry ((i, j) and (j, i) are one)
+			r.i = ^r.i
+			continue
+		}
+		s.mark[r.i], s.mark[r.j] = 1, 1
 	}
 	s.reuseOK = true
 }

@@ -203,3 +203,49 @@ func TestSparseGrow(t *testing.T) {
 	}
 	require.PanicsWithValue(t, "lcp: Sparse.Grow: negative record count -1", func() { grown.Grow(-1) })
 }
+
+// A refill does not keep its record values (Refill): a Finish right after
+// Refilled leaves every entry's bits as the refill made them, −0 entries
+// and NaN included, and an Add after it sums onto them as onto the
+// records of Reset, Add and Finish.
+func TestSparseRefillThenFinish(t *testing.T) {
+	const n = 4
+	recs := [][2]int{{0, 0}, {0, 1}, {1, 1}, {0, 1}, {2, 3}, {3, 2}, {2, 2}, {3, 3}, {1, 0}}
+	build := func(s *Sparse, v []float64) {
+		s.Reset(n)
+		for t, r := range recs {
+			s.Add(r[0], r[1], v[t])
+		}
+		s.Finish()
+	}
+	negZero := math.Copysign(0, -1)
+	first := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}
+	v := []float64{negZero, 0.5, math.NaN(), 0.25, negZero, negZero, 1.5, -2, 1e300}
+	var kept Sparse
+	build(&kept, first)
+	require.True(t, kept.Refill(n, len(recs)))
+	for t, x := range v {
+		kept.SetRecord(t, x)
+	}
+	kept.Refilled()
+	refilled := slices.Clone(kept.val)
+	kept.Finish()
+	for p, x := range refilled {
+		require.Equal(t, math.Float64bits(x), math.Float64bits(kept.val[p]), "slot %d", p)
+	}
+	var fresh Sparse
+	build(&fresh, v)
+	for p, x := range fresh.val {
+		require.Equal(t, math.Float64bits(x), math.Float64bits(kept.val[p]), "slot %d", p)
+	}
+	require.False(t, kept.finite, "A[1][1] is NaN")
+	kept.Add(2, 3, 0.75)
+	kept.Finish()
+	fresh.Add(2, 3, 0.75)
+	fresh.Finish()
+	for p, x := range fresh.val {
+		require.Equal(t, math.Float64bits(x), math.Float64bits(kept.val[p]), "after Add: slot %d", p)
+	}
+	assert.Equal(t, negZero, kept.At(0, 0))
+	assert.True(t, math.Signbit(kept.At(0, 0)), "A[0][0] = −0 kept")
+}

@@ -47,6 +47,7 @@ func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 	m := len(idx)
 	s.n = m
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
+	s.stale = false
 	s.reuseOK = false // the Add records of the kept pattern are gone
 	s.finite = src.finite
 	s.ptr2, s.ptr = s.ptr, growInt(s.ptr2, m+1)
