@@ -48,9 +48,7 @@ import (
 //   - Block pivots (blockPivot) exchange every infeasible row at once:
 //     F → L or U by the violated bound, L or U → F. Since they can cycle, the
 //     solve keeps n̄, the least infeasibility count seen; after
-//     MaxBlockFailures block pivots in a row that do not reduce it (in
-//     regularized mode without a budget, once one has failed, that do not
-//     halve it: there they cycle through new least counts),
+//     MaxBlockFailures block pivots in a row that do not reduce it,
 //   - single pivots (singlePivot) exchange only the infeasible row of
 //     largest index (Murty's least-index rule read from the end), which is
 //     finite for P-matrices, and return to block pivots as soon as the count
@@ -605,22 +603,11 @@ func (st *bppSolve) pivot() {
 	}
 }
 
-// blockPivot exchanges every infeasible row at once, and counts it as a
-// failure when it does not reduce n̄. In regularized mode without a budget
-// (the damped mode follows), once a block pivot has failed, a reduction
-// that does not halve n̄ counts as one too: there the block is
-// semidefinite, block pivots are not known to terminate, and they cycle
-// through counts such as 12, 36, 27, 10, 32 (an island of the random
-// pile), where a reset at 10 would grant three more face solves to the
-// cycle.
+// blockPivot exchanges every infeasible row at once.
 func (st *bppSolve) blockPivot() {
-	switch {
-	case st.reg && st.symmetric && st.set.MaxIterations <= 0 && st.fails > 0 && st.ninf < st.bestInf && 2*st.ninf > st.bestInf:
-		st.bestInf = st.ninf
-		st.fails++
-	case st.ninf < st.bestInf:
+	if st.ninf < st.bestInf {
 		st.bestInf, st.fails = st.ninf, 0
-	default:
+	} else {
 		st.fails++
 	}
 	st.dst.Pivots += st.ninf
