@@ -100,6 +100,9 @@ type SettingsSpec struct {
 	// SingleProblem solves each step as one MLCP instead of one per island
 	// (stepper.Settings.SingleProblem); false, the default, by island.
 	SingleProblem bool
+	// Coherent starts a solve without new contacts at the last step's
+	// impulses (stepper.Settings.Coherent); false, the default, at 0.
+	Coherent bool
 }
 
 // BodySpec is one body.
@@ -509,7 +512,7 @@ func (s *SettingsSpec) stepperSettings() stepper.Settings {
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
 		MaxCorrectingSpeed: s.MaxCorrectingSpeed, Impacts: s.Impacts, Sleep: s.Sleep,
-		SingleProblem: s.SingleProblem,
+		SingleProblem: s.SingleProblem, Coherent: s.Coherent,
 	}
 }
 

@@ -112,6 +112,7 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 		so.done("")
 	}
 	o.boolean("single_problem", &s.SingleProblem)
+	o.boolean("coherent", &s.Coherent)
 	o.done("")
 }
 

@@ -86,6 +86,9 @@ func (s *SceneSpec) node() *jnode {
 	if st.SingleProblem {
 		sn.set("single_problem", jbool(true))
 	}
+	if st.Coherent {
+		sn.set("coherent", jbool(true))
+	}
 	n.set("settings", sn)
 	if len(s.WorldShapes) > 0 {
 		a := jarr()

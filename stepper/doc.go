@@ -224,6 +224,24 @@
 // rows by position, contact rows by contact key (storeImpulses keeps each
 // key's normal impulse, friction direction and states).
 //
+// Coherent (Settings.Coherent, off by default). Boxes resting on four
+// points and other redundant contacts make A semidefinite: the step's MLCP
+// has a set of solutions with the same body velocities, and lcp.BPP's
+// regularized mode returns the one its proximal iterations reach from
+// their first centre (lcp.Settings.Reference; Rockafellar, "Monotone
+// operators and the proximal point algorithm", 1976). By default that
+// centre is 0 (or, at a step with many new contacts, the pre-solve's x),
+// so the answer depends on the step's problem alone and a problem rebuilt
+// from World.LastStates solves to it again. With Coherent, a step without
+// new contacts and without a Budget starts at the last step's impulses:
+// a resting structure repeats last step's face without a proximal move,
+// 1 block-pivoting iteration a steady step of the 30-brick wall instead of
+// 2, 2 of the 496-brick pyramid instead of 8.8 (BenchmarkPyramidSteadyLarge
+// runs both). The answer is another exact solution of the same MLCP, to
+// the solver's tolerance, but it depends on the history: a rebuilt problem
+// may solve to another point of the set, and an objective over a run's
+// parameters (sweep's calibration) gets rougher.
+//
 // Sleeping (Settings.Sleep, on in DefaultSettings, off in the zero value):
 // after the step an island that has rested for Sleep.Time goes to sleep;
 // the stages then skip its bodies (no free velocity, narrow phase, rows or

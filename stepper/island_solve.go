@@ -250,7 +250,7 @@ func (sl *islandSlot) prepare(w *World) {
 		sl.start[k] = rs.start[i]
 	}
 	sl.ref = nil
-	if ref := w.ws.presolve.ref; ref != nil { // the pre-solve's x (estimateNewContacts)
+	if ref := w.ws.presolve.ref; ref != nil { // the pre-solve's x or the last step's impulses (estimateNewContacts)
 		sl.xref = grow(sl.xref, m)
 		for k, i := range sl.rows {
 			sl.xref[k] = ref[i]

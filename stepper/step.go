@@ -292,8 +292,12 @@ type presolveStage struct {
 	seedPGS            lcp.PGS    // the pre-solve's start index sets (seedNewNormals)
 	seedRes            lcp.Result // its iterate
 	preIts, seedSweeps int
-	// ref is the pre-solve's x when it ran (eres.X), the main solve's
-	// lcp.Settings.Reference; nil otherwise.
+	// ref is the main solve's lcp.Settings.Reference: the pre-solve's x
+	// when it ran (eres.X), otherwise, with Settings.Coherent, Budget 0 and
+	// no new contacts, the last step's impulses on this step's rows
+	// (previousImpulses, ws.solve.prevX); nil otherwise. It is read by
+	// pickSolve and the islands' gather (solveIslands) before the
+	// safeguard reuses prevX.
 	ref []float64
 }
 
@@ -717,8 +721,9 @@ func (w *World) solveSymmetric(m *Mass, cs *contactStage, rs *rowStage) (*solveS
 // least-error iterate), safeguard (an unconverged answer that would add
 // energy moved towards its anchor) and polish (Settings.Polish sweeps from
 // the kept iterate). It needs the pre-solve's presolveStage, which has
-// seeded rs.start and the solver's factor, and whose x (ref, when the
-// pre-solve ran) is the solve's lcp.Settings.Reference. It returns its
+// seeded rs.start and the solver's factor, and whose ref (the pre-solve's
+// x, or the last step's impulses) is the solve's lcp.Settings.Reference. It
+// returns its
 // solveStage, whose res holds the answer x, and the step's solver
 // statistics.
 func (w *World) solve(as *assemblyStage, rs *rowStage, pre *presolveStage) (*solveStage, Stats, error) {
@@ -779,8 +784,9 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, pre *presolveStage) (*sol
 }
 
 // pickSolve hands the step's MLCP ws.solve.prob to the step's solver under
-// Settings.Budget, warm-started from ws.build.start and the pre-solve's x
-// (presolveStage.ref, lcp.Settings.Reference), with the Picker and the
+// Settings.Budget, warm-started from ws.build.start and with
+// presolveStage.ref (the pre-solve's x, or the last step's impulses) as
+// lcp.Settings.Reference, with the Picker and the
 // safeguard's Picker (errmeasure.SolveGuarded) seeing every iterate,
 // followed by Settings.Observer. ws.solve.res holds the picked iterate.
 func (w *World) pickSolve(sol *solveStage, rs *rowStage, pre *presolveStage) (errmeasure.Solved, error) {

@@ -124,6 +124,10 @@ type Settings struct {
 	// solves each island (Stats.Islands) as its own, in parallel, with the
 	// same bits for any GOMAXPROCS (package doc, Islands).
 	SingleProblem bool
+	// Coherent: false, the default, starts each solve's proximal centre at 0;
+	// true at the last step's impulses when no contact is new and Budget is
+	// 0, so resting structures take fewer iterations (package doc, Coherent).
+	Coherent bool
 }
 
 // DefaultSettings returns the settings a simulation starts from: h = 1/60 s,

@@ -1,0 +1,121 @@
+package stepper_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/scenes"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// bothReferences is block pivoting that solves each problem twice: with
+// the stepper's Settings.Reference (the answer it returns) and, on a
+// second BPP of its own, from x̄ = 0 (Reference nil), the main solve as it
+// was before the last step's impulses became its proximal centre. It
+// keeps each solve's iterations and the largest difference of the two
+// answers' w = A x + b, scaled by max|b|.
+type bothReferences struct {
+	lcp.BPP
+	zero      lcp.BPP
+	zeroRes   lcp.Result
+	steady    bool // count only the solves after this is set
+	withRef   int  // solves given a Reference
+	its, its0 int  // iterations with the reference and from 0
+	solves    int
+	maxDW     float64 // max |w − w₀| / max|b|
+}
+
+func (s *bothReferences) Solve(dst *lcp.Result, p *lcp.Problem, set lcp.Settings) error {
+	err := s.BPP.Solve(dst, p, set)
+	if !s.steady || err != nil {
+		return err
+	}
+	hasRef := set.Reference != nil
+	set.Reference = nil
+	if err := s.zero.Solve(&s.zeroRes, p, set); err != nil {
+		return err
+	}
+	s.solves++
+	if hasRef {
+		s.withRef++
+	}
+	s.its += dst.Iterations
+	s.its0 += s.zeroRes.Iterations
+	scale := 0.0
+	for _, v := range p.B {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	for i := range dst.W {
+		s.maxDW = math.Max(s.maxDW, math.Abs(dst.W[i]-s.zeroRes.W[i])/scale)
+	}
+	return nil
+}
+
+// Steady steps of the 30-brick wall built at rest (after 60 steps of
+// settling, as BenchmarkWallSteady) with Settings.Coherent: no contact is
+// new, no pre-solve runs, and the main solve takes the last step's impulses as regularized
+// mode's first proximal centre (lcp.Settings.Reference, the proximal
+// point method's centre). The wall's A is semidefinite (four points per
+// brick face), so its MLCP's solutions form a set; from the last step's
+// impulses block pivoting lands on the one near them in 1 iteration per
+// step, where a second BPP given the same problem and index sets but
+// x̄ = 0 pivots first to the regularized solution near 0 and needs a
+// proximal move and more pivots to reach an answer (6 iterations per step
+// logged; the stepper's own BPP, whose factor follows the steps, needed 2:
+// BenchmarkWallSteady before the reference). Both answers solve the same
+// MLCP to the solver's tolerance regTol = 10⁻⁶ of max|b| (lcp.BPP), and
+// two solutions differ only in the null space of A = J M⁻¹ Jᵀ, which
+// changes no w = A x + b (the constraint velocities) and moves no body:
+// so w agrees within 2·10⁻⁶ max|b|, the two tolerances added.
+func TestSteadyReferenceIsLastImpulses(t *testing.T) {
+	p := scenes.DefaultBrickWallParams()
+	p.Rows = 12
+	solver := &bothReferences{}
+	p.Settings.Solver = solver
+	p.Settings.Coherent = true
+	w, err := scenes.BrickWall(p)
+	require.NoError(t, err)
+	for i := 0; i < 60; i++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	solver.steady = true
+	const steps = 20
+	for i := 0; i < steps; i++ {
+		st, err := w.Step()
+		require.NoError(t, err)
+		require.Equal(t, lcp.Converged, st.Status)
+		require.Zero(t, st.PreSolveIterations, "steady step %d: no new contact, no pre-solve", i)
+	}
+	require.Equal(t, steps, solver.solves, "one main solve per step (one island)")
+	t.Logf("%d steady steps: %.2f iterations per step from the last step's impulses, %.2f from 0; max |w − w₀| = %.3g max|b|",
+		steps, float64(solver.its)/steps, float64(solver.its0)/steps, solver.maxDW)
+	assert.Equal(t, steps, solver.withRef, "every steady solve has the last step's impulses as its reference")
+	assert.LessOrEqual(t, solver.its, steps, "1 iteration per steady step from the last step's impulses")
+	assert.Less(t, solver.its, solver.its0, "the reference saves iterations")
+	assert.LessOrEqual(t, solver.maxDW, 2e-6, "the same constraint velocities within the two solves' tolerances")
+}
+
+// Without Settings.Coherent (the default) a steady step's solve has no
+// reference: its answer depends on the step's problem alone.
+func TestSteadyReferenceOffByDefault(t *testing.T) {
+	p := scenes.DefaultBrickWallParams()
+	p.Rows = 12
+	solver := &bothReferences{}
+	p.Settings.Solver = solver
+	w, err := scenes.BrickWall(p)
+	require.NoError(t, err)
+	for i := 0; i < 60; i++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	solver.steady = true
+	for i := 0; i < 5; i++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+	}
+	assert.Equal(t, 5, solver.solves)
+	assert.Zero(t, solver.withRef, "no steady solve has a reference by default")
+}
