@@ -74,14 +74,7 @@ func rowErrors(x, w, lo, hi, a float64) (fb, res, e float64) {
 	if !(a > 0) {
 		a = 0
 	}
-	// s: the distance to the active side's bound (≥ 0, +Inf when there
-	// is none), v: the velocity pushing against it (≥ 0).
-	s, v := x-lo, w
-	if w < 0 {
-		s, v = hi-x, -w
-	} else if w == 0 {
-		v = 0 // w = −0: splitW's w₊ is +0
-	}
+	s, v := activeSide(x, w, lo, hi)
 	fb = math.Abs(fbPhi(s, v))
 	res = math.Abs(min(s, v)) // +0 for s = −0 (x = −0 at lo = 0), as ResidualRow
 	e = min(halfSqOverA(v, a), halfASq(a, s))
@@ -96,13 +89,22 @@ func rowEnergy(x, w, lo, hi, a float64) float64 {
 	if !(a > 0) {
 		a = 0
 	}
-	s, v := x-lo, w
-	if w < 0 {
-		s, v = hi-x, -w
-	} else if w == 0 {
-		v = 0
-	}
+	s, v := activeSide(x, w, lo, hi)
 	return min(halfSqOverA(v, a), halfASq(a, s))
+}
+
+// activeSide returns, for a row whose impulse x lies within its bounds,
+// s: the distance to the active side's bound (≥ 0, +Inf when there is
+// none), and v: the velocity pushing against it (≥ 0; +0 for w = −0, as
+// splitW's w₊).
+func activeSide(x, w, lo, hi float64) (s, v float64) {
+	if w < 0 {
+		return hi - x, -w
+	}
+	if w == 0 {
+		return x - lo, 0
+	}
+	return x - lo, w
 }
 
 // energyTotal is Compute's Energy total alone, with the same bits (the
