@@ -29,47 +29,11 @@
 #include <string.h>
 #include <time.h>
 
-#define MAXBOX 20000
-#define MAXC 4
-
-static dWorldID world;
-static dJointGroupID contacts;
-static double mu[MAXBOX];
-static dGeomID ground;
-
-static void near(void *data, dGeomID a, dGeomID b) {
-	(void)data;
-	dBodyID ba = dGeomGetBody(a), bb = dGeomGetBody(b);
-	if (ba && bb && dAreConnected(ba, bb))
-		return;
-	dContact c[MAXC];
-	int n = dCollide(a, b, MAXC, &c[0].geom, sizeof(dContact));
-	double m = 0;
-	if (a != ground)
-		m = mu[(size_t)dGeomGetData(a)];
-	if (b != ground && (a == ground || mu[(size_t)dGeomGetData(b)] < m))
-		m = mu[(size_t)dGeomGetData(b)];
-	for (int i = 0; i < n; i++) {
-		c[i].surface.mode = dContactApprox1;
-		c[i].surface.mu = m;
-		dJointID j = dJointCreateContact(world, contacts, &c[i]);
-		dJointAttach(j, ba, bb);
-	}
-}
-
-static double now(void) {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
-
-static int cmp(const void *a, const void *b) {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
+#include "odeboxes.h"
+#include "steptime.h"
 
 static double median(double *v, int n) {
-	qsort(v, n, sizeof *v, cmp);
+	qsort(v, n, sizeof *v, cmpdouble);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -102,42 +66,17 @@ int main(int argc, char **argv) {
 	ground = dCreatePlane(space, 0, 0, 1, 0);
 	static dBodyID bodies[MAXBOX];
 	double mass[MAXBOX];
-	int n = 0;
-	double v[18];
-	for (;;) {
-		int k = 0;
-		for (; k < 18 && scanf("%lf", &v[k]) == 1; k++)
-			;
-		if (k == 0)
-			break;
-		if (k != 18 || n == MAXBOX) {
-			fprintf(stderr, "ode_pile: line %d: want 18 numbers per box, at most %d boxes\n", n + 1, MAXBOX);
-			return 1;
-		}
-		dBodyID b = dBodyCreate(world);
-		dMass m;
-		dMassSetBoxTotal(&m, v[3], v[0], v[1], v[2]);
-		dBodySetMass(b, &m);
-		dBodySetPosition(b, v[4], v[5], v[6]);
-		dQuaternion q = {v[7], v[8], v[9], v[10]};
-		dBodySetQuaternion(b, q);
-		dBodySetLinearVel(b, v[11], v[12], v[13]);
-		dBodySetAngularVel(b, v[14], v[15], v[16]);
-		dGeomID g = dCreateBox(space, v[0], v[1], v[2]);
-		dGeomSetBody(g, b);
-		dGeomSetData(g, (void *)(size_t)n);
-		mu[n] = v[17];
-		mass[n] = v[3];
-		bodies[n++] = b;
-	}
+	int n = readboxes("ode_pile", space, bodies, mass, NULL);
+	if (n < 0)
+		return 1;
 	double *total = malloc(steps * sizeof *total), *solve = malloc(steps * sizeof *solve);
 	double meanTotal = 0, meanSolve = 0;
 	for (int s = 0; s < steps; s++) {
-		double t0 = now();
+		double t0 = clockms(CLOCK_MONOTONIC);
 		dSpaceCollide(space, 0, near);
-		double t1 = now();
+		double t1 = clockms(CLOCK_MONOTONIC);
 		dWorldStep(world, 1.0 / 60);
-		double t2 = now();
+		double t2 = clockms(CLOCK_MONOTONIC);
 		dJointGroupEmpty(contacts);
 		total[s] = t2 - t0;
 		solve[s] = t2 - t1;

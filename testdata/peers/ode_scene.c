@@ -26,33 +26,7 @@
 
 #include "steptime.h"
 
-#define MAXBOX 20000
-#define MAXC 4
-
-static dWorldID world;
-static dJointGroupID contacts;
-static double mu[MAXBOX];
-static dGeomID ground;
-
-static void near(void *data, dGeomID a, dGeomID b) {
-	(void)data;
-	dBodyID ba = dGeomGetBody(a), bb = dGeomGetBody(b);
-	if (ba && bb && dAreConnected(ba, bb))
-		return;
-	dContact c[MAXC];
-	int n = dCollide(a, b, MAXC, &c[0].geom, sizeof(dContact));
-	double m = 0;
-	if (a != ground)
-		m = mu[(size_t)dGeomGetData(a)];
-	if (b != ground && (a == ground || mu[(size_t)dGeomGetData(b)] < m))
-		m = mu[(size_t)dGeomGetData(b)];
-	for (int i = 0; i < n; i++) {
-		c[i].surface.mode = dContactApprox1;
-		c[i].surface.mu = m;
-		dJointID j = dJointCreateContact(world, contacts, &c[i]);
-		dJointAttach(j, ba, bb);
-	}
-}
+#include "odeboxes.h"
 
 int main(int argc, char **argv) {
 	int steps = argc > 1 ? atoi(argv[1]) : 600;
@@ -68,35 +42,9 @@ int main(int argc, char **argv) {
 	ground = dCreatePlane(space, 0, 0, 1, 0);
 	static dBodyID bodies[MAXBOX];
 	static double start[MAXBOX][3];
-	int n = 0;
-	double v[18];
-	for (;;) {
-		int k = 0;
-		for (; k < 18 && scanf("%lf", &v[k]) == 1; k++)
-			;
-		if (k == 0)
-			break;
-		if (k != 18 || n == MAXBOX) {
-			fprintf(stderr, "ode_scene: line %d: want 18 numbers per box, at most %d boxes\n", n + 1, MAXBOX);
-			return 1;
-		}
-		dBodyID b = dBodyCreate(world);
-		dMass m;
-		dMassSetBoxTotal(&m, v[3], v[0], v[1], v[2]);
-		dBodySetMass(b, &m);
-		dBodySetPosition(b, v[4], v[5], v[6]);
-		dQuaternion q = {v[7], v[8], v[9], v[10]};
-		dBodySetQuaternion(b, q);
-		dBodySetLinearVel(b, v[11], v[12], v[13]);
-		dBodySetAngularVel(b, v[14], v[15], v[16]);
-		dGeomID g = dCreateBox(space, v[0], v[1], v[2]);
-		dGeomSetBody(g, b);
-		dGeomSetData(g, (void *)(size_t)n);
-		mu[n] = v[17];
-		for (int r = 0; r < 3; r++)
-			start[n][r] = v[4 + r];
-		bodies[n++] = b;
-	}
+	int n = readboxes("ode_scene", space, bodies, NULL, start);
+	if (n < 0)
+		return 1;
 	double *cpu = malloc(steps * sizeof *cpu), *wall = malloc(steps * sizeof *wall);
 	for (int s = 0; s < steps; s++) {
 		double c0 = clockms(CLOCK_PROCESS_CPUTIME_ID), w0 = clockms(CLOCK_MONOTONIC);

@@ -10,20 +10,20 @@
 #include <time.h>
 
 /* clockms reads clock c (CLOCK_PROCESS_CPUTIME_ID, CLOCK_MONOTONIC) in ms. */
-static double clockms(clockid_t c) {
+static inline double clockms(clockid_t c) {
 	struct timespec t;
 	clock_gettime(c, &t);
 	return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-static int cmpdouble(const void *a, const void *b) {
+static inline int cmpdouble(const void *a, const void *b) {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
 }
 
 /* report prints step 1, the median of the second half and the mean of the
  * steps' times v (ms); it sorts the second half of v. */
-static void report(const char *name, double *v, int steps) {
+static inline void report(const char *name, double *v, int steps) {
 	double mean = 0;
 	for (int s = 0; s < steps; s++)
 		mean += v[s] / steps;
