@@ -67,3 +67,80 @@ func TestSleepPileWakesOneColumn(t *testing.T) {
 		}
 	}
 }
+
+// A sleeping body's free velocity is not computed by freeVelocities
+// (updateAwake) but when a contact wakes it within the step: the woken
+// island's bodies then hold the bits of Mass.updateRange over every body,
+// free velocity, world inverse inertia and gyroscopic response, and the
+// bodies still asleep a zero free velocity.
+func TestWokenFreeVelocitySameBits(t *testing.T) {
+	w := sleepingPile(t, true)
+	w.wakeChanged()
+	m := w.freeVelocities()
+	var ref Mass
+	ref.resize(w.Bodies)
+	ref.updateRange(0, len(w.Bodies), w.Settings.H, w.Settings.Gravity)
+	w.wakeIsland(0, m) // the first column, bodies 0–4
+	for i := range w.Bodies {
+		if w.Asleep(i) {
+			if m.Free[i] != ([6]float64{}) {
+				t.Errorf("sleeping body %d: free velocity %v, want 0", i, m.Free[i])
+			}
+			if m.InvInertia[i] != ref.InvInertia[i] {
+				t.Errorf("sleeping body %d: inverse inertia %v, want %v", i, m.InvInertia[i], ref.InvInertia[i])
+			}
+			continue
+		}
+		if m.Free[i] != ref.Free[i] || m.InvInertia[i] != ref.InvInertia[i] || m.Gyroscopic[i] != ref.Gyroscopic[i] || m.Response[i] != ref.Response[i] {
+			t.Errorf("woken body %d: free %v inverse inertia %v, want %v %v", i, m.Free[i], m.InvInertia[i], ref.Free[i], ref.InvInertia[i])
+		}
+	}
+	if got := len(w.Bodies) - w.Sleeping(); got != 5 {
+		t.Fatalf("%d bodies awake, want the column's 5", got)
+	}
+}
+
+// The bounding boxes of sleeping geoms that collect takes from the kept
+// entries (sleptBounds) are the bits geomBounds computes, and a sleeping
+// geom whose shape or local pose changes (without World.Wake) gets its box
+// at the new shape and pose, not the kept one.
+func TestSleptBoundsSameBits(t *testing.T) {
+	w := sleepingPile(t, true)
+	check := func(when string) {
+		t.Helper()
+		cs := &w.ws.contacts
+		margin := w.margin()
+		for g := range w.Geoms {
+			p := w.geomPose(g)
+			if cs.poses[g] != p {
+				t.Errorf("%s: geom %d pose %v, want %v", when, g, cs.poses[g], p)
+			}
+			if box := w.Geoms[g].Shape.Bounds(p, margin+cs.sweep[g]); cs.boxes[g] != box {
+				t.Errorf("%s: geom %d box %v, want %v", when, g, cs.boxes[g], box)
+			}
+			if w.Asleep(w.Geoms[g].Body) && cs.sweep[g] != 0 {
+				t.Errorf("%s: sleeping geom %d sweep %v, want 0", when, g, cs.sweep[g])
+			}
+		}
+	}
+	for range 3 {
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+		check("asleep")
+	}
+	top := len(w.Geoms) - 1 // the last column's top box
+	w.Geoms[top].Shape.Size = mgl64.Vec3{0.1, 0.1, 0.3}
+	if _, err := w.Step(); err != nil {
+		t.Fatal(err)
+	}
+	check("shape changed")
+	w.Geoms[top].Local.Pos = mgl64.Vec3{0, 0, 0.2}
+	if _, err := w.Step(); err != nil {
+		t.Fatal(err)
+	}
+	check("local pose changed")
+	if got := w.ws.contacts.boxes[top].Max[2]; got < 0.45+0.2+0.15 {
+		t.Errorf("top box's box reaches %.3f m, want ≥ %.3f (body at 0.45 m, local 0.2 m, half height 0.15 m)", got, 0.45+0.2+0.15)
+	}
+}

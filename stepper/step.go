@@ -570,10 +570,10 @@ func (w *World) freeVelocities() *Mass {
 	m.resize(w.Bodies)
 	job := &w.ws.massJob
 	if job.run == nil {
-		job.run = func(lo, hi int) { m.updateRange(lo, hi, w.Settings.H, w.Settings.Gravity) }
+		job.run = func(lo, hi int) { w.updateAwake(m, lo, hi) }
 	}
 	w.forRange(job, len(w.Bodies)) // Mass.Update, by chunks of bodies
-	w.sleepFree(m)
+	w.sleepFree()
 	return m
 }
 
