@@ -125,7 +125,10 @@ type sleepState struct {
 	freeOK bool         // this step's free velocities exist (between freeVelocities and buildRows)
 	// geoms[g] is geom g's pose and bounding box as the last collect
 	// computed them while its body slept (sleptBounds).
-	geoms    []sleptGeom
+	geoms []sleptGeom
+	// inv[i] is body i's world inverse inertia as updateAwake computed it
+	// while the body slept (sleptInvInertia).
+	inv      []sleptInertia
 	woken    []bool // bodies woken in the current pass of wakePairs
 	sleeping int    // number of sleeping bodies
 	kept     []keptContact
@@ -225,6 +228,7 @@ func (sl *sleepState) sync(w *World) {
 	sl.pos = resize(sl.pos, nb)
 	sl.rot = resize(sl.rot, nb)
 	sl.geoms = resize(sl.geoms, len(w.Geoms))
+	sl.inv = resize(sl.inv, nb)
 	sl.woken = resize(sl.woken, nb)
 }
 
@@ -381,9 +385,33 @@ func (w *World) updateAwake(m *Mass, lo, hi int) {
 			continue
 		}
 		m.Free[i], m.Gyroscopic[i], m.Response[i], m.Rho[i] = [6]float64{}, false, mgl64.Mat3{}, 0
-		m.InvInertia[i] = m.Bodies[i].InvInertiaWorld()
+		m.InvInertia[i] = w.sleptInvInertia(i)
 		i++
 	}
+}
+
+// sleptInertia is a sleeping body's world inverse inertia with what it is
+// a function of, the body's orientation and body-frame inertia.
+type sleptInertia struct {
+	ok      bool
+	rot     mgl64.Quat
+	inertia mgl64.Mat3
+	inv     mgl64.Mat3
+}
+
+// sleptInvInertia returns sleeping body i's world inverse inertia,
+// Body.InvInertiaWorld: the kept value while its orientation and inertia
+// are the same bits as when it was computed, else computed and kept.
+func (w *World) sleptInvInertia(i int) mgl64.Mat3 {
+	b := w.Bodies[i]
+	if i >= len(w.sleep.inv) {
+		return b.InvInertiaWorld()
+	}
+	c := &w.sleep.inv[i]
+	if !c.ok || c.rot != b.Rot || c.inertia != b.Inertia || b.Static || b.Kinematic {
+		*c = sleptInertia{ok: true, rot: b.Rot, inertia: b.Inertia, inv: b.InvInertiaWorld()}
+	}
+	return c.inv
 }
 
 // sleepFree is freeVelocities' hook: from here to buildRows a body that

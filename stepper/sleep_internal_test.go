@@ -80,6 +80,11 @@ func TestWokenFreeVelocitySameBits(t *testing.T) {
 	var ref Mass
 	ref.resize(w.Bodies)
 	ref.updateRange(0, len(w.Bodies), w.Settings.H, w.Settings.Gravity)
+	for i := range w.Bodies {
+		if m.InvInertia[i] != ref.InvInertia[i] {
+			t.Errorf("body %d before the wake: inverse inertia %v, want %v", i, m.InvInertia[i], ref.InvInertia[i])
+		}
+	}
 	w.wakeIsland(0, m) // the first column, bodies 0–4
 	for i := range w.Bodies {
 		if w.Asleep(i) {
@@ -142,5 +147,27 @@ func TestSleptBoundsSameBits(t *testing.T) {
 	check("local pose changed")
 	if got := w.ws.contacts.boxes[top].Max[2]; got < 0.45+0.2+0.15 {
 		t.Errorf("top box's box reaches %.3f m, want ≥ %.3f (body at 0.45 m, local 0.2 m, half height 0.15 m)", got, 0.45+0.2+0.15)
+	}
+}
+
+// A sleeping body's kept world inverse inertia (sleptInvInertia) follows a
+// new body-frame inertia set without World.Wake: freeVelocities gives it
+// Body.InvInertiaWorld at the new inertia, not the kept one.
+func TestSleptInvInertiaFollowsInertia(t *testing.T) {
+	w := sleepingPile(t, true)
+	for range 2 {
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const i = 7
+	w.Bodies[i].Inertia = body.BoxInertia(1, 0.1, 0.2, 0.3)
+	w.wakeChanged()
+	m := w.freeVelocities()
+	if !w.Asleep(i) {
+		t.Fatal("body 7 woke: the test wants it asleep")
+	}
+	if want := w.Bodies[i].InvInertiaWorld(); m.InvInertia[i] != want {
+		t.Errorf("inverse inertia %v, want %v", m.InvInertia[i], want)
 	}
 }
