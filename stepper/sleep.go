@@ -7,6 +7,7 @@ import (
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // Sleep is Settings.Sleep: whether and when resting islands go to sleep,
@@ -565,7 +566,8 @@ func (w *World) updateSleep() int {
 		switch {
 		case b.Static || b.Kinematic || sl.asleep[i]:
 			sl.still[i] = 0
-		case b.Vel.Len() < lin && b.AngVel.Len() < ang && b.Force == zero && b.Torque == zero:
+		case b.Vel.Len() < lin && b.AngVel.Len() < ang && b.Force == zero && b.Torque == zero &&
+			num.FiniteVec(b.Pos) && num.FiniteQuat(b.Rot): // a sleeping body's state is finite (checkFinite)
 			if sl.still[i] < math.MaxInt32 {
 				sl.still[i]++
 			}

@@ -1,6 +1,10 @@
 package stepper
 
 import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -169,5 +173,73 @@ func TestSleptInvInertiaFollowsInertia(t *testing.T) {
 	}
 	if want := w.Bodies[i].InvInertiaWorld(); m.InvInertia[i] != want {
 		t.Errorf("inverse inertia %v, want %v", m.InvInertia[i], want)
+	}
+}
+
+// The broad phase's mover path (moverPairs) gives the sweep's pairs, the
+// same pairs in the same order, while a box dropped onto the sleeping
+// 125-box pile falls, wakes its column and settles, and another lands
+// beside the pile: at every step the
+// pairs of the movers' boxes equal contact.SweepAndPrune.Pairs under the
+// same skip rule, and the mover path ran.
+func TestMoverPairsAsSweep(t *testing.T) {
+	w := sleepingPile(t, true)
+	shape, err := contact.NewBoxSize(mgl64.Vec3{0.1, 0.1, 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One box beside the pile (its pair with the ground comes after the
+	// column's pairs among the movers: moverPairs must sort), one onto the
+	// first column.
+	for _, p := range []mgl64.Vec3{{-0.3, 0, 0.2}, {0.001, -0.001, 0.7}} {
+		b, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, 0.1, 0.1, 0.1), Pos: p, Rot: mgl64.QuatIdent()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := w.AddBody(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.AddGeom(Geom{Body: id, Shape: shape, Material: Material{Friction: 0.5}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var sap contact.SweepAndPrune
+	used, nonEmpty := 0, 0
+	for s := 0; s < 200; s++ {
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+		cs := &w.ws.contacts
+		want := sap.Pairs(nil, cs.boxes, cs.skip)
+		if !w.moverPairs(cs) {
+			continue
+		}
+		used++
+		if len(cs.pairs) > 0 {
+			nonEmpty++
+		}
+		if !slices.Equal(cs.pairs, want) {
+			t.Fatalf("step %d: mover pairs %v, sweep %v", s, cs.pairs, want)
+		}
+	}
+	t.Logf("mover path in %d of 200 steps, %d with pairs", used, nonEmpty)
+	if used == 0 || nonEmpty == 0 {
+		t.Errorf("mover path ran %d times, %d with pairs: the test compares nothing", used, nonEmpty)
+	}
+}
+
+// checkFinite skips sleeping bodies, whose state is the finite one they
+// fell asleep in: a sleeping body given a non-finite position wakes
+// (wakeChanged) and the step reports it.
+func TestSleepingNonFiniteReported(t *testing.T) {
+	w := sleepingPile(t, true)
+	w.Bodies[42].Pos[2] = math.Inf(1)
+	_, err := w.Step()
+	if !errors.Is(err, ErrNonFinite) {
+		t.Fatalf("step error %v, want ErrNonFinite", err)
+	}
+	if !strings.Contains(err.Error(), "body 42") {
+		t.Errorf("error %q does not name body 42", err)
 	}
 }

@@ -546,8 +546,8 @@ var ErrNonFinite = errors.New("state not finite")
 // orientation or velocities are not finite.
 func (w *World) checkFinite(when string) error {
 	for i, b := range w.Bodies {
-		if b.Static {
-			continue
+		if b.Static || w.sleep.asleepAt(i) {
+			continue // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
 		}
 		if !num.FiniteVec(b.Pos) || !num.FiniteQuat(b.Rot) || !num.FiniteVec(b.Vel) || !num.FiniteVec(b.AngVel) {
 			if verr := b.Validate(); verr != nil { // its first line names the field
