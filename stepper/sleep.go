@@ -48,13 +48,16 @@ import (
 // World.Wake or World.WakeAll.
 //
 // Cost. A sleeping island costs no rows, no narrow phase and no solve;
-// what remains per sleeping body is the per-body passes of a step (its
-// world inverse inertia, its geoms' bounding boxes, kept from the step it
-// fell asleep while its pose and geoms stay the same bits, enter the broad
-// phase, the energy and finiteness sums; its free velocity is computed
-// only when it wakes within the step): a settled pile of 125
-// boxes steps 15 to 60 times faster asleep than awake
-// (BenchmarkSleepingPile).
+// what remains per sleeping body is a comparison for each of its kept
+// values (its world inverse inertia and its geoms' poses and bounding
+// boxes, kept while its pose, inertia and geoms stay the same bits), the
+// energy sums, and a place in the broad phase, which sweeps only when
+// more than an eighth of the geoms move (a mover's box is otherwise
+// tested against every box; none move when every body sleeps). Its free
+// velocity is computed only when it wakes within the step. A settled
+// pile of 125 boxes steps 250 to 300 times faster asleep than awake
+// (BenchmarkSleepingPile: 61–65 µs against 15.7–18.2 ms per step, -cpu 1,
+// on a loaded machine).
 type Sleep struct {
 	// On turns sleeping on; false, the zero value, never sleeps a body.
 	// Turned off, it wakes every sleeping body at the next step.
