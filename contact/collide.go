@@ -258,6 +258,12 @@ func planeSphere(dst []Point, fp *frame, r float64, fs *frame, margin float64) [
 // planeBox emits the box vertices within margin, at most 4: the deepest
 // (ties by vertex index), in vertex order.
 func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64) []Point {
+	return planeBoxVertices(dst, fp, half, fb, margin, true)
+}
+
+// planeBoxVertices is planeBox; reject false computes every vertex's world
+// position and gap (its tests' reference for the early rejection).
+func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64, reject bool) []Point {
 	n, off := planeOf(fp)
 	var idx [8]int
 	var gap [8]float64
@@ -280,7 +286,7 @@ func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64
 				est -= d[k]
 			}
 		}
-		if est > margin+slack {
+		if reject && est > margin+slack {
 			continue
 		}
 		v := fb.toWorld(boxVertex(half, i))

@@ -789,37 +789,7 @@ func TestBoxOnBoxCoincidentEdgesKeys(t *testing.T) {
 // planeBoxAll is planeBox without its early rejection: every vertex's gap
 // computed from its world position, the reference planeBox must equal.
 func planeBoxAll(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64) []Point {
-	n, off := planeOf(fp)
-	var idx [8]int
-	var gap [8]float64
-	var pos [8]mgl64.Vec3
-	m := 0
-	for i := 0; i < 8; i++ {
-		v := fb.toWorld(boxVertex(half, i))
-		g := n.Dot(v) - off
-		if !(g <= margin) {
-			continue
-		}
-		j := m
-		for j > 0 && gap[j-1] > g {
-			idx[j], gap[j], pos[j] = idx[j-1], gap[j-1], pos[j-1]
-			j--
-		}
-		idx[j], gap[j], pos[j] = i, g, v
-		m++
-	}
-	m = min(m, 4)
-	for j := 1; j < m; j++ {
-		for k := j; k > 0 && idx[k-1] > idx[k]; k-- {
-			idx[k], idx[k-1] = idx[k-1], idx[k]
-			gap[k], gap[k-1] = gap[k-1], gap[k]
-			pos[k], pos[k-1] = pos[k-1], pos[k]
-		}
-	}
-	for j := 0; j < m; j++ {
-		dst = emit(dst, pos[j].Sub(n.Mul(gap[j])), n, gap[j], 0, FeatureVertex|uint32(idx[j]))
-	}
-	return dst
+	return planeBoxVertices(dst, fp, half, fb, margin, false)
 }
 
 // planeBox's early rejection of the vertices far above the margin leaves
