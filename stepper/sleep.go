@@ -565,7 +565,11 @@ func (w *World) updateSleep() int {
 	lin, ang, t := s.thresholds()
 	need := int32(math.Min(math.Max(math.Ceil(t/w.Settings.H-1e-9), 1), math.MaxInt32)) // ⌈Time/h⌉ steps, at least 1
 	var zero mgl64.Vec3
+	awake := 0 // dynamic bodies awake
 	for i, b := range w.Bodies {
+		if !b.Static && !b.Kinematic && !sl.asleep[i] {
+			awake++
+		}
 		switch {
 		case b.Static || b.Kinematic || sl.asleep[i]:
 			sl.still[i] = 0
@@ -577,6 +581,9 @@ func (w *World) updateSleep() int {
 		default:
 			sl.still[i] = 0
 		}
+	}
+	if awake == 0 {
+		return sl.sleeping // no island to put to sleep: no partition
 	}
 	rows := w.ws.build.rows
 	// The solve's partition of these rows when it split the step by
