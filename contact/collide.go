@@ -258,12 +258,37 @@ func planeSphere(dst []Point, fp *frame, r float64, fs *frame, margin float64) [
 // planeBox emits the box vertices within margin, at most 4: the deepest
 // (ties by vertex index), in vertex order.
 func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64) []Point {
+	return planeBoxVertices(dst, fp, half, fb, margin, true)
+}
+
+// planeBoxVertices is planeBox; reject false computes every vertex's world
+// position and gap (its tests' reference for the early rejection).
+func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64, reject bool) []Point {
 	n, off := planeOf(fp)
 	var idx [8]int
 	var gap [8]float64
 	var pos [8]mgl64.Vec3
+	// Each vertex's height over the plane from the centre's and the
+	// axes' (c ± d₀ ± d₁ ± d₂, three sums) rules out the vertices above
+	// margin by more than slack, a bound far above the rounding of either
+	// sum (about 10 ulps of S); the others' gaps are computed as before,
+	// so the points are the same bits.
+	c := n.Dot(fb.p) - off
+	d := [3]float64{half[0] * n.Dot(fb.ax[0]), half[1] * n.Dot(fb.ax[1]), half[2] * n.Dot(fb.ax[2])}
+	slack := 1e-12 * (math.Abs(fb.p[0]) + math.Abs(fb.p[1]) + math.Abs(fb.p[2]) + math.Abs(off) + math.Abs(half[0]) + math.Abs(half[1]) + math.Abs(half[2]))
 	m := 0
 	for i := 0; i < 8; i++ {
+		est := c
+		for k := 0; k < 3; k++ {
+			if i>>k&1 == 1 {
+				est += d[k]
+			} else {
+				est -= d[k]
+			}
+		}
+		if reject && est > margin+slack {
+			continue
+		}
 		v := fb.toWorld(boxVertex(half, i))
 		g := n.Dot(v) - off
 		if !(g <= margin) {

@@ -156,6 +156,9 @@ func (w *World) updateInertia(m *Mass) {
 	if bk.inertia.run == nil {
 		bk.inertia.run = func(lo, hi int) {
 			for i := lo; i < hi; i++ {
+				if w.sleep.asleepAt(i) {
+					continue // updateAwake set it this step, at the same pose
+				}
 				bk.mass.InvInertia[i] = bk.mass.Bodies[i].InvInertiaWorld()
 			}
 		}

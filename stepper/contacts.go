@@ -455,12 +455,16 @@ func (w *World) geomBounds(lo, hi int) {
 	cs := &w.ws.contacts
 	margin := w.margin()
 	for g := lo; g < hi; g++ {
+		if w.sleptBounds(cs, g, margin) {
+			continue
+		}
 		cs.poses[g] = w.geomPose(g)
 		cs.sweep[g] = 0
 		if cs.free != nil {
 			cs.sweep[g] = w.geomSweep(g, cs.poses[g], cs.free)
 		}
 		cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
+		w.keepSleptBounds(cs, g, margin)
 	}
 }
 

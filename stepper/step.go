@@ -546,8 +546,8 @@ var ErrNonFinite = errors.New("state not finite")
 // orientation or velocities are not finite.
 func (w *World) checkFinite(when string) error {
 	for i, b := range w.Bodies {
-		if b.Static {
-			continue
+		if b.Static || w.sleep.asleepAt(i) {
+			continue // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
 		}
 		if !num.FiniteVec(b.Pos) || !num.FiniteQuat(b.Rot) || !num.FiniteVec(b.Vel) || !num.FiniteVec(b.AngVel) {
 			if verr := b.Validate(); verr != nil { // its first line names the field
@@ -570,10 +570,10 @@ func (w *World) freeVelocities() *Mass {
 	m.resize(w.Bodies)
 	job := &w.ws.massJob
 	if job.run == nil {
-		job.run = func(lo, hi int) { m.updateRange(lo, hi, w.Settings.H, w.Settings.Gravity) }
+		job.run = func(lo, hi int) { w.updateAwake(m, lo, hi) }
 	}
 	w.forRange(job, len(w.Bodies)) // Mass.Update, by chunks of bodies
-	w.sleepFree(m)
+	w.sleepFree()
 	return m
 }
 
