@@ -377,6 +377,9 @@ func (st *bppSolve) start() error {
 		s.inherited++
 	} else {
 		s.inherited = 0
+		if st.set.Semidefinite {
+			s.enterRegularized(st.x) // the caller knows A_FF is singular
+		}
 	}
 	// Semidefinite problems are solved to regTol of the velocity scale
 	// unless the caller asked for a tolerance (see BPP).

@@ -860,7 +860,7 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 	ws := &w.ws
 	pre := &ws.presolve
 	pre.preIts, pre.seedSweeps = 0, 0
-	pre.ref = nil
+	pre.ref, pre.cold = nil, false
 	fresh := false
 	for i := range cs.points {
 		if pt := &cs.points[i]; pt.Fresh && pt.Rows > 1 {
@@ -911,13 +911,15 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 	if 4*w.freshPoints() >= len(cs.points) {
 		w.seedNewNormals(false)
 	}
-	err := solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start, MaxIterations: preSolveTrial})
+	pre.cold = true
+	err := solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start, MaxIterations: preSolveTrial,
+		Semidefinite: pre.eprob.RedundantRigid(rs.start)})
 	pre.preIts = pre.eres.Iterations
 	if pre.eres.Status == lcp.BudgetExhausted {
 		// The old rows' index sets were a bad start (see preSolveTrial):
 		// start again from the sweeps' index sets of every row.
 		w.seedNewNormals(true)
-		err = solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start})
+		err = solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start, Semidefinite: pre.eprob.RedundantRigid(rs.start)})
 		pre.preIts += pre.eres.Iterations
 	}
 	if len(pre.eres.X) != len(rs.rows) {
