@@ -820,7 +820,11 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // one, the default one when it is nil: stepContext): the main solve then
 // starts from the pre-solve's factor, and since the two problems share A
 // and differ only in the new contacts' rows, it recomputes only the rows
-// of the factor those reach (see lcp.BPP).
+// of the factor those reach (see lcp.BPP). A first face that is singular
+// by its structure (a brick's four coplanar normal rows:
+// lcp.Problem.RedundantRigid) starts it in BPP's regularized mode
+// (lcp.Settings.Semidefinite) instead of a factorization that fails, and
+// the step's main solve likewise (pickSolve).
 //
 // The pre-solve's x is also the main solve's lcp.Settings.Reference
 // (presolveStage.ref), regularized mode's first proximal centre: the two
