@@ -101,7 +101,9 @@ import (
 //     that a time stepper does not factor a singular block first at every
 //     step; after semidefiniteInherit such solves in a row the next one
 //     tests the unshifted block, so a problem that has become positive
-//     definite leaves the regularization.
+//     definite leaves the regularization. A Solve with
+//     Settings.Semidefinite (the caller found the first face singular by
+//     its structure, Problem.RedundantRigid) starts in it as well.
 //
 // Linear algebra. A symmetric A's free block is factored by Cholesky,
 // updated row by row (O(m²) per changed index) when few indices change.
@@ -377,6 +379,9 @@ func (st *bppSolve) start() error {
 		s.inherited++
 	} else {
 		s.inherited = 0
+		if st.set.Semidefinite {
+			s.enterRegularized(st.x) // the caller knows A_FF is singular
+		}
 	}
 	// Semidefinite problems are solved to regTol of the velocity scale
 	// unless the caller asked for a tolerance (see BPP).

@@ -188,3 +188,90 @@ func growJac(s [][2][6]float64, n int) [][2][6]float64 {
 	}
 	return s[:n]
 }
+
+// RedundantRigid reports whether the problem's first face is singular by
+// its structure: among the rows that start free (start[i] == Free, or
+// unbounded on both sides) with a lower bound below the upper one and no
+// compliance (KKT.C[i] == 0), a run of consecutive rows on the same bodies
+// (the rows of one contact manifold or joint) has linearly dependent
+// Jacobians. Their principal block of J M⁻¹ Jᵀ is then singular, and so
+// is A_FF, which contains it (a null vector of a principal block of a
+// positive semidefinite matrix, padded with zeros, is one of the whole):
+// a box resting on four coplanar points has four normal rows of rank 3,
+// and with box friction twelve rows of rank 6. Dependence is judged by
+// Gram–Schmidt on each row's Jacobian (both bodies' blocks): a row whose
+// component orthogonal to the run's earlier rows is below
+// redundantRigidTol of its length. It reports false without a KKT or
+// when start is shorter than the problem; it does not validate p.
+//
+// BPP's regularized mode exists for such faces (see BPP); a caller that
+// knows it is coming says so with Settings.Semidefinite, which spares BPP
+// the factorization that would find the rounding-level pivot first.
+func (p *Problem) RedundantRigid(start []State) bool {
+	k := p.KKT
+	n := p.N()
+	if k == nil || k.N() != n || len(start) < n || len(p.Lo) < n || len(p.Hi) < n {
+		return false
+	}
+	var basis [12][12]float64
+	m := 0 // basis vectors of the current run
+	run := [2]int32{-2, -2}
+	for i := 0; i < n; i++ {
+		if k.Body[i] != run {
+			run, m = k.Body[i], 0
+		}
+		lo, hi := p.Lo[i], p.Hi[i]
+		free := start[i] == Free || (math.IsInf(lo, -1) && math.IsInf(hi, 1))
+		if !free || !(lo < hi) || k.C[i] != 0 || run[0] < 0 {
+			continue
+		}
+		var v [12]float64
+		copy(v[:6], k.J[i][0][:])
+		if run[1] >= 0 {
+			copy(v[6:], k.J[i][1][:])
+		}
+		size := norm12(&v)
+		if size == 0 {
+			continue // a row of no body velocity: its pivot is its compliance alone
+		}
+		for pass := 0; pass < 2; pass++ { // twice is enough (Giraud, Langou and Rozložník, "The loss of orthogonality in the Gram–Schmidt orthogonalization process", 2005)
+			for b := 0; b < m; b++ {
+				d := 0.0
+				for c := range v {
+					d += basis[b][c] * v[c]
+				}
+				for c := range v {
+					v[c] -= d * basis[b][c]
+				}
+			}
+		}
+		r := norm12(&v)
+		if r <= redundantRigidTol*size {
+			return true
+		}
+		if m == len(basis) {
+			continue // twelve independent rows span the space: the next one is dependent
+		}
+		for c := range v {
+			basis[m][c] = v[c] / r
+		}
+		m++
+	}
+	return false
+}
+
+// redundantRigidTol is the relative size of a row's Jacobian component
+// outside its run's earlier rows below which RedundantRigid counts it
+// dependent: its pivot in J M⁻¹ Jᵀ is then about 10⁻¹² of its diagonal,
+// far below kktLDL's static regularization kktDelta = 10⁻⁸, so the
+// factorization meets it at rounding level.
+const redundantRigidTol = 1e-6
+
+// norm12 returns the Euclidean norm of v.
+func norm12(v *[12]float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
+}

@@ -103,6 +103,13 @@ type Settings struct {
 	// from impulses that differ in the null space of A). The solver reads
 	// it during Solve and never writes it.
 	Reference []float64
+	// Semidefinite tells a solver that the first face's block A_FF (the
+	// rows free in Start) is singular, as Problem.RedundantRigid finds
+	// from the problem's structure: BPP then starts in its regularized
+	// mode instead of factoring A_FF to find the rounding-level pivot
+	// first (see BPP), and solves to that mode's tolerance. Solvers
+	// without a regularized mode ignore it.
+	Semidefinite bool
 	// Observer, if not nil, is called synchronously after every iteration.
 	// An Observer that is also a Stopper can end the solve (see Stopper);
 	// several observers share one solve through Compose.

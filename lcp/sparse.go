@@ -83,8 +83,7 @@ type Sparse struct {
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
 	bcol []int32 // finishFull: bucketed columns; keepPattern: the records bucketed by row (^t for a record's (j, i) side)
-	mark []int32 // keepPattern: slots of a row's columns, then slots seen
-	next []int32 // finishFull: each row's next free place in col; keepPattern: in rec
+	next []int32 // finishFull: each row's next free place in col; keepPattern: in rec, then the slots of a row's columns
 	rz   float64 // Refill: finite's accumulator (see sumRecords)
 	// stale is set by Refill: SetRecord sums its values into val without
 	// keeping them in tv, so tv is not the records of val until unstale
@@ -323,7 +322,7 @@ func (s *Sparse) Refilled() {
 // sumRecords and for the pattern reuse of Finish. The slots are found row
 // by row in O(records + nnz): each record is bucketed under its row i and,
 // off the diagonal, its row j (in call order within a bucket), and a
-// row's columns are scattered to their slots (mark) before its bucket is
+// row's columns are scattered to their slots before its bucket is
 // read.
 func (s *Sparse) keepPattern() {
 	s.pti = append(s.pti[:0], s.ti...)
@@ -352,35 +351,39 @@ func (s *Sparse) keepPattern() {
 			next[j]++
 		}
 	}
-	s.mark = growInt32(s.mark, max(n, len(s.val)))
+	// The bucketing is done with next: it maps a row's columns to their
+	// slots (n of them), and once the buckets are read, rec marks the
+	// slots seen (the entries are at most the bucketed records).
+	mark := next
 	start := 0
 	for r := 0; r < n; r++ {
 		lo, hi := s.ptr[r], s.ptr[r+1]
 		for p := lo; p < hi; p++ {
-			s.mark[s.col[p]] = int32(p)
+			mark[s.col[p]] = int32(p)
 		}
 		end := s.cnt[r]
 		for _, t := range rec[start:end] {
 			if t >= 0 {
-				s.slots[t].i = s.mark[s.tj[t]]
+				s.slots[t].i = mark[s.tj[t]]
 				if s.ti[t] == s.tj[t] {
 					s.slots[t].j = s.slots[t].i
 				}
 			} else {
 				t = ^t
-				s.slots[t].j = s.mark[s.ti[t]]
+				s.slots[t].j = mark[s.ti[t]]
 			}
 		}
 		start = end
 	}
-	clear(s.mark[:len(s.val)])
+	seen := rec[:len(s.val)]
+	clear(seen)
 	for t := range s.ti {
 		r := &s.slots[t]
-		if s.mark[r.i] != 0 { // a later record of the entry ((i, j) and (j, i) are one)
+		if seen[r.i] != 0 { // a later record of the entry ((i, j) and (j, i) are one)
 			r.i = ^r.i
 			continue
 		}
-		s.mark[r.i], s.mark[r.j] = 1, 1
+		seen[r.i], seen[r.j] = 1, 1
 	}
 	s.reuseOK = true
 }

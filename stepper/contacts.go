@@ -824,7 +824,11 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // one, the default one when it is nil: stepContext): the main solve then
 // starts from the pre-solve's factor, and since the two problems share A
 // and differ only in the new contacts' rows, it recomputes only the rows
-// of the factor those reach (see lcp.BPP).
+// of the factor those reach (see lcp.BPP). A first face that is singular
+// by its structure (a brick's four coplanar normal rows:
+// lcp.Problem.RedundantRigid) starts it in BPP's regularized mode
+// (lcp.Settings.Semidefinite) instead of a factorization that fails, and
+// the step's main solve likewise (pickSolve).
 //
 // The pre-solve's x is also the main solve's lcp.Settings.Reference
 // (presolveStage.ref), regularized mode's first proximal centre: the two
@@ -864,7 +868,7 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 	ws := &w.ws
 	pre := &ws.presolve
 	pre.preIts, pre.seedSweeps = 0, 0
-	pre.ref = nil
+	pre.ref, pre.cold = nil, false
 	fresh := false
 	for i := range cs.points {
 		if pt := &cs.points[i]; pt.Fresh && pt.Rows > 1 {
@@ -915,13 +919,15 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 	if 4*w.freshPoints() >= len(cs.points) {
 		w.seedNewNormals(false)
 	}
-	err := solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start, MaxIterations: preSolveTrial})
+	pre.cold = true
+	err := solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start, MaxIterations: preSolveTrial,
+		Semidefinite: pre.eprob.RedundantRigid(rs.start)})
 	pre.preIts = pre.eres.Iterations
 	if pre.eres.Status == lcp.BudgetExhausted {
 		// The old rows' index sets were a bad start (see preSolveTrial):
 		// start again from the sweeps' index sets of every row.
 		w.seedNewNormals(true)
-		err = solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start})
+		err = solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start, Semidefinite: pre.eprob.RedundantRigid(rs.start)})
 		pre.preIts += pre.eres.Iterations
 	}
 	if len(pre.eres.X) != len(rs.rows) {

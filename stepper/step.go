@@ -299,6 +299,10 @@ type presolveStage struct {
 	// pickSolve and the islands' gather (solveIslands) before the
 	// safeguard reuses prevX.
 	ref []float64
+	// cold: the pre-solve of the whole problem ran this step (a scene
+	// built at rest, a pile landing): its main solve is told when its
+	// first face is singular by structure (pickSolve).
+	cold bool
 }
 
 // solveStage is the solve stage's state, shared by its three parts
@@ -793,6 +797,10 @@ func (w *World) pickSolve(sol *solveStage, rs *rowStage, pre *presolveStage) (er
 	ws := &w.ws
 	s := &w.Settings
 	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: rs.start, Reference: pre.ref, Context: s.Context, Observer: s.Observer}
+	// A cold step's first face is factored from scratch: where its
+	// structure makes it singular (redundant rigid contacts), BPP starts in
+	// regularized mode instead of finding out by a failed factorization.
+	set.Semidefinite = pre.cold && sol.prob.RedundantRigid(rs.start)
 	if sol.guard == nil {
 		sol.guard = errmeasure.NewPicker(s.Pick)
 		sol.guard.RejectGain = true
