@@ -224,7 +224,8 @@
 // rows by position, contact rows by contact key (storeImpulses keeps each
 // key's normal impulse, friction direction and states).
 //
-// Coherent (Settings.Coherent, off by default). Boxes resting on four
+// Coherent (Settings.Coherent: CoherentOn, CoherentOff or CoherentDefault,
+// which is off). Boxes resting on four
 // points and other redundant contacts make A semidefinite: the step's MLCP
 // has a set of solutions with the same body velocities, and lcp.BPP's
 // regularized mode returns the one its proximal iterations reach from

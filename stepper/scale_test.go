@@ -74,7 +74,7 @@ func BenchmarkCoherentSteady(b *testing.B) {
 	b.Run("wall=30", func(b *testing.B) {
 		p := scenes.DefaultBrickWallParams()
 		p.Rows = 12
-		p.Settings.Coherent = true
+		p.Settings.Coherent = stepper.CoherentOn
 		w, err := scenes.BrickWall(p)
 		require.NoError(b, err)
 		benchSteady(b, w, 60)
@@ -83,7 +83,7 @@ func BenchmarkCoherentSteady(b *testing.B) {
 		b.Run(fmt.Sprintf("pyramid=%d", base*(base+1)/2), func(b *testing.B) {
 			p := scenes.DefaultPyramidParams()
 			p.Base = base
-			p.Settings.Coherent = true
+			p.Settings.Coherent = stepper.CoherentOn
 			w, err := scenes.Pyramid(p)
 			require.NoError(b, err)
 			benchSteady(b, w, 30)

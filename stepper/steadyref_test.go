@@ -27,10 +27,12 @@ type bothReferences struct {
 	withRef   int  // solves given a Reference
 	its, its0 int  // iterations with the reference and from 0
 	solves    int
-	maxDW     float64 // max |w − w₀| / max|b|
+	maxDW     float64   // max |w − w₀| / max|b|
+	lastRef   []float64 // a copy of the last solve's Reference
 }
 
 func (s *bothReferences) Solve(dst *lcp.Result, p *lcp.Problem, set lcp.Settings) error {
+	s.lastRef = append(s.lastRef[:0], set.Reference...)
 	err := s.BPP.Solve(dst, p, set)
 	if !s.steady || err != nil {
 		return err
@@ -81,6 +83,7 @@ func TestSteadyReferenceIsLastImpulses(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, lcp.Converged, st.Status)
 		require.Zero(t, st.PreSolveIterations, "steady step %d: no new contact, no pre-solve", i)
+		require.Equal(t, solver.lastRef, w.LastReference(), "step %d: World.LastReference is the solve's Reference", i)
 	}
 	require.Equal(t, steps, solver.solves, "one main solve per step (one island)")
 	t.Logf("%d steady steps: %.2f iterations per step from the last step's impulses, %.2f from 0; max |w − w₀| = %.3g max|b|",
@@ -91,17 +94,18 @@ func TestSteadyReferenceIsLastImpulses(t *testing.T) {
 	assert.LessOrEqual(t, solver.maxDW, 2e-6, "the same constraint velocities within the two solves' tolerances")
 }
 
-// Without Settings.Coherent (the default) a steady step's solve has no
-// reference: its answer depends on the step's problem alone.
-func TestSteadyReferenceOffByDefault(t *testing.T) {
+// With Settings.Coherent off a steady step's solve has no reference: its
+// answer depends on the step's problem alone.
+func TestSteadyReferenceOff(t *testing.T) {
 	w, solver := settledWall(t, false)
 	solver.steady = true
 	for i := 0; i < 5; i++ {
 		_, err := w.Step()
 		require.NoError(t, err)
+		assert.Nil(t, w.LastReference(), "x̄ = 0")
 	}
 	assert.Equal(t, 5, solver.solves)
-	assert.Zero(t, solver.withRef, "no steady solve has a reference by default")
+	assert.Zero(t, solver.withRef, "no steady solve has a reference with Coherent off")
 }
 
 // settledWall returns the 30-brick wall (12 rows) after 60 steps of
@@ -113,7 +117,10 @@ func settledWall(t *testing.T, coherent bool) (*stepper.World, *bothReferences) 
 	p.Rows = 12
 	solver := &bothReferences{}
 	p.Settings.Solver = solver
-	p.Settings.Coherent = coherent
+	p.Settings.Coherent = stepper.CoherentOff
+	if coherent {
+		p.Settings.Coherent = stepper.CoherentOn
+	}
 	w, err := scenes.BrickWall(p)
 	require.NoError(t, err)
 	for i := 0; i < 60; i++ {
@@ -136,7 +143,10 @@ func settledWall(t *testing.T, coherent bool) (*stepper.World, *bothReferences) 
 func TestCoherentBoxStackAsDefault(t *testing.T) {
 	run := func(coherent bool) (pos []mgl64.Vec3, rest, restIters, restMax int, asleep bool) {
 		s := stepper.DefaultSettings()
-		s.Coherent = coherent
+		s.Coherent = stepper.CoherentOff
+		if coherent {
+			s.Coherent = stepper.CoherentOn
+		}
 		w, err := stepper.New(s)
 		require.NoError(t, err)
 		ground(t, w, mgl64.QuatIdent(), 0.5)
