@@ -124,11 +124,9 @@ type Settings struct {
 	// solves each island (Stats.Islands) as its own, in parallel, with the
 	// same bits for any GOMAXPROCS (package doc, Islands).
 	SingleProblem bool
-	// Coherent chooses the proximal centre of a step's solve; 0 means
-	// CoherentDefault, which is CoherentOff. CoherentOn starts a solve
-	// without new contacts and without a Budget at the last step's
-	// impulses, so resting structures take fewer iterations; CoherentOff
-	// starts every solve at 0 or the pre-solve's x (package doc, Coherent).
+	// Coherent picks each solve's proximal centre; 0 means CoherentOff.
+	// CoherentOn starts steady solves (no new contact, no Budget) at the
+	// last step's impulses: fewer iterations at rest (package doc, Coherent).
 	Coherent Coherence
 }
 
