@@ -239,9 +239,10 @@
 // 1 block-pivoting iteration a steady step of the 30-brick wall instead of
 // 2, 2 of the 496-brick pyramid instead of 8.8 (BenchmarkPyramidSteadyLarge
 // runs both). The answer is another exact solution of the same MLCP, to
-// the solver's tolerance, but it depends on the history: a rebuilt problem
-// may solve to another point of the set, and an objective over a run's
-// parameters (sweep's calibration) gets rougher.
+// the solver's tolerance, but it depends on the history: a problem rebuilt
+// from World.LastStates solves to it again only from the same centre,
+// World.LastReference (which bpmd records for its Rebuild), and an
+// objective over a run's parameters (sweep's calibration) gets rougher.
 //
 // Sleeping (Settings.Sleep, on in DefaultSettings, off in the zero value):
 // after the step an island that has rested for Sleep.Time goes to sleep;
