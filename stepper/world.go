@@ -124,9 +124,9 @@ type Settings struct {
 	// solves each island (Stats.Islands) as its own, in parallel, with the
 	// same bits for any GOMAXPROCS (package doc, Islands).
 	SingleProblem bool
-	// Coherent picks each solve's proximal centre; 0 means CoherentOff.
-	// CoherentOn starts steady solves (no new contact, no Budget) at the
-	// last step's impulses: fewer iterations at rest (package doc, Coherent).
+	// Coherent picks each solve's proximal centre; 0 means CoherentOn:
+	// steady solves (no new contact, no Budget) start at the last step's
+	// impulses, fewer iterations at rest; CoherentOff at 0 (package doc).
 	Coherent Coherence
 }
 
@@ -138,7 +138,7 @@ type Coherence int8
 
 const (
 	// CoherentDefault is the zero value: the package's default,
-	// CoherentOff (Coherence.On says which).
+	// CoherentOn (Coherence.On says which).
 	CoherentDefault Coherence = iota
 	// CoherentOn starts a solve without new contacts and without a Budget
 	// at the last step's impulses (package doc, Coherent).
@@ -176,13 +176,14 @@ func (c Coherence) On() bool {
 }
 
 // coherentByDefault is what CoherentDefault means.
-const coherentByDefault = false
+const coherentByDefault = true
 
 // DefaultSettings returns the settings a simulation starts from: h = 1/60 s,
 // StandardGravity and sleeping on (Sleep{On: true}, the default
 // thresholds), every other field zero, its documented default (the BPP
 // solver with its default budget, the least-energy pick, Regularized
-// stabilization projecting errors above 1 mm). Sleeping is on because a
+// stabilization projecting errors above 1 mm, steady solves centred at the
+// last step's impulses: Coherent). Sleeping is on because a
 // simulation started from here is a user's scene, where a settled pile
 // should stay exactly where it is and cost nothing until something touches
 // it; the papers' scenes (package scenes) build their own Settings with
