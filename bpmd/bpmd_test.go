@@ -73,7 +73,7 @@ type recorded struct {
 	p      *lcp.Problem
 	x      []float64
 	states []lcp.State
-	ref    []float64 // the solution, when the step's solve had the pre-solve's x as its reference
+	preIts int // Stats.PreSolveIterations of the step
 }
 
 func record(t testing.TB, w *stepper.World, n int) []recorded {
@@ -89,15 +89,12 @@ func record(t testing.TB, w *stepper.World, n int) []recorded {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := recorded{f: f}
+		r := recorded{f: f, preIts: st.PreSolveIterations}
 		if p := w.LastProblem(); p != nil {
 			r.p = copyProblem(p)
 			x, _ := w.LastSolution()
 			r.x = append([]float64(nil), x...)
 			r.states = append([]lcp.State(nil), w.LastStates()...)
-			if st.PreSolveIterations > 0 {
-				r.ref = r.x
-			}
 		}
 		out = append(out, r)
 	}
@@ -306,66 +303,107 @@ func softStack(t testing.TB) *stepper.World {
 // TestRebuildBoxEqualsStepper: the boxed MLCP rebuilt from a frame equals
 // the stepper's bit for bit (Rebuild runs the stepper's own assembly on the
 // recorded state, so every entry is the same sum in the same order), and
-// solving it by BPP from the stored index sets gives the stored solution.
+// solving it by BPP from the stored index sets and the stored proximal
+// centre (Layout.Reference, solution/reference) gives the stored solution.
 // Where A is semidefinite (a box on four points) the MLCP's solutions form
 // a set, and which one BPP returns depends on its regularized mode's first
-// proximal centre: on a step whose new contacts were pre-solved that was
-// the pre-solve's x (lcp.Settings.Reference), which a frame does not store,
-// so there the re-solve takes the stored solution as its reference (a
-// centre that solves the face is returned as it is; one that does not, as
-// from a wrong A or b, is not); on the other steps it starts from 0 as the
-// step did.
+// proximal centre: the pre-solve's x at a step with many new contacts,
+// and with stepper.Settings.Coherent on the last step's impulses at a
+// steady step. Each scene runs with Coherent off and on; with it on, the
+// frames whose reference is the last step's impulses are counted, and
+// among them those where a re-solve from x̄ = 0 lands on another solution
+// (more than the tolerance below from the stored z): the stored reference
+// is what makes those reproducible.
 func TestRebuildBoxEqualsStepper(t *testing.T) {
-	for _, c := range sceneCases {
-		t.Run(c.name, func(t *testing.T) {
-			for _, r := range record(t, c.world(t), c.steps) {
-				if r.p == nil {
-					continue
-				}
-				p, lay, err := Rebuild(r.f, Box, Options{})
-				if err != nil {
-					t.Fatalf("frame %d: %v", r.f.Index, err)
-				}
-				if p.N() != r.p.N() {
-					t.Fatalf("frame %d: %d rows, stepper %d", r.f.Index, p.N(), r.p.N())
-				}
-				n := p.N()
-				for i := 0; i < n; i++ {
-					if p.Lo[i] != r.p.Lo[i] || p.Hi[i] != r.p.Hi[i] {
-						t.Fatalf("frame %d row %d: bounds [%v, %v], stepper [%v, %v]", r.f.Index, i, p.Lo[i], p.Hi[i], r.p.Lo[i], r.p.Hi[i])
+	for _, coh := range []stepper.Coherence{stepper.CoherentOff, stepper.CoherentOn} {
+		for _, c := range sceneCases {
+			t.Run(coh.String()+"/"+c.name, func(t *testing.T) {
+				w := c.world(t)
+				w.Settings.Coherent = coh
+				withRef, elsewhere, worst := 0, 0, 0.0
+				for _, r := range record(t, w, c.steps) {
+					if r.p == nil {
+						continue
 					}
-					if p.B[i] != r.p.B[i] {
-						t.Fatalf("frame %d: b[%d] = %v, stepper %v", r.f.Index, i, p.B[i], r.p.B[i])
+					p, lay, err := Rebuild(r.f, Box, Options{})
+					if err != nil {
+						t.Fatalf("frame %d: %v", r.f.Index, err)
 					}
-					for j := 0; j < n; j++ {
-						if p.A.At(i, j) != r.p.A.At(i, j) {
-							t.Fatalf("frame %d: A[%d][%d] = %v, stepper %v", r.f.Index, i, j, p.A.At(i, j), r.p.A.At(i, j))
+					checkSameProblem(t, r, p)
+					if len(lay.Normal) != len(r.f.Contacts.Gap) {
+						t.Fatalf("layout: %d normals for %d contacts", len(lay.Normal), len(r.f.Contacts.Gap))
+					}
+					if coh == stepper.CoherentOff && lay.Reference != nil && r.f.Solution.Iterations > 0 && !presolved(r) {
+						t.Fatalf("frame %d: a reference without Coherent and without a pre-solve", r.f.Index)
+					}
+					var res lcp.Result
+					if err := (&lcp.BPP{}).Solve(&res, p, lcp.Settings{Start: r.states, Reference: lay.Reference}); err != nil {
+						t.Fatalf("frame %d: %v", r.f.Index, err)
+					}
+					// The step's BPP started from the pre-solve's factor or
+					// its factor of the last step and refactored part of it,
+					// so the two solves agree to rounding amplified by A's
+					// condition: 1e-9 of the largest impulse (the forklift,
+					// 2.5 t on 40 kg wheels and 10 kg shafts, agrees to
+					// 2e-10 of its 105 N·s).
+					xmax := 1.0
+					for _, z := range r.f.Solution.Z {
+						xmax = math.Max(xmax, math.Abs(z))
+					}
+					for i := range res.X {
+						d := math.Abs(res.X[i] - r.f.Solution.Z[i])
+						worst = math.Max(worst, d/xmax)
+						if d > 1e-9*xmax {
+							t.Fatalf("frame %d: x[%d] = %v, stored %v", r.f.Index, i, res.X[i], r.f.Solution.Z[i])
+						}
+					}
+					if lay.Reference == nil || presolved(r) {
+						continue
+					}
+					withRef++
+					if err := (&lcp.BPP{}).Solve(&res, p, lcp.Settings{Start: r.states}); err != nil {
+						t.Fatalf("frame %d: %v", r.f.Index, err)
+					}
+					for i := range res.X {
+						if math.Abs(res.X[i]-r.f.Solution.Z[i]) > 1e-9*xmax {
+							elsewhere++
+							break
 						}
 					}
 				}
-				if len(lay.Normal) != len(r.f.Contacts.Gap) {
-					t.Fatalf("layout: %d normals for %d contacts", len(lay.Normal), len(r.f.Contacts.Gap))
+				t.Logf("max |x − z| = %.3g max|z|; %d frames centred at the last step's impulses, %d of them solve elsewhere from 0", worst, withRef, elsewhere)
+				if coh == stepper.CoherentOn && (c.name == "stack" || c.name == "wall") && elsewhere == 0 {
+					// measured: 18 of the stack's 19 frames, 7 of the wall's 7
+					t.Errorf("no frame solves elsewhere from x̄ = 0: the stored reference is not tested")
 				}
-				var res lcp.Result
-				if err := (&lcp.BPP{}).Solve(&res, p, lcp.Settings{Start: r.states, Reference: r.ref}); err != nil {
-					t.Fatalf("frame %d: %v", r.f.Index, err)
-				}
-				// The step's BPP started from the pre-solve's factor and
-				// refactored part of it, so the two solves agree to rounding
-				// amplified by A's condition: 1e-9 of the largest impulse
-				// (the forklift, 2.5 t on 40 kg wheels and 10 kg shafts,
-				// agrees to 2e-10 of its 105 N·s).
-				xmax := 1.0
-				for _, z := range r.f.Solution.Z {
-					xmax = math.Max(xmax, math.Abs(z))
-				}
-				for i := range res.X {
-					if d := math.Abs(res.X[i] - r.f.Solution.Z[i]); d > 1e-9*xmax {
-						t.Fatalf("frame %d: x[%d] = %v, stored %v", r.f.Index, i, res.X[i], r.f.Solution.Z[i])
-					}
-				}
+			})
+		}
+	}
+}
+
+// presolved reports whether r's step pre-solved its new contacts, whose
+// x is then the step's reference.
+func presolved(r recorded) bool { return r.preIts > 0 }
+
+// checkSameProblem fails unless p is r's stepper problem bit for bit.
+func checkSameProblem(t *testing.T, r recorded, p *lcp.Problem) {
+	t.Helper()
+	if p.N() != r.p.N() {
+		t.Fatalf("frame %d: %d rows, stepper %d", r.f.Index, p.N(), r.p.N())
+	}
+	n := p.N()
+	for i := 0; i < n; i++ {
+		if p.Lo[i] != r.p.Lo[i] || p.Hi[i] != r.p.Hi[i] {
+			t.Fatalf("frame %d row %d: bounds [%v, %v], stepper [%v, %v]", r.f.Index, i, p.Lo[i], p.Hi[i], r.p.Lo[i], r.p.Hi[i])
+		}
+		if p.B[i] != r.p.B[i] {
+			t.Fatalf("frame %d: b[%d] = %v, stepper %v", r.f.Index, i, p.B[i], r.p.B[i])
+		}
+		for j := 0; j < n; j++ {
+			if p.A.At(i, j) != r.p.A.At(i, j) {
+				t.Fatalf("frame %d: A[%d][%d] = %v, stepper %v", r.f.Index, i, j, p.A.At(i, j), r.p.A.At(i, j))
 			}
-		})
+		}
 	}
 }
 
@@ -390,10 +428,17 @@ func TestRoundTrip(t *testing.T) {
 			if len(got) != len(frames) {
 				t.Fatalf("read %d frames, wrote %d", len(got), len(frames))
 			}
+			refs := 0
 			for i := range got {
 				if d := frameDiff(frames[i], got[i]); d != "" {
 					t.Fatalf("frame %d: %s", frames[i].Index, d)
 				}
+				if got[i].Solution.Reference != nil {
+					refs++
+				}
+			}
+			if c.name == "wall" && refs == 0 {
+				t.Errorf("no frame of the wall has a solution/reference to round-trip")
 			}
 		})
 	}

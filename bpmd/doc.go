@@ -60,6 +60,8 @@
 //	    friction_error (iter)    Σ (u|w| + x w)⁺ over friction rows, J
 //	    stick         (n_c)      uint8: friction rows free (sticking)
 //	    w, states, picked                           extra: A z + b, index sets, picked iteration
+//	    reference     (rows)     extra: the proximal centre x̄ the solve started from
+//	                             (lcp.Settings.Reference); version 3, absent = 0
 //	    fb_error, residual_error, energy_error (iter)  extra: Enzenhöfer et al. 2019 Eqs. 7, 10, 23
 //
 // Datasets with a zero dimension (no joints, no contacts) are not written:
@@ -78,7 +80,8 @@
 // not an out-of-memory crash (the library allocates what a header claims;
 // ReadOptions says what is and is not checked). Rebuild builds from a frame, with the stepper's own
 // assembly (stepper.Mass, stepper.Assembly), the boxed MLCP the stepper
-// solved (Box; World.LastProblem bit for bit), the LCP of the
+// solved (Box; World.LastProblem bit for bit, with the solve's proximal
+// centre as Layout.Reference), the LCP of the
 // paper's Eq. (11) with a polyhedral cone and sliding speeds (LCP), or the
 // mixed LCP with the joints (Mixed).
 //

@@ -125,15 +125,21 @@ type Solution struct {
 	FrictionError []float64
 	Stick         []bool // stick (n_c): the contact's friction rows are all free (not sliding)
 	// Extras.
-	W        []float64 // w = A z + b (m/s or rad/s)
-	States   []int8    // states: lcp.State per row (0 free, 1 lower, 2 upper)
-	Picked   int       // picked: the iteration whose iterate is z
-	Status   string    // attribute "status": of z, the picked iterate (converged, unconverged, budget_exhausted, failed; see errmeasure.Solve)
-	Solver   string    // attribute "solver"
-	Pick     string    // attribute "pick": the error measure that picked z
-	FB       []float64 // fb_error: ‖δψ_FB‖₁ per iteration (Enzenhöfer et al. 2019 Eq. 7)
-	Residual []float64 // residual_error: natural residual per iteration (Eq. 10)
-	Energy   []float64 // energy_error: per iteration (Eq. 23), J
+	W []float64 // w = A z + b (m/s or rad/s)
+	// Reference (rows): the proximal centre x̄ the step's solve started
+	// from (lcp.Settings.Reference, stepper.World.LastReference: the
+	// pre-solve's x or, with stepper.Settings.Coherent, the last step's
+	// impulses), N·s or N·m·s; nil for x̄ = 0, as in files of format
+	// version 2 and older. Rebuild returns it as Layout.Reference.
+	Reference []float64
+	States    []int8    // states: lcp.State per row (0 free, 1 lower, 2 upper)
+	Picked    int       // picked: the iteration whose iterate is z
+	Status    string    // attribute "status": of z, the picked iterate (converged, unconverged, budget_exhausted, failed; see errmeasure.Solve)
+	Solver    string    // attribute "solver"
+	Pick      string    // attribute "pick": the error measure that picked z
+	FB        []float64 // fb_error: ‖δψ_FB‖₁ per iteration (Enzenhöfer et al. 2019 Eq. 7)
+	Residual  []float64 // residual_error: natural residual per iteration (Eq. 10)
+	Energy    []float64 // energy_error: per iteration (Eq. 23), J
 }
 
 // JointRowCount returns R, the number of joint rows.
@@ -366,6 +372,14 @@ func (f *Frame) validateSolution(n int) error {
 		}
 		if len(s.Stick) != nc {
 			return fieldErr("solution/stick", len(s.Stick), "has %d entries, the frame has %d contacts", len(s.Stick), nc)
+		}
+	}
+	if len(s.Reference) != 0 && len(s.Reference) != len(s.Z) {
+		return fieldErr("solution/reference", len(s.Reference), "has %d entries, solution/z has %d", len(s.Reference), len(s.Z))
+	}
+	for i, x := range s.Reference {
+		if !finite(x) {
+			return fieldErr(fmt.Sprintf("solution/reference[%d]", i), x, "must be finite, got %v", x)
 		}
 	}
 	for i, st := range s.States {

@@ -102,7 +102,10 @@ print(len(names), g["bodies/ids"].shape, g["bodies/quaternion"].shape, g["contac
 func itoa(i int) string { return strconvItoa(i) }
 
 // TestShippedDatabases: the small databases in testdata/bpmd (format
-// version 1) read, with joints/viscous 0, and each frame rebuilt and solved from its stored index sets gives its stored z.
+// version 1, written before joints/viscous and solution/reference) read,
+// with joints/viscous 0 and no reference (x̄ = 0, as their steps solved),
+// and each frame rebuilt and solved from its stored index sets gives its
+// stored z.
 func TestShippedDatabases(t *testing.T) {
 	for _, name := range []string{"brickwall-rows3.h5", "chain6.h5"} {
 		frames, err := ReadFile(filepath.Join("..", "testdata", "bpmd", name))
@@ -117,9 +120,15 @@ func TestShippedDatabases(t *testing.T) {
 			if len(f.Joints.Viscous) != f.JointRowCount() || slices.ContainsFunc(f.Joints.Viscous, func(v float64) bool { return v != 0 }) {
 				t.Fatalf("%s frame %d: viscous %v, want %d zeros", name, f.Index, f.Joints.Viscous, f.JointRowCount())
 			}
-			p, _, err := Rebuild(f, Box, Options{})
+			if f.Solution.Reference != nil {
+				t.Fatalf("%s frame %d: reference %v in a file without solution/reference", name, f.Index, f.Solution.Reference)
+			}
+			p, lay, err := Rebuild(f, Box, Options{})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if lay.Reference != nil {
+				t.Fatalf("%s frame %d: Layout.Reference %v, want nil (x̄ = 0)", name, f.Index, lay.Reference)
 			}
 			start := make([]lcp.State, len(f.Solution.States))
 			for i, s := range f.Solution.States {

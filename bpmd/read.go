@@ -501,6 +501,11 @@ func (d *decoder) solution(g string, f *Frame) {
 	s.Z = d.floats(g+"/solution/z", -1, 1)
 	n := len(s.Z)
 	s.W = d.floats(g+"/solution/w", n, 1)
+	// A file without solution/reference (format version 2 and older, or
+	// a solve from x̄ = 0) has no reference.
+	if _, ok := d.ds[g+"/solution/reference"]; ok {
+		s.Reference = d.floats(g+"/solution/reference", n, 1)
+	}
 	st := d.ints(g+"/solution/states", -1, 1)
 	for _, x := range st {
 		s.States = append(s.States, int8(max(min(x, 127), -128)))

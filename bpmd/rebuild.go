@@ -77,6 +77,10 @@ type Layout struct {
 	Slide      []int   // per contact: the sliding speed s (LCP/Mixed), −1 otherwise
 	Rolling    []int   // per contact: its rolling row, −1 if none
 	Directions int     // d of LCP and Mixed; 2 (t₁, t₂) for Box
+	// Reference is the proximal centre the step's solve started from
+	// (Solution.Reference), to pass as lcp.Settings.Reference: Box only;
+	// nil for x̄ = 0 and for the LCP and Mixed forms, whose unknowns differ.
+	Reference []float64
 }
 
 // Options steer Rebuild. The zero value means the defaults.
@@ -102,6 +106,12 @@ type Options struct {
 // R J_f⁻¹ Rᵀ, and A comes out non-symmetric as the stepper's did (the LCP
 // and Mixed forms inherit it); a rebuilt step of more than
 // stepper.MaxGyroscopicRows rows is symmetric, as the stepper's was.
+//
+// Block pivoting solves the Box form from the stored index sets
+// (Solution.States) and Layout.Reference, the proximal centre the step
+// started from, to the stored z: where A is semidefinite (a box resting
+// on four points) the MLCP's solutions form a set, and which one lcp.BPP
+// returns depends on that centre (stepper package doc, Coherent).
 func Rebuild(f *Frame, form Formulation, o Options) (*lcp.Problem, *Layout, error) {
 	if err := f.Validate(); err != nil {
 		return nil, nil, err
@@ -114,7 +124,7 @@ func Rebuild(f *Frame, form Formulation, o Options) (*lcp.Problem, *Layout, erro
 	case Box:
 		rows := make([]constraint.Row, f.RowCount())
 		copy(rows, jointRows(f))
-		lay := &Layout{Joints: [2]int{0, f.JointRowCount()}, Directions: 2}
+		lay := &Layout{Joints: [2]int{0, f.JointRowCount()}, Directions: 2, Reference: f.Solution.Reference}
 		for i := range f.Contacts.Gap {
 			ci := contactInfo(f, i)
 			ci.FillRows(rows[ci.Row:], m.mass.Bodies)

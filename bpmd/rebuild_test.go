@@ -187,6 +187,11 @@ func TestBadFrameNamesField(t *testing.T) {
 		{"pairs", func(f *Frame) { f.Contacts.Pairs[0][1] = 99 }, "contacts/pairs[0][1]"},
 		{"mu length", func(f *Frame) { f.Contacts.Mu = f.Contacts.Mu[:1] }, "contacts/mu"},
 		{"z", func(f *Frame) { f.Solution.Z = f.Solution.Z[1:] }, "solution/z"},
+		{"reference length", func(f *Frame) { f.Solution.Reference = []float64{1} }, "solution/reference: has 1 entries"},
+		{"reference", func(f *Frame) {
+			f.Solution.Reference = make([]float64, len(f.Solution.Z))
+			f.Solution.Reference[2] = math.Inf(1)
+		}, "solution/reference[2]: must be finite"},
 		{"rows", func(f *Frame) { f.Contacts.RowIndex[1][1] = 7 }, "contacts/rows[1]"},
 		{"stabilization", func(f *Frame) { f.Stabilization = "spring" }, `stabilization: unknown value "spring"`},
 		{"baumgarte", func(f *Frame) { f.Stabilization, f.Baumgarte = "baumgarte", math.NaN() }, "baumgarte: must be finite"},

@@ -264,6 +264,9 @@ func (r *Recorder) Frame(st stepper.Stats) (*Frame, error) {
 	x, wv := w.LastSolution()
 	s.Z = append([]float64(nil), x...)
 	s.W = append([]float64(nil), wv...)
+	if ref := w.LastReference(); len(ref) == len(x) && len(x) > 0 {
+		s.Reference = append([]float64(nil), ref...)
+	}
 	states := w.LastStates()
 	for _, st := range states {
 		s.States = append(s.States, int8(st))

@@ -11,8 +11,10 @@ import (
 
 // FormatVersion is written as the attribute "version" of /frames.
 // Version 2 added joints/viscous (constraint.Row.Viscous); ReadFile reads
-// version 1 files with it 0.
-const FormatVersion = 2
+// version 1 files with it 0. Version 3 added solution/reference (the
+// solve's proximal centre, Solution.Reference); ReadFile reads older
+// files with it nil (x̄ = 0).
+const FormatVersion = 3
 
 // Writer writes frames to a new BPMD file. The file is built under
 // PATH.partial and renamed to PATH by Close, so a reader never sees a
@@ -175,6 +177,7 @@ func (w *Writer) WriteFrame(f *Frame) (err error) {
 	e.f64(g+"/solution/friction_error", []uint64{it}, s.FrictionError)
 	e.u8(g+"/solution/stick", []uint64{uint64(len(s.Stick))}, s.Stick)
 	e.f64(g+"/solution/w", []uint64{uint64(len(s.W))}, s.W)
+	e.f64(g+"/solution/reference", []uint64{uint64(len(s.Reference))}, s.Reference)
 	e.i8(g+"/solution/states", []uint64{uint64(len(s.States))}, s.States)
 	e.i64(g+"/solution/picked", []uint64{1}, []int64{int64(s.Picked)})
 	e.f64(g+"/solution/fb_error", []uint64{it}, s.FB)

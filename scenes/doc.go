@@ -40,8 +40,9 @@
 //     max_correcting_speed (m/s, 0 = project_above/h: the cap on the
 //     regularized position feedback), contact_margin (m), bounce_speed
 //     (m/s), impacts (simultaneous, propagated), single_problem (one MLCP
-//     per step instead of one per island), coherent (solves without new
-//     contacts start at the last step's impulses), sleep (an object: present,
+//     per step instead of one per island), coherent (true: solves without new
+//     contacts start at the last step's impulses; false: at 0; absent:
+//     stepper.CoherentDefault, on), sleep (an object: present,
 //     resting islands go to sleep, stepper.Settings.Sleep, with
 //     linear_speed (m/s), angular_speed (rad/s) and time (s), 0 or absent
 //     the defaults; absent, sleeping is off). Each is the

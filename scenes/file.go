@@ -100,9 +100,11 @@ type SettingsSpec struct {
 	// SingleProblem solves each step as one MLCP instead of one per island
 	// (stepper.Settings.SingleProblem); false, the default, by island.
 	SingleProblem bool
-	// Coherent starts a solve without new contacts at the last step's
-	// impulses (stepper.Settings.Coherent); false, the default, at 0.
-	Coherent bool
+	// Coherent is stepper.Settings.Coherent: a file's "coherent" true is
+	// stepper.CoherentOn (a solve without new contacts and without a budget
+	// starts at the last step's impulses), false stepper.CoherentOff (at
+	// 0), absent stepper.CoherentDefault.
+	Coherent stepper.Coherence
 }
 
 // BodySpec is one body.

@@ -112,7 +112,13 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 		so.done("")
 	}
 	o.boolean("single_problem", &s.SingleProblem)
-	o.boolean("coherent", &s.Coherent)
+	var on bool
+	if o.boolean("coherent", &on) {
+		s.Coherent = stepper.CoherentOff
+		if on {
+			s.Coherent = stepper.CoherentOn
+		}
+	}
 	o.done("")
 }
 
@@ -574,16 +580,18 @@ func (o *objDec) bits(key string, dst *uint32) {
 	*dst = uint32(k)
 }
 
-func (o *objDec) boolean(key string, dst *bool) {
+// boolean reads an optional true or false; it reports whether it did.
+func (o *objDec) boolean(key string, dst *bool) bool {
 	v := o.field(key, false)
 	if v == nil {
-		return
+		return false
 	}
 	if v.kind != jBool {
 		o.p.add(o.sub(key), "must be true or false, got %s", describe(v))
-		return
+		return false
 	}
 	*dst = v.b
+	return true
 }
 
 func (o *objDec) str(key string, dst *string, required bool) bool {

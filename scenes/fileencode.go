@@ -86,8 +86,8 @@ func (s *SceneSpec) node() *jnode {
 	if st.SingleProblem {
 		sn.set("single_problem", jbool(true))
 	}
-	if st.Coherent {
-		sn.set("coherent", jbool(true))
+	if st.Coherent != stepper.CoherentDefault {
+		sn.set("coherent", jbool(st.Coherent == stepper.CoherentOn))
 	}
 	n.set("settings", sn)
 	if len(s.WorldShapes) > 0 {

@@ -47,6 +47,9 @@ func (s *SceneSpec) validate(p *problems) {
 	if st.Impacts < stepper.SimultaneousImpacts || st.Impacts > stepper.PropagatedImpacts {
 		p.add("settings.impacts", "unknown mode %d", int(st.Impacts))
 	}
+	if st.Coherent < stepper.CoherentDefault || st.Coherent > stepper.CoherentOff {
+		p.add("settings.coherent", "unknown value %d (want stepper.CoherentDefault, CoherentOn or CoherentOff)", int(st.Coherent))
+	}
 	chkNonNeg(p, "settings.baumgarte", st.Baumgarte, "1/s")
 	chkNonNeg(p, "settings.contact_margin", st.ContactMargin, "m")
 	chkNonNeg(p, "settings.project_above", st.ProjectAbove, "m or rad")

@@ -36,7 +36,7 @@ func TestSettingsReachTheFile(t *testing.T) {
 		Stabilization: stepper.Baumgarte, Baumgarte: 20, PostSolver: solver("lemke"),
 		ContactMargin: 0.001, BounceSpeed: 0.5, Impacts: stepper.PropagatedImpacts,
 		Sleep:         stepper.Sleep{On: true, LinearSpeed: 0.01, AngularSpeed: 0.02, Time: 2},
-		SingleProblem: true, Coherent: true,
+		SingleProblem: true, Coherent: stepper.CoherentOff,
 	}
 	v := reflect.ValueOf(in)
 	for i := 0; i < v.NumField(); i++ {
@@ -73,4 +73,35 @@ func TestSettingsReachTheFile(t *testing.T) {
 		}
 		assert.Equal(t, a, g, "Settings.%s does not survive the scene file:\n%s", name, b.String())
 	}
+}
+
+// A scene file's settings.coherent is a tri-state: true is
+// stepper.CoherentOn, false CoherentOff, absent CoherentDefault (whatever
+// the stepper's default is), and Marshal writes back what was read; a
+// value other than true or false is an error naming the key and the value.
+func TestSettingsCoherentKey(t *testing.T) {
+	for _, c := range []struct {
+		key  string
+		want stepper.Coherence
+	}{{``, stepper.CoherentDefault}, {`, "coherent": true`, stepper.CoherentOn}, {`, "coherent": false`, stepper.CoherentOff}} {
+		s, err := ReadSpec(bytes.NewBufferString(`{"version": 1, "settings": {"h": 0.01`+c.key+`}}`), "f.json")
+		require.NoError(t, err, c.key)
+		assert.Equal(t, c.want, s.Settings.Coherent, c.key)
+		assert.Equal(t, c.want, s.Settings.stepperSettings().Coherent, c.key)
+		var b bytes.Buffer
+		require.NoError(t, s.Marshal(&b))
+		back, err := ReadSpec(&b, "back.json")
+		require.NoError(t, err, b.String())
+		assert.Equal(t, c.want, back.Settings.Coherent, "written back: %s", b.String())
+	}
+	_, err := ReadSpec(bytes.NewBufferString(`{"version": 1, "settings": {"h": 0.01, "coherent": "yes"}}`), "f.json")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `f.json: settings.coherent: must be true or false, got the string "yes"`)
+	bad := SceneSpec{Settings: SettingsSpec{H: 0.01, Coherent: 7}}
+	_, err = bad.World()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "settings.coherent: unknown value 7")
+	_, err = stepper.New(stepper.Settings{H: 0.01, Coherent: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Coherent")
 }

@@ -958,16 +958,19 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 
 // lastStepReference returns the last step's impulses on this step's rows
 // (previousImpulses) as the main solve's lcp.Settings.Reference when
-// Settings.Coherent is on and the solve may run to its end (Settings.Budget
+// Settings.Coherent is on (Coherence.On) and the solve may run to its end (Settings.Budget
 // 0); nil otherwise: a budgeted solve returns an iterate, not a solution,
 // and its iterates follow the proximal centre (the forklift at a budget of
 // 5 block pivots drove 12.6 m of its path from the last step's impulses,
 // 28.09 m from 0: TestRunForkliftBudgets).
 func (w *World) lastStepReference() []float64 {
-	if !w.Settings.Coherent || w.Settings.Budget != 0 {
+	if !w.Settings.Coherent.On() || w.Settings.Budget != 0 {
 		return nil
 	}
-	return w.previousImpulses()
+	// A copy: previousImpulses' buffer is the safeguard's anchor too, and
+	// LastReference returns this after the step.
+	w.coherentRef = append(w.coherentRef[:0], w.previousImpulses()...)
+	return w.coherentRef
 }
 
 // estimateLocally gives the new contacts their x̂ₙ when they are few

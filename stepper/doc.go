@@ -224,23 +224,44 @@
 // rows by position, contact rows by contact key (storeImpulses keeps each
 // key's normal impulse, friction direction and states).
 //
-// Coherent (Settings.Coherent, off by default). Boxes resting on four
-// points and other redundant contacts make A semidefinite: the step's MLCP
-// has a set of solutions with the same body velocities, and lcp.BPP's
-// regularized mode returns the one its proximal iterations reach from
-// their first centre (lcp.Settings.Reference; Rockafellar, "Monotone
-// operators and the proximal point algorithm", 1976). By default that
-// centre is 0 (or, at a step with many new contacts, the pre-solve's x),
-// so the answer depends on the step's problem alone and a problem rebuilt
-// from World.LastStates solves to it again. With Coherent, a step without
-// new contacts and without a Budget starts at the last step's impulses:
-// a resting structure repeats last step's face without a proximal move,
-// 1 block-pivoting iteration a steady step of the 30-brick wall instead of
-// 2, 2 of the 496-brick pyramid instead of 8.8 (BenchmarkPyramidSteadyLarge
-// runs both). The answer is another exact solution of the same MLCP, to
-// the solver's tolerance, but it depends on the history: a rebuilt problem
-// may solve to another point of the set, and an objective over a run's
-// parameters (sweep's calibration) gets rougher.
+// Coherent (Settings.Coherent: CoherentDefault, the zero value, is
+// CoherentOn; CoherentOff opts out). Boxes resting on four points and other
+// redundant contacts make A semidefinite: the step's MLCP has a set of
+// solutions with the same body velocities, and lcp.BPP's regularized mode
+// returns the one its proximal iterations reach from their first centre
+// (lcp.Settings.Reference; Rockafellar, "Monotone operators and the
+// proximal point algorithm", 1976). A step without new contacts and without
+// a Budget starts at the last step's impulses: a resting structure repeats
+// last step's face without a proximal move, 1 block-pivoting iteration a
+// steady step of the 30-brick wall and the 55-brick pyramid instead of 2,
+// 1.65 of the 210-brick pyramid instead of 2.7 (BenchmarkWallSteady,
+// BenchmarkPyramidSteadySmall, BenchmarkPyramidSteady against
+// BenchmarkCoherentOffSteady, -benchtime 20x), and 1 at rest in the 100-box
+// random pile instead of 3.5 (TestRandomBoxPile). A step with many new
+// contacts starts at the pre-solve's x, one with a few new contacts at 0
+// (from a landing box's last-step centre the random pile's worst island
+// took 40 iterations instead of 31), and a budgeted step without new
+// contacts at 0 too, since its answer is an iterate that follows its centre
+// (the forklift at a budget of 5 drives 12.6 m of its path from the last
+// step's impulses, 28.09 m from 0: TestRunForkliftBudgets). The answer is
+// another exact solution of the same MLCP, to the solver's tolerance, with
+// the same body velocities to that tolerance, but it depends on the
+// history: a problem rebuilt from World.LastStates solves to it again from
+// the same centre, World.LastReference, which bpmd records for its Rebuild,
+// and an objective over a run's parameters (sweep's calibration) gets
+// rougher. It is exact to the solver's tolerance rather than to rounding:
+// from the last step's impulses the solve returns a solution whose residual
+// is below lcp.BPP's tolerance (10⁻⁶ of max|b|) and the next step starts
+// there again, so the residual persists (a box pushed by a kinematic pusher
+// slides sideways at 2.9·10⁻⁸ m/s, 10⁻¹⁶ with CoherentOff:
+// TestKinematicPusherPushesBox; a swinging chain solved by island and as
+// one problem ends 1.3·10⁻⁸ m apart after 2 s, 1.2·10⁻¹⁰ m with
+// CoherentOff: TestIslandsMatchSingleProblem). With CoherentOff every solve
+// starts at 0 or the pre-solve's x, so the answer depends on the step's
+// problem alone; the built-in scenes keep the default, their papers'
+// numbers hold with it (package scenes' tests), but for the pushing
+// experiment (scenes.DefaultPushParams), a calibration's objective, which
+// keeps CoherentOff so that a run depends on its parameters alone.
 //
 // Sleeping (Settings.Sleep, on in DefaultSettings, off in the zero value):
 // after the step an island that has rested for Sleep.Time goes to sleep;

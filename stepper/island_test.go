@@ -181,10 +181,12 @@ func TestTwoStacksSolveAsOne(t *testing.T) {
 
 // Solving by island solves the same MLCP (A is block diagonal by island):
 // the island scene with SingleProblem set and without, both converging at
-// every step, ends within 1e-8 m of each other after 2 s, body by body
-// (measured: 3e-15 m for the boxes at rest, 1.2e-10 m for the swinging
-// chain, whose motion amplifies the rounding of two different
-// factorizations; 1e-8 leaves a hundredfold room for it).
+// every step, ends within 1e-7 m of each other after 2 s, body by body
+// (measured: 1e-15 m for the boxes at rest, 1.3e-8 m for the swinging
+// chain, whose motion amplifies the difference of two answers each exact
+// to the solver's tolerance: each step starts at the last step's impulses
+// (Settings.Coherent) and keeps a residual below it; 1.2e-10 m with
+// Coherent off, the rounding of two different factorizations).
 func TestIslandsMatchSingleProblem(t *testing.T) {
 	split := islandScene(t)
 	single := islandScene(t)
@@ -198,9 +200,12 @@ func TestIslandsMatchSingleProblem(t *testing.T) {
 		require.Equal(t, lcp.Converged, sb.Status)
 		require.Nil(t, sb.Islands)
 	}
+	most := 0.0
 	for i, b := range split.Bodies {
-		assert.InDelta(t, 0, b.Pos.Sub(single.Bodies[i].Pos).Len(), 1e-8, "body %d", i)
+		most = max(most, b.Pos.Sub(single.Bodies[i].Pos).Len())
+		assert.InDelta(t, 0, b.Pos.Sub(single.Bodies[i].Pos).Len(), 1e-7, "body %d", i)
 	}
+	t.Logf("by island against one problem: %.2g m apart at most", most)
 }
 
 // Steady steps of a multi-island world allocate nothing, with the

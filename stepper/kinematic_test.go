@@ -52,7 +52,12 @@ func TestKinematicPusherPushesBox(t *testing.T) {
 	// the box against the face: it moves at v (1e-9 m/s: the normal rows
 	// are solved exactly by block pivoting, rounding remains).
 	assert.InDelta(t, v, box.Vel[0], 1e-9)
-	assert.InDelta(t, 0, box.Vel[1], 1e-9)
+	// Sideways, the solver's tolerance (10⁻⁶ of max|b|, the pusher's
+	// 0.2 m/s): from step 4 on each steady step starts at the last step's
+	// impulses (Settings.Coherent) and keeps their residual, a sideways
+	// 2.9e-8 m/s (measured; 1e-16 with Coherent off).
+	t.Logf("box velocity − v: %.2g m/s along, %.2g m/s sideways", box.Vel[0]-v, box.Vel[1])
+	assert.InDelta(t, 0, box.Vel[1], 2e-7)
 	assert.InDelta(t, pusher.Pos[0]+s, box.Pos[0], 1e-6, "box face touches the pusher face (within the contact margin's creep)")
 	kin, pot := w.Energy()
 	// 1e-9 relative: the box's v is v to 1e-9 (above).

@@ -27,10 +27,12 @@ type bothReferences struct {
 	withRef   int  // solves given a Reference
 	its, its0 int  // iterations with the reference and from 0
 	solves    int
-	maxDW     float64 // max |w − w₀| / max|b|
+	maxDW     float64   // max |w − w₀| / max|b|
+	lastRef   []float64 // a copy of the last solve's Reference
 }
 
 func (s *bothReferences) Solve(dst *lcp.Result, p *lcp.Problem, set lcp.Settings) error {
+	s.lastRef = append(s.lastRef[:0], set.Reference...)
 	err := s.BPP.Solve(dst, p, set)
 	if !s.steady || err != nil {
 		return err
@@ -73,7 +75,7 @@ func (s *bothReferences) Solve(dst *lcp.Result, p *lcp.Problem, set lcp.Settings
 // changes no w = A x + b (the constraint velocities) and moves no body:
 // so w agrees within 2·10⁻⁶ max|b|, the two tolerances added.
 func TestSteadyReferenceIsLastImpulses(t *testing.T) {
-	w, solver := settledWall(t, true)
+	w, solver := settledWall(t, stepper.CoherentOn)
 	solver.steady = true
 	const steps = 20
 	for i := 0; i < steps; i++ {
@@ -81,6 +83,7 @@ func TestSteadyReferenceIsLastImpulses(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, lcp.Converged, st.Status)
 		require.Zero(t, st.PreSolveIterations, "steady step %d: no new contact, no pre-solve", i)
+		require.Equal(t, solver.lastRef, w.LastReference(), "step %d: World.LastReference is the solve's Reference", i)
 	}
 	require.Equal(t, steps, solver.solves, "one main solve per step (one island)")
 	t.Logf("%d steady steps: %.2f iterations per step from the last step's impulses, %.2f from 0; max |w − w₀| = %.3g max|b|",
@@ -91,23 +94,43 @@ func TestSteadyReferenceIsLastImpulses(t *testing.T) {
 	assert.LessOrEqual(t, solver.maxDW, 2e-6, "the same constraint velocities within the two solves' tolerances")
 }
 
-// Without Settings.Coherent (the default) a steady step's solve has no
-// reference: its answer depends on the step's problem alone.
-func TestSteadyReferenceOffByDefault(t *testing.T) {
-	w, solver := settledWall(t, false)
+// With Settings.Coherent off a steady step's solve has no reference: its
+// answer depends on the step's problem alone.
+func TestSteadyReferenceOff(t *testing.T) {
+	w, solver := settledWall(t, stepper.CoherentOff)
+	solver.steady = true
+	for i := 0; i < 5; i++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+		assert.Nil(t, w.LastReference(), "x̄ = 0")
+	}
+	assert.Equal(t, 5, solver.solves)
+	assert.Zero(t, solver.withRef, "no steady solve has a reference with Coherent off")
+}
+
+// The zero Settings.Coherent and DefaultSettings' are CoherentDefault,
+// which is on: the settled wall's steady solves with the field untouched
+// each get the last step's impulses as their reference, as with CoherentOn
+// (TestSteadyReferenceIsLastImpulses), and 1 iteration each.
+func TestCoherentByDefault(t *testing.T) {
+	assert.Equal(t, stepper.CoherentDefault, stepper.DefaultSettings().Coherent)
+	assert.True(t, stepper.CoherentDefault.On())
+	assert.True(t, stepper.CoherentOn.On())
+	assert.False(t, stepper.CoherentOff.On())
+	w, solver := settledWall(t, stepper.CoherentDefault)
 	solver.steady = true
 	for i := 0; i < 5; i++ {
 		_, err := w.Step()
 		require.NoError(t, err)
 	}
-	assert.Equal(t, 5, solver.solves)
-	assert.Zero(t, solver.withRef, "no steady solve has a reference by default")
+	assert.Equal(t, 5, solver.withRef, "every steady solve has the last step's impulses as its reference")
+	assert.LessOrEqual(t, solver.its, 5, "1 iteration per steady step")
 }
 
 // settledWall returns the 30-brick wall (12 rows) after 60 steps of
 // settling, with Settings.Coherent as given, solved by a bothReferences
 // that counts from its next solve on (set steady).
-func settledWall(t *testing.T, coherent bool) (*stepper.World, *bothReferences) {
+func settledWall(t *testing.T, coherent stepper.Coherence) (*stepper.World, *bothReferences) {
 	t.Helper()
 	p := scenes.DefaultBrickWallParams()
 	p.Rows = 12
@@ -131,12 +154,15 @@ func settledWall(t *testing.T, coherent bool) (*stepper.World, *bothReferences) 
 // of the other run's, since the two runs' answers differ only in the null
 // space of A (how a box's weight splits among its four corners), which
 // moves no body. Once the stack rests (from 0.25 s until it sleeps) a
-// coherent step takes one block-pivoting iteration where the default
-// takes two (measured: 22 awake resting steps, 22 against 44 iterations).
+// coherent step takes one block-pivoting iteration where one with
+// Coherent off takes two (measured: 22 awake resting steps, 22 against 44 iterations).
 func TestCoherentBoxStackAsDefault(t *testing.T) {
 	run := func(coherent bool) (pos []mgl64.Vec3, rest, restIters, restMax int, asleep bool) {
 		s := stepper.DefaultSettings()
-		s.Coherent = coherent
+		s.Coherent = stepper.CoherentOff
+		if coherent {
+			s.Coherent = stepper.CoherentOn
+		}
 		w, err := stepper.New(s)
 		require.NoError(t, err)
 		ground(t, w, mgl64.QuatIdent(), 0.5)
@@ -163,7 +189,7 @@ func TestCoherentBoxStackAsDefault(t *testing.T) {
 	}
 	p0, rest0, its0, _, asleep0 := run(false)
 	p1, rest1, its1, max1, asleep1 := run(true)
-	t.Logf("resting awake steps: %d with %d iterations by default, %d with %d coherent (at most %d a step)", rest0, its0, rest1, its1, max1)
+	t.Logf("resting awake steps: %d with %d iterations with Coherent off, %d with %d coherent (at most %d a step)", rest0, its0, rest1, its1, max1)
 	assert.True(t, asleep0 && asleep1, "both stacks come to rest and sleep")
 	for k := range p0 {
 		assert.InDelta(t, 0.2+float64(k)*0.4, p1[k].Z(), 1e-3, "box %d stands on the one below", k)

@@ -124,17 +124,66 @@ type Settings struct {
 	// solves each island (Stats.Islands) as its own, in parallel, with the
 	// same bits for any GOMAXPROCS (package doc, Islands).
 	SingleProblem bool
-	// Coherent: false, the default, starts each solve's proximal centre at 0;
-	// true at the last step's impulses when no contact is new and Budget is
-	// 0, so resting structures take fewer iterations (package doc, Coherent).
-	Coherent bool
+	// Coherent picks each solve's proximal centre; 0 means CoherentOn:
+	// steady solves (no new contact, no Budget) start at the last step's
+	// impulses, fewer iterations at rest; CoherentOff at 0 (package doc).
+	Coherent Coherence
 }
+
+// Coherence is Settings.Coherent: whether a solve without new contacts and
+// without a Budget starts its proximal centre (lcp.Settings.Reference) at
+// the last step's impulses. A scene file's "settings.coherent" is true
+// (CoherentOn), false (CoherentOff) or absent (CoherentDefault).
+type Coherence int8
+
+const (
+	// CoherentDefault is the zero value: the package's default,
+	// CoherentOn (Coherence.On says which).
+	CoherentDefault Coherence = iota
+	// CoherentOn starts a solve without new contacts and without a Budget
+	// at the last step's impulses (package doc, Coherent).
+	CoherentOn
+	// CoherentOff starts every solve at 0, or at the pre-solve's x at a
+	// step with many new contacts: the answer depends on the step's
+	// problem alone.
+	CoherentOff
+)
+
+var coherenceNames = [...]string{"default", "on", "off"}
+
+func (c Coherence) String() string {
+	if c >= 0 && int(c) < len(coherenceNames) {
+		return coherenceNames[c]
+	}
+	return fmt.Sprintf("Coherence(%d)", int(c))
+}
+
+// ParseCoherence is the inverse of String.
+func ParseCoherence(s string) (Coherence, error) {
+	for i, n := range coherenceNames {
+		if n == s {
+			return Coherence(i), nil
+		}
+	}
+	return 0, fmt.Errorf("coherent: unknown value %q (want default, on or off)", s)
+}
+
+// On reports whether c starts steady solves at the last step's impulses:
+// true for CoherentOn, and for CoherentDefault when the default is on
+// (coherentByDefault).
+func (c Coherence) On() bool {
+	return c == CoherentOn || c == CoherentDefault && coherentByDefault
+}
+
+// coherentByDefault is what CoherentDefault means.
+const coherentByDefault = true
 
 // DefaultSettings returns the settings a simulation starts from: h = 1/60 s,
 // StandardGravity and sleeping on (Sleep{On: true}, the default
 // thresholds), every other field zero, its documented default (the BPP
 // solver with its default budget, the least-energy pick, Regularized
-// stabilization projecting errors above 1 mm). Sleeping is on because a
+// stabilization projecting errors above 1 mm, steady solves centred at the
+// last step's impulses: Coherent). Sleeping is on because a
 // simulation started from here is a user's scene, where a settled pile
 // should stay exactly where it is and cost nothing until something touches
 // it; the papers' scenes (package scenes) build their own Settings with
@@ -182,6 +231,8 @@ func (s *Settings) Validate() error {
 		return settingsError("BounceSpeed", s.BounceSpeed, "must be finite and ≥ 0 m/s, got %v", s.BounceSpeed)
 	case s.Stabilization == Baumgarte && !(s.Baumgarte >= 0 && !math.IsInf(s.Baumgarte, 0)):
 		return settingsError("Baumgarte", s.Baumgarte, "must be finite and ≥ 0, got %v", s.Baumgarte)
+	case s.Coherent < CoherentDefault || s.Coherent > CoherentOff:
+		return settingsError("Coherent", s.Coherent, "unknown value %d (want CoherentDefault, CoherentOn or CoherentOff)", int(s.Coherent))
 	}
 	return s.Sleep.validate()
 }
@@ -221,6 +272,7 @@ type World struct {
 	jointNames   []string            // by joint index (NameJoint); may be shorter than Joints
 	sleep        sleepState          // sleeping islands (sleep.go)
 	cancel       stepCancel          // StepContext's context (cancel.go)
+	coherentRef  []float64           // lastStepReference's copy of the last step's impulses (LastReference)
 }
 
 // Controller is called at the start of every Step with the world at the
@@ -316,6 +368,20 @@ func (w *World) LastProblem() *lcp.Problem {
 		return nil
 	}
 	return &w.ws.solve.prob
+}
+
+// LastReference returns the proximal centre the last Step's main solve
+// started from (its lcp.Settings.Reference, on the rows of LastProblem):
+// the pre-solve's x at a step with many new contacts, the last step's
+// impulses at a steady step with Settings.Coherent on (Coherence.On), nil
+// for x̄ = 0. Given LastProblem, LastStates and this reference, lcp.BPP
+// solves to LastSolution's x again (bpmd records it for Rebuild). It is a
+// view valid until the next Step; nil before the first step.
+func (w *World) LastReference() []float64 {
+	if w.steps == 0 {
+		return nil
+	}
+	return w.ws.presolve.ref
 }
 
 // LastSolution returns the x that the last Step used (the picked iterate,
