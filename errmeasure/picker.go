@@ -289,7 +289,8 @@ func (pk *Picker) rank(x, w []float64) Totals {
 // settle completes, after a lazy solve, the totals that Observe left
 // partial: the last iterate's and the kept iterate's, of pk and of its
 // shadow. xf, wf are the returned x and w, whose totals tf are known:
-// an iterate with the same bits takes them, any other is computed.
+// an iterate with the same bits takes them, as does the shadow's kept
+// iterate when it has the bits of pk's; any other is computed.
 func (pk *Picker) settle(xf, wf []float64, tf Totals) {
 	of := func(x, w []float64) Totals {
 		if sameBits(x, xf) && sameBits(w, wf) {
@@ -313,7 +314,13 @@ func (pk *Picker) settle(xf, wf []float64, tf Totals) {
 			g.last, g.lastPart = pk.last, false // the same iterate
 		}
 		if g.bestPart {
-			g.best.Totals, g.bestPart = of(g.best.X, g.best.W), false
+			if pk.hasBest && !pk.bestPart && sameBits(g.best.X, pk.best.X) && sameBits(g.best.W, pk.best.W) {
+				// The iterate pk kept, whose totals are complete now.
+				g.best.Totals = pk.best.Totals
+			} else {
+				g.best.Totals = of(g.best.X, g.best.W)
+			}
+			g.bestPart = false
 		}
 	}
 }

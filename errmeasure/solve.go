@@ -126,7 +126,7 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 	dst.W = p.Residual(dst.W, dst.X)
 	out.Totals, out.Residual, out.Bound = measureAll(p, dst.X, dst.W, pk.a)
 	pk.settle(dst.X, dst.W, out.Totals)
-	limit := ConvergedResidual * max(1, normInf(p.B))
+	limit := ConvergedResidual * max(1, pk.sw) // pk.sw: ‖b‖∞ (1 for b = 0), set by Reset
 	ok := out.Residual <= limit
 	switch {
 	case !out.FromPicker && dst.Status == lcp.Converged && !ok:
