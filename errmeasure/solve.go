@@ -90,7 +90,8 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 	pk.Reset(p, pk.Measure())
 	if guard != nil {
 		guard.resetFrom(p, pk)
-		pk.shadow = guard // sees every candidate of pk, with pk's totals
+		guard.startRecording() // with DeferGain: its ranking waits for its first read
+		pk.shadow = guard      // sees every candidate of pk, with pk's totals
 		defer func() { pk.shadow = nil }()
 	}
 	// With no Observer after the pickers, none can read their totals

@@ -311,6 +311,10 @@ type solveStage struct {
 	// among the iterates without an energy gain (errmeasure.Safeguard).
 	guard  *errmeasure.Picker
 	energy energyModel // the step's energy balance as a function of x
+	// energyReady is set when energy describes this step's solve;
+	// gain (World.stepGain, made once) fills it on first use.
+	energyReady bool
+	gain        errmeasure.GainFunc
 	prevX  []float64   // the safeguard's anchor on this step's rows (previousImpulses)
 	// start0 and jointStart0 keep rowStage.start and memory.jointStart of
 	// a gyroscopic step before its solve, for solveSymmetric.
@@ -794,11 +798,15 @@ func (w *World) pickSolve(sol *solveStage, rs *rowStage, pre *presolveStage) (er
 	s := &w.Settings
 	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: rs.start, Reference: pre.ref, Context: s.Context, Observer: s.Observer}
 	if sol.guard == nil {
+		sol.gain = w.stepGain
 		sol.guard = errmeasure.NewPicker(s.Pick)
 		sol.guard.RejectGain = true
-		sol.guard.GainOf = sol.energy.gain
+		sol.guard.GainOf = sol.gain
+		// The guard ranks by gain only when read: by the safeguard,
+		// after a solve that did not converge.
+		sol.guard.DeferGain = true
 	}
-	w.energyModel()
+	sol.energyReady = false // energyModel waits for the first gain asked
 	return errmeasure.SolveGuarded(&sol.res, &sol.prob, ws.step.solver, set, sol.picker, sol.guard)
 }
 
@@ -812,7 +820,19 @@ func (w *World) safeguard(sol *solveStage, solved *errmeasure.Solved) errmeasure
 		// the anchor: most steps converge.
 		return errmeasure.Safeguarded{Scale: 1}
 	}
-	return errmeasure.Safeguard(&sol.res, &sol.prob, sol.picker, sol.guard, solved, sol.energy.gain, w.previousImpulses(), SafeguardSweeps)
+	return errmeasure.Safeguard(&sol.res, &sol.prob, sol.picker, sol.guard, solved, sol.gain, w.previousImpulses(), SafeguardSweeps)
+}
+
+// stepGain is the step's energy gain of impulses x with w = A x + b
+// (energyModel.gain), filling the energy model on its first call after
+// pickSolve: a step whose solve converges asks none.
+func (w *World) stepGain(x, wv []float64) float64 {
+	sol := &w.ws.solve
+	if !sol.energyReady {
+		w.energyModel()
+		sol.energyReady = true
+	}
+	return sol.energy.gain(x, wv)
 }
 
 // polish runs Settings.Polish projected Gauss–Seidel sweeps from the kept
