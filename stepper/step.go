@@ -311,10 +311,6 @@ type solveStage struct {
 	// among the iterates without an energy gain (errmeasure.Safeguard).
 	guard  *errmeasure.Picker
 	energy energyModel // the step's energy balance as a function of x
-	// energyReady is set when energy describes this step's solve;
-	// gain (World.stepGain, made once) fills it on first use.
-	energyReady bool
-	gain        errmeasure.GainFunc
 	prevX  []float64   // the safeguard's anchor on this step's rows (previousImpulses)
 	// start0 and jointStart0 keep rowStage.start and memory.jointStart of
 	// a gyroscopic step before its solve, for solveSymmetric.
@@ -322,6 +318,10 @@ type solveStage struct {
 	// energyBodies and energyRows run energyModel's passes on the
 	// workPool (forRange).
 	energyBodies, energyRows rangeJob
+	// energyReady is set when energy describes this step's solve;
+	// gain (World.stepGain, made once) fills it on first use.
+	energyReady bool
+	gain        errmeasure.GainFunc
 }
 
 // integrateStage is integrate's scratch.
