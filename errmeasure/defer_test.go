@@ -1,12 +1,7 @@
 package errmeasure
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/gorigid/gorigid/lcp"
@@ -21,22 +16,9 @@ import (
 // shift), so that RejectGain reorders the picks; solves with more than
 // deferMaxTakes candidates replay the record during the solve.
 func TestDeferGainSameBits(t *testing.T) {
-	files, err := filepath.Glob("../testdata/mlcp/*.json")
-	must(t, err)
-	sort.Strings(files)
 	solves, long, rejected := 0, 0, 0
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		must(t, err)
-		var meta struct {
-			Class string `json:"class"`
-		}
-		must(t, json.Unmarshal(data, &meta))
-		if meta.Class == "" {
-			continue
-		}
-		p, err := lcp.ReadProblem(bytes.NewReader(data))
-		must(t, err)
+	for _, cp := range collectionProblems(t) {
+		p := cp.p
 		// Gain's value less 10⁻³ of |b|²-scale: positive on the
 		// iterates that move most energy, not on the others.
 		shift := 0.0
@@ -65,7 +47,7 @@ func TestDeferGainSameBits(t *testing.T) {
 					}
 					deferred, eager := solve(true), solve(false)
 					solves++
-					where := filepath.Base(f) + ", " + name + ", " + m.String()
+					where := cp.name + ", " + name + ", " + m.String()
 					if deferred.guard.takes == deferMaxTakes {
 						long++
 					}
