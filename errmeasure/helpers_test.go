@@ -1,8 +1,15 @@
 package errmeasure
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
+	"sort"
 	"testing"
+
+	"github.com/gorigid/gorigid/lcp"
 )
 
 // The tests use only the standard library: testify v1.12.1 imports
@@ -31,4 +38,36 @@ func must(t testing.TB, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// collectionProblem is a problem of testdata/mlcp's collection and its
+// file's base name.
+type collectionProblem struct {
+	name string
+	p    *lcp.Problem
+}
+
+// collectionProblems reads the problems of testdata/mlcp's collection (the
+// files with a class), in file-name order.
+func collectionProblems(t testing.TB) []collectionProblem {
+	t.Helper()
+	files, err := filepath.Glob("../testdata/mlcp/*.json")
+	must(t, err)
+	sort.Strings(files)
+	var out []collectionProblem
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		must(t, err)
+		var meta struct {
+			Class string `json:"class"`
+		}
+		must(t, json.Unmarshal(data, &meta))
+		if meta.Class == "" {
+			continue
+		}
+		p, err := lcp.ReadProblem(bytes.NewReader(data))
+		must(t, err)
+		out = append(out, collectionProblem{filepath.Base(f), p})
+	}
+	return out
 }

@@ -1,12 +1,7 @@
 package errmeasure
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
-	"sort"
 	"testing"
 
 	"github.com/gorigid/gorigid/lcp"
@@ -22,22 +17,9 @@ import (
 // the returned x, w, status and Solved, and each Picker's Best and
 // LastTotals, compared bit for bit.
 func TestLazyTotalsSameBits(t *testing.T) {
-	files, err := filepath.Glob("../testdata/mlcp/*.json")
-	must(t, err)
-	sort.Strings(files)
 	solves, iterates := 0, 0
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		must(t, err)
-		var meta struct {
-			Class string `json:"class"`
-		}
-		must(t, json.Unmarshal(data, &meta))
-		if meta.Class == "" {
-			continue
-		}
-		p, err := lcp.ReadProblem(bytes.NewReader(data))
-		must(t, err)
+	for _, cp := range collectionProblems(t) {
+		p := cp.p
 		for _, name := range lcp.Names() {
 			if name == "enum" && p.N() > lcp.EnumMaxRows {
 				continue
@@ -60,7 +42,7 @@ func TestLazyTotalsSameBits(t *testing.T) {
 				eager := solve(lcp.ObserverFunc(func(lcp.Iterate) { seen++ }))
 				iterates += seen
 				solves++
-				where := filepath.Base(f) + ", " + name + ", " + m.String()
+				where := cp.name + ", " + name + ", " + m.String()
 				if !sameBits(lazy.r.X, eager.r.X) || !sameBits(lazy.r.W, eager.r.W) || lazy.r.Status != eager.r.Status {
 					t.Errorf("%s: x, w or status differ", where)
 				}

@@ -53,6 +53,16 @@ type Picker struct {
 	RejectGain bool
 	// GainOf is the gain RejectGain tests (GainFunc); nil means Gain.
 	GainOf GainFunc
+	// DeferGain, with RejectGain, lets a guard of SolveGuarded record the
+	// iterates and candidates it sees (copies of up to 8 candidates) and
+	// rank them, with their gains, only when it is first read (Best,
+	// LastTotals, Seen, Skipped, SetInverseMass) or its ninth candidate
+	// arrives: the same state, bit for bit, as ranking them as they come,
+	// and no gain computed at all for a solve whose guard is not read (a
+	// time step whose solve converged: Safeguard reads the guard only when
+	// it did not). The problem and GainOf must give the same values until
+	// that read or the next Reset.
+	DeferGain bool
 
 	m        Measure
 	p        *lcp.Problem
@@ -82,6 +92,13 @@ type Picker struct {
 	bestAt                   int
 	// Safeguard's scratch: x = 0 and the segment's midpoint.
 	zero, mx, mw, pw, ax, aw []float64
+	// DeferGain's record (defer.go): rec while recording, the events in
+	// order, the copies of their vectors (bufs[:nbuf]), the candidates
+	// recorded (takes).
+	rec         bool
+	events      []deferred
+	bufs        [][]float64
+	nbuf, takes int
 }
 
 func (pk *Picker) gain(x, w []float64) float64 {
@@ -198,6 +215,7 @@ func (pk *Picker) clearRun(n int) {
 	pk.lastPart, pk.bestPart = false, false
 	pk.History = pk.History[:0]
 	pk.hasReset = true
+	pk.rec, pk.events, pk.nbuf, pk.takes = false, pk.events[:0], 0, 0
 }
 
 // resetFrom is Reset(p, src's measure) with src's inverse masses: src must
@@ -221,6 +239,7 @@ func (pk *Picker) SetInverseMass(a []float64) {
 	if !pk.hasReset {
 		panic("errmeasure: Picker.SetInverseMass called before Reset")
 	}
+	pk.flush()
 	if len(a) != len(pk.a) {
 		panic(fmt.Sprintf("errmeasure: SetInverseMass: len(a) = %d, problem has %d rows", len(a), len(pk.a)))
 	}
@@ -258,11 +277,7 @@ func (pk *Picker) Observe(it lcp.Iterate) {
 		pk.skipped++
 	}
 	if g := pk.shadow; g != nil {
-		g.seen++
-		g.last, g.lastPart = t, part
-		if !it.SatisfiesEq2 {
-			g.skipped++
-		}
+		g.shadowObserve(t, part, it.SatisfiesEq2)
 	}
 	pk.candidate(it, t, part) // and the shadow's
 	if part && !pk.lastKept() {
@@ -289,7 +304,8 @@ func (pk *Picker) rank(x, w []float64) Totals {
 // settle completes, after a lazy solve, the totals that Observe left
 // partial: the last iterate's and the kept iterate's, of pk and of its
 // shadow. xf, wf are the returned x and w, whose totals tf are known:
-// an iterate with the same bits takes them, any other is computed.
+// an iterate with the same bits takes them, as does the shadow's kept
+// iterate when it has the bits of pk's; any other is computed.
 func (pk *Picker) settle(xf, wf []float64, tf Totals) {
 	of := func(x, w []float64) Totals {
 		if sameBits(x, xf) && sameBits(w, wf) {
@@ -309,13 +325,35 @@ func (pk *Picker) settle(xf, wf []float64, tf Totals) {
 		pk.lastPart = false
 	}
 	if g := pk.shadow; g != nil {
-		if g.lastPart {
-			g.last, g.lastPart = pk.last, false // the same iterate
-		}
-		if g.bestPart {
-			g.best.Totals, g.bestPart = of(g.best.X, g.best.W), false
+		if g.rec {
+			g.events = append(g.events, deferred{kind: evSettle, t: tf, last: pk.last, x: g.copyOf(xf), w: g.copyOf(wf)})
+		} else {
+			g.settleShadow(pk, xf, wf, tf, pk.last)
 		}
 	}
+}
+
+// settleShadow is settle's completion of the shadow g's partial totals:
+// its last iterate is pk's (totals last), and its kept iterate takes the
+// totals of pk's kept one (pk nil: not compared) or of the returned x, w
+// (xf, wf, totals tf) when it has their bits, else is computed.
+func (g *Picker) settleShadow(pk *Picker, xf, wf []float64, tf, last Totals) {
+	if g.lastPart {
+		g.last, g.lastPart = last, false // the same iterate
+	}
+	if !g.bestPart {
+		return
+	}
+	switch {
+	case pk != nil && pk.hasBest && !pk.bestPart && sameBits(g.best.X, pk.best.X) && sameBits(g.best.W, pk.best.W):
+		// The iterate pk kept, whose totals are complete now.
+		g.best.Totals = pk.best.Totals
+	case sameBits(g.best.X, xf) && sameBits(g.best.W, wf):
+		g.best.Totals = tf
+	default:
+		g.best.Totals = Compute(g.p, g.best.X, g.best.W, g.a)
+	}
+	g.bestPart = false
 }
 
 // candidate keeps it (with totals t, partial when part: see rank) if it
@@ -337,7 +375,7 @@ func (pk *Picker) candidate(it lcp.Iterate, t Totals, part bool) {
 	if pk.shadow != nil {
 		// The shadow ranks by the same measure with the same bounds and
 		// τᵢ (resetFrom): the same value and class before its RejectGain.
-		pk.shadow.take(it, t, part, v, cls)
+		pk.shadow.shadowTake(it, t, part, v, cls)
 	}
 	pk.take(it, t, part, v, cls)
 }
@@ -385,6 +423,7 @@ func (pk *Picker) violates(x []float64) bool {
 // Best returns the kept iterate, and false if no candidate was seen (no
 // iterate at all, or under an error measure only NaN or Lemke iterates).
 func (pk *Picker) Best() (Pick, bool) {
+	pk.flush()
 	if !pk.hasBest {
 		return Pick{}, false
 	}
@@ -395,15 +434,22 @@ func (pk *Picker) Best() (Pick, bool) {
 // none was. For an iterate with SatisfiesEq2 == false they are computed all
 // the same but do not measure closeness to a solution.
 func (pk *Picker) LastTotals() (Totals, bool) {
+	pk.flush()
 	return pk.last, pk.seen > 0
 }
 
 // Seen returns how many iterates were observed since Reset.
-func (pk *Picker) Seen() int { return pk.seen }
+func (pk *Picker) Seen() int {
+	pk.flush()
+	return pk.seen
+}
 
 // Skipped returns how many observed iterates had SatisfiesEq2 == false and so
 // were not candidates under an error measure.
-func (pk *Picker) Skipped() int { return pk.skipped }
+func (pk *Picker) Skipped() int {
+	pk.flush()
+	return pk.skipped
+}
 
 // Measure returns the measure the Picker ranks by.
 func (pk *Picker) Measure() Measure { return pk.m }

@@ -90,7 +90,8 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 	pk.Reset(p, pk.Measure())
 	if guard != nil {
 		guard.resetFrom(p, pk)
-		pk.shadow = guard // sees every candidate of pk, with pk's totals
+		guard.startRecording() // with DeferGain: its ranking waits for its first read
+		pk.shadow = guard      // sees every candidate of pk, with pk's totals
 		defer func() { pk.shadow = nil }()
 	}
 	// With no Observer after the pickers, none can read their totals
@@ -126,7 +127,7 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 	dst.W = p.Residual(dst.W, dst.X)
 	out.Totals, out.Residual, out.Bound = measureAll(p, dst.X, dst.W, pk.a)
 	pk.settle(dst.X, dst.W, out.Totals)
-	limit := ConvergedResidual * max(1, normInf(p.B))
+	limit := ConvergedResidual * max(1, pk.sw) // pk.sw: ‖b‖∞ (1 for b = 0), set by Reset
 	ok := out.Residual <= limit
 	switch {
 	case !out.FromPicker && dst.Status == lcp.Converged && !ok:

@@ -322,6 +322,10 @@ type solveStage struct {
 	// energyBodies and energyRows run energyModel's passes on the
 	// workPool (forRange).
 	energyBodies, energyRows rangeJob
+	// energyReady is set when energy describes this step's solve;
+	// gain (World.stepGain, made once) fills it on first use.
+	energyReady bool
+	gain        errmeasure.GainFunc
 }
 
 // integrateStage is integrate's scratch.
@@ -802,11 +806,15 @@ func (w *World) pickSolve(sol *solveStage, rs *rowStage, pre *presolveStage) (er
 	// regularized mode instead of finding out by a failed factorization.
 	set.Semidefinite = pre.cold && sol.prob.RedundantRigid(rs.start)
 	if sol.guard == nil {
+		sol.gain = w.stepGain
 		sol.guard = errmeasure.NewPicker(s.Pick)
 		sol.guard.RejectGain = true
-		sol.guard.GainOf = sol.energy.gain
+		sol.guard.GainOf = sol.gain
+		// The guard ranks by gain only when read: by the safeguard,
+		// after a solve that did not converge.
+		sol.guard.DeferGain = true
 	}
-	w.energyModel()
+	sol.energyReady = false // energyModel waits for the first gain asked
 	return errmeasure.SolveGuarded(&sol.res, &sol.prob, ws.step.solver, set, sol.picker, sol.guard)
 }
 
@@ -820,7 +828,19 @@ func (w *World) safeguard(sol *solveStage, solved *errmeasure.Solved) errmeasure
 		// the anchor: most steps converge.
 		return errmeasure.Safeguarded{Scale: 1}
 	}
-	return errmeasure.Safeguard(&sol.res, &sol.prob, sol.picker, sol.guard, solved, sol.energy.gain, w.previousImpulses(), SafeguardSweeps)
+	return errmeasure.Safeguard(&sol.res, &sol.prob, sol.picker, sol.guard, solved, sol.gain, w.previousImpulses(), SafeguardSweeps)
+}
+
+// stepGain is the step's energy gain of impulses x with w = A x + b
+// (energyModel.gain), filling the energy model on its first call after
+// pickSolve: a step whose solve converges asks none.
+func (w *World) stepGain(x, wv []float64) float64 {
+	sol := &w.ws.solve
+	if !sol.energyReady {
+		w.energyModel()
+		sol.energyReady = true
+	}
+	return sol.energy.gain(x, wv)
 }
 
 // polish runs Settings.Polish projected Gauss–Seidel sweeps from the kept
