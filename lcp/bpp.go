@@ -47,8 +47,8 @@ import (
 // one stalls:
 //   - Block pivots (blockPivot) exchange every infeasible row at once:
 //     F → L or U by the violated bound, L or U → F. Since they can cycle
-//     (Kostreva 1978, "Block pivoting methods for solving the complementarity
-//     problem", for 3×3 P-matrices), the solve keeps n̄, the least
+//     even on P-matrices (Kostreva 1978, "Block pivoting methods for solving
+//     the complementarity problem"), the solve keeps n̄, the least
 //     infeasibility count seen, as Júdice and Pires (1994, "A block principal
 //     pivoting algorithm for large-scale strictly monotone linear
 //     complementarity problems") do; after MaxBlockFailures block pivots in
@@ -87,16 +87,17 @@ import (
 //     Pires's n̄ ends cycling because it can drop at most n times, each
 //     drop granting MaxBlockFailures more block pivots: O(n) block pivots
 //     (face solves) before single pivots, which are finite on P-matrices
-//     (Murty 1974, "Note on a Bard-type scheme for solving the
-//     complementarity problem", where the arbitrary choice of a single
-//     pivot may cycle and the least index may not). On a semidefinite
-//     block the regularized problems are P-matrices only by the shift ε,
-//     block pivots cycle through new least counts (12, 36, 27, 10, 32 on
-//     an island of the random pile), and the damped mode that follows is
-//     not bounded by a count; after a failure the rule grants at most
+//     by the least index (Murty 1974, "Note on a Bard-type scheme for
+//     solving the complementarity problem", where a Bard-type choice of
+//     the pivot may cycle). On a semidefinite block the regularized
+//     problems are P-matrices only by the shift ε, block pivots cycle
+//     through new least counts, and the damped mode that follows is not
+//     bounded by a count; after a failure the rule grants at most
 //     (MaxBlockFailures + 1)(log₂ n̄ + 1) more block pivots, and block
-//     pivots that converge, which cut the count by about half or more
-//     (198, 96, 46, 6, 0 on a brick pyramid's steady step), are untouched.
+//     pivots that converge, cutting the count by half or more each time,
+//     are untouched (an island of the random pile, whose block pivots
+//     cycle: 27 iterations, 31 without the rule and the damped mode's
+//     first face in hand; TestBPPSemidefiniteCycleEndsEarly).
 //   - Regularized mode (proximalMove): redundant rows make A_FF singular (a
 //     box resting on four points with box friction gives 12 rows of rank
 //     6), and block pivoting is only known to terminate on P-matrices. When
@@ -107,11 +108,11 @@ import (
 //     Each time that problem is solved while the true one is not, x̄ moves
 //     to x and the solve goes on from the same index sets, with n̄ and the
 //     failed block pivots counted afresh: the moved problem is another
-//     P-matrix LCP, whose first block pivots (1 084, 184, 72, 8 infeasible
-//     rows on a 496-brick pyramid's step) measured against the last
-//     problem's n̄ would count as failures and send a converging solve to
-//     the damped mode, which crawls on such a problem (120 face solves
-//     there, against 5 more block pivots); a move shrinks
+//     P-matrix LCP, whose first block pivots, measured against the last
+//     problem's n̄, would count as failures and send a converging solve to
+//     the damped mode, which can crawl there (a forklift step: 13
+//     iterations, 15 against the last n̄; TestBPPProximalMoveCountsAfresh);
+//     a move shrinks
 //     the error by ε/(λ + ε) along each eigenvalue λ of A and leaves the
 //     null space, in which solutions may differ, alone. Converged here
 //     means also that the true residual (the largest |w_F| and bound
