@@ -46,9 +46,13 @@ import (
 // Modes. A solve starts in block pivots and gives way to the next mode when
 // one stalls:
 //   - Block pivots (blockPivot) exchange every infeasible row at once:
-//     F → L or U by the violated bound, L or U → F. Since they can cycle, the
-//     solve keeps n̄, the least infeasibility count seen; after
-//     MaxBlockFailures block pivots in a row that do not reduce it,
+//     F → L or U by the violated bound, L or U → F. Since they can cycle
+//     even on P-matrices (Kostreva 1978, "Block pivoting methods for solving
+//     the complementarity problem"), the solve keeps n̄, the least
+//     infeasibility count seen, as Júdice and Pires (1994, "A block principal
+//     pivoting algorithm for large-scale strictly monotone linear
+//     complementarity problems") do; after MaxBlockFailures block pivots in
+//     a row that do not reduce it,
 //   - single pivots (singlePivot) exchange only the infeasible row of
 //     largest index (Murty's least-index rule read from the end), which is
 //     finite for P-matrices, and return to block pivots as soon as the count
@@ -71,6 +75,29 @@ import (
 //     as soon as block pivots stall, without single pivots, which crawl
 //     there. A solve under a budget keeps the single pivots, whose
 //     iterates change one row at a time, for the Picker to choose from.
+//     The damped mode starts at the kept best iterate. When that is a face
+//     solution, its natural residual's index sets are the block exchange's
+//     (up to rows feasible within the tolerances), whose face was solved
+//     by the iteration after it if that was a block pivot; the solve keeps
+//     that face solution (or has it in hand), and the first damped steps
+//     go towards it without solving the face again.
+//   - Stalling in regularized mode: in regularized mode without a budget,
+//     once a block pivot has failed, a new least count n < n̄ that does not
+//     halve n̄ (2n > n̄) counts as a failure too and sets n̄ = n. Júdice and
+//     Pires's n̄ ends cycling because it can drop at most n times, each
+//     drop granting MaxBlockFailures more block pivots: O(n) block pivots
+//     (face solves) before single pivots, which are finite on P-matrices
+//     by the least index (Murty 1974, "Note on a Bard-type scheme for
+//     solving the complementarity problem", where a Bard-type choice of
+//     the pivot may cycle). On a semidefinite block the regularized
+//     problems are P-matrices only by the shift ε, block pivots cycle
+//     through new least counts, and the damped mode that follows is not
+//     bounded by a count; after a failure the rule grants at most
+//     (MaxBlockFailures + 1)(log₂ n̄ + 1) more block pivots, and block
+//     pivots that converge, cutting the count by half or more each time,
+//     are untouched (an island of the random pile, whose block pivots
+//     cycle: 27 iterations, 31 without the rule and the damped mode's
+//     first face in hand; TestBPPSemidefiniteCycleEndsEarly).
 //   - Regularized mode (proximalMove): redundant rows make A_FF singular (a
 //     box resting on four points with box friction gives 12 rows of rank
 //     6), and block pivoting is only known to terminate on P-matrices. When
@@ -79,7 +106,13 @@ import (
 //     ε = SemidefiniteShift, x̄ the proximal centre, first
 //     Settings.Reference or 0 without one), a P-matrix.
 //     Each time that problem is solved while the true one is not, x̄ moves
-//     to x and the solve goes on from the same index sets; a move shrinks
+//     to x and the solve goes on from the same index sets, with n̄ and the
+//     failed block pivots counted afresh: the moved problem is another
+//     P-matrix LCP, whose first block pivots, measured against the last
+//     problem's n̄, would count as failures and send a converging solve to
+//     the damped mode, which can crawl there (a forklift step: 13
+//     iterations, 15 against the last n̄; TestBPPProximalMoveCountsAfresh);
+//     a move shrinks
 //     the error by ε/(λ + ε) along each eigenvalue λ of A and leaves the
 //     null space, in which solutions may differ, alone. Converged here
 //     means also that the true residual (the largest |w_F| and bound
@@ -155,7 +188,12 @@ type BPP struct {
 	bestX         []float64
 	bestW         []float64
 	bestState     []State
-	fac           chol
+	// The face solution a block pivot from the kept best iterate led to,
+	// while it is one of the problem being solved (see enterDamped).
+	succX     []float64
+	succState []State
+	succOK    bool
+	fac       chol
 	// Regularized mode (see BPP).
 	reg          bool
 	semidefinite bool      // the last Solve needed regularized mode: a warm-started next one starts in it
@@ -315,15 +353,17 @@ type bppSolve struct {
 	budget    int
 	maxFail   int // MaxBlockFailures or its default
 
-	it      int     // the current iteration, 1-based
-	ninf    int     // infeasible rows of the current face solution
-	last    int     // the largest infeasible row
-	trueRes float64 // regularized mode: the true residual of the face solution
-	bestInf int     // the least infeasibility count seen (n̄)
-	fails   int     // block pivots in a row that did not reduce bestInf
-	singles int     // single pivots so far
-	damped  bool    // in damped mode
-	keptInf int     // infeasibilities of the kept best iterate, −1 before any
+	it       int     // the current iteration, 1-based
+	ninf     int     // infeasible rows of the current face solution
+	last     int     // the largest infeasible row
+	trueRes  float64 // regularized mode: the true residual of the face solution
+	bestInf  int     // the least infeasibility count seen (n̄)
+	fails    int     // block pivots in a row that did not reduce bestInf
+	singles  int     // single pivots so far
+	damped   bool    // in damped mode
+	keptInf  int     // infeasibilities of the kept best iterate, −1 before any
+	bestIt   int     // the iteration of the kept best iterate
+	fromBest bool    // the index sets are a block pivot from the kept best iterate
 }
 
 // start sizes the workspace, sets the initial index sets, the tolerances
@@ -403,6 +443,9 @@ func (s *BPP) grow(n int) {
 	s.bestX = grow(s.bestX, n)
 	s.bestW = grow(s.bestW, n)
 	s.bestState = growStates(s.bestState, n)
+	s.succX = grow(s.succX, n)
+	s.succState = growStates(s.succState, n)
+	s.succOK = false
 	for i := range s.pos {
 		s.pos[i] = -1
 	}
@@ -467,7 +510,8 @@ func (st *bppSolve) solveFace() (bool, error) {
 // exchange counts the infeasible rows of the face solution (ninf, the
 // largest in last), sets next to the block exchange of them all, measures
 // the true residual in regularized mode, and keeps the iterate as the
-// best one if it has no more infeasibilities than the best so far.
+// best one if it has no more infeasibilities than the best so far, else
+// as the best one's successor if a block pivot from it led here.
 func (st *bppSolve) exchange() {
 	p, x, w, xtol, wtol := st.p, st.x, st.w, st.xtol, st.wtol
 	st.ninf, st.last, st.trueRes = 0, -1, 0
@@ -515,7 +559,13 @@ func (st *bppSolve) exchange() {
 		copy(st.bestX, x)
 		copy(st.bestW, w)
 		copy(st.bestState, st.state)
+		st.bestIt, st.succOK = st.it, false
+	} else if st.fromBest {
+		copy(st.succX, x)
+		copy(st.succState, st.state)
+		st.succOK = true
 	}
+	st.fromBest = false
 }
 
 // proxTol is the true residual to which the proximal moves go on: the
@@ -529,7 +579,8 @@ func (st *bppSolve) proxTol() float64 {
 
 // proximalMove is regularized mode's step once the regularized problem is
 // solved but the true one is not: it moves the proximal centre x̄ to x and
-// goes on from the same index sets, or, when the true residual has not
+// goes on from the same index sets, counting n̄ and the failed block pivots
+// afresh for the moved problem, or, when the true residual has not
 // shrunk by 10 % in proxStall moves, ends the solve (stalled). In damped
 // mode, whose moves go on below regWtol, a move that finds the residual
 // within regWtol but not below half the last cut one ends it too.
@@ -543,6 +594,8 @@ func (st *bppSolve) proximalMove() (bool, error) {
 		return true, st.stalled()
 	}
 	copy(st.xprox, st.x)
+	st.bestInf, st.fails = st.n+1, 0
+	st.succOK = false // a face solution of the last problem
 	if st.damped {
 		st.startDamped(st.x) // a new regularized problem: restart the line search there
 	}
@@ -584,7 +637,8 @@ func (st *bppSolve) finish(status Status, reason string) error {
 
 // pivot chooses the next index sets from an infeasible face solution:
 // damped steps in damped mode; else a block pivot while they reduce the
-// infeasibilities or have failed to fewer than maxFail times in a row;
+// infeasibilities or have failed to fewer than maxFail times in a row
+// (see blockPivot for what counts as a failure);
 // else a single pivot, until single pivots have crawled maxSingles times
 // on a symmetric problem and the damped mode starts. A symmetric problem
 // in regularized mode, solved without a budget, starts the damped mode
@@ -592,13 +646,13 @@ func (st *bppSolve) finish(status Status, reason string) error {
 func (st *bppSolve) pivot() {
 	switch {
 	case st.damped:
-		st.dampedSteps()
+		st.dampedSteps(st.x)
 		st.dst.Pivots += st.ninf
 	case st.ninf < st.bestInf || st.fails < st.maxFail:
 		st.blockPivot()
 	case st.symmetric && (st.singles >= maxSingles || st.reg && st.set.MaxIterations <= 0):
 		st.damped = true
-		st.startDamped(st.bestX)
+		st.enterDamped()
 		st.dst.Pivots += st.ninf
 	default:
 		st.singlePivot()
@@ -608,14 +662,23 @@ func (st *bppSolve) pivot() {
 	}
 }
 
-// blockPivot exchanges every infeasible row at once.
+// blockPivot exchanges every infeasible row at once, and counts it as a
+// failure when it does not reduce n̄, or, in regularized mode without a
+// budget once one has failed, when it reduces n̄ by less than half (see
+// BPP: there block pivots cycle through new least counts, and the damped
+// mode follows).
 func (st *bppSolve) blockPivot() {
-	if st.ninf < st.bestInf {
-		st.bestInf, st.fails = st.ninf, 0
-	} else {
+	switch {
+	case st.ninf >= st.bestInf:
 		st.fails++
+	case st.fails > 0 && 2*st.ninf > st.bestInf && st.reg && st.symmetric && st.set.MaxIterations <= 0:
+		st.bestInf = st.ninf
+		st.fails++
+	default:
+		st.bestInf, st.fails = st.ninf, 0
 	}
 	st.dst.Pivots += st.ninf
+	st.fromBest = st.it == st.bestIt
 	copy(st.state, st.next)
 }
 
@@ -642,6 +705,24 @@ func (st *bppSolve) startDamped(x []float64) {
 	st.dampedSets()
 }
 
+// enterDamped starts the damped mode at the kept best iterate (see BPP).
+// When the natural residual there chooses a face already solved, that of
+// the iterate in hand or of the best one's successor (the block pivot from
+// it), the first damped steps go towards that face's solution at once, as
+// dampedSteps takes them, without solving the face again: a face's
+// solution depends on its index sets alone.
+func (st *bppSolve) enterDamped() {
+	st.face = growStates(st.face, st.n)
+	copy(st.face, st.state) // the face of x, the iterate in hand
+	st.startDamped(st.bestX)
+	switch {
+	case st.sameFace():
+		st.dampedSteps(st.x)
+	case st.succOK && st.sameStates(st.succState):
+		st.dampedSteps(st.succX)
+	}
+}
+
 // dampedStep moves the damped point towards xf, the Newton point (the
 // solution on the face its index sets chose), by an Armijo line search on
 // the merit θ(x) = ½‖x − P(x − w)‖² of the natural residual (the first of
@@ -665,18 +746,18 @@ func (st *bppSolve) dampedStep(xf []float64) {
 	st.dampedSets()
 }
 
-// dampedSteps takes damped steps towards the face solution x until the
-// natural residual's index sets leave its face, at most maxDampedRepeat
-// times. A face's solution depends on its index sets alone, so a step whose
+// dampedSteps takes damped steps towards the face solution xf, that of
+// the index sets, until the natural residual's index sets leave its face,
+// at most maxDampedRepeat times. A face's solution depends on its index sets alone, so a step whose
 // next face is the one just solved would be followed by the same solution
 // again: those steps are taken here from the solution in hand, with no face
 // solve (an iteration) in between, and the damped point moves exactly as it
 // would with them.
-func (st *bppSolve) dampedSteps() {
+func (st *bppSolve) dampedSteps(xf []float64) {
 	st.face = growStates(st.face, st.n)
 	copy(st.face, st.state)
 	for k := 0; ; k++ {
-		st.dampedStep(st.x)
+		st.dampedStep(xf)
 		if k+1 >= st.repeats() || !st.sameFace() {
 			return
 		}
@@ -685,10 +766,14 @@ func (st *bppSolve) dampedSteps() {
 
 // sameFace reports whether the index sets (as fixState maps them) are
 // those of face, the face last solved.
-func (st *bppSolve) sameFace() bool {
+func (st *bppSolve) sameFace() bool { return st.sameStates(st.face) }
+
+// sameStates reports whether the index sets (as fixState maps them) are
+// face.
+func (st *bppSolve) sameStates(face []State) bool {
 	p := st.p
 	for i, v := range st.state {
-		if fixState(v, p.Lo[i], p.Hi[i]) != st.face[i] {
+		if fixState(v, p.Lo[i], p.Hi[i]) != face[i] {
 			return false
 		}
 	}
@@ -845,6 +930,7 @@ const SemidefiniteShift = 1e-6
 // shifted).
 func (s *BPP) enterRegularized(x []float64) {
 	s.reg, s.semidefinite = true, true
+	s.succOK = false // a face solution of the unshifted problem
 	s.fac.shift = SemidefiniteShift
 	s.sfac.shift = SemidefiniteShift
 	if s.ref != nil {

@@ -20,7 +20,11 @@
 //     paper) with the single-pivot safeguard and, for symmetric problems
 //     whose single pivots crawl or that are semidefinite, a line-searched
 //     (damped) Newton mode on the same face solves. Every iterate solves the free block exactly, so it
-//     satisfies Eq. (2).
+//     satisfies Eq. (2). On a semidefinite block, where block pivots may
+//     cycle, a new least infeasibility count after a failed block pivot
+//     must halve the last to count as progress, each proximal move counts
+//     afresh, and the damped mode's first step goes towards a face solution
+//     already in hand (see BPP).
 //   - PGS: projected Gauss–Seidel with box projection and optional
 //     over-relaxation; one sweep per iteration.
 //   - Lemke: Lemke's complementary pivoting with a lexicographic tie-break;
