@@ -669,7 +669,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		}
 		pt.Row = nj + k
 		n := pt.Normal
-		c, seen := ws.memory.cache[pt.ck]
+		c, seen := ws.memory.cache.get(pt.ck)
 		pt.Fresh = !seen
 		reuse := seen && c.n == pt.Rows // same rows as last step: keep their index sets
 		if pt.manifold > 0 {
@@ -756,10 +756,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 // and final index-set states for the next step, keyed by contact key.
 func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 	ws := &w.ws
-	if ws.memory.next == nil {
-		ws.memory.next = make(map[contactKey]cached, len(cs.points))
-	}
-	clear(ws.memory.next)
+	recs := ws.memory.cache.reset(cs.points)
 	x := sol.res.X
 	st := sol.res.States
 	haveX := len(x) == len(rs.rows)
@@ -775,9 +772,8 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 		if haveSt {
 			copy(c.state[:pt.Rows], st[r:r+pt.Rows])
 		}
-		ws.memory.next[pt.ck] = c
+		recs[i] = c
 	}
-	ws.memory.cache, ws.memory.next = ws.memory.next, ws.memory.cache
 }
 
 // estimateNewContacts gives new contacts their x̂ₙ from a pre-solve: the

@@ -373,8 +373,7 @@ type memory struct {
 	// the position projection. They live here, not in Settings, and
 	// persist across steps as a solver set in Settings does.
 	bpp, postBPP lcp.BPP
-	cache        map[contactKey]cached // by key: last step's impulses and states
-	next         map[contactKey]cached // storeImpulses fills it, then swaps it with cache
+	cache        contactCache // by key: last step's impulses and states
 	// jointStart holds the joint rows' final index sets of the last step,
 	// valid for warm start while the joint row count stays the same.
 	jointStart []lcp.State
@@ -848,7 +847,7 @@ func (w *World) previousImpulses() []float64 {
 	}
 	for i := range ws.contacts.points {
 		pt := &ws.contacts.points[i]
-		if c, ok := ws.memory.cache[pt.ck]; ok {
+		if c, ok := ws.memory.cache.get(pt.ck); ok {
 			copy(sol.prevX[pt.Row:pt.Row+pt.Rows], c.x[:pt.Rows])
 		}
 	}

@@ -1,0 +1,78 @@
+package stepper
+
+// contactCache is the contact memory that one step leaves for the next:
+// each contact point's cached record (its impulses, index sets and first
+// friction direction), found by the point's key. The records are a slice
+// in the order of the step's points, with a map from key to record. A
+// step whose points have the same keys in the same order as the last
+// step's (a resting scene: the narrow phase finds the same features of the
+// same pairs) overwrites the records in place and leaves the map as it is;
+// only a step whose contact set changed rebuilds the map. Where a key
+// occurs at two points the later point's record is the key's, as when the
+// records were put into a map in point order.
+type contactCache struct {
+	index map[contactKey]int32 // key → its record in vals (the last point with the key)
+	keys  []contactKey         // the records' keys, in record order
+	vals  []cached
+}
+
+// get returns the record kept under k and whether there is one.
+func (cc *contactCache) get(k contactKey) (cached, bool) {
+	i, ok := cc.index[k]
+	if !ok {
+		return cached{}, false
+	}
+	return cc.vals[i], true
+}
+
+// put keeps c under k (replacing the record kept there).
+func (cc *contactCache) put(k contactKey, c cached) {
+	if i, ok := cc.index[k]; ok {
+		cc.vals[i] = c
+		return
+	}
+	if cc.index == nil {
+		cc.index = make(map[contactKey]int32)
+	}
+	cc.index[k] = int32(len(cc.vals))
+	cc.keys = append(cc.keys, k)
+	cc.vals = append(cc.vals, c)
+}
+
+// each calls f with every key kept and its record, in no order.
+func (cc *contactCache) each(f func(k contactKey, c cached)) {
+	for k, i := range cc.index {
+		f(k, cc.vals[i])
+	}
+}
+
+// reset keys the records by the points ps, record i by point i's key, and
+// returns the records for the caller to set; keys it does not name are
+// dropped. The map is rebuilt only when the keys differ from the kept
+// ones in value or order.
+func (cc *contactCache) reset(ps []point) []cached {
+	n := len(ps)
+	same := len(cc.keys) == n
+	for i := 0; same && i < n; i++ {
+		same = cc.keys[i] == ps[i].ck
+	}
+	if cap(cc.vals) < n {
+		cc.vals = make([]cached, n, n+n/4)
+	}
+	cc.vals = cc.vals[:n]
+	if !same {
+		if cc.index == nil {
+			cc.index = make(map[contactKey]int32, n)
+		}
+		clear(cc.index)
+		if cap(cc.keys) < n {
+			cc.keys = make([]contactKey, 0, n+n/4)
+		}
+		cc.keys = cc.keys[:0]
+		for i := range ps {
+			cc.keys = append(cc.keys, ps[i].ck)
+			cc.index[ps[i].ck] = int32(i)
+		}
+	}
+	return cc.vals
+}
