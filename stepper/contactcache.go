@@ -14,6 +14,7 @@ type contactCache struct {
 	index map[contactKey]int32 // key → its record in vals (the last point with the key)
 	keys  []contactKey         // the records' keys, in record order
 	vals  []cached
+	rekey bool // between begin and end: the map is to be rebuilt
 }
 
 // get returns the record kept under k and whether there is one.
@@ -46,33 +47,44 @@ func (cc *contactCache) each(f func(k contactKey, c cached)) {
 	}
 }
 
-// reset keys the records by the points ps, record i by point i's key, and
-// returns the records for the caller to set; keys it does not name are
-// dropped. The map is rebuilt only when the keys differ from the kept
-// ones in value or order.
-func (cc *contactCache) reset(ps []point) []cached {
-	n := len(ps)
-	same := len(cc.keys) == n
-	for i := 0; same && i < n; i++ {
-		same = cc.keys[i] == ps[i].ck
-	}
+// begin starts a step's records: n of them, record i to be set by
+// set(i, …) with the key of the step's point i, then end with the
+// points. The map is rebuilt (end) only when the keys differ from the
+// kept ones in value or order; keys the step does not name are dropped.
+func (cc *contactCache) begin(n int) {
 	if cap(cc.vals) < n {
 		cc.vals = make([]cached, n, n+n/4)
 	}
 	cc.vals = cc.vals[:n]
-	if !same {
-		if cc.index == nil {
-			cc.index = make(map[contactKey]int32, n)
-		}
-		clear(cc.index)
-		if cap(cc.keys) < n {
-			cc.keys = make([]contactKey, 0, n+n/4)
-		}
-		cc.keys = cc.keys[:0]
-		for i := range ps {
-			cc.keys = append(cc.keys, ps[i].ck)
-			cc.index[ps[i].ck] = int32(i)
-		}
+	cc.rekey = len(cc.keys) != n
+}
+
+// set sets record i to c under key k (between begin and end).
+func (cc *contactCache) set(i int, k contactKey, c cached) {
+	cc.vals[i] = c
+	if !cc.rekey && cc.keys[i] != k {
+		cc.rekey = true
 	}
-	return cc.vals
+}
+
+// end keys the records set since begin by the points ps, record i by
+// point i's key: the map is rebuilt when a key differed.
+func (cc *contactCache) end(ps []point) {
+	if !cc.rekey {
+		return
+	}
+	n := len(ps)
+	if cc.index == nil {
+		cc.index = make(map[contactKey]int32, n)
+	}
+	clear(cc.index)
+	if cap(cc.keys) < n {
+		cc.keys = make([]contactKey, 0, n+n/4)
+	}
+	cc.keys = cc.keys[:0]
+	for i := range ps {
+		cc.keys = append(cc.keys, ps[i].ck)
+		cc.index[ps[i].ck] = int32(i)
+	}
+	cc.rekey = false
 }

@@ -20,11 +20,13 @@ func TestContactCacheAsMap(t *testing.T) {
 			ps[i].ck = key(k)
 		}
 		want := map[contactKey]cached{}
-		recs := cc.reset(ps)
+		cc.begin(len(ps))
 		for i, k := range ks {
-			recs[i] = cached{xn: float64(100*s + 10*k + i)}
-			want[key(k)] = recs[i]
+			c := cached{xn: float64(100*s + 10*k + i)}
+			cc.set(i, ps[i].ck, c)
+			want[key(k)] = c
 		}
+		cc.end(ps)
 		if s == 3 {
 			c := cached{xn: -7}
 			cc.put(key(9), c)

@@ -756,7 +756,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 // and final index-set states for the next step, keyed by contact key.
 func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 	ws := &w.ws
-	recs := ws.memory.cache.reset(cs.points)
+	ws.memory.cache.begin(len(cs.points))
 	x := sol.res.X
 	st := sol.res.States
 	haveX := len(x) == len(rs.rows)
@@ -772,8 +772,9 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 		if haveSt {
 			copy(c.state[:pt.Rows], st[r:r+pt.Rows])
 		}
-		recs[i] = c
+		ws.memory.cache.set(i, pt.ck, c)
 	}
+	ws.memory.cache.end(cs.points)
 }
 
 // estimateNewContacts gives new contacts their x̂ₙ from a pre-solve: the
