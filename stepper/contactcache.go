@@ -1,5 +1,12 @@
 package stepper
 
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/gorigid/gorigid/lcp"
+)
+
 // contactCache is the contact memory that one step leaves for the next:
 // each contact point's cached record (its impulses, index sets and first
 // friction direction), found by the point's key. The records are a slice
@@ -14,7 +21,49 @@ type contactCache struct {
 	index map[contactKey]int32 // key → its record in vals (the last point with the key)
 	keys  []contactKey         // the records' keys, in record order
 	vals  []cached
-	rekey bool // between begin and end: the map is to be rebuilt
+	// rekey (atomic, between begin and end) says that the map is to be
+	// rebuilt.
+	rekey int32
+	store impulseStore
+}
+
+// impulseStore is storeImpulses' pass over the points: job runs
+// storeRange with the step's points, their solve's impulses x and final
+// states (nil when the solve gave none for every row).
+type impulseStore struct {
+	job    rangeJob
+	points []point
+	x      []float64
+	states []lcp.State
+}
+
+// storeChunk is the points of one storeRange task and storeParallel the
+// fewest for which storeImpulses runs on the workPool: a point's record
+// takes about 0.03 µs (40 µs for the 1 500 points of PilesAwake), a job
+// on a second worker 0.5 µs to start and join.
+const (
+	storeChunk    = 256
+	storeParallel = 1024
+)
+
+// storeRange sets the contact cache's records of the points lo:hi
+// (storeImpulses).
+func (w *World) storeRange(lo, hi int) {
+	cc := &w.ws.memory.cache
+	sj := &cc.store
+	for i := lo; i < hi; i++ {
+		pt := &sj.points[i]
+		c := cached{t1: pt.T1, n: pt.Rows, xn: pt.XN}
+		r := pt.Row
+		if sj.x != nil {
+			c.xn = math.Max(0, sj.x[r])
+			copy(c.x[:pt.Rows], sj.x[r:r+pt.Rows])
+		}
+		if sj.states != nil {
+			copy(c.state[:pt.Rows], sj.states[r:r+pt.Rows])
+		}
+		cc.set(i, pt.ck, c)
+	}
 }
 
 // get returns the record kept under k and whether there is one.
@@ -56,21 +105,25 @@ func (cc *contactCache) begin(n int) {
 		cc.vals = make([]cached, n, n+n/4)
 	}
 	cc.vals = cc.vals[:n]
-	cc.rekey = len(cc.keys) != n
+	cc.rekey = 0
+	if len(cc.keys) != n {
+		cc.rekey = 1
+	}
 }
 
-// set sets record i to c under key k (between begin and end).
+// set sets record i to c under key k (between begin and end). Calls for
+// different records may run at once.
 func (cc *contactCache) set(i int, k contactKey, c cached) {
 	cc.vals[i] = c
-	if !cc.rekey && cc.keys[i] != k {
-		cc.rekey = true
+	if i >= len(cc.keys) || cc.keys[i] != k {
+		atomic.StoreInt32(&cc.rekey, 1)
 	}
 }
 
 // end keys the records set since begin by the points ps, record i by
 // point i's key: the map is rebuilt when a key differed.
 func (cc *contactCache) end(ps []point) {
-	if !cc.rekey {
+	if cc.rekey == 0 {
 		return
 	}
 	n := len(ps)
@@ -86,5 +139,5 @@ func (cc *contactCache) end(ps []point) {
 		cc.keys = append(cc.keys, ps[i].ck)
 		cc.index[ps[i].ck] = int32(i)
 	}
-	cc.rekey = false
+	cc.rekey = 0
 }
