@@ -122,6 +122,20 @@ func TestWorkPoolRunsEachTaskOnce(t *testing.T) {
 	}
 }
 
+// helpersExit fails t unless the helpers of the pool core core (fmt's %p),
+// whose owner the caller dropped, exit within 5 s of garbage collections.
+func helpersExit(t *testing.T, core string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for helperCount(core) > 0 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := helperCount(core); got != 0 {
+		t.Errorf("%d helpers still running 5 s after their owner was dropped, want 0", got)
+	}
+}
+
 // helperCount returns the number of goroutines running the helpers of
 // the pool core whose address is core (fmt's %p), from the goroutine dump.
 func helperCount(core string) int {
@@ -164,14 +178,7 @@ func TestWorkPoolHelpersPark(t *testing.T) {
 		t.Errorf("%d helpers after 52 jobs at GOMAXPROCS 4, want 3", got)
 	}
 	o = nil
-	deadline := time.Now().Add(5 * time.Second)
-	for helperCount(core) > 0 && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
-	if got := helperCount(core); got != 0 {
-		t.Errorf("%d helpers still running 5 s after their pool was dropped, want 0", got)
-	}
+	helpersExit(t, core)
 }
 
 // TestDroppedWorldStopsHelpers: a 7×7×7 pile of boxes (343 bodies, above
@@ -196,12 +203,5 @@ func TestDroppedWorldStopsHelpers(t *testing.T) {
 		t.Fatalf("%d helpers after the steps at GOMAXPROCS 2, want 1", got)
 	}
 	w = nil
-	deadline := time.Now().Add(5 * time.Second)
-	for helperCount(core) > 0 && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
-	if got := helperCount(core); got != 0 {
-		t.Errorf("%d helpers still running 5 s after their World was dropped, want 0", got)
-	}
+	helpersExit(t, core)
 }
