@@ -2,6 +2,7 @@ package stepper
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -204,4 +205,34 @@ func TestDroppedWorldStopsHelpers(t *testing.T) {
 	}
 	w = nil
 	helpersExit(t, core)
+}
+
+// TestFirstNonFiniteAnyGOMAXPROCS: in a 7×7×7 pile (343 bodies, above
+// bodyParallel, so the check runs in chunks of 64 on the pool) with body
+// 300's position and body 200's angular velocity made not finite, the
+// first such body in body order, 200, is the one checkFinite names, under
+// GOMAXPROCS 1, 2 and 4; with both repaired none is found.
+func TestFirstNonFiniteAnyGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	w := pile(t, 7)
+	if _, err := w.Step(); err != nil {
+		t.Fatal(err)
+	}
+	pos, av := w.Bodies[300].Pos, w.Bodies[200].AngVel
+	w.Bodies[300].Pos[0] = math.Inf(1)
+	w.Bodies[200].AngVel[1] = math.NaN()
+	for _, p := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(p)
+		if i := w.firstNonFinite(); i != 200 {
+			t.Errorf("GOMAXPROCS %d: first body not finite %d, want 200", p, i)
+		}
+		err := w.checkFinite("in the test")
+		if err == nil || !strings.Contains(err.Error(), "body 200 ") {
+			t.Errorf("GOMAXPROCS %d: checkFinite = %v, want an error naming body 200", p, err)
+		}
+	}
+	w.Bodies[300].Pos, w.Bodies[200].AngVel = pos, av
+	if i := w.firstNonFinite(); i != -1 {
+		t.Errorf("repaired: first body not finite %d, want -1", i)
+	}
 }

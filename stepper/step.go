@@ -544,20 +544,17 @@ var ErrNonFinite = errors.New("state not finite")
 // checkFinite returns an error naming the first body whose position,
 // orientation or velocities are not finite.
 func (w *World) checkFinite(when string) error {
-	for i, b := range w.Bodies {
-		if b.Static {
-			continue
-		}
-		if !num.FiniteVec(b.Pos) || !num.FiniteQuat(b.Rot) || !num.FiniteVec(b.Vel) || !num.FiniteVec(b.AngVel) {
-			if verr := b.Validate(); verr != nil { // its first line names the field
-				first, _, _ := strings.Cut(verr.Error(), "\n")
-				return fmt.Errorf("body %d (%q): %w %s: %s", i, b.Name, ErrNonFinite, when, first)
-			}
-			return fmt.Errorf("body %d (%q): %w %s: Pos %v, Rot %v, Vel %v, AngVel %v",
-				i, b.Name, ErrNonFinite, when, b.Pos, b.Rot, b.Vel, b.AngVel)
-		}
+	i := w.firstNonFinite()
+	if i < 0 {
+		return nil
 	}
-	return nil
+	b := w.Bodies[i]
+	if verr := b.Validate(); verr != nil { // its first line names the field
+		first, _, _ := strings.Cut(verr.Error(), "\n")
+		return fmt.Errorf("body %d (%q): %w %s: %s", i, b.Name, ErrNonFinite, when, first)
+	}
+	return fmt.Errorf("body %d (%q): %w %s: Pos %v, Rot %v, Vel %v, AngVel %v",
+		i, b.Name, ErrNonFinite, when, b.Pos, b.Rot, b.Vel, b.AngVel)
 }
 
 // freeVelocities computes each body's world inverse inertia and its free
