@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/gorigid/gorigid/internal/num"
 	"math"
+	"sync/atomic"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -339,6 +340,14 @@ type Assembly struct {
 	// on par (pairsByIsland).
 	groups *islandSet
 	islandPairs
+
+	// massJob runs kktMasses. kktRows says the row pass fills KKT's rows
+	// (bodySpace set its masses), kktBad (atomic) that a row could not
+	// be, diagRefill that it sets A's diagonal records, diagNaN (atomic)
+	// that one was not finite.
+	massJob             rangeJob
+	kktRows, diagRefill bool
+	kktBad, diagNaN     int32
 }
 
 // forRows runs j over the rows 0…n−1 (par, or one call).
@@ -406,7 +415,10 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	if a.Gyroscopic > 0 {
 		a.layOK, a.refilling = false, false // no A this time
 	}
-	a.kktOK = a.Gyroscopic == 0 && a.bodySpace(m, rows)
+	a.kktOK = false
+	if a.kktRows = a.Gyroscopic == 0; a.kktRows {
+		a.bodySpace(m, n)
+	}
 	if a.stopped() {
 		return a.halt()
 	}
@@ -414,18 +426,33 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	if a.rowJob.run == nil {
 		a.rowJob.run, a.rowJob.rows = a.rowTerms, true
 	}
+	// On a refill the diagonal's records, one per row after massMatrix's,
+	// are set by the row pass (rowTerms), each row's its own entry.
+	a.diagRefill = a.refilling && a.Gyroscopic == 0
+	a.kktBad, a.diagNaN = 0, 0
 	a.s, a.m, a.rows = s, m, rows
 	a.forRows(&a.rowJob, n)
 	a.s, a.m, a.rows = nil, nil, nil
 	if a.stopped() {
 		return a.halt()
 	}
-	for i, c := range a.diagC {
-		if a.Gyroscopic > 0 {
+	a.kktOK = a.kktRows && a.kktBad == 0
+	switch {
+	case a.diagRefill:
+		if a.diagNaN != 0 {
+			a.A.AddRecordTerms(math.NaN())
+		}
+		a.rec += n
+	case a.Gyroscopic > 0:
+		for i, c := range a.diagC {
 			a.D.Add(i, i, c)
-		} else {
+		}
+	default:
+		for i, c := range a.diagC {
 			a.putA(i, i, c)
-			a.KKT.C[i] = c
+			if a.kktRows {
+				a.KKT.C[i] = c
+			}
 		}
 	}
 	if a.refilling {
@@ -460,10 +487,20 @@ func (a *Assembly) halt() error {
 }
 
 // rowTerms sets b, the bounds and the compliance (diagC) of the rows
-// lo:hi of a.rows (Assemble's per-row terms); A's diagonal is Assemble's,
-// in row order.
+// lo:hi of a.rows (Assemble's per-row terms), their KKT rows (kktRow)
+// when bodySpace set KKT's masses, and on a refill their records of A's
+// diagonal (record rec+i for row i, after massMatrix's rec records; a
+// not finite one sets diagNaN). Otherwise A's diagonal is Assemble's, in
+// row order.
 func (a *Assembly) rowTerms(lo, hi int) {
 	s, m, rows := a.s, a.m, a.rows
+	if a.kktRows {
+		for i := lo; i < hi; i++ {
+			if !a.kktRow(i, &rows[i]) {
+				atomic.StoreInt32(&a.kktBad, 1)
+			}
+		}
+	}
 	for i := lo; i < hi; i++ {
 		r := &rows[i]
 		jmp, jv := 0.0, 0.0
@@ -478,6 +515,12 @@ func (a *Assembly) rowTerms(lo, hi int) {
 		}
 		c, pf, jf := r.Compliance(s.H)
 		a.diagC[i] = c
+		if a.diagRefill {
+			a.KKT.C[i] = c
+			if a.A.SetRecordPart(a.rec+i, c) != 0 {
+				atomic.StoreInt32(&a.diagNaN, 1)
+			}
+		}
 		t := s.positionTerm(r, pf)
 		a.B[i] = jmp + jf*jv - r.Speed + t
 		if r.Bounce > 0 {
@@ -577,27 +620,61 @@ func (a *Assembly) MassMatrix(m *Mass, rows []constraint.Row) error {
 	return nil
 }
 
-// bodySpace fills KKT's Mass, Body and J from rows (C is set by Assemble):
-// the dynamic bodies with rows get consecutive indices in body order, with
-// M_b = diag(m I₃, I_w), I_w = R I Rᵀ made exactly symmetric. A body named
-// twice by a row has its blocks summed; a row on more than two dynamic
-// bodies (lcp.KKT has two slots) makes it report false: no KKT.
-func (a *Assembly) bodySpace(m *Mass, rows []constraint.Row) bool {
+// bodySpace sets KKT's Mass and sizes its Body, J and C for n rows
+// (kktRow fills a row, Assemble sets C): the dynamic bodies with rows get
+// consecutive indices in body order, with M_b = diag(m I₃, I_w),
+// I_w = R I Rᵀ made exactly symmetric, each body's block computed on its
+// own (par).
+func (a *Assembly) bodySpace(m *Mass, n int) {
 	k := &a.KKT
 	nb := len(m.Bodies)
 	if cap(a.kktCol) < nb {
 		a.kktCol = make([]int32, nb)
 	}
 	a.kktCol = a.kktCol[:nb]
-	k.Mass = k.Mass[:0]
+	nm := int32(0)
 	for bi, list := range a.byBody {
 		b := m.Bodies[bi]
 		a.kktCol[bi] = -1
 		if len(list) == 0 || b.Static || b.Kinematic {
 			continue
 		}
-		a.kktCol[bi] = int32(len(k.Mass))
-		var mb [36]float64
+		a.kktCol[bi] = nm
+		nm++
+	}
+	if cap(k.Mass) < int(nm) {
+		k.Mass = make([][36]float64, nm, nm+nm/4)
+	}
+	k.Mass = k.Mass[:nm]
+	if a.massJob.run == nil {
+		a.massJob.run = a.kktMasses
+	}
+	a.m = m
+	if a.par == nil {
+		a.kktMasses(0, nb)
+	} else {
+		a.par(&a.massJob, nb)
+	}
+	a.m = nil
+	if cap(k.C) < n {
+		k.Body = make([][2]int32, n)
+		k.J = make([][2][6]float64, n)
+		k.C = make([]float64, n)
+	}
+	k.Body, k.J, k.C = k.Body[:n], k.J[:n], k.C[:n]
+}
+
+// kktMasses sets KKT's mass blocks of the bodies lo:hi of a.m that have
+// a KKT index (bodySpace).
+func (a *Assembly) kktMasses(lo, hi int) {
+	for bi := lo; bi < hi; bi++ {
+		col := a.kktCol[bi]
+		if col < 0 {
+			continue
+		}
+		b := a.m.Bodies[bi]
+		mb := &a.KKT.Mass[col]
+		*mb = [36]float64{}
 		mb[0], mb[7], mb[14] = b.Mass, b.Mass, b.Mass
 		iw := b.InertiaWorld()
 		for r := 0; r < 3; r++ {
@@ -605,41 +682,38 @@ func (a *Assembly) bodySpace(m *Mass, rows []constraint.Row) bool {
 				mb[6*(3+r)+3+c] = 0.5 * (iw.At(r, c) + iw.At(c, r))
 			}
 		}
-		k.Mass = append(k.Mass, mb)
 	}
-	n := len(rows)
-	if cap(k.C) < n {
-		k.Body = make([][2]int32, n)
-		k.J = make([][2][6]float64, n)
-		k.C = make([]float64, n)
-	}
-	k.Body, k.J, k.C = k.Body[:n], k.J[:n], k.C[:n]
-	for i := range rows {
-		r := &rows[i]
-		k.Body[i] = [2]int32{-1, -1}
-		k.J[i] = [2][6]float64{}
-		s := 0
-		for t := 0; t < r.N; t++ {
-			col := a.kktCol[r.Body[t]]
-			switch {
-			case col < 0:
-				continue // static or kinematic: no columns
-			case s > 0 && k.Body[i][0] == col, s > 1 && k.Body[i][1] == col:
-				slot := 0
-				if k.Body[i][0] != col {
-					slot = 1
-				}
-				for c := range 6 {
-					k.J[i][slot][c] += r.J[t][c]
-				}
-				continue
-			case s == 2:
-				return false // a third dynamic body: KKT has two slots
+}
+
+// kktRow fills KKT's Body and J of row i, r: its dynamic bodies' KKT
+// indices and blocks, a body named twice having its blocks summed. It
+// reports false for a row on more than two dynamic bodies (lcp.KKT has two
+// slots): no KKT.
+func (a *Assembly) kktRow(i int, r *constraint.Row) bool {
+	k := &a.KKT
+	k.Body[i] = [2]int32{-1, -1}
+	k.J[i] = [2][6]float64{}
+	s := 0
+	for t := 0; t < r.N; t++ {
+		col := a.kktCol[r.Body[t]]
+		switch {
+		case col < 0:
+			continue // static or kinematic: no columns
+		case s > 0 && k.Body[i][0] == col, s > 1 && k.Body[i][1] == col:
+			slot := 0
+			if k.Body[i][0] != col {
+				slot = 1
 			}
-			k.Body[i][s] = col
-			k.J[i][s] = r.J[t]
-			s++
+			for c := range 6 {
+				k.J[i][slot][c] += r.J[t][c]
+			}
+			continue
+		case s == 2:
+			return false // a third dynamic body: KKT has two slots
 		}
+		k.Body[i][s] = col
+		k.J[i][s] = r.J[t]
+		s++
 	}
 	return true
 }

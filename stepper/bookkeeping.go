@@ -1,7 +1,10 @@
 package stepper
 
 import (
+	"sync/atomic"
+
 	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // bookkeepingStage runs Step's passes over every body or row that are not
@@ -26,6 +29,10 @@ type bookkeepingStage struct {
 	// inertia sets mass's inverse inertias (Mass.UpdateInertia).
 	inertia rangeJob
 	mass    *Mass
+	// finite finds the first body whose state is not finite; bad
+	// (atomic) is the least such index found, len(w.Bodies) for none.
+	finite rangeJob
+	bad    int64
 }
 
 // stepEnergy is World.Energy for Step: the same terms in the same order,
@@ -166,4 +173,44 @@ func (w *World) updateInertia(m *Mass) {
 	bk.mass = m
 	w.forRange(&bk.inertia, len(m.Bodies))
 	bk.mass = nil
+}
+
+// firstNonFinite returns the index of the first dynamic or kinematic body
+// (in body order) whose position, orientation, velocity or angular
+// velocity is not finite, or −1: each chunk of bodies (forRange) stops at
+// its first such body and lowers bad to it, so the answer is the least
+// index for any GOMAXPROCS.
+func (w *World) firstNonFinite() int {
+	bk := &w.ws.bookkeeping
+	if bk.finite.run == nil {
+		bk.finite.run = w.nonFiniteRange
+	}
+	nb := len(w.Bodies)
+	bk.bad = int64(nb)
+	w.forRange(&bk.finite, nb)
+	if bk.bad == int64(nb) {
+		return -1
+	}
+	return int(bk.bad)
+}
+
+// nonFiniteRange lowers bad to the first body of lo:hi whose state is not
+// finite (firstNonFinite).
+func (w *World) nonFiniteRange(lo, hi int) {
+	bk := &w.ws.bookkeeping
+	for i := lo; i < hi; i++ {
+		b := w.Bodies[i]
+		if b.Static || w.sleep.asleepAt(i) { // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
+			continue
+		}
+		if num.FiniteVec(b.Pos) && num.FiniteQuat(b.Rot) && num.FiniteVec(b.Vel) && num.FiniteVec(b.AngVel) {
+			continue
+		}
+		for {
+			old := atomic.LoadInt64(&bk.bad)
+			if int64(i) >= old || atomic.CompareAndSwapInt64(&bk.bad, old, int64(i)) {
+				return
+			}
+		}
+	}
 }

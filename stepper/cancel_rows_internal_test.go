@@ -88,12 +88,12 @@ func stateHash(w *World) [32]byte {
 	}
 	// The contact memory, in no order: the XOR of each entry's hash.
 	var mem [32]byte
-	for k, c := range w.ws.memory.cache {
+	w.ws.memory.cache.each(func(k contactKey, c cached) {
 		e := sha256.Sum256(fmt.Appendf(nil, "%#v %#v", k, c))
 		for i := range mem {
 			mem[i] ^= e[i]
 		}
-	}
+	})
 	h.Write(mem[:])
 	var out [32]byte
 	h.Sum(out[:0])

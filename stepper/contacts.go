@@ -673,7 +673,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		}
 		pt.Row = nj + k
 		n := pt.Normal
-		c, seen := ws.memory.cache[pt.ck]
+		c, seen := ws.memory.cache.get(pt.ck)
 		pt.Fresh = !seen
 		reuse := seen && c.n == pt.Rows // same rows as last step: keep their index sets
 		if pt.manifold > 0 {
@@ -757,31 +757,26 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 }
 
 // storeImpulses keeps each contact's normal impulse, friction direction
-// and final index-set states for the next step, keyed by contact key.
+// and final index-set states for the next step, keyed by contact key: the
+// points' records are set on the workPool in chunks of storeChunk points
+// (storeRange), each its own, and keyed in point order (contactCache).
 func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
-	ws := &w.ws
-	if ws.memory.next == nil {
-		ws.memory.next = make(map[contactKey]cached, len(cs.points))
+	cc := &w.ws.memory.cache
+	cc.begin(len(cs.points))
+	sj := &cc.store
+	if sj.job.run == nil {
+		sj.job.run, sj.job.chunk, sj.job.least = w.storeRange, storeChunk, storeParallel
 	}
-	clear(ws.memory.next)
-	x := sol.res.X
-	st := sol.res.States
-	haveX := len(x) == len(rs.rows)
-	haveSt := len(st) == len(rs.rows)
-	for i := range cs.points {
-		pt := &cs.points[i]
-		c := cached{t1: pt.T1, n: pt.Rows, xn: pt.XN}
-		r := pt.Row
-		if haveX {
-			c.xn = math.Max(0, x[r])
-			copy(c.x[:pt.Rows], x[r:r+pt.Rows])
-		}
-		if haveSt {
-			copy(c.state[:pt.Rows], st[r:r+pt.Rows])
-		}
-		ws.memory.next[pt.ck] = c
+	sj.points, sj.x, sj.states = cs.points, nil, nil
+	if x := sol.res.X; len(x) == len(rs.rows) {
+		sj.x = x
 	}
-	ws.memory.cache, ws.memory.next = ws.memory.next, ws.memory.cache
+	if st := sol.res.States; len(st) == len(rs.rows) {
+		sj.states = st
+	}
+	w.forRange(&sj.job, len(cs.points))
+	sj.points, sj.x, sj.states = nil, nil, nil
+	cc.end(cs.points)
 }
 
 // estimateNewContacts gives new contacts their x̂ₙ from a pre-solve: the

@@ -334,7 +334,7 @@ func (sl *islandSlot) anchor(w *World) []float64 {
 			// A point's rows are consecutive in the world's problem and
 			// all in its island, so consecutive in the island's too.
 			pt := &ws.contacts.points[pointAt[i]]
-			if c, ok := ws.memory.cache[pt.ck]; ok {
+			if c, ok := ws.memory.cache.get(pt.ck); ok {
 				copy(sl.prevX[k:k+pt.Rows], c.x[:pt.Rows])
 			}
 		}

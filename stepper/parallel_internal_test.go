@@ -2,7 +2,9 @@ package stepper
 
 import (
 	"fmt"
+	"math"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -86,7 +88,7 @@ func BenchmarkContactRows(b *testing.B) {
 
 // TestWorkPoolRunsEachTaskOnce: 3 000 jobs of 1 to 64 tasks on one pool,
 // GOMAXPROCS moving among 1, 2 and 4 every 100 jobs and a pause of
-// 0.1 ms (beyond poolLinger: the helpers exit and are started again)
+// 0.1 ms (beyond poolLinger: the helpers park and are woken again)
 // every 7 jobs: when do returns, every task of its job has run exactly
 // once, its write visible, and no task of another job ran meanwhile.
 func TestWorkPoolRunsEachTaskOnce(t *testing.T) {
@@ -118,5 +120,119 @@ func TestWorkPoolRunsEachTaskOnce(t *testing.T) {
 				t.Fatalf("job %d (%d tasks): task %d outside the job ran %d times", j, n, k, r)
 			}
 		}
+	}
+}
+
+// helpersExit fails t unless the helpers of the pool core core (fmt's %p),
+// whose owner the caller dropped, exit within 5 s of garbage collections.
+func helpersExit(t *testing.T, core string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for helperCount(core) > 0 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := helperCount(core); got != 0 {
+		t.Errorf("%d helpers still running 5 s after their owner was dropped, want 0", got)
+	}
+}
+
+// helperCount returns the number of goroutines running the helpers of
+// the pool core whose address is core (fmt's %p), from the goroutine dump.
+func helperCount(core string) int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	return strings.Count(string(buf), "stepper.(*poolCore).helper("+core)
+}
+
+// TestWorkPoolHelpersPark: jobs of 8 tasks at GOMAXPROCS 4, each after a
+// pause of 1 ms (20 times poolLinger, so the helpers have parked), start
+// the 3 helpers once and then wake them: the helpers counted in the
+// goroutine dump stay 3, and the jobs after the first allocate nothing
+// (testing.AllocsPerRun, 50 jobs; a helper started again for a job
+// allocates its goroutine when the runtime has no exited one to reuse,
+// the sporadic 1–3 allocations of the pyramid benchmarks at -benchtime
+// 5x). Dropping the pool's owner lets a garbage collection run its
+// cleanup: the helpers exit (counted again, within 5 s of collections).
+func TestWorkPoolHelpersPark(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	type owner struct {
+		_    [3]int
+		pool workPool
+	}
+	o := &owner{}
+	var ran atomic.Int32
+	task := func(int) { ran.Add(1) }
+	o.pool.do(8, task)
+	core := fmt.Sprintf("%p", o.pool.c)
+	allocs := testing.AllocsPerRun(50, func() {
+		time.Sleep(time.Millisecond)
+		o.pool.do(8, task)
+	})
+	if allocs != 0 {
+		t.Errorf("a job after the helpers parked: %v allocations, want 0", allocs)
+	}
+	if got := ran.Load(); got != 8*52 {
+		t.Errorf("%d tasks ran, want %d", got, 8*52)
+	}
+	if got := helperCount(core); got != 3 {
+		t.Errorf("%d helpers after 52 jobs at GOMAXPROCS 4, want 3", got)
+	}
+	o = nil
+	helpersExit(t, core)
+}
+
+// TestDroppedWorldStopsHelpers: a 7×7×7 pile of boxes (343 bodies, above
+// bodyParallel) stepped twice at GOMAXPROCS 2 runs its passes on the
+// World's pool, which starts one helper; once the World is unreachable, a
+// garbage collection runs the pool's cleanup and the helper exits (within
+// 5 s of collections), so Worlds made and dropped in a loop do not pile
+// up goroutines.
+func TestDroppedWorldStopsHelpers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	w := pile(t, 7)
+	for range 2 {
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w.ws.pool.c == nil {
+		t.Fatal("the pile's steps ran no job on the pool")
+	}
+	core := fmt.Sprintf("%p", w.ws.pool.c)
+	if got := helperCount(core); got != 1 {
+		t.Fatalf("%d helpers after the steps at GOMAXPROCS 2, want 1", got)
+	}
+	w = nil
+	helpersExit(t, core)
+}
+
+// TestFirstNonFiniteAnyGOMAXPROCS: in a 7×7×7 pile (343 bodies, above
+// bodyParallel, so the check runs in chunks of 64 on the pool) with body
+// 300's position and body 200's angular velocity made not finite, the
+// first such body in body order, 200, is the one checkFinite names, under
+// GOMAXPROCS 1, 2 and 4; with both repaired none is found.
+func TestFirstNonFiniteAnyGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	w := pile(t, 7)
+	if _, err := w.Step(); err != nil {
+		t.Fatal(err)
+	}
+	pos, av := w.Bodies[300].Pos, w.Bodies[200].AngVel
+	w.Bodies[300].Pos[0] = math.Inf(1)
+	w.Bodies[200].AngVel[1] = math.NaN()
+	for _, p := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(p)
+		if i := w.firstNonFinite(); i != 200 {
+			t.Errorf("GOMAXPROCS %d: first body not finite %d, want 200", p, i)
+		}
+		err := w.checkFinite("in the test")
+		if err == nil || !strings.Contains(err.Error(), "body 200 ") {
+			t.Errorf("GOMAXPROCS %d: checkFinite = %v, want an error naming body 200", p, err)
+		}
+	}
+	w.Bodies[300].Pos, w.Bodies[200].AngVel = pos, av
+	if i := w.firstNonFinite(); i != -1 {
+		t.Errorf("repaired: first body not finite %d, want -1", i)
 	}
 }

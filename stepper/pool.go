@@ -21,26 +21,40 @@ import (
 // GOMAXPROCS.
 //
 // Worker 0 is the caller of do (Step's goroutine). The helpers are
-// goroutines that outlive a job: after their last task they wait for the
-// next job for up to poolLinger, checking the job counter, and exit when
-// none came; a job that finds fewer helpers alive than it may use starts the
-// missing ones (the runtime reuses exited goroutines). Jobs that follow
-// each other closely find their helpers running and taking tasks at once,
-// where a goroutine started for the job first waits for the scheduler to
-// give it a processor. do returns when every task has finished, not when
-// every helper has seen the job: a helper that comes late finds nothing
-// to take, and the caller does not wait for it. The
-// closures are made once per helper and a stage's task function once, so
-// a steady step allocates nothing. Jobs do not nest, and one pool serves
-// one goroutine's Steps at a time (a World is not safe for concurrent
-// use).
+// goroutines that outlive a job: after their last task they watch the job
+// counter for up to poolLinger, then park on a channel until the next job
+// wakes them. Jobs that follow each other closely find their helpers
+// running and taking tasks at once; a job after a longer serial stretch
+// wakes parked helpers (a channel send each), and starts goroutines only
+// up to the most helpers any job has used, so a steady step starts none
+// and allocates nothing. do returns when every task has finished, not when
+// every helper has seen the job: a helper that comes late finds nothing to
+// take, and the caller does not wait for it. Jobs do not nest, and one pool
+// serves one goroutine's Steps at a time (a World is not safe for
+// concurrent use).
+//
+// The helpers hold only the pool's core (poolCore), never the pool or the
+// World that contains it: when the World becomes unreachable, a cleanup
+// (runtime.AddCleanup on the pool) closes the core's quit channel and the
+// helpers exit, so a dropped World leaves no goroutine behind.
 type workPool struct {
+	c *poolCore // made by the first job with helpers
+}
+
+// poolCore is what a workPool's helpers share with do.
+type poolCore struct {
 	task func(k int) // the current job's; read only by the holder of a claimed task
-	run  []func()    // run[i] is helper i's loop; made once per helper
+	// run is the helpers' loop (helper), made once so that starting a
+	// helper allocates no closure.
+	run func()
 	// finished carries one token from the helper that finished a job's
 	// last task to do, when that was not do's own task.
 	finished chan struct{}
-	_        [64]byte // job on cache lines of its own
+	// wake carries one token to a parked helper for each helper that do
+	// takes off parked; quit is closed when the pool's World is dropped.
+	wake, quit chan struct{}
+	started    int      // helpers started; read and written by do only
+	_          [64]byte // job on cache lines of its own
 	// job is the current job: its task count n in the high 32 bits and
 	// the tasks handed out so far in the low 32. A claim is one Add: the
 	// count it returns says which job and whether a task was left, so a
@@ -48,16 +62,19 @@ type workPool struct {
 	job  atomic.Uint64
 	_    [56]byte
 	done atomic.Int32 // tasks of the current job finished
-	live atomic.Int32 // helpers running their loop
-	// linger is how long the helpers wait for the next job (poolLinger),
-	// 0 when the job's workers outnumber the machine's cores: a waiting
-	// helper would then take a core from a worker with tasks.
+	// parked counts the helpers that have parked, or are about to, and
+	// have no wake token yet.
+	parked atomic.Int32
+	// linger is how long the helpers watch for the next job before they
+	// park (poolLinger), 0 when the job's workers outnumber the machine's
+	// cores: a watching helper would then take a core from a worker with
+	// tasks.
 	linger atomic.Int64
 	_      [48]byte
 }
 
-// poolLinger is how long a helper waits for the next job after its last
-// task before it exits, and how long do waits for a helper's last task
+// poolLinger is how long a helper watches for the next job after its last
+// task before it parks, and how long do waits for a helper's last task
 // before it blocks: long enough for the jobs that follow each other within
 // a stage (the narrow phase and its copy, the energy model's two passes),
 // short enough that a helper does not hold a core through the serial
@@ -68,10 +85,14 @@ type workPool struct {
 // needs when the machine is shared).
 const poolLinger = 50 * time.Microsecond
 
+// maxHelpers bounds a pool's helpers (and the wake channel's tokens): a
+// job runs on at most maxHelpers+1 workers.
+const maxHelpers = 255
+
 // workers returns the workers a job of n tasks gets: GOMAXPROCS, at most
-// one per task.
+// one per task and maxHelpers+1.
 func (p *workPool) workers(n int) int {
-	return max(min(runtime.GOMAXPROCS(0), n), 1)
+	return max(min(runtime.GOMAXPROCS(0), n, maxHelpers+1), 1)
 }
 
 // do runs task(0), …, task(n−1) on p.workers(n) goroutines and returns
@@ -85,95 +106,125 @@ func (p *workPool) do(n int, task func(k int)) {
 		}
 		return
 	}
-	if p.finished == nil {
-		p.finished = make(chan struct{}, 1)
-	}
-	p.task = task
-	p.done.Store(0)
-	p.job.Store(uint64(n) << 32) // publish: the helpers start taking tasks
-	for len(p.run) < nw-1 {
-		p.run = append(p.run, p.helper)
-	}
+	c := p.core()
+	c.task = task
+	c.done.Store(0)
+	c.job.Store(uint64(n) << 32) // publish: the running helpers start taking tasks
 	linger := time.Duration(0)
 	if nw <= runtime.NumCPU() {
 		linger = poolLinger
 	}
-	p.linger.Store(int64(linger))
-	for live := int(p.live.Load()); live < nw-1; live++ {
-		p.live.Add(1)
-		go p.run[live]()
+	c.linger.Store(int64(linger))
+	// Wake parked helpers until nw−1 are running, then start the missing.
+	for running := c.started - int(c.parked.Load()); running < nw-1; {
+		k := c.parked.Load()
+		if k == 0 {
+			if c.started == nw-1 {
+				break
+			}
+			c.started++
+			running++
+			go c.run()
+			continue
+		}
+		if c.parked.CompareAndSwap(k, k-1) {
+			c.wake <- struct{}{}
+			running++
+		}
 	}
-	if !p.work() {
-		p.wait()
+	if !c.work() {
+		c.wait()
 	}
-	p.task = nil
+	c.task = nil
+}
+
+// core returns p's core, made on first use with the cleanup that stops
+// its helpers when p is unreachable.
+func (p *workPool) core() *poolCore {
+	if p.c == nil {
+		c := &poolCore{
+			finished: make(chan struct{}, 1),
+			wake:     make(chan struct{}, maxHelpers),
+			quit:     make(chan struct{}),
+		}
+		c.run = c.helper
+		runtime.AddCleanup(p, func(c *poolCore) { close(c.quit) }, c)
+		p.c = c
+	}
+	return p.c
 }
 
 // work runs tasks of the current job, each the next one not yet taken,
 // until none is left. It reports whether it finished the job's last
 // task.
-func (p *workPool) work() (last bool) {
+func (c *poolCore) work() (last bool) {
 	for {
-		v := p.job.Add(1)
+		v := c.job.Add(1)
 		n, k := int32(v>>32), int32(uint32(v))-1
 		if k >= n {
 			return last
 		}
-		p.task(int(k))
-		last = p.done.Add(1) == n
+		c.task(int(k))
+		last = c.done.Add(1) == n
 	}
 }
 
 // wait returns when a helper has finished the current job's last task:
 // it checks for the helper's token and blocks on it after poolLinger (a
 // helper the operating system descheduled).
-func (p *workPool) wait() {
+func (c *poolCore) wait() {
 	t0 := time.Now()
 	for i := 0; ; i++ {
 		select {
-		case <-p.finished:
+		case <-c.finished:
 			return
 		default:
 		}
-		if i%256 == 255 && time.Since(t0) > time.Duration(p.linger.Load()) {
-			<-p.finished
+		if i%256 == 255 && time.Since(t0) > time.Duration(c.linger.Load()) {
+			<-c.finished
 			return
 		}
 	}
 }
 
-// helper is a helper's loop: it takes tasks while a job has some left and
-// exits after poolLinger without one. Between jobs it only reads the job
-// counter (a load of a cache line that changes once per job), on a
-// processor the step's own goroutine does not use.
-func (p *workPool) helper() {
-	defer p.live.Add(-1)
+// helper is a helper's loop: it takes tasks while a job has some left,
+// parks after poolLinger without one until do wakes it, and returns when
+// quit is closed. Between jobs it only reads the job counter (a load of a
+// cache line that changes once per job), on a processor the step's own
+// goroutine does not use.
+func (c *poolCore) helper() {
 	idle := time.Now()
 	for i := 0; ; i++ {
-		v := p.job.Load()
+		v := c.job.Load()
 		if n := int32(v >> 32); int32(uint32(v)) < n {
-			p.help()
+			c.help()
 			idle, i = time.Now(), 0
 			continue
 		}
-		if i%1024 == 1023 && time.Since(idle) > time.Duration(p.linger.Load()) {
-			return
+		if i%1024 == 1023 && time.Since(idle) > time.Duration(c.linger.Load()) {
+			c.parked.Add(1)
+			select {
+			case <-c.wake:
+			case <-c.quit:
+				return
+			}
+			idle, i = time.Now(), 0
 		}
 	}
 }
 
 // help is work for a helper: the token goes to do when it finishes the
 // last task.
-func (p *workPool) help() {
+func (c *poolCore) help() {
 	for {
-		v := p.job.Add(1)
+		v := c.job.Add(1)
 		n, k := int32(v>>32), int32(uint32(v))-1
 		if k >= n {
 			return
 		}
-		p.task(int(k))
-		if p.done.Add(1) == n {
-			p.finished <- struct{}{}
+		c.task(int(k))
+		if c.done.Add(1) == n {
+			c.finished <- struct{}{}
 		}
 	}
 }

@@ -195,13 +195,10 @@ func (w *World) wakeIsland(i int, m *Mass) {
 			break
 		}
 	}
-	if w.ws.memory.cache == nil {
-		w.ws.memory.cache = make(map[contactKey]cached)
-	}
 	k := 0
 	for _, kc := range sl.kept {
 		if kc.island == name {
-			w.ws.memory.cache[kc.key] = kc.c
+			w.ws.memory.cache.put(kc.key, kc.c)
 			continue
 		}
 		sl.kept[k] = kc
@@ -640,7 +637,7 @@ func (w *World) sleepIsland(bodies []int32) {
 		if !(sl.asleepAt(pt.A) && sl.island[pt.A] == name) && !(sl.asleepAt(pt.B) && sl.island[pt.B] == name) {
 			continue
 		}
-		if c, ok := ws.memory.cache[pt.ck]; ok {
+		if c, ok := ws.memory.cache.get(pt.ck); ok {
 			sl.kept = append(sl.kept, keptContact{island: name, key: pt.ck, c: c})
 		}
 	}

@@ -381,8 +381,7 @@ type memory struct {
 	// the position projection. They live here, not in Settings, and
 	// persist across steps as a solver set in Settings does.
 	bpp, postBPP lcp.BPP
-	cache        map[contactKey]cached // by key: last step's impulses and states
-	next         map[contactKey]cached // storeImpulses fills it, then swaps it with cache
+	cache        contactCache // by key: last step's impulses and states
 	// jointStart holds the joint rows' final index sets of the last step,
 	// valid for warm start while the joint row count stays the same.
 	jointStart []lcp.State
@@ -553,20 +552,17 @@ var ErrNonFinite = errors.New("state not finite")
 // checkFinite returns an error naming the first body whose position,
 // orientation or velocities are not finite.
 func (w *World) checkFinite(when string) error {
-	for i, b := range w.Bodies {
-		if b.Static || w.sleep.asleepAt(i) {
-			continue // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
-		}
-		if !num.FiniteVec(b.Pos) || !num.FiniteQuat(b.Rot) || !num.FiniteVec(b.Vel) || !num.FiniteVec(b.AngVel) {
-			if verr := b.Validate(); verr != nil { // its first line names the field
-				first, _, _ := strings.Cut(verr.Error(), "\n")
-				return fmt.Errorf("body %d (%q): %w %s: %s", i, b.Name, ErrNonFinite, when, first)
-			}
-			return fmt.Errorf("body %d (%q): %w %s: Pos %v, Rot %v, Vel %v, AngVel %v",
-				i, b.Name, ErrNonFinite, when, b.Pos, b.Rot, b.Vel, b.AngVel)
-		}
+	i := w.firstNonFinite()
+	if i < 0 {
+		return nil
 	}
-	return nil
+	b := w.Bodies[i]
+	if verr := b.Validate(); verr != nil { // its first line names the field
+		first, _, _ := strings.Cut(verr.Error(), "\n")
+		return fmt.Errorf("body %d (%q): %w %s: %s", i, b.Name, ErrNonFinite, when, first)
+	}
+	return fmt.Errorf("body %d (%q): %w %s: Pos %v, Rot %v, Vel %v, AngVel %v",
+		i, b.Name, ErrNonFinite, when, b.Pos, b.Rot, b.Vel, b.AngVel)
 }
 
 // freeVelocities computes each body's world inverse inertia and its free
@@ -876,7 +872,7 @@ func (w *World) previousImpulses() []float64 {
 	}
 	for i := range ws.contacts.points {
 		pt := &ws.contacts.points[i]
-		if c, ok := ws.memory.cache[pt.ck]; ok {
+		if c, ok := ws.memory.cache.get(pt.ck); ok {
 			copy(sol.prevX[pt.Row:pt.Row+pt.Rows], c.x[:pt.Rows])
 		}
 	}
