@@ -406,35 +406,29 @@ func (g *kktLDL) direct() {
 func (g *kktLDL) residual() (float64, bool) {
 	worst, ok := 0.0, true
 	n := int32(g.n)
-	z, kst := g.z, g.kst
+	z := g.z
 	for _, i := range g.f.free {
 		cols, vals := g.k.row(int(i))
 		vals = vals[:len(cols)]
 		s, sc := g.rhs[i], math.Abs(g.rhs[i])
-		if i < n {
-			// A constraint row of K̃ (build) holds its diagonal, K's
-			// exact −(c_i + shift·a_ii), and its Jacobian's body
-			// columns, which are always free.
-			for t, j := range cols {
-				kv := vals[t]
-				if j == i {
-					kv = -g.cx[i]
-				}
-				p := kv * z[j]
-				s -= p
-				sc += math.Abs(p)
-			}
-		} else {
-			// A body row: its mass block's columns, always free, and
-			// the constraint rows on the body, free or not.
-			for t, j := range cols {
-				if j < n && kst[j] != Free {
-					continue
-				}
-				p := vals[t] * z[j]
-				s -= p
-				sc += math.Abs(p)
-			}
+		if i < n && len(cols) > 0 && cols[0] == i {
+			// A constraint row of K̃ (build): its diagonal first (columns
+			// ascend), K's exact −(c_i + shift·a_ii), then its
+			// Jacobian's body columns, which are always free.
+			p := -g.cx[i] * z[i]
+			s -= p
+			sc += math.Abs(p)
+			cols, vals = cols[1:], vals[1:]
+		}
+		// The body columns of a constraint row; or a body row: the
+		// constraint rows on the body, then its mass block's columns. A
+		// constraint row outside F adds k_ij·0 = ±0 (z is zero outside F:
+		// attempt, direct), which leaves s and sc as they are: a body
+		// row's s starts at +0, and a sum that is zero is +0.
+		for t, j := range cols {
+			p := vals[t] * z[j]
+			s -= p
+			sc += math.Abs(p)
 		}
 		g.res[i] = s
 		if w, bad := opError(s, sc); bad {

@@ -229,48 +229,70 @@ func (f *sparseLDL) refactor(a *Sparse, state []State) bool {
 	// free, the unit pivot on the diagonal of a row outside F, else 0.
 	f.cx = grow(f.cx, f.cp[n])
 	fr := f.snFreeFor(n)
-	cx, ci, csrc, val := f.cx[:f.cp[n]], f.ci, f.csrc, a.val
-	for k, i := range f.perm {
-		lo, hi := f.cp[k], f.cp[k+1]
-		if !fr[k] {
-			for p := lo; p < hi; p++ {
-				cx[p] = 0
-				if ci[p] == int32(k) {
-					cx[p] = f.unit(i)
-				}
-			}
-			continue
-		}
-		for p := lo; p < hi; p++ {
-			v := 0.0
-			if fr[ci[p]] {
-				v = val[csrc[p]]
-			}
-			cx[p] = v
-		}
-	}
-	f.dirty = growBool(f.dirty, n)
 	// A full refactorization also ends a run of modifications that reached
 	// their bound without a refactorization of their rows in between.
 	full := !f.valid || f.shift != f.shiftOld || len(f.modList) >= f.maxModify()
 	f.modifyOps = 0
+	// Without full, the rows whose row of C differs from the factored one
+	// (cxOld; != as slices.Equal: a NaN is a change), found while the row
+	// is written, and their ancestors are marked dirty, with the flops of
+	// recomputing them: the rows in ascending order, each walk stopping
+	// at the first row already marked.
+	f.dirty = growBool(f.dirty, n)
+	dirty := f.dirty[:n]
+	refactor := 0
+	var old []float64
 	if !full {
-		// Rows whose C row changed, and their ancestors, with the flops
-		// of recomputing them.
-		clear(f.dirty)
+		clear(dirty)
 		f.recompute = 0
-		refactor := 0
-		for k := 0; k < n; k++ {
-			lo, hi := f.cp[k], f.cp[k+1]
-			if slices.Equal(f.cx[lo:hi], f.cxOld[lo:hi]) {
-				continue
+		old = f.cxOld[:f.cp[n]]
+	}
+	cx, ci, csrc, val := f.cx[:f.cp[n]], f.ci, f.csrc, a.val
+	for k, i := range f.perm {
+		lo, hi := f.cp[k], f.cp[k+1]
+		ch := false
+		switch {
+		case !fr[k]:
+			for p := lo; p < hi; p++ {
+				v := 0.0
+				if ci[p] == int32(k) {
+					v = f.unit(i)
+				}
+				cx[p] = v
+				ch = ch || (!full && v != old[p])
 			}
-			for j := int32(k); j >= 0 && !f.dirty[j]; j = f.parent[j] {
-				f.dirty[j] = true
-				f.recompute++
-				refactor += f.rowFlops[j]
+		case full:
+			for p := lo; p < hi; p++ {
+				v := 0.0
+				if fr[ci[p]] {
+					v = val[csrc[p]]
+				}
+				cx[p] = v
+			}
+		default:
+			row, rowOld := cx[lo:hi], old[lo:hi]
+			rowOld = rowOld[:len(row)]
+			for t, c := range ci[lo:hi] {
+				v := 0.0
+				if fr[c] {
+					v = val[csrc[lo+t]]
+				}
+				row[t] = v
+				if v != rowOld[t] {
+					ch = true
+				}
 			}
 		}
+		if !ch {
+			continue
+		}
+		for j := int32(k); j >= 0 && !dirty[j]; j = f.parent[j] {
+			dirty[j] = true
+			f.recompute++
+			refactor += f.rowFlops[j]
+		}
+	}
+	if !full {
 		if f.recompute == 0 {
 			return true // the same matrix: the factor stands
 		}
