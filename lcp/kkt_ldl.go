@@ -639,10 +639,14 @@ func (g *kktLDL) mulAdd(w, x, b []float64) {
 			if bd < 0 {
 				continue
 			}
-			v := gv[6*bd : 6*bd+6]
-			for t, jv := range kk.J[i][s] {
-				v[t] += jv * xi
-			}
+			v := (*[6]float64)(gv[6*bd : 6*bd+6])
+			j := &kk.J[i][s]
+			v[0] += j[0] * xi
+			v[1] += j[1] * xi
+			v[2] += j[2] * xi
+			v[3] += j[3] * xi
+			v[4] += j[4] * xi
+			v[5] += j[5] * xi
 		}
 	}
 	for bd := range g.mchol {
@@ -669,7 +673,7 @@ func (g *kktLDL) mulAdd(w, x, b []float64) {
 			if bd < 0 {
 				continue
 			}
-			v := gv[6*bd : 6*bd+6]
+			v := (*[6]float64)(gv[6*bd : 6*bd+6])
 			j := &kk.J[i][k]
 			s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
 		}
