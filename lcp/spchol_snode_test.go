@@ -182,17 +182,7 @@ func TestSupernodalPartialIsExact(t *testing.T) {
 		require.True(t, inc.factor(c.a, state), c.name)
 		n := c.a.n
 		for trial := 0; trial < 6; trial++ {
-			for q := 0; q < 1+trial%3; q++ {
-				i := rng.IntN(n)
-				if c.neg > 0 && i >= c.neg {
-					continue // a body velocity: always free
-				}
-				if state[i] == Free {
-					state[i] = AtUpper
-				} else {
-					state[i] = Free
-				}
-			}
+			toggleSome(rng, state, c.neg, 1+trial%3)
 			require.True(t, inc.factor(c.a, state), c.name)
 			var ref sparseLDL
 			ref.negBelow, ref.snForce = c.neg, 1
@@ -301,17 +291,7 @@ func TestPartialRefillsTheTogglesPaths(t *testing.T) {
 			require.True(t, inc.factor(c.a, state), name)
 			n, refilled := c.a.n, 0
 			for trial := 0; trial < 8; trial++ {
-				for q := 0; q < 1+trial%3; q++ {
-					i := rng.IntN(n)
-					if c.neg > 0 && i >= c.neg {
-						continue // a body velocity: always free
-					}
-					if state[i] == Free {
-						state[i] = AtUpper
-					} else {
-						state[i] = Free
-					}
-				}
+				toggleSome(rng, state, c.neg, 1+trial%3)
 				if inc.cxKnown(c.a) {
 					refilled++
 				}
@@ -326,6 +306,23 @@ func TestPartialRefillsTheTogglesPaths(t *testing.T) {
 				assert.Zero(t, inc.modifyOps, "%s %d: modified", name, trial)
 			}
 			assert.Equal(t, 8, refilled, "%s: calls that refilled the paths only", name)
+		}
+	}
+}
+
+// toggleSome draws count positions of state and moves each between Free
+// and AtUpper, skipping those from neg on when neg > 0 (a K̃'s body
+// velocities, always free).
+func toggleSome(rng *rand.Rand, state []State, neg, count int) {
+	for q := 0; q < count; q++ {
+		i := rng.IntN(len(state))
+		if neg > 0 && i >= neg {
+			continue
+		}
+		if state[i] == Free {
+			state[i] = AtUpper
+		} else {
+			state[i] = Free
 		}
 	}
 }
