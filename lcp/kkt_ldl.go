@@ -78,6 +78,11 @@ type kktLDL struct {
 	z   []float64 // the solution [y; u] by K index (0 outside F)
 	res []float64 // the residual rhs − K z by K index
 
+	// alike: each body's six rows of K̃ hold the same columns, for the
+	// pattern alikeVer (bodyRowsAlike, when alikeSet).
+	alike, alikeSet bool
+	alikeVer        uint64
+
 	mchol [][36]float64 // Cholesky factors of the Mass blocks (mulAdd, describes)
 	gv    []float64     // mulAdd: Jᵀ x, then M⁻¹ Jᵀ x, per body
 
@@ -402,46 +407,181 @@ func (g *kktLDL) direct() {
 // rows' exact diagonal −(c_i + shift·a_ii)) and returns the largest
 // |res_i| relative to its Oettli–Prager scale, Σ_j |k_ij z_j| + |rhs_i|,
 // and whether all are within refineTol of it (the test of
-// sparseLDL.residual, in K's space).
+// sparseLDL.residual, in K's space). Each row's two sums run over its
+// columns in ascending order; rows are independent, so two constraint
+// rows, or a body's six rows (which share their columns: see
+// bodyRowsAlike), are summed side by side, the same bits as one at a time
+// with more of the additions in flight.
 func (g *kktLDL) residual() (float64, bool) {
 	worst, ok := 0.0, true
-	n := int32(g.n)
-	z, kst := g.z, g.kst
-	for _, i := range g.f.free {
-		cols, vals := g.k.row(int(i))
-		vals = vals[:len(cols)]
-		s, sc := g.rhs[i], math.Abs(g.rhs[i])
-		if i < n {
-			// A constraint row of K̃ (build) holds its diagonal, K's
-			// exact −(c_i + shift·a_ii), and its Jacobian's body
-			// columns, which are always free.
-			for t, j := range cols {
-				kv := vals[t]
-				if j == i {
-					kv = -g.cx[i]
-				}
-				p := kv * z[j]
-				s -= p
-				sc += math.Abs(p)
-			}
-		} else {
-			// A body row: its mass block's columns, always free, and
-			// the constraint rows on the body, free or not.
-			for t, j := range cols {
-				if j < n && kst[j] != Free {
-					continue
-				}
-				p := vals[t] * z[j]
-				s -= p
-				sc += math.Abs(p)
-			}
-		}
+	note := func(i int, s, sc float64) {
 		g.res[i] = s
 		if w, bad := opError(s, sc); bad {
 			ok, worst = false, math.Max(worst, w)
 		}
 	}
+	n, nk := g.n, g.k.n
+	kst := g.kst
+	for i := 0; i < n; i++ {
+		if kst[i] != Free {
+			continue
+		}
+		j := i + 1
+		for j < n && kst[j] != Free {
+			j++
+		}
+		if j < n && g.pairable(i, j) {
+			s0, c0, s1, c1 := g.residualPair(i, j)
+			note(i, s0, c0)
+			note(j, s1, c1)
+			i = j
+			continue
+		}
+		s, sc := g.residualRow(i)
+		note(i, s, sc)
+	}
+	if g.bodyRowsAlike() {
+		for r := n; r+5 < nk; r += 6 {
+			var s, sc [6]float64
+			g.residualBody(r, &s, &sc)
+			for q := range 6 {
+				note(r+q, s[q], sc[q])
+			}
+		}
+		return worst, ok
+	}
+	for i := n; i < nk; i++ {
+		s, sc := g.residualRow(i)
+		note(i, s, sc)
+	}
 	return worst, ok
+}
+
+// residualRow returns row i's residual rhs_i − (K z)_i and its
+// Oettli–Prager scale (see residual).
+func (g *kktLDL) residualRow(i int) (s, sc float64) {
+	cols, vals := g.k.row(i)
+	vals = vals[:len(cols)]
+	z := g.z
+	s, sc = g.rhs[i], math.Abs(g.rhs[i])
+	if i < g.n && len(cols) > 0 && int(cols[0]) == i {
+		// A constraint row of K̃ (build): its diagonal first (columns
+		// ascend), K's exact −(c_i + shift·a_ii), then its Jacobian's
+		// body columns, which are always free.
+		p := -g.cx[i] * z[i]
+		s -= p
+		sc += math.Abs(p)
+		cols, vals = cols[1:], vals[1:]
+	}
+	// The body columns of a constraint row; or a body row: the
+	// constraint rows on the body, then its mass block's columns. A
+	// constraint row outside F adds k_ij·0 = ±0 (z is zero outside F:
+	// attempt, direct), which leaves s and sc as they are: a body row's
+	// s starts at +0, and a sum that is zero is +0.
+	for t, j := range cols {
+		p := vals[t] * z[j]
+		s -= p
+		sc += math.Abs(p)
+	}
+	return s, sc
+}
+
+// pairable reports whether constraint rows i and j of K̃ both hold their
+// diagonal first and as many columns (residualPair's case).
+func (g *kktLDL) pairable(i, j int) bool {
+	p := g.k.ptr
+	return p[i+1]-p[i] == p[j+1]-p[j] && p[i+1] > p[i] &&
+		int(g.k.col[p[i]]) == i && int(g.k.col[p[j]]) == j
+}
+
+// residualPair is residualRow for two pairable constraint rows i and j,
+// side by side.
+func (g *kktLDL) residualPair(i, j int) (s0, c0, s1, c1 float64) {
+	ci, vi := g.k.row(i)
+	cj, vj := g.k.row(j)
+	m := len(ci)
+	ci, cj, vi, vj = ci[1:m], cj[1:m], vi[1:m], vj[1:m]
+	z := g.z
+	s0, c0 = g.rhs[i], math.Abs(g.rhs[i])
+	s1, c1 = g.rhs[j], math.Abs(g.rhs[j])
+	p0, p1 := -g.cx[i]*z[i], -g.cx[j]*z[j]
+	s0 -= p0
+	c0 += math.Abs(p0)
+	s1 -= p1
+	c1 += math.Abs(p1)
+	for t, a := range ci {
+		p0 := vi[t] * z[a]
+		p1 := vj[t] * z[cj[t]]
+		s0 -= p0
+		c0 += math.Abs(p0)
+		s1 -= p1
+		c1 += math.Abs(p1)
+	}
+	return s0, c0, s1, c1
+}
+
+// residualBody is residualRow for the six rows r … r+5 of one body, which
+// share their columns (bodyRowsAlike), side by side.
+func (g *kktLDL) residualBody(r int, s, sc *[6]float64) {
+	p := g.k.ptr
+	lo, hi := p[r], p[r+1]
+	m := hi - lo
+	cols := g.k.col[lo:hi]
+	v0 := g.k.val[lo:hi]
+	v1 := g.k.val[p[r+1] : p[r+1]+m]
+	v2 := g.k.val[p[r+2] : p[r+2]+m]
+	v3 := g.k.val[p[r+3] : p[r+3]+m]
+	v4 := g.k.val[p[r+4] : p[r+4]+m]
+	v5 := g.k.val[p[r+5] : p[r+5]+m]
+	rhs := g.rhs[r : r+6 : r+6]
+	s0, s1, s2, s3, s4, s5 := rhs[0], rhs[1], rhs[2], rhs[3], rhs[4], rhs[5]
+	c0, c1, c2, c3, c4, c5 := math.Abs(s0), math.Abs(s1), math.Abs(s2), math.Abs(s3), math.Abs(s4), math.Abs(s5)
+	z := g.z
+	for t, j := range cols {
+		zj := z[j]
+		p0, p1, p2 := v0[t]*zj, v1[t]*zj, v2[t]*zj
+		p3, p4, p5 := v3[t]*zj, v4[t]*zj, v5[t]*zj
+		s0 -= p0
+		c0 += math.Abs(p0)
+		s1 -= p1
+		c1 += math.Abs(p1)
+		s2 -= p2
+		c2 += math.Abs(p2)
+		s3 -= p3
+		c3 += math.Abs(p3)
+		s4 -= p4
+		c4 += math.Abs(p4)
+		s5 -= p5
+		c5 += math.Abs(p5)
+	}
+	*s = [6]float64{s0, s1, s2, s3, s4, s5}
+	*sc = [6]float64{c0, c1, c2, c3, c4, c5}
+}
+
+// bodyRowsAlike reports whether each body's six rows of K̃ hold the same
+// columns (build stores a body's whole mass block and all six entries of
+// each Jacobian block on it, so they do unless a pattern says otherwise),
+// checked once per pattern.
+func (g *kktLDL) bodyRowsAlike() bool {
+	if g.alikeSet && g.alikeVer == g.k.version {
+		return g.alike
+	}
+	g.alikeSet, g.alikeVer, g.alike = true, g.k.version, true
+	p, col := g.k.ptr, g.k.col
+	if (g.k.n-g.n)%6 != 0 {
+		g.alike = false
+		return false
+	}
+	for r := g.n; r < g.k.n && g.alike; r += 6 {
+		c0 := col[p[r]:p[r+1]]
+		for q := 1; q < 6; q++ {
+			if !slices.Equal(c0, col[p[r+q]:p[r+q+1]]) {
+				g.alike = false
+				break
+			}
+		}
+	}
+	return g.alike
 }
 
 // factorMass keeps the Cholesky factor of each of src's Mass blocks (their
@@ -499,10 +639,14 @@ func (g *kktLDL) mulAdd(w, x, b []float64) {
 			if bd < 0 {
 				continue
 			}
-			v := gv[6*bd : 6*bd+6]
-			for t, jv := range kk.J[i][s] {
-				v[t] += jv * xi
-			}
+			v := (*[6]float64)(gv[6*bd : 6*bd+6])
+			j := &kk.J[i][s]
+			v[0] += j[0] * xi
+			v[1] += j[1] * xi
+			v[2] += j[2] * xi
+			v[3] += j[3] * xi
+			v[4] += j[4] * xi
+			v[5] += j[5] * xi
 		}
 	}
 	for bd := range g.mchol {
@@ -529,7 +673,7 @@ func (g *kktLDL) mulAdd(w, x, b []float64) {
 			if bd < 0 {
 				continue
 			}
-			v := gv[6*bd : 6*bd+6]
+			v := (*[6]float64)(gv[6*bd : 6*bd+6])
 			j := &kk.J[i][k]
 			s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
 		}

@@ -229,51 +229,65 @@ func (f *sparseLDL) refactor(a *Sparse, state []State) bool {
 	// free, the unit pivot on the diagonal of a row outside F, else 0.
 	f.cx = grow(f.cx, f.cp[n])
 	fr := f.snFreeFor(n)
-	cx, ci, csrc, val := f.cx[:f.cp[n]], f.ci, f.csrc, a.val
-	for k, i := range f.perm {
-		lo, hi := f.cp[k], f.cp[k+1]
-		if !fr[k] {
-			for p := lo; p < hi; p++ {
-				cx[p] = 0
-				if ci[p] == int32(k) {
-					cx[p] = f.unit(i)
-				}
-			}
-			continue
-		}
-		for p := lo; p < hi; p++ {
-			v := 0.0
-			if fr[ci[p]] {
-				v = val[csrc[p]]
-			}
-			cx[p] = v
-		}
-	}
-	f.dirty = growBool(f.dirty, n)
 	// A full refactorization also ends a run of modifications that reached
 	// their bound without a refactorization of their rows in between.
 	full := !f.valid || f.shift != f.shiftOld || len(f.modList) >= f.maxModify()
 	f.modifyOps = 0
-	if !full {
-		// Rows whose C row changed, and their ancestors, with the flops
-		// of recomputing them.
-		clear(f.dirty)
+	f.dirty = growBool(f.dirty, n)
+	refactor := 0
+	switch {
+	case full:
+		cx := f.cx[:f.cp[n]]
+		for k, i := range f.perm {
+			f.fillRow(a, fr, k, i, cx, nil)
+		}
+	case f.cxKnown(a):
+		// A's values are those the factored C (cxOld) was made of, so
+		// only the rows on the paths from the positions that entered or
+		// left F to the root of the elimination tree can differ (an entry
+		// (k, c) of C's lower triangle makes k an ancestor of c): those
+		// are brought to this call's values in place, and the swap makes
+		// them cx. The same rows come out changed and dirty as when
+		// every row is compared (below).
+		clear(f.dirty[:n])
 		f.recompute = 0
-		refactor := 0
-		for k := 0; k < n; k++ {
-			lo, hi := f.cp[k], f.cp[k+1]
-			if slices.Equal(f.cx[lo:hi], f.cxOld[lo:hi]) {
-				continue
+		f.cx, f.cxOld = f.cxOld, f.cx
+		cx := f.cx[:f.cp[n]]
+		f.toggles(state)
+		onPath := f.cw[:0] // analysis workspace (6n), free after it
+		for _, c := range f.toggled {
+			for j := c; j >= 0 && f.flag[j] != onPathMark; j = f.parent[j] {
+				f.flag[j] = onPathMark
+				onPath = append(onPath, j)
 			}
-			for j := int32(k); j >= 0 && !f.dirty[j]; j = f.parent[j] {
-				f.dirty[j] = true
-				f.recompute++
-				refactor += f.rowFlops[j]
+		}
+		for _, k := range onPath {
+			f.flag[k] = -1
+			if f.fillRow(a, fr, int(k), f.perm[k], cx, cx) {
+				refactor += f.markDirty(int(k))
+			}
+		}
+		if f.recompute == 0 {
+			f.cx, f.cxOld = f.cxOld, f.cx
+			return true // the same matrix: the factor stands
+		}
+	default:
+		// The rows whose row of C differs from the factored one, and
+		// their ancestors, are marked dirty, with the flops of
+		// recomputing them.
+		clear(f.dirty[:n])
+		f.recompute = 0
+		cx, old := f.cx[:f.cp[n]], f.cxOld[:f.cp[n]]
+		for k, i := range f.perm {
+			if f.fillRow(a, fr, k, i, cx, old) {
+				refactor += f.markDirty(k)
 			}
 		}
 		if f.recompute == 0 {
 			return true // the same matrix: the factor stands
 		}
+	}
+	if !full {
 		// A new A (a time stepper's next step) keeps the factor of the
 		// last one as a preconditioner when that is worth it (see
 		// solve): the factor goes stale, and moved indices are modified
@@ -331,6 +345,83 @@ func (f *sparseLDL) refactor(a *Sparse, state []State) bool {
 		}
 	}
 	return f.valid
+}
+
+// onPathMark marks a position in flag while refactor collects the paths
+// of the toggled positions (flag is otherwise −1 or a row's mark ≥ 0).
+const onPathMark = -2
+
+// fillRow writes row k of C (position k, row i of A) into cx: A's value at
+// csrc[p] for entry p when both positions are free, the unit pivot on the
+// diagonal of a row outside F, else 0. With old set (which may be cx
+// itself) it reports whether the row differs from old's (!= as
+// slices.Equal: a NaN is a change).
+func (f *sparseLDL) fillRow(a *Sparse, fr []bool, k int, i int32, cx, old []float64) bool {
+	lo, hi := f.cp[k], f.cp[k+1]
+	ci := f.ci[lo:hi]
+	row := cx[lo:hi]
+	row = row[:len(ci)]
+	ch := false
+	if !fr[k] {
+		for t, c := range ci {
+			v := 0.0
+			if c == int32(k) {
+				v = f.unit(i)
+			}
+			if old != nil && v != old[lo+t] {
+				ch = true
+			}
+			row[t] = v
+		}
+		return ch
+	}
+	src, val := f.csrc[lo:hi], a.val
+	src = src[:len(ci)]
+	if old == nil {
+		for t, c := range ci {
+			v := 0.0
+			if fr[c] {
+				v = val[src[t]]
+			}
+			row[t] = v
+		}
+		return false
+	}
+	rowOld := old[lo:hi]
+	rowOld = rowOld[:len(ci)]
+	for t, c := range ci {
+		v := 0.0
+		if fr[c] {
+			v = val[src[t]]
+		}
+		if v != rowOld[t] {
+			ch = true
+		}
+		row[t] = v
+	}
+	return ch
+}
+
+// markDirty marks position k and its ancestors dirty, up to the first one
+// already marked, counting them in recompute, and returns the flops of
+// recomputing the rows it marked.
+func (f *sparseLDL) markDirty(k int) int {
+	flops := 0
+	for j := int32(k); j >= 0 && !f.dirty[j]; j = f.parent[j] {
+		f.dirty[j] = true
+		f.recompute++
+		flops += f.rowFlops[j]
+	}
+	return flops
+}
+
+// cxKnown reports whether the factored C (cxOld) is known to be that of
+// a's current values on the free set wasFree (possibly with the positions
+// on which the two differ giving the same values): keep recorded a at its
+// current stamp, and has recorded every factorization since (modifiable).
+func (f *sparseLDL) cxKnown(a *Sparse) bool {
+	return f.avalA == a && f.avalStamp == a.stamp && a.finished &&
+		len(f.wasFree) >= a.n && f.modifiable()
 }
 
 // analyze computes the ordering and the symbolic analysis of a's pattern
@@ -400,6 +491,7 @@ func (f *sparseLDL) pivotOK(k int, d, akk float64) bool {
 // small for modifications (the copy would be work on every iteration).
 func (f *sparseLDL) keep(a *Sparse, state []State) {
 	if !f.modifiable() {
+		f.avalA = nil // what is kept is no longer the factored C's (cxKnown)
 		return
 	}
 	if !f.avalOf(a) {

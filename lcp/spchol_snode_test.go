@@ -182,17 +182,7 @@ func TestSupernodalPartialIsExact(t *testing.T) {
 		require.True(t, inc.factor(c.a, state), c.name)
 		n := c.a.n
 		for trial := 0; trial < 6; trial++ {
-			for q := 0; q < 1+trial%3; q++ {
-				i := rng.IntN(n)
-				if c.neg > 0 && i >= c.neg {
-					continue // a body velocity: always free
-				}
-				if state[i] == Free {
-					state[i] = AtUpper
-				} else {
-					state[i] = Free
-				}
-			}
+			toggleSome(rng, state, c.neg, 1+trial%3)
 			require.True(t, inc.factor(c.a, state), c.name)
 			var ref sparseLDL
 			ref.negBelow, ref.snForce = c.neg, 1
@@ -278,4 +268,61 @@ func TestSupernodalModify(t *testing.T) {
 		require.True(t, agreesWithScratch(t, rng, &inc, a, state, 1e-9, fmt.Sprintf("trial %d", trial)))
 	}
 	assert.Greater(t, modified, 10, "modifications, not refactorizations")
+}
+
+// A partial refactorization for the same values of A refills only the rows
+// of C on the elimination-tree paths of the positions that entered or left
+// F (cxKnown): C's values come out those a refill of every row gives, and
+// L and D bit for bit those of a factorization from scratch, by up-looking
+// rows and by supernodes. minModify = the pattern's full flops keeps the
+// record of A's values (modifiable) while every partial refactorization,
+// which costs less, is computed rather than replaced by modifications.
+func TestPartialRefillsTheTogglesPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(77, 78))
+	for _, c := range snCases(rng) {
+		for _, force := range []int8{-1, 1} {
+			name := fmt.Sprintf("%s/snForce=%d", c.name, force)
+			var inc sparseLDL
+			inc.negBelow, inc.snForce, inc.noModify = c.neg, force, true
+			state := slices.Clone(c.state)
+			require.True(t, inc.factor(c.a, state), name)
+			inc.noModify, inc.minModify = false, inc.fullFlops
+			inc.valid = false // a full factorization that keeps the record
+			require.True(t, inc.factor(c.a, state), name)
+			n, refilled := c.a.n, 0
+			for trial := 0; trial < 8; trial++ {
+				toggleSome(rng, state, c.neg, 1+trial%3)
+				if inc.cxKnown(c.a) {
+					refilled++
+				}
+				require.True(t, inc.factor(c.a, state), name)
+				var ref sparseLDL
+				ref.negBelow, ref.snForce = c.neg, force
+				require.True(t, ref.factor(c.a, state), name)
+				nc, m := ref.cp[n], ref.lp[n]
+				assert.True(t, slices.Equal(ref.cxOld[:nc], inc.cxOld[:nc]), "%s %d: C differs", name, trial)
+				assert.True(t, slices.Equal(ref.lx[:m], inc.lx[:m]), "%s %d: L differs", name, trial)
+				assert.True(t, slices.Equal(ref.d[:n], inc.d[:n]), "%s %d: D differs", name, trial)
+				assert.Zero(t, inc.modifyOps, "%s %d: modified", name, trial)
+			}
+			assert.Equal(t, 8, refilled, "%s: calls that refilled the paths only", name)
+		}
+	}
+}
+
+// toggleSome draws count positions of state and moves each between Free
+// and AtUpper, skipping those from neg on when neg > 0 (a K̃'s body
+// velocities, always free).
+func toggleSome(rng *rand.Rand, state []State, neg, count int) {
+	for q := 0; q < count; q++ {
+		i := rng.IntN(len(state))
+		if neg > 0 && i >= neg {
+			continue
+		}
+		if state[i] == Free {
+			state[i] = AtUpper
+		} else {
+			state[i] = Free
+		}
+	}
 }
