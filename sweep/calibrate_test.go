@@ -43,6 +43,12 @@ var long = flag.Bool("long", false, "run the long off-grid calibration test (min
 // the calibration's robustness to it (docs/calibration.md).
 var offGridTolerance = flag.Float64("offgrid.tolerance", 0, "TestCalibrationOffGrid's solver tolerance for data and model (0: the default)")
 
+// offGridCoherent runs TestCalibrationOffGrid with data and model at
+// stepper.Settings.Coherent (Spec.Coherent, Job.Coherent): another
+// solver whose bits differ from the default's by its solves' accepted
+// residual, and whose E is rougher (docs/calibration.md).
+var offGridCoherent = flag.Bool("offgrid.coherent", false, "TestCalibrationOffGrid's data and model with stepper.Settings.Coherent")
+
 // offGridSubsteps: the off-grid data are the shipped generator (gorigid's
 // push scene, bpp, shippedNoise with seed = experiment number) run at
 // h/16 = 0.625 ms, the step at which E is smooth enough to search
@@ -51,8 +57,8 @@ const offGridSubsteps = 16
 
 // offGridData writes the shipped experiments' measured trajectories for
 // truth to a temporary directory, simulated with bpp at Job.Tolerance
-// tol (0: the solver's default).
-func offGridData(t *testing.T, truth map[string]float64, tol float64) string {
+// tol (0: the solver's default) and Job.Coherent coherent.
+func offGridData(t *testing.T, truth map[string]float64, tol float64, coherent bool) string {
 	t.Helper()
 	s := shippedSpecRaw(t)
 	dir := t.TempDir()
@@ -62,7 +68,7 @@ func offGridData(t *testing.T, truth map[string]float64, tol float64) string {
 			set[k] = strconv.FormatFloat(v, 'g', -1, 64)
 		}
 		j := Job{ID: "data", Scene: s.Scene, Set: set, Solver: "bpp", Steps: s.Steps, Substeps: offGridSubsteps, Body: s.Body,
-			Tolerance: tol, Measured: []Frame{{Step: 0}}, Trajectory: true}
+			Tolerance: tol, Coherent: coherent, Measured: []Frame{{Step: 0}}, Trajectory: true}
 		r, err := Run(&j)
 		require.NoError(t, err)
 		frames := r.Trajectory
@@ -78,24 +84,26 @@ func offGridData(t *testing.T, truth map[string]float64, tol float64) string {
 
 // offGridCase is one off-grid calibration: the truth, the swept ranges
 // (their grid points are not the truth's values), the search budget and
-// the solver's Job.Tolerance for data and model (0: its default).
+// the solver's Job.Tolerance (0: its default) and Job.Coherent for data
+// and model.
 type offGridCase struct {
 	name      string
 	truth     map[string]float64
 	params    string
 	refine    string
 	tolerance float64
+	coherent  bool
 }
 
 // offGridRun runs Calibrate on data generated at c.truth and returns its
 // calibration, the truth as a point and E at the truth.
 func offGridRun(t *testing.T, c offGridCase) (cal Calibration, sp *Spec, truth []float64, eTruth float64) {
-	dir := offGridData(t, c.truth, c.tolerance)
+	dir := offGridData(t, c.truth, c.tolerance, c.coherent)
 	s := shippedSpecRaw(t)
-	src := fmt.Sprintf(`{"scene": "push", "steps": %d, "substeps": %d, "tolerance": %v, "set": {"push_speed": "0.5", "push_distance": "0.06"},
+	src := fmt.Sprintf(`{"scene": "push", "steps": %d, "substeps": %d, "tolerance": %v, "coherent": %v, "set": {"push_speed": "0.5", "push_distance": "0.06"},
   "params": [%s],
   "experiments": %s, "holdout": "e2", "solvers": ["bpp"], "body": 0, "angle_length": %v,
-  "refine": %s}`, s.Steps, offGridSubsteps, c.tolerance, c.params, experimentsJSON(s), s.AngleLength, c.refine)
+  "refine": %s}`, s.Steps, offGridSubsteps, c.tolerance, c.coherent, c.params, experimentsJSON(s), s.AngleLength, c.refine)
 	sp, err := ParseSpec([]byte(src), dir)
 	require.NoError(t, err)
 	names := sp.ParamNames()
@@ -196,12 +204,12 @@ func TestCalibrationFindsOffGridTruth(t *testing.T) {
 		// 0.5759…0.6781, μ_s 0.3464…0.3537, R_tri 24.8…25.4 mm, 10 points
 		// (measured; before the region's sampling the 11 points reached
 		// μ_p 0.2070…0.2190 and μ_s 0.3512…0.3537 only, beside the truth).
-		{"truth 1", offGridTruth1, offGridBox1, `{"starts": 6, "evaluations": 200, "seed": 1}`, 0},
+		{"truth 1", offGridTruth1, offGridBox1, `{"starts": 6, "evaluations": 200, "seed": 1}`, 0, false},
 		// Truth 2: best 0.5139 / 0.2259 / 0.6106 / 34.8 mm, E 1.753e-07;
 		// region μ_p 0.3989…0.5177, μ_f 0.1757…0.4284 (not identified),
 		// μ_s 0.5909…0.6115, R_tri 34.2…35.1 mm, 23 points (measured).
 		{"truth 2", map[string]float64{"mu_p": 0.45, "mu_f": 0.25, "mu_s": 0.6, "tripod": 0.035}, offGridBox2,
-			`{"starts": 6, "evaluations": 200, "seed": 1}`, 0},
+			`{"starts": 6, "evaluations": 200, "seed": 1}`, 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) { calibrateOffGrid(t, c) })
 	}
@@ -232,7 +240,8 @@ const offGridQuick = `{"starts": 6, "evaluations": 100, "seed": 1}`
 // spacing of the truth (0.031, 3.1 mm). The -long test spends 1 480
 // evaluations on each of the two truths.
 func TestCalibrationOffGrid(t *testing.T) {
-	c := offGridCase{name: "truth 1", truth: offGridTruth1, params: offGridBox1, refine: offGridQuick, tolerance: *offGridTolerance}
+	c := offGridCase{name: "truth 1", truth: offGridTruth1, params: offGridBox1, refine: offGridQuick, tolerance: *offGridTolerance,
+		coherent: *offGridCoherent}
 	cal, sp, truth, eTruth := offGridRun(t, c)
 	g := &cal.Region
 	t.Logf("grid best %v, E %.4g; region contains the truth: %v", cal.GridBest, cal.GridE, g.Contains(truth))
