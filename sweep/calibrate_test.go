@@ -49,6 +49,10 @@ var offGridTolerance = flag.Float64("offgrid.tolerance", 0, "TestCalibrationOffG
 // residual, and whose E is rougher (docs/calibration.md).
 var offGridCoherent = flag.Bool("offgrid.coherent", false, "TestCalibrationOffGrid's data and model with stepper.Settings.Coherent")
 
+// offGridLocal is TestCalibrationOffGrid's Refine.Local: the percentage
+// of each start's evaluations pooled on the search's local phase.
+var offGridLocal = flag.Int("offgrid.local", 0, "TestCalibrationOffGrid's refine.local (0–90 %)")
+
 // offGridSubsteps: the off-grid data are the shipped generator (gorigid's
 // push scene, bpp, shippedNoise with seed = experiment number) run at
 // h/16 = 0.625 ms, the step at which E is smooth enough to search
@@ -225,22 +229,24 @@ const offGridQuick = `{"starts": 6, "evaluations": 100, "seed": 1}`
 // search, as sim calibrate runs it (grid, then CMA-ES from the best grid
 // cells, the region probes and the region's sampling), within
 // offGridQuick's budget, from the grid's best (0.4 / 0.8 / 0.375 / 27.5
-// mm, E = 6.03e-07). The search ends at 0.2026 / 0.5891 / 0.3498 / 25.5
-// mm (E = 1.959e-07); the region's sampling and its faces' line
-// searches find 0.2168 / 0.5935 / 0.3477 / 25.3 mm, E = 1.587e-07 (1.11×
-// the noise alone; the truth's E is 1.505e-07), and a region μ_p
-// 0.1826…0.2202, μ_f 0.5920…0.6514, μ_s 0.3460…0.3557, R_tri 24.9…25.3
-// mm (17 points) that contains the truth (measured; with the sampling
-// alone, 240 evaluations, μ_p 0.1977…0.2281, μ_f 0.5919…0.6316, μ_s
-// 0.3468…0.3557, 9 points; before any sampling it stopped beside μ_s,
-// 0.3498…0.3523, and R_tri, 25.5 mm). Checked: the search more than halves the grid's
-// E, the truth's E is within the noise of the best E (E_best + 2 sd =
-// 1.750e-07), the region contains the truth, μ_s and R_tri are
-// identified and their best values are within a quarter of the grid
+// mm, E = 6.005e-07). The starts end at E = 2.025e-07 (0.2266 / 0.5891 /
+// 0.3498 / 25.5 mm) to 3.234e-07; the region's sampling and its faces'
+// line searches find 0.1906 / 0.5937 / 0.3497 / 24.8 mm, E = 1.525e-07
+// (1.07× the noise alone; the truth's E is 1.505e-07), and a region μ_p
+// 0.1884…0.2160, μ_f 0.5487…0.6555, μ_s 0.3476…0.3536, R_tri 24.7…25.4
+// mm (27 points) that contains the truth (measured). With
+// -offgrid.coherent or -offgrid.tolerance 1e-7 (data and model with
+// another solver's bits), with or without -offgrid.local 50, it ends in
+// another basin and fails (docs/calibration.md). Checked: the search
+// more than halves the grid's E, the truth's E is within the noise of
+// the best E (E_best + 2 sd = 1.683e-07), the region contains the truth,
+// μ_s and R_tri are identified and their best values are within a
+// quarter of the grid
 // spacing of the truth (0.031, 3.1 mm). The -long test spends 1 480
 // evaluations on each of the two truths.
 func TestCalibrationOffGrid(t *testing.T) {
-	c := offGridCase{name: "truth 1", truth: offGridTruth1, params: offGridBox1, refine: offGridQuick, tolerance: *offGridTolerance,
+	refine := strings.Replace(offGridQuick, "}", fmt.Sprintf(`, "local": %d}`, *offGridLocal), 1)
+	c := offGridCase{name: "truth 1", truth: offGridTruth1, params: offGridBox1, refine: refine, tolerance: *offGridTolerance,
 		coherent: *offGridCoherent}
 	cal, sp, truth, eTruth := offGridRun(t, c)
 	g := &cal.Region
