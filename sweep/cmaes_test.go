@@ -55,38 +55,19 @@ func TestCMAESRosenbrock(t *testing.T) {
 	assert.Equal(t, c.best, d.best)
 }
 
-// roughRunner is a Runner whose E is a known rough function of the job's
-// parameters (unit coordinates of lo…hi): quadRunner's slanted valley
-// (without its stripes) plus ripples 0.4·(1 − cos 2πs/0.03) along the
-// valley's direction s = (u₀ − c₀ + u₁ − c₁)/√2 and 0.4·(1 − cos
-// 2π(u₂ − c₂)/0.02) across u₂, which make local minima along the valley
-// every 0.03 (E = 1 + (0.03k/0.08)²: 1.14 next to the global minimum,
-// E = 1 at quadC) and beside it along u₂, as contact events make in the
-// push scene's E (TestRoughnessIsTheStep).
-type roughRunner struct{ quadRunner }
-
-func (q *roughRunner) e(x []float64) float64 {
-	var u [4]float64
-	for k := range u {
-		u[k] = (x[k]-q.lo[k])/(q.hi[k]-q.lo[k]) - quadC[k]
-	}
-	f := 1.0
-	for i := range u {
-		for j := range u {
-			f += u[i] * quadM[i][j] * u[j]
-		}
-	}
-	s := (u[0] + u[1]) / math.Sqrt2
-	return f + 0.4*(1-math.Cos(2*math.Pi*s/0.03)) + 0.4*(1-math.Cos(2*math.Pi*u[2]/0.02))
-}
-
-func (q *roughRunner) Run(_ context.Context, jobs []Job) ([]Result, error) {
-	out := make([]Result, len(jobs))
-	for i := range jobs {
-		q.calls++
-		out[i] = Result{ID: jobs[i].ID, Status: StatusOK, E: q.e(jobs[i].Params)}
-	}
-	return out, nil
+// roughRunner returns a quadRunner whose E is a known rough function of
+// the job's parameters: the slanted valley (without its stripes) plus
+// ripples 0.4·(1 − cos 2πs/0.03) along the valley's direction s = (u₀ −
+// c₀ + u₁ − c₁)/√2 and 0.4·(1 − cos 2π(u₂ − c₂)/0.02) across u₂, which
+// make local minima along the valley every 0.03 (E = 1 + (0.03k/0.08)²:
+// 1.14 next to the global minimum, E = 1 at quadC) and beside it along
+// u₂, as contact events make in the push scene's E
+// (TestRoughnessIsTheStep).
+func roughRunner(lo, hi []float64) *quadRunner {
+	return &quadRunner{lo: lo, hi: hi, bump: func(u [4]float64) float64 {
+		s := (u[0] + u[1]) / math.Sqrt2
+		return 0.4*(1-math.Cos(2*math.Pi*s/0.03)) + 0.4*(1-math.Cos(2*math.Pi*u[2]/0.02))
+	}}
 }
 
 // The search's two phases on a rough E whose minimum is known
@@ -103,7 +84,7 @@ func TestSearchRoughValley(t *testing.T) {
 	s := readShipped(t)
 	lo, hi := s.ranges()
 	run := func(local int) (float64, []float64, int) {
-		q := &roughRunner{quadRunner{lo: lo, hi: hi}}
+		q := roughRunner(lo, hi)
 		ev := &evaluator{s: s, r: q, exps: []int{0}, solver: "bpp", build: "test", lo: lo, hi: hi, cache: map[string]point{}, free: []int{0, 1, 2, 3}}
 		var grid [][]float64
 		for i := range 81 {
