@@ -335,10 +335,10 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 // push scene's basins 0.02–0.03 of a parameter's range wide, along a
 // valley slanted between μ_p and μ_s: docs/calibration.md) each start's
 // short run stops at the nearest small basin, and which one is chosen by
-// the solver's last bits; a single long run from the best of them keeps
-// the step near the basins' width for enough generations to learn the
-// valley's direction in its covariance and step over the basins along
-// it. The budget is the same as the starts' alone (starts × evals); the
+// the solver's last bits; a single long run from the best of them is
+// meant to keep the step near the basins' width for enough generations
+// to learn the valley's direction in its covariance and step over the
+// basins along it. The budget is the same as the starts' alone (starts × evals); the
 // cache, and the job keys of recorded results, run a point once; the
 // result is deterministic (the same spec, the same points and bits).
 // TestSearchRoughValley measures the difference on a known rough E: the
