@@ -194,7 +194,9 @@ const (
 // paper's 26 620 samples). The truth's E is within the noise of the best
 // E, the best fit is within 25 % of the noise level, μ_s and R_tri are
 // identified, and each truth's region contains every true value (truth
-// 2's μ_f reported not identified).
+// 2's μ_f reported not identified). At the solver bits of commit 1e7a977
+// both truths fail (docs/calibration.md: truth 1's region misses μ_p, μ_s
+// and R_tri, truth 2's R_tri by 0.1 mm; measured).
 func TestCalibrationFindsOffGridTruth(t *testing.T) {
 	if !*long {
 		t.Skip("minutes of h/16 runs (1–1.5 min per truth at a load of 2–5 on 2 cores): go test ./sweep -run OffGridTruth -long; TestCalibrationOffGrid runs a smaller search")
