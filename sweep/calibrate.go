@@ -79,8 +79,10 @@ type Calibration struct {
 // spec (the grid: the paper's procedure), per solver; then CMA-ES with
 // restarts (Refine: Hansen 2016; Auger and Hansen 2005, restarts from the
 // best point with the population doubled) from each of the Refine.Starts
-// best grid samples, with a budget of Refine.Evaluations points each, in
-// coordinates scaled to each parameter's range and clamped to it. A generation's points go to r as
+// best grid samples, with a budget of Refine.Evaluations points each (of
+// which Refine.Local % may be pooled on a local run from the best point:
+// Spec.search), in coordinates scaled to each parameter's range and
+// clamped to it. A generation's points go to r as
 // one batch of jobs, and the starts run concurrently. E is only piecewise
 // continuous in friction coefficients (contact events switch between
 // nearby values: docs/calibration.md), which is why the search is a

@@ -43,6 +43,16 @@ var long = flag.Bool("long", false, "run the long off-grid calibration test (min
 // the calibration's robustness to it (docs/calibration.md).
 var offGridTolerance = flag.Float64("offgrid.tolerance", 0, "TestCalibrationOffGrid's solver tolerance for data and model (0: the default)")
 
+// offGridCoherent runs TestCalibrationOffGrid with data and model at
+// stepper.Settings.Coherent (Spec.Coherent, Job.Coherent): another
+// solver whose bits differ from the default's by its solves' accepted
+// residual, and whose E is rougher (docs/calibration.md).
+var offGridCoherent = flag.Bool("offgrid.coherent", false, "TestCalibrationOffGrid's data and model with stepper.Settings.Coherent")
+
+// offGridLocal is TestCalibrationOffGrid's Refine.Local: the percentage
+// of each start's evaluations pooled on the search's local phase.
+var offGridLocal = flag.Int("offgrid.local", 0, "TestCalibrationOffGrid's refine.local (0–90 %)")
+
 // offGridSubsteps: the off-grid data are the shipped generator (gorigid's
 // push scene, bpp, shippedNoise with seed = experiment number) run at
 // h/16 = 0.625 ms, the step at which E is smooth enough to search
@@ -51,8 +61,8 @@ const offGridSubsteps = 16
 
 // offGridData writes the shipped experiments' measured trajectories for
 // truth to a temporary directory, simulated with bpp at Job.Tolerance
-// tol (0: the solver's default).
-func offGridData(t *testing.T, truth map[string]float64, tol float64) string {
+// tol (0: the solver's default) and Job.Coherent coherent.
+func offGridData(t *testing.T, truth map[string]float64, tol float64, coherent bool) string {
 	t.Helper()
 	s := shippedSpecRaw(t)
 	dir := t.TempDir()
@@ -62,7 +72,7 @@ func offGridData(t *testing.T, truth map[string]float64, tol float64) string {
 			set[k] = strconv.FormatFloat(v, 'g', -1, 64)
 		}
 		j := Job{ID: "data", Scene: s.Scene, Set: set, Solver: "bpp", Steps: s.Steps, Substeps: offGridSubsteps, Body: s.Body,
-			Tolerance: tol, Measured: []Frame{{Step: 0}}, Trajectory: true}
+			Tolerance: tol, Coherent: coherent, Measured: []Frame{{Step: 0}}, Trajectory: true}
 		r, err := Run(&j)
 		require.NoError(t, err)
 		frames := r.Trajectory
@@ -78,24 +88,26 @@ func offGridData(t *testing.T, truth map[string]float64, tol float64) string {
 
 // offGridCase is one off-grid calibration: the truth, the swept ranges
 // (their grid points are not the truth's values), the search budget and
-// the solver's Job.Tolerance for data and model (0: its default).
+// the solver's Job.Tolerance (0: its default) and Job.Coherent for data
+// and model.
 type offGridCase struct {
 	name      string
 	truth     map[string]float64
 	params    string
 	refine    string
 	tolerance float64
+	coherent  bool
 }
 
 // offGridRun runs Calibrate on data generated at c.truth and returns its
 // calibration, the truth as a point and E at the truth.
 func offGridRun(t *testing.T, c offGridCase) (cal Calibration, sp *Spec, truth []float64, eTruth float64) {
-	dir := offGridData(t, c.truth, c.tolerance)
+	dir := offGridData(t, c.truth, c.tolerance, c.coherent)
 	s := shippedSpecRaw(t)
-	src := fmt.Sprintf(`{"scene": "push", "steps": %d, "substeps": %d, "tolerance": %v, "set": {"push_speed": "0.5", "push_distance": "0.06"},
+	src := fmt.Sprintf(`{"scene": "push", "steps": %d, "substeps": %d, "tolerance": %v, "coherent": %v, "set": {"push_speed": "0.5", "push_distance": "0.06"},
   "params": [%s],
   "experiments": %s, "holdout": "e2", "solvers": ["bpp"], "body": 0, "angle_length": %v,
-  "refine": %s}`, s.Steps, offGridSubsteps, c.tolerance, c.params, experimentsJSON(s), s.AngleLength, c.refine)
+  "refine": %s}`, s.Steps, offGridSubsteps, c.tolerance, c.coherent, c.params, experimentsJSON(s), s.AngleLength, c.refine)
 	sp, err := ParseSpec([]byte(src), dir)
 	require.NoError(t, err)
 	names := sp.ParamNames()
@@ -182,7 +194,9 @@ const (
 // paper's 26 620 samples). The truth's E is within the noise of the best
 // E, the best fit is within 25 % of the noise level, μ_s and R_tri are
 // identified, and each truth's region contains every true value (truth
-// 2's μ_f reported not identified).
+// 2's μ_f reported not identified). At the solver bits of commit 1e7a977
+// both truths fail (docs/calibration.md: truth 1's region misses μ_p, μ_s
+// and R_tri, truth 2's R_tri by 0.1 mm; measured).
 func TestCalibrationFindsOffGridTruth(t *testing.T) {
 	if !*long {
 		t.Skip("minutes of h/16 runs (1–1.5 min per truth at a load of 2–5 on 2 cores): go test ./sweep -run OffGridTruth -long; TestCalibrationOffGrid runs a smaller search")
@@ -196,12 +210,12 @@ func TestCalibrationFindsOffGridTruth(t *testing.T) {
 		// 0.5759…0.6781, μ_s 0.3464…0.3537, R_tri 24.8…25.4 mm, 10 points
 		// (measured; before the region's sampling the 11 points reached
 		// μ_p 0.2070…0.2190 and μ_s 0.3512…0.3537 only, beside the truth).
-		{"truth 1", offGridTruth1, offGridBox1, `{"starts": 6, "evaluations": 200, "seed": 1}`, 0},
+		{"truth 1", offGridTruth1, offGridBox1, `{"starts": 6, "evaluations": 200, "seed": 1}`, 0, false},
 		// Truth 2: best 0.5139 / 0.2259 / 0.6106 / 34.8 mm, E 1.753e-07;
 		// region μ_p 0.3989…0.5177, μ_f 0.1757…0.4284 (not identified),
 		// μ_s 0.5909…0.6115, R_tri 34.2…35.1 mm, 23 points (measured).
 		{"truth 2", map[string]float64{"mu_p": 0.45, "mu_f": 0.25, "mu_s": 0.6, "tripod": 0.035}, offGridBox2,
-			`{"starts": 6, "evaluations": 200, "seed": 1}`, 0},
+			`{"starts": 6, "evaluations": 200, "seed": 1}`, 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) { calibrateOffGrid(t, c) })
 	}
@@ -217,22 +231,25 @@ const offGridQuick = `{"starts": 6, "evaluations": 100, "seed": 1}`
 // search, as sim calibrate runs it (grid, then CMA-ES from the best grid
 // cells, the region probes and the region's sampling), within
 // offGridQuick's budget, from the grid's best (0.4 / 0.8 / 0.375 / 27.5
-// mm, E = 6.03e-07). The search ends at 0.2026 / 0.5891 / 0.3498 / 25.5
-// mm (E = 1.959e-07); the region's sampling and its faces' line
-// searches find 0.2168 / 0.5935 / 0.3477 / 25.3 mm, E = 1.587e-07 (1.11×
-// the noise alone; the truth's E is 1.505e-07), and a region μ_p
-// 0.1826…0.2202, μ_f 0.5920…0.6514, μ_s 0.3460…0.3557, R_tri 24.9…25.3
-// mm (17 points) that contains the truth (measured; with the sampling
-// alone, 240 evaluations, μ_p 0.1977…0.2281, μ_f 0.5919…0.6316, μ_s
-// 0.3468…0.3557, 9 points; before any sampling it stopped beside μ_s,
-// 0.3498…0.3523, and R_tri, 25.5 mm). Checked: the search more than halves the grid's
-// E, the truth's E is within the noise of the best E (E_best + 2 sd =
-// 1.750e-07), the region contains the truth, μ_s and R_tri are
-// identified and their best values are within a quarter of the grid
+// mm, E = 6.005e-07). The starts end at E = 2.025e-07 (0.2266 / 0.5891 /
+// 0.3498 / 25.5 mm) to 3.234e-07; the region's sampling and its faces'
+// line searches find 0.1906 / 0.5937 / 0.3497 / 24.8 mm, E = 1.525e-07
+// (1.07× the noise alone; the truth's E is 1.505e-07), and a region μ_p
+// 0.1884…0.2160, μ_f 0.5487…0.6555, μ_s 0.3476…0.3536, R_tri 24.7…25.4
+// mm (27 points) that contains the truth (measured). With
+// -offgrid.coherent or -offgrid.tolerance 1e-7 (data and model with
+// another solver's bits), with or without -offgrid.local 50, it ends in
+// another basin and fails (docs/calibration.md). Checked: the search
+// more than halves the grid's E, the truth's E is within the noise of
+// the best E (E_best + 2 sd = 1.683e-07), the region contains the truth,
+// μ_s and R_tri are identified and their best values are within a
+// quarter of the grid
 // spacing of the truth (0.031, 3.1 mm). The -long test spends 1 480
 // evaluations on each of the two truths.
 func TestCalibrationOffGrid(t *testing.T) {
-	c := offGridCase{name: "truth 1", truth: offGridTruth1, params: offGridBox1, refine: offGridQuick, tolerance: *offGridTolerance}
+	refine := strings.Replace(offGridQuick, "}", fmt.Sprintf(`, "local": %d}`, *offGridLocal), 1)
+	c := offGridCase{name: "truth 1", truth: offGridTruth1, params: offGridBox1, refine: refine, tolerance: *offGridTolerance,
+		coherent: *offGridCoherent}
 	cal, sp, truth, eTruth := offGridRun(t, c)
 	g := &cal.Region
 	t.Logf("grid best %v, E %.4g; region contains the truth: %v", cal.GridBest, cal.GridE, g.Contains(truth))

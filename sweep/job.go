@@ -33,7 +33,11 @@ type Job struct {
 	// Tolerance is the solver's tolerance, stepper.Settings.Tolerance
 	// (0 ≤ Tolerance < 1; 0: the solver's default). Part of Key when set.
 	Tolerance float64 `json:"tolerance,omitempty"`
-	Body      int     `json:"body"`
+	// Coherent runs the world with stepper.Settings.Coherent (a steady
+	// solve's proximal centre at the last step's impulses; false: the
+	// stepper's default). Part of Key when set.
+	Coherent bool `json:"coherent,omitempty"`
+	Body     int  `json:"body"`
 	// AngleLength ρ (m/rad) weighs the angle in q = (x, y, ρθ).
 	AngleLength float64 `json:"angle_length"`
 	Measured    []Frame `json:"measured"`
@@ -148,7 +152,10 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	}
 	w.Settings.Solver = solver
 	w.Settings.Tolerance = j.Tolerance // within 0…1: Limits.Check
-	sub := max(j.Substeps, 1)          // within 0…maxSubsteps: Limits.Check
+	if j.Coherent {
+		w.Settings.Coherent = true
+	}
+	sub := max(j.Substeps, 1) // within 0…maxSubsteps: Limits.Check
 	w.Settings.H /= float64(sub)
 	ctx, cancel := context.WithTimeoutCause(ctx, lim.Wall, fmt.Errorf("wall: ran %v (sweep.Limits.Wall): %w", lim.Wall, context.DeadlineExceeded))
 	defer cancel()
@@ -279,7 +286,7 @@ func (s *Spec) jobsForSolvers(xs [][]float64, exps []int, solvers []string, buil
 			for _, sv := range solvers {
 				j := Job{Sweep: s.hash,
 					Scene: s.Scene, Set: set, Params: x, Experiment: s.Experiments[e].Name, Solver: sv,
-					Steps: s.Steps, Substeps: s.Substeps, Tolerance: s.Tolerance, Body: s.Body, AngleLength: s.AngleLength, Measured: s.meas[e],
+					Steps: s.Steps, Substeps: s.Substeps, Tolerance: s.Tolerance, Coherent: s.Coherent, Body: s.Body, AngleLength: s.AngleLength, Measured: s.meas[e],
 					SceneHash: h, Build: build,
 				}
 				j.ID = contentID(&j)

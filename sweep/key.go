@@ -11,7 +11,7 @@ import (
 // Key returns the job's content key: the SHA-256 of everything that
 // determines its result — scene, scene hash, overrides, swept values,
 // experiment, measured frames, solver, steps, substeps, solver
-// tolerance (when set), body, angle weight and build — and not of its
+// tolerance and Coherent (when set), body, angle weight and build — and not of its
 // ID, its sweep or whether it asks for the trajectory. Spec.Jobs and Calibrate use "<experiment>-<solver>-" and
 // the first 16 hex digits of it as the job's ID, so a result is found by
 // what the job runs, whichever command made it: `sim calibrate` after
@@ -52,6 +52,9 @@ func (j *Job) Key() string {
 		// tolerance (and their recorded results) are those of before.
 		str("tolerance")
 		writeUint(h, math.Float64bits(j.Tolerance))
+	}
+	if j.Coherent {
+		str("coherent") // only when set, as the tolerance
 	}
 	writeUint(h, uint64(int64(j.Body)))
 	writeUint(h, math.Float64bits(j.AngleLength))

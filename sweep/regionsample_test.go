@@ -16,9 +16,11 @@ import (
 // slanted at 45° in their plane), plus 0.5 on a comb of stripes across
 // the first parameter (a quarter of each 0.05-wide period), which makes
 // the region full of holes as contact events make the push scene's.
+// With bump set, bump(u − c) replaces the stripes.
 type quadRunner struct {
 	lo, hi []float64
 	calls  int
+	bump   func(u [4]float64) float64
 }
 
 var (
@@ -43,6 +45,9 @@ func (q *quadRunner) e(x []float64) float64 {
 		for j := range u {
 			f += u[i] * quadM[i][j] * u[j]
 		}
+	}
+	if q.bump != nil {
+		return f + q.bump(u)
 	}
 	if math.Mod(u[0]+10, 0.05) < 0.0125 {
 		f += 0.5

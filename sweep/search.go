@@ -253,21 +253,7 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 	// The initial step: a quarter of the grid's largest spacing, so a
 	// start explores its cell and the neighbouring ones.
 	sigma0 := slices.Max(append(sp, 0)) / 4
-	errs := make([]error, len(x0s))
-	var wg sync.WaitGroup
-	for st, u0 := range x0s {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cm := &cmaes{d: len(ev.free), seed: seed + uint64(st), sigma0: sigma0, budget: evals, eval: ev.eval}
-			errs[st] = cm.minimize(ctx, u0)
-			if errs[st] == nil {
-				log("%s: start %d from %v: E = %.4g at %v (%d runs)", c.Solver, st, ev.toX(u0), cm.bestF, ev.toX(cm.best), cm.runs)
-			}
-		}()
-	}
-	wg.Wait()
-	if err := firstErr(errs); err != nil {
+	if err := ev.minimize(ctx, x0s, sigma0, evals, s.Refine.Local, seed, func(f string, args ...any) { log(c.Solver+": "+f, args...) }); err != nil {
 		return err
 	}
 	if len(x0s) > 0 {
@@ -331,6 +317,126 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 	}
 	c.Region = region(pts, c.E, sd, lo, hi)
 	return nil
+}
+
+// minimize spends evals evaluations of E per start of x0s (unit
+// coordinates), in two phases, and leaves them in ev's cache.
+//
+// The global phase runs CMA-ES (Hansen, "The CMA Evolution Strategy: A
+// Tutorial", 2016) from each start, concurrently, with initial step
+// sigma0 and 100 − local % of its budget, its random stream seeded by
+// seed + start (with local 0, the whole search). The local phase pools
+// the rest of every start's budget
+// on localRestarts CMA-ES run(s) from the best distinct points found so
+// far, with the step sigma0/localStepDivisor, seeded by seed + starts + 1;
+// a run that stalls restarts from its best with the population doubled
+// (Auger and Hansen, "A restart CMA evolution strategy with increasing
+// population size", 2005). Why: on a rough E (contact events make the
+// push scene's basins 0.02–0.03 of a parameter's range wide, along a
+// valley slanted between μ_p and μ_s: docs/calibration.md) each start's
+// short run stops at the nearest small basin, and which one is chosen by
+// the solver's last bits; a single long run from the best of them is
+// meant to keep the step near the basins' width for enough generations
+// to learn the valley's direction in its covariance and step over the
+// basins along it. The budget is the same as the starts' alone (starts × evals); the
+// cache, and the job keys of recorded results, run a point once; the
+// result is deterministic (the same spec, the same points and bits).
+// TestSearchRoughValley measures the difference on a known rough E: the
+// global phase alone with the whole budget ends at E = 2.18, the two
+// phases (local 50) at 1.006 (minimum 1, next local minimum 1.14). On the
+// push scene it did not help at TestCalibrationOffGrid's budget
+// (docs/calibration.md), which is why local is 0 by default.
+func (ev *evaluator) minimize(ctx context.Context, x0s [][]float64, sigma0 float64, evals, local int, seed uint64, log func(string, ...any)) error {
+	if len(x0s) == 0 {
+		return nil
+	}
+	// Global phase: each start gets the first part of its budget.
+	global := max(evals-evals*local/100, 1)
+	if err := ev.runStarts(ctx, x0s, sigma0, global, seed, func(st int, cm *cmaes) {
+		log("start %d from %v: E = %.4g at %v (%d runs)", st, ev.toX(x0s[st]), cm.bestF, ev.toX(cm.best), cm.runs)
+	}); err != nil {
+		return err
+	}
+	// Local phase: the rest of the starts' budget, pooled, on restarts
+	// with a smaller step from the best distinct points found.
+	if pool := len(x0s) * (evals - global); pool > 0 {
+		sigmaL := sigma0 / localStepDivisor
+		x1s := ev.distinctBest(localRestarts, 2*sigmaL)
+		if len(x1s) == 0 {
+			x1s = x0s[:1] // every point failed: spend the pool from the best sample
+		}
+		budgets := make([]int, len(x1s))
+		for i := range budgets {
+			budgets[i] = pool / len(x1s)
+		}
+		budgets[0] += pool % len(x1s)
+		if err := ev.runStarts(ctx, x1s, sigmaL, 0, seed+uint64(len(x0s))+1, func(st int, cm *cmaes) {
+			log("local restart %d from %v: E = %.4g at %v (%d runs)", st, ev.toX(x1s[st]), cm.bestF, ev.toX(cm.best), cm.runs)
+		}, budgets...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// localRestarts is the number of concurrent local restarts.
+const localRestarts = 1
+
+// localStepDivisor divides the global phase's initial step to give the
+// local restarts' (Spec.search).
+const localStepDivisor = 4
+
+// runStarts runs CMA-ES from each of x0s concurrently with initial step
+// sigma, the random stream of run i seeded by seed + i, and a budget of
+// budget evaluations each (budgets[i] instead when given); done reports
+// each finished run.
+func (ev *evaluator) runStarts(ctx context.Context, x0s [][]float64, sigma float64, budget int, seed uint64,
+	done func(int, *cmaes), budgets ...int) error {
+	errs := make([]error, len(x0s))
+	var wg sync.WaitGroup
+	for st, u0 := range x0s {
+		b := budget
+		if st < len(budgets) {
+			b = budgets[st]
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cm := &cmaes{d: len(ev.free), seed: seed + uint64(st), sigma0: sigma, budget: b, eval: ev.eval}
+			if errs[st] = cm.minimize(ctx, u0); errs[st] == nil {
+				done(st, cm)
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr(errs)
+}
+
+// distinctBest returns, in unit coordinates, up to n evaluated points of
+// least E (ties: the smaller key), each at least sep (largest coordinate
+// difference) from those before it.
+func (ev *evaluator) distinctBest(n int, sep float64) [][]float64 {
+	pts := ev.points(nil)
+	slices.SortStableFunc(pts, func(a, b point) int { return cmpFloat(a.e, b.e) })
+	var out [][]float64
+	for _, p := range pts {
+		if len(out) == n || math.IsInf(p.e, 1) {
+			break
+		}
+		u := ev.toU(p.x)
+		far := true
+		for _, q := range out {
+			d := 0.0
+			for k := range u {
+				d = math.Max(d, math.Abs(u[k]-q[k]))
+			}
+			far = far && d >= sep
+		}
+		if far {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // size returns the number of points evaluated.

@@ -26,6 +26,7 @@ import (
 //	  "steps": 60,                           // steps per run
 //	  "substeps": 16,                        // each step as 16 of h/16 (default 1)
 //	  "tolerance": 1e-10,                    // the solver's (stepper.Settings.Tolerance; default 0: its own)
+//	  "coherent": true,                      // stepper.Settings.Coherent (default false: the stepper's default)
 //	  "set": {"push_speed": "0.3"},          // fixed overrides for every run
 //	  "params": [                            // the swept parameters
 //	    {"name": "mu_s", "min": 0, "max": 1, "step": 0.1},
@@ -39,7 +40,7 @@ import (
 //	  "solvers": ["bpp", "pgs"],
 //	  "body": 0,                             // the body whose q = (x, y, ρθ) is compared
 //	  "angle_length": 0.05,                  // ρ (m/rad): weight of the angle about z
-//	  "refine": {"starts": 3, "evaluations": 400, "seed": 1, "region": 240}
+//	  "refine": {"starts": 3, "evaluations": 400, "seed": 1, "region": 240, "local": 0}
 //	}
 //
 // Relative "measured" paths are relative to the spec file's directory.
@@ -49,6 +50,7 @@ type Spec struct {
 	Steps       int               `json:"steps"`
 	Substeps    int               `json:"substeps,omitempty"`
 	Tolerance   float64           `json:"tolerance,omitempty"`
+	Coherent    bool              `json:"coherent,omitempty"`
 	Set         map[string]string `json:"set,omitempty"`
 	Params      []ParamSpec       `json:"params"`
 	Sampling    string            `json:"sampling,omitempty"`
@@ -86,7 +88,9 @@ type Experiment struct {
 // Refine sets the search of `calibrate` after the grid (Calibrate):
 // CMA-ES with restarts from each of the Starts best grid samples
 // (default 3), Evaluations points each (default 400), its random streams
-// seeded by Seed + start index (default 1); then Region evaluations
+// seeded by Seed + start index (default 1), of which Local % (default 0)
+// are pooled on a local CMA-ES run from the best point found (seeded by
+// Seed + Starts + 1; Spec.search); then Region evaluations
 // (default 240) on the confidence region: sampling, its stream seeded by
 // Seed + the number of starts, and line searches to its boundary.
 type Refine struct {
@@ -96,6 +100,9 @@ type Refine struct {
 	// Region is the number of evaluations of E spent on the confidence
 	// region after the search (default 240; Calibrate).
 	Region int `json:"region,omitempty"`
+	// Local is the percentage (0–90, default 0) of each start's
+	// Evaluations spent in the search's local phase instead.
+	Local int `json:"local,omitempty"`
 }
 
 // maxSubsteps bounds Spec.Substeps and Job.Substeps.
@@ -303,6 +310,9 @@ func (s *Spec) check() error {
 	}
 	if s.Refine.Evaluations < 0 || s.Refine.Evaluations > 1e7 {
 		return fmt.Errorf("refine.evaluations: must be 0 (default 400) to 10⁷, got %d", s.Refine.Evaluations)
+	}
+	if s.Refine.Local < 0 || s.Refine.Local > 90 {
+		return fmt.Errorf("refine.local: must be 0 (default) to 90 %%, got %d", s.Refine.Local)
 	}
 	if s.Refine.Region < 0 || s.Refine.Region > 1e7 {
 		return fmt.Errorf("refine.region: must be 0 (default %d) to 10⁷, got %d", defaultRegionEvaluations, s.Refine.Region)

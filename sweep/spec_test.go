@@ -38,6 +38,8 @@ func TestBadSpecs(t *testing.T) {
 		{`"steps": 40,`, `"steps": 40, "tolerance": 1,`, "tolerance: must be ≥ 0 and < 1 (0 = the solver's default), got 1"},
 		{`"steps": 40,`, `"steps": 40, "refine": {"region": -5},`, "refine.region: must be 0 (default 240) to 10⁷, got -5"},
 		{`"steps": 40,`, `"steps": 40, "refine": {"starts": -1},`, "refine.starts: must be 0 (default 3) to 1000, got -1"},
+		{`"steps": 40,`, `"steps": 40, "refine": {"local": 95},`, "refine.local: must be 0 (default) to 90 %, got 95"},
+		{`"steps": 40,`, `"steps": 40, "coherent": 1,`, "coherent: want a bool, got a JSON number"},
 		{`"steps": 40,`, `"steps": 40, "refine": {"evaluations": 100000000},`, "refine.evaluations: must be 0 (default 400) to 10⁷, got 100000000"},
 	} {
 		src := strings.Replace(testSpec, c.from, c.to, 1)
