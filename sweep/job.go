@@ -12,6 +12,7 @@ import (
 	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
 )
 
 // Job is one run: a scene with its overrides and a solver, compared with
@@ -33,9 +34,10 @@ type Job struct {
 	// Tolerance is the solver's tolerance, stepper.Settings.Tolerance
 	// (0 ≤ Tolerance < 1; 0: the solver's default). Part of Key when set.
 	Tolerance float64 `json:"tolerance,omitempty"`
-	// Coherent runs the world with stepper.Settings.Coherent (a steady
-	// solve's proximal centre at the last step's impulses; false: the
-	// stepper's default). Part of Key when set.
+	// Coherent runs the world with stepper.CoherentOn (a steady solve's
+	// proximal centre at the last step's impulses; false: the scene's own
+	// setting, centre 0 for the push experiment, scenes.DefaultPushParams).
+	// Part of Key when set.
 	Coherent bool `json:"coherent,omitempty"`
 	Body     int  `json:"body"`
 	// AngleLength ρ (m/rad) weighs the angle in q = (x, y, ρθ).
@@ -153,7 +155,7 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	w.Settings.Solver = solver
 	w.Settings.Tolerance = j.Tolerance // within 0…1: Limits.Check
 	if j.Coherent {
-		w.Settings.Coherent = true
+		w.Settings.Coherent = stepper.CoherentOn
 	}
 	sub := max(j.Substeps, 1) // within 0…maxSubsteps: Limits.Check
 	w.Settings.H /= float64(sub)

@@ -26,7 +26,7 @@ import (
 //	  "steps": 60,                           // steps per run
 //	  "substeps": 16,                        // each step as 16 of h/16 (default 1)
 //	  "tolerance": 1e-10,                    // the solver's (stepper.Settings.Tolerance; default 0: its own)
-//	  "coherent": true,                      // stepper.Settings.Coherent (default false: the stepper's default)
+//	  "coherent": true,                      // stepper.CoherentOn (default false: the scene's own setting)
 //	  "set": {"push_speed": "0.3"},          // fixed overrides for every run
 //	  "params": [                            // the swept parameters
 //	    {"name": "mu_s", "min": 0, "max": 1, "step": 0.1},
