@@ -317,6 +317,7 @@ func (sl *islandSlot) solve(w *World, solver lcp.Solver) {
 		solver = &sl.bpp
 	}
 	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: sl.start, Reference: sl.ref, Context: s.Context, Observer: s.Observer}
+	set.Semidefinite = sl.semidefinite(w)
 	sl.solved, sl.err = errmeasure.SolveGuarded(&sl.res, &sl.prob, solver, set, sl.picker, sl.guard)
 	sl.guarded = errmeasure.Safeguarded{Scale: 1}
 	if len(sl.res.X) == len(sl.rows) && sl.res.Status != lcp.Converged {
@@ -325,6 +326,28 @@ func (sl *islandSlot) solve(w *World, solver lcp.Solver) {
 	if sl.err == nil && s.Polish > 0 {
 		sl.err = errmeasure.Polish(&sl.res, &sl.prob, s.Polish, sl.picker, &sl.solved)
 	}
+}
+
+// semidefinite reports, on a cold step (presolveStage.cold: the pre-solve
+// of the whole problem ran), whether the island's first face is singular
+// by structure (lcp.Problem.RedundantRigid on its rows and warm start), as
+// pickSolve asks for the world's problem: its solve then starts in BPP's
+// regularized mode (lcp.Settings.Semidefinite). A dense island carries no
+// KKT; its rows' Jacobians are read from the world's (lcp.KKT.SubTo into
+// the slot's storage), on cold steps only.
+func (sl *islandSlot) semidefinite(w *World) bool {
+	if !w.ws.presolve.cold {
+		return false
+	}
+	if sl.prob.KKT != nil {
+		return sl.prob.RedundantRigid(sl.start)
+	}
+	k := w.ws.islands.world.KKT
+	if k == nil || k.SubTo(&sl.kkt, sl.rows) != nil {
+		return false
+	}
+	p := lcp.Problem{A: sl.prob.A, B: sl.b, Lo: sl.lo, Hi: sl.hi, KKT: &sl.kkt}
+	return p.RedundantRigid(sl.start)
 }
 
 // islandGain is the island's energy gain of impulses x with w = A x + b

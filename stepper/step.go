@@ -301,7 +301,8 @@ type presolveStage struct {
 	ref []float64
 	// cold: the pre-solve of the whole problem ran this step (a scene
 	// built at rest, a pile landing): its main solve is told when its
-	// first face is singular by structure (pickSolve).
+	// first face is singular by structure (pickSolve), and so is each
+	// island's (islandSlot.semidefinite).
 	cold bool
 }
 
