@@ -78,6 +78,12 @@ type islandSlot struct {
 	picker, guard *errmeasure.Picker
 	energy        energyModel
 	prevX         []float64
+	// world is the slot's world during its solve; energyReady is set when
+	// energy describes this step's island, which gain (islandSlot.islandGain,
+	// made once) fills on its first call.
+	world       *World
+	energyReady bool
+	gain        errmeasure.GainFunc
 
 	solved  errmeasure.Solved
 	guarded errmeasure.Safeguarded
@@ -180,7 +186,10 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 	ws := &w.ws
 	is := &ws.islands
 	s := &w.Settings
-	w.energyModel()
+	// Each island fills its bodies' and rows' terms of the world's energy
+	// model when its gain is first asked (islandSlot.islandGain); the
+	// islands' bodies and rows are disjoint, so they fill in parallel.
+	w.growEnergy()
 	is.pointAt = slices.Grow(is.pointAt[:0], len(rs.rows))[:len(rs.rows)]
 	for i := range is.pointAt {
 		is.pointAt[i] = -1
@@ -265,13 +274,19 @@ func (sl *islandSlot) prepare(w *World) {
 		// would solve on the dual path if it did.
 		sl.prob.KKT, sl.prob.KKTAssembled = &sl.kkt, p.KKTAssembled // the world's rows and blocks
 	}
-	sl.energy.restrict(&w.ws.solve.energy, sl.bodies, sl.rows, sl.b)
+	sl.world, sl.energyReady = w, false // the energy model waits for the first gain asked
 	pick := w.Settings.Pick
 	if sl.picker == nil || sl.picker.Measure() != pick {
+		if sl.gain == nil {
+			sl.gain = sl.islandGain
+		}
 		sl.picker = errmeasure.NewPicker(pick)
 		sl.guard = errmeasure.NewPicker(pick)
 		sl.guard.RejectGain = true
-		sl.guard.GainOf = sl.energy.gain
+		sl.guard.GainOf = sl.gain
+		// The guard ranks by gain only when read: by the safeguard,
+		// after a solve that did not converge.
+		sl.guard.DeferGain = true
 	}
 	sl.err = nil
 }
@@ -302,14 +317,58 @@ func (sl *islandSlot) solve(w *World, solver lcp.Solver) {
 		solver = &sl.bpp
 	}
 	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: sl.start, Reference: sl.ref, Context: s.Context, Observer: s.Observer}
+	set.Semidefinite = sl.semidefinite(w)
 	sl.solved, sl.err = errmeasure.SolveGuarded(&sl.res, &sl.prob, solver, set, sl.picker, sl.guard)
 	sl.guarded = errmeasure.Safeguarded{Scale: 1}
 	if len(sl.res.X) == len(sl.rows) && sl.res.Status != lcp.Converged {
-		sl.guarded = errmeasure.Safeguard(&sl.res, &sl.prob, sl.picker, sl.guard, &sl.solved, sl.energy.gain, sl.anchor(w), SafeguardSweeps)
+		sl.guarded = errmeasure.Safeguard(&sl.res, &sl.prob, sl.picker, sl.guard, &sl.solved, sl.gain, sl.anchor(w), SafeguardSweeps)
 	}
 	if sl.err == nil && s.Polish > 0 {
 		sl.err = errmeasure.Polish(&sl.res, &sl.prob, s.Polish, sl.picker, &sl.solved)
 	}
+}
+
+// semidefinite reports, on a cold step (presolveStage.cold: the pre-solve
+// of the whole problem ran), whether the island's first face is singular
+// by structure (lcp.Problem.RedundantRigid on its rows and warm start), as
+// pickSolve asks for the world's problem: its solve then starts in BPP's
+// regularized mode (lcp.Settings.Semidefinite). A dense island carries no
+// KKT; its rows' Jacobians are read from the world's (lcp.KKT.SubTo into
+// the slot's storage), on cold steps only.
+func (sl *islandSlot) semidefinite(w *World) bool {
+	if !w.ws.presolve.cold {
+		return false
+	}
+	if sl.prob.KKT != nil {
+		return sl.prob.RedundantRigid(sl.start)
+	}
+	k := w.ws.islands.world.KKT
+	if k == nil || k.SubTo(&sl.kkt, sl.rows) != nil {
+		return false
+	}
+	p := lcp.Problem{A: sl.prob.A, B: sl.b, Lo: sl.lo, Hi: sl.hi, KKT: &sl.kkt}
+	return p.RedundantRigid(sl.start)
+}
+
+// islandGain is the island's energy gain of impulses x with w = A x + b
+// (energyModel.gain on its bodies and rows), filling the island's energy
+// model on its first call after prepare: its bodies' and rows' terms of
+// the world's model (energyBodies, energyRows, which write only those
+// entries), then its share (restrict). An island whose solve converges
+// asks none.
+func (sl *islandSlot) islandGain(x, wv []float64) float64 {
+	if !sl.energyReady {
+		w := sl.world
+		for _, i := range sl.bodies {
+			w.energyBodies(int(i), int(i)+1)
+		}
+		for _, i := range sl.rows {
+			w.energyRows(int(i), int(i)+1)
+		}
+		sl.energy.restrict(&w.ws.solve.energy, sl.bodies, sl.rows, sl.b)
+		sl.energyReady = true
+	}
+	return sl.energy.gain(x, wv)
 }
 
 // anchor returns the last step's impulses on the slot's rows, the

@@ -449,7 +449,8 @@ func TestIslandsSafeguard(t *testing.T) {
 	}
 	one, guarded, gain := run(1, false)
 	four, _, _ := run(4, false)
-	_, _, singleGain := run(1, true)
+	_, singleGuarded, singleGain := run(1, true)
+	t.Logf("safeguard moved %d steps by island, %d as one problem; largest step gain %.4g J and %.4g J", guarded, singleGuarded, gain, singleGain)
 	assert.Equal(t, one, four)
 	assert.Positive(t, guarded, "steps the safeguard moved")
 	assert.LessOrEqual(t, gain, singleGain*(1+1e-9))

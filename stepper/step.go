@@ -301,7 +301,8 @@ type presolveStage struct {
 	ref []float64
 	// cold: the pre-solve of the whole problem ran this step (a scene
 	// built at rest, a pile landing): its main solve is told when its
-	// first face is singular by structure (pickSolve).
+	// first face is singular by structure (pickSolve), and so is each
+	// island's (islandSlot.semidefinite).
 	cold bool
 }
 
@@ -922,18 +923,9 @@ func (w *World) energyModel() {
 	ws := &w.ws
 	em := &sol.energy
 	n := len(ws.build.rows)
-	em.u, em.c, em.jvf = grow(em.u, n), grow(em.c, n), grow(em.jvf, n)
-	if cap(em.motor) < n {
-		em.motor = make([]bool, n)
-	}
-	em.motor = em.motor[:n]
+	w.growEnergy()
 	em.b = ws.assembly.eq.B
 	nb := len(w.Bodies)
-	em.bk0, em.bkf, em.bwf = grow(em.bk0, nb), grow(em.bkf, nb), grow(em.bwf, nb)
-	if cap(em.bf) < nb {
-		em.bf = make([]mgl64.Vec3, nb)
-	}
-	em.bf = em.bf[:nb]
 	if sol.energyBodies.run == nil {
 		sol.energyBodies.run, sol.energyRows.run = w.energyBodies, w.energyRows
 		sol.energyRows.rows = true
@@ -951,6 +943,24 @@ func (w *World) energyModel() {
 	em.e0 = kf - k0 - wf
 	em.scale = k0 + kf + math.Abs(wf)
 	w.forRange(&sol.energyRows, n)
+}
+
+// growEnergy sizes ws.solve.energy's row and body terms for the step's
+// rows and the world's bodies, without filling them.
+func (w *World) growEnergy() {
+	em := &w.ws.solve.energy
+	n := len(w.ws.build.rows)
+	em.u, em.c, em.jvf = grow(em.u, n), grow(em.c, n), grow(em.jvf, n)
+	if cap(em.motor) < n {
+		em.motor = make([]bool, n)
+	}
+	em.motor = em.motor[:n]
+	nb := len(w.Bodies)
+	em.bk0, em.bkf, em.bwf = grow(em.bk0, nb), grow(em.bkf, nb), grow(em.bwf, nb)
+	if cap(em.bf) < nb {
+		em.bf = make([]mgl64.Vec3, nb)
+	}
+	em.bf = em.bf[:nb]
 }
 
 // energyBodies is energyModel's pass over the bodies lo:hi: each dynamic
