@@ -28,11 +28,7 @@ import (
 func TestBPPSemidefiniteCycleEndsEarly(t *testing.T) {
 	p := loadProblem(t, "pile_island_step62.json")
 	n := p.N()
-	data, err := os.ReadFile("testdata/pile_island_step62_start.json")
-	require.NoError(t, err)
-	var start []State
-	require.NoError(t, json.Unmarshal(data, &start))
-	require.Len(t, start, n)
+	start := loadStart(t, "pile_island_step62_start.json", n)
 	var r, ref Result
 	require.NoError(t, (&BPP{}).Solve(&r, p, Settings{Start: start}))
 	require.NoError(t, (&BPP{}).Solve(&ref, p, Settings{Start: start, MaxIterations: 100 + 10*n}))
@@ -45,10 +41,7 @@ func TestBPPSemidefiniteCycleEndsEarly(t *testing.T) {
 	for _, res := range []*Result{&r, &ref} {
 		assert.LessOrEqual(t, maxNaturalResidual(p, res.X, p.Residual(nil, res.X)), tol, "natural residual")
 	}
-	dw := 0.0
-	for i := range r.W {
-		dw = math.Max(dw, math.Abs(r.W[i]-ref.W[i]))
-	}
+	dw := maxAbsDiff(r.W, ref.W)
 	t.Logf("largest difference of w: %.3g m/s (velocity scale %.3g), of x: %.3g", dw, sw, maxAbsDiff(r.X, ref.X))
 	assert.LessOrEqual(t, dw, 2*tol, "w of the two paths")
 }
@@ -67,11 +60,7 @@ func TestBPPSemidefiniteCycleEndsEarly(t *testing.T) {
 func TestBPPProximalMoveCountsAfresh(t *testing.T) {
 	p := loadProblem(t, "forklift_move.json")
 	n := p.N()
-	data, err := os.ReadFile("testdata/forklift_move_start.json")
-	require.NoError(t, err)
-	var start []State
-	require.NoError(t, json.Unmarshal(data, &start))
-	require.Len(t, start, n)
+	start := loadStart(t, "forklift_move_start.json", n)
 	var r, ref Result
 	require.NoError(t, (&BPP{}).Solve(&r, p, Settings{Start: start}))
 	require.NoError(t, (&BPP{}).Solve(&ref, p, Settings{}))
@@ -84,12 +73,21 @@ func TestBPPProximalMoveCountsAfresh(t *testing.T) {
 	for _, res := range []*Result{&r, &ref} {
 		assert.LessOrEqual(t, maxNaturalResidual(p, res.X, p.Residual(nil, res.X)), tol, "natural residual")
 	}
-	dw := 0.0
-	for i := range r.W {
-		dw = math.Max(dw, math.Abs(r.W[i]-ref.W[i]))
-	}
+	dw := maxAbsDiff(r.W, ref.W)
 	t.Logf("largest difference of w: %.3g m/s (velocity scale %.3g), of x: %.3g", dw, sw, maxAbsDiff(r.X, ref.X))
 	assert.LessOrEqual(t, dw, 2*tol, "w of the two paths")
+}
+
+// loadStart reads the n index sets of testdata/name (a JSON array of
+// States) that a test starts its solve from.
+func loadStart(t *testing.T, name string, n int) []State {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name)
+	require.NoError(t, err)
+	var start []State
+	require.NoError(t, json.Unmarshal(data, &start))
+	require.Len(t, start, n)
+	return start
 }
 
 // maxAbsDiff returns max |a_i − b_i|.

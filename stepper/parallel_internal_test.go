@@ -137,6 +137,19 @@ func helpersExit(t *testing.T, core string) {
 	}
 }
 
+// startedHelpers returns helperCount(core) once it reaches want, or after
+// 5 s. A helper counts once its loop has run: a goroutine started but not
+// yet scheduled shows only the method value's wrapper in the dump, without
+// the core's address, and on a loaded machine (4 Ps on 2 cores in CI) a
+// helper of the first job may not have run when the job returns.
+func startedHelpers(core string, want int) int {
+	got := helperCount(core)
+	for deadline := time.Now().Add(5 * time.Second); got < want && time.Now().Before(deadline); got = helperCount(core) {
+		time.Sleep(time.Millisecond)
+	}
+	return got
+}
+
 // helperCount returns the number of goroutines running the helpers of
 // the pool core whose address is core (fmt's %p), from the goroutine dump.
 func helperCount(core string) int {
@@ -175,15 +188,7 @@ func TestWorkPoolHelpersPark(t *testing.T) {
 	if got := ran.Load(); got != 8*52 {
 		t.Errorf("%d tasks ran, want %d", got, 8*52)
 	}
-	// A helper counts once its loop has run (a goroutine started but not
-	// yet scheduled shows only the method value's wrapper, without the
-	// core's address): on a loaded machine with 4 Ps on 2 cores a helper
-	// of the first job may not have run by now, so wait for it (up to 5 s).
-	got := helperCount(core)
-	for deadline := time.Now().Add(5 * time.Second); got < 3 && time.Now().Before(deadline); got = helperCount(core) {
-		time.Sleep(time.Millisecond)
-	}
-	if got != 3 {
+	if got := startedHelpers(core, 3); got != 3 {
 		t.Errorf("%d helpers after 52 jobs at GOMAXPROCS 4, want 3", got)
 	}
 	o = nil
@@ -208,7 +213,7 @@ func TestDroppedWorldStopsHelpers(t *testing.T) {
 		t.Fatal("the pile's steps ran no job on the pool")
 	}
 	core := fmt.Sprintf("%p", w.ws.pool.c)
-	if got := helperCount(core); got != 1 {
+	if got := startedHelpers(core, 1); got != 1 {
 		t.Fatalf("%d helpers after the steps at GOMAXPROCS 2, want 1", got)
 	}
 	w = nil
