@@ -451,9 +451,13 @@ func mustValid(m Measure) {
 	}
 }
 
+// grow returns s resized to n, reallocated (zeroed) when its capacity is
+// short; the new capacity is at least twice the old one, so that a
+// Picker reused on problems growing a row at a time (a time stepper's
+// island) reallocates O(log n) times. The contents are not kept.
 func grow(s []float64, n int) []float64 {
 	if cap(s) < n {
-		return make([]float64, n)
+		return make([]float64, n, max(n, 2*cap(s)))
 	}
 	return s[:n]
 }
