@@ -117,3 +117,91 @@ func TestDeferGainUnread(t *testing.T) {
 		}
 	}
 }
+
+// One guard with DeferGain reused, as a time stepper's island slot reuses
+// it, across the solves of every problem of testdata/mlcp's collection in
+// turn (sizes going up and down, its events and backing array kept), ranks
+// as one eager guard reused the same way, bit for bit, with every solver.
+// Its backing array is reallocated only when a solve needs more room than
+// any before it, each time at least doubling it: at most
+// 1 + log₂(final/first capacity) times in the first pass, and never in
+// the second pass over the same problems. Some solves copy nothing into it
+// (one candidate, which is the answer), others several candidates.
+func TestDeferGainReusedGuard(t *testing.T) {
+	probs := collectionProblems(t)
+	noCopy, several, solves := 0, 0, 0
+	for _, name := range lcp.Names() {
+		for _, m := range []Measure{Energy, Residual} {
+			deferred, eager := NewPicker(m), NewPicker(m)
+			deferred.RejectGain, deferred.DeferGain = true, true
+			eager.RejectGain = true
+			pkD, pkE := NewPicker(m), NewPicker(m)
+			var rd, re lcp.Result
+			grows, firstCap := 0, 0
+			for pass := range 2 {
+				for _, cp := range probs {
+					p := cp.p
+					if name == "enum" && p.N() > lcp.EnumMaxRows {
+						continue
+					}
+					shift := 0.0
+					for _, b := range p.B {
+						shift += b * b
+					}
+					shift *= 1e-3
+					gainOf := func(x, w []float64) float64 { return Gain(p, x, w) - shift }
+					deferred.GainOf, eager.GainOf = gainOf, gainOf
+					s, _ := lcp.New(name)
+					before := cap(deferred.dbuf)
+					solD, _ := SolveGuarded(&rd, p, s, lcp.Settings{}, pkD, deferred)
+					if after := cap(deferred.dbuf); after != before {
+						if pass == 1 {
+							t.Errorf("%s, %s, %v: second pass reallocated the backing array (%d → %d)", cp.name, name, m, before, after)
+						}
+						if before > 0 && after < 2*before {
+							t.Errorf("%s, %s, %v: backing array grew %d → %d, less than doubling", cp.name, name, m, before, after)
+						}
+						if firstCap == 0 {
+							firstCap = after
+						}
+						grows++
+					}
+					switch {
+					case deferred.takes == 1 && len(deferred.dbuf) == 0:
+						noCopy++
+					case deferred.takes > 1:
+						several++
+					}
+					s, _ = lcp.New(name)
+					solE, _ := SolveGuarded(&re, p, s, lcp.Settings{}, pkE, eager)
+					solves++
+					where := cp.name + ", " + name + ", " + m.String()
+					if !sameBits(rd.X, re.X) || !sameBits(rd.W, re.W) || rd.Status != re.Status || !sameSolved(solD, solE) {
+						t.Errorf("%s: the solve's answer differs", where)
+					}
+					a, aok := deferred.Best()
+					b, bok := eager.Best()
+					if aok != bok || a.Iter != b.Iter || !sameTotals(a.Totals, b.Totals) || !sameBits(a.X, b.X) || !sameBits(a.W, b.W) ||
+						math.Float64bits(a.Value) != math.Float64bits(b.Value) {
+						t.Errorf("%s: guard kept %+v, eager %+v", where, a, b)
+					}
+					la, _ := deferred.LastTotals()
+					lb, _ := eager.LastTotals()
+					if !sameTotals(la, lb) || deferred.Seen() != eager.Seen() || deferred.Skipped() != eager.Skipped() {
+						t.Errorf("%s: guard last %+v, seen %d (%d skipped), eager %+v, %d (%d)", where,
+							la, deferred.Seen(), deferred.Skipped(), lb, eager.Seen(), eager.Skipped())
+					}
+				}
+			}
+			if grows > 0 {
+				if most := 1 + int(math.Log2(float64(cap(deferred.dbuf))/float64(firstCap))); grows > most {
+					t.Errorf("%s, %v: backing array reallocated %d times from %d to %d floats, want at most %d", name, m, grows, firstCap, cap(deferred.dbuf), most)
+				}
+			}
+		}
+	}
+	if solves < 500 || noCopy < 50 || several < 50 {
+		t.Fatalf("%d solves, %d with one candidate copied nowhere, %d with several", solves, noCopy, several)
+	}
+	t.Logf("%d solves, %d with one candidate copied nowhere, %d with several", solves, noCopy, several)
+}

@@ -92,13 +92,8 @@ type Picker struct {
 	bestAt                   int
 	// Safeguard's scratch: x = 0 and the segment's midpoint.
 	zero, mx, mw, pw, ax, aw []float64
-	// DeferGain's record (defer.go): rec while recording, the events in
-	// order, the copies of their vectors (bufs[:nbuf]), the candidates
-	// recorded (takes).
-	rec         bool
-	events      []deferred
-	bufs        [][]float64
-	nbuf, takes int
+	// DeferGain's record of shadow events (defer.go).
+	recorder
 }
 
 func (pk *Picker) gain(x, w []float64) float64 {
@@ -215,7 +210,7 @@ func (pk *Picker) clearRun(n int) {
 	pk.lastPart, pk.bestPart = false, false
 	pk.History = pk.History[:0]
 	pk.hasReset = true
-	pk.rec, pk.events, pk.nbuf, pk.takes = false, pk.events[:0], 0, 0
+	pk.rec, pk.nev, pk.takes = false, 0, 0
 }
 
 // resetFrom is Reset(p, src's measure) with src's inverse masses: src must
@@ -325,11 +320,7 @@ func (pk *Picker) settle(xf, wf []float64, tf Totals) {
 		pk.lastPart = false
 	}
 	if g := pk.shadow; g != nil {
-		if g.rec {
-			g.events = append(g.events, deferred{kind: evSettle, t: tf, last: pk.last, x: g.copyOf(xf), w: g.copyOf(wf)})
-		} else {
-			g.settleShadow(pk, xf, wf, tf, pk.last)
-		}
+		g.shadowSettle(pk, xf, wf, tf)
 	}
 }
 
@@ -460,9 +451,13 @@ func mustValid(m Measure) {
 	}
 }
 
+// grow returns s resized to n, reallocated (zeroed) when its capacity is
+// short; the new capacity is at least twice the old one, so that a
+// Picker reused on problems growing a row at a time (a time stepper's
+// island) reallocates O(log n) times. The contents are not kept.
 func grow(s []float64, n int) []float64 {
 	if cap(s) < n {
-		return make([]float64, n)
+		return make([]float64, n, max(n, 2*cap(s)))
 	}
 	return s[:n]
 }
