@@ -191,6 +191,10 @@ func TestWorkPoolHelpersPark(t *testing.T) {
 	if got := startedHelpers(core, 3); got != 3 {
 		t.Errorf("%d helpers after 52 jobs at GOMAXPROCS 4, want 3", got)
 	}
+	// o is not used after its last job: without this a collection during
+	// the count (helperCount allocates its dump buffer) could run the
+	// pool's cleanup and the helpers would exit before they are counted.
+	runtime.KeepAlive(o)
 	o = nil
 	helpersExit(t, core)
 }
@@ -216,6 +220,7 @@ func TestDroppedWorldStopsHelpers(t *testing.T) {
 	if got := startedHelpers(core, 1); got != 1 {
 		t.Fatalf("%d helpers after the steps at GOMAXPROCS 2, want 1", got)
 	}
+	runtime.KeepAlive(w) // alive while counted (TestWorkPoolHelpersPark)
 	w = nil
 	helpersExit(t, core)
 }
