@@ -26,17 +26,10 @@ import (
 // value (golang/go issue 49980), and a b.Loop benchmark does all its
 // timing in that first run, so its first -cpu entry would be timed at the
 // GOMAXPROCS the previous benchmark left (the machine's default for the
-// first). Here that run is one untimed-in-effect step and the b.N run that
-// is reported comes after GOMAXPROCS is set.
+// first). Here that first run is one step, and the b.N run that is reported
+// comes after GOMAXPROCS is set.
 func BenchmarkPilesAwake(b *testing.B) {
-	p := scenes.DefaultPilesParams()
-	p.Settings.Sleep.On = false
-	w, err := scenes.Piles(p)
-	require.NoError(b, err)
-	for range randomPileSteps {
-		_, err := w.Step()
-		require.NoError(b, err)
-	}
+	w := settledAwakePiles(b)
 	b.ReportAllocs()
 	iters := 0
 	var sum stepper.Timings
@@ -63,14 +56,7 @@ func BenchmarkPilesAwake(b *testing.B) {
 // GOMAXPROCS, whose bits do not depend on it.
 func BenchmarkPilesAwakeScaling(b *testing.B) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	p := scenes.DefaultPilesParams()
-	p.Settings.Sleep.On = false
-	w, err := scenes.Piles(p)
-	require.NoError(b, err)
-	for range randomPileSteps {
-		_, err := w.Step()
-		require.NoError(b, err)
-	}
+	w := settledAwakePiles(b)
 	var total, solve [2][]time.Duration
 	for k := range 2 {
 		total[k], solve[k] = make([]time.Duration, 0, 10*b.N), make([]time.Duration, 0, 10*b.N)
@@ -100,4 +86,18 @@ func BenchmarkPilesAwakeScaling(b *testing.B) {
 	b.ReportMetric(s1, "solve1-ns")
 	b.ReportMetric(s2, "solve2-ns")
 	b.ReportMetric(s2/s1, "solve-ratio")
+}
+
+// settledAwakePiles returns the piles scene's default with sleeping off
+// after the randomPileSteps steps in which its piles land and settle.
+func settledAwakePiles(b *testing.B) *stepper.World {
+	p := scenes.DefaultPilesParams()
+	p.Settings.Sleep.On = false
+	w, err := scenes.Piles(p)
+	require.NoError(b, err)
+	for range randomPileSteps {
+		_, err := w.Step()
+		require.NoError(b, err)
+	}
+	return w
 }
