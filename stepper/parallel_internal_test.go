@@ -317,3 +317,27 @@ func TestWorkPoolAloneWhenStarved(t *testing.T) {
 		t.Fatal("the probing window ran no two tasks at once: its helpers took none")
 	}
 }
+
+// A caller that pauses between jobs longer than poolGap (a game loop
+// waiting for its next frame) gets no window measured, even at one core's
+// worth over the jobs: its CPU time over the window's wall-clock time
+// would count the pauses as cores the helpers lack. It keeps its helpers.
+func TestWorkPoolPausesMeasureNothing(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var p workPool
+	t0 := time.Now()
+	p.processCPU = func() (time.Duration, bool) { return time.Since(t0) / 2, true }
+	for range poolWindow + 8 {
+		time.Sleep(poolGap + poolGap/2)
+		p.do(2, func(int) {})
+	}
+	if p.alone != 0 || p.jobs > 1 {
+		t.Fatalf("jobs %v apart: %d windows alone, %d jobs in the window, want 0 and at most 1", poolGap+poolGap/2, p.alone, p.jobs)
+	}
+	for range poolWindow - p.jobs { // the same jobs back to back complete the window
+		p.do(2, func(int) {})
+	}
+	if p.alone != poolProbe {
+		t.Fatalf("jobs back to back at half a core: %d windows alone, want %d", p.alone, poolProbe)
+	}
+}

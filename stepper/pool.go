@@ -35,7 +35,10 @@ import (
 //
 // The pool watches whether its helpers get cores of their own: over each
 // window of poolWindow jobs that would run on several workers it compares
-// the process's CPU time with the wall-clock time. When it got less than
+// the process's CPU time with the wall-clock time; a window in which one
+// job starts more than poolGap after the last ended (the caller paused
+// between steps, which its CPU time would not show) starts again from
+// that job. When it got less than
 // poolShare cores, the machine's other work holds the cores the helpers
 // would use (their threads then only take turns with the caller's on one
 // core's worth of time, and the hand-offs and cache traffic cost more than
@@ -51,9 +54,10 @@ import (
 type workPool struct {
 	c *poolCore // made by the first job with helpers
 	// jobs counts the jobs of the current window that asked for helpers;
-	// wall0 and cpu0 are the clocks at its start, when it measures.
+	// wall0 and cpu0 are the clocks at its start, when it measures, and
+	// end the end of its last job.
 	jobs       int
-	wall0      time.Time
+	wall0, end time.Time
 	cpu0       time.Duration
 	measuring  bool
 	alone      int // windows left whose jobs run on the caller alone
@@ -64,6 +68,11 @@ type workPool struct {
 // pool's measure of its share of the machine (workPool): on the awake
 // piles a step runs about 25 such jobs, so a window is 2–3 steps.
 const poolWindow = 64
+
+// poolGap is the longest time between one job's end and the next's start
+// within a window that measures (workPool): a step's serial stretches
+// between its jobs are a fraction of a millisecond on the awake piles.
+const poolGap = 2 * time.Millisecond
 
 // poolShare is the least cores (process CPU time over wall-clock time,
 // helpers lingering included) over a window at which the pool keeps its
@@ -178,6 +187,9 @@ func (p *workPool) do(n int, task func(k int)) {
 		c.wait()
 	}
 	c.task = nil
+	if p.measuring {
+		p.end = time.Now()
+	}
 }
 
 // share counts a job that asks for helpers in the current window and
@@ -186,6 +198,9 @@ func (p *workPool) do(n int, task func(k int)) {
 // wall-clock time when the window measured, and when that is under
 // poolShare the next poolProbe−1 windows run alone.
 func (p *workPool) share() (alone bool) {
+	if p.measuring && p.jobs > 0 && time.Since(p.end) > poolGap {
+		p.jobs = 0 // a pause: the window starts again
+	}
 	if p.jobs == 0 { // a window starts
 		if p.alone > 0 {
 			p.alone--
