@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -252,5 +253,96 @@ func TestFirstNonFiniteAnyGOMAXPROCS(t *testing.T) {
 	w.Bodies[300].Pos, w.Bodies[200].AngVel = pos, av
 	if i := w.firstNonFinite(); i != -1 {
 		t.Errorf("repaired: first body not finite %d, want -1", i)
+	}
+}
+
+// A pool whose process gets no more than one core's worth of CPU time over
+// a window (here a process clock that runs as fast as the wall clock) runs
+// the next poolProbe−1 windows' jobs on the caller alone: no two tasks at
+// once, the tasks in order. The window after them measures again and, at
+// two cores' worth (a clock running twice as fast), keeps its helpers,
+// which then run tasks beside the caller (tasks that sleep 100 µs, so a
+// helper takes one even on a loaded machine).
+func TestWorkPoolAloneWhenStarved(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var p workPool
+	t0, rate := time.Now(), 1.0
+	p.processCPU = func() (time.Duration, bool) {
+		return time.Duration(rate * float64(time.Since(t0))), true
+	}
+	var running, most atomic.Int32
+	var order []int
+	task := func(sleep bool) func(int) {
+		return func(k int) {
+			if r := running.Add(1); r > most.Load() {
+				most.Store(r) // racy max: only ever raised above 1 by a second worker
+			}
+			if sleep {
+				time.Sleep(100 * time.Microsecond)
+			}
+			order = append(order, k) // a data race, caught by -race, unless the tasks run in turn
+			running.Add(-1)
+		}
+	}
+	for range poolWindow { // the measuring window, at one core's worth
+		order = order[:0]
+		p.do(2, func(int) {})
+	}
+	if p.alone != poolProbe {
+		t.Fatalf("after a window at one core's worth: %d windows alone, want %d", p.alone, poolProbe)
+	}
+	for w := range poolProbe - 1 {
+		for j := range poolWindow {
+			order = order[:0]
+			p.do(8, task(j%16 == 0))
+			if len(order) != 8 || !slices.IsSorted(order) || order[0] != 0 || order[7] != 7 {
+				t.Fatalf("window %d alone, job %d: tasks ran in order %v, want 0…7", w+1, j, order)
+			}
+		}
+	}
+	if m := most.Load(); m != 1 {
+		t.Fatalf("windows alone: %d tasks ran at once, want 1", m)
+	}
+	rate = 2
+	t0 = time.Now()
+	var seen atomic.Int32
+	for range poolWindow {
+		p.do(4, func(int) {
+			if r := running.Add(1); r > 1 {
+				seen.Store(r)
+			}
+			time.Sleep(100 * time.Microsecond)
+			running.Add(-1)
+		})
+	}
+	if p.alone != 0 {
+		t.Fatalf("after a window at two cores' worth: %d windows alone, want 0", p.alone)
+	}
+	if seen.Load() < 2 {
+		t.Fatal("the probing window ran no two tasks at once: its helpers took none")
+	}
+}
+
+// A caller that pauses between jobs longer than poolGap (a game loop
+// waiting for its next frame) gets no window measured, even at one core's
+// worth over the jobs: its CPU time over the window's wall-clock time
+// would count the pauses as cores the helpers lack. It keeps its helpers.
+func TestWorkPoolPausesMeasureNothing(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var p workPool
+	t0 := time.Now()
+	p.processCPU = func() (time.Duration, bool) { return time.Since(t0) / 2, true }
+	for range poolWindow + 8 {
+		time.Sleep(poolGap + poolGap/2)
+		p.do(2, func(int) {})
+	}
+	if p.alone != 0 || p.jobs > 1 {
+		t.Fatalf("jobs %v apart: %d windows alone, %d jobs in the window, want 0 and at most 1", poolGap+poolGap/2, p.alone, p.jobs)
+	}
+	for range poolWindow - p.jobs { // the same jobs back to back complete the window
+		p.do(2, func(int) {})
+	}
+	if p.alone != poolProbe {
+		t.Fatalf("jobs back to back at half a core: %d windows alone, want %d", p.alone, poolProbe)
 	}
 }

@@ -33,13 +33,61 @@ import (
 // serves one goroutine's Steps at a time (a World is not safe for
 // concurrent use).
 //
+// The pool watches whether its helpers get cores of their own: over each
+// window of poolWindow jobs that would run on several workers it compares
+// the process's CPU time with the wall-clock time; a window in which one
+// job starts more than poolGap after the last ended (the caller paused
+// between steps, which its CPU time would not show) starts again from
+// that job. When it got less than
+// poolShare cores, the machine's other work holds the cores the helpers
+// would use (their threads then only take turns with the caller's on one
+// core's worth of time, and the hand-offs and cache traffic cost more than
+// they bring: on the 2-core machine shared with one busy process, the
+// awake piles' step took 1.15–1.20× as long on 2 workers as on 1), and
+// the next poolProbe−1 windows run every job on the caller alone; the
+// window after them runs on the helpers again and measures anew.
+//
 // The helpers hold only the pool's core (poolCore), never the pool or the
 // World that contains it: when the World becomes unreachable, a cleanup
 // (runtime.AddCleanup on the pool) closes the core's quit channel and the
 // helpers exit, so a dropped World leaves no goroutine behind.
 type workPool struct {
 	c *poolCore // made by the first job with helpers
+	// jobs counts the jobs of the current window that asked for helpers;
+	// wall0 and cpu0 are the clocks at its start, when it measures, and
+	// end the end of its last job.
+	jobs       int
+	wall0, end time.Time
+	cpu0       time.Duration
+	measuring  bool
+	alone      int // windows left whose jobs run on the caller alone
+	processCPU func() (time.Duration, bool)
 }
+
+// poolWindow is how many jobs that ask for helpers make one window of the
+// pool's measure of its share of the machine (workPool): on the awake
+// piles a step runs about 25 such jobs, so a window is 2–3 steps.
+const poolWindow = 64
+
+// poolGap is the longest time between one job's end and the next's start
+// within a window that measures (workPool): a step's serial stretches
+// between its jobs are a fraction of a millisecond on the awake piles.
+const poolGap = 2 * time.Millisecond
+
+// poolShare is the least cores (process CPU time over wall-clock time,
+// helpers lingering included) over a window at which the pool keeps its
+// helpers. Measured on the awake piles' steady step (BenchmarkPilesAwakeScaling)
+// on the 2-core machine: while the machine's other process ran, a step on
+// 2 workers got 1.00 (5.04 ms of CPU in 5.02 ms); on the idle machine a
+// step took 4.07 ms on one worker and 2.68 ms on two, so its helper ran at
+// least 1.4 ms a step beside the caller, 1.5 or more.
+const poolShare = 1.1
+
+// poolProbe is how many windows the pool runs alone, the measuring one
+// included, after a window that got less than poolShare: under load one
+// window in poolProbe pays for the helpers, and a machine that frees its
+// cores gets them back within poolProbe windows.
+const poolProbe = 8
 
 // poolCore is what a workPool's helpers share with do.
 type poolCore struct {
@@ -100,6 +148,9 @@ func (p *workPool) workers(n int) int {
 // caller's goroutine.
 func (p *workPool) do(n int, task func(k int)) {
 	nw := p.workers(n)
+	if nw > 1 && p.share() {
+		nw = 1
+	}
 	if nw <= 1 {
 		for k := range n {
 			task(k)
@@ -136,6 +187,46 @@ func (p *workPool) do(n int, task func(k int)) {
 		c.wait()
 	}
 	c.task = nil
+	if p.measuring {
+		p.end = time.Now()
+	}
+}
+
+// share counts a job that asks for helpers in the current window and
+// reports whether it is to run on the caller alone (workPool): at a
+// window's end it compares the window's process CPU time with its
+// wall-clock time when the window measured, and when that is under
+// poolShare the next poolProbe−1 windows run alone.
+func (p *workPool) share() (alone bool) {
+	if p.measuring && p.jobs > 0 && time.Since(p.end) > poolGap {
+		p.jobs = 0 // a pause: the window starts again
+	}
+	if p.jobs == 0 { // a window starts
+		if p.alone > 0 {
+			p.alone--
+		}
+		p.measuring = false
+		if p.alone == 0 {
+			if p.processCPU == nil {
+				p.processCPU = processCPU
+			}
+			p.cpu0, p.measuring = p.processCPU()
+			p.wall0 = time.Now()
+		}
+	}
+	alone = p.alone > 0
+	p.jobs++
+	if p.jobs == poolWindow {
+		p.jobs = 0
+		if p.measuring {
+			cpu, ok := p.processCPU()
+			wall := time.Since(p.wall0)
+			if ok && wall > 0 && float64(cpu-p.cpu0) < poolShare*float64(wall) {
+				p.alone = poolProbe
+			}
+		}
+	}
+	return alone
 }
 
 // core returns p's core, made on first use with the cleanup that stops
