@@ -167,20 +167,23 @@ func (p *workPool) do(n int, task func(k int)) {
 	}
 	c.linger.Store(int64(linger))
 	// Wake parked helpers until nw−1 are running, then start the missing.
-	for running := c.started - int(c.parked.Load()); running < nw-1; {
+	// The running count is taken afresh each time (started − parked): a
+	// helper started or woken here may park again before the loop ends,
+	// and counting it once more per start or wake left a job with fewer
+	// helpers than it asked for and a later job starting the rest (a
+	// goroutine's allocation in a steady step).
+	for {
 		k := c.parked.Load()
-		if k == 0 {
-			if c.started == nw-1 {
-				break
-			}
+		if c.started-int(k) >= nw-1 {
+			break
+		}
+		if k == 0 { // then started < nw−1
 			c.started++
-			running++
 			go c.run()
 			continue
 		}
 		if c.parked.CompareAndSwap(k, k-1) {
 			c.wake <- struct{}{}
-			running++
 		}
 	}
 	if !c.work() {
