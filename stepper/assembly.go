@@ -319,8 +319,13 @@ type Assembly struct {
 	layRecs   int
 	refilling bool
 	rec       int
-	kktOK     bool    // KKT describes A (the last call was a symmetric Assemble)
-	kktCol    []int32 // the KKT body index of each body, or −1
+	kktOK     bool // KKT describes A (the last call was a symmetric Assemble)
+	// firstFill's cliques (each dynamic body's rows, from cliqueRows) and
+	// whether this Assemble built A's pattern with them (filled).
+	cliqueRows []int32
+	cliques    [][]int32
+	filled     bool
+	kktCol     []int32 // the KKT body index of each body, or −1
 
 	// par runs a per-row pass in chunks (World.forRange, set by the world
 	// that owns the Assembly; nil: one call). rowJob runs rowTerms and
@@ -408,7 +413,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.Lo = grow(a.Lo, n)
 	a.Hi = grow(a.Hi, n)
 	a.refilling = a.sameLayout(m, rows) && a.A.Refill(n, a.layRecs)
-	a.rec = 0
+	a.rec, a.filled = 0, false
 	if !a.massMatrix(m, rows, true) || a.stopped() {
 		return a.halt()
 	}
@@ -460,6 +465,9 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 			panic(fmt.Sprintf("stepper: Assembly refilled %d of A's %d records", a.rec, a.layRecs))
 		}
 		a.A.Refilled()
+		if a.filled {
+			a.layOK = true // sameLayout kept this layout
+		}
 	} else {
 		a.A.Finish()
 		a.layRecs, a.layOK = a.rec, a.Gyroscopic == 0
@@ -803,7 +811,11 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.responseMatrix(m, rows)
 		return true
 	}
-	if !a.refilling {
+	switch {
+	case a.refilling:
+	case gyro:
+		a.firstFill(m, n) // Assemble's A: its pattern, then a refill
+	default:
 		a.A.Reset(n)
 		a.A.Grow(a.records(m))
 	}
@@ -828,6 +840,36 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.A.AddRecordTerms(z)
 	}
 	return true
+}
+
+// firstFill builds A's pattern for Assemble's records (massMatrix's pairs
+// of each dynamic body's rows, then the diagonal's compliance) straight
+// from the rows of each body (lcp.Sparse.ResetCliques, one clique per
+// dynamic body) and opens A for them as a refill does, so that the first
+// assembly of a layout fills A as a steady one, without recording its
+// calls; the next Assemble with the same layout refills it (layOK).
+func (a *Assembly) firstFill(m *Mass, n int) {
+	total := 0
+	for _, list := range a.byBody {
+		total += len(list)
+	}
+	if cap(a.cliqueRows) < total {
+		a.cliqueRows = make([]int32, 0, total+total/8)
+	}
+	a.cliqueRows = a.cliqueRows[:0]
+	a.cliques = a.cliques[:0]
+	for bi, list := range a.byBody {
+		if b := m.Bodies[bi]; len(list) == 0 || b.Static || b.Kinematic { // M⁻¹ = 0: nothing in A
+			continue
+		}
+		from := len(a.cliqueRows)
+		for _, p := range list {
+			a.cliqueRows = append(a.cliqueRows, int32(p.row))
+		}
+		a.cliques = append(a.cliques, a.cliqueRows[from:])
+	}
+	a.layRecs = a.A.ResetCliques(n, a.cliques, true)
+	a.refilling, a.filled = true, true
 }
 
 // bodyPairs puts the entries of dynamic body bi's row pairs into A,
