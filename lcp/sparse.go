@@ -94,10 +94,12 @@ type Sparse struct {
 	next []int32 // finishFull: each row's next free place in col; keepPattern: in rec, then the slots of a row's columns
 	rz   float64 // Refill: finite's accumulator (see sumRecords)
 	// ResetCliques workspace: each element's record base (recOf), each
-	// row's cliques (runs) and the merge's heads.
+	// row's cliques (runs), the merge's heads and whether each clique
+	// repeats an index.
 	recOf []int
 	runs  []cliqueRun
 	heads []mergeHead
+	crep  []bool // a clique repeats an index
 	// stale is set by Refill: SetRecord sums its values into val without
 	// keeping them in tv, so tv is not the records of val until unstale
 	// rewrites it (before an Add or Finish reads it).

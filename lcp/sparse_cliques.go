@@ -78,14 +78,21 @@ func (s *Sparse) buildCliques() {
 	clear(s.cnt)
 	s.recOf = growInt(s.recOf, len(cidx))
 	records, bound := 0, 0
+	if cap(s.crep) < nc {
+		s.crep = make([]bool, nc, nc+nc/8)
+	}
+	s.crep = s.crep[:nc]
 	for c := range nc {
 		lo, hi := s.cstart[c], s.cstart[c+1]
 		first := lo
+		s.crep[c] = false
 		for p := lo; p < hi; p++ {
 			if p == lo || cidx[p] != cidx[p-1] {
 				first = p
 				s.cnt[cidx[p]+1]++
 				bound += hi - lo
+			} else {
+				s.crep[c] = true
 			}
 			s.recOf[p] = records - first
 			records += hi - first
@@ -170,6 +177,7 @@ func (s *Sparse) mergeRow(r int, buf []int32, k int) int {
 		s.heads = make([]mergeHead, len(runs))
 	}
 	heads := s.heads[:len(runs)]
+	simple := true // no clique of the row repeats an index
 	for j, run := range runs {
 		lo, hi := s.cstart[run.c], s.cstart[run.c+1]
 		ee := int(run.g)
@@ -177,8 +185,12 @@ func (s *Sparse) mergeRow(r int, buf []int32, k int) int {
 			ee++
 		}
 		heads[j] = mergeHead{pos: lo, lo: lo, hi: hi, es: int(run.g), ee: ee}
+		simple = simple && !s.crep[run.c]
 	}
 	rv := int32(r)
+	if simple {
+		return s.mergeSimple(r, heads, buf, k)
+	}
 	for {
 		v := int32(math.MaxInt32)
 		for j := range heads {
@@ -222,6 +234,101 @@ func (s *Sparse) mergeRow(r int, buf []int32, k int) int {
 			firstHead = false
 		}
 		k++
+	}
+}
+
+// mergeSimple is mergeRow's merge when no clique of the row repeats an
+// index: each value is one element of each clique that holds it, and the
+// row is one element of each clique, at its head's es.
+func (s *Sparse) mergeSimple(r int, heads []mergeHead, buf []int32, k int) int {
+	cidx, slots, recOf := s.cidx, s.slots, s.recOf
+	rv := int32(r)
+	if len(heads) == 1 { // the row's columns are its clique's
+		h := heads[0]
+		e := h.es
+		re := recOf[e]
+		for f := h.lo; f < h.hi; f++ {
+			v := cidx[f]
+			buf[k] = v
+			switch {
+			case f > e: // record (e, f)
+				slots[re+f].i = int32(k)
+			case f < e: // record (f, e)
+				slots[recOf[f]+e].j = int32(k)
+			default:
+				slots[re+f] = recSlots{int32(k), int32(k)}
+				s.dslot[r] = int32(k)
+			}
+			k++
+		}
+		return k
+	}
+	if len(heads) == 2 { // a row on two bodies: a two-way merge in registers
+		fa, ha, ea := heads[0].lo, heads[0].hi, heads[0].es
+		fb, hb, eb := heads[1].lo, heads[1].hi, heads[1].es
+		for fa < ha || fb < hb {
+			va, vb := int32(math.MaxInt32), int32(math.MaxInt32)
+			if fa < ha {
+				va = cidx[fa]
+			}
+			if fb < hb {
+				vb = cidx[fb]
+			}
+			v := min(va, vb)
+			buf[k] = v
+			sl := int32(k)
+			if va == v {
+				s.putSlots(fa, ea, v, rv, sl, int32(k))
+				sl = ^sl
+				fa++
+			}
+			if vb == v {
+				s.putSlots(fb, eb, v, rv, sl, int32(k))
+				fb++
+			}
+			k++
+		}
+		return k
+	}
+	for {
+		v := int32(math.MaxInt32)
+		for j := range heads {
+			if h := &heads[j]; h.pos < h.hi && cidx[h.pos] < v {
+				v = cidx[h.pos]
+			}
+		}
+		if v == math.MaxInt32 {
+			return k
+		}
+		buf[k] = v
+		sl := int32(k)
+		for j := range heads {
+			h := &heads[j]
+			if h.pos >= h.hi || cidx[h.pos] != v {
+				continue
+			}
+			s.putSlots(h.pos, h.es, v, rv, sl, int32(k))
+			sl = ^int32(k) // the later cliques' records of the entry
+			h.pos++
+		}
+		k++
+	}
+}
+
+// putSlots sets, for the element f of a clique that holds row rv at e,
+// of value v and at slot k of row rv, the slot of its record with rv: the
+// i side of record (e, f) (sl: k, or ^k for a later record of the entry)
+// when v > rv, the j side of record (f, e) when v < rv, both, and dslot,
+// on the diagonal.
+func (s *Sparse) putSlots(f, e int, v, rv, sl, k int32) {
+	switch {
+	case v > rv:
+		s.slots[s.recOf[e]+f].i = sl
+	case v < rv:
+		s.slots[s.recOf[f]+e].j = k
+	default:
+		s.slots[s.recOf[e]+f] = recSlots{sl, k}
+		s.dslot[rv] = k
 	}
 }
 
