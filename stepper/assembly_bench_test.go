@@ -10,14 +10,22 @@ import (
 )
 
 // BenchmarkAssemblePyramid times Assemble alone on the rows of the
-// 210-brick pyramid (base 20, 7 080 rows) after 3 steps: steady, into the
-// world's own Assembly (A refilled into its kept pattern, as in a steady
-// step), and cold, into a new Assembly (A's pattern built and every
-// buffer allocated, as at step 1). It also reports the process's CPU time
-// per op (cpu-ns/op, getrusage), steadier than the wall clock on a loaded
-// machine.
-func BenchmarkAssemblePyramid(b *testing.B) {
+// 496-brick pyramid (scenes.DefaultPyramidParams: base 31, 17 112 rows)
+// after 3 steps: steady, into the world's own Assembly (A refilled into
+// its kept pattern, as in a steady step), and cold, into a new Assembly
+// (A's pattern built and every buffer allocated, as at step 1). It also
+// reports the process's CPU time per op (cpu-ns/op, getrusage), steadier
+// than the wall clock on a loaded machine.
+func BenchmarkAssemblePyramid(b *testing.B) { benchAssemblePyramid(b, 31) }
+
+// BenchmarkAssemblePyramid210 is BenchmarkAssemblePyramid on the
+// 210-brick pyramid (base 20, 7 080 rows), the scene of
+// BenchmarkPyramidStep1.
+func BenchmarkAssemblePyramid210(b *testing.B) { benchAssemblePyramid(b, 20) }
+
+func benchAssemblePyramid(b *testing.B, base int) {
 	p := scenes.DefaultPyramidParams()
+	p.Base = base
 	w, err := scenes.Pyramid(p)
 	require.NoError(b, err)
 	for range 3 {
