@@ -211,7 +211,7 @@ func (s *Sparse) Finish() {
 	if s.cl && s.reuseOK && s.n == s.pn && len(s.ti) == s.nrec {
 		s.keepCliqueRecords() // for the comparison below
 	}
-	if !(s.reuseOK && s.n == s.pn && slices.Equal(s.ti, s.pti) && slices.Equal(s.tj, s.ptj)) {
+	if !(s.reuseOK && !s.cl && s.n == s.pn && slices.Equal(s.ti, s.pti) && slices.Equal(s.tj, s.ptj)) {
 		s.finishFull()
 		s.keepPattern()
 	}

@@ -74,7 +74,9 @@ func requireSameSparse(t *testing.T, want, got *Sparse, msg string) {
 // −0, NaN and ±Inf among the values), and keep the pattern as Finish
 // does: the next Refill of that many records refills it, Add calls after
 // Refilled sum onto the values, the same calls by Add are finished into
-// the kept pattern (version unchanged), and a new pattern moves version.
+// the kept pattern (version unchanged), a new pattern moves version, and
+// the calls of the pattern a Finish kept before the cliques are
+// compressed afresh.
 func TestSparseResetCliques(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 7))
 	negZero := math.Copysign(0, -1)
@@ -153,6 +155,13 @@ func TestSparseResetCliques(t *testing.T) {
 			assert.False(t, s.Refill(n, nrec))
 		}
 		assert.NotEqual(t, ver, s.version, "trial %d: another pattern", trial)
+
+		// The calls of an older pattern, kept by Finish before the
+		// cliques replaced it, are compressed afresh.
+		again.ResetCliques(n, other, diag)
+		addCliques(&again, n, cliques, diag, v)
+		addCliques(&ref, n, cliques, diag, v)
+		requireSameSparse(t, &ref, &again, "an older pattern's calls after ResetCliques")
 	}
 }
 

@@ -325,7 +325,11 @@ type Assembly struct {
 	cliqueRows []int32
 	cliques    [][]int32
 	filled     bool
-	kktCol     []int32 // the KKT body index of each body, or −1
+	// layDiag: the kept layout's records end with the diagonal's (the
+	// last call was Assemble, not MassMatrix); massOnly: MassMatrix is
+	// running.
+	layDiag, massOnly bool
+	kktCol            []int32 // the KKT body index of each body, or −1
 
 	// par runs a per-row pass in chunks (World.forRange, set by the world
 	// that owns the Assembly; nil: one call). rowJob runs rowTerms and
@@ -412,7 +416,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.B = grow(a.B, n)
 	a.Lo = grow(a.Lo, n)
 	a.Hi = grow(a.Hi, n)
-	a.refilling = a.sameLayout(m, rows) && a.A.Refill(n, a.layRecs)
+	a.refilling = a.sameLayout(m, rows) && a.layDiag && a.A.Refill(n, a.layRecs)
 	a.rec, a.filled = 0, false
 	if !a.massMatrix(m, rows, true) || a.stopped() {
 		return a.halt()
@@ -472,6 +476,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 		a.A.Finish()
 		a.layRecs, a.layOK = a.rec, a.Gyroscopic == 0
 	}
+	a.layDiag = true
 	return nil
 }
 
@@ -621,9 +626,21 @@ func (a *Assembly) MassMatrix(m *Mass, rows []constraint.Row) error {
 	if err := checkRows(rows, len(m.Bodies)); err != nil {
 		return err
 	}
-	a.refilling, a.layOK = false, false // A without C: not Assemble's calls
+	// A without C: Assemble's records without the diagonal's (layDiag),
+	// refilled while the layout stays, built from the bodies' rows
+	// (firstFill) when it changes.
+	n := len(rows)
+	a.refilling = a.sameLayout(m, rows) && !a.layDiag && a.A.Refill(n, a.layRecs)
+	a.rec, a.filled, a.massOnly = 0, false, true
 	a.massMatrix(m, rows, false)
-	a.A.Finish()
+	a.massOnly = false
+	if a.rec != a.layRecs {
+		panic(fmt.Sprintf("stepper: Assembly refilled %d of A's %d records", a.rec, a.layRecs))
+	}
+	a.A.Refilled()
+	// A later massMatrix outside MassMatrix (the projection's regularized
+	// fallback, which adds to A's diagonal) records its calls.
+	a.layOK, a.layDiag, a.refilling = true, false, false
 	a.kktOK = false
 	return nil
 }
@@ -813,8 +830,8 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	}
 	switch {
 	case a.refilling:
-	case gyro:
-		a.firstFill(m, n) // Assemble's A: its pattern, then a refill
+	case gyro || a.massOnly:
+		a.firstFill(m, n, !a.massOnly) // Assemble's or MassMatrix's A: its pattern, then a refill
 	default:
 		a.A.Reset(n)
 		a.A.Grow(a.records(m))
@@ -843,12 +860,13 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 }
 
 // firstFill builds A's pattern for Assemble's records (massMatrix's pairs
-// of each dynamic body's rows, then the diagonal's compliance) straight
+// of each dynamic body's rows, then, with diag, the diagonal's
+// compliance; MassMatrix's have no diagonal records) straight
 // from the rows of each body (lcp.Sparse.ResetCliques, one clique per
 // dynamic body) and opens A for them as a refill does, so that the first
 // assembly of a layout fills A as a steady one, without recording its
 // calls; the next Assemble with the same layout refills it (layOK).
-func (a *Assembly) firstFill(m *Mass, n int) {
+func (a *Assembly) firstFill(m *Mass, n int, diag bool) {
 	total := 0
 	for _, list := range a.byBody {
 		total += len(list)
@@ -868,7 +886,7 @@ func (a *Assembly) firstFill(m *Mass, n int) {
 		}
 		a.cliques = append(a.cliques, a.cliqueRows[from:])
 	}
-	a.layRecs = a.A.ResetCliques(n, a.cliques, true)
+	a.layRecs = a.A.ResetCliques(n, a.cliques, diag)
 	a.refilling, a.filled = true, true
 }
 
