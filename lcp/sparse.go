@@ -34,6 +34,13 @@ import (
 // sequence with the same (i, j) as the last one (a stepper's steps while
 // the contact set stays) is finished in O(calls) into the kept pattern.
 //
+// A matrix that is a sum of dense blocks on known index sets (a stepper's
+// J M⁻¹ Jᵀ + C: one block per body, on the rows that touch it) can be
+// built without recording its calls: ResetCliques builds the pattern
+// from the index sets and takes the values as a refill does (SetRecord,
+// Refilled), with the pattern and bits of the same calls through Add and
+// Finish.
+//
 // The zero value is an empty matrix that must be Reset before use. At,
 // MulVecTo, RowDot and NNZ panic until Finish has been called after the last
 // Reset or Add; Add panics on an index outside [0, n). Both are programming

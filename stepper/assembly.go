@@ -489,9 +489,9 @@ func (a *Assembly) stopped() bool { return a.stop != nil && a.stop() }
 
 // halt leaves a stopped Assemble: A is unfinished and B, Lo, Hi, JMinv
 // and KKT partly written, so nothing of this call is reused: the next
-// Assemble records A's calls again (lcp.Sparse.Finish then sums them into
-// the pattern it kept, when they are the same calls: the bits of a
-// refill) and rebuilds the rest. The assembly is not to be read before
+// Assemble builds A's pattern from the bodies' rows again (firstFill; the
+// same rows give the same pattern, its version unchanged, and the bits of
+// a refill) and rebuilds the rest. The assembly is not to be read before
 // the next Assemble.
 func (a *Assembly) halt() error {
 	a.layOK, a.refilling, a.kktOK = false, false, false
