@@ -129,8 +129,8 @@ func (s *Sparse) buildCliques() {
 		s.slots = make([]recSlots, records, records+records/8)
 	}
 	s.slots = s.slots[:records]
-	s.ptr2, s.ptr = s.ptr, sizeInt(s.ptr2, n+1)
-	buf := sizeInt32(s.col2, bound)
+	s.ptr2, s.ptr = s.ptr, sized(s.ptr2, n+1)
+	buf := sized(s.col2, bound)
 	s.col2 = s.col
 	s.dslot = growInt32(s.dslot, n)
 	k := 0
@@ -150,7 +150,7 @@ func (s *Sparse) buildCliques() {
 			}
 		}
 	}
-	s.val = sizeFloat(s.val, k) // every entry is set by its first record
+	s.val = sized(s.val, k) // every entry is set by its first record
 	if !slices.Equal(s.ptr, s.ptr2) || !slices.Equal(s.col, s.col2) {
 		s.version++
 	}
@@ -188,7 +188,7 @@ func (s *Sparse) mergeRow(r int, buf []int32, k int) int {
 		simple = simple && !s.crep[run.c]
 	}
 	rv := int32(r)
-	if simple {
+	if simple && len(heads) <= 2 {
 		return s.mergeSimple(r, heads, buf, k)
 	}
 	for {
@@ -237,9 +237,10 @@ func (s *Sparse) mergeRow(r int, buf []int32, k int) int {
 	}
 }
 
-// mergeSimple is mergeRow's merge when no clique of the row repeats an
-// index: each value is one element of each clique that holds it, and the
-// row is one element of each clique, at its head's es.
+// mergeSimple is mergeRow's merge for a row on one or two cliques that
+// repeat no index (a row on one or two bodies): each value is one element
+// of each clique that holds it, and the row one element of each, at its
+// head's es.
 func (s *Sparse) mergeSimple(r int, heads []mergeHead, buf []int32, k int) int {
 	cidx, slots, recOf := s.cidx, s.slots, s.recOf
 	rv := int32(r)
@@ -290,29 +291,7 @@ func (s *Sparse) mergeSimple(r int, heads []mergeHead, buf []int32, k int) int {
 		}
 		return k
 	}
-	for {
-		v := int32(math.MaxInt32)
-		for j := range heads {
-			if h := &heads[j]; h.pos < h.hi && cidx[h.pos] < v {
-				v = cidx[h.pos]
-			}
-		}
-		if v == math.MaxInt32 {
-			return k
-		}
-		buf[k] = v
-		sl := int32(k)
-		for j := range heads {
-			h := &heads[j]
-			if h.pos >= h.hi || cidx[h.pos] != v {
-				continue
-			}
-			s.putSlots(h.pos, h.es, v, rv, sl, int32(k))
-			sl = ^int32(k) // the later cliques' records of the entry
-			h.pos++
-		}
-		k++
-	}
+	panic("lcp: Sparse.mergeSimple: more than two cliques")
 }
 
 // putSlots sets, for the element f of a clique that holds row rv at e,
@@ -375,27 +354,12 @@ func (s *Sparse) keepCliqueRecords() {
 	s.cl = false
 }
 
-// sizeInt32 is growInt32 with an eighth of headroom: a buffer sized once
-// for a large first fill, not grown to it.
-func sizeInt32(s []int32, n int) []int32 {
+// sized returns s resliced to n, or a new slice of length n with an
+// eighth of headroom when s is too short: a buffer sized once for a
+// large first fill (growInt32's half would be zeroed for nothing).
+func sized[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]int32, n, n+n/8)
-	}
-	return s[:n]
-}
-
-// sizeInt is sizeInt32 for []int.
-func sizeInt(s []int, n int) []int {
-	if cap(s) < n {
-		return make([]int, n, n+n/8)
-	}
-	return s[:n]
-}
-
-// sizeFloat is sizeInt32 for []float64.
-func sizeFloat(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n, n+n/8)
+		return make([]T, n, n+n/8)
 	}
 	return s[:n]
 }
