@@ -309,10 +309,10 @@ type Assembly struct {
 	// incArena backs every byBody list; incCount is each body's share.
 	incArena []incidence
 	incCount []int
-	// A's refill (lcp.Sparse.Refill): the layout of the last Assemble that
-	// recorded A's Add calls (per row N and its bodies, per body whether
-	// it is static or kinematic), their count, whether this Assemble
-	// refills them, and the running record index.
+	// A's refill (lcp.Sparse.Refill): the layout of the last Assemble or
+	// MassMatrix that built A's pattern (per row N and its bodies, per
+	// body whether it is static or kinematic), its record count, whether
+	// this call refills them, and the running record index.
 	layRows   []int32
 	layFixed  []bool
 	layOK     bool
@@ -555,8 +555,8 @@ func (a *Assembly) jminvRows(lo, hi int) {
 }
 
 // sameLayout reports whether rows touch the same bodies, in the same slots,
-// with the same bodies static or kinematic, as at the last Assemble that
-// recorded A's Add calls (layOK), so that the calls repeat (the pairs of
+// with the same bodies static or kinematic, as at the last Assemble or
+// MassMatrix that built A's pattern (layOK), so that the records repeat (the pairs of
 // massMatrix follow from the rows of each body, the diagonal's from the
 // rows). When they differ it keeps the new layout for the next call.
 func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
@@ -925,7 +925,8 @@ func (a *Assembly) bodyPairs(bi int, rows []constraint.Row, rec int) (int, float
 
 // records returns the number of A's records Assemble makes (the calls of
 // massMatrix's loop over each dynamic body's row pairs, one per row for
-// the compliance), so that A's record buffers are allocated once.
+// the compliance), so that A's record buffers are allocated once when
+// they are recorded (the projection's regularized fallback).
 func (a *Assembly) records(m *Mass) int {
 	total := 0
 	for bi, list := range a.byBody {
