@@ -875,6 +875,9 @@ func (a *Assembly) firstFill(m *Mass, n int, diag bool) {
 		a.cliqueRows = make([]int32, 0, total+total/8)
 	}
 	a.cliqueRows = a.cliqueRows[:0]
+	if cap(a.cliques) < len(a.byBody) {
+		a.cliques = make([][]int32, 0, len(a.byBody)) // one clique per body at most
+	}
 	a.cliques = a.cliques[:0]
 	for bi, list := range a.byBody {
 		if b := m.Bodies[bi]; len(list) == 0 || b.Static || b.Kinematic { // M⁻¹ = 0: nothing in A
