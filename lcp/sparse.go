@@ -34,6 +34,13 @@ import (
 // sequence with the same (i, j) as the last one (a stepper's steps while
 // the contact set stays) is finished in O(calls) into the kept pattern.
 //
+// A matrix that is a sum of dense blocks on known index sets (a stepper's
+// J M⁻¹ Jᵀ + C: one block per body, on the rows that touch it) can be
+// built without recording its calls: ResetCliques builds the pattern
+// from the index sets and takes the values as a refill does (SetRecord,
+// Refilled), with the pattern and bits of the same calls through Add and
+// Finish.
+//
 // The zero value is an empty matrix that must be Reset before use. At,
 // MulVecTo, RowDot and NNZ panic until Finish has been called after the last
 // Reset or Add; Add panics on an index outside [0, n). Both are programming
@@ -74,17 +81,32 @@ type Sparse struct {
 	stamp uint64
 
 	// Pattern reuse: the records' (i, j) of the last full Finish and the
-	// slots of each record in val (recSlots).
+	// slots of each record in val (recSlots), nrec of them. After
+	// ResetCliques (cl) pti and ptj are not kept: the cliques (cstart,
+	// cidx, cdiag) describe the records, and expandCliques writes them out
+	// when an Add or a Finish needs them.
 	pti, ptj []int32
 	pn       int
+	nrec     int
 	slots    []recSlots
 	reuseOK  bool
+	cl       bool
+	cstart   []int
+	cidx     []int32
+	cdiag    bool
 
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
 	bcol []int32 // finishFull: bucketed columns; keepPattern: the records bucketed by row (^t for a record's (j, i) side)
 	next []int32 // finishFull: each row's next free place in col; keepPattern: in rec, then the slots of a row's columns
 	rz   float64 // Refill: finite's accumulator (see sumRecords)
+	// ResetCliques workspace: each element's record base (recOf), each
+	// row's cliques (runs), the merge's heads and whether each clique
+	// repeats an index.
+	recOf []int
+	runs  []cliqueRun
+	heads []mergeHead
+	crep  []bool // a clique repeats an index
 	// stale is set by Refill: SetRecord sums its values into val without
 	// keeping them in tv, so tv is not the records of val until unstale
 	// rewrites it (before an Add or Finish reads it).
@@ -193,7 +215,10 @@ func (s *Sparse) recordCap(c int) {
 // the values are the same bits.
 func (s *Sparse) Finish() {
 	s.unstale()
-	if !(s.reuseOK && s.n == s.pn && slices.Equal(s.ti, s.pti) && slices.Equal(s.tj, s.ptj)) {
+	if s.cl && s.reuseOK && s.n == s.pn && len(s.ti) == s.nrec {
+		s.keepCliqueRecords() // for the comparison below
+	}
+	if !(s.reuseOK && !s.cl && s.n == s.pn && slices.Equal(s.ti, s.pti) && slices.Equal(s.tj, s.ptj)) {
 		s.finishFull()
 		s.keepPattern()
 	}
@@ -255,7 +280,7 @@ func (s *Sparse) sumRecord(t int, v float64) float64 {
 // saves the recording, the comparison with the kept calls and the buffers'
 // traffic (O(records) each).
 func (s *Sparse) Refill(n, records int) bool {
-	if !(s.finished && s.reuseOK && s.n == n && s.pn == n && len(s.pti) == records && len(s.tv) == records) {
+	if !(s.finished && s.reuseOK && s.n == n && s.pn == n && s.nrec == records && (s.cl || len(s.tv) == records)) {
 		return false
 	}
 	s.finished = false
@@ -300,6 +325,11 @@ func (s *Sparse) unstale() {
 		return
 	}
 	s.stale = false
+	if s.cl { // the records were never written: write them out first
+		s.ti, s.tj = s.expandCliques(s.ti[:0], s.tj[:0])
+		s.tv = grow(s.tv, len(s.ti))
+		s.keepCliqueRecords()
+	}
 	negZero := math.Copysign(0, -1)
 	for t, r := range s.slots[:len(s.tv)] {
 		if r.i < 0 {
@@ -327,7 +357,7 @@ func (s *Sparse) Refilled() {
 func (s *Sparse) keepPattern() {
 	s.pti = append(s.pti[:0], s.ti...)
 	s.ptj = append(s.ptj[:0], s.tj...)
-	s.pn = s.n
+	s.pn, s.nrec, s.cl = s.n, len(s.ti), false
 	n, nr := s.n, len(s.ti)
 	if cap(s.slots) < nr {
 		s.slots = make([]recSlots, nr, nr+nr/2)

@@ -309,18 +309,27 @@ type Assembly struct {
 	// incArena backs every byBody list; incCount is each body's share.
 	incArena []incidence
 	incCount []int
-	// A's refill (lcp.Sparse.Refill): the layout of the last Assemble that
-	// recorded A's Add calls (per row N and its bodies, per body whether
-	// it is static or kinematic), their count, whether this Assemble
-	// refills them, and the running record index.
+	// A's refill (lcp.Sparse.Refill): the layout of the last Assemble or
+	// MassMatrix that built A's pattern (per row N and its bodies, per
+	// body whether it is static or kinematic), its record count, whether
+	// this call refills them, and the running record index.
 	layRows   []int32
 	layFixed  []bool
 	layOK     bool
 	layRecs   int
 	refilling bool
 	rec       int
-	kktOK     bool    // KKT describes A (the last call was a symmetric Assemble)
-	kktCol    []int32 // the KKT body index of each body, or −1
+	kktOK     bool // KKT describes A (the last call was a symmetric Assemble)
+	// firstFill's cliques (each dynamic body's rows, from cliqueRows) and
+	// whether this Assemble built A's pattern with them (filled).
+	cliqueRows []int32
+	cliques    [][]int32
+	filled     bool
+	// layDiag: the kept layout's records end with the diagonal's (the
+	// last call was Assemble, not MassMatrix); massOnly: MassMatrix is
+	// running.
+	layDiag, massOnly bool
+	kktCol            []int32 // the KKT body index of each body, or −1
 
 	// par runs a per-row pass in chunks (World.forRange, set by the world
 	// that owns the Assembly; nil: one call). rowJob runs rowTerms and
@@ -407,8 +416,8 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.B = grow(a.B, n)
 	a.Lo = grow(a.Lo, n)
 	a.Hi = grow(a.Hi, n)
-	a.refilling = a.sameLayout(m, rows) && a.A.Refill(n, a.layRecs)
-	a.rec = 0
+	a.refilling = a.sameLayout(m, rows) && a.layDiag && a.A.Refill(n, a.layRecs)
+	a.rec, a.filled = 0, false
 	if !a.massMatrix(m, rows, true) || a.stopped() {
 		return a.halt()
 	}
@@ -460,10 +469,14 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 			panic(fmt.Sprintf("stepper: Assembly refilled %d of A's %d records", a.rec, a.layRecs))
 		}
 		a.A.Refilled()
+		if a.filled {
+			a.layOK = true // sameLayout kept this layout
+		}
 	} else {
 		a.A.Finish()
 		a.layRecs, a.layOK = a.rec, a.Gyroscopic == 0
 	}
+	a.layDiag = true
 	return nil
 }
 
@@ -476,9 +489,9 @@ func (a *Assembly) stopped() bool { return a.stop != nil && a.stop() }
 
 // halt leaves a stopped Assemble: A is unfinished and B, Lo, Hi, JMinv
 // and KKT partly written, so nothing of this call is reused: the next
-// Assemble records A's calls again (lcp.Sparse.Finish then sums them into
-// the pattern it kept, when they are the same calls: the bits of a
-// refill) and rebuilds the rest. The assembly is not to be read before
+// Assemble builds A's pattern from the bodies' rows again (firstFill; the
+// same rows give the same pattern, its version unchanged, and the bits of
+// a refill) and rebuilds the rest. The assembly is not to be read before
 // the next Assemble.
 func (a *Assembly) halt() error {
 	a.layOK, a.refilling, a.kktOK = false, false, false
@@ -542,8 +555,8 @@ func (a *Assembly) jminvRows(lo, hi int) {
 }
 
 // sameLayout reports whether rows touch the same bodies, in the same slots,
-// with the same bodies static or kinematic, as at the last Assemble that
-// recorded A's Add calls (layOK), so that the calls repeat (the pairs of
+// with the same bodies static or kinematic, as at the last Assemble or
+// MassMatrix that built A's pattern (layOK), so that the records repeat (the pairs of
 // massMatrix follow from the rows of each body, the diagonal's from the
 // rows). When they differ it keeps the new layout for the next call.
 func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
@@ -613,9 +626,21 @@ func (a *Assembly) MassMatrix(m *Mass, rows []constraint.Row) error {
 	if err := checkRows(rows, len(m.Bodies)); err != nil {
 		return err
 	}
-	a.refilling, a.layOK = false, false // A without C: not Assemble's calls
+	// A without C: Assemble's records without the diagonal's (layDiag),
+	// refilled while the layout stays, built from the bodies' rows
+	// (firstFill) when it changes.
+	n := len(rows)
+	a.refilling = a.sameLayout(m, rows) && !a.layDiag && a.A.Refill(n, a.layRecs)
+	a.rec, a.filled, a.massOnly = 0, false, true
 	a.massMatrix(m, rows, false)
-	a.A.Finish()
+	a.massOnly = false
+	if a.rec != a.layRecs {
+		panic(fmt.Sprintf("stepper: Assembly refilled %d of A's %d records", a.rec, a.layRecs))
+	}
+	a.A.Refilled()
+	// A later massMatrix outside MassMatrix (the projection's regularized
+	// fallback, which adds to A's diagonal) records its calls.
+	a.layOK, a.layDiag, a.refilling = true, false, false
 	a.kktOK = false
 	return nil
 }
@@ -803,7 +828,11 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.responseMatrix(m, rows)
 		return true
 	}
-	if !a.refilling {
+	switch {
+	case a.refilling:
+	case gyro || a.massOnly:
+		a.firstFill(m, n, !a.massOnly) // Assemble's or MassMatrix's A: its pattern, then a refill
+	default:
 		a.A.Reset(n)
 		a.A.Grow(a.records(m))
 	}
@@ -828,6 +857,40 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.A.AddRecordTerms(z)
 	}
 	return true
+}
+
+// firstFill builds A's pattern for Assemble's records (massMatrix's pairs
+// of each dynamic body's rows, then, with diag, the diagonal's
+// compliance; MassMatrix's have no diagonal records) straight
+// from the rows of each body (lcp.Sparse.ResetCliques, one clique per
+// dynamic body) and opens A for them as a refill does, so that the first
+// assembly of a layout fills A as a steady one, without recording its
+// calls; the next Assemble with the same layout refills it (layOK).
+func (a *Assembly) firstFill(m *Mass, n int, diag bool) {
+	total := 0
+	for _, list := range a.byBody {
+		total += len(list)
+	}
+	if cap(a.cliqueRows) < total {
+		a.cliqueRows = make([]int32, 0, total+total/8)
+	}
+	a.cliqueRows = a.cliqueRows[:0]
+	if cap(a.cliques) < len(a.byBody) {
+		a.cliques = make([][]int32, 0, len(a.byBody)) // one clique per body at most
+	}
+	a.cliques = a.cliques[:0]
+	for bi, list := range a.byBody {
+		if b := m.Bodies[bi]; len(list) == 0 || b.Static || b.Kinematic { // M⁻¹ = 0: nothing in A
+			continue
+		}
+		from := len(a.cliqueRows)
+		for _, p := range list {
+			a.cliqueRows = append(a.cliqueRows, int32(p.row))
+		}
+		a.cliques = append(a.cliques, a.cliqueRows[from:])
+	}
+	a.layRecs = a.A.ResetCliques(n, a.cliques, diag)
+	a.refilling, a.filled = true, true
 }
 
 // bodyPairs puts the entries of dynamic body bi's row pairs into A,
@@ -865,7 +928,8 @@ func (a *Assembly) bodyPairs(bi int, rows []constraint.Row, rec int) (int, float
 
 // records returns the number of A's records Assemble makes (the calls of
 // massMatrix's loop over each dynamic body's row pairs, one per row for
-// the compliance), so that A's record buffers are allocated once.
+// the compliance), so that A's record buffers are allocated once when
+// they are recorded (the projection's regularized fallback).
 func (a *Assembly) records(m *Mass) int {
 	total := 0
 	for bi, list := range a.byBody {

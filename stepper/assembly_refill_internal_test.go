@@ -1,6 +1,7 @@
 package stepper
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -16,7 +17,8 @@ import (
 // compliances and body velocities the refilled A equals a fresh
 // Assembly's bit for bit, entry by entry; a refill does not allocate. A
 // body turned kinematic, a row dropped and a MassMatrix in between each
-// record A's calls again (no refill), still equal to a fresh assembly.
+// record A's calls again (no refill), still equal to a fresh assembly,
+// whose first fill equals A recorded call by call (recordedA).
 func TestAssembleRefillsSameBits(t *testing.T) {
 	turn := mgl64.QuatRotate(0.7, mgl64.Vec3{1, 2, 3}.Normalize())
 	var bodies []*body.Body
@@ -62,7 +64,9 @@ func TestAssembleRefillsSameBits(t *testing.T) {
 		var fm Mass
 		fm.Update(bodies, set.H, set.Gravity)
 		require.NoError(t, fresh.Assemble(&set, &fm, rows))
-		require.Equal(t, refilled, asm.refilling, "step %d: refilled", step)
+		require.Equal(t, refilled, asm.refilling && !asm.filled, "step %d: refilled", step)
+		require.True(t, fresh.filled, "step %d: a new Assembly builds A's pattern from its cliques", step)
+		requireSameA(t, &fresh, recordedA(t, &set, &fm, rows), fmt.Sprintf("step %d: first fill against recorded calls", step))
 		// The count Grow sizes A's records by is the number of calls made.
 		require.Equal(t, fresh.rec, fresh.records(&fm), "step %d: records", step)
 		require.Equal(t, fresh.A.NNZ(), asm.A.NNZ(), "step %d", step)

@@ -95,9 +95,9 @@ const (
 // rows are what World.Contacts, ContactWrenches, JointReaction,
 // LastStates, LastDrift and RowLabels report (StepContext keeps a second
 // buffer of points and of rows for this). The assembly's reuse of A's
-// layout from the last step is marked invalid, so the next step records
-// A's calls again, which lcp.Sparse sums into its kept pattern: the same
-// bits as a refill, the pattern unchanged for the solvers' orderings. The
+// layout from the last step is marked invalid, so the next step builds
+// A's pattern from the bodies' rows again (lcp.Sparse.ResetCliques): the
+// same bits as a refill, the pattern unchanged for the solvers' orderings. The
 // next Step or StepContext thus takes the same step, bit for bit, as a
 // world that was never cancelled. What has already happened stays: the
 // Controllers have run (they run again at the next step), a sleeping
@@ -175,11 +175,11 @@ func (w *World) keepRows() {
 // names the step that built them), predictDrift restores the poses it
 // moves, and Mass is recomputed by every step. The assembly's reuse of
 // A's layout (Assembly.layOK, lcp.Sparse.Refill) would see an unfinished
-// A and record it again anyway; it is marked invalid here, so that the
-// next Assemble records A's calls and lcp.Sparse.Finish sums them into the
-// kept pattern: the bits a refill gives (TestAssembleRefillsSameBits), the
-// pattern's version unchanged, so the solvers' symbolic factorizations
-// kept for it stand. The last step's problem (LastProblem) is gone: A was
+// A and build it again anyway; it is marked invalid here, so that the
+// next Assemble builds A's pattern from the bodies' rows
+// (lcp.Sparse.ResetCliques): the bits a refill gives
+// (TestAssembleRefillsSameBits), the same pattern, its version unchanged,
+// so the solvers' symbolic factorizations kept for it stand. The last step's problem (LastProblem) is gone: A was
 // partly overwritten.
 func (w *World) abandonStep() {
 	c, ws := &w.cancel, &w.ws

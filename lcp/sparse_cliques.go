@@ -1,0 +1,365 @@
+package lcp
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// cliqueRun is row r's place in one clique: the clique c and the first
+// element g (an index into cidx) of r's run there.
+type cliqueRun struct{ c, g int32 }
+
+// mergeHead is one clique's cursor in a row's merge (buildCliques): the
+// next element pos of the clique [lo, hi) and the row's own run [es, ee).
+type mergeHead struct{ pos, lo, hi, es, ee int }
+
+// ResetCliques makes s the n×n matrix of a sum of dense symmetric blocks,
+// one per clique (a list of indices in ascending order, repeats allowed),
+// and opens it for its values as Refill does: SetRecord (or SetRecordPart
+// and AddRecordTerms), then Refilled. Its records are the Add calls
+//
+//	for each clique L, in order: for p = 0, 1, …: for q ≥ first(p): Add(L[p], L[q], ·)
+//
+// with first(p) the first position of the value L[p] in L (a repeated
+// index pairs its copies both ways), then, with diag, Add(i, i, ·) for
+// i = 0, …, n−1: the calls of a stepper's J M⁻¹ Jᵀ + C, one clique per
+// body listing the rows on it. It returns their count.
+//
+// The result is the matrix, pattern and bits of Reset, those Add calls
+// with the values given to SetRecord, and Finish, and the pattern is
+// kept as Finish keeps it: the next step's Refill with the same records
+// refills it, and Add calls that repeat the records are finished into
+// it. It builds the pattern row by row, merging the cliques of each row
+// (per-row counts, offsets, fill, as a compressed-sparse-row build),
+// without writing the records: O(n + records + Σ_rows k·row length) for
+// k cliques on a row, one allocation per buffer that has to grow.
+//
+// It panics if n is negative or a clique is not ascending within [0, n)
+// (programming errors of the assembling code, as Add's index).
+func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
+	if n < 0 || n > math.MaxInt32 {
+		panic(fmt.Sprintf("lcp: Sparse.ResetCliques: dimension %d outside [0, 2³¹−1]", n))
+	}
+	total := 0
+	for c, l := range cliques {
+		for p, v := range l {
+			if v < 0 || int(v) >= n || (p > 0 && v < l[p-1]) {
+				panic(fmt.Sprintf("lcp: Sparse.ResetCliques: clique %d: index %d = %d is not ascending within [0, %d)", c, p, v, n))
+			}
+		}
+		total += len(l)
+	}
+	s.n = n
+	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
+	s.cstart = growInt(s.cstart, len(cliques)+1)
+	s.cidx = growInt32(s.cidx, total)[:0]
+	for c, l := range cliques {
+		s.cstart[c] = len(s.cidx)
+		s.cidx = append(s.cidx, l...)
+	}
+	s.cstart[len(cliques)] = len(s.cidx)
+	s.cdiag = diag
+	s.buildCliques()
+	s.pn, s.cl, s.reuseOK = n, true, true
+	s.finished, s.stale, s.rz = false, true, 0
+	return s.nrec
+}
+
+// buildCliques builds the pattern, dslot and the records' slots of the
+// cliques (cstart, cidx, cdiag) of ResetCliques, and sets nrec.
+func (s *Sparse) buildCliques() {
+	n, nc, cidx := s.n, len(s.cstart)-1, s.cidx
+	// Counting pass: each row's cliques (cnt[r+1]), each element's record
+	// base (record (p, q) of a clique is recOf[p] + q, q counted from the
+	// clique's start) and bound, the sum over rows of their cliques'
+	// lengths, which bounds the entries.
+	s.cnt = growInt(s.cnt, n+1)
+	clear(s.cnt)
+	s.recOf = growInt(s.recOf, len(cidx))
+	records, bound := 0, 0
+	if cap(s.crep) < nc {
+		s.crep = make([]bool, nc, nc+nc/8)
+	}
+	s.crep = s.crep[:nc]
+	for c := range nc {
+		lo, hi := s.cstart[c], s.cstart[c+1]
+		first := lo
+		s.crep[c] = false
+		for p := lo; p < hi; p++ {
+			if p == lo || cidx[p] != cidx[p-1] {
+				first = p
+				s.cnt[cidx[p]+1]++
+				bound += hi - lo
+			} else {
+				s.crep[c] = true
+			}
+			s.recOf[p] = records - first
+			records += hi - first
+		}
+	}
+	for r := range n {
+		if s.cdiag && s.cnt[r+1] == 0 {
+			bound++ // the diagonal alone
+		}
+		s.cnt[r+1] += s.cnt[r]
+	}
+	diagRec := records
+	if s.cdiag {
+		records += n
+	}
+	s.nrec = records
+	// Each row's runs, in clique order.
+	if cap(s.runs) < s.cnt[n] {
+		s.runs = make([]cliqueRun, s.cnt[n], s.cnt[n]+s.cnt[n]/8)
+	}
+	s.runs = s.runs[:s.cnt[n]]
+	next := s.bcnt0(n)
+	for c := range nc {
+		lo, hi := s.cstart[c], s.cstart[c+1]
+		for p := lo; p < hi; p++ {
+			if p == lo || cidx[p] != cidx[p-1] {
+				r := cidx[p]
+				s.runs[next[r]] = cliqueRun{int32(c), int32(p)}
+				next[r]++
+			}
+		}
+	}
+	if cap(s.slots) < records {
+		s.slots = make([]recSlots, records, records+records/8)
+	}
+	s.slots = s.slots[:records]
+	s.ptr2, s.ptr = s.ptr, sized(s.ptr2, n+1)
+	buf := sized(s.col2, bound)
+	s.col2 = s.col
+	s.dslot = growInt32(s.dslot, n)
+	k := 0
+	s.ptr[0] = 0
+	for r := range n {
+		k = s.mergeRow(r, buf, k)
+		s.ptr[r+1] = k
+	}
+	s.col = buf[:k]
+	if s.cdiag {
+		for r := range n {
+			d := s.dslot[r]
+			if s.cnt[r+1] > s.cnt[r] { // a clique of r set the entry
+				s.slots[diagRec+r] = recSlots{^d, d}
+			} else {
+				s.slots[diagRec+r] = recSlots{d, d}
+			}
+		}
+	}
+	s.val = sized(s.val, k) // every entry is set by its first record
+	if !slices.Equal(s.ptr, s.ptr2) || !slices.Equal(s.col, s.col2) {
+		s.version++
+	}
+}
+
+// mergeRow writes row r's columns into buf from k on, ascending, as the
+// merge of its cliques (and r itself with cdiag), sets dslot[r] and the
+// slots of the records that row r holds: A[r][v]'s (the record's i side)
+// of the records (r, v), v ≥ r, A[r][v]'s (its j side) of the records
+// (v, r), v ≤ r. It returns the end of the row in buf.
+func (s *Sparse) mergeRow(r int, buf []int32, k int) int {
+	cidx := s.cidx
+	runs := s.runs[s.cnt[r]:s.cnt[r+1]]
+	s.dslot[r] = -1
+	if len(runs) == 0 {
+		if s.cdiag {
+			buf[k] = int32(r)
+			s.dslot[r] = int32(k)
+			k++
+		}
+		return k
+	}
+	if cap(s.heads) < len(runs) {
+		s.heads = make([]mergeHead, len(runs))
+	}
+	heads := s.heads[:len(runs)]
+	simple := true // no clique of the row repeats an index
+	for j, run := range runs {
+		lo, hi := s.cstart[run.c], s.cstart[run.c+1]
+		ee := int(run.g)
+		for ee < hi && cidx[ee] == int32(r) {
+			ee++
+		}
+		heads[j] = mergeHead{pos: lo, lo: lo, hi: hi, es: int(run.g), ee: ee}
+		simple = simple && !s.crep[run.c]
+	}
+	rv := int32(r)
+	if simple && len(heads) <= 2 {
+		return s.mergeSimple(r, heads, buf, k)
+	}
+	for {
+		v := int32(math.MaxInt32)
+		for j := range heads {
+			if h := &heads[j]; h.pos < h.hi && cidx[h.pos] < v {
+				v = cidx[h.pos]
+			}
+		}
+		if v == math.MaxInt32 {
+			return k
+		}
+		buf[k] = v
+		if v == rv {
+			s.dslot[r] = int32(k)
+		}
+		firstHead := true
+		for j := range heads {
+			h := &heads[j]
+			if h.pos >= h.hi || cidx[h.pos] != v {
+				continue
+			}
+			fs := h.pos
+			fe := fs + 1
+			for fe < h.hi && cidx[fe] == v {
+				fe++
+			}
+			for f := fs; f < fe; f++ {
+				for e := h.es; e < h.ee; e++ {
+					if v >= rv { // record (e, f): A[r][v] is its i side
+						sl := int32(k)
+						if !(firstHead && e == h.es && f == fs) {
+							sl = ^sl // a later record of the entry
+						}
+						s.slots[s.recOf[e]+f].i = sl
+					}
+					if v <= rv { // record (f, e): A[r][v] is its j side
+						s.slots[s.recOf[f]+e].j = int32(k)
+					}
+				}
+			}
+			h.pos = fe
+			firstHead = false
+		}
+		k++
+	}
+}
+
+// mergeSimple is mergeRow's merge for a row on one or two cliques that
+// repeat no index (a row on one or two bodies): each value is one element
+// of each clique that holds it, and the row one element of each, at its
+// head's es.
+func (s *Sparse) mergeSimple(r int, heads []mergeHead, buf []int32, k int) int {
+	cidx, slots, recOf := s.cidx, s.slots, s.recOf
+	rv := int32(r)
+	if len(heads) == 1 { // the row's columns are its clique's
+		h := heads[0]
+		e := h.es
+		re := recOf[e]
+		for f := h.lo; f < h.hi; f++ {
+			v := cidx[f]
+			buf[k] = v
+			switch {
+			case f > e: // record (e, f)
+				slots[re+f].i = int32(k)
+			case f < e: // record (f, e)
+				slots[recOf[f]+e].j = int32(k)
+			default:
+				slots[re+f] = recSlots{int32(k), int32(k)}
+				s.dslot[r] = int32(k)
+			}
+			k++
+		}
+		return k
+	}
+	if len(heads) == 2 { // a row on two bodies: a two-way merge in registers
+		fa, ha, ea := heads[0].lo, heads[0].hi, heads[0].es
+		fb, hb, eb := heads[1].lo, heads[1].hi, heads[1].es
+		for fa < ha || fb < hb {
+			va, vb := int32(math.MaxInt32), int32(math.MaxInt32)
+			if fa < ha {
+				va = cidx[fa]
+			}
+			if fb < hb {
+				vb = cidx[fb]
+			}
+			v := min(va, vb)
+			buf[k] = v
+			sl := int32(k)
+			if va == v {
+				s.putSlots(fa, ea, v, rv, sl, int32(k))
+				sl = ^sl
+				fa++
+			}
+			if vb == v {
+				s.putSlots(fb, eb, v, rv, sl, int32(k))
+				fb++
+			}
+			k++
+		}
+		return k
+	}
+	panic("lcp: Sparse.mergeSimple: more than two cliques")
+}
+
+// putSlots sets, for the element f of a clique that holds row rv at e,
+// of value v and at slot k of row rv, the slot of its record with rv: the
+// i side of record (e, f) (sl: k, or ^k for a later record of the entry)
+// when v > rv, the j side of record (f, e) when v < rv, both, and dslot,
+// on the diagonal.
+func (s *Sparse) putSlots(f, e int, v, rv, sl, k int32) {
+	switch {
+	case v > rv:
+		s.slots[s.recOf[e]+f].i = sl
+	case v < rv:
+		s.slots[s.recOf[f]+e].j = k
+	default:
+		s.slots[s.recOf[e]+f] = recSlots{sl, k}
+		s.dslot[rv] = k
+	}
+}
+
+// bcnt0 returns each row's start in runs (cnt[r]) as a workspace the
+// caller advances.
+func (s *Sparse) bcnt0(n int) []int32 {
+	s.next = growInt32(s.next, n)
+	for r := range n {
+		s.next[r] = int32(s.cnt[r])
+	}
+	return s.next
+}
+
+// expandCliques appends the records' (i, j) of the cliques of the last
+// ResetCliques to ti and tj, in their order.
+func (s *Sparse) expandCliques(ti, tj []int32) ([]int32, []int32) {
+	ti, tj = slices.Grow(ti, s.nrec), slices.Grow(tj, s.nrec)
+	for c := range len(s.cstart) - 1 {
+		l := s.cidx[s.cstart[c]:s.cstart[c+1]]
+		first := 0
+		for p, v := range l {
+			if p > 0 && v != l[p-1] {
+				first = p
+			}
+			for _, w := range l[first:] {
+				ti = append(ti, v)
+				tj = append(tj, w)
+			}
+		}
+	}
+	if s.cdiag {
+		for i := range int32(s.n) {
+			ti = append(ti, i)
+			tj = append(tj, i)
+		}
+	}
+	return ti, tj
+}
+
+// keepCliqueRecords writes the records of the last ResetCliques out as
+// the kept pattern's (pti, ptj), which Finish compares its Add calls with.
+func (s *Sparse) keepCliqueRecords() {
+	s.pti, s.ptj = s.expandCliques(s.pti[:0], s.ptj[:0])
+	s.cl = false
+}
+
+// sized returns s resliced to n, or a new slice of length n with an
+// eighth of headroom when s is too short: a buffer sized once for a
+// large first fill (growInt32's half would be zeroed for nothing).
+func sized[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/8)
+	}
+	return s[:n]
+}

@@ -1,0 +1,178 @@
+package lcp
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// randomCliques returns nc random cliques on n rows: ascending, with
+// repeated indices (a row naming a body twice) and rows in no clique.
+func randomCliques(rng *rand.Rand, n, nc int) [][]int32 {
+	cl := make([][]int32, nc)
+	for c := range cl {
+		m := rng.IntN(9)
+		for range m {
+			r := int32(rng.IntN(n - 3)) // rows n−3…n−1 in no clique
+			cl[c] = append(cl[c], r)
+			if rng.IntN(8) == 0 {
+				cl[c] = append(cl[c], r)
+			}
+		}
+		slices.Sort(cl[c])
+	}
+	return cl
+}
+
+// addCliques makes the records of cliques (see ResetCliques) by Reset,
+// Add and Finish, with the values v.
+func addCliques(s *Sparse, n int, cliques [][]int32, diag bool, v []float64) {
+	s.Reset(n)
+	t := 0
+	for _, l := range cliques {
+		first := 0
+		for p := range l {
+			if p > 0 && l[p] != l[p-1] {
+				first = p
+			}
+			for _, w := range l[first:] {
+				s.Add(int(l[p]), int(w), v[t])
+				t++
+			}
+		}
+	}
+	if diag {
+		for i := range n {
+			s.Add(i, i, v[t])
+			t++
+		}
+	}
+	s.Finish()
+}
+
+// requireSameSparse requires the same pattern, diagonal slots, values
+// (bit for bit) and finiteness.
+func requireSameSparse(t *testing.T, want, got *Sparse, msg string) {
+	t.Helper()
+	require.Equal(t, want.ptr, got.ptr, msg)
+	require.Equal(t, want.col, got.col, msg)
+	require.Equal(t, want.dslot, got.dslot, msg)
+	require.Len(t, got.val, len(want.val), msg)
+	for p, x := range want.val {
+		require.Equal(t, math.Float64bits(x), math.Float64bits(got.val[p]), "%s: slot %d", msg, p)
+	}
+	require.Equal(t, want.finite, got.finite, msg)
+}
+
+// ResetCliques and SetRecord give the pattern, the diagonal slots and the
+// bits of Reset, the cliques' Add calls and Finish (random cliques with
+// repeated indices and rows in no clique, with and without the diagonal,
+// −0, NaN and ±Inf among the values), and keep the pattern as Finish
+// does: the next Refill of that many records refills it, Add calls after
+// Refilled sum onto the values, the same calls by Add are finished into
+// the kept pattern (version unchanged), a new pattern moves version, and
+// the calls of the pattern a Finish kept before the cliques are
+// compressed afresh.
+func TestSparseResetCliques(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 7))
+	negZero := math.Copysign(0, -1)
+	for trial := range 40 {
+		n := 4 + rng.IntN(30)
+		cliques := randomCliques(rng, n, rng.IntN(12))
+		diag := trial%4 != 3
+		var s, ref Sparse
+		nrec := s.ResetCliques(n, cliques, diag)
+		v := make([]float64, nrec)
+		for k := range v {
+			v[k] = rng.NormFloat64()
+			switch rng.IntN(40) {
+			case 0:
+				v[k] = negZero
+			case 1:
+				v[k] = math.Inf(1)
+			case 2:
+				v[k] = math.NaN()
+			}
+		}
+		for k, x := range v {
+			s.SetRecord(k, x)
+		}
+		s.Refilled()
+		addCliques(&ref, n, cliques, diag, v)
+		require.Len(t, ref.tv, nrec, "trial %d: the record count", trial)
+		requireSameSparse(t, &ref, &s, "first fill")
+		ver := s.version
+
+		// A refill of the same records.
+		require.True(t, s.Refill(n, nrec), "trial %d", trial)
+		for k := range v {
+			v[k] = rng.NormFloat64()
+		}
+		for k, x := range v {
+			s.SetRecord(k, x)
+		}
+		s.Refilled()
+		addCliques(&ref, n, cliques, diag, v)
+		requireSameSparse(t, &ref, &s, "refill")
+
+		// The same calls by Add: the kept pattern, the same version.
+		var again Sparse
+		again.ResetCliques(n, cliques, diag)
+		for k, x := range v {
+			again.SetRecord(k, x)
+		}
+		again.Refilled()
+		ver2 := again.version
+		addCliques(&again, n, cliques, diag, v)
+		requireSameSparse(t, &ref, &again, "Add calls into the kept pattern")
+		assert.Equal(t, ver2, again.version, "trial %d: the same pattern", trial)
+		assert.True(t, again.Refill(n, nrec), "trial %d: kept", trial)
+		again.Refilled()
+
+		// An Add after Refilled sums onto the refilled values.
+		var added Sparse
+		added.ResetCliques(n, cliques, diag)
+		for k, x := range v {
+			added.SetRecord(k, x)
+		}
+		added.Refilled()
+		added.Add(0, n-1, 2.5)
+		added.Finish()
+		ref.Reset(n)
+		addCliques(&ref, n, cliques, diag, v)
+		ref.Add(0, n-1, 2.5)
+		ref.Finish()
+		requireSameSparse(t, &ref, &added, "Add after Refilled")
+
+		// Another pattern: a new version, and no refill of the old count.
+		other := randomCliques(rng, n, 3+rng.IntN(5))
+		other = append(other, []int32{0, int32(n - 1)})
+		if nr := s.ResetCliques(n, other, diag); nr != nrec {
+			assert.False(t, s.Refill(n, nrec))
+		}
+		assert.NotEqual(t, ver, s.version, "trial %d: another pattern", trial)
+
+		// The calls of an older pattern, kept by Finish before the
+		// cliques replaced it, are compressed afresh.
+		again.ResetCliques(n, other, diag)
+		addCliques(&again, n, cliques, diag, v)
+		addCliques(&ref, n, cliques, diag, v)
+		requireSameSparse(t, &ref, &again, "an older pattern's calls after ResetCliques")
+	}
+}
+
+// ResetCliques panics on a clique that is not ascending within [0, n)
+// and on a negative size, as Add on an index out of range.
+func TestSparseResetCliquesProgrammingErrors(t *testing.T) {
+	var s Sparse
+	require.PanicsWithValue(t, "lcp: Sparse.ResetCliques: clique 1: index 1 = 0 is not ascending within [0, 3)",
+		func() { s.ResetCliques(3, [][]int32{{0, 2}, {1, 0}}, true) })
+	require.PanicsWithValue(t, "lcp: Sparse.ResetCliques: clique 0: index 0 = 3 is not ascending within [0, 3)",
+		func() { s.ResetCliques(3, [][]int32{{3}}, true) })
+	require.PanicsWithValue(t, "lcp: Sparse.ResetCliques: dimension -1 outside [0, 2³¹−1]",
+		func() { s.ResetCliques(-1, nil, true) })
+}
