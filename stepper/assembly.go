@@ -306,8 +306,14 @@ type Assembly struct {
 	KKT lcp.KKT
 
 	byBody [][]incidence // the rows of each body
-	// incArena backs every byBody list; incCount is each body's share.
+	// byBodyJ[bi][k] is the Jacobian block of byBody[bi][k] (a copy of
+	// its row's J[slot]), so that a body's pair loop reads its rows'
+	// blocks in one contiguous run.
+	byBodyJ [][][6]float64
+	// incArena and incJ back every byBody and byBodyJ list; incCount is
+	// each body's share.
 	incArena []incidence
+	incJ     [][6]float64
 	incCount []int
 	// A's refill (lcp.Sparse.Refill): the layout of the last Assemble that
 	// recorded A's Add calls (per row N and its bodies, per body whether
@@ -771,10 +777,18 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	if cap(a.incArena) < total {
 		a.incArena = make([]incidence, total, total+total/2)
 	}
+	if cap(a.incJ) < total {
+		a.incJ = make([][6]float64, total, total+total/2)
+	}
+	if cap(a.byBodyJ) < nb {
+		a.byBodyJ = make([][][6]float64, nb)
+	}
+	a.byBodyJ = a.byBodyJ[:nb]
 	off := 0
 	for i := range a.byBody {
 		c := a.incCount[i]
 		a.byBody[i] = a.incArena[off : off : off+c]
+		a.byBodyJ[i] = a.incJ[off : off : off+c]
 		off += c
 	}
 	if cap(a.JMinv) < n {
@@ -786,6 +800,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		for k := 0; k < r.N; k++ {
 			bi := r.Body[k]
 			a.byBody[bi] = append(a.byBody[bi], incidence{i, k})
+			a.byBodyJ[bi] = append(a.byBodyJ[bi], r.J[k])
 		}
 	}
 	a.Gyroscopic, a.Dropped = 0, 0
@@ -837,7 +852,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 // only the entries of rows on bi, so bodies of different islands
 // (islandSet) run in parallel on a refill.
 func (a *Assembly) bodyPairs(bi int, rows []constraint.Row, rec int) (int, float64) {
-	list := a.byBody[bi]
+	list, js := a.byBody[bi], a.byBodyJ[bi]
 	z := 0.0
 	// list ascends by row: the pairs with q.row ≥ p.row are list[from:],
 	// from the first incidence of p's row (a row naming the body twice
@@ -849,14 +864,15 @@ func (a *Assembly) bodyPairs(bi int, rows []constraint.Row, rec int) (int, float
 			from = pi
 		}
 		jm := &a.JMinv[p.row][p.slot]
-		for _, q := range list[from:] {
-			jq := &rows[q.row].J[q.slot]
-			v := jm[0]*jq[0] + jm[1]*jq[1] + jm[2]*jq[2] + jm[3]*jq[3] + jm[4]*jq[4] + jm[5]*jq[5]
-			if a.refilling {
-				z += a.A.SetRecordPart(rec, v)
-			} else {
-				a.A.Add(p.row, q.row, v)
-			}
+		if a.refilling {
+			// J_p M⁻¹ J_qᵀ = jm · js[q], summed in component order.
+			z += a.A.SetRecordsDot6(rec, jm, js[from:])
+			rec += len(list) - from
+			continue
+		}
+		for k, q := range list[from:] {
+			jq := &js[from+k]
+			a.A.Add(p.row, q.row, jm[0]*jq[0]+jm[1]*jq[1]+jm[2]*jq[2]+jm[3]*jq[3]+jm[4]*jq[4]+jm[5]*jq[5])
 			rec++
 		}
 	}
