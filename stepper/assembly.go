@@ -513,11 +513,12 @@ func (a *Assembly) rowTerms(lo, hi int) {
 		for k := 0; k < r.N; k++ {
 			bi := r.Body[k]
 			bd := m.Bodies[bi]
-			for c := 0; c < 6; c++ {
-				jmp += r.J[k][c] * m.Free[bi][c]
-			}
-			jv += r.J[k][0]*bd.Vel[0] + r.J[k][1]*bd.Vel[1] + r.J[k][2]*bd.Vel[2] +
-				r.J[k][3]*bd.AngVel[0] + r.J[k][4]*bd.AngVel[1] + r.J[k][5]*bd.AngVel[2]
+			j, f := &r.J[k], &m.Free[bi]
+			// J M⁻¹ p summed term by term in row order, as a loop over
+			// the components would.
+			jmp = jmp + j[0]*f[0] + j[1]*f[1] + j[2]*f[2] + j[3]*f[3] + j[4]*f[4] + j[5]*f[5]
+			jv += j[0]*bd.Vel[0] + j[1]*bd.Vel[1] + j[2]*bd.Vel[2] +
+				j[3]*bd.AngVel[0] + j[4]*bd.AngVel[1] + j[5]*bd.AngVel[2]
 		}
 		c, pf, jf := r.Compliance(s.H)
 		a.diagC[i] = c

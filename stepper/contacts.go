@@ -673,7 +673,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		}
 		pt.Row = nj + k
 		n := pt.Normal
-		c, seen := ws.memory.cache.get(pt.ck)
+		c, seen := ws.memory.cache.getAt(i, pt.ck)
 		pt.Fresh = !seen
 		reuse := seen && c.n == pt.Rows // same rows as last step: keep their index sets
 		if pt.manifold > 0 {

@@ -873,7 +873,7 @@ func (w *World) previousImpulses() []float64 {
 	}
 	for i := range ws.contacts.points {
 		pt := &ws.contacts.points[i]
-		if c, ok := ws.memory.cache.get(pt.ck); ok {
+		if c, ok := ws.memory.cache.getAt(i, pt.ck); ok {
 			copy(sol.prevX[pt.Row:pt.Row+pt.Rows], c.x[:pt.Rows])
 		}
 	}
