@@ -240,6 +240,8 @@ type contactStage struct {
 	free   *Mass
 	// rowChunks are fillContactRows' chunks on the workPool.
 	rowChunks rowChunks
+	// reuse is the projection's narrow phase kept for the next step's.
+	reuse pairReuse
 }
 
 // rowStage is buildRows' output: the joint rows, then the contact rows,
@@ -1308,7 +1310,9 @@ func (w *World) positionRows() (float64, error) {
 	ps := &w.ws.projection
 	ps.pctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
 	nj := w.jointRowCount()
+	w.ws.contacts.reuse.record = true // for the next step's narrow phase (pairReuse)
 	ps.ppoints = w.collect(ps.ppoints[:0], nil)
+	w.ws.contacts.reuse.record = false
 	n := nj + len(ps.ppoints)
 	if cap(ps.prows) < n {
 		ps.prows = make([]constraint.Row, n)
