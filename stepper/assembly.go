@@ -757,52 +757,22 @@ func checkRow(r *constraint.Row, nb int) error {
 func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	n := len(rows)
 	nb := len(m.Bodies)
-	if cap(a.byBody) < nb {
-		a.byBody = make([][]incidence, nb)
-	}
-	a.byBody = a.byBody[:nb]
-	// Every body's list is carved from one arena, sized by a counting pass:
-	// one allocation when the step's rows outgrow it, none after.
-	if cap(a.incCount) < nb {
-		a.incCount = make([]int, nb)
-	}
-	a.incCount = a.incCount[:nb]
-	clear(a.incCount)
-	total := 0
-	for i := range rows {
-		for k := 0; k < rows[i].N; k++ {
-			a.incCount[rows[i].Body[k]]++
-			total++
-		}
-	}
-	if cap(a.incArena) < total {
-		a.incArena = make([]incidence, total, total+total/2)
-	}
-	if cap(a.incJ) < total {
-		a.incJ = make([][6]float64, total, total+total/2)
-	}
-	if cap(a.byBodyJ) < nb {
-		a.byBodyJ = make([][][6]float64, nb)
-	}
-	a.byBodyJ = a.byBodyJ[:nb]
-	off := 0
-	for i := range a.byBody {
-		c := a.incCount[i]
-		a.byBody[i] = a.incArena[off : off : off+c]
-		a.byBodyJ[i] = a.incJ[off : off : off+c]
-		off += c
-	}
 	if cap(a.JMinv) < n {
 		a.JMinv = make([][constraint.MaxBodies][6]float64, n)
 	}
 	a.JMinv = a.JMinv[:n]
-	for i := range rows {
-		r := &rows[i]
-		for k := 0; k < r.N; k++ {
-			bi := r.Body[k]
-			a.byBody[bi] = append(a.byBody[bi], incidence{i, k})
-			a.byBodyJ[bi] = append(a.byBodyJ[bi], r.J[k])
+	if a.refilling && len(a.byBody) == nb {
+		// The rows touch the bodies in the same slots as at the last
+		// Assemble (sameLayout): its incidence lists stand, and only
+		// their Jacobian blocks are new.
+		for bi, list := range a.byBody {
+			js := a.byBodyJ[bi]
+			for k, p := range list {
+				js[k] = rows[p.row].J[p.slot]
+			}
 		}
+	} else {
+		a.incidences(rows, nb)
 	}
 	a.Gyroscopic, a.Dropped = 0, 0
 	if gyro {
@@ -844,6 +814,54 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.A.AddRecordTerms(z)
 	}
 	return true
+}
+
+// incidences builds byBody and byBodyJ for rows over nb bodies: each
+// body's (row, slot) incidences in row order and their Jacobian blocks.
+func (a *Assembly) incidences(rows []constraint.Row, nb int) {
+	if cap(a.byBody) < nb {
+		a.byBody = make([][]incidence, nb)
+	}
+	a.byBody = a.byBody[:nb]
+	// Every body's list is carved from one arena, sized by a counting pass:
+	// one allocation when the step's rows outgrow it, none after.
+	if cap(a.incCount) < nb {
+		a.incCount = make([]int, nb)
+	}
+	a.incCount = a.incCount[:nb]
+	clear(a.incCount)
+	total := 0
+	for i := range rows {
+		for k := 0; k < rows[i].N; k++ {
+			a.incCount[rows[i].Body[k]]++
+			total++
+		}
+	}
+	if cap(a.incArena) < total {
+		a.incArena = make([]incidence, total, total+total/2)
+	}
+	if cap(a.incJ) < total {
+		a.incJ = make([][6]float64, total, total+total/2)
+	}
+	if cap(a.byBodyJ) < nb {
+		a.byBodyJ = make([][][6]float64, nb)
+	}
+	a.byBodyJ = a.byBodyJ[:nb]
+	off := 0
+	for i := range a.byBody {
+		c := a.incCount[i]
+		a.byBody[i] = a.incArena[off : off : off+c]
+		a.byBodyJ[i] = a.incJ[off : off : off+c]
+		off += c
+	}
+	for i := range rows {
+		r := &rows[i]
+		for k := 0; k < r.N; k++ {
+			bi := r.Body[k]
+			a.byBody[bi] = append(a.byBody[bi], incidence{i, k})
+			a.byBodyJ[bi] = append(a.byBodyJ[bi], r.J[k])
+		}
+	}
 }
 
 // bodyPairs puts the entries of dynamic body bi's row pairs into A,
