@@ -1161,15 +1161,18 @@ func (w *World) moveBodies(lo, hi int) {
 		}
 		w.startVelocity(i)
 		if it.x != nil && i < len(as.eq.byBody) {
+			// v += (M⁻¹ Jᵀ)_p x_p row by row, component by component.
+			v, av := b.Vel, b.AngVel
 			for _, p := range as.eq.byBody[i] {
 				x := it.x[p.row]
 				if x == 0 {
 					continue
 				}
 				jm := &as.eq.JMinv[p.row][p.slot]
-				b.Vel = b.Vel.Add(mgl64.Vec3{jm[0], jm[1], jm[2]}.Mul(x))
-				b.AngVel = b.AngVel.Add(mgl64.Vec3{jm[3], jm[4], jm[5]}.Mul(x))
+				v[0], v[1], v[2] = v[0]+jm[0]*x, v[1]+jm[1]*x, v[2]+jm[2]*x
+				av[0], av[1], av[2] = av[0]+jm[3]*x, av[1]+jm[4]*x, av[2]+jm[5]*x
 			}
+			b.Vel, b.AngVel = v, av
 		}
 		turn := h * b.AngVel.Len()
 		if turn > maxMomentumTurn && as.eq.constrained(i) && m.gyro(i) &&
