@@ -84,6 +84,45 @@ type Mass struct {
 	// Rho is each dynamic body's ρ (dimensionless, see Mass); 0 for static
 	// and kinematic bodies.
 	Rho []float64
+
+	// invBody[i] is body.Inv3 of invOf[i], body i's body-frame inertia
+	// when it was computed (bit for bit; invSet[i] once it was).
+	invBody, invOf []mgl64.Mat3
+	invSet         []bool
+}
+
+// bodyInvInertia returns I⁻¹ of body i's body-frame inertia, body.Inv3
+// computed again only when the inertia's bits changed.
+func (m *Mass) bodyInvInertia(i int) mgl64.Mat3 {
+	in := &m.Bodies[i].Inertia
+	if i >= len(m.invSet) { // a Mass not sized by Update
+		return body.Inv3(*in)
+	}
+	if !m.invSet[i] || !sameMat3(&m.invOf[i], in) {
+		m.invBody[i], m.invOf[i], m.invSet[i] = body.Inv3(*in), *in, true
+	}
+	return m.invBody[i]
+}
+
+// sameMat3 reports whether a and b have the same bits.
+func sameMat3(a, b *mgl64.Mat3) bool {
+	for k := range a {
+		if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// invInertiaWorld is body.Body.InvInertiaWorld of body i, R I⁻¹ Rᵀ, with
+// I⁻¹ kept (bodyInvInertia).
+func (m *Mass) invInertiaWorld(i int) mgl64.Mat3 {
+	b := m.Bodies[i]
+	if b.Static || b.Kinematic {
+		return mgl64.Mat3{}
+	}
+	r := b.Rotation()
+	return r.Mul3(m.bodyInvInertia(i)).Mul3(r.Transpose())
 }
 
 // GyroscopicTol is the ρ (dimensionless; see Mass) above which a body's
@@ -126,7 +165,7 @@ func (m *Mass) updateRange(lo, hi int, h float64, g mgl64.Vec3) {
 			m.Free[i], jf = b.FreeVelocityJacobian(h, g)
 			m.gyroscopic(i, jf)
 		}
-		m.InvInertia[i] = b.InvInertiaWorld()
+		m.InvInertia[i] = m.invInertiaWorld(i)
 	}
 }
 
@@ -134,7 +173,7 @@ func (m *Mass) updateRange(lo, hi int, h float64, g mgl64.Vec3) {
 // midpoint Jacobian jf (body frame).
 func (m *Mass) gyroscopic(i int, jf mgl64.Mat3) {
 	b := m.Bodies[i]
-	e := body.Inv3(b.Inertia).Mul3(jf).Sub(mgl64.Ident3())
+	e := m.bodyInvInertia(i).Mul3(jf).Sub(mgl64.Ident3())
 	rho := 0.0
 	for _, x := range e {
 		rho += x * x
@@ -175,8 +214,8 @@ func symPosDef(m mgl64.Mat3) bool {
 // keeps Free (the position projection moves bodies after the velocity
 // step). Response is left as it was: it belongs to the velocity step.
 func (m *Mass) UpdateInertia() {
-	for i, b := range m.Bodies {
-		m.InvInertia[i] = b.InvInertiaWorld()
+	for i := range m.Bodies {
+		m.InvInertia[i] = m.invInertiaWorld(i)
 	}
 }
 
@@ -192,6 +231,12 @@ func (m *Mass) resize(bodies []*body.Body) {
 		m.Response = make([]mgl64.Mat3, nb)
 		m.Rho = make([]float64, nb)
 	}
+	if cap(m.invSet) < nb {
+		m.invBody = make([]mgl64.Mat3, nb)
+		m.invOf = make([]mgl64.Mat3, nb)
+		m.invSet = make([]bool, nb)
+	}
+	m.invBody, m.invOf, m.invSet = m.invBody[:nb], m.invOf[:nb], m.invSet[:nb]
 	m.InvInertia, m.Free = m.InvInertia[:nb], m.Free[:nb]
 	m.Gyroscopic, m.Response, m.Rho = m.Gyroscopic[:nb], m.Response[:nb], m.Rho[:nb]
 }
@@ -200,8 +245,11 @@ func (m *Mass) resize(bodies []*body.Body) {
 func (m *Mass) invMassTimes(out *[6]float64, bi int, j *[6]float64) {
 	invM := m.Bodies[bi].InvMass()
 	out[0], out[1], out[2] = invM*j[0], invM*j[1], invM*j[2]
-	ang := m.InvInertia[bi].Mul3x1(mgl64.Vec3{j[3], j[4], j[5]})
-	out[3], out[4], out[5] = ang[0], ang[1], ang[2]
+	// I_w⁻¹ j_ang as mgl64.Mat3.Mul3x1 sums it (column-major w).
+	w := &m.InvInertia[bi]
+	out[3] = w[0]*j[3] + w[3]*j[4] + w[6]*j[5]
+	out[4] = w[1]*j[3] + w[4]*j[4] + w[7]*j[5]
+	out[5] = w[2]*j[3] + w[5]*j[4] + w[8]*j[5]
 }
 
 // responseTimes sets out = W_b j for body bi's 6-vector j, W_b the
