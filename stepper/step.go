@@ -1278,7 +1278,6 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 	if above == 0 {
 		above = DefaultProjectAbove
 	}
-	w.updateInertia(mass)
 	for {
 		m, err := w.positionRows()
 		if err != nil {
@@ -1290,6 +1289,10 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 		if ps.projects == 0 && (s.Stabilization == None || s.Stabilization == Baumgarte || !(m > above)) && s.Stabilization != Post {
 			return nil
 		}
+		// The solve's M⁻¹ at the poses it corrects (projectOnce reads
+		// mass's InvInertia; nothing else does before the next step's
+		// Update, so a step without a projection solve skips it).
+		w.updateInertia(mass)
 		ok, err := w.projectOnce()
 		if err != nil {
 			return err
@@ -1299,7 +1302,6 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 			// step left them and the error is left to the next steps.
 			return nil
 		}
-		w.updateInertia(mass)
 	}
 }
 
