@@ -271,13 +271,21 @@ func (r *Row) AddBody(i int, lin, ang mgl64.Vec3) {
 // so J v = d·(v_b + ω_b × r_b − v_a − ω_a × r_a). A side that is World is
 // left out. r is Reset first.
 func (r *Row) SetPoint(k Kind, a int, ca mgl64.Vec3, b int, cb mgl64.Vec3, x, d mgl64.Vec3) {
-	r.Reset(k)
+	r.reset(k)
+	// The blocks written out: r × d as mgl64.Vec3.Cross computes it, A's
+	// negated, the bits of Reset and AddBody with those vectors.
+	n := 0
 	if a != World {
-		ra := x.Sub(ca)
-		r.AddBody(a, d.Mul(-1), ra.Cross(d).Mul(-1))
+		rx, ry, rz := x[0]-ca[0], x[1]-ca[1], x[2]-ca[2]
+		r.Body[0] = a
+		r.J[0] = [6]float64{-d[0], -d[1], -d[2], -(ry*d[2] - rz*d[1]), -(rz*d[0] - rx*d[2]), -(rx*d[1] - ry*d[0])}
+		n = 1
 	}
 	if b != World {
-		rb := x.Sub(cb)
-		r.AddBody(b, d, rb.Cross(d))
+		rx, ry, rz := x[0]-cb[0], x[1]-cb[1], x[2]-cb[2]
+		r.Body[n] = b
+		r.J[n] = [6]float64{d[0], d[1], d[2], ry*d[2] - rz*d[1], rz*d[0] - rx*d[2], rx*d[1] - ry*d[0]}
+		n++
 	}
+	r.N = n
 }

@@ -3,6 +3,7 @@ package constraint
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -181,5 +182,44 @@ func TestRodRows(t *testing.T) {
 			assert.InDelta(t, wantA[i][k], dot(rows[i].J[0], minv(rows[k].J[0])), 1e-12, "A[%d][%d]", i, k)
 		}
 		assert.InDelta(t, wantB[i], rows[i].B(h, dot(rows[i].J[0], minv(p)), 0), 5e-5, "b[%d]", i)
+	}
+}
+
+// SetPoint's blocks are those of Reset and AddBody with
+// J_a = −[d, (x − c_a) × d] and J_b = [d, (x − c_b) × d] formed by mgl64,
+// bit for bit, for random points and directions, with either side World
+// (left out) and the other one's block then first; the row's other
+// fields are Reset's (no bounds, no compliance), whatever r held.
+func TestSetPointBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	vec := func() mgl64.Vec3 { return mgl64.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()} }
+	for c := range 300 {
+		a, b := 1+rng.IntN(5), 6+rng.IntN(5)
+		switch c % 3 {
+		case 1:
+			a = World
+		case 2:
+			b = World
+		}
+		ca, cb, x, d := vec(), vec(), vec(), vec().Normalize()
+		var want Row
+		want.Reset(ContactFriction)
+		if a != World {
+			want.AddBody(a, d.Mul(-1), x.Sub(ca).Cross(d).Mul(-1))
+		}
+		if b != World {
+			want.AddBody(b, d, x.Sub(cb).Cross(d))
+		}
+		got := Row{N: 3, Phi: 1, Stiffness: 2, Lo: 0, Bounce: 4, Body: [MaxBodies]int{9, 9, 9, 9}}
+		got.SetPoint(ContactFriction, a, ca, b, cb, x, d)
+		require.Equal(t, want.N, got.N, "case %d", c)
+		require.Equal(t, want.Body, got.Body, "case %d", c)
+		for k := range want.J {
+			for i := range want.J[k] {
+				require.Equal(t, math.Float64bits(want.J[k][i]), math.Float64bits(got.J[k][i]), "case %d: J[%d][%d]", c, k, i)
+			}
+		}
+		got.J, want.J = [MaxBodies][6]float64{}, [MaxBodies][6]float64{}
+		require.Equal(t, want, got, "case %d: the other fields", c)
 	}
 }

@@ -107,7 +107,10 @@ func (p *clipPoly) clip(out *clipPoly, k int, sgn, lim, snap float64, id uint8) 
 	}
 }
 
-func boxBox(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, margin float64) []Point {
+// boxBox collides two boxes by separating axes (faces of A, of B, edge
+// pairs), then clips a face or joins two edges. reach (when not nil) is
+// lowered by every test against margin that fails (CollideReach).
+func boxBox(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, margin float64, reach *float64) []Point {
 	d := fb.p.Sub(fa.p)
 	var absC [3][3]float64
 	for i := 0; i < 3; i++ {
@@ -119,6 +122,7 @@ func boxBox(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, mar
 	for i := 0; i < 3; i++ {
 		s := math.Abs(d.Dot(fa.ax[i])) - ha[i] - (hb[0]*absC[i][0] + hb[1]*absC[i][1] + hb[2]*absC[i][2])
 		if s > margin {
+			lower(reach, s)
 			return dst
 		}
 		if s > sA {
@@ -129,6 +133,7 @@ func boxBox(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, mar
 	for j := 0; j < 3; j++ {
 		s := math.Abs(d.Dot(fb.ax[j])) - hb[j] - (ha[0]*absC[0][j] + ha[1]*absC[1][j] + ha[2]*absC[2][j])
 		if s > margin {
+			lower(reach, s)
 			return dst
 		}
 		if s > sB {
@@ -149,6 +154,7 @@ func boxBox(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, mar
 			rB := hb[0]*math.Abs(fb.ax[0].Dot(l)) + hb[1]*math.Abs(fb.ax[1].Dot(l)) + hb[2]*math.Abs(fb.ax[2].Dot(l))
 			s := math.Abs(d.Dot(l)) - rA - rB
 			if s > margin {
+				lower(reach, s)
 				return dst
 			}
 			if s > sE {
@@ -164,13 +170,13 @@ func boxBox(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, mar
 		sF = sB
 	}
 	if eA >= 0 && sE > sF+tol+edgeRelTol*math.Abs(sF) {
-		return boxEdgeEdge(dst, ha, fa, hb, fb, eA, eB, lE, d, margin)
+		return boxEdgeEdge(dst, ha, fa, hb, fb, eA, eB, lE, d, margin, reach)
 	}
 	if useB {
 		// B's face is the reference: run with the roles swapped, then
 		// turn normals and keys back to A → B.
 		n0 := len(dst)
-		dst = boxFace(dst, hb, fb, ha, fa, iB, d.Mul(-1), margin, tol)
+		dst = boxFace(dst, hb, fb, ha, fa, iB, d.Mul(-1), margin, tol, reach)
 		for i := n0; i < len(dst); i++ {
 			p := &dst[i]
 			p.Normal = p.Normal.Mul(-1)
@@ -178,12 +184,12 @@ func boxBox(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, mar
 		}
 		return dst
 	}
-	return boxFace(dst, ha, fa, hb, fb, iA, d, margin, tol)
+	return boxFace(dst, ha, fa, hb, fb, iA, d, margin, tol, reach)
 }
 
 // boxEdgeEdge emits the closest points of A's edge along axis i and B's
 // edge along axis j that support the unit axis l.
-func boxEdgeEdge(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, i, j int, l, d mgl64.Vec3, margin float64) []Point {
+func boxEdgeEdge(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, i, j int, l, d mgl64.Vec3, margin float64, reach *float64) []Point {
 	if d.Dot(l) < 0 {
 		l = l.Mul(-1)
 	}
@@ -211,6 +217,7 @@ func boxEdgeEdge(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame
 	qb := pb.Add(fb.ax[j].Mul(2 * hb[j] * t))
 	g := qb.Sub(qa).Dot(l)
 	if g > margin {
+		lower(reach, g)
 		return dst
 	}
 	return emit(dst, qa, l, g, FeatureEdge|BoxEdge(i, sa), FeatureEdge|BoxEdge(j, sb))
@@ -219,7 +226,7 @@ func boxEdgeEdge(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame
 // boxFace clips the incident face of box I against the reference face
 // (axis i of box R, facing d = c_I − c_R). Normals point from R to I; Key.A
 // is R's face.
-func boxFace(dst []Point, hr mgl64.Vec3, fr *frame, hi mgl64.Vec3, fi *frame, i int, d mgl64.Vec3, margin, tol float64) []Point {
+func boxFace(dst []Point, hr mgl64.Vec3, fr *frame, hi mgl64.Vec3, fi *frame, i int, d mgl64.Vec3, margin, tol float64, reach *float64) []Point {
 	sr := 1.0
 	if d.Dot(fr.ax[i]) < 0 {
 		sr = -1
@@ -281,6 +288,8 @@ func boxFace(dst []Point, hr mgl64.Vec3, fr *frame, hi mgl64.Vec3, fi *frame, i 
 		if poly.v[k].z <= margin {
 			poly.v[m] = poly.v[k]
 			m++
+		} else if poly.v[k].z > margin {
+			lower(reach, poly.v[k].z)
 		}
 	}
 	poly.n = m

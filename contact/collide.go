@@ -101,6 +101,33 @@ var rank = [...]int{Plane: 0, TriMesh: 0, Heightfield: 0, Box: 1, Capsule: 2, Sp
 // poses with a non-finite Pos or a zero or non-finite Rot, and a NaN margin
 // also give no points.
 func Collide(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) []Point {
+	return collidePair(dst, a, pa, b, pb, margin, nil)
+}
+
+// CollideReach is Collide that also returns reach: Collide gives the same
+// points, bit for bit, for every margin m with margin ≤ m < reach (+Inf
+// when no larger margin changes them). The points depend on the margin
+// only through its tests (a separating axis or a gap against it), so
+// reach is the least tested quantity that failed its test and would pass
+// it under a larger margin. It is computed for box–box and plane–box
+// pairs; for the other kinds reach is margin (nothing known beyond it).
+// A stepper that collided at the same poses with the margin may reuse the
+// points for a larger look-ahead below reach instead of colliding again.
+func CollideReach(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) ([]Point, float64) {
+	reach := margin
+	dst = collidePair(dst, a, pa, b, pb, margin, &reach)
+	return dst, reach
+}
+
+// lower sets *reach to the smaller of it and x (reach nil: not asked).
+func lower(reach *float64, x float64) {
+	if reach != nil && x < *reach {
+		*reach = x
+	}
+}
+
+// collidePair is Collide, keeping reach (CollideReach) when it is not nil.
+func collidePair(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64, reach *float64) []Point {
 	if math.IsNaN(margin) || !a.valid() || !b.valid() {
 		return dst
 	}
@@ -118,7 +145,12 @@ func Collide(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) []
 		fa, fb = fb, fa
 	}
 	n0 := len(dst)
-	dst = collide(dst, a, &fa, b, &fb, margin)
+	if reach != nil && (a.Kind == Box && b.Kind == Box || a.Kind == Plane && b.Kind == Box) {
+		*reach = math.Inf(1) // lowered by the tests that fail (boxBox, planeBox)
+	} else {
+		reach = nil // nothing known beyond margin: reach stays margin
+	}
+	dst = collide(dst, a, &fa, b, &fb, margin, reach)
 	if swap {
 		for i := n0; i < len(dst); i++ {
 			p := &dst[i]
@@ -174,8 +206,9 @@ func hullSize(s Shape) float64 {
 // above rounding and far below any placement a scene means, as clipSnap.
 const swapTie = 1e-6
 
-// collide dispatches with rank[a.Kind] ≤ rank[b.Kind].
-func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64) []Point {
+// collide dispatches with rank[a.Kind] ≤ rank[b.Kind]; reach, when not
+// nil, is lowered by boxBox and planeBox (CollideReach).
+func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64, reach *float64) []Point {
 	switch a.Kind {
 	case TriMesh, Heightfield:
 		if b.Kind >= Box && b.Kind <= Convex {
@@ -185,7 +218,7 @@ func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64
 	case Plane:
 		switch b.Kind {
 		case Box:
-			return planeBox(dst, fa, b.half(), fb, margin)
+			return planeBox(dst, fa, b.half(), fb, margin, reach)
 		case Capsule:
 			return planeCapsule(dst, fa, b, fb, margin)
 		case Sphere:
@@ -196,7 +229,7 @@ func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64
 	case Box:
 		switch b.Kind {
 		case Box:
-			return boxBox(dst, a.half(), fa, b.half(), fb, margin)
+			return boxBox(dst, a.half(), fa, b.half(), fb, margin, reach)
 		case Capsule:
 			return boxCapsule(dst, a.half(), fa, b, fb, margin)
 		case Sphere:
@@ -257,13 +290,16 @@ func planeSphere(dst []Point, fp *frame, r float64, fs *frame, margin float64) [
 
 // planeBox emits the box vertices within margin, at most 4: the deepest
 // (ties by vertex index), in vertex order.
-func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64) []Point {
-	return planeBoxVertices(dst, fp, half, fb, margin, true)
+func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64, reach *float64) []Point {
+	return planeBoxVertices(dst, fp, half, fb, margin, true, reach)
 }
 
 // planeBoxVertices is planeBox; reject false computes every vertex's world
-// position and gap (its tests' reference for the early rejection).
-func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64, reject bool) []Point {
+// position and gap (its tests' reference for the early rejection). reach
+// (when not nil) is lowered to the least rejected vertex's height when
+// fewer than four vertices are kept: under a larger margin it would join
+// them. With four kept, a vertex above margin would rank after them all.
+func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64, reject bool, reach *float64) []Point {
 	n, off := planeOf(fp)
 	var idx [8]int
 	var gap [8]float64
@@ -277,6 +313,7 @@ func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin
 	d := [3]float64{half[0] * n.Dot(fb.ax[0]), half[1] * n.Dot(fb.ax[1]), half[2] * n.Dot(fb.ax[2])}
 	slack := 1e-12 * (math.Abs(fb.p[0]) + math.Abs(fb.p[1]) + math.Abs(fb.p[2]) + math.Abs(off) + math.Abs(half[0]) + math.Abs(half[1]) + math.Abs(half[2]))
 	m := 0
+	rej := math.Inf(1) // the least rejected height (reach)
 	for i := 0; i < 8; i++ {
 		est := c
 		for k := 0; k < 3; k++ {
@@ -287,11 +324,17 @@ func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin
 			}
 		}
 		if reject && est > margin+slack {
+			// Rejected for every margin m with m + slack < est: below
+			// est − 2·slack, whatever the rounding of m + slack.
+			rej = math.Min(rej, est-2*slack)
 			continue
 		}
 		v := fb.toWorld(boxVertex(half, i))
 		g := n.Dot(v) - off
 		if !(g <= margin) {
+			if g > margin {
+				rej = math.Min(rej, g)
+			}
 			continue
 		}
 		// insertion sort by (gap, index)
@@ -307,6 +350,9 @@ func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin
 	// flat has four vertices at one depth up to rounding, and an order by
 	// depth would reshuffle its points (and the rows of the step's MLCP)
 	// from step to step.
+	if m < 4 {
+		lower(reach, rej)
+	}
 	m = min(m, 4)
 	for j := 1; j < m; j++ {
 		for k := j; k > 0 && idx[k-1] > idx[k]; k-- {

@@ -789,7 +789,7 @@ func TestBoxOnBoxCoincidentEdgesKeys(t *testing.T) {
 // planeBoxAll is planeBox without its early rejection: every vertex's gap
 // computed from its world position, the reference planeBox must equal.
 func planeBoxAll(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64) []Point {
-	return planeBoxVertices(dst, fp, half, fb, margin, false)
+	return planeBoxVertices(dst, fp, half, fb, margin, false, nil)
 }
 
 // planeBox's early rejection of the vertices far above the margin leaves
@@ -829,7 +829,7 @@ func TestPlaneBoxRejectSameBits(t *testing.T) {
 		g := n.Dot(fb.toWorld(boxVertex(half, k))) - off
 		eps := math.Pow(10, -15+12*rng.Float64()) * float64(1-2*rng.IntN(2))
 		fb.p = fb.p.Add(n.Mul(margin + eps - g))
-		got = planeBox(got[:0], &fp, half, &fb, margin)
+		got = planeBox(got[:0], &fp, half, &fb, margin, nil)
 		want = planeBoxAll(want[:0], &fp, half, &fb, margin)
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d: %v, want %v", trial, got, want)
@@ -853,7 +853,9 @@ func BenchmarkPlaneBox(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		f    func([]Point, *frame, mgl64.Vec3, *frame, float64) []Point
-	}{{"reject", planeBox}, {"all", planeBoxAll}} {
+	}{{"reject", func(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64) []Point {
+		return planeBox(dst, fp, half, fb, margin, nil)
+	}}, {"all", planeBoxAll}} {
 		b.Run(c.name, func(b *testing.B) {
 			var pts []Point
 			for b.Loop() {

@@ -309,6 +309,32 @@ func (s *Sparse) SetRecordPart(t int, v float64) float64 {
 	return s.sumRecord(t, v)
 }
 
+// SetRecordsDot6 is SetRecordPart for the records t, t+1, …,
+// t+len(v)−1 of a refill, record t+k of value u·v[k] summed in component
+// order (u₀v₀ + u₁v₁ + … + u₅v₅, the bits of that expression written
+// out): one row of a Gram block J_p M⁻¹ J_qᵀ, a body's records for its
+// rows' pairs, in one call. It returns the sum of the records'
+// finiteness terms.
+func (s *Sparse) SetRecordsDot6(t int, u *[6]float64, v [][6]float64) float64 {
+	slots := s.slots[t : t+len(v)]
+	val := s.val
+	u0, u1, u2, u3, u4, u5 := u[0], u[1], u[2], u[3], u[4], u[5]
+	z := 0.0
+	for k := range slots {
+		q := &v[k]
+		x := u0*q[0] + u1*q[1] + u2*q[2] + u3*q[3] + u4*q[4] + u5*q[5]
+		r := slots[k]
+		if r.i < 0 { // a later record of its entry (see sumRecord)
+			r.i = ^r.i
+			x = val[r.i] + x
+		}
+		val[r.i] = x
+		val[r.j] = x
+		z += 0 * x
+	}
+	return z
+}
+
 // AddRecordTerms adds z, a sum of SetRecordPart's terms, to the refill's
 // finiteness check.
 func (s *Sparse) AddRecordTerms(z float64) { s.rz += z }

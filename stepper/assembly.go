@@ -84,6 +84,45 @@ type Mass struct {
 	// Rho is each dynamic body's ρ (dimensionless, see Mass); 0 for static
 	// and kinematic bodies.
 	Rho []float64
+
+	// invBody[i] is body.Inv3 of invOf[i], body i's body-frame inertia
+	// when it was computed (bit for bit; invSet[i] once it was).
+	invBody, invOf []mgl64.Mat3
+	invSet         []bool
+}
+
+// bodyInvInertia returns I⁻¹ of body i's body-frame inertia, body.Inv3
+// computed again only when the inertia's bits changed.
+func (m *Mass) bodyInvInertia(i int) mgl64.Mat3 {
+	in := &m.Bodies[i].Inertia
+	if i >= len(m.invSet) { // a Mass not sized by Update
+		return body.Inv3(*in)
+	}
+	if !m.invSet[i] || !sameMat3(&m.invOf[i], in) {
+		m.invBody[i], m.invOf[i], m.invSet[i] = body.Inv3(*in), *in, true
+	}
+	return m.invBody[i]
+}
+
+// sameMat3 reports whether a and b have the same bits.
+func sameMat3(a, b *mgl64.Mat3) bool {
+	for k := range a {
+		if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// invInertiaWorld is body.Body.InvInertiaWorld of body i, R I⁻¹ Rᵀ, with
+// I⁻¹ kept (bodyInvInertia).
+func (m *Mass) invInertiaWorld(i int) mgl64.Mat3 {
+	b := m.Bodies[i]
+	if b.Static || b.Kinematic {
+		return mgl64.Mat3{}
+	}
+	r := b.Rotation()
+	return r.Mul3(m.bodyInvInertia(i)).Mul3(r.Transpose())
 }
 
 // GyroscopicTol is the ρ (dimensionless; see Mass) above which a body's
@@ -126,7 +165,7 @@ func (m *Mass) updateRange(lo, hi int, h float64, g mgl64.Vec3) {
 			m.Free[i], jf = b.FreeVelocityJacobian(h, g)
 			m.gyroscopic(i, jf)
 		}
-		m.InvInertia[i] = b.InvInertiaWorld()
+		m.InvInertia[i] = m.invInertiaWorld(i)
 	}
 }
 
@@ -134,7 +173,7 @@ func (m *Mass) updateRange(lo, hi int, h float64, g mgl64.Vec3) {
 // midpoint Jacobian jf (body frame).
 func (m *Mass) gyroscopic(i int, jf mgl64.Mat3) {
 	b := m.Bodies[i]
-	e := body.Inv3(b.Inertia).Mul3(jf).Sub(mgl64.Ident3())
+	e := m.bodyInvInertia(i).Mul3(jf).Sub(mgl64.Ident3())
 	rho := 0.0
 	for _, x := range e {
 		rho += x * x
@@ -175,8 +214,8 @@ func symPosDef(m mgl64.Mat3) bool {
 // keeps Free (the position projection moves bodies after the velocity
 // step). Response is left as it was: it belongs to the velocity step.
 func (m *Mass) UpdateInertia() {
-	for i, b := range m.Bodies {
-		m.InvInertia[i] = b.InvInertiaWorld()
+	for i := range m.Bodies {
+		m.InvInertia[i] = m.invInertiaWorld(i)
 	}
 }
 
@@ -192,6 +231,12 @@ func (m *Mass) resize(bodies []*body.Body) {
 		m.Response = make([]mgl64.Mat3, nb)
 		m.Rho = make([]float64, nb)
 	}
+	if cap(m.invSet) < nb {
+		m.invBody = make([]mgl64.Mat3, nb)
+		m.invOf = make([]mgl64.Mat3, nb)
+		m.invSet = make([]bool, nb)
+	}
+	m.invBody, m.invOf, m.invSet = m.invBody[:nb], m.invOf[:nb], m.invSet[:nb]
 	m.InvInertia, m.Free = m.InvInertia[:nb], m.Free[:nb]
 	m.Gyroscopic, m.Response, m.Rho = m.Gyroscopic[:nb], m.Response[:nb], m.Rho[:nb]
 }
@@ -200,8 +245,11 @@ func (m *Mass) resize(bodies []*body.Body) {
 func (m *Mass) invMassTimes(out *[6]float64, bi int, j *[6]float64) {
 	invM := m.Bodies[bi].InvMass()
 	out[0], out[1], out[2] = invM*j[0], invM*j[1], invM*j[2]
-	ang := m.InvInertia[bi].Mul3x1(mgl64.Vec3{j[3], j[4], j[5]})
-	out[3], out[4], out[5] = ang[0], ang[1], ang[2]
+	// I_w⁻¹ j_ang as mgl64.Mat3.Mul3x1 sums it (column-major w).
+	w := &m.InvInertia[bi]
+	out[3] = w[0]*j[3] + w[3]*j[4] + w[6]*j[5]
+	out[4] = w[1]*j[3] + w[4]*j[4] + w[7]*j[5]
+	out[5] = w[2]*j[3] + w[5]*j[4] + w[8]*j[5]
 }
 
 // responseTimes sets out = W_b j for body bi's 6-vector j, W_b the
@@ -306,8 +354,14 @@ type Assembly struct {
 	KKT lcp.KKT
 
 	byBody [][]incidence // the rows of each body
-	// incArena backs every byBody list; incCount is each body's share.
+	// byBodyJ[bi][k] is the Jacobian block of byBody[bi][k] (a copy of
+	// its row's J[slot]), so that a body's pair loop reads its rows'
+	// blocks in one contiguous run.
+	byBodyJ [][][6]float64
+	// incArena and incJ back every byBody and byBodyJ list; incCount is
+	// each body's share.
 	incArena []incidence
+	incJ     [][6]float64
 	incCount []int
 	// A's refill (lcp.Sparse.Refill): the layout of the last Assemble or
 	// MassMatrix that built A's pattern (per row N and its bodies, per
@@ -520,11 +574,12 @@ func (a *Assembly) rowTerms(lo, hi int) {
 		for k := 0; k < r.N; k++ {
 			bi := r.Body[k]
 			bd := m.Bodies[bi]
-			for c := 0; c < 6; c++ {
-				jmp += r.J[k][c] * m.Free[bi][c]
-			}
-			jv += r.J[k][0]*bd.Vel[0] + r.J[k][1]*bd.Vel[1] + r.J[k][2]*bd.Vel[2] +
-				r.J[k][3]*bd.AngVel[0] + r.J[k][4]*bd.AngVel[1] + r.J[k][5]*bd.AngVel[2]
+			j, f := &r.J[k], &m.Free[bi]
+			// J M⁻¹ p summed term by term in row order, as a loop over
+			// the components would.
+			jmp = jmp + j[0]*f[0] + j[1]*f[1] + j[2]*f[2] + j[3]*f[3] + j[4]*f[4] + j[5]*f[5]
+			jv += j[0]*bd.Vel[0] + j[1]*bd.Vel[1] + j[2]*bd.Vel[2] +
+				j[3]*bd.AngVel[0] + j[4]*bd.AngVel[1] + j[5]*bd.AngVel[2]
 		}
 		c, pf, jf := r.Compliance(s.H)
 		a.diagC[i] = c
@@ -775,43 +830,22 @@ func checkRow(r *constraint.Row, nb int) error {
 func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	n := len(rows)
 	nb := len(m.Bodies)
-	if cap(a.byBody) < nb {
-		a.byBody = make([][]incidence, nb)
-	}
-	a.byBody = a.byBody[:nb]
-	// Every body's list is carved from one arena, sized by a counting pass:
-	// one allocation when the step's rows outgrow it, none after.
-	if cap(a.incCount) < nb {
-		a.incCount = make([]int, nb)
-	}
-	a.incCount = a.incCount[:nb]
-	clear(a.incCount)
-	total := 0
-	for i := range rows {
-		for k := 0; k < rows[i].N; k++ {
-			a.incCount[rows[i].Body[k]]++
-			total++
-		}
-	}
-	if cap(a.incArena) < total {
-		a.incArena = make([]incidence, total, total+total/2)
-	}
-	off := 0
-	for i := range a.byBody {
-		c := a.incCount[i]
-		a.byBody[i] = a.incArena[off : off : off+c]
-		off += c
-	}
 	if cap(a.JMinv) < n {
 		a.JMinv = make([][constraint.MaxBodies][6]float64, n)
 	}
 	a.JMinv = a.JMinv[:n]
-	for i := range rows {
-		r := &rows[i]
-		for k := 0; k < r.N; k++ {
-			bi := r.Body[k]
-			a.byBody[bi] = append(a.byBody[bi], incidence{i, k})
+	if a.refilling && len(a.byBody) == nb {
+		// The rows touch the bodies in the same slots as at the last
+		// Assemble (sameLayout): its incidence lists stand, and only
+		// their Jacobian blocks are new.
+		for bi, list := range a.byBody {
+			js := a.byBodyJ[bi]
+			for k, p := range list {
+				js[k] = rows[p.row].J[p.slot]
+			}
 		}
+	} else {
+		a.incidences(rows, nb)
 	}
 	a.Gyroscopic, a.Dropped = 0, 0
 	if gyro {
@@ -893,6 +927,54 @@ func (a *Assembly) firstFill(m *Mass, n int, diag bool) {
 	a.refilling, a.filled = true, true
 }
 
+// incidences builds byBody and byBodyJ for rows over nb bodies: each
+// body's (row, slot) incidences in row order and their Jacobian blocks.
+func (a *Assembly) incidences(rows []constraint.Row, nb int) {
+	if cap(a.byBody) < nb {
+		a.byBody = make([][]incidence, nb)
+	}
+	a.byBody = a.byBody[:nb]
+	// Every body's list is carved from one arena, sized by a counting pass:
+	// one allocation when the step's rows outgrow it, none after.
+	if cap(a.incCount) < nb {
+		a.incCount = make([]int, nb)
+	}
+	a.incCount = a.incCount[:nb]
+	clear(a.incCount)
+	total := 0
+	for i := range rows {
+		for k := 0; k < rows[i].N; k++ {
+			a.incCount[rows[i].Body[k]]++
+			total++
+		}
+	}
+	if cap(a.incArena) < total {
+		a.incArena = make([]incidence, total, total+total/2)
+	}
+	if cap(a.incJ) < total {
+		a.incJ = make([][6]float64, total, total+total/2)
+	}
+	if cap(a.byBodyJ) < nb {
+		a.byBodyJ = make([][][6]float64, nb)
+	}
+	a.byBodyJ = a.byBodyJ[:nb]
+	off := 0
+	for i := range a.byBody {
+		c := a.incCount[i]
+		a.byBody[i] = a.incArena[off : off : off+c]
+		a.byBodyJ[i] = a.incJ[off : off : off+c]
+		off += c
+	}
+	for i := range rows {
+		r := &rows[i]
+		for k := 0; k < r.N; k++ {
+			bi := r.Body[k]
+			a.byBody[bi] = append(a.byBody[bi], incidence{i, k})
+			a.byBodyJ[bi] = append(a.byBodyJ[bi], r.J[k])
+		}
+	}
+}
+
 // bodyPairs puts the entries of dynamic body bi's row pairs into A,
 // J_p M⁻¹ J_qᵀ for its rows p ≤ q, as the records rec, rec+1, … of the
 // assembly, and returns the next record and, when refilling, the sum of
@@ -900,7 +982,7 @@ func (a *Assembly) firstFill(m *Mass, n int, diag bool) {
 // only the entries of rows on bi, so bodies of different islands
 // (islandSet) run in parallel on a refill.
 func (a *Assembly) bodyPairs(bi int, rows []constraint.Row, rec int) (int, float64) {
-	list := a.byBody[bi]
+	list, js := a.byBody[bi], a.byBodyJ[bi]
 	z := 0.0
 	// list ascends by row: the pairs with q.row ≥ p.row are list[from:],
 	// from the first incidence of p's row (a row naming the body twice
@@ -912,14 +994,15 @@ func (a *Assembly) bodyPairs(bi int, rows []constraint.Row, rec int) (int, float
 			from = pi
 		}
 		jm := &a.JMinv[p.row][p.slot]
-		for _, q := range list[from:] {
-			jq := &rows[q.row].J[q.slot]
-			v := jm[0]*jq[0] + jm[1]*jq[1] + jm[2]*jq[2] + jm[3]*jq[3] + jm[4]*jq[4] + jm[5]*jq[5]
-			if a.refilling {
-				z += a.A.SetRecordPart(rec, v)
-			} else {
-				a.A.Add(p.row, q.row, v)
-			}
+		if a.refilling {
+			// J_p M⁻¹ J_qᵀ = jm · js[q], summed in component order.
+			z += a.A.SetRecordsDot6(rec, jm, js[from:])
+			rec += len(list) - from
+			continue
+		}
+		for k, q := range list[from:] {
+			jq := &js[from+k]
+			a.A.Add(p.row, q.row, jm[0]*jq[0]+jm[1]*jq[1]+jm[2]*jq[2]+jm[3]*jq[3]+jm[4]*jq[4]+jm[5]*jq[5])
 			rec++
 		}
 	}

@@ -166,7 +166,7 @@ func (w *World) updateInertia(m *Mass) {
 				if w.sleep.asleepAt(i) {
 					continue // updateAwake set it this step, at the same pose
 				}
-				bk.mass.InvInertia[i] = bk.mass.Bodies[i].InvInertiaWorld()
+				bk.mass.InvInertia[i] = bk.mass.invInertiaWorld(i)
 			}
 		}
 	}

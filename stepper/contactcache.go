@@ -21,6 +21,9 @@ type contactCache struct {
 	index map[contactKey]int32 // key → its record in vals (the last point with the key)
 	keys  []contactKey         // the records' keys, in record order
 	vals  []cached
+	// unique says that keys has no key twice, so that record i is the
+	// record of keys[i] (set when end rebuilds the map).
+	unique bool
 	// rekey (atomic, between begin and end) says that the map is to be
 	// rebuilt.
 	rekey int32
@@ -73,6 +76,16 @@ func (cc *contactCache) get(k contactKey) (cached, bool) {
 		return cached{}, false
 	}
 	return cc.vals[i], true
+}
+
+// getAt is get for the key k of the step's point i: when the last
+// step's point i had the same key and no key repeated, its record is
+// record i, found without the map (a resting scene's every point).
+func (cc *contactCache) getAt(i int, k contactKey) (cached, bool) {
+	if cc.unique && i < len(cc.keys) && cc.keys[i] == k {
+		return cc.vals[i], true
+	}
+	return cc.get(k)
 }
 
 // put keeps c under k (replacing the record kept there).
@@ -139,5 +152,6 @@ func (cc *contactCache) end(ps []point) {
 		cc.keys = append(cc.keys, ps[i].ck)
 		cc.index[ps[i].ck] = int32(i)
 	}
+	cc.unique = len(cc.index) == n
 	cc.rekey = 0
 }

@@ -9,7 +9,9 @@ import (
 // TestContactCacheAsMap: contactCache answers get as a map filled in point
 // order would, through steps whose keys repeat (the records overwritten in
 // place), change order, shrink, repeat a key within a step (the later
-// point's record wins) and gain a key by put (a woken island's contacts).
+// point's record wins) and gain a key by put (a woken island's contacts);
+// getAt, asked for any key at any point index, answers as get (the keys
+// {2, 2, 5}: point 0's key is record 1's).
 func TestContactCacheAsMap(t *testing.T) {
 	key := func(i int) contactKey { return contactKey{ga: i, gb: i + 1, key: contact.Key{A: uint32(i)}} }
 	steps := [][]int{{1, 2, 3}, {1, 2, 3}, {3, 1, 2}, {3, 1}, {2, 2, 5}, {2, 2, 5}}
@@ -37,6 +39,11 @@ func TestContactCacheAsMap(t *testing.T) {
 			w, wok := want[key(k)]
 			if ok != wok || c != w {
 				t.Fatalf("step %d (keys %v): get(%d) = %v, %v; want %v, %v", s, ks, k, c.xn, ok, w.xn, wok)
+			}
+			for i := range 4 {
+				if c, ok := cc.getAt(i, key(k)); ok != wok || c != w {
+					t.Fatalf("step %d (keys %v): getAt(%d, %d) = %v, %v; want %v, %v", s, ks, i, k, c.xn, ok, w.xn, wok)
+				}
 			}
 		}
 		n := 0

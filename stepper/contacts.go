@@ -313,7 +313,21 @@ func (w *World) collect(dst []point, free *Mass) []point {
 	w.updateJoined()
 	w.broadPhase(cs)
 	w.wakePairs(cs, free, margin) // sleeping islands touched wake, or their pairs go
-	return w.narrowPhase(dst, cs.pairs, margin, free)
+	ru := &cs.reuse
+	record := free == nil && ru.record
+	if record {
+		ru.startRecording(len(cs.pairs), margin)
+	} else if free != nil {
+		ru.checkPoses(cs.poses, w.Geoms)
+	}
+	n0 := len(dst)
+	dst = w.narrowPhase(dst, cs.pairs, margin, free)
+	if record {
+		ru.finishRecording(dst[n0:], cs.poses, w.Geoms)
+	} else if free != nil {
+		ru.ok = false // a recording serves the one step after it
+	}
+	return dst
 }
 
 // narrowStage is the narrow phase's state when collect runs it on the
@@ -356,7 +370,7 @@ const (
 func (w *World) narrowPhase(dst []point, pairs [][2]int, margin float64, free *Mass) []point {
 	cs := &w.ws.contacts
 	if len(pairs) < narrowParallelPairs || w.ws.pool.workers(2) < 2 {
-		dst, cs.pts = w.narrowPairs(dst, cs.pts, pairs, margin, free)
+		dst, cs.pts = w.narrowPairs(dst, cs.pts, pairs, 0, margin, free)
 		return dst
 	}
 	return w.narrowChunks(dst, pairs, margin, free)
@@ -380,7 +394,7 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 				// a box face) from the first step on, not grown point by point.
 				c.out = make([]point, 0, 4*(hi-lo))
 			}
-			c.out, c.pts = w.narrowPairs(c.out[:0], c.pts, ns.pairs[lo:hi], ns.margin, ns.free)
+			c.out, c.pts = w.narrowPairs(c.out[:0], c.pts, ns.pairs[lo:hi], lo, ns.margin, ns.free)
 		}
 	}
 	ns.pairs, ns.margin, ns.free = pairs, margin, free
@@ -412,16 +426,32 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 // the pair's material coefficients; pts is Collide's scratch, returned
 // grown. It reads the world and writes only dst and pts, so chunks of
 // pairs run in parallel.
-func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, margin float64, free *Mass) ([]point, []contact.Point) {
+func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at int, margin float64, free *Mass) ([]point, []contact.Point) {
 	cs := &w.ws.contacts
 	speculative := free != nil
+	record := !speculative && cs.reuse.record && !cs.reuse.off
+	hits := int64(0) // pairs that took recorded points (pairReuse.hits)
 	for i, pr := range pairs {
 		if i%narrowCheckPairs == 0 && w.narrowCancelled(i, len(pairs)) {
 			return dst, pts // StepContext: the step is abandoned
 		}
 		ga, gb := pr[0], pr[1]
 		look := margin + cs.sweep[ga] + cs.sweep[gb]
-		pts = contact.Collide(pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
+		reused := false
+		switch {
+		case record:
+			var reach float64
+			pts, reach = contact.CollideReach(pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
+			cs.reuse.pairs[at+i] = reusePair{ga: int32(ga), gb: int32(gb), n: int32(len(pts)), reach: reach}
+			reused = true // collided
+		case speculative:
+			if pts, reused = cs.reuse.lookup(pts[:0], ga, gb, look); reused {
+				hits++
+			}
+		}
+		if !reused {
+			pts = contact.Collide(pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
+		}
 		if speculative {
 			pts = w.closing(pts, w.bodyOf(ga), w.bodyOf(gb), margin, free)
 		}
@@ -445,6 +475,9 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, ma
 			// The rolling row goes with the manifold's last point.
 			dst[first+1].Roll = math.Max(ma.Rolling, mb.Rolling)
 		}
+	}
+	if hits > 0 {
+		cs.reuse.hits.Add(hits)
 	}
 	return dst, pts
 }
@@ -673,7 +706,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		}
 		pt.Row = nj + k
 		n := pt.Normal
-		c, seen := ws.memory.cache.get(pt.ck)
+		c, seen := ws.memory.cache.getAt(i, pt.ck)
 		pt.Fresh = !seen
 		reuse := seen && c.n == pt.Rows // same rows as last step: keep their index sets
 		if pt.manifold > 0 {

@@ -58,11 +58,15 @@
 // output it reads have handed it over (detectContacts needs the Mass that
 // freeVelocities returns, assemble the rowStage of buildRows, solve the
 // presolveStage of estimateNewContacts). memory is the one struct a step
-// leaves for the next; every other struct is refilled by its stage.
+// leaves for the next, with contactStage.reuse (the projection's narrow
+// phase, which the next detectContacts reads where it gives the same
+// bits); every other struct is refilled by its stage.
 //
 //	stage                reads                             produces (owns)
 //	freeVelocities       bodies, H, Gravity                *Mass: M⁻¹, free velocities M⁻¹p
-//	detectContacts       *Mass (the sweep), geoms          *contactStage: points by pair
+//	detectContacts       *Mass (the sweep), geoms,         *contactStage: points by pair
+//	                     contactStage.reuse (the last        (a pair at the recorded poses
+//	                     projection's narrow phase)          and within its reach: its points)
 //	buildRows            *Mass, *contactStage,             *rowStage: joint then contact rows,
 //	                     memory.cache, memory.jointStart     their warm start (driftStage: predictDrift)
 //	  propagateImpacts   *Mass, *contactStage, *rowStage   impactStage; moves Mass.Free, clears
@@ -81,7 +85,8 @@
 //	storeImpulses        *contactStage, *rowStage,         memory.cache for the next step
 //	                     *solveStage
 //	project              *Mass, *integrateStage (the       projectionStage: corrected poses,
-//	                     poses after integrate)              MaxViolation
+//	                     poses after integrate)              MaxViolation; contactStage.reuse
+//	                                                         for the next detectContacts
 //
 // One step of the order is not in the types: integrate before
 // storeImpulses (both can run once solve has returned); Step calls them

@@ -51,7 +51,7 @@ func BenchmarkNarrowPhase(b *testing.B) {
 		b.Run(fmt.Sprintf("pairs=%d/serial", len(pairs)), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				cs.points, cs.pts = w.narrowPairs(cs.points[:0], cs.pts, pairs, margin, free)
+				cs.points, cs.pts = w.narrowPairs(cs.points[:0], cs.pts, pairs, 0, margin, free)
 			}
 		})
 		b.Run(fmt.Sprintf("pairs=%d/pool", len(pairs)), func(b *testing.B) {

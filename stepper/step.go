@@ -240,6 +240,8 @@ type contactStage struct {
 	free   *Mass
 	// rowChunks are fillContactRows' chunks on the workPool.
 	rowChunks rowChunks
+	// reuse is the projection's narrow phase kept for the next step's.
+	reuse pairReuse
 }
 
 // rowStage is buildRows' output: the joint rows, then the contact rows,
@@ -873,7 +875,7 @@ func (w *World) previousImpulses() []float64 {
 	}
 	for i := range ws.contacts.points {
 		pt := &ws.contacts.points[i]
-		if c, ok := ws.memory.cache.get(pt.ck); ok {
+		if c, ok := ws.memory.cache.getAt(i, pt.ck); ok {
 			copy(sol.prevX[pt.Row:pt.Row+pt.Rows], c.x[:pt.Rows])
 		}
 	}
@@ -1159,15 +1161,18 @@ func (w *World) moveBodies(lo, hi int) {
 		}
 		w.startVelocity(i)
 		if it.x != nil && i < len(as.eq.byBody) {
+			// v += (M⁻¹ Jᵀ)_p x_p row by row, component by component.
+			v, av := b.Vel, b.AngVel
 			for _, p := range as.eq.byBody[i] {
 				x := it.x[p.row]
 				if x == 0 {
 					continue
 				}
 				jm := &as.eq.JMinv[p.row][p.slot]
-				b.Vel = b.Vel.Add(mgl64.Vec3{jm[0], jm[1], jm[2]}.Mul(x))
-				b.AngVel = b.AngVel.Add(mgl64.Vec3{jm[3], jm[4], jm[5]}.Mul(x))
+				v[0], v[1], v[2] = v[0]+jm[0]*x, v[1]+jm[1]*x, v[2]+jm[2]*x
+				av[0], av[1], av[2] = av[0]+jm[3]*x, av[1]+jm[4]*x, av[2]+jm[5]*x
 			}
+			b.Vel, b.AngVel = v, av
 		}
 		turn := h * b.AngVel.Len()
 		if turn > maxMomentumTurn && as.eq.constrained(i) && m.gyro(i) &&
@@ -1273,7 +1278,6 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 	if above == 0 {
 		above = DefaultProjectAbove
 	}
-	w.updateInertia(mass)
 	for {
 		m, err := w.positionRows()
 		if err != nil {
@@ -1285,6 +1289,10 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 		if ps.projects == 0 && (s.Stabilization == None || s.Stabilization == Baumgarte || !(m > above)) && s.Stabilization != Post {
 			return nil
 		}
+		// The solve's M⁻¹ at the poses it corrects (projectOnce reads
+		// mass's InvInertia; nothing else does before the next step's
+		// Update, so a step without a projection solve skips it).
+		w.updateInertia(mass)
 		ok, err := w.projectOnce()
 		if err != nil {
 			return err
@@ -1294,7 +1302,6 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 			// step left them and the error is left to the next steps.
 			return nil
 		}
-		w.updateInertia(mass)
 	}
 }
 
@@ -1308,7 +1315,9 @@ func (w *World) positionRows() (float64, error) {
 	ps := &w.ws.projection
 	ps.pctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
 	nj := w.jointRowCount()
+	w.ws.contacts.reuse.record = true // for the next step's narrow phase (pairReuse)
 	ps.ppoints = w.collect(ps.ppoints[:0], nil)
+	w.ws.contacts.reuse.record = false
 	n := nj + len(ps.ppoints)
 	if cap(ps.prows) < n {
 		ps.prows = make([]constraint.Row, n)
