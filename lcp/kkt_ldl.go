@@ -186,10 +186,7 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 			if b < 0 {
 				continue
 			}
-			col := n + 6*int(b)
-			for t, v := range kk.J[i][s] {
-				g.put(i, col+t, v)
-			}
+			g.putJ(i, n+6*int(b), &kk.J[i][s])
 		}
 	}
 	for b := range kk.Mass {
@@ -217,6 +214,23 @@ func (g *kktLDL) put(i, j int, v float64) {
 		g.k.Add(i, j, v)
 	}
 	g.rec++
+}
+
+// putJ adds the six entries (i, col+t) = j[t] of K̃, build's next six
+// calls, as put does: a refill sums them into their records here, one call
+// for the six.
+func (g *kktLDL) putJ(i, col int, j *[6]float64) {
+	if !g.refilling {
+		for t, v := range j {
+			g.put(i, col+t, v)
+		}
+		return
+	}
+	k, r := &g.k, g.rec
+	z := k.sumRecord(r, j[0]) + k.sumRecord(r+1, j[1]) + k.sumRecord(r+2, j[2]) +
+		k.sumRecord(r+3, j[3]) + k.sumRecord(r+4, j[4]) + k.sumRecord(r+5, j[5])
+	k.AddRecordTerms(z)
+	g.rec = r + 6
 }
 
 // choose reports whether the face solves of the dual a should go through
