@@ -741,18 +741,18 @@ func (f *sparseLDL) solveSN(xp []float64) {
 	}
 }
 
-// twoBodies reports whether a column's rows idx are two runs of six
-// consecutive positions (a constraint row of K̃ between two dynamic bodies
-// whose velocities come after it: the column of a leaf of the elimination
-// tree), and returns the two runs' entries of x. The substitutions then
-// address them as two blocks, with the operations of the entry by entry
-// loop in its order: the same bits.
+// twoBodies reports whether idx (ascending) is two runs of six
+// consecutive indices, the entries of a constraint row of K̃ between two
+// dynamic bodies (its columns in K, or its column of L when it is a leaf of
+// the elimination tree), and returns x's two blocks of six at them. Loops
+// that address the blocks with the operations of the entry-by-entry loop,
+// in its order, give its bits.
 func twoBodies(idx []int32, x []float64) (a, b *[6]float64, ok bool) {
 	if len(idx) != 12 {
 		return nil, nil, false
 	}
 	r0, r6 := int(idx[0]), int(idx[6])
-	if int(idx[5]) != r0+5 || int(idx[11]) != r6+5 || r0 < 0 || r6 < 0 || r0+6 > len(x) || r6+6 > len(x) {
+	if int(idx[5]) != r0+5 || int(idx[11]) != r6+5 {
 		return nil, nil, false
 	}
 	return (*[6]float64)(x[r0 : r0+6]), (*[6]float64)(x[r6 : r6+6]), true
