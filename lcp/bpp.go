@@ -950,7 +950,9 @@ func (s *BPP) enterRegularized(x []float64) {
 // semidefiniteInherit is how many warm-started solves in a row start in
 // regularized mode because an earlier one needed it, before one tests the
 // unshifted block again (see BPP): a time stepper on a resting pile pays a
-// failed factorization once in that many solves, and a problem that turns
+// failed factorization once in that many solves (on the body-space path of
+// a large K̃, a failed refinement with the regularized factor: see
+// kktLDL.solve), and a problem that turns
 // positive definite leaves the regularization within that many solves.
 const semidefiniteInherit = 8
 

@@ -115,3 +115,15 @@ func KKTWorthModify(p *Problem, states []State) (full, step int, worth bool) {
 	g.f.factor(&g.k, st)
 	return g.f.fullFlops, g.f.stepFlops(), g.f.worthModify(g.f.fullFlops)
 }
+
+// KKTFactorizations returns how many of s's body-space factor calls
+// recomputed rows of L (a full or partial refactorization, not a kept,
+// stale or modified factor), since s was made.
+func KKTFactorizations(s *BPP) int { return s.kkt.factorizations }
+
+// SemidefiniteInherit is semidefiniteInherit, for the tests of package
+// lcp_test.
+const SemidefiniteInherit = semidefiniteInherit
+
+// KKTRegularized reports whether s's last Solve ended in regularized mode.
+func KKTRegularized(s *BPP) bool { return s.reg }

@@ -42,8 +42,12 @@ import (
 // maxRefine steps, end the attempt: it stands if the worst residual is
 // within kktStall (refinement's rounding floor on a regularized face);
 // otherwise a stale factor is refactored and tried once more, a fresh one
-// gives way to the dual factorization (BPP's fallback). The contraction per step is about max_i δ_i/(λ_min(A_FF) + δ_i)
-// plus the factor's rounding, so a positive definite face converges in one
+// gives way to the dual factorization (BPP's fallback), and so does a
+// stale factor of a larger shift (a regularized solve's factor kept for
+// the unshifted face of the next Solve, see solve), without a
+// factorization: the face is then taken for semidefinite. The
+// contraction per step is about max_i δ_i/(λ_min(A_FF) + δ_i) plus the
+// factor's rounding, so a positive definite face converges in one
 // to three steps; on a singular face the iteration is the proximal point
 // method of the metric δ·diag(A) from 0, which converges to the solution
 // of least diag(A)-norm when r is in the range of A_FF (the solution the
@@ -64,6 +68,8 @@ type kktLDL struct {
 	f            sparseLDL // its factor (negBelow = n)
 	n            int       // rows of the dual
 	shift        float64   // the shift K̃ was built with
+	facShift     float64   // the shift of the K̃ the factor was last computed for (not stale)
+	crossFailed  bool      // the last solve failed with a factor of a larger shift (see solve)
 	built        bool      // K̃ is that of src, shift and the current Solve's diagonal
 	// verified: describes was asked this Solve; mismatch: it said no, or a
 	// face solution's residual was not at rounding level (the rest of the
@@ -113,6 +119,7 @@ type kktLDL struct {
 	kFlops, dFlops     int
 	refineIts, retries int // the last solve's refinement steps and refactorizations
 	solves, fallbacks  int // successful solves and attempts given up, since the BPP was made
+	factorizations     int // factor calls that recomputed rows of L, since the BPP was made
 }
 
 // kktDelta is the static regularization of a row whose c_i + shift·a_ii is
@@ -150,9 +157,11 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 		g.src = kk
 		g.factorMass()
 	}
-	if shift != g.shift {
-		// Every row's diagonal moves by a factor up to ε/δ: a factor of
-		// the last K̃ would not refine to this one (see kktLDL).
+	if shift > g.facShift {
+		// Every row's diagonal grows by a factor up to ε/δ: a factor of a
+		// K̃ of a smaller shift would not refine to this one (see
+		// kktLDL). A factor of a larger shift stays, a stale factor (see
+		// solve).
 		g.f.valid = false
 	}
 	g.n, g.shift, g.built = n, shift, true
@@ -186,10 +195,7 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 			if b < 0 {
 				continue
 			}
-			col := n + 6*int(b)
-			for t, v := range kk.J[i][s] {
-				g.put(i, col+t, v)
-			}
+			g.putJ(i, n+6*int(b), &kk.J[i][s])
 		}
 	}
 	for b := range kk.Mass {
@@ -217,6 +223,23 @@ func (g *kktLDL) put(i, j int, v float64) {
 		g.k.Add(i, j, v)
 	}
 	g.rec++
+}
+
+// putJ adds the six entries (i, col+t) = j[t] of K̃, build's next six
+// calls, as put does: a refill sums them into their records here, one call
+// for the six.
+func (g *kktLDL) putJ(i, col int, j *[6]float64) {
+	if !g.refilling {
+		for t, v := range j {
+			g.put(i, col+t, v)
+		}
+		return
+	}
+	k, r := &g.k, g.rec
+	z := k.sumRecord(r, j[0]) + k.sumRecord(r+1, j[1]) + k.sumRecord(r+2, j[2]) +
+		k.sumRecord(r+3, j[3]) + k.sumRecord(r+4, j[4]) + k.sumRecord(r+5, j[5])
+	k.AddRecordTerms(z)
+	g.rec = r + 6
 }
 
 // choose reports whether the face solves of the dual a should go through
@@ -328,10 +351,28 @@ func (g *kktLDL) solve(state []State, r, x []float64) bool {
 			g.rhs[i] = -r[i]
 		}
 	}
-	g.retries, g.failed = 0, false
+	if g.crossFailed && g.facShift > g.shift {
+		// The last solve's factor of a shifted K̃ did not refine to its
+		// face, and BPP stayed unshifted (the dual path solved that face):
+		// a factorization of this K̃.
+		g.f.valid = false
+	}
+	g.retries, g.failed, g.crossFailed = 0, false, false
 	for {
 		if g.attempt() {
 			break
+		}
+		if g.f.stale && g.retries == 0 && g.facShift > g.shift {
+			// The factor of a shifted K̃ (a regularized solve's) did not
+			// refine to the unshifted face: its error contracts by about
+			// max_i ε a_ii/(λ_min + ε a_ii) a step, so the face's
+			// smallest eigenvalue is at most about ε a_ii, and BPP takes it
+			// for semidefinite (regularized mode) without a factorization
+			// of the unshifted K̃, whose refinement would fail at once on
+			// a singular face; the factor stays for the shifted K̃.
+			g.fallbacks++
+			g.failed, g.crossFailed = true, true
+			return false
 		}
 		if g.f.stale && g.retries == 0 {
 			g.f.valid = false // a stale factor that did not refine: refactor once
@@ -358,6 +399,12 @@ func (g *kktLDL) attempt() bool {
 	g.refineIts = 0
 	if !g.f.factor(&g.k, g.kst) {
 		return false
+	}
+	if g.f.recompute > 0 {
+		g.factorizations++
+	}
+	if !g.f.stale {
+		g.facShift = g.shift
 	}
 	nk := g.k.n
 	g.z = grow(g.z, nk)

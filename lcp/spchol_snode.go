@@ -581,6 +581,22 @@ func (f *sparseLDL) solveSN(xp []float64) {
 			}
 			lo, hi := f.lp[s0], f.lp[s0+1]
 			idx, val := f.li[lo:hi], lx[lo:hi]
+			if a, b, ok := twoBodies(idx, xp); ok {
+				l := (*[12]float64)(val)
+				a[0] -= l[0] * xj
+				a[1] -= l[1] * xj
+				a[2] -= l[2] * xj
+				a[3] -= l[3] * xj
+				a[4] -= l[4] * xj
+				a[5] -= l[5] * xj
+				b[0] -= l[6] * xj
+				b[1] -= l[7] * xj
+				b[2] -= l[8] * xj
+				b[3] -= l[9] * xj
+				b[4] -= l[10] * xj
+				b[5] -= l[11] * xj
+				continue
+			}
 			val = val[:len(idx)]
 			for t, r := range idx {
 				xp[r] -= val[t] * xj
@@ -668,8 +684,26 @@ func (f *sparseLDL) solveSN(xp []float64) {
 		if nj == 1 {
 			lo, hi := f.lp[s0], f.lp[s0+1]
 			idx, val := f.li[lo:hi], lx[lo:hi]
-			val = val[:len(idx)]
 			v := xp[s0]
+			if a, b, ok := twoBodies(idx, xp); ok {
+				// The sum in the order of the general loop below.
+				l := (*[12]float64)(val)
+				v -= l[0] * a[0]
+				v -= l[1] * a[1]
+				v -= l[2] * a[2]
+				v -= l[3] * a[3]
+				v -= l[4] * a[4]
+				v -= l[5] * a[5]
+				v -= l[6] * b[0]
+				v -= l[7] * b[1]
+				v -= l[8] * b[2]
+				v -= l[9] * b[3]
+				v -= l[10] * b[4]
+				v -= l[11] * b[5]
+				xp[s0] = v
+				continue
+			}
+			val = val[:len(idx)]
 			for t, r := range idx {
 				v -= val[t] * xp[r]
 			}
@@ -705,4 +739,21 @@ func (f *sparseLDL) solveSN(xp []float64) {
 			xp[s0+jc] -= (v0 + v1) + (v2 + v3)
 		}
 	}
+}
+
+// twoBodies reports whether idx (ascending) is two runs of six
+// consecutive indices, the entries of a constraint row of K̃ between two
+// dynamic bodies (its columns in K, or its column of L when it is a leaf of
+// the elimination tree), and returns x's two blocks of six at them. Loops
+// that address the blocks with the operations of the entry-by-entry loop,
+// in its order, give its bits.
+func twoBodies(idx []int32, x []float64) (a, b *[6]float64, ok bool) {
+	if len(idx) != 12 {
+		return nil, nil, false
+	}
+	r0, r6 := int(idx[0]), int(idx[6])
+	if int(idx[5]) != r0+5 || int(idx[11]) != r6+5 {
+		return nil, nil, false
+	}
+	return (*[6]float64)(x[r0 : r0+6]), (*[6]float64)(x[r6 : r6+6]), true
 }
