@@ -144,14 +144,13 @@ func TestRunFilesInterrupted(t *testing.T) {
 // at the first iterate of step 3) completes that step at its best iterate,
 // writes its rows, and reports InSolve.
 func TestRunInterruptedInSolve(t *testing.T) {
-	// The pyramid's steps after the first take 2 or more block-pivoting
-	// iterations, so a cancel at the first iterate of step 3 finds a
-	// second one to stop.
+	// The pyramid's step 2 takes 2 block-pivoting iterations, so a
+	// cancel at its first iterate finds a second one to stop.
 	w := scene(t, "pyramid", map[string]string{"base": "3"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	w.Settings.Observer = lcp.ObserverFunc(func(it lcp.Iterate) {
-		if w.Steps() == 2 { // the world counts the step when it completes
+		if w.Steps() == 1 { // the world counts the step when it completes
 			cancel()
 		}
 	})
@@ -162,13 +161,13 @@ func TestRunInterruptedInSolve(t *testing.T) {
 	var ie *InterruptedError
 	require.ErrorAs(t, err, &ie)
 	assert.True(t, ie.InSolve)
-	assert.Equal(t, 3, ie.Step)
-	assert.Equal(t, 3, rep.Steps)
-	assert.Equal(t, 3, rep.Rows, "the interrupted step's row is written")
+	assert.Equal(t, 2, ie.Step)
+	assert.Equal(t, 2, rep.Steps)
+	assert.Equal(t, 2, rep.Rows, "the interrupted step's row is written")
 	tab, err := ReadStats(&stats)
 	require.NoError(t, err)
 	it, _ := tab.Col("iterations")
-	assert.Equal(t, []float64{1, 3, 1}, it, "step 3 stopped after its first iterate")
+	assert.Equal(t, []float64{1, 1}, it, "step 2 stopped after its first iterate")
 }
 
 // A Stopper on the world's Settings.Observer stops step 2's solve: Run
@@ -292,13 +291,13 @@ func TestRunDeterministic(t *testing.T) {
 // With the BPMD recorder wrapping the world's solver, a Stopper on
 // Settings.Observer still stops the solve (the recorder composes its
 // observer with the caller's), and the frame records the iterates seen.
-// The pyramid's step 1 takes one iteration, its step 2 three: step 2 is
-// the one stopped at its second iterate.
+// The pyramid's step 1 takes one iteration, its step 2 two: step 2 is
+// the one stopped at its first iterate.
 func TestRunObserverStopsThroughRecorder(t *testing.T) {
 	dir := t.TempDir()
 	w := scene(t, "pyramid", map[string]string{"base": "3"})
 	w.Settings.Observer = lcp.NewStopper(func(it lcp.Iterate) error {
-		if it.Iter == 2 {
+		if w.Steps() == 1 && it.Iter == 1 {
 			return errors.New("two are enough")
 		}
 		return nil
@@ -311,8 +310,8 @@ func TestRunObserverStopsThroughRecorder(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, frames, 2, "the stopped step's frame is written")
 	assert.Equal(t, 1, frames[0].Solution.Iterations)
-	assert.Equal(t, 2, frames[1].Solution.Iterations)
-	assert.Len(t, frames[1].Solution.Energy, 2)
+	assert.Equal(t, 1, frames[1].Solution.Iterations)
+	assert.Len(t, frames[1].Solution.Energy, 1)
 	assert.Equal(t, "stopped", frames[1].Solution.Status)
 }
 
