@@ -821,8 +821,9 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // pre-solve's index sets warm-start the step's solve, with the new
 // contacts' friction and rolling rows free (they were pinned at zero in the
 // pre-solve; free is static friction, the state fillContactRows gives
-// them). Steps without new frictional contacts skip it; when at least a
-// quarter of their points are new frictionless ones (a frictionless pile
+// them), except for contacts whose pre-solve impulse is at that solve's
+// rounding level, which start unloaded (freshLoadFloor). Steps without
+// new frictional contacts skip it; when at least a quarter of their points are new frictionless ones (a frictionless pile
 // built at rest) the sweeps below still choose their normal rows' start
 // in the step's own problem. Steps whose new points are fewer than a
 // quarter of all, with Settings.Budget 0, estimate them by
@@ -848,6 +849,16 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // effective-mass start needs 2–3 pre-solve iterations on the wall (mean
 // over 300 steps: 2.7 at 30 bricks, 3.4 at 100, at most 14).
 //
+// What it buys. On a scene built at rest the pre-solve costs more than the
+// main solve after it, but less than a main solve without it: with the
+// friction bounds of fillContactRows' effective-mass estimate (zero for a
+// brick on a brick that falls with it) and the sweeps' start, step 1's
+// main solve took 9 block-pivoting iterations on the 210-brick pyramid
+// (about 0.55 s, against 0.16 s for the pre-solve's 8 and the main
+// solve's 3 in the same run), 5 on the 30-brick wall and 6 on the
+// 100-brick one (against 1 after the pre-solve), and it solves another
+// MLCP: the friction bounds are the pre-solve's to give.
+//
 // The pre-solve runs on the step's own BPP (Settings.Solver when it is
 // one, the default one when it is nil: stepContext): the main solve then
 // starts from the pre-solve's factor, and since the two problems share A
@@ -864,9 +875,10 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // whose A is semidefinite (boxes resting on four points) the main solve
 // pivots straight to the solution near the pre-solve's, where from x̄ = 0
 // it pivoted first to the regularized solution near 0 and then, after a
-// proximal move, to the answer. Step 1 of the 210-brick pyramid: 3
-// iterations instead of 7; of the 30- and 100-brick walls 1 instead of 6
-// and 5 (BenchmarkPyramidStep1, BenchmarkWallStep1). The answer solves
+// proximal move, to the answer. Step 1 of the 210-brick pyramid: 1
+// iteration (3 with every new contact started loaded, see freshLoadFloor)
+// instead of 7; of the 30- and 100-brick walls 1 instead of 6 and 5
+// (BenchmarkPyramidStep1, BenchmarkWallStep1). The answer solves
 // the same MLCP to the same tolerance; where its solutions form a set it
 // is another point of it, with the same body velocities to that
 // tolerance (TestStep1MainSolveFromPreSolve).
@@ -972,11 +984,25 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 	pre.ref = pre.eres.X
 	if len(pre.eres.States) == len(rs.rows) {
 		copy(rs.start, pre.eres.States)
+		floor := freshLoadFloor * maxAbs(as.eq.B)
+		a := as.eq.Matrix()
 		for i := range cs.points {
 			pt := &cs.points[i]
-			if pt.Fresh {
-				for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
-					rs.start[r] = lcp.Free
+			if !pt.Fresh {
+				continue
+			}
+			if pt.XN*a.At(pt.Row, pt.Row) <= floor {
+				rs.start[pt.Row] = lcp.AtLower // no load to the pre-solve's tolerance
+			}
+			for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
+				rs.start[r] = lcp.Free
+				if as.eq.Hi[r]*a.At(r, r) <= floor {
+					// A bound at the pre-solve's rounding level: start at
+					// the side the pre-solve's slip w_r pushes it to.
+					rs.start[r] = lcp.AtLower
+					if pre.eres.W[r] < 0 {
+						rs.start[r] = lcp.AtUpper
+					}
 				}
 			}
 		}
@@ -1144,4 +1170,35 @@ func (w *World) seedNewNormals(all bool) {
 			ws.build.start[pt.Row] = pre.seedRes.States[pt.Row]
 		}
 	}
+}
+
+// freshLoadFloor: a new contact whose pre-solve normal impulse x̂ₙ
+// is, in velocity units (x̂ₙ·a_nn), at most this fraction of the velocity
+// scale max|b| starts the main solve unloaded: its normal row at its lower
+// bound, not free. A new contact's friction or rolling row whose bound b_r
+// (μ x̂ₙ, c_rr (x̂ₙ₁ + x̂ₙ₂)) is likewise at most the floor (b_r·a_rr)
+// starts at the bound the pre-solve's slip w_r pushes it to (AtUpper for
+// w_r < 0, AtLower otherwise); the others start free.
+// The floor is lcp.BPP's tolerance on a semidefinite problem (regularized
+// mode, 10⁻⁶ of max|b|): an x̂ₙ below it is the regularized pre-solve's
+// rounding of a contact that touches but carries no load (on a pyramid
+// built at rest, x̂ₙ ≈ 2·10⁻⁹ N·s at contacts whose neighbours carry the
+// brick), and a free start lets the first face put a tangential impulse of
+// that order outside the bound ±μ x̂ₙ (2·10⁻⁹ against 4·10⁻¹¹) and the
+// normal impulse below 0 (−9·10⁻⁹), which block pivoting then moves out:
+// 406 infeasible rows in the main solve's first face of the 210-brick
+// pyramid's step 1 and 128 in the 496-brick one's, which took 3 iterations
+// each; from the unloaded start both take 1, as do the 55-brick pyramid's
+// (walls of 30 and 100 bricks have no such contact: 1 before and after).
+// Either start is a start only: the main solve ends at a solution of the
+// same MLCP to the same tolerance (TestStep1MainSolveFromPreSolve).
+const freshLoadFloor = 1e-6
+
+// maxAbs returns the largest |v| of v, 0 for none.
+func maxAbs(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
 }
