@@ -1,6 +1,7 @@
 package stepper_test
 
 import (
+	"os"
 	"runtime"
 	"slices"
 	"testing"
@@ -49,17 +50,25 @@ func BenchmarkPilesAwake(b *testing.B) {
 // BenchmarkPilesAwakeScaling steps BenchmarkPilesAwake's settled piles
 // with GOMAXPROCS switched between 1 and 2 every 10 steps, b.N rounds of
 // 20 steps, and reports the medians of the steps' wall-clock times
-// (Stats.Timings.Total and Solve) at each and their ratios (2 over 1): the
-// two are timed interleaved under the same machine load, which on a shared
-// machine moves separate runs' times by half. The piles have settled, so
+// (Stats.Timings.Total and Solve) at each, and the ratio (2 over 1) of
+// the medians of the step, of each stage of Stats.Timings and of the rest
+// (the step less its stages: the energies, the checks, the sleep update):
+// the two are timed interleaved under the same machine load, which on a
+// shared machine moves separate runs' times by half. The pool runs its
+// jobs on the caller alone on a machine whose other work holds the cores
+// (workPool); with GORIGID_POOL_ALWAYS set it keeps its helpers
+// (settledAwakePiles). The piles have settled, so
 // every step solves the same islands (1 BPP iteration each) at either
 // GOMAXPROCS, whose bits do not depend on it.
 func BenchmarkPilesAwakeScaling(b *testing.B) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	w := settledAwakePiles(b)
-	var total, solve [2][]time.Duration
+	// stages[k][s]: GOMAXPROCS k+1, stage s of scalingStages.
+	var stages [2][len(scalingStages)][]time.Duration
 	for k := range 2 {
-		total[k], solve[k] = make([]time.Duration, 0, 10*b.N), make([]time.Duration, 0, 10*b.N)
+		for s := range scalingStages {
+			stages[k][s] = make([]time.Duration, 0, 10*b.N)
+		}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -69,8 +78,9 @@ func BenchmarkPilesAwakeScaling(b *testing.B) {
 			for range 10 {
 				st, err := w.Step()
 				require.NoError(b, err)
-				total[k] = append(total[k], st.Timings.Total)
-				solve[k] = append(solve[k], st.Timings.Solve)
+				for s, g := range scalingStages {
+					stages[k][s] = append(stages[k][s], g.get(&st.Timings))
+				}
 			}
 		}
 	}
@@ -79,17 +89,45 @@ func BenchmarkPilesAwakeScaling(b *testing.B) {
 		slices.Sort(d)
 		return float64(d[len(d)/2])
 	}
-	t1, t2, s1, s2 := med(total[0]), med(total[1]), med(solve[0]), med(solve[1])
-	b.ReportMetric(t1, "step1-ns")
-	b.ReportMetric(t2, "step2-ns")
-	b.ReportMetric(t2/t1, "step-ratio")
-	b.ReportMetric(s1, "solve1-ns")
-	b.ReportMetric(s2, "solve2-ns")
-	b.ReportMetric(s2/s1, "solve-ratio")
+	for s, g := range scalingStages {
+		t1, t2 := med(stages[0][s]), med(stages[1][s])
+		if g.name == "step" || g.name == "solve" {
+			b.ReportMetric(t1, g.name+"1-ns")
+			b.ReportMetric(t2, g.name+"2-ns")
+		}
+		if t1 > 0 {
+			b.ReportMetric(t2/t1, g.name+"-ratio")
+		}
+	}
+}
+
+// scalingStages are the Timings that BenchmarkPilesAwakeScaling reports
+// the ratios of (the median at GOMAXPROCS 2 over that at 1), Total as
+// "step".
+var scalingStages = [...]struct {
+	name string
+	get  func(*stepper.Timings) time.Duration
+}{
+	{"step", func(t *stepper.Timings) time.Duration { return t.Total }},
+	{"solve", func(t *stepper.Timings) time.Duration { return t.Solve }},
+	{"free", func(t *stepper.Timings) time.Duration { return t.FreeVelocities }},
+	{"contacts", func(t *stepper.Timings) time.Duration { return t.Contacts }},
+	{"rows", func(t *stepper.Timings) time.Duration { return t.Rows }},
+	{"assembly", func(t *stepper.Timings) time.Duration { return t.Assembly }},
+	{"presolve", func(t *stepper.Timings) time.Duration { return t.PreSolve }},
+	{"integrate", func(t *stepper.Timings) time.Duration { return t.Integrate }},
+	{"projection", func(t *stepper.Timings) time.Duration { return t.Projection }},
+	{"rest", func(t *stepper.Timings) time.Duration {
+		return t.Total - t.FreeVelocities - t.Contacts - t.Rows - t.Assembly - t.PreSolve - t.Solve - t.Integrate - t.Projection
+	}},
 }
 
 // settledAwakePiles returns the piles scene's default with sleeping off
-// after the randomPileSteps steps in which its piles land and settle.
+// after the randomPileSteps steps in which its piles land and settle. With
+// GORIGID_POOL_ALWAYS set in the environment its pool keeps its helpers on
+// a machine whose other work holds the cores (PoolAlwaysSharesForTest):
+// the benchmarks then measure what the helpers overlap, not the pool's
+// rule against a starved machine.
 func settledAwakePiles(b *testing.B) *stepper.World {
 	p := scenes.DefaultPilesParams()
 	p.Settings.Sleep.On = false
@@ -98,6 +136,9 @@ func settledAwakePiles(b *testing.B) *stepper.World {
 	for range randomPileSteps {
 		_, err := w.Step()
 		require.NoError(b, err)
+	}
+	if os.Getenv("GORIGID_POOL_ALWAYS") != "" {
+		stepper.PoolAlwaysSharesForTest(w)
 	}
 	return w
 }
