@@ -142,3 +142,94 @@ func settledAwakePiles(b *testing.B) *stepper.World {
 	}
 	return w
 }
+
+// BenchmarkPilesAwakeStretches runs BenchmarkPilesAwake's settled piles
+// with every pool job's tasks run in turn on the caller and timed one by
+// one (stepper.PoolTraceForTest), b.N steps, and reports the medians over
+// the steps of: the step's time outside the jobs (serial-ns, the stages'
+// serial parts), the longest stretch between two jobs of a step
+// (longest-gap-ns: a helper that watched for work longer than
+// poolLinger parks, and the next job waits for it to wake), the stretches
+// over 50 µs (gaps-over-50us), and the jobs a step runs (jobs); model2-ns
+// and model-ratio are the step on two workers as if each job's tasks were
+// dealt, in order, to whichever of two workers is free first, with no
+// cost to start or join a job (each task at its median time over the
+// steps), over the step on one. The times are a single worker's, so the
+// load of a shared machine moves them less than the helpers' overlap.
+func BenchmarkPilesAwakeStretches(b *testing.B) {
+	w := settledAwakePiles(b)
+	type step struct {
+		total, serial, longest time.Duration
+		over                   int
+		tasks                  [][]time.Duration
+	}
+	steps := make([]step, 0, b.N)
+	var cur *step
+	var last time.Time
+	stepper.PoolTraceForTest(w, func(n int, task func(k int)) func(k int) {
+		t0 := time.Now()
+		if !last.IsZero() {
+			gap := t0.Sub(last)
+			cur.longest = max(cur.longest, gap)
+			if gap > 50*time.Microsecond {
+				cur.over++
+			}
+		}
+		d := make([]time.Duration, n)
+		for k := range n {
+			s := time.Now()
+			task(k)
+			d[k] = time.Since(s)
+		}
+		cur.tasks = append(cur.tasks, d)
+		last = time.Now()
+		cur.serial -= last.Sub(t0)
+		return nil
+	})
+	defer stepper.PoolTraceForTest(w, nil)
+	b.ResetTimer()
+	for range b.N {
+		steps = append(steps, step{})
+		cur, last = &steps[len(steps)-1], time.Time{}
+		st, err := w.Step()
+		require.NoError(b, err)
+		cur.total = st.Timings.Total
+		cur.serial += st.Timings.Total
+	}
+	b.StopTimer()
+	med := func(f func(s *step) time.Duration) time.Duration {
+		d := make([]time.Duration, len(steps))
+		for i := range steps {
+			d[i] = f(&steps[i])
+		}
+		slices.Sort(d)
+		return d[len(d)/2]
+	}
+	serial := med(func(s *step) time.Duration { return s.serial })
+	// Each task's median over the steps that ran the same jobs.
+	var one, two time.Duration
+	jobs := steps[0].tasks
+	for j := range jobs {
+		var fin [2]time.Duration
+		for k := range jobs[j] {
+			t := med(func(s *step) time.Duration {
+				if j < len(s.tasks) && k < len(s.tasks[j]) {
+					return s.tasks[j][k]
+				}
+				return 0
+			})
+			one += t
+			fin[0] += t
+			if fin[0] > fin[1] {
+				fin[0], fin[1] = fin[1], fin[0]
+			}
+		}
+		two += fin[1]
+	}
+	b.ReportMetric(float64(serial), "serial-ns")
+	b.ReportMetric(float64(med(func(s *step) time.Duration { return s.longest })), "longest-gap-ns")
+	b.ReportMetric(float64(med(func(s *step) time.Duration { return time.Duration(s.over) })), "gaps-over-50us")
+	b.ReportMetric(float64(len(jobs)), "jobs")
+	b.ReportMetric(float64(serial+two), "model2-ns")
+	b.ReportMetric(float64(serial+two)/float64(serial+one), "model-ratio")
+}
