@@ -98,6 +98,7 @@ type islandSlot struct {
 type islandPool struct {
 	world *World
 	order []int32   // the active islands, most rows first
+	keys  []uint64  // sort's keys
 	task  func(int) // solves the island order[k]; made once
 }
 
@@ -560,13 +561,17 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 // sort sets p.order to the islands of active, the most rows first, ties
 // in island order: the cost of a block-pivoting solve grows faster than
 // its rows, so the largest are started first and the small ones fill in
-// behind them.
+// behind them. It sorts one integer key per island (the rows' complement
+// above, the island's place below), which orders as the comparison would
+// without a comparison function's calls.
 func (p *islandPool) sort(active []*islandSlot) {
-	p.order = slices.Grow(p.order[:0], len(active))[:len(active)]
-	for k := range p.order {
-		p.order[k] = int32(k)
+	p.keys = slices.Grow(p.keys[:0], len(active))[:len(active)]
+	for k, sl := range active {
+		p.keys[k] = uint64(math.MaxUint32-uint32(len(sl.rows)))<<32 | uint64(k)
 	}
-	slices.SortStableFunc(p.order, func(a, b int32) int {
-		return len(active[b].rows) - len(active[a].rows)
-	})
+	slices.Sort(p.keys)
+	p.order = slices.Grow(p.order[:0], len(active))[:len(active)]
+	for k, key := range p.keys {
+		p.order[k] = int32(uint32(key))
+	}
 }

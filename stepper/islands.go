@@ -36,6 +36,12 @@ type islandSet struct {
 	loose             []int32
 	rowIsland         []int32 // island of each row, -1 for a loose row
 	count             []int32 // scratch
+	// sig is the input of the last build: each row's N and bodies in
+	// row order; fixed, whether each body was static or kinematic. A
+	// build on the same input keeps the set (sameInput).
+	sig   []int32
+	fixed []bool
+	sigOK bool
 }
 
 // n returns the number of islands.
@@ -70,8 +76,14 @@ func (is *islandSet) union(a, b int32) {
 }
 
 // build computes the islands of bodies under rows (rows name bodies by
-// index, constraint.Row.Body). It allocates only when the world grew.
+// index, constraint.Row.Body). It allocates only when the world grew. The
+// islands are a function of the rows' bodies and of which bodies are
+// static or kinematic alone: when those are the last build's (a settled
+// scene's steady step), the set is left as that build made it.
 func (is *islandSet) build(bodies []*body.Body, rows []constraint.Row) {
+	if is.sameInput(bodies, rows) {
+		return
+	}
 	nb := len(bodies)
 	is.parent = slices.Grow(is.parent[:0], nb)[:nb]
 	for i, b := range bodies {
@@ -167,6 +179,44 @@ func (is *islandSet) build(bodies []*body.Body, rows []constraint.Row) {
 			is.count[k]++
 		}
 	}
+}
+
+// sameInput reports whether bodies and rows are the input of the last
+// build, by what build reads of them (sig, fixed); when they are not, it
+// records them for the next.
+func (is *islandSet) sameInput(bodies []*body.Body, rows []constraint.Row) bool {
+	same := is.sigOK && len(is.fixed) == len(bodies)
+	for i := 0; same && i < len(bodies); i++ {
+		same = is.fixed[i] == (bodies[i].Static || bodies[i].Kinematic)
+	}
+	k := 0
+	for i := 0; same && i < len(rows); i++ {
+		r := &rows[i]
+		if same = k+1+r.N <= len(is.sig) && is.sig[k] == int32(r.N); !same {
+			break
+		}
+		for t := 0; t < r.N && same; t++ {
+			same = is.sig[k+1+t] == int32(r.Body[t])
+		}
+		k += 1 + r.N
+	}
+	if same && k == len(is.sig) {
+		return true
+	}
+	is.sig = slices.Grow(is.sig[:0], len(rows)*(1+constraint.MaxBodies))
+	for i := range rows {
+		r := &rows[i]
+		is.sig = append(is.sig, int32(r.N))
+		for t := 0; t < r.N; t++ {
+			is.sig = append(is.sig, int32(r.Body[t]))
+		}
+	}
+	is.fixed = slices.Grow(is.fixed[:0], len(bodies))
+	for _, b := range bodies {
+		is.fixed = append(is.fixed, b.Static || b.Kinematic)
+	}
+	is.sigOK = true
+	return false
 }
 
 // sameBodies reports whether rows a and b name the same bodies in the

@@ -51,4 +51,21 @@ func TestIslandSet(t *testing.T) {
 	}
 	allocs := testing.AllocsPerRun(10, func() { is.build(bodies, rows) })
 	assert.Zero(t, allocs, "a rebuild at the same size allocates nothing")
+
+	// A build on changed input builds anew, not the set the same input
+	// left: box 3 stacked on box 2 joins island {1, 2}; then body 6 made
+	// dynamic joins 4–5 to it and takes the ground–arm row from loose.
+	rows[5] = row(3, 2)
+	is.build(bodies, rows)
+	assert.Equal(t, 2, is.n())
+	assert.Equal(t, []int32{-1, 0, 0, 0, 1, 1, -1}, is.of)
+	assert.Equal(t, []int32{1, 3, 4, 5, 7}, is.islandRows(0))
+	bodies[6].Kinematic = false
+	is.build(bodies, rows)
+	assert.Equal(t, []int32{-1, 0, 0, 0, 1, 1, 1}, is.of)
+	assert.Equal(t, []int32{0, 2, 6}, is.islandRows(1))
+	assert.Empty(t, is.loose)
+	// Fewer rows: the last (box 3's one-body row) dropped.
+	is.build(bodies, rows[:7])
+	assert.Equal(t, []int32{1, 3, 4, 5}, is.islandRows(0))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,6 +37,7 @@ func TestPilesSameBitsAnyGOMAXPROCS(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		w, err := scenes.Piles(scenes.DefaultPilesParams())
 		require.NoError(t, err)
+		stepper.PoolAlwaysSharesForTest(w) // the helpers take tasks on a loaded machine too
 		var contacts, rows []int
 		var energies []uint64
 		for k := range steps {

@@ -62,6 +62,10 @@ type workPool struct {
 	measuring  bool
 	alone      int // windows left whose jobs run on the caller alone
 	processCPU func() (time.Duration, bool)
+	// trace, when set (by tests), is given each job before it runs: the
+	// job runs with the task it returns, or not at all when that is nil
+	// (the trace ran it).
+	trace func(n int, task func(k int)) func(k int)
 }
 
 // poolWindow is how many jobs that ask for helpers make one window of the
@@ -147,6 +151,11 @@ func (p *workPool) workers(n int) int {
 // when all are done; with one worker it runs them in order on the
 // caller's goroutine.
 func (p *workPool) do(n int, task func(k int)) {
+	if p.trace != nil {
+		if task = p.trace(n, task); task == nil {
+			return
+		}
+	}
 	nw := p.workers(n)
 	if nw > 1 && p.share() {
 		nw = 1

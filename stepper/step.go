@@ -319,6 +319,8 @@ type solveStage struct {
 	guard  *errmeasure.Picker
 	energy energyModel // the step's energy balance as a function of x
 	prevX  []float64   // the safeguard's anchor on this step's rows (previousImpulses)
+	// prevJob runs previousRange on the workPool (forRange).
+	prevJob rangeJob
 	// start0 and jointStart0 keep rowStage.start and memory.jointStart of
 	// a gyroscopic step before its solve, for solveSymmetric.
 	start0, jointStart0 []lcp.State
@@ -863,7 +865,9 @@ const SafeguardSweeps = 5
 
 // previousImpulses returns the last step's impulses on this step's rows,
 // the first anchor of the safeguard: a joint row's when the joint rows are
-// the same, a contact point's rows' by its key (0 for a new point).
+// the same, a contact point's rows' by its key (0 for a new point). The
+// points' lookups run on the workPool (forRange, previousRange): each
+// writes only its own point's rows.
 func (w *World) previousImpulses() []float64 {
 	sol := &w.ws.solve
 	ws := &w.ws
@@ -873,13 +877,32 @@ func (w *World) previousImpulses() []float64 {
 	if len(ws.memory.jointX) == ws.build.nj {
 		copy(sol.prevX, ws.memory.jointX)
 	}
-	for i := range ws.contacts.points {
+	if sol.prevJob.run == nil {
+		sol.prevJob.run, sol.prevJob.chunk, sol.prevJob.least = w.previousRange, prevChunk, prevParallel
+	}
+	w.forRange(&sol.prevJob, len(ws.contacts.points))
+	return sol.prevX
+}
+
+// prevChunk is the points of one previousRange task and prevParallel the
+// fewest for which previousImpulses runs on the workPool: a point's lookup
+// by key takes about 0.07 µs (0.1 ms for the 1 500 points of PilesAwake).
+const (
+	prevChunk    = 128
+	prevParallel = 512
+)
+
+// previousRange sets previousImpulses' entries of the contact points
+// lo:hi: a point's rows get its cached impulses, or stay 0.
+func (w *World) previousRange(lo, hi int) {
+	ws := &w.ws
+	x := ws.solve.prevX
+	for i := lo; i < hi; i++ {
 		pt := &ws.contacts.points[i]
 		if c, ok := ws.memory.cache.getAt(i, pt.ck); ok {
-			copy(sol.prevX[pt.Row:pt.Row+pt.Rows], c.x[:pt.Rows])
+			copy(x[pt.Row:pt.Row+pt.Rows], c.x[:pt.Rows])
 		}
 	}
-	return sol.prevX
 }
 
 // keepImpulses stores the joint rows' x for previousImpulses; the contact
