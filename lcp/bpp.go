@@ -1182,15 +1182,28 @@ func (s *BPP) updateFactor(p *Problem) bool {
 			s.pos[i] = k
 		}
 	}
+	d, _ := p.A.(*Dense)
 	for i, v := range s.state {
 		if v != Free || s.pos[i] >= 0 {
 			continue
 		}
 		a := s.rhs[:len(s.free)]
-		for k, j := range s.free {
-			a[k] = p.A.At(i, j)
+		var aii float64
+		if d != nil {
+			// A dense block's row read in place: the same entries as At,
+			// without an interface call per entry.
+			row := d.data[i*d.c:][:d.c]
+			for k, j := range s.free {
+				a[k] = row[j]
+			}
+			aii = row[i]
+		} else {
+			for k, j := range s.free {
+				a[k] = p.A.At(i, j)
+			}
+			aii = p.A.At(i, i)
 		}
-		if !s.fac.appendIndex(a, p.A.At(i, i)) {
+		if !s.fac.appendIndex(a, aii) {
 			return false
 		}
 		s.pos[i] = len(s.free)
