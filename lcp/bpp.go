@@ -236,7 +236,7 @@ func scales(p *Problem, tol float64, xtol []float64) float64 {
 	}
 	wtol := tol * sw
 	for i := range xtol {
-		a := p.A.At(i, i)
+		a := diagAt(p.A, i)
 		if a > 0 {
 			xtol[i] = wtol / a
 		} else {
@@ -407,9 +407,7 @@ func (st *bppSolve) start() error {
 	s.sfac.shift = 0
 	s.reg = false
 	s.ref = st.set.Reference
-	for i := range s.diag {
-		s.diag[i] = p.A.At(i, i)
-	}
+	s.diag = p.Diag(s.diag)
 	inherit := s.semidefinite && st.set.Start != nil && s.inherited < semidefiniteInherit
 	s.semidefinite = false
 	if inherit {

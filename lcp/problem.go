@@ -156,6 +156,12 @@ func (p *Problem) Diag(dst []float64) []float64 {
 		dst = make([]float64, n)
 	}
 	dst = dst[:n]
+	if d, ok := p.A.(*Dense); ok {
+		for i := range dst {
+			dst[i] = d.data[i*d.c+i]
+		}
+		return dst
+	}
 	for i := range dst {
 		dst[i] = p.A.At(i, i)
 	}
