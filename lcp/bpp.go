@@ -206,9 +206,12 @@ type BPP struct {
 	regWtol      float64   // the velocity tolerance of the true residual
 	// Damped mode (see BPP): the damped point, its merit, workspace.
 	dmX, dmT, dmW []float64
-	face          []State // dampedSteps: the face last solved
-	dampedRepeat  int     // tests: the most damped steps per face solve; 0 means maxDampedRepeat
-	dmTheta       float64
+	// dmWX and dmWF are A x + b at the damped point and at the Newton
+	// point of the line search (dampedStep), without the proximal term.
+	dmWX, dmWF   []float64
+	face         []State // dampedSteps: the face last solved
+	dampedRepeat int     // tests: the most damped steps per face solve; 0 means maxDampedRepeat
+	dmTheta      float64
 	// The sparse LDLᵀ and the dense LU of the free block.
 	sfac         sparseLDL
 	kkt          kktLDL // the body-space factorization (Problem.KKT)
@@ -698,6 +701,8 @@ func (st *bppSolve) startDamped(x []float64) {
 	st.dmX = grow(st.dmX, n)
 	st.dmT = grow(st.dmT, n)
 	st.dmW = grow(st.dmW, n)
+	st.dmWX = grow(st.dmWX, n)
+	st.dmWF = grow(st.dmWF, n)
 	copy(st.dmX, x)
 	st.dmTheta = st.merit(st.dmX)
 	st.dampedSets()
@@ -729,15 +734,24 @@ func (st *bppSolve) enterDamped() {
 // natural residual there: a semismooth Newton method on min(x − l,
 // max(x − u, w)) with the face solves of block pivoting as its Newton
 // steps.
+//
+// A trial point's w is interpolated, w(x + α(xf − x)) = w(x) + α(w(xf) −
+// w(x)) from the products at the damped point and at xf (A is linear), so a
+// trial costs O(n) instead of a product with A; the accepted point's w and
+// merit are then computed afresh, A x + b as merit computes them, so the
+// damped point, its merit and the next face are those of the exact
+// products, and only a trial whose merit is within rounding of the Armijo
+// bound may be decided the other way.
 func (st *bppSolve) dampedStep(xf []float64) {
 	for a := 1.0; ; a /= 2 {
 		for i := range st.dmT {
 			st.dmT[i] = st.dmX[i] + a*(xf[i]-st.dmX[i])
+			st.dmW[i] = st.dmWX[i] + a*(st.dmWF[i]-st.dmWX[i])
 		}
-		th := st.merit(st.dmT) // leaves w at the trial point in dmW
+		th := st.meritAt(st.dmT) // w at the trial point in dmW
 		if th <= (1-2e-4*a)*st.dmTheta || a <= 1.0/(1<<20) {
 			copy(st.dmX, st.dmT)
-			st.dmTheta = th
+			st.dmTheta = st.merit(st.dmX)
 			break
 		}
 	}
@@ -754,6 +768,7 @@ func (st *bppSolve) dampedStep(xf []float64) {
 func (st *bppSolve) dampedSteps(xf []float64) {
 	st.face = growStates(st.face, st.n)
 	copy(st.face, st.state)
+	st.p.Residual(st.dmWF, xf) // the Newton point's w, for every step from it
 	for k := 0; ; k++ {
 		st.dampedStep(xf)
 		if k+1 >= st.repeats() || !st.sameFace() {
@@ -794,10 +809,17 @@ func (s *BPP) repeats() int {
 }
 
 // merit returns ½‖x − P(x − w)‖² at x, w = A x + b (plus the proximal term
-// in regularized mode), and leaves w in dmW.
+// in regularized mode), and leaves w in dmW and A x + b in dmWX.
 func (st *bppSolve) merit(x []float64) float64 {
+	st.p.Residual(st.dmWX, x)
+	copy(st.dmW, st.dmWX)
+	return st.meritAt(x)
+}
+
+// meritAt is merit at x with A x + b already in dmW, to which it adds the
+// proximal term in regularized mode.
+func (st *bppSolve) meritAt(x []float64) float64 {
 	p := st.p
-	p.Residual(st.dmW, x)
 	th := 0.0
 	for i, v := range x {
 		if st.reg {
