@@ -232,7 +232,7 @@ func scales(p *Problem, tol float64, xtol []float64) float64 {
 	tol = tolOrDefault(tol)
 	sw := 0.0
 	for _, v := range p.B {
-		sw = math.Max(sw, math.Abs(v))
+		sw = max(sw, math.Abs(v)) // math.Max's rules (NaN, ±0), inline
 	}
 	if sw == 0 {
 		sw = 1
@@ -526,11 +526,11 @@ func (st *bppSolve) exchange() {
 			wi += SemidefiniteShift * st.diag[i] * (x[i] - st.xprox[i])
 			switch {
 			case v == Free:
-				st.trueRes = math.Max(st.trueRes, math.Abs(w[i]))
+				st.trueRes = max(st.trueRes, math.Abs(w[i]))
 			case v == AtLower && p.Lo[i] != p.Hi[i]:
-				st.trueRes = math.Max(st.trueRes, -w[i])
+				st.trueRes = max(st.trueRes, -w[i])
 			case v == AtUpper && p.Lo[i] != p.Hi[i]:
-				st.trueRes = math.Max(st.trueRes, w[i])
+				st.trueRes = max(st.trueRes, w[i])
 			}
 		}
 		switch v {
@@ -825,7 +825,7 @@ func (st *bppSolve) meritAt(x []float64) float64 {
 		if st.reg {
 			st.dmW[i] += SemidefiniteShift * st.diag[i] * (v - st.xprox[i])
 		}
-		r := v - math.Min(math.Max(v-st.dmW[i], p.Lo[i]), p.Hi[i])
+		r := v - min(max(v-st.dmW[i], p.Lo[i]), p.Hi[i]) // math.Min and math.Max's rules, inline
 		th += 0.5 * r * r
 	}
 	return th
