@@ -737,25 +737,46 @@ func (st *bppSolve) enterDamped() {
 //
 // A trial point's w is interpolated, w(x + α(xf − x)) = w(x) + α(w(xf) −
 // w(x)) from the products at the damped point and at xf (A is linear), so a
-// trial costs O(n) instead of a product with A; the accepted point's w and
+// trial costs O(n) instead of a product with A (trialMerit); the accepted point's w and
 // merit are then computed afresh, A x + b as merit computes them, so the
 // damped point, its merit and the next face are those of the exact
 // products, and only a trial whose merit is within rounding of the Armijo
 // bound may be decided the other way.
 func (st *bppSolve) dampedStep(xf []float64) {
-	for a := 1.0; ; a /= 2 {
-		for i := range st.dmT {
-			st.dmT[i] = st.dmX[i] + a*(xf[i]-st.dmX[i])
-			st.dmW[i] = st.dmWX[i] + a*(st.dmWF[i]-st.dmWX[i])
-		}
-		th := st.meritAt(st.dmT) // w at the trial point in dmW
-		if th <= (1-2e-4*a)*st.dmTheta || a <= 1.0/(1<<20) {
-			copy(st.dmX, st.dmT)
-			st.dmTheta = st.merit(st.dmX)
+	dx, dw := st.dmT, st.dmW // the step xf − x and its w's
+	for i := range dx {
+		dx[i] = xf[i] - st.dmX[i]
+		dw[i] = st.dmWF[i] - st.dmWX[i]
+	}
+	a := 1.0
+	for ; a > 1.0/(1<<20); a /= 2 {
+		if st.trialMerit(a) <= (1-2e-4*a)*st.dmTheta {
 			break
 		}
 	}
+	for i, d := range dx {
+		st.dmX[i] += a * d
+	}
+	st.dmTheta = st.merit(st.dmX)
 	st.dampedSets()
+}
+
+// trialMerit is merit at the trial point x + α(xf − x) of dampedStep, with
+// the step in dmT and its w's in dmW, from the interpolated w; it writes
+// nothing.
+func (st *bppSolve) trialMerit(a float64) float64 {
+	p, dx, dw, wx := st.p, st.dmT, st.dmW, st.dmWX
+	th := 0.0
+	for i, x := range st.dmX {
+		v := x + a*dx[i]
+		wv := wx[i] + a*dw[i]
+		if st.reg {
+			wv += SemidefiniteShift * st.diag[i] * (v - st.xprox[i])
+		}
+		r := v - min(max(v-wv, p.Lo[i]), p.Hi[i]) // math.Min and math.Max's rules, inline
+		th += 0.5 * r * r
+	}
+	return th
 }
 
 // dampedSteps takes damped steps towards the face solution xf, that of
