@@ -99,11 +99,15 @@ func (c *chol) solve(x []float64) {
 	for i := 0; i < m; i++ {
 		x[i] = (x[i] - dot(c.l[i*s:i*s+i], x[:i])) / c.l[i*s+i]
 	}
+	x = x[:m]
 	for i := m - 1; i >= 0; i-- {
 		v := x[i]
-		for k := i + 1; k < m; k++ {
-			v -= c.l[k*s+i] * x[k]
+		col := c.l[i:] // column i from row 0, stride s
+		o := (i + 1) * s
+		for _, xk := range x[i+1:] {
+			v -= col[o] * xk
+			o += s
 		}
-		x[i] = v / c.l[i*s+i]
+		x[i] = v / col[i*s]
 	}
 }
