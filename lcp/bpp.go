@@ -901,7 +901,7 @@ func (s *BPP) dropFactor() {
 // solves for x_F and sets w = A x + b. On entry x holds the fixed values and
 // zeros for free rows. sw is the velocity scale of the problem.
 func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) error {
-	p.Residual(w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
+	faceResidual(p, w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
 	if symmetric {
 		for attempt := 0; attempt < 3; attempt++ {
 			if attempt > 0 {
@@ -959,6 +959,32 @@ func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) 
 		p.Residual(w, x)
 	}
 	return s.solveLU(p, x, w)
+}
+
+// faceResidual sets w = A x + b, as Problem.Residual, for the x of a face
+// before its solve (the fixed rows at their bounds, the free rows 0): when
+// every x_j is 0 and A is a *Dense, without the product. Dense.MulVecTo
+// sums from +0 and a finite a_ij times ±0 is ±0, so (A x)_i is +0 and w_i
+// is b_i + 0 with the same bits (−0 + 0 = +0); A is finite (Validate).
+func faceResidual(p *Problem, w, x []float64) {
+	if _, ok := p.A.(*Dense); !ok || !allZero(x) {
+		p.Residual(w, x)
+		return
+	}
+	w = w[:len(p.B)]
+	for i, bi := range p.B {
+		w[i] = bi + 0
+	}
+}
+
+// allZero reports whether every entry of x is ±0.
+func allZero(x []float64) bool {
+	for _, v := range x {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // SemidefiniteShift is the relative regularization ε with which BPP
