@@ -765,15 +765,25 @@ func (st *bppSolve) dampedStep(xf []float64) {
 // the step in dmT and its w's in dmW, from the interpolated w; it writes
 // nothing.
 func (st *bppSolve) trialMerit(a float64) float64 {
-	p, dx, dw, wx := st.p, st.dmT, st.dmW, st.dmWX
+	xs := st.dmX
+	n := len(xs)
+	dx, dw, wx, lo, hi := st.dmT[:n], st.dmW[:n], st.dmWX[:n], st.p.Lo[:n], st.p.Hi[:n]
 	th := 0.0
-	for i, x := range st.dmX {
+	if st.reg {
+		d, xp := st.diag[:n], st.xprox[:n]
+		for i, x := range xs {
+			v := x + a*dx[i]
+			wv := wx[i] + a*dw[i]
+			wv += SemidefiniteShift * d[i] * (v - xp[i])
+			r := v - min(max(v-wv, lo[i]), hi[i]) // math.Min and math.Max's rules, inline
+			th += 0.5 * r * r
+		}
+		return th
+	}
+	for i, x := range xs {
 		v := x + a*dx[i]
 		wv := wx[i] + a*dw[i]
-		if st.reg {
-			wv += SemidefiniteShift * st.diag[i] * (v - st.xprox[i])
-		}
-		r := v - min(max(v-wv, p.Lo[i]), p.Hi[i]) // math.Min and math.Max's rules, inline
+		r := v - min(max(v-wv, lo[i]), hi[i])
 		th += 0.5 * r * r
 	}
 	return th
