@@ -275,7 +275,7 @@ func notForBPP(p *Problem, symmetric bool) string {
 		if l == u || (math.IsInf(l, -1) && math.IsInf(u, 1)) {
 			continue
 		}
-		a := p.A.At(i, i)
+		a := diagAt(p.A, i)
 		if a < 0 {
 			return fmt.Sprintf("A[%d][%d] = %g < 0 on a bounded row: A is neither a P-matrix nor positive semidefinite, which BPP is made for (use lemke or auto)", i, i, a)
 		}

@@ -206,9 +206,12 @@ type BPP struct {
 	regWtol      float64   // the velocity tolerance of the true residual
 	// Damped mode (see BPP): the damped point, its merit, workspace.
 	dmX, dmT, dmW []float64
-	face          []State // dampedSteps: the face last solved
-	dampedRepeat  int     // tests: the most damped steps per face solve; 0 means maxDampedRepeat
-	dmTheta       float64
+	// dmWX and dmWF are A x + b at the damped point and at the Newton
+	// point of the line search (dampedStep), without the proximal term.
+	dmWX, dmWF   []float64
+	face         []State // dampedSteps: the face last solved
+	dampedRepeat int     // tests: the most damped steps per face solve; 0 means maxDampedRepeat
+	dmTheta      float64
 	// The sparse LDLᵀ and the dense LU of the free block.
 	sfac         sparseLDL
 	kkt          kktLDL // the body-space factorization (Problem.KKT)
@@ -229,14 +232,14 @@ func scales(p *Problem, tol float64, xtol []float64) float64 {
 	tol = tolOrDefault(tol)
 	sw := 0.0
 	for _, v := range p.B {
-		sw = math.Max(sw, math.Abs(v))
+		sw = max(sw, math.Abs(v)) // math.Max's rules (NaN, ±0), inline
 	}
 	if sw == 0 {
 		sw = 1
 	}
 	wtol := tol * sw
 	for i := range xtol {
-		a := p.A.At(i, i)
+		a := diagAt(p.A, i)
 		if a > 0 {
 			xtol[i] = wtol / a
 		} else {
@@ -407,9 +410,7 @@ func (st *bppSolve) start() error {
 	s.sfac.shift = 0
 	s.reg = false
 	s.ref = st.set.Reference
-	for i := range s.diag {
-		s.diag[i] = p.A.At(i, i)
-	}
+	s.diag = p.Diag(s.diag)
 	inherit := s.semidefinite && st.set.Start != nil && s.inherited < semidefiniteInherit
 	s.semidefinite = false
 	if inherit {
@@ -525,11 +526,11 @@ func (st *bppSolve) exchange() {
 			wi += SemidefiniteShift * st.diag[i] * (x[i] - st.xprox[i])
 			switch {
 			case v == Free:
-				st.trueRes = math.Max(st.trueRes, math.Abs(w[i]))
+				st.trueRes = max(st.trueRes, math.Abs(w[i]))
 			case v == AtLower && p.Lo[i] != p.Hi[i]:
-				st.trueRes = math.Max(st.trueRes, -w[i])
+				st.trueRes = max(st.trueRes, -w[i])
 			case v == AtUpper && p.Lo[i] != p.Hi[i]:
-				st.trueRes = math.Max(st.trueRes, w[i])
+				st.trueRes = max(st.trueRes, w[i])
 			}
 		}
 		switch v {
@@ -700,6 +701,8 @@ func (st *bppSolve) startDamped(x []float64) {
 	st.dmX = grow(st.dmX, n)
 	st.dmT = grow(st.dmT, n)
 	st.dmW = grow(st.dmW, n)
+	st.dmWX = grow(st.dmWX, n)
+	st.dmWF = grow(st.dmWF, n)
 	copy(st.dmX, x)
 	st.dmTheta = st.merit(st.dmX)
 	st.dampedSets()
@@ -731,19 +734,59 @@ func (st *bppSolve) enterDamped() {
 // natural residual there: a semismooth Newton method on min(x − l,
 // max(x − u, w)) with the face solves of block pivoting as its Newton
 // steps.
+//
+// A trial point's w is interpolated, w(x + α(xf − x)) = w(x) + α(w(xf) −
+// w(x)) from the products at the damped point and at xf (A is linear), so a
+// trial costs O(n) instead of a product with A (trialMerit); the accepted point's w and
+// merit are then computed afresh, A x + b as merit computes them, so the
+// damped point, its merit and the next face are those of the exact
+// products, and only a trial whose merit is within rounding of the Armijo
+// bound may be decided the other way.
 func (st *bppSolve) dampedStep(xf []float64) {
-	for a := 1.0; ; a /= 2 {
-		for i := range st.dmT {
-			st.dmT[i] = st.dmX[i] + a*(xf[i]-st.dmX[i])
-		}
-		th := st.merit(st.dmT) // leaves w at the trial point in dmW
-		if th <= (1-2e-4*a)*st.dmTheta || a <= 1.0/(1<<20) {
-			copy(st.dmX, st.dmT)
-			st.dmTheta = th
+	dx, dw := st.dmT, st.dmW // the step xf − x and its w's
+	for i := range dx {
+		dx[i] = xf[i] - st.dmX[i]
+		dw[i] = st.dmWF[i] - st.dmWX[i]
+	}
+	a := 1.0
+	for ; a > 1.0/(1<<20); a /= 2 {
+		if st.trialMerit(a) <= (1-2e-4*a)*st.dmTheta {
 			break
 		}
 	}
+	for i, d := range dx {
+		st.dmX[i] += a * d
+	}
+	st.dmTheta = st.merit(st.dmX)
 	st.dampedSets()
+}
+
+// trialMerit is merit at the trial point x + α(xf − x) of dampedStep, with
+// the step in dmT and its w's in dmW, from the interpolated w; it writes
+// nothing.
+func (st *bppSolve) trialMerit(a float64) float64 {
+	xs := st.dmX
+	n := len(xs)
+	dx, dw, wx, lo, hi := st.dmT[:n], st.dmW[:n], st.dmWX[:n], st.p.Lo[:n], st.p.Hi[:n]
+	th := 0.0
+	if st.reg {
+		d, xp := st.diag[:n], st.xprox[:n]
+		for i, x := range xs {
+			v := x + a*dx[i]
+			wv := wx[i] + a*dw[i]
+			wv += SemidefiniteShift * d[i] * (v - xp[i])
+			r := v - min(max(v-wv, lo[i]), hi[i]) // math.Min and math.Max's rules, inline
+			th += 0.5 * r * r
+		}
+		return th
+	}
+	for i, x := range xs {
+		v := x + a*dx[i]
+		wv := wx[i] + a*dw[i]
+		r := v - min(max(v-wv, lo[i]), hi[i])
+		th += 0.5 * r * r
+	}
+	return th
 }
 
 // dampedSteps takes damped steps towards the face solution xf, that of
@@ -756,6 +799,7 @@ func (st *bppSolve) dampedStep(xf []float64) {
 func (st *bppSolve) dampedSteps(xf []float64) {
 	st.face = growStates(st.face, st.n)
 	copy(st.face, st.state)
+	st.p.Residual(st.dmWF, xf) // the Newton point's w, for every step from it
 	for k := 0; ; k++ {
 		st.dampedStep(xf)
 		if k+1 >= st.repeats() || !st.sameFace() {
@@ -796,16 +840,23 @@ func (s *BPP) repeats() int {
 }
 
 // merit returns ½‖x − P(x − w)‖² at x, w = A x + b (plus the proximal term
-// in regularized mode), and leaves w in dmW.
+// in regularized mode), and leaves w in dmW and A x + b in dmWX.
 func (st *bppSolve) merit(x []float64) float64 {
+	st.p.Residual(st.dmWX, x)
+	copy(st.dmW, st.dmWX)
+	return st.meritAt(x)
+}
+
+// meritAt is merit at x with A x + b already in dmW, to which it adds the
+// proximal term in regularized mode.
+func (st *bppSolve) meritAt(x []float64) float64 {
 	p := st.p
-	p.Residual(st.dmW, x)
 	th := 0.0
 	for i, v := range x {
 		if st.reg {
 			st.dmW[i] += SemidefiniteShift * st.diag[i] * (v - st.xprox[i])
 		}
-		r := v - math.Min(math.Max(v-st.dmW[i], p.Lo[i]), p.Hi[i])
+		r := v - min(max(v-st.dmW[i], p.Lo[i]), p.Hi[i]) // math.Min and math.Max's rules, inline
 		th += 0.5 * r * r
 	}
 	return th
@@ -860,7 +911,7 @@ func (s *BPP) dropFactor() {
 // solves for x_F and sets w = A x + b. On entry x holds the fixed values and
 // zeros for free rows. sw is the velocity scale of the problem.
 func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) error {
-	p.Residual(w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
+	faceResidual(p, w, x) // w_F = b_F + A_F,fixed x_fixed: minus the right-hand side
 	if symmetric {
 		for attempt := 0; attempt < 3; attempt++ {
 			if attempt > 0 {
@@ -918,6 +969,32 @@ func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) 
 		p.Residual(w, x)
 	}
 	return s.solveLU(p, x, w)
+}
+
+// faceResidual sets w = A x + b, as Problem.Residual, for the x of a face
+// before its solve (the fixed rows at their bounds, the free rows 0): when
+// every x_j is 0 and A is a *Dense, without the product. Dense.MulVecTo
+// sums from +0 and a finite a_ij times ±0 is ±0, so (A x)_i is +0 and w_i
+// is b_i + 0 with the same bits (−0 + 0 = +0); A is finite (Validate).
+func faceResidual(p *Problem, w, x []float64) {
+	if _, ok := p.A.(*Dense); !ok || !allZero(x) {
+		p.Residual(w, x)
+		return
+	}
+	w = w[:len(p.B)]
+	for i, bi := range p.B {
+		w[i] = bi + 0
+	}
+}
+
+// allZero reports whether every entry of x is ±0.
+func allZero(x []float64) bool {
+	for _, v := range x {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // SemidefiniteShift is the relative regularization ε with which BPP
@@ -1184,15 +1261,28 @@ func (s *BPP) updateFactor(p *Problem) bool {
 			s.pos[i] = k
 		}
 	}
+	d, _ := p.A.(*Dense)
 	for i, v := range s.state {
 		if v != Free || s.pos[i] >= 0 {
 			continue
 		}
 		a := s.rhs[:len(s.free)]
-		for k, j := range s.free {
-			a[k] = p.A.At(i, j)
+		var aii float64
+		if d != nil {
+			// A dense block's row read in place: the same entries as At,
+			// without an interface call per entry.
+			row := d.data[i*d.c:][:d.c]
+			for k, j := range s.free {
+				a[k] = row[j]
+			}
+			aii = row[i]
+		} else {
+			for k, j := range s.free {
+				a[k] = p.A.At(i, j)
+			}
+			aii = p.A.At(i, i)
 		}
-		if !s.fac.appendIndex(a, p.A.At(i, i)) {
+		if !s.fac.appendIndex(a, aii) {
 			return false
 		}
 		s.pos[i] = len(s.free)

@@ -20,7 +20,6 @@ type chol struct {
 	m      int
 	shift  float64
 	l      []float64 // stride × stride, row-major; only the lower triangle of the leading m×m block is used
-	y      []float64
 }
 
 func (c *chol) reset(stride int) {
@@ -28,7 +27,6 @@ func (c *chol) reset(stride int) {
 		c.l = make([]float64, stride*stride)
 	}
 	c.l = c.l[:stride*stride]
-	c.y = grow(c.y, stride)
 	c.stride, c.m, c.shift = stride, 0, 0
 }
 
@@ -43,18 +41,20 @@ const pivotFloor = 1e-13
 // positive definite.
 func (c *chol) appendIndex(a []float64, d float64) bool {
 	m, s := c.m, c.stride
-	y := c.y[:m]
-	for i := 0; i < m; i++ {
-		row := c.l[i*s : i*s+i]
-		v := a[i] - dot(row, y[:i])
-		y[i] = v / c.l[i*s+i]
+	// y is solved in place in row m of L, which is outside the factor
+	// until c.m grows: a failed append leaves the factor unchanged.
+	y := c.l[m*s:][:m+1]
+	a = a[:m]
+	for i := range a {
+		row := c.l[i*s:][:i+1]
+		v := a[i] - dot(row[:i], y[:i])
+		y[i] = v / row[i]
 	}
-	r := d*(1+c.shift) - dot(y, y)
+	r := d*(1+c.shift) - dot(y[:m], y[:m])
 	if !(r > pivotFloor*math.Abs(d)) || math.IsInf(r, 0) {
 		return false
 	}
-	copy(c.l[m*s:m*s+m], y)
-	c.l[m*s+m] = math.Sqrt(r)
+	y[m] = math.Sqrt(r)
 	c.m++
 	return true
 }
@@ -99,11 +99,15 @@ func (c *chol) solve(x []float64) {
 	for i := 0; i < m; i++ {
 		x[i] = (x[i] - dot(c.l[i*s:i*s+i], x[:i])) / c.l[i*s+i]
 	}
+	x = x[:m]
 	for i := m - 1; i >= 0; i-- {
 		v := x[i]
-		for k := i + 1; k < m; k++ {
-			v -= c.l[k*s+i] * x[k]
+		col := c.l[i:] // column i from row 0, stride s
+		o := (i + 1) * s
+		for _, xk := range x[i+1:] {
+			v -= col[o] * xk
+			o += s
 		}
-		x[i] = v / c.l[i*s+i]
+		x[i] = v / col[i*s]
 	}
 }

@@ -26,6 +26,13 @@ type Matrix interface {
 type Dense struct {
 	r, c int
 	data []float64
+	// exact is set by Sparse.DenseSubmatrix when every entry is a copy of
+	// a finished Sparse whose entries are all finite: the block is then
+	// finite and exactly symmetric, which Problem.Validate and BPP's
+	// symmetry test take without reading it again. Every method through
+	// which a caller can write the entries (Set, Add, Reset, Row,
+	// RawData) clears it.
+	exact bool
 }
 
 var _ Matrix = (*Dense)(nil)
@@ -70,7 +77,7 @@ func (d *Dense) Reset(r, c int) {
 	if cap(d.data) < r*c {
 		d.data = make([]float64, r*c)
 	}
-	d.r, d.c, d.data = r, c, d.data[:r*c]
+	d.r, d.c, d.data, d.exact = r, c, d.data[:r*c], false
 	clear(d.data)
 }
 
@@ -81,16 +88,27 @@ func (d *Dense) Dims() (r, c int) { return d.r, d.c }
 func (d *Dense) At(i, j int) float64 { return d.data[i*d.c+j] }
 
 // Set sets d[i][j] = v.
-func (d *Dense) Set(i, j int, v float64) { d.data[i*d.c+j] = v }
+func (d *Dense) Set(i, j int, v float64) { d.data[i*d.c+j], d.exact = v, false }
 
 // Add adds v to d[i][j].
-func (d *Dense) Add(i, j int, v float64) { d.data[i*d.c+j] += v }
+func (d *Dense) Add(i, j int, v float64) {
+	d.data[i*d.c+j] += v
+	d.exact = false
+}
 
-// Row returns row i as a view into d's storage.
-func (d *Dense) Row(i int) []float64 { return d.data[i*d.c : (i+1)*d.c] }
+// Row returns row i as a view into d's storage. A view taken before a
+// later Sparse.DenseSubmatrix into d must not be written after it.
+func (d *Dense) Row(i int) []float64 {
+	d.exact = false
+	return d.data[i*d.c : (i+1)*d.c]
+}
 
-// RawData returns the row-major backing slice.
-func (d *Dense) RawData() []float64 { return d.data }
+// RawData returns the row-major backing slice. A slice taken before a
+// later Sparse.DenseSubmatrix into d must not be written after it.
+func (d *Dense) RawData() []float64 {
+	d.exact = false
+	return d.data
+}
 
 // MulVecTo sets dst = d x: each entry is dot's sum of its row, with
 // dot's bits, four products per pass.
@@ -120,6 +138,15 @@ func (d *Dense) MulVecTo(dst, x []float64) {
 		}
 		dst[i] = s0 + s1
 	}
+}
+
+// diagAt returns a[i][i], read in place when a is a *Dense (the same
+// entry as At, without the interface call).
+func diagAt(a Matrix, i int) float64 {
+	if d, ok := a.(*Dense); ok {
+		return d.data[i*d.c+i]
+	}
+	return a.At(i, i)
 }
 
 // RowDot returns (d x)_i.
@@ -165,7 +192,7 @@ func isSymmetric(a Matrix, tol float64) bool {
 		return false
 	}
 	if d, ok := a.(*Dense); ok {
-		return d.symmetric(tol)
+		return d.exact || d.symmetric(tol)
 	}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {

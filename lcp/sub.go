@@ -100,7 +100,9 @@ func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 // DenseSubmatrix sets dst to the principal submatrix src[idx, idx] of a
 // finished src as a dense matrix, with Submatrix's arguments and checks
 // (pos not nil). It reuses dst's storage, so once dst has held the largest
-// block it allocates nothing.
+// block it allocates nothing. The block is exactly symmetric, and finite
+// when src's Finish found every entry finite; dst then carries that, so
+// that Problem.Validate and BPP do not read every entry again to test it.
 //
 // Why: a block of a few dozen rows (an island of a few bodies) is cheaper
 // to factor densely, with the row updates of BPP's dense Cholesky, than by
@@ -129,4 +131,5 @@ func (s *Sparse) DenseSubmatrix(dst *Dense, idx, pos []int32) {
 			}
 		}
 	}
+	dst.exact = s.finite
 }

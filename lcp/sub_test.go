@@ -1,6 +1,7 @@
 package lcp
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -161,4 +162,47 @@ func TestSparseDenseSubmatrix(t *testing.T) {
 	}
 	assert.PanicsWithValue(t, "lcp: Sparse.DenseSubmatrix: idx[1] = 0 is not ascending within [0, 60)", func() { src.DenseSubmatrix(&d, []int32{3, 0}, pos) })
 	assert.PanicsWithValue(t, "lcp: Sparse.DenseSubmatrix: pos has 2 entries, src 60 rows", func() { src.DenseSubmatrix(&d, []int32{0}, []int32{0, 1}) })
+}
+
+// A dense block from DenseSubmatrix is taken as finite and symmetric
+// without reading it again only while it holds what was extracted: a NaN
+// in src (Finish found it) is still found by Validate in the block, and an
+// entry written afterwards (Set, Add, a Row or RawData view) makes Validate
+// and the symmetry test read the block again and name the entry.
+func TestDenseSubmatrixExactUntilWritten(t *testing.T) {
+	var src Sparse
+	src.Reset(3)
+	src.Add(0, 0, 2)
+	src.Add(1, 1, 2)
+	src.Add(2, 2, 2)
+	src.Add(0, 1, 0.5)
+	src.Finish()
+	pos := []int32{0, 1, 2}
+	idx := []int32{0, 1, 2}
+	var d Dense
+	p := Problem{A: &d, B: []float64{-1, -1, -1}, Lo: []float64{0, 0, 0}, Hi: []float64{math.Inf(1), math.Inf(1), math.Inf(1)}}
+	writes := map[string]func(){
+		"Set":     func() { d.Set(2, 1, math.NaN()) },
+		"Add":     func() { d.Add(2, 1, math.NaN()) },
+		"Row":     func() { d.Row(2)[1] = math.NaN() },
+		"RawData": func() { d.RawData()[7] = math.NaN() },
+	}
+	for _, name := range []string{"Set", "Add", "Row", "RawData"} {
+		src.DenseSubmatrix(&d, idx, pos)
+		require.NoError(t, p.Validate())
+		require.True(t, isSymmetric(&d, 1e-12))
+		writes[name]()
+		assert.EqualError(t, p.Validate(), "A[2][1]: must be finite, got NaN", name)
+		src.DenseSubmatrix(&d, idx, pos)
+		d.Set(2, 0, 1) // A[0][2] = 0
+		assert.False(t, isSymmetric(&d, 1e-12), name)
+	}
+	var bad Sparse
+	bad.Reset(2)
+	bad.Add(0, 0, 1)
+	bad.Add(1, 1, math.Inf(1))
+	bad.Finish()
+	bad.DenseSubmatrix(&d, []int32{0, 1}, []int32{0, 1})
+	q := Problem{A: &d, B: []float64{0, 0}, Lo: []float64{0, 0}, Hi: []float64{1, 1}}
+	assert.EqualError(t, q.Validate(), "A[1][1]: must be finite, got +Inf")
 }
