@@ -99,9 +99,9 @@ type offGridCase struct {
 	coherent  bool
 }
 
-// offGridRun runs Calibrate on data generated at c.truth and returns its
-// calibration, the truth as a point and E at the truth.
-func offGridRun(t *testing.T, c offGridCase) (cal Calibration, sp *Spec, truth []float64, eTruth float64) {
+// offGridSpec writes data generated at c.truth and returns the spec that
+// calibrates them.
+func offGridSpec(t *testing.T, c offGridCase) *Spec {
 	dir := offGridData(t, c.truth, c.tolerance, c.coherent)
 	s := shippedSpecRaw(t)
 	src := fmt.Sprintf(`{"scene": "push", "steps": %d, "substeps": %d, "tolerance": %v, "coherent": %v, "set": {"push_speed": "0.5", "push_distance": "0.06"},
@@ -110,6 +110,13 @@ func offGridRun(t *testing.T, c offGridCase) (cal Calibration, sp *Spec, truth [
   "refine": %s}`, s.Steps, offGridSubsteps, c.tolerance, c.coherent, c.params, experimentsJSON(s), s.AngleLength, c.refine)
 	sp, err := ParseSpec([]byte(src), dir)
 	require.NoError(t, err)
+	return sp
+}
+
+// offGridRun runs Calibrate on data generated at c.truth and returns its
+// calibration, the truth as a point and E at the truth.
+func offGridRun(t *testing.T, c offGridCase) (cal Calibration, sp *Spec, truth []float64, eTruth float64) {
+	sp = offGridSpec(t, c)
 	names := sp.ParamNames()
 	for i, n := range names {
 		require.NotContains(t, sp.values(i), c.truth[n], "%s: the truth must not be a grid point", n)
