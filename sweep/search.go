@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -309,13 +310,19 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 		if err != nil {
 			return err
 		}
-		rsd := roughnessSD(ev.points(grid), lo, hi)
-		log("%s: noise sd of E %.3g, roughness sd %.3g (from the %d points evaluated)", c.Solver, sd, rsd, len(ev.points(grid)))
 		budget := s.Refine.Region
 		if budget == 0 {
 			budget = defaultRegionEvaluations
 		}
 		n0 := ev.size()
+		if budget >= 2*roughProbes {
+			if err := ev.probeRoughness(ctx, ev.toU(ev.best()), seed+uint64(len(x0s))+1); err != nil {
+				return err
+			}
+			budget -= roughProbes
+		}
+		rsd := roughnessSD(ev.points(grid), lo, hi)
+		log("%s: noise sd of E %.3g, roughness sd %.3g (from the %d points evaluated)", c.Solver, sd, rsd, len(ev.points(grid)))
 		if err := ev.sampleRegion(ctx, grid, math.Hypot(sd, rsd), budget, seed+uint64(len(x0s))); err != nil {
 			return err
 		}
@@ -338,6 +345,33 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 	}
 	c.Region = region(pts, c.E, sd, roughnessSD(pts, lo, hi), lo, hi)
 	return nil
+}
+
+// roughProbes is the number of points by which Calibrate measures E's
+// roughness around the search's best point before it samples the
+// region (probeRoughness), from Refine.Region's budget.
+const roughProbes = 8
+
+// probeRoughness evaluates roughProbes points drawn uniformly within
+// 0.45·roughPairDist of the best point u (unit coordinates) in every
+// coordinate, clamped to the unit cube, so that they and u make
+// roughProbes·(roughProbes + 1)/2 close pairs for roughnessSD where the
+// region is decided: a search's points are seldom that close in every
+// coordinate at once (on the push scene's quick calibration, under 10
+// pairs after 719 points), and without close pairs the roughness would be
+// taken as 0. The stream is a PCG seeded by seed.
+func (ev *evaluator) probeRoughness(ctx context.Context, u []float64, seed uint64) error {
+	rng := rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
+	us := make([][]float64, roughProbes)
+	for i := range us {
+		us[i] = make([]float64, len(u))
+		for k := range u {
+			us[i][k] = u[k] + 0.45*roughPairDist*(2*rng.Float64()-1)
+		}
+		clampUnit(us[i])
+	}
+	_, err := ev.eval(ctx, us)
+	return err
 }
 
 // Roughness estimate (Region.RoughSD): pairs of evaluated points at
