@@ -143,9 +143,9 @@ func offGridRun(t *testing.T, c offGridCase) (cal Calibration, sp *Spec, truth [
 	require.NoError(t, err)
 	eTruth = meanE(RunLocal(jobs))
 	noise := shippedNoise.ExpectedE(sp.AngleLength)
-	t.Logf("%s: E best %.4g, at the truth %.4g, noise alone %.4g; region E ≤ %.4g (noise sd %.2g), %d points; "+
+	t.Logf("%s: E best %.4g, at the truth %.4g, noise alone %.4g; region E ≤ %.4g (noise sd %.2g, roughness sd %.2g), %d points; "+
 		"%d grid samples + %d search evaluations, %v; held-out E %.4g",
-		c.name, cal.E, eTruth, noise, g.Threshold, g.NoiseSD, g.Points, sp.SampleCount(), cal.Evaluations, wall.Round(time.Second), cal.Prediction.E)
+		c.name, cal.E, eTruth, noise, g.Threshold, g.NoiseSD, g.RoughSD, g.Points, sp.SampleCount(), cal.Evaluations, wall.Round(time.Second), cal.Prediction.E)
 	// The search spends its budget: starts × evaluations, and the region
 	// probes.
 	assert.LessOrEqual(t, cal.Evaluations, sp.Refine.Starts*sp.Refine.Evaluations+2*len(names)*regionProbes+regionBudget(sp))

@@ -12,7 +12,7 @@ import (
 
 // Region is a calibration's confidence region: the evaluated points
 // (grid samples and search points) whose E is within the noise of the
-// best E, E ≤ E_best + RegionSigmas·√(NoiseSD² + RoughSD²), and each
+// best E, E ≤ E_best + RegionSigmas·√(NoiseSD² + 2 RoughSD²), and each
 // parameter's interval over them.
 //
 // NoiseSD is the standard deviation of E that the measurement noise
@@ -35,8 +35,9 @@ import (
 // points themselves (roughnessSD: the nugget of E's variogram, Matheron,
 // "Principles of geostatistics", 1963; Cressie, "Statistics for Spatial
 // Data", 1993, §2.3), and a point is within the region when its E is
-// above the best by less than RegionSigmas times the two noises
-// combined. On a smooth E, RoughSD is about 0 and the region is that of
+// above the best by less than RegionSigmas standard deviations of that
+// difference: both E carry their own roughness, so its variance is
+// NoiseSD² + 2 RoughSD². On a smooth E, RoughSD is about 0 and the region is that of
 // the measurement noise.
 //
 // The intervals are those of the points evaluated — the grid, the
@@ -50,7 +51,7 @@ import (
 type Region struct {
 	NoiseSD   float64 // m²
 	RoughSD   float64 // m²
-	Threshold float64 // E_best + RegionSigmas·√(NoiseSD² + RoughSD²) (m²)
+	Threshold float64 // E_best + RegionSigmas·√(NoiseSD² + 2 RoughSD²) (m²)
 	// Points is the number of evaluated points within the region.
 	Points     int
 	Lo, Hi     []float64
@@ -323,7 +324,7 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 		}
 		rsd := roughnessSD(ev.points(grid), lo, hi)
 		log("%s: noise sd of E %.3g, roughness sd %.3g (from the %d points evaluated)", c.Solver, sd, rsd, len(ev.points(grid)))
-		if err := ev.sampleRegion(ctx, grid, math.Hypot(sd, rsd), budget, seed+uint64(len(x0s))); err != nil {
+		if err := ev.sampleRegion(ctx, grid, math.Hypot(sd, math.Sqrt2*rsd), budget, seed+uint64(len(x0s))); err != nil {
 			return err
 		}
 		log("%s: region sampling: %d new evaluations", c.Solver, ev.size()-n0)
@@ -575,7 +576,7 @@ func (ev *evaluator) size() int {
 // with the measurement noise's standard deviation sd and the roughness's
 // rsd.
 func region(pts []point, best, sd, rsd float64, lo, hi []float64) Region {
-	g := Region{NoiseSD: sd, RoughSD: rsd, Threshold: best + RegionSigmas*math.Hypot(sd, rsd)}
+	g := Region{NoiseSD: sd, RoughSD: rsd, Threshold: best + RegionSigmas*math.Hypot(sd, math.Sqrt2*rsd)}
 	n := len(lo)
 	g.Lo, g.Hi, g.Identified = make([]float64, n), make([]float64, n), make([]bool, n)
 	for i := range g.Lo {

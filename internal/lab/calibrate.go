@@ -88,8 +88,8 @@ func simCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if len(g.Lo) == 0 {
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: confidence region E ≤ %.4g m² (best %.4g + %d × sd %.2g: noise sd %.2g, roughness sd %.2g), %d points:",
-			c.Solver, g.Threshold, c.E, sweep.RegionSigmas, math.Hypot(g.NoiseSD, g.RoughSD), g.NoiseSD, g.RoughSD, g.Points)
+		fmt.Fprintf(stdout, "%s: confidence region E ≤ %.4g m² (best %.4g + %d × %.2g = √(noise sd² + 2 roughness sd²), noise sd %.2g, roughness sd %.2g), %d points:",
+			c.Solver, g.Threshold, c.E, sweep.RegionSigmas, math.Hypot(g.NoiseSD, math.Sqrt2*g.RoughSD), g.NoiseSD, g.RoughSD, g.Points)
 		for i, n := range names {
 			note := ""
 			if !g.Identified[i] {
