@@ -168,7 +168,7 @@ func calibrateOffGrid(t *testing.T, c offGridCase) {
 	noise := shippedNoise.ExpectedE(sp.AngleLength)
 	// The best fit is near the noise level: a mean of ~700 squared normal
 	// residuals is within ±6 % (1σ) of 2σ_xy² + ρ²σ_θ²; the searches end
-	// in or next to the truth's basin, measured 1.07× (truth 1) and 1.23×
+	// in or next to the truth's basin, measured 1.10× (truth 1) and 1.21×
 	// (truth 2) the noise alone: at most 25 % above.
 	assert.Less(t, cal.E, 1.25*noise)
 	// The truth is within the noise of the best fit, and inside the
@@ -201,26 +201,21 @@ const (
 // paper's 26 620 samples). The truth's E is within the noise of the best
 // E, the best fit is within 25 % of the noise level, μ_s and R_tri are
 // identified, and each truth's region contains every true value (truth
-// 2's μ_f reported not identified). At the solver bits of commit 1e7a977
-// both truths fail (docs/calibration.md: truth 1's region misses μ_p, μ_s
-// and R_tri, truth 2's R_tri by 0.1 mm; measured).
+// 2's μ_f reported not identified). Measured: truth 1 found at 0.2137 /
+// 0.6120 / 0.3518 / 25.1 mm, E 1.562e-07, roughness sd 2.6e-08, region
+// μ_p 0.1780…0.3769 (not identified), μ_f 0.5009…0.7090, μ_s
+// 0.3389…0.3585, R_tri 23.9…26.4 mm (65 points); truth 2 at 0.4392 /
+// 0.4019 / 0.6010 / 34.8 mm, E 1.726e-07, roughness sd 2.5e-08, region
+// μ_p 0.3775…0.6010 and μ_f 0.1554…0.5 (not identified), μ_s
+// 0.5868…0.6191, R_tri 33.8…35.6 mm (127 points). With the noise-only
+// region (Region.RoughSD) both truths failed at the solver bits of
+// commit 1e7a977 (docs/calibration.md).
 func TestCalibrationFindsOffGridTruth(t *testing.T) {
 	if !*long {
 		t.Skip("minutes of h/16 runs (1–1.5 min per truth at a load of 2–5 on 2 cores): go test ./sweep -run OffGridTruth -long; TestCalibrationOffGrid runs a smaller search")
 	}
 	for _, c := range []offGridCase{
-		// Measured with the region's sampling alone (240 evaluations,
-		// before the faces' line searches took the last 64 of them).
-		// Truth 1: the region's sampling finds 1.518e-07 at 0.1951 /
-		// 0.5924 / 0.3509 / 24.8 mm (the search ended at 1.552e-07, 0.2070
-		// / 0.6009 / 0.3537 / 25.0 mm); region μ_p 0.1951…0.2187, μ_f
-		// 0.5759…0.6781, μ_s 0.3464…0.3537, R_tri 24.8…25.4 mm, 10 points
-		// (measured; before the region's sampling the 11 points reached
-		// μ_p 0.2070…0.2190 and μ_s 0.3512…0.3537 only, beside the truth).
 		{"truth 1", offGridTruth1, offGridBox1, `{"starts": 6, "evaluations": 200, "seed": 1}`, 0, false},
-		// Truth 2: best 0.5139 / 0.2259 / 0.6106 / 34.8 mm, E 1.753e-07;
-		// region μ_p 0.3989…0.5177, μ_f 0.1757…0.4284 (not identified),
-		// μ_s 0.5909…0.6115, R_tri 34.2…35.1 mm, 23 points (measured).
 		{"truth 2", map[string]float64{"mu_p": 0.45, "mu_f": 0.25, "mu_s": 0.6, "tripod": 0.035}, offGridBox2,
 			`{"starts": 6, "evaluations": 200, "seed": 1}`, 0, false},
 	} {
