@@ -62,7 +62,7 @@ type Calibration struct {
 	// calibration experiment once (grid samples not counted).
 	Evaluations int
 	// Region is the set of evaluated points whose E is within the noise
-	// of E (Region's doc).
+	// of E, the measurement noise's and E's roughness (Region's doc).
 	Region Region
 	// Prediction is the held-out experiment run with Best (its E and
 	// trajectory); zero without a holdout.
@@ -87,8 +87,11 @@ type Calibration struct {
 // continuous in friction coefficients (contact events switch between
 // nearby values: docs/calibration.md), which is why the search is a
 // population method and not a local descent. Then the confidence region
-// (Region), sampled and its faces pushed to its boundary with
-// Refine.Region further evaluations, and the prediction of the held-out
+// (Region: the points whose E is within RegionSigmas standard deviations
+// of the best, the measurement noise's and E's roughness between nearby
+// points combined, so that it does not shrink to the one dip of a rough
+// E the search ended in), sampled and its faces pushed to its boundary
+// with Refine.Region further evaluations, and the prediction of the held-out
 // experiment with each solver's best parameters. A sample whose run failed counts as E = +Inf.
 //
 // Every run is a Job through r, identified by its content (JobKey), so a

@@ -32,7 +32,9 @@ const regionBatch = 24
 const regionMinMargin = 0.02
 
 // sampleRegion spends at most budget evaluations of E on the confidence
-// region {u : E(u) ≤ E_best + RegionSigmas·sd} (unit coordinates): first
+// region {u : E(u) ≤ E_best + RegionSigmas·sd} (unit coordinates; sd
+// the standard deviation of E's difference from E_best, measurement noise
+// and roughness combined: Region): first
 // sampleBox's random sampling with all but the last 2d line searches'
 // worth (at most half the budget), which explores the box around the
 // points found within the region, then a line search to the region's

@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -98,7 +99,7 @@ func TestSampleRegionFindsTheExtent(t *testing.T) {
 		_, err := ev.eval(context.Background(), start)
 		require.NoError(t, err)
 		require.NoError(t, ev.sampleRegion(context.Background(), nil, 0.5, 240, 1))
-		g := region(ev.points(nil), 1, 0.5, lo, hi)
+		g := region(ev.points(nil), 1, 0.5, 0, lo, hi)
 		ulo, uhi := ev.toU(g.Lo), ev.toU(g.Hi)
 		return ulo, uhi, q.calls
 	}
@@ -117,4 +118,38 @@ func TestSampleRegionFindsTheExtent(t *testing.T) {
 	ulo2, uhi2, _ := run()
 	assert.Equal(t, ulo, ulo2, "the same points twice")
 	assert.Equal(t, uhi, uhi2, "the same points twice")
+}
+
+// roughnessSD recovers a known roughness: E = 1 + a quadratic bowl
+// (curvature 2 per unit² along each of 4 coordinates, so E changes by at
+// most ~0.002 between points 0.01 apart near its minimum) plus
+// independent normal noise of sd 0.05, at 600 points drawn around the
+// minimum at a spread of 0.02 (a search's cluster, which has close
+// pairs). The median estimator's error over the few hundred pairs is a
+// few percent (measured 0.0468, 0.0494 and 0.0464 for seeds 1–3);
+// asserted within 15 %. Without the noise the estimate is the bowl's
+// own variation across a pair, under 0.002 (measured 0.0002): on a
+// smooth E the region is the measurement noise's. Too few close pairs
+// give 0.
+func TestRoughnessSD(t *testing.T) {
+	lo, hi := []float64{0, 0, 0, 0}, []float64{1, 1, 1, 1}
+	for seed := uint64(1); seed <= 3; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var rough, smooth []point
+		for range 600 {
+			x := make([]float64, 4)
+			f := 1.0
+			for k := range x {
+				x[k] = 0.5 + 0.02*rng.NormFloat64()
+				f += (x[k] - 0.5) * (x[k] - 0.5)
+			}
+			rough = append(rough, point{x, f + 0.05*rng.NormFloat64()})
+			smooth = append(smooth, point{x, f})
+		}
+		r, s := roughnessSD(rough, lo, hi), roughnessSD(smooth, lo, hi)
+		t.Logf("seed %d: roughness sd %.4g (true 0.05), smooth %.2g", seed, r, s)
+		assert.InEpsilon(t, 0.05, r, 0.15)
+		assert.Less(t, s, 0.002)
+	}
+	assert.Zero(t, roughnessSD([]point{{[]float64{0.5, 0.5}, 1}, {[]float64{0.501, 0.5}, 2}}, lo[:2], hi[:2]), "one pair: too few")
 }

@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,8 +12,8 @@ import (
 
 // Region is a calibration's confidence region: the evaluated points
 // (grid samples and search points) whose E is within the noise of the
-// best E, E ≤ E_best + RegionSigmas·NoiseSD, and each parameter's
-// interval over them.
+// best E, E ≤ E_best + RegionSigmas·√(NoiseSD² + 2 RoughSD²), and each
+// parameter's interval over them.
 //
 // NoiseSD is the standard deviation of E that the measurement noise
 // alone gives, estimated from the best fit's residuals: with
@@ -21,6 +22,23 @@ import (
 // experiment j's dⱼₗ (frames treated as independent). At the truth the
 // residuals are the noise, so a point whose E is above the best by less
 // than 2 NoiseSD cannot be told from the best by this data.
+//
+// RoughSD is the standard deviation of E's roughness: contact events
+// that a small change of a parameter moves by a step make E jump between
+// nearby points, by 17–80 times NoiseSD on the push scene at h/16
+// (docs/calibration.md), and which of those jumps lie where depends on
+// the solver's last bits. The best E is then the bottom of one narrow
+// dip among many, and a threshold of the measurement noise alone keeps
+// that dip only: the region would say where the search happened to end,
+// not what the data determine. So E is treated as a smooth misfit plus a
+// noise of standard deviation RoughSD, estimated from the evaluated
+// points themselves (roughnessSD: the nugget of E's variogram, Matheron,
+// "Principles of geostatistics", 1963; Cressie, "Statistics for Spatial
+// Data", 1993, §2.3), and a point is within the region when its E is
+// above the best by less than RegionSigmas standard deviations of that
+// difference: both E carry their own roughness, so its variance is
+// NoiseSD² + 2 RoughSD². On a smooth E, RoughSD is about 0 and the region is that of
+// the measurement noise.
 //
 // The intervals are those of the points evaluated — the grid, the
 // search, probes along each parameter's axis from the best point
@@ -32,7 +50,8 @@ import (
 // range: the data do not determine it.
 type Region struct {
 	NoiseSD   float64 // m²
-	Threshold float64 // E_best + RegionSigmas·NoiseSD (m²)
+	RoughSD   float64 // m²
+	Threshold float64 // E_best + RegionSigmas·√(NoiseSD² + 2 RoughSD²) (m²)
 	// Points is the number of evaluated points within the region.
 	Points     int
 	Lo, Hi     []float64
@@ -40,7 +59,8 @@ type Region struct {
 }
 
 // RegionSigmas is the width of the confidence region in standard
-// deviations of E's noise (Region): one-sided, a normal error exceeds
+// deviations of E's noise, measurement and roughness combined (Region):
+// one-sided, a normal error exceeds
 // it with probability 2.3 %.
 const RegionSigmas = 2
 
@@ -285,7 +305,8 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 	}
 	if len(x0s) > 0 && !math.IsInf(ev.bestE(), 1) {
 		// Sample the region around the points within the noise of the
-		// best, with the noise's sd estimated at the search's best.
+		// best: the measurement noise's sd estimated at the search's
+		// best, combined with E's roughness over the points so far.
 		sd, err := s.noiseSD(ev.best(), exps, c.Solver, build)
 		if err != nil {
 			return err
@@ -295,7 +316,15 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 			budget = defaultRegionEvaluations
 		}
 		n0 := ev.size()
-		if err := ev.sampleRegion(ctx, grid, sd, budget, seed+uint64(len(x0s))); err != nil {
+		if budget >= 2*roughProbes {
+			if err := ev.probeRoughness(ctx, ev.toU(ev.best()), seed+uint64(len(x0s))+1); err != nil {
+				return err
+			}
+			budget -= roughProbes
+		}
+		rsd := roughnessSD(ev.points(grid), lo, hi)
+		log("%s: noise sd of E %.3g, roughness sd %.3g (from the %d points evaluated)", c.Solver, sd, rsd, len(ev.points(grid)))
+		if err := ev.sampleRegion(ctx, grid, math.Hypot(sd, math.Sqrt2*rsd), budget, seed+uint64(len(x0s))); err != nil {
 			return err
 		}
 		log("%s: region sampling: %d new evaluations", c.Solver, ev.size()-n0)
@@ -315,8 +344,105 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 	if err != nil {
 		return err
 	}
-	c.Region = region(pts, c.E, sd, lo, hi)
+	c.Region = region(pts, c.E, sd, roughnessSD(pts, lo, hi), lo, hi)
 	return nil
+}
+
+// roughProbes is the number of points by which Calibrate measures E's
+// roughness around the search's best point before it samples the
+// region (probeRoughness), from Refine.Region's budget.
+const roughProbes = 8
+
+// probeRoughness evaluates roughProbes points drawn uniformly within
+// 0.45·roughPairDist of the best point u (unit coordinates) in every
+// coordinate, clamped to the unit cube, so that they and u make
+// roughProbes·(roughProbes + 1)/2 close pairs for roughnessSD where the
+// region is decided: a search's points are seldom that close in every
+// coordinate at once (on the push scene's quick calibration, under 10
+// pairs after 719 points), and without close pairs the roughness would be
+// taken as 0. The stream is a PCG seeded by seed.
+func (ev *evaluator) probeRoughness(ctx context.Context, u []float64, seed uint64) error {
+	rng := rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
+	us := make([][]float64, roughProbes)
+	for i := range us {
+		us[i] = make([]float64, len(u))
+		for k := range u {
+			us[i][k] = u[k] + 0.45*roughPairDist*(2*rng.Float64()-1)
+		}
+		clampUnit(us[i])
+	}
+	_, err := ev.eval(ctx, us)
+	return err
+}
+
+// Roughness estimate (Region.RoughSD): pairs of evaluated points at
+// most roughPairDist apart (largest difference of unit coordinates, 1 %
+// of each range) whose E are both at most roughLevel times the least E.
+// E is a sum of squared residuals, so at a fit it is about the noise's
+// own E; roughLevel 2 keeps the basin's points, whose misfit beyond the
+// noise is at most the noise's (further out E's jumps scale with E, and
+// would overstate the roughness where the region is decided). At least
+// roughMinPairs pairs are needed; with fewer the estimate is 0.
+const (
+	roughPairDist = 0.01
+	roughLevel    = 2
+	roughMinPairs = 10
+)
+
+// chi2Median1 is the median of the χ² distribution with one degree of
+// freedom.
+const chi2Median1 = 0.454936
+
+// roughnessSD returns the standard deviation of E's roughness (Region):
+// for two points close enough that the smooth part of E barely differs,
+// E_a − E_b is the difference of two independent roughness values, of
+// variance 2σ_R², so (E_a − E_b)²/2 is σ_R² times a χ²₁ variable. The
+// estimate is the median of (E_a − E_b)²/2 over the close pairs (roughness
+// constants above) divided by χ²₁'s median: a median, so that the few
+// pairs that straddle a large jump of E do not dominate it. lo and hi
+// are the parameters' ranges. Deterministic given the points.
+func roughnessSD(pts []point, lo, hi []float64) float64 {
+	best := math.Inf(1)
+	for _, p := range pts {
+		best = math.Min(best, p.e)
+	}
+	if math.IsInf(best, 0) {
+		return 0
+	}
+	var low []point
+	for _, p := range pts {
+		if p.e <= roughLevel*best {
+			low = append(low, p)
+		}
+	}
+	if len(low) < 2 {
+		return 0
+	}
+	var half []float64
+	for a := range low {
+		for b := a + 1; b < len(low); b++ {
+			near := true
+			for k := range lo {
+				if hi[k] > lo[k] && math.Abs(low[a].x[k]-low[b].x[k]) > roughPairDist*(hi[k]-lo[k]) {
+					near = false
+					break
+				}
+			}
+			if near {
+				d := low[a].e - low[b].e
+				half = append(half, d*d/2)
+			}
+		}
+	}
+	if len(half) < roughMinPairs {
+		return 0
+	}
+	slices.Sort(half)
+	m := half[len(half)/2]
+	if len(half)%2 == 0 {
+		m = 0.5 * (half[len(half)/2-1] + m)
+	}
+	return math.Sqrt(m / chi2Median1)
 }
 
 // minimize spends evals evaluations of E per start of x0s (unit
@@ -447,9 +573,10 @@ func (ev *evaluator) size() int {
 }
 
 // region returns the confidence region of the points around the best E
-// with the noise's standard deviation sd.
-func region(pts []point, best, sd float64, lo, hi []float64) Region {
-	g := Region{NoiseSD: sd, Threshold: best + RegionSigmas*sd}
+// with the measurement noise's standard deviation sd and the roughness's
+// rsd.
+func region(pts []point, best, sd, rsd float64, lo, hi []float64) Region {
+	g := Region{NoiseSD: sd, RoughSD: rsd, Threshold: best + RegionSigmas*math.Hypot(sd, math.Sqrt2*rsd)}
 	n := len(lo)
 	g.Lo, g.Hi, g.Identified = make([]float64, n), make([]float64, n), make([]bool, n)
 	for i := range g.Lo {

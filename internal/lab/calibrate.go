@@ -88,8 +88,8 @@ func simCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if len(g.Lo) == 0 {
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: confidence region E ≤ %.4g m² (best %.4g + %d × noise sd %.2g), %d points:",
-			c.Solver, g.Threshold, c.E, sweep.RegionSigmas, g.NoiseSD, g.Points)
+		fmt.Fprintf(stdout, "%s: confidence region E ≤ %.4g m² (best %.4g + %d × %.2g = √(noise sd² + 2 roughness sd²), noise sd %.2g, roughness sd %.2g), %d points:",
+			c.Solver, g.Threshold, c.E, sweep.RegionSigmas, math.Hypot(g.NoiseSD, math.Sqrt2*g.RoughSD), g.NoiseSD, g.RoughSD, g.Points)
 		for i, n := range names {
 			note := ""
 			if !g.Identified[i] {
@@ -97,12 +97,12 @@ func simCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			}
 			fmt.Fprintf(stdout, " %s %.4g…%.4g%s", n, g.Lo[i], g.Hi[i], note)
 			rrows = append(rrows, []string{c.Solver, n, fmtFloat(c.Best[i]), fmtFloat(g.Lo[i]), fmtFloat(g.Hi[i]),
-				fmt.Sprint(g.Identified[i]), fmtFloat(c.E), fmtFloat(g.Threshold), fmtFloat(g.NoiseSD), fmt.Sprint(g.Points)})
+				fmt.Sprint(g.Identified[i]), fmtFloat(c.E), fmtFloat(g.Threshold), fmtFloat(g.NoiseSD), fmtFloat(g.RoughSD), fmt.Sprint(g.Points)})
 		}
 		fmt.Fprintln(stdout)
 	}
 	if err := writeCSVFile(filepath.Join(f.out, "region.csv"),
-		[]string{"solver", "param", "best", "lo", "hi", "identified", "e", "threshold", "noise_sd", "points"}, rrows); err != nil {
+		[]string{"solver", "param", "best", "lo", "hi", "identified", "e", "threshold", "noise_sd", "rough_sd", "points"}, rrows); err != nil {
 		return err
 	}
 	if spec.Holdout == "" {
