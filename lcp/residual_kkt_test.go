@@ -1,0 +1,74 @@
+package lcp
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Problem.ResidualKKT is A x + b: in body space where KKTAssembled says
+// the KKT describes A and BodyProduct.Cheaper holds, with the bits of
+// BPP's iterate w (kktLDL.iterateW, the same rule and the same code), and
+// A's own product, Residual's bits, everywhere else: without a
+// BodyProduct, without KKTAssembled, where A's product is the cheaper, and
+// for a KKT whose mass block is not positive definite.
+func TestResidualKKT(t *testing.T) {
+	for _, c := range []struct {
+		nb, n int
+		body  bool
+	}{{2, 200, true}, {40, 30, false}} {
+		rng := rand.New(rand.NewPCG(uint64(c.nb), uint64(c.n)))
+		k, a, _ := randomKKT(rng, c.nb, c.n, 0)
+		diag := make([]float64, c.n)
+		for i := range diag {
+			diag[i] = a.At(i, i)
+		}
+		var g kktLDL
+		g.build(k, diag, 0)
+		x, b := make([]float64, c.n), make([]float64, c.n)
+		for i := range x {
+			x[i], b[i] = rng.NormFloat64(), rng.NormFloat64()
+		}
+		x[3] = 0 // a row that adds nothing to Jᵀ x
+		p := &Problem{A: a, B: b, KKT: k, KKTAssembled: true}
+		bpp, want := make([]float64, c.n), p.Residual(nil, x)
+		g.iterateW(p, a, x, bpp)
+		var mul BodyProduct
+		w := p.ResidualKKT(nil, x, &mul)
+		require.Len(t, w, c.n)
+		assert.Equal(t, c.body, mul.Cheaper(a), "%d bodies, %d rows, nnz(A) %d, body-space cost %d", c.nb, c.n, a.NNZ(), k.MulCost())
+		differ := 0
+		for i := range w {
+			assert.Equal(t, math.Float64bits(bpp[i]), math.Float64bits(w[i]), "w[%d]: BPP's iterate w", i)
+			// Rounding of two orders of summation: 1e-12 of the terms
+			// (entries of J, M and x of order 1).
+			assert.InDelta(t, want[i], w[i], 1e-12*(1+math.Abs(want[i])), "w[%d]", i)
+			if math.Float64bits(want[i]) != math.Float64bits(w[i]) {
+				differ++
+			}
+		}
+		if c.body {
+			assert.Positive(t, differ, "the body-space product rounds differently from A's somewhere")
+		} else {
+			assert.Zero(t, differ, "A's product where it is the cheaper")
+		}
+		same := func(name string, got []float64) {
+			for i := range got {
+				require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "%s: w[%d] is Residual's", name, i)
+			}
+		}
+		same("no BodyProduct", p.ResidualKKT(make([]float64, 2), x, nil))
+		p.KKTAssembled = false
+		same("KKTAssembled false", p.ResidualKKT(nil, x, &mul))
+		p.KKTAssembled = true
+		bad := *k
+		bad.Mass = append([][36]float64(nil), k.Mass...)
+		bad.Mass[0][0] = -1
+		p.KKT = &bad
+		same("mass block not positive definite", p.ResidualKKT(nil, x, &mul))
+		assert.False(t, mul.Cheaper(a), "an unprepared product is never the cheaper")
+	}
+}
