@@ -48,8 +48,11 @@ const ConvergedResidual = 1e-6
 // least-error one under Energy, FB or Residual (see Picker for the rule;
 // the solver's own result, with w = A x + b, is a candidate as well), the
 // last one under Last (Enzenhöfer et al. 2019 §5.3). dst.Iterations and
-// dst.Pivots stay the solver's; dst.W is recomputed as A x + b so that the
-// returned pair satisfies Eq. (2). Lemke's iterates do not satisfy Eq. (2)
+// dst.Pivots stay the solver's; dst.W is recomputed, once, as A x + b so
+// that the returned pair satisfies Eq. (2): in body space when p.KKT
+// describes A by construction and that product is the cheaper
+// (lcp.Problem.ResidualKKT, the bits of BPP's own w for the same x), else
+// by A's product. Lemke's iterates do not satisfy Eq. (2)
 // and are never picked; its final result is a candidate.
 //
 // dst.Status describes the returned x, not the solver's last iterate:
