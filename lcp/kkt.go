@@ -300,7 +300,7 @@ func norm12(v *[12]float64) float64 {
 type BodyProduct struct {
 	k    *KKT
 	chol [][36]float64 // the Cholesky factors of k.Mass
-	gv   []float64     // Jᵀ x, then M⁻¹ Jᵀ x, per body
+	gv   [][6]float64  // Jᵀ x, then M⁻¹ Jᵀ x, per body
 	cost int
 }
 
@@ -319,7 +319,10 @@ func (m *BodyProduct) Factor(k *KKT) bool {
 			return false
 		}
 	}
-	m.gv = grow(m.gv, 6*len(k.Mass))
+	if cap(m.gv) < len(k.Mass) {
+		m.gv = make([][6]float64, len(k.Mass))
+	}
+	m.gv = m.gv[:len(k.Mass)]
 	m.cost = k.MulCost()
 	m.k = k
 	return true
@@ -363,19 +366,22 @@ func (m *BodyProduct) Cheaper(a Matrix) bool {
 // describes A. w, x and b have one entry per row; w may not alias x.
 func (m *BodyProduct) MulAdd(w, x, b []float64) {
 	kk := m.k
+	body := kk.Body
+	jac, c := kk.J[:len(body)], kk.C[:len(body)]
+	x, w, b = x[:len(body)], w[:len(body)], b[:len(body)]
 	gv := m.gv
 	clear(gv)
-	for i, bs := range kk.Body {
+	for i, bs := range body {
 		xi := x[i]
 		if xi == 0 {
 			continue
 		}
+		ji := &jac[i]
 		for s, bd := range bs {
 			if bd < 0 {
 				continue
 			}
-			v := (*[6]float64)(gv[6*bd : 6*bd+6])
-			j := &kk.J[i][s]
+			v, j := &gv[bd], &ji[s]
 			v[0] += j[0] * xi
 			v[1] += j[1] * xi
 			v[2] += j[2] * xi
@@ -386,7 +392,7 @@ func (m *BodyProduct) MulAdd(w, x, b []float64) {
 	}
 	for bd := range m.chol {
 		l := &m.chol[bd]
-		v := gv[6*bd : 6*bd+6]
+		v := &gv[bd]
 		for r := 0; r < 6; r++ { // L y = g
 			s := v[r]
 			for t := 0; t < r; t++ {
@@ -402,14 +408,14 @@ func (m *BodyProduct) MulAdd(w, x, b []float64) {
 			v[r] = s / l[6*r+r]
 		}
 	}
-	for i, bs := range kk.Body {
-		s := kk.C[i]*x[i] + b[i]
+	for i, bs := range body {
+		s := c[i]*x[i] + b[i]
+		ji := &jac[i]
 		for k, bd := range bs {
 			if bd < 0 {
 				continue
 			}
-			v := (*[6]float64)(gv[6*bd : 6*bd+6])
-			j := &kk.J[i][k]
+			v, j := &gv[bd], &ji[k]
 			s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
 		}
 		w[i] = s
