@@ -182,6 +182,17 @@ func (p *Problem) Diag(dst []float64) []float64 {
 		}
 		return dst
 	}
+	if s, ok := p.A.(*Sparse); ok && s.finished && s.n == n {
+		// At's entries, read from the diagonal slots without a call per row.
+		slot := s.dslot[:n]
+		for i, k := range slot {
+			dst[i] = 0
+			if k >= 0 {
+				dst[i] = s.val[k]
+			}
+		}
+		return dst
+	}
 	for i := range dst {
 		dst[i] = p.A.At(i, i)
 	}

@@ -72,3 +72,29 @@ func TestResidualKKT(t *testing.T) {
 		assert.False(t, mul.Cheaper(a), "an unprepared product is never the cheaper")
 	}
 }
+
+// Problem.Diag of a *Sparse reads the diagonal slots: At's entries bit for
+// bit, 0 on a row whose diagonal is outside the pattern, and the dense
+// copy's diagonal.
+func TestDiagSparseSlots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	_, a, _ := randomKKT(rng, 6, 40, 0)
+	p := &Problem{A: a, B: make([]float64, 40)}
+	d := p.Diag(make([]float64, 3))
+	require.Len(t, d, 40)
+	for i, v := range d {
+		require.Equal(t, math.Float64bits(a.At(i, i)), math.Float64bits(v), "row %d", i)
+		require.Positive(t, v, "row %d: J M⁻¹ Jᵀ + C is positive definite", i)
+	}
+	// Row 1 without a diagonal entry: an off-diagonal pattern only.
+	var s Sparse
+	s.Reset(3)
+	s.Add(0, 0, 2)
+	s.Add(1, 2, 5)
+	s.Add(2, 2, 3)
+	s.Finish()
+	p = &Problem{A: &s, B: make([]float64, 3)}
+	assert.Equal(t, []float64{2, 0, 3}, p.Diag(nil))
+	dense := NewDense(3, 3, []float64{2, 0, 0, 0, 0, 5, 0, 5, 3})
+	assert.Equal(t, p.Diag(nil), (&Problem{A: dense, B: make([]float64, 3)}).Diag(nil))
+}
