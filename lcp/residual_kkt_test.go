@@ -9,6 +9,29 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// productCases are a KKT whose body-space product is the cheaper (2
+// bodies, 200 rows) and one whose A's is (40 bodies, 30 rows).
+var productCases = []productCase{{2, 200, true}, {40, 30, false}}
+
+type productCase struct {
+	nb, n int
+	body  bool // the body-space product is the cheaper
+}
+
+// build returns the case's random KKT (randomKKT, seeded by the sizes),
+// its A, a kktLDL built on it, and the generator for further draws.
+func (c productCase) build() (*rand.Rand, *KKT, *Sparse, *kktLDL) {
+	rng := rand.New(rand.NewPCG(uint64(c.nb), uint64(c.n)))
+	k, a, _ := randomKKT(rng, c.nb, c.n, 0)
+	diag := make([]float64, c.n)
+	for i := range diag {
+		diag[i] = a.At(i, i)
+	}
+	g := new(kktLDL)
+	g.build(k, diag, 0)
+	return rng, k, a, g
+}
+
 // Problem.ResidualKKT is A x + b: in body space where KKTAssembled says
 // the KKT describes A and BodyProduct.Cheaper holds, with the bits of
 // BPP's iterate w (kktLDL.iterateW, the same rule and the same code), and
@@ -16,18 +39,8 @@ import (
 // BodyProduct, without KKTAssembled, where A's product is the cheaper, and
 // for a KKT whose mass block is not positive definite.
 func TestResidualKKT(t *testing.T) {
-	for _, c := range []struct {
-		nb, n int
-		body  bool
-	}{{2, 200, true}, {40, 30, false}} {
-		rng := rand.New(rand.NewPCG(uint64(c.nb), uint64(c.n)))
-		k, a, _ := randomKKT(rng, c.nb, c.n, 0)
-		diag := make([]float64, c.n)
-		for i := range diag {
-			diag[i] = a.At(i, i)
-		}
-		var g kktLDL
-		g.build(k, diag, 0)
+	for _, c := range productCases {
+		rng, k, a, g := c.build()
 		x, b := make([]float64, c.n), make([]float64, c.n)
 		for i := range x {
 			x[i], b[i] = rng.NormFloat64(), rng.NormFloat64()
