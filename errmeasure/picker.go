@@ -94,6 +94,8 @@ type Picker struct {
 	zero, mx, mw, pw, ax, aw []float64
 	// DeferGain's record of shadow events (defer.go).
 	recorder
+	// mul is SolveGuarded's body-space product (lcp.Problem.ResidualKKT).
+	mul lcp.BodyProduct
 }
 
 func (pk *Picker) gain(x, w []float64) float64 {

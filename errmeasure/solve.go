@@ -48,8 +48,11 @@ const ConvergedResidual = 1e-6
 // least-error one under Energy, FB or Residual (see Picker for the rule;
 // the solver's own result, with w = A x + b, is a candidate as well), the
 // last one under Last (Enzenhöfer et al. 2019 §5.3). dst.Iterations and
-// dst.Pivots stay the solver's; dst.W is recomputed as A x + b so that the
-// returned pair satisfies Eq. (2). Lemke's iterates do not satisfy Eq. (2)
+// dst.Pivots stay the solver's; dst.W is recomputed, once, as A x + b so
+// that the returned pair satisfies Eq. (2): in body space when p.KKT
+// describes A by construction and that product is the cheaper
+// (lcp.Problem.ResidualKKT, the bits of BPP's own w for the same x), else
+// by A's product. Lemke's iterates do not satisfy Eq. (2)
 // and are never picked; its final result is a candidate.
 //
 // dst.Status describes the returned x, not the solver's last iterate:
@@ -107,24 +110,37 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 	if len(dst.X) != p.N() {
 		return out, err // invalid problem: nothing was solved
 	}
+	// w = A x + b of the returned x: in body space where p's KKT describes
+	// A by construction and that product is the cheaper (ResidualKKT, the
+	// bits of BPP's iterates' w), A's product elsewhere. fresh: dst.W is
+	// already that of dst.X.
+	var mul *lcp.BodyProduct
+	if err == nil {
+		mul = &pk.mul
+	}
+	fresh := false
 	if best, ok := pk.Best(); pk.Measure() != Last && !(ok && equal(best.X, dst.X)) {
 		// The solver's result is a candidate too, with w = A x + b: Lemke's
 		// solution (its iterates are not candidates), the answer of a
 		// solver that Auto ran after another's iterates. It counts neither
 		// in Seen nor in History; when it is already the pick (an iterate
 		// the solver reported), the pick keeps that iterate's number.
-		dst.W = p.Residual(dst.W, dst.X)
+		dst.W = p.ResidualKKT(dst.W, dst.X, mul)
+		fresh = true
 		pk.candidate(lcp.Iterate{Iter: dst.Iterations, X: dst.X, W: dst.W, SatisfiesEq2: true}, Compute(p, dst.X, dst.W, pk.a), false)
 	}
 	if best, ok := pk.Best(); ok && pk.Measure() != Last {
 		out.Picked = best.Iter
 		if !equal(best.X, dst.X) {
 			copy(dst.X, best.X)
+			fresh = false
 			out.FromPicker = true
 			StatesOf(dst.States, p, dst.X)
 		}
 	}
-	dst.W = p.Residual(dst.W, dst.X)
+	if !fresh {
+		dst.W = p.ResidualKKT(dst.W, dst.X, mul)
+	}
 	out.Totals, out.Residual, out.Bound = measureAll(p, dst.X, dst.W, pk.a)
 	pk.settle(dst.X, dst.W, out.Totals)
 	limit := ConvergedResidual * max(1, pk.sw) // pk.sw: ‖b‖∞ (1 for b = 0), set by Reset

@@ -89,8 +89,7 @@ type kktLDL struct {
 	alike, alikeSet bool
 	alikeVer        uint64
 
-	mchol [][36]float64 // Cholesky factors of the Mass blocks (mulAdd, describes)
-	gv    []float64     // mulAdd: Jᵀ x, then M⁻¹ Jᵀ x, per body
+	mul BodyProduct // src's body-space product (mulAdd, describes)
 
 	// failed: the last solve gave up (its refinement did not converge);
 	// dualRatio: tests' replacement of kktDualRatio when > 0 (< 0: skip
@@ -634,15 +633,7 @@ func (g *kktLDL) bodyRowsAlike() bool {
 // factorMass keeps the Cholesky factor of each of src's Mass blocks (their
 // positive definiteness is checked by KKT.Validate), for mulAdd.
 func (g *kktLDL) factorMass() {
-	kk := g.src
-	if cap(g.mchol) < len(kk.Mass) {
-		g.mchol = make([][36]float64, len(kk.Mass))
-	}
-	g.mchol = g.mchol[:len(kk.Mass)]
-	for b := range kk.Mass {
-		cholesky6(&g.mchol[b], &kk.Mass[b])
-	}
-	g.gv = grow(g.gv, 6*len(kk.Mass))
+	g.mul.Factor(g.src)
 }
 
 // cholesky6 sets l to the lower Cholesky factor of the symmetric positive
@@ -671,61 +662,10 @@ func cholesky6(l, m *[36]float64) (int, bool) {
 }
 
 // mulAdd sets w = A x + b in body space, w = J (M⁻¹ (Jᵀ x)) + C x + b
-// (O(n + bodies) instead of A's O(nnz)), equal to p.Residual's to rounding
-// when src describes A.
+// (BodyProduct.MulAdd: O(n + bodies) instead of A's O(nnz)), equal to
+// p.Residual's to rounding when src describes A.
 func (g *kktLDL) mulAdd(w, x, b []float64) {
-	kk := g.src
-	gv := g.gv
-	clear(gv)
-	for i, bs := range kk.Body {
-		xi := x[i]
-		if xi == 0 {
-			continue
-		}
-		for s, bd := range bs {
-			if bd < 0 {
-				continue
-			}
-			v := (*[6]float64)(gv[6*bd : 6*bd+6])
-			j := &kk.J[i][s]
-			v[0] += j[0] * xi
-			v[1] += j[1] * xi
-			v[2] += j[2] * xi
-			v[3] += j[3] * xi
-			v[4] += j[4] * xi
-			v[5] += j[5] * xi
-		}
-	}
-	for bd := range g.mchol {
-		l := &g.mchol[bd]
-		v := gv[6*bd : 6*bd+6]
-		for r := 0; r < 6; r++ { // L y = g
-			s := v[r]
-			for t := 0; t < r; t++ {
-				s -= l[6*r+t] * v[t]
-			}
-			v[r] = s / l[6*r+r]
-		}
-		for r := 5; r >= 0; r-- { // Lᵀ v = y
-			s := v[r]
-			for t := r + 1; t < 6; t++ {
-				s -= l[6*t+r] * v[t]
-			}
-			v[r] = s / l[6*r+r]
-		}
-	}
-	for i, bs := range kk.Body {
-		s := kk.C[i]*x[i] + b[i]
-		for k, bd := range bs {
-			if bd < 0 {
-				continue
-			}
-			v := (*[6]float64)(gv[6*bd : 6*bd+6])
-			j := &kk.J[i][k]
-			s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
-		}
-		w[i] = s
-	}
+	g.mul.MulAdd(w, x, b)
 }
 
 // iterateW sets the iterate's w = A x + b after a face solve through K̃:
@@ -749,15 +689,7 @@ func (g *kktLDL) mulCheaper(a *Sparse) bool {
 	if g.mulA == a && g.mulAVer == a.version && g.mulKVer == g.k.version {
 		return g.mulUse
 	}
-	kk := g.src
-	cost := kk.N() + 72*len(kk.Mass)
-	for _, bs := range kk.Body {
-		for _, b := range bs {
-			if b >= 0 {
-				cost += 12
-			}
-		}
-	}
+	cost := g.src.MulCost()
 	g.mulA, g.mulAVer, g.mulKVer = a, a.version, g.k.version
 	g.mulUse = 2*cost < a.NNZ()
 	return g.mulUse

@@ -636,18 +636,8 @@ func TestKKTBuildRefillsSameBits(t *testing.T) {
 // bodies (A sparse, a chain of dominoes) it is A's own product, the bits
 // of p.Residual.
 func TestKKTIterateWChoosesTheCheaperProduct(t *testing.T) {
-	for _, c := range []struct {
-		nb, n int
-		body  bool
-	}{{2, 200, true}, {40, 30, false}} {
-		rng := rand.New(rand.NewPCG(uint64(c.nb), uint64(c.n)))
-		k, a, _ := randomKKT(rng, c.nb, c.n, 0)
-		diag := make([]float64, c.n)
-		for i := range diag {
-			diag[i] = a.At(i, i)
-		}
-		var g kktLDL
-		g.build(k, diag, 0)
+	for _, c := range productCases {
+		rng, k, a, g := c.build()
 		require.Equal(t, c.body, g.mulCheaper(a), "%d bodies, %d rows, nnz(A) %d", c.nb, c.n, a.NNZ())
 		x, b := make([]float64, c.n), make([]float64, c.n)
 		for i := range x {

@@ -149,6 +149,26 @@ func (p *Problem) Residual(w, x []float64) []float64 {
 	return w
 }
 
+// ResidualKKT sets w = A x + b as Residual does, in body space through
+// mul (BodyProduct.MulAdd) when p.KKT describes A by construction
+// (p.KKTAssembled) and that product is the cheaper (BodyProduct.Cheaper:
+// BPP's rule for its iterates' w, so that w has the bits of BPP's for the
+// same x), else by A's own product. The two agree to rounding. mul is
+// prepared for p.KKT here (Factor, O(bodies)); with mul nil this is
+// Residual. w is grown if it is too short; w may not alias x.
+func (p *Problem) ResidualKKT(w, x []float64, mul *BodyProduct) []float64 {
+	if mul == nil || p.KKT == nil || !p.KKTAssembled || p.KKT.N() != p.N() || !mul.Factor(p.KKT) || !mul.Cheaper(p.A) {
+		return p.Residual(w, x)
+	}
+	n := p.N()
+	if cap(w) < n {
+		w = make([]float64, n)
+	}
+	w = w[:n]
+	mul.MulAdd(w, x[:n], p.B)
+	return w
+}
+
 // Diag returns the diagonal of A: aᵢᵢ = 1/m_eff,i + cᵢ of Eq. (13).
 func (p *Problem) Diag(dst []float64) []float64 {
 	n := p.N()
@@ -159,6 +179,17 @@ func (p *Problem) Diag(dst []float64) []float64 {
 	if d, ok := p.A.(*Dense); ok {
 		for i := range dst {
 			dst[i] = d.data[i*d.c+i]
+		}
+		return dst
+	}
+	if s, ok := p.A.(*Sparse); ok && s.finished && s.n == n {
+		// At's entries, read from the diagonal slots without a call per row.
+		slot := s.dslot[:n]
+		for i, k := range slot {
+			dst[i] = 0
+			if k >= 0 {
+				dst[i] = s.val[k]
+			}
 		}
 		return dst
 	}

@@ -1,0 +1,69 @@
+package errmeasure_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/lcp"
+	"github.com/gorigid/gorigid/scenes"
+)
+
+// On the stepper's MLCP of the 30-brick wall (settled, 60 steps), whose A
+// is assembled from its KKT blocks, BPP converges and SolveGuarded returns
+// its x and its w bit for bit: the returned w = A x + b is taken in body
+// space (lcp.Problem.ResidualKKT), the product BPP's face solves use on
+// such a problem, instead of A's product (whose bits differ on some rows).
+// Both are A x + b to rounding: within 1e-12 of the velocity scale
+// max|b|, the rounding of sums of a few tens of terms of that size.
+func TestSolveGuardedBodySpaceW(t *testing.T) {
+	w, err := scenes.BrickWall(scenes.DefaultBrickWallParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 60; i++ {
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := w.LastProblem()
+	if p == nil || p.KKT == nil || !p.KKTAssembled {
+		t.Fatal("the stepper's problem has no assembled KKT")
+	}
+	var own, got lcp.Result
+	if err := new(lcp.BPP).Solve(&own, p, lcp.Settings{}); err != nil {
+		t.Fatal(err)
+	}
+	pk, guard := errmeasure.NewPicker(errmeasure.Energy), errmeasure.NewPicker(errmeasure.Energy)
+	solved, err := errmeasure.SolveGuarded(&got, p, new(lcp.BPP), lcp.Settings{}, pk, guard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != lcp.Converged || own.Status != lcp.Converged {
+		t.Fatalf("statuses %v (guarded) and %v (BPP), want converged", got.Status, own.Status)
+	}
+	sw := 0.0
+	for _, v := range p.B {
+		sw = max(sw, math.Abs(v))
+	}
+	wa := p.Residual(nil, got.X)
+	differ := 0
+	for i := range got.X {
+		if math.Float64bits(got.X[i]) != math.Float64bits(own.X[i]) || math.Float64bits(got.W[i]) != math.Float64bits(own.W[i]) {
+			t.Fatalf("row %d: (x, w) = (%v, %v), BPP's (%v, %v)", i, got.X[i], got.W[i], own.X[i], own.W[i])
+		}
+		if d := math.Abs(got.W[i] - wa[i]); d > 1e-12*sw {
+			t.Errorf("row %d: w %v, A's product %v: |difference| %.3g > 1e-12·max|b| = %.3g", i, got.W[i], wa[i], d, 1e-12*sw)
+		}
+		if math.Float64bits(got.W[i]) != math.Float64bits(wa[i]) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("w has the bits of A's product on every row: the body-space product was not taken")
+	}
+	if want := errmeasure.Compute(p, got.X, got.W, nil); solved.Totals != want {
+		t.Errorf("Totals %+v, Compute's %+v", solved.Totals, want)
+	}
+	t.Logf("%d rows, %d with other bits than A's product; max|b| %.3g", p.N(), differ, sw)
+}
