@@ -602,10 +602,15 @@ func (a *Assembly) rowTerms(lo, hi int) {
 // jminvRows sets JMinv of the rows lo:hi of a.rows.
 func (a *Assembly) jminvRows(lo, hi int) {
 	for i := lo; i < hi; i++ {
-		r := &a.rows[i]
-		for k := 0; k < r.N; k++ {
-			a.m.invMassTimes(&a.JMinv[i][k], r.Body[k], &r.J[k])
-		}
+		a.jminvRow(a.m, a.rows, i)
+	}
+}
+
+// jminvRow sets JMinv of row i of rows.
+func (a *Assembly) jminvRow(m *Mass, rows []constraint.Row, i int) {
+	r := &rows[i]
+	for k := 0; k < r.N; k++ {
+		m.invMassTimes(&a.JMinv[i][k], r.Body[k], &r.J[k])
 	}
 }
 
@@ -834,17 +839,12 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.JMinv = make([][constraint.MaxBodies][6]float64, n)
 	}
 	a.JMinv = a.JMinv[:n]
-	if a.refilling && len(a.byBody) == nb {
-		// The rows touch the bodies in the same slots as at the last
-		// Assemble (sameLayout): its incidence lists stand, and only
-		// their Jacobian blocks are new.
-		for bi, list := range a.byBody {
-			js := a.byBodyJ[bi]
-			for k, p := range list {
-				js[k] = rows[p.row].J[p.slot]
-			}
-		}
-	} else {
+	// When the rows touch the bodies in the same slots as at the last
+	// Assemble (sameLayout), its incidence lists stand, and only their
+	// Jacobian blocks are new (copyJ: refreshJ, or pairsByIsland island
+	// by island).
+	copyJ := a.refilling && len(a.byBody) == nb
+	if !copyJ {
 		a.incidences(rows, nb)
 	}
 	a.Gyroscopic, a.Dropped = 0, 0
@@ -859,6 +859,9 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		}
 	}
 	if a.Gyroscopic > 0 {
+		if copyJ {
+			a.refreshJ(rows)
+		}
 		a.responseMatrix(m, rows)
 		return true
 	}
@@ -870,15 +873,19 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.A.Reset(n)
 		a.A.Grow(a.records(m))
 	}
+	if a.refilling && a.groups != nil && a.par != nil {
+		// JMinv, the blocks and the pairs island by island (islands.go).
+		return a.pairsByIsland(m, rows, copyJ)
+	}
+	if copyJ {
+		a.refreshJ(rows)
+	}
 	if a.jminvJob.run == nil {
 		a.jminvJob.run, a.jminvJob.rows = a.jminvRows, true
 	}
 	a.m, a.rows = m, rows
 	a.forRows(&a.jminvJob, n)
 	a.m, a.rows = nil, nil
-	if a.refilling && a.groups != nil && a.par != nil {
-		return a.pairsByIsland(m, rows) // islands.go
-	}
 	for bi := range a.byBody {
 		if bi%cancelCheckBodies == 0 && a.stopped() {
 			return false
@@ -927,9 +934,27 @@ func (a *Assembly) firstFill(m *Mass, n int, diag bool) {
 	a.refilling, a.filled = true, true
 }
 
+// refreshJ sets byBodyJ to the Jacobian blocks of rows, whose bodies'
+// incidence lists (byBody) stand.
+func (a *Assembly) refreshJ(rows []constraint.Row) {
+	for bi := range a.byBody {
+		a.refreshBodyJ(bi, rows)
+	}
+}
+
+// refreshBodyJ is refreshJ for body bi's list alone.
+func (a *Assembly) refreshBodyJ(bi int, rows []constraint.Row) {
+	js := a.byBodyJ[bi]
+	for k, p := range a.byBody[bi] {
+		js[k] = rows[p.row].J[p.slot]
+	}
+}
+
 // incidences builds byBody and byBodyJ for rows over nb bodies: each
 // body's (row, slot) incidences in row order and their Jacobian blocks.
+// The record offsets pairsByIsland kept belong to the lists it replaces.
 func (a *Assembly) incidences(rows []constraint.Row, nb int) {
+	a.islandPairs.kept = false
 	if cap(a.byBody) < nb {
 		a.byBody = make([][]incidence, nb)
 	}
