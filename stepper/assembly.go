@@ -460,7 +460,8 @@ func (a *Assembly) Problem() lcp.Problem {
 // read; the rest of s is not. A row that names no body of m (or more than
 // constraint.MaxBodies) is an error naming the row, and a is left as it was.
 func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
-	if err := checkRows(rows, len(m.Bodies)); err != nil {
+	same, err := a.sameLayout(m, rows)
+	if err != nil {
 		return err
 	}
 	if a.stopped() {
@@ -470,7 +471,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.B = grow(a.B, n)
 	a.Lo = grow(a.Lo, n)
 	a.Hi = grow(a.Hi, n)
-	a.refilling = a.sameLayout(m, rows) && a.layDiag && a.A.Refill(n, a.layRecs)
+	a.refilling = same && a.layDiag && a.A.Refill(n, a.layRecs)
 	a.rec, a.filled = 0, false
 	if !a.massMatrix(m, rows, true) || a.stopped() {
 		return a.halt()
@@ -618,12 +619,18 @@ func (a *Assembly) jminvRow(m *Mass, rows []constraint.Row, i int) {
 // with the same bodies static or kinematic, as at the last Assemble or
 // MassMatrix that built A's pattern (layOK), so that the records repeat (the pairs of
 // massMatrix follow from the rows of each body, the diagonal's from the
-// rows). When they differ it keeps the new layout for the next call.
-func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
-	same := a.layOK && len(a.layFixed) == len(m.Bodies)
+// rows). When they differ it keeps the new layout for the next call. In
+// the same pass it checks the rows as checkRows does: a bad row is
+// checkRows' error, and a is left as it was.
+func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) (bool, error) {
+	nb := len(m.Bodies)
+	same := a.layOK && len(a.layFixed) == nb
 	k := 0
 	for i := range rows {
 		r := &rows[i]
+		if err := checkRow(r, nb); err != nil {
+			return false, fmt.Errorf("row %d: %w", i, err)
+		}
 		if same && (k >= len(a.layRows) || a.layRows[k] != int32(r.N)) {
 			same = false
 		}
@@ -642,7 +649,7 @@ func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
 		}
 	}
 	if same {
-		return true
+		return true, nil
 	}
 	a.layOK = false
 	if need := len(rows) + constraint.MaxBodies*len(rows); cap(a.layRows) < need {
@@ -663,7 +670,7 @@ func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
 	for _, b := range m.Bodies {
 		a.layFixed = append(a.layFixed, b.Static || b.Kinematic)
 	}
-	return false
+	return false, nil
 }
 
 // putA adds v to A's entry (i, j), the rec-th of the assembly's calls:
@@ -683,14 +690,15 @@ func (a *Assembly) putA(i, j int, v float64) {
 // Body Simulation with Contact and Constraints" (2003), Eqs. (13)–(15).
 // B, Lo and Hi are left to the caller. Rows are checked as by Assemble.
 func (a *Assembly) MassMatrix(m *Mass, rows []constraint.Row) error {
-	if err := checkRows(rows, len(m.Bodies)); err != nil {
+	same, err := a.sameLayout(m, rows)
+	if err != nil {
 		return err
 	}
 	// A without C: Assemble's records without the diagonal's (layDiag),
 	// refilled while the layout stays, built from the bodies' rows
 	// (firstFill) when it changes.
 	n := len(rows)
-	a.refilling = a.sameLayout(m, rows) && !a.layDiag && a.A.Refill(n, a.layRecs)
+	a.refilling = same && !a.layDiag && a.A.Refill(n, a.layRecs)
 	a.rec, a.filled, a.massOnly = 0, false, true
 	a.massMatrix(m, rows, false)
 	a.massOnly = false
