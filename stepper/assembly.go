@@ -460,7 +460,8 @@ func (a *Assembly) Problem() lcp.Problem {
 // read; the rest of s is not. A row that names no body of m (or more than
 // constraint.MaxBodies) is an error naming the row, and a is left as it was.
 func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
-	if err := checkRows(rows, len(m.Bodies)); err != nil {
+	same, err := a.sameLayout(m, rows)
+	if err != nil {
 		return err
 	}
 	if a.stopped() {
@@ -470,7 +471,7 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.B = grow(a.B, n)
 	a.Lo = grow(a.Lo, n)
 	a.Hi = grow(a.Hi, n)
-	a.refilling = a.sameLayout(m, rows) && a.layDiag && a.A.Refill(n, a.layRecs)
+	a.refilling = same && a.layDiag && a.A.Refill(n, a.layRecs)
 	a.rec, a.filled = 0, false
 	if !a.massMatrix(m, rows, true) || a.stopped() {
 		return a.halt()
@@ -602,10 +603,15 @@ func (a *Assembly) rowTerms(lo, hi int) {
 // jminvRows sets JMinv of the rows lo:hi of a.rows.
 func (a *Assembly) jminvRows(lo, hi int) {
 	for i := lo; i < hi; i++ {
-		r := &a.rows[i]
-		for k := 0; k < r.N; k++ {
-			a.m.invMassTimes(&a.JMinv[i][k], r.Body[k], &r.J[k])
-		}
+		a.jminvRow(a.m, a.rows, i)
+	}
+}
+
+// jminvRow sets JMinv of row i of rows.
+func (a *Assembly) jminvRow(m *Mass, rows []constraint.Row, i int) {
+	r := &rows[i]
+	for k := 0; k < r.N; k++ {
+		m.invMassTimes(&a.JMinv[i][k], r.Body[k], &r.J[k])
 	}
 }
 
@@ -613,12 +619,18 @@ func (a *Assembly) jminvRows(lo, hi int) {
 // with the same bodies static or kinematic, as at the last Assemble or
 // MassMatrix that built A's pattern (layOK), so that the records repeat (the pairs of
 // massMatrix follow from the rows of each body, the diagonal's from the
-// rows). When they differ it keeps the new layout for the next call.
-func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
-	same := a.layOK && len(a.layFixed) == len(m.Bodies)
+// rows). When they differ it keeps the new layout for the next call. In
+// the same pass it checks the rows as checkRows does: a bad row is
+// checkRows' error, and a is left as it was.
+func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) (bool, error) {
+	nb := len(m.Bodies)
+	same := a.layOK && len(a.layFixed) == nb
 	k := 0
 	for i := range rows {
 		r := &rows[i]
+		if err := checkRow(r, nb); err != nil {
+			return false, fmt.Errorf("row %d: %w", i, err)
+		}
 		if same && (k >= len(a.layRows) || a.layRows[k] != int32(r.N)) {
 			same = false
 		}
@@ -637,7 +649,7 @@ func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
 		}
 	}
 	if same {
-		return true
+		return true, nil
 	}
 	a.layOK = false
 	if need := len(rows) + constraint.MaxBodies*len(rows); cap(a.layRows) < need {
@@ -658,7 +670,7 @@ func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) bool {
 	for _, b := range m.Bodies {
 		a.layFixed = append(a.layFixed, b.Static || b.Kinematic)
 	}
-	return false
+	return false, nil
 }
 
 // putA adds v to A's entry (i, j), the rec-th of the assembly's calls:
@@ -678,14 +690,15 @@ func (a *Assembly) putA(i, j int, v float64) {
 // Body Simulation with Contact and Constraints" (2003), Eqs. (13)–(15).
 // B, Lo and Hi are left to the caller. Rows are checked as by Assemble.
 func (a *Assembly) MassMatrix(m *Mass, rows []constraint.Row) error {
-	if err := checkRows(rows, len(m.Bodies)); err != nil {
+	same, err := a.sameLayout(m, rows)
+	if err != nil {
 		return err
 	}
 	// A without C: Assemble's records without the diagonal's (layDiag),
 	// refilled while the layout stays, built from the bodies' rows
 	// (firstFill) when it changes.
 	n := len(rows)
-	a.refilling = a.sameLayout(m, rows) && !a.layDiag && a.A.Refill(n, a.layRecs)
+	a.refilling = same && !a.layDiag && a.A.Refill(n, a.layRecs)
 	a.rec, a.filled, a.massOnly = 0, false, true
 	a.massMatrix(m, rows, false)
 	a.massOnly = false
@@ -834,17 +847,12 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.JMinv = make([][constraint.MaxBodies][6]float64, n)
 	}
 	a.JMinv = a.JMinv[:n]
-	if a.refilling && len(a.byBody) == nb {
-		// The rows touch the bodies in the same slots as at the last
-		// Assemble (sameLayout): its incidence lists stand, and only
-		// their Jacobian blocks are new.
-		for bi, list := range a.byBody {
-			js := a.byBodyJ[bi]
-			for k, p := range list {
-				js[k] = rows[p.row].J[p.slot]
-			}
-		}
-	} else {
+	// When the rows touch the bodies in the same slots as at the last
+	// Assemble (sameLayout), its incidence lists stand, and only their
+	// Jacobian blocks are new (copyJ: refreshJ, or pairsByIsland island
+	// by island).
+	copyJ := a.refilling && len(a.byBody) == nb
+	if !copyJ {
 		a.incidences(rows, nb)
 	}
 	a.Gyroscopic, a.Dropped = 0, 0
@@ -859,6 +867,9 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		}
 	}
 	if a.Gyroscopic > 0 {
+		if copyJ {
+			a.refreshJ(rows)
+		}
 		a.responseMatrix(m, rows)
 		return true
 	}
@@ -870,15 +881,19 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.A.Reset(n)
 		a.A.Grow(a.records(m))
 	}
+	if a.refilling && a.groups != nil && a.par != nil {
+		// JMinv, the blocks and the pairs island by island (islands.go).
+		return a.pairsByIsland(m, rows, copyJ)
+	}
+	if copyJ {
+		a.refreshJ(rows)
+	}
 	if a.jminvJob.run == nil {
 		a.jminvJob.run, a.jminvJob.rows = a.jminvRows, true
 	}
 	a.m, a.rows = m, rows
 	a.forRows(&a.jminvJob, n)
 	a.m, a.rows = nil, nil
-	if a.refilling && a.groups != nil && a.par != nil {
-		return a.pairsByIsland(m, rows) // islands.go
-	}
 	for bi := range a.byBody {
 		if bi%cancelCheckBodies == 0 && a.stopped() {
 			return false
@@ -927,9 +942,27 @@ func (a *Assembly) firstFill(m *Mass, n int, diag bool) {
 	a.refilling, a.filled = true, true
 }
 
+// refreshJ sets byBodyJ to the Jacobian blocks of rows, whose bodies'
+// incidence lists (byBody) stand.
+func (a *Assembly) refreshJ(rows []constraint.Row) {
+	for bi := range a.byBody {
+		a.refreshBodyJ(bi, rows)
+	}
+}
+
+// refreshBodyJ is refreshJ for body bi's list alone.
+func (a *Assembly) refreshBodyJ(bi int, rows []constraint.Row) {
+	js := a.byBodyJ[bi]
+	for k, p := range a.byBody[bi] {
+		js[k] = rows[p.row].J[p.slot]
+	}
+}
+
 // incidences builds byBody and byBodyJ for rows over nb bodies: each
 // body's (row, slot) incidences in row order and their Jacobian blocks.
+// The record offsets pairsByIsland kept belong to the lists it replaces.
 func (a *Assembly) incidences(rows []constraint.Row, nb int) {
+	a.islandPairs.kept = false
 	if cap(a.byBody) < nb {
 		a.byBody = make([][]incidence, nb)
 	}

@@ -265,12 +265,19 @@ type islandPairs struct {
 	// chunkEnd[c] is the island after chunk c's last: the islands in
 	// order, cut where a chunk reaches pairChunkRows rows.
 	chunkEnd []int32
+	// kept: bodyRec and chunkEnd are those of the incidence lists in
+	// byBody and of the islands of their layout, from record rec0 on
+	// (incidences clears it when it builds new lists).
+	kept     bool
+	rec0, nb int
+	end      int       // the record after the last body's
 	zs       []float64 // each chunk's sum of finiteness terms
 	halted   atomic.Bool
 	countJob rangeJob
 	pairJob  rangeJob
 	mass     *Mass
 	prows    []constraint.Row
+	copyJ    bool // the tasks refresh their bodies' byBodyJ (refreshBodyJ)
 }
 
 // pairChunkRows is about the rows of the islands of one pairsByIsland
@@ -278,20 +285,49 @@ type islandPairs struct {
 // tasks are about as long as a forRange task over rows.
 const pairChunkRows = rowChunk
 
-// pairsByIsland is massMatrix's loop over the bodies' row pairs on a refill
-// of A, split by island (groups): the islands in chunks of about
-// pairChunkRows rows on the workPool (par), each island's bodies in body
+// pairsByIsland is massMatrix's JMinv and loop over the bodies' row pairs
+// on a refill of A, split by island (groups): the islands in chunks of
+// about pairChunkRows rows on the workPool (par), each task setting, island
+// by island, JMinv of the island's rows (jminvRow), then, with copyJ, its
+// bodies' Jacobian blocks (refreshBodyJ), then its bodies' pairs in body
 // order, every body's records from its place in the body-order sequence
-// (bodyRec, the running count of the records of the bodies before it). A
+// (bodyRec, the running count of the records of the bodies before it); the
+// rows of no island (loose) get their JMinv on the caller first. A body's
+// pairs read only the JMinv and blocks of its own island's rows, and an
 // entry's records all come from bodies of its rows' island, which write
 // nothing else, and in body order as in the serial loop: the same slots
-// get the same sums in the same order, the bits of the serial loop. It
-// reports false when stop stopped it, which each task asks before its
-// first body and every cancelCheckBodies bodies after.
-func (a *Assembly) pairsByIsland(m *Mass, rows []constraint.Row) bool {
+// get the same sums in the same order, the bits of the serial loop. While
+// the incidence lists stand (a refill of the same layout), bodyRec and
+// the chunks are those of the last call (kept). It reports false when
+// stop stopped it, which each task asks before its first body and every
+// cancelCheckBodies bodies after.
+func (a *Assembly) pairsByIsland(m *Mass, rows []constraint.Row, copyJ bool) bool {
 	ip := &a.islandPairs
 	g := a.groups
 	nb := len(a.byBody)
+	ip.mass, ip.prows, ip.copyJ = m, rows, copyJ
+	if !ip.kept || ip.rec0 != a.rec || ip.nb != nb {
+		a.pairLayout(nb)
+	}
+	for _, i := range g.loose {
+		a.jminvRow(m, rows, int(i))
+	}
+	ip.zs = grow(ip.zs, len(ip.chunkEnd))
+	ip.halted.Store(false)
+	a.par(&ip.pairJob, len(ip.chunkEnd))
+	ip.mass, ip.prows = nil, nil
+	for _, z := range ip.zs {
+		a.A.AddRecordTerms(z)
+	}
+	a.rec = ip.end
+	return !ip.halted.Load()
+}
+
+// pairLayout sets bodyRec, from record a.rec on, and chunkEnd for the
+// incidence lists of nb bodies and the islands of groups (pairsByIsland).
+func (a *Assembly) pairLayout(nb int) {
+	ip := &a.islandPairs
+	g := a.groups
 	if cap(ip.bodyRec) < nb+1 {
 		ip.bodyRec = make([]int, nb+1)
 	}
@@ -300,7 +336,6 @@ func (a *Assembly) pairsByIsland(m *Mass, rows []constraint.Row) bool {
 		ip.countJob.run = a.countPairs
 		ip.pairJob.run, ip.pairJob.chunk, ip.pairJob.least = a.islandChunkPairs, 1, 2
 	}
-	ip.mass, ip.prows = m, rows
 	a.par(&ip.countJob, nb)
 	rec := a.rec
 	for bi, c := range ip.bodyRec[:nb] {
@@ -318,15 +353,7 @@ func (a *Assembly) pairsByIsland(m *Mass, rows []constraint.Row) bool {
 	if n := int32(g.n()); len(ip.chunkEnd) == 0 || ip.chunkEnd[len(ip.chunkEnd)-1] != n {
 		ip.chunkEnd = append(ip.chunkEnd, n)
 	}
-	ip.zs = grow(ip.zs, len(ip.chunkEnd))
-	ip.halted.Store(false)
-	a.par(&ip.pairJob, len(ip.chunkEnd))
-	ip.mass, ip.prows = nil, nil
-	for _, z := range ip.zs {
-		a.A.AddRecordTerms(z)
-	}
-	a.rec = rec
-	return !ip.halted.Load()
+	ip.kept, ip.rec0, ip.nb, ip.end = true, a.rec, nb, rec
 }
 
 // countPairs sets bodyRec[bi] to the number of row pairs of each body
@@ -350,8 +377,8 @@ func (a *Assembly) countPairs(lo, hi int) {
 	}
 }
 
-// islandChunkPairs puts the pairs of the bodies of the islands of chunks
-// lo:hi (pairsByIsland).
+// islandChunkPairs sets JMinv, the blocks (with copyJ) and the pairs of
+// the islands of chunks lo:hi (pairsByIsland).
 func (a *Assembly) islandChunkPairs(lo, hi int) {
 	ip := &a.islandPairs
 	done := 0 // bodies of this call: stop is asked before each cancelCheckBodies
@@ -362,12 +389,18 @@ func (a *Assembly) islandChunkPairs(lo, hi int) {
 		}
 		z := 0.0
 		for k := first; k < ip.chunkEnd[c]; k++ {
+			for _, i := range a.groups.islandRows(int(k)) {
+				a.jminvRow(ip.mass, ip.prows, int(i))
+			}
 			for _, bi := range a.groups.islandBodies(int(k)) {
 				if done%cancelCheckBodies == 0 && a.stopped() {
 					ip.halted.Store(true)
 					return
 				}
 				done++
+				if ip.copyJ {
+					a.refreshBodyJ(int(bi), ip.prows)
+				}
 				_, zb := a.bodyPairs(int(bi), ip.prows, ip.bodyRec[bi])
 				z += zb
 			}
