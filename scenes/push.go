@@ -71,12 +71,16 @@ type PushParams struct {
 // Settings.Coherent is stepper.CoherentOff: every solve starts its
 // proximal centre at 0, so a run's answers depend on its parameters and
 // its step's problems alone. The experiment is a calibration's objective
-// (package sweep: E over μ_p, μ_f, μ_s and R_tri), which the last step's
-// impulses as centre make rougher: with the coherent centre the off-grid
-// calibration's region misses the truth (μ_p 0.2127–0.2144 and μ_s
-// 0.3563–0.3579 for a truth of 0.2 and 0.35, whose E 1.505e-07 is below
-// the search's best 2.066e-07) and a tighter solver tolerance no longer
-// widens the truth's basin (sweep's TestRoughnessIsTheStep).
+// (package sweep: E over μ_p, μ_f, μ_s and R_tri), and the trajectories
+// shipped in sweep's testdata/push were generated at centre 0. E is rough
+// at the scale of the solver's last bits at either centre (along lines
+// through the off-grid truth in μ_p, μ_s and R_tri it scatters 17–83
+// times the measurement noise's sd around a fitted parabola, at centre 0,
+// with the coherent centre and at tolerance 1e-7: sweep's
+// TestOffGridLines with -offgrid.scan); sweep's confidence region counts that
+// roughness as noise (Region.RoughSD), and the off-grid calibration then
+// holds the truth with the coherent centre too (go test ./sweep -run
+// 'TestCalibrationOffGrid$' -offgrid.coherent).
 func DefaultPushParams() PushParams {
 	return PushParams{MuPusher: 0.3, MuFingers: 0.4, MuSurface: 0.5, Tripod: 0.03,
 		Mass: 0.2, Radius: 0.05, PushSpeed: 0.3, PushDistance: 0.07,
