@@ -367,8 +367,7 @@ type Assembly struct {
 	// MassMatrix that built A's pattern (per row N and its bodies, per
 	// body whether it is static or kinematic), its record count, whether
 	// this call refills them, and the running record index.
-	layRows   []int32
-	layFixed  []bool
+	layout    rowLayout
 	layOK     bool
 	layRecs   int
 	refilling bool
@@ -624,52 +623,22 @@ func (a *Assembly) jminvRow(m *Mass, rows []constraint.Row, i int) {
 // checkRows' error, and a is left as it was.
 func (a *Assembly) sameLayout(m *Mass, rows []constraint.Row) (bool, error) {
 	nb := len(m.Bodies)
-	same := a.layOK && len(a.layFixed) == nb
+	same := a.layOK && a.layout.sameBodies(m.Bodies)
 	k := 0
 	for i := range rows {
 		r := &rows[i]
 		if err := checkRow(r, nb); err != nil {
 			return false, fmt.Errorf("row %d: %w", i, err)
 		}
-		if same && (k >= len(a.layRows) || a.layRows[k] != int32(r.N)) {
-			same = false
-		}
-		k++
-		for t := 0; t < r.N && same; t++ {
-			if k+t >= len(a.layRows) || a.layRows[k+t] != int32(r.Body[t]) {
-				same = false
-			}
-		}
-		k += r.N
-	}
-	same = same && k == len(a.layRows)
-	for bi, b := range m.Bodies {
-		if same && a.layFixed[bi] != (b.Static || b.Kinematic) {
-			same = false
+		if same {
+			k, same = a.layout.sameRow(k, r)
 		}
 	}
-	if same {
+	if same && k == len(a.layout.rows) {
 		return true, nil
 	}
 	a.layOK = false
-	if need := len(rows) + constraint.MaxBodies*len(rows); cap(a.layRows) < need {
-		a.layRows = make([]int32, 0, need) // one allocation, not append's growth
-	}
-	a.layRows = a.layRows[:0]
-	for i := range rows {
-		r := &rows[i]
-		a.layRows = append(a.layRows, int32(r.N))
-		for t := 0; t < r.N; t++ {
-			a.layRows = append(a.layRows, int32(r.Body[t]))
-		}
-	}
-	if cap(a.layFixed) < len(m.Bodies) {
-		a.layFixed = make([]bool, 0, len(m.Bodies))
-	}
-	a.layFixed = a.layFixed[:0]
-	for _, b := range m.Bodies {
-		a.layFixed = append(a.layFixed, b.Static || b.Kinematic)
-	}
+	a.layout.record(m.Bodies, rows)
 	return false, nil
 }
 

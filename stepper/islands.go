@@ -36,11 +36,10 @@ type islandSet struct {
 	loose             []int32
 	rowIsland         []int32 // island of each row, -1 for a loose row
 	count             []int32 // scratch
-	// sig is the input of the last build: each row's N and bodies in
-	// row order; fixed, whether each body was static or kinematic. A
-	// build on the same input keeps the set (sameInput).
-	sig   []int32
-	fixed []bool
+	// sig is the input of the last build (rows' bodies, static and
+	// kinematic bodies), sigOK whether it was recorded. A build on the
+	// same input keeps the set (sameInput).
+	sig   rowLayout
 	sigOK bool
 }
 
@@ -182,39 +181,13 @@ func (is *islandSet) build(bodies []*body.Body, rows []constraint.Row) {
 }
 
 // sameInput reports whether bodies and rows are the input of the last
-// build, by what build reads of them (sig, fixed); when they are not, it
+// build, by what build reads of them (sig: a rowLayout); when they are not, it
 // records them for the next.
 func (is *islandSet) sameInput(bodies []*body.Body, rows []constraint.Row) bool {
-	same := is.sigOK && len(is.fixed) == len(bodies)
-	for i := 0; same && i < len(bodies); i++ {
-		same = is.fixed[i] == (bodies[i].Static || bodies[i].Kinematic)
-	}
-	k := 0
-	for i := 0; same && i < len(rows); i++ {
-		r := &rows[i]
-		if same = k+1+r.N <= len(is.sig) && is.sig[k] == int32(r.N); !same {
-			break
-		}
-		for t := 0; t < r.N && same; t++ {
-			same = is.sig[k+1+t] == int32(r.Body[t])
-		}
-		k += 1 + r.N
-	}
-	if same && k == len(is.sig) {
+	if is.sigOK && is.sig.same(bodies, rows) {
 		return true
 	}
-	is.sig = slices.Grow(is.sig[:0], len(rows)*(1+constraint.MaxBodies))
-	for i := range rows {
-		r := &rows[i]
-		is.sig = append(is.sig, int32(r.N))
-		for t := 0; t < r.N; t++ {
-			is.sig = append(is.sig, int32(r.Body[t]))
-		}
-	}
-	is.fixed = slices.Grow(is.fixed[:0], len(bodies))
-	for _, b := range bodies {
-		is.fixed = append(is.fixed, b.Static || b.Kinematic)
-	}
+	is.sig.record(bodies, rows)
 	is.sigOK = true
 	return false
 }
