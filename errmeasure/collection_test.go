@@ -39,7 +39,7 @@ func TestCollectionStatusIsTrue(t *testing.T) {
 		p, err := lcp.ReadProblem(bytes.NewReader(data))
 		must(t, err)
 		problems++
-		scale := math.Max(1, normInf(p.B))
+		scale := math.Max(1, num.MaxAbs(p.B))
 		for _, name := range lcp.Names() {
 			if name == "enum" && p.N() > lcp.EnumMaxRows {
 				continue

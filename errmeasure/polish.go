@@ -3,6 +3,7 @@ package errmeasure
 import (
 	"fmt"
 
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 )
 
@@ -53,7 +54,7 @@ func Polish(dst *lcp.Result, p *lcp.Problem, sweeps int, pk *Picker, s *Solved) 
 	s.Totals = Compute(p, dst.X, dst.W, pk.a)
 	s.Residual = maxResidual(p, dst.X, dst.W)
 	s.Bound = CertifiedBound(p, dst.X, dst.W)
-	limit := ConvergedResidual * max(1, normInf(p.B))
+	limit := ConvergedResidual * max(1, num.MaxAbs(p.B))
 	ok := s.Residual <= limit
 	switch {
 	case ok && dst.Status != lcp.Converged:
@@ -74,7 +75,7 @@ func InBox(p *lcp.Problem, x []float64) bool {
 	if len(x) != p.N() {
 		panic(fmt.Sprintf("errmeasure: InBox: len(x) = %d, problem has %d rows", len(x), p.N()))
 	}
-	sw := normInf(p.B)
+	sw := num.MaxAbs(p.B)
 	if sw == 0 {
 		sw = 1
 	}

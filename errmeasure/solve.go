@@ -220,11 +220,3 @@ func maxResidual(p *lcp.Problem, x, w []float64) float64 {
 	}
 	return r
 }
-
-func normInf(v []float64) float64 {
-	m := 0.0
-	for _, x := range v {
-		m = max(m, math.Abs(x)) // math.Max's rules (NaN, ±0), inline
-	}
-	return m
-}

@@ -984,7 +984,7 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 	pre.ref = pre.eres.X
 	if len(pre.eres.States) == len(rs.rows) {
 		copy(rs.start, pre.eres.States)
-		floor := freshLoadFloor * maxAbs(as.eq.B)
+		floor := freshLoadFloor * num.MaxAbs(as.eq.B)
 		a := as.eq.Matrix()
 		for i := range cs.points {
 			pt := &cs.points[i]
@@ -1193,12 +1193,3 @@ func (w *World) seedNewNormals(all bool) {
 // Either start is a start only: the main solve ends at a solution of the
 // same MLCP to the same tolerance (TestStep1MainSolveFromPreSolve).
 const freshLoadFloor = 1e-6
-
-// maxAbs returns the largest |v| of v, 0 for none.
-func maxAbs(v []float64) float64 {
-	m := 0.0
-	for _, x := range v {
-		m = math.Max(m, math.Abs(x))
-	}
-	return m
-}

@@ -73,6 +73,16 @@ func FiniteSlice(v []float64) bool {
 	return true
 }
 
+// MaxAbs returns the largest |x| of v (its ∞-norm), 0 for an empty v,
+// NaN when an entry is NaN (math.Max's rule).
+func MaxAbs(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = max(m, math.Abs(x)) // math.Max's rules (NaN, ±0), inline
+	}
+	return m
+}
+
 // FormatBytes writes a byte count with a binary prefix and three
 // significant digits: "512 B", "1.5 GiB".
 func FormatBytes(b int64) string {

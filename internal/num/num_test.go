@@ -83,3 +83,22 @@ func TestFormatBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxAbs(t *testing.T) {
+	for _, c := range []struct {
+		v    []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{1, -3.5, 2}, 3.5},
+		{[]float64{math.Copysign(0, -1)}, 0},
+		{[]float64{1, math.Inf(-1)}, math.Inf(1)},
+	} {
+		if got := MaxAbs(c.v); got != c.want || math.Signbit(got) {
+			t.Errorf("MaxAbs(%v) = %v, want %v", c.v, got, c.want)
+		}
+	}
+	if got := MaxAbs([]float64{1, math.NaN(), 2}); !math.IsNaN(got) {
+		t.Errorf("MaxAbs with a NaN = %v, want NaN (math.Max's rule)", got)
+	}
+}
