@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/gorigid/gorigid/errmeasure"
+	"github.com/gorigid/gorigid/internal/num"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
 )
 
 // On the stepper's MLCP of the 30-brick wall (settled, 60 steps), whose A
@@ -21,12 +23,54 @@ func TestSolveGuardedBodySpaceW(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 60; i++ {
+	stepN(t, w, 60)
+	if differ := checkGuardedW(t, w.LastProblem()); differ == 0 {
+		t.Error("w has the bits of A's product on every row: the body-space product was not taken")
+	}
+}
+
+// The user's case of the same: 30 boxes of random sizes dropped on the
+// ground with stepper.DefaultSettings (h = 1/60 s, sleeping on), free
+// bodies landing on one another. After 40 steps (0.67 s: boxes landed,
+// others still falling onto them) the step's MLCP (201 rows of small
+// heaps and lone boxes) has its KKT, but A's product is the cheaper there
+// (lcp.BodyProduct.Cheaper is false: small islands' A has few entries
+// beside J's, M⁻¹'s and Jᵀ's), so BPP and the guard both take A's: the
+// guarded w is BPP's and A x + b bit for bit. Were the body-space product
+// the cheaper, the checks of the wall above would hold instead.
+func TestSolveGuardedBodySpaceWDroppedPile(t *testing.T) {
+	p := scenes.DefaultRandomPileParams()
+	p.Boxes = 30
+	w, err := scenes.RandomPile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stepN(t, w, 40)
+	prob := w.LastProblem()
+	var mul lcp.BodyProduct
+	cheaper := prob != nil && prob.KKT != nil && mul.Factor(prob.KKT) && mul.Cheaper(prob.A)
+	differ := checkGuardedW(t, prob)
+	t.Logf("body-space product cheaper: %v", cheaper)
+	if !cheaper && differ != 0 {
+		t.Errorf("%d rows of w with other bits than A's product, which is the cheaper", differ)
+	}
+}
+
+func stepN(t *testing.T, w *stepper.World, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
 		if _, err := w.Step(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	p := w.LastProblem()
+}
+
+// checkGuardedW solves p with BPP alone and guarded and checks that the
+// guarded x and w are BPP's bit for bit, w within 1e-12·max|b| of A's
+// product on every row, and the totals Compute's. It returns the number
+// of rows whose w has other bits than A's product.
+func checkGuardedW(t *testing.T, p *lcp.Problem) int {
+	t.Helper()
 	if p == nil || p.KKT == nil || !p.KKTAssembled {
 		t.Fatal("the stepper's problem has no assembled KKT")
 	}
@@ -42,10 +86,7 @@ func TestSolveGuardedBodySpaceW(t *testing.T) {
 	if got.Status != lcp.Converged || own.Status != lcp.Converged {
 		t.Fatalf("statuses %v (guarded) and %v (BPP), want converged", got.Status, own.Status)
 	}
-	sw := 0.0
-	for _, v := range p.B {
-		sw = max(sw, math.Abs(v))
-	}
+	sw := num.MaxAbs(p.B)
 	wa := p.Residual(nil, got.X)
 	differ := 0
 	for i := range got.X {
@@ -59,11 +100,9 @@ func TestSolveGuardedBodySpaceW(t *testing.T) {
 			differ++
 		}
 	}
-	if differ == 0 {
-		t.Error("w has the bits of A's product on every row: the body-space product was not taken")
-	}
 	if want := errmeasure.Compute(p, got.X, got.W, nil); solved.Totals != want {
 		t.Errorf("Totals %+v, Compute's %+v", solved.Totals, want)
 	}
 	t.Logf("%d rows, %d with other bits than A's product; max|b| %.3g", p.N(), differ, sw)
+	return differ
 }
