@@ -94,3 +94,32 @@ func TestFirstFillSameBits(t *testing.T) {
 		})
 	}
 }
+
+// The user's case of the first fill: 30 random boxes dropped with
+// stepper.DefaultSettings (h = 1/60 s, sleeping on), 90 steps of falls,
+// landings and settling, whose contact layout changes on most steps while
+// boxes land. After every step the world's A equals A recorded call by
+// call, whether the step built its pattern from the cliques or refilled
+// the last one, and both paths are taken.
+func TestFirstFillSameBitsDroppedPile(t *testing.T) {
+	p := scenes.DefaultRandomPileParams()
+	p.Boxes = 30
+	w, err := scenes.RandomPile(p)
+	require.NoError(t, err)
+	fills, refills := 0, 0
+	for step := 1; step <= 90; step++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+		filled, refilled, err := stepper.FirstFillForTest(w)
+		require.NoError(t, err, "step %d", step)
+		if filled {
+			fills++
+		}
+		if refilled {
+			refills++
+		}
+	}
+	t.Logf("90 steps: %d first fills, %d refills", fills, refills)
+	require.Positive(t, fills, "steps that built A's pattern from the cliques")
+	require.Positive(t, refills, "steps that refilled the last pattern")
+}
