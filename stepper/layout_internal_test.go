@@ -17,10 +17,7 @@ func TestRowLayoutSame(t *testing.T) {
 	bodies := []*body.Body{{}, {}, {Static: true}}
 	row := func(bs ...int) constraint.Row {
 		var r constraint.Row
-		r.N = len(bs)
-		for k, b := range bs {
-			r.Body[k] = b
-		}
+		r.N = copy(r.Body[:], bs)
 		return r
 	}
 	rows := []constraint.Row{row(0, 1), row(0, 1), row(1, 2)}
