@@ -348,7 +348,9 @@ func (w *World) Energy() (kinetic, potential float64) {
 		if b.Static || b.Kinematic { // infinite mass: driven, not part of the energy
 			continue
 		}
-		if !w.sleep.asleepAt(i) { // a sleeping body's is 0: it has no velocity
+		// A sleeping body has no velocity (0 J) unless the caller gave it
+		// one, which the next Step honours by waking it.
+		if !w.sleep.asleepAt(i) || b.Vel != (mgl64.Vec3{}) || b.AngVel != (mgl64.Vec3{}) {
 			kinetic += b.KineticEnergy()
 		}
 		potential -= b.Mass * w.Settings.Gravity.Dot(b.Pos)
