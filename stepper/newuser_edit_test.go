@@ -7,7 +7,9 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A new user edits the world between steps through its exported fields:
@@ -64,4 +66,42 @@ func TestNewUserEditsBetweenSteps(t *testing.T) {
 			assert.InDelta(t, want, v, 0.005*want)
 		})
 	}
+}
+
+// A joint added mid-run from a sleeping box to a new body wakes the box:
+// a 1 kg ball held 0.5 m above the sleeping box's top centre by a distance
+// joint (a rigid rod) stays there, the box taking its weight; and gravity
+// changed mid-run wakes a sleeping box, which slides with the new gravity's
+// Coulomb acceleration.
+func TestNewUserWakeByJointAndGravity(t *testing.T) {
+	t.Run("joint", func(t *testing.T) {
+		w := nuWorld(t, 0)
+		bs := nuStack(t, w, 1)
+		_, _ = nuStep(t, w, 60)
+		require.True(t, w.Asleep(0))
+		ball, err := body.New(body.Params{Mass: 1, Inertia: body.SphereInertia(1, 0.05), Pos: mgl64.Vec3{0, 0, 0.7}, Rot: mgl64.QuatIdent()})
+		require.NoError(t, err)
+		ib, err := w.AddBody(ball)
+		require.NoError(t, err)
+		rod, err := constraint.NewDistance(w.Bodies, 0, ib, mgl64.Vec3{0, 0, 0.2}, mgl64.Vec3{0, 0, 0.7}, 0.5)
+		require.NoError(t, err)
+		require.NoError(t, w.AddConstraint(rod))
+		_, st := nuStep(t, w, 60)
+		t.Logf("ball at z %.6f (want 0.7), box at z %.6f, largest error %.2e", ball.Pos[2], bs[0].Pos[2], st.MaxViolation)
+		assert.InDelta(t, 0.7, ball.Pos[2], 1e-3, "the rod did not hold the ball")
+		assert.InDelta(t, 0.1, bs[0].Pos[2], 1e-3)
+	})
+	t.Run("gravity", func(t *testing.T) {
+		// Gravity (6, 0, −9.81): tan φ = 0.61 > μ = 0.5, so the box
+		// slides along x at 6 − μ 9.81 = 1.095 m/s².
+		w := nuWorld(t, 0)
+		bs := nuStack(t, w, 1)
+		_, _ = nuStep(t, w, 60)
+		require.True(t, w.Asleep(0))
+		w.Settings.Gravity = mgl64.Vec3{6, 0, -9.81}
+		_, _ = nuStep(t, w, 60)
+		want := 6 - 0.5*9.81
+		t.Logf("after 1 s of the new gravity the box slides at %.5f m/s, analytic %.5f", bs[0].Vel[0], want)
+		assert.InDelta(t, want, bs[0].Vel[0], 0.005*want)
+	})
 }
