@@ -178,3 +178,35 @@ func TestNewUserRagdollOverlap(t *testing.T) {
 		assert.Less(t, k, 1e-3, "at rest after 4 s")
 	})
 }
+
+// Jointed bodies collide only when asked (World.SetJointCollision): a 0.4 m
+// rod hinged at the top corner of a static block, released horizontal
+// away from it, swings down and up the other side through the block to
+// the horizontal (its tip at x = −0.4 m, the energy kept) with the
+// default, and stops against the block's top edge (tip no further than
+// x = −0.1 m) with the joint's collision on.
+func TestNewUserJointCollisionOnlyWhenAsked(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		w := nuWorld(t, 0)
+		ground(t, w, mgl64.QuatIdent(), 0.5)
+		nuStatic(t, w, mgl64.Vec3{0.3, 0.2, 0.5}, mgl64.Vec3{-0.25, 0, 0.25}, 0.5) // x in [−0.4, −0.1], top at z = 0.5
+		b := addBox(t, w, 1, mgl64.Vec3{0.4, 0.05, 0.05}, mgl64.Vec3{0.2, 0, 0.5}, mgl64.QuatIdent(), 0.5)
+		h, err := constraint.NewHinge(w.Bodies, 0, 1, mgl64.Vec3{0, 0, 0.5}, mgl64.Vec3{0, 1, 0})
+		require.NoError(t, err)
+		require.NoError(t, w.AddConstraint(h))
+		require.NoError(t, w.SetJointCollision(0, on))
+		minx := 1.0
+		for s := 0; s < 120; s++ {
+			_, err := w.Step()
+			require.NoError(t, err)
+			minx = math.Min(minx, b.LocalToWorld(mgl64.Vec3{0.2, 0, 0})[0])
+		}
+		t.Logf("collision %v: the tip's least x %.4f m", on, minx)
+		if on {
+			assert.Greater(t, minx, -0.1)
+		} else {
+			// 1 mm: the swing's energy is kept to the 0.4 m horizontal.
+			assert.InDelta(t, -0.4, minx, 1e-3)
+		}
+	}
+}
