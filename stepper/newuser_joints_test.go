@@ -193,7 +193,7 @@ func TestNewUserJointCollisionOnlyWhenAsked(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		w := nuWorld(t, 0)
 		ground(t, w, mgl64.QuatIdent(), 0.5)
-		nuStatic(t, w, mgl64.Vec3{0.3, 0.2, 0.5}, mgl64.Vec3{-0.25, 0, 0.25}, 0.5) // x in [−0.4, −0.1], top at z = 0.5
+		addStaticBox(t, w, mgl64.Vec3{0.3, 0.2, 0.5}, mgl64.Vec3{-0.25, 0, 0.25}, mgl64.QuatIdent(), 0.5) // x in [−0.4, −0.1], top at z = 0.5
 		b := addBox(t, w, 1, mgl64.Vec3{0.4, 0.05, 0.05}, mgl64.Vec3{0.2, 0, 0.5}, mgl64.QuatIdent(), 0.5)
 		h, err := constraint.NewHinge(w.Bodies, 0, 1, mgl64.Vec3{0, 0, 0.5}, mgl64.Vec3{0, 1, 0})
 		require.NoError(t, err)

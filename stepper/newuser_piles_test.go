@@ -13,19 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// nuStatic adds a static box of full sides s at pos (a wall, a table).
-func nuStatic(t testing.TB, w *stepper.World, s, pos mgl64.Vec3, mu float64) {
-	t.Helper()
-	b, err := body.New(body.Params{Static: true, Pos: pos, Rot: mgl64.QuatIdent()})
-	require.NoError(t, err)
-	id, err := w.AddBody(b)
-	require.NoError(t, err)
-	shape, err := contact.NewBoxSize(s)
-	require.NoError(t, err)
-	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape, Material: stepper.Material{Friction: mu}})
-	require.NoError(t, err)
-}
-
 // A plank (2 m × 0.3 m × 0.05 m, 5 kg) leaning on a wall at angle θ from
 // the floor, friction μ = 0.5 on the floor and the wall: the ladder
 // problem's answer is that it holds when tan θ ≥ (1 − μ²)/(2μ) = 0.75
@@ -39,7 +26,7 @@ func TestNewUserLeaningPlank(t *testing.T) {
 	}{{60, true}, {25, false}} {
 		w := nuWorld(t, 0)
 		ground(t, w, mgl64.QuatIdent(), mu)
-		nuStatic(t, w, mgl64.Vec3{0.2, 2, 3}, mgl64.Vec3{-0.1, 0, 1.5}, mu) // the wall's face is x = 0
+		addStaticBox(t, w, mgl64.Vec3{0.2, 2, 3}, mgl64.Vec3{-0.1, 0, 1.5}, mgl64.QuatIdent(), mu) // the wall's face is x = 0
 		th := c.deg * math.Pi / 180
 		u := mgl64.Vec3{-math.Cos(th), 0, math.Sin(th)} // bottom to top
 		rot := mgl64.QuatBetweenVectors(mgl64.Vec3{0, 0, 1}, u)
