@@ -418,9 +418,15 @@ func (w *World) Step() (Stats, error) {
 	ws := &w.ws
 	ws.islands.setStep = 0 // this step's rows are not partitioned yet (partition)
 	for i, c := range w.Controllers {
+		if c == nil {
+			return Stats{}, fmt.Errorf("controller %d: is nil", i)
+		}
 		if err := c.Control(w); err != nil {
 			return Stats{}, fmt.Errorf("controller %d: %w", i, err)
 		}
+	}
+	if err := w.checkLinks(); err != nil { // after the controllers, which may edit the world
+		return Stats{}, err
 	}
 	w.resolveSettings() // after the controllers, which may change them
 	w.wakeChanged()     // after the controllers, which may push a sleeping body

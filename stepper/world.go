@@ -341,6 +341,30 @@ func (w *World) Time() float64 { return w.time }
 // Steps returns the number of steps taken.
 func (w *World) Steps() int { return w.steps }
 
+// checkLinks returns an error naming the first nil body or constraint and
+// the first geom whose Body is no body of the world: edits of the exported
+// fields (removing a body means editing Bodies, Geoms and Joints) that
+// AddBody, AddConstraint and AddGeom would have refused, found before the
+// step reads them.
+func (w *World) checkLinks() error {
+	for i, b := range w.Bodies {
+		if b == nil {
+			return fmt.Errorf("body %d: is nil", i)
+		}
+	}
+	for i, c := range w.Joints {
+		if c == nil {
+			return fmt.Errorf("constraint %d: is nil", i)
+		}
+	}
+	for i := range w.Geoms {
+		if b := w.Geoms[i].Body; b != constraint.World && (b < 0 || b >= len(w.Bodies)) {
+			return fmt.Errorf("geom %d: Body: names body %d, the world has %d bodies", i, b, len(w.Bodies))
+		}
+	}
+	return nil
+}
+
 // Energy returns the kinetic and the gravitational potential energy (J),
 // the potential measured from the origin: −m g·x summed over bodies.
 func (w *World) Energy() (kinetic, potential float64) {
@@ -348,7 +372,9 @@ func (w *World) Energy() (kinetic, potential float64) {
 		if b.Static || b.Kinematic { // infinite mass: driven, not part of the energy
 			continue
 		}
-		if !w.sleep.asleepAt(i) { // a sleeping body's is 0: it has no velocity
+		// A sleeping body has no velocity (0 J) unless the caller gave it
+		// one, which the next Step honours by waking it.
+		if !w.sleep.asleepAt(i) || b.Vel != (mgl64.Vec3{}) || b.AngVel != (mgl64.Vec3{}) {
 			kinetic += b.KineticEnergy()
 		}
 		potential -= b.Mass * w.Settings.Gravity.Dot(b.Pos)
