@@ -840,11 +840,13 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // wrong. Block pivoting from that start, on the redundant (semidefinite)
 // rows of stacked boxes, stalls and falls back to single pivots: 2 690
 // iterations for the 30-brick wall's step 1 and the whole 100 + 10 n
-// budget at 100 bricks, against 5 and 6 from the sweeps' index sets. The
-// sweeps cost about 2·estimateSweeps products with A, less than one
-// factorization of the free block but a fifth of a steady wall step, so
-// they run only when at least a quarter of the step's contact points are
-// new (a scene built at rest, a pile landing): with few new contacts among
+// budget at 100 bricks, against 5 and 6 from the sweeps' index sets (4
+// and 4 with the new points of the patches they load started free:
+// spreadPatchLoad). The sweeps run in body space (seedNewNormals), each
+// O(rows) where a sweep of A's rows cost O(nnz A) (20 of those were a
+// fifth of a steady wall step); they run only when at least a quarter of
+// the step's contact points are new (a scene built at rest, a pile
+// landing): with few new contacts among
 // old ones, whose index sets from the last step carry the load, the
 // effective-mass start needs 2–3 pre-solve iterations on the wall (mean
 // over 300 steps: 2.7 at 30 bricks, 3.4 at 100, at most 14).
