@@ -391,22 +391,7 @@ func (m *BodyProduct) MulAdd(w, x, b []float64) {
 		}
 	}
 	for bd := range m.chol {
-		l := &m.chol[bd]
-		v := &gv[bd]
-		for r := 0; r < 6; r++ { // L y = g
-			s := v[r]
-			for t := 0; t < r; t++ {
-				s -= l[6*r+t] * v[t]
-			}
-			v[r] = s / l[6*r+r]
-		}
-		for r := 5; r >= 0; r-- { // Lᵀ v = y
-			s := v[r]
-			for t := r + 1; t < 6; t++ {
-				s -= l[6*t+r] * v[t]
-			}
-			v[r] = s / l[6*r+r]
-		}
+		solve6(&m.chol[bd], &gv[bd])
 	}
 	for i, bs := range body {
 		s := c[i]*x[i] + b[i]

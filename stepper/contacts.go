@@ -840,11 +840,13 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // wrong. Block pivoting from that start, on the redundant (semidefinite)
 // rows of stacked boxes, stalls and falls back to single pivots: 2 690
 // iterations for the 30-brick wall's step 1 and the whole 100 + 10 n
-// budget at 100 bricks, against 5 and 6 from the sweeps' index sets. The
-// sweeps cost about 2·estimateSweeps products with A, less than one
-// factorization of the free block but a fifth of a steady wall step, so
-// they run only when at least a quarter of the step's contact points are
-// new (a scene built at rest, a pile landing): with few new contacts among
+// budget at 100 bricks, against 5 and 6 from the sweeps' index sets (4
+// and 4 with the new points of the patches they load started free:
+// spreadPatchLoad). The sweeps run in body space (seedNewNormals), each
+// O(rows) where a sweep of A's rows cost O(nnz A) (20 of those were a
+// fifth of a steady wall step); they run only when at least a quarter of
+// the step's contact points are new (a scene built at rest, a pile
+// landing): with few new contacts among
 // old ones, whose index sets from the last step carry the load, the
 // effective-mass start needs 2–3 pre-solve iterations on the wall (mean
 // over 300 steps: 2.7 at 30 bricks, 3.4 at 100, at most 14).
@@ -1151,10 +1153,17 @@ const preSolveTrial = 50
 // (with all, of every row) from estimateSweeps projected Gauss–Seidel
 // sweeps on the pre-solve problem ws.presolve.eprob, from x = 0: free where the
 // impulse is strictly inside its bounds, at the bound it reached
-// otherwise. Without all, old rows keep last step's index sets.
+// otherwise. Without all, old rows keep last step's index sets, and a new
+// point of a manifold that the sweeps load starts free (spreadPatchLoad).
+// The sweeps run in body space (lcp.PGS.BodySpace): the same projected
+// Gauss–Seidel iteration on the same MLCP, its iterates equal to A's
+// sweeps to rounding, at O(rows) a sweep instead of O(nnz A) (a brick
+// couples its tens of contact rows pairwise in A): on the 210-brick
+// pyramid's step 1 the 20 sweeps gave the same start index sets as A's.
 func (w *World) seedNewNormals(all bool) {
 	pre := &w.ws.presolve
 	ws := &w.ws
+	pre.seedPGS.BodySpace = true
 	err := pre.seedPGS.Solve(&pre.seedRes, &pre.eprob, lcp.Settings{MaxIterations: estimateSweeps})
 	pre.seedSweeps += pre.seedRes.Iterations
 	if err != nil || len(pre.seedRes.States) != len(ws.build.rows) {
@@ -1169,6 +1178,41 @@ func (w *World) seedNewNormals(all bool) {
 		if pt.Fresh {
 			ws.build.start[pt.Row] = pre.seedRes.States[pt.Row]
 		}
+	}
+	if !pre.noSpread {
+		spreadPatchLoad(ws.build.start, ws.contacts.points, pre.seedRes.States)
+	}
+}
+
+// spreadPatchLoad starts free the normal row of each new point of a
+// manifold one of whose points the seed sweeps (seed, their index sets)
+// leave loaded, i.e. free. A manifold's points lie on one contact patch
+// (a box face on a face: four coplanar corners), whose normal rows are
+// redundant: the patch's load may be spread over them in many ways. The
+// pre-solve on such a semidefinite A runs in regularized mode (lcp.BPP)
+// from the proximal centre 0, whose solutions spread the load over every
+// point of a loaded patch unless the patch's centre of pressure forces a
+// corner off, while Gauss–Seidel from x = 0 gives a patch's first relaxed
+// point all the load the patch needs and leaves its siblings, which then
+// see w = 0, at zero: their bound there is the sweep order's, not the
+// problem's. The pre-solve's index sets are a start only (it ends at the
+// same solution from any start); from this one it took 7 block-pivoting
+// iterations instead of 8 on the 210-brick pyramid's step 1, 9 instead of
+// 11 on the 496-brick one's, 4 instead of 5 and 6 on the 30- and
+// 100-brick walls' (BenchmarkPyramidStep1, BenchmarkWallStep1).
+func spreadPatchLoad(start []lcp.State, pts []point, seed []lcp.State) {
+	for i := 0; i < len(pts); {
+		m := max(pts[i].manifold, 1)
+		loaded := false
+		for j := i; j < i+m && j < len(pts); j++ {
+			loaded = loaded || seed[pts[j].Row] == lcp.Free
+		}
+		for j := i; loaded && j < i+m && j < len(pts); j++ {
+			if pts[j].Fresh {
+				start[pts[j].Row] = lcp.Free
+			}
+		}
+		i += m
 	}
 }
 

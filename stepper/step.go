@@ -293,6 +293,7 @@ type presolveStage struct {
 	elo, ehi           []float64
 	seedPGS            lcp.PGS    // the pre-solve's start index sets (seedNewNormals)
 	seedRes            lcp.Result // its iterate
+	noSpread           bool       // tests: the sweeps' index sets alone, without spreadPatchLoad
 	preIts, seedSweeps int
 	// ref is the main solve's lcp.Settings.Reference: the pre-solve's x
 	// when it ran (eres.X), otherwise, with Settings.Coherent, Budget 0 and
