@@ -43,11 +43,12 @@ var long = flag.Bool("long", false, "run the long off-grid calibration test (min
 // the calibration's robustness to it (docs/calibration.md).
 var offGridTolerance = flag.Float64("offgrid.tolerance", 0, "TestCalibrationOffGrid's solver tolerance for data and model (0: the default)")
 
-// offGridCoherent runs TestCalibrationOffGrid with data and model at
-// stepper.Settings.Coherent (Spec.Coherent, Job.Coherent): another
+// offGridCentre0 runs TestCalibrationOffGrid with data and model at
+// stepper.CoherentOff (Spec.Coherent and Job.Coherent false: every solve
+// at centre 0) instead of the push scene's coherent centre: another
 // solver whose bits differ from the default's by its solves' accepted
-// residual, and whose E is rougher (docs/calibration.md).
-var offGridCoherent = flag.Bool("offgrid.coherent", false, "TestCalibrationOffGrid's data and model with stepper.Settings.Coherent")
+// residual (docs/calibration.md).
+var offGridCentre0 = flag.Bool("offgrid.centre0", false, "TestCalibrationOffGrid's data and model at centre 0 (stepper.CoherentOff)")
 
 // offGridLocal is TestCalibrationOffGrid's Refine.Local: the percentage
 // of each start's evaluations pooled on the search's local phase.
@@ -61,8 +62,9 @@ const offGridSubsteps = 16
 
 // offGridData writes the shipped experiments' measured trajectories for
 // truth to a temporary directory, simulated with bpp at Job.Tolerance
-// tol (0: the solver's default) and Job.Coherent coherent.
-func offGridData(t *testing.T, truth map[string]float64, tol float64, coherent bool) string {
+// tol (0: the solver's default), at centre 0 (Job.Coherent false) when
+// centre0 and otherwise at the scene's coherent centre.
+func offGridData(t *testing.T, truth map[string]float64, tol float64, centre0 bool) string {
 	t.Helper()
 	s := shippedSpecRaw(t)
 	dir := t.TempDir()
@@ -72,7 +74,7 @@ func offGridData(t *testing.T, truth map[string]float64, tol float64, coherent b
 			set[k] = strconv.FormatFloat(v, 'g', -1, 64)
 		}
 		j := Job{ID: "data", Scene: s.Scene, Set: set, Solver: "bpp", Steps: s.Steps, Substeps: offGridSubsteps, Body: s.Body,
-			Tolerance: tol, Coherent: coherent, Measured: []Frame{{Step: 0}}, Trajectory: true}
+			Tolerance: tol, Coherent: centre0Setting(centre0), Measured: []Frame{{Step: 0}}, Trajectory: true}
 		r, err := Run(&j)
 		require.NoError(t, err)
 		frames := r.Trajectory
@@ -86,28 +88,43 @@ func offGridData(t *testing.T, truth map[string]float64, tol float64, coherent b
 	return dir
 }
 
+// centre0Setting is Job.Coherent for centre0: false (stepper.CoherentOff)
+// when set, nil (the scene's own, coherent centre) otherwise.
+func centre0Setting(centre0 bool) *bool {
+	if !centre0 {
+		return nil
+	}
+	off := false
+	return &off
+}
+
 // offGridCase is one off-grid calibration: the truth, the swept ranges
 // (their grid points are not the truth's values), the search budget and
-// the solver's Job.Tolerance (0: its default) and Job.Coherent for data
-// and model.
+// the solver's Job.Tolerance (0: its default) and whether data and model
+// run at centre 0 (Job.Coherent false) instead of the scene's coherent
+// centre.
 type offGridCase struct {
 	name      string
 	truth     map[string]float64
 	params    string
 	refine    string
 	tolerance float64
-	coherent  bool
+	centre0   bool
 }
 
 // offGridSpec writes data generated at c.truth and returns the spec that
 // calibrates them.
 func offGridSpec(t *testing.T, c offGridCase) *Spec {
-	dir := offGridData(t, c.truth, c.tolerance, c.coherent)
+	dir := offGridData(t, c.truth, c.tolerance, c.centre0)
 	s := shippedSpecRaw(t)
-	src := fmt.Sprintf(`{"scene": "push", "steps": %d, "substeps": %d, "tolerance": %v, "coherent": %v, "set": {"push_speed": "0.5", "push_distance": "0.06"},
+	coherent := ""
+	if c.centre0 {
+		coherent = `"coherent": false, `
+	}
+	src := fmt.Sprintf(`{"scene": "push", "steps": %d, "substeps": %d, "tolerance": %v, %s"set": {"push_speed": "0.5", "push_distance": "0.06"},
   "params": [%s],
   "experiments": %s, "holdout": "e2", "solvers": ["bpp"], "body": 0, "angle_length": %v,
-  "refine": %s}`, s.Steps, offGridSubsteps, c.tolerance, c.coherent, c.params, experimentsJSON(s), s.AngleLength, c.refine)
+  "refine": %s}`, s.Steps, offGridSubsteps, c.tolerance, coherent, c.params, experimentsJSON(s), s.AngleLength, c.refine)
 	sp, err := ParseSpec([]byte(src), dir)
 	require.NoError(t, err)
 	return sp
@@ -215,9 +232,9 @@ func TestCalibrationFindsOffGridTruth(t *testing.T) {
 		t.Skip("minutes of h/16 runs (1–1.5 min per truth at a load of 2–5 on 2 cores): go test ./sweep -run OffGridTruth -long; TestCalibrationOffGrid runs a smaller search")
 	}
 	for _, c := range []offGridCase{
-		{"truth 1", offGridTruth1, offGridBox1, `{"starts": 6, "evaluations": 200, "seed": 1}`, 0, false},
+		{"truth 1", offGridTruth1, offGridBox1, `{"starts": 6, "evaluations": 200, "seed": 1}`, 0, *offGridCentre0},
 		{"truth 2", map[string]float64{"mu_p": 0.45, "mu_f": 0.25, "mu_s": 0.6, "tripod": 0.035}, offGridBox2,
-			`{"starts": 6, "evaluations": 200, "seed": 1}`, 0, false},
+			`{"starts": 6, "evaluations": 200, "seed": 1}`, 0, *offGridCentre0},
 	} {
 		t.Run(c.name, func(t *testing.T) { calibrateOffGrid(t, c) })
 	}
@@ -256,7 +273,7 @@ const offGridQuick = `{"starts": 6, "evaluations": 100, "seed": 1}`
 func TestCalibrationOffGrid(t *testing.T) {
 	refine := strings.Replace(offGridQuick, "}", fmt.Sprintf(`, "local": %d}`, *offGridLocal), 1)
 	c := offGridCase{name: "truth 1", truth: offGridTruth1, params: offGridBox1, refine: refine, tolerance: *offGridTolerance,
-		coherent: *offGridCoherent}
+		centre0: *offGridCentre0}
 	cal, sp, truth, eTruth := offGridRun(t, c)
 	g := &cal.Region
 	t.Logf("grid best %v, E %.4g; region contains the truth: %v", cal.GridBest, cal.GridE, g.Contains(truth))
