@@ -78,11 +78,12 @@ type PushParams struct {
 // bits at either centre (along lines through sweep's off-grid truth in
 // μ_p, μ_s and R_tri it scatters 17–83 times the measurement noise's sd
 // around a fitted parabola, with the coherent centre, at centre 0 and at
-// tolerance 1e-7: sweep's TestOffGridLines with -offgrid.scan); sweep's
-// confidence region counts that roughness as noise (Region.RoughSD), and
-// the off-grid calibration holds the truth with the coherent centre and
-// at centre 0 (go test ./sweep -run 'TestCalibrationOffGrid$', with
-// -offgrid.centre0 for stepper.CoherentOff).
+// centre 0 with tolerance 1e-7: sweep's TestOffGridLines with
+// -offgrid.scan); sweep's confidence region counts that roughness as
+// noise (Region.RoughSD), and the off-grid calibration holds the truth
+// with the coherent centre and at centre 0 (go test ./sweep -run
+// 'TestCalibrationOffGrid$', with -offgrid.centre0 for
+// stepper.CoherentOff).
 func DefaultPushParams() PushParams {
 	return PushParams{MuPusher: 0.3, MuFingers: 0.4, MuSurface: 0.5, Tripod: 0.03,
 		Mass: 0.2, Radius: 0.05, PushSpeed: 0.3, PushDistance: 0.07,

@@ -254,8 +254,9 @@
 // history: a problem rebuilt from World.LastStates solves to it again from
 // the same centre, World.LastReference, which bpmd records for its Rebuild,
 // and an objective over a run's parameters (sweep's calibration) moves with
-// the centre as with any change of the solver's last bits. It is exact to the solver's tolerance rather than to rounding:
-// from the last step's impulses the solve returns a solution whose residual
+// the centre as with any change of the solver's last bits. It is exact to
+// the solver's tolerance rather than to rounding: from the last step's
+// impulses the solve returns a solution whose residual
 // is below lcp.BPP's tolerance (10⁻⁶ of max|b|) and the next step starts
 // there again, so the residual persists (a box pushed by a kinematic pusher
 // slides sideways at 2.9·10⁻⁸ m/s, 10⁻¹⁶ with CoherentOff:
