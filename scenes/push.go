@@ -68,24 +68,27 @@ type PushParams struct {
 // for 7 cm, then sliding on into fingers 9 cm apart at y = 0.12 m (the object, 10 cm
 // across, does not fit between them); h = 0.01 s.
 //
-// Settings.Coherent is stepper.CoherentOff: every solve starts its
-// proximal centre at 0, so a run's answers depend on its parameters and
-// its step's problems alone. The experiment is a calibration's objective
-// (package sweep: E over μ_p, μ_f, μ_s and R_tri), and the trajectories
-// shipped in sweep's testdata/push were generated at centre 0. E is rough
-// at the scale of the solver's last bits at either centre (along lines
-// through the off-grid truth in μ_p, μ_s and R_tri it scatters 17–83
-// times the measurement noise's sd around a fitted parabola, at centre 0,
-// with the coherent centre and at tolerance 1e-7: sweep's
-// TestOffGridLines with -offgrid.scan); sweep's confidence region counts that
-// roughness as noise (Region.RoughSD), and the off-grid calibration then
-// holds the truth with the coherent centre too (go test ./sweep -run
-// 'TestCalibrationOffGrid$' -offgrid.coherent).
+// Settings.Coherent is stepper.CoherentDefault (on), as in
+// stepper.DefaultSettings and the other built-in scenes: a solve without
+// new contacts starts its proximal centre at the last step's impulses. The
+// experiment is a calibration's objective (package sweep: E over μ_p,
+// μ_f, μ_s and R_tri), and the trajectories shipped in sweep's
+// testdata/push are generated with these settings (go test ./sweep -run
+// TestShippedData -update). E is rough at the scale of the solver's last
+// bits at either centre (along lines through sweep's off-grid truth in
+// μ_p, μ_s and R_tri it scatters 17–83 times the measurement noise's sd
+// around a fitted parabola, with the coherent centre, at centre 0 and at
+// centre 0 with tolerance 1e-7: sweep's TestOffGridLines with
+// -offgrid.scan); sweep's confidence region counts that roughness as
+// noise (Region.RoughSD), and the off-grid calibration holds the truth
+// with the coherent centre and at centre 0 (go test ./sweep -run
+// 'TestCalibrationOffGrid$', with -offgrid.centre0 for
+// stepper.CoherentOff).
 func DefaultPushParams() PushParams {
 	return PushParams{MuPusher: 0.3, MuFingers: 0.4, MuSurface: 0.5, Tripod: 0.03,
 		Mass: 0.2, Radius: 0.05, PushSpeed: 0.3, PushDistance: 0.07,
 		FingerY: 0.12, FingerGap: 0.09, PlanarInertia: 1000,
-		Settings: stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity, Coherent: stepper.CoherentOff}}
+		Settings: stepper.Settings{H: 0.01, Gravity: stepper.StandardGravity}}
 }
 
 // Push geometry constants (m).

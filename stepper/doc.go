@@ -253,9 +253,10 @@
 // the same body velocities to that tolerance, but it depends on the
 // history: a problem rebuilt from World.LastStates solves to it again from
 // the same centre, World.LastReference, which bpmd records for its Rebuild,
-// and an objective over a run's parameters (sweep's calibration) gets
-// rougher. It is exact to the solver's tolerance rather than to rounding:
-// from the last step's impulses the solve returns a solution whose residual
+// and an objective over a run's parameters (sweep's calibration) moves with
+// the centre as with any change of the solver's last bits. It is exact to
+// the solver's tolerance rather than to rounding: from the last step's
+// impulses the solve returns a solution whose residual
 // is below lcp.BPP's tolerance (10⁻⁶ of max|b|) and the next step starts
 // there again, so the residual persists (a box pushed by a kinematic pusher
 // slides sideways at 2.9·10⁻⁸ m/s, 10⁻¹⁶ with CoherentOff:
@@ -263,10 +264,13 @@
 // one problem ends 1.3·10⁻⁸ m apart after 2 s, 1.2·10⁻¹⁰ m with
 // CoherentOff: TestIslandsMatchSingleProblem). With CoherentOff every solve
 // starts at 0 or the pre-solve's x, so the answer depends on the step's
-// problem alone; the built-in scenes keep the default, their papers'
-// numbers hold with it (package scenes' tests), but for the pushing
-// experiment (scenes.DefaultPushParams), a calibration's objective, which
-// keeps CoherentOff so that a run depends on its parameters alone.
+// problem alone. The built-in scenes keep the default and their papers'
+// numbers hold with it (package scenes' tests), the pushing experiment
+// (scenes.DefaultPushParams), a calibration's objective, among them: its
+// objective is rough at the scale of the solver's last bits at either
+// centre, and sweep's confidence region, which counts that roughness as
+// noise, holds the off-grid truths with the coherent centre and at
+// centre 0 (sweep's TestCalibrationOffGrid, with -offgrid.centre0).
 //
 // Sleeping (Settings.Sleep, on in DefaultSettings, off in the zero value):
 // after the step an island that has rested for Sleep.Time goes to sleep;

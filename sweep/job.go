@@ -34,12 +34,14 @@ type Job struct {
 	// Tolerance is the solver's tolerance, stepper.Settings.Tolerance
 	// (0 ≤ Tolerance < 1; 0: the solver's default). Part of Key when set.
 	Tolerance float64 `json:"tolerance,omitempty"`
-	// Coherent runs the world with stepper.CoherentOn (a steady solve's
-	// proximal centre at the last step's impulses; false: the scene's own
-	// setting, centre 0 for the push experiment, scenes.DefaultPushParams).
-	// Part of Key when set.
-	Coherent bool `json:"coherent,omitempty"`
-	Body     int  `json:"body"`
+	// Coherent sets the world's stepper.Settings.Coherent, as a scene
+	// file's "coherent" key does: true is stepper.CoherentOn (a steady
+	// solve's proximal centre at the last step's impulses), false
+	// stepper.CoherentOff (every solve at centre 0), nil the scene's own
+	// setting (the coherent centre for the push experiment,
+	// scenes.DefaultPushParams). Part of Key when set.
+	Coherent *bool `json:"coherent,omitempty"`
+	Body     int   `json:"body"`
 	// AngleLength ρ (m/rad) weighs the angle in q = (x, y, ρθ).
 	AngleLength float64 `json:"angle_length"`
 	Measured    []Frame `json:"measured"`
@@ -154,8 +156,11 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	}
 	w.Settings.Solver = solver
 	w.Settings.Tolerance = j.Tolerance // within 0…1: Limits.Check
-	if j.Coherent {
-		w.Settings.Coherent = stepper.CoherentOn
+	if j.Coherent != nil {
+		w.Settings.Coherent = stepper.CoherentOff
+		if *j.Coherent {
+			w.Settings.Coherent = stepper.CoherentOn
+		}
 	}
 	sub := max(j.Substeps, 1) // within 0…maxSubsteps: Limits.Check
 	w.Settings.H /= float64(sub)

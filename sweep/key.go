@@ -53,8 +53,13 @@ func (j *Job) Key() string {
 		str("tolerance")
 		writeUint(h, math.Float64bits(j.Tolerance))
 	}
-	if j.Coherent {
-		str("coherent") // only when set, as the tolerance
+	if j.Coherent != nil {
+		// Only when set, as the tolerance.
+		if *j.Coherent {
+			str("coherent")
+		} else {
+			str("coherent off")
+		}
 	}
 	writeUint(h, uint64(int64(j.Body)))
 	writeUint(h, math.Float64bits(j.AngleLength))

@@ -30,7 +30,8 @@ func TestJobKey(t *testing.T) {
 		"steps":        func(j *Job) { j.Steps++ },
 		"substeps":     func(j *Job) { j.Substeps = 4 },
 		"tolerance":    func(j *Job) { j.Tolerance = 1e-10 },
-		"coherent":     func(j *Job) { j.Coherent = true },
+		"coherent":     func(j *Job) { on := true; j.Coherent = &on },
+		"coherent off": func(j *Job) { off := false; j.Coherent = &off },
 		"body":         func(j *Job) { j.Body = 1 },
 		"angle length": func(j *Job) { j.AngleLength = 0.06 },
 	} {

@@ -26,7 +26,7 @@ import (
 //	  "steps": 60,                           // steps per run
 //	  "substeps": 16,                        // each step as 16 of h/16 (default 1)
 //	  "tolerance": 1e-10,                    // the solver's (stepper.Settings.Tolerance; default 0: its own)
-//	  "coherent": true,                      // stepper.CoherentOn (default false: the scene's own setting)
+//	  "coherent": true,                      // true stepper.CoherentOn, false CoherentOff (default absent: the scene's own setting)
 //	  "set": {"push_speed": "0.3"},          // fixed overrides for every run
 //	  "params": [                            // the swept parameters
 //	    {"name": "mu_s", "min": 0, "max": 1, "step": 0.1},
@@ -50,7 +50,7 @@ type Spec struct {
 	Steps       int               `json:"steps"`
 	Substeps    int               `json:"substeps,omitempty"`
 	Tolerance   float64           `json:"tolerance,omitempty"`
-	Coherent    bool              `json:"coherent,omitempty"`
+	Coherent    *bool             `json:"coherent,omitempty"`
 	Set         map[string]string `json:"set,omitempty"`
 	Params      []ParamSpec       `json:"params"`
 	Sampling    string            `json:"sampling,omitempty"`
