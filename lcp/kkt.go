@@ -371,11 +371,13 @@ func (m *BodyProduct) MulAdd(w, x, b []float64) {
 	x, w, b = x[:len(body)], w[:len(body)], b[:len(body)]
 	gv := m.gv
 	clear(gv)
+	moved := false // some x_i is nonzero
 	for i, bs := range body {
 		xi := x[i]
 		if xi == 0 {
 			continue
 		}
+		moved = true
 		ji := &jac[i]
 		for s, bd := range bs {
 			if bd < 0 {
@@ -389,6 +391,10 @@ func (m *BodyProduct) MulAdd(w, x, b []float64) {
 			v[4] += j[4] * xi
 			v[5] += j[5] * xi
 		}
+	}
+	if !moved {
+		m.rowsAtRest(w, x, b)
+		return
 	}
 	for bd := range m.chol {
 		l := &m.chol[bd]
@@ -412,6 +418,37 @@ func (m *BodyProduct) MulAdd(w, x, b []float64) {
 		s := c[i]*x[i] + b[i]
 		ji := &jac[i]
 		for k, bd := range bs {
+			if bd < 0 {
+				continue
+			}
+			v, j := &gv[bd], &ji[k]
+			s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
+		}
+		w[i] = s
+	}
+}
+
+// rowsAtRest is MulAdd's last pass for an x that is all ±0, with the
+// same bits: Jᵀ x is then +0 in every body (MulAdd skips zero rows and
+// starts from cleared sums), the triangular solves leave +0 at +0 (the
+// diagonal of a Cholesky factor is positive, and +0 − ±0 is +0), so M⁻¹
+// Jᵀ x is +0 without them; and a row's J v terms are ±0, which leave a
+// nonzero c_i x_i + b_i as it is: only a row whose c_i x_i + b_i is ±0
+// sums them (its sign of zero depends on theirs). The face solves of a
+// time stepper start so (every fixed row at a zero bound).
+func (m *BodyProduct) rowsAtRest(w, x, b []float64) {
+	kk := m.k
+	body := kk.Body
+	jac, c := kk.J[:len(body)], kk.C[:len(body)]
+	gv := m.gv
+	for i := range body {
+		s := c[i]*x[i] + b[i]
+		if s != 0 {
+			w[i] = s
+			continue
+		}
+		ji := &jac[i]
+		for k, bd := range body[i] {
 			if bd < 0 {
 				continue
 			}
