@@ -324,7 +324,10 @@ func fixState(v State, l, u float64) State {
 
 // Solve runs block principal pivoting on p. See BPP.
 func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
-	if err := p.Validate(); err != nil {
+	// Validate, with the KKT's mass blocks checked into the factors of
+	// its body-space product (kktLDL.factorMass then computes none).
+	s.kkt.mul.validated = nil
+	if err := p.validate(&s.kkt.mul); err != nil {
 		return err
 	}
 	st := bppSolve{BPP: s, p: p, dst: dst, set: set, n: p.N()}

@@ -116,3 +116,120 @@ func TestBodyProductAtRestSameBits(t *testing.T) {
 	}
 	require.Greater(t, zeros, 100, "rows whose w is ±0 (the sign-of-zero cases)")
 }
+
+// TestKKTValidateThroughBPPCache: BPP.Solve validates a KKT's mass blocks
+// into its body-space product's factors, which the Solve's build keeps
+// (factorValidated) instead of factoring the blocks again. Every
+// corruption of a mass block made after a successful Solve with the same
+// BPP is rejected by the next Solve with KKT.Validate's field, index and
+// value, and again by the one after (a rejected KKT is not marked
+// validated); after the block is put back the Solve succeeds with the
+// first answer's bits, and those of a fresh BPP.
+func TestKKTValidateThroughBPPCache(t *testing.T) {
+	k, a, bv, lo, hi := contactKKTProblem()
+	p := &Problem{A: a, B: bv, Lo: lo, Hi: hi, KKT: k}
+	s := &BPP{kktPath: kktForce}
+	var first, r Result
+	require.NoError(t, s.Solve(&first, p, Settings{}))
+	require.Nil(t, s.kkt.mul.validated, "the validated factors were taken by the build")
+	require.Same(t, k, s.kkt.mul.k, "the product is prepared for k")
+	for _, c := range []struct {
+		edit func(m *[36]float64)
+		want string
+	}{
+		{func(m *[36]float64) { m[8] = 1e9 }, "KKT.Mass[0]: not symmetric: entry (1, 2) = 1e+09"},
+		{func(m *[36]float64) { m[0] = -1 }, "KKT.Mass[0]: not positive definite (Cholesky pivot 0)"},
+		{func(m *[36]float64) { m[35] = math.Inf(-1) }, "KKT.Mass[0]: entry (5, 5) must be finite, got -Inf"},
+		{func(m *[36]float64) { m[7] = math.NaN() }, "KKT.Mass[0]: entry (1, 1) must be finite, got NaN"},
+	} {
+		saved := k.Mass[0]
+		c.edit(&k.Mass[0])
+		err := s.Solve(&r, p, Settings{})
+		require.ErrorContains(t, err, c.want)
+		require.Nil(t, s.kkt.mul.validated)
+		require.ErrorContains(t, p.Validate(), c.want, "Validate without the product agrees")
+		require.ErrorContains(t, s.Solve(&r, p, Settings{}), c.want, "still rejected")
+		k.Mass[0] = saved
+		require.NoError(t, s.Solve(&r, p, Settings{}))
+		require.Equal(t, first.X, r.X, "block put back: the first answer's bits")
+	}
+	var fresh Result
+	require.NoError(t, (&BPP{kktPath: kktForce}).Solve(&fresh, p, Settings{}))
+	require.Equal(t, r.X, fresh.X)
+	require.Equal(t, r.W, fresh.W)
+}
+
+// TestBodyProductFactorValidated: the factors KKT.validate leaves in a
+// product are Factor's, bit for bit, and factorValidated keeps them only
+// for the KKT validated: for another KKT, or after a validation that
+// failed, it factors (and rejects a block that is not positive definite).
+func TestBodyProductFactorValidated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 25))
+	k1, _, _ := randomKKT(rng, 5, 12, 3)
+	k2, _, _ := randomKKT(rng, 7, 12, 3)
+	var m, ref BodyProduct
+	require.NoError(t, k1.validate(12, &m))
+	require.Same(t, k1, m.validated)
+	require.True(t, ref.Factor(k1))
+	require.True(t, m.factorValidated(k1))
+	require.Nil(t, m.validated, "taken once")
+	require.Equal(t, ref.chol, m.chol, "validate's factors are Factor's")
+	require.Same(t, k1, m.k)
+	require.Equal(t, ref.cost, m.cost, "validate's MulCost")
+
+	require.NoError(t, k1.validate(12, &m))
+	require.True(t, m.factorValidated(k2), "another KKT: factored")
+	require.True(t, ref.Factor(k2))
+	require.Equal(t, ref.chol, m.chol)
+	require.Same(t, k2, m.k)
+
+	k2.Mass[3][14] = -50 // entry (2, 2): not positive definite
+	require.ErrorContains(t, k2.validate(12, &m), "KKT.Mass[3]: not positive definite")
+	require.Nil(t, m.validated)
+	require.Nil(t, m.k, "unprepared after a validation")
+	require.False(t, m.factorValidated(k2))
+}
+
+// TestKKTRowsValidAgreesWithRowError: Validate's one-pass row test
+// (rowsValid) passes exactly the KKTs whose rows rowError passes, on 2 000
+// random corruptions of one entry (a body index out of range or repeated,
+// a non-finite or negative compliance, a non-finite Jacobian entry in a
+// used or an unused slot: an unused slot's block is ignored).
+func TestKKTRowsValidAgreesWithRowError(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 25))
+	bad, unusedNaN := 0, 0
+	for trial := 0; trial < 2000; trial++ {
+		k, _, _ := randomKKT(rng, 2+rng.IntN(5), 3+rng.IntN(20), 4)
+		n, nb := k.N(), len(k.Mass)
+		i, s := rng.IntN(n), rng.IntN(2)
+		switch rng.IntN(6) {
+		case 0:
+			k.Body[i][s] = int32(rng.IntN(nb+4)) - 2
+		case 1:
+			k.Body[i][1] = k.Body[i][0]
+		case 2:
+			k.C[i] = []float64{-1e-300, math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1)}[rng.IntN(5)]
+		case 3, 4:
+			k.J[i][s][rng.IntN(6)] = []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e308}[rng.IntN(4)]
+			if k.Body[i][s] < 0 {
+				unusedNaN++
+			}
+		case 5:
+			k.Body[i][1] = -1
+			k.J[i][1][rng.IntN(6)] = math.NaN()
+			unusedNaN++
+		}
+		err := k.rowError()
+		used, ok := k.rowsValid()
+		require.Equal(t, err == nil, ok, "trial %d: rowError %v", trial, err)
+		if ok {
+			require.Equal(t, k.MulCost(), k.N()+72*nb+12*used, "trial %d: the used slots are MulCost's", trial)
+		}
+		require.Equal(t, err, k.Validate(n), "trial %d", trial)
+		if err != nil {
+			bad++
+		}
+	}
+	require.Greater(t, bad, 800, "corruptions that are errors")
+	require.Greater(t, unusedNaN, 100, "non-finite entries in unused slots (no error)")
+}

@@ -630,10 +630,11 @@ func (g *kktLDL) bodyRowsAlike() bool {
 	return g.alike
 }
 
-// factorMass keeps the Cholesky factor of each of src's Mass blocks (their
-// positive definiteness is checked by KKT.Validate), for mulAdd.
+// factorMass keeps the Cholesky factor of each of src's Mass blocks, for
+// mulAdd: those BPP.Solve's validation computed (KKT.validate into mul,
+// factorValidated), or new ones.
 func (g *kktLDL) factorMass() {
-	g.mul.Factor(g.src)
+	g.mul.factorValidated(g.src)
 }
 
 // cholesky6 sets l to the lower Cholesky factor of the symmetric positive
