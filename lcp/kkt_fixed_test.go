@@ -233,3 +233,34 @@ func TestKKTRowsValidAgreesWithRowError(t *testing.T) {
 	require.Greater(t, bad, 800, "corruptions that are errors")
 	require.Greater(t, unusedNaN, 100, "non-finite entries in unused slots (no error)")
 }
+
+// TestKKTBuildRecordsFromMulCost: build counts K̃'s records from the
+// prepared product's MulCost when it is prepared for the KKT (one per
+// row, 21 per mass block, 6 per used Jacobian slot); the count is the
+// one Finish kept, so the next build refills the pattern, on KKTs with
+// rows on one and on two bodies.
+func TestKKTBuildRecordsFromMulCost(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 25))
+	for trial := 0; trial < 20; trial++ {
+		k, _, _ := randomKKT(rng, 2+rng.IntN(6), 4+rng.IntN(30), 3)
+		n, nb := k.N(), len(k.Mass)
+		want := n + 21*nb
+		for _, bs := range k.Body {
+			for _, b := range bs {
+				if b >= 0 {
+					want += 6
+				}
+			}
+		}
+		diag := make([]float64, n)
+		for i := range diag {
+			diag[i] = 1
+		}
+		var g kktLDL
+		g.build(k, diag, 0) // first build: Factor inside, then the records
+		require.Same(t, k, g.mul.k)
+		require.Equal(t, want, g.k.nrec, "trial %d: the records Finish kept", trial)
+		g.build(k, diag, 0)
+		require.True(t, g.refilling, "trial %d: the count from MulCost matches: a refill", trial)
+	}
+}

@@ -165,11 +165,18 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 	}
 	g.n, g.shift, g.built = n, shift, true
 	g.f.negBelow = n
+	// The records: one per row, 21 per mass block, 6 per used Jacobian
+	// slot, which mul's MulCost (n + 72·bodies + 12·slots) has counted
+	// when mul is prepared for kk.
 	records := n + 21*nb
-	for i := range kk.Body {
-		for _, b := range kk.Body[i] {
-			if b >= 0 {
-				records += 6
+	if g.mul.k == kk {
+		records += (g.mul.cost - n - 72*nb) / 2
+	} else {
+		for i := range kk.Body {
+			for _, b := range kk.Body[i] {
+				if b >= 0 {
+					records += 6
+				}
 			}
 		}
 	}
