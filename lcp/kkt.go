@@ -466,17 +466,11 @@ func (m *BodyProduct) MulAdd(w, x, b []float64) {
 		}
 		moved = true
 		ji := &jac[i]
-		for s, bd := range bs {
-			if bd < 0 {
-				continue
-			}
-			v, j := &gv[bd], &ji[s]
-			v[0] += j[0] * xi
-			v[1] += j[1] * xi
-			v[2] += j[2] * xi
-			v[3] += j[3] * xi
-			v[4] += j[4] * xi
-			v[5] += j[5] * xi
+		if b0 := bs[0]; b0 >= 0 {
+			addScaled6(&gv[b0], &ji[0], xi)
+		}
+		if b1 := bs[1]; b1 >= 0 {
+			addScaled6(&gv[b1], &ji[1], xi)
 		}
 	}
 	if !moved {
@@ -504,15 +498,29 @@ func (m *BodyProduct) MulAdd(w, x, b []float64) {
 	for i, bs := range body {
 		s := c[i]*x[i] + b[i]
 		ji := &jac[i]
-		for k, bd := range bs {
-			if bd < 0 {
-				continue
-			}
-			v, j := &gv[bd], &ji[k]
-			s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
+		if b0 := bs[0]; b0 >= 0 {
+			s += dot6(&ji[0], &gv[b0])
+		}
+		if b1 := bs[1]; b1 >= 0 {
+			s += dot6(&ji[1], &gv[b1])
 		}
 		w[i] = s
 	}
+}
+
+// addScaled6 adds a·j to v, entry by entry.
+func addScaled6(v, j *[6]float64, a float64) {
+	v[0] += j[0] * a
+	v[1] += j[1] * a
+	v[2] += j[2] * a
+	v[3] += j[3] * a
+	v[4] += j[4] * a
+	v[5] += j[5] * a
+}
+
+// dot6 returns j·v summed in component order.
+func dot6(j, v *[6]float64) float64 {
+	return j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
 }
 
 // rowsAtRest is MulAdd's last pass for an x that is all ±0, with the
@@ -535,12 +543,11 @@ func (m *BodyProduct) rowsAtRest(w, x, b []float64) {
 			continue
 		}
 		ji := &jac[i]
-		for k, bd := range body[i] {
-			if bd < 0 {
-				continue
-			}
-			v, j := &gv[bd], &ji[k]
-			s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
+		if b0 := body[i][0]; b0 >= 0 {
+			s += dot6(&ji[0], &gv[b0])
+		}
+		if b1 := body[i][1]; b1 >= 0 {
+			s += dot6(&ji[1], &gv[b1])
 		}
 		w[i] = s
 	}
