@@ -197,11 +197,12 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 			c = floor
 		}
 		g.put(i, i, -c)
-		for s, b := range kk.Body[i] {
-			if b < 0 {
-				continue
-			}
-			g.putJ(i, n+6*int(b), &kk.J[i][s])
+		bs, ji := &kk.Body[i], &kk.J[i]
+		if b := bs[0]; b >= 0 {
+			g.putJ(i, n+6*int(b), &ji[0])
+		}
+		if b := bs[1]; b >= 0 {
+			g.putJ(i, n+6*int(b), &ji[1])
 		}
 	}
 	for b := range kk.Mass {
