@@ -268,14 +268,15 @@ func copyResult(dst, src *Result) {
 // a non-symmetric A monotone). Bilateral rows (l = −∞, u = +∞) stay free and
 // are not checked: a zero diagonal there is a circuit's equation. O(n) for
 // a problem that passes (O(n) more per zero-diagonal bounded row).
-func notForBPP(p *Problem, symmetric bool) string {
+// diag is A's diagonal (Problem.Diag).
+func notForBPP(p *Problem, symmetric bool, diag []float64) string {
 	n := p.N()
 	for i := 0; i < n; i++ {
 		l, u := p.Lo[i], p.Hi[i]
 		if l == u || (math.IsInf(l, -1) && math.IsInf(u, 1)) {
 			continue
 		}
-		a := diagAt(p.A, i)
+		a := diag[i]
 		if a < 0 {
 			return fmt.Sprintf("A[%d][%d] = %g < 0 on a bounded row: A is neither a P-matrix nor positive semidefinite, which BPP is made for (use lemke or auto)", i, i, a)
 		}

@@ -229,6 +229,11 @@ func (s *BPP) Name() string { return "bpp" }
 // scales returns the velocity tolerance and fills xtol with the impulse
 // tolerance of each row (see Settings.Tolerance).
 func scales(p *Problem, tol float64, xtol []float64) float64 {
+	return scalesDiag(p, tol, xtol, nil)
+}
+
+// scalesDiag is scales with A's diagonal given (Problem.Diag), or nil.
+func scalesDiag(p *Problem, tol float64, xtol, diag []float64) float64 {
 	tol = tolOrDefault(tol)
 	sw := 0.0
 	for _, v := range p.B {
@@ -238,6 +243,17 @@ func scales(p *Problem, tol float64, xtol []float64) float64 {
 		sw = 1
 	}
 	wtol := tol * sw
+	if diag != nil {
+		diag = diag[:len(xtol)]
+		for i, a := range diag {
+			if a > 0 {
+				xtol[i] = wtol / a
+			} else {
+				xtol[i] = wtol
+			}
+		}
+		return wtol
+	}
 	for i := range xtol {
 		a := diagAt(p.A, i)
 		if a > 0 {
@@ -273,15 +289,21 @@ func initialStates(st []State, p *Problem, s *Settings) error {
 			return fmt.Errorf("settings: Reference[%d]: must be finite, got %v", i, v)
 		}
 	}
+	if s.Start != nil {
+		// The warm start of a time stepper, every step: its own loop.
+		lo, hi := p.Lo[:n], p.Hi[:n]
+		for i, v := range s.Start[:n] {
+			if v != Free && v != AtLower && v != AtUpper {
+				return fmt.Errorf("settings: Start[%d]: unknown state %d", i, v)
+			}
+			st[i] = fixState(v, lo[i], hi[i])
+		}
+		return nil
+	}
 	for i := 0; i < n; i++ {
 		l, u := p.Lo[i], p.Hi[i]
 		var v State
 		switch {
-		case s.Start != nil:
-			v = s.Start[i]
-			if v != Free && v != AtLower && v != AtUpper {
-				return fmt.Errorf("settings: Start[%d]: unknown state %d", i, v)
-			}
 		case s.X0 != nil:
 			x := s.X0[i]
 			switch {
@@ -324,7 +346,10 @@ func fixState(v State, l, u float64) State {
 
 // Solve runs block principal pivoting on p. See BPP.
 func (s *BPP) Solve(dst *Result, p *Problem, set Settings) error {
-	if err := p.Validate(); err != nil {
+	// Validate, with the KKT's mass blocks checked into the factors of
+	// its body-space product (kktLDL.factorMass then computes none).
+	s.kkt.mul.validated = nil
+	if err := p.validate(&s.kkt.mul); err != nil {
 		return err
 	}
 	st := bppSolve{BPP: s, p: p, dst: dst, set: set, n: p.N()}
@@ -382,7 +407,8 @@ func (st *bppSolve) start() error {
 	st.dst.resize(n)
 	s.grow(n)
 	st.x, st.w = st.dst.X, st.dst.W
-	st.wtol = scales(p, st.set.Tolerance, s.xtol)
+	s.diag = p.Diag(s.diag) // At(i, i) for every Matrix
+	st.wtol = scalesDiag(p, st.set.Tolerance, s.xtol, s.diag)
 	st.sw = st.wtol / tolOrDefault(st.set.Tolerance)
 	s.kkt.sw = st.sw
 	st.budget = st.set.MaxIterations
@@ -394,7 +420,7 @@ func (st *bppSolve) start() error {
 		st.maxFail = 3
 	}
 	st.symmetric = isSymmetric(p.A, 1e-12)
-	if reason := notForBPP(p, st.symmetric); reason != "" {
+	if reason := notForBPP(p, st.symmetric, s.diag); reason != "" {
 		fixFromStates(st.x, p, s.state)
 		p.Residual(st.w, st.x)
 		copy(st.dst.States, s.state)
@@ -410,7 +436,6 @@ func (st *bppSolve) start() error {
 	s.sfac.shift = 0
 	s.reg = false
 	s.ref = st.set.Reference
-	s.diag = p.Diag(s.diag)
 	inherit := s.semidefinite && st.set.Start != nil && s.inherited < semidefiniteInherit
 	s.semidefinite = false
 	if inherit {

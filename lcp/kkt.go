@@ -64,7 +64,16 @@ func (k *KKT) N() int { return len(k.C) }
 // finite, not symmetric or not positive definite, a non-finite Jacobian
 // entry, a negative or non-finite compliance. The error names the field,
 // the index and the value.
-func (k *KKT) Validate(n int) error {
+func (k *KKT) Validate(n int) error { return k.validate(n, nil) }
+
+// validate is Validate; with mul, each Mass block is checked into mul's
+// factors (checkMassBlockTo), and a k that passes is marked validated in
+// mul, so that the next factorValidated for k, in the same Solve (k
+// unchanged), keeps those factors instead of computing them again.
+func (k *KKT) validate(n int, mul *BodyProduct) error {
+	if mul != nil {
+		mul.validated, mul.k = nil, nil
+	}
 	if len(k.Body) != n {
 		return fmt.Errorf("KKT.Body: has %d rows, the problem %d", len(k.Body), n)
 	}
@@ -74,11 +83,65 @@ func (k *KKT) Validate(n int) error {
 	if len(k.C) != n {
 		return fmt.Errorf("KKT.C: has %d rows, the problem %d", len(k.C), n)
 	}
+	var l [36]float64
+	if mul != nil {
+		mul.chol = grow36(mul.chol, len(k.Mass))
+	}
 	for b := range k.Mass {
-		if err := checkMassBlock(&k.Mass[b]); err != nil {
+		lb := &l
+		if mul != nil {
+			lb = &mul.chol[b]
+		}
+		if err := checkMassBlockTo(lb, &k.Mass[b]); err != nil {
 			return fmt.Errorf("KKT.Mass[%d]: %w", b, err)
 		}
 	}
+	used, ok := k.rowsValid()
+	if !ok {
+		return k.rowError()
+	}
+	if mul != nil {
+		mul.validated, mul.validCost = k, k.N()+72*len(k.Mass)+12*used
+	}
+	return nil
+}
+
+// rowsValid reports whether every row passes rowError's tests, in one
+// pass without an error path: body indices in [−1, len(Mass)) and not one
+// body twice, compliances finite and ≥ 0, and the used Jacobian blocks
+// finite (their entries times 0 summed: 0 exactly when all are finite,
+// NaN once one is not). It counts the used (body ≥ 0) slots, MulCost's.
+func (k *KKT) rowsValid() (used int, ok bool) {
+	nb := uint32(len(k.Mass))
+	body := k.Body
+	jac, cs := k.J[:len(body)], k.C[:len(body)]
+	z := 0.0
+	for i, bs := range body {
+		b0, b1 := bs[0], bs[1]
+		if uint32(b0+1) > nb || uint32(b1+1) > nb || (b0 >= 0 && b0 == b1) {
+			return 0, false
+		}
+		if c := cs[i]; !(c >= 0 && c <= math.MaxFloat64) {
+			return 0, false
+		}
+		ji := &jac[i]
+		if b0 >= 0 {
+			j := &ji[0]
+			z += 0*j[0] + 0*j[1] + 0*j[2] + 0*j[3] + 0*j[4] + 0*j[5]
+			used++
+		}
+		if b1 >= 0 {
+			j := &ji[1]
+			z += 0*j[0] + 0*j[1] + 0*j[2] + 0*j[3] + 0*j[4] + 0*j[5]
+			used++
+		}
+	}
+	return used, z == 0
+}
+
+// rowError returns the first row inconsistency of a k whose Body, J and C
+// have n rows, in the order Validate documents, or nil.
+func (k *KKT) rowError() error {
 	nb := int32(len(k.Mass))
 	for i := range k.Body {
 		bs := k.Body[i]
@@ -89,12 +152,7 @@ func (k *KKT) Validate(n int) error {
 			if b < 0 {
 				continue
 			}
-			j := &k.J[i][s]
-			// 0·v is 0 for a finite v and NaN otherwise: one test per block.
-			if z := 0*j[0] + 0*j[1] + 0*j[2] + 0*j[3] + 0*j[4] + 0*j[5]; z == 0 {
-				continue
-			}
-			for c, v := range j {
+			for c, v := range k.J[i][s] {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					return fmt.Errorf("KKT.J[%d][%d][%d]: must be finite, got %v", i, s, c, v)
 				}
@@ -110,10 +168,11 @@ func (k *KKT) Validate(n int) error {
 	return nil
 }
 
-// checkMassBlock reports a 6×6 block that is not finite, not exactly
+// checkMassBlockTo reports a 6×6 block that is not finite, not exactly
 // symmetric or not positive definite (its Cholesky factorization meets a
-// pivot ≤ pivotFloor times its diagonal entry).
-func checkMassBlock(m *[36]float64) error {
+// pivot ≤ pivotFloor times its diagonal entry), leaving in l the lower
+// Cholesky factor of a block that passes (cholesky6).
+func checkMassBlockTo(l, m *[36]float64) error {
 	z := 0.0
 	for _, v := range m {
 		z += 0 * v // 0 for finite entries, NaN once one is not
@@ -132,8 +191,7 @@ func checkMassBlock(m *[36]float64) error {
 			}
 		}
 	}
-	var l [36]float64
-	if j, ok := cholesky6(&l, m); !ok {
+	if j, ok := cholesky6(l, m); !ok {
 		return fmt.Errorf("not positive definite (Cholesky pivot %d)", j)
 	}
 	return nil
@@ -300,8 +358,13 @@ func norm12(v *[12]float64) float64 {
 type BodyProduct struct {
 	k    *KKT
 	chol [][36]float64 // the Cholesky factors of k.Mass
-	gv   [][6]float64  // Jᵀ x, then M⁻¹ Jᵀ x, per body
-	cost int
+	// validated: the KKT whose Mass blocks KKT.validate last checked into
+	// chol, nil once anything else wrote chol (factorValidated), and its
+	// MulCost, counted by the validation.
+	validated *KKT
+	validCost int
+	gv        [][6]float64 // Jᵀ x, then M⁻¹ Jᵀ x, per body
+	cost      int
 }
 
 // Factor prepares the product for k: the Cholesky factor of each Mass
@@ -309,23 +372,47 @@ type BodyProduct struct {
 // product unprepared, when a block is not positive definite (a k that
 // fails Validate); k must not change until the last MulAdd.
 func (m *BodyProduct) Factor(k *KKT) bool {
-	m.k = nil
-	if cap(m.chol) < len(k.Mass) {
-		m.chol = make([][36]float64, len(k.Mass))
-	}
-	m.chol = m.chol[:len(k.Mass)]
+	m.k, m.validated = nil, nil
+	m.chol = grow36(m.chol, len(k.Mass))
 	for b := range k.Mass {
 		if _, ok := cholesky6(&m.chol[b], &k.Mass[b]); !ok {
 			return false
 		}
 	}
+	m.prepared(k, k.MulCost())
+	return true
+}
+
+// factorValidated is Factor for the k that KKT.validate last checked into
+// m in the same Solve (k unchanged since, as a Problem is during a
+// Solve): its factors are those validate computed, the same bits Factor
+// would, so it keeps them; for any other k it is Factor.
+func (m *BodyProduct) factorValidated(k *KKT) bool {
+	if m.validated != k || len(m.chol) != len(k.Mass) {
+		return m.Factor(k)
+	}
+	m.validated = nil
+	m.prepared(k, m.validCost)
+	return true
+}
+
+// prepared finishes Factor for k, whose factors are in chol and whose
+// MulCost is cost.
+func (m *BodyProduct) prepared(k *KKT, cost int) {
 	if cap(m.gv) < len(k.Mass) {
 		m.gv = make([][6]float64, len(k.Mass))
 	}
 	m.gv = m.gv[:len(k.Mass)]
-	m.cost = k.MulCost()
+	m.cost = cost
 	m.k = k
-	return true
+}
+
+// grow36 returns s resliced to n blocks, reallocated when shorter.
+func grow36(s [][36]float64, n int) [][36]float64 {
+	if cap(s) < n {
+		return make([][36]float64, n)
+	}
+	return s[:n]
 }
 
 // MulCost returns the multiply-adds of a body-space product with k's
@@ -371,24 +458,24 @@ func (m *BodyProduct) MulAdd(w, x, b []float64) {
 	x, w, b = x[:len(body)], w[:len(body)], b[:len(body)]
 	gv := m.gv
 	clear(gv)
+	moved := false // some x_i is nonzero
 	for i, bs := range body {
 		xi := x[i]
 		if xi == 0 {
 			continue
 		}
+		moved = true
 		ji := &jac[i]
-		for s, bd := range bs {
-			if bd < 0 {
-				continue
-			}
-			v, j := &gv[bd], &ji[s]
-			v[0] += j[0] * xi
-			v[1] += j[1] * xi
-			v[2] += j[2] * xi
-			v[3] += j[3] * xi
-			v[4] += j[4] * xi
-			v[5] += j[5] * xi
+		if b0 := bs[0]; b0 >= 0 {
+			addScaled6(&gv[b0], &ji[0], xi)
 		}
+		if b1 := bs[1]; b1 >= 0 {
+			addScaled6(&gv[b1], &ji[1], xi)
+		}
+	}
+	if !moved {
+		m.rowsAtRest(w, x, b)
+		return
 	}
 	for bd := range m.chol {
 		solve6(&m.chol[bd], &gv[bd])
@@ -396,12 +483,56 @@ func (m *BodyProduct) MulAdd(w, x, b []float64) {
 	for i, bs := range body {
 		s := c[i]*x[i] + b[i]
 		ji := &jac[i]
-		for k, bd := range bs {
-			if bd < 0 {
-				continue
-			}
-			v, j := &gv[bd], &ji[k]
-			s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
+		if b0 := bs[0]; b0 >= 0 {
+			s += dot6(&ji[0], &gv[b0])
+		}
+		if b1 := bs[1]; b1 >= 0 {
+			s += dot6(&ji[1], &gv[b1])
+		}
+		w[i] = s
+	}
+}
+
+// addScaled6 adds a·j to v, entry by entry.
+func addScaled6(v, j *[6]float64, a float64) {
+	v[0] += j[0] * a
+	v[1] += j[1] * a
+	v[2] += j[2] * a
+	v[3] += j[3] * a
+	v[4] += j[4] * a
+	v[5] += j[5] * a
+}
+
+// dot6 returns j·v summed in component order.
+func dot6(j, v *[6]float64) float64 {
+	return j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
+}
+
+// rowsAtRest is MulAdd's last pass for an x that is all ±0, with the
+// same bits: Jᵀ x is then +0 in every body (MulAdd skips zero rows and
+// starts from cleared sums), the triangular solves leave +0 at +0 (the
+// diagonal of a Cholesky factor is positive, and +0 − ±0 is +0), so M⁻¹
+// Jᵀ x is +0 without them; and a row's J v terms are ±0, which leave a
+// nonzero c_i x_i + b_i as it is: only a row whose c_i x_i + b_i is ±0
+// sums them (its sign of zero depends on theirs). The face solves of a
+// time stepper start so (every fixed row at a zero bound).
+func (m *BodyProduct) rowsAtRest(w, x, b []float64) {
+	kk := m.k
+	body := kk.Body
+	jac, c := kk.J[:len(body)], kk.C[:len(body)]
+	gv := m.gv
+	for i := range body {
+		s := c[i]*x[i] + b[i]
+		if s != 0 {
+			w[i] = s
+			continue
+		}
+		ji := &jac[i]
+		if b0 := body[i][0]; b0 >= 0 {
+			s += dot6(&ji[0], &gv[b0])
+		}
+		if b1 := body[i][1]; b1 >= 0 {
+			s += dot6(&ji[1], &gv[b1])
 		}
 		w[i] = s
 	}

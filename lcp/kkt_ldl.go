@@ -165,11 +165,18 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 	}
 	g.n, g.shift, g.built = n, shift, true
 	g.f.negBelow = n
+	// The records: one per row, 21 per mass block, 6 per used Jacobian
+	// slot, which mul's MulCost (n + 72·bodies + 12·slots) has counted
+	// when mul is prepared for kk.
 	records := n + 21*nb
-	for i := range kk.Body {
-		for _, b := range kk.Body[i] {
-			if b >= 0 {
-				records += 6
+	if g.mul.k == kk {
+		records += (g.mul.cost - n - 72*nb) / 2
+	} else {
+		for i := range kk.Body {
+			for _, b := range kk.Body[i] {
+				if b >= 0 {
+					records += 6
+				}
 			}
 		}
 	}
@@ -190,11 +197,12 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 			c = floor
 		}
 		g.put(i, i, -c)
-		for s, b := range kk.Body[i] {
-			if b < 0 {
-				continue
-			}
-			g.putJ(i, n+6*int(b), &kk.J[i][s])
+		bs, ji := &kk.Body[i], &kk.J[i]
+		if b := bs[0]; b >= 0 {
+			g.putJ(i, n+6*int(b), &ji[0])
+		}
+		if b := bs[1]; b >= 0 {
+			g.putJ(i, n+6*int(b), &ji[1])
 		}
 	}
 	for b := range kk.Mass {
@@ -630,10 +638,11 @@ func (g *kktLDL) bodyRowsAlike() bool {
 	return g.alike
 }
 
-// factorMass keeps the Cholesky factor of each of src's Mass blocks (their
-// positive definiteness is checked by KKT.Validate), for mulAdd.
+// factorMass keeps the Cholesky factor of each of src's Mass blocks, for
+// mulAdd: those BPP.Solve's validation computed (KKT.validate into mul,
+// factorValidated), or new ones.
 func (g *kktLDL) factorMass() {
-	g.mul.Factor(g.src)
+	g.mul.factorValidated(g.src)
 }
 
 // cholesky6 sets l to the lower Cholesky factor of the symmetric positive

@@ -46,7 +46,10 @@ func (p *Problem) N() int { return len(p.B) }
 // lengths that differ from len(B), NaN or Inf in A or b, NaN bounds,
 // lo > hi, lo = +Inf or hi = −Inf, and a KKT that fails KKT.Validate. The
 // error names the field, the row and the value. Every solver calls Validate before it starts.
-func (p *Problem) Validate() error {
+func (p *Problem) Validate() error { return p.validate(nil) }
+
+// validate is Validate, with mul for KKT's mass blocks (KKT.validate).
+func (p *Problem) validate(mul *BodyProduct) error {
 	if p == nil {
 		return fmt.Errorf("problem: is nil")
 	}
@@ -107,7 +110,7 @@ func (p *Problem) Validate() error {
 		}
 	}
 	if p.KKT != nil {
-		if err := p.KKT.Validate(n); err != nil {
+		if err := p.KKT.validate(n, mul); err != nil {
 			return err
 		}
 	}

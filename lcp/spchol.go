@@ -1261,12 +1261,11 @@ func (f *sparseLDL) substitute(xp []float64) {
 			xp[r] -= val[t] * xj
 		}
 	}
-	d := f.d[:len(xp)]
-	for j := range xp {
-		xp[j] /= d[j]
-	}
+	// D⁻¹ in the backward pass: x_j/d_j is taken as row j's start, the
+	// value the separate pass over x would have left there.
+	d := f.d[:n]
 	for j := n - 1; j >= 0; j-- {
-		v := xp[j]
+		v := xp[j] / d[j]
 		lo, hi := f.lp[j], f.lp[j+1]
 		idx, val := f.li[lo:hi], f.lx[lo:hi]
 		val = val[:len(idx)]
