@@ -38,6 +38,13 @@ type islandStage struct {
 	// was built from, so that updateSleep reuses it instead of building
 	// the same partition again.
 	setStep int
+	// layStep is the step (World.steps+1 while it runs) whose rows the
+	// assembly's layout check saw (World.assemble): partition then keeps
+	// the set by the layout's generation.
+	layStep int
+	// localVersion is the set's version (islandSet.version) that local
+	// was filled for.
+	localVersion uint64
 	// slots[b] is the state of the island whose smallest body is b,
 	// created when such an island first appears and kept after it
 	// dissolves, so that an island that persists, or comes back with the
@@ -97,9 +104,12 @@ type islandSlot struct {
 // only its own slot.
 type islandPool struct {
 	world *World
-	order []int32   // the active islands, most rows first
-	keys  []uint64  // sort's keys
-	task  func(int) // solves the island order[k]; made once
+	order []int32  // the active islands, most rows first
+	keys  []uint64 // sort's keys
+	// version is the island set's version (islandSet.version) that order
+	// was sorted for: the active islands are a function of the set.
+	version uint64
+	task    func(int) // solves the island order[k]; made once
 }
 
 // splitIslands reports whether the step's MLCP of rs is to be solved by
@@ -126,15 +136,19 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 	if n < 2 {
 		return false
 	}
-	// Each row's place in its own problem, for Submatrix.
-	is.local = slices.Grow(is.local[:0], len(rs.rows))[:len(rs.rows)]
-	for k := range is.set.n() {
-		for p, i := range is.set.islandRows(k) {
+	// Each row's place in its own problem, for Submatrix: a function of
+	// the set, kept while it stands.
+	if is.localVersion != is.set.version || len(is.local) != len(rs.rows) {
+		is.local = slices.Grow(is.local[:0], len(rs.rows))[:len(rs.rows)]
+		for k := range is.set.n() {
+			for p, i := range is.set.islandRows(k) {
+				is.local[i] = int32(p)
+			}
+		}
+		for p, i := range is.set.loose {
 			is.local[i] = int32(p)
 		}
-	}
-	for p, i := range is.set.loose {
-		is.local[i] = int32(p)
+		is.localVersion = is.set.version
 	}
 	if len(is.slots) < len(w.Bodies) {
 		is.slots = slices.Grow(is.slots, len(w.Bodies)-len(is.slots))[:len(w.Bodies)]
@@ -554,7 +568,10 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 			sl.scatter(&p.world.ws.solve.res)
 		}
 	}
-	p.sort(active)
+	if v := w.ws.islands.set.version; v != p.version || len(p.order) != len(active) {
+		p.sort(active)
+		p.version = v
+	}
 	w.ws.pool.do(len(p.order), p.task)
 }
 

@@ -13,6 +13,9 @@ import (
 type rowLayout struct {
 	rows  []int32
 	fixed []bool
+	// gen counts the layouts recorded: the same gen, the same recorded
+	// layout (World.partition keeps the island set built for it).
+	gen uint64
 }
 
 // sameRow reports whether row r is the recorded layout's row at offset
@@ -61,6 +64,7 @@ func (l *rowLayout) same(bodies []*body.Body, rows []constraint.Row) bool {
 // record keeps rows and bodies as the layout, allocating only when they
 // outgrow the last one's storage (once, not by append's growth).
 func (l *rowLayout) record(bodies []*body.Body, rows []constraint.Row) {
+	l.gen++
 	if need := len(rows) * (1 + constraint.MaxBodies); cap(l.rows) < need {
 		l.rows = make([]int32, 0, need)
 	}
@@ -79,4 +83,37 @@ func (l *rowLayout) record(bodies []*body.Body, rows []constraint.Row) {
 	for _, b := range bodies {
 		l.fixed = append(l.fixed, b.Static || b.Kinematic)
 	}
+}
+
+// layoutCheck is a verdict of Assembly.sameLayout made before Assemble
+// on the same rows (Assembly.checkLayout), for Assemble to take instead
+// of checking them again.
+type layoutCheck struct {
+	set, same bool
+}
+
+// checkLayout runs sameLayout on rows, the check that Assemble starts
+// with, ahead of it: the world's step (World.assemble) then knows whether
+// its rows have the last step's layout before it partitions them (the
+// partition is kept for the same layout, World.partition), and the next
+// Assemble takes the verdict (layoutVerdict) instead of a second pass over
+// the rows. Its error is the one Assemble would return, and nothing is
+// kept when it fails.
+func (a *Assembly) checkLayout(m *Mass, rows []constraint.Row) error {
+	same, err := a.sameLayout(m, rows)
+	if err == nil {
+		a.pre = layoutCheck{set: true, same: same}
+	}
+	return err
+}
+
+// layoutVerdict returns the verdict of checkLayout, made on the same
+// rows just before, once; without one, sameLayout's.
+func (a *Assembly) layoutVerdict(m *Mass, rows []constraint.Row) (bool, error) {
+	if a.pre.set {
+		same := a.pre.same
+		a.pre = layoutCheck{}
+		return same, nil
+	}
+	return a.sameLayout(m, rows)
 }
