@@ -566,6 +566,9 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 			sl.prepare(p.world)
 			sl.solve(p.world, nil)
 			sl.scatter(&p.world.ws.solve.res)
+			// The Picker's deferred events run here, on the worker,
+			// rather than when gatherIslands reads its totals.
+			sl.picker.LastTotals()
 		}
 	}
 	if v := w.ws.islands.set.version; v != p.version || len(p.order) != len(active) {
