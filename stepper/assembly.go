@@ -368,6 +368,7 @@ type Assembly struct {
 	// body whether it is static or kinematic), its record count, whether
 	// this call refills them, and the running record index.
 	layout    rowLayout
+	pre       layoutCheck // checkLayout's verdict for the next Assemble
 	layOK     bool
 	layRecs   int
 	refilling bool
@@ -459,7 +460,7 @@ func (a *Assembly) Problem() lcp.Problem {
 // read; the rest of s is not. A row that names no body of m (or more than
 // constraint.MaxBodies) is an error naming the row, and a is left as it was.
 func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
-	same, err := a.sameLayout(m, rows)
+	same, err := a.layoutVerdict(m, rows)
 	if err != nil {
 		return err
 	}

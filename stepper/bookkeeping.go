@@ -17,9 +17,10 @@ type bookkeepingStage struct {
 	ke, pe []float64 // per body: kinetic energy (0 asleep) and m g·x
 	energy rangeJob
 	// bw is each body's work of its applied loads, rw each row's terms of
-	// the joint motors' and kinematic bodies' work, rn their count (a
-	// motor row's one term is added, the others subtracted), x the
-	// solve's impulses while the job runs.
+	// the joint motors' and kinematic bodies' work, rn their count, −1
+	// for a motor row's one term, which is added (the others are
+	// subtracted), so that the sum reads rn and rw alone; x the solve's
+	// impulses while the job runs.
 	bw      []float64
 	rw      [][constraint.MaxBodies]float64
 	rn      []int8
@@ -102,18 +103,18 @@ func (w *World) appliedWork() float64 {
 	w.forRange(&bk.bodyJob, nb)
 	w.forRange(&bk.rowJob, nr)
 	bk.x = nil
+	// A static or kinematic body's bw is +0, which leaves the sum as it
+	// is (it starts at +0 and so never is −0): the sum reads bw alone.
 	work := 0.0
-	for i, b := range w.Bodies {
-		if !b.Static && !b.Kinematic {
-			work += bk.bw[i]
-		}
+	for _, v := range bk.bw {
+		work += v
 	}
-	for i := range bk.rn {
-		if ws.build.rows[i].Kind == constraint.Motor && bk.rn[i] > 0 {
+	for i, n := range bk.rn {
+		if n < 0 {
 			work += bk.rw[i][0]
 			continue
 		}
-		for k := range bk.rn[i] {
+		for k := range n {
 			work -= bk.rw[i][k]
 		}
 	}
@@ -144,7 +145,7 @@ func (w *World) rowWork(lo, hi int) {
 			continue
 		}
 		if r.Kind == constraint.Motor {
-			bk.rw[i][0], bk.rn[i] = x*r.Velocity(w.Bodies), 1
+			bk.rw[i][0], bk.rn[i] = x*r.Velocity(w.Bodies), -1
 			continue
 		}
 		for k := 0; k < r.N; k++ {

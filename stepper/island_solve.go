@@ -3,6 +3,7 @@ package stepper
 import (
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/gorigid/gorigid/errmeasure"
 	"github.com/gorigid/gorigid/lcp"
@@ -38,6 +39,14 @@ type islandStage struct {
 	// was built from, so that updateSleep reuses it instead of building
 	// the same partition again.
 	setStep int
+	// layStep is the step (World.steps+1 while it runs) whose rows the
+	// assembly's layout check saw (World.assemble): partition then keeps
+	// the set by the layout's generation.
+	layStep int
+	// activeVersion is the set's version (islandSet.version) that active
+	// and local were made for (splitIslands, which keeps them while the
+	// set stands), 0 when none.
+	activeVersion uint64
 	// slots[b] is the state of the island whose smallest body is b,
 	// created when such an island first appears and kept after it
 	// dissolves, so that an island that persists, or comes back with the
@@ -54,8 +63,12 @@ type islandStage struct {
 	world lcp.Problem
 	local []int32 // each row's place among its problem's rows
 	// pointAt is the contact point whose first row each row is, −1 for
-	// the others (anchor).
+	// the others (anchor), filled for the step's solve by the first island
+	// that asks (pointAtRows; pointOK, under pointMu): an island whose
+	// solve converges asks nothing.
 	pointAt []int32
+	pointOK bool
+	pointMu sync.Mutex
 }
 
 // islandSlot is one island's sub-MLCP and the state of its solve: its own
@@ -97,9 +110,12 @@ type islandSlot struct {
 // only its own slot.
 type islandPool struct {
 	world *World
-	order []int32   // the active islands, most rows first
-	keys  []uint64  // sort's keys
-	task  func(int) // solves the island order[k]; made once
+	order []int32  // the active islands, most rows first
+	keys  []uint64 // sort's keys
+	// version is the island set's version (islandSet.version) that order
+	// was sorted for: the active islands are a function of the set.
+	version uint64
+	task    func(int) // solves the island order[k]; made once
 }
 
 // splitIslands reports whether the step's MLCP of rs is to be solved by
@@ -114,6 +130,9 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 	}
 	is := &w.ws.islands
 	w.partition(rs.rows)
+	if is.activeVersion == is.set.version && len(is.local) == len(rs.rows) {
+		return true // the set this step's problems were made of last
+	}
 	n := 0 // problems: the islands with rows, and the loose rows
 	for k := range is.set.n() {
 		if len(is.set.islandRows(k)) > 0 {
@@ -160,6 +179,7 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 		is.loose.key, is.loose.rows, is.loose.bodies = -1, is.set.loose, nil
 		is.active = append(is.active, is.loose)
 	}
+	is.activeVersion = is.set.version
 	return true
 }
 
@@ -191,13 +211,7 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 	// model when its gain is first asked (islandSlot.islandGain); the
 	// islands' bodies and rows are disjoint, so they fill in parallel.
 	w.growEnergy()
-	is.pointAt = slices.Grow(is.pointAt[:0], len(rs.rows))[:len(rs.rows)]
-	for i := range is.pointAt {
-		is.pointAt[i] = -1
-	}
-	for i := range ws.contacts.points {
-		is.pointAt[ws.contacts.points[i].Row] = int32(i)
-	}
+	is.pointOK = false // this step's points: filled on demand (pointAtRows)
 	is.world = sol.prob
 	shared, parallel := ws.step.solver, s.Observer == nil
 	if user, ok := s.Solver.(*lcp.BPP); ok || s.Solver == nil {
@@ -379,7 +393,7 @@ func (sl *islandSlot) islandGain(x, wv []float64) float64 {
 // one writes during the islands' solves.
 func (sl *islandSlot) anchor(w *World) []float64 {
 	ws := &w.ws
-	pointAt := ws.islands.pointAt
+	pointAt := w.pointAtRows()
 	sl.prevX = grow(sl.prevX, len(sl.rows))
 	clear(sl.prevX)
 	nj := ws.build.nj
@@ -400,6 +414,29 @@ func (sl *islandSlot) anchor(w *World) []float64 {
 		}
 	}
 	return sl.prevX
+}
+
+// pointAtRows returns ws.islands.pointAt for the step's rows and contact
+// points, filling it on the first call of the solve: the islands' solves
+// call it in parallel (anchor), and the first fills it under pointMu for
+// all, from the rows and points no one writes during the solves.
+func (w *World) pointAtRows() []int32 {
+	ws := &w.ws
+	is := &ws.islands
+	is.pointMu.Lock()
+	defer is.pointMu.Unlock()
+	if !is.pointOK {
+		n := len(ws.build.rows)
+		is.pointAt = slices.Grow(is.pointAt[:0], n)[:n]
+		for i := range is.pointAt {
+			is.pointAt[i] = -1
+		}
+		for i := range ws.contacts.points {
+			is.pointAt[ws.contacts.points[i].Row] = int32(i)
+		}
+		is.pointOK = true
+	}
+	return is.pointAt
 }
 
 // statusRank orders the statuses from best to worst for Stats.Status of a
@@ -552,9 +589,15 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 			sl.prepare(p.world)
 			sl.solve(p.world, nil)
 			sl.scatter(&p.world.ws.solve.res)
+			// The Picker's deferred events run here, on the worker,
+			// rather than when gatherIslands reads its totals.
+			sl.picker.LastTotals()
 		}
 	}
-	p.sort(active)
+	if v := w.ws.islands.set.version; v != p.version || len(p.order) != len(active) {
+		p.sort(active)
+		p.version = v
+	}
 	w.ws.pool.do(len(p.order), p.task)
 }
 

@@ -41,6 +41,11 @@ type islandSet struct {
 	// same input keeps the set (sameInput).
 	sig   rowLayout
 	sigOK bool
+	// gen is the generation of the assembly's layout the set was built
+	// for (buildFor), 0 when it was not; version counts the builds, so
+	// that what is derived from the set alone is kept while it stands
+	// (splitIslands' local places, islandPool's order).
+	gen, version uint64
 }
 
 // n returns the number of islands.
@@ -83,6 +88,27 @@ func (is *islandSet) build(bodies []*body.Body, rows []constraint.Row) {
 	if is.sameInput(bodies, rows) {
 		return
 	}
+	is.gen = 0
+	is.rebuild(bodies, rows)
+}
+
+// buildFor is build for rows whose layout (a rowLayout: each row's
+// bodies, which bodies are static or kinematic) is generation gen of the
+// step's assembly (Assembly.checkLayout checked them): the set is kept
+// when it was built for the same generation, the same input, without a
+// pass over the rows.
+func (is *islandSet) buildFor(bodies []*body.Body, rows []constraint.Row, gen uint64) {
+	if gen != 0 && gen == is.gen {
+		return
+	}
+	is.sigOK = false // sig is not this input's
+	is.rebuild(bodies, rows)
+	is.gen = gen
+}
+
+// rebuild computes the islands of bodies under rows (build).
+func (is *islandSet) rebuild(bodies []*body.Body, rows []constraint.Row) {
+	is.version++
 	nb := len(bodies)
 	is.parent = slices.Grow(is.parent[:0], nb)[:nb]
 	for i, b := range bodies {
@@ -213,7 +239,11 @@ func sameBodies(a, b *constraint.Row) bool {
 func (w *World) partition(rows []constraint.Row) *islandSet {
 	is := &w.ws.islands
 	if is.setStep != w.steps+1 {
-		is.set.build(w.Bodies, rows)
+		if is.layStep == w.steps+1 { // the step's assembly checked these rows' layout
+			is.set.buildFor(w.Bodies, rows, w.ws.assembly.eq.layout.gen)
+		} else {
+			is.set.build(w.Bodies, rows)
+		}
 		is.setStep = w.steps + 1
 	}
 	return &is.set

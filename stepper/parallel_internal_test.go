@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gorigid/gorigid/constraint"
 )
 
 // BenchmarkWorkPoolJob times an empty job of two tasks on the workPool:
@@ -344,5 +346,80 @@ func TestWorkPoolPausesMeasureNothing(t *testing.T) {
 	}
 	if p.alone != poolProbe {
 		t.Fatalf("jobs back to back at half a core: %d windows alone, want %d", p.alone, poolProbe)
+	}
+}
+
+// The rows' layout check on the workPool (Assembly.checkLayout, in chunks
+// of layoutChunk rows) gives sameLayout's verdict, recorded layout and
+// error at GOMAXPROCS 1, 2 and 4, on the rows of a 343-box pile after one
+// step (thousands of rows, several chunks): the same rows (same), a body
+// changed in the third chunk or in the last row, a row fewer (each
+// differs, and the new layout is recorded), and two bad rows, in the
+// fourth chunk and the second, the error naming the earlier (row 600),
+// as the serial check's does.
+func TestCheckLayoutAnyGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	w := pile(t, 7)
+	if _, err := w.Step(); err != nil {
+		t.Fatal(err)
+	}
+	m := &w.ws.mass
+	rows := slices.Clone(w.ws.build.rows)
+	if len(rows) < max(rowParallel, 4*layoutChunk) {
+		t.Fatalf("%d rows, want at least %d", len(rows), max(rowParallel, 4*layoutChunk))
+	}
+	other := func(r *constraint.Row) { // another dynamic body than the row's first
+		r.Body[r.N-1] = (r.Body[r.N-1] + 1) % len(m.Bodies)
+	}
+	variants := []struct {
+		name string
+		edit func(rs []constraint.Row) []constraint.Row
+	}{
+		{"same", func(rs []constraint.Row) []constraint.Row { return rs }},
+		{"third chunk", func(rs []constraint.Row) []constraint.Row { other(&rs[2*layoutChunk+7]); return rs }},
+		{"last row", func(rs []constraint.Row) []constraint.Row { other(&rs[len(rs)-1]); return rs }},
+		{"a row fewer", func(rs []constraint.Row) []constraint.Row { return rs[:len(rs)-1] }},
+		{"bad rows", func(rs []constraint.Row) []constraint.Row {
+			rs[3*layoutChunk+5].Body[0] = -1
+			rs[600].N = constraint.MaxBodies + 1
+			return rs
+		}},
+	}
+	for _, p := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(p)
+		for _, v := range variants {
+			var ref, got Assembly
+			got.par = w.forRange
+			if _, err := ref.sameLayout(m, rows); err != nil {
+				t.Fatal(err)
+			}
+			if err := got.checkLayout(m, rows); err != nil {
+				t.Fatal(err)
+			}
+			ref.layOK, got.layOK = true, true // as after an Assemble of rows
+			got.pre.set = false
+			edited := v.edit(slices.Clone(rows))
+			want, werr := ref.sameLayout(m, edited)
+			gerr := got.checkLayout(m, edited)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+				t.Errorf("GOMAXPROCS %d, %s: error %v, want %v", p, v.name, gerr, werr)
+				continue
+			}
+			if werr != nil {
+				if !strings.HasPrefix(werr.Error(), "row 600: ") || got.pre.set {
+					t.Errorf("GOMAXPROCS %d, %s: error %v (verdict kept %v), want row 600's and no verdict", p, v.name, werr, got.pre.set)
+				}
+				continue
+			}
+			if !got.pre.set || got.pre.same != want || want != (v.name == "same") {
+				t.Errorf("GOMAXPROCS %d, %s: verdict %v (set %v), sameLayout's %v", p, v.name, got.pre.same, got.pre.set, want)
+			}
+			if !slices.Equal(got.layout.rows, ref.layout.rows) || got.layout.n != len(edited) {
+				t.Errorf("GOMAXPROCS %d, %s: recorded layout differs from sameLayout's", p, v.name)
+			}
+			if same, _ := got.layoutVerdict(m, edited); same != want || got.pre.set {
+				t.Errorf("GOMAXPROCS %d, %s: Assemble's verdict %v, want %v once", p, v.name, same, want)
+			}
+		}
 	}
 }

@@ -683,6 +683,12 @@ func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
 		as.eq.par = w.forRange
 	}
 	as.eq.groups = nil
+	// The rows' check, and whether they have the last step's layout,
+	// before the partition that keeps its islands for the same layout.
+	if err := as.eq.checkLayout(m, rs.rows); err != nil {
+		return as, err
+	}
+	w.ws.islands.layStep = w.steps + 1
 	if len(rs.rows) >= rowParallel && w.ws.pool.workers(2) >= 2 {
 		as.eq.groups = w.partition(rs.rows) // A's pairs by island on the pool
 	}
