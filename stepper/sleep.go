@@ -528,7 +528,7 @@ func (w *World) wakePairs(cs *contactStage, free *Mass, margin float64) {
 		}
 		for g := range w.Geoms {
 			if bi := w.bodyOf(g); bi >= 0 && sl.woken[bi] {
-				cs.sweep[g] = w.geomSweep(g, cs.poses[g], free)
+				cs.sweep[g] = w.geomSweep(g, w.Geoms[g].Shape.Extent(cs.poses[g]), free)
 				cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
 			}
 		}
