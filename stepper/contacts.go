@@ -298,6 +298,14 @@ func (w *World) collect(dst []point, free *Mass) []point {
 		cs.posed = resize(cs.posed, ng)
 		clear(cs.posed) // a geom added or removed: nothing kept (geomBounds)
 	}
+	if !cs.restOff && w.noMovers() {
+		// Every pair is skipped (noMovers): no boxes, no pairs, no points,
+		// and no recording for the next step's narrow phase.
+		cs.pairs = cs.pairs[:0]
+		cs.reuse.ok = false
+		cs.rested++
+		return dst
+	}
 	if cs.bounds.run == nil {
 		cs.bounds.run = w.geomBounds
 	}

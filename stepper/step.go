@@ -247,6 +247,11 @@ type contactStage struct {
 	// reference).
 	posed    []posedGeom
 	posedOff bool
+	// rested counts the collects that found no mover (World.noMovers) and
+	// returned no points at once, since the world began; restOff turns
+	// that off (the tests' reference).
+	rested  int
+	restOff bool
 }
 
 // rowStage is buildRows' output: the joint rows, then the contact rows,
