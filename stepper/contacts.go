@@ -329,6 +329,7 @@ func (w *World) collect(dst []point, free *Mass) []point {
 	record := free == nil && ru.record
 	if record {
 		ru.startRecording(len(cs.pairs), margin)
+		ru.checkPrev(cs.poses, w.Geoms)
 	} else if free != nil {
 		ru.checkPoses(cs.poses, w.Geoms)
 	}
@@ -442,7 +443,7 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at
 	cs := &w.ws.contacts
 	speculative := free != nil
 	record := !speculative && cs.reuse.record && !cs.reuse.off
-	hits := int64(0) // pairs that took recorded points (pairReuse.hits)
+	hits, rehits := int64(0), int64(0) // pairs that took recorded points (pairReuse.hits, rehits)
 	for i, pr := range pairs {
 		if i%narrowCheckPairs == 0 && w.narrowCancelled(i, len(pairs)) {
 			return dst, pts // StepContext: the step is abandoned
@@ -453,7 +454,12 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at
 		switch {
 		case record:
 			var reach float64
-			pts, reach = contact.CollideReach(pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
+			var prev bool
+			if pts, reach, prev = cs.reuse.lookupPrev(pts[:0], ga, gb, look); prev {
+				rehits++
+			} else {
+				pts, reach = contact.CollideReach(pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
+			}
 			cs.reuse.pairs[at+i] = reusePair{ga: int32(ga), gb: int32(gb), n: int32(len(pts)), reach: reach}
 			reused = true // collided
 		case speculative:
@@ -488,8 +494,9 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at
 			dst[first+1].Roll = math.Max(ma.Rolling, mb.Rolling)
 		}
 	}
-	if hits > 0 {
-		cs.reuse.hits.Add(hits)
+	if hits+rehits > 0 {
+		cs.reuse.hits.Add(hits + rehits)
+		cs.reuse.rehits.Add(rehits)
 	}
 	return dst, pts
 }

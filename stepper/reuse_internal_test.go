@@ -113,3 +113,31 @@ func TestPairReuseSameBitsDroppedBoxes(t *testing.T) {
 		t.Error("no pair took recorded points")
 	}
 }
+
+// A recording collect after a projection solve (positionRows' again)
+// takes the last recording's points of each pair the solve left at its
+// bits (lookupPrev), and leaves every bit as colliding every pair: the
+// user's case of droppedClumps (27 boxes dropped with DefaultSettings,
+// h = 1/60 s, whose projection solves correct a landing clump and leave
+// the resting ones, selectProjectionRows), with and without the
+// recording (pairReuse.off), the same state hash after each of 300 steps;
+// more than 100 pairs take the points recorded before a solve.
+func TestPairReuseAfterSolveSameBits(t *testing.T) {
+	a, b := droppedClumps(t), droppedClumps(t)
+	b.ws.contacts.reuse.off = true
+	const steps = 300
+	for s := 1; s <= steps; s++ {
+		stepBoth(t, 1, a, b)
+		if stateHash(a) != stateHash(b) {
+			t.Fatalf("step %d: state hashes differ", s)
+		}
+	}
+	re := a.ws.contacts.reuse.rehits.Load()
+	t.Logf("%d pairs took the points recorded before a projection solve, %d recorded points in all", re, a.ws.contacts.reuse.hits.Load())
+	if re <= 100 {
+		t.Errorf("%d pairs took the points recorded before a projection solve, want more than 100", re)
+	}
+	if n := b.ws.contacts.reuse.hits.Load(); n != 0 {
+		t.Errorf("%d pairs took recorded points with the recording off", n)
+	}
+}

@@ -1358,9 +1358,10 @@ func (w *World) positionRows() (float64, error) {
 	ps := &w.ws.projection
 	ps.pctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
 	nj := w.jointRowCount()
-	w.ws.contacts.reuse.record = true // for the next step's narrow phase (pairReuse)
+	ru := &w.ws.contacts.reuse
+	ru.record, ru.again = true, ps.projects > 0 // for the next step's narrow phase and the one after a solve (pairReuse)
 	ps.ppoints = w.collect(ps.ppoints[:0], nil)
-	w.ws.contacts.reuse.record = false
+	ru.record, ru.again = false, false
 	n := nj + len(ps.ppoints)
 	if cap(ps.prows) < n {
 		ps.prows = make([]constraint.Row, n)
