@@ -1,6 +1,7 @@
 package stepper
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -44,15 +45,8 @@ func TestPosedGeomSameBits(t *testing.T) {
 		if stateHash(a) != stateHash(b) {
 			t.Fatalf("step %d: state hashes differ", s)
 		}
-		pa, pb := a.ws.contacts.points, b.ws.contacts.points
-		if len(pa) != len(pb) {
-			t.Fatalf("step %d: %d contact points, %d computing every pose", s, len(pa), len(pb))
-		}
-		for i := range pa {
-			p, q := &pa[i], &pb[i]
-			if !sameVec(&p.Point, &q.Point) || !sameVec(&p.Normal, &q.Normal) || math.Float64bits(p.Gap) != math.Float64bits(q.Gap) || p.ck != q.ck {
-				t.Fatalf("step %d: point %d differs", s, i)
-			}
+		if err := samePoints(a, b); err != nil {
+			t.Fatalf("step %d: %v", s, err)
 		}
 		for g := range a.ws.contacts.boxes {
 			x, y := &a.ws.contacts.boxes[g], &b.ws.contacts.boxes[g]
@@ -88,15 +82,8 @@ func TestNoMoversSameBits(t *testing.T) {
 		if stateHash(a) != stateHash(b) {
 			t.Fatalf("step %d: state hashes differ", s)
 		}
-		pa, pb := a.ws.contacts.points, b.ws.contacts.points
-		if len(pa) != len(pb) {
-			t.Fatalf("step %d: %d contact points, %d with the full broad phase", s, len(pa), len(pb))
-		}
-		for i := range pa {
-			p, q := &pa[i], &pb[i]
-			if !sameVec(&p.Point, &q.Point) || !sameVec(&p.Normal, &q.Normal) || math.Float64bits(p.Gap) != math.Float64bits(q.Gap) || p.ck != q.ck {
-				t.Fatalf("step %d: point %d differs", s, i)
-			}
+		if err := samePoints(a, b); err != nil {
+			t.Fatalf("step %d: %v", s, err)
 		}
 		if s == 399 && a.Sleeping() != len(a.Bodies) {
 			t.Fatalf("step %d: %d of %d boxes asleep, want all", s, a.Sleeping(), len(a.Bodies))
@@ -112,4 +99,21 @@ func TestNoMoversSameBits(t *testing.T) {
 	if b.ws.contacts.rested != 0 {
 		t.Errorf("%d collects took the shortcut with restOff", b.ws.contacts.rested)
 	}
+}
+
+// samePoints returns an error naming the first difference between the
+// step's contact points of a and b (count, position, normal, gap, key,
+// bit for bit), nil when they are the same.
+func samePoints(a, b *World) error {
+	pa, pb := a.ws.contacts.points, b.ws.contacts.points
+	if len(pa) != len(pb) {
+		return fmt.Errorf("%d contact points, %d in the reference", len(pa), len(pb))
+	}
+	for i := range pa {
+		p, q := &pa[i], &pb[i]
+		if !sameVec(&p.Point, &q.Point) || !sameVec(&p.Normal, &q.Normal) || math.Float64bits(p.Gap) != math.Float64bits(q.Gap) || p.ck != q.ck {
+			return fmt.Errorf("point %d differs", i)
+		}
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package stepper
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 	"testing"
 
@@ -41,20 +40,8 @@ func TestPairReuseSameBits(t *testing.T) {
 				if stateHash(a) != stateHash(b) {
 					t.Fatalf("step %d: state hashes differ", s)
 				}
-				pa, pb := a.ws.contacts.points, b.ws.contacts.points
-				if len(pa) != len(pb) {
-					t.Fatalf("step %d: %d contact points, %d without the recording", s, len(pa), len(pb))
-				}
-				for i := range pa {
-					p, q := &pa[i], &pb[i]
-					for k := range 3 {
-						if math.Float64bits(p.Point[k]) != math.Float64bits(q.Point[k]) || math.Float64bits(p.Normal[k]) != math.Float64bits(q.Normal[k]) {
-							t.Fatalf("step %d: point %d differs", s, i)
-						}
-					}
-					if math.Float64bits(p.Gap) != math.Float64bits(q.Gap) || p.ck != q.ck {
-						t.Fatalf("step %d: point %d's gap or key differs", s, i)
-					}
+				if err := samePoints(a, b); err != nil {
+					t.Fatalf("step %d: %v", s, err)
 				}
 			}
 			hits := a.ws.contacts.reuse.hits.Load()
