@@ -556,7 +556,11 @@ func (w *World) posedExtent(cs *contactStage, g int) contact.Extent {
 	}
 	p := w.geomPose(g)
 	cs.poses[g] = p
-	*c = posedGeom{ok: true, body: gm.Body, pos: pos, rot: rot, local: gm.Local, shape: gm.Shape, pose: p, ext: gm.Shape.Extent(p)}
+	// Field by field: a composite literal would build the whole entry
+	// and copy it again.
+	c.ok, c.body, c.pos, c.rot, c.local, c.pose = true, gm.Body, pos, rot, gm.Local, p
+	c.shape = gm.Shape
+	c.ext = gm.Shape.Extent(p)
 	return c.ext
 }
 
