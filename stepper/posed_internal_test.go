@@ -66,15 +66,19 @@ func TestPosedGeomSameBits(t *testing.T) {
 // DefaultSettings) stepped for 8 s, with and without the shortcut
 // (restOff), has the same state hash and the same contact points after
 // every step; the boxes fall asleep and the shortcut serves the steps
-// after (more than 100 collects), and at step 400 a box lifted by 0.3 m
-// in both worlds wakes and falls back as in the reference.
+// after (more than 100 collects); at step 380 a sleeping box's shape
+// grows by 2 cm without a wake, and at step 400 a box lifted by 0.3 m in
+// both worlds wakes and falls back as in the reference.
 func TestNoMoversSameBits(t *testing.T) {
 	a, b := droppedClumps(t), droppedClumps(t)
 	b.ws.contacts.restOff = true
 	const steps = 480
 	for s := 1; s <= steps; s++ {
-		if s == 400 {
-			for _, w := range []*World{a, b} {
+		for _, w := range []*World{a, b} {
+			switch s {
+			case 380:
+				w.Geoms[6].Shape.Size = mgl64.Vec3{0.1, 0.1, 0.12} // a sleeping box grown, not woken
+			case 400:
 				w.Bodies[20].Pos = w.Bodies[20].Pos.Add(mgl64.Vec3{0, 0, 0.3})
 			}
 		}
