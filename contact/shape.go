@@ -260,37 +260,87 @@ func (a AABB) Unbounded() bool {
 // ground, normal +z) the solid side is bounded by the plane itself, e.g.
 // Max.z = height + margin for a ground plane; AABB.Unbounded reports it.
 // An invalid shape or pose gives the empty box Min = +Inf, Max = −Inf.
+// It is s.Extent(p).Padded(margin).
 func (s Shape) Bounds(p Pose, margin float64) AABB {
-	f, ok := frameOf(p)
-	if !ok || !s.valid() {
-		inf := math.Inf(1)
-		return AABB{Min: mgl64.Vec3{inf, inf, inf}, Max: mgl64.Vec3{-inf, -inf, -inf}}
-	}
-	return s.boundsIn(&f, margin)
+	return s.Extent(p).Padded(margin)
 }
 
-// boundsIn is Bounds for a valid shape placed by frame f.
-func (s Shape) boundsIn(f *frame, margin float64) AABB {
-	var ext mgl64.Vec3
-	switch s.Kind {
-	case Plane:
+// Extent is a posed shape's bounding box before its margin (Shape.Extent):
+// Padded(margin) is Shape.Bounds at that pose and margin, bit for bit, for
+// every margin. A caller that needs the box of one pose with several
+// margins (a look-ahead that grows with the speed, the unpadded box for
+// a radius) rotates the shape once.
+type Extent struct {
+	form extentForm
+	// centred: centre and half extents; corners: the unpadded Min and
+	// Max; plane: the plane's point and normal.
+	a, b mgl64.Vec3
+}
+
+// extentForm is how an Extent pads.
+type extentForm uint8
+
+const (
+	extentEmpty   extentForm = iota // an invalid shape or pose: the empty box
+	extentCentred                   // a = centre, b = half extents
+	extentCorners                   // a = Min, b = Max
+	extentPlane                     // a = point, b = normal
+)
+
+// Extent returns the bounding box of shape s at pose p before its margin
+// (Bounds is Extent(p).Padded(margin)).
+func (s Shape) Extent(p Pose) Extent {
+	f, ok := frameOf(p)
+	if !ok || !s.valid() {
+		return Extent{}
+	}
+	return s.extentIn(&f)
+}
+
+// Padded returns the box of e grown by margin (m) on every side: the box
+// Shape.Bounds returns for the pose and margin, bit for bit.
+func (e Extent) Padded(margin float64) AABB {
+	switch e.form {
+	case extentCentred:
+		ext := e.b.Add(mgl64.Vec3{margin, margin, margin})
+		return AABB{Min: e.a.Sub(ext), Max: e.a.Add(ext)}
+	case extentCorners:
+		m := mgl64.Vec3{margin, margin, margin}
+		return AABB{Min: e.a.Sub(m), Max: e.b.Add(m)}
+	case extentPlane:
 		b := AABB{
 			Min: mgl64.Vec3{-PlaneExtent, -PlaneExtent, -PlaneExtent},
 			Max: mgl64.Vec3{PlaneExtent, PlaneExtent, PlaneExtent},
 		}
-		n := f.ax[2]
+		n := e.b
 		for i := 0; i < 3; i++ {
 			j, k := (i+1)%3, (i+2)%3
 			if n[j] != 0 || n[k] != 0 {
 				continue
 			}
 			if n[i] > 0 {
-				b.Max[i] = f.p[i] + margin
+				b.Max[i] = e.a[i] + margin
 			} else {
-				b.Min[i] = f.p[i] - margin
+				b.Min[i] = e.a[i] - margin
 			}
 		}
 		return b
+	}
+	inf := math.Inf(1)
+	return AABB{Min: mgl64.Vec3{inf, inf, inf}, Max: mgl64.Vec3{-inf, -inf, -inf}}
+}
+
+// boundsIn is Bounds for a valid shape placed by frame f.
+func (s Shape) boundsIn(f *frame, margin float64) AABB {
+	return s.extentIn(f).Padded(margin)
+}
+
+// extentIn is Extent for a valid shape placed by frame f.
+func (s Shape) extentIn(f *frame) Extent {
+	var ext mgl64.Vec3
+	switch s.Kind {
+	case Plane:
+		return Extent{form: extentPlane, a: f.p, b: f.ax[2]}
 	case Box:
 		h := s.half()
 		for i := 0; i < 3; i++ {
@@ -308,9 +358,9 @@ func (s Shape) boundsIn(f *frame, margin float64) AABB {
 			ext[i] = math.Abs(a)*s.halfLength() + s.Radius*math.Sqrt(math.Max(0, 1-a*a))
 		}
 	case TriMesh:
-		return boxOfLocalBox(f, s.Mesh.lo, s.Mesh.hi, margin)
+		return extentOfLocalBox(f, s.Mesh.lo, s.Mesh.hi)
 	case Heightfield:
-		return boxOfLocalBox(f, s.Field.lo, s.Field.hi, margin)
+		return extentOfLocalBox(f, s.Field.lo, s.Field.hi)
 	case Convex:
 		// The posed vertices' box, exact: a scan of a small hull, else the
 		// support vertices along ±(world axis) in the local frame.
@@ -331,11 +381,9 @@ func (s Shape) boundsIn(f *frame, margin float64) AABB {
 				lo[i] = f.toWorld(vs[s.Hull.support(d.Mul(-1))])[i]
 			}
 		}
-		m := mgl64.Vec3{margin, margin, margin}
-		return AABB{Min: lo.Sub(m), Max: hi.Add(m)}
+		return Extent{form: extentCorners, a: lo, b: hi}
 	}
-	ext = ext.Add(mgl64.Vec3{margin, margin, margin})
-	return AABB{Min: f.p.Sub(ext), Max: f.p.Add(ext)}
+	return Extent{form: extentCentred, a: f.p, b: ext}
 }
 
 // frame is a pose as origin and rotated axes (the columns of R).

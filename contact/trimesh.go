@@ -351,16 +351,16 @@ func (h *HeightGrid) tri(i, j, s int) meshTri {
 	return t
 }
 
-// boxOfLocalBox returns the world AABB of the local box [lo, hi] placed by
-// f, grown by margin.
-func boxOfLocalBox(f *frame, lo, hi mgl64.Vec3, margin float64) AABB {
+// extentOfLocalBox returns the Extent of the local box [lo, hi] placed by
+// f (its centre and world half extents).
+func extentOfLocalBox(f *frame, lo, hi mgl64.Vec3) Extent {
 	c := f.toWorld(lo.Add(hi).Mul(0.5))
 	e := hi.Sub(lo).Mul(0.5)
 	var ext mgl64.Vec3
 	for i := 0; i < 3; i++ {
-		ext[i] = math.Abs(f.ax[0][i])*e[0] + math.Abs(f.ax[1][i])*e[1] + math.Abs(f.ax[2][i])*e[2] + margin
+		ext[i] = math.Abs(f.ax[0][i])*e[0] + math.Abs(f.ax[1][i])*e[1] + math.Abs(f.ax[2][i])*e[2]
 	}
-	return AABB{Min: c.Sub(ext), Max: c.Add(ext)}
+	return Extent{form: extentCentred, a: c, b: ext}
 }
 
 // meshPair is the contact of the TriMesh or Heightfield a with the convex

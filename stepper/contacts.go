@@ -294,6 +294,18 @@ func (w *World) collect(dst []point, free *Mass) []point {
 		cs.sweep = make([]float64, ng)
 	}
 	cs.poses, cs.boxes, cs.sweep = cs.poses[:ng], cs.boxes[:ng], cs.sweep[:ng]
+	if len(cs.posed) != ng {
+		cs.posed = resize(cs.posed, ng)
+		clear(cs.posed) // a geom added or removed: nothing kept (geomBounds)
+	}
+	if !cs.restOff && w.noMovers() {
+		// Every pair is skipped (noMovers): no boxes, no pairs, no points,
+		// and no recording for the next step's narrow phase.
+		cs.pairs = cs.pairs[:0]
+		cs.reuse.ok = false
+		cs.rested++
+		return dst
+	}
 	if cs.bounds.run == nil {
 		cs.bounds.run = w.geomBounds
 	}
@@ -317,6 +329,7 @@ func (w *World) collect(dst []point, free *Mass) []point {
 	record := free == nil && ru.record
 	if record {
 		ru.startRecording(len(cs.pairs), margin)
+		ru.checkPrev(cs.poses, w.Geoms)
 	} else if free != nil {
 		ru.checkPoses(cs.poses, w.Geoms)
 	}
@@ -430,7 +443,7 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at
 	cs := &w.ws.contacts
 	speculative := free != nil
 	record := !speculative && cs.reuse.record && !cs.reuse.off
-	hits := int64(0) // pairs that took recorded points (pairReuse.hits)
+	hits, rehits := int64(0), int64(0) // pairs that took recorded points (pairReuse.hits, rehits)
 	for i, pr := range pairs {
 		if i%narrowCheckPairs == 0 && w.narrowCancelled(i, len(pairs)) {
 			return dst, pts // StepContext: the step is abandoned
@@ -441,7 +454,12 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at
 		switch {
 		case record:
 			var reach float64
-			pts, reach = contact.CollideReach(pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
+			var prev bool
+			if pts, reach, prev = cs.reuse.lookupPrev(pts[:0], ga, gb, look); prev {
+				rehits++
+			} else {
+				pts, reach = contact.CollideReach(pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
+			}
 			cs.reuse.pairs[at+i] = reusePair{ga: int32(ga), gb: int32(gb), n: int32(len(pts)), reach: reach}
 			reused = true // collided
 		case speculative:
@@ -476,14 +494,18 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at
 			dst[first+1].Roll = math.Max(ma.Rolling, mb.Rolling)
 		}
 	}
-	if hits > 0 {
-		cs.reuse.hits.Add(hits)
+	if hits+rehits > 0 {
+		cs.reuse.hits.Add(hits + rehits)
+		cs.reuse.rehits.Add(rehits)
 	}
 	return dst, pts
 }
 
 // geomBounds sets the pose, sweep and bounding box of the geoms lo:hi
-// (collect's, with the free velocities contactStage.free).
+// (collect's, with the free velocities contactStage.free). A geom whose
+// body stands at the bits its pose was last computed from takes the kept
+// pose and Extent (posedGeom): the next step's detectContacts at the
+// poses the projection's collect saw, every box of a body at rest.
 func (w *World) geomBounds(lo, hi int) {
 	cs := &w.ws.contacts
 	margin := w.margin()
@@ -491,21 +513,73 @@ func (w *World) geomBounds(lo, hi int) {
 		if w.sleptBounds(cs, g, margin) {
 			continue
 		}
-		cs.poses[g] = w.geomPose(g)
+		ext := w.posedExtent(cs, g)
 		cs.sweep[g] = 0
 		if cs.free != nil {
-			cs.sweep[g] = w.geomSweep(g, cs.poses[g], cs.free)
+			cs.sweep[g] = w.geomSweep(g, ext, cs.free)
 		}
-		cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
+		cs.boxes[g] = ext.Padded(margin + cs.sweep[g])
 		w.keepSleptBounds(cs, g, margin)
 	}
 }
 
-// geomSweep returns how far (m) any point of geom g at pose p can move in
-// the step: h (|v| + |ω| r), with the larger of the body's current and
-// free speeds and r the distance from its centre of mass to the far corner
-// of the geom's unpadded box. 0 for fixed geoms and static bodies.
-func (w *World) geomSweep(g int, p contact.Pose, free *Mass) float64 {
+// posedGeom is a geom's world pose and contact.Extent with what they were
+// computed from: its body, the body's pose, its local pose and shape.
+type posedGeom struct {
+	ok    bool
+	body  int
+	pos   mgl64.Vec3
+	rot   mgl64.Quat
+	local contact.Pose
+	shape contact.Shape
+	pose  contact.Pose
+	ext   contact.Extent
+}
+
+// posedExtent sets cs.poses[g] to geom g's world pose (geomPose) and
+// returns its contact.Extent, from cs.posed[g] when that was computed
+// from the same body, body pose, local pose and shape, bit for bit (the
+// same bits geomPose and Shape.Extent compute), else computed and kept
+// (always with cs.posedOff, the tests' reference).
+func (w *World) posedExtent(cs *contactStage, g int) contact.Extent {
+	gm, c := &w.Geoms[g], &cs.posed[g]
+	var pos mgl64.Vec3
+	var rot mgl64.Quat
+	if gm.Body != constraint.World {
+		b := w.Bodies[gm.Body]
+		pos, rot = b.Pos, b.Rot
+	}
+	if c.ok && !cs.posedOff && c.body == gm.Body && sameVec(&c.pos, &pos) && sameQuat(&c.rot, &rot) &&
+		sameVec(&c.local.Pos, &gm.Local.Pos) && sameQuat(&c.local.Rot, &gm.Local.Rot) && c.shape == gm.Shape {
+		cs.poses[g] = c.pose
+		return c.ext
+	}
+	p := w.geomPose(g)
+	cs.poses[g] = p
+	// Field by field: a composite literal would build the whole entry
+	// and copy it again.
+	c.ok, c.body, c.pos, c.rot, c.local, c.pose = true, gm.Body, pos, rot, gm.Local, p
+	c.shape = gm.Shape
+	c.ext = gm.Shape.Extent(p)
+	return c.ext
+}
+
+// sameVec and sameQuat report whether a and b have the same bits.
+func sameVec(a, b *mgl64.Vec3) bool {
+	return math.Float64bits(a[0]) == math.Float64bits(b[0]) && math.Float64bits(a[1]) == math.Float64bits(b[1]) &&
+		math.Float64bits(a[2]) == math.Float64bits(b[2])
+}
+
+func sameQuat(a, b *mgl64.Quat) bool {
+	return math.Float64bits(a.W) == math.Float64bits(b.W) && sameVec(&a.V, &b.V)
+}
+
+// geomSweep returns how far (m) any point of geom g, of Extent ext at its
+// pose, can move in the step: h (|v| + |ω| r), with the larger of the
+// body's current and free speeds and r the distance from its centre of
+// mass to the far corner of the geom's unpadded box. 0 for fixed geoms
+// and static bodies.
+func (w *World) geomSweep(g int, ext contact.Extent, free *Mass) float64 {
 	bi := w.bodyOf(g)
 	if bi == constraint.World {
 		return 0
@@ -519,7 +593,7 @@ func (w *World) geomSweep(g int, p contact.Pose, free *Mass) float64 {
 	}
 	s := w.Settings.H * lin
 	if ang > 0 {
-		box := w.Geoms[g].Shape.Bounds(p, 0)
+		box := ext.Padded(0)
 		if box.Unbounded() {
 			return s
 		}

@@ -128,8 +128,9 @@ func (w *World) EstimateMemory(limit int64) MemoryEstimate {
 	var still Mass // no free velocities yet: the sweep of the current ones
 	for g := range w.Geoms {
 		poses[g] = w.geomPose(g)
-		sweep[g] = w.geomSweep(g, poses[g], &still)
-		boxes[g] = w.Geoms[g].Shape.Bounds(poses[g], margin+sweep[g])
+		ext := w.Geoms[g].Shape.Extent(poses[g])
+		sweep[g] = w.geomSweep(g, ext, &still)
+		boxes[g] = ext.Padded(margin + sweep[g])
 	}
 	order := make([]int32, ng)
 	for i := range order {

@@ -19,15 +19,27 @@ import (
 // before: the step's points are the bits of colliding every pair.
 type pairReuse struct {
 	record bool         // collect records its narrow phase (positionRows' call)
-	ok     bool         // the fields below hold a recording not yet used
+	ok     bool         // the recording holds one not yet used
 	off    bool         // no recording (the tests' reference: every pair collided)
+	again  bool         // positionRows' call after a projection solve: it may take prev's points
 	hits   atomic.Int64 // pairs that took recorded points, since the world began
-	margin float64
-	geoms  []reuseGeom // each geom's pose and shape at the recording
-	same   []bool      // each geom stands as recorded (set by the next collect)
-	pairs  []reusePair // the recorded pairs, in pair order
-	first  []int32     // pairs[first[g]:first[g+1]] are the pairs of geom g as their first geom
-	pts    []contact.Point
+	rehits atomic.Int64 // of those, pairs of a recording collect (lookupPrev)
+	recording
+	// prev is the recording before the current one; a recording collect
+	// after a projection solve (again) takes from it the points of each
+	// pair whose geoms the solve left at the recorded bits.
+	prev recording
+}
+
+// recording is one recorded narrow phase (positionRows' collect).
+type recording struct {
+	complete bool // every pair collided and kept (finishRecording)
+	margin   float64
+	geoms    []reuseGeom // each geom's pose and shape at the recording
+	same     []bool      // each geom stands as recorded (set by the next collect)
+	pairs    []reusePair // the recorded pairs, in pair order
+	first    []int32     // pairs[first[g]:first[g+1]] are the pairs of geom g as their first geom
+	pts      []contact.Point
 }
 
 // reuseGeom is a geom's pose and shape at the recording.
@@ -48,6 +60,8 @@ type reusePair struct {
 // (narrowPairs fills pairs[i] for each).
 func (r *pairReuse) startRecording(npairs int, margin float64) {
 	r.ok = false
+	r.recording, r.prev = r.prev, r.recording
+	r.complete = false
 	if r.off {
 		r.pairs = r.pairs[:0]
 		return
@@ -99,6 +113,7 @@ func (r *pairReuse) finishRecording(dst []point, poses []contact.Pose, geoms []G
 		r.first[g+1] = int32(len(r.pairs))
 	}
 	r.ok = int(at) == len(dst)
+	r.complete = r.ok
 }
 
 // checkPoses sets same for the geoms' current poses (collect's, before
@@ -112,6 +127,38 @@ func (r *pairReuse) checkPoses(poses []contact.Pose, geoms []Geom) {
 	for g := range geoms {
 		r.same[g] = samePose(&r.geoms[g].pose, &poses[g]) && r.geoms[g].shape == geoms[g].Shape
 	}
+}
+
+// checkPrev sets prev.same for the geoms' current poses (a recording
+// collect's, again set, before its narrow phase), as checkPoses does for
+// the current recording; without again or a complete prev, none is.
+func (r *pairReuse) checkPrev(poses []contact.Pose, geoms []Geom) {
+	p := &r.prev
+	if !r.again || !p.complete || len(p.geoms) != len(geoms) {
+		p.complete = false
+		return
+	}
+	for g := range geoms {
+		p.same[g] = samePose(&p.geoms[g].pose, &poses[g]) && p.geoms[g].shape == geoms[g].Shape
+	}
+}
+
+// lookupPrev appends to pts the points prev recorded for pair (ga, gb)
+// and returns them with the pair's reach and true, when both geoms stand
+// as prev recorded them and look is prev's margin: contact.CollideReach
+// of the same shapes at the same poses and look, the same bits.
+// Otherwise it returns pts unchanged and false.
+func (r *pairReuse) lookupPrev(pts []contact.Point, ga, gb int, look float64) ([]contact.Point, float64, bool) {
+	p := &r.prev
+	if !r.again || !p.complete || ga >= len(p.same) || gb >= len(p.same) || !p.same[ga] || !p.same[gb] || look != p.margin {
+		return pts, 0, false
+	}
+	for _, q := range p.pairs[p.first[ga]:p.first[ga+1]] {
+		if int(q.gb) == gb {
+			return append(pts, p.pts[q.at:q.at+q.n]...), q.reach, true
+		}
+	}
+	return pts, 0, false
 }
 
 // samePose reports whether a and b have the same bits.

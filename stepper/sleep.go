@@ -310,6 +310,23 @@ func (w *World) wakesOthers(b int) bool {
 	return !w.sleep.asleepAt(b)
 }
 
+// noMovers reports whether some body sleeps and no geom's body wakes
+// others (wakesOthers): then the broad phase skips every pair (sleepSkip
+// drops a pair with a sleeping body, the skip rule one of two infinite
+// masses, and a pair of two awake dynamic bodies needs a mover), so
+// collect has no candidate pair and no point to find.
+func (w *World) noMovers() bool {
+	if w.sleep.sleeping == 0 {
+		return false
+	}
+	for g := range w.Geoms {
+		if w.wakesOthers(w.bodyOf(g)) {
+			return false
+		}
+	}
+	return true
+}
+
 // jointHasMotor reports whether joint j fills a Motor row at the current
 // poses (into scratch rows: a sleeping joint's rows are not part of the
 // step).
@@ -528,7 +545,7 @@ func (w *World) wakePairs(cs *contactStage, free *Mass, margin float64) {
 		}
 		for g := range w.Geoms {
 			if bi := w.bodyOf(g); bi >= 0 && sl.woken[bi] {
-				cs.sweep[g] = w.geomSweep(g, cs.poses[g], free)
+				cs.sweep[g] = w.geomSweep(g, w.Geoms[g].Shape.Extent(cs.poses[g]), free)
 				cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
 			}
 		}

@@ -242,6 +242,16 @@ type contactStage struct {
 	rowChunks rowChunks
 	// reuse is the projection's narrow phase kept for the next step's.
 	reuse pairReuse
+	// posed is each geom's pose and Extent with what they were computed
+	// from (geomBounds); posedOff computes every one afresh (the tests'
+	// reference).
+	posed    []posedGeom
+	posedOff bool
+	// rested counts the collects that found no mover (World.noMovers) and
+	// returned no points at once, since the world began; restOff turns
+	// that off (the tests' reference).
+	rested  int
+	restOff bool
 }
 
 // rowStage is buildRows' output: the joint rows, then the contact rows,
@@ -376,6 +386,16 @@ type projectionStage struct {
 	maxViol      float64 // of the poses after the step
 	projects     int     // projection solves this step
 	projIts      int     // their iterations
+	// pislands are the islands of prows (selectProjectionRows), pmark
+	// the bodies whose islands the solve corrects, perr each island's
+	// largest rigid error; pleft counts the islands left as they are,
+	// since the world began, and projectAll (the tests' reference)
+	// keeps every island in every solve.
+	pislands   islandSet
+	pmark      []bool
+	perr       []float64
+	pleft      int
+	projectAll bool
 }
 
 // memory is what one step leaves for the next: the warm starts, the
@@ -1351,9 +1371,10 @@ func (w *World) positionRows() (float64, error) {
 	ps := &w.ws.projection
 	ps.pctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
 	nj := w.jointRowCount()
-	w.ws.contacts.reuse.record = true // for the next step's narrow phase (pairReuse)
+	ru := &w.ws.contacts.reuse
+	ru.record, ru.again = true, ps.projects > 0 // for the next step's narrow phase and the one after a solve (pairReuse)
 	ps.ppoints = w.collect(ps.ppoints[:0], nil)
-	w.ws.contacts.reuse.record = false
+	ru.record, ru.again = false, false
 	n := nj + len(ps.ppoints)
 	if cap(ps.prows) < n {
 		ps.prows = make([]constraint.Row, n)
@@ -1431,14 +1452,21 @@ func compliantStiffness(k float64) bool {
 }
 
 // projectOnce solves one projection MLCP over ws.projection.prows and
-// displaces the bodies by Δq = M⁻¹ Jᵀ δ. It returns false, with the reason
+// displaces the bodies by Δq = M⁻¹ Jᵀ δ. In Regularized mode the rows are
+// first cut to the islands that need a correction (selectProjectionRows),
+// and it returns false, the bodies unmoved, when none does (a rigid error
+// above ProjectionTolerance only on rows naming no dynamic body). It
+// returns false, with the reason
 // in ws.projection.pskip and ws.projection.pskipWhy and the bodies unmoved,
 // when no δ could be found (projectSolve).
 func (w *World) projectOnce() (bool, error) {
 	ps := &w.ws.projection
 	ws := &w.ws
-	m := len(ps.prows)
 	w.fillProjectionContacts()
+	if w.Settings.Stabilization == Regularized && w.selectProjectionRows() == 0 {
+		return false, nil
+	}
+	m := len(ps.prows)
 	if err := ps.peq.MassMatrix(&ws.mass, ps.prows); err != nil {
 		return false, fmt.Errorf("post-stabilization: %w", err)
 	}
@@ -1503,10 +1531,80 @@ func (w *World) projectOnce() (bool, error) {
 		if b.Static || b.Kinematic || w.sleep.asleepAt(i) { // kinematic poses are prescribed, sleeping ones kept to the bit
 			continue
 		}
+		if w.Settings.Stabilization == Regularized && !ps.pmark[i] {
+			continue // an island left as it is (selectProjectionRows), kept to the bit
+		}
 		dq := ps.dq[i]
 		b.Displace(mgl64.Vec3{dq[0], dq[1], dq[2]}.Mul(scale), mgl64.Vec3{dq[3], dq[4], dq[5]}.Mul(scale))
 	}
 	return true, nil
+}
+
+// selectProjectionRows cuts ws.projection.prows (filled, in positionRows'
+// order) to the rows of the islands the Regularized mode's projection
+// solve corrects, keeping their order, marks those islands' bodies in
+// pmark and returns how many rows are left. The islands are those of the
+// rows over the dynamic bodies (islandSet): the projection MLCP is block
+// diagonal by island, each block's correction independent of the others'.
+// A solve corrects each island with a rigid error above
+// ProjectionTolerance and leaves each other island as it is, poses kept
+// to the bit: an island within the tolerance is where project's iteration
+// stops anyway, so every solve still ends with each error within
+// ProjectionTolerance, and a resting island costs no rows in the solve
+// of a landing one. Rows naming no dynamic body are dropped (no Δq of
+// theirs can move). With projectAll set (the tests' reference) every row
+// is kept.
+func (w *World) selectProjectionRows() int {
+	ps := &w.ws.projection
+	nb := len(w.Bodies)
+	if cap(ps.pmark) < nb {
+		ps.pmark = make([]bool, nb)
+	}
+	ps.pmark = ps.pmark[:nb]
+	if ps.projectAll {
+		for i := range ps.pmark {
+			ps.pmark[i] = true
+		}
+		return len(ps.prows)
+	}
+	clear(ps.pmark)
+	is := &ps.pislands
+	is.build(w.Bodies, ps.prows)
+	ni := is.n()
+	ps.perr = grow(ps.perr, ni)
+	clear(ps.perr)
+	for i := range ps.prows {
+		r := &ps.prows[i]
+		k := is.rowIsland[i]
+		if k < 0 || compliant(r) {
+			continue
+		}
+		e := -r.Phi
+		if r.Kind == constraint.Bilateral {
+			e = math.Abs(r.Phi)
+		}
+		ps.perr[k] = math.Max(ps.perr[k], e)
+	}
+	for k := range ni {
+		if ps.perr[k] > ProjectionTolerance {
+			for _, b := range is.islandBodies(k) {
+				ps.pmark[b] = true
+			}
+		} else {
+			ps.pleft++
+		}
+	}
+	n := 0
+	for i := range ps.prows {
+		if k := is.rowIsland[i]; k >= 0 && ps.perr[k] > ProjectionTolerance {
+			if n != i {
+				ps.prows[n] = ps.prows[i]
+			}
+			n++
+		}
+	}
+	ps.prows = ps.prows[:n]
+	return n
 }
 
 // ProjectionShift is the relative regularization ε of the position
