@@ -679,6 +679,12 @@ func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
 	if len(rs.rows) >= rowParallel && w.ws.pool.workers(2) >= 2 {
 		as.eq.groups = w.partition(rs.rows) // A's pairs by island on the pool
 	}
+	// A's values off its diagonal wait for a reader (Assembly.lazyA),
+	// unless the step's islands will read them all at once on the pool.
+	as.eq.lazyA = !as.eq.eagerA && (as.eq.groups == nil || w.Settings.SingleProblem || problems(as.eq.groups) < 2)
+	if as.eq.lazyA {
+		as.eq.groups = nil // no pairs by island to share out
+	}
 	err := as.eq.Assemble(&w.Settings, m, rs.rows)
 	as.eq.groups = nil
 	return as, err
@@ -753,6 +759,7 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, pre *presolveStage) (*sol
 	}
 	var err error
 	if w.splitIslands(as, rs) {
+		as.eq.ensureA() // every island reads its block of A (Submatrix)
 		st, err = w.solveIslands(sol, rs)
 		if len(sol.res.X) == n {
 			w.keepImpulses(sol)
