@@ -675,16 +675,21 @@ func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
 	if as.eq.par == nil {
 		as.eq.par = w.forRange
 	}
+	// A step of several islands reads all of A (each island's block,
+	// splitIslands): A is filled at once, by island on the pool when it
+	// is large (so is a SingleProblem step's of several islands). A
+	// single island's A leaves its values off the diagonal to their
+	// first reader (Assembly.lazyA).
 	as.eq.groups = nil
-	if len(rs.rows) >= rowParallel && w.ws.pool.workers(2) >= 2 {
-		as.eq.groups = w.partition(rs.rows) // A's pairs by island on the pool
+	multi := false
+	pool := len(rs.rows) >= rowParallel && w.ws.pool.workers(2) >= 2
+	if !w.Settings.SingleProblem || pool {
+		g := w.partition(rs.rows) // the islands splitIslands solves
+		if multi = problems(g) >= 2; multi && pool {
+			as.eq.groups = g // A's pairs by island on the pool
+		}
 	}
-	// A's values off its diagonal wait for a reader (Assembly.lazyA),
-	// unless the step's islands will read them all at once on the pool.
-	as.eq.lazyA = !as.eq.eagerA && (as.eq.groups == nil || w.Settings.SingleProblem || problems(as.eq.groups) < 2)
-	if as.eq.lazyA {
-		as.eq.groups = nil // no pairs by island to share out
-	}
+	as.eq.lazyA = !as.eq.eagerA && !multi
 	err := as.eq.Assemble(&w.Settings, m, rs.rows)
 	as.eq.groups = nil
 	return as, err
