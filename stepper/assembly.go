@@ -420,15 +420,15 @@ type Assembly struct {
 	// the diagonal's records (bodyDiag), pairRecs of massMatrix's records
 	// in all, and fillA sets the rest when a read needs them, from
 	// JMinv, byBodyJ and diagC, which stand until the next Assemble.
-	// maxJM and maxJ are the largest |JMinv| and |J| components of the
-	// dynamic bodies' incidences (the bound that vouches the put-off sums
-	// finite, deferrable); deferred and filledA count the Assembles that
-	// put A off and the fills that ran.
+	// sumJM and sumJ are Σ‖JMinv‖² and Σ‖J‖² over the dynamic bodies'
+	// incidences (the bound that vouches the put-off sums finite,
+	// deferrable); deferred and filledA count the Assembles that put A
+	// off and the fills that ran.
 	// eagerA, set by a test, keeps the world's A filled at every
 	// Assemble (the reference the deferred fill is checked against).
 	lazyA, deferA, eagerA bool
 	pairRecs              int
-	maxJM, maxJ           float64
+	sumJM, sumJ           float64
 	fill                  lcp.DeferredFill
 	deferred, filledA     int
 }
@@ -886,7 +886,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	// A symmetric refill of Assemble (the diagonal's records follow) in a
 	// world that allows it puts A's values off its diagonal off.
 	a.deferA = a.lazyA && a.refilling && gyro && !a.massOnly
-	a.maxJM, a.maxJ = 0, 0
+	a.sumJM, a.sumJ = 0, 0
 	if a.refilling && a.groups != nil && a.par != nil && !a.deferA {
 		// JMinv, the blocks and the pairs island by island (islands.go).
 		return a.pairsByIsland(m, rows, copyJ)
@@ -923,11 +923,11 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 // J_qᵀ for the slots p and q of one row on dynamic body bi (the first
 // records of each of its incidences' runs, the same bits): it returns the
 // record after the body's last pair and the sum of the diagonal records'
-// finiteness terms, and raises maxJM and maxJ to the body's largest
-// |JMinv| and |J| components (NaN stays: deferrable then fails).
+// finiteness terms, and adds the body's Σ‖JMinv‖² and Σ‖J‖² over its
+// incidences to sumJM and sumJ (deferrable's bound).
 func (a *Assembly) bodyDiag(bi int, rec int) (int, float64) {
 	list, js := a.byBody[bi], a.byBodyJ[bi]
-	z, um, uj := 0.0, a.maxJM, a.maxJ
+	z, sm, sj := 0.0, 0.0, 0.0
 	from, to := 0, 0
 	for pi, p := range list {
 		if pi > 0 && list[pi-1].row != p.row {
@@ -937,35 +937,26 @@ func (a *Assembly) bodyDiag(bi int, rec int) (int, float64) {
 			for to = pi + 1; to < len(list) && list[to].row == p.row; to++ {
 			}
 		}
-		jm := &a.JMinv[p.row][p.slot]
+		jm, q := &a.JMinv[p.row][p.slot], &js[pi]
 		z += a.A.SetRecordsDot6(rec, jm, js[from:to])
 		rec += len(list) - from
-		for c := range 6 {
-			um = maxAbsNaN(um, jm[c])
-			uj = maxAbsNaN(uj, js[pi][c])
-		}
+		sm += jm[0]*jm[0] + jm[1]*jm[1] + jm[2]*jm[2] + jm[3]*jm[3] + jm[4]*jm[4] + jm[5]*jm[5]
+		sj += q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3] + q[4]*q[4] + q[5]*q[5]
 	}
-	a.maxJM, a.maxJ = um, uj
+	a.sumJM += sm
+	a.sumJ += sj
 	return rec, z
 }
 
-// maxAbsNaN returns max(m, |v|), NaN when either is NaN.
-func maxAbsNaN(m, v float64) float64 {
-	v = math.Abs(v)
-	if v > m || v != v {
-		return v
-	}
-	return m
-}
-
 // deferrable reports whether every sum of the put-off records of A is
-// finite: each record J_p M⁻¹ J_qᵀ is at most 6·maxJM·maxJ in magnitude
-// and an entry sums at most layRecs of them, so with 6·maxJM·maxJ·layRecs
-// ≤ 1e300 every partial sum is (rounding adds under 1 + 10⁻⁶ to it), as
-// Refilled would have found: A's finiteness is the diagonal's. NaN or
-// an overflow of the bound gives false (A filled at once).
+// finite: a record J_p M⁻¹ J_qᵀ is at most ‖M⁻¹J_pᵀ‖‖J_q‖ ≤ √(sumJM·sumJ)
+// in magnitude (Cauchy–Schwarz) and an entry sums at most layRecs of
+// them, so with layRecs·√(sumJM·sumJ) ≤ 1e300 every partial sum is
+// (rounding adds under 1 + 10⁻⁶ to it), as Refilled would have found:
+// A's finiteness is then the diagonal's. A NaN, an infinity or an
+// overflow of the sums gives false (A filled at once).
 func (a *Assembly) deferrable() bool {
-	return 6*a.maxJM*a.maxJ*float64(a.layRecs) <= 1e300
+	return float64(a.layRecs)*math.Sqrt(a.sumJM*a.sumJ) <= 1e300
 }
 
 // fillA is the deferred fill of A (lcp.DeferredFill): every record of

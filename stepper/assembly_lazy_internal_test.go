@@ -1,6 +1,8 @@
 package stepper
 
 import (
+	"fmt"
+	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -64,4 +66,49 @@ func TestLazyAReadersMidStep(t *testing.T) {
 		}
 		require.Positive(t, lazy.ws.assembly.eq.filledA, "fills after the drop")
 	})
+}
+
+// An Assembly that puts A off (lazyA) gives, Assemble after Assemble, the
+// A of one that does not, bit for bit, on refillFixture's rows (a row
+// naming a body twice, one on the static body alone): after each refill
+// A is pending, its diagonal (Problem.Diag) already the eager one's
+// without a fill, then every entry the eager one's. A row whose Jacobian
+// is 1e200 makes A's sums overflow: then A is filled at once (nothing
+// pending) and Problem.Validate names the same entry as the eager one's.
+func TestLazyAssembleSameBits(t *testing.T) {
+	set, bodies, rows, fill := refillFixture(t)
+	var lazy, eager Assembly
+	lazy.lazyA = true
+	var m Mass
+	for round := range 5 {
+		fill()
+		if round == 4 {
+			for k := range 6 {
+				rows[1].J[0][k] *= 1e200
+			}
+		}
+		m.Update(bodies, set.H, set.Gravity)
+		require.NoError(t, lazy.Assemble(set, &m, rows))
+		require.NoError(t, eager.Assemble(set, &m, rows))
+		pl, pe := lazy.Problem(), eager.Problem()
+		if round == 4 {
+			require.False(t, lazy.A.Pending(), "overflowing sums: filled at once")
+			el, ee := pl.Validate(), pe.Validate()
+			require.Error(t, ee)
+			require.EqualError(t, el, ee.Error())
+			continue
+		}
+		require.True(t, lazy.A.Pending(), "round %d: A put off (its first fill too)", round)
+		dl, de := pl.Diag(nil), pe.Diag(nil)
+		for i := range dl {
+			require.Equal(t, math.Float64bits(de[i]), math.Float64bits(dl[i]), "round %d: A[%d][%d]", round, i, i)
+		}
+		require.True(t, lazy.A.Pending(), "round %d: the diagonal fills nothing", round)
+		require.NoError(t, pl.Validate())
+		require.True(t, lazy.A.Pending(), "round %d: nor does Validate", round)
+		requireSameA(t, &lazy, &eager, fmt.Sprintf("round %d", round))
+		require.False(t, lazy.A.Pending())
+	}
+	require.Equal(t, 4, lazy.deferred)
+	require.Equal(t, 4, lazy.filledA)
 }
