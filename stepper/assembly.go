@@ -426,10 +426,17 @@ type Assembly struct {
 	// off and the fills that ran.
 	// eagerA, set by a test, keeps the world's A filled at every
 	// Assemble (the reference the deferred fill is checked against).
+	// read says the last Assemble's A was read off its diagonal (fillA,
+	// or probe's fill on an A filled at once), reads the last eight
+	// Assembles' read, newest in bit 0: two reads in a row (a problem
+	// that BPP factors as A, a solver that reads A) fill A at once, to
+	// spare the diagonal's pass, until a step does not read it.
 	lazyA, deferA, eagerA bool
+	read                  bool
+	reads                 uint8
 	pairRecs              int
 	sumJM, sumJ           float64
-	fill                  lcp.DeferredFill
+	fill, probe           lcp.DeferredFill
 	deferred, filledA     int
 }
 
@@ -493,6 +500,11 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.Hi = grow(a.Hi, n)
 	a.refilling = same && a.layDiag && a.A.Refill(n, a.layRecs)
 	a.rec, a.filled, a.deferA = 0, false, false
+	a.reads <<= 1
+	if a.read {
+		a.reads |= 1
+	}
+	a.read = false
 	if !a.massMatrix(m, rows, true) || a.stopped() {
 		return a.halt()
 	}
@@ -549,12 +561,19 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 			a.deferA = false
 		}
 		a.A.Refilled()
-		if a.deferA {
+		switch {
+		case a.deferA:
 			if a.fill.Fill == nil {
 				a.fill.Fill = a.fillA
 			}
 			a.A.Defer(&a.fill)
 			a.deferred++
+		case a.lazyA && a.Gyroscopic == 0:
+			// Filled at once: the probe notes whether it is read.
+			if a.probe.Fill == nil {
+				a.probe.Fill = a.probed
+			}
+			a.A.Defer(&a.probe)
 		}
 		if a.filled {
 			a.layOK = true // sameLayout kept this layout
@@ -885,7 +904,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	}
 	// A symmetric refill of Assemble (the diagonal's records follow) in a
 	// world that allows it puts A's values off its diagonal off.
-	a.deferA = a.lazyA && a.refilling && gyro && !a.massOnly
+	a.deferA = a.lazyA && a.reads&3 != 3 && a.refilling && gyro && !a.massOnly
 	a.sumJM, a.sumJ = 0, 0
 	if a.refilling && a.groups != nil && a.par != nil && !a.deferA {
 		// JMinv, the blocks and the pairs island by island (islands.go).
@@ -965,7 +984,12 @@ func (a *Assembly) deferrable() bool {
 func (a *Assembly) fillA() {
 	a.fillRest()
 	a.filledA++
+	a.read = true
 }
+
+// probed is the fill of an A filled at once (probe): it only notes that
+// A was read.
+func (a *Assembly) probed() { a.read = true }
 
 // fillRest sets every record of A (massMatrix's pairs of each dynamic
 // body, in body order, then each row's compliance diagC), from JMinv,

@@ -4,6 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/scenes"
 	"github.com/gorigid/gorigid/stepper"
@@ -63,6 +66,22 @@ func requireSameEntries(t *testing.T, a, b lcp.Matrix, msg string) {
 	}
 }
 
+// lazyPyramids returns two 55-brick pyramids (DefaultPyramidParams, base
+// 10), the second filling A at every Assemble (stepper.SetEagerA).
+func lazyPyramids(t *testing.T) (lazy, eager *stepper.World) {
+	t.Helper()
+	var ws [2]*stepper.World
+	for k := range ws {
+		p := scenes.DefaultPyramidParams()
+		p.Base = 10
+		w, err := scenes.Pyramid(p)
+		require.NoError(t, err)
+		ws[k] = w
+	}
+	stepper.SetEagerA(ws[1])
+	return ws[0], ws[1]
+}
+
 // The 55-brick pyramid's steady steps, solved in body space (lcp.KKT),
 // never read A's values off its diagonal: after 30 steps of settling, 30
 // steps each put them off (LazyACounts' deferred 30) and none fills them
@@ -73,16 +92,7 @@ func requireSameEntries(t *testing.T, a, b lcp.Matrix, msg string) {
 // rest filled once on the first read off it; the next step puts A off
 // again.
 func TestLazyAPyramidSteadySkipsFill(t *testing.T) {
-	var ws [2]*stepper.World
-	for k := range ws {
-		p := scenes.DefaultPyramidParams()
-		p.Base = 10
-		w, err := scenes.Pyramid(p)
-		require.NoError(t, err)
-		ws[k] = w
-	}
-	lazy, eager := ws[0], ws[1]
-	stepper.SetEagerA(eager)
+	lazy, eager := lazyPyramids(t)
 	stepSame(t, lazy, eager, 30, "settling")
 	stepper.ResetLazyACounts(lazy)
 	stepSame(t, lazy, eager, 30, "steady")
@@ -133,4 +143,38 @@ func TestLazyAWallReadersMidStep(t *testing.T) {
 			require.Positive(t, f, "fills inside the steps")
 		})
 	}
+}
+
+// A box dropped onto the resting 55-brick pyramid: the steps of its
+// landing read A (fills > 0), and every step's state is that of the
+// pyramid that fills A at every Assemble (StateHash), over the 40 steps
+// after the drop, the box at rest on the top brick at the end.
+func TestLazyAPyramidDropFills(t *testing.T) {
+	lazy, eager := lazyPyramids(t)
+	stepSame(t, lazy, eager, 30, "settling")
+	shape, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
+	require.NoError(t, err)
+	for _, w := range []*stepper.World{lazy, eager} {
+		top := w.Bodies[len(w.Bodies)-1].Pos
+		b, err := body.New(body.Params{Mass: 2, Inertia: body.BoxInertia(2, 0.2, 0.2, 0.2),
+			Pos: top.Add(mgl64.Vec3{0.05, 0, 0.5}), Rot: mgl64.QuatRotate(0.3, mgl64.Vec3{1, 1, 0}.Normalize())})
+		require.NoError(t, err)
+		id, err := w.AddBody(b)
+		require.NoError(t, err)
+		_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape, Material: stepper.Material{Friction: 0.5}})
+		require.NoError(t, err)
+	}
+	stepper.ResetLazyACounts(lazy)
+	z0 := lazy.Bodies[len(lazy.Bodies)-1].Pos.Z()
+	for k := range 40 {
+		for _, w := range []*stepper.World{lazy, eager} {
+			_, err := w.Step()
+			require.NoError(t, err)
+		}
+		require.Equal(t, stepper.StateHash(eager), stepper.StateHash(lazy), "step %d after the drop", k+1)
+	}
+	z := lazy.Bodies[len(lazy.Bodies)-1].Pos.Z()
+	require.Less(t, z, z0-0.3, "the box fell onto the pyramid")
+	_, f := stepper.LazyACounts(lazy)
+	require.Positive(t, f, "fills after the drop")
 }
