@@ -568,8 +568,9 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 			}
 			a.A.Defer(&a.fill)
 			a.deferred++
-		case a.lazyA && a.Gyroscopic == 0:
-			// Filled at once: the probe notes whether it is read.
+		case a.lazyA && a.Gyroscopic == 0 && !a.filled:
+			// A refill filled at once: the probe notes whether it is
+			// read (a first fill's read is expected, not noted).
 			if a.probe.Fill == nil {
 				a.probe.Fill = a.probed
 			}
@@ -902,9 +903,11 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.A.Reset(n)
 		a.A.Grow(a.records(m))
 	}
-	// A symmetric refill of Assemble (the diagonal's records follow) in a
-	// world that allows it puts A's values off its diagonal off.
-	a.deferA = a.lazyA && a.reads&3 != 3 && a.refilling && gyro && !a.massOnly
+	// A symmetric refill of Assemble (the diagonal's records follow) of
+	// the kept layout, in a world that allows it, puts A's values off its
+	// diagonal off. A first fill of a new layout is not put off: its new
+	// contacts' pre-solve reads A (estimateNewContacts).
+	a.deferA = a.lazyA && a.reads&3 != 3 && a.refilling && !a.filled && gyro && !a.massOnly
 	a.sumJM, a.sumJ = 0, 0
 	if a.refilling && a.groups != nil && a.par != nil && !a.deferA {
 		// JMinv, the blocks and the pairs island by island (islands.go).
