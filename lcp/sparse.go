@@ -5,6 +5,7 @@ import (
 	"github.com/gorigid/gorigid/internal/num"
 	"math"
 	"slices"
+	"sync"
 	"sync/atomic"
 )
 
@@ -46,6 +47,9 @@ import (
 // Reset or Add; Add panics on an index outside [0, n). Both are programming
 // errors of the assembling code, not user data (Problem.Validate reports an
 // unfinished matrix as an error, so solvers never reach the panic).
+//
+// A refilled matrix may have its values off the diagonal filled on
+// demand (Defer): every read that needs them fills them first, once.
 //
 // A finished Sparse is safe for concurrent reads.
 type Sparse struct {
@@ -111,6 +115,72 @@ type Sparse struct {
 	// keeping them in tv, so tv is not the records of val until unstale
 	// rewrites it (before an Add or Finish reads it).
 	stale bool
+	// pending holds a *DeferredFill: when not nil (Defer), it fills the
+	// values off the diagonal before the first read that needs them
+	// (ensure). An atomic.Value, not an atomic.Pointer, so that a Sparse
+	// stays copyable.
+	pending atomic.Value
+}
+
+// DeferredFill is the fill of a refilled Sparse's values off its
+// diagonal, put off by Defer until a read needs them. Fill sets them with
+// SetRecordPart or SetRecordsDot6 (not SetRecord: the matrix is finished)
+// and must not read the matrix through its methods. The zero value with
+// Fill set is ready; it must not be copied after first use.
+type DeferredFill struct {
+	// Fill sets the values; it runs at most once per Defer, under mu.
+	Fill func()
+	mu   sync.Mutex
+}
+
+// Defer, on a matrix just finished by Refilled, puts off the values off
+// its diagonal: the caller has set every diagonal entry (all records of
+// the diagonal entries, in their order) and vouches that the other
+// records' sums are finite, and d.Fill sets those records' values (the
+// diagonal's again or not: the same sums). Every read that needs them (At
+// off the diagonal, MulVecTo, RowDot, Submatrix, DenseSubmatrix, BPP's
+// factorization, an Add or Finish that reopens the matrix) runs d.Fill
+// first, once, under d's lock, so concurrent readers see the filled
+// values; the diagonal (At(i, i), Problem.Diag), NNZ, the pattern and the
+// finiteness that Problem.Validate reads need no fill. Reset, Refill and
+// ResetCliques drop a pending fill (they replace the values).
+func (s *Sparse) Defer(d *DeferredFill) {
+	s.mustFinished("Defer")
+	s.pending.Store(d)
+}
+
+// Pending reports whether s has values put off by Defer not yet filled.
+func (s *Sparse) Pending() bool { return s.pendingFill() != nil }
+
+// pendingFill returns the fill Defer put off, nil if none.
+func (s *Sparse) pendingFill() *DeferredFill {
+	d, _ := s.pending.Load().(*DeferredFill)
+	return d
+}
+
+// dropPending forgets a fill put off by Defer (its values are replaced).
+func (s *Sparse) dropPending() {
+	if s.pendingFill() != nil {
+		s.pending.Store((*DeferredFill)(nil))
+	}
+}
+
+// FillPending runs the fill that Defer put off, if it has not run: what
+// any read that needs the values would do first.
+func (s *Sparse) FillPending() { s.ensure() }
+
+// ensure runs the fill that Defer put off, if it has not run.
+func (s *Sparse) ensure() {
+	d := s.pendingFill()
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	if s.pendingFill() == d {
+		d.Fill()
+		s.pending.Store((*DeferredFill)(nil))
+	}
+	d.mu.Unlock()
 }
 
 var _ Matrix = (*Sparse)(nil)
@@ -131,6 +201,7 @@ func (s *Sparse) Reset(n int) {
 	if n > math.MaxInt32 {
 		panic(fmt.Sprintf("lcp: Sparse.Reset: dimension %d exceeds 2³¹−1", n))
 	}
+	s.dropPending()
 	s.n = n
 	s.finished = false
 	s.stale = false
@@ -283,6 +354,7 @@ func (s *Sparse) Refill(n, records int) bool {
 	if !(s.finished && s.reuseOK && s.n == n && s.pn == n && s.nrec == records && (s.cl || len(s.tv) == records)) {
 		return false
 	}
+	s.dropPending()
 	s.finished = false
 	s.rz = 0
 	s.stale = true
@@ -347,6 +419,7 @@ func (s *Sparse) AddRecordTerms(z float64) { s.rz += z }
 // (O(records), and only then: a refill saves writing the records, the
 // traffic of a steady step's refill).
 func (s *Sparse) unstale() {
+	s.ensure()
 	if !s.stale {
 		return
 	}
@@ -573,6 +646,7 @@ func (s *Sparse) At(i, j int) float64 {
 		}
 		return 0
 	}
+	s.ensure()
 	lo, hi := s.ptr[i], s.ptr[i+1]
 	if k, ok := slices.BinarySearch(s.col[lo:hi], int32(j)); ok {
 		return s.val[lo+k]
@@ -583,6 +657,7 @@ func (s *Sparse) At(i, j int) float64 {
 // MulVecTo sets dst = A x.
 func (s *Sparse) MulVecTo(dst, x []float64) {
 	s.mustFinished("MulVecTo")
+	s.ensure()
 	x = x[:s.n]
 	for i := range dst[:s.n] {
 		dst[i] = s.rowDot(i, x)
@@ -592,6 +667,7 @@ func (s *Sparse) MulVecTo(dst, x []float64) {
 // RowDot returns (A x)_i.
 func (s *Sparse) RowDot(i int, x []float64) float64 {
 	s.mustFinished("RowDot")
+	s.ensure()
 	return s.rowDot(i, x[:s.n])
 }
 
@@ -621,6 +697,7 @@ func (s *Sparse) row(i int) ([]int32, []float64) {
 // NaN or ±Inf. Entries outside the pattern are 0, so this is the same entry
 // a dense scan would find.
 func (s *Sparse) firstNonFinite() (i, j int, v float64, found bool) {
+	s.ensure()
 	for i := 0; i < s.n; i++ {
 		cols, vals := s.row(i)
 		for k, v := range vals {

@@ -50,6 +50,7 @@ func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
 		}
 		total += len(l)
 	}
+	s.dropPending()
 	s.n = n
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
 	s.cstart = growInt(s.cstart, len(cliques)+1)

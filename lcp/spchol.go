@@ -203,6 +203,7 @@ type sparseLDL struct {
 // same matrix, values and free set as the last successful one returns at
 // once (factorStand).
 func (f *sparseLDL) factor(a *Sparse, state []State) bool {
+	a.ensure() // a deferred fill (Sparse.Defer): the factor reads every value
 	if f.stands(a, state) {
 		return true
 	}

@@ -33,6 +33,7 @@ import (
 // twice.
 func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 	src.mustFinished("Submatrix")
+	src.ensure()
 	if s == src {
 		panic("lcp: Sparse.Submatrix: s and src are the same matrix")
 	}
@@ -109,6 +110,7 @@ func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 // the sparse LDLᵀ's ordering, symbolic analysis and elimination tree.
 func (s *Sparse) DenseSubmatrix(dst *Dense, idx, pos []int32) {
 	s.mustFinished("DenseSubmatrix")
+	s.ensure()
 	if len(pos) != s.n {
 		panic(fmt.Sprintf("lcp: Sparse.DenseSubmatrix: pos has %d entries, src %d rows", len(pos), s.n))
 	}

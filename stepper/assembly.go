@@ -319,7 +319,10 @@ type Assembly struct {
 	// (MassMatrix), n × n for n rows, symmetric and finished: entry (i, j)
 	// sums J_i,b M_b⁻¹ J_j,bᵀ over the dynamic bodies b that rows i and j
 	// share, in body order, then adds C_ii. In a gyroscopic assembly
-	// (Gyroscopic > 0) A is empty (0 × 0) and D holds the matrix.
+	// (Gyroscopic > 0) A is empty (0 × 0) and D holds the matrix. A
+	// World's Assemble may leave A's values off the diagonal to its first
+	// reader (lcp.Sparse.Defer: a steady step solved in body space reads
+	// only the diagonal); every read gets the same bits either way.
 	A lcp.Sparse
 	// D is the lead matrix of a gyroscopic assembly (see Assembly), n × n,
 	// dense and not symmetric; unused otherwise.
@@ -411,6 +414,31 @@ type Assembly struct {
 	massJob             rangeJob
 	kktRows, diagRefill bool
 	kktBad, diagNaN     int32
+
+	// A's values off its diagonal on demand (lcp.Sparse.Defer). lazyA
+	// (set by the world that owns the Assembly) lets a symmetric refill
+	// put them off; deferA says this Assemble does: massMatrix sets only
+	// the diagonal's records (bodyDiag), pairRecs of massMatrix's records
+	// in all, and fillA sets the rest when a read needs them, from
+	// JMinv, byBodyJ and diagC, which stand until the next Assemble.
+	// sumJM and sumJ are Σ‖JMinv‖² and Σ‖J‖² over the dynamic bodies'
+	// incidences (the bound that vouches the put-off sums finite,
+	// deferrable); deferred and filledA count the Assembles that put A
+	// off and the fills that ran.
+	// eagerA, set by a test, keeps the world's A filled at every
+	// Assemble (the reference the deferred fill is checked against).
+	// read says the last Assemble's A was read off its diagonal (fillA,
+	// or probe's fill on an A filled at once), reads the last eight
+	// Assembles' read, newest in bit 0: two reads in a row (a problem
+	// that BPP factors as A, a solver that reads A) fill A at once, to
+	// spare the diagonal's pass, until a step does not read it.
+	lazyA, deferA, eagerA bool
+	read                  bool
+	reads                 uint8
+	pairRecs              int
+	sumJM, sumJ           float64
+	fill, probe           lcp.DeferredFill
+	deferred, filledA     int
 }
 
 // forRows runs j over the rows 0…n−1 (par, or one call).
@@ -472,7 +500,12 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 	a.Lo = grow(a.Lo, n)
 	a.Hi = grow(a.Hi, n)
 	a.refilling = same && a.layDiag && a.A.Refill(n, a.layRecs)
-	a.rec, a.filled = 0, false
+	a.rec, a.filled, a.deferA = 0, false, false
+	a.reads <<= 1
+	if a.read {
+		a.reads |= 1
+	}
+	a.read = false
 	if !a.massMatrix(m, rows, true) || a.stopped() {
 		return a.halt()
 	}
@@ -523,7 +556,27 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 		if a.rec != a.layRecs {
 			panic(fmt.Sprintf("stepper: Assembly refilled %d of A's %d records", a.rec, a.layRecs))
 		}
+		if a.deferA && !(a.kktOK && a.deferrable()) {
+			// Not to be put off: the rest now, before A's finiteness.
+			a.A.AddRecordTerms(a.fillRest())
+			a.deferA = false
+		}
 		a.A.Refilled()
+		switch {
+		case a.deferA:
+			if a.fill.Fill == nil {
+				a.fill.Fill = a.fillA
+			}
+			a.A.Defer(&a.fill)
+			a.deferred++
+		case a.lazyA && a.Gyroscopic == 0 && !a.filled:
+			// A refill filled at once: the probe notes whether it is
+			// read (a first fill's read is expected, not noted).
+			if a.probe.Fill == nil {
+				a.probe.Fill = a.probed
+			}
+			a.A.Defer(&a.probe)
+		}
 		if a.filled {
 			a.layOK = true // sameLayout kept this layout
 		}
@@ -851,7 +904,13 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.A.Reset(n)
 		a.A.Grow(a.records(m))
 	}
-	if a.refilling && a.groups != nil && a.par != nil {
+	// A symmetric refill of Assemble (the diagonal's records follow) of
+	// the kept layout, in a world that allows it, puts A's values off its
+	// diagonal off. A first fill of a new layout is not put off: its new
+	// contacts' pre-solve reads A (estimateNewContacts).
+	a.deferA = a.lazyA && a.reads&3 != 3 && a.refilling && !a.filled && gyro && !a.massOnly
+	a.sumJM, a.sumJ = 0, 0
+	if a.refilling && a.groups != nil && a.par != nil && !a.deferA {
 		// JMinv, the blocks and the pairs island by island (islands.go).
 		return a.pairsByIsland(m, rows, copyJ)
 	}
@@ -872,11 +931,96 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 			continue
 		}
 		var z float64
-		a.rec, z = a.bodyPairs(bi, rows, a.rec)
+		if a.deferA {
+			a.rec, z = a.bodyDiag(bi, a.rec)
+		} else {
+			a.rec, z = a.bodyPairs(bi, rows, a.rec)
+		}
 		a.A.AddRecordTerms(z)
 	}
+	a.pairRecs = a.rec
 	return true
 }
+
+// bodyDiag is bodyPairs for the records of A's diagonal alone, J_p M⁻¹
+// J_qᵀ for the slots p and q of one row on dynamic body bi (the first
+// records of each of its incidences' runs, the same bits): it returns the
+// record after the body's last pair and the sum of the diagonal records'
+// finiteness terms, and adds the body's Σ‖JMinv‖² and Σ‖J‖² over its
+// incidences to sumJM and sumJ (deferrable's bound).
+func (a *Assembly) bodyDiag(bi int, rec int) (int, float64) {
+	list, js := a.byBody[bi], a.byBodyJ[bi]
+	z, sm, sj := 0.0, 0.0, 0.0
+	from, to := 0, 0
+	for pi, p := range list {
+		if pi > 0 && list[pi-1].row != p.row {
+			from = pi
+		}
+		if to <= pi {
+			for to = pi + 1; to < len(list) && list[to].row == p.row; to++ {
+			}
+		}
+		jm, q := &a.JMinv[p.row][p.slot], &js[pi]
+		z += a.A.SetRecordsDot6(rec, jm, js[from:to])
+		rec += len(list) - from
+		sm += jm[0]*jm[0] + jm[1]*jm[1] + jm[2]*jm[2] + jm[3]*jm[3] + jm[4]*jm[4] + jm[5]*jm[5]
+		sj += q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3] + q[4]*q[4] + q[5]*q[5]
+	}
+	a.sumJM += sm
+	a.sumJ += sj
+	return rec, z
+}
+
+// deferrable reports whether every sum of the put-off records of A is
+// finite: a record J_p M⁻¹ J_qᵀ is at most ‖M⁻¹J_pᵀ‖‖J_q‖ ≤ √(sumJM·sumJ)
+// in magnitude (Cauchy–Schwarz) and an entry sums at most layRecs of
+// them, so with layRecs·√(sumJM·sumJ) ≤ 1e300 every partial sum is
+// (rounding adds under 1 + 10⁻⁶ to it), as Refilled would have found:
+// A's finiteness is then the diagonal's. A NaN, an infinity or an
+// overflow of the sums gives false (A filled at once).
+func (a *Assembly) deferrable() bool {
+	return float64(a.layRecs)*math.Sqrt(a.sumJM*a.sumJ) <= 1e300
+}
+
+// fillA is the deferred fill of A (lcp.DeferredFill): every record of
+// massMatrix's pairs and then the diagonal's compliance, in record order,
+// the bits of a refill that did not put them off.
+func (a *Assembly) fillA() {
+	a.fillRest()
+	a.filledA++
+	a.read = true
+}
+
+// probed is the fill of an A filled at once (probe): it only notes that
+// A was read.
+func (a *Assembly) probed() { a.read = true }
+
+// fillRest sets every record of A (massMatrix's pairs of each dynamic
+// body, in body order, then each row's compliance diagC), from JMinv,
+// byBodyJ and diagC as the last Assemble left them, and returns the sum
+// of their finiteness terms.
+func (a *Assembly) fillRest() float64 {
+	rec, z := 0, 0.0
+	for bi := range a.byBody {
+		if a.kktCol[bi] < 0 { // static, kinematic or without rows: no pairs
+			continue
+		}
+		var zb float64
+		rec, zb = a.refillPairs(bi, rec)
+		z += zb
+	}
+	if rec != a.pairRecs {
+		panic(fmt.Sprintf("stepper: Assembly filled %d of A's %d pair records", rec, a.pairRecs))
+	}
+	for i, c := range a.diagC[:len(a.B)] {
+		z += a.A.SetRecordPart(rec+i, c)
+	}
+	return z
+}
+
+// ensureA fills A's values put off by the last Assemble (lcp.Sparse.Defer),
+// if any: for a reader that needs them all, on the caller's goroutine.
+func (a *Assembly) ensureA() { a.A.FillPending() }
 
 // firstFill builds A's pattern for Assemble's records (massMatrix's pairs
 // of each dynamic body's rows, then, with diag, the diagonal's
@@ -985,8 +1129,10 @@ func (a *Assembly) incidences(rows []constraint.Row, nb int) {
 // only the entries of rows on bi, so bodies of different islands
 // (islandSet) run in parallel on a refill.
 func (a *Assembly) bodyPairs(bi int, rows []constraint.Row, rec int) (int, float64) {
+	if a.refilling {
+		return a.refillPairs(bi, rec)
+	}
 	list, js := a.byBody[bi], a.byBodyJ[bi]
-	z := 0.0
 	// list ascends by row: the pairs with q.row ≥ p.row are list[from:],
 	// from the first incidence of p's row (a row naming the body twice
 	// pairs its slots both ways). Sparse.Add fills both triangles: A is
@@ -997,17 +1143,28 @@ func (a *Assembly) bodyPairs(bi int, rows []constraint.Row, rec int) (int, float
 			from = pi
 		}
 		jm := &a.JMinv[p.row][p.slot]
-		if a.refilling {
-			// J_p M⁻¹ J_qᵀ = jm · js[q], summed in component order.
-			z += a.A.SetRecordsDot6(rec, jm, js[from:])
-			rec += len(list) - from
-			continue
-		}
 		for k, q := range list[from:] {
 			jq := &js[from+k]
 			a.A.Add(p.row, q.row, jm[0]*jq[0]+jm[1]*jq[1]+jm[2]*jq[2]+jm[3]*jq[3]+jm[4]*jq[4]+jm[5]*jq[5])
 			rec++
 		}
+	}
+	return rec, 0
+}
+
+// refillPairs is bodyPairs on a refill: the records rec, rec+1, … of
+// body bi's row pairs set through lcp.Sparse.SetRecordsDot6.
+func (a *Assembly) refillPairs(bi int, rec int) (int, float64) {
+	list, js := a.byBody[bi], a.byBodyJ[bi]
+	z := 0.0
+	from := 0
+	for pi, p := range list {
+		if pi > 0 && list[pi-1].row != p.row {
+			from = pi
+		}
+		// J_p M⁻¹ J_qᵀ = jm · js[q], summed in component order.
+		z += a.A.SetRecordsDot6(rec, &a.JMinv[p.row][p.slot], js[from:])
+		rec += len(list) - from
 	}
 	return rec, z
 }
@@ -1233,4 +1390,19 @@ func (c *ContactInfo) fillTangentRows(dst []constraint.Row, bodies []*body.Body)
 		c.RollingRow(&dst[l.Rolling])
 	}
 	return l.N
+}
+
+// problems returns the number of MLCPs the islands g make for a step
+// (World.splitIslands): the islands with rows, and one for the loose rows.
+func problems(g *islandSet) int {
+	n := 0
+	for k := range g.n() {
+		if len(g.islandRows(k)) > 0 {
+			n++
+		}
+	}
+	if len(g.loose) > 0 {
+		n++
+	}
+	return n
 }

@@ -39,7 +39,10 @@
 // propagateImpacts (with Settings.Impacts = PropagatedImpacts only: a
 // step's bounces resolved pair by pair before its solve, Newton's cradle),
 // assemble (A by row sparsity: only row pairs that share a
-// body are visited, never a dense rows × 6m product), estimateNewContacts
+// body are visited, never a dense rows × 6m product; for a step of one
+// problem A's entries off its diagonal wait for their first reader,
+// lcp.Sparse.Defer, which a steady step solved in body space never is,
+// every reader getting the same bits), estimateNewContacts
 // (the new contacts' pre-solve, for their friction bounds), solve
 // (pickSolve, safeguard, polish), integrate
 // (v⁺ = M⁻¹(p + Jᵀx); semi-implicit Euler for positions, the exponential

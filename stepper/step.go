@@ -702,6 +702,11 @@ func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
 	if as.eq.par == nil {
 		as.eq.par = w.forRange
 	}
+	// A step of several islands reads all of A (each island's block,
+	// splitIslands): A is filled at once, by island on the pool when it
+	// is large (so is a SingleProblem step's of several islands). A
+	// single island's A leaves its values off the diagonal to their
+	// first reader (Assembly.lazyA).
 	as.eq.groups = nil
 	// The rows' check, and whether they have the last step's layout,
 	// before the partition that keeps its islands for the same layout.
@@ -709,9 +714,15 @@ func (w *World) assemble(m *Mass, rs *rowStage) (*assemblyStage, error) {
 		return as, err
 	}
 	w.ws.islands.layStep = w.steps + 1
-	if len(rs.rows) >= rowParallel && w.ws.pool.workers(2) >= 2 {
-		as.eq.groups = w.partition(rs.rows) // A's pairs by island on the pool
+	multi := false
+	pool := len(rs.rows) >= rowParallel && w.ws.pool.workers(2) >= 2
+	if !w.Settings.SingleProblem || pool {
+		g := w.partition(rs.rows) // the islands splitIslands solves
+		if multi = problems(g) >= 2; multi && pool {
+			as.eq.groups = g // A's pairs by island on the pool
+		}
 	}
+	as.eq.lazyA = !as.eq.eagerA && !multi
 	err := as.eq.Assemble(&w.Settings, m, rs.rows)
 	as.eq.groups = nil
 	return as, err
@@ -786,6 +797,7 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, pre *presolveStage) (*sol
 	}
 	var err error
 	if w.splitIslands(as, rs) {
+		as.eq.ensureA() // every island reads its block of A (Submatrix)
 		st, err = w.solveIslands(sol, rs)
 		if len(sol.res.X) == n {
 			w.keepImpulses(sol)
