@@ -41,11 +41,16 @@ func nuCapsule(t testing.TB, w *stepper.World, m, r, l float64, pos, dir mgl64.V
 // semi-implicit velocity step loses energy as the chain whips, Post mode
 // 4.90 J; chains of 1 to 3 links lose 1.3 %, 1.0 % and −1.3 % of their
 // fall in 2 s at 1/240 and a quarter of that at 1/1000, O(h), ten links
-// still 3 to 6 % down to 1/4000); at 1/240 within 0.91 mm,
-// 1.74 J lost, but the energy rises up to 0.058 J above the start: the
-// velocity step's feedback on the joints' error (Regularized mode's Φ/h
-// and drift prediction) adds up to 0.127 J in one step as the chain snaps
-// taut (Post mode and None add none). ODE 0.16 (dWorldStep, ERP 0.2, CFM
+// still 3 to 6 % down to 1/4000); at 1/240 within 0.91 mm, links
+// touching at up to 3 contact points, 1.74 J lost, but K + U rises up to
+// 0.058 J above the start and one step adds up to 0.127 J
+// (Stats.EnergyAdded) as the chain snaps taut. Of the rise, all but
+// 0.016 J is the semi-implicit step's O(h) swing (midpointEnergy, which
+// the step keeps); what remains, and the step's gain, is the Regularized
+// mode's velocity feedback Φ/h closing the joints' errors under the
+// chain's tension, not a constraint potential the measure misses (the
+// joints are rigid; TestNewUserChainEnergySource). Post mode and None add
+// none (they lose more). ODE 0.16 (dWorldStep, ERP 0.2, CFM
 // 1e-5; testdata/newuser/ode_chain.c) on the same chain: 4.32 J lost at
 // 1/60 with joint gaps up to 95 mm, 3.76 J and 16 mm at 1/240. MuJoCo 2.2
 // (testdata/newuser/mujoco_chain.c, joint coordinates, no drift): its
@@ -67,14 +72,18 @@ func TestNewUserChain10(t *testing.T) {
 			prev = id
 		}
 		k, p := w.Energy()
-		e0 := k + p
-		var drift, grow, vmax float64
+		e0, m0 := k+p, midpointEnergy(w)
+		var drift, grow, vmax, added, mid float64
+		contacts := 0
 		for s := 0; s < int(math.Round(5/h)); s++ {
 			st, err := w.Step()
 			require.NoError(t, err)
 			drift = math.Max(drift, st.MaxViolation)
+			added = math.Max(added, st.EnergyAdded)
+			contacts = max(contacts, st.Contacts)
 			k, p := w.Energy()
 			grow = math.Max(grow, k+p-e0)
+			mid = math.Max(mid, midpointEnergy(w)-m0)
 			for _, b := range w.Bodies {
 				vmax = math.Max(vmax, b.Vel.Len())
 			}
@@ -82,8 +91,8 @@ func TestNewUserChain10(t *testing.T) {
 		tip := w.Bodies[n-1].LocalToWorld(mgl64.Vec3{0, 0, l / 2})
 		k, p = w.Energy()
 		fall := m * 9.81 * n * n * l / 2 // J, the centre of mass n l/2 below the pivot
-		t.Logf("h = %.4f s, 5 s: largest joint drift %.2e m, energy above the start up to %.3f J, lost %.3f J of %.3f J to fall, fastest link %.2f m/s, tip at %.3v",
-			h, drift, grow, e0-k-p, fall, vmax, tip)
+		t.Logf("h = %.4f s, 5 s: largest joint drift %.2e m, energy above the start up to %.3f J (midpoint energy %.3f J), one step added up to %.3f J, lost %.3f J of %.3f J to fall, up to %d contacts, fastest link %.2f m/s, tip at %.3v",
+			h, drift, grow, mid, added, e0-k-p, fall, contacts, vmax, tip)
 		// Drift, the joints' largest error after a step
 		// (Stats.MaxViolation): the projection removes any above
 		// ProjectAbove, 1 mm.
