@@ -367,6 +367,16 @@ func (w *World) checkLinks() error {
 
 // Energy returns the kinetic and the gravitational potential energy (J),
 // the potential measured from the origin: −m g·x summed over bodies.
+// That is all it counts: the energy stored in compliant rows (springs,
+// soft joints, ropes: ½ k φ²) is not in it, and a rigid row (Stiffness 0)
+// has no potential to count; its error φ is not a stored spring (SPOOK's
+// ½ φᵀ ε⁻¹ φ needs a compliance ε > 0). Read off the state of a
+// semi-implicit Euler step, whose velocity belongs half a step before its
+// position, K + U swings by O(h) about what the step keeps, K + U − ½h Σ
+// m g·v (the modified energy of the symplectic Euler method, E. Hairer,
+// C. Lubich and G. Wanner, "Geometric Numerical Integration", 2006,
+// §IX.1): a body in free fall loses ½ m h² g² of K + U a step and keeps
+// the other exactly.
 func (w *World) Energy() (kinetic, potential float64) {
 	for i, b := range w.Bodies {
 		if b.Static || b.Kinematic { // infinite mass: driven, not part of the energy

@@ -249,9 +249,14 @@ func (r Report) EnergyWarning() string {
 	return r.FirstGain.Warning()
 }
 
-// Warning is the one-line warning about g.
+// Warning is the one-line warning about g. The energy is kinetic plus
+// gravitational (stepper.World.Energy); the causes it names are those
+// measured in package stepper's tests: a step too large for the motion, a
+// budget-bound answer, the Regularized mode's Φ/h feedback closing a
+// joint's error under load (stepper's TestNewUserChainEnergySource; Post
+// mode moves positions instead), or a position correction lifting bodies.
 func (g EnergyGain) Warning() string {
-	return fmt.Sprintf("warning: %v (a step too large for the motion, a budget-bound answer, or a position correction lifting bodies)", g)
+	return fmt.Sprintf("warning: %v, kinetic plus gravitational (a step too large for the motion, a budget-bound answer, Regularized feedback closing a loaded joint's error, or a position correction lifting bodies)", g)
 }
 
 // ProjectionNote returns a one-line note when some step skipped its
