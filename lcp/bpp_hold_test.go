@@ -53,7 +53,9 @@ func presolveProblem(t *testing.T, base int) (*lcp.Problem, []lcp.State) {
 // answers' x within each row's bounds to t_i, their w = A x + b
 // complementary to x within 10⁻⁶ max|b|, and, as two solutions of the
 // semidefinite MLCP differ only in A's null space, the same w within
-// twice that.
+// twice that; and the same x in velocity units (|Δx_i|·a_ii) within
+// 10⁻⁶ max|b|: the pre-solve's x̂ₙ set the main MLCP's friction bounds,
+// and the rows it keeps carry loads of the regularization's level.
 func TestBPPHoldsRegularizationLevelRows(t *testing.T) {
 	bases := []int{10, 20}
 	if testing.Short() || raceEnabled {
@@ -67,7 +69,7 @@ func TestBPPHoldsRegularizationLevelRows(t *testing.T) {
 			sw = math.Max(sw, math.Abs(v))
 		}
 		var its [2]int
-		var ws [2][]float64
+		var ws, xs [2][]float64
 		for k, strict := range []bool{false, true} {
 			var s lcp.BPP
 			if strict {
@@ -95,14 +97,16 @@ func TestBPPHoldsRegularizationLevelRows(t *testing.T) {
 			}
 			t.Logf("base %d, strict %v: %d iterations, complementarity residual %.3g of max|b|", base, strict, res.Iterations, worst/sw)
 			assert.LessOrEqual(t, worst, 1e-6*sw, "base %d strict %v", base, strict)
-			ws[k] = w
+			ws[k], xs[k] = w, res.X
 		}
-		dw := 0.0
+		dw, dx := 0.0, 0.0
 		for i := range ws[0] {
 			dw = math.Max(dw, math.Abs(ws[0][i]-ws[1][i]))
+			dx = math.Max(dx, math.Abs(xs[0][i]-xs[1][i])*p.A.At(i, i))
 		}
-		t.Logf("base %d: w differs by %.3g of max|b|", base, dw/sw)
+		t.Logf("base %d: w differs by %.3g of max|b|, x (in velocity units, |Δx_i|·a_ii) by %.3g", base, dw/sw, dx/sw)
 		assert.LessOrEqual(t, dw, 2e-6*sw, "base %d: the same velocities", base)
+		assert.LessOrEqual(t, dx, 1e-6*sw, "base %d: the same impulses (the friction bounds μ x̂ₙ that follow)", base)
 		assert.LessOrEqual(t, its[0], its[1], "base %d: iterations holding the rows", base)
 		if base == 20 {
 			assert.Less(t, its[0], its[1], "base %d: fewer iterations holding the rows", base)
