@@ -416,7 +416,7 @@ type Assembly struct {
 	kktBad, diagNaN     int32
 
 	// A's values off its diagonal on demand (lcp.Sparse.Defer). lazyA
-	// (set by the world that owns the Assembly) lets a symmetric refill
+	// (set by the world that owns the Assembly) lets a symmetric fill
 	// put them off; deferA says this Assemble does: massMatrix sets only
 	// the diagonal's records (bodyDiag), pairRecs of massMatrix's records
 	// in all, and fillA sets the rest when a read needs them, from
@@ -904,11 +904,15 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.A.Reset(n)
 		a.A.Grow(a.records(m))
 	}
-	// A symmetric refill of Assemble (the diagonal's records follow) of
-	// the kept layout, in a world that allows it, puts A's values off its
-	// diagonal off. A first fill of a new layout is not put off: its new
-	// contacts' pre-solve reads A (estimateNewContacts).
-	a.deferA = a.lazyA && a.reads&3 != 3 && a.refilling && !a.filled && gyro && !a.massOnly
+	// A symmetric fill of Assemble (the diagonal's records follow), of
+	// the kept layout or a new one's first (firstFill), in a world that
+	// allows it, puts A's values off its diagonal off. Step 1 of a scene
+	// built at rest reads none: its pre-solve's seed sweeps run in body
+	// space, its block pivoting factors in body space (Problem.KKT) and
+	// the new-contact starts read A's diagonal alone (estimateNewContacts);
+	// a reader that needs the rest (estimateLocally's RowDot, a dual
+	// factor) fills them there, with a fill at once's bits.
+	a.deferA = a.lazyA && a.reads&3 != 3 && a.refilling && gyro && !a.massOnly
 	a.sumJM, a.sumJ = 0, 0
 	if a.refilling && a.groups != nil && a.par != nil && !a.deferA {
 		// JMinv, the blocks and the pairs island by island (islands.go).

@@ -1270,9 +1270,9 @@ func (w *World) seedNewNormals(all bool) {
 // point all the load the patch needs and leaves its siblings, which then
 // see w = 0, at zero: their bound there is the sweep order's, not the
 // problem's. The pre-solve's index sets are a start only (it ends at the
-// same solution from any start); from this one it took 7 block-pivoting
-// iterations instead of 8 on the 210-brick pyramid's step 1, 9 instead of
-// 11 on the 496-brick one's, 4 instead of 5 and 6 on the 30- and
+// same solution from any start); from this one it took 5 block-pivoting
+// iterations instead of 6 on the 210-brick pyramid's step 1, 6 instead of
+// 8 on the 496-brick one's, 4 instead of 5 and 6 on the 30- and
 // 100-brick walls' (BenchmarkPyramidStep1, BenchmarkWallStep1).
 func spreadPatchLoad(start []lcp.State, pts []point, seed []lcp.State) {
 	for i := 0; i < len(pts); {

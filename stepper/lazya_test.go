@@ -178,3 +178,25 @@ func TestLazyAPyramidDropFills(t *testing.T) {
 	_, f := stepper.LazyACounts(lazy)
 	require.Positive(t, f, "fills after the drop")
 }
+
+// Step 1 of a scene built at rest reads no value of A off its diagonal:
+// the pre-solve's seed sweeps run in body space, its block pivoting and
+// the main solve's factor in body space, the new contacts' starts read
+// A's diagonal alone. On the 55-brick pyramid and the 30-brick wall the
+// first fill of the new layout is put off (deferred 1) and never filled
+// (filled 0), and the step's state (StateHash) is that of the same scene
+// filling A at once.
+func TestLazyAStep1SkipsFill(t *testing.T) {
+	lazyP, eagerP := lazyPyramids(t)
+	lazyW, eagerW := lazyWalls(t, nil)
+	for _, c := range []struct {
+		name        string
+		lazy, eager *stepper.World
+	}{{"pyramid", lazyP, eagerP}, {"wall", lazyW, eagerW}} {
+		stepSame(t, c.lazy, c.eager, 1, c.name)
+		d, f := stepper.LazyACounts(c.lazy)
+		require.Equal(t, 1, d, "%s: the first fill put off", c.name)
+		require.Zero(t, f, "%s: fills on step 1", c.name)
+		require.True(t, stepper.APending(c.lazy), c.name)
+	}
+}

@@ -43,7 +43,7 @@ func touchingPyramid(tb testing.TB, base int) *World {
 // started free (spreadPatchLoad) and with the seed sweeps' index sets
 // alone: the pre-solve takes fewer block-pivoting iterations (4 against 5
 // on the 30-brick wall, 4 against 6 on the 100-brick one; 7 and 7 on the
-// 55-brick pyramid, 7 against 8 on the 210-brick one of BenchmarkPyramidStep1) and ends at the same answer, being
+// 55-brick pyramid, 5 against 6 on the 210-brick one of BenchmarkPyramidStep1) and ends at the same answer, being
 // the same MLCP solved from another start. Its new normal impulses x̂ₙ,
 // which give the main MLCP its friction bounds, agree in velocity units
 // (|Δx̂ₙ|·a_nn) within the pre-solve's tolerance on a semidefinite A,
