@@ -162,8 +162,10 @@ import (
 // right-hand side) hands the face to the dual factorization, which then
 // finds the rounding-level pivot that starts regularized mode, or, when
 // that factorization would cost more than 32 body-space ones (a 210-brick
-// pyramid: 75), starts regularized mode itself: a face whose refinement
-// with δ = 1e-8·aᵢᵢ fails has an eigenvalue below about δ. A KKT that does
+// pyramid: 75) or the face is singular by its structure
+// (Problem.RedundantRigid: a brick wall's bricks on four coplanar contact
+// points), starts regularized mode itself: a face whose refinement with
+// δ = 1e-8·aᵢᵢ fails has an eigenvalue below about δ. A KKT that does
 // not match A (checked once per Solve) hands the dual the whole Solve. The
 // answers agree with the dual path's to the faces' rounding (see kktLDL).
 //
@@ -1109,10 +1111,11 @@ func (s *BPP) trySparse(p *Problem, a *Sparse, x, w []float64) (bool, error) {
 	if s.kktFace(p, a, x, w) {
 		return true, nil
 	}
-	if !s.reg && s.kkt.skipDual(a, &s.sfac) {
+	if !s.reg && (s.kkt.skipDual(a, &s.sfac) || s.kkt.singular(p, s.state)) {
 		// A face the body-space solve could not refine, whose dual
-		// factorization is too dear to find its rounding-level pivot:
-		// taken for semidefinite (see BPP).
+		// factorization is too dear to find its rounding-level pivot, or
+		// that is singular by its structure: taken for semidefinite (see
+		// BPP).
 		s.enterRegularized(x)
 		if s.kktFace(p, a, x, w) {
 			return true, nil

@@ -127,3 +127,7 @@ const SemidefiniteInherit = semidefiniteInherit
 
 // KKTRegularized reports whether s's last Solve ended in regularized mode.
 func KKTRegularized(s *BPP) bool { return s.reg }
+
+// DualFactored reports whether s has ever factored a dual A (its sparse
+// LDLᵀ holds a factor's storage).
+func DualFactored(s *BPP) bool { return s.sfac.d != nil }

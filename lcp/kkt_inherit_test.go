@@ -62,3 +62,57 @@ func TestKKTUnshiftedTestKeepsRegularizedFactor(t *testing.T) {
 	assert.LessOrEqual(t, dw, 1e-9*sw)
 	assert.InDelta(t, warm.Iterations, res.Iterations, 1)
 }
+
+// The same cycle on the settled 30-brick wall with the path chosen by
+// flops (K̃'s factorization is the cheaper, the dual's is not dear enough
+// for kktDualRatio to skip it): the Solve that tests the unshifted face
+// finds, by the failed refinement of the regularized factor, a face that
+// Problem.RedundantRigid shows singular (bricks on four coplanar contact
+// points), and enters regularized mode without factoring the dual A, whose
+// factorization would meet its rounding-level pivot: no Solve of the cycle
+// factors the dual. The answer is that of a BPP solving every face with
+// the dual's factorization (KKTPath 2), the same MLCP: w within 1e-9 of
+// max|b| (both solve to refineTol a face of condition number up to 1/ε),
+// and x, which on a semidefinite face is unique only up to A's null
+// space, within 1e-6 of max|x| (both are the least diag(A)-norm solution
+// reached from the same proximal centre, to the proximal moves' rounding).
+func TestKKTUnshiftedTestSkipsDualOnRedundantFace(t *testing.T) {
+	pp := scenes.DefaultBrickWallParams()
+	pp.Rows = 12
+	w, err := scenes.BrickWall(pp)
+	require.NoError(t, err)
+	p, _ := settled(t, w, 60)
+	var s lcp.BPP
+	var first, res lcp.Result
+	require.NoError(t, s.Solve(&first, p, lcp.Settings{}))
+	require.True(t, lcp.KKTRegularized(&s), "the settled wall's face is semidefinite")
+	require.True(t, p.RedundantRigid(first.States), "by its structure")
+	start := append([]lcp.State(nil), first.States...)
+	for k := 1; k <= lcp.SemidefiniteInherit; k++ {
+		require.NoError(t, s.Solve(&res, p, lcp.Settings{Start: start}))
+	}
+	_, fb0, _, _, _ := lcp.KKTStats(&s)
+	require.NoError(t, s.Solve(&res, p, lcp.Settings{Start: start}))
+	_, fb1, _, _, _ := lcp.KKTStats(&s)
+	assert.Equal(t, 1, fb1-fb0, "the unshifted face's refinement gave up once")
+	assert.True(t, lcp.KKTRegularized(&s), "the tested face is still semidefinite")
+	assert.False(t, lcp.DualFactored(&s), "a factorization of the dual A")
+
+	var dual lcp.BPP
+	lcp.KKTPath(&dual, 2)
+	var ref lcp.Result
+	require.NoError(t, dual.Solve(&ref, p, lcp.Settings{Start: start}))
+	require.True(t, lcp.DualFactored(&dual))
+	sw, sx, dw, dx := 0.0, 0.0, 0.0, 0.0
+	for i := range res.W {
+		sw = math.Max(sw, math.Abs(p.B[i]))
+		sx = math.Max(sx, math.Abs(ref.X[i]))
+		dw = math.Max(dw, math.Abs(res.W[i]-ref.W[i]))
+		dx = math.Max(dx, math.Abs(res.X[i]-ref.X[i]))
+	}
+	t.Logf("max|Δw| %.3g of max|b| %.3g, max|Δx| %.3g of max|x| %.3g; status %v/%v, iterations %d/%d",
+		dw, sw, dx, sx, res.Status, ref.Status, res.Iterations, ref.Iterations)
+	assert.Equal(t, ref.Status, res.Status)
+	assert.LessOrEqual(t, dw, 1e-9*sw)
+	assert.LessOrEqual(t, dx, 1e-6*sx)
+}

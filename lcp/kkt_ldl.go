@@ -305,6 +305,18 @@ func (g *kktLDL) skipDual(a *Sparse, dual *sparseLDL) bool {
 	return dualFlopsBound(a) > limit || g.dualAbove(a, dual, limit)
 }
 
+// singular reports whether the last solve failed on a face that is
+// singular by its structure (Problem.RedundantRigid of the face's states
+// state): its dual factorization would only meet the rounding-level pivot
+// that the failed refinement has already measured (a brick wall's
+// warm-started solve that tests the unshifted face after
+// semidefiniteInherit regularized ones: the stale regularized factor's
+// refinement stalls at a contraction of 0.9999), so BPP enters
+// regularized mode without it.
+func (g *kktLDL) singular(p *Problem, state []State) bool {
+	return g.failed && !g.mismatch && p.RedundantRigid(state)
+}
+
 // dualAbove reports whether the structural flops of the dual's
 // factorization (dualFlops) exceed limit. Its ordering stops once its
 // flops pass limit (the 210-brick pyramid's dual at step 1 passes 90 M
