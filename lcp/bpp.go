@@ -199,6 +199,7 @@ type BPP struct {
 	// Regularized mode (see BPP).
 	reg          bool
 	semidefinite bool      // the last Solve needed regularized mode: a warm-started next one starts in it
+	wBody        bool      // the current iterate's w is kktLDL.mulAdd's (kktFace)
 	inherited    int       // solves in a row that started in regularized mode without testing A_FF
 	diag         []float64 // the diagonal of A
 	xprox        []float64 // the proximal centre x̄
@@ -517,6 +518,7 @@ func (st *bppSolve) solveFace() (bool, error) {
 		return true, err
 	}
 	fixFromStates(st.x, st.p, st.state)
+	st.wBody = false
 	var err error
 	if st.sp != nil {
 		err = st.solveSparse(st.p, st.sp, st.x, st.w)
@@ -659,6 +661,9 @@ func (st *bppSolve) stalled() error {
 // finish ends the solve at the current iterate with status and reason.
 func (st *bppSolve) finish(status Status, reason string) error {
 	copy(st.dst.States, st.state)
+	// The iterate's w is ResidualKKT's bits for x when kktFace computed it
+	// in body space (the same rule, Cheaper, and the same factors).
+	st.dst.BodyW = st.wBody && st.p.KKTAssembled
 	st.dst.Status, st.dst.Reason = status, reason
 	return nil
 }
@@ -1176,7 +1181,7 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 	if !g.solve(s.state, r, x) {
 		return false
 	}
-	g.iterateW(p, a, x, w)
+	body := g.iterateW(p, a, x, w)
 	// The face's residual, −w_F less the proximal term, is at rounding
 	// level after a converged refinement; a larger one hands this face and
 	// the rest of the Solve to the dual factorization.
@@ -1192,6 +1197,7 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 			return s.kktMismatch(p, x, w)
 		}
 	}
+	s.wBody = body
 	return true
 }
 

@@ -693,13 +693,15 @@ func (g *kktLDL) mulAdd(w, x, b []float64) {
 // in body space (mulAdd) when that product costs under half of A's
 // (mulCheaper), else by A's own product (p.Residual), so that small
 // problems, whose A is cheap to multiply, keep the bits of the dual path's
-// w. The two agree to rounding once describes has checked the KKT.
-func (g *kktLDL) iterateW(p *Problem, a *Sparse, x, w []float64) {
+// w. The two agree to rounding once describes has checked the KKT. It
+// reports whether w is mulAdd's.
+func (g *kktLDL) iterateW(p *Problem, a *Sparse, x, w []float64) bool {
 	if g.mulCheaper(a) {
 		g.mulAdd(w, x, p.B)
-		return
+		return true
 	}
 	p.Residual(w, x)
+	return false
 }
 
 // mulCheaper reports whether mulAdd's multiply-adds (12 per dynamic body a
