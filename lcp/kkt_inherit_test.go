@@ -28,26 +28,18 @@ func TestKKTUnshiftedTestKeepsRegularizedFactor(t *testing.T) {
 	if testing.Short() {
 		t.Skip("settles the 100-brick wall")
 	}
-	pp := scenes.DefaultBrickWallParams()
-	pp.Rows = 40
-	w, err := scenes.BrickWall(pp)
-	require.NoError(t, err)
-	p, _ := settled(t, w, 60)
-	var s lcp.BPP
-	lcp.KKTPath(&s, 1)
-	var first, res lcp.Result
-	require.NoError(t, s.Solve(&first, p, lcp.Settings{}))
-	require.True(t, lcp.KKTRegularized(&s), "the settled wall's face is semidefinite")
+	p, s, first := regularizedWall(t, 40, 1)
+	var res lcp.Result
 	start := append([]lcp.State(nil), first.States...)
 	var warm lcp.Result
 	require.NoError(t, s.Solve(&warm, p, lcp.Settings{Start: start}))
 	for k := 2; k <= lcp.SemidefiniteInherit; k++ {
 		require.NoError(t, s.Solve(&res, p, lcp.Settings{Start: start}))
 	}
-	before := lcp.KKTFactorizations(&s)
+	before := lcp.KKTFactorizations(s)
 	require.NoError(t, s.Solve(&res, p, lcp.Settings{Start: start}))
-	factored := lcp.KKTFactorizations(&s) - before
-	assert.True(t, lcp.KKTRegularized(&s), "the tested face is still semidefinite")
+	factored := lcp.KKTFactorizations(s) - before
+	assert.True(t, lcp.KKTRegularized(s), "the tested face is still semidefinite")
 	assert.Zero(t, factored, "factorizations of the Solve that tests the unshifted face")
 	sw := 0.0
 	for _, v := range p.B {
@@ -77,26 +69,19 @@ func TestKKTUnshiftedTestKeepsRegularizedFactor(t *testing.T) {
 // space, within 1e-6 of max|x| (both are the least diag(A)-norm solution
 // reached from the same proximal centre, to the proximal moves' rounding).
 func TestKKTUnshiftedTestSkipsDualOnRedundantFace(t *testing.T) {
-	pp := scenes.DefaultBrickWallParams()
-	pp.Rows = 12
-	w, err := scenes.BrickWall(pp)
-	require.NoError(t, err)
-	p, _ := settled(t, w, 60)
-	var s lcp.BPP
-	var first, res lcp.Result
-	require.NoError(t, s.Solve(&first, p, lcp.Settings{}))
-	require.True(t, lcp.KKTRegularized(&s), "the settled wall's face is semidefinite")
+	p, s, first := regularizedWall(t, 12, 0)
+	var res lcp.Result
 	require.True(t, p.RedundantRigid(first.States), "by its structure")
 	start := append([]lcp.State(nil), first.States...)
 	for k := 1; k <= lcp.SemidefiniteInherit; k++ {
 		require.NoError(t, s.Solve(&res, p, lcp.Settings{Start: start}))
 	}
-	_, fb0, _, _, _ := lcp.KKTStats(&s)
+	_, fb0, _, _, _ := lcp.KKTStats(s)
 	require.NoError(t, s.Solve(&res, p, lcp.Settings{Start: start}))
-	_, fb1, _, _, _ := lcp.KKTStats(&s)
+	_, fb1, _, _, _ := lcp.KKTStats(s)
 	assert.Equal(t, 1, fb1-fb0, "the unshifted face's refinement gave up once")
-	assert.True(t, lcp.KKTRegularized(&s), "the tested face is still semidefinite")
-	assert.False(t, lcp.DualFactored(&s), "a factorization of the dual A")
+	assert.True(t, lcp.KKTRegularized(s), "the tested face is still semidefinite")
+	assert.False(t, lcp.DualFactored(s), "a factorization of the dual A")
 
 	var dual lcp.BPP
 	lcp.KKTPath(&dual, 2)
@@ -115,4 +100,23 @@ func TestKKTUnshiftedTestSkipsDualOnRedundantFace(t *testing.T) {
 	assert.Equal(t, ref.Status, res.Status)
 	assert.LessOrEqual(t, dw, 1e-9*sw)
 	assert.LessOrEqual(t, dx, 1e-6*sx)
+}
+
+// regularizedWall returns the step MLCP of a brick wall of the given rows
+// (DefaultBrickWallParams) after 60 steps, a BPP on the given KKTPath
+// that has solved it cold, and that answer, found in regularized mode
+// (the settled wall's face is semidefinite).
+func regularizedWall(t *testing.T, rows int, path int8) (*lcp.Problem, *lcp.BPP, lcp.Result) {
+	t.Helper()
+	pp := scenes.DefaultBrickWallParams()
+	pp.Rows = rows
+	w, err := scenes.BrickWall(pp)
+	require.NoError(t, err)
+	p, _ := settled(t, w, 60)
+	s := new(lcp.BPP)
+	lcp.KKTPath(s, path)
+	var first lcp.Result
+	require.NoError(t, s.Solve(&first, p, lcp.Settings{}))
+	require.True(t, lcp.KKTRegularized(s), "the settled wall's face is semidefinite")
+	return p, s, first
 }
