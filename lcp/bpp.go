@@ -1172,6 +1172,12 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 		return false
 	}
 	g := &s.kkt
+	if !s.reg && g.keepsShifted() && p.RedundantRigid(s.state) {
+		// The unshifted face is singular by its structure: the kept
+		// regularized factor would not refine to it (see kktLDL.solve).
+		g.giveUp()
+		return false
+	}
 	r := s.rhs[:len(s.state)]
 	for i, v := range s.state {
 		if v == Free {

@@ -131,3 +131,7 @@ func KKTRegularized(s *BPP) bool { return s.reg }
 // DualFactored reports whether s has ever factored a dual A (its sparse
 // LDLᵀ holds a factor's storage).
 func DualFactored(s *BPP) bool { return s.sfac.d != nil }
+
+// KKTAttempts returns the body-space factorizations-and-refinements s has
+// attempted so far (kktLDL.attempt calls).
+func KKTAttempts(s *BPP) int { return s.kkt.attempts }

@@ -58,12 +58,14 @@ func TestKKTUnshiftedTestKeepsRegularizedFactor(t *testing.T) {
 // The same cycle on the settled 30-brick wall with the path chosen by
 // flops (K̃'s factorization is the cheaper, the dual's is not dear enough
 // for kktDualRatio to skip it): the Solve that tests the unshifted face
-// finds, by the failed refinement of the regularized factor, a face that
-// Problem.RedundantRigid shows singular (bricks on four coplanar contact
-// points), and enters regularized mode without factoring the dual A, whose
-// factorization would meet its rounding-level pivot: no Solve of the cycle
-// factors the dual. The answer is that of a BPP solving every face with
-// the dual's factorization (KKTPath 2), the same MLCP: w within 1e-9 of
+// finds it singular by its structure (Problem.RedundantRigid: bricks on
+// four coplanar contact points) and enters regularized mode without
+// factoring the dual A, whose factorization would meet its rounding-level
+// pivot, and without refining the kept regularized factor against the
+// unshifted face, where it would stall: no Solve of the cycle factors the
+// dual, and the testing Solve makes the body-space attempts of an
+// inherited one. The answer is that of a BPP solving every face with the
+// dual's factorization (KKTPath 2), the same MLCP: w within 1e-9 of
 // max|b| (both solve to refineTol a face of condition number up to 1/ε),
 // and x, which on a semidefinite face is unique only up to A's null
 // space, within 1e-6 of max|x| (both are the least diag(A)-norm solution
@@ -73,13 +75,18 @@ func TestKKTUnshiftedTestSkipsDualOnRedundantFace(t *testing.T) {
 	var res lcp.Result
 	require.True(t, p.RedundantRigid(first.States), "by its structure")
 	start := append([]lcp.State(nil), first.States...)
+	inherited := 0 // body-space attempts of the last inherited Solve
 	for k := 1; k <= lcp.SemidefiniteInherit; k++ {
+		at := lcp.KKTAttempts(s)
 		require.NoError(t, s.Solve(&res, p, lcp.Settings{Start: start}))
+		inherited = lcp.KKTAttempts(s) - at
 	}
 	_, fb0, _, _, _ := lcp.KKTStats(s)
+	at0 := lcp.KKTAttempts(s)
 	require.NoError(t, s.Solve(&res, p, lcp.Settings{Start: start}))
 	_, fb1, _, _, _ := lcp.KKTStats(s)
-	assert.Equal(t, 1, fb1-fb0, "the unshifted face's refinement gave up once")
+	assert.Equal(t, 1, fb1-fb0, "the unshifted face's body-space solve given up once")
+	assert.Equal(t, inherited, lcp.KKTAttempts(s)-at0, "body-space attempts: those of an inherited regularized Solve, none on the unshifted face")
 	assert.True(t, lcp.KKTRegularized(s), "the tested face is still semidefinite")
 	assert.False(t, lcp.DualFactored(s), "a factorization of the dual A")
 

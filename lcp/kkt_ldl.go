@@ -91,11 +91,13 @@ type kktLDL struct {
 
 	mul BodyProduct // src's body-space product (mulAdd, describes)
 
+	// structural: giveUp's, the face singular by its structure;
 	// failed: the last solve gave up (its refinement did not converge);
 	// dualRatio: tests' replacement of kktDualRatio when > 0 (< 0: skip
 	// the dual always); exact*: the
 	// dual's analysed flops and the pattern they belong to.
 	failed     bool
+	structural bool
 	dualRatio  int
 	exactA     *Sparse
 	exactVer   uint64
@@ -119,6 +121,7 @@ type kktLDL struct {
 	refineIts, retries int // the last solve's refinement steps and refactorizations
 	solves, fallbacks  int // successful solves and attempts given up, since the BPP was made
 	factorizations     int // factor calls that recomputed rows of L, since the BPP was made
+	attempts           int // attempt calls (a factor and its refinement), since the BPP was made
 }
 
 // kktDelta is the static regularization of a row whose c_i + shift·a_ii is
@@ -314,7 +317,7 @@ func (g *kktLDL) skipDual(a *Sparse, dual *sparseLDL) bool {
 // refinement stalls at a contraction of 0.9999), so BPP enters
 // regularized mode without it.
 func (g *kktLDL) singular(p *Problem, state []State) bool {
-	return g.failed && !g.mismatch && p.RedundantRigid(state)
+	return g.failed && !g.mismatch && (g.structural || p.RedundantRigid(state))
 }
 
 // dualAbove reports whether the structural flops of the dual's
@@ -376,7 +379,7 @@ func (g *kktLDL) solve(state []State, r, x []float64) bool {
 		// a factorization of this K̃.
 		g.f.valid = false
 	}
-	g.retries, g.failed, g.crossFailed = 0, false, false
+	g.retries, g.failed, g.crossFailed, g.structural = 0, false, false, false
 	for {
 		if g.attempt() {
 			break
@@ -412,9 +415,25 @@ func (g *kktLDL) solve(state []State, r, x []float64) bool {
 	return true
 }
 
+// keepsShifted reports whether the factor is that of a K̃ of a larger
+// shift than the current one (a regularized solve's, kept stale for the
+// unshifted face of a later one, see solve).
+func (g *kktLDL) keepsShifted() bool { return g.f.valid && g.facShift > g.shift }
+
+// giveUp records a solve that BPP does not attempt: the unshifted face is
+// singular by its structure (Problem.RedundantRigid), where the kept
+// factor's refinement would stall as solve's cross-shift case describes;
+// the factor stays for the shifted K̃.
+func (g *kktLDL) giveUp() {
+	g.retries, g.refineIts = 0, 0
+	g.fallbacks++
+	g.failed, g.crossFailed, g.structural = true, true, true
+}
+
 // attempt factors K̃ for the free set and refines z = [y; u] against K;
 // it reports false when the factorization or the refinement failed.
 func (g *kktLDL) attempt() bool {
+	g.attempts++
 	g.refineIts = 0
 	if !g.f.factor(&g.k, g.kst) {
 		return false
