@@ -100,9 +100,85 @@ func checkGuardedW(t *testing.T, p *lcp.Problem) int {
 			differ++
 		}
 	}
+	// BodyW: BPP's w is the body-space product's exactly when that is
+	// the cheaper, and then has ResidualKKT's bits for its x.
+	var mul lcp.BodyProduct
+	cheaper := mul.Factor(p.KKT) && mul.Cheaper(p.A)
+	if own.BodyW != cheaper {
+		t.Errorf("BPP's BodyW %v, body-space product cheaper %v", own.BodyW, cheaper)
+	}
+	if own.BodyW {
+		rk := p.ResidualKKT(nil, own.X, &mul)
+		for i := range rk {
+			if math.Float64bits(rk[i]) != math.Float64bits(own.W[i]) {
+				t.Fatalf("row %d: BPP's w %v, ResidualKKT's %v with BodyW set", i, own.W[i], rk[i])
+			}
+		}
+	}
 	if want := errmeasure.Compute(p, got.X, got.W, nil); solved.Totals != want {
 		t.Errorf("Totals %+v, Compute's %+v", solved.Totals, want)
 	}
 	t.Logf("%d rows, %d with other bits than A's product; max|b| %.3g", p.N(), differ, sw)
 	return differ
+}
+
+// bodyWSolver runs BPP and then adds 1 to each of w's entries, keeping or
+// clearing lcp.Result.BodyW as told: a solver whose flag lies, so that
+// whether SolveGuarded computed w again shows in the returned w.
+type bodyWSolver struct {
+	bpp  lcp.BPP
+	keep bool
+}
+
+func (s *bodyWSolver) Name() string { return "bodyw" }
+
+func (s *bodyWSolver) Solve(dst *lcp.Result, p *lcp.Problem, set lcp.Settings) error {
+	err := s.bpp.Solve(dst, p, set)
+	for i := range dst.W {
+		dst.W[i]++
+	}
+	dst.BodyW = dst.BodyW && s.keep
+	return err
+}
+
+// On the settled 30-brick wall BPP's converged answer says its w has
+// ResidualKKT's bits (lcp.Result.BodyW): SolveGuarded, picking that
+// answer, keeps w instead of computing it again, which shows on a solver
+// that moves w by 1 after BPP and keeps the flag (w returned moved by
+// exactly 1), and computes it again when the flag is cleared (w back to
+// ResidualKKT's bits for x, those of BPP's own w).
+func TestSolveGuardedKeepsBodyW(t *testing.T) {
+	w, err := scenes.BrickWall(scenes.DefaultBrickWallParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stepN(t, w, 60)
+	p := w.LastProblem()
+	var own lcp.Result
+	if err := new(lcp.BPP).Solve(&own, p, lcp.Settings{}); err != nil {
+		t.Fatal(err)
+	}
+	if !own.BodyW {
+		t.Fatal("BPP's w on the wall is not the body-space product's")
+	}
+	for _, keep := range []bool{true, false} {
+		s := &bodyWSolver{keep: keep}
+		var got lcp.Result
+		pk := errmeasure.NewPicker(errmeasure.Energy)
+		if _, err := errmeasure.SolveGuarded(&got, p, s, lcp.Settings{}, pk, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got.BodyW != keep {
+			t.Errorf("keep %v: returned BodyW %v", keep, got.BodyW)
+		}
+		for i := range got.W {
+			want := own.W[i]
+			if keep {
+				want++
+			}
+			if math.Float64bits(got.X[i]) != math.Float64bits(own.X[i]) || math.Float64bits(got.W[i]) != math.Float64bits(want) {
+				t.Fatalf("keep %v, row %d: (x, w) = (%v, %v), want (%v, %v)", keep, i, got.X[i], got.W[i], own.X[i], want)
+			}
+		}
+	}
 }

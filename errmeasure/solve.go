@@ -52,8 +52,10 @@ const ConvergedResidual = 1e-6
 // that the returned pair satisfies Eq. (2): in body space when p.KKT
 // describes A by construction and that product is the cheaper
 // (lcp.Problem.ResidualKKT, the bits of BPP's own w for the same x), else
-// by A's product. Lemke's iterates do not satisfy Eq. (2)
-// and are never picked; its final result is a candidate.
+// by A's product; not at all when the returned x is the solver's own and
+// the solver says its w has ResidualKKT's bits already (lcp.Result.BodyW).
+// Lemke's iterates do not satisfy Eq. (2) and are never picked; its final
+// result is a candidate.
 //
 // dst.Status describes the returned x, not the solver's last iterate:
 //
@@ -105,6 +107,7 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 		pk.lazy = false
 	}()
 	set.Observer = lcp.Compose(pk, set.Observer)
+	dst.BodyW = false // set by the solver only (a solver that never resizes dst leaves it)
 	err := solver.Solve(dst, p, set)
 	out := Solved{Picked: dst.Iterations, SolverStatus: dst.Status, SolverReason: dst.Reason, Bound: math.Inf(1)}
 	if len(dst.X) != p.N() {
@@ -113,33 +116,37 @@ func SolveGuarded(dst *lcp.Result, p *lcp.Problem, solver lcp.Solver, set lcp.Se
 	// w = A x + b of the returned x: in body space where p's KKT describes
 	// A by construction and that product is the cheaper (ResidualKKT, the
 	// bits of BPP's iterates' w), A's product elsewhere. fresh: dst.W is
-	// already that of dst.X.
+	// already that of dst.X: from the start when the solver computed it so
+	// (lcp.Result.BodyW: BPP's iterate whose w it computed in body space).
 	var mul *lcp.BodyProduct
 	if err == nil {
 		mul = &pk.mul
 	}
-	fresh := false
+	fresh := mul != nil && dst.BodyW
 	if best, ok := pk.Best(); pk.Measure() != Last && !(ok && equal(best.X, dst.X)) {
 		// The solver's result is a candidate too, with w = A x + b: Lemke's
 		// solution (its iterates are not candidates), the answer of a
 		// solver that Auto ran after another's iterates. It counts neither
 		// in Seen nor in History; when it is already the pick (an iterate
 		// the solver reported), the pick keeps that iterate's number.
-		dst.W = p.ResidualKKT(dst.W, dst.X, mul)
-		fresh = true
+		if !fresh {
+			dst.W = p.ResidualKKT(dst.W, dst.X, mul)
+			fresh = true
+		}
 		pk.candidate(lcp.Iterate{Iter: dst.Iterations, X: dst.X, W: dst.W, SatisfiesEq2: true}, Compute(p, dst.X, dst.W, pk.a), false)
 	}
 	if best, ok := pk.Best(); ok && pk.Measure() != Last {
 		out.Picked = best.Iter
 		if !equal(best.X, dst.X) {
 			copy(dst.X, best.X)
-			fresh = false
+			fresh, dst.BodyW = false, false
 			out.FromPicker = true
 			StatesOf(dst.States, p, dst.X)
 		}
 	}
 	if !fresh {
 		dst.W = p.ResidualKKT(dst.W, dst.X, mul)
+		dst.BodyW = false
 	}
 	out.Totals, out.Residual, out.Bound = measureAll(p, dst.X, dst.W, pk.a)
 	pk.settle(dst.X, dst.W, out.Totals)

@@ -172,8 +172,10 @@ import (
 // right-hand side) hands the face to the dual factorization, which then
 // finds the rounding-level pivot that starts regularized mode, or, when
 // that factorization would cost more than 32 body-space ones (a 210-brick
-// pyramid: 75), starts regularized mode itself: a face whose refinement
-// with δ = 1e-8·aᵢᵢ fails has an eigenvalue below about δ. A KKT that does
+// pyramid: 75) or the face is singular by its structure
+// (Problem.RedundantRigid: a brick wall's bricks on four coplanar contact
+// points), starts regularized mode itself: a face whose refinement with
+// δ = 1e-8·aᵢᵢ fails has an eigenvalue below about δ. A KKT that does
 // not match A (checked once per Solve) hands the dual the whole Solve. The
 // answers agree with the dual path's to the faces' rounding (see kktLDL).
 //
@@ -207,6 +209,7 @@ type BPP struct {
 	// Regularized mode (see BPP).
 	reg          bool
 	semidefinite bool      // the last Solve needed regularized mode: a warm-started next one starts in it
+	wBody        bool      // the current iterate's w is kktLDL.mulAdd's (kktFace)
 	inherited    int       // solves in a row that started in regularized mode without testing A_FF
 	diag         []float64 // the diagonal of A
 	xprox        []float64 // the proximal centre x̄
@@ -526,6 +529,7 @@ func (st *bppSolve) solveFace() (bool, error) {
 		return true, err
 	}
 	fixFromStates(st.x, st.p, st.state)
+	st.wBody = false
 	var err error
 	if st.sp != nil {
 		err = st.solveSparse(st.p, st.sp, st.x, st.w)
@@ -690,6 +694,9 @@ func (st *bppSolve) stalled() error {
 // finish ends the solve at the current iterate with status and reason.
 func (st *bppSolve) finish(status Status, reason string) error {
 	copy(st.dst.States, st.state)
+	// The iterate's w is ResidualKKT's bits for x when kktFace computed it
+	// in body space (the same rule, Cheaper, and the same factors).
+	st.dst.BodyW = st.wBody && st.p.KKTAssembled
 	st.dst.Status, st.dst.Reason = status, reason
 	return nil
 }
@@ -1142,10 +1149,11 @@ func (s *BPP) trySparse(p *Problem, a *Sparse, x, w []float64) (bool, error) {
 	if s.kktFace(p, a, x, w) {
 		return true, nil
 	}
-	if !s.reg && s.kkt.skipDual(a, &s.sfac) {
+	if !s.reg && (s.kkt.skipDual(a, &s.sfac) || s.kkt.singular(p, s.state)) {
 		// A face the body-space solve could not refine, whose dual
-		// factorization is too dear to find its rounding-level pivot:
-		// taken for semidefinite (see BPP).
+		// factorization is too dear to find its rounding-level pivot, or
+		// that is singular by its structure: taken for semidefinite (see
+		// BPP).
 		s.enterRegularized(x)
 		if s.kktFace(p, a, x, w) {
 			return true, nil
@@ -1197,6 +1205,12 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 		return false
 	}
 	g := &s.kkt
+	if !s.reg && g.keepsShifted() && p.RedundantRigid(s.state) {
+		// The unshifted face is singular by its structure: the kept
+		// regularized factor would not refine to it (see kktLDL.solve).
+		g.giveUp()
+		return false
+	}
 	r := s.rhs[:len(s.state)]
 	for i, v := range s.state {
 		if v == Free {
@@ -1206,7 +1220,7 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 	if !g.solve(s.state, r, x) {
 		return false
 	}
-	g.iterateW(p, a, x, w)
+	body := g.iterateW(p, a, x, w)
 	// The face's residual, −w_F less the proximal term, is at rounding
 	// level after a converged refinement; a larger one hands this face and
 	// the rest of the Solve to the dual factorization.
@@ -1222,6 +1236,7 @@ func (s *BPP) kktFace(p *Problem, a *Sparse, x, w []float64) bool {
 			return s.kktMismatch(p, x, w)
 		}
 	}
+	s.wBody = body
 	return true
 }
 

@@ -127,3 +127,11 @@ const SemidefiniteInherit = semidefiniteInherit
 
 // KKTRegularized reports whether s's last Solve ended in regularized mode.
 func KKTRegularized(s *BPP) bool { return s.reg }
+
+// DualFactored reports whether s has ever factored a dual A (its sparse
+// LDLᵀ holds a factor's storage).
+func DualFactored(s *BPP) bool { return s.sfac.d != nil }
+
+// KKTAttempts returns the body-space factorizations-and-refinements s has
+// attempted so far (kktLDL.attempt calls).
+func KKTAttempts(s *BPP) int { return s.kkt.attempts }

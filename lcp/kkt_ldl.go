@@ -91,11 +91,13 @@ type kktLDL struct {
 
 	mul BodyProduct // src's body-space product (mulAdd, describes)
 
+	// structural: giveUp's, the face singular by its structure;
 	// failed: the last solve gave up (its refinement did not converge);
 	// dualRatio: tests' replacement of kktDualRatio when > 0 (< 0: skip
 	// the dual always); exact*: the
 	// dual's analysed flops and the pattern they belong to.
 	failed     bool
+	structural bool
 	dualRatio  int
 	exactA     *Sparse
 	exactVer   uint64
@@ -119,6 +121,7 @@ type kktLDL struct {
 	refineIts, retries int // the last solve's refinement steps and refactorizations
 	solves, fallbacks  int // successful solves and attempts given up, since the BPP was made
 	factorizations     int // factor calls that recomputed rows of L, since the BPP was made
+	attempts           int // attempt calls (a factor and its refinement), since the BPP was made
 }
 
 // kktDelta is the static regularization of a row whose c_i + shift·a_ii is
@@ -305,6 +308,18 @@ func (g *kktLDL) skipDual(a *Sparse, dual *sparseLDL) bool {
 	return dualFlopsBound(a) > limit || g.dualAbove(a, dual, limit)
 }
 
+// singular reports whether the last solve failed on a face that is
+// singular by its structure (Problem.RedundantRigid of the face's states
+// state): its dual factorization would only meet the rounding-level pivot
+// that the failed refinement has already measured (a brick wall's
+// warm-started solve that tests the unshifted face after
+// semidefiniteInherit regularized ones: the stale regularized factor's
+// refinement stalls at a contraction of 0.9999), so BPP enters
+// regularized mode without it.
+func (g *kktLDL) singular(p *Problem, state []State) bool {
+	return g.failed && !g.mismatch && (g.structural || p.RedundantRigid(state))
+}
+
 // dualAbove reports whether the structural flops of the dual's
 // factorization (dualFlops) exceed limit. Its ordering stops once its
 // flops pass limit (the 210-brick pyramid's dual at step 1 passes 90 M
@@ -364,7 +379,7 @@ func (g *kktLDL) solve(state []State, r, x []float64) bool {
 		// a factorization of this K̃.
 		g.f.valid = false
 	}
-	g.retries, g.failed, g.crossFailed = 0, false, false
+	g.retries, g.failed, g.crossFailed, g.structural = 0, false, false, false
 	for {
 		if g.attempt() {
 			break
@@ -400,9 +415,25 @@ func (g *kktLDL) solve(state []State, r, x []float64) bool {
 	return true
 }
 
+// keepsShifted reports whether the factor is that of a K̃ of a larger
+// shift than the current one (a regularized solve's, kept stale for the
+// unshifted face of a later one, see solve).
+func (g *kktLDL) keepsShifted() bool { return g.f.valid && g.facShift > g.shift }
+
+// giveUp records a solve that BPP does not attempt: the unshifted face is
+// singular by its structure (Problem.RedundantRigid), where the kept
+// factor's refinement would stall as solve's cross-shift case describes;
+// the factor stays for the shifted K̃.
+func (g *kktLDL) giveUp() {
+	g.retries, g.refineIts = 0, 0
+	g.fallbacks++
+	g.failed, g.crossFailed, g.structural = true, true, true
+}
+
 // attempt factors K̃ for the free set and refines z = [y; u] against K;
 // it reports false when the factorization or the refinement failed.
 func (g *kktLDL) attempt() bool {
+	g.attempts++
 	g.refineIts = 0
 	if !g.f.factor(&g.k, g.kst) {
 		return false
@@ -681,13 +712,15 @@ func (g *kktLDL) mulAdd(w, x, b []float64) {
 // in body space (mulAdd) when that product costs under half of A's
 // (mulCheaper), else by A's own product (p.Residual), so that small
 // problems, whose A is cheap to multiply, keep the bits of the dual path's
-// w. The two agree to rounding once describes has checked the KKT.
-func (g *kktLDL) iterateW(p *Problem, a *Sparse, x, w []float64) {
+// w. The two agree to rounding once describes has checked the KKT. It
+// reports whether w is mulAdd's.
+func (g *kktLDL) iterateW(p *Problem, a *Sparse, x, w []float64) bool {
 	if g.mulCheaper(a) {
 		g.mulAdd(w, x, p.B)
-		return
+		return true
 	}
 	p.Residual(w, x)
+	return false
 }
 
 // mulCheaper reports whether mulAdd's multiply-adds (12 per dynamic body a

@@ -111,3 +111,43 @@ func TestDiagSparseSlots(t *testing.T) {
 	dense := NewDense(3, 3, []float64{2, 0, 0, 0, 0, 5, 0, 5, 3})
 	assert.Equal(t, p.Diag(nil), (&Problem{A: dense, B: make([]float64, 3)}).Diag(nil))
 }
+
+// BPP's Result.BodyW says its w has ResidualKKT's bits for its x: set on
+// the case whose body-space product is the cheaper (its face solves go
+// through K̃, kktForce), and then W is ResidualKKT's bit for bit; clear
+// where A's product is the cheaper, without KKTAssembled (ResidualKKT
+// then takes A's product), and on the dual path (kktOff).
+func TestBPPBodyW(t *testing.T) {
+	for _, c := range productCases {
+		rng, k, a, _ := c.build()
+		n := c.n
+		p := &Problem{A: a, B: make([]float64, n), Lo: make([]float64, n), Hi: make([]float64, n), KKT: k, KKTAssembled: true}
+		for i := range p.B {
+			p.B[i], p.Hi[i] = rng.NormFloat64(), math.Inf(1)
+		}
+		for _, tc := range []struct {
+			name      string
+			path      int8
+			assembled bool
+			want      bool
+		}{
+			{"kkt", kktForce, true, c.body},
+			{"kkt, not assembled", kktForce, false, false},
+			{"dual", kktOff, true, false},
+		} {
+			p.KKTAssembled = tc.assembled
+			s := &BPP{kktPath: tc.path}
+			var res Result
+			require.NoError(t, s.Solve(&res, p, Settings{}))
+			require.Equal(t, Converged, res.Status, "%s", tc.name)
+			assert.Equal(t, tc.want, res.BodyW, "%d bodies, %d rows, %s", c.nb, n, tc.name)
+			if res.BodyW {
+				var mul BodyProduct
+				w := p.ResidualKKT(nil, res.X, &mul)
+				for i := range w {
+					require.Equal(t, math.Float64bits(w[i]), math.Float64bits(res.W[i]), "%s: w[%d]", tc.name, i)
+				}
+			}
+		}
+	}
+}

@@ -342,6 +342,14 @@ type Result struct {
 	// States are the final index sets (pivoting solvers; for PGS derived from
 	// the final x), usable as Settings.Start of the next solve.
 	States []State
+	// BodyW reports that W holds, bit for bit, what Problem.ResidualKKT
+	// computes for X with a BodyProduct: the body-space product
+	// BodyProduct.MulAdd over Problem.KKT, which ResidualKKT takes when
+	// KKTAssembled is set and that product is the cheaper. BPP sets it
+	// when its returned iterate's w was computed so; a caller that changes
+	// X or W afterwards must clear it. errmeasure.SolveGuarded then keeps
+	// W instead of computing it again.
+	BodyW bool
 }
 
 // resize makes r's slices length n, reusing their storage.
@@ -350,6 +358,7 @@ func (r *Result) resize(n int) {
 	r.W = grow(r.W, n)
 	r.States = growStates(r.States, n)
 	r.Iterations, r.Pivots, r.Status, r.Reason = 0, 0, NotStarted, ""
+	r.BodyW = false
 }
 
 func grow(s []float64, n int) []float64 {
