@@ -61,7 +61,11 @@ type islandStage struct {
 	// (islandSlot.summarize), written by the island's task.
 	sums  []islandSum
 	stats []IslandStats
-	pool  islandPool
+	// bppFails and bppDense are the islands' BPP options of the step
+	// (lcp.BPP's MaxBlockFailures and MaxDenseFallback: the default's, or
+	// the user's BPP's), set on each island's own BPP by its solve.
+	bppFails, bppDense int
+	pool               islandPool
 	// world is, during solveIslands, the world's problem.
 	world lcp.Problem
 	local []int32 // each row's place among its problem's rows
@@ -223,9 +227,7 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 		if ok {
 			fails, dense = user.MaxBlockFailures, user.MaxDenseFallback
 		}
-		for _, sl := range is.active {
-			sl.bpp.MaxBlockFailures, sl.bpp.MaxDenseFallback = fails, dense
-		}
+		is.bppFails, is.bppDense = fails, dense // set by each island's solve
 	} else {
 		parallel = false
 	}
@@ -336,6 +338,8 @@ func (sl *islandSlot) isDense() bool {
 func (sl *islandSlot) solve(w *World, solver lcp.Solver) {
 	s := &w.Settings
 	if solver == nil {
+		is := &w.ws.islands
+		sl.bpp.MaxBlockFailures, sl.bpp.MaxDenseFallback = is.bppFails, is.bppDense
 		solver = &sl.bpp
 	}
 	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: sl.start, Reference: sl.ref, Context: s.Context, Observer: s.Observer}
