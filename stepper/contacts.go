@@ -355,10 +355,10 @@ type narrowStage struct {
 	dst    []point
 	// record: the copy tasks record their chunks (pairReuse.recordRange),
 	// each reporting in rec; n0 is the place of the phase's first point
-	// in dst.
+	// in dst, np the phase's pairs.
 	record bool
 	rec    []bool
-	n0     int
+	n0, np int
 }
 
 // narrowChunk is one task's output: the points of its pairs, in pair
@@ -435,7 +435,7 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 	// A recording collect (pairReuse) records each chunk's pairs in its
 	// copy task.
 	cs := &w.ws.contacts
-	ns.record, ns.n0 = cs.reuse.writing && free == nil, n0
+	ns.record, ns.n0, ns.np = cs.reuse.writing && free == nil, n0, len(pairs)
 	if ns.record {
 		cs.reuse.sizePoints(n - n0)
 	}
@@ -445,7 +445,7 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 			copy(ns.dst[c.at:], c.out)
 			if ns.record {
 				lo := k * narrowChunkPairs
-				hi := min(lo+narrowChunkPairs, len(cs.pairs))
+				hi := min(lo+narrowChunkPairs, ns.np)
 				nc, ng := len(ns.rec), len(w.Geoms)
 				ns.rec[k] = cs.reuse.recordRange(lo, hi, c.at-ns.n0, c.out, k*ng/nc, (k+1)*ng/nc, cs.poses, w.Geoms)
 			}
