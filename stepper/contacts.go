@@ -328,15 +328,14 @@ func (w *World) collect(dst []point, free *Mass) []point {
 	ru := &cs.reuse
 	record := free == nil && ru.record
 	if record {
-		ru.startRecording(len(cs.pairs), margin)
+		ru.startRecording(cs.pairs, len(w.Geoms), margin)
 		ru.checkPrev(cs.poses, w.Geoms)
 	} else if free != nil {
 		ru.checkPoses(cs.poses, w.Geoms)
 	}
-	n0 := len(dst)
 	dst = w.narrowPhase(dst, cs.pairs, margin, free)
 	if record {
-		ru.finishRecording(dst[n0:], cs.poses, w.Geoms)
+		ru.finishRecording(cs.reuse.recorded)
 	} else if free != nil {
 		ru.ok = false // a recording serves the one step after it
 	}
@@ -354,6 +353,12 @@ type narrowStage struct {
 	task   func(k int) // runs chunk k; made once
 	copy   func(k int) // copies chunk k's points into dst; made once
 	dst    []point
+	// record: the copy tasks record their chunks (pairReuse.recordRange),
+	// each reporting in rec; n0 is the place of the phase's first point
+	// in dst, np the phase's pairs.
+	record bool
+	rec    []bool
+	n0, np int
 }
 
 // narrowChunk is one task's output: the points of its pairs, in pair
@@ -383,7 +388,12 @@ const (
 func (w *World) narrowPhase(dst []point, pairs [][2]int, margin float64, free *Mass) []point {
 	cs := &w.ws.contacts
 	if len(pairs) < narrowParallelPairs || w.ws.pool.workers(2) < 2 {
+		n0 := len(dst)
 		dst, cs.pts = w.narrowPairs(dst, cs.pts, pairs, 0, margin, free)
+		if cs.reuse.writing && free == nil {
+			cs.reuse.sizePoints(len(dst) - n0)
+			cs.reuse.recorded = cs.reuse.recordRange(0, len(pairs), 0, dst[n0:], 0, len(w.Geoms), cs.poses, w.Geoms)
+		}
 		return dst
 	}
 	return w.narrowChunks(dst, pairs, margin, free)
@@ -415,21 +425,39 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 	ns.pairs, ns.free = nil, nil
 	// The chunks' points into dst in chunk order, each chunk's copy a
 	// task of its own at its running offset.
-	n := len(dst)
+	n0 := len(dst)
+	n := n0
 	for k := range nc {
 		ns.chunks[k].at = n
 		n += len(ns.chunks[k].out)
 	}
 	dst = slices.Grow(dst, n-len(dst))[:n]
+	// A recording collect (pairReuse) records each chunk's pairs in its
+	// copy task.
+	cs := &w.ws.contacts
+	ns.record, ns.n0, ns.np = cs.reuse.writing && free == nil, n0, len(pairs)
+	if ns.record {
+		cs.reuse.sizePoints(n - n0)
+	}
 	if ns.copy == nil {
 		ns.copy = func(k int) {
 			c := &ns.chunks[k]
 			copy(ns.dst[c.at:], c.out)
+			if ns.record {
+				lo := k * narrowChunkPairs
+				hi := min(lo+narrowChunkPairs, ns.np)
+				nc, ng := len(ns.rec), len(w.Geoms)
+				ns.rec[k] = cs.reuse.recordRange(lo, hi, c.at-ns.n0, c.out, k*ng/nc, (k+1)*ng/nc, cs.poses, w.Geoms)
+			}
 		}
 	}
 	ns.dst = dst
+	ns.rec = slices.Grow(ns.rec[:0], nc)[:nc]
 	w.ws.pool.do(nc, ns.copy)
 	ns.dst = nil
+	if ns.record {
+		cs.reuse.recorded = !slices.Contains(ns.rec, false)
+	}
 	return dst
 }
 

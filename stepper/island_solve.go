@@ -57,8 +57,15 @@ type islandStage struct {
 	// active are this step's problems: the islands in order, then the
 	// loose rows' slot if there are any.
 	active []*islandSlot
-	stats  []IslandStats
-	pool   islandPool
+	// sums[k] and stats[k] are what active[k]'s solve reports
+	// (islandSlot.summarize), written by the island's task.
+	sums  []islandSum
+	stats []IslandStats
+	// bppFails and bppDense are the islands' BPP options of the step
+	// (lcp.BPP's MaxBlockFailures and MaxDenseFallback: the default's, or
+	// the user's BPP's), set on each island's own BPP by its solve.
+	bppFails, bppDense int
+	pool               islandPool
 	// world is, during solveIslands, the world's problem.
 	world lcp.Problem
 	local []int32 // each row's place among its problem's rows
@@ -220,9 +227,7 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 		if ok {
 			fails, dense = user.MaxBlockFailures, user.MaxDenseFallback
 		}
-		for _, sl := range is.active {
-			sl.bpp.MaxBlockFailures, sl.bpp.MaxDenseFallback = fails, dense
-		}
+		is.bppFails, is.bppDense = fails, dense // set by each island's solve
 	} else {
 		parallel = false
 	}
@@ -230,14 +235,18 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 	res := &sol.res
 	res.X, res.W = grow(res.X, n), grow(res.W, n)
 	res.States = slices.Grow(res.States[:0], n)[:n]
+	na := len(is.active)
+	is.sums = slices.Grow(is.sums[:0], na)[:na]
+	is.stats = slices.Grow(is.stats[:0], na)[:na]
 	if parallel {
 		is.pool.solve(w, is.active)
 	} else {
-		for _, sl := range is.active {
+		for k, sl := range is.active {
 			sl.prepare(w)
 			sol.prob = sl.prob // LastProblem, for the Observer
 			sl.solve(w, shared)
 			sl.scatter(res)
+			sl.summarize(&is.sums[k], &is.stats[k])
 		}
 		sol.prob = is.world
 	}
@@ -249,7 +258,7 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 			return st, err
 		}
 	}
-	return st, firstIslandError(is.active)
+	return st, firstIslandError(is.sums)
 }
 
 // prepare fills the slot's sub-problem from the world's problem (A, b,
@@ -329,6 +338,8 @@ func (sl *islandSlot) isDense() bool {
 func (sl *islandSlot) solve(w *World, solver lcp.Solver) {
 	s := &w.Settings
 	if solver == nil {
+		is := &w.ws.islands
+		sl.bpp.MaxBlockFailures, sl.bpp.MaxDenseFallback = is.bppFails, is.bppDense
 		solver = &sl.bpp
 	}
 	set := lcp.Settings{MaxIterations: s.Budget, Tolerance: s.Tolerance, Start: sl.start, Reference: sl.ref, Context: s.Context, Observer: s.Observer}
@@ -462,9 +473,44 @@ func worse(a, b lcp.Status) bool {
 	return ra > rb
 }
 
+// islandSum is what gatherIslands reads of one island's solve: the
+// island's task writes it (islandSlot.summarize) into a slice in island
+// order, so that the step's serial combination reads contiguous memory
+// rather than fields spread over every slot.
+type islandSum struct {
+	complete, states, hit, lastOK bool
+	iterations, pivots, picked    int
+	sweeps                        int // errmeasure.Solved.Sweeps
+	status                        lcp.Status
+	reason                        string
+	bound                         float64
+	totals, last                  errmeasure.Totals
+	guarded                       errmeasure.Safeguarded
+	err                           error
+}
+
+// summarize writes the slot's answer's statistics into sum and its
+// IslandStats into stats (its entries of islandStage.sums and stats).
+func (sl *islandSlot) summarize(sum *islandSum, stats *IslandStats) {
+	r := &sl.res
+	last, lastOK := sl.picker.LastTotals()
+	*sum = islandSum{
+		complete: len(r.X) == len(sl.rows), states: len(r.States) == len(sl.rows),
+		hit: sl.solved.SolverStatus == lcp.BudgetExhausted, lastOK: lastOK,
+		iterations: r.Iterations, pivots: r.Pivots, picked: sl.solved.Picked,
+		sweeps: sl.solved.Sweeps, status: r.Status, reason: r.Reason, bound: sl.solved.Bound,
+		totals: sl.solved.Totals, last: last, guarded: sl.guarded, err: sl.err,
+	}
+	*stats = IslandStats{
+		Body: sl.key, Bodies: len(sl.bodies), Rows: len(sl.rows),
+		Iterations: r.Iterations, Status: r.Status, BudgetHit: sum.hit,
+		Picked: sl.solved.Picked, Bound: sl.solved.Bound,
+	}
+}
+
 // gatherIslands completes sol.res, into which the islands scattered their
-// answers (islandSlot.scatter), and combines their statistics in island
-// order (Stats.Islands says how).
+// answers (islandSlot.scatter), and combines their statistics
+// (islandStage.sums) in island order (Stats.Islands says how).
 func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 	is := &w.ws.islands
 	n := len(w.ws.build.rows)
@@ -473,47 +519,38 @@ func (w *World) gatherIslands(sol *solveStage) (Stats, bool) {
 	st := Stats{Rows: n}
 	var last errmeasure.Totals
 	complete, states := true, true
-	is.stats = is.stats[:0]
-	for _, sl := range is.active {
-		r := &sl.res
-		if len(r.X) != len(sl.rows) {
+	st.Safeguard.Scale = 1
+	for k := range is.sums {
+		r := &is.sums[k]
+		if !r.complete {
 			complete = false
 		} else {
-			states = states && len(r.States) == len(sl.rows)
+			states = states && r.states
 		}
-		res.Iterations = max(res.Iterations, r.Iterations)
-		res.Pivots += r.Pivots
-		if worse(r.Status, res.Status) {
-			res.Status, res.Reason = r.Status, r.Reason
+		res.Iterations = max(res.Iterations, r.iterations)
+		res.Pivots += r.pivots
+		if worse(r.status, res.Status) {
+			res.Status, res.Reason = r.status, r.reason
 		}
-		hit := sl.solved.SolverStatus == lcp.BudgetExhausted
-		st.BudgetHit = st.BudgetHit || hit
-		st.Picked = max(st.Picked, sl.solved.Picked)
-		st.Bound += sl.solved.Bound
-		st.Errors.FB += sl.solved.Totals.FB
-		st.Errors.Residual += sl.solved.Totals.Residual
-		st.Errors.Energy += sl.solved.Totals.Energy
-		if lt, ok := sl.picker.LastTotals(); ok {
-			last.FB += lt.FB
-			last.Residual += lt.Residual
-			last.Energy += lt.Energy
+		st.BudgetHit = st.BudgetHit || r.hit
+		st.Picked = max(st.Picked, r.picked)
+		st.Bound += r.bound
+		st.Errors.FB += r.totals.FB
+		st.Errors.Residual += r.totals.Residual
+		st.Errors.Energy += r.totals.Energy
+		if r.lastOK {
+			last.FB += r.last.FB
+			last.Residual += r.last.Residual
+			last.Energy += r.last.Energy
 		}
-		st.PolishSweeps = max(st.PolishSweeps, sl.solved.Sweeps)
-		g := sl.guarded
+		g := &r.guarded
+		st.PolishSweeps = max(st.PolishSweeps, r.sweeps)
 		st.Safeguard.Gain += g.Gain
 		st.Safeguard.Sweeps = max(st.Safeguard.Sweeps, g.Sweeps)
 		if g.Anchor > st.Safeguard.Anchor {
 			st.Safeguard.Anchor, st.Safeguard.Iter = g.Anchor, g.Iter
 		}
-		is.stats = append(is.stats, IslandStats{
-			Body: sl.key, Bodies: len(sl.bodies), Rows: len(sl.rows),
-			Iterations: r.Iterations, Status: r.Status, BudgetHit: hit,
-			Picked: sl.solved.Picked, Bound: sl.solved.Bound,
-		})
-	}
-	st.Safeguard.Scale = 1
-	for _, sl := range is.active {
-		st.Safeguard.Scale = math.Min(st.Safeguard.Scale, sl.guarded.Scale)
+		st.Safeguard.Scale = math.Min(st.Safeguard.Scale, g.Scale)
 	}
 	if !complete {
 		res.X, res.W = res.X[:0], res.W[:0]
@@ -546,12 +583,12 @@ func (sl *islandSlot) scatter(res *lcp.Result) {
 	}
 }
 
-// firstIslandError returns the first error of the active slots, in island
-// order.
-func firstIslandError(active []*islandSlot) error {
-	for _, sl := range active {
-		if sl.err != nil {
-			return sl.err
+// firstIslandError returns the first error of the islands' solves, in
+// island order.
+func firstIslandError(sums []islandSum) error {
+	for k := range sums {
+		if err := sums[k].err; err != nil {
+			return err
 		}
 	}
 	return nil
@@ -585,13 +622,14 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 	p.world = w
 	if p.task == nil {
 		p.task = func(k int) {
-			sl := p.world.ws.islands.active[p.order[k]]
+			is := &p.world.ws.islands
+			i := p.order[k]
+			sl := is.active[i]
 			sl.prepare(p.world)
 			sl.solve(p.world, nil)
 			sl.scatter(&p.world.ws.solve.res)
-			// The Picker's deferred events run here, on the worker,
-			// rather than when gatherIslands reads its totals.
-			sl.picker.LastTotals()
+			// The Picker's deferred events run here, on the worker.
+			sl.summarize(&is.sums[i], &is.stats[i])
 		}
 	}
 	if v := w.ws.islands.set.version; v != p.version || len(p.order) != len(active) {

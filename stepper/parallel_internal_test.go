@@ -423,3 +423,49 @@ func TestCheckLayoutAnyGOMAXPROCS(t *testing.T) {
 		}
 	}
 }
+
+// The projection's recorded narrow phase (pairReuse: its points, pairs,
+// index by first geom and poses) and the step's island statistics
+// (Stats.Islands and the totals gatherIslands sums from each island's
+// islandSum) are the same on one worker, where the recording is written
+// in one pass after the narrow phase and the islands' solves run in
+// order, as on two, where each chunk of pairs records itself in the
+// narrow phase's copy task and each island's task writes its own summary:
+// the 36-box pile of cancelPile falling, landing and settling, 90 steps,
+// compared after every step. The comparison is exact (bits): both record
+// and sum the same values in the same order. It also checks that the
+// recording holds (complete, over 100 pairs, the 144-pair pile runs in
+// chunks at two workers) at the end, so that the comparison compares
+// something.
+func TestRecordingAndIslandSumsAnyGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	one, two := cancelPile(t, 6), cancelPile(t, 6)
+	for s := 1; s <= 90; s++ {
+		runtime.GOMAXPROCS(1)
+		st1, err := one.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GOMAXPROCS(2)
+		st2, err := two.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r1, r2 := &one.ws.contacts.reuse, &two.ws.contacts.reuse
+		if r1.ok != r2.ok || r1.complete != r2.complete || r1.margin != r2.margin ||
+			!slices.Equal(r1.pairs, r2.pairs) || (r1.ok && (!slices.Equal(r1.first, r2.first) ||
+			!slices.Equal(r1.pts, r2.pts) || !slices.Equal(r1.geoms, r2.geoms))) {
+			t.Fatalf("step %d: the recordings differ (ok %v, %v; %d, %d pairs; %d, %d points)", s, r1.ok, r2.ok, len(r1.pairs), len(r2.pairs), len(r1.pts), len(r2.pts))
+		}
+		if !slices.Equal(st1.Islands, st2.Islands) || st1.Errors != st2.Errors || st1.LastErrors != st2.LastErrors ||
+			math.Float64bits(st1.Bound) != math.Float64bits(st2.Bound) || st1.Safeguard != st2.Safeguard ||
+			st1.Iterations != st2.Iterations || st1.Status != st2.Status || st1.PolishSweeps != st2.PolishSweeps {
+			t.Fatalf("step %d: the island statistics differ:\n%+v\n%+v", s, st1.Islands, st2.Islands)
+		}
+	}
+	r := &two.ws.contacts.reuse
+	if !r.complete || len(r.pairs) < 100 || len(r.pts) == 0 {
+		t.Errorf("the last recording: complete %v, %d pairs, %d points; want a complete one of over 100 pairs", r.complete, len(r.pairs), len(r.pts))
+	}
+	t.Logf("last recording: %d pairs, %d points; %d islands", len(r.pairs), len(r.pts), len(two.ws.islands.stats))
+}

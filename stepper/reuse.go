@@ -2,6 +2,7 @@ package stepper
 
 import (
 	"math"
+	"slices"
 	"sync/atomic"
 
 	"github.com/gorigid/gorigid/contact"
@@ -18,12 +19,17 @@ import (
 // change of pose (a projection solve, a user's move), collides as
 // before: the step's points are the bits of colliding every pair.
 type pairReuse struct {
-	record bool         // collect records its narrow phase (positionRows' call)
-	ok     bool         // the recording holds one not yet used
-	off    bool         // no recording (the tests' reference: every pair collided)
-	again  bool         // positionRows' call after a projection solve: it may take prev's points
-	hits   atomic.Int64 // pairs that took recorded points, since the world began
-	rehits atomic.Int64 // of those, pairs of a recording collect (lookupPrev)
+	record bool // collect records its narrow phase (positionRows' call)
+	ok     bool // the recording holds one not yet used
+	off    bool // no recording (the tests' reference: every pair collided)
+	again  bool // positionRows' call after a projection solve: it may take prev's points
+	// writing: the current narrow phase is recorded (startRecording).
+	writing bool
+	// recorded: recordRange reported true for every range of the current
+	// narrow phase (narrowPhase sets it for finishRecording).
+	recorded bool
+	hits     atomic.Int64 // pairs that took recorded points, since the world began
+	rehits   atomic.Int64 // of those, pairs of a recording collect (lookupPrev)
 	recording
 	// prev is the recording before the current one; a recording collect
 	// after a projection solve (again) takes from it the points of each
@@ -57,13 +63,18 @@ type reusePair struct {
 }
 
 // startRecording sizes the recording for the narrow phase of pairs
-// (narrowPairs fills pairs[i] for each).
-func (r *pairReuse) startRecording(npairs int, margin float64) {
+// (narrowPairs fills pairs[i] for each) among ng geoms. The recording
+// is written by recordRange over ranges of pairs and finishRecording, and
+// only when the pairs ascend by first geom (lookup's index, first, needs
+// them so; each range then writes its own part of first).
+func (r *pairReuse) startRecording(pairs [][2]int, ng int, margin float64) {
 	r.ok = false
 	r.recording, r.prev = r.prev, r.recording
 	r.complete = false
+	npairs := len(pairs)
 	if r.off {
 		r.pairs = r.pairs[:0]
+		r.writing = false
 		return
 	}
 	r.margin = margin
@@ -74,46 +85,90 @@ func (r *pairReuse) startRecording(npairs int, margin float64) {
 	for i := range r.pairs {
 		r.pairs[i].n = -1 // not collided (a narrow phase cut short)
 	}
-}
-
-// finishRecording keeps the points of the recorded narrow phase (dst, in
-// pair order, as narrowPairs made them from each pair's contact.Point),
-// the geoms' poses and shapes, and the index by first geom. The recording
-// is dropped when the pairs do not ascend by first geom.
-func (r *pairReuse) finishRecording(dst []point, poses []contact.Pose, geoms []Geom) {
-	ng := len(geoms)
 	if cap(r.geoms) < ng {
 		r.geoms = make([]reuseGeom, ng)
 		r.same = make([]bool, ng)
 		r.first = make([]int32, ng+1)
 	}
 	r.geoms, r.same, r.first = r.geoms[:ng], r.same[:ng], r.first[:ng+1]
-	for g := range geoms {
+	r.writing = true
+	for i := 1; i < npairs; i++ {
+		if pairs[i][0] < pairs[i-1][0] {
+			r.writing = false // not ascending: no recording
+			break
+		}
+	}
+}
+
+// sizePoints makes room for the n points of the recorded narrow phase,
+// which recordRange writes in place.
+func (r *pairReuse) sizePoints(n int) {
+	r.pts = slices.Grow(r.pts[:0], n)[:n]
+}
+
+// recordRange keeps the points of the recorded pairs lo…hi−1 (pts, in
+// pair order, as narrowPairs made them from each pair's contact.Point;
+// at is the place of pts[0] among the narrow phase's points, which
+// sizePoints made room for), the pairs' places, their part of the index
+// by first geom (first[g] for the g in (ga of pair lo−1, ga of pair
+// hi−1], 0 standing for the ga before pair 0), and the poses and shapes
+// of geoms g0…g1−1. Ranges that do not overlap write separate entries, so
+// they run in parallel. It reports false when a pair was not collided
+// (a narrow phase cut short), its points do not add up to pts, or the
+// recording is not written (startRecording).
+func (r *pairReuse) recordRange(lo, hi int, at int, pts []point, g0, g1 int, poses []contact.Pose, geoms []Geom) bool {
+	if !r.writing {
+		return false
+	}
+	for g := g0; g < g1; g++ {
 		r.geoms[g] = reuseGeom{pose: poses[g], shape: geoms[g].Shape}
 	}
-	r.pts = r.pts[:0]
-	at := int32(0)
-	g := 0
-	r.first[0] = 0
-	for i := range r.pairs {
+	g := int32(0)
+	if lo > 0 {
+		g = r.pairs[lo-1].ga
+	}
+	end := at + len(pts)
+	for i := lo; i < hi; i++ {
 		p := &r.pairs[i]
-		if r.off || int(p.ga) < g || p.n < 0 || int(at+p.n) > len(dst) {
-			return // not ascending, or not every pair collided: no recording
+		if p.n < 0 || at+int(p.n) > end {
+			return false
 		}
-		for ; g < int(p.ga); g++ {
+		for ; g < p.ga; g++ {
 			r.first[g+1] = int32(i)
 		}
-		p.at = at
-		for _, q := range dst[at : at+p.n] {
-			r.pts = append(r.pts, contact.Point{Pos: q.Point, Normal: q.Normal, Gap: q.Gap, Key: q.ck.key})
+		p.at = int32(at)
+		out := r.pts[at : at+int(p.n)]
+		for j, q := range pts[:len(out)] {
+			out[j] = contact.Point{Pos: q.Point, Normal: q.Normal, Gap: q.Gap, Key: q.ck.key}
 		}
-		at += p.n
+		pts = pts[len(out):]
+		at += int(p.n)
 	}
-	for ; g < ng; g++ {
+	return len(pts) == 0
+}
+
+// finishRecording completes the recording of the narrow phase whose
+// ranges recordRange wrote (ok: each reported true): the index by first
+// geom past the last pair's, and whether the recording holds. It ends
+// the recording: the narrow phases after it write none until the next
+// startRecording.
+func (r *pairReuse) finishRecording(ok bool) {
+	if !r.writing || !ok {
+		r.writing = false
+		return
+	}
+	r.writing = false
+	ng := len(r.geoms)
+	g := int32(0)
+	if n := len(r.pairs); n > 0 {
+		g = r.pairs[n-1].ga
+	}
+	r.first[0] = 0
+	for ; int(g) < ng; g++ {
 		r.first[g+1] = int32(len(r.pairs))
 	}
-	r.ok = int(at) == len(dst)
-	r.complete = r.ok
+	r.ok = true
+	r.complete = true
 }
 
 // checkPoses sets same for the geoms' current poses (collect's, before
