@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gorigid/gorigid/internal/num"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -240,36 +241,23 @@ var _ Solver = (*BPP)(nil)
 // Name returns "bpp".
 func (s *BPP) Name() string { return "bpp" }
 
-// scales returns the velocity tolerance and fills xtol with the impulse
-// tolerance of each row (see Settings.Tolerance).
+// scales returns the velocity tolerance and fills xtol (n entries) with
+// the impulse tolerance of each row (see Settings.Tolerance).
 func scales(p *Problem, tol float64, xtol []float64) float64 {
-	return scalesDiag(p, tol, xtol, nil)
+	return scalesDiag(p, tol, xtol, p.Diag(xtol)) // each a_ii read before xtol[i] is written
 }
 
-// scalesDiag is scales with A's diagonal given (Problem.Diag), or nil.
+// scalesDiag is scales with A's diagonal given (Problem.Diag); diag may
+// be xtol itself.
 func scalesDiag(p *Problem, tol float64, xtol, diag []float64) float64 {
 	tol = tolOrDefault(tol)
-	sw := 0.0
-	for _, v := range p.B {
-		sw = max(sw, math.Abs(v)) // math.Max's rules (NaN, ±0), inline
-	}
+	sw := num.MaxAbs(p.B)
 	if sw == 0 {
 		sw = 1
 	}
 	wtol := tol * sw
-	if diag != nil {
-		diag = diag[:len(xtol)]
-		for i, a := range diag {
-			if a > 0 {
-				xtol[i] = wtol / a
-			} else {
-				xtol[i] = wtol
-			}
-		}
-		return wtol
-	}
-	for i := range xtol {
-		a := diagAt(p.A, i)
+	diag = diag[:len(xtol)]
+	for i, a := range diag {
 		if a > 0 {
 			xtol[i] = wtol / a
 		} else {

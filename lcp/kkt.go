@@ -85,7 +85,7 @@ func (k *KKT) validate(n int, mul *BodyProduct) error {
 	}
 	var l [36]float64
 	if mul != nil {
-		mul.chol = grow36(mul.chol, len(k.Mass))
+		mul.chol = growSlice(mul.chol, len(k.Mass))
 	}
 	for b := range k.Mass {
 		lb := &l
@@ -373,7 +373,7 @@ type BodyProduct struct {
 // fails Validate); k must not change until the last MulAdd.
 func (m *BodyProduct) Factor(k *KKT) bool {
 	m.k, m.validated = nil, nil
-	m.chol = grow36(m.chol, len(k.Mass))
+	m.chol = growSlice(m.chol, len(k.Mass))
 	for b := range k.Mass {
 		if _, ok := cholesky6(&m.chol[b], &k.Mass[b]); !ok {
 			return false
@@ -399,20 +399,9 @@ func (m *BodyProduct) factorValidated(k *KKT) bool {
 // prepared finishes Factor for k, whose factors are in chol and whose
 // MulCost is cost.
 func (m *BodyProduct) prepared(k *KKT, cost int) {
-	if cap(m.gv) < len(k.Mass) {
-		m.gv = make([][6]float64, len(k.Mass))
-	}
-	m.gv = m.gv[:len(k.Mass)]
+	m.gv = growSlice(m.gv, len(k.Mass))
 	m.cost = cost
 	m.k = k
-}
-
-// grow36 returns s resliced to n blocks, reallocated when shorter.
-func grow36(s [][36]float64, n int) [][36]float64 {
-	if cap(s) < n {
-		return make([][36]float64, n)
-	}
-	return s[:n]
 }
 
 // MulCost returns the multiply-adds of a body-space product with k's

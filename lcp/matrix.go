@@ -140,15 +140,6 @@ func (d *Dense) MulVecTo(dst, x []float64) {
 	}
 }
 
-// diagAt returns a[i][i], read in place when a is a *Dense (the same
-// entry as At, without the interface call).
-func diagAt(a Matrix, i int) float64 {
-	if d, ok := a.(*Dense); ok {
-		return d.data[i*d.c+i]
-	}
-	return a.At(i, i)
-}
-
 // RowDot returns (d x)_i.
 func (d *Dense) RowDot(i int, x []float64) float64 {
 	return dot(d.data[i*d.c:(i+1)*d.c], x)

@@ -263,8 +263,7 @@ func (b *pgsBody) prepare(p *Problem, x []float64) bool {
 			g := &b.g[i][s]
 			*g = k.J[i][s]
 			solve6(&b.mul.chol[bd], g)
-			j := &k.J[i][s]
-			d += j[0]*g[0] + j[1]*g[1] + j[2]*g[2] + j[3]*g[3] + j[4]*g[4] + j[5]*g[5]
+			d += dot6(&k.J[i][s], g)
 		}
 		b.d[i] = d
 	}
@@ -312,10 +311,7 @@ func (b *pgsBody) velocities(x []float64) {
 			if bd < 0 {
 				continue
 			}
-			v, j := &b.v[bd], &k.J[i][s]
-			for c := range v {
-				v[c] += j[c] * xi
-			}
+			addScaled6(&b.v[bd], &k.J[i][s], xi)
 		}
 	}
 	for bd := range b.v {
@@ -331,8 +327,7 @@ func (b *pgsBody) rowW(i int, x, rhs []float64) float64 {
 		if bd < 0 {
 			continue
 		}
-		v, j := &b.v[bd], &k.J[i][t]
-		s += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*v[3] + j[4]*v[4] + j[5]*v[5]
+		s += dot6(&k.J[i][t], &b.v[bd])
 	}
 	return s
 }
@@ -376,13 +371,7 @@ func (b *pgsBody) sweep(p *Problem, x []float64, omega float64) float64 {
 			if bd < 0 {
 				continue
 			}
-			v, g := &b.v[bd], &b.g[i][t]
-			v[0] += g[0] * dx
-			v[1] += g[1] * dx
-			v[2] += g[2] * dx
-			v[3] += g[3] * dx
-			v[4] += g[4] * dx
-			v[5] += g[5] * dx
+			addScaled6(&b.v[bd], &b.g[i][t], dx)
 		}
 	}
 	return change
