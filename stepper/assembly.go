@@ -1395,18 +1395,3 @@ func (c *ContactInfo) fillTangentRows(dst []constraint.Row, bodies []*body.Body)
 	}
 	return l.N
 }
-
-// problems returns the number of MLCPs the islands g make for a step
-// (World.splitIslands): the islands with rows, and one for the loose rows.
-func problems(g *islandSet) int {
-	n := 0
-	for k := range g.n() {
-		if len(g.islandRows(k)) > 0 {
-			n++
-		}
-	}
-	if len(g.loose) > 0 {
-		n++
-	}
-	return n
-}

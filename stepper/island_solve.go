@@ -140,16 +140,7 @@ func (w *World) splitIslands(as *assemblyStage, rs *rowStage) bool {
 	if is.activeVersion == is.set.version && len(is.local) == len(rs.rows) {
 		return true // the set this step's problems were made of last
 	}
-	n := 0 // problems: the islands with rows, and the loose rows
-	for k := range is.set.n() {
-		if len(is.set.islandRows(k)) > 0 {
-			n++
-		}
-	}
-	if len(is.set.loose) > 0 {
-		n++
-	}
-	if n < 2 {
+	if problems(&is.set) < 2 {
 		return false
 	}
 	// Each row's place in its own problem, for Submatrix.

@@ -218,6 +218,21 @@ func (is *islandSet) sameInput(bodies []*body.Body, rows []constraint.Row) bool 
 	return false
 }
 
+// problems returns the number of MLCPs the islands g make for a step
+// (World.splitIslands): the islands with rows, and one for the loose rows.
+func problems(g *islandSet) int {
+	n := 0
+	for k := range g.n() {
+		if len(g.islandRows(k)) > 0 {
+			n++
+		}
+	}
+	if len(g.loose) > 0 {
+		n++
+	}
+	return n
+}
+
 // sameBodies reports whether rows a and b name the same bodies in the
 // same slots (the rows of one contact point, of one joint).
 func sameBodies(a, b *constraint.Row) bool {
