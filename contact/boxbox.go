@@ -288,8 +288,8 @@ func boxFace(dst []Point, hr mgl64.Vec3, fr *frame, hi mgl64.Vec3, fi *frame, i 
 		if poly.v[k].z <= margin {
 			poly.v[m] = poly.v[k]
 			m++
-		} else if poly.v[k].z > margin {
-			lower(reach, poly.v[k].z)
+		} else {
+			lower(reach, poly.v[k].z) // a NaN lowers nothing
 		}
 	}
 	poly.n = m

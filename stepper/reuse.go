@@ -1,7 +1,6 @@
 package stepper
 
 import (
-	"math"
 	"slices"
 	"sync/atomic"
 
@@ -172,30 +171,30 @@ func (r *pairReuse) finishRecording(ok bool) {
 }
 
 // checkPoses sets same for the geoms' current poses (collect's, before
-// its narrow phase): a geom stands as recorded when its pose has the
-// recorded bits and its shape is the recorded one.
+// its narrow phase) (recording.check).
 func (r *pairReuse) checkPoses(poses []contact.Pose, geoms []Geom) {
-	if !r.ok || len(r.geoms) != len(geoms) {
-		r.ok = false
-		return
-	}
-	for g := range geoms {
-		r.same[g] = samePose(&r.geoms[g].pose, &poses[g]) && r.geoms[g].shape == geoms[g].Shape
-	}
+	r.ok = r.ok && r.recording.check(poses, geoms)
 }
 
 // checkPrev sets prev.same for the geoms' current poses (a recording
 // collect's, again set, before its narrow phase), as checkPoses does for
 // the current recording; without again or a complete prev, none is.
 func (r *pairReuse) checkPrev(poses []contact.Pose, geoms []Geom) {
-	p := &r.prev
-	if !r.again || !p.complete || len(p.geoms) != len(geoms) {
-		p.complete = false
-		return
+	r.prev.complete = r.again && r.prev.complete && r.prev.check(poses, geoms)
+}
+
+// check sets same for the geoms' current poses: a geom stands as
+// recorded when its pose has the recorded bits and its shape is the
+// recorded one. It reports false, setting none, when the recording is of
+// another number of geoms.
+func (rec *recording) check(poses []contact.Pose, geoms []Geom) bool {
+	if len(rec.geoms) != len(geoms) {
+		return false
 	}
 	for g := range geoms {
-		p.same[g] = samePose(&p.geoms[g].pose, &poses[g]) && p.geoms[g].shape == geoms[g].Shape
+		rec.same[g] = samePose(&rec.geoms[g].pose, &poses[g]) && rec.geoms[g].shape == geoms[g].Shape
 	}
+	return true
 }
 
 // lookupPrev appends to pts the points prev recorded for pair (ga, gb)
@@ -216,11 +215,9 @@ func (r *pairReuse) lookupPrev(pts []contact.Point, ga, gb int, look float64) ([
 	return pts, 0, false
 }
 
-// samePose reports whether a and b have the same bits.
+// samePose reports whether a and b have the same bits (sameVec, sameQuat).
 func samePose(a, b *contact.Pose) bool {
-	eq := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
-	return eq(a.Pos[0], b.Pos[0]) && eq(a.Pos[1], b.Pos[1]) && eq(a.Pos[2], b.Pos[2]) &&
-		eq(a.Rot.W, b.Rot.W) && eq(a.Rot.V[0], b.Rot.V[0]) && eq(a.Rot.V[1], b.Rot.V[1]) && eq(a.Rot.V[2], b.Rot.V[2])
+	return sameVec(&a.Pos, &b.Pos) && sameQuat(&a.Rot, &b.Rot)
 }
 
 // lookup appends to pts the recorded points of pair (ga, gb) for a

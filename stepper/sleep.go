@@ -545,8 +545,9 @@ func (w *World) wakePairs(cs *contactStage, free *Mass, margin float64) {
 		}
 		for g := range w.Geoms {
 			if bi := w.bodyOf(g); bi >= 0 && sl.woken[bi] {
-				cs.sweep[g] = w.geomSweep(g, w.Geoms[g].Shape.Extent(cs.poses[g]), free)
-				cs.boxes[g] = w.Geoms[g].Shape.Bounds(cs.poses[g], margin+cs.sweep[g])
+				ext := w.Geoms[g].Shape.Extent(cs.poses[g])
+				cs.sweep[g] = w.geomSweep(g, ext, free)
+				cs.boxes[g] = ext.Padded(margin + cs.sweep[g])
 			}
 		}
 		cs.pairs = cs.sap.Pairs(cs.pairs[:0], cs.boxes, cs.skip)
