@@ -322,8 +322,9 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 			}
 			budget -= roughProbes
 		}
-		rsd := roughnessSD(ev.points(grid), lo, hi)
-		log("%s: noise sd of E %.3g, roughness sd %.3g (from the %d points evaluated)", c.Solver, sd, rsd, len(ev.points(grid)))
+		evaluated := ev.points(grid)
+		rsd := roughnessSD(evaluated, lo, hi)
+		log("%s: noise sd of E %.3g, roughness sd %.3g (from the %d points evaluated)", c.Solver, sd, rsd, len(evaluated))
 		if err := ev.sampleRegion(ctx, grid, math.Hypot(sd, math.Sqrt2*rsd), budget, seed+uint64(len(x0s))); err != nil {
 			return err
 		}
