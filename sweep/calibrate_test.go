@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -194,7 +193,7 @@ func calibrateOffGrid(t *testing.T, c offGridCase) {
 	// its dip (narrower than 0.0015 along μ_p, TestOffGridLines), 3.5e-08
 	// above the truth's E and less than one roughness sd (3.9e-08). The
 	// noise alone is logged for comparison.
-	margin := 2 * math.Sqrt(g.NoiseSD*g.NoiseSD+2*g.RoughSD*g.RoughSD)
+	margin := RegionSigmas * g.SD()
 	assert.LessOrEqual(t, cal.E, eTruth+margin, "best E %.4g within %.3g of the truth's %.4g (noise alone %.4g)", cal.E, margin, eTruth, noise)
 	// The search ends next to the truth: μ_s and R_tri within a quarter
 	// of the grid spacing (TestCalibrationOffGrid's check).

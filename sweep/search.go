@@ -58,6 +58,12 @@ type Region struct {
 	Identified []bool
 }
 
+// SD is the standard deviation of a point's E above the best E that the
+// region allows for, √(NoiseSD² + 2 RoughSD²): the measurement noise's
+// and both points' roughness (Region's doc). Threshold is E_best +
+// RegionSigmas·SD.
+func (g Region) SD() float64 { return math.Hypot(g.NoiseSD, math.Sqrt2*g.RoughSD) }
+
 // RegionSigmas is the width of the confidence region in standard
 // deviations of E's noise, measurement and roughness combined (Region):
 // one-sided, a normal error exceeds
@@ -322,9 +328,10 @@ func (s *Spec) search(ctx context.Context, r Runner, build string, exps []int, s
 			}
 			budget -= roughProbes
 		}
-		rsd := roughnessSD(ev.points(grid), lo, hi)
-		log("%s: noise sd of E %.3g, roughness sd %.3g (from the %d points evaluated)", c.Solver, sd, rsd, len(ev.points(grid)))
-		if err := ev.sampleRegion(ctx, grid, math.Hypot(sd, math.Sqrt2*rsd), budget, seed+uint64(len(x0s))); err != nil {
+		evaluated := ev.points(grid)
+		rsd := roughnessSD(evaluated, lo, hi)
+		log("%s: noise sd of E %.3g, roughness sd %.3g (from the %d points evaluated)", c.Solver, sd, rsd, len(evaluated))
+		if err := ev.sampleRegion(ctx, grid, Region{NoiseSD: sd, RoughSD: rsd}.SD(), budget, seed+uint64(len(x0s))); err != nil {
 			return err
 		}
 		log("%s: region sampling: %d new evaluations", c.Solver, ev.size()-n0)
@@ -576,7 +583,8 @@ func (ev *evaluator) size() int {
 // with the measurement noise's standard deviation sd and the roughness's
 // rsd.
 func region(pts []point, best, sd, rsd float64, lo, hi []float64) Region {
-	g := Region{NoiseSD: sd, RoughSD: rsd, Threshold: best + RegionSigmas*math.Hypot(sd, math.Sqrt2*rsd)}
+	g := Region{NoiseSD: sd, RoughSD: rsd}
+	g.Threshold = best + RegionSigmas*g.SD()
 	n := len(lo)
 	g.Lo, g.Hi, g.Identified = make([]float64, n), make([]float64, n), make([]bool, n)
 	for i := range g.Lo {

@@ -89,7 +89,7 @@ func simCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: confidence region E ≤ %.4g m² (best %.4g + %d × %.2g = √(noise sd² + 2 roughness sd²), noise sd %.2g, roughness sd %.2g), %d points:",
-			c.Solver, g.Threshold, c.E, sweep.RegionSigmas, math.Hypot(g.NoiseSD, math.Sqrt2*g.RoughSD), g.NoiseSD, g.RoughSD, g.Points)
+			c.Solver, g.Threshold, c.E, sweep.RegionSigmas, g.SD(), g.NoiseSD, g.RoughSD, g.Points)
 		for i, n := range names {
 			note := ""
 			if !g.Identified[i] {
