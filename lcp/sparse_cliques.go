@@ -62,7 +62,7 @@ func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
 	s.cstart[len(cliques)] = len(s.cidx)
 	s.cdiag = diag
 	s.buildCliques()
-	s.pn, s.cl, s.reuseOK = n, true, true
+	s.pn, s.cl, s.desc, s.reuseOK = n, true, descCliques, true
 	s.finished, s.stale, s.rz = false, true, 0
 	return s.nrec
 }
@@ -348,10 +348,11 @@ func (s *Sparse) expandCliques(ti, tj []int32) ([]int32, []int32) {
 	return ti, tj
 }
 
-// keepCliqueRecords writes the records of the last ResetCliques out as
-// the kept pattern's (pti, ptj), which Finish compares its Add calls with.
+// keepCliqueRecords writes the described records of the last
+// ResetCliques or resetKKT out as the kept pattern's (pti, ptj), which
+// Finish compares its Add calls with.
 func (s *Sparse) keepCliqueRecords() {
-	s.pti, s.ptj = s.expandCliques(s.pti[:0], s.ptj[:0])
+	s.pti, s.ptj = s.expandRecords(s.pti[:0], s.ptj[:0])
 	s.cl = false
 }
 
