@@ -1284,6 +1284,7 @@ func (f *sparseLDL) nnzL() int { return f.lp[len(f.perm)] }
 type ordering struct {
 	snode []int32   // supervariable of each row
 	first []int32   // first row of each supervariable (len ns+1)
+	size  []int32   // rows of each supervariable
 	adj   [][]int32 // adjacency of each supervariable, ascending, no self
 	// arena holds the adjacency lists of one call (carve): reset at the
 	// start of each, it keeps its capacity, so that orderings of patterns
@@ -1332,6 +1333,11 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 		ns++
 	}
 	o.first = append(o.first, int32(n))
+	o.size = growInt32(o.size, ns)
+	size := o.size
+	for t := range size {
+		size[t] = o.first[t+1] - o.first[t]
+	}
 	if cap(o.adj) < ns {
 		o.adj = append(o.adj[:cap(o.adj)], make([][]int32, ns-cap(o.adj))...)
 	}
@@ -1354,7 +1360,7 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 				continue
 			}
 			adj = append(adj, t)
-			deg += int(o.first[t+1] - o.first[t])
+			deg += int(size[t])
 		}
 		o.adj[s] = adj
 		o.deg[s] = deg
@@ -1379,29 +1385,43 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 		for _, u := range nb {
 			// adj(u) ← adj(u) ∪ adj(v) \ {u, v}; both ascending.
 			au := o.adj[u]
-			tmp := o.tmp[:0]
-			deg := 0
+			tmp := growInt32(o.tmp, len(au)+len(nb))
+			m, deg := 0, 0
 			p, q := 0, 0
-			for p < len(au) || q < len(nb) {
-				var t int32
-				switch {
-				case q == len(nb) || (p < len(au) && au[p] < nb[q]):
-					t = au[p]
+			for p < len(au) && q < len(nb) {
+				t := au[p]
+				switch w := nb[q]; {
+				case t < w:
 					p++
-				case p == len(au) || nb[q] < au[p]:
-					t = nb[q]
+				case w < t:
+					t = w
 					q++
 				default:
-					t = au[p]
 					p++
 					q++
 				}
 				if t == u || t == v {
 					continue
 				}
-				tmp = append(tmp, t)
-				deg += int(o.first[t+1] - o.first[t])
+				tmp[m] = t
+				m++
+				deg += int(size[t])
 			}
+			for _, t := range au[p:] {
+				if t != v {
+					tmp[m] = t
+					m++
+					deg += int(size[t])
+				}
+			}
+			for _, t := range nb[q:] {
+				if t != u {
+					tmp[m] = t
+					m++
+					deg += int(size[t])
+				}
+			}
+			tmp = tmp[:m]
 			o.tmp = tmp
 			if cap(au) < len(tmp) {
 				au = o.carve(2 * len(tmp))
