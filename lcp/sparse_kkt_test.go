@@ -1,7 +1,6 @@
 package lcp
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -63,7 +62,6 @@ func addKKT(s *Sparse, body [][2]int32, nb int, v []float64) {
 // pattern (version unchanged), and another layout moves version.
 func TestSparseResetKKT(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 11))
-	negZero := math.Copysign(0, -1)
 	for trial := range 40 {
 		n, nb := 1+rng.IntN(30), rng.IntN(6)
 		if trial == 0 {
@@ -72,22 +70,8 @@ func TestSparseResetKKT(t *testing.T) {
 		body := randomKKTBodies(rng, n, nb)
 		var s, ref Sparse
 		nrec := s.resetKKT(body, nb)
-		v := make([]float64, nrec)
-		for k := range v {
-			v[k] = rng.NormFloat64()
-			switch rng.IntN(40) {
-			case 0:
-				v[k] = negZero
-			case 1:
-				v[k] = math.Inf(1)
-			case 2:
-				v[k] = math.NaN()
-			}
-		}
-		for k, x := range v {
-			s.SetRecord(k, x)
-		}
-		s.Refilled()
+		v := randomRecordValues(rng, nrec)
+		refillRecords(&s, v)
 		addKKT(&ref, body, nb, v)
 		require.Len(t, ref.tv, nrec, "trial %d: the record count", trial)
 		requireSameSparse(t, &ref, &s, "first fill")
@@ -98,10 +82,7 @@ func TestSparseResetKKT(t *testing.T) {
 		for k := range v {
 			v[k] = rng.NormFloat64()
 		}
-		for k, x := range v {
-			s.SetRecord(k, x)
-		}
-		s.Refilled()
+		refillRecords(&s, v)
 		addKKT(&ref, body, nb, v)
 		requireSameSparse(t, &ref, &s, "refill")
 		assert.Equal(t, ver, s.version, "trial %d: a refill keeps the pattern", trial)
@@ -109,10 +90,7 @@ func TestSparseResetKKT(t *testing.T) {
 		// The same calls by Add: the kept pattern, the same version.
 		var again Sparse
 		again.resetKKT(body, nb)
-		for k, x := range v {
-			again.SetRecord(k, x)
-		}
-		again.Refilled()
+		refillRecords(&again, v)
 		ver2 := again.version
 		addKKT(&again, body, nb, v)
 		requireSameSparse(t, &ref, &again, "Add calls into the kept pattern")
@@ -123,10 +101,7 @@ func TestSparseResetKKT(t *testing.T) {
 		// An Add after Refilled sums onto the refilled values.
 		var added Sparse
 		added.resetKKT(body, nb)
-		for k, x := range v {
-			added.SetRecord(k, x)
-		}
-		added.Refilled()
+		refillRecords(&added, v)
 		added.Add(0, n+6*nb-1, 2.5)
 		added.Finish()
 		ref.Reset(n + 6*nb)
@@ -155,10 +130,7 @@ func TestSparseResetKKT(t *testing.T) {
 		cliques := [][]int32{{0, 1}}
 		m := cl.ResetCliques(2, cliques, true)
 		w := []float64{1, 2, 3, 4, 5}[:m]
-		for k, x := range w {
-			cl.SetRecord(k, x)
-		}
-		cl.Refilled()
+		refillRecords(&cl, w)
 		cl.Add(0, 1, 1) // writes the cliques' records out, not the KKT's
 		cl.Finish()
 		addCliques(&clRef, 2, cliques, true, w)
