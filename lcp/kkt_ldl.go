@@ -1,6 +1,7 @@
 package lcp
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -58,8 +59,8 @@ import (
 type kktLDL struct {
 	src *KKT // the description K was built from
 	// build: the rows' bodies and the body count of the last build that
-	// recorded its Add calls, whether this one refills their pattern, and
-	// the running record index.
+	// made K̃'s pattern (resetKKT), whether this one refilled it, and the
+	// running record index.
 	layout       [][2]int32
 	layoutBodies int
 	refilling    bool
@@ -147,12 +148,13 @@ const kktStall = 1e-10
 const kktMargin = 2
 
 // build makes K̃ from kk for the current diagonal diag of A and shift.
-// The calls to Sparse.Add are the same for the same rows and bodies, so the
-// pattern (and the factor's ordering and symbolic analysis) stays from
-// solve to solve; and when kk's rows touch the same bodies as at the last
-// build (layout), the values are written straight into the kept pattern
-// (Sparse.Refill: the same records in the same order, the same bits)
-// without recording the calls again.
+// Its records (the Add calls of Sparse.resetKKT's list) are the same for
+// the same rows and bodies, so the pattern (and the factor's ordering and
+// symbolic analysis) stays from solve to solve: when kk's rows touch the
+// same bodies as at the last build (layout), the values are written into
+// the kept pattern (Sparse.Refill), and otherwise into the pattern
+// resetKKT builds from the rows' bodies; either way the records' values
+// go to their slots in order, the bits of those Add calls and Finish.
 func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 	n, nb := kk.N(), len(kk.Mass)
 	if g.src != kk || !g.built {
@@ -186,8 +188,11 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 	g.refilling = len(g.layout) == n && g.layoutBodies == nb && slices.Equal(g.layout, kk.Body) &&
 		g.k.Refill(n+6*nb, records)
 	if !g.refilling {
-		g.k.Reset(n + 6*nb)
-		g.k.Grow(records)
+		// A new layout: its pattern straight from the rows' bodies,
+		// opened for the values as a refill.
+		if got := g.k.resetKKT(kk.Body, nb); got != records {
+			panic(fmt.Sprintf("lcp: kktLDL.build: %d records counted, the pattern has %d", records, got))
+		}
 		g.layout = append(g.layout[:0], kk.Body...)
 		g.layoutBodies = nb
 	}
@@ -217,34 +222,19 @@ func (g *kktLDL) build(kk *KKT, diag []float64, shift float64) {
 			}
 		}
 	}
-	if g.refilling {
-		g.k.Refilled()
-	} else {
-		g.k.Finish()
-	}
+	g.k.Refilled()
 }
 
-// put adds entry (i, j) = v of K̃, the rec-th of build's calls: Sparse.Add,
-// or straight into its slot when build refills the kept pattern.
+// put sets entry (i, j) = v of K̃, the rec-th of build's records,
+// straight into its slot of the kept pattern (Sparse.SetRecord).
 func (g *kktLDL) put(i, j int, v float64) {
-	if g.refilling {
-		g.k.SetRecord(g.rec, v)
-	} else {
-		g.k.Add(i, j, v)
-	}
+	g.k.SetRecord(g.rec, v)
 	g.rec++
 }
 
-// putJ adds the six entries (i, col+t) = j[t] of K̃, build's next six
-// calls, as put does: a refill sums them into their records here, one call
-// for the six.
+// putJ sets the six entries (i, col+t) = j[t] of K̃, build's next six
+// records, as put does, one call for the six.
 func (g *kktLDL) putJ(i, col int, j *[6]float64) {
-	if !g.refilling {
-		for t, v := range j {
-			g.put(i, col+t, v)
-		}
-		return
-	}
 	k, r := &g.k, g.rec
 	z := k.sumRecord(r, j[0]) + k.sumRecord(r+1, j[1]) + k.sumRecord(r+2, j[2]) +
 		k.sumRecord(r+3, j[3]) + k.sumRecord(r+4, j[4]) + k.sumRecord(r+5, j[5])

@@ -581,7 +581,7 @@ func TestKKTBuildRefillsSameBits(t *testing.T) {
 	}
 	var g kktLDL
 	g.build(k, diag, 0)
-	require.False(t, g.refilling, "first build records its calls")
+	require.False(t, g.refilling, "first build makes its pattern")
 	ver := g.k.version
 	for trial := 0; trial < 3; trial++ {
 		// New values in the same layout.
@@ -623,7 +623,7 @@ func TestKKTBuildRefillsSameBits(t *testing.T) {
 		k.Body[0][0] = (b0 + 4) % int32(len(k.Mass))
 	}
 	g.build(k, diag, 0)
-	require.False(t, g.refilling, "a changed layout records its calls")
+	require.False(t, g.refilling, "a changed layout makes its pattern again")
 	var fresh kktLDL
 	fresh.build(k, diag, 0)
 	require.Equal(t, fresh.k.col, g.k.col)

@@ -86,9 +86,10 @@ type Sparse struct {
 
 	// Pattern reuse: the records' (i, j) of the last full Finish and the
 	// slots of each record in val (recSlots), nrec of them. After
-	// ResetCliques (cl) pti and ptj are not kept: the cliques (cstart,
-	// cidx, cdiag) describe the records, and expandCliques writes them out
-	// when an Add or a Finish needs them.
+	// ResetCliques or resetKKT (cl) pti and ptj are not kept: the cliques
+	// (cstart, cidx, cdiag) or the rows' bodies (kb, knb) describe the
+	// records (desc says which), and expandRecords writes them out when an
+	// Add or a Finish needs them.
 	pti, ptj []int32
 	pn       int
 	nrec     int
@@ -98,6 +99,9 @@ type Sparse struct {
 	cstart   []int
 	cidx     []int32
 	cdiag    bool
+	desc     int8
+	kb       [][2]int32
+	knb      int
 
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
@@ -425,7 +429,7 @@ func (s *Sparse) unstale() {
 	}
 	s.stale = false
 	if s.cl { // the records were never written: write them out first
-		s.ti, s.tj = s.expandCliques(s.ti[:0], s.tj[:0])
+		s.ti, s.tj = s.expandRecords(s.ti[:0], s.tj[:0])
 		s.tv = grow(s.tv, len(s.ti))
 		s.keepCliqueRecords()
 	}

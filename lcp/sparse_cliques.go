@@ -62,7 +62,7 @@ func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
 	s.cstart[len(cliques)] = len(s.cidx)
 	s.cdiag = diag
 	s.buildCliques()
-	s.pn, s.cl, s.reuseOK = n, true, true
+	s.pn, s.cl, s.desc, s.reuseOK = n, true, descCliques, true
 	s.finished, s.stale, s.rz = false, true, 0
 	return s.nrec
 }
@@ -241,75 +241,112 @@ func (s *Sparse) mergeRow(r int, buf []int32, k int) int {
 // mergeSimple is mergeRow's merge for a row on one or two cliques that
 // repeat no index (a row on one or two bodies): each value is one element
 // of each clique that holds it, and the row one element of each, at its
-// head's es.
+// head's es. Each clique's elements before es are below r (their records
+// (f, es) hold A[r][v] on their j side), those after it above r (records
+// (es, f), the i side), so the row is merged in three parts: the values
+// below r, r itself, the values above r.
 func (s *Sparse) mergeSimple(r int, heads []mergeHead, buf []int32, k int) int {
-	cidx, slots, recOf := s.cidx, s.slots, s.recOf
 	rv := int32(r)
-	if len(heads) == 1 { // the row's columns are its clique's
+	switch len(heads) {
+	case 1: // the row's columns are its clique's
 		h := heads[0]
-		e := h.es
-		re := recOf[e]
-		for f := h.lo; f < h.hi; f++ {
-			v := cidx[f]
-			buf[k] = v
-			switch {
-			case f > e: // record (e, f)
-				slots[re+f].i = int32(k)
-			case f < e: // record (f, e)
-				slots[recOf[f]+e].j = int32(k)
-			default:
-				slots[re+f] = recSlots{int32(k), int32(k)}
-				s.dslot[r] = int32(k)
-			}
-			k++
-		}
-		return k
-	}
-	if len(heads) == 2 { // a row on two bodies: a two-way merge in registers
-		fa, ha, ea := heads[0].lo, heads[0].hi, heads[0].es
-		fb, hb, eb := heads[1].lo, heads[1].hi, heads[1].es
-		for fa < ha || fb < hb {
-			va, vb := int32(math.MaxInt32), int32(math.MaxInt32)
-			if fa < ha {
-				va = cidx[fa]
-			}
-			if fb < hb {
-				vb = cidx[fb]
-			}
-			v := min(va, vb)
-			buf[k] = v
-			sl := int32(k)
-			if va == v {
-				s.putSlots(fa, ea, v, rv, sl, int32(k))
-				sl = ^sl
-				fa++
-			}
-			if vb == v {
-				s.putSlots(fb, eb, v, rv, sl, int32(k))
-				fb++
-			}
-			k++
-		}
-		return k
+		k = s.mergeBelow(h.lo, h.es, h.es, h.es, h.es, h.es, buf, k)
+		s.slots[s.recOf[h.es]+h.es] = recSlots{int32(k), int32(k)}
+		buf[k] = rv
+		s.dslot[r] = int32(k)
+		return s.mergeAbove(h.es+1, h.hi, h.es, h.hi, h.hi, h.es, buf, k+1)
+	case 2: // a row on two bodies: two-way merges
+		a, b := heads[0], heads[1]
+		k = s.mergeBelow(a.lo, a.es, a.es, b.lo, b.es, b.es, buf, k)
+		// r itself: the first clique's record sets the entry, the
+		// second's adds to it.
+		s.slots[s.recOf[a.es]+a.es] = recSlots{int32(k), int32(k)}
+		s.slots[s.recOf[b.es]+b.es] = recSlots{^int32(k), int32(k)}
+		buf[k] = rv
+		s.dslot[r] = int32(k)
+		return s.mergeAbove(a.es+1, a.hi, a.es, b.es+1, b.hi, b.es, buf, k+1)
 	}
 	panic("lcp: Sparse.mergeSimple: more than two cliques")
 }
 
-// putSlots sets, for the element f of a clique that holds row rv at e,
-// of value v and at slot k of row rv, the slot of its record with rv: the
-// i side of record (e, f) (sl: k, or ^k for a later record of the entry)
-// when v > rv, the j side of record (f, e) when v < rv, both, and dslot,
-// on the diagonal.
-func (s *Sparse) putSlots(f, e int, v, rv, sl, k int32) {
-	switch {
-	case v > rv:
-		s.slots[s.recOf[e]+f].i = sl
-	case v < rv:
-		s.slots[s.recOf[f]+e].j = k
-	default:
-		s.slots[s.recOf[e]+f] = recSlots{sl, k}
-		s.dslot[rv] = k
+// mergeBelow writes into buf from k on the merge of the ascending
+// elements [fa, ha) and [fb, hb) of two cliques (values below the row,
+// each at most once per clique), whose row is their element ea and eb,
+// and sets the j side of each element's record with the row, (f, ea) or
+// (f, eb), to the value's slot. It returns the end of the merge.
+func (s *Sparse) mergeBelow(fa, ha, ea, fb, hb, eb int, buf []int32, k int) int {
+	cidx, slots, recOf := s.cidx, s.slots, s.recOf
+	for fa < ha && fb < hb {
+		va, vb := cidx[fa], cidx[fb]
+		switch {
+		case va < vb:
+			buf[k] = va
+			slots[recOf[fa]+ea].j = int32(k)
+			fa++
+		case vb < va:
+			buf[k] = vb
+			slots[recOf[fb]+eb].j = int32(k)
+			fb++
+		default:
+			buf[k] = va
+			slots[recOf[fa]+ea].j = int32(k)
+			slots[recOf[fb]+eb].j = int32(k)
+			fa++
+			fb++
+		}
+		k++
 	}
+	for ; fa < ha; fa++ {
+		buf[k] = cidx[fa]
+		slots[recOf[fa]+ea].j = int32(k)
+		k++
+	}
+	for ; fb < hb; fb++ {
+		buf[k] = cidx[fb]
+		slots[recOf[fb]+eb].j = int32(k)
+		k++
+	}
+	return k
+}
+
+// mergeAbove is mergeBelow for values above the row: the i side of the
+// records (ea, f) and (eb, f), the first clique's record of a value both
+// hold setting the entry (k) and the second's adding to it (^k).
+func (s *Sparse) mergeAbove(fa, ha, ea, fb, hb, eb int, buf []int32, k int) int {
+	cidx := s.cidx
+	slots := s.slots
+	ra, rb := s.recOf[ea], s.recOf[eb]
+	for fa < ha && fb < hb {
+		va, vb := cidx[fa], cidx[fb]
+		switch {
+		case va < vb:
+			buf[k] = va
+			slots[ra+fa].i = int32(k)
+			fa++
+		case vb < va:
+			buf[k] = vb
+			slots[rb+fb].i = int32(k)
+			fb++
+		default:
+			buf[k] = va
+			slots[ra+fa].i = int32(k)
+			slots[rb+fb].i = ^int32(k)
+			fa++
+			fb++
+		}
+		k++
+	}
+	for ; fa < ha; fa++ {
+		buf[k] = cidx[fa]
+		slots[ra+fa].i = int32(k)
+		k++
+	}
+	for ; fb < hb; fb++ {
+		buf[k] = cidx[fb]
+		slots[rb+fb].i = int32(k)
+		k++
+	}
+	return k
 }
 
 // bcnt0 returns each row's start in runs (cnt[r]) as a workspace the
@@ -348,10 +385,11 @@ func (s *Sparse) expandCliques(ti, tj []int32) ([]int32, []int32) {
 	return ti, tj
 }
 
-// keepCliqueRecords writes the records of the last ResetCliques out as
-// the kept pattern's (pti, ptj), which Finish compares its Add calls with.
+// keepCliqueRecords writes the described records of the last
+// ResetCliques or resetKKT out as the kept pattern's (pti, ptj), which
+// Finish compares its Add calls with.
 func (s *Sparse) keepCliqueRecords() {
-	s.pti, s.ptj = s.expandCliques(s.pti[:0], s.ptj[:0])
+	s.pti, s.ptj = s.expandRecords(s.pti[:0], s.ptj[:0])
 	s.cl = false
 }
 

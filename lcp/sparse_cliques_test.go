@@ -54,6 +54,33 @@ func addCliques(s *Sparse, n int, cliques [][]int32, diag bool, v []float64) {
 	s.Finish()
 }
 
+// randomRecordValues returns n normal values with −0, +Inf and NaN among
+// them (about one in 40 each).
+func randomRecordValues(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for k := range v {
+		v[k] = rng.NormFloat64()
+		switch rng.IntN(40) {
+		case 0:
+			v[k] = math.Copysign(0, -1)
+		case 1:
+			v[k] = math.Inf(1)
+		case 2:
+			v[k] = math.NaN()
+		}
+	}
+	return v
+}
+
+// refillRecords gives s's records (opened by Refill, ResetCliques or
+// resetKKT) the values v in order and finishes it.
+func refillRecords(s *Sparse, v []float64) {
+	for k, x := range v {
+		s.SetRecord(k, x)
+	}
+	s.Refilled()
+}
+
 // requireSameSparse requires the same pattern, diagonal slots, values
 // (bit for bit) and finiteness.
 func requireSameSparse(t *testing.T, want, got *Sparse, msg string) {
@@ -79,29 +106,14 @@ func requireSameSparse(t *testing.T, want, got *Sparse, msg string) {
 // compressed afresh.
 func TestSparseResetCliques(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 7))
-	negZero := math.Copysign(0, -1)
 	for trial := range 40 {
 		n := 4 + rng.IntN(30)
 		cliques := randomCliques(rng, n, rng.IntN(12))
 		diag := trial%4 != 3
 		var s, ref Sparse
 		nrec := s.ResetCliques(n, cliques, diag)
-		v := make([]float64, nrec)
-		for k := range v {
-			v[k] = rng.NormFloat64()
-			switch rng.IntN(40) {
-			case 0:
-				v[k] = negZero
-			case 1:
-				v[k] = math.Inf(1)
-			case 2:
-				v[k] = math.NaN()
-			}
-		}
-		for k, x := range v {
-			s.SetRecord(k, x)
-		}
-		s.Refilled()
+		v := randomRecordValues(rng, nrec)
+		refillRecords(&s, v)
 		addCliques(&ref, n, cliques, diag, v)
 		require.Len(t, ref.tv, nrec, "trial %d: the record count", trial)
 		requireSameSparse(t, &ref, &s, "first fill")

@@ -104,7 +104,7 @@ type sparseLDL struct {
 	// and per row of L the slots of its entries in the column storage,
 	// in the order the numeric phase visits them (rs[k]:rs[k+1] of rslot).
 	parent, lnz, flag []int32
-	cw                []int32 // etree's and colCounts' workspace, 6n
+	cw                []int32 // the analysis' workspace (etree, structure, snodes), n
 	lp                []int
 	rs                []int
 	rslot             []int32
@@ -255,7 +255,7 @@ func (f *sparseLDL) refactor(a *Sparse, state []State) bool {
 		f.cx, f.cxOld = f.cxOld, f.cx
 		cx := f.cx[:f.cp[n]]
 		f.toggles(state)
-		onPath := f.cw[:0] // analysis workspace (6n), free after it
+		onPath := f.cw[:0] // analysis workspace (n), free after it
 		for _, c := range f.toggled {
 			for j := c; j >= 0 && f.flag[j] != onPathMark; j = f.parent[j] {
 				f.flag[j] = onPathMark
@@ -559,7 +559,9 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 		f.flag[k] = -1 // the marks of a previous call are stale
 	}
 	f.etree()
-	f.colCounts(a)
+	// L's column counts: the ordering's degrees at elimination (exact,
+	// its elimination graph being explicit; see ordering.minDegree).
+	copy(f.lnz[:n], f.ord.cnt[:n])
 	f.lp[0] = 0
 	f.symFlops = 0
 	for k := 0; k < n; k++ {
@@ -584,7 +586,7 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 // child of k.
 func (f *sparseLDL) etree() {
 	n := len(f.perm)
-	f.cw = growInt32(f.cw, 6*n)
+	f.cw = growInt32(f.cw, n)
 	anc := f.cw[:n]
 	for k := 0; k < n; k++ {
 		f.parent[k] = -1
@@ -599,111 +601,6 @@ func (f *sparseLDL) etree() {
 				i = next
 			}
 		}
-	}
-}
-
-// colCounts sets lnz, the number of entries of each column of L below the
-// diagonal, from the elimination tree (etree) and A's pattern in
-// O(nnz · α), without forming L's rows: the skeleton-matrix algorithm of
-// Gilbert, Ng and Peyton ("An efficient algorithm to compute row and
-// column counts for sparse Cholesky factorization", SIAM J. Matrix Anal.
-// Appl. 15(4), 1994), as in Davis, "Direct Methods for Sparse Linear
-// Systems" (SIAM, 2006), §4.5. The counts are exactly those of a walk of
-// every row's subtree, whose cost is nnz(L) (a 210-brick pyramid's dual:
-// 1.5 M steps for 0.3 M entries of A).
-func (f *sparseLDL) colCounts(a *Sparse) {
-	n := len(f.perm)
-	w := f.cw[:6*n]
-	anc, maxFirst, prevLeaf, first, post, stack := w[:n], w[n:2*n], w[2*n:3*n], w[3*n:4*n], w[4*n:5*n], w[5*n:]
-	parent, delta := f.parent, f.lnz
-	// Postorder of the tree (children before parents, each subtree
-	// contiguous): anc holds each node's first child and maxFirst its next
-	// sibling while the order is built.
-	head, next := anc, maxFirst
-	for j := range head {
-		head[j] = -1
-	}
-	for j := n - 1; j >= 0; j-- {
-		if p := parent[j]; p >= 0 {
-			next[j] = head[p]
-			head[p] = int32(j)
-		}
-	}
-	k := 0
-	for j := 0; j < n; j++ {
-		if parent[j] != -1 {
-			continue
-		}
-		top := 0
-		stack[0] = int32(j)
-		for top >= 0 {
-			p := stack[top]
-			if c := head[p]; c != -1 {
-				head[p] = next[c]
-				top++
-				stack[top] = c
-			} else {
-				top--
-				post[k] = p
-				k++
-			}
-		}
-	}
-	for j := range first {
-		first[j], maxFirst[j], prevLeaf[j], anc[j] = -1, -1, -1, int32(j)
-	}
-	// first[j]: the postorder position of j's first descendant; delta[j]
-	// starts at 1 for a leaf.
-	for k, j := range post {
-		delta[j] = 0
-		if first[j] == -1 {
-			delta[j] = 1
-		}
-		for ; j != -1 && first[j] == -1; j = parent[j] {
-			first[j] = int32(k)
-		}
-	}
-	for _, j := range post {
-		if p := parent[j]; p != -1 {
-			delta[p]--
-		}
-		cols, _ := a.row(int(f.perm[j]))
-		for _, c := range cols {
-			i := f.ploc[c]
-			// Is j a leaf of row i's subtree (i > j), and which?
-			if i <= j || first[j] <= maxFirst[i] {
-				continue
-			}
-			maxFirst[i] = first[j]
-			prev := prevLeaf[i]
-			prevLeaf[i] = j
-			delta[j]++
-			if prev == -1 {
-				continue // j is the first leaf of row i's subtree
-			}
-			// The least common ancestor of the last leaf and j.
-			q := prev
-			for q != anc[q] {
-				q = anc[q]
-			}
-			for s := prev; s != q; {
-				sp := anc[s]
-				anc[s] = q
-				s = sp
-			}
-			delta[q]--
-		}
-		if p := parent[j]; p != -1 {
-			anc[j] = p
-		}
-	}
-	for j := 0; j < n; j++ {
-		if p := parent[j]; p != -1 {
-			delta[p] += delta[j]
-		}
-	}
-	for j := range delta {
-		delta[j]-- // the diagonal
 	}
 }
 
@@ -1282,9 +1179,13 @@ func (f *sparseLDL) nnzL() int { return f.lp[len(f.perm)] }
 
 // ordering is the workspace of the minimum degree ordering.
 type ordering struct {
-	snode []int32   // supervariable of each row
-	first []int32   // first row of each supervariable (len ns+1)
-	adj   [][]int32 // adjacency of each supervariable, ascending, no self
+	snode []int32 // supervariable of each row
+	first []int32 // first row of each supervariable (len ns+1)
+	// cnt holds, per position of the order, the count of L's column
+	// below the diagonal (the degree at elimination: see minDegree).
+	cnt  []int32
+	size []int32   // rows of each supervariable
+	adj  [][]int32 // adjacency of each supervariable, ascending, no self
 	// arena holds the adjacency lists of one call (carve): reset at the
 	// start of each, it keeps its capacity, so that orderings of patterns
 	// that change from step to step allocate only when the total grows.
@@ -1307,13 +1208,14 @@ type ordering struct {
 //
 // Since the graph is exact, the degree of a supervariable of s rows when
 // it is eliminated is the column count of its last row in L, and its rows'
-// counts are that plus s − 1, …, 0: flops, returned, is the symbolic
-// analysis' symFlops of the order. With limit > 0 the ordering stops as
+// counts are that plus s − 1, …, 0: o.cnt keeps them by position (the
+// symbolic analysis' lnz), and flops, returned, is its symFlops. With limit > 0 the ordering stops as
 // soon as flops passes limit and reports over (perm then holds only the
 // rows eliminated so far): a cost test needs no more.
 func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flops int, over bool) {
 	n := a.n
 	perm = growInt32(perm, n)[:0]
+	o.cnt = growInt32(o.cnt, n)[:0]
 	// Supervariables: runs of consecutive rows with identical patterns.
 	o.snode = growInt32(o.snode, n)
 	o.first = o.first[:0]
@@ -1332,6 +1234,11 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 		ns++
 	}
 	o.first = append(o.first, int32(n))
+	o.size = growInt32(o.size, ns)
+	size := o.size
+	for t := range size {
+		size[t] = o.first[t+1] - o.first[t]
+	}
 	if cap(o.adj) < ns {
 		o.adj = append(o.adj[:cap(o.adj)], make([][]int32, ns-cap(o.adj))...)
 	}
@@ -1354,7 +1261,7 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 				continue
 			}
 			adj = append(adj, t)
-			deg += int(o.first[t+1] - o.first[t])
+			deg += int(size[t])
 		}
 		o.adj[s] = adj
 		o.deg[s] = deg
@@ -1370,6 +1277,7 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 		for r := o.first[v]; r < o.first[v+1]; r++ {
 			perm = append(perm, r)
 			c := mind + int(o.first[v+1]-r) - 1 // the row's column count
+			o.cnt = append(o.cnt, int32(c))
 			flops += c * (c - 1) / 2
 		}
 		if limit > 0 && flops > limit {
@@ -1379,29 +1287,43 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 		for _, u := range nb {
 			// adj(u) ← adj(u) ∪ adj(v) \ {u, v}; both ascending.
 			au := o.adj[u]
-			tmp := o.tmp[:0]
-			deg := 0
+			tmp := growInt32(o.tmp, len(au)+len(nb))
+			m, deg := 0, 0
 			p, q := 0, 0
-			for p < len(au) || q < len(nb) {
-				var t int32
-				switch {
-				case q == len(nb) || (p < len(au) && au[p] < nb[q]):
-					t = au[p]
+			for p < len(au) && q < len(nb) {
+				t := au[p]
+				switch w := nb[q]; {
+				case t < w:
 					p++
-				case p == len(au) || nb[q] < au[p]:
-					t = nb[q]
+				case w < t:
+					t = w
 					q++
 				default:
-					t = au[p]
 					p++
 					q++
 				}
 				if t == u || t == v {
 					continue
 				}
-				tmp = append(tmp, t)
-				deg += int(o.first[t+1] - o.first[t])
+				tmp[m] = t
+				m++
+				deg += int(size[t])
 			}
+			for _, t := range au[p:] {
+				if t != v {
+					tmp[m] = t
+					m++
+					deg += int(size[t])
+				}
+			}
+			for _, t := range nb[q:] {
+				if t != u {
+					tmp[m] = t
+					m++
+					deg += int(size[t])
+				}
+			}
+			tmp = tmp[:m]
 			o.tmp = tmp
 			if cap(au) < len(tmp) {
 				au = o.carve(2 * len(tmp))

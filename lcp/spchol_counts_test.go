@@ -7,7 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// subtreeCounts is the reference for etree and colCounts: the elimination
+// subtreeCounts is the reference for etree and the column counts (the
+// minimum degree ordering's degrees at elimination): the elimination
 // tree and L's column counts found by walking every row's subtree (each
 // column i < k of row k followed up the tree to a column already marked
 // for k), which visits every entry of L once.
@@ -30,9 +31,9 @@ func subtreeCounts(f *sparseLDL) (parent, lnz []int32) {
 	return parent, lnz
 }
 
-// The symbolic analysis (etree, colCounts: O(nnz A · α)) gives the
-// elimination tree and column counts of the subtree walk (O(nnz L))
-// exactly, on random patterns from diagonal to nearly dense, on several
+// The symbolic analysis (etree: O(nnz A · α); the column counts, the
+// ordering's degrees at elimination) gives the elimination tree and
+// column counts of the subtree walk (O(nnz L)) exactly, on random patterns from diagonal to nearly dense, on several
 // components (a forest), on the block patterns of a compliant wall and on
 // the same sparseLDL reanalysing patterns of other sizes (stale
 // workspace).

@@ -52,24 +52,21 @@ func (e MemoryEstimate) String() string {
 // The memory model's constants (bytes), fitted to the live heap
 // (runtime.MemStats.HeapAlloc after a collection, the world kept) after
 // the first steps of these worlds, whose step-1 rows the estimate counts
-// exactly:
+// exactly (TestEstimateMemoryMatchesTheFirstStep logs both):
 //
-//	world                  rows   nonzeros   live     model
-//	chain6 links=8000     40000     0.80 M   281 MB   366 MB
-//	brickwall rows=200     9588     0.80 M   107 MB   118 MB
-//	pyramid base=31       17112     2.35 M   213 MB   254 MB
-//	dominoes count=2000   24000     0.29 M   155 MB   213 MB
-//	60 spheres at a point  5310     1.88 M   185 MB   134 MB
-//	randompile boxes=1000     0     0        1.2 MB   2.3 MB
+//	world                  rows   nonzeros   live       model
+//	chain6 links=2000     10000     0.20 M   56.7 MiB   70.5 MiB
+//	pyramid base=20        7080     0.94 M   47.0 MiB   86.0 MiB
+//	dominoes count=500     6000     0.07 M   35.5 MiB   40.1 MiB
 //
-// Rows cost about 8 KB each in the stages that hold them; the entries of
-// A cost more where the factor fills in (the sphere clump's A is nearly
-// dense: its factor holds 14 M entries for A's 1.9 M).
+// Rows cost about 6 KB each in the stages that hold them; the entries of
+// A cost more where the factor fills in (a clump of spheres at one point
+// has a nearly dense A, whose factor holds several times A's entries).
 const (
 	memPerBody    = 1024 // the body, its state, sleep and island records
 	memPerGeom    = 256  // the geom, its pose, box and sweep
 	memPerPair    = 48   // a broad-phase pair and its cached manifold
-	memPerRow     = 8192 // the row in each stage (a constraint.Row is ≈ 300 B), the solvers' vectors and states, labels, the warm start
+	memPerRow     = 6144 // the row in each stage (a constraint.Row is ≈ 300 B), the solvers' vectors and states, labels, the warm start
 	memPerNonzero = 48   // an entry of A and of its factor (value and index), with the factor's fill
 	memBase       = 1 << 20
 	memLiveToPeak = 2 // GOGC = 100: the heap grows to twice the live data before a collection
