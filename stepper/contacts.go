@@ -1145,9 +1145,10 @@ func (pre *presolveStage) settings(start []lcp.State, budget int) lcp.Settings {
 // the 210-brick pyramid's step 1 takes 4 block-pivoting iterations
 // instead of 5, its third face one modified into the factor (16 rows)
 // instead of two partial refactorizations (862 and 684 rows of 8 340),
-// and the 496-brick one's 4 instead of 6 (BenchmarkPyramidStep1,
-// BenchmarkPyramidStep1Large); walls and the 55-brick pyramid have no
-// such rows and take the same iterations.
+// the 496-brick one's 4 instead of 6 and the 55-brick one's 4 instead of
+// 7 (BenchmarkPyramidStep1, BenchmarkPyramidStep1Large,
+// TestPreSolveToleranceSameStep); the walls of 30 and 100 bricks have no
+// such rows and take 4 iterations either way (BenchmarkWallStep1).
 //
 // Its answer solves the pre-solve's MLCP to this tolerance, as before,
 // but where a contact patch's corners are degenerate (x = 0 and w = 0 to
@@ -1343,8 +1344,10 @@ func (w *World) seedNewNormals(all bool) {
 // corner off, while Gauss–Seidel from x = 0 gives a patch's first relaxed
 // point all the load the patch needs and leaves its siblings, which then
 // see w = 0, at zero: their bound there is the sweep order's, not the
-// problem's. The pre-solve's index sets are a start only (it ends at the
-// same solution from any start); from this one it took 5 block-pivoting
+// problem's. The pre-solve's index sets are a start only (at BPP's
+// default tolerance it ends at the same solution from any start, at
+// preSolveTolerance at a solution to that tolerance); from this one, at
+// the default tolerance, it took 5 block-pivoting
 // iterations instead of 6 on the 210-brick pyramid's step 1, 6 instead of
 // 8 on the 496-brick one's, 4 instead of 5 and 6 on the 30- and
 // 100-brick walls' (BenchmarkPyramidStep1, BenchmarkWallStep1).

@@ -12,8 +12,8 @@ import (
 
 // Step 1 of walls and pyramids built at rest, with the pre-solve at
 // preSolveTolerance (10⁻⁶ of max|b|) and at BPP's default (10⁻¹⁰): the
-// looser one takes no more block-pivoting iterations (on the 210-brick
-// pyramid fewer: 4 against 5), and both answers solve the pre-solve's
+// looser one takes no more block-pivoting iterations (on the pyramids
+// fewer: 4 against 7 at 55 bricks, 4 against 5 at 210), and both answers solve the pre-solve's
 // MLCP to 10⁻⁶ of max|b|: each x̂ within its bounds to that in velocity
 // units (x̂_i·a_ii), each w = A x̂ + b complementary to it within that.
 // The main solve after either takes the same iterations and ends at a
@@ -26,7 +26,7 @@ func TestPreSolveToleranceSameStep(t *testing.T) {
 		build func(testing.TB, int) *World
 		size  int
 		fewer bool // measured: strictly fewer pre-solve iterations
-	}{{"wall 30", masonry, 12, false}, {"pyramid 55", touchingPyramid, 10, false}, {"pyramid 210", touchingPyramid, 20, true}}
+	}{{"wall 30", masonry, 12, false}, {"pyramid 55", touchingPyramid, 10, true}, {"pyramid 210", touchingPyramid, 20, true}}
 	if testing.Short() || raceOn {
 		cases = cases[:2]
 	}
