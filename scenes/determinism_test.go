@@ -53,11 +53,11 @@ var determinismCases = []determinismCase{
 	// Settings.Coherent off: the hash the push had when it ran at centre 0
 	// (DefaultPushParams before it took the default), bit for bit
 	{name: "push coherent off", scene: "push", tune: func(w *stepper.World) { w.Settings.Coherent = stepper.CoherentOff }, steps: 100, hash: "d1a96361696e6cc7"},
-	{name: "pyramid base 8", scene: "pyramid", set: map[string]string{"base": "8"}, steps: 60, hash: "26badee9753dd3f2"},
+	{name: "pyramid base 8", scene: "pyramid", set: map[string]string{"base": "8"}, steps: 60, hash: "b063cd89030345f7"},
 	{name: "rod", scene: "rod", steps: 50, hash: "e74ea5a55fb29b7a"},
-	{name: "randompile 30", scene: "randompile", set: map[string]string{"boxes": "30"}, steps: 90, hash: "2018116f3f440fa5"},
-	{name: "randompile 30 coherent off", scene: "randompile", set: map[string]string{"boxes": "30"}, tune: func(w *stepper.World) { w.Settings.Coherent = stepper.CoherentOff }, steps: 90, hash: "4457df8997691d08"},
-	{name: "piles 2×10", scene: "piles", set: map[string]string{"piles": "2", "boxes": "10"}, steps: 90, hash: "d2b0a57a0a80cbd9"},
+	{name: "randompile 30", scene: "randompile", set: map[string]string{"boxes": "30"}, steps: 90, hash: "ff756883a426e77e"},
+	{name: "randompile 30 coherent off", scene: "randompile", set: map[string]string{"boxes": "30"}, tune: func(w *stepper.World) { w.Settings.Coherent = stepper.CoherentOff }, steps: 90, hash: "fefa1636e688463d"},
+	{name: "piles 2×10", scene: "piles", set: map[string]string{"piles": "2", "boxes": "10"}, steps: 90, hash: "83b64577a8ba4b3a"},
 	{name: "dominoes", scene: "dominoes", steps: 120, hash: "db3aa0d11d63d707"},
 	{name: "everyday", build: everydayWorld, steps: 200, hash: "d497857132c54d49"},
 	{name: "cradle", build: cradleWorld, steps: 30, hash: "bb30283720295f82"},

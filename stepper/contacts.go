@@ -1064,14 +1064,13 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 		w.seedNewNormals(false)
 	}
 	pre.cold = true
-	err := solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start, MaxIterations: preSolveTrial,
-		Semidefinite: pre.eprob.RedundantRigid(rs.start)})
+	err := solver.Solve(&pre.eres, &pre.eprob, pre.settings(rs.start, preSolveTrial))
 	pre.preIts = pre.eres.Iterations
 	if pre.eres.Status == lcp.BudgetExhausted {
 		// The old rows' index sets were a bad start (see preSolveTrial):
 		// start again from the sweeps' index sets of every row.
 		w.seedNewNormals(true)
-		err = solver.Solve(&pre.eres, &pre.eprob, lcp.Settings{Start: rs.start, Semidefinite: pre.eprob.RedundantRigid(rs.start)})
+		err = solver.Solve(&pre.eres, &pre.eprob, pre.settings(rs.start, 0))
 		pre.preIts += pre.eres.Iterations
 	}
 	if len(pre.eres.X) != len(rs.rows) {
@@ -1113,6 +1112,54 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 	}
 	return pre
 }
+
+// settings returns the pre-solve's lcp.Settings from the start index
+// sets start with the iteration budget budget (0: BPP's own): where the
+// first face is singular by its structure (Problem.RedundantRigid: a
+// brick's four coplanar contact points) the solve starts in BPP's
+// regularized mode (Settings.Semidefinite) and asks for the tolerance
+// preSolveTolerance, otherwise for BPP's default.
+func (pre *presolveStage) settings(start []lcp.State, budget int) lcp.Settings {
+	set := lcp.Settings{Start: start, MaxIterations: budget, Semidefinite: pre.eprob.RedundantRigid(start)}
+	if set.Semidefinite && !pre.strictTol {
+		set.Tolerance = preSolveTolerance
+	}
+	return set
+}
+
+// preSolveTolerance is the pre-solve's lcp.Settings.Tolerance when it
+// starts in BPP's regularized mode: 10⁻⁶ of the velocity scale max|b|,
+// the tolerance to which that mode solves a semidefinite problem anyway
+// (its true residual, regTol in lcp.BPP), now also the pivoting's: a row
+// at a bound whose velocity lies beyond it by less than that, or a free
+// row whose impulse lies outside its bounds by less than that in
+// velocity units, is feasible, not exchanged.
+//
+// With BPP's default 10⁻¹⁰ the exchange frees such rows, and on a
+// pyramid built at rest they are the contact corners the tension corners'
+// drop leaves at w ≈ 0 to within the regularization's level (−8·10⁻¹⁰ to
+// −7·10⁻⁸ m/s against 1.6·10⁻⁷ on the 210-brick pyramid): freeing them
+// put their siblings in tension, which the next exchange dropped, two
+// partial refactorizations of the body-space factor for a solution that
+// is as good as the one they left. At this tolerance the pre-solve of
+// the 210-brick pyramid's step 1 takes 4 block-pivoting iterations
+// instead of 5, its third face one modified into the factor (16 rows)
+// instead of two partial refactorizations (862 and 684 rows of 8 340),
+// the 496-brick one's 4 instead of 6 and the 55-brick one's 4 instead of
+// 7 (BenchmarkPyramidStep1, BenchmarkPyramidStep1Large,
+// TestPreSolveToleranceSameStep); the walls of 30 and 100 bricks have no
+// such rows and take 4 iterations either way (BenchmarkWallStep1).
+//
+// Its answer solves the pre-solve's MLCP to this tolerance, as before,
+// but where a contact patch's corners are degenerate (x = 0 and w = 0 to
+// the tolerance) it may be another point of the solution set than the
+// one regularized mode's proximal path from 0 reaches: the impulses
+// differ in the null space of A (how a patch's load is shared by its
+// corners), the velocities they give do not. The main solve then solves
+// the MLCP whose friction bounds μ x̂ₙ follow from it, to its own
+// tolerance (TestPreSolveToleranceSameStep: the same body velocities
+// within 10⁻⁶ of max|b|, the main solve's iterations unchanged).
+const preSolveTolerance = 1e-6
 
 // lastStepReference returns the last step's impulses on this step's rows
 // (previousImpulses) as the main solve's lcp.Settings.Reference when
@@ -1297,8 +1344,10 @@ func (w *World) seedNewNormals(all bool) {
 // corner off, while Gauss–Seidel from x = 0 gives a patch's first relaxed
 // point all the load the patch needs and leaves its siblings, which then
 // see w = 0, at zero: their bound there is the sweep order's, not the
-// problem's. The pre-solve's index sets are a start only (it ends at the
-// same solution from any start); from this one it took 5 block-pivoting
+// problem's. The pre-solve's index sets are a start only (at BPP's
+// default tolerance it ends at the same solution from any start, at
+// preSolveTolerance at a solution to that tolerance); from this one, at
+// the default tolerance, it took 5 block-pivoting
 // iterations instead of 6 on the 210-brick pyramid's step 1, 6 instead of
 // 8 on the 496-brick one's, 4 instead of 5 and 6 on the 30- and
 // 100-brick walls' (BenchmarkPyramidStep1, BenchmarkWallStep1).

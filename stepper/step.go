@@ -310,6 +310,7 @@ type presolveStage struct {
 	seedPGS            lcp.PGS    // the pre-solve's start index sets (seedNewNormals)
 	seedRes            lcp.Result // its iterate
 	noSpread           bool       // tests: the sweeps' index sets alone, without spreadPatchLoad
+	strictTol          bool       // tests: BPP's default tolerance, not preSolveTolerance
 	preIts, seedSweeps int
 	// ref is the main solve's lcp.Settings.Reference: the pre-solve's x
 	// when it ran (eres.X), otherwise, with Settings.Coherent, Budget 0 and
