@@ -773,9 +773,9 @@ func (a *Assembly) bodySpace(m *Mass, n int) {
 	}
 	a.m = nil
 	if cap(k.C) < n {
-		k.Body = make([][2]int32, n)
-		k.J = make([][2][6]float64, n)
-		k.C = make([]float64, n)
+		k.Body = make([][2]int32, n, n+n/2)
+		k.J = make([][2][6]float64, n, n+n/2)
+		k.C = make([]float64, n, n+n/2)
 	}
 	k.Body, k.J, k.C = k.Body[:n], k.J[:n], k.C[:n]
 }
@@ -867,7 +867,7 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	n := len(rows)
 	nb := len(m.Bodies)
 	if cap(a.JMinv) < n {
-		a.JMinv = make([][constraint.MaxBodies][6]float64, n)
+		a.JMinv = make([][constraint.MaxBodies][6]float64, n, n+n/2)
 	}
 	a.JMinv = a.JMinv[:n]
 	// When the rows touch the bodies in the same slots as at the last

@@ -93,8 +93,8 @@ func (w *World) appliedWork() float64 {
 	}
 	bk.bw = grow(bk.bw, nb)
 	if cap(bk.rw) < nr {
-		bk.rw = make([][constraint.MaxBodies]float64, nr)
-		bk.rn = make([]int8, nr)
+		bk.rw = make([][constraint.MaxBodies]float64, nr, nr+nr/2)
+		bk.rn = make([]int8, nr, nr+nr/2)
 	}
 	bk.rw, bk.rn = bk.rw[:nr], bk.rn[:nr]
 	if bk.bodyJob.run == nil {

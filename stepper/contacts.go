@@ -470,7 +470,8 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at int, margin float64, free *Mass) ([]point, []contact.Point) {
 	cs := &w.ws.contacts
 	speculative := free != nil
-	record := !speculative && cs.reuse.record && !cs.reuse.off
+	// A recording collect whose pairs ascend (startRecording) records.
+	record := !speculative && cs.reuse.writing
 	hits, rehits := int64(0), int64(0) // pairs that took recorded points (pairReuse.hits, rehits)
 	for i, pr := range pairs {
 		if i%narrowCheckPairs == 0 && w.narrowCancelled(i, len(pairs)) {

@@ -75,11 +75,12 @@ func (l *rowLayout) same(bodies []*body.Body, rows []constraint.Row) bool {
 }
 
 // record keeps rows and bodies as the layout, allocating only when they
-// outgrow the last one's storage (once, not by append's growth).
+// outgrow the last one's storage, then with half again as much room (a
+// row count creeping up step by step does not reallocate each step).
 func (l *rowLayout) record(bodies []*body.Body, rows []constraint.Row) {
 	l.gen++
 	if need := len(rows) * (1 + constraint.MaxBodies); cap(l.rows) < need {
-		l.rows = make([]int32, 0, need)
+		l.rows = make([]int32, 0, need+need/2)
 	}
 	l.rows = l.rows[:0]
 	l.chunkAt = l.chunkAt[:0]

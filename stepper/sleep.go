@@ -140,6 +140,12 @@ type sleepState struct {
 	jrows    []constraint.Row
 	jctx     constraint.Context
 	gravity  mgl64.Vec3 // Settings.Gravity at the last step
+
+	// dynamic and driving count, as wakeChanged found them at the start
+	// of the step, the dynamic bodies and the kinematic bodies that move
+	// (wakesOthers); Step changes neither flag nor a kinematic velocity,
+	// so they hold until the step ends (noMovers).
+	dynamic, driving int
 }
 
 // keptContact is a sleeping island's contact-cache entry.
@@ -258,6 +264,7 @@ func (w *World) wakeChanged() {
 	sl := &w.sleep
 	sl.sync(w)
 	sl.freeOK = false
+	sl.dynamic, sl.driving = 0, 0
 	if sl.sleeping == 0 {
 		return
 	}
@@ -266,6 +273,15 @@ func (w *World) wakeChanged() {
 		return
 	}
 	for i, b := range w.Bodies {
+		switch {
+		case b.Static:
+		case b.Kinematic:
+			if b.Vel != (mgl64.Vec3{}) || b.AngVel != (mgl64.Vec3{}) {
+				sl.driving++
+			}
+		default:
+			sl.dynamic++
+		}
 		if !sl.asleep[i] {
 			continue
 		}
@@ -310,21 +326,18 @@ func (w *World) wakesOthers(b int) bool {
 	return !w.sleep.asleepAt(b)
 }
 
-// noMovers reports whether some body sleeps and no geom's body wakes
-// others (wakesOthers): then the broad phase skips every pair (sleepSkip
-// drops a pair with a sleeping body, the skip rule one of two infinite
-// masses, and a pair of two awake dynamic bodies needs a mover), so
-// collect has no candidate pair and no point to find.
+// noMovers reports, within a step (after wakeChanged), whether some body
+// sleeps and no body wakes others (wakesOthers): every dynamic body
+// sleeps and no kinematic body moves. Then the broad phase skips every
+// pair (sleepSkip drops a pair with a sleeping body, the skip rule one of
+// two infinite masses), so collect has no candidate pair and no point to
+// find. It costs no walk over the bodies or geoms: a sleeping body is
+// dynamic (wakeChanged wakes one made static or kinematic), so every
+// dynamic body sleeps when the sleeping count is wakeChanged's count of
+// dynamic bodies, and wakePairs' wakes only lower the sleeping count.
 func (w *World) noMovers() bool {
-	if w.sleep.sleeping == 0 {
-		return false
-	}
-	for g := range w.Geoms {
-		if w.wakesOthers(w.bodyOf(g)) {
-			return false
-		}
-	}
-	return true
+	sl := &w.sleep
+	return sl.sleeping > 0 && sl.sleeping == sl.dynamic && sl.driving == 0
 }
 
 // jointHasMotor reports whether joint j fills a Motor row at the current

@@ -246,3 +246,59 @@ func TestSleepingNonFiniteReported(t *testing.T) {
 		t.Errorf("error %q does not name body 42", err)
 	}
 }
+
+// noMovers, from wakeChanged's counts, says "no mover" exactly when the
+// walk over the geoms it replaces does (some body sleeps and no geom's
+// body wakes others, wakesOthers) in the states a settled pile passes
+// through: all asleep; a kinematic body at rest, then moving; one island
+// woken by an applied force. Added bodies start awake. (A dynamic body
+// without a geom, awake, is the one case where they differ: the count
+// says movers, the walk none; collect then runs its full path and finds
+// the same no points.)
+func TestNoMoversCount(t *testing.T) {
+	w := sleepingPile(t, true)
+	walk := func() bool {
+		if w.sleep.sleeping == 0 {
+			return false
+		}
+		for g := range w.Geoms {
+			if w.wakesOthers(w.bodyOf(g)) {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(when string, want bool) {
+		t.Helper()
+		w.wakeChanged()
+		if got, ref := w.noMovers(), walk(); got != ref || got != want {
+			t.Errorf("%s: noMovers %v, the geom walk %v, want %v", when, got, ref, want)
+		}
+	}
+	check("all asleep", true)
+	pusher, err := body.New(body.Params{Pos: mgl64.Vec3{5, 5, 0.11}, Rot: mgl64.QuatIdent(), Kinematic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := w.AddBody(pusher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shape, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddGeom(Geom{Body: id, Shape: shape}); err != nil {
+		t.Fatal(err)
+	}
+	check("a kinematic box at rest", true)
+	pusher.Vel = mgl64.Vec3{0.5, 0, 0}
+	check("the kinematic box moving", false)
+	pusher.Vel = mgl64.Vec3{}
+	check("the kinematic box stopped", true)
+	w.Bodies[0].Force = mgl64.Vec3{1, 0, 0}
+	check("a force on box 0", false)
+	if w.Asleep(0) {
+		t.Error("box 0 sleeps under a force")
+	}
+}

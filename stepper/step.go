@@ -633,11 +633,11 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	nj := w.jointRowCount() // the joints of sleeping islands have none
 	n := nj + w.contactRowCount(cs)
 	if cap(rs.rows) < n {
-		rs.rows = make([]constraint.Row, n)
+		rs.rows = make([]constraint.Row, n, n+n/2)
 	}
 	rs.rows = rs.rows[:n]
 	if cap(rs.start) < n {
-		rs.start = make([]lcp.State, n)
+		rs.start = make([]lcp.State, n, n+n/2)
 	}
 	rs.start = rs.start[:n]
 	if err := w.fillJointRows(nj); err != nil || w.chunkCancelled(stageRows) {
@@ -1396,7 +1396,7 @@ func (w *World) positionRows() (float64, error) {
 	ru.record, ru.again = false, false
 	n := nj + len(ps.ppoints)
 	if cap(ps.prows) < n {
-		ps.prows = make([]constraint.Row, n)
+		ps.prows = make([]constraint.Row, n, n+n/2)
 	}
 	ps.prows = ps.prows[:n]
 	k := 0
@@ -1686,7 +1686,7 @@ func (w *World) projectSolve() bool {
 
 func grow(s []float64, n int) []float64 {
 	if cap(s) < n {
-		return make([]float64, n)
+		return make([]float64, n, n+n/2)
 	}
 	return s[:n]
 }
