@@ -108,8 +108,9 @@ type Geom struct {
 const DefaultContactMargin = 0.0005
 
 // SlipSpeed is the tangential speed (m/s) above which a contact counts as
-// sliding: its first friction direction is then aligned with the sliding
-// velocity, so box friction acts as Coulomb friction against the motion.
+// sliding: its first friction direction is then aligned with the free
+// sliding velocity (fillContactRows), so box friction acts as Coulomb
+// friction against the motion.
 const SlipSpeed = 1e-3
 
 // AddGeom validates g and adds it; it returns the geom's index. A geom
@@ -698,6 +699,25 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	return out
 }
 
+// freeRelVel is the free velocity (Mass.Free, no contact impulses) of
+// body b's material point at x minus body a's (constraint.World: zero).
+func (m *Mass) freeRelVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
+	var out mgl64.Vec3
+	for _, c := range [2]struct {
+		i int
+		s float64
+	}{{b, 1}, {a, -1}} {
+		if c.i == constraint.World {
+			continue
+		}
+		f := &m.Free[c.i]
+		r := x.Sub(m.Bodies[c.i].Pos)
+		v := mgl64.Vec3{f[0], f[1], f[2]}.Add(mgl64.Vec3{f[3], f[4], f[5]}.Cross(r))
+		out = out.Add(v.Mul(c.s))
+	}
+	return out
+}
+
 // fillContactRows writes the contact rows into rows (contactRowCount of
 // them; the first is row nj of the step) and the warm-start states into
 // start, and completes each point's record: its Row, x̂ₙ, friction
@@ -722,10 +742,15 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 // capsule) t₁ runs along the line of the two points, one basis for both
 // (a wheel's lateral and rolling directions; per-point slip directions
 // would make the two points' rows nearly parallel and A ill-conditioned);
-// otherwise t₁ follows the relative sliding velocity when it exceeds
-// SlipSpeed (so box friction opposes the motion as Coulomb friction does);
-// otherwise it keeps the previous step's t₁ of the same key; a new point
-// takes constraint.Perp(n). t₂ = n × t₁.
+// otherwise t₁ follows the point's free relative sliding velocity (the
+// bodies' Mass.Free velocities, before any constraint impulse: the slip
+// the friction rows act against) when it exceeds SlipSpeed, so that box
+// friction opposes the motion, or the tendency to move, as Coulomb
+// friction does: a box at rest pushed at 45° to a fixed basis would meet
+// √2 μ x̂ₙ of friction and stick (as in ODE without dContactFDir1), and
+// one sliding across a slope would bend its path; otherwise it keeps the
+// previous step's t₁ of the same key; a new point takes
+// constraint.Perp(n). t₂ = n × t₁.
 //
 // With more than one worker and at least rowParallelPoints points, the
 // points run in chunks of about rowChunkPoints on the workPool, each chunk
@@ -851,7 +876,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		}
 		l := pt.Layout()
 		if l.Friction > 0 {
-			vt := w.relVel(pt.A, pt.B, pt.Point)
+			vt := m.freeRelVel(pt.A, pt.B, pt.Point)
 			vt = vt.Sub(n.Mul(vt.Dot(n)))
 			var t1 mgl64.Vec3
 			switch {

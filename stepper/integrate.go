@@ -119,7 +119,15 @@ const maxTurnSweeps = 20
 // is 1e-12 of the largest turn or maxTurnSweeps sweeps ran. A body that
 // is not aligned (static, kinematic, asleep, or not turned this step)
 // takes no share.
-func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row) {
+//
+// A rigid contact normal row that carries an impulse (x[row] > 0; x nil:
+// none) is held the same way through its angular blocks r × n alone (a
+// turn θ moves the contact point by θ × r, its gap by θ·(r × n)): the
+// alignment would otherwise tilt a body on its contacts, and the next
+// step's φ/h feedback of that tilt, through the midpoint rule's gyroscopic
+// term, turns it further (a capsule spinning at 1 rad/s about its axis on
+// the floor tilted 10× more each step, until one end stood 13 mm up).
+func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row, x []float64) {
 	big := 0.0
 	for i, ok := range ts.aligned {
 		if ok {
@@ -134,13 +142,14 @@ func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row) {
 	rows:
 		for ri := range rows {
 			r := &rows[ri]
-			if r.Kind != constraint.Bilateral || compliant(r) {
+			held := r.Kind == constraint.ContactNormal && x != nil && x[ri] > 0
+			if (r.Kind != constraint.Bilateral && !held) || compliant(r) {
 				continue
 			}
 			d, den := 0.0, 0.0
 			for k := 0; k < r.N; k++ {
 				j := &r.J[k]
-				if j[0] != 0 || j[1] != 0 || j[2] != 0 {
+				if !held && (j[0] != 0 || j[1] != 0 || j[2] != 0) {
 					continue rows
 				}
 				if bi := r.Body[k]; ts.aligned[bi] {
