@@ -125,8 +125,8 @@ const maxTurnSweeps = 20
 // turn θ moves the contact point by θ × r, its gap by θ·(r × n)): the
 // alignment would otherwise tilt a body on its contacts, and the next
 // step's φ/h feedback of that tilt, through the midpoint rule's gyroscopic
-// term, turns it further (a capsule spinning at 1 rad/s about its axis on
-// the floor tilted 10× more each step, until one end stood 13 mm up).
+// term, turns it further (a capsule rolling at 13.5 rad/s on the floor
+// tilted 10× more each step, until its centre stood 12.5 mm up).
 func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row, x []float64) {
 	big := 0.0
 	for i, ok := range ts.aligned {
