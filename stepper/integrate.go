@@ -120,14 +120,17 @@ const maxTurnSweeps = 20
 // is not aligned (static, kinematic, asleep, or not turned this step)
 // takes no share.
 //
-// A rigid contact normal row that carries an impulse (x[row] > 0; x nil:
-// none) is held the same way through its angular blocks r × n alone (a
-// turn θ moves the contact point by θ × r, its gap by θ·(r × n)): the
-// alignment would otherwise tilt a body on its contacts, and the next
-// step's φ/h feedback of that tilt, through the midpoint rule's gyroscopic
-// term, turns it further (a capsule rolling at 13.5 rad/s on the floor
-// tilted 10× more each step, until its centre stood 12.5 mm up).
-func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row, x []float64) {
+// A rigid contact normal row whose gap at detection is within margin (a
+// touching contact, Settings.ContactMargin) is held the same way through
+// its angular blocks r × n alone (a turn θ moves the contact point by
+// θ × r, its gap by θ·(r × n)). The alignment would otherwise tilt a body
+// on its contacts, and the next step's φ/h feedback of that tilt, through
+// the midpoint rule's gyroscopic term, turns it further (a capsule rolling
+// at 13.5 rad/s on the floor tilted 10× more each step, until its centre
+// stood 12.5 mm up). The gap, not the impulse, picks the rows: a
+// redundant contact's impulse depends on the rows' order, and a box hull
+// then drifted 8e-8 from the same box (TestConvexCubeMatchesBoxTrajectory).
+func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row, margin float64) {
 	big := 0.0
 	for i, ok := range ts.aligned {
 		if ok {
@@ -142,7 +145,7 @@ func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row, x 
 	rows:
 		for ri := range rows {
 			r := &rows[ri]
-			held := r.Kind == constraint.ContactNormal && x != nil && x[ri] > 0
+			held := r.Kind == constraint.ContactNormal && r.Phi <= margin
 			if (r.Kind != constraint.Bilateral && !held) || compliant(r) {
 				continue
 			}

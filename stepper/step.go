@@ -1202,8 +1202,8 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 		it.x = sol.res.X
 	}
 	w.forRange(&it.move, len(w.Bodies))
-	it.projectTurns(w.Bodies, rs.rows, it.x)
 	it.m, it.as, it.rs, it.x = nil, nil, nil, nil
+	it.projectTurns(w.Bodies, rs.rows, w.margin())
 	for i, b := range w.Bodies {
 		if !it.aligned[i] {
 			continue
