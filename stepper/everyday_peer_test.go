@@ -460,3 +460,33 @@ func TestEverydayCapsuleRollsSideways(t *testing.T) {
 		assert.InDelta(t, r, b.Pos[2], 1e-9)
 	}
 }
+
+// Two boxes face to face on the floor, the back one pushed with
+// F = 2.4 μ m g towards the front one: both slide at (F − 2μ m g)/(2m) =
+// 0.2 μ g. Along the world axes they do (asserted). Turned 45° and pushed
+// along the diagonal they stick (logged, 0 m/s): the front box's floor
+// contacts feel the push only through the contact between the boxes, so
+// their free slip is zero, their tangent frame stays the fixed one, and
+// box friction gives them up to √2 μ x̂ₙ. Aligning a sticking contact's
+// frame with its last friction impulse where that impulse leaves the cone
+// would fix it a step later.
+func TestEverydayPushedThroughContact(t *testing.T) {
+	const mu = 0.4
+	for _, deg := range []float64{0, 45} {
+		w := nuWorld(t, 0)
+		ground(t, w, mgl64.QuatIdent(), mu)
+		u := evDir(deg)
+		rot := mgl64.QuatRotate(deg*math.Pi/180, mgl64.Vec3{0, 0, 1})
+		a := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0, 0.1}, rot, mu)
+		b := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, u.Mul(0.2).Add(mgl64.Vec3{0, 0, 0.1}), rot, mu)
+		_, _ = nuStep(t, w, 30)
+		a.Force = u.Mul(2.4 * mu * evG)
+		_, _ = nuStep(t, w, 60)
+		want := 0.2 * mu * evG
+		t.Logf("pushed along %v°: back box %.5f m/s, front box %.5f m/s after 1 s (analytic %.5f)", deg, a.Vel.Dot(u), b.Vel.Dot(u), want)
+		if deg == 0 {
+			assert.InDelta(t, want, a.Vel.Dot(u), 1e-6)
+			assert.InDelta(t, want, b.Vel.Dot(u), 1e-6)
+		}
+	}
+}
