@@ -119,18 +119,7 @@ const maxTurnSweeps = 20
 // is 1e-12 of the largest turn or maxTurnSweeps sweeps ran. A body that
 // is not aligned (static, kinematic, asleep, or not turned this step)
 // takes no share.
-//
-// A rigid contact normal row whose gap at detection is within margin (a
-// touching contact, Settings.ContactMargin) is held the same way through
-// its angular blocks r × n alone (a turn θ moves the contact point by
-// θ × r, its gap by θ·(r × n)). The alignment would otherwise tilt a body
-// on its contacts, and the next step's φ/h feedback of that tilt, through
-// the midpoint rule's gyroscopic term, turns it further (a capsule rolling
-// at 13.5 rad/s on the floor tilted 10× more each step, until its centre
-// stood 12.5 mm up). The gap, not the impulse, picks the rows: a
-// redundant contact's impulse depends on the rows' order, and a box hull
-// then drifted 8e-8 from the same box (TestConvexCubeMatchesBoxTrajectory).
-func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row, margin float64) {
+func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row) {
 	big := 0.0
 	for i, ok := range ts.aligned {
 		if ok {
@@ -145,14 +134,13 @@ func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row, ma
 	rows:
 		for ri := range rows {
 			r := &rows[ri]
-			held := r.Kind == constraint.ContactNormal && r.Phi <= margin
-			if (r.Kind != constraint.Bilateral && !held) || compliant(r) {
+			if r.Kind != constraint.Bilateral || compliant(r) {
 				continue
 			}
 			d, den := 0.0, 0.0
 			for k := 0; k < r.N; k++ {
 				j := &r.J[k]
-				if !held && (j[0] != 0 || j[1] != 0 || j[2] != 0) {
+				if j[0] != 0 || j[1] != 0 || j[2] != 0 {
 					continue rows
 				}
 				if bi := r.Body[k]; ts.aligned[bi] {
