@@ -94,7 +94,10 @@ func TestEverydayPushAtAngle(t *testing.T) {
 		t.Logf("push at %v°: %.5f m/s after 1 s (analytic %.5f), %.1e m sideways", deg, b.Vel.Dot(u), want, evSide(d, u))
 		// Semi-implicit Euler is exact in v under a constant force.
 		assert.InDelta(t, want, b.Vel.Dot(u), 1e-9)
-		assert.Less(t, evSide(d, u), 1e-9)
+		// 1e-5 m: along x the first step's friction torque tips the box
+		// by 1e-8 rad and it drifts 1.0e-6 m sideways in 1 s (as on
+		// a40887e); off the axes 5e-16 m.
+		assert.Less(t, evSide(d, u), 1e-5)
 	}
 }
 
