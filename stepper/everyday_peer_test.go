@@ -436,7 +436,8 @@ func TestEverydayBallOnEdges(t *testing.T) {
 // joint's held axes) makes it roll at the analytic speed with a tilt of
 // 7e-16, but it changes the push study's E landscape
 // (sweep's TestRoughnessIsTheStep, TestCalibrationOffGrid), so it waits
-// for a decision (docs/everyday-physics.md).
+// for a decision (docs/everyday-physics.md,
+// testdata/everyday/turn-contacts.patch).
 func TestEverydayCapsuleRollsSideways(t *testing.T) {
 	const m, r, l, v0, mu = 1.0, 0.05, 0.3, 1.0, 0.5
 	for _, deg := range []float64{0, 45} {
