@@ -109,7 +109,8 @@ const DefaultContactMargin = 0.0005
 
 // SlipSpeed is the tangential speed (m/s) above which a contact counts as
 // sliding: its first friction direction is then aligned with the sliding
-// velocity, so box friction acts as Coulomb friction against the motion.
+// velocity, so box friction acts as Coulomb friction against the motion
+// (fillContactRows).
 const SlipSpeed = 1e-3
 
 // AddGeom validates g and adds it; it returns the geom's index. A geom
@@ -699,6 +700,49 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	return out
 }
 
+// freeRelVel is the free velocity (Mass.Free, no contact impulses) of
+// body b's material point at x minus body a's (constraint.World: zero).
+func (m *Mass) freeRelVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
+	var out mgl64.Vec3
+	for _, c := range [2]struct {
+		i int
+		s float64
+	}{{b, 1}, {a, -1}} {
+		if c.i == constraint.World {
+			continue
+		}
+		f := &m.Free[c.i]
+		r := x.Sub(m.Bodies[c.i].Pos)
+		v := mgl64.Vec3{f[0], f[1], f[2]}.Add(mgl64.Vec3{f[3], f[4], f[5]}.Cross(r))
+		out = out.Add(v.Mul(c.s))
+	}
+	return out
+}
+
+// freeSlipAxis returns the first friction direction of a contact that is
+// not sliding, whose frame would be t1, n × t1: the direction of its free
+// slip vf (the tangential part of the free relative velocity) when that
+// exceeds SlipSpeed and lies more than offAxisCos off both axes of the
+// frame, else t1. Box friction bounds each axis by μ x̂ₙ, so along an axis
+// it is Coulomb's bound and at 45° to both √2 times it.
+func freeSlipAxis(t1, n, vf mgl64.Vec3) mgl64.Vec3 {
+	vf = vf.Sub(n.Mul(vf.Dot(n)))
+	l := vf.Len()
+	if !(l > SlipSpeed) {
+		return t1
+	}
+	u := vf.Mul(1 / l)
+	if math.Max(math.Abs(u.Dot(t1)), math.Abs(u.Dot(n.Cross(t1)))) >= offAxisCos {
+		return t1
+	}
+	return u
+}
+
+// offAxisCos is the cosine of 1 mrad: a slip closer than that to a frame
+// axis meets at most 1/cos(1 mrad) − 1 = 5e-7 more box friction than
+// Coulomb's, and keeps its frame.
+const offAxisCos = 0.9999995
+
 // fillContactRows writes the contact rows into rows (contactRowCount of
 // them; the first is row nj of the step) and the warm-start states into
 // start, and completes each point's record: its Row, x̂ₙ, friction
@@ -725,8 +769,13 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 // would make the two points' rows nearly parallel and A ill-conditioned);
 // otherwise t₁ follows the relative sliding velocity when it exceeds
 // SlipSpeed (so box friction opposes the motion as Coulomb friction does);
-// otherwise it keeps the previous step's t₁ of the same key; a new point
-// takes constraint.Perp(n). t₂ = n × t₁.
+// otherwise it keeps the previous step's t₁ of the same key, a new point
+// taking constraint.Perp(n), unless the point's free relative slip (the
+// bodies' Mass.Free velocities, before any constraint impulse: the way it
+// would start to slide) exceeds SlipSpeed off that frame's axes
+// (freeSlipAxis): then t₁ follows the free slip, since a box at rest
+// pushed at 45° to its frame would meet √2 μ x̂ₙ of friction and stick (as
+// in ODE without dContactFDir1). t₂ = n × t₁.
 //
 // With more than one worker and at least rowParallelPoints points, the
 // points run in chunks of about rowChunkPoints on the workPool, each chunk
@@ -862,15 +911,14 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 				t1 = lineDir
 			case vt.Len() > SlipSpeed:
 				t1 = vt.Mul(1 / vt.Len())
-			case seen:
-				t1 = c.t1.Sub(n.Mul(c.t1.Dot(n)))
-				if tl := t1.Len(); tl > 1e-6 {
-					t1 = t1.Mul(1 / tl)
-				} else {
-					t1, _ = constraint.Perp(n)
-				}
 			default:
 				t1, _ = constraint.Perp(n)
+				if seen {
+					if p := c.t1.Sub(n.Mul(c.t1.Dot(n))); p.Len() > 1e-6 {
+						t1 = p.Mul(1 / p.Len())
+					}
+				}
+				t1 = freeSlipAxis(t1, n, m.freeRelVel(pt.A, pt.B, pt.Point))
 			}
 			pt.T1, pt.T2 = t1, n.Cross(t1)
 			start[k+l.Friction], start[k+l.Friction+1] = lcp.Free, lcp.Free
