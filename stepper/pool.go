@@ -14,11 +14,17 @@ import (
 // each only above a measured size. A job is n tasks numbered 0…n−1, handed
 // out one at a time, each to whichever worker is free next (an atomic
 // counter): a worker that the operating system deschedules holds up no
-// other. A task writes only into its own part of the stage's state (an
-// island's slot, a chunk's buffer, its own rows), and the stage merges the
-// tasks' results in task order, so which worker runs a task, and when,
-// changes no bit of any result: a step gives the same bits for any
-// GOMAXPROCS.
+// other. The caller takes its tasks from the front (0, 1, …) and the
+// helpers theirs from the back (n−1, n−2, …), meeting wherever the work
+// splits: the jobs over bodies, geoms, points and rows number their
+// chunks in the same order, so on two workers each keeps, job after job,
+// about the same end of the bodies and of their contacts and rows, which
+// its core's cache holds from the job before, rather than each chunk
+// going to either core. A task writes only into its own part of the
+// stage's state (an island's slot, a chunk's buffer, its own rows), and
+// the stage merges the tasks' results in task order, so which worker runs
+// a task, and when, changes no bit of any result: a step gives the same
+// bits for any GOMAXPROCS.
 //
 // Worker 0 is the caller of do (Step's goroutine). The helpers are
 // goroutines that outlive a job: after their last task they watch the job
@@ -111,9 +117,17 @@ type poolCore struct {
 	// the tasks handed out so far in the low 32. A claim is one Add: the
 	// count it returns says which job and whether a task was left, so a
 	// helper never reads a job's task function after the job ended.
-	job  atomic.Uint64
-	_    [56]byte
-	done atomic.Int32 // tasks of the current job finished
+	job atomic.Uint64
+	_   [56]byte
+	// front and back are the tasks of the current job taken by the
+	// caller, from task 0 up, and by the helpers, from task n−1 down
+	// (work, help): a claim on job first, one of these after it, so the
+	// two never meet on a task.
+	front atomic.Int32
+	_     [60]byte
+	back  atomic.Int32
+	_     [60]byte
+	done  atomic.Int32 // tasks of the current job finished
 	// parked counts the helpers that have parked, or are about to, and
 	// have no wake token yet.
 	parked atomic.Int32
@@ -174,6 +188,8 @@ func (p *workPool) do(n int, task func(k int)) {
 	c := p.core()
 	c.task = task
 	c.done.Store(0)
+	c.front.Store(0)
+	c.back.Store(0)
 	c.job.Store(uint64(n) << 32) // publish: the running helpers start taking tasks
 	linger := time.Duration(0)
 	if nw <= runtime.NumCPU() {
@@ -272,7 +288,7 @@ func (c *poolCore) work() (last bool) {
 		if k >= n {
 			return last
 		}
-		c.task(int(k))
+		c.task(int(c.front.Add(1) - 1))
 		last = c.done.Add(1) == n
 	}
 }
@@ -330,7 +346,7 @@ func (c *poolCore) help() {
 		if k >= n {
 			return
 		}
-		c.task(int(k))
+		c.task(int(n - c.back.Add(1)))
 		if c.done.Add(1) == n {
 			c.finished <- struct{}{}
 		}
