@@ -50,3 +50,38 @@ func TestIslandPoolSortOrder(t *testing.T) {
 		require.Equal(t, want, p.order, "draw %d: %d islands", draw, n)
 	}
 }
+
+// islandPool.group cuts the order into runs that each reach
+// islandTaskRows rows with their last island and not before (the last
+// run may fall short), covering the order once: on 500 draws of up to 400
+// islands of 1–60 rows, every run holds between 1 and islandTaskRows
+// islands, and rows before its last island < islandTaskRows ≤ rows with
+// it.
+func TestIslandPoolGroup(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 11))
+	var p islandPool
+	rows := make([]int32, 60)
+	for draw := range 500 {
+		n := rng.IntN(401)
+		active := make([]*islandSlot, n)
+		for k := range active {
+			active[k] = &islandSlot{rows: rows[:1+rng.IntN(60)]}
+		}
+		p.sort(active)
+		p.group(active)
+		require.Equal(t, int32(0), p.tasks[0], "draw %d", draw)
+		require.Equal(t, int32(n), p.tasks[len(p.tasks)-1], "draw %d", draw)
+		for k := 0; k+1 < len(p.tasks); k++ {
+			run := p.order[p.tasks[k]:p.tasks[k+1]]
+			require.NotEmpty(t, run, "draw %d task %d", draw, k)
+			sum := 0
+			for _, i := range run[:len(run)-1] {
+				sum += len(active[i].rows)
+			}
+			require.Less(t, sum, islandTaskRows, "draw %d task %d", draw, k)
+			if k+2 < len(p.tasks) {
+				require.GreaterOrEqual(t, sum+len(active[run[len(run)-1]].rows), islandTaskRows, "draw %d task %d", draw, k)
+			}
+		}
+	}
+}

@@ -127,7 +127,7 @@ type poolCore struct {
 	_     [60]byte
 	back  atomic.Int32
 	_     [60]byte
-	done  atomic.Int32 // tasks of the current job finished
+	done  atomic.Int32 // tasks of the current job finished, by workers that found none left
 	// parked counts the helpers that have parked, or are about to, and
 	// have no wake token yet.
 	parked atomic.Int32
@@ -280,16 +280,19 @@ func (p *workPool) core() *poolCore {
 
 // work runs tasks of the current job, each the next one not yet taken,
 // until none is left. It reports whether it finished the job's last
-// task.
+// task: each worker adds the tasks it ran to done once, when it finds
+// none left (one shared write a worker, not one a task), and the one whose
+// count completes n finished the job.
 func (c *poolCore) work() (last bool) {
+	ran := int32(0)
 	for {
 		v := c.job.Add(1)
 		n, k := int32(v>>32), int32(uint32(v))-1
 		if k >= n {
-			return last
+			return ran > 0 && c.done.Add(ran) == n
 		}
 		c.task(int(c.front.Add(1) - 1))
-		last = c.done.Add(1) == n
+		ran++
 	}
 }
 
@@ -338,17 +341,19 @@ func (c *poolCore) helper() {
 }
 
 // help is work for a helper: the token goes to do when it finishes the
-// last task.
+// job (work).
 func (c *poolCore) help() {
+	ran := int32(0)
 	for {
 		v := c.job.Add(1)
 		n, k := int32(v>>32), int32(uint32(v))-1
 		if k >= n {
+			if ran > 0 && c.done.Add(ran) == n {
+				c.finished <- struct{}{}
+			}
 			return
 		}
 		c.task(int(n - c.back.Add(1)))
-		if c.done.Add(1) == n {
-			c.finished <- struct{}{}
-		}
+		ran++
 	}
 }
