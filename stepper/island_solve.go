@@ -647,7 +647,7 @@ const islandTaskRows = 36
 // islandTaskRows rows (an island of so many rows is a task of its own),
 // so that the tasks are a third of the islands on a settled pile.
 func (p *islandPool) group(active []*islandSlot) {
-	p.tasks = append(p.tasks[:0], 0)
+	p.tasks = append(slices.Grow(p.tasks[:0], len(p.order)+1), 0)
 	rows := 0
 	for k, i := range p.order {
 		if rows += len(active[i].rows); rows >= islandTaskRows || k == len(p.order)-1 {
