@@ -25,10 +25,7 @@ func TestIslandPoolSortOrder(t *testing.T) {
 		if draw%2 == 1 {
 			most = 5000
 		}
-		active := make([]*islandSlot, n)
-		for k := range active {
-			active[k] = &islandSlot{rows: rows[:1+rng.IntN(most)]}
-		}
+		active := randomIslands(rng, n, rows[:most])
 		want := make([]int32, n)
 		total, cut := 0, n
 		for k := range want {
@@ -62,11 +59,8 @@ func TestIslandPoolGroup(t *testing.T) {
 	var p islandPool
 	rows := make([]int32, 60)
 	for draw := range 500 {
-		n := rng.IntN(401)
-		active := make([]*islandSlot, n)
-		for k := range active {
-			active[k] = &islandSlot{rows: rows[:1+rng.IntN(60)]}
-		}
+		active := randomIslands(rng, rng.IntN(401), rows)
+		n := len(active)
 		p.sort(active)
 		p.group(active)
 		require.Equal(t, int32(0), p.tasks[0], "draw %d", draw)
@@ -84,4 +78,14 @@ func TestIslandPoolGroup(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomIslands returns n islands of 1 to len(rows) rows, drawn
+// uniformly, their rows slices of rows.
+func randomIslands(rng *rand.Rand, n int, rows []int32) []*islandSlot {
+	active := make([]*islandSlot, n)
+	for k := range active {
+		active[k] = &islandSlot{rows: rows[:1+rng.IntN(len(rows))]}
+	}
+	return active
 }
