@@ -196,8 +196,8 @@ type cached struct {
 }
 
 // point is one contact of this step: its record (what World.Contacts
-// reports, filled stage by stage: collect the geometry and the pair's
-// coefficients, contactRowCount its Rows, fillContactRows its Row,
+// reports, filled stage by stage: collect the geometry, the pair's
+// coefficients and Rows, fillContactRows its Row,
 // directions, x̂ₙ, bounds and Bounce, estimateNewContacts a new point's
 // x̂ₙ and bounds) and what only the step needs.
 type point struct {
@@ -685,19 +685,17 @@ func (w *World) freeRelVel(free *Mass, a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	return out
 }
 
-// contactRowCount sets each detected contact's Rows (ContactInfo.Layout)
-// and returns the number of rows they need: the narrow phase's chunks'
-// sum when they made the points (rowChunks.fromNarrow; narrowPairs set
-// each point's Rows), without a pass over the points.
+// contactRowCount returns the number of rows the detected contacts need,
+// their Rows (ContactInfo.Layout, set by narrowPairs) summed: the narrow
+// phase's chunks' sum when they made the points (rowChunks.fromNarrow),
+// without a pass over the points.
 func (w *World) contactRowCount(cs *contactStage) int {
 	if rc := &cs.rowChunks; rc.narrow && int(rc.first[len(rc.first)-1]) == len(cs.points) {
 		return rc.nrows
 	}
 	n := 0
 	for i := range cs.points {
-		p := &cs.points[i]
-		p.Rows = p.Layout().N
-		n += p.Rows
+		n += cs.points[i].Rows
 	}
 	return n
 }
@@ -770,7 +768,7 @@ func (w *World) fillContactChunks(m *Mass, cs *contactStage, nj int, rows []cons
 			if i == 0 || (pt.manifold > 0 && i-int(rc.first[len(rc.first)-1]) >= rowChunkPoints) {
 				rc.first, rc.row = append(rc.first, int32(i)), append(rc.row, int32(k))
 			}
-			k += pt.Layout().N
+			k += pt.Rows
 		}
 		rc.first = append(rc.first, int32(np))
 	}
