@@ -204,7 +204,8 @@ const (
 // forRange runs j over the items 0…n−1: in one call below bodyParallel
 // items (rowParallel for rows) or with one worker, else in chunks of about
 // bodyChunk (rowChunk) on the workPool, as many chunks as a multiple of
-// the job's workers (tasks): the chunks then split evenly between them.
+// the job's workers (tasks) unless j sets its own chunk: the chunks then
+// split evenly between them.
 func (w *World) forRange(j *rangeJob, n int) {
 	chunk, least := j.limits()
 	if n < least || w.ws.pool.workers(2) < 2 {
@@ -231,7 +232,9 @@ func (j *rangeJob) limits() (chunk, least int) {
 // up to a multiple of the workers p gives a job of that many tasks
 // (a job of 7 even tasks on 2 workers takes as long as 8), with the
 // chunks shrunk to match. Which items share a chunk changes no bit
-// (rangeJob).
+// (rangeJob). A job that sets its own chunk keeps chunks of exactly that
+// many items: its pass may cut its work at their bounds (layoutRange
+// starts chunk c at item c·layoutChunk).
 func (j *rangeJob) tasks(n, chunk int, p *workPool) int {
 	if j.task == nil {
 		j.task = func(k int) {
@@ -240,7 +243,7 @@ func (j *rangeJob) tasks(n, chunk int, p *workPool) int {
 		}
 	}
 	nt := (n + chunk - 1) / chunk
-	if nw := p.workers(nt); chunk > 1 && nt%nw != 0 {
+	if nw := p.workers(nt); j.chunk == 0 && nt%nw != 0 {
 		nt += nw - nt%nw
 		chunk = (n + nt - 1) / nt
 		nt = (n + chunk - 1) / chunk
