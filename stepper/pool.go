@@ -76,7 +76,8 @@ type workPool struct {
 
 // poolWindow is how many jobs that ask for helpers make one window of the
 // pool's measure of its share of the machine (workPool): on the awake
-// piles a step runs about 25 such jobs, so a window is 2–3 steps.
+// piles a step runs 21 such jobs (BenchmarkPilesAwakeStretches, jobs), so a
+// window is about 3 steps.
 const poolWindow = 64
 
 // poolGap is the longest time between one job's end and the next's start
