@@ -15,7 +15,8 @@ import (
 // the sums are the same bits for any GOMAXPROCS.
 type bookkeepingStage struct {
 	ke, pe []float64 // per body: kinetic energy (0 asleep) and m g·x
-	energy rangeJob
+	// energies: the finite job also sets ke and pe (checkedEnergy).
+	energies bool
 	// bw is each body's work of its applied loads, rw each row's terms of
 	// the joint motors' and kinematic bodies' work, rn their count, −1
 	// for a motor row's one term, which is added (the others are
@@ -27,6 +28,7 @@ type bookkeepingStage struct {
 	x       []float64
 	bodyJob rangeJob
 	rowJob  rangeJob
+	work    rangePair
 	// inertia sets mass's inverse inertias (Mass.UpdateInertia).
 	inertia rangeJob
 	mass    *Mass
@@ -36,16 +38,19 @@ type bookkeepingStage struct {
 	bad    int64
 }
 
-// stepEnergy is World.Energy for Step: the same terms in the same order,
-// each body's computed on the workPool.
-func (w *World) stepEnergy() (kinetic, potential float64) {
+// checkedEnergy is checkFinite and World.Energy for Step in one pass on
+// the workPool (firstNonFinite's, each chunk also setting its bodies'
+// energy terms, bodyEnergies): the energies are the same terms summed in
+// the same order as World.Energy, and err names the first body in body
+// order whose state is not finite, as checkFinite, with the energies
+// summed all the same.
+func (w *World) checkedEnergy(when string) (kinetic, potential float64, err error) {
 	bk := &w.ws.bookkeeping
 	nb := len(w.Bodies)
 	bk.ke, bk.pe = grow(bk.ke, nb), grow(bk.pe, nb)
-	if bk.energy.run == nil {
-		bk.energy.run = w.bodyEnergies
-	}
-	w.forRange(&bk.energy, nb)
+	bk.energies = true
+	i := w.firstNonFinite()
+	bk.energies = false
 	for i, b := range w.Bodies {
 		if b.Static || b.Kinematic {
 			continue
@@ -55,10 +60,10 @@ func (w *World) stepEnergy() (kinetic, potential float64) {
 		}
 		potential -= bk.pe[i]
 	}
-	return kinetic, potential
+	return kinetic, potential, w.nonFiniteError(i, when)
 }
 
-// bodyEnergies sets the energy terms of the bodies lo:hi (stepEnergy).
+// bodyEnergies sets the energy terms of the bodies lo:hi (checkedEnergy).
 func (w *World) bodyEnergies(lo, hi int) {
 	bk := &w.ws.bookkeeping
 	for i := lo; i < hi; i++ {
@@ -100,8 +105,7 @@ func (w *World) appliedWork() float64 {
 	if bk.bodyJob.run == nil {
 		bk.bodyJob.run, bk.rowJob.run, bk.rowJob.rows = w.bodyWork, w.rowWork, true
 	}
-	w.forRange(&bk.bodyJob, nb)
-	w.forRange(&bk.rowJob, nr)
+	w.forRangePair(&bk.work, &bk.bodyJob, nb, &bk.rowJob, nr)
 	bk.x = nil
 	// A static or kinematic body's bw is +0, which leaves the sum as it
 	// is (it starts at +0 and so never is −0): the sum reads bw alone.
@@ -196,9 +200,13 @@ func (w *World) firstNonFinite() int {
 }
 
 // nonFiniteRange lowers bad to the first body of lo:hi whose state is not
-// finite (firstNonFinite).
+// finite (firstNonFinite), and sets their energy terms (bodyEnergies) when
+// checkedEnergy asks for them.
 func (w *World) nonFiniteRange(lo, hi int) {
 	bk := &w.ws.bookkeeping
+	if bk.energies {
+		w.bodyEnergies(lo, hi)
+	}
 	for i := lo; i < hi; i++ {
 		b := w.Bodies[i]
 		if b.Static || w.sleep.asleepAt(i) { // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
@@ -214,4 +222,39 @@ func (w *World) nonFiniteRange(lo, hi int) {
 			}
 		}
 	}
+}
+
+// rangePair is two passes that forRangePair runs in one workPool job.
+type rangePair struct {
+	a, b *rangeJob
+	na   int         // a's tasks, numbered before b's
+	task func(k int) // runs a's task k, or b's k − na; made once
+}
+
+// forRangePair runs a over the items 0…na−1 and b over 0…nb−1, two passes
+// that read nothing the other writes: each as forRange would run it alone
+// when neither reaches its size for the workPool or with one worker, else
+// both in one job, each in its own chunks (rangeJob.tasks), a's tasks
+// first, so the step waits for one job where it would wait for two.
+func (w *World) forRangePair(p *rangePair, a *rangeJob, na int, b *rangeJob, nb int) {
+	ca, la := a.limits()
+	cb, lb := b.limits()
+	if (na < la && nb < lb) || w.ws.pool.workers(2) < 2 {
+		a.run(0, na)
+		b.run(0, nb)
+		return
+	}
+	if p.task == nil {
+		p.task = func(k int) {
+			if k < p.na {
+				p.a.task(k)
+				return
+			}
+			p.b.task(k - p.na)
+		}
+	}
+	p.a, p.b = a, b
+	p.na = a.tasks(na, ca, &w.ws.pool)
+	w.ws.pool.do(p.na+b.tasks(nb, cb, &w.ws.pool), p.task)
+	p.a, p.b = nil, nil
 }

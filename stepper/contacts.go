@@ -197,8 +197,8 @@ type cached struct {
 }
 
 // point is one contact of this step: its record (what World.Contacts
-// reports, filled stage by stage: collect the geometry and the pair's
-// coefficients, contactRowCount its Rows, fillContactRows its Row,
+// reports, filled stage by stage: collect the geometry, the pair's
+// coefficients and Rows, fillContactRows its Row,
 // directions, x̂ₙ, bounds and Bounce, estimateNewContacts a new point's
 // x̂ₙ and bounds) and what only the step needs.
 type point struct {
@@ -284,6 +284,7 @@ func (w *World) detectContacts(m *Mass) *contactStage {
 // MaxViolation).
 func (w *World) collect(dst []point, free *Mass) []point {
 	cs := &w.ws.contacts
+	cs.rowChunks.narrow = false
 	ng := len(w.Geoms)
 	if ng < 2 {
 		return dst
@@ -365,9 +366,10 @@ type narrowStage struct {
 // narrowChunk is one task's output: the points of its pairs, in pair
 // order, and its scratch for contact.Collide.
 type narrowChunk struct {
-	out []point
-	pts []contact.Point
-	at  int // the place of out's first point in the step's points
+	out  []point
+	pts  []contact.Point
+	at   int // the place of out's first point in the step's points
+	rows int // the rows of out's points (their Rows summed)
 }
 
 // narrowChunkPairs is the candidate pairs of one narrow-phase task, and
@@ -419,6 +421,10 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 				c.out = make([]point, 0, 4*(hi-lo))
 			}
 			c.out, c.pts = w.narrowPairs(c.out[:0], c.pts, ns.pairs[lo:hi], lo, ns.margin, ns.free)
+			c.rows = 0
+			for i := range c.out {
+				c.rows += c.out[i].Rows
+			}
 		}
 	}
 	ns.pairs, ns.margin, ns.free = pairs, margin, free
@@ -433,6 +439,9 @@ func (w *World) narrowChunks(dst []point, pairs [][2]int, margin float64, free *
 		n += len(ns.chunks[k].out)
 	}
 	dst = slices.Grow(dst, n-len(dst))[:n]
+	if free != nil && n0 == 0 {
+		w.ws.contacts.rowChunks.fromNarrow(ns.chunks[:nc], n)
+	}
 	// A recording collect (pairReuse) records each chunk's pairs in its
 	// copy task.
 	cs := &w.ws.contacts
@@ -522,6 +531,9 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at
 		if len(pts) == 2 {
 			// The rolling row goes with the manifold's last point.
 			dst[first+1].Roll = math.Max(ma.Rolling, mb.Rolling)
+		}
+		for k := first; k < len(dst); k++ {
+			dst[k].Rows = dst[k].Layout().N
 		}
 	}
 	if hits+rehits > 0 {
@@ -675,14 +687,17 @@ func (w *World) freeRelVel(free *Mass, a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	return out
 }
 
-// contactRowCount sets each detected contact's Rows (ContactInfo.Layout)
-// and returns the number of rows they need.
+// contactRowCount returns the number of rows the detected contacts need,
+// their Rows (ContactInfo.Layout, set by narrowPairs) summed: the narrow
+// phase's chunks' sum when they made the points (rowChunks.fromNarrow),
+// without a pass over the points.
 func (w *World) contactRowCount(cs *contactStage) int {
+	if rc := &cs.rowChunks; rc.narrow && int(rc.first[len(rc.first)-1]) == len(cs.points) {
+		return rc.nrows
+	}
 	n := 0
 	for i := range cs.points {
-		p := &cs.points[i]
-		p.Rows = p.Layout().N
-		n += p.Rows
+		n += cs.points[i].Rows
 	}
 	return n
 }
@@ -793,18 +808,21 @@ func (w *World) fillContactRows(m *Mass, cs *contactStage, nj int, rows []constr
 func (w *World) fillContactChunks(m *Mass, cs *contactStage, nj int, rows []constraint.Row, start []lcp.State) {
 	np := len(cs.points)
 	rc := &cs.rowChunks
-	// Chunk boundaries at manifolds' first points, with each chunk's first
-	// row (the running sum of the rows of the points before it).
-	rc.first, rc.row = rc.first[:0], rc.row[:0]
-	k := 0
-	for i := range cs.points {
-		pt := &cs.points[i]
-		if i == 0 || (pt.manifold > 0 && i-int(rc.first[len(rc.first)-1]) >= rowChunkPoints) {
-			rc.first, rc.row = append(rc.first, int32(i)), append(rc.row, int32(k))
+	if !rc.narrow || int(rc.first[len(rc.first)-1]) != np {
+		// Chunk boundaries at manifolds' first points, with each chunk's
+		// first row (the running sum of the rows of the points before it).
+		rc.first, rc.row = rc.first[:0], rc.row[:0]
+		k := 0
+		for i := range cs.points {
+			pt := &cs.points[i]
+			if i == 0 || (pt.manifold > 0 && i-int(rc.first[len(rc.first)-1]) >= rowChunkPoints) {
+				rc.first, rc.row = append(rc.first, int32(i)), append(rc.row, int32(k))
+			}
+			k += pt.Rows
 		}
-		k += pt.Layout().N
+		rc.first = append(rc.first, int32(np))
 	}
-	rc.first = append(rc.first, int32(np))
+	rc.narrow = false
 	if rc.task == nil {
 		rc.task = func(c int) {
 			if w.chunkCancelled(stageRows) {
@@ -819,14 +837,35 @@ func (w *World) fillContactChunks(m *Mass, cs *contactStage, nj int, rows []cons
 }
 
 // rowChunks is fillContactRows' state on the workPool: chunk c is the
-// points first[c]:first[c+1], whose first row is row[c] of rows.
+// points first[c]:first[c+1], whose first row is row[c] of rows. narrow
+// marks first and row as those of the chunks of the narrow phase that made
+// the step's points (fromNarrow), and nrows their rows in all, which
+// contactRowCount and fillContactChunks then take without a pass over
+// the points; collect clears it.
 type rowChunks struct {
 	first, row []int32
+	narrow     bool
+	nrows      int
 	m          *Mass
 	nj         int
 	rows       []constraint.Row
 	start      []lcp.State
 	task       func(c int) // fills chunk c; made once
+}
+
+// fromNarrow sets rc to the chunks of the narrow phase (narrowChunks) that
+// made the np points of detectContacts: each chunk is whole manifolds (a
+// pair's points stay together), its first row the rows of the chunks
+// before it.
+func (rc *rowChunks) fromNarrow(chunks []narrowChunk, np int) {
+	rc.first, rc.row = rc.first[:0], rc.row[:0]
+	k := 0
+	for i := range chunks {
+		rc.first, rc.row = append(rc.first, int32(chunks[i].at)), append(rc.row, int32(k))
+		k += chunks[i].rows
+	}
+	rc.first = append(rc.first, int32(np))
+	rc.narrow, rc.nrows = true, k
 }
 
 // rowChunkPoints is about the contact points of one fillContactRows task,

@@ -202,26 +202,52 @@ const (
 )
 
 // forRange runs j over the items 0…n−1: in one call below bodyParallel
-// items (rowParallel for rows) or with one worker, else in chunks of
-// bodyChunk (rowChunk) on the workPool.
+// items (rowParallel for rows) or with one worker, else in chunks of about
+// bodyChunk (rowChunk) on the workPool, as many chunks as a multiple of
+// the job's workers (tasks) unless j sets its own chunk: the chunks then
+// split evenly between them.
 func (w *World) forRange(j *rangeJob, n int) {
-	chunk, least := bodyChunk, bodyParallel
-	if j.rows {
-		chunk, least = rowChunk, rowParallel
-	}
-	if j.chunk > 0 {
-		chunk, least = j.chunk, j.least
-	}
+	chunk, least := j.limits()
 	if n < least || w.ws.pool.workers(2) < 2 {
 		j.run(0, n)
 		return
 	}
+	w.ws.pool.do(j.tasks(n, chunk, &w.ws.pool), j.task)
+}
+
+// limits returns j's items per task and the fewest items for which
+// forRange runs it on the workPool (rangeJob).
+func (j *rangeJob) limits() (chunk, least int) {
+	if j.chunk > 0 {
+		return j.chunk, j.least
+	}
+	if j.rows {
+		return rowChunk, rowParallel
+	}
+	return bodyChunk, bodyParallel
+}
+
+// tasks sets j to run over the items 0…n−1 in chunks of about chunk items
+// and returns its task count: the count of chunks of chunk items, rounded
+// up to a multiple of the workers p gives a job of that many tasks
+// (a job of 7 even tasks on 2 workers takes as long as 8), with the
+// chunks shrunk to match. Which items share a chunk changes no bit
+// (rangeJob). A job that sets its own chunk keeps chunks of exactly that
+// many items: its pass may cut its work at their bounds (layoutRange
+// starts chunk c at item c·layoutChunk).
+func (j *rangeJob) tasks(n, chunk int, p *workPool) int {
 	if j.task == nil {
 		j.task = func(k int) {
 			lo := k * j.size
 			j.run(lo, min(lo+j.size, j.n))
 		}
 	}
+	nt := (n + chunk - 1) / chunk
+	if nw := p.workers(nt); j.chunk == 0 && nt%nw != 0 {
+		nt += nw - nt%nw
+		chunk = (n + nt - 1) / nt
+		nt = (n + chunk - 1) / chunk
+	}
 	j.n, j.size = n, chunk
-	w.ws.pool.do((n+chunk-1)/chunk, j.task)
+	return nt
 }

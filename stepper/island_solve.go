@@ -111,18 +111,22 @@ type islandSlot struct {
 }
 
 // islandPool runs the islands of a step on the world's workPool. The
-// islands are taken in a fixed order, the most rows first, ties in island
-// order, so that a large island starts first and does not finish last.
+// islands are taken in a fixed order (sort), the large ones of each end
+// of the island order first, so that a large island starts first and does
+// not finish last.
 // Each island's solve reads only the world's finished problem and writes
 // only its own slot.
 type islandPool struct {
 	world *World
-	order []int32  // the active islands, most rows first
+	order []int32  // the active islands in the pool's order (sort)
 	keys  []uint64 // sort's keys
 	// version is the island set's version (islandSet.version) that order
 	// was sorted for: the active islands are a function of the set.
 	version uint64
-	task    func(int) // solves the island order[k]; made once
+	// tasks cuts order into the pool's tasks (group): task k solves the
+	// islands order[tasks[k]:tasks[k+1]].
+	tasks []int32
+	task  func(int) // runs task k; made once
 }
 
 // splitIslands reports whether the step's MLCP of rs is to be solved by
@@ -614,36 +618,88 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 	if p.task == nil {
 		p.task = func(k int) {
 			is := &p.world.ws.islands
-			i := p.order[k]
-			sl := is.active[i]
-			sl.prepare(p.world)
-			sl.solve(p.world, nil)
-			sl.scatter(&p.world.ws.solve.res)
-			// The Picker's deferred events run here, on the worker.
-			sl.summarize(&is.sums[i], &is.stats[i])
+			for _, i := range p.order[p.tasks[k]:p.tasks[k+1]] {
+				sl := is.active[i]
+				sl.prepare(p.world)
+				sl.solve(p.world, nil)
+				sl.scatter(&p.world.ws.solve.res)
+				// The Picker's deferred events run here, on the worker.
+				sl.summarize(&is.sums[i], &is.stats[i])
+			}
 		}
 	}
 	if v := w.ws.islands.set.version; v != p.version || len(p.order) != len(active) {
 		p.sort(active)
+		p.group(active)
 		p.version = v
 	}
-	w.ws.pool.do(len(p.order), p.task)
+	w.ws.pool.do(len(p.tasks)-1, p.task)
 }
 
-// sort sets p.order to the islands of active, the most rows first, ties
-// in island order: the cost of a block-pivoting solve grows faster than
-// its rows, so the largest are started first and the small ones fill in
-// behind them. It sorts one integer key per island (the rows' complement
-// above, the island's place below), which orders as the comparison would
+// islandTaskRows is the fewest rows of one islandPool task but for a
+// larger island's own: a box alone on the ground (4 contact points, 12
+// rows) solves in a few µs, about as long as the hand-out of a task
+// costs on a busy cache line, so such islands go three or more to a task.
+const islandTaskRows = 36
+
+// group sets p.tasks to the cuts of p.order into the pool's tasks: runs
+// of consecutive islands in p.order, each ended as soon as it holds
+// islandTaskRows rows (an island of so many rows is a task of its own),
+// so that the tasks are a third of the islands on a settled pile.
+func (p *islandPool) group(active []*islandSlot) {
+	p.tasks = append(slices.Grow(p.tasks[:0], len(p.order)+1), 0)
+	rows := 0
+	for k, i := range p.order {
+		if rows += len(active[i].rows); rows >= islandTaskRows || k == len(p.order)-1 {
+			p.tasks = append(p.tasks, int32(k+1))
+			rows = 0
+		}
+	}
+}
+
+// sort sets p.order to the islands of active in two halves, cut in
+// island order where the rows first reach half of all: the first half's
+// islands the most rows first, then the second half's the fewest rows
+// first (ties in island order as each end reads them). The workPool's caller takes
+// the tasks from the front and its helpers from the back (workPool), so
+// each end starts on its half's largest island and the small ones fill in
+// behind them (the cost of a block-pivoting solve grows faster than its
+// rows), the two meeting among small islands; and each worker solves the
+// islands of its own end of the island order, whose rows the forRange
+// jobs before the solve (the contact rows, the assembly's) gave it in the
+// same way, in its core's cache. It sorts one integer key per island
+// (the rows' complement above, the island's place below, the second
+// half's keys complemented), which orders as the comparison would
 // without a comparison function's calls.
 func (p *islandPool) sort(active []*islandSlot) {
-	p.keys = slices.Grow(p.keys[:0], len(active))[:len(active)]
-	for k, sl := range active {
-		p.keys[k] = uint64(math.MaxUint32-uint32(len(sl.rows)))<<32 | uint64(k)
+	n := len(active)
+	total := 0
+	for _, sl := range active {
+		total += len(sl.rows)
 	}
-	slices.Sort(p.keys)
-	p.order = slices.Grow(p.order[:0], len(active))[:len(active)]
+	cut, sum := n, 0
+	for k, sl := range active {
+		if 2*sum >= total {
+			cut = k
+			break
+		}
+		sum += len(sl.rows)
+	}
+	p.keys = slices.Grow(p.keys[:0], n)[:n]
+	for k, sl := range active {
+		key := uint64(math.MaxUint32-uint32(len(sl.rows)))<<32 | uint64(k)
+		if k >= cut {
+			key = ^key // the second half reversed: the fewest rows first
+		}
+		p.keys[k] = key
+	}
+	slices.Sort(p.keys[:cut])
+	slices.Sort(p.keys[cut:])
+	p.order = slices.Grow(p.order[:0], n)[:n]
 	for k, key := range p.keys {
+		if k >= cut {
+			key = ^key
+		}
 		p.order[k] = int32(uint32(key))
 	}
 }

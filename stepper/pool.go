@@ -14,11 +14,17 @@ import (
 // each only above a measured size. A job is n tasks numbered 0…n−1, handed
 // out one at a time, each to whichever worker is free next (an atomic
 // counter): a worker that the operating system deschedules holds up no
-// other. A task writes only into its own part of the stage's state (an
-// island's slot, a chunk's buffer, its own rows), and the stage merges the
-// tasks' results in task order, so which worker runs a task, and when,
-// changes no bit of any result: a step gives the same bits for any
-// GOMAXPROCS.
+// other. The caller takes its tasks from the front (0, 1, …) and the
+// helpers theirs from the back (n−1, n−2, …), meeting wherever the work
+// splits: the jobs over bodies, geoms, points and rows number their
+// chunks in the same order, so on two workers each keeps, job after job,
+// about the same end of the bodies and of their contacts and rows, which
+// its core's cache holds from the job before, rather than each chunk
+// going to either core. A task writes only into its own part of the
+// stage's state (an island's slot, a chunk's buffer, its own rows), and
+// the stage merges the tasks' results in task order, so which worker runs
+// a task, and when, changes no bit of any result: a step gives the same
+// bits for any GOMAXPROCS.
 //
 // Worker 0 is the caller of do (Step's goroutine). The helpers are
 // goroutines that outlive a job: after their last task they watch the job
@@ -70,7 +76,8 @@ type workPool struct {
 
 // poolWindow is how many jobs that ask for helpers make one window of the
 // pool's measure of its share of the machine (workPool): on the awake
-// piles a step runs about 25 such jobs, so a window is 2–3 steps.
+// piles a step runs 21 such jobs (BenchmarkPilesAwakeStretches, jobs), so a
+// window is about 3 steps.
 const poolWindow = 64
 
 // poolGap is the longest time between one job's end and the next's start
@@ -111,9 +118,17 @@ type poolCore struct {
 	// the tasks handed out so far in the low 32. A claim is one Add: the
 	// count it returns says which job and whether a task was left, so a
 	// helper never reads a job's task function after the job ended.
-	job  atomic.Uint64
-	_    [56]byte
-	done atomic.Int32 // tasks of the current job finished
+	job atomic.Uint64
+	_   [56]byte
+	// front and back are the tasks of the current job taken by the
+	// caller, from task 0 up, and by the helpers, from task n−1 down
+	// (work, help): a claim on job first, one of these after it, so the
+	// two never meet on a task.
+	front atomic.Int32
+	_     [60]byte
+	back  atomic.Int32
+	_     [60]byte
+	done  atomic.Int32 // tasks of the current job finished, by workers that found none left
 	// parked counts the helpers that have parked, or are about to, and
 	// have no wake token yet.
 	parked atomic.Int32
@@ -174,6 +189,8 @@ func (p *workPool) do(n int, task func(k int)) {
 	c := p.core()
 	c.task = task
 	c.done.Store(0)
+	c.front.Store(0)
+	c.back.Store(0)
 	c.job.Store(uint64(n) << 32) // publish: the running helpers start taking tasks
 	linger := time.Duration(0)
 	if nw <= runtime.NumCPU() {
@@ -264,16 +281,19 @@ func (p *workPool) core() *poolCore {
 
 // work runs tasks of the current job, each the next one not yet taken,
 // until none is left. It reports whether it finished the job's last
-// task.
+// task: each worker adds the tasks it ran to done once, when it finds
+// none left (one shared write a worker, not one a task), and the one whose
+// count completes n finished the job.
 func (c *poolCore) work() (last bool) {
+	ran := int32(0)
 	for {
 		v := c.job.Add(1)
 		n, k := int32(v>>32), int32(uint32(v))-1
 		if k >= n {
-			return last
+			return ran > 0 && c.done.Add(ran) == n
 		}
-		c.task(int(k))
-		last = c.done.Add(1) == n
+		c.task(int(c.front.Add(1) - 1))
+		ran++
 	}
 }
 
@@ -322,17 +342,19 @@ func (c *poolCore) helper() {
 }
 
 // help is work for a helper: the token goes to do when it finishes the
-// last task.
+// job (work).
 func (c *poolCore) help() {
+	ran := int32(0)
 	for {
 		v := c.job.Add(1)
 		n, k := int32(v>>32), int32(uint32(v))-1
 		if k >= n {
+			if ran > 0 && c.done.Add(ran) == n {
+				c.finished <- struct{}{}
+			}
 			return
 		}
-		c.task(int(k))
-		if c.done.Add(1) == n {
-			c.finished <- struct{}{}
-		}
+		c.task(int(n - c.back.Add(1)))
+		ran++
 	}
 }

@@ -458,10 +458,10 @@ func (w *World) Step() (Stats, error) {
 	}
 	w.resolveSettings() // after the controllers, which may change them
 	w.wakeChanged()     // after the controllers, which may push a sleeping body
-	if err := w.checkFinite("before the step"); err != nil {
+	k0, u0, err := w.checkedEnergy("before the step")
+	if err != nil {
 		return Stats{}, err
 	}
-	k0, u0 := w.stepEnergy()
 	t := time.Now()
 	m := w.freeVelocities()
 	t = lap(&tm.FreeVelocities, t)
@@ -525,7 +525,8 @@ func (w *World) Step() (Stats, error) {
 	st.Step = w.steps
 	st.Time = w.time
 	st.Contacts = len(ws.contacts.points)
-	st.Kinetic, st.Potential = w.stepEnergy()
+	var ferr error
+	st.Kinetic, st.Potential, ferr = w.checkedEnergy("after the step")
 	st.EnergyAdded = st.Kinetic + st.Potential - k0 - u0 - work
 	st.MaxViolation = ws.projection.maxViol
 	st.Projections, st.ProjectionIterations = ws.projection.projects, ws.projection.projIts
@@ -534,7 +535,6 @@ func (w *World) Step() (Stats, error) {
 	st.PreSolveIterations, st.SeedSweeps = ws.presolve.preIts, ws.presolve.seedSweeps
 	st.ImpactSweeps = ws.impacts.impactSweeps
 	st.Gyroscopic, st.GyroscopicDropped = ws.assembly.eq.Gyroscopic, ws.assembly.eq.Dropped
-	ferr := w.checkFinite("after the step")
 	tm.Total = time.Since(start)
 	st.Timings = tm
 	if ferr != nil {
@@ -591,7 +591,11 @@ var ErrNonFinite = errors.New("state not finite")
 // checkFinite returns an error naming the first body whose position,
 // orientation or velocities are not finite.
 func (w *World) checkFinite(when string) error {
-	i := w.firstNonFinite()
+	return w.nonFiniteError(w.firstNonFinite(), when)
+}
+
+// nonFiniteError is checkFinite's error for body i, nil for i < 0.
+func (w *World) nonFiniteError(i int, when string) error {
 	if i < 0 {
 		return nil
 	}
