@@ -176,8 +176,8 @@ func (w *World) updateInertia(m *Mass) {
 	bk.mass = nil
 }
 
-// firstNonFinite returns the index of the first dynamic or kinematic body
-// (in body order) whose position, orientation, velocity or angular
+// firstNonFinite returns the index of the first body (in body order),
+// static ones included, whose position, orientation, velocity or angular
 // velocity is not finite, or −1: each chunk of bodies (forRange) stops at
 // its first such body and lowers bad to it, so the answer is the least
 // index for any GOMAXPROCS.
@@ -201,7 +201,9 @@ func (w *World) nonFiniteRange(lo, hi int) {
 	bk := &w.ws.bookkeeping
 	for i := lo; i < hi; i++ {
 		b := w.Bodies[i]
-		if b.Static || w.sleep.asleepAt(i) { // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
+		// A static body is checked too: its geoms stand at its pose, and
+		// the contact sweep reads its velocities (geomSweep).
+		if !b.Static && w.sleep.asleepAt(i) { // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
 			continue
 		}
 		if num.FiniteVec(b.Pos) && num.FiniteQuat(b.Rot) && num.FiniteVec(b.Vel) && num.FiniteVec(b.AngVel) {

@@ -71,6 +71,7 @@ func FuzzWorld(f *testing.F) {
 type fuzzOutcome struct {
 	sum []byte
 	log []string
+	w   *stepper.World
 }
 
 func diffLog(a, b []string) string {
@@ -259,7 +260,7 @@ func fuzzRun(t *testing.T, data []byte, reversed bool) fuzzOutcome {
 		sum.Write([]byte(l))
 		sum.Write([]byte{'\n'})
 	}
-	return fuzzOutcome{sum: sum.Sum(nil), log: fw.log}
+	return fuzzOutcome{sum: sum.Sum(nil), log: fw.log, w: w}
 }
 
 func (fw *fuzzWorld) op(k int) {

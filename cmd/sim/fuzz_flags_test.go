@@ -1,0 +1,95 @@
+package main
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// fuzzRunFlags are the flags of sim run that FuzzRunFlags sets: every one
+// that writes no file (the output paths are tested in
+// TestRunBadInputOneLineExit2; a fuzzer should not create files where
+// its bytes say).
+var fuzzRunFlags = []string{"steps", "dt", "solver", "budget", "pick", "polish", "every", "max-energy-gain", "max-memory", "set", "quiet"}
+
+// fuzzRunScenes are the scenes FuzzRunFlags runs, small enough for a
+// fuzz input's time.
+var fuzzRunScenes = []string{"pendulum", "chain6", "rod", "forklift"}
+
+// FuzzRunFlags runs sim run on a built-in scene with one flag set to a
+// fuzzed value, then --steps 3: whatever the value, sim does not panic
+// (cli.Run's exit status 3), exits 0, 1 or 2, and a refused value (status
+// 2) or a failed run (status 1) is one line on stderr starting "sim: ",
+// which for status 2 names the flag or repeats the value.
+func FuzzRunFlags(f *testing.F) {
+	for _, v := range []string{"0", "-1", "NaN", "Inf", "-Inf", "1e300", "1e-300", "abc", "", "3", "1.5", "0x10", "9223372036854775807", "-0"} {
+		for k := range fuzzRunFlags {
+			f.Add(uint8(k), uint8(k), v)
+		}
+	}
+	for _, v := range []string{"links=2", "links=NaN", "mass=-1", "length=Inf", "angle=1e300", "stabilization=post", "baumgarte=1e6",
+		"=", "links", "links=", "mass=1e-300", "radius=0", "rows=2", "chassis_length=1e-9", "speed=NaN"} {
+		f.Add(uint8(1), uint8(9), v)
+		f.Add(uint8(3), uint8(9), v)
+	}
+	f.Fuzz(func(t *testing.T, scene, flag uint8, value string) {
+		name := fuzzRunFlags[int(flag)%len(fuzzRunFlags)]
+		args := []string{"run", fuzzRunScenes[int(scene)%len(fuzzRunScenes)]}
+		if name == "quiet" {
+			args = append(args, "--quiet="+value)
+		} else {
+			args = append(args, "--"+name, value)
+		}
+		// Keep each input fast: no more than 20 steps, no scene larger
+		// than 50 of anything (the scenes' own maxima are tested elsewhere).
+		if name == "steps" || name == "set" {
+			_, num, _ := strings.Cut(value, "=")
+			if name == "steps" {
+				num = value
+			}
+			if x, err := strconv.ParseFloat(strings.TrimSpace(num), 64); err == nil && math.Abs(x) > 50 {
+				return
+			}
+		}
+		if name == "polish" || name == "budget" {
+			if x, err := strconv.ParseFloat(value, 64); err == nil && x > 1000 {
+				return
+			}
+		}
+		if name != "steps" {
+			args = append(args, "--steps", "3")
+		}
+		out, stderr, code := runSim(t, args...)
+		switch code {
+		case 0:
+			return
+		case 1, 2:
+		default:
+			t.Fatalf("sim %q: exit status %d, stderr %q", args, code, stderr)
+		}
+		if !strings.HasPrefix(stderr, "sim: ") || strings.Count(stderr, "\n") != 1 {
+			t.Fatalf("sim %q: status %d, want one line \"sim: …\" on stderr, got %q", args, code, stderr)
+		}
+		if code == 2 && out != "" {
+			t.Fatalf("sim %q: status 2 with output %q", args, out)
+		}
+		if code == 2 && !strings.Contains(stderr, name) && (value == "" || !strings.Contains(stderr, value)) {
+			t.Fatalf("sim %q: refusal names neither the flag nor the value: %q", args, stderr)
+		}
+	})
+}
+
+// A --set value inside its parameter's range that the built scene still
+// refuses (FuzzRunFlags): chain6's mass=1e-300 gives links of inertia
+// 1.25e-305 kg·m², whose inverse overflows. The refusal names the built
+// body's field and, since the fix, the --set values that caused it.
+func TestRunSetInRangeBuildErrorNamesTheValue(t *testing.T) {
+	out, stderr, code := runSim(t, "run", "chain6", "--set", "mass=1e-300", "--steps", "3")
+	assert.Equal(t, 2, code, stderr)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "sim: chain6: --set mass=1e-300: bodies[0].inertia: inverse overflows")
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+}
