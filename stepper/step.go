@@ -693,10 +693,48 @@ func (w *World) fillJointRows(nj int) error {
 			if err := checkRow(&ws.build.rows[j], len(w.Bodies)); err != nil {
 				return fmt.Errorf("constraint %d: its row %d: %w", i, j-k, err)
 			}
+			if err := w.checkMoves(&ws.build.rows[j]); err != nil {
+				return fmt.Errorf("constraint %d%s: its row %d: %w", i, quotedName(w.JointName(i)), j-k, err)
+			}
 		}
 		k += d
 	}
 	return nil
+}
+
+// checkMoves returns an error for a rigid free row (c = 0, no bound)
+// that names no dynamic body, only static or kinematic ones: its J M⁻¹ Jᵀ
+// and C are 0, a zero pivot that no solver can take (the step failed with
+// "free block … singular", naming no joint), and its impulse would move
+// nothing. A joint between the world and a body made static or kinematic
+// after it was added is the usual cause. A compliant row of the kind (a
+// soft joint to a kinematic body, a spring to read a force) has A = C > 0
+// and passes.
+func (w *World) checkMoves(r *constraint.Row) error {
+	if !math.IsInf(r.Lo, -1) || !math.IsInf(r.Hi, 1) {
+		return nil
+	}
+	for k := range r.N {
+		if b := w.Bodies[r.Body[k]]; !b.Static && !b.Kinematic {
+			return nil
+		}
+	}
+	if c, _, _ := r.Compliance(w.Settings.H); c > 0 {
+		return nil
+	}
+	var what []string
+	for k := range r.N {
+		b, kind := w.Bodies[r.Body[k]], "static"
+		if b.Kinematic {
+			kind = "kinematic"
+		}
+		what = append(what, fmt.Sprintf("body %d%s is %s", r.Body[k], quotedName(b.Name), kind))
+	}
+	if r.N < 2 {
+		what = append(what, "the other side is the world")
+	}
+	return fmt.Errorf("a rigid %v row of no dynamic body (%s) moves nothing and makes the MLCP singular; "+
+		"remove the joint, make a body dynamic or the joint soft (SetSoft)", r.Kind, strings.Join(what, ", "))
 }
 
 // assemble builds A, b and the bounds of the step's MLCP
