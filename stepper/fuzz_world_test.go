@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 
 	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/bpmd"
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/errmeasure"
@@ -814,9 +816,15 @@ func (fw *fuzzWorld) queries() {
 	fw.errLine("Body b0", err)
 }
 
-// export writes the world's frame and its last statistics as the
-// trajectory writers do.
+// export writes the world's frame as the trajectory writers do, or
+// (one time in four) runs it through trajectory.Run with every output:
+// trajectory and statistics CSV and a BPMD database (whose recorder wraps
+// the solver and records each step's MLCP).
 func (fw *fuzzWorld) export() {
+	if fw.r.n(4) == 0 && fw.steps < fuzzMaxSteps {
+		fw.run()
+		return
+	}
 	for _, f := range []trajectory.Format{trajectory.CSV, trajectory.JSON} {
 		var buf bytes.Buffer
 		tw, err := trajectory.NewWriter(&buf, f, fw.w)
@@ -828,6 +836,37 @@ func (fw *fuzzWorld) export() {
 		fw.errLine("Close", tw.Close())
 		fw.record("export %d %x", f, sha256.Sum256(buf.Bytes()))
 	}
+}
+
+// run steps the world once or twice through trajectory.Run, writing
+// every output; the BPMD file goes to a temporary directory.
+func (fw *fuzzWorld) run() {
+	n := 1 + fw.r.n(2)
+	fw.steps += n
+	var traj, stats bytes.Buffer
+	tw, err := trajectory.NewWriter(&traj, trajectory.CSV, fw.w)
+	fw.errLine("trajectory.NewWriter", err)
+	if err != nil {
+		return
+	}
+	sw, err := trajectory.NewStatsWriter(&stats)
+	fw.errLine("trajectory.NewStatsWriter", err)
+	bw, err := bpmd.Create(filepath.Join(fw.t.TempDir(), "run.h5"))
+	fw.errLine("bpmd.Create", err)
+	if err != nil {
+		return
+	}
+	saved, solver := fw.w.Controllers, fw.w.Settings.Solver
+	rep, err := trajectory.Run(context.Background(), fw.w, trajectory.Options{Steps: n, Trajectory: tw, Stats: sw, BPMD: bw})
+	fw.errLine("trajectory.Run", err)
+	fw.errLine("bpmd Close", bw.Close())
+	fw.errLine("trajectory Close", tw.Close())
+	// Run leaves its recorder attached (a Controller and a wrapper of the
+	// Solver); a user who goes on stepping without it takes them off.
+	fw.w.Controllers = saved
+	fw.w.Settings.Solver, fw.w.Settings.Context = solver, nil
+	fw.record("run %d steps %d frames %d rows %x %x", rep.Steps, rep.Frames, rep.Rows, sha256.Sum256(traj.Bytes()), sha256.Sum256(stats.Bytes()))
+	fw.state()
 }
 
 // filter excludes pairs and toggles joint collision.
