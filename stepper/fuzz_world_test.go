@@ -203,13 +203,16 @@ func (fw *fuzzWorld) errLine(what string, err error) {
 }
 
 // state records every body's state bits.
-func (fw *fuzzWorld) state() {
+func (fw *fuzzWorld) state() { fw.record("state %s", fw.snapshot()) }
+
+// snapshot is every body's state bits.
+func (fw *fuzzWorld) snapshot() string {
 	var b strings.Builder
 	for i, bd := range fw.w.Bodies {
 		fmt.Fprintf(&b, "%d %x %x %x %x %x %x;", i, bits3(bd.Pos), bits3(bd.Rot.V), math.Float64bits(bd.Rot.W),
 			bits3(bd.Vel), bits3(bd.AngVel), math.Float64bits(bd.Mass))
 	}
-	fw.record("state %s", b.String())
+	return b.String()
 }
 
 func bits3(v mgl64.Vec3) [3]uint64 {
@@ -665,7 +668,17 @@ func (fw *fuzzWorld) stepCancel() {
 		fw.cancel, fw.stopAt, fw.seen = cancel, 1+fw.r.n(4), 0
 		w.Settings.Observer = fw
 	}
+	before := fw.snapshot()
+	steps, time := w.Steps(), w.Time()
 	st, err := w.StepContext(ctx)
+	if errors.Is(err, context.Canceled) {
+		// StepContext's promise: cancelled before its solve, the world is
+		// as it was at the step's start.
+		if after := fw.snapshot(); after != before || w.Steps() != steps || w.Time() != time {
+			fw.t.Fatalf("cancelled StepContext (mode %d: %v) changed the world: steps %d → %d\n%s\n%s",
+				mode, err, steps, w.Steps(), before, after)
+		}
+	}
 	if mode == 1 {
 		w.Controllers = w.Controllers[:len(w.Controllers)-1]
 	}
