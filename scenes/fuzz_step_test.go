@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -37,6 +39,18 @@ func FuzzLoadStep(f *testing.F) {
 		f.Add(exportText(f, n, set))
 	}
 	f.Add([]byte(allKinds))
+	// The new-user scene files: a chain, a slide, a stack, a wheel.
+	files, err := filepath.Glob("../testdata/newuser/*.json")
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no new-user scene files: %v", err)
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Add([]byte(`{"version": 1, "settings": {"h": 1e-300}, "bodies": [{"name": "a", "mass": 1e-300, "shapes": [{"type": "sphere", "radius": 0.1}], "velocity": [1e300, 0, 0]}]}`))
 	f.Add([]byte(`{"version": 1, "settings": {"h": 0.01, "gravity": [0, 0, -1e308]}, "bodies": [{"name": "a", "mass": 1, "shapes": [{"type": "box", "size": [1, 1, 1]}]}, {"name": "b", "mass": 1, "shapes": [{"type": "box", "size": [1, 1, 1]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
