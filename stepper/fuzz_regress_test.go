@@ -129,3 +129,112 @@ func TestFuzzWorldJointOfNoDynamicBody(t *testing.T) {
 		}
 	}
 }
+
+// A body's mass properties, quaternion or applied load edited between
+// steps to values Body.Validate refuses (FuzzWorld's edits; the probes
+// below are its cases written out): Step checked only the state's
+// finiteness before the step, so a mass of 0 or −1 failed in the KKT
+// factor ("KKT.Mass[1]: not positive definite", naming no body), a NaN
+// mass, a zero inertia or a zero quaternion turned the world's state into
+// NaN and were named only after the step, and a quaternion of norm 2 or a
+// body both static and kinematic stepped without an error (every rotation
+// scaled by 4). Step now refuses each before the step, naming the body and
+// the field (ErrNonFinite, Body.Validate's message), and nothing moves.
+func TestFuzzWorldBodyEditedBetweenSteps(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		field string
+		edit  func(b *body.Body)
+	}{
+		{"Mass", func(b *body.Body) { b.Mass = 0 }},
+		{"Mass", func(b *body.Body) { b.Mass = -1 }},
+		{"Mass", func(b *body.Body) { b.Mass = nan }},
+		{"Inertia", func(b *body.Body) { b.Inertia = mgl64.Mat3{} }},
+		{"Inertia", func(b *body.Body) { b.Inertia = b.Inertia.Mul(-1) }},
+		{"Inertia", func(b *body.Body) { b.Inertia[4] = nan }},
+		{"Rot", func(b *body.Body) { b.Rot = mgl64.Quat{} }},
+		{"Rot", func(b *body.Body) { b.Rot = mgl64.Quat{W: 2} }},
+		{"Torque", func(b *body.Body) { b.Torque = mgl64.Vec3{math.Inf(1), 0, 0} }},
+		{"Force", func(b *body.Body) { b.Force = mgl64.Vec3{0, nan, 0} }},
+		{"Kinematic", func(b *body.Body) { b.Static, b.Kinematic = true, true }},
+	} {
+		w, err := stepper.New(stepper.DefaultSettings())
+		require.NoError(t, err)
+		for i := range 3 {
+			b, err := body.New(body.Params{Name: "b", Mass: 1, Inertia: body.BoxInertia(1, 0.2, 0.2, 0.2),
+				Pos: mgl64.Vec3{0, 0, 0.1 + 0.2*float64(i)}, Rot: mgl64.QuatIdent()})
+			require.NoError(t, err)
+			_, err = w.AddBody(b)
+			require.NoError(t, err)
+			sh, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
+			require.NoError(t, err)
+			_, err = w.AddGeom(stepper.Geom{Body: i, Shape: sh})
+			require.NoError(t, err)
+		}
+		for range 5 {
+			_, err := w.Step()
+			require.NoError(t, err)
+		}
+		c.edit(w.Bodies[2])
+		pos := w.Bodies[1].Pos
+		_, err = w.Step()
+		require.Error(t, err, c.field)
+		assert.True(t, errors.Is(err, stepper.ErrNonFinite), "%v", err)
+		assert.Contains(t, err.Error(), `body 2 ("b"): state not finite before the step: body "b": `+c.field+":")
+		assert.Equal(t, 5, w.Steps(), "nothing moved")
+		assert.Equal(t, pos, w.Bodies[1].Pos, "nothing moved")
+	}
+}
+
+// Geoms edited after AddGeom (FuzzWorld's probes of the exported Geoms):
+// AddGeom validated each geom once, and Step only its Body index, so a box
+// whose size was set to −1, a shape kind 99, a convex without a hull, a
+// plane moved onto a dynamic body, a NaN local pose or a friction of −1
+// stepped without an error; the narrow phase found no contact for the
+// invalid shapes, and the box fell through the ground (kinetic energy
+// 0.668 J after 5 steps where the resting stack has 1e-30 J). Step now
+// refuses each before anything moves, naming the geom and the field.
+func TestFuzzWorldGeomEditedAfterAdd(t *testing.T) {
+	for _, c := range []struct {
+		want string
+		edit func(g *stepper.Geom)
+	}{
+		{"geom 1: box: Size[0]: must be finite and > 0, got -1", func(g *stepper.Geom) { g.Shape.Size[0] = -1 }},
+		{"geom 1: shape: Kind: unknown kind 99", func(g *stepper.Geom) { g.Shape.Kind = 99 }},
+		{"geom 1: convex: Hull: must be set", func(g *stepper.Geom) { g.Shape = contact.Shape{Kind: contact.Convex} }},
+		{"geom 1: Shape: a plane must belong to the world or a static body, body 1 is not static", func(g *stepper.Geom) { g.Shape = contact.NewPlane() }},
+		{"geom 1: Local: need a finite position and a unit quaternion, got [NaN 0 0]", func(g *stepper.Geom) { g.Local.Pos[0] = math.NaN() }},
+		{"geom 1: Material.Friction: must be finite and ≥ 0, got -1", func(g *stepper.Geom) { g.Material.Friction = -1 }},
+		{"geom 1: Material.Restitution: must be in [0, 1], got 2", func(g *stepper.Geom) { g.Material.Restitution = 2 }},
+		{"geom 1: Body: names body 7, the world has 2 bodies", func(g *stepper.Geom) { g.Body = 7 }},
+	} {
+		w, err := stepper.New(stepper.DefaultSettings())
+		require.NoError(t, err)
+		ground, err := body.New(body.Params{Name: "ground", Static: true, Rot: mgl64.QuatIdent()})
+		require.NoError(t, err)
+		_, err = w.AddBody(ground)
+		require.NoError(t, err)
+		_, err = w.AddGeom(stepper.Geom{Body: 0, Shape: contact.NewPlane()})
+		require.NoError(t, err)
+		box, err := body.New(body.Params{Name: "box", Mass: 1, Inertia: body.BoxInertia(1, 0.2, 0.2, 0.2),
+			Pos: mgl64.Vec3{0, 0, 0.1}, Rot: mgl64.QuatIdent()})
+		require.NoError(t, err)
+		_, err = w.AddBody(box)
+		require.NoError(t, err)
+		sh, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
+		require.NoError(t, err)
+		_, err = w.AddGeom(stepper.Geom{Body: 1, Shape: sh, Material: stepper.Material{Friction: 0.5}})
+		require.NoError(t, err)
+		for range 5 {
+			_, err := w.Step()
+			require.NoError(t, err)
+		}
+		c.edit(&w.Geoms[1])
+		pos := box.Pos
+		_, err = w.Step()
+		require.Error(t, err, c.want)
+		assert.Contains(t, err.Error(), c.want)
+		assert.Equal(t, 5, w.Steps(), "nothing moved")
+		assert.Equal(t, pos, box.Pos, "nothing moved")
+	}
+}

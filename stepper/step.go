@@ -584,7 +584,9 @@ func (p ProjectionSkip) String() string {
 
 // ErrNonFinite is wrapped by Step's error when a body's state is not
 // finite (before the step, from bad input, or after it: a step too large
-// for the motion); the message names the body.
+// for the motion), or before the step when a body is not fit to step (a
+// mass, inertia, applied load or quaternion that Body.Validate refuses,
+// set between steps); the message names the body and the field.
 var ErrNonFinite = errors.New("state not finite")
 
 // checkFinite returns an error naming the first body whose position,
