@@ -694,7 +694,11 @@ func (fw *fuzzWorld) edit() {
 	}
 	i := r.n(len(w.Bodies))
 	b := w.Bodies[i]
-	k := r.n(10)
+	k := r.n(14)
+	if k >= 10 && len(w.Geoms) > 0 {
+		fw.editGeom(k, r.n(len(w.Geoms)))
+		return
+	}
 	switch k {
 	case 0:
 		b.Mass = r.f(0.001, 100)
@@ -726,6 +730,25 @@ func (fw *fuzzWorld) edit() {
 		}
 	}
 	fw.record("edit %d body %d", k, i)
+}
+
+// editGeom changes geom g's shape, pose, material or body the way the
+// exported Geoms allow.
+func (fw *fuzzWorld) editGeom(k, g int) {
+	r, geom := fw.r, &fw.w.Geoms[g]
+	switch k {
+	case 10:
+		geom.Shape.Size = r.vec(0.01, 1)
+		geom.Shape.Radius = r.f(0.01, 0.5)
+	case 11:
+		geom.Local = contact.Pose{Pos: r.vec(-0.2, 0.2), Rot: r.quat()}
+	case 12:
+		geom.Material = stepper.Material{Friction: r.f(0, 1.5), Rolling: r.f(0, 0.01), Stiffness: r.f(0, 1e6),
+			Damping: r.f(0, 0.1), Restitution: r.f(0, 1)}
+	default:
+		geom.Body = r.n(len(fw.w.Bodies)+2) - 1
+	}
+	fw.record("edit %d geom %d", k, g)
 }
 
 // remove takes a body (with its geoms, and its joints or not) or a joint
@@ -1003,7 +1026,7 @@ func fuzzSeeds() [][]byte {
 		}
 	}
 	// Every edit, removal, controller, filter and cancellation.
-	for k := range byte(10) {
+	for k := range byte(14) {
 		s := fzGround().body(0, 2, 140).body(2, 2, 167).joint(3, 1, 2, 1)
 		s = s.op(opStep, 1).op(opEdit, 1, k, 240, 150, 60, 240, 150, 60)
 		add(s.op(opStep, 3))
