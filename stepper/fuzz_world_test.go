@@ -617,8 +617,33 @@ func (fw *fuzzWorld) step(n int) {
 			return
 		}
 		fw.steps++
+		before, steps := fw.snapshot(), fw.w.Steps()
 		st, err := fw.w.Step()
 		fw.checkStep(st, err)
+		fw.checkFailed(err, before, steps, st)
+	}
+}
+
+// checkFailed checks what a failed step says of itself: one that did not
+// count (World.Steps unchanged) moved no body, and one that counted
+// reports its own number in its Stats (Step: a step whose solver broke
+// down is applied and returns its error with its Stats).
+func (fw *fuzzWorld) checkFailed(err error, before string, steps int, st stepper.Stats) {
+	if err == nil {
+		return
+	}
+	w := fw.w
+	switch w.Steps() {
+	case steps:
+		if after := fw.snapshot(); after != before {
+			fw.t.Fatalf("Step failed (%v) without counting a step, but moved bodies:\n%s\n%s", err, before, after)
+		}
+	case steps + 1:
+		if st.Step != w.Steps() {
+			fw.t.Fatalf("Step failed (%v) after counting step %d, but its Stats say step %d", err, w.Steps(), st.Step)
+		}
+	default:
+		fw.t.Fatalf("Step failed (%v) and the step count went from %d to %d", err, steps, w.Steps())
 	}
 }
 
