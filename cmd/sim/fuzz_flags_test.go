@@ -13,7 +13,8 @@ import (
 // that writes no file (the output paths are tested in
 // TestRunBadInputOneLineExit2; a fuzzer should not create files where
 // its bytes say).
-var fuzzRunFlags = []string{"steps", "dt", "solver", "budget", "pick", "polish", "every", "max-energy-gain", "max-memory", "set", "quiet"}
+var fuzzRunFlags = []string{"steps", "dt", "solver", "budget", "pick", "polish", "every", "max-energy-gain", "max-memory", "set", "quiet",
+	"mlcp solver", "mlcp budget", "mlcp pick", "mlcp polish", "mlcp timeout", "mlcp max-memory", "export set"}
 
 // fuzzRunScenes are the scenes FuzzRunFlags runs, small enough for a
 // fuzz input's time.
@@ -30,6 +31,11 @@ func FuzzRunFlags(f *testing.F) {
 			f.Add(uint8(k), uint8(k), v)
 		}
 	}
+	for k := 11; k < len(fuzzRunFlags); k++ {
+		for _, v := range []string{"0", "-1", "NaN", "1e300", "abc", "", "1ms", "-5s", "1e9", "links=NaN", "mass=1e-300"} {
+			f.Add(uint8(k), uint8(k), v)
+		}
+	}
 	for _, v := range []string{"links=2", "links=NaN", "mass=-1", "length=Inf", "angle=1e300", "stabilization=post", "baumgarte=1e6",
 		"=", "links", "links=", "mass=1e-300", "radius=0", "rows=2", "chassis_length=1e-9", "speed=NaN"} {
 		f.Add(uint8(1), uint8(9), v)
@@ -38,6 +44,20 @@ func FuzzRunFlags(f *testing.F) {
 	f.Fuzz(func(t *testing.T, scene, flag uint8, value string) {
 		name := fuzzRunFlags[int(flag)%len(fuzzRunFlags)]
 		args := []string{"run", fuzzRunScenes[int(scene)%len(fuzzRunScenes)]}
+		if cmd, f, ok := strings.Cut(name, " "); ok {
+			// sim mlcp solve on the rod's MLCP, or sim export --set.
+			args = []string{"mlcp", "solve", rodFile, "--" + f, value}
+			if cmd == "export" {
+				args = []string{"export", args[1], "--set", value}
+				args[1] = fuzzRunScenes[int(scene)%len(fuzzRunScenes)]
+			}
+			if x, err := strconv.ParseFloat(value, 64); err == nil && math.Abs(x) > 1000 && (f == "budget" || f == "polish") {
+				return
+			}
+			name = f
+			checkSim(t, args, name, value)
+			return
+		}
 		if name == "quiet" {
 			args = append(args, "--quiet="+value)
 		} else {
@@ -62,34 +82,47 @@ func FuzzRunFlags(f *testing.F) {
 		if name != "steps" {
 			args = append(args, "--steps", "3")
 		}
-		out, stderr, code := runSim(t, args...)
-		switch code {
-		case 0:
-			return
-		case 1, 2:
-		default:
-			t.Fatalf("sim %q: exit status %d, stderr %q", args, code, stderr)
-		}
-		if !strings.HasPrefix(stderr, "sim: ") || strings.Count(stderr, "\n") != 1 {
-			t.Fatalf("sim %q: status %d, want one line \"sim: …\" on stderr, got %q", args, code, stderr)
-		}
-		if code == 2 && out != "" {
-			t.Fatalf("sim %q: status 2 with output %q", args, out)
-		}
-		if code == 2 && !strings.Contains(stderr, name) && (value == "" || !strings.Contains(stderr, value)) {
-			t.Fatalf("sim %q: refusal names neither the flag nor the value: %q", args, stderr)
-		}
+		checkSim(t, args, name, value)
 	})
+}
+
+// checkSim runs sim with args and checks FuzzRunFlags' rules for a flag
+// name set to value.
+func checkSim(t *testing.T, args []string, name, value string) {
+	out, stderr, code := runSim(t, args...)
+	switch code {
+	case 0:
+		return
+	case 1, 2:
+	default:
+		t.Fatalf("sim %q: exit status %d, stderr %q", args, code, stderr)
+	}
+	if !strings.HasPrefix(stderr, "sim: ") || strings.Count(stderr, "\n") != 1 {
+		t.Fatalf("sim %q: status %d, want one line \"sim: …\" on stderr, got %q", args, code, stderr)
+	}
+	if code == 2 && out != "" {
+		t.Fatalf("sim %q: status 2 with output %q", args, out)
+	}
+	if code == 2 && !strings.Contains(stderr, name) && (value == "" || !strings.Contains(stderr, value)) {
+		t.Fatalf("sim %q: refusal names neither the flag nor the value: %q", args, stderr)
+	}
 }
 
 // A --set value inside its parameter's range that the built scene still
 // refuses (FuzzRunFlags): chain6's mass=1e-300 gives links of inertia
 // 1.25e-305 kg·m², whose inverse overflows. The refusal names the built
-// body's field and, since the fix, the --set values that caused it.
+// body's field and the --set values that caused it, in sim run and in
+// sim export.
 func TestRunSetInRangeBuildErrorNamesTheValue(t *testing.T) {
 	out, stderr, code := runSim(t, "run", "chain6", "--set", "mass=1e-300", "--steps", "3")
 	assert.Equal(t, 2, code, stderr)
 	assert.Empty(t, out)
 	assert.Contains(t, stderr, "sim: chain6: --set mass=1e-300: bodies[0].inertia: inverse overflows")
 	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+	// sim export refused it with the spec's message alone, naming neither
+	// the scene nor the value.
+	out, stderr, code = runSim(t, "export", "chain6", "--set", "mass=1e-300")
+	assert.Equal(t, 2, code, stderr)
+	assert.Empty(t, out)
+	assert.Contains(t, stderr, "sim: chain6: --set mass=1e-300: bodies[0].inertia: inverse overflows")
 }
