@@ -435,6 +435,11 @@ type memory struct {
 // Step returns an error, and leaves the world at the failed state, when a
 // body's state stops being finite (the error names the body) or the
 // solver breaks down; a budget running out is not an error (Stats.BudgetHit).
+// It returns an error before anything moves, naming the field, when an
+// edit of the exported fields since the last step left what AddBody or
+// AddGeom would refuse (a mass of 0, a zero quaternion, a box of negative
+// size: ErrNonFinite for a body), or a rigid joint row that names no
+// dynamic body (a body made static under its joint to the world).
 func (w *World) Step() (Stats, error) {
 	var tm Timings
 	start := time.Now()
