@@ -187,6 +187,7 @@ type fuzzWorld struct {
 	cancel   context.CancelFunc
 	stopAt   int
 	seen     int
+	lastOK   bool // the last Step or StepContext returned no error
 }
 
 func (fw *fuzzWorld) record(format string, args ...any) {
@@ -652,6 +653,7 @@ func (fw *fuzzWorld) checkFailed(err error, before string, steps int, st stepper
 func (fw *fuzzWorld) checkStep(st stepper.Stats, err error) {
 	t, w := fw.t, fw.w
 	fw.errLine("Step", err)
+	fw.lastOK = err == nil
 	if err == nil {
 		for i, b := range w.Bodies {
 			if !num.FiniteVec(b.Pos) || !num.FiniteQuat(b.Rot) || !num.FiniteVec(b.Vel) || !num.FiniteVec(b.AngVel) {
@@ -872,6 +874,14 @@ func (fw *fuzzWorld) queries() {
 	_, err = w.JointReaction(nil, len(w.Joints))
 	fw.errLine("JointReaction out of range", err)
 	fw.record("labels %d drift %d rows %d", len(w.RowLabels(nil)), len(w.JointDrift(nil)), w.JointRows())
+	x, wv := w.LastSolution()
+	fw.record("last solution %d %d states %d problem %v", len(x), len(wv), len(w.LastStates()), w.LastProblem() != nil)
+	if !num.FiniteSlice(x) || !num.FiniteSlice(wv) {
+		// A step that returned no error applied x: it must be finite.
+		if fw.lastOK {
+			fw.t.Fatalf("LastSolution after a step without error is not finite: x %v w %v", x, wv)
+		}
+	}
 	_ = w.EstimateMemory(0)
 	_, _, err = w.Body("b0")
 	fw.errLine("Body b0", err)
