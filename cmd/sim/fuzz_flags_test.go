@@ -22,9 +22,10 @@ var fuzzRunScenes = []string{"pendulum", "chain6", "rod", "forklift"}
 
 // FuzzRunFlags runs sim run on a built-in scene with one flag set to a
 // fuzzed value, then --steps 3: whatever the value, sim does not panic
-// (cli.Run's exit status 3), exits 0, 1 or 2, and a refused value (status
-// 2) or a failed run (status 1) is one line on stderr starting "sim: ",
-// which for status 2 names the flag or repeats the value.
+// (cli.Run's exit status 3), exits 0, 1 or 2, a refused value (status 2)
+// is one line on stderr starting "sim: " that names the flag or repeats
+// the value, and a failed run (status 1) ends with one such line after
+// its warnings.
 func FuzzRunFlags(f *testing.F) {
 	for _, v := range []string{"0", "-1", "NaN", "Inf", "-Inf", "1e300", "1e-300", "abc", "", "3", "1.5", "0x10", "9223372036854775807", "-0"} {
 		for k := range fuzzRunFlags {
@@ -97,8 +98,16 @@ func checkSim(t *testing.T, args []string, name, value string) {
 	default:
 		t.Fatalf("sim %q: exit status %d, stderr %q", args, code, stderr)
 	}
-	if !strings.HasPrefix(stderr, "sim: ") || strings.Count(stderr, "\n") != 1 {
+	// A refusal is one line; a failed run may warn first ("sim: warning:
+	// step 2 added … J", trajectory.EnergyGain), every line "sim: …".
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if !strings.HasSuffix(stderr, "\n") || (code == 2 && len(lines) != 1) {
 		t.Fatalf("sim %q: status %d, want one line \"sim: …\" on stderr, got %q", args, code, stderr)
+	}
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "sim: ") || (i < len(lines)-1 && !strings.HasPrefix(l, "sim: warning: ")) {
+			t.Fatalf("sim %q: status %d, want warnings then one error, each \"sim: …\", got %q", args, code, stderr)
+		}
 	}
 	if code == 2 && out != "" {
 		t.Fatalf("sim %q: status 2 with output %q", args, out)
