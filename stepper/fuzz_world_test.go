@@ -47,8 +47,14 @@ import (
 //     in reverse (PoolTraceForTest), which is what "same bits for any
 //     GOMAXPROCS" (workPool) asks of the stages' merges.
 //
-// Its seed corpus (fuzzSeeds) covers every shape, joint kind, setting and
-// edit and runs as a normal test.
+// Bodies and geoms are also edited between steps (mass, inertia, pose,
+// velocities, flags; a geom's shape, pose, material and body), bodies and
+// joints removed, and a failed Step must tell the truth about itself
+// (checkFailed), a cancelled StepContext leave the world as it was.
+//
+// Its seed corpus (fuzzSeeds, and the regressions in
+// testdata/fuzz/FuzzWorld) covers every shape, joint kind, setting and edit
+// and runs as a normal test in about a second.
 func FuzzWorld(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add(s)
@@ -170,7 +176,9 @@ func checkErr(t *testing.T, where string, err error) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, stepper.ErrNonFinite) || errors.Is(err, stepper.ErrConflict) {
 		return
 	}
-	if !fuzzErrNames.MatchString(msg) {
+	// A package's bare error ("lcp: singular system") names no subject.
+	if !fuzzErrNames.MatchString(msg) || strings.HasPrefix(msg, "lcp:") || strings.HasPrefix(msg, "stepper:") ||
+		strings.HasPrefix(msg, "errmeasure:") || strings.HasPrefix(msg, "contact:") {
 		t.Fatalf("%s: error names nothing: %q (%T)", where, msg, err)
 	}
 }
