@@ -238,3 +238,33 @@ func TestFuzzWorldGeomEditedAfterAdd(t *testing.T) {
 		assert.Equal(t, pos, box.Pos, "nothing moved")
 	}
 }
+
+// EstimateMemory of a world whose geom was edited to name no body
+// (testdata/fuzz/FuzzWorld/265d85f58ce606db: geom 1's Body set to 3 in a
+// world of 3 bodies): it read w.Bodies[3] and panicked with "index out of
+// range [3] with length 3". It now counts such a world by its sizes alone,
+// and Step names the geom.
+func TestFuzzWorldEstimateMemoryGeomOfNoBody(t *testing.T) {
+	w, err := stepper.New(stepper.DefaultSettings())
+	require.NoError(t, err)
+	for i := range 3 {
+		b, err := body.New(body.Params{Name: "b", Mass: 1, Inertia: body.BoxInertia(1, 0.2, 0.2, 0.2),
+			Pos: mgl64.Vec3{0, 0, 0.3 * float64(i)}, Rot: mgl64.QuatIdent()})
+		require.NoError(t, err)
+		_, err = w.AddBody(b)
+		require.NoError(t, err)
+		sh, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
+		require.NoError(t, err)
+		_, err = w.AddGeom(stepper.Geom{Body: i, Shape: sh})
+		require.NoError(t, err)
+	}
+	good := w.EstimateMemory(0)
+	w.Geoms[1].Body = 3
+	bad := w.EstimateMemory(0)
+	assert.Equal(t, 3, bad.Bodies)
+	assert.Equal(t, 3, bad.Geoms)
+	assert.Positive(t, bad.Bytes)
+	assert.LessOrEqual(t, bad.Bytes, good.Bytes, "sizes alone: no rows, no contacts")
+	_, err = w.Step()
+	assert.ErrorContains(t, err, "geom 1: Body: names body 3, the world has 3 bodies")
+}
