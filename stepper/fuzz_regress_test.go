@@ -268,3 +268,47 @@ func TestFuzzWorldEstimateMemoryGeomOfNoBody(t *testing.T) {
 	_, err = w.Step()
 	assert.ErrorContains(t, err, "geom 1: Body: names body 3, the world has 3 bodies")
 }
+
+// A nil body put into the exported Bodies between steps (FuzzWorld's
+// edits): Step names it ("body 1: is nil"), but Energy, Body(name),
+// Raycast and ContactWrenches dereferenced it and panicked. They now pass
+// over it: Energy counts the other bodies, Raycast hits no geom of it, a
+// contact's torque about it is taken about the origin.
+func TestFuzzWorldNilBodyQueries(t *testing.T) {
+	w, err := stepper.New(stepper.DefaultSettings())
+	require.NoError(t, err)
+	ground, err := body.New(body.Params{Name: "ground", Static: true, Rot: mgl64.QuatIdent()})
+	require.NoError(t, err)
+	_, err = w.AddBody(ground)
+	require.NoError(t, err)
+	_, err = w.AddGeom(stepper.Geom{Body: 0, Shape: contact.NewPlane()})
+	require.NoError(t, err)
+	for i := range 2 {
+		b, err := body.New(body.Params{Name: "box", Mass: 2, Inertia: body.BoxInertia(2, 0.2, 0.2, 0.2),
+			Pos: mgl64.Vec3{float64(i), 0, 0.1}, Rot: mgl64.QuatIdent()})
+		require.NoError(t, err)
+		id, err := w.AddBody(b)
+		require.NoError(t, err)
+		sh, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
+		require.NoError(t, err)
+		_, err = w.AddGeom(stepper.Geom{Body: id, Shape: sh, Material: stepper.Material{Friction: 0.5}})
+		require.NoError(t, err)
+	}
+	_, err = w.Step()
+	require.NoError(t, err)
+	_, u := w.Energy()
+	w.Bodies[1] = nil
+	k, u1 := w.Energy()
+	assert.InDelta(t, u/2, u1, 1e-12, "the other box's potential energy, m g z = 2 · 9.81 · 0.1 J")
+	assert.Less(t, k, 1e-9, "the other box rests: 2.7e-14 J of rounding after its first step")
+	_, i, err := w.Body("box")
+	require.NoError(t, err)
+	assert.Equal(t, 2, i)
+	hit, ok, err := w.Raycast(mgl64.Vec3{0, 0, 5}, mgl64.Vec3{0, 0, -1}, 20, nil)
+	require.NoError(t, err)
+	require.True(t, ok)
+	assert.Equal(t, 0, hit.Geom, "the ray passes the nil body's box and hits the ground")
+	assert.NotEmpty(t, w.ContactWrenches(nil))
+	_, err = w.Step()
+	assert.EqualError(t, err, "body 1: is nil")
+}

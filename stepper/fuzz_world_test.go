@@ -218,6 +218,10 @@ func (fw *fuzzWorld) state() { fw.record("state %s", fw.snapshot()) }
 func (fw *fuzzWorld) snapshot() string {
 	var b strings.Builder
 	for i, bd := range fw.w.Bodies {
+		if bd == nil {
+			fmt.Fprintf(&b, "%d nil;", i)
+			continue
+		}
 		fmt.Fprintf(&b, "%d %x %x %x %x %x %x;", i, bits3(bd.Pos), bits3(bd.Rot.V), math.Float64bits(bd.Rot.W),
 			bits3(bd.Vel), bits3(bd.AngVel), math.Float64bits(bd.Mass))
 	}
@@ -729,9 +733,14 @@ func (fw *fuzzWorld) edit() {
 	}
 	i := r.n(len(w.Bodies))
 	b := w.Bodies[i]
-	k := r.n(14)
-	if k >= 10 && len(w.Geoms) > 0 {
+	k := r.n(15)
+	if k >= 10 && k < 14 && len(w.Geoms) > 0 {
 		fw.editGeom(k, r.n(len(w.Geoms)))
+		return
+	}
+	if k == 14 || b == nil {
+		w.Bodies[i] = nil // the exported slice takes a nil, which Step names
+		fw.record("edit nil body %d", i)
 		return
 	}
 	switch k {
@@ -839,7 +848,7 @@ func (fw *fuzzWorld) controller() {
 	case 1:
 		f, i := r.vec(-100, 100), r.n(fuzzMaxBodies)
 		c = stepper.ControllerFunc(func(w *stepper.World) error {
-			if i < len(w.Bodies) {
+			if i < len(w.Bodies) && w.Bodies[i] != nil {
 				w.Bodies[i].ApplyForce(f)
 			}
 			return nil
@@ -1069,7 +1078,7 @@ func fuzzSeeds() [][]byte {
 		}
 	}
 	// Every edit, removal, controller, filter and cancellation.
-	for k := range byte(14) {
+	for k := range byte(15) {
 		s := fzGround().body(0, 2, 140).body(2, 2, 167).joint(3, 1, 2, 1)
 		s = s.op(opStep, 1).op(opEdit, 1, k, 240, 150, 60, 240, 150, 60)
 		add(s.op(opStep, 3))

@@ -380,7 +380,7 @@ func (w *World) checkLinks() error {
 // the other exactly.
 func (w *World) Energy() (kinetic, potential float64) {
 	for i, b := range w.Bodies {
-		if b.Static || b.Kinematic { // infinite mass: driven, not part of the energy
+		if b == nil || b.Static || b.Kinematic { // infinite mass: driven, not part of the energy; nil: Step names it
 			continue
 		}
 		// A sleeping body has no velocity (0 J) unless the caller gave it
