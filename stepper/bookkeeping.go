@@ -180,9 +180,9 @@ func (w *World) updateInertia(m *Mass) {
 
 // firstNonFinite returns the index of the first body (in body order),
 // static ones included, that is not fit to step (stepReady: its state not
-// finite, a mass or inertia Body.Validate refuses), or −1: each chunk of bodies (forRange) stops at
-// its first such body and lowers bad to it, so the answer is the least
-// index for any GOMAXPROCS.
+// finite, a mass or inertia Body.Validate refuses), or −1: each chunk of
+// bodies (forRange) stops at its first such body and lowers bad to it, so
+// the answer is the least index for any GOMAXPROCS.
 func (w *World) firstNonFinite() int {
 	bk := &w.ws.bookkeeping
 	if bk.finite.run == nil {
