@@ -141,6 +141,9 @@ func (w *World) checkGeom(i int, g *Geom) error {
 	if g.Body != constraint.World && (g.Body < 0 || g.Body >= len(w.Bodies)) {
 		return fmt.Errorf("geom %d: Body: names body %d, the world has %d bodies", i, g.Body, len(w.Bodies))
 	}
+	if g.Body != constraint.World && w.Bodies[g.Body] == nil {
+		return fmt.Errorf("geom %d: Body: names body %d, which is nil", i, g.Body)
+	}
 	if !g.Shape.Valid() {
 		return fmt.Errorf("geom %d: %w", i, g.Shape.Validate())
 	}
@@ -184,6 +187,9 @@ func (w *World) checkPairs(i int, g Geom, supported func(a, b contact.Kind) bool
 	}
 	for j := range w.Geoms {
 		o := &w.Geoms[j]
+		if o.Body != constraint.World && (o.Body < 0 || o.Body >= len(w.Bodies) || w.Bodies[o.Body] == nil) {
+			continue // edited to name no body: Step names it (checkGeom)
+		}
 		if (o.Body == g.Body && g.Body != constraint.World) || (inf(o.Body) && inf(g.Body)) {
 			continue
 		}

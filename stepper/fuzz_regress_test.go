@@ -312,3 +312,30 @@ func TestFuzzWorldNilBodyQueries(t *testing.T) {
 	_, err = w.Step()
 	assert.EqualError(t, err, "body 1: is nil")
 }
+
+// AddGeom after a nil body was put into Bodies (testdata/fuzz/FuzzWorld/
+// d210c93d42a2cac8): its check of the pairs the new geom could meet read
+// the nil body's flags and panicked, and so would a geom on the nil body
+// itself. AddGeom now names the nil body it is given and passes over
+// existing geoms of no body, which Step names.
+func TestFuzzWorldAddGeomBesideNilBody(t *testing.T) {
+	w, err := stepper.New(stepper.DefaultSettings())
+	require.NoError(t, err)
+	sh, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
+	require.NoError(t, err)
+	for range 2 {
+		b, err := body.New(body.Params{Name: "b", Mass: 1, Inertia: body.BoxInertia(1, 0.2, 0.2, 0.2), Rot: mgl64.QuatIdent()})
+		require.NoError(t, err)
+		i, err := w.AddBody(b)
+		require.NoError(t, err)
+		_, err = w.AddGeom(stepper.Geom{Body: i, Shape: sh})
+		require.NoError(t, err)
+	}
+	w.Bodies[0] = nil
+	_, err = w.AddGeom(stepper.Geom{Body: 1, Shape: sh})
+	assert.NoError(t, err)
+	_, err = w.AddGeom(stepper.Geom{Body: 0, Shape: sh})
+	assert.EqualError(t, err, "geom 3: Body: names body 0, which is nil")
+	_, err = w.Step()
+	assert.EqualError(t, err, "body 0: is nil")
+}
