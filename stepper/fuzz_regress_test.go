@@ -1,6 +1,7 @@
 package stepper_test
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/stepper"
+	"github.com/gorigid/gorigid/trajectory"
 )
 
 // The regressions FuzzWorld found, each the smallest program that shows
@@ -338,4 +340,29 @@ func TestFuzzWorldAddGeomBesideNilBody(t *testing.T) {
 	assert.EqualError(t, err, "geom 3: Body: names body 0, which is nil")
 	_, err = w.Step()
 	assert.EqualError(t, err, "body 0: is nil")
+}
+
+// The trajectory writers on a world with a nil body (testdata/fuzz/
+// FuzzWorld/d013b59c2198974c: trajectory.Run writes step 0's frame before
+// the first Step could name it): csvFrame dereferenced the nil body and
+// panicked, and NewWriter's JSON header read its name. Both now return
+// "body 1: is nil".
+func TestFuzzWorldTrajectoryNilBody(t *testing.T) {
+	w, err := stepper.New(stepper.DefaultSettings())
+	require.NoError(t, err)
+	for range 2 {
+		b, err := body.New(body.Params{Name: "b", Mass: 1, Inertia: body.BoxInertia(1, 0.2, 0.2, 0.2), Rot: mgl64.QuatIdent()})
+		require.NoError(t, err)
+		_, err = w.AddBody(b)
+		require.NoError(t, err)
+	}
+	var buf bytes.Buffer
+	tw, err := trajectory.NewWriter(&buf, trajectory.CSV, w)
+	require.NoError(t, err)
+	w.Bodies[1] = nil
+	assert.EqualError(t, tw.WriteFrame(w), "body 1: is nil")
+	for _, f := range []trajectory.Format{trajectory.CSV, trajectory.JSON} {
+		_, err = trajectory.NewWriter(&buf, f, w)
+		assert.EqualError(t, err, "body 1: is nil")
+	}
 }
