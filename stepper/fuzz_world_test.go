@@ -442,7 +442,7 @@ func (fw *fuzzWorld) addJoint() {
 	bs := w.Bodies
 	a, b := fw.bodyIndex(), fw.bodyIndex()
 	pivot := r.vec(-2, 2)
-	if a >= 0 && a < len(bs) && r.n(2) == 0 {
+	if a >= 0 && a < len(bs) && r.n(2) == 0 && bs[a] != nil {
 		pivot = bs[a].Pos
 	}
 	axis := r.vec(-1, 1)
