@@ -163,6 +163,11 @@ func (s Shape) Validate() error {
 	return errors.Join(errs...)
 }
 
+// Valid reports whether Validate would return nil, without allocating: the
+// check of a step (stepper's), which meets shapes its caller may have
+// edited since they were validated, calls Validate only when it fails.
+func (s Shape) Valid() bool { return s.Kind != triangleKind && s.valid() }
+
 // valid is Validate without the allocation, for Collide's hot path.
 func (s Shape) valid() bool {
 	p := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }

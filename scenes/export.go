@@ -60,8 +60,14 @@ func describer[P any](name string, defaults func() P, declare func(*ParamSet, *P
 			return nil, err
 		}
 		s, err := spec(p)
+		if err == nil {
+			// Values in their ranges may still make a spec its file
+			// refuses (a mass so small that the inertia's inverse
+			// overflows): Describe says so, naming them, as Build does.
+			err = s.Validate()
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s%s: %w", name, setNote(set), err)
 		}
 		return s, nil
 	}

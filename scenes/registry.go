@@ -381,6 +381,23 @@ func (ps *ParamSet) Apply(scene string, set map[string]string) error {
 	return nil
 }
 
+// setNote is ": --set k=v --set …" with set's pairs in name order, as a
+// parameter's own error names it (ParamSet.Apply), "" for an empty set:
+// a build error that values in their ranges caused together (a mass so
+// small that the inertia's inverse overflows) names the values that caused
+// it, not only the built body's field.
+func setNote(set map[string]string) string {
+	if len(set) == 0 {
+		return ""
+	}
+	kv := make([]string, 0, len(set))
+	for k, v := range set {
+		kv = append(kv, "--set "+k+"="+v)
+	}
+	slices.Sort(kv)
+	return ": " + strings.Join(kv, " ")
+}
+
 // NewScene makes a registrable Scene from a parameter struct type P:
 // defaults returns the default parameters, declare binds each parameter to
 // a field of *p (called once for the listing and once per Build, on a
@@ -402,7 +419,7 @@ func NewScene[P any](name, doc string, defaults func() P, declare func(ps *Param
 			}
 			w, err := build(p)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
+				return nil, fmt.Errorf("%s%s: %w", name, setNote(set), err)
 			}
 			return w, nil
 		},

@@ -145,7 +145,7 @@ func TestParamSetKinds(t *testing.T) {
 	_, err = s.Build(map[string]string{"mode": "c"})
 	assert.ErrorContains(t, err, "want one of a, b")
 	_, err = s.Build(map[string]string{"on": "1", "mode": "b"})
-	assert.EqualError(t, err, "kinds: mode b cannot be on")
+	assert.EqualError(t, err, "kinds: --set mode=b --set on=1: mode b cannot be on")
 	_, err = s.Build(map[string]string{"on": "true", "mode": "a"})
 	assert.NoError(t, err)
 }

@@ -1,8 +1,10 @@
 package stepper
 
 import (
+	"math"
 	"sync/atomic"
 
+	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/internal/num"
 )
@@ -180,11 +182,11 @@ func (w *World) updateInertia(m *Mass) {
 	bk.mass = nil
 }
 
-// firstNonFinite returns the index of the first dynamic or kinematic body
-// (in body order) whose position, orientation, velocity or angular
-// velocity is not finite, or −1: each chunk of bodies (forRange) stops at
-// its first such body and lowers bad to it, so the answer is the least
-// index for any GOMAXPROCS.
+// firstNonFinite returns the index of the first body (in body order),
+// static ones included, that is not fit to step (stepReady: its state not
+// finite, a mass or inertia Body.Validate refuses), or −1: each chunk of
+// bodies (forRange) stops at its first such body and lowers bad to it, so
+// the answer is the least index for any GOMAXPROCS.
 func (w *World) firstNonFinite() int {
 	bk := &w.ws.bookkeeping
 	if bk.finite.run == nil {
@@ -199,6 +201,36 @@ func (w *World) firstNonFinite() int {
 	return int(bk.bad)
 }
 
+// stepReady reports whether b can be stepped: its pose, velocities and
+// applied force and torque finite, Rot a unit quaternion (body.UnitQuatTol:
+// the integrators renormalize every step, so more is an edit, and a
+// quaternion of norm 2 would scale every rotation by 4), Static and
+// Kinematic not both set, and for a dynamic body a finite mass > 0 and a
+// finite inertia with a positive diagonal. These are the cheap tests of
+// Body.Validate, the ones an edit of the exported fields between steps
+// breaks (a mass set to 0 or NaN, a zero quaternion, an infinite torque):
+// run before the step they keep such a body from turning the world's
+// state into NaN, and Validate's message (checkFinite) names the field.
+func stepReady(b *body.Body) bool {
+	if !num.FiniteVec(b.Pos) || !num.FiniteQuat(b.Rot) || !num.FiniteVec(b.Vel) || !num.FiniteVec(b.AngVel) ||
+		!num.FiniteVec(b.Force) || !num.FiniteVec(b.Torque) {
+		return false
+	}
+	if math.Abs(math.Sqrt(b.Rot.Dot(b.Rot))-1) > body.UnitQuatTol {
+		return false
+	}
+	if b.Static || b.Kinematic {
+		return !(b.Static && b.Kinematic)
+	}
+	in := &b.Inertia
+	for _, x := range in {
+		if !num.Finite(x) {
+			return false
+		}
+	}
+	return b.Mass > 0 && num.Finite(b.Mass) && in[0] > 0 && in[4] > 0 && in[8] > 0
+}
+
 // nonFiniteRange lowers bad to the first body of lo:hi whose state is not
 // finite (firstNonFinite), and sets their energy terms (bodyEnergies) when
 // checkedEnergy asks for them.
@@ -209,10 +241,12 @@ func (w *World) nonFiniteRange(lo, hi int) {
 	}
 	for i := lo; i < hi; i++ {
 		b := w.Bodies[i]
-		if b.Static || w.sleep.asleepAt(i) { // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
+		// A static body is checked too: its geoms stand at its pose, and
+		// the contact sweep reads its velocities (geomSweep).
+		if !b.Static && w.sleep.asleepAt(i) { // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
 			continue
 		}
-		if num.FiniteVec(b.Pos) && num.FiniteQuat(b.Rot) && num.FiniteVec(b.Vel) && num.FiniteVec(b.AngVel) {
+		if stepReady(b) {
 			continue
 		}
 		for {

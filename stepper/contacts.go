@@ -120,42 +120,61 @@ const SlipSpeed = 1e-3
 // pass through each other silently.
 func (w *World) AddGeom(g Geom) (int, error) {
 	i := len(w.Geoms)
-	if g.Body != constraint.World && (g.Body < 0 || g.Body >= len(w.Bodies)) {
-		return 0, fmt.Errorf("geom %d: Body: names body %d, the world has %d bodies", i, g.Body, len(w.Bodies))
-	}
-	if err := g.Shape.Validate(); err != nil {
-		return 0, fmt.Errorf("geom %d: %w", i, err)
-	}
-	if contact.StaticOnly(g.Shape.Kind) && g.Body != constraint.World && !w.Bodies[g.Body].Static {
-		return 0, fmt.Errorf("geom %d: Shape: a %v must belong to the world or a static body, body %d is not static", i, g.Shape.Kind, g.Body)
-	}
 	if g.Local.Rot == (mgl64.Quat{}) {
 		g.Local.Rot = mgl64.QuatIdent()
 	}
-	if !num.FiniteVec(g.Local.Pos) || !num.FiniteQuat(g.Local.Rot) || math.Abs(g.Local.Rot.Len()-1) > 1e-9 {
-		return 0, fieldError(fmt.Sprintf("geom %d", i), "Local", g.Local, "need a finite position and a unit quaternion, got %v %v", g.Local.Pos, g.Local.Rot)
-	}
-	m := g.Material
-	if !(m.Friction >= 0) || math.IsInf(m.Friction, 0) {
-		return 0, fieldError(fmt.Sprintf("geom %d", i), "Material.Friction", m.Friction, "must be finite and ≥ 0, got %v", m.Friction)
-	}
-	if !(m.Rolling >= 0) || math.IsInf(m.Rolling, 0) {
-		return 0, fieldError(fmt.Sprintf("geom %d", i), "Material.Rolling", m.Rolling, "must be finite and ≥ 0 m, got %v", m.Rolling)
-	}
-	if !(m.Stiffness >= 0) {
-		return 0, fieldError(fmt.Sprintf("geom %d", i), "Material.Stiffness", m.Stiffness, "must be ≥ 0 N/m (0 or +Inf = rigid), got %v", m.Stiffness)
-	}
-	if !(m.Damping >= 0) || math.IsInf(m.Damping, 0) {
-		return 0, fieldError(fmt.Sprintf("geom %d", i), "Material.Damping", m.Damping, "must be finite and ≥ 0 s, got %v", m.Damping)
-	}
-	if !(m.Restitution >= 0 && m.Restitution <= 1) {
-		return 0, fieldError(fmt.Sprintf("geom %d", i), "Material.Restitution", m.Restitution, "must be in [0, 1], got %v", m.Restitution)
+	if err := w.checkGeom(i, &g); err != nil {
+		return 0, err
 	}
 	if err := w.checkPairs(i, g, contact.Supported); err != nil {
 		return 0, err
 	}
 	w.Geoms = append(w.Geoms, g)
 	return i, nil
+}
+
+// checkGeom returns an error naming geom i's first bad field (AddGeom):
+// its Body, Shape (a static-only kind on a body that is not static),
+// Local pose (a zero quaternion is the identity) or Material. Step checks
+// every geom with it too (checkLinks), since the exported Geoms may have
+// been edited after AddGeom: it allocates only for the error.
+func (w *World) checkGeom(i int, g *Geom) error {
+	if g.Body != constraint.World && (g.Body < 0 || g.Body >= len(w.Bodies)) {
+		return fmt.Errorf("geom %d: Body: names body %d, the world has %d bodies", i, g.Body, len(w.Bodies))
+	}
+	if g.Body != constraint.World && w.Bodies[g.Body] == nil {
+		return fmt.Errorf("geom %d: Body: names body %d, which is nil", i, g.Body)
+	}
+	if !g.Shape.Valid() {
+		return fmt.Errorf("geom %d: %w", i, g.Shape.Validate())
+	}
+	if contact.StaticOnly(g.Shape.Kind) && g.Body != constraint.World && !w.Bodies[g.Body].Static {
+		return fmt.Errorf("geom %d: Shape: a %v must belong to the world or a static body, body %d is not static", i, g.Shape.Kind, g.Body)
+	}
+	rot := g.Local.Rot
+	if rot == (mgl64.Quat{}) {
+		rot = mgl64.QuatIdent()
+	}
+	if !num.FiniteVec(g.Local.Pos) || !num.FiniteQuat(rot) || math.Abs(rot.Len()-1) > 1e-9 {
+		return fieldError(fmt.Sprintf("geom %d", i), "Local", g.Local, "need a finite position and a unit quaternion, got %v %v", g.Local.Pos, g.Local.Rot)
+	}
+	m := &g.Material
+	if !(m.Friction >= 0) || math.IsInf(m.Friction, 0) {
+		return fieldError(fmt.Sprintf("geom %d", i), "Material.Friction", m.Friction, "must be finite and ≥ 0, got %v", m.Friction)
+	}
+	if !(m.Rolling >= 0) || math.IsInf(m.Rolling, 0) {
+		return fieldError(fmt.Sprintf("geom %d", i), "Material.Rolling", m.Rolling, "must be finite and ≥ 0 m, got %v", m.Rolling)
+	}
+	if !(m.Stiffness >= 0) {
+		return fieldError(fmt.Sprintf("geom %d", i), "Material.Stiffness", m.Stiffness, "must be ≥ 0 N/m (0 or +Inf = rigid), got %v", m.Stiffness)
+	}
+	if !(m.Damping >= 0) || math.IsInf(m.Damping, 0) {
+		return fieldError(fmt.Sprintf("geom %d", i), "Material.Damping", m.Damping, "must be finite and ≥ 0 s, got %v", m.Damping)
+	}
+	if !(m.Restitution >= 0 && m.Restitution <= 1) {
+		return fieldError(fmt.Sprintf("geom %d", i), "Material.Restitution", m.Restitution, "must be in [0, 1], got %v", m.Restitution)
+	}
+	return nil
 }
 
 // checkPairs returns an error naming the first existing geom that g
@@ -169,6 +188,9 @@ func (w *World) checkPairs(i int, g Geom, supported func(a, b contact.Kind) bool
 	}
 	for j := range w.Geoms {
 		o := &w.Geoms[j]
+		if o.Body != constraint.World && (o.Body < 0 || o.Body >= len(w.Bodies) || w.Bodies[o.Body] == nil) {
+			continue // edited to name no body: Step names it (checkGeom)
+		}
 		if (o.Body == g.Body && g.Body != constraint.World) || (inf(o.Body) && inf(g.Body)) {
 			continue
 		}

@@ -90,8 +90,18 @@ const (
 // with the contacts they meet (a pile that collapses into one heap), and
 // a factorization's fill depends on the order of the rows, so the
 // estimate is for refusing a world far beyond a limit, not a bound.
+//
+// A world that Step would refuse for its links (a nil body or joint, a geom
+// whose Body names no body, a geom AddGeom would refuse) is counted by its
+// bodies and geoms alone, with no rows or contacts.
 func (w *World) EstimateMemory(limit int64) MemoryEstimate {
 	e := MemoryEstimate{Bodies: len(w.Bodies), Geoms: len(w.Geoms), Joints: len(w.Joints)}
+	if w.checkLinks() != nil {
+		// A world Step refuses (a nil body or joint, a geom of no body,
+		// edited in after AddGeom): counted by its sizes alone.
+		e.Bytes = memLiveToPeak * (memBase + memPerBody*int64(e.Bodies) + memPerGeom*int64(e.Geoms))
+		return e
+	}
 	perBody := make([]int64, len(w.Bodies)) // rows touching each body
 	addRows := func(b, k int) {
 		if b >= 0 && b < len(perBody) && !w.Bodies[b].Static {

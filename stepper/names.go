@@ -12,7 +12,12 @@ import (
 // w.Bodies, which joints and geoms use. Names need not be unique: a name
 // that no body or more than one body has is an error naming it.
 func (w *World) Body(name string) (*body.Body, int, error) {
-	i, err := lookup("body", "bodies", name, len(w.Bodies), func(i int) string { return w.Bodies[i].Name })
+	i, err := lookup("body", "bodies", name, len(w.Bodies), func(i int) string {
+		if w.Bodies[i] == nil { // an edit Step names ("body i: is nil")
+			return ""
+		}
+		return w.Bodies[i].Name
+	})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -37,8 +37,8 @@ type RayFilter func(geom int) bool
 // inside a geom hits it at distance 0). Equal distances go to the lower
 // geom index, so the answer depends on nothing but the world's state.
 // Geoms of a kind contact.RaySupported refuses, and geoms whose Body is
-// not an index of World.Bodies (nor constraint.World), which Step would
-// refuse, are never hit.
+// not an index of World.Bodies (nor constraint.World) or names a nil body,
+// which Step would refuse, are never hit.
 //
 // It reads the bodies' poses, not the last step's broad phase, so it may
 // be called at any time outside a Step; it does not allocate. A
@@ -113,7 +113,8 @@ func (w *World) rayGeom(g int, origin, dir, u mgl64.Vec3, maxDist float64, filte
 		return GeomHit{}, false
 	}
 	gm := &w.Geoms[g]
-	if !contact.RaySupported(gm.Shape.Kind) || gm.Body < constraint.World || gm.Body >= len(w.Bodies) {
+	if !contact.RaySupported(gm.Shape.Kind) || gm.Body < constraint.World || gm.Body >= len(w.Bodies) ||
+		(gm.Body != constraint.World && w.Bodies[gm.Body] == nil) {
 		return GeomHit{}, false
 	}
 	// The ball about the geom's origin that holds it, then its AABB: the
@@ -250,9 +251,11 @@ func (w *World) ContactWrenches(dst []PairWrench) []PairWrench {
 	return dst[:n]
 }
 
-// bodyCentre is body i's centre of mass, the origin for constraint.World.
+// bodyCentre is body i's centre of mass, the origin for constraint.World
+// (and for an index the caller's edits left out of range or nil, which the
+// next Step refuses).
 func (w *World) bodyCentre(i int) mgl64.Vec3 {
-	if i < 0 || i >= len(w.Bodies) {
+	if i < 0 || i >= len(w.Bodies) || w.Bodies[i] == nil {
 		return mgl64.Vec3{}
 	}
 	return w.Bodies[i].Pos

@@ -436,6 +436,11 @@ type memory struct {
 // Step returns an error, and leaves the world at the failed state, when a
 // body's state stops being finite (the error names the body) or the
 // solver breaks down; a budget running out is not an error (Stats.BudgetHit).
+// It returns an error before anything moves, naming the field, when an
+// edit of the exported fields since the last step left what AddBody or
+// AddGeom would refuse (a mass of 0, a zero quaternion, a box of negative
+// size: ErrNonFinite for a body), or a rigid joint row that names no
+// dynamic body (a body made static under its joint to the world).
 func (w *World) Step() (Stats, error) {
 	var tm Timings
 	start := time.Now()
@@ -585,7 +590,9 @@ func (p ProjectionSkip) String() string {
 
 // ErrNonFinite is wrapped by Step's error when a body's state is not
 // finite (before the step, from bad input, or after it: a step too large
-// for the motion); the message names the body.
+// for the motion), or before the step when a body is not fit to step (a
+// mass, inertia, applied load or quaternion that Body.Validate refuses,
+// set between steps); the message names the body and the field.
 var ErrNonFinite = errors.New("state not finite")
 
 // checkFinite returns an error naming the first body whose position,
@@ -698,10 +705,48 @@ func (w *World) fillJointRows(nj int) error {
 			if err := checkRow(&ws.build.rows[j], len(w.Bodies)); err != nil {
 				return fmt.Errorf("constraint %d: its row %d: %w", i, j-k, err)
 			}
+			if err := w.checkMoves(&ws.build.rows[j]); err != nil {
+				return fmt.Errorf("constraint %d%s: its row %d: %w", i, quotedName(w.JointName(i)), j-k, err)
+			}
 		}
 		k += d
 	}
 	return nil
+}
+
+// checkMoves returns an error for a rigid free row (c = 0, no bound)
+// that names no dynamic body, only static or kinematic ones: its J M⁻¹ Jᵀ
+// and C are 0, a zero pivot that no solver can take (the step failed with
+// "free block … singular", naming no joint), and its impulse would move
+// nothing. A joint between the world and a body made static or kinematic
+// after it was added is the usual cause. A compliant row of the kind (a
+// soft joint to a kinematic body, a spring to read a force) has A = C > 0
+// and passes.
+func (w *World) checkMoves(r *constraint.Row) error {
+	if !math.IsInf(r.Lo, -1) || !math.IsInf(r.Hi, 1) {
+		return nil
+	}
+	for k := range r.N {
+		if b := w.Bodies[r.Body[k]]; !b.Static && !b.Kinematic {
+			return nil
+		}
+	}
+	if c, _, _ := r.Compliance(w.Settings.H); c > 0 {
+		return nil
+	}
+	var what []string
+	for k := range r.N {
+		b, kind := w.Bodies[r.Body[k]], "static"
+		if b.Kinematic {
+			kind = "kinematic"
+		}
+		what = append(what, fmt.Sprintf("body %d%s is %s", r.Body[k], quotedName(b.Name), kind))
+	}
+	if r.N < 2 {
+		what = append(what, "the other side is the world")
+	}
+	return fmt.Errorf("a rigid %v row of no dynamic body (%s) moves nothing and makes the MLCP singular; "+
+		"remove the joint, make a body dynamic or the joint soft (SetSoft)", r.Kind, strings.Join(what, ", "))
 }
 
 // assemble builds A, b and the bounds of the step's MLCP

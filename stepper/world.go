@@ -342,7 +342,8 @@ func (w *World) Time() float64 { return w.time }
 func (w *World) Steps() int { return w.steps }
 
 // checkLinks returns an error naming the first nil body or constraint and
-// the first geom whose Body is no body of the world: edits of the exported
+// the first geom that AddGeom would refuse (checkGeom: a Body that is no
+// body of the world, a bad shape, pose or material): edits of the exported
 // fields (removing a body means editing Bodies, Geoms and Joints) that
 // AddBody, AddConstraint and AddGeom would have refused, found before the
 // step reads them.
@@ -358,8 +359,8 @@ func (w *World) checkLinks() error {
 		}
 	}
 	for i := range w.Geoms {
-		if b := w.Geoms[i].Body; b != constraint.World && (b < 0 || b >= len(w.Bodies)) {
-			return fmt.Errorf("geom %d: Body: names body %d, the world has %d bodies", i, b, len(w.Bodies))
+		if err := w.checkGeom(i, &w.Geoms[i]); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -379,7 +380,7 @@ func (w *World) checkLinks() error {
 // the other exactly.
 func (w *World) Energy() (kinetic, potential float64) {
 	for i, b := range w.Bodies {
-		if b.Static || b.Kinematic { // infinite mass: driven, not part of the energy
+		if b == nil || b.Static || b.Kinematic { // infinite mass: driven, not part of the energy; nil: Step names it
 			continue
 		}
 		// A sleeping body has no velocity (0 J) unless the caller gave it

@@ -64,6 +64,9 @@ type Writer struct {
 // NewWriter returns a Writer of format f onto out for the bodies of w, and
 // writes the header.
 func NewWriter(out io.Writer, f Format, w *stepper.World) (*Writer, error) {
+	if err := nilBody(w); err != nil {
+		return nil, err
+	}
 	t := &Writer{out: out, format: f}
 	switch f {
 	case CSV:
@@ -88,6 +91,17 @@ func NewWriter(out io.Writer, f Format, w *stepper.World) (*Writer, error) {
 	return nil, fmt.Errorf("trajectory: unknown format %d", int(f))
 }
 
+// nilBody returns an error naming the first nil body of w (an edit of
+// World.Bodies that Step also refuses), which a frame cannot describe.
+func nilBody(w *stepper.World) error {
+	for i, b := range w.Bodies {
+		if b == nil {
+			return fmt.Errorf("body %d: is nil", i)
+		}
+	}
+	return nil
+}
+
 // Format returns the writer's format.
 func (t *Writer) Format() Format { return t.format }
 
@@ -99,6 +113,9 @@ func (t *Writer) Frames() int { return t.frames }
 func (t *Writer) WriteFrame(w *stepper.World) error {
 	if t.closed {
 		return fmt.Errorf("trajectory: WriteFrame after Close")
+	}
+	if err := nilBody(w); err != nil {
+		return err
 	}
 	if t.format == JSON {
 		t.buf = t.jsonFrame(t.buf[:0], w)
