@@ -1265,7 +1265,8 @@ func (a *Assembly) freeAxis(bi int, rows []constraint.Row) mgl64.Vec3 {
 // with a damping time, constraint.Row.Compliance). A gap (φ > 0 on a
 // unilateral row) always enters as φ/h, so that a separated contact or
 // limit is not sticky; penetrations and bilateral violations follow the
-// mode: Regularized as above, capped at ±Settings.MaxCorrectingSpeed, None and Post none (Post removes them by
+// mode: Regularized as above, capped at ±Settings.MaxCorrectingSpeed (none
+// on a bilateral row with JointProjection), None and Post none (Post removes them by
 // projection after the step), Baumgarte β φ with β = Baumgarte. A
 // compliant row (finite stiffness) is a spring, not a stabilization, and
 // keeps its Eq. (1) term in every mode; a velocity-level row (motor,
@@ -1291,6 +1292,9 @@ func (s *Settings) positionTerm(r *constraint.Row, pf float64) float64 {
 		return 0
 	case Baumgarte:
 		return s.Baumgarte * r.Phi
+	}
+	if r.Kind == constraint.Bilateral && s.JointCorrection == JointProjection {
+		return pf * r.Drift // the error is left to the projection (JointProjection)
 	}
 	// The cap is on the feedback of the error φ; the drift is the
 	// motion's own curvature over the step (constraint.Row.Drift), which

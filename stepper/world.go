@@ -92,6 +92,10 @@ type Settings struct {
 	// Stabilization of position errors; 0 means Regularized (Eq. 1).
 	// Also None, Baumgarte and Post.
 	Stabilization Stabilization
+	// JointCorrection of a rigid joint's error; 0 means JointFeedback.
+	// JointProjection leaves it to the position projection, not φ/h
+	// (Regularized mode only; package doc, Position correction).
+	JointCorrection JointCorrection
 	// Baumgarte (1/s) is the Baumgarte mode's β; 0 means no feedback.
 	// Other modes ignore it.
 	Baumgarte float64
@@ -128,6 +132,52 @@ type Settings struct {
 	// steady solves (no new contact, no Budget) start at the last step's
 	// impulses, fewer iterations at rest; CoherentOff at 0 (package doc).
 	Coherent Coherence
+}
+
+// JointCorrection is Settings.JointCorrection: how the Regularized mode
+// corrects the error φ of a rigid bilateral joint row (a ball, hinge,
+// slider or fixed joint's equality rows; springs, limits and contacts
+// are not affected).
+type JointCorrection int8
+
+const (
+	// JointCorrectionDefault is the zero value: JointFeedback.
+	JointCorrectionDefault JointCorrection = iota
+	// JointFeedback puts φ/h in the row's b (Eq. 1 of Enzenhöfer et al.
+	// 2019), capped at MaxCorrectingSpeed: the next velocity closes the
+	// error in one step. Under tension that closing velocity takes work
+	// from the joint force that no potential stored, so the energy can
+	// rise (a whipping 10-link chain at h = 1/240 s gains up to 0.25 J of
+	// its 9.81 J fall in midpoint energy; TestNewUserChainEnergySource).
+	JointFeedback
+	// JointProjection puts no φ in the row's b (the drift prediction,
+	// constraint.Row.Drift, stays): the velocity step never turns a joint
+	// error into velocity, and errors above ProjectAbove are removed by
+	// the position projection, which moves positions only. The same chain
+	// then never rises above its starting midpoint energy, with errors up
+	// to ProjectAbove between projections; a fast top on a ball joint
+	// precesses 1.6 % slow at h = 1/60 s where JointFeedback is within
+	// 0.03 % (TestJointProjectionCost).
+	JointProjection
+)
+
+var jointCorrectionNames = [...]string{"default", "feedback", "projection"}
+
+func (c JointCorrection) String() string {
+	if c >= 0 && int(c) < len(jointCorrectionNames) {
+		return jointCorrectionNames[c]
+	}
+	return fmt.Sprintf("JointCorrection(%d)", int(c))
+}
+
+// ParseJointCorrection is the inverse of String.
+func ParseJointCorrection(s string) (JointCorrection, error) {
+	for i, n := range jointCorrectionNames {
+		if n == s {
+			return JointCorrection(i), nil
+		}
+	}
+	return 0, fmt.Errorf("joint correction: unknown value %q (want default, feedback or projection)", s)
 }
 
 // Coherence is Settings.Coherent: whether a solve without new contacts and
@@ -231,6 +281,8 @@ func (s *Settings) Validate() error {
 		return settingsError("BounceSpeed", s.BounceSpeed, "must be finite and ≥ 0 m/s, got %v", s.BounceSpeed)
 	case s.Stabilization == Baumgarte && !(s.Baumgarte >= 0 && !math.IsInf(s.Baumgarte, 0)):
 		return settingsError("Baumgarte", s.Baumgarte, "must be finite and ≥ 0, got %v", s.Baumgarte)
+	case s.JointCorrection < JointCorrectionDefault || s.JointCorrection > JointProjection:
+		return settingsError("JointCorrection", s.JointCorrection, "unknown value %d (want JointCorrectionDefault, JointFeedback or JointProjection)", int(s.JointCorrection))
 	case s.Coherent < CoherentDefault || s.Coherent > CoherentOff:
 		return settingsError("Coherent", s.Coherent, "unknown value %d (want CoherentDefault, CoherentOn or CoherentOff)", int(s.Coherent))
 	}
