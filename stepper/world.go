@@ -93,7 +93,7 @@ type Settings struct {
 	// Also None, Baumgarte and Post.
 	Stabilization Stabilization
 	// JointCorrection of a rigid joint's error; 0 means JointFeedback.
-	// JointProjection leaves it to the position projection, not φ/h
+	// DefaultSettings uses JointProjection: no φ/h on a moving anchor
 	// (Regularized mode only; package doc, Position correction).
 	JointCorrection JointCorrection
 	// Baumgarte (1/s) is the Baumgarte mode's β; 0 means no feedback.
@@ -145,19 +145,26 @@ const (
 	JointCorrectionDefault JointCorrection = iota
 	// JointFeedback puts φ/h in the row's b (Eq. 1 of Enzenhöfer et al.
 	// 2019), capped at MaxCorrectingSpeed: the next velocity closes the
-	// error in one step. Under tension that closing velocity takes work
-	// from the joint force that no potential stored, so the energy can
-	// rise (a whipping 10-link chain at h = 1/240 s gains up to 0.25 J of
-	// its 9.81 J fall in midpoint energy; TestNewUserChainEnergySource).
+	// error in one step. Where the row also has a drift (a moving
+	// anchor, constraint.Row.Drift) the joint's force does work on that
+	// closing velocity that no potential stored, so the energy can rise:
+	// a whipping 10-link chain gains up to 0.014, 0.25 and 0.99 J of
+	// midpoint energy at h = 1/60, 1/240 and 1/480 s, of its 9.81 J fall
+	// (TestNewUserChainEnergySource). The zero Settings' choice, so the
+	// papers' scenes keep their numbers.
 	JointFeedback
-	// JointProjection puts no φ in the row's b (the drift prediction,
-	// constraint.Row.Drift, stays): the velocity step never turns a joint
-	// error into velocity, and errors above ProjectAbove are removed by
-	// the position projection, which moves positions only. The same chain
-	// then never rises above its starting midpoint energy, with errors up
-	// to ProjectAbove between projections; a fast top on a ball joint
-	// precesses 1.6 % slow at h = 1/60 s where JointFeedback is within
-	// 0.03 % (TestJointProjectionCost).
+	// JointProjection puts no φ in b on a rigid bilateral row whose drift
+	// exceeds ProjectionTolerance (an anchor of a moving body): the
+	// velocity step keeps the drift and never turns the error into
+	// velocity, and the projection removes errors above ProjectAbove,
+	// moving positions only. Rows without a drift (orientation rows,
+	// bodies at rest) keep φ/h, so a held arm closes its sag. The chain
+	// then never rises above its starting midpoint energy, with errors
+	// up to ProjectAbove between projections. Costs: a pendulum's period
+	// at h = 1/60 s is +0.201 % instead of +0.136 % (TestPendulumAtGameStep),
+	// and a top spinning at 200 rad/s on a ball joint precesses 1.6 %
+	// slow instead of 0.03 % (TestJointProjectionCost). DefaultSettings'
+	// choice.
 	JointProjection
 )
 
@@ -241,7 +248,7 @@ const coherentByDefault = true
 // step. Change fields of the value it returns; Settings{H: h} alone has no
 // gravity and no sleeping.
 func DefaultSettings() Settings {
-	return Settings{H: 1.0 / 60, Gravity: StandardGravity, Sleep: Sleep{On: true}}
+	return Settings{H: 1.0 / 60, Gravity: StandardGravity, Sleep: Sleep{On: true}, JointCorrection: JointProjection}
 }
 
 // DefaultBounceSpeed is the default Settings.BounceSpeed (m/s), Box2D's
