@@ -449,3 +449,34 @@ func TestJointCorrectionValidate(t *testing.T) {
 	_, err = stepper.ParseJointCorrection("relaxed")
 	assert.ErrorContains(t, err, `"relaxed"`)
 }
+
+// BenchmarkChainWhip times TestNewUserChainEnergySource's chain for 5 s
+// at h = 1/240 s under each JointCorrection: JointProjection's extra
+// projection solves are its cost (ns/step, projections per step).
+func BenchmarkChainWhip(b *testing.B) {
+	t := &testing.T{}
+	for _, jc := range []stepper.JointCorrection{stepper.JointFeedback, stepper.JointProjection} {
+		b.Run(jc.String(), func(b *testing.B) {
+			s := stepper.DefaultSettings()
+			s.H = 1.0 / 240
+			s.JointCorrection = jc
+			steps, proj := 0, 0
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				w := nuChain(t, s, 10)
+				b.StartTimer()
+				for st := 0; st < 1200; st++ {
+					stats, err := w.Step()
+					if err != nil {
+						b.Fatal(err)
+					}
+					proj += stats.Projections
+				}
+				steps += 1200
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+			b.ReportMetric(float64(proj)/float64(steps), "projections/step")
+		})
+	}
+}
