@@ -25,7 +25,11 @@ const maxDriftTurn = 0.5
 //
 // its change over the step beyond the linear term, ½h² v̂ᵀ∇²φ v̂ to
 // leading order. The assembly then asks φ + h J v⁺ + Drift = 0, the
-// end-of-step value of φ to second order, instead of φ + h J v⁺ = 0.
+// end-of-step value of φ to second order, instead of φ + h J v⁺ = 0;
+// under Settings.JointCorrection = JointProjection a row with a drift
+// asks h J v⁺ + Drift = 0 and leaves φ to the projection (the error the
+// prediction misses, fed back as φ/h, does work with the drift:
+// TestNewUserChainEnergySource).
 //
 // Why: a velocity-level step keeps J(q) v⁺ = −φ/h, the velocity tangent
 // to the constraint at the start of the step. A pendulum's bob then leaves
