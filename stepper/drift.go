@@ -1,6 +1,9 @@
 package stepper
 
 import (
+	"math"
+
+	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/internal/num"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -81,23 +84,25 @@ func (w *World) predictDrift(nj int) error {
 		dr.drows = make([]constraint.Row, nj)
 	}
 	dr.drows = dr.drows[:nj]
+	w.extrapolate()
 	for i, b := range w.Bodies {
 		dr.savedPos[i], dr.savedRot[i], dr.savedAng[i] = b.Pos, b.Rot, b.AngVel
 		dr.fastTurn[i] = false
 		if b.Static {
 			continue
 		}
-		dth := b.AngVel.Mul(h)
+		v, av := dr.ext[i][0], dr.ext[i][1]
+		dth := av.Mul(h)
 		if dth.Len() > maxDriftTurn {
 			// A fast rotor moves as integrate will move it, spinning on
 			// its axle (body.Body.SpinDisplace); another fast body's rows
 			// keep the first-order form.
-			if !b.Kinematic && ws.mass.gyro(i) && b.SpinDisplace(b.Vel.Mul(h), dth, mgl64.Vec3{}) {
+			if !b.Kinematic && ws.mass.gyro(i) && b.SpinDisplace(v.Mul(h), dth, mgl64.Vec3{}) {
 				continue
 			}
 			dr.fastTurn[i] = true
 		}
-		b.Displace(b.Vel.Mul(h), dth)
+		b.Displace(v.Mul(h), dth)
 	}
 	dr.dctx = constraint.Context{Bodies: w.Bodies, H: h}
 	k := 0
@@ -140,12 +145,16 @@ rows:
 			if dr.fastTurn[bi] {
 				continue rows
 			}
-			b := w.Bodies[bi]
+			v, av := dr.ext[bi][0], dr.ext[bi][1]
 			j := &r.J[s]
-			jv += j[0]*b.Vel[0] + j[1]*b.Vel[1] + j[2]*b.Vel[2] + j[3]*b.AngVel[0] + j[4]*b.AngVel[1] + j[5]*b.AngVel[2]
+			jv += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*av[0] + j[4]*av[1] + j[5]*av[2]
 		}
 		if d := p.Phi - r.Phi - h*jv; num.Finite(d) {
-			r.Drift = d
+			// Under JointProjection the row asks h J v⁺ + Drift = 0
+			// without φ: the alignment's share of φ (alignPart), which
+			// the projection leaves, is closed through the velocity
+			// as JointFeedback would.
+			r.Drift = d + w.alignPart(r)
 		}
 
 	}
@@ -161,4 +170,99 @@ func translational(r *constraint.Row) bool {
 		}
 	}
 	return false
+}
+
+// extrapolate sets ws.drift.ext to the velocities predictDrift moves the
+// bodies with: under JointProjection the linear extrapolation
+// 2 v̂ − v̂₋₁ of the step's start velocities (ws.drift.prev, the last
+// step's), an estimate of the end-of-step velocity v⁺ whose chord the
+// drift should be (the drift with v̂ misses ½h² (v⁺ᵀ∇²φ v⁺ − v̂ᵀ∇²φ v̂),
+// O(h³); with the extrapolation O(h⁴)); else, and on a step with no last
+// velocities, v̂. It records v̂ in prev for the next step.
+func (w *World) extrapolate() {
+	dr := &w.ws.drift
+	nb := len(w.Bodies)
+	if cap(dr.ext) < nb {
+		dr.ext = make([][2]mgl64.Vec3, nb)
+	}
+	dr.ext = dr.ext[:nb]
+	on := w.Settings.JointCorrection == JointProjection
+	use := on && len(dr.prev) == nb
+	for i, b := range w.Bodies {
+		dr.ext[i] = [2]mgl64.Vec3{b.Vel, b.AngVel}
+		if use {
+			dr.ext[i][1] = turnOn(dr.prev[i][1], b.AngVel)
+		}
+	}
+	if !on {
+		dr.prev = dr.prev[:0]
+		return
+	}
+	if cap(dr.prev) < nb {
+		dr.prev = make([][2]mgl64.Vec3, nb)
+	}
+	dr.prev = dr.prev[:nb]
+	for i, b := range w.Bodies {
+		dr.prev[i] = [2]mgl64.Vec3{b.Vel, b.AngVel}
+	}
+}
+
+// turnOn returns w turned once more by the rotation that took the
+// direction of p to that of w (its length kept): the next direction of
+// an angular velocity that turns steadily, as a precessing top's does. It
+// returns w when either is zero or they are antiparallel.
+func turnOn(p, w mgl64.Vec3) mgl64.Vec3 {
+	np, nw := p.Len(), w.Len()
+	if np == 0 || nw == 0 {
+		return w
+	}
+	c := p.Mul(1 / np).Cross(w.Mul(1 / nw))
+	sn := c.Len()
+	cs := p.Dot(w) / (np * nw)
+	if sn == 0 || cs <= 0 {
+		return w
+	}
+	return body.QuatExp(c.Mul(math.Atan2(sn, cs) / sn)).Rotate(w)
+}
+
+// keepTurns records, under Settings.JointCorrection = JointProjection in
+// the Regularized mode, each body's momentum-alignment turn of this step
+// (ts.turn after projectTurns, zero on a body not aligned) in
+// ws.drift.lastTurn, for alignPart until the next step's integrate.
+func (w *World) keepTurns(ts *turnStage) {
+	dr := &w.ws.drift
+	s := &w.Settings
+	if s.Stabilization != Regularized || s.JointCorrection != JointProjection {
+		dr.lastTurn = dr.lastTurn[:0]
+		return
+	}
+	nb := len(w.Bodies)
+	if cap(dr.lastTurn) < nb {
+		dr.lastTurn = make([]mgl64.Vec3, nb)
+	}
+	dr.lastTurn = dr.lastTurn[:nb]
+	for i := range dr.lastTurn {
+		dr.lastTurn[i] = mgl64.Vec3{}
+		if ts.aligned[i] {
+			dr.lastTurn[i] = ts.turn[i]
+		}
+	}
+}
+
+// alignPart is the part of rigid bilateral point row r's error that the
+// last step's momentum alignment made: the alignment turns a body by θ
+// about its centre of mass after the velocity step (integrate), which
+// moves the row by Σ u_k·θ_k (u_k its angular blocks) to first order.
+// 0 outside JointProjection or when the bodies changed since.
+func (w *World) alignPart(r *constraint.Row) float64 {
+	lt := w.ws.drift.lastTurn
+	if len(lt) != len(w.Bodies) || r.Kind != constraint.Bilateral || compliant(r) || !translational(r) {
+		return 0
+	}
+	a := 0.0
+	for k := 0; k < r.N; k++ {
+		j := &r.J[k]
+		a += mgl64.Vec3{j[3], j[4], j[5]}.Dot(lt[r.Body[k]])
+	}
+	return a
 }

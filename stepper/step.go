@@ -281,6 +281,9 @@ type driftStage struct {
 	fastTurn []bool
 	drows    []constraint.Row
 	dctx     constraint.Context
+	lastTurn []mgl64.Vec3    // keepTurns: the last step's alignment turns (JointProjection)
+	ext      [][2]mgl64.Vec3 // extrapolate: the velocities of the prediction
+	prev     [][2]mgl64.Vec3 // extrapolate: the last step's start velocities
 }
 
 // impactStage is propagateImpacts' state: the bodies' velocities during
@@ -1205,6 +1208,7 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 	w.forRange(&it.move, len(w.Bodies))
 	it.m, it.as, it.rs, it.x = nil, nil, nil, nil
 	it.projectTurns(w.Bodies, rs.rows)
+	w.keepTurns(&it.turnStage)
 	for i, b := range w.Bodies {
 		if !it.aligned[i] {
 			continue
@@ -1303,6 +1307,10 @@ func (w *World) startVelocity(i int) {
 const (
 	// DefaultProjectAbove is the default Settings.ProjectAbove (m or rad).
 	DefaultProjectAbove = 1e-3
+	// JointProjectAbove (m or rad): under Settings.JointCorrection =
+	// JointProjection the projection runs on any step where a rigid
+	// bilateral joint row's error exceeds it (besides ProjectAbove).
+	JointProjectAbove = 1e-6
 	// ProjectionTolerance (m or rad) is the largest position error a
 	// projection leaves: it iterates until every positional row is within
 	// it (or MaxProjections solves ran). Far below any visible error, well
@@ -1354,14 +1362,18 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 		above = DefaultProjectAbove
 	}
 	for {
-		m, err := w.positionRows()
+		m, joint, err := w.positionRows()
 		if err != nil {
 			return err
 		}
 		if m <= ProjectionTolerance || ps.projects >= MaxProjections {
 			return nil
 		}
-		if ps.projects == 0 && (s.Stabilization == None || s.Stabilization == Baumgarte || !(m > above)) && s.Stabilization != Post {
+		// Under JointProjection a rigid joint's error gets no φ/h (a
+		// moving anchor's row), so it is projected every step it exceeds
+		// JointProjectAbove (split correction: positions only).
+		split := s.Stabilization == Regularized && s.JointCorrection == JointProjection && joint > JointProjectAbove
+		if ps.projects == 0 && (s.Stabilization == None || s.Stabilization == Baumgarte || !(m > above || split)) && s.Stabilization != Post {
 			return nil
 		}
 		// The solve's M⁻¹ at the poses it corrects (projectOnce reads
@@ -1386,7 +1398,7 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 // rigid ones, |φ| of a bilateral row, −φ of a unilateral one, and sets
 // ws.projection.maxViol to the largest over all (a compliant row's deflection
 // included: Stats.MaxViolation reports how deep a soft contact sinks).
-func (w *World) positionRows() (float64, error) {
+func (w *World) positionRows() (rigidMax, jointMax float64, err error) {
 	ps := &w.ws.projection
 	ps.pctx = constraint.Context{Bodies: w.Bodies, H: w.Settings.H}
 	nj := w.jointRowCount()
@@ -1406,7 +1418,7 @@ func (w *World) positionRows() (float64, error) {
 			continue
 		}
 		if err := c.Fill(ps.prows[k:k+d], &ps.pctx); err != nil {
-			return 0, fmt.Errorf("constraint %d: %w", i, err)
+			return 0, 0, fmt.Errorf("constraint %d: %w", i, err)
 		}
 		k += d
 	}
@@ -1419,7 +1431,7 @@ func (w *World) positionRows() (float64, error) {
 			m++
 		}
 	}
-	viol, rigid := 0.0, 0.0
+	viol, rigid, joint := 0.0, 0.0, 0.0
 	for i := range ps.prows[:m] {
 		r := &ps.prows[i]
 		e := -r.Phi
@@ -1428,6 +1440,12 @@ func (w *World) positionRows() (float64, error) {
 		}
 		viol = math.Max(viol, e)
 		if !compliant(r) {
+			if r.Kind == constraint.Bilateral {
+				// The alignment's share is closed by the velocity
+				// (alignPart; 0 outside JointProjection).
+				e = math.Abs(r.Phi - w.alignPart(r))
+				joint = math.Max(joint, e)
+			}
 			rigid = math.Max(rigid, e)
 		}
 	}
@@ -1445,7 +1463,7 @@ func (w *World) positionRows() (float64, error) {
 	ps.pjoint = m
 	ps.prows = ps.prows[:m+len(ps.ppoints)]
 	ps.maxViol = viol
-	return rigid, nil
+	return rigid, joint, nil
 }
 
 // fillProjectionContacts fills the contact normal rows of
@@ -1499,6 +1517,9 @@ func (w *World) projectOnce() (bool, error) {
 	for i := range ps.prows {
 		r := &ps.prows[i]
 		ps.pb[i] = r.Phi
+		if i < ps.pjoint {
+			ps.pb[i] -= w.alignPart(r)
+		}
 		ps.phi[i] = math.Inf(1)
 		if compliant(r) {
 			// A spring's deflection is physics, not error: hold it
