@@ -150,11 +150,7 @@ rows:
 			jv += j[0]*v[0] + j[1]*v[1] + j[2]*v[2] + j[3]*av[0] + j[4]*av[1] + j[5]*av[2]
 		}
 		if d := p.Phi - r.Phi - h*jv; num.Finite(d) {
-			// Under JointProjection the row asks h J v⁺ + Drift = 0
-			// without φ: the alignment's share of φ (alignPart), which
-			// the projection leaves, is closed through the velocity
-			// as JointFeedback would.
-			r.Drift = d + w.alignPart(r)
+			r.Drift = d
 		}
 
 	}
@@ -223,46 +219,4 @@ func turnOn(p, w mgl64.Vec3) mgl64.Vec3 {
 		return w
 	}
 	return body.QuatExp(c.Mul(math.Atan2(sn, cs) / sn)).Rotate(w)
-}
-
-// keepTurns records, under Settings.JointCorrection = JointProjection in
-// the Regularized mode, each body's momentum-alignment turn of this step
-// (ts.turn after projectTurns, zero on a body not aligned) in
-// ws.drift.lastTurn, for alignPart until the next step's integrate.
-func (w *World) keepTurns(ts *turnStage) {
-	dr := &w.ws.drift
-	s := &w.Settings
-	if s.Stabilization != Regularized || s.JointCorrection != JointProjection {
-		dr.lastTurn = dr.lastTurn[:0]
-		return
-	}
-	nb := len(w.Bodies)
-	if cap(dr.lastTurn) < nb {
-		dr.lastTurn = make([]mgl64.Vec3, nb)
-	}
-	dr.lastTurn = dr.lastTurn[:nb]
-	for i := range dr.lastTurn {
-		dr.lastTurn[i] = mgl64.Vec3{}
-		if ts.aligned[i] {
-			dr.lastTurn[i] = ts.turn[i]
-		}
-	}
-}
-
-// alignPart is the part of rigid bilateral point row r's error that the
-// last step's momentum alignment made: the alignment turns a body by θ
-// about its centre of mass after the velocity step (integrate), which
-// moves the row by Σ u_k·θ_k (u_k its angular blocks) to first order.
-// 0 outside JointProjection or when the bodies changed since.
-func (w *World) alignPart(r *constraint.Row) float64 {
-	lt := w.ws.drift.lastTurn
-	if len(lt) != len(w.Bodies) || r.Kind != constraint.Bilateral || compliant(r) || !translational(r) {
-		return 0
-	}
-	a := 0.0
-	for k := 0; k < r.N; k++ {
-		j := &r.J[k]
-		a += mgl64.Vec3{j[3], j[4], j[5]}.Dot(lt[r.Body[k]])
-	}
-	return a
 }

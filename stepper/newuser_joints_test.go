@@ -411,25 +411,71 @@ func TestNewUserChainEnergySource(t *testing.T) {
 	}
 }
 
-// JointProjection where velocity feedback matters: a top spinning at
-// 200 rad/s on a ball joint (TestSymmetricTopPrecession, h = 0.5 ms)
-// precesses within 0.1 % of the steady solution under both corrections
-// (measured −0.025 % JointFeedback, −0.022 % JointProjection). Two parts
-// of its pivot error are closed through the velocity, as JointFeedback
-// closes all of it: the momentum alignment's turn of the body about its
-// centre of mass (alignPart, 4.5 µm per step here; projected instead, the
-// top precessed 1.2 % slow) and the change of ω's direction over the
-// step, which the drift prediction takes from the last step's (turnOn;
-// without it −0.43 %). The pivot stays within JointProjectAbove
-// (1 µm) plus the alignment's share.
+// JointProjection's cost where velocity feedback matters: a top spinning
+// at 200 rad/s on a ball joint (TestSymmetricTopPrecession, h = 0.5 ms)
+// precesses 1.75 % slow with JointProjection where JointFeedback is
+// within 0.03 % of the steady solution. Most of its pivot error (4.5 µm a
+// step) is the momentum alignment's turn of the body about its centre of
+// mass (integrate), which JointFeedback's φ/h closes through the joint's
+// impulse, changing the momentum, and the projection closes by turning
+// the body back, undoing the alignment. Closing that share through the
+// velocity instead (the turn's Σ u_k·θ_k added to the row's drift, left
+// by the projection) was measured: the top came within 0.022 %, but
+// TestSpinningChainEnergy's chain gained 3.9 J at h = 1/60 s with 5 cm
+// joint errors, so it is not in. This is why JointProjection does not
+// suit gyroscopes.
 func TestJointProjectionCost(t *testing.T) {
 	fb, want := topPrecession(t, stepper.JointFeedback)
 	pr, _ := topPrecession(t, stepper.JointProjection)
-	// 0.1 %: the steady solution's own accuracy at h = 0.5 ms
-	// (TestSymmetricTopPrecession), a twentieth of the 1.2 % the
-	// projection of the alignment's error cost.
 	assert.InDelta(t, want, fb, 0.001*want)
-	assert.InDelta(t, want, pr, 0.001*want)
+	// Measured −1.75 %; the bounds pin that it is a percent-level error.
+	assert.Less(t, pr, 0.99*want)
+	assert.Greater(t, pr, 0.97*want)
+}
+
+// TestNewUserChainEnergySource's chain in three dimensions: every link
+// spinning at 30 rad/s about its own axis, the chain swinging sideways
+// (ω = (30, 0, 2) rad/s, link i at 0.4 (i + ½) m/s along y), 5 s. With
+// JointProjection the midpoint energy rises at most 0.0022 J (measured,
+// 1/240 s; 0.0000 at 1/60 and 1/480) of 32.3 J and the joints stay
+// within JointProjectAbove; JointFeedback gains 0.039, 0.19 and
+// 0.0056 J. The projection turns a body's angular velocity with the body
+// (ω's body-frame value kept): under a world-fixed ω a link the projection
+// turns takes part of its spin about another principal axis, and the
+// chain gained 2.2 J at 1/240 s (1.4 J without turnOn's prediction). The
+// JointProjection of ProjectAbove alone (errors up to 1 mm, no turn of
+// ω) gained 0.64 J at 1/240 and 0.51 J at 1/480.
+func TestSpinningChainEnergy(t *testing.T) {
+	for _, h := range []float64{1.0 / 60, 1.0 / 240, 1.0 / 480} {
+		rise := map[stepper.JointCorrection]float64{}
+		for _, jc := range []stepper.JointCorrection{stepper.JointFeedback, stepper.JointProjection} {
+			s := stepper.DefaultSettings()
+			s.H, s.JointCorrection = h, jc
+			w := nuChain(t, s, 10)
+			for i, b := range w.Bodies {
+				b.AngVel = mgl64.Vec3{30, 0, 2}
+				b.Vel = mgl64.Vec3{0, 0.4 * (float64(i) + 0.5), 0}
+			}
+			e0 := midpointEnergy(w)
+			viol := 0.0
+			for st := 0; st < int(math.Round(5/h)); st++ {
+				stats, err := w.Step()
+				require.NoError(t, err)
+				rise[jc] = math.Max(rise[jc], midpointEnergy(w)-e0)
+				viol = math.Max(viol, stats.MaxViolation)
+			}
+			t.Logf("h = 1/%.0f s, %v: midpoint energy up to %.4f J above the start (%.2f J), joints ≤ %.2e m", 1/h, jc, rise[jc], e0, viol)
+			if jc == stepper.JointProjection {
+				// 0.01 J, 0.03 % of the energy: rounding and O(h²).
+				assert.Less(t, rise[jc], 0.01)
+				assert.LessOrEqual(t, viol, stepper.JointProjectAbove+1e-9)
+			}
+		}
+		if h == 1.0/240 {
+			// The gain JointProjection avoids here.
+			assert.Greater(t, rise[stepper.JointFeedback], 0.1)
+		}
+	}
 }
 
 // A JointCorrection outside the named values is refused by Validate with

@@ -1208,7 +1208,6 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 	w.forRange(&it.move, len(w.Bodies))
 	it.m, it.as, it.rs, it.x = nil, nil, nil, nil
 	it.projectTurns(w.Bodies, rs.rows)
-	w.keepTurns(&it.turnStage)
 	for i, b := range w.Bodies {
 		if !it.aligned[i] {
 			continue
@@ -1441,9 +1440,6 @@ func (w *World) positionRows() (rigidMax, jointMax float64, err error) {
 		viol = math.Max(viol, e)
 		if !compliant(r) {
 			if r.Kind == constraint.Bilateral {
-				// The alignment's share is closed by the velocity
-				// (alignPart; 0 outside JointProjection).
-				e = math.Abs(r.Phi - w.alignPart(r))
 				joint = math.Max(joint, e)
 			}
 			rigid = math.Max(rigid, e)
@@ -1517,9 +1513,6 @@ func (w *World) projectOnce() (bool, error) {
 	for i := range ps.prows {
 		r := &ps.prows[i]
 		ps.pb[i] = r.Phi
-		if i < ps.pjoint {
-			ps.pb[i] -= w.alignPart(r)
-		}
 		ps.phi[i] = math.Inf(1)
 		if compliant(r) {
 			// A spring's deflection is physics, not error: hold it
@@ -1575,7 +1568,15 @@ func (w *World) projectOnce() (bool, error) {
 			continue // an island left as it is (selectProjectionRows), kept to the bit
 		}
 		dq := ps.dq[i]
-		b.Displace(mgl64.Vec3{dq[0], dq[1], dq[2]}.Mul(scale), mgl64.Vec3{dq[3], dq[4], dq[5]}.Mul(scale))
+		turn := mgl64.Vec3{dq[3], dq[4], dq[5]}.Mul(scale)
+		b.Displace(mgl64.Vec3{dq[0], dq[1], dq[2]}.Mul(scale), turn)
+		if w.Settings.JointCorrection == JointProjection {
+			// The angular velocity turns with the body (its body-frame
+			// value kept), so ½ ωᵀ I_w ω is unchanged: a spinning link
+			// turned under a world-fixed ω would take its spin about
+			// another principal axis.
+			b.AngVel = body.QuatExp(turn).Rotate(b.AngVel)
+		}
 	}
 	return true, nil
 }
