@@ -1570,11 +1570,12 @@ func (w *World) projectOnce() (bool, error) {
 		dq := ps.dq[i]
 		turn := mgl64.Vec3{dq[3], dq[4], dq[5]}.Mul(scale)
 		b.Displace(mgl64.Vec3{dq[0], dq[1], dq[2]}.Mul(scale), turn)
-		if w.Settings.JointCorrection == JointProjection {
+		if w.Settings.JointCorrection == JointProjection && ps.pjoint > 0 {
 			// The angular velocity turns with the body (its body-frame
 			// value kept), so ½ ωᵀ I_w ω is unchanged: a spinning link
 			// turned under a world-fixed ω would take its spin about
-			// another principal axis.
+			// another principal axis (TestSpinningChainEnergy). Scenes
+			// without joint rows keep JointFeedback's projection.
 			b.AngVel = body.QuatExp(turn).Rotate(b.AngVel)
 		}
 	}

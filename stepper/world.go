@@ -157,8 +157,9 @@ const (
 	// exceeds ProjectionTolerance (an anchor of a moving body): the
 	// velocity step keeps the drift and never turns the error into
 	// velocity, and the projection removes the errors on every step one
-	// exceeds JointProjectAbove (1 µm), moving positions only and turning
-	// each body's angular velocity with the body (split correction). The
+	// exceeds JointProjectAbove (1 µm), moving positions only and, when
+	// it has joint rows, turning each body's angular velocity with the
+	// body (split correction). The
 	// drift prediction turns ω's direction on by the last step's turn.
 	// Rows without a drift (orientation rows, bodies at rest) keep φ/h, so
 	// a held arm closes its sag. The 10-link chain then never rises above
