@@ -11,8 +11,7 @@ import (
 )
 
 // A new user's scene files (testdata/newuser) give "h": 1/60, standard
-// gravity, "sleep": {} and "joint_correction": "projection", the file
-// form of stepper.DefaultSettings: the
+// gravity and "sleep": {}, the file form of stepper.DefaultSettings: the
 // world they load has exactly DefaultSettings, and each steps 60 times
 // without an error.
 func TestNewUserFilesAreDefaultSettings(t *testing.T) {

@@ -437,9 +437,6 @@ func TestIslandsSafeguard(t *testing.T) {
 		}
 		w.Settings.Budget = 1
 		w.Settings.SingleProblem = single
-		// The safeguard's subject: the joints' errors closed by φ/h, as
-		// measured (JointProjection moves them to the projection).
-		w.Settings.JointCorrection = stepper.JointFeedback
 		for range 120 {
 			st, err := w.Step()
 			require.NoError(t, err)

@@ -256,7 +256,7 @@ const coherentByDefault = true
 // step. Change fields of the value it returns; Settings{H: h} alone has no
 // gravity and no sleeping.
 func DefaultSettings() Settings {
-	return Settings{H: 1.0 / 60, Gravity: StandardGravity, Sleep: Sleep{On: true}, JointCorrection: JointProjection}
+	return Settings{H: 1.0 / 60, Gravity: StandardGravity, Sleep: Sleep{On: true}}
 }
 
 // DefaultBounceSpeed is the default Settings.BounceSpeed (m/s), Box2D's
