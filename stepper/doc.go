@@ -178,16 +178,17 @@
 // curvature of its path over the step), and the error the drift
 // prediction misses, O(h³) a step while the motion's curvature changes,
 // has the sign of the joint's load. Fed back as φ/h (JointFeedback, the
-// zero Settings' choice) the next velocity closes it and the load does
-// work on that velocity that no potential stored: a 10-link chain
+// zero value and DefaultSettings' choice) the next velocity closes it
+// and the load does work on that velocity that no potential stored: a
+// 10-link chain
 // whipping from horizontal gains up to 0.25 J of midpoint energy at
 // h = 1/240 s and 0.99 J at 1/480 s, of a 9.81 J fall. SPOOK's relaxed
 // feedback (Lacoursière 2007, b = 4Υφ/h − Υ J v with Υ = 1/(1 + 4d) and
 // ε → 0) spreads the closing over d steps but closes the same error
 // under the same load and was measured to gain as much (1.37 J at d = 2
-// steps, 0.20 J at d = 8, at 1/480 s). JointProjection, DefaultSettings'
-// choice, therefore puts no φ in b on those rows: the velocity keeps the
-// drift only (predicted with ω's direction turned on by the last step's
+// steps, 0.20 J at d = 8, at 1/480 s). JointProjection, the opt-in for
+// jointed chains and ragdolls, therefore puts no φ in b on those rows:
+// the velocity keeps the drift only (predicted with ω's direction turned on by the last step's
 // turn), and the projection removes the errors on every step one exceeds
 // JointProjectAbove (1 µm), moving positions without velocity and
 // turning each body's ω with it (Catto's split impulse, as a projection),
@@ -202,7 +203,7 @@
 // a ball joint precesses 1.75 % slow instead of 0.025 %
 // (TestJointProjectionCost), the projection undoing the momentum
 // alignment's turn about its centre of mass that JointFeedback's impulse
-// keeps.
+// keeps; that is why DefaultSettings keeps JointFeedback.
 //
 // Polish. A is symmetric positive semidefinite, so no projected
 // Gauss–Seidel sweep raises ½xᵀAx + bᵀx once x is in its box; Polish

@@ -49,7 +49,7 @@ type Stats struct {
 	// Regularized mode with JointFeedback the Φ/h feedback closing a moving
 	// rigid joint's error under tension is a gain that no stored potential
 	// pays for: a 10-link chain whipping at h = 1/240 s gets up to 0.127 J
-	// in one step, 1.3 % of its fall; with JointProjection (DefaultSettings)
+	// in one step, 1.3 % of its fall; with the opt-in JointProjection
 	// its midpoint energy never rises and a step adds up to 0.031 J, the
 	// semi-implicit step's O(h) swing of K + U (TestNewUserChain10).
 	EnergyAdded float64
