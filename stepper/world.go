@@ -92,10 +92,9 @@ type Settings struct {
 	// Stabilization of position errors; 0 means Regularized (Eq. 1).
 	// Also None, Baumgarte and Post.
 	Stabilization Stabilization
-	// JointCorrection of a rigid joint's error; 0 means JointFeedback,
-	// DefaultSettings' choice. JointProjection, the opt-in for jointed
-	// chains and ragdolls, puts no φ/h on a moving anchor (Regularized
-	// mode only; package doc, Position correction).
+	// JointCorrection of a rigid joint's error; 0 means JointFeedback, as
+	// in DefaultSettings. Opt-in JointProjection puts no φ/h on a moving
+	// anchor (Regularized mode; for chains and ragdolls; package doc).
 	JointCorrection JointCorrection
 	// Baumgarte (1/s) is the Baumgarte mode's β; 0 means no feedback.
 	// Other modes ignore it.
