@@ -123,6 +123,12 @@ var sceneCases = []sceneCase{
 	{"stack", boxStack, 20},
 	{"wall", func(t testing.TB) *stepper.World { return buildScene(t, "brickwall", map[string]string{"rows": "4"}) }, 8},
 	{"chain", func(t testing.TB) *stepper.World { return buildScene(t, "chain6", nil) }, 5},
+	// moving anchors without φ/h (joint_correction)
+	{"chain, joint projection", func(t testing.TB) *stepper.World {
+		w := buildScene(t, "chain6", nil)
+		w.Settings.JointCorrection = stepper.JointProjection
+		return w
+	}, 30},
 	{"soft stack", softStack, 10},
 	// the forklift's wheels have line contacts with rolling rows
 	{"forklift", func(t testing.TB) *stepper.World { return buildScene(t, "forklift", nil) }, 4},

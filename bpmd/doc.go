@@ -12,7 +12,9 @@
 //	/frames/NNNNNN               attributes index (step), time (s, start of step),
 //	                             stabilization, baumgarte (1/s),
 //	                             max_correcting_speed (extra: m/s, the cap on
-//	                             the regularized Φ/h, +Inf = none)
+//	                             the regularized Φ/h, +Inf = none),
+//	                             joint_correction (extra: "feedback" or
+//	                             "projection", absent = default)
 //	  step            (1)        the time step h, s
 //	  gravity         (3)        extra: m/s²
 //	  bodies/         attribute count = n_b; state at the start of the step

@@ -34,6 +34,11 @@ type Frame struct {
 	// none); 0, as in files written before it, means the stepper's
 	// default for the frame's h.
 	MaxCorrectingSpeed float64
+	// JointCorrection is stepper.Settings.JointCorrection's name
+	// (attribute "joint_correction", written when not "default"): with
+	// "projection" a rigid joint row with a drift gets no φ in b; "", as
+	// in files written before it, is the default.
+	JointCorrection string
 
 	Bodies   Bodies
 	Joints   Joints

@@ -355,6 +355,7 @@ func (d *decoder) frame(g string) (*Frame, error) {
 	}
 	f.Baumgarte = attrFloat(fa, "baumgarte", 0)
 	f.MaxCorrectingSpeed = attrFloat(fa, "max_correcting_speed", 0)
+	f.JointCorrection = attrString(fa, "joint_correction")
 	f.H = d.scalar(g+"/step", math.NaN())
 	if _, ok := d.ds[g+"/step"]; !ok && d.err == nil {
 		return nil, fmt.Errorf("step: missing (the time step h)")

@@ -175,8 +175,15 @@ func newFrameModel(f *Frame) (*frameModel, error) {
 	if !(f.MaxCorrectingSpeed >= 0) {
 		return nil, fieldErr("max_correcting_speed", f.MaxCorrectingSpeed, "must be ≥ 0 m/s (0 = the default, +Inf = no cap), got %v", f.MaxCorrectingSpeed)
 	}
+	var jc stepper.JointCorrection
+	if f.JointCorrection != "" {
+		var err error
+		if jc, err = stepper.ParseJointCorrection(f.JointCorrection); err != nil {
+			return nil, fieldErr("joint_correction", f.JointCorrection, "%v", err)
+		}
+	}
 	m := &frameModel{set: stepper.Settings{H: f.H, Gravity: mgl64.Vec3(f.Gravity), Stabilization: mode, Baumgarte: f.Baumgarte,
-		MaxCorrectingSpeed: f.MaxCorrectingSpeed}}
+		MaxCorrectingSpeed: f.MaxCorrectingSpeed, JointCorrection: jc}}
 	fb := &f.Bodies
 	bodies := make([]*body.Body, len(fb.IDs))
 	for i := range bodies {

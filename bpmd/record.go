@@ -75,6 +75,9 @@ func (r *Recorder) Control(w *stepper.World) error {
 		Stabilization: s.Stabilization.String(), Baumgarte: s.Baumgarte,
 		MaxCorrectingSpeed: s.CorrectingSpeed(),
 	}
+	if s.JointCorrection != stepper.JointCorrectionDefault {
+		f.JointCorrection = s.JointCorrection.String()
+	}
 	b := &f.Bodies
 	for i, bd := range w.Bodies {
 		if bd.Kinematic {

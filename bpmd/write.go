@@ -112,8 +112,12 @@ func (w *Writer) WriteFrame(f *Frame) (err error) {
 	}()
 	g := fmt.Sprintf("/frames/%06d", f.Index)
 	e := &encoder{fw: w.fw}
-	e.group(g, map[string]any{"index": int64(f.Index), "time": f.Time, "stabilization": f.Stabilization, "baumgarte": f.Baumgarte,
-		"max_correcting_speed": f.MaxCorrectingSpeed})
+	attrs := map[string]any{"index": int64(f.Index), "time": f.Time, "stabilization": f.Stabilization, "baumgarte": f.Baumgarte,
+		"max_correcting_speed": f.MaxCorrectingSpeed}
+	if f.JointCorrection != "" {
+		attrs["joint_correction"] = f.JointCorrection
+	}
+	e.group(g, attrs)
 	e.f64(g+"/step", []uint64{1}, []float64{f.H})
 	e.f64(g+"/gravity", []uint64{3}, f.Gravity[:])
 

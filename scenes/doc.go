@@ -42,7 +42,10 @@
 //     (m/s), impacts (simultaneous, propagated), single_problem (one MLCP
 //     per step instead of one per island), coherent (true: solves without new
 //     contacts start at the last step's impulses; false: at 0; absent:
-//     stepper.CoherentDefault, on), sleep (an object: present,
+//     stepper.CoherentDefault, on), joint_correction (feedback: a rigid
+//     joint's error enters b as φ/h; projection: it is left to the
+//     position projection; absent: stepper.JointCorrectionDefault,
+//     feedback), sleep (an object: present,
 //     resting islands go to sleep, stepper.Settings.Sleep, with
 //     linear_speed (m/s), angular_speed (rad/s) and time (s), 0 or absent
 //     the defaults; absent, sleeping is off). Each is the

@@ -21,7 +21,8 @@ func specSettings(s stepper.Settings) SettingsSpec {
 	out := SettingsSpec{H: s.H, Gravity: s.Gravity, Budget: s.Budget, Tolerance: s.Tolerance, Pick: s.Pick, Polish: s.Polish,
 		Stabilization: s.Stabilization, Baumgarte: s.Baumgarte, ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed, MaxCorrectingSpeed: s.MaxCorrectingSpeed,
-		Impacts: s.Impacts, Sleep: s.Sleep, SingleProblem: s.SingleProblem, Coherent: s.Coherent}
+		Impacts: s.Impacts, Sleep: s.Sleep, SingleProblem: s.SingleProblem, Coherent: s.Coherent,
+		JointCorrection: s.JointCorrection}
 	if s.Solver != nil {
 		out.Solver = s.Solver.Name()
 	}

@@ -105,6 +105,10 @@ type SettingsSpec struct {
 	// starts at the last step's impulses), false stepper.CoherentOff (at
 	// 0), absent stepper.CoherentDefault.
 	Coherent stepper.Coherence
+	// JointCorrection is stepper.Settings.JointCorrection: a file's
+	// "joint_correction" "feedback" or "projection", absent
+	// stepper.JointCorrectionDefault (feedback).
+	JointCorrection stepper.JointCorrection
 }
 
 // BodySpec is one body.
@@ -514,7 +518,7 @@ func (s *SettingsSpec) stepperSettings() stepper.Settings {
 		PostSolver: newSolver(s.PostSolver), ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
 		MaxCorrectingSpeed: s.MaxCorrectingSpeed, Impacts: s.Impacts, Sleep: s.Sleep,
-		SingleProblem: s.SingleProblem, Coherent: s.Coherent,
+		SingleProblem: s.SingleProblem, Coherent: s.Coherent, JointCorrection: s.JointCorrection,
 	}
 }
 

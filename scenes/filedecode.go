@@ -80,6 +80,8 @@ var stabNames = []string{"regularized", "none", "baumgarte", "post"}
 
 var impactNames = []string{"simultaneous", "propagated"}
 
+var jointCorrectionNames = []string{"feedback", "projection"}
+
 func decodeSettings(o *objDec, s *SettingsSpec) {
 	o.num("h", &s.H, true)
 	s.Gravity = stepper.StandardGravity
@@ -112,6 +114,9 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 		so.done("")
 	}
 	o.boolean("single_problem", &s.SingleProblem)
+	if o.enum("joint_correction", &name, false, jointCorrectionNames) {
+		s.JointCorrection, _ = stepper.ParseJointCorrection(name)
+	}
 	var on bool
 	if o.boolean("coherent", &on) {
 		s.Coherent = stepper.CoherentOff

@@ -86,6 +86,9 @@ func (s *SceneSpec) node() *jnode {
 	if st.SingleProblem {
 		sn.set("single_problem", jbool(true))
 	}
+	if st.JointCorrection != stepper.JointCorrectionDefault {
+		sn.set("joint_correction", jstr(st.JointCorrection.String()))
+	}
 	if st.Coherent != stepper.CoherentDefault {
 		sn.set("coherent", jbool(st.Coherent == stepper.CoherentOn))
 	}

@@ -47,6 +47,9 @@ func (s *SceneSpec) validate(p *problems) {
 	if st.Impacts < stepper.SimultaneousImpacts || st.Impacts > stepper.PropagatedImpacts {
 		p.add("settings.impacts", "unknown mode %d", int(st.Impacts))
 	}
+	if st.JointCorrection < stepper.JointCorrectionDefault || st.JointCorrection > stepper.JointProjection {
+		p.add("settings.joint_correction", "unknown value %d (want stepper.JointCorrectionDefault, JointFeedback or JointProjection)", int(st.JointCorrection))
+	}
 	if st.Coherent < stepper.CoherentDefault || st.Coherent > stepper.CoherentOff {
 		p.add("settings.coherent", "unknown value %d (want stepper.CoherentDefault, CoherentOn or CoherentOff)", int(st.Coherent))
 	}

@@ -36,7 +36,7 @@ func TestSettingsReachTheFile(t *testing.T) {
 		Stabilization: stepper.Baumgarte, Baumgarte: 20, PostSolver: solver("lemke"),
 		ContactMargin: 0.001, BounceSpeed: 0.5, Impacts: stepper.PropagatedImpacts,
 		Sleep:         stepper.Sleep{On: true, LinearSpeed: 0.01, AngularSpeed: 0.02, Time: 2},
-		SingleProblem: true, Coherent: stepper.CoherentOff,
+		SingleProblem: true, Coherent: stepper.CoherentOff, JointCorrection: stepper.JointProjection,
 	}
 	v := reflect.ValueOf(in)
 	for i := 0; i < v.NumField(); i++ {

@@ -1265,7 +1265,9 @@ func (a *Assembly) freeAxis(bi int, rows []constraint.Row) mgl64.Vec3 {
 // with a damping time, constraint.Row.Compliance). A gap (φ > 0 on a
 // unilateral row) always enters as φ/h, so that a separated contact or
 // limit is not sticky; penetrations and bilateral violations follow the
-// mode: Regularized as above, capped at ±Settings.MaxCorrectingSpeed, None and Post none (Post removes them by
+// mode: Regularized as above, capped at ±Settings.MaxCorrectingSpeed (none
+// on a bilateral row with a drift beyond ProjectionTolerance under
+// JointProjection), None and Post none (Post removes them by
 // projection after the step), Baumgarte β φ with β = Baumgarte. A
 // compliant row (finite stiffness) is a spring, not a stabilization, and
 // keeps its Eq. (1) term in every mode; a velocity-level row (motor,
@@ -1291,6 +1293,11 @@ func (s *Settings) positionTerm(r *constraint.Row, pf float64) float64 {
 		return 0
 	case Baumgarte:
 		return s.Baumgarte * r.Phi
+	}
+	if r.Kind == constraint.Bilateral && s.JointCorrection == JointProjection && math.Abs(r.Drift) > ProjectionTolerance {
+		// A moving anchor: its error is left to the projection, φ/h
+		// would do work with the drift (JointProjection).
+		return pf * r.Drift
 	}
 	// The cap is on the feedback of the error φ; the drift is the
 	// motion's own curvature over the step (constraint.Row.Drift), which

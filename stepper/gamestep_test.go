@@ -87,6 +87,12 @@ func pendulum(t *testing.T, h, theta0 float64, joint string) (*stepper.World, *b
 //
 // The same arm as a ball joint, and as a distance joint to the bob's
 // centre (I = mL²: the bob does not turn with the arm), at h = 1/60 s.
+// DefaultSettings closes the arm's error by φ/h (JointFeedback): the
+// hinge's period comes out +0.136 % at 1/60 s and +0.000 % at 1/240 s,
+// with no projection solve. The opt-in JointProjection leaves the error
+// to the position projection (every step it exceeds JointProjectAbove):
+// +0.020 % at 1/60 s with 597 projection solves in 600 steps, +0.003 %
+// at 1/240 s with 1 828 in 2 400.
 func TestPendulumAtGameStep(t *testing.T) {
 	const m, r, l, g = 1.0, 0.05, 1.0, 9.81
 	theta0 := 2 * math.Pi / 3
@@ -94,7 +100,9 @@ func TestPendulumAtGameStep(t *testing.T) {
 	for _, c := range []struct {
 		joint string
 		h     float64
-	}{{"hinge", 1.0 / 60}, {"hinge", 1.0 / 240}, {"ball", 1.0 / 60}, {"distance", 1.0 / 60}} {
+		jc    stepper.JointCorrection // DefaultSettings' (JointFeedback) when 0
+	}{{"hinge", 1.0 / 60, 0}, {"hinge", 1.0 / 240, 0}, {"ball", 1.0 / 60, 0}, {"distance", 1.0 / 60, 0},
+		{"hinge", 1.0 / 60, stepper.JointProjection}, {"hinge", 1.0 / 240, stepper.JointProjection}} {
 		h := c.h
 		inertia := m*l*l + 0.4*m*r*r
 		if c.joint == "distance" {
@@ -102,6 +110,9 @@ func TestPendulumAtGameStep(t *testing.T) {
 		}
 		exact := 4 * math.Sqrt(inertia/(m*g*l)) * ellipticK(math.Sin(theta0/2))
 		w, b := pendulum(t, h, theta0, c.joint)
+		if c.jc != 0 {
+			w.Settings.JointCorrection = c.jc
+		}
 		// The arm's angular rate about the pivot, (x × v)_y / |x|².
 		armRate := func() float64 { return b.Pos.Cross(b.Vel)[1] / b.Pos.Dot(b.Pos) }
 		// The energy above the lowest point of the bob's circle.
@@ -111,10 +122,14 @@ func TestPendulumAtGameStep(t *testing.T) {
 		var cross []float64
 		prevx, prevw := b.Pos[0], armRate()
 		dev, apex, vmax, stag := 0.0, 0.0, 0.0, 0.0
+		projections := 0
 		for s := 0; s < int(math.Round(10/h)); s++ {
 			st, err := w.Step()
 			require.NoError(t, err)
-			require.Zero(t, st.Projections, "step %d: the arm's error reached ProjectAbove", st.Step)
+			projections += st.Projections
+			if c.jc == 0 {
+				require.Zero(t, st.Projections, "step %d: the arm's error reached ProjectAbove", st.Step)
+			}
 			require.LessOrEqual(t, st.MaxViolation, 1e-3)
 			e := energy()
 			dev = math.Max(dev, math.Abs(e-e0))
@@ -136,8 +151,8 @@ func TestPendulumAtGameStep(t *testing.T) {
 		// points swings by up to ½h m g v_max about its start, without
 		// drift. At the turning points (v ≈ 0) the two agree.
 		osc := 0.5 * h * m * g * vmax
-		t.Logf("%s, h = %.4f s: period %.5f s, exact %.5f s (%+.3f %%); energy at turning points within %.2f %% of the swing energy, anywhere within %.2f %% (½h m g v_max = %.2f %%); E − ½h m g v_z within %.2f %%",
-			c.joint, h, period, exact, 100*(period/exact-1), 100*apex/swing, 100*dev/swing, 100*osc/swing, 100*stag/swing)
+		t.Logf("%s, %v, h = %.4f s: period %.5f s, exact %.5f s (%+.3f %%); energy at turning points within %.2f %% of the swing energy, anywhere within %.2f %% (½h m g v_max = %.2f %%); E − ½h m g v_z within %.2f %%; %d projections",
+			c.joint, w.Settings.JointCorrection, h, period, exact, 100*(period/exact-1), 100*apex/swing, 100*dev/swing, 100*osc/swing, 100*stag/swing, projections)
 		assert.InEpsilon(t, exact, period, 0.01, "period within 1 %")
 		assert.LessOrEqual(t, apex/swing, 0.02, "energy at the turning points within 2 %")
 		assert.LessOrEqual(t, stag/swing, 0.02, "E − ½h m g v_z within 2 %")

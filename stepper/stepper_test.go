@@ -167,7 +167,8 @@ func TestBrickWallStepAllocatesNothing(t *testing.T) {
 }
 
 // DefaultSettings is a valid, complete start: standard gravity, h = 1/60 s,
-// sleeping on, and every other field zero (its documented default), where
+// sleeping on, and every other field zero (its documented default, so
+// JointFeedback), where
 // the zero Settings has no gravity and no sleeping.
 func TestDefaultSettings(t *testing.T) {
 	s := stepper.DefaultSettings()

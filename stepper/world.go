@@ -92,6 +92,10 @@ type Settings struct {
 	// Stabilization of position errors; 0 means Regularized (Eq. 1).
 	// Also None, Baumgarte and Post.
 	Stabilization Stabilization
+	// JointCorrection of a rigid joint's error; 0 means JointFeedback, as
+	// in DefaultSettings. Opt-in JointProjection puts no φ/h on a moving
+	// anchor (Regularized mode; for chains and ragdolls; package doc).
+	JointCorrection JointCorrection
 	// Baumgarte (1/s) is the Baumgarte mode's β; 0 means no feedback.
 	// Other modes ignore it.
 	Baumgarte float64
@@ -128,6 +132,71 @@ type Settings struct {
 	// steady solves (no new contact, no Budget) start at the last step's
 	// impulses, fewer iterations at rest; CoherentOff at 0 (package doc).
 	Coherent Coherence
+}
+
+// JointCorrection is Settings.JointCorrection: how the Regularized mode
+// corrects the error φ of a rigid bilateral joint row (a ball, hinge,
+// slider or fixed joint's equality rows; springs, limits and contacts
+// are not affected).
+type JointCorrection int8
+
+const (
+	// JointCorrectionDefault is the zero value: JointFeedback.
+	JointCorrectionDefault JointCorrection = iota
+	// JointFeedback puts φ/h in the row's b (Eq. 1 of Enzenhöfer et al.
+	// 2019), capped at MaxCorrectingSpeed: the next velocity closes the
+	// error in one step. Where the row also has a drift (a moving
+	// anchor, constraint.Row.Drift) the joint's force does work on that
+	// closing velocity that no potential stored, so the energy can rise:
+	// a whipping 10-link chain gains up to 0.014, 0.25 and 0.99 J of
+	// midpoint energy at h = 1/60, 1/240 and 1/480 s, of its 9.81 J fall
+	// (TestNewUserChainEnergySource). The zero value and DefaultSettings'
+	// choice: a joint's impulse carries its error, so a top spinning at
+	// 200 rad/s on a ball joint precesses within 0.025 % of the steady
+	// solution (TestJointProjectionCost), and the papers' scenes keep
+	// their numbers.
+	JointFeedback
+	// JointProjection puts no φ in b on a rigid bilateral row whose drift
+	// exceeds ProjectionTolerance (an anchor of a moving body): the
+	// velocity step keeps the drift and never turns the error into
+	// velocity, and the projection removes the errors on every step one
+	// exceeds JointProjectAbove (1 µm), moving positions only and, when
+	// it has joint rows, turning each body's angular velocity with the
+	// body (split correction). The
+	// drift prediction turns ω's direction on by the last step's turn.
+	// Rows without a drift (orientation rows, bodies at rest) keep φ/h, so
+	// a held arm closes its sag. The 10-link chain then never rises above
+	// its starting midpoint energy, with joints within 1 µm
+	// (TestNewUserChainEnergySource), a chain of spinning links swinging
+	// in 3D gains at most 0.0022 J where JointFeedback gains 0.19 J
+	// (TestSpinningChainEnergy), and a pendulum's period at h = 1/60 s is
+	// +0.020 % (JointFeedback +0.136 %, TestPendulumAtGameStep). Cost: a
+	// top spinning at 200 rad/s on a ball joint precesses 1.75 % slow
+	// instead of 0.025 % (TestJointProjectionCost: the projection undoes
+	// the momentum alignment's turn), and a projection solve on most
+	// steps of a moving jointed body (1.46 a step on the chain at
+	// h = 1/240 s, BenchmarkChainWhip). An opt-in (scene files:
+	// "joint_correction": "projection") for jointed chains and ragdolls.
+	JointProjection
+)
+
+var jointCorrectionNames = [...]string{"default", "feedback", "projection"}
+
+func (c JointCorrection) String() string {
+	if c >= 0 && int(c) < len(jointCorrectionNames) {
+		return jointCorrectionNames[c]
+	}
+	return fmt.Sprintf("JointCorrection(%d)", int(c))
+}
+
+// ParseJointCorrection is the inverse of String.
+func ParseJointCorrection(s string) (JointCorrection, error) {
+	for i, n := range jointCorrectionNames {
+		if n == s {
+			return JointCorrection(i), nil
+		}
+	}
+	return 0, fmt.Errorf("joint correction: unknown value %q (want default, feedback or projection)", s)
 }
 
 // Coherence is Settings.Coherent: whether a solve without new contacts and
@@ -231,6 +300,8 @@ func (s *Settings) Validate() error {
 		return settingsError("BounceSpeed", s.BounceSpeed, "must be finite and ≥ 0 m/s, got %v", s.BounceSpeed)
 	case s.Stabilization == Baumgarte && !(s.Baumgarte >= 0 && !math.IsInf(s.Baumgarte, 0)):
 		return settingsError("Baumgarte", s.Baumgarte, "must be finite and ≥ 0, got %v", s.Baumgarte)
+	case s.JointCorrection < JointCorrectionDefault || s.JointCorrection > JointProjection:
+		return settingsError("JointCorrection", s.JointCorrection, "unknown value %d (want JointCorrectionDefault, JointFeedback or JointProjection)", int(s.JointCorrection))
 	case s.Coherent < CoherentDefault || s.Coherent > CoherentOff:
 		return settingsError("Coherent", s.Coherent, "unknown value %d (want CoherentDefault, CoherentOn or CoherentOff)", int(s.Coherent))
 	}

@@ -174,6 +174,9 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			fmt.Fprintln(stderr)
 		}
 		fmt.Fprintln(stderr, "sim:", g.Warning())
+		if hint := jointFeedbackHint(w); hint != "" {
+			fmt.Fprintln(stderr, "sim:", hint)
+		}
 	}
 	rep, err := simulate(ctx, w, f, o)
 	if prog != nil {
@@ -220,4 +223,16 @@ func (p *progress) done(steps int) {
 	if p.printed {
 		fmt.Fprintf(p.w, "\rstep %d/%d  done in %v          \n", steps, p.total, time.Since(p.start).Round(time.Millisecond))
 	}
+}
+
+// jointFeedbackHint returns, for a world whose rigid joints get the
+// Regularized mode's φ/h feedback (stepper.JointFeedback), the note that
+// this feedback adds energy on moving joints and how to turn it off; ""
+// for any other world.
+func jointFeedbackHint(w *stepper.World) string {
+	s := &w.Settings
+	if len(w.Joints) == 0 || s.Stabilization != stepper.Regularized || s.JointCorrection == stepper.JointProjection {
+		return ""
+	}
+	return `note: the joints' errors are fed back as φ/h (settings "joint_correction" feedback or absent), which adds energy on moving joints under load; "joint_correction": "projection" leaves them to the position projection (docs/everyday-physics.md, "Failures are loud")`
 }
