@@ -96,10 +96,16 @@ const (
 // bodies and geoms alone, with no rows or contacts.
 func (w *World) EstimateMemory(limit int64) MemoryEstimate {
 	e := MemoryEstimate{Bodies: len(w.Bodies), Geoms: len(w.Geoms), Joints: len(w.Joints)}
+	bytes := func() int64 {
+		e.Rows = e.JointRows + e.ContactRows
+		live := memBase + memPerBody*int64(e.Bodies) + memPerGeom*int64(e.Geoms) +
+			memPerPair*int64(e.Pairs) + memPerRow*int64(e.JointRows+e.ContactRows) + memPerNonzero*e.Nonzeros
+		return memLiveToPeak * live
+	}
 	if w.checkLinks() != nil {
 		// A world Step refuses (a nil body or joint, a geom of no body,
 		// edited in after AddGeom): counted by its sizes alone.
-		e.Bytes = memLiveToPeak * (memBase + memPerBody*int64(e.Bodies) + memPerGeom*int64(e.Geoms))
+		e.Bytes = bytes()
 		return e
 	}
 	perBody := make([]int64, len(w.Bodies)) // rows touching each body
@@ -116,12 +122,6 @@ func (w *World) EstimateMemory(limit int64) MemoryEstimate {
 		for _, b := range j.Bodies() {
 			addRows(b, d)
 		}
-	}
-	bytes := func() int64 {
-		e.Rows = e.JointRows + e.ContactRows
-		live := memBase + memPerBody*int64(e.Bodies) + memPerGeom*int64(e.Geoms) +
-			memPerPair*int64(e.Pairs) + memPerRow*int64(e.JointRows+e.ContactRows) + memPerNonzero*e.Nonzeros
-		return memLiveToPeak * live
 	}
 	ng := len(w.Geoms)
 	if ng < 2 {
