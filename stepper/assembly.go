@@ -772,12 +772,7 @@ func (a *Assembly) bodySpace(m *Mass, n int) {
 		a.par(&a.massJob, nb)
 	}
 	a.m = nil
-	if cap(k.C) < n {
-		k.Body = make([][2]int32, n, n+n/2)
-		k.J = make([][2][6]float64, n, n+n/2)
-		k.C = make([]float64, n, n+n/2)
-	}
-	k.Body, k.J, k.C = k.Body[:n], k.J[:n], k.C[:n]
+	k.Body, k.J, k.C = grow(k.Body, n), grow(k.J, n), grow(k.C, n)
 }
 
 // kktMasses sets KKT's mass blocks of the bodies lo:hi of a.m that have
@@ -866,10 +861,7 @@ func checkRow(r *constraint.Row, nb int) error {
 func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	n := len(rows)
 	nb := len(m.Bodies)
-	if cap(a.JMinv) < n {
-		a.JMinv = make([][constraint.MaxBodies][6]float64, n, n+n/2)
-	}
-	a.JMinv = a.JMinv[:n]
+	a.JMinv = grow(a.JMinv, n)
 	// When the rows touch the bodies in the same slots as at the last
 	// Assemble (sameLayout), its incidence lists stand, and only their
 	// Jacobian blocks are new (copyJ: refreshJ, or pairsByIsland island
@@ -1099,12 +1091,7 @@ func (a *Assembly) incidences(rows []constraint.Row, nb int) {
 			total++
 		}
 	}
-	if cap(a.incArena) < total {
-		a.incArena = make([]incidence, total, total+total/2)
-	}
-	if cap(a.incJ) < total {
-		a.incJ = make([][6]float64, total, total+total/2)
-	}
+	a.incArena, a.incJ = grow(a.incArena, total), grow(a.incJ, total)
 	if cap(a.byBodyJ) < nb {
 		a.byBodyJ = make([][][6]float64, nb)
 	}

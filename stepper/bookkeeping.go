@@ -99,11 +99,7 @@ func (w *World) appliedWork() float64 {
 		nr = 0
 	}
 	bk.bw = grow(bk.bw, nb)
-	if cap(bk.rw) < nr {
-		bk.rw = make([][constraint.MaxBodies]float64, nr, nr+nr/2)
-		bk.rn = make([]int8, nr, nr+nr/2)
-	}
-	bk.rw, bk.rn = bk.rw[:nr], bk.rn[:nr]
+	bk.rw, bk.rn = grow(bk.rw, nr), grow(bk.rn, nr)
 	if bk.bodyJob.run == nil {
 		bk.bodyJob.run, bk.rowJob.run, bk.rowJob.rows = w.bodyWork, w.rowWork, true
 	}

@@ -714,7 +714,7 @@ func (w *World) freeRelVel(free *Mass, a, b int, x mgl64.Vec3) mgl64.Vec3 {
 // phase's chunks' sum when they made the points (rowChunks.fromNarrow),
 // without a pass over the points.
 func (w *World) contactRowCount(cs *contactStage) int {
-	if rc := &cs.rowChunks; rc.narrow && int(rc.first[len(rc.first)-1]) == len(cs.points) {
+	if rc := &cs.rowChunks; rc.fromNarrowOf(len(cs.points)) {
 		return rc.nrows
 	}
 	n := 0
@@ -830,7 +830,7 @@ func (w *World) fillContactRows(m *Mass, cs *contactStage, nj int, rows []constr
 func (w *World) fillContactChunks(m *Mass, cs *contactStage, nj int, rows []constraint.Row, start []lcp.State) {
 	np := len(cs.points)
 	rc := &cs.rowChunks
-	if !rc.narrow || int(rc.first[len(rc.first)-1]) != np {
+	if !rc.fromNarrowOf(np) {
 		// Chunk boundaries at manifolds' first points, with each chunk's
 		// first row (the running sum of the rows of the points before it).
 		rc.first, rc.row = rc.first[:0], rc.row[:0]
@@ -888,6 +888,12 @@ func (rc *rowChunks) fromNarrow(chunks []narrowChunk, np int) {
 	}
 	rc.first = append(rc.first, int32(np))
 	rc.narrow, rc.nrows = true, k
+}
+
+// fromNarrowOf reports whether rc holds the narrow phase's chunks
+// (fromNarrow) of the step's np points.
+func (rc *rowChunks) fromNarrowOf(np int) bool {
+	return rc.narrow && int(rc.first[len(rc.first)-1]) == np
 }
 
 // rowChunkPoints is about the contact points of one fillContactRows task,

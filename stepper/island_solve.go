@@ -629,6 +629,13 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 		}
 	}
 	if v := w.ws.islands.set.version; v != p.version || len(p.order) != len(active) {
+		if nb := len(w.Bodies); cap(p.order) < nb {
+			// An island holds a dynamic body: the active islands are at
+			// most the bodies, so the order, keys and cuts are sized once
+			// rather than growing with the island count while a pile
+			// settles.
+			p.order, p.keys, p.tasks = make([]int32, 0, nb), make([]uint64, 0, nb), make([]int32, 0, nb+1)
+		}
 		p.sort(active)
 		p.group(active)
 		p.version = v

@@ -120,15 +120,13 @@ type poolCore struct {
 	// helper never reads a job's task function after the job ended.
 	job atomic.Uint64
 	_   [56]byte
-	// front and back are the tasks of the current job taken by the
-	// caller, from task 0 up, and by the helpers, from task n−1 down
-	// (work, help): a claim on job first, one of these after it, so the
-	// two never meet on a task.
-	front atomic.Int32
-	_     [60]byte
-	back  atomic.Int32
-	_     [60]byte
-	done  atomic.Int32 // tasks of the current job finished, by workers that found none left
+	// back is the tasks of the current job taken by the helpers, from
+	// task n−1 down (help); the caller takes its own from task 0 up,
+	// counting them itself (work). A claim on job comes first, so the two
+	// never meet on a task.
+	back atomic.Int32
+	_    [60]byte
+	done atomic.Int32 // tasks of the current job finished, by workers that found none left
 	// parked counts the helpers that have parked, or are about to, and
 	// have no wake token yet.
 	parked atomic.Int32
@@ -189,7 +187,6 @@ func (p *workPool) do(n int, task func(k int)) {
 	c := p.core()
 	c.task = task
 	c.done.Store(0)
-	c.front.Store(0)
 	c.back.Store(0)
 	c.job.Store(uint64(n) << 32) // publish: the running helpers start taking tasks
 	linger := time.Duration(0)
@@ -279,11 +276,12 @@ func (p *workPool) core() *poolCore {
 	return p.c
 }
 
-// work runs tasks of the current job, each the next one not yet taken,
-// until none is left. It reports whether it finished the job's last
-// task: each worker adds the tasks it ran to done once, when it finds
-// none left (one shared write a worker, not one a task), and the one whose
-// count completes n finished the job.
+// work is the caller's part of the current job (do, its only caller):
+// it runs tasks from the front, task 0 up, until none is left. It
+// reports whether it finished the job's last task: each worker adds the
+// tasks it ran to done once, when it finds none left (one shared write a
+// worker, not one a task), and the one whose count completes n finished
+// the job.
 func (c *poolCore) work() (last bool) {
 	ran := int32(0)
 	for {
@@ -292,7 +290,7 @@ func (c *poolCore) work() (last bool) {
 		if k >= n {
 			return ran > 0 && c.done.Add(ran) == n
 		}
-		c.task(int(c.front.Add(1) - 1))
+		c.task(int(ran)) // the caller's tasks are 0, 1, … in the order it ran them
 		ran++
 	}
 }

@@ -647,14 +647,7 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	rs := &ws.build
 	nj := w.jointRowCount() // the joints of sleeping islands have none
 	n := nj + w.contactRowCount(cs)
-	if cap(rs.rows) < n {
-		rs.rows = make([]constraint.Row, n, n+n/2)
-	}
-	rs.rows = rs.rows[:n]
-	if cap(rs.start) < n {
-		rs.start = make([]lcp.State, n, n+n/2)
-	}
-	rs.start = rs.start[:n]
+	rs.rows, rs.start = grow(rs.rows, n), grow(rs.start, n)
 	if err := w.fillJointRows(nj); err != nil || w.chunkCancelled(stageRows) {
 		return rs, err
 	}
@@ -1456,10 +1449,7 @@ func (w *World) positionRows() (rigidMax, jointMax float64, err error) {
 	ps.ppoints = w.collect(ps.ppoints[:0], nil)
 	ru.record, ru.again = false, false
 	n := nj + len(ps.ppoints)
-	if cap(ps.prows) < n {
-		ps.prows = make([]constraint.Row, n, n+n/2)
-	}
-	ps.prows = ps.prows[:n]
+	ps.prows = grow(ps.prows, n)
 	k := 0
 	for i, c := range w.Joints {
 		d := c.Dim()
@@ -1757,9 +1747,18 @@ func (w *World) projectSolve() bool {
 	return true
 }
 
-func grow(s []float64, n int) []float64 {
+// grow returns s resliced to n items, or, when its capacity is short, a
+// new slice of n zero items with headroom(n) of capacity: the step's
+// buffers sized by a count of bodies, points or rows.
+func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]float64, n, n+n/2)
+		return make([]T, n, headroom(n))
 	}
 	return s[:n]
 }
+
+// headroom is the capacity a step's buffer of n items gets when it
+// outgrows the last one (grow): half again as much, so a count creeping
+// up step by step (the contact rows while a pile settles) does not
+// reallocate each step.
+func headroom(n int) int { return n + n/2 }
