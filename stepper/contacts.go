@@ -247,14 +247,21 @@ func (w *World) infiniteMass(g int) bool {
 	return b == constraint.World || w.Bodies[b].Kinematic
 }
 
-// geomPose returns the world pose of geom g.
+// geomPose returns the world pose of geom g. A zero Local.Rot is the
+// identity (Geom.Local), as checkGeom takes it: AddGeom stores the
+// identity, but a geom edited or appended since may hold the zero
+// quaternion, which would collapse the shape to a point.
 func (w *World) geomPose(g int) contact.Pose {
 	gm := &w.Geoms[g]
+	local := gm.Local
+	if local.Rot == (mgl64.Quat{}) {
+		local.Rot = mgl64.QuatIdent()
+	}
 	if gm.Body == constraint.World {
-		return gm.Local
+		return local
 	}
 	b := w.Bodies[gm.Body]
-	return contact.Pose{Pos: b.Pos, Rot: b.Rot}.Mul(gm.Local)
+	return contact.Pose{Pos: b.Pos, Rot: b.Rot}.Mul(local)
 }
 
 func (w *World) bounceSpeed() float64 {
