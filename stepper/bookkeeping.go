@@ -17,8 +17,9 @@ import (
 // the sums are the same bits for any GOMAXPROCS.
 type bookkeepingStage struct {
 	ke, pe []float64 // per body: kinetic energy (0 asleep) and m g·x
-	// energies: the finite job also sets ke and pe (checkedEnergy).
-	energies bool
+	// energies: the finite job also sets ke and pe (checkedEnergy);
+	// after: it checks the state alone (finiteState), not stepReady.
+	energies, after bool
 	// bw is each body's work of its applied loads, rw each row's terms of
 	// the joint motors' and kinematic bodies' work, rn their count, −1
 	// for a motor row's one term, which is added (the others are
@@ -45,14 +46,22 @@ type bookkeepingStage struct {
 // energy terms, bodyEnergies): the energies are the same terms summed in
 // the same order as World.Energy, and err names the first body in body
 // order whose state is not finite, as checkFinite, with the energies
-// summed all the same.
-func (w *World) checkedEnergy(when string) (kinetic, potential float64, err error) {
+// summed all the same. Before the step (after false) a body must be fit
+// to step (stepReady); after it (after true) only the state the step
+// wrote is checked (finiteState): the step sets no mass, inertia, load or
+// flag, and moves no static or sleeping body, so stepReady's other tests
+// would repeat the ones this step began with.
+func (w *World) checkedEnergy(after bool) (kinetic, potential float64, err error) {
 	bk := &w.ws.bookkeeping
 	nb := len(w.Bodies)
 	bk.ke, bk.pe = grow(bk.ke, nb), grow(bk.pe, nb)
-	bk.energies = true
+	bk.energies, bk.after = true, after
 	i := w.firstNonFinite()
-	bk.energies = false
+	bk.energies, bk.after = false, false
+	when := "before the step"
+	if after {
+		when = "after the step"
+	}
 	for i, b := range w.Bodies {
 		if b.Static || b.Kinematic {
 			continue
@@ -208,8 +217,7 @@ func (w *World) firstNonFinite() int {
 // run before the step they keep such a body from turning the world's
 // state into NaN, and Validate's message (checkFinite) names the field.
 func stepReady(b *body.Body) bool {
-	if !num.FiniteVec(b.Pos) || !num.FiniteQuat(b.Rot) || !num.FiniteVec(b.Vel) || !num.FiniteVec(b.AngVel) ||
-		!num.FiniteVec(b.Force) || !num.FiniteVec(b.Torque) {
+	if !finiteState(b) || !num.FiniteVec(b.Force) || !num.FiniteVec(b.Torque) {
 		return false
 	}
 	if math.Abs(math.Sqrt(b.Rot.Dot(b.Rot))-1) > body.UnitQuatTol {
@@ -227,8 +235,15 @@ func stepReady(b *body.Body) bool {
 	return b.Mass > 0 && num.Finite(b.Mass) && in[0] > 0 && in[4] > 0 && in[8] > 0
 }
 
-// nonFiniteRange lowers bad to the first body of lo:hi whose state is not
-// finite (firstNonFinite), and sets their energy terms (bodyEnergies) when
+// finiteState reports whether b's position, orientation, velocity and
+// angular velocity are finite: what a step writes.
+func finiteState(b *body.Body) bool {
+	return num.FiniteVec(b.Pos) && num.FiniteQuat(b.Rot) && num.FiniteVec(b.Vel) && num.FiniteVec(b.AngVel)
+}
+
+// nonFiniteRange lowers bad to the first body of lo:hi that is not fit to
+// step (stepReady), or after the step whose state is not finite
+// (finiteState, bk.after), and sets their energy terms (bodyEnergies) when
 // checkedEnergy asks for them.
 func (w *World) nonFiniteRange(lo, hi int) {
 	bk := &w.ws.bookkeeping
@@ -237,13 +252,21 @@ func (w *World) nonFiniteRange(lo, hi int) {
 	}
 	for i := lo; i < hi; i++ {
 		b := w.Bodies[i]
-		// A static body is checked too: its geoms stand at its pose, and
-		// the contact sweep reads its velocities (geomSweep).
-		if !b.Static && w.sleep.asleepAt(i) { // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
-			continue
-		}
-		if stepReady(b) {
-			continue
+		if bk.after {
+			// The step moves no static body.
+			if b.Static || w.sleep.asleepAt(i) || finiteState(b) {
+				continue
+			}
+		} else {
+			// A static body is checked too: its geoms stand at its
+			// pose, and the contact sweep reads its velocities
+			// (geomSweep).
+			if !b.Static && w.sleep.asleepAt(i) { // a sleeping body keeps the finite state it fell asleep in (wakeChanged)
+				continue
+			}
+			if stepReady(b) {
+				continue
+			}
 		}
 		for {
 			old := atomic.LoadInt64(&bk.bad)

@@ -247,14 +247,21 @@ func (w *World) infiniteMass(g int) bool {
 	return b == constraint.World || w.Bodies[b].Kinematic
 }
 
-// geomPose returns the world pose of geom g.
+// geomPose returns the world pose of geom g. A zero Local.Rot is the
+// identity (Geom.Local), as checkGeom takes it: AddGeom stores the
+// identity, but a geom edited or appended since may hold the zero
+// quaternion, which would collapse the shape to a point.
 func (w *World) geomPose(g int) contact.Pose {
 	gm := &w.Geoms[g]
+	local := gm.Local
+	if local.Rot == (mgl64.Quat{}) {
+		local.Rot = mgl64.QuatIdent()
+	}
 	if gm.Body == constraint.World {
-		return gm.Local
+		return local
 	}
 	b := w.Bodies[gm.Body]
-	return contact.Pose{Pos: b.Pos, Rot: b.Rot}.Mul(gm.Local)
+	return contact.Pose{Pos: b.Pos, Rot: b.Rot}.Mul(local)
 }
 
 func (w *World) bounceSpeed() float64 {
@@ -689,7 +696,9 @@ func (w *World) closing(pts []contact.Point, a, b int, margin float64, free *Mas
 	return out
 }
 
-// freeRelVel is relVel under the free velocities free.Free.
+// freeRelVel is relVel under the free velocities free.Free (Mass.Free,
+// no constraint impulses): the speculative contacts' approach rate and a
+// resting contact's free slip (freeSlipAxis).
 func (w *World) freeRelVel(free *Mass, a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	var out mgl64.Vec3
 	pv := func(i int) mgl64.Vec3 {
@@ -733,25 +742,6 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	}
 	if a != constraint.World {
 		out = out.Sub(w.Bodies[a].PointVelocity(x))
-	}
-	return out
-}
-
-// freeRelVel is the free velocity (Mass.Free, no contact impulses) of
-// body b's material point at x minus body a's (constraint.World: zero).
-func (m *Mass) freeRelVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
-	var out mgl64.Vec3
-	for _, c := range [2]struct {
-		i int
-		s float64
-	}{{b, 1}, {a, -1}} {
-		if c.i == constraint.World {
-			continue
-		}
-		f := &m.Free[c.i]
-		r := x.Sub(m.Bodies[c.i].Pos)
-		v := mgl64.Vec3{f[0], f[1], f[2]}.Add(mgl64.Vec3{f[3], f[4], f[5]}.Cross(r))
-		out = out.Add(v.Mul(c.s))
 	}
 	return out
 }
@@ -985,7 +975,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 						t1 = p.Mul(1 / p.Len())
 					}
 				}
-				t1 = freeSlipAxis(t1, n, m.freeRelVel(pt.A, pt.B, pt.Point))
+				t1 = freeSlipAxis(t1, n, w.freeRelVel(m, pt.A, pt.B, pt.Point))
 			}
 			pt.T1, pt.T2 = t1, n.Cross(t1)
 			start[k+l.Friction], start[k+l.Friction+1] = lcp.Free, lcp.Free

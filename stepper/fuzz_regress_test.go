@@ -241,6 +241,32 @@ func TestFuzzWorldGeomEditedAfterAdd(t *testing.T) {
 	}
 }
 
+// A geom whose Local.Rot is the zero quaternion, which Geom.Local and
+// Step's check (checkGeom) take as no rotation, appended to Geoms or
+// edited in after AddGeom (which stores the identity): the contact stage
+// posed it with the zero quaternion, the shapes found no contact, and the
+// 1 kg box resting on the floor fell through it (z = −4.9 m after 1 s).
+// It now steps as with the identity, bit for bit.
+func TestGeomZeroLocalRotIsIdentity(t *testing.T) {
+	run := func(zero bool) *body.Body {
+		w := nuWorld(t, 0)
+		ground(t, w, mgl64.QuatIdent(), 0.5)
+		b := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0, 0.1}, mgl64.QuatIdent(), 0.5)
+		b.Vel = mgl64.Vec3{1, 0.5, 0}
+		if zero {
+			w.Geoms[0].Local.Rot = mgl64.Quat{} // the world's plane
+			w.Geoms[1].Local.Rot = mgl64.Quat{} // the box's
+		}
+		_, _ = nuStep(t, w, 60)
+		return b
+	}
+	want, got := run(false), run(true)
+	assert.InDelta(t, 0.1, got.Pos[2], 1e-6, "resting on the floor")
+	assert.Equal(t, want.Pos, got.Pos)
+	assert.Equal(t, want.Rot, got.Rot)
+	assert.Equal(t, want.Vel, got.Vel)
+}
+
 // EstimateMemory of a world whose geom was edited to name no body
 // (testdata/fuzz/FuzzWorld/265d85f58ce606db: geom 1's Body set to 3 in a
 // world of 3 bodies): it read w.Bodies[3] and panicked with "index out of

@@ -467,7 +467,7 @@ func (w *World) Step() (Stats, error) {
 	}
 	w.resolveSettings() // after the controllers, which may change them
 	w.wakeChanged()     // after the controllers, which may push a sleeping body
-	k0, u0, err := w.checkedEnergy("before the step")
+	k0, u0, err := w.checkedEnergy(false)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -535,7 +535,7 @@ func (w *World) Step() (Stats, error) {
 	st.Time = w.time
 	st.Contacts = len(ws.contacts.points)
 	var ferr error
-	st.Kinetic, st.Potential, ferr = w.checkedEnergy("after the step")
+	st.Kinetic, st.Potential, ferr = w.checkedEnergy(true)
 	st.EnergyAdded = st.Kinetic + st.Potential - k0 - u0 - work
 	st.MaxViolation = ws.projection.maxViol
 	st.Projections, st.ProjectionIterations = ws.projection.projects, ws.projection.projIts
