@@ -114,7 +114,7 @@ func (r *fuzzReader) n(k int) int { return int(r.byte()) % k }
 
 // fuzzExtremes are the values a careless or hostile caller passes.
 var fuzzExtremes = [32]float64{
-	0, -0.0, -1, 1e-300, -1e-300, 5e-324, 1e-12, 1e12, 1e300, -1e300,
+	0, math.Copysign(0, -1), -1, 1e-300, -1e-300, 5e-324, 1e-12, 1e12, 1e300, -1e300,
 	math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, -math.MaxFloat64, 1e-6,
 	1e6, -1e6, 0.5, 2, 1e-3, 1e3, math.SmallestNonzeroFloat64, 3e8, -3e8, 1e154,
 	1e-154, 0.999999, 1.000001, 100, -100, 1,
@@ -189,7 +189,6 @@ type fuzzWorld struct {
 	r        *fuzzReader
 	w        *stepper.World
 	reversed bool
-	h        []byte
 	log      []string
 	steps    int
 	cancel   context.CancelFunc

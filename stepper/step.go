@@ -281,7 +281,6 @@ type driftStage struct {
 	fastTurn []bool
 	drows    []constraint.Row
 	dctx     constraint.Context
-	lastTurn []mgl64.Vec3    // keepTurns: the last step's alignment turns (JointProjection)
 	ext      [][2]mgl64.Vec3 // extrapolate: the velocities of the prediction
 	prev     []mgl64.Vec3    // extrapolate: the last step's start ω̂ (JointProjection)
 }
