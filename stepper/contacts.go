@@ -969,11 +969,13 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 			case vt.Len() > SlipSpeed:
 				t1 = vt.Mul(1 / vt.Len())
 			default:
-				t1, _ = constraint.Perp(n)
 				if seen {
-					if p := c.t1.Sub(n.Mul(c.t1.Dot(n))); p.Len() > 1e-6 {
-						t1 = p.Mul(1 / p.Len())
-					}
+					t1 = c.t1.Sub(n.Mul(c.t1.Dot(n)))
+				}
+				if tl := t1.Len(); tl > 1e-6 {
+					t1 = t1.Mul(1 / tl)
+				} else {
+					t1, _ = constraint.Perp(n)
 				}
 				t1 = freeSlipAxis(t1, n, w.freeRelVel(m, pt.A, pt.B, pt.Point))
 			}
