@@ -746,6 +746,28 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	return out
 }
 
+// relVels returns relVel and freeRelVel of the point x together, each
+// body's lever arm x − x_b taken once, with the same bits as the two calls.
+func (w *World) relVels(free *Mass, a, b int, x mgl64.Vec3) (v, vf mgl64.Vec3) {
+	if len(free.Free) < len(w.Bodies) {
+		v = w.relVel(a, b, x)
+		return v, v // free velocities not computed yet (freeRelVel)
+	}
+	one := func(i int) (mgl64.Vec3, mgl64.Vec3) {
+		bd, f := w.Bodies[i], &free.Free[i]
+		r := x.Sub(bd.Pos)
+		return bd.Vel.Add(bd.AngVel.Cross(r)), mgl64.Vec3{f[0], f[1], f[2]}.Add(mgl64.Vec3{f[3], f[4], f[5]}.Cross(r))
+	}
+	if b != constraint.World {
+		v, vf = one(b)
+	}
+	if a != constraint.World {
+		va, vfa := one(a)
+		v, vf = v.Sub(va), vf.Sub(vfa)
+	}
+	return v, vf
+}
+
 // freeSlipAxis returns the first friction direction of a contact that is
 // not sliding, whose frame would be t1, n × t1: the direction of its free
 // slip vf (the tangential part of the free relative velocity) when that
@@ -958,7 +980,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		}
 		l := pt.Layout()
 		if l.Friction > 0 {
-			vt := w.relVel(pt.A, pt.B, pt.Point)
+			vt, vf := w.relVels(m, pt.A, pt.B, pt.Point)
 			vt = vt.Sub(n.Mul(vt.Dot(n)))
 			var t1 mgl64.Vec3
 			switch {
@@ -977,7 +999,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 				} else {
 					t1, _ = constraint.Perp(n)
 				}
-				t1 = freeSlipAxis(t1, n, w.freeRelVel(m, pt.A, pt.B, pt.Point))
+				t1 = freeSlipAxis(t1, n, vf)
 			}
 			pt.T1, pt.T2 = t1, n.Cross(t1)
 			start[k+l.Friction], start[k+l.Friction+1] = lcp.Free, lcp.Free
