@@ -128,11 +128,22 @@ func TestNewUserChain10(t *testing.T) {
 // A ragdoll whose limbs overlap at their joints (a torso box, a head
 // sphere, capsule arms and legs, as a modelling tool draws them) gets no
 // contact between jointed bodies: floating without gravity it does not
-// move, and dropped on the floor it settles without flying apart.
+// move, and dropped on the floor it settles without flying apart, with
+// DefaultSettings and with the opt-in JointProjection (its joints then
+// held within JointProjectAbove).
 func TestNewUserRagdollOverlap(t *testing.T) {
-	build := func(t *testing.T, g mgl64.Vec3) *stepper.World {
+	// joints: each ball joint's anchor in the torso's frame and in the
+	// limb's (body 0 is the torso), to read its gap after a step.
+	type joint struct {
+		limb          int
+		inTorso, inLb mgl64.Vec3
+	}
+	var joints []joint
+	build := func(t *testing.T, g mgl64.Vec3, jc stepper.JointCorrection) *stepper.World {
 		s := stepper.DefaultSettings()
 		s.Gravity = g
+		s.JointCorrection = jc
+		joints = joints[:0]
 		w, err := stepper.New(s)
 		require.NoError(t, err)
 		ground(t, w, mgl64.QuatIdent(), 0.6)
@@ -150,6 +161,7 @@ func TestNewUserRagdollOverlap(t *testing.T) {
 		neck, err := constraint.NewBall(w.Bodies, it, ih, mgl64.Vec3{0, 0, 1.45})
 		require.NoError(t, err)
 		require.NoError(t, w.AddConstraint(neck))
+		joints = append(joints, joint{ih, w.Bodies[it].WorldToLocal(mgl64.Vec3{0, 0, 1.45}), hb.WorldToLocal(mgl64.Vec3{0, 0, 1.45})})
 		// Arms out sideways from the shoulders, legs down from the hips;
 		// every limb starts inside the torso by its radius, the head
 		// 4 cm into the torso, and no two bodies that are not jointed
@@ -163,11 +175,12 @@ func TestNewUserRagdollOverlap(t *testing.T) {
 			j, err := constraint.NewBall(w.Bodies, it, id, lb.joint)
 			require.NoError(t, err)
 			require.NoError(t, w.AddConstraint(j))
+			joints = append(joints, joint{id, w.Bodies[it].WorldToLocal(lb.joint), w.Bodies[id].WorldToLocal(lb.joint)})
 		}
 		return w
 	}
 	t.Run("floating", func(t *testing.T) {
-		w := build(t, mgl64.Vec3{})
+		w := build(t, mgl64.Vec3{}, stepper.JointCorrectionDefault)
 		var p0 []mgl64.Vec3
 		for _, b := range w.Bodies {
 			p0 = append(p0, b.Pos)
@@ -181,33 +194,50 @@ func TestNewUserRagdollOverlap(t *testing.T) {
 		assert.Less(t, moved, 1e-9, "overlapping jointed shapes pushed each other")
 		assert.Empty(t, w.Contacts(nil))
 	})
-	t.Run("dropped", func(t *testing.T) {
-		w := build(t, stepper.StandardGravity)
-		k, p := w.Energy()
-		e0 := k + p
-		var grow, vmax float64
-		for s := 0; s < 240; s++ {
-			_, err := w.Step()
-			require.NoError(t, err)
+	for _, jc := range []stepper.JointCorrection{stepper.JointCorrectionDefault, stepper.JointProjection} {
+		name := "dropped"
+		if jc != stepper.JointCorrectionDefault {
+			name += ", " + jc.String()
+		}
+		t.Run(name, func(t *testing.T) {
+			w := build(t, stepper.StandardGravity, jc)
 			k, p := w.Energy()
-			grow = math.Max(grow, k+p-e0)
-			for _, b := range w.Bodies {
-				vmax = math.Max(vmax, b.Vel.Len())
+			e0 := k + p
+			var grow, vmax, gap float64
+			for s := 0; s < 240; s++ {
+				_, err := w.Step()
+				require.NoError(t, err)
+				k, p := w.Energy()
+				grow = math.Max(grow, k+p-e0)
+				for _, b := range w.Bodies {
+					vmax = math.Max(vmax, b.Vel.Len())
+				}
+				for _, j := range joints {
+					gap = math.Max(gap, w.Bodies[0].LocalToWorld(j.inTorso).Sub(w.Bodies[j.limb].LocalToWorld(j.inLb)).Len())
+				}
 			}
-		}
-		for _, c := range w.Contacts(nil) {
-			// Body 0, the torso, is jointed to every other body.
-			jointed := (c.A == 0 && c.B > 0) || (c.B == 0 && c.A > 0)
-			assert.False(t, jointed, "contact between jointed bodies %d and %d", c.A, c.B)
-		}
-		k, _ = w.Energy()
-		t.Logf("dropped ragdoll, 4 s: energy growth %.2e J, fastest %.2f m/s, kinetic at the end %.2e J, sleeping %d of %d",
-			grow, vmax, k, w.Sleeping(), len(w.Bodies))
-		assert.Less(t, grow, 0.01)
-		// Falling 1.2 m: √(2 g 1.2) = 4.9 m/s; 2× for a limb's swing.
-		assert.Less(t, vmax, 9.8)
-		assert.Less(t, k, 1e-3, "at rest after 4 s")
-	})
+			for _, c := range w.Contacts(nil) {
+				// Body 0, the torso, is jointed to every other body.
+				jointed := (c.A == 0 && c.B > 0) || (c.B == 0 && c.A > 0)
+				assert.False(t, jointed, "contact between jointed bodies %d and %d", c.A, c.B)
+			}
+			k, _ = w.Energy()
+			t.Logf("dropped ragdoll, %v, 4 s: energy growth %.2e J, fastest %.2f m/s, largest joint gap %.2e m, kinetic at the end %.2e J, sleeping %d of %d",
+				jc, grow, vmax, gap, k, w.Sleeping(), len(w.Bodies))
+			assert.Less(t, grow, 0.01)
+			// Falling 1.2 m: √(2 g 1.2) = 4.9 m/s; 2× for a limb's swing.
+			assert.Less(t, vmax, 9.8)
+			assert.Less(t, k, 1e-3, "at rest after 4 s")
+			if jc == stepper.JointProjection {
+				// The projection leaves no joint error above
+				// JointProjectAbove after a step.
+				assert.LessOrEqual(t, gap, stepper.JointProjectAbove+1e-9)
+			} else {
+				// ProjectAbove's 1 mm.
+				assert.Less(t, gap, 1e-3)
+			}
+		})
+	}
 }
 
 // Jointed bodies collide only when asked (World.SetJointCollision): a 0.4 m
