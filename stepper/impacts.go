@@ -30,20 +30,12 @@ const (
 var impactNames = [...]string{"simultaneous", "propagated"}
 
 func (m Impacts) String() string {
-	if m >= 0 && int(m) < len(impactNames) {
-		return impactNames[m]
-	}
-	return fmt.Sprintf("Impacts(%d)", int(m))
+	return enumString(impactNames[:], m, "Impacts")
 }
 
 // ParseImpacts is the inverse of String.
 func ParseImpacts(s string) (Impacts, error) {
-	for i, n := range impactNames {
-		if n == s {
-			return Impacts(i), nil
-		}
-	}
-	return 0, fmt.Errorf("impacts: unknown mode %q (want simultaneous or propagated)", s)
+	return parseEnum[Impacts](impactNames[:], s, "impacts", "mode")
 }
 
 // maxImpactSweeps bounds the sweeps of propagateImpacts over the contact

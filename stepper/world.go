@@ -37,20 +37,12 @@ const (
 var stabNames = [...]string{"regularized", "none", "baumgarte", "post"}
 
 func (s Stabilization) String() string {
-	if s >= 0 && int(s) < len(stabNames) {
-		return stabNames[s]
-	}
-	return fmt.Sprintf("Stabilization(%d)", int(s))
+	return enumString(stabNames[:], s, "Stabilization")
 }
 
 // ParseStabilization is the inverse of String.
 func ParseStabilization(s string) (Stabilization, error) {
-	for i, n := range stabNames {
-		if n == s {
-			return Stabilization(i), nil
-		}
-	}
-	return 0, fmt.Errorf("stabilization: unknown value %q (want regularized, none, baumgarte or post)", s)
+	return parseEnum[Stabilization](stabNames[:], s, "stabilization", "value")
 }
 
 // Settings of a World. The zero value of each field but H means its
@@ -183,20 +175,12 @@ const (
 var jointCorrectionNames = [...]string{"default", "feedback", "projection"}
 
 func (c JointCorrection) String() string {
-	if c >= 0 && int(c) < len(jointCorrectionNames) {
-		return jointCorrectionNames[c]
-	}
-	return fmt.Sprintf("JointCorrection(%d)", int(c))
+	return enumString(jointCorrectionNames[:], c, "JointCorrection")
 }
 
 // ParseJointCorrection is the inverse of String.
 func ParseJointCorrection(s string) (JointCorrection, error) {
-	for i, n := range jointCorrectionNames {
-		if n == s {
-			return JointCorrection(i), nil
-		}
-	}
-	return 0, fmt.Errorf("joint correction: unknown value %q (want default, feedback or projection)", s)
+	return parseEnum[JointCorrection](jointCorrectionNames[:], s, "joint correction", "value")
 }
 
 // Coherence is Settings.Coherent: whether a solve without new contacts and
@@ -221,20 +205,12 @@ const (
 var coherenceNames = [...]string{"default", "on", "off"}
 
 func (c Coherence) String() string {
-	if c >= 0 && int(c) < len(coherenceNames) {
-		return coherenceNames[c]
-	}
-	return fmt.Sprintf("Coherence(%d)", int(c))
+	return enumString(coherenceNames[:], c, "Coherence")
 }
 
 // ParseCoherence is the inverse of String.
 func ParseCoherence(s string) (Coherence, error) {
-	for i, n := range coherenceNames {
-		if n == s {
-			return Coherence(i), nil
-		}
-	}
-	return 0, fmt.Errorf("coherent: unknown value %q (want default, on or off)", s)
+	return parseEnum[Coherence](coherenceNames[:], s, "coherent", "value")
 }
 
 // On reports whether c starts steady solves at the last step's impulses:
