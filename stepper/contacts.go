@@ -700,22 +700,29 @@ func (w *World) closing(pts []contact.Point, a, b int, margin float64, free *Mas
 // no constraint impulses): the speculative contacts' approach rate and a
 // resting contact's free slip (freeSlipAxis).
 func (w *World) freeRelVel(free *Mass, a, b int, x mgl64.Vec3) mgl64.Vec3 {
-	var out mgl64.Vec3
-	pv := func(i int) mgl64.Vec3 {
-		v := &free.Free[i]
-		r := x.Sub(w.Bodies[i].Pos)
-		return mgl64.Vec3{v[0], v[1], v[2]}.Add(mgl64.Vec3{v[3], v[4], v[5]}.Cross(r))
-	}
 	if len(free.Free) < len(w.Bodies) {
 		return w.relVel(a, b, x) // free velocities not computed yet
 	}
+	var out mgl64.Vec3
 	if b != constraint.World {
-		out = pv(b)
+		out = freePointVel(&free.Free[b], x.Sub(w.Bodies[b].Pos))
 	}
 	if a != constraint.World {
-		out = out.Sub(pv(a))
+		out = out.Sub(freePointVel(&free.Free[a], x.Sub(w.Bodies[a].Pos)))
 	}
 	return out
+}
+
+// freePointVel is the velocity v + ω × r of a body's point at lever arm r
+// under its free velocity f = [v ω] (Mass.Free): freeRelVel's and
+// relVels' one body. Written out, Vec3.Add of Vec3.Cross term for term
+// (the same bits), so that it inlines.
+func freePointVel(f *[6]float64, r mgl64.Vec3) mgl64.Vec3 {
+	return mgl64.Vec3{
+		f[0] + (f[4]*r[2] - f[5]*r[1]),
+		f[1] + (f[5]*r[0] - f[3]*r[2]),
+		f[2] + (f[3]*r[1] - f[4]*r[0]),
+	}
 }
 
 // contactRowCount returns the number of rows the detected contacts need,
@@ -753,17 +760,17 @@ func (w *World) relVels(free *Mass, a, b int, x mgl64.Vec3) (v, vf mgl64.Vec3) {
 		v = w.relVel(a, b, x)
 		return v, v // free velocities not computed yet (freeRelVel)
 	}
-	one := func(i int) (mgl64.Vec3, mgl64.Vec3) {
-		bd, f := w.Bodies[i], &free.Free[i]
-		r := x.Sub(bd.Pos)
-		return bd.Vel.Add(bd.AngVel.Cross(r)), mgl64.Vec3{f[0], f[1], f[2]}.Add(mgl64.Vec3{f[3], f[4], f[5]}.Cross(r))
-	}
+	// Each body written out, not a closure called twice: the inliner
+	// leaves a closure of this cost called from two places as two calls.
 	if b != constraint.World {
-		v, vf = one(b)
+		bd := w.Bodies[b]
+		r := x.Sub(bd.Pos)
+		v, vf = bd.Vel.Add(bd.AngVel.Cross(r)), freePointVel(&free.Free[b], r)
 	}
 	if a != constraint.World {
-		va, vfa := one(a)
-		v, vf = v.Sub(va), vf.Sub(vfa)
+		bd := w.Bodies[a]
+		r := x.Sub(bd.Pos)
+		v, vf = v.Sub(bd.Vel.Add(bd.AngVel.Cross(r))), vf.Sub(freePointVel(&free.Free[a], r))
 	}
 	return v, vf
 }

@@ -21,6 +21,34 @@ import (
 // The regressions FuzzWorld found, each the smallest program that shows
 // it written out as Go (the fuzzer's input is in testdata/fuzz/FuzzWorld).
 
+// fzStaticGround adds a static body "ground" and a plane geom on it, the
+// world's first body and geom.
+func fzStaticGround(t *testing.T, w *stepper.World) {
+	t.Helper()
+	ground, err := body.New(body.Params{Name: "ground", Static: true, Rot: mgl64.QuatIdent()})
+	require.NoError(t, err)
+	id, err := w.AddBody(ground)
+	require.NoError(t, err)
+	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: contact.NewPlane()})
+	require.NoError(t, err)
+}
+
+// fzBox adds a body named name, a box of 0.2 m sides and mass m at pos,
+// and its box geom with friction mu.
+func fzBox(t *testing.T, w *stepper.World, name string, m float64, pos mgl64.Vec3, mu float64) *body.Body {
+	t.Helper()
+	b, err := body.New(body.Params{Name: name, Mass: m, Inertia: body.BoxInertia(m, 0.2, 0.2, 0.2),
+		Pos: pos, Rot: mgl64.QuatIdent()})
+	require.NoError(t, err)
+	id, err := w.AddBody(b)
+	require.NoError(t, err)
+	sh, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
+	require.NoError(t, err)
+	_, err = w.AddGeom(stepper.Geom{Body: id, Shape: sh, Material: stepper.Material{Friction: mu}})
+	require.NoError(t, err)
+	return b
+}
+
 // A static body teleported to y = −Inf (testdata/fuzz/FuzzWorld/
 // d6c3c3dc3f62ccb3): Step skipped static bodies in its finiteness check,
 // returned no error, and left a world with a non-finite pose, whose geom
@@ -163,15 +191,7 @@ func TestFuzzWorldBodyEditedBetweenSteps(t *testing.T) {
 		w, err := stepper.New(stepper.DefaultSettings())
 		require.NoError(t, err)
 		for i := range 3 {
-			b, err := body.New(body.Params{Name: "b", Mass: 1, Inertia: body.BoxInertia(1, 0.2, 0.2, 0.2),
-				Pos: mgl64.Vec3{0, 0, 0.1 + 0.2*float64(i)}, Rot: mgl64.QuatIdent()})
-			require.NoError(t, err)
-			_, err = w.AddBody(b)
-			require.NoError(t, err)
-			sh, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
-			require.NoError(t, err)
-			_, err = w.AddGeom(stepper.Geom{Body: i, Shape: sh})
-			require.NoError(t, err)
+			fzBox(t, w, "b", 1, mgl64.Vec3{0, 0, 0.1 + 0.2*float64(i)}, 0)
 		}
 		for range 5 {
 			_, err := w.Step()
@@ -212,21 +232,8 @@ func TestFuzzWorldGeomEditedAfterAdd(t *testing.T) {
 	} {
 		w, err := stepper.New(stepper.DefaultSettings())
 		require.NoError(t, err)
-		ground, err := body.New(body.Params{Name: "ground", Static: true, Rot: mgl64.QuatIdent()})
-		require.NoError(t, err)
-		_, err = w.AddBody(ground)
-		require.NoError(t, err)
-		_, err = w.AddGeom(stepper.Geom{Body: 0, Shape: contact.NewPlane()})
-		require.NoError(t, err)
-		box, err := body.New(body.Params{Name: "box", Mass: 1, Inertia: body.BoxInertia(1, 0.2, 0.2, 0.2),
-			Pos: mgl64.Vec3{0, 0, 0.1}, Rot: mgl64.QuatIdent()})
-		require.NoError(t, err)
-		_, err = w.AddBody(box)
-		require.NoError(t, err)
-		sh, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
-		require.NoError(t, err)
-		_, err = w.AddGeom(stepper.Geom{Body: 1, Shape: sh, Material: stepper.Material{Friction: 0.5}})
-		require.NoError(t, err)
+		fzStaticGround(t, w)
+		box := fzBox(t, w, "box", 1, mgl64.Vec3{0, 0, 0.1}, 0.5)
 		for range 5 {
 			_, err := w.Step()
 			require.NoError(t, err)
@@ -276,15 +283,7 @@ func TestFuzzWorldEstimateMemoryGeomOfNoBody(t *testing.T) {
 	w, err := stepper.New(stepper.DefaultSettings())
 	require.NoError(t, err)
 	for i := range 3 {
-		b, err := body.New(body.Params{Name: "b", Mass: 1, Inertia: body.BoxInertia(1, 0.2, 0.2, 0.2),
-			Pos: mgl64.Vec3{0, 0, 0.3 * float64(i)}, Rot: mgl64.QuatIdent()})
-		require.NoError(t, err)
-		_, err = w.AddBody(b)
-		require.NoError(t, err)
-		sh, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
-		require.NoError(t, err)
-		_, err = w.AddGeom(stepper.Geom{Body: i, Shape: sh})
-		require.NoError(t, err)
+		fzBox(t, w, "b", 1, mgl64.Vec3{0, 0, 0.3 * float64(i)}, 0)
 	}
 	good := w.EstimateMemory(0)
 	w.Geoms[1].Body = 3
@@ -305,22 +304,9 @@ func TestFuzzWorldEstimateMemoryGeomOfNoBody(t *testing.T) {
 func TestFuzzWorldNilBodyQueries(t *testing.T) {
 	w, err := stepper.New(stepper.DefaultSettings())
 	require.NoError(t, err)
-	ground, err := body.New(body.Params{Name: "ground", Static: true, Rot: mgl64.QuatIdent()})
-	require.NoError(t, err)
-	_, err = w.AddBody(ground)
-	require.NoError(t, err)
-	_, err = w.AddGeom(stepper.Geom{Body: 0, Shape: contact.NewPlane()})
-	require.NoError(t, err)
+	fzStaticGround(t, w)
 	for i := range 2 {
-		b, err := body.New(body.Params{Name: "box", Mass: 2, Inertia: body.BoxInertia(2, 0.2, 0.2, 0.2),
-			Pos: mgl64.Vec3{float64(i), 0, 0.1}, Rot: mgl64.QuatIdent()})
-		require.NoError(t, err)
-		id, err := w.AddBody(b)
-		require.NoError(t, err)
-		sh, err := contact.NewBoxSize(mgl64.Vec3{0.2, 0.2, 0.2})
-		require.NoError(t, err)
-		_, err = w.AddGeom(stepper.Geom{Body: id, Shape: sh, Material: stepper.Material{Friction: 0.5}})
-		require.NoError(t, err)
+		fzBox(t, w, "box", 2, mgl64.Vec3{float64(i), 0, 0.1}, 0.5)
 	}
 	_, err = w.Step()
 	require.NoError(t, err)
