@@ -233,6 +233,10 @@ type pgsBody struct {
 	v   [][6]float64
 	g   [][2][6]float64
 	d   []float64
+	// rel lists the relaxed rows (l_i < u_i) in order, the only rows a
+	// sweep visits: a stepper's pre-solve pins two of every three rows
+	// (the new contacts' friction rows).
+	rel []int32
 }
 
 // prepare sets up the body-space sweeps for p from x: false, using A
@@ -251,10 +255,12 @@ func (b *pgsBody) prepare(p *Problem, x []float64) bool {
 	b.v = growSlice(b.v, nb)
 	b.g = growSlice(b.g, n)
 	b.d = grow(b.d, n)
+	b.rel = b.rel[:0]
 	for i, bs := range k.Body {
 		if p.Lo[i] == p.Hi[i] {
 			continue
 		}
+		b.rel = append(b.rel, int32(i))
 		d := k.C[i]
 		for s, bd := range bs {
 			if bd < 0 {
@@ -351,27 +357,42 @@ func (b *pgsBody) diagonal(p *Problem) string {
 }
 
 // sweep is one Gauss–Seidel sweep in body space (see PGS): each relaxed
-// row's residual from v, and v moved by the row's change.
+// row's residual from v, and v moved by the row's change. Rows with equal
+// bounds are not visited (rel): x_i is already at its bound. The row's
+// residual is rowW's, term by term in the same order (the same bits),
+// with the row's slices hoisted out of the loop.
 func (b *pgsBody) sweep(p *Problem, x []float64, omega float64) float64 {
 	k := b.k
+	n := len(x)
+	body, jac, g, cs := k.Body[:n], k.J[:n], b.g[:n], k.C[:n]
+	lo, hi, rhs, d := p.Lo[:n], p.Hi[:n], p.B[:n], b.d[:n]
+	v := b.v
 	change := 0.0
-	for i := range x {
-		if p.Lo[i] == p.Hi[i] {
-			continue // held at its bound: x_i is already there
+	for _, r := range b.rel {
+		i := int(r)
+		bs, ji := body[i], &jac[i]
+		xi := x[i]
+		w := cs[i]*xi + rhs[i]
+		if bs[0] >= 0 {
+			w += dot6(&ji[0], &v[bs[0]])
 		}
-		a := b.d[i]
-		nx := clamp(x[i]-omega*b.rowW(i, x, p.B)/a, p.Lo[i], p.Hi[i])
-		dx := nx - x[i]
+		if bs[1] >= 0 {
+			w += dot6(&ji[1], &v[bs[1]])
+		}
+		a := d[i]
+		nx := clamp(xi-omega*w/a, lo[i], hi[i])
+		dx := nx - xi
 		if dx == 0 {
 			continue
 		}
 		change = math.Max(change, a*math.Abs(dx))
 		x[i] = nx
-		for t, bd := range k.Body[i] {
-			if bd < 0 {
-				continue
-			}
-			addScaled6(&b.v[bd], &b.g[i][t], dx)
+		gi := &g[i]
+		if bs[0] >= 0 {
+			addScaled6(&v[bs[0]], &gi[0], dx)
+		}
+		if bs[1] >= 0 {
+			addScaled6(&v[bs[1]], &gi[1], dx)
 		}
 	}
 	return change
