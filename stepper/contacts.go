@@ -228,6 +228,7 @@ type point struct {
 	ck       contactKey
 	manifold int     // points in its manifold (set on the manifold's first point, 0 on the others)
 	e        float64 // pair restitution coefficient
+	shift    float64 // a bounce's position correction along the normal row (m, bounceStep; 0 = none)
 }
 
 // bodyOf returns the body index of geom g, or World when the geom is fixed
@@ -957,13 +958,14 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 				}
 			}
 		}
-		pt.Bounce = 0
+		pt.Bounce, pt.shift = 0, 0
 		if pt.e > 0 {
-			// v₋: the normal velocity before the step, < 0 approaching.
-			// It bounces in the step in which it reaches the surface.
-			vn := w.relVel(pt.A, pt.B, pt.Point).Dot(n)
-			if -vn >= w.bounceSpeed() && pt.Gap+h*vn <= w.margin() {
-				pt.Bounce = -pt.e * vn
+			// v₋: the normal velocity before the step, < 0 approaching;
+			// u_f the free one. It bounces in the step in which it reaches
+			// the surface (bounceStep).
+			v, vf := w.relVels(m, pt.A, pt.B, pt.Point)
+			if vn, uf := v.Dot(n), vf.Dot(n); -vn >= w.bounceSpeed() && pt.Gap+h*math.Min(vn, uf) <= w.margin() {
+				pt.Bounce, pt.shift = bounceStep(pt.e, pt.Gap, vn, uf, h)
 			}
 		}
 		r := &rows[k]

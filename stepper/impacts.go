@@ -64,9 +64,11 @@ const maxImpactSweeps = 100
 // within the step (φ + h J v₋ ≤ margin), gets the impulses x ≥ 0 of its
 // own small MLCP,
 //
-//	(J M⁻¹ Jᵀ) x + J v_f + e min(J v₋, 0) ≥ 0 ⊥ x ≥ 0,
+//	(J M⁻¹ Jᵀ) x + J v_f − u⁺ ≥ 0 ⊥ x ≥ 0,
 //
-// Newton's law on its points together (so a box landing flat on four
+// u⁺ the restitution target of bounceStep for a point that approaches
+// (J v₋ < 0; e |J v₋| without a normal acceleration), else 0: Newton's
+// law on its points together (so a box landing flat on four
 // corners stays flat), and both v₋ and v_f move by M⁻¹ Jᵀ x. Sweeps over the pairs, in the
 // step's pair order, repeat until no pair approaches (at most
 // maxImpactSweeps). Each pairwise impact with e ≤ 1 conserves momentum
@@ -153,11 +155,11 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 		}
 		r := &ws.build.rows[pt.Row]
 		u := w.impactVelocity(r, false)
-		if pt.Gap+h*math.Min(u, 0) > margin {
+		if pt.Gap+h*math.Min(math.Min(u, w.impactVelocity(r, true)), 0) > margin {
 			continue // does not reach the surface in this step
 		}
 		idx[m] = pt.Row
-		im.ie[m] = pt.e
+		im.ie[m], im.ig[m] = pt.e, pt.Gap
 		m++
 		approach = approach || u < -tol
 	}
@@ -168,7 +170,12 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 	im.ib, im.ilo, im.ihi = grow(im.ib, m), grow(im.ilo, m), grow(im.ihi, m)
 	for i := 0; i < m; i++ {
 		ri := &ws.build.rows[idx[i]]
-		im.ib[i] = w.impactVelocity(ri, true) + im.ie[i]*math.Min(w.impactVelocity(ri, false), 0)
+		uf, u := w.impactVelocity(ri, true), w.impactVelocity(ri, false)
+		target := 0.0
+		if u < 0 {
+			target, _ = bounceStep(im.ie[i], im.ig[i], u, uf, h)
+		}
+		im.ib[i] = uf - target
 		im.ilo[i], im.ihi[i] = 0, math.Inf(1)
 		for j := 0; j < m; j++ {
 			im.ia.Set(i, j, w.rowCoupling(ri, &ws.build.rows[idx[j]]))
@@ -244,4 +251,128 @@ func (w *World) rowCoupling(ri, rj *constraint.Row) float64 {
 		}
 	}
 	return a
+}
+
+// bounceStep returns the restitution target u⁺ (m/s, the normal row's
+// Bounce) and the position correction d (m, along the row) of a contact
+// point with restitution e and gap g (m) whose normal velocity is u₀ < 0
+// at the step's start and u_f without contact forces at its end (Mass.Free),
+// in the step of length h in which it reaches the surface.
+//
+// The point falls the gap, then rises at e times its approach speed for
+// the rest of the step: it closes the gap g⁺ = max(g, 0) at the speed
+// w = max(−u₀, −u_f) in t_c = g⁺/w and ends the step at the gap
+//
+//	z⁺ = e w (h − t_c),
+//
+// not at g + h u⁺, where the velocity step alone would leave it (a bounce
+// from the height of the step's start: up to w h above the surface). The
+// difference d = z⁺ − g − h u⁺ ≤ 0 is applied to the positions only
+// (World.shiftBounces), so the velocity after the step is u⁺.
+//
+// u⁺ is Newton's law in the energy the step's integrator keeps. Under the
+// constant normal acceleration a = (u_f − u₀)/h of the free motion the
+// semi-implicit Euler step (u ← u + a h, z ← z + h u) conserves
+//
+//	Ẽ(z, u) = u²/2 − a z + a h u/2
+//
+// exactly (its flight's apex is Ẽ/(−a) to within |a| h²/8), and u⁺ is the
+// root of Ẽ(z⁺, u⁺) = e² Ẽ(g⁺, u₀): the kinetic energy of the approach,
+// counted as the integrator counts it, times e². A ball dropped onto the
+// floor then rises to e² times its height bounce after bounce, and with
+// e = 1 to its height, wherever in the step it meets the floor. Without a
+// normal acceleration (a = 0: two bodies in free flight, or a push that
+// acts on both alike) u⁺ = e |u₀|, Newton's law on the approach velocity.
+// When e² Ẽ cannot lift the point to z⁺ against a < 0 (e w < 2|a| h, a
+// slow hop), z⁺ is lowered to the hop's apex e² Ẽ/(−a) and u⁺ = −a h; when
+// it cannot leave at all (a > 0 pulling apart faster than it approaches),
+// there is no bounce (0, 0).
+func bounceStep(e, g, u0, uf, h float64) (target, shift float64) {
+	w := math.Max(-u0, -uf)
+	if !(w > 0) || !(h > 0) {
+		return 0, 0
+	}
+	gp := math.Max(g, 0)
+	z := e * w * (h - math.Min(gp/w, h))
+	a := (uf - u0) / h
+	e0 := u0*u0/2 - a*gp + a*h*u0/2
+	r := e*e*e0 + a*z
+	if r < 0 {
+		if !(a < 0) {
+			return 0, 0
+		}
+		z, r = -e*e*e0/a, 0
+	}
+	u := (-a*h + math.Sqrt(a*a*h*h+8*r)) / 2
+	if !(u > 0) {
+		return 0, 0
+	}
+	return u, z - g - h*u
+}
+
+// shiftBounces applies the position corrections of the step's bounces
+// (bounceStep's d, point.shift) after integrate has moved the bodies by h
+// v⁺: for each contact pair with such points it solves, over their normal
+// rows, the pair's small LCP
+//
+//	(J M⁻¹ Jᵀ) μ + d ≥ 0 ⊥ μ ≥ 0,
+//
+// and moves the bodies by Δq = −M⁻¹ Jᵀ μ (body.Body.Displace), so J Δq =
+// d on every row that needs its correction (a flat box's four corners
+// together) and no row is pulled further. Δq is the least-kinetic-energy
+// move that does it, equal and opposite on two dynamic bodies (their
+// centre of mass keeps its place); velocities are not touched. Static,
+// kinematic and sleeping bodies do not move.
+func (w *World) shiftBounces(cs *contactStage, rs *rowStage) error {
+	im := &w.ws.impacts
+	var idx [16]int
+	var d [16]float64
+	for first := 0; first < len(cs.points); {
+		k := cs.points[first].manifold
+		if k <= 0 {
+			k = 1
+		}
+		pts := cs.points[first : first+k]
+		first += k
+		m := 0
+		for i := range pts {
+			if pts[i].shift != 0 && m < len(idx) {
+				idx[m], d[m] = pts[i].Row, pts[i].shift
+				m++
+			}
+		}
+		if m == 0 {
+			continue
+		}
+		im.ia.Reset(m, m)
+		im.ib, im.ilo, im.ihi = grow(im.ib, m), grow(im.ilo, m), grow(im.ihi, m)
+		for i := 0; i < m; i++ {
+			im.ib[i], im.ilo[i], im.ihi[i] = d[i], 0, math.Inf(1)
+			for j := 0; j < m; j++ {
+				im.ia.Set(i, j, w.rowCoupling(&rs.rows[idx[i]], &rs.rows[idx[j]]))
+			}
+		}
+		p := lcp.Problem{A: &im.ia, B: im.ib, Lo: im.ilo, Hi: im.ihi}
+		if err := im.isolver.Solve(&im.ires, &p, lcp.Settings{}); err != nil && len(im.ires.X) != m {
+			return fmt.Errorf("bounce of geoms %d and %d: %w", pts[0].ck.ga, pts[0].ck.gb, err)
+		}
+		for i := 0; i < m; i++ {
+			mu := im.ires.X[i]
+			if !(mu > 0) {
+				continue
+			}
+			r := &rs.rows[idx[i]]
+			for s := 0; s < r.N; s++ {
+				bi := r.Body[s]
+				b := w.Bodies[bi]
+				if b.Static || b.Kinematic || w.sleep.asleepAt(bi) {
+					continue
+				}
+				var jm [6]float64
+				w.ws.mass.invMassTimes(&jm, bi, &r.J[s])
+				b.Displace(mgl64.Vec3{-jm[0] * mu, -jm[1] * mu, -jm[2] * mu}, mgl64.Vec3{-jm[3] * mu, -jm[4] * mu, -jm[5] * mu})
+			}
+		}
+	}
+	return nil
 }

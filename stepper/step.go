@@ -291,7 +291,7 @@ type impactStage struct {
 	iv           [][6]float64
 	ia           lcp.Dense
 	ib, ilo, ihi []float64
-	ie           [16]float64
+	ie, ig       [16]float64 // a pair's restitutions and gaps (impactPair)
 	isolver      lcp.BPP
 	ires         lcp.Result
 	impactSweeps int
@@ -519,6 +519,9 @@ func (w *World) Step() (Stats, error) {
 		return st, err
 	}
 	moved := w.integrate(m, as, rs, sol)
+	if serr := w.shiftBounces(cs, rs); serr != nil && err == nil {
+		err = serr // the bounces' position corrections (bounceStep)
+	}
 	w.storeImpulses(cs, rs, sol)
 	lap(&tm.Integrate, t)
 	work := w.appliedWork() // bookkeeping: in Total only
