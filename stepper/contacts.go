@@ -962,9 +962,10 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		if pt.e > 0 {
 			// v₋: the normal velocity before the step, < 0 approaching;
 			// u_f the free one. It bounces in the step in which it reaches
-			// the surface (bounceStep).
+			// the surface, approaching at BounceSpeed or faster in it
+			// (bounceStep).
 			v, vf := w.relVels(m, pt.A, pt.B, pt.Point)
-			if vn, uf := v.Dot(n), vf.Dot(n); -vn >= w.bounceSpeed() && pt.Gap+h*math.Min(vn, uf) <= w.margin() {
+			if vn, uf := v.Dot(n), vf.Dot(n); vn < 0 && -math.Min(vn, uf) >= w.bounceSpeed() && pt.Gap+h*math.Min(vn, uf) <= w.margin() {
 				pt.Bounce, pt.shift = bounceStep(pt.e, pt.Gap, vn, uf, h)
 			}
 		}
