@@ -228,7 +228,7 @@ type point struct {
 	ck       contactKey
 	manifold int     // points in its manifold (set on the manifold's first point, 0 on the others)
 	e        float64 // pair restitution coefficient
-	shift    float64 // a bounce's position correction along the normal row (m, bounceStep; 0 = none)
+	tc       float64 // a bounce's time of contact in the step (s, bounceStep; shiftBounces)
 }
 
 // bodyOf returns the body index of geom g, or World when the geom is fixed
@@ -958,7 +958,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 				}
 			}
 		}
-		pt.Bounce, pt.shift = 0, 0
+		pt.Bounce, pt.tc = 0, 0
 		if pt.e > 0 {
 			// v₋: the normal velocity before the step, < 0 approaching;
 			// u_f the free one. It bounces in the step in which it reaches
@@ -966,7 +966,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 			// (bounceStep).
 			v, vf := w.relVels(m, pt.A, pt.B, pt.Point)
 			if vn, uf := v.Dot(n), vf.Dot(n); vn < 0 && -math.Min(vn, uf) >= w.bounceSpeed() && pt.Gap+h*math.Min(vn, uf) <= w.margin() {
-				pt.Bounce, pt.shift = bounceStep(pt.e, pt.Gap, vn, uf, h)
+				pt.Bounce, pt.tc = bounceStep(pt.e, pt.Gap, vn, uf, h)
 			}
 		}
 		r := &rows[k]

@@ -80,7 +80,7 @@ const maxImpactSweeps = 100
 // k × k solve; only steps with a bounce run it.
 func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error {
 	im := &w.ws.impacts
-	im.impactSweeps = 0
+	im.impactSweeps, im.shifted = 0, false
 	if w.Settings.Impacts != PropagatedImpacts {
 		return nil
 	}
@@ -97,6 +97,9 @@ func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error 
 	}
 	im.iv = im.iv[:nb]
 	clear(im.iv) // the impacts' change of velocity Δv, per body
+	im.iq, im.tb = grow(im.iq, nb), grow(im.tb, nb)
+	clear(im.iq)
+	clear(im.tb)
 	h, margin := w.Settings.H, w.margin()
 	scale := 0.0 // the largest bounce speed, for the tolerance
 	for i := range cs.points {
@@ -168,12 +171,17 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 	}
 	im.ia.Reset(m, m)
 	im.ib, im.ilo, im.ihi = grow(im.ib, m), grow(im.ilo, m), grow(im.ihi, m)
+	tc := 0.0 // the pair's time of contact: its own, or its bodies' last impact's
 	for i := 0; i < m; i++ {
 		ri := &ws.build.rows[idx[i]]
 		uf, u := w.impactVelocity(ri, true), w.impactVelocity(ri, false)
-		target := 0.0
+		target, t := 0.0, 0.0
 		if u < 0 {
-			target, _ = bounceStep(im.ie[i], im.ig[i], u, uf, h)
+			target, t = bounceStep(im.ie[i], im.ig[i], u, uf, h)
+		}
+		tc = math.Max(tc, t)
+		for s := 0; s < ri.N; s++ {
+			tc = math.Max(tc, im.tb[ri.Body[s]])
 		}
 		im.ib[i] = uf - target
 		im.ilo[i], im.ihi[i] = 0, math.Inf(1)
@@ -203,7 +211,10 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 			ws.mass.invMassTimes(&jm, bi, &r.J[s])
 			for c := range jm {
 				im.iv[bi][c] += jm[c] * x
+				im.iq[bi][c] -= tc * jm[c] * x
 			}
+			im.tb[bi] = math.Max(im.tb[bi], tc)
+			im.shifted = im.shifted || tc > 0
 		}
 	}
 	return hit, nil
@@ -254,21 +265,19 @@ func (w *World) rowCoupling(ri, rj *constraint.Row) float64 {
 }
 
 // bounceStep returns the restitution target u⁺ (m/s, the normal row's
-// Bounce) and the position correction d (m, along the row) of a contact
-// point with restitution e and gap g (m) whose normal velocity is u₀ < 0
-// at the step's start and u_f without contact forces at its end (Mass.Free),
-// in the step of length h in which it reaches the surface.
+// Bounce) and the time of contact t_c (s, from the step's start) of a
+// contact point with restitution e and gap g (m) whose normal velocity is
+// u₀ < 0 at the step's start and u_f without contact forces at its end
+// (Mass.Free), in the step of length h in which it reaches the surface.
 //
-// The point falls the gap, then rises at e times its approach speed for
-// the rest of the step: it closes the gap g⁺ = max(g, 0) at the speed
-// w = max(−u₀, −u_f) in t_c = g⁺/w and ends the step at the gap
-//
-//	z⁺ = e w (h − t_c),
-//
-// not at g + h u⁺, where the velocity step alone would leave it (a bounce
-// from the height of the step's start: up to w h above the surface). The
-// difference d = z⁺ − g − h u⁺ ≤ 0 is applied to the positions only
-// (World.shiftBounces), so the velocity after the step is u⁺.
+// The point falls the gap, then rises at u⁺ for the rest of the step: it
+// closes the gap g⁺ = max(g, 0) at the speed w = max(−u₀, −u_f), in t_c =
+// min(g⁺/w, h), and the impulse that turns it acts then, not at the step's
+// start: World.shiftBounces moves the bodies back by t_c times the
+// velocity change the impulse gave them (positions only), so a single
+// body ends the step at the gap z⁺ = u⁺ (h − t_c) + c, c = g⁺ + t_c u_f ≥ 0
+// (0 when w = −u_f), instead of g + h u⁺ (a bounce from the height of the
+// step's start, up to w h above the surface).
 //
 // u⁺ is Newton's law in the energy the step's integrator keeps. Under the
 // constant normal acceleration a = (u_f − u₀)/h of the free motion the
@@ -277,102 +286,89 @@ func (w *World) rowCoupling(ri, rj *constraint.Row) float64 {
 //	Ẽ(z, u) = u²/2 − a z + a h u/2
 //
 // exactly (its flight's apex is Ẽ/(−a) to within |a| h²/8), and u⁺ is the
-// root of Ẽ(z⁺, u⁺) = e² Ẽ(g⁺, u₀): the kinetic energy of the approach,
+// positive root of Ẽ(z⁺, u⁺) = e² Ẽ(g⁺, u₀): the energy of the approach,
 // counted as the integrator counts it, times e². A ball dropped onto the
 // floor then rises to e² times its height bounce after bounce, and with
 // e = 1 to its height, wherever in the step it meets the floor. Without a
 // normal acceleration (a = 0: two bodies in free flight, or a push that
 // acts on both alike) u⁺ = e |u₀|, Newton's law on the approach velocity.
-// When e² Ẽ cannot lift the point to z⁺ against a < 0 (e w < 2|a| h, a
-// slow hop), z⁺ is lowered to the hop's apex e² Ẽ/(−a) and u⁺ = −a h; when
-// it cannot leave at all (a > 0 pulling apart faster than it approaches),
-// there is no bounce (0, 0).
-func bounceStep(e, g, u0, uf, h float64) (target, shift float64) {
+// When the approach has no energy to leave with (a > 0 pulling apart
+// faster than it approaches) there is no bounce (0, 0).
+func bounceStep(e, g, u0, uf, h float64) (target, tc float64) {
 	w := math.Max(-u0, -uf)
 	if !(w > 0) || !(h > 0) {
 		return 0, 0
 	}
 	gp := math.Max(g, 0)
-	z := e * w * (h - math.Min(gp/w, h))
+	tc = math.Min(gp/w, h)
+	c := math.Max(gp+tc*uf, 0)
 	a := (uf - u0) / h
-	e0 := u0*u0/2 - a*gp + a*h*u0/2
-	r := e*e*e0 + a*z
-	if r < 0 {
-		if !(a < 0) {
-			return 0, 0
-		}
-		z, r = -e*e*e0/a, 0
+	if a == 0 {
+		return e * w, tc // the root below, without the square root's rounding
 	}
-	u := (-a*h + math.Sqrt(a*a*h*h+8*r)) / 2
+	e0 := u0*u0/2 - a*gp + a*h*u0/2
+	p := a * (tc - h/2)
+	r := p*p + 2*(e*e*e0+a*c)
+	if !(r >= 0) {
+		return 0, 0
+	}
+	u := -p + math.Sqrt(r)
 	if !(u > 0) {
 		return 0, 0
 	}
-	return u, z - g - h*u
+	return u, tc
 }
 
-// shiftBounces applies the position corrections of the step's bounces
-// (bounceStep's d, point.shift) after integrate has moved the bodies by h
-// v⁺: for each contact pair with such points it solves, over their normal
-// rows, the pair's small LCP
+// shiftBounces moves the bodies of the step's bounces back by what the
+// bouncing impulses would have moved them between the step's start and
+// their time of contact (bounceStep's t_c): integrate moved each body by h
+// v⁺ as if every impulse acted at the step's start, and an impulse P at
+// t_c moves it t_c M⁻¹P less, so each is displaced by
 //
-//	(J M⁻¹ Jᵀ) μ + d ≥ 0 ⊥ μ ≥ 0,
+//	Δq = −Σ t_c M⁻¹ Jᵀ x
 //
-// and moves the bodies by Δq = −M⁻¹ Jᵀ μ (body.Body.Displace), so J Δq =
-// d on every row that needs its correction (a flat box's four corners
-// together) and no row is pulled further. Δq is the least-kinetic-energy
-// move that does it, equal and opposite on two dynamic bodies (their
-// centre of mass keeps its place); velocities are not touched. Static,
-// kinematic and sleeping bodies do not move.
-func (w *World) shiftBounces(cs *contactStage, rs *rowStage) error {
+// over the normal rows of the bouncing points (body.Body.Displace; x the
+// rows' impulses of the step's solve). Under PropagatedImpacts the sum runs
+// over the pairwise impacts of propagateImpacts instead, each at the
+// latest contact time of its two bodies so far (the struck row's impact
+// passes on at the time the first ball arrives). Equal and opposite
+// impulses move two dynamic bodies' centre of mass by nothing; velocities
+// are not touched. Static, kinematic and sleeping bodies do not move.
+// Under SimultaneousImpacts the impulses of non-bouncing rows (a row of
+// touching balls struck at one end) act at the step's start, as before.
+func (w *World) shiftBounces(cs *contactStage, rs *rowStage, sol *solveStage) {
 	im := &w.ws.impacts
-	var idx [16]int
-	var d [16]float64
-	for first := 0; first < len(cs.points); {
-		k := cs.points[first].manifold
-		if k <= 0 {
-			k = 1
+	if w.Settings.Impacts == PropagatedImpacts {
+		if !im.shifted {
+			return
 		}
-		pts := cs.points[first : first+k]
-		first += k
-		m := 0
-		for i := range pts {
-			if pts[i].shift != 0 && m < len(idx) {
-				idx[m], d[m] = pts[i].Row, pts[i].shift
-				m++
+		for i, b := range w.Bodies {
+			if d := &im.iq[i]; *d != ([6]float64{}) && !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) {
+				b.Displace(mgl64.Vec3{d[0], d[1], d[2]}, mgl64.Vec3{d[3], d[4], d[5]})
 			}
 		}
-		if m == 0 {
+		return
+	}
+	if len(sol.res.X) != len(rs.rows) {
+		return
+	}
+	for i := range cs.points {
+		pt := &cs.points[i]
+		x := sol.res.X[pt.Row]
+		if pt.Bounce <= 0 || !(pt.tc > 0) || x == 0 {
 			continue
 		}
-		im.ia.Reset(m, m)
-		im.ib, im.ilo, im.ihi = grow(im.ib, m), grow(im.ilo, m), grow(im.ihi, m)
-		for i := 0; i < m; i++ {
-			im.ib[i], im.ilo[i], im.ihi[i] = d[i], 0, math.Inf(1)
-			for j := 0; j < m; j++ {
-				im.ia.Set(i, j, w.rowCoupling(&rs.rows[idx[i]], &rs.rows[idx[j]]))
-			}
-		}
-		p := lcp.Problem{A: &im.ia, B: im.ib, Lo: im.ilo, Hi: im.ihi}
-		if err := im.isolver.Solve(&im.ires, &p, lcp.Settings{}); err != nil && len(im.ires.X) != m {
-			return fmt.Errorf("bounce of geoms %d and %d: %w", pts[0].ck.ga, pts[0].ck.gb, err)
-		}
-		for i := 0; i < m; i++ {
-			mu := im.ires.X[i]
-			if !(mu > 0) {
+		r := &rs.rows[pt.Row]
+		for s := 0; s < r.N; s++ {
+			bi := r.Body[s]
+			b := w.Bodies[bi]
+			if b.Static || b.Kinematic || w.sleep.asleepAt(bi) {
 				continue
 			}
-			r := &rs.rows[idx[i]]
-			for s := 0; s < r.N; s++ {
-				bi := r.Body[s]
-				b := w.Bodies[bi]
-				if b.Static || b.Kinematic || w.sleep.asleepAt(bi) {
-					continue
-				}
-				var jm [6]float64
-				w.ws.mass.invMassTimes(&jm, bi, &r.J[s])
-				b.Displace(mgl64.Vec3{-jm[0] * mu, -jm[1] * mu, -jm[2] * mu}, mgl64.Vec3{-jm[3] * mu, -jm[4] * mu, -jm[5] * mu})
-			}
+			var jm [6]float64
+			w.ws.mass.invMassTimes(&jm, bi, &r.J[s])
+			f := -pt.tc * x
+			b.Displace(mgl64.Vec3{jm[0] * f, jm[1] * f, jm[2] * f}, mgl64.Vec3{jm[3] * f, jm[4] * f, jm[5] * f})
 		}
 	}
-	return nil
 }

@@ -342,3 +342,22 @@ func TestBounceHeadOn(t *testing.T) {
 		assert.InDelta(t, wantGap, gap, 1e-12)
 	}
 }
+
+// Newton's cradle under PropagatedImpacts, the striking step: ball 1
+// arrives 2 mm short of the row at 1 m/s, so it meets ball 2 at t_c =
+// 0.002 s and the impact passes down the row then; after the step ball 1
+// stands touching ball 2 (x = 0), balls 2–4 have not moved, and ball 5
+// has travelled for h − t_c: x₅ = 0.2 m + (h − t_c) · 1 m/s (to
+// rounding). Before the impacts acted at their time of contact, ball 1
+// stopped where it started, 2 mm short, and ball 5 went h · 1 m/s.
+func TestCradleImpactTime(t *testing.T) {
+	w, bs := cradle(t, stepper.PropagatedImpacts, 1)
+	_, err := w.Step()
+	require.NoError(t, err)
+	h := w.Settings.H
+	want := []float64{0, 0.05, 0.1, 0.15, 0.2 + (h - 0.002)}
+	for i, b := range bs {
+		assert.InDelta(t, want[i], b.Pos[0], 1e-15, "ball %d", i+1)
+	}
+	t.Logf("x = %.6f %.6f %.6f %.6f %.6f m (ball 5: 0.2 + h − t_c = %.6f)", bs[0].Pos[0], bs[1].Pos[0], bs[2].Pos[0], bs[3].Pos[0], bs[4].Pos[0], want[4])
+}

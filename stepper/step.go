@@ -292,6 +292,9 @@ type impactStage struct {
 	ia           lcp.Dense
 	ib, ilo, ihi []float64
 	ie, ig       [16]float64 // a pair's restitutions and gaps (impactPair)
+	iq           [][6]float64 // per body, the impacts' displacement (shiftBounces)
+	tb           []float64    // per body, the latest time of contact of its impacts (s)
+	shifted      bool         // some impact set iq this step
 	isolver      lcp.BPP
 	ires         lcp.Result
 	impactSweeps int
@@ -519,9 +522,7 @@ func (w *World) Step() (Stats, error) {
 		return st, err
 	}
 	moved := w.integrate(m, as, rs, sol)
-	if serr := w.shiftBounces(cs, rs); serr != nil && err == nil {
-		err = serr // the bounces' position corrections (bounceStep)
-	}
+	w.shiftBounces(cs, rs, sol) // the bounces' impulses act at their time of contact
 	w.storeImpulses(cs, rs, sol)
 	lap(&tm.Integrate, t)
 	work := w.appliedWork() // bookkeeping: in Total only
