@@ -291,7 +291,7 @@ type impactStage struct {
 	iv           [][6]float64
 	ia           lcp.Dense
 	ib, ilo, ihi []float64
-	ie, ig       [16]float64 // a pair's restitutions and gaps (impactPair)
+	ie, ig       [16]float64  // a pair's restitutions and gaps (impactPair)
 	iq           [][6]float64 // per body, the impacts' displacement (shiftBounces)
 	tb           []float64    // per body, the latest time of contact of its impacts (s)
 	shifted      bool         // some impact set iq this step
