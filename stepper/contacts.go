@@ -44,11 +44,14 @@ type Material struct {
 	// effect on a rigid contact.
 	Damping float64
 	// Restitution e in [0, 1] is Newton's coefficient of restitution: a
-	// point approaching at a normal speed v₋ above Settings.BounceSpeed
-	// leaves at no less than e·v₋ (the normal row asks J v⁺ ≥ e·v₋ in place
-	// of J v⁺ ≥ −φ/h when that is larger). The pair takes the larger of
-	// the two. 0 (the default) means no bounce: a dropped body stops on
-	// the surface.
+	// point approaching at a normal speed v₋ of Settings.BounceSpeed or
+	// more in the step in which it reaches the surface leaves at no less
+	// than e·v₋ (the normal row asks J v⁺ ≥ u⁺ in place of J v⁺ ≥ −φ/h,
+	// u⁺ = e·v₋ without a normal acceleration; under gravity the u⁺ that
+	// keeps e² of the approach's energy, so a dropped ball rises to e² of
+	// its height), from the time it reaches the surface within the step.
+	// The pair takes the larger of the two. 0 (the default) means no
+	// bounce: a dropped body stops on the surface.
 	Restitution float64
 }
 

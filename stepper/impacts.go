@@ -15,10 +15,11 @@ type Impacts int
 
 const (
 	// SimultaneousImpacts applies Newton's law to each bouncing normal
-	// row inside the step's MLCP, J v⁺ ≥ −e v₋ on every row at once. It
-	// treats touching bodies as one: a ball striking a row of four
-	// touching balls (e = 1) sends the four off together at 0.4 v₀ and
-	// comes back at 0.6 v₀, where a real row passes the impact on.
+	// row inside the step's MLCP, J v⁺ ≥ u⁺ (bounceStep; e |v₋| without a
+	// normal acceleration) on every row at once. It treats touching
+	// bodies as one: a ball striking a row of four touching balls (e = 1)
+	// sends the four off together at 0.4 v₀ and comes back at 0.6 v₀,
+	// where a real row passes the impact on.
 	SimultaneousImpacts Impacts = iota
 	// PropagatedImpacts resolves the impacts before the step's solve, one
 	// contact pair at a time (World.Step's propagateImpacts): a ball

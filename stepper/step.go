@@ -169,7 +169,8 @@ type Timings struct {
 	// whose MLCP failed, the symmetric path's assembly, pre-solve and
 	// solve too (Stats.GyroscopicDropped).
 	Solve time.Duration
-	// Integrate: v⁺ = M⁻¹(p + Jᵀx), the poses, and the contacts' impulses
+	// Integrate: v⁺ = M⁻¹(p + Jᵀx), the poses (with the bounces'
+	// impulses moved to their time of contact), and the contacts' impulses
 	// kept by key for the next step's warm start.
 	Integrate time.Duration
 	// Projection: the position errors measured at the new poses (the
