@@ -964,11 +964,11 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		pt.Bounce, pt.tc = 0, 0
 		if pt.e > 0 {
 			// v₋: the normal velocity before the step, < 0 approaching;
-			// u_f the free one. It bounces in the step in which it reaches
-			// the surface, approaching at BounceSpeed or faster in it
-			// (bounceStep).
+			// u_f the free one, by which the step moves it. It bounces in
+			// the step in which it reaches the surface, approaching at
+			// BounceSpeed or faster in it (bounceStep).
 			v, vf := w.relVels(m, pt.A, pt.B, pt.Point)
-			if vn, uf := v.Dot(n), vf.Dot(n); vn < 0 && -math.Min(vn, uf) >= w.bounceSpeed() && pt.Gap+h*math.Min(vn, uf) <= w.margin() {
+			if vn, uf := v.Dot(n), vf.Dot(n); vn < 0 && uf < 0 && -math.Min(vn, uf) >= w.bounceSpeed() && pt.Gap+h*uf <= w.margin() {
 				pt.Bounce, pt.tc = bounceStep(pt.e, pt.Gap, vn, uf, h)
 			}
 		}

@@ -62,7 +62,7 @@ const maxImpactSweeps = 100
 // velocities v_f (M⁻¹p, after gravity), as the default mode's MLCP does.
 // Each contact pair (a manifold: the points of two geoms) with
 // restitution whose points approach, J v₋ < 0, and reach each other
-// within the step (φ + h J v₋ ≤ margin), gets the impulses x ≥ 0 of its
+// within the step (φ + h J v_f ≤ margin), gets the impulses x ≥ 0 of its
 // own small MLCP,
 //
 //	(J M⁻¹ Jᵀ) x + J v_f − u⁺ ≥ 0 ⊥ x ≥ 0,
@@ -159,7 +159,7 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 		}
 		r := &ws.build.rows[pt.Row]
 		u := w.impactVelocity(r, false)
-		if pt.Gap+h*math.Min(math.Min(u, w.impactVelocity(r, true)), 0) > margin {
+		if pt.Gap+h*math.Min(w.impactVelocity(r, true), 0) > margin {
 			continue // does not reach the surface in this step
 		}
 		idx[m] = pt.Row
@@ -293,11 +293,12 @@ func (w *World) rowCoupling(ri, rj *constraint.Row) float64 {
 // e = 1 to its height, wherever in the step it meets the floor. Without a
 // normal acceleration (a = 0: two bodies in free flight, or a push that
 // acts on both alike) u⁺ = e |u₀|, Newton's law on the approach velocity.
-// When the approach has no energy to leave with (a > 0 pulling apart
-// faster than it approaches) there is no bounce (0, 0).
+// When the free motion does not approach (u_f ≥ 0: the step moves the
+// point by h u_f, away) or the approach has no energy to leave with, there
+// is no bounce (0, 0).
 func bounceStep(e, g, u0, uf, h float64) (target, tc float64) {
 	w := math.Max(-u0, -uf)
-	if !(w > 0) || !(h > 0) {
+	if !(uf < 0) || !(h > 0) {
 		return 0, 0
 	}
 	gp := math.Max(g, 0)
