@@ -70,8 +70,12 @@ const maxImpactSweeps = 100
 // u⁺ the restitution target of bounceStep for a point that approaches
 // (J v₋ < 0; e |J v₋| without a normal acceleration), else 0: Newton's
 // law on its points together (so a box landing flat on four
-// corners stays flat), and both v₋ and v_f move by M⁻¹ Jᵀ x. Sweeps over the pairs, in the
-// step's pair order, repeat until no pair approaches (at most
+// corners stays flat), and both v₋ and v_f move by M⁻¹ Jᵀ x. The impulse
+// acts at the pair's time of contact, its own (bounceStep's t_c) or the
+// latest of its bodies' earlier impacts in the step, whichever is later:
+// the bodies' positions move by −t_c M⁻¹ Jᵀ x after integrate
+// (shiftBounces). Sweeps over the pairs, in the step's pair order,
+// repeat until no pair approaches (at most
 // maxImpactSweeps). Each pairwise impact with e ≤ 1 conserves momentum
 // and loses (e < 1) or keeps (e = 1) the kinetic energy, so the sequence
 // does too. The bodies then start the step with v, and the step's MLCP
