@@ -218,9 +218,11 @@ func bouncingBall(t testing.TB) *stepper.World {
 }
 
 // TestRecordBounce: the bouncing ball's frames record the restitution
-// target of the step in which it lands (e·v₋, as World.Contacts reports
-// it), the rebuilt b holds it, and the ball leaves the plane at no less
-// than e·v₋ (TestRebuildBoxEqualsStepper checks the bits).
+// target of the step in which it lands (e·v, v its speed when it reaches
+// the plane within the step, between the step's start and free speeds,
+// 2.0–2.3 m/s; as World.Contacts reports it), the rebuilt b holds it, and
+// the ball leaves the plane at no less than that (TestRebuildBoxEqualsStepper
+// checks the bits).
 func TestRecordBounce(t *testing.T) {
 	bounced := 0
 	recs := record(t, bouncingBall(t), 8)
@@ -230,8 +232,8 @@ func TestRecordBounce(t *testing.T) {
 				continue
 			}
 			bounced++
-			if v < 0.7*2 || v > 0.7*2.2 {
-				t.Errorf("frame %d contact %d: bounce %v m/s, want e·v₋ with v₋ ≈ 2.0–2.2 m/s", r.f.Index, i, v)
+			if v < 0.7*2 || v > 0.7*2.3 {
+				t.Errorf("frame %d contact %d: bounce %v m/s, want e·v with v ≈ 2.0–2.3 m/s", r.f.Index, i, v)
 			}
 			p, _, err := Rebuild(r.f, Box, Options{})
 			if err != nil {

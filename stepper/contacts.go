@@ -44,11 +44,14 @@ type Material struct {
 	// effect on a rigid contact.
 	Damping float64
 	// Restitution e in [0, 1] is Newton's coefficient of restitution: a
-	// point approaching at a normal speed v₋ above Settings.BounceSpeed
-	// leaves at no less than e·v₋ (the normal row asks J v⁺ ≥ e·v₋ in place
-	// of J v⁺ ≥ −φ/h when that is larger). The pair takes the larger of
-	// the two. 0 (the default) means no bounce: a dropped body stops on
-	// the surface.
+	// point approaching at a normal speed v₋ of Settings.BounceSpeed or
+	// more in the step in which it reaches the surface leaves at no less
+	// than e·v₋ (the normal row asks J v⁺ ≥ u⁺ in place of J v⁺ ≥ −φ/h,
+	// u⁺ = e·v₋ without a normal acceleration; under gravity the u⁺ that
+	// keeps e² of the approach's energy, so a dropped ball rises to e² of
+	// its height), from the time it reaches the surface within the step.
+	// The pair takes the larger of the two. 0 (the default) means no
+	// bounce: a dropped body stops on the surface.
 	Restitution float64
 }
 
@@ -228,6 +231,7 @@ type point struct {
 	ck       contactKey
 	manifold int     // points in its manifold (set on the manifold's first point, 0 on the others)
 	e        float64 // pair restitution coefficient
+	tc       float64 // a bounce's time of contact in the step (s, bounceStep; shiftBounces)
 }
 
 // bodyOf returns the body index of geom g, or World when the geom is fixed
@@ -957,13 +961,15 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 				}
 			}
 		}
-		pt.Bounce = 0
+		pt.Bounce, pt.tc = 0, 0
 		if pt.e > 0 {
-			// v₋: the normal velocity before the step, < 0 approaching.
-			// It bounces in the step in which it reaches the surface.
-			vn := w.relVel(pt.A, pt.B, pt.Point).Dot(n)
-			if -vn >= w.bounceSpeed() && pt.Gap+h*vn <= w.margin() {
-				pt.Bounce = -pt.e * vn
+			// v₋: the normal velocity before the step, < 0 approaching;
+			// u_f the free one, by which the step moves it. It bounces in
+			// the step in which it reaches the surface, approaching at
+			// BounceSpeed or faster in it (bounceStep).
+			v, vf := w.relVels(m, pt.A, pt.B, pt.Point)
+			if vn, uf := v.Dot(n), vf.Dot(n); vn < 0 && uf < 0 && -math.Min(vn, uf) >= w.bounceSpeed() && pt.Gap+h*uf <= w.margin() {
+				pt.Bounce, pt.tc = bounceStep(pt.e, pt.Gap, vn, uf, h)
 			}
 		}
 		r := &rows[k]

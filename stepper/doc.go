@@ -85,6 +85,8 @@
 //	  polish             *solveStage                       Settings.Polish sweeps from x
 //	integrate            *Mass, *assemblyStage, *rowStage, *integrateStage: the bodies' v⁺
 //	                     *solveStage                         and poses (its scratch)
+//	  shiftBounces       *contactStage, *rowStage,         the poses: bounces' impulses
+//	                     *solveStage, impactStage            at their time of contact
 //	storeImpulses        *contactStage, *rowStage,         memory.cache for the next step
 //	                     *solveStage
 //	project              *Mass, *integrateStage (the       projectionStage: corrected poses,
@@ -210,8 +212,13 @@
 // sweeps start from the picked iterate (errmeasure.Polish says when they
 // are skipped) and Stats.PolishSweeps counts those run.
 //
-// Impacts. With SimultaneousImpacts Newton's law J v⁺ ≥ −e v₋ sits on
-// every bouncing normal row of the step's MLCP at once, which treats
+// Impacts. A bounce falls the gap and rises for the rest of the step: its
+// impulse acts at its time of contact within the step (shiftBounces), and
+// its velocity keeps e² of the approach's energy as the integrator counts
+// it (bounceStep; e |v₋| without a normal acceleration), so a dropped ball
+// rises to e² of its height bounce after bounce. With SimultaneousImpacts
+// Newton's law J v⁺ ≥ u⁺ sits on every bouncing normal row of the step's
+// MLCP at once, which treats
 // touching bodies as one: a ball striking a row of four touching balls
 // (e = 1) sends the four off together at 0.4 v₀ and comes back at 0.6 v₀.
 // PropagatedImpacts resolves the impacts first, pair by pair through the

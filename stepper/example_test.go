@@ -120,7 +120,7 @@ func ExampleImpacts() {
 		}
 	}
 	for i, b := range balls {
-		fmt.Printf("ball %d: %.3f m/s\n", i+1, b.Vel[0]+0) // +0: no "-0.000"
+		fmt.Printf("ball %d: %.3f m/s\n", i+1, math.Round(b.Vel[0]*1e3)/1e3+0) // +0: no "-0.000" for a rounding-level −1e-16
 	}
 	// Output:
 	// ball 1: 0.000 m/s

@@ -32,8 +32,10 @@ type ContactInfo struct {
 	// compliance on the normal row (Material, constraint.Row.Compliance).
 	Stiffness, Damping float64
 	// Bounce is the normal row's restitution target (m/s), 0 = none: a
-	// point approaching at v₋ faster than Settings.BounceSpeed, with the
-	// pair's restitution e, gets e·|v₋| (Material.Restitution); the row
+	// point that reaches the surface within the step approaching at
+	// Settings.BounceSpeed or more, with the pair's restitution e, gets
+	// e·|v₋| without a normal acceleration, under gravity the velocity that
+	// keeps e² of the approach's energy (Material.Restitution); the row
 	// asks J v⁺ ≥ Bounce (constraint.Row.Bounce, honoured by Assemble). 0
 	// also after PropagatedImpacts resolved the bounce before the solve.
 	Bounce float64

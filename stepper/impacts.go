@@ -15,10 +15,11 @@ type Impacts int
 
 const (
 	// SimultaneousImpacts applies Newton's law to each bouncing normal
-	// row inside the step's MLCP, J v⁺ ≥ −e v₋ on every row at once. It
-	// treats touching bodies as one: a ball striking a row of four
-	// touching balls (e = 1) sends the four off together at 0.4 v₀ and
-	// comes back at 0.6 v₀, where a real row passes the impact on.
+	// row inside the step's MLCP, J v⁺ ≥ u⁺ (bounceStep; e |v₋| without a
+	// normal acceleration) on every row at once. It treats touching
+	// bodies as one: a ball striking a row of four touching balls (e = 1)
+	// sends the four off together at 0.4 v₀ and comes back at 0.6 v₀,
+	// where a real row passes the impact on.
 	SimultaneousImpacts Impacts = iota
 	// PropagatedImpacts resolves the impacts before the step's solve, one
 	// contact pair at a time (World.Step's propagateImpacts): a ball
@@ -61,14 +62,20 @@ const maxImpactSweeps = 100
 // velocities v_f (M⁻¹p, after gravity), as the default mode's MLCP does.
 // Each contact pair (a manifold: the points of two geoms) with
 // restitution whose points approach, J v₋ < 0, and reach each other
-// within the step (φ + h J v₋ ≤ margin), gets the impulses x ≥ 0 of its
+// within the step (φ + h J v_f ≤ margin), gets the impulses x ≥ 0 of its
 // own small MLCP,
 //
-//	(J M⁻¹ Jᵀ) x + J v_f + e min(J v₋, 0) ≥ 0 ⊥ x ≥ 0,
+//	(J M⁻¹ Jᵀ) x + J v_f − u⁺ ≥ 0 ⊥ x ≥ 0,
 //
-// Newton's law on its points together (so a box landing flat on four
-// corners stays flat), and both v₋ and v_f move by M⁻¹ Jᵀ x. Sweeps over the pairs, in the
-// step's pair order, repeat until no pair approaches (at most
+// u⁺ the restitution target of bounceStep for a point that approaches
+// (J v₋ < 0; e |J v₋| without a normal acceleration), else 0: Newton's
+// law on its points together (so a box landing flat on four
+// corners stays flat), and both v₋ and v_f move by M⁻¹ Jᵀ x. The impulse
+// acts at the pair's time of contact, its own (bounceStep's t_c) or the
+// latest of its bodies' earlier impacts in the step, whichever is later:
+// the bodies' positions move by −t_c M⁻¹ Jᵀ x after integrate
+// (shiftBounces). Sweeps over the pairs, in the step's pair order,
+// repeat until no pair approaches (at most
 // maxImpactSweeps). Each pairwise impact with e ≤ 1 conserves momentum
 // and loses (e < 1) or keeps (e = 1) the kinetic energy, so the sequence
 // does too. The bodies then start the step with v, and the step's MLCP
@@ -78,7 +85,7 @@ const maxImpactSweeps = 100
 // k × k solve; only steps with a bounce run it.
 func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error {
 	im := &w.ws.impacts
-	im.impactSweeps = 0
+	im.impactSweeps, im.shifted = 0, false
 	if w.Settings.Impacts != PropagatedImpacts {
 		return nil
 	}
@@ -95,6 +102,9 @@ func (w *World) propagateImpacts(m *Mass, cs *contactStage, rs *rowStage) error 
 	}
 	im.iv = im.iv[:nb]
 	clear(im.iv) // the impacts' change of velocity Δv, per body
+	im.iq, im.tb = grow(im.iq, nb), grow(im.tb, nb)
+	clear(im.iq)
+	clear(im.tb)
 	h, margin := w.Settings.H, w.margin()
 	scale := 0.0 // the largest bounce speed, for the tolerance
 	for i := range cs.points {
@@ -153,11 +163,11 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 		}
 		r := &ws.build.rows[pt.Row]
 		u := w.impactVelocity(r, false)
-		if pt.Gap+h*math.Min(u, 0) > margin {
+		if pt.Gap+h*math.Min(w.impactVelocity(r, true), 0) > margin {
 			continue // does not reach the surface in this step
 		}
 		idx[m] = pt.Row
-		im.ie[m] = pt.e
+		im.ie[m], im.ig[m] = pt.e, pt.Gap
 		m++
 		approach = approach || u < -tol
 	}
@@ -166,9 +176,19 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 	}
 	im.ia.Reset(m, m)
 	im.ib, im.ilo, im.ihi = grow(im.ib, m), grow(im.ilo, m), grow(im.ihi, m)
+	tc := 0.0 // the pair's time of contact: its own, or its bodies' last impact's
 	for i := 0; i < m; i++ {
 		ri := &ws.build.rows[idx[i]]
-		im.ib[i] = w.impactVelocity(ri, true) + im.ie[i]*math.Min(w.impactVelocity(ri, false), 0)
+		uf, u := w.impactVelocity(ri, true), w.impactVelocity(ri, false)
+		target, t := 0.0, 0.0
+		if u < 0 {
+			target, t = bounceStep(im.ie[i], im.ig[i], u, uf, h)
+		}
+		tc = math.Max(tc, t)
+		for s := 0; s < ri.N; s++ {
+			tc = math.Max(tc, im.tb[ri.Body[s]])
+		}
+		im.ib[i] = uf - target
 		im.ilo[i], im.ihi[i] = 0, math.Inf(1)
 		for j := 0; j < m; j++ {
 			im.ia.Set(i, j, w.rowCoupling(ri, &ws.build.rows[idx[j]]))
@@ -196,7 +216,10 @@ func (w *World) impactPair(pts []point, h, margin, tol float64) (bool, error) {
 			ws.mass.invMassTimes(&jm, bi, &r.J[s])
 			for c := range jm {
 				im.iv[bi][c] += jm[c] * x
+				im.iq[bi][c] -= tc * jm[c] * x
 			}
+			im.tb[bi] = math.Max(im.tb[bi], tc)
+			im.shifted = im.shifted || tc > 0
 		}
 	}
 	return hit, nil
@@ -244,4 +267,114 @@ func (w *World) rowCoupling(ri, rj *constraint.Row) float64 {
 		}
 	}
 	return a
+}
+
+// bounceStep returns the restitution target u⁺ (m/s, the normal row's
+// Bounce) and the time of contact t_c (s, from the step's start) of a
+// contact point with restitution e and gap g (m) whose normal velocity is
+// u₀ < 0 at the step's start and u_f without contact forces at its end
+// (Mass.Free), in the step of length h in which it reaches the surface.
+//
+// The point falls the gap, then rises at u⁺ for the rest of the step: it
+// closes the gap g⁺ = max(g, 0) at the speed w = max(−u₀, −u_f), in t_c =
+// min(g⁺/w, h), and the impulse that turns it acts then, not at the step's
+// start: World.shiftBounces moves the bodies back by t_c times the
+// velocity change the impulse gave them (positions only), so a single
+// body ends the step at the gap z⁺ = u⁺ (h − t_c) + c, c = g⁺ + t_c u_f ≥ 0
+// (0 when w = −u_f), instead of g + h u⁺ (a bounce from the height of the
+// step's start, up to w h above the surface).
+//
+// u⁺ is Newton's law in the energy the step's integrator keeps. Under the
+// constant normal acceleration a = (u_f − u₀)/h of the free motion the
+// semi-implicit Euler step (u ← u + a h, z ← z + h u) conserves
+//
+//	Ẽ(z, u) = u²/2 − a z + a h u/2
+//
+// exactly (its flight's apex is Ẽ/(−a) to within |a| h²/8), and u⁺ is the
+// positive root of Ẽ(z⁺, u⁺) = e² Ẽ(g⁺, u₀): the energy of the approach,
+// counted as the integrator counts it, times e². A ball dropped onto the
+// floor then rises to e² times its height bounce after bounce, and with
+// e = 1 to its height, wherever in the step it meets the floor. Without a
+// normal acceleration (a = 0: two bodies in free flight, or a push that
+// acts on both alike) u⁺ = e |u₀|, Newton's law on the approach velocity.
+// When the free motion does not approach (u_f ≥ 0: the step moves the
+// point by h u_f, away) or the approach has no energy to leave with, there
+// is no bounce (0, 0).
+func bounceStep(e, g, u0, uf, h float64) (target, tc float64) {
+	w := math.Max(-u0, -uf)
+	if !(uf < 0) || !(h > 0) {
+		return 0, 0
+	}
+	gp := math.Max(g, 0)
+	tc = math.Min(gp/w, h)
+	c := math.Max(gp+tc*uf, 0)
+	a := (uf - u0) / h
+	if a == 0 {
+		return e * w, tc // the root below, without the square root's rounding
+	}
+	e0 := u0*u0/2 - a*gp + a*h*u0/2
+	p := a * (tc - h/2)
+	r := p*p + 2*(e*e*e0+a*c)
+	if !(r >= 0) {
+		return 0, 0
+	}
+	u := -p + math.Sqrt(r)
+	if !(u > 0) {
+		return 0, 0
+	}
+	return u, tc
+}
+
+// shiftBounces moves the bodies of the step's bounces back by what the
+// bouncing impulses would have moved them between the step's start and
+// their time of contact (bounceStep's t_c): integrate moved each body by h
+// v⁺ as if every impulse acted at the step's start, and an impulse P at
+// t_c moves it t_c M⁻¹P less, so each is displaced by
+//
+//	Δq = −Σ t_c M⁻¹ Jᵀ x
+//
+// over the normal rows of the bouncing points (body.Body.Displace; x the
+// rows' impulses of the step's solve). Under PropagatedImpacts the sum runs
+// over the pairwise impacts of propagateImpacts instead, each at the
+// latest contact time of its two bodies so far (the struck row's impact
+// passes on at the time the first ball arrives). Equal and opposite
+// impulses move two dynamic bodies' centre of mass by nothing; velocities
+// are not touched. Static, kinematic and sleeping bodies do not move.
+// Under SimultaneousImpacts the impulses of non-bouncing rows (a row of
+// touching balls struck at one end) act at the step's start, as before.
+func (w *World) shiftBounces(cs *contactStage, rs *rowStage, sol *solveStage) {
+	im := &w.ws.impacts
+	if w.Settings.Impacts == PropagatedImpacts {
+		if !im.shifted {
+			return
+		}
+		for i, b := range w.Bodies {
+			if d := &im.iq[i]; *d != ([6]float64{}) && !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) {
+				b.Displace(mgl64.Vec3{d[0], d[1], d[2]}, mgl64.Vec3{d[3], d[4], d[5]})
+			}
+		}
+		return
+	}
+	if len(sol.res.X) != len(rs.rows) {
+		return
+	}
+	for i := range cs.points {
+		pt := &cs.points[i]
+		x := sol.res.X[pt.Row]
+		if pt.Bounce <= 0 || !(pt.tc > 0) || x == 0 {
+			continue
+		}
+		r := &rs.rows[pt.Row]
+		for s := 0; s < r.N; s++ {
+			bi := r.Body[s]
+			b := w.Bodies[bi]
+			if b.Static || b.Kinematic || w.sleep.asleepAt(bi) {
+				continue
+			}
+			var jm [6]float64
+			w.ws.mass.invMassTimes(&jm, bi, &r.J[s])
+			f := -pt.tc * x
+			b.Displace(mgl64.Vec3{jm[0] * f, jm[1] * f, jm[2] * f}, mgl64.Vec3{jm[3] * f, jm[4] * f, jm[5] * f})
+		}
+	}
 }

@@ -200,3 +200,178 @@ func BenchmarkCradleImpactStep(b *testing.B) {
 		}
 	}
 }
+
+// bounceRun steps w for secs and returns the apexes of f (a height, m): its
+// largest value over each run of steps in which df (its rate) is > 0.
+func bounceRun(t *testing.T, w *stepper.World, secs float64, f, df func() float64) []float64 {
+	t.Helper()
+	var apexes []float64
+	top, rising := 0.0, false
+	for i := 0; i < int(math.Round(secs/w.Settings.H)); i++ {
+		_, err := w.Step()
+		require.NoError(t, err)
+		if df() > 0 {
+			rising, top = true, math.Max(top, f())
+		} else if rising {
+			apexes, rising, top = append(apexes, top), false, 0
+		}
+	}
+	return apexes
+}
+
+// A 0.2 m box (e = 0.5, μ = 0.5) dropped 0.4 m flat onto the floor, or on
+// an edge (turned 45° about x, its centre above the edge), bounces to e² ·
+// 0.4 m, then e⁴ · 0.4 m: the corners (edge) meet the floor together and
+// the impulse passes through the centre, so the box leaves without spin
+// and its flight is the ball's (TestEverydayBallBounce): the apex is
+// e^2k · 0.4 m to within the steps' sampling of it, g h²/8, and never
+// above. Its energy never grows from step to step by more than m g ·
+// 1e-8 m (1e-7 J): at rest the contacts push a penetration of 2e-9 m out
+// (1.9e-8 J at h = 1/240 s); the bounces add none.
+func TestBounceBoxFlatAndOnEdge(t *testing.T) {
+	const e, drop, g = 0.5, 0.4, 9.81
+	for _, edge := range []bool{false, true} {
+		for _, h := range []float64{1.0 / 60, 1.0 / 240} {
+			w, err := stepper.New(stepper.Settings{H: h, Gravity: stepper.StandardGravity})
+			require.NoError(t, err)
+			ground(t, w, mgl64.QuatIdent(), 0.5)
+			rot, low := mgl64.QuatIdent(), 0.1 // the centre's height at rest on the floor
+			if edge {
+				rot, low = mgl64.QuatRotate(math.Pi/4, mgl64.Vec3{1, 0, 0}), 0.1*math.Sqrt2
+			}
+			b := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{0, 0, low + drop}, rot, 0.5)
+			w.Geoms[len(w.Geoms)-1].Material.Restitution = e
+			k0, u0 := w.Energy()
+			grow, prev := 0.0, k0+u0
+			var apexes []float64
+			top, rising, spin := 0.0, false, 0.0
+			for i := 0; i < int(math.Round(1.2/h)); i++ {
+				_, err := w.Step()
+				require.NoError(t, err)
+				k, u := w.Energy()
+				grow, prev = math.Max(grow, k+u-prev), k+u
+				spin = math.Max(spin, b.AngVel.Len())
+				if b.Vel[2] > 0 {
+					rising, top = true, math.Max(top, b.Pos[2]-low)
+				} else if rising {
+					apexes, rising, top = append(apexes, top), false, 0
+				}
+			}
+			tol := g * h * h / 8
+			require.GreaterOrEqual(t, len(apexes), 2)
+			t.Logf("edge %v, h = %.4f s: apexes %.5f m (e² · 0.4 = 0.1, e⁴ · 0.4 = 0.025; g h²/8 = %.1e), largest spin %.1e rad/s, energy growth %.1e J",
+				edge, h, apexes[:2], tol, spin, grow)
+			for k, a := range apexes[:2] {
+				want := math.Pow(e*e, float64(k+1)) * drop
+				assert.GreaterOrEqual(t, a, want-1e-9, "apex %d", k+1)
+				assert.LessOrEqual(t, a, want+tol+1e-9, "apex %d", k+1)
+			}
+			assert.Less(t, spin, 1e-9, "leaves without spin")
+			assert.Less(t, grow, 1e-7)
+		}
+	}
+}
+
+// A ball (r = 0.1 m, e = 0.5 or 0.8, μ = 0.5) dropped onto a 30° slope
+// from 0.5 m above it (along its normal): the slope's normal velocity
+// bounces, the motion along the slope goes on, and since friction at a
+// sphere's one point does not touch the normal motion, the distance from
+// the slope is a ball dropped from 0.5 m under g cos 30°: its apexes are
+// e^2k · 0.5 m, to within g cos 30° h²/8 and never above.
+func TestBounceOnSlope(t *testing.T) {
+	const r, drop, g = 0.1, 0.5, 9.81
+	tilt := mgl64.QuatRotate(math.Pi/6, mgl64.Vec3{1, 0, 0})
+	n := tilt.Rotate(mgl64.Vec3{0, 0, 1})
+	for _, e := range []float64{0.5, 0.8} {
+		w, err := stepper.New(stepper.Settings{H: 1.0 / 60, Gravity: stepper.StandardGravity})
+		require.NoError(t, err)
+		ground(t, w, tilt, 0.5)
+		s, err := contact.NewSphere(r)
+		require.NoError(t, err)
+		b := addShapeBody(t, w, s, 1, body.SphereInertia(1, r), n.Mul(r+drop), mgl64.QuatIdent(), 0.5)
+		w.Geoms[len(w.Geoms)-1].Material.Restitution = e
+		apexes := bounceRun(t, w, 1.5, func() float64 { return b.Pos.Dot(n) - r }, func() float64 { return b.Vel.Dot(n) })
+		tol := g * math.Cos(math.Pi/6) * w.Settings.H * w.Settings.H / 8
+		require.GreaterOrEqual(t, len(apexes), 2)
+		t.Logf("e = %v: apexes off the slope %.5f m (e^2k · 0.5 m; tolerance %.1e m), speed along it %.3f m/s", e, apexes[:2], tol, b.Vel.Sub(n.Mul(b.Vel.Dot(n))).Len())
+		for k, a := range apexes[:2] {
+			want := math.Pow(e*e, float64(k+1)) * drop
+			assert.GreaterOrEqual(t, a, want-1e-9, "apex %d", k+1)
+			assert.LessOrEqual(t, a, want+tol+1e-9, "apex %d", k+1)
+		}
+	}
+}
+
+// Two balls (r = 0.1 m, 1 kg at +2 m/s and 2 kg at −1 m/s, e = 0.5, no
+// gravity) meet head-on 0.4 of the way through a step of 1/60 s: after the
+// step they have the 1D analytic velocities v₁ = (m₁v₁ + m₂v₂ − m₂ e (v₁ −
+// v₂))/(m₁ + m₂) = −1 m/s and v₂ = 0.5 m/s, momentum stays 0 and the
+// centre of mass in place (to rounding), and their surfaces are e · 3 m/s ·
+// 0.6 h apart: they met, then separated for the rest of the step. In both
+// impact modes.
+func TestBounceHeadOn(t *testing.T) {
+	const r, e, m1, m2, v1, v2, h = 0.1, 0.5, 1.0, 2.0, 2.0, -1.0, 1.0 / 60
+	for _, mode := range []stepper.Impacts{stepper.SimultaneousImpacts, stepper.PropagatedImpacts} {
+		w, err := stepper.New(stepper.Settings{H: h, Impacts: mode})
+		require.NoError(t, err)
+		s, err := contact.NewSphere(r)
+		require.NoError(t, err)
+		gap0 := (v1 - v2) * 10.4 * h // the gap closes at 10.4 h
+		a := addShapeBody(t, w, s, m1, body.SphereInertia(m1, r), mgl64.Vec3{0, 0, 0}, mgl64.QuatIdent(), 0.5)
+		w.Geoms[len(w.Geoms)-1].Material.Restitution = e
+		b := addShapeBody(t, w, s, m2, body.SphereInertia(m2, r), mgl64.Vec3{2*r + gap0, 0, 0}, mgl64.QuatIdent(), 0.5)
+		w.Geoms[len(w.Geoms)-1].Material.Restitution = e
+		a.Vel, b.Vel = mgl64.Vec3{v1, 0, 0}, mgl64.Vec3{v2, 0, 0}
+		com0 := (m1*a.Pos[0] + m2*b.Pos[0]) / (m1 + m2)
+		for i := 0; i < 11; i++ {
+			_, err := w.Step()
+			require.NoError(t, err)
+		}
+		wantA := (m1*v1 + m2*v2 - m2*e*(v1-v2)) / (m1 + m2)
+		wantB := (m1*v1 + m2*v2 + m1*e*(v1-v2)) / (m1 + m2)
+		gap := b.Pos[0] - a.Pos[0] - 2*r
+		p := m1*a.Vel[0] + m2*b.Vel[0]
+		com := (m1*a.Pos[0] + m2*b.Pos[0]) / (m1 + m2)
+		wantGap := e * (v1 - v2) * 0.6 * h
+		t.Logf("%v: v₁ %.15f (%.15f), v₂ %.15f (%.15f) m/s, momentum %.1e, centre of mass moved %.1e m, gap %.6f m (e·3·0.6 h = %.6f)",
+			mode, a.Vel[0], wantA, b.Vel[0], wantB, p, com-com0, gap, wantGap)
+		assert.InDelta(t, wantA, a.Vel[0], 1e-12)
+		assert.InDelta(t, wantB, b.Vel[0], 1e-12)
+		assert.InDelta(t, 0, p, 1e-14)
+		assert.InDelta(t, com0, com, 1e-14)
+		assert.InDelta(t, wantGap, gap, 1e-12)
+	}
+}
+
+// Newton's cradle under PropagatedImpacts, the striking step: ball 1
+// arrives 2 mm short of the row at 1 m/s, so it meets ball 2 at t_c =
+// 0.002 s and the impact passes down the row then; after the step ball 1
+// stands touching ball 2 (x = 0), balls 2–4 have not moved, and ball 5
+// has travelled for h − t_c: x₅ = 0.2 m + (h − t_c) · 1 m/s (to
+// rounding). Before the impacts acted at their time of contact, ball 1
+// stopped where it started, 2 mm short, and ball 5 went h · 1 m/s.
+// Under SimultaneousImpacts only the bouncing row's impulse moves to t_c:
+// ball 1 ends at −0.6 v₀ (h − t_c), and ball 2, which takes the row's
+// impulse 1.6 m v₀ at t_c but the touching rows' at the step's start,
+// ends t_c · 1.6 v₀ = 3.2 mm behind ball 3 (the simultaneous law treats
+// the touching balls as one; their velocities are its 0.4 v₀).
+func TestCradleImpactTime(t *testing.T) {
+	ws, bss := cradle(t, stepper.SimultaneousImpacts, 1)
+	_, err := ws.Step()
+	require.NoError(t, err)
+	hs := ws.Settings.H
+	gap := bss[2].Pos[0] - bss[1].Pos[0] - 0.05
+	t.Logf("simultaneous: ball 1 at %.6f m (−0.6 (h − t_c) = %.6f), balls 2 and 3 %.6f m apart (t_c · 1.6 = 0.0032)", bss[0].Pos[0], -0.6*(hs-0.002), gap)
+	assert.InDelta(t, -0.6*(hs-0.002), bss[0].Pos[0], 1e-12)
+	assert.InDelta(t, 0.002*1.6, gap, 1e-12)
+
+	w, bs := cradle(t, stepper.PropagatedImpacts, 1)
+	_, err = w.Step()
+	require.NoError(t, err)
+	h := w.Settings.H
+	want := []float64{0, 0.05, 0.1, 0.15, 0.2 + (h - 0.002)}
+	for i, b := range bs {
+		assert.InDelta(t, want[i], b.Pos[0], 1e-15, "ball %d", i+1)
+	}
+	t.Logf("x = %.6f %.6f %.6f %.6f %.6f m (ball 5: 0.2 + h − t_c = %.6f)", bs[0].Pos[0], bs[1].Pos[0], bs[2].Pos[0], bs[3].Pos[0], bs[4].Pos[0], want[4])
+}

@@ -169,7 +169,8 @@ type Timings struct {
 	// whose MLCP failed, the symmetric path's assembly, pre-solve and
 	// solve too (Stats.GyroscopicDropped).
 	Solve time.Duration
-	// Integrate: v⁺ = M⁻¹(p + Jᵀx), the poses, and the contacts' impulses
+	// Integrate: v⁺ = M⁻¹(p + Jᵀx), the poses (with the bounces'
+	// impulses moved to their time of contact), and the contacts' impulses
 	// kept by key for the next step's warm start.
 	Integrate time.Duration
 	// Projection: the position errors measured at the new poses (the
@@ -291,7 +292,10 @@ type impactStage struct {
 	iv           [][6]float64
 	ia           lcp.Dense
 	ib, ilo, ihi []float64
-	ie           [16]float64
+	ie, ig       [16]float64  // a pair's restitutions and gaps (impactPair)
+	iq           [][6]float64 // per body, the impacts' displacement (shiftBounces)
+	tb           []float64    // per body, the latest time of contact of its impacts (s)
+	shifted      bool         // some impact set iq this step
 	isolver      lcp.BPP
 	ires         lcp.Result
 	impactSweeps int
@@ -519,6 +523,7 @@ func (w *World) Step() (Stats, error) {
 		return st, err
 	}
 	moved := w.integrate(m, as, rs, sol)
+	w.shiftBounces(cs, rs, sol) // the bounces' impulses act at their time of contact
 	w.storeImpulses(cs, rs, sol)
 	lap(&tm.Integrate, t)
 	work := w.appliedWork() // bookkeeping: in Total only
