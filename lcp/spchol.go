@@ -184,6 +184,8 @@ type sparseLDL struct {
 	ctr, ctslot   []int32
 	snW, snY      []float64
 	snRel, snU    []int32
+	snZ, snLoc    []int32 // numericSN's zero rows, snUpdate1's local rows
+	snV           []float64
 	snOff         []int
 	snFree        []bool
 	// symFlops is the structural flop count of a full factorization of
@@ -534,8 +536,8 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	f.cp = growInt(f.cp, n+1)
 	// The lower triangle with the diagonal: at most (nnz + n)/2 entries,
 	// allocated once rather than by append's growth.
-	f.ci = growInt32(f.ci, (a.ptr[n]+n)/2)[:0]
-	f.csrc = growInt32(f.csrc, (a.ptr[n]+n)/2)[:0]
+	f.ci = fitted(f.ci, (a.ptr[n]+n)/2)[:0]
+	f.csrc = fitted(f.csrc, (a.ptr[n]+n)/2)[:0]
 	f.cp[0] = 0
 	f.cdiag = growInt(f.cdiag, n)
 	for k, i := range f.perm {
@@ -609,14 +611,14 @@ func (f *sparseLDL) etree() {
 // flops, and the supernodes.
 func (f *sparseLDL) storage() {
 	n := len(f.perm)
-	f.cx = grow(f.cx, f.cp[n])
-	f.cxOld = grow(f.cxOld, f.cp[n])
+	f.cx = fitted(f.cx, f.cp[n])
+	f.cxOld = fitted(f.cxOld, f.cp[n])
 	f.rowFlops = growInt(f.rowFlops, n)
 	f.rowLen = growInt(f.rowLen, n)
-	f.li = growInt32(f.li, f.lp[n])
-	f.lx = grow(f.lx, f.lp[n])
-	f.rslot = growInt32(f.rslot, f.lp[n])
-	f.rcol = growInt32(f.rcol, f.lp[n])
+	f.li = fitted(f.li, f.lp[n])
+	f.lx = fitted(f.lx, f.lp[n])
+	f.rslot = fitted(f.rslot, f.lp[n])
+	f.rcol = fitted(f.rcol, f.lp[n])
 	f.patKept = false
 	f.rs = growInt(f.rs, n+1)
 	f.supernodes()
@@ -1370,6 +1372,21 @@ func (o *ordering) remove(s int32, d int) {
 	if nx >= 0 {
 		o.prev[nx] = pv
 	}
+}
+
+// fitted returns s with length n: s itself when its capacity suffices,
+// else a new slice, of exactly n the first time (a factor's arrays sized
+// from the symbolic counts of their pattern) and with headroom n/2 when s
+// had storage before (sizes that creep up from one pattern to the next
+// stop reallocating).
+func fitted[T any](s []T, n int) []T {
+	switch {
+	case cap(s) >= n:
+		return s[:n]
+	case cap(s) == 0:
+		return make([]T, n)
+	}
+	return make([]T, n, n+n/2)
 }
 
 func growBool(s []bool, n int) []bool {

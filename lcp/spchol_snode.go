@@ -129,7 +129,7 @@ func (f *sparseLDL) snodes() {
 		f.snUpdPtr[s+1] += f.snUpdPtr[s]
 	}
 	m := f.snUpdPtr[ns]
-	f.snUpd = growInt32(f.snUpd, 3*m)
+	f.snUpd = fitted(f.snUpd, 3*m)
 	fill := f.cw[:ns]
 	for s := range fill {
 		fill[s] = int32(f.snUpdPtr[s])
@@ -178,6 +178,9 @@ func (f *sparseLDL) snodes() {
 	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 2*snMaxCols))
 	f.snRel = growInt32(f.snRel, n)
 	f.snU = growInt32(f.snU, ws+snMaxCols)
+	f.snZ = growInt32(f.snZ, ws+snMaxCols)
+	f.snLoc = growInt32(f.snLoc, ws)
+	f.snV = grow(f.snV, ws)
 	f.snOff = growInt(f.snOff, snMaxCols)
 	f.snFree = growBool(f.snFree, n)
 }
@@ -436,19 +439,32 @@ func (f *sparseLDL) snUpdate1(s0, s1, ld, c int, rt []int32, a, b int, full bool
 	o := f.lp[c]
 	lc := f.lx[o : o+len(rt)]
 	dc := f.d[c]
+	// The rows to compute from R_T[a] on, found once for all targets:
+	// their positions in R_T (pos), local rows in S (loc) and l_uc (lv).
+	pos, loc, lv := f.snU[:0], f.snLoc[:0], f.snV[:0]
+	for u := a; u < len(rt); u++ {
+		r := rt[u]
+		if fr[r] && (full || f.dirty[r]) {
+			pos = append(pos, int32(u))
+			loc = append(loc, int32(f.snLocal(s0, s1, r)))
+			lv = append(lv, lc[u])
+		}
+	}
+	loc = loc[:len(pos)]
+	lv = lv[:len(pos)]
+	k := 0
 	for jj := a; jj < b; jj++ {
 		rj := rt[jj]
 		if !fr[rj] {
 			continue
 		}
+		for k < len(pos) && int(pos[k]) < jj {
+			k++
+		}
 		y := dc * lc[jj]
-		col := f.snW[(int(rj)-s0)*ld:]
-		for u := jj; u < len(rt); u++ {
-			r := rt[u]
-			if !fr[r] || !(full || f.dirty[r]) {
-				continue
-			}
-			col[f.snLocal(s0, s1, r)] -= lc[u] * y
+		col := f.snW[(int(rj)-s0)*ld : (int(rj)-s0+1)*ld]
+		for t, q := range loc[k:] {
+			col[q] -= lv[k+t] * y
 		}
 	}
 }
