@@ -175,7 +175,7 @@ func (f *sparseLDL) snodes() {
 		}
 	}
 	f.snW = grow(f.snW, work)
-	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 2*snMaxCols))
+	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 4*snMaxCols))
 	f.snRel = growInt32(f.snRel, n)
 	f.snU = growInt32(f.snU, ws+snMaxCols)
 	f.snZ = growInt32(f.snZ, ws+snMaxCols)
@@ -208,6 +208,14 @@ func (f *sparseLDL) numericSN(full bool) bool {
 				continue
 			}
 		}
+		if nj == 1 && f.snUpdPtr[s] == f.snUpdPtr[s+1] {
+			// One column that nothing updates (a constraint row of K̃
+			// eliminated before the bodies it couples).
+			if !f.snLeaf(s0, R, full) {
+				return false
+			}
+			continue
+		}
 		for u, r := range R {
 			f.snRel[r] = int32(nj + u)
 		}
@@ -236,9 +244,34 @@ func (f *sparseLDL) numericSN(full bool) bool {
 		for p := f.snUpdPtr[s]; p < f.snUpdPtr[s+1]; p++ {
 			f.snUpdate(s0, s1, ld, int(f.snUpd[3*p]), int(f.snUpd[3*p+1]), int(f.snUpd[3*p+2]), full)
 		}
+		// The rows of S ∪ R_S to compute (free and, in a partial
+		// refactorization, dirty), ascending, and those outside F among
+		// them (zero rows of L), listed once for all columns.
+		rows, zeros := f.snU[:0], f.snZ[:0]
+		for q := 0; q < ld; q++ {
+			r := int32(s0 + q)
+			if q >= nj {
+				r = R[q-nj]
+			}
+			if !act(r) {
+				continue
+			}
+			if fr[r] {
+				rows = append(rows, int32(q))
+			} else {
+				zeros = append(zeros, int32(q))
+			}
+		}
+		ri, zi := 0, 0 // the first of rows, zeros below the current column
 		// The columns of S, left-looking among themselves.
 		for jc := 0; jc < nj; jc++ {
 			j := s0 + jc
+			for ri < len(rows) && int(rows[ri]) <= jc {
+				ri++
+			}
+			for zi < len(zeros) && int(zeros[zi]) <= jc {
+				zi++
+			}
 			colj := f.lx[f.lp[j]:f.lp[j+1]] // local row q at q − jc − 1
 			if !fr[j] {
 				if act(int32(j)) {
@@ -264,23 +297,8 @@ func (f *sparseLDL) numericSN(full bool) bool {
 				}
 				f.d[j] = dk
 			}
-			// The rows below the diagonal to compute: free and, in a
-			// partial refactorization, dirty; the others of those to
-			// compute are zero rows of L.
-			us := f.snU[:0]
-			for q := jc + 1; q < ld; q++ {
-				r := int32(s0 + q)
-				if q >= nj {
-					r = R[q-nj]
-				}
-				if !act(r) {
-					continue
-				}
-				if !fr[r] {
-					colj[q-jc-1] = 0
-					continue
-				}
-				us = append(us, int32(q))
+			for _, q := range zeros[zi:] {
+				colj[int(q)-jc-1] = 0
 			}
 			// S's earlier free columns c: l_qc at lx[off_c + q].
 			off, yc := f.snOff[:0], f.snY[snMaxCols:snMaxCols]
@@ -290,46 +308,243 @@ func (f *sparseLDL) numericSN(full bool) bool {
 					yc = append(yc, y[c])
 				}
 			}
-			dj := f.d[j]
-			lx := f.lx
-			k := 0
-			for ; k+3 < len(us); k += 4 {
-				q0 := int(us[k])
-				var v0, v1, v2, v3 float64
-				if int(us[k+3]) == q0+3 {
-					for t, o := range off {
-						l := lx[o+q0 : o+q0+4 : o+q0+4]
-						y := yc[t]
-						v0 += l[0] * y
-						v1 += l[1] * y
-						v2 += l[2] * y
-						v3 += l[3] * y
+			if jc+1 < nj && fr[j+1] {
+				// Column j+1 too when its multipliers vanish where
+				// column j's do: each l_qc loaded once serves both.
+				yb := f.snY[2*snMaxCols : 2*snMaxCols+jc+1]
+				same := true
+				for c := 0; c < jc; c++ {
+					yb[c] = 0
+					if fr[s0+c] {
+						yb[c] = f.d[s0+c] * f.lx[f.lp[s0+c]+jc-c]
 					}
-				} else {
-					q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
-					for t, o := range off {
-						y := yc[t]
-						v0 += lx[o+q0] * y
-						v1 += lx[o+q1] * y
-						v2 += lx[o+q2] * y
-						v3 += lx[o+q3] * y
-					}
+					same = same && (yb[c] != 0) == (y[c] != 0)
 				}
-				q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
-				colj[q0-jc-1] = (W[q0] - v0) / dj
-				colj[q1-jc-1] = (W[q1] - v1) / dj
-				colj[q2-jc-1] = (W[q2] - v2) / dj
-				colj[q3-jc-1] = (W[q3] - v3) / dj
+				if same {
+					if !f.snPair(s0, jc, ld, act(int32(j+1)), rows[ri:], zeros[zi:], off, yc, yb) {
+						return false
+					}
+					jc++
+					continue
+				}
 			}
-			for ; k < len(us); k++ {
-				q := int(us[k])
-				v := 0.0
-				for t, o := range off {
-					v += lx[o+q] * yc[t]
-				}
-				colj[q-jc-1] = (W[q] - v) / dj
+			f.snColumn(jc, rows[ri:], off, yc, W, colj, f.d[j])
+		}
+	}
+	return true
+}
+
+// snLeaf computes the column j of a one-column supernode that no earlier
+// supernode updates, R the rows below its diagonal: d_j = c_jj (1 + shift)
+// and l_rj = c_rj / d_j, C's column merged with R, which holds its rows (R
+// is the pattern of L's column); rows outside F are zero rows. These are
+// the operations of the general path (W's values less an empty sum, which
+// is exact, divided by the pivot), so the same bits. It reports false,
+// with f.failed set, on the pivot.
+func (f *sparseLDL) snLeaf(j int, R []int32, full bool) bool {
+	fr := f.snFree
+	colj := f.lx[f.lp[j]:f.lp[j+1]]
+	colj = colj[:len(R)]
+	if !fr[j] {
+		if full || f.dirty[j] {
+			f.d[j] = f.unit(f.perm[j]) * (1 + f.shift)
+			clear(colj)
+		}
+		return true
+	}
+	p, end := f.ctp[j], f.ctp[j+1]
+	ctr, ctslot, cx := f.ctr[:end], f.ctslot[:end], f.cxOld
+	if full || f.dirty[j] {
+		dk := 0.0
+		if p < end && int(ctr[p]) == j {
+			dk = cx[ctslot[p]] * (1 + f.shift)
+		}
+		if !f.pivotOK(j, dk, f.cxOld[f.cdiag[j]]*(1+f.shift)) {
+			f.failed = max(0, int(f.loc[f.perm[j]]))
+			return false
+		}
+		f.d[j] = dk
+	}
+	if p < end && int(ctr[p]) == j {
+		p++
+	}
+	dj := f.d[j]
+	for u, r := range R {
+		v := 0.0
+		if p < end && ctr[p] == r {
+			v = cx[ctslot[p]]
+			p++
+		}
+		if !full && !f.dirty[r] {
+			continue
+		}
+		if !fr[r] {
+			colj[u] = 0
+			continue
+		}
+		colj[u] = v / dj
+	}
+	return true
+}
+
+// snColumn computes column jc of a supernode (values colj, local row q at
+// q − jc − 1) at its local rows us below the diagonal: (W_q − Σ_c l_qc
+// y_c) / dj over the earlier columns' offsets off and multipliers yc,
+// each sum in column order, four rows at a time.
+func (f *sparseLDL) snColumn(jc int, us []int32, off []int, yc, W, colj []float64, dj float64) {
+	lx := f.lx
+	yc = yc[:len(off)]
+	k := 0
+	for ; k+3 < len(us); k += 4 {
+		q0 := int(us[k])
+		var v0, v1, v2, v3 float64
+		if int(us[k+3]) == q0+3 {
+			for t, o := range off {
+				l := lx[o+q0 : o+q0+4 : o+q0+4]
+				y := yc[t]
+				v0 += l[0] * y
+				v1 += l[1] * y
+				v2 += l[2] * y
+				v3 += l[3] * y
+			}
+		} else {
+			q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
+			for t, o := range off {
+				y := yc[t]
+				v0 += lx[o+q0] * y
+				v1 += lx[o+q1] * y
+				v2 += lx[o+q2] * y
+				v3 += lx[o+q3] * y
 			}
 		}
+		q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
+		colj[q0-jc-1] = (W[q0] - v0) / dj
+		colj[q1-jc-1] = (W[q1] - v1) / dj
+		colj[q2-jc-1] = (W[q2] - v2) / dj
+		colj[q3-jc-1] = (W[q3] - v3) / dj
+	}
+	for ; k < len(us); k++ {
+		q := int(us[k])
+		v := 0.0
+		for t, o := range off {
+			v += lx[o+q] * yc[t]
+		}
+		colj[q-jc-1] = (W[q] - v) / dj
+	}
+}
+
+// snPair computes the free columns jc (A) and jc+1 (B) of the supernode
+// starting at s0 together, their multipliers ya (compacted in yc at the
+// offsets off) and yb[:jc] vanishing at the same columns: B's pivot and
+// row jc+1 of A first, then at each row q of us past jc+1 both sums over
+// the earlier columns, each l_qc loaded once, A's entry, and B's sum
+// completed by its last term l_qA · d_A l_{jc+1,A} — the operations of
+// two snColumn calls in their order, so the same bits. A's pivot and its
+// zero rows are set; actB tells whether B's pivot is to compute, zeros
+// are the rows outside F past jc. It reports false, with f.failed set, on
+// B's pivot.
+func (f *sparseLDL) snPair(s0, jc, ld int, actB bool, us, zeros []int32, off []int, yc, yb []float64) bool {
+	lx := f.lx
+	ja, jb := s0+jc, s0+jc+1
+	colA := lx[f.lp[ja]:f.lp[jb]]
+	colB := lx[f.lp[jb]:f.lp[jb+1]]
+	WA := f.snW[jc*ld : (jc+1)*ld]
+	WB := f.snW[(jc+1)*ld : (jc+2)*ld]
+	dA := f.d[ja]
+	yc = yc[:len(off)]
+	// Row jc+1 of A: B's multiplier from A.
+	if len(us) > 0 && int(us[0]) == jc+1 {
+		v := 0.0
+		for t, o := range off {
+			v += lx[o+jc+1] * yc[t]
+		}
+		colA[0] = (WA[jc+1] - v) / dA
+		us = us[1:]
+	}
+	yb[jc] = f.d[ja] * colA[0]
+	if actB {
+		dk := WB[jc+1] - f.snInner(s0, jc+1, jc+1, yb)
+		if !f.pivotOK(jb, dk, f.cxOld[f.cdiag[jb]]*(1+f.shift)) {
+			f.failed = max(0, int(f.loc[f.perm[jb]]))
+			return false
+		}
+		f.d[jb] = dk
+	}
+	for _, q := range zeros {
+		if int(q) > jc+1 {
+			colB[int(q)-jc-2] = 0
+		}
+	}
+	dB, yj := f.d[jb], yb[jc]
+	ybc := f.snY[3*snMaxCols : 3*snMaxCols+len(off)]
+	t := 0
+	for c := 0; c < jc; c++ {
+		if yb[c] != 0 {
+			ybc[t] = yb[c]
+			t++
+		}
+	}
+	k := 0
+	for ; k+3 < len(us); k += 4 {
+		q0, q1, q2, q3 := int(us[k]), int(us[k+1]), int(us[k+2]), int(us[k+3])
+		var a0, a1, a2, a3, b0, b1, b2, b3 float64
+		if q3 == q0+3 {
+			for t, o := range off {
+				l := lx[o+q0 : o+q0+4 : o+q0+4]
+				y0, y1 := yc[t], ybc[t]
+				a0 += l[0] * y0
+				b0 += l[0] * y1
+				a1 += l[1] * y0
+				b1 += l[1] * y1
+				a2 += l[2] * y0
+				b2 += l[2] * y1
+				a3 += l[3] * y0
+				b3 += l[3] * y1
+			}
+		} else {
+			for t, o := range off {
+				y0, y1 := yc[t], ybc[t]
+				l0, l1, l2, l3 := lx[o+q0], lx[o+q1], lx[o+q2], lx[o+q3]
+				a0 += l0 * y0
+				b0 += l0 * y1
+				a1 += l1 * y0
+				b1 += l1 * y1
+				a2 += l2 * y0
+				b2 += l2 * y1
+				a3 += l3 * y0
+				b3 += l3 * y1
+			}
+		}
+		l0 := (WA[q0] - a0) / dA
+		l1 := (WA[q1] - a1) / dA
+		l2 := (WA[q2] - a2) / dA
+		l3 := (WA[q3] - a3) / dA
+		colA[q0-jc-1], colA[q1-jc-1], colA[q2-jc-1], colA[q3-jc-1] = l0, l1, l2, l3
+		if yj != 0 {
+			b0 += l0 * yj
+			b1 += l1 * yj
+			b2 += l2 * yj
+			b3 += l3 * yj
+		}
+		colB[q0-jc-2] = (WB[q0] - b0) / dB
+		colB[q1-jc-2] = (WB[q1] - b1) / dB
+		colB[q2-jc-2] = (WB[q2] - b2) / dB
+		colB[q3-jc-2] = (WB[q3] - b3) / dB
+	}
+	for ; k < len(us); k++ {
+		q := int(us[k])
+		va, vb := 0.0, 0.0
+		for t, o := range off {
+			l := lx[o+q]
+			va += l * yc[t]
+			vb += l * ybc[t]
+		}
+		l := (WA[q] - va) / dA
+		colA[q-jc-1] = l
+		if yj != 0 {
+			vb += l * yj
+		}
+		colB[q-jc-2] = (WB[q] - vb) / dB
 	}
 	return true
 }
@@ -439,6 +654,9 @@ func (f *sparseLDL) snUpdate1(s0, s1, ld, c int, rt []int32, a, b int, full bool
 	o := f.lp[c]
 	lc := f.lx[o : o+len(rt)]
 	dc := f.d[c]
+	if f.snUpdate1Dense(s0, s1, ld, rt, lc, dc, a, b, full) {
+		return
+	}
 	// The rows to compute from R_T[a] on, found once for all targets:
 	// their positions in R_T (pos), local rows in S (loc) and l_uc (lv).
 	pos, loc, lv := f.snU[:0], f.snLoc[:0], f.snV[:0]
@@ -467,6 +685,49 @@ func (f *sparseLDL) snUpdate1(s0, s1, ld, c int, rt []int32, a, b int, full bool
 			col[q] -= lv[k+t] * y
 		}
 	}
+}
+
+// snUpdate1Dense is snUpdate1 when every row of R_T from a on is to
+// compute and both its rows in S (a:b) and its rows in R_S (b:) are runs
+// of consecutive local rows, as a constraint row's two bodies are in a
+// full factorization: each target's update is then two dense runs, the
+// same product subtracted from the same entries. It reports false, doing
+// nothing, otherwise.
+func (f *sparseLDL) snUpdate1Dense(s0, s1, ld int, rt []int32, lc []float64, dc float64, a, b int, full bool) bool {
+	fr := f.snFree
+	for _, r := range rt[a:] {
+		if !fr[r] || !(full || f.dirty[r]) {
+			return false
+		}
+	}
+	m := len(rt)
+	if int(rt[b-1]-rt[a]) != b-1-a {
+		return false
+	}
+	lb := 0
+	if b < m {
+		lb = int(f.snRel[rt[b]])
+		if int(f.snRel[rt[m-1]]) != lb+m-1-b {
+			return false
+		}
+	}
+	la := int(rt[a]) - s0
+	below := lc[b:m]
+	for jj := a; jj < b; jj++ {
+		y := dc * lc[jj]
+		col := f.snW[(la+jj-a)*ld : (la+jj-a+1)*ld]
+		inS := col[la+jj-a : la+b-a]
+		l := lc[jj:b]
+		l = l[:len(inS)]
+		for i, v := range l {
+			inS[i] -= v * y
+		}
+		inR := col[lb : lb+len(below)]
+		for i, v := range below {
+			inR[i] -= v * y
+		}
+	}
+	return true
 }
 
 // snTarget subtracts from col (a column of W) at the local rows of R_T[u],
