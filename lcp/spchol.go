@@ -184,8 +184,6 @@ type sparseLDL struct {
 	ctr, ctslot   []int32
 	snW, snY      []float64
 	snRel, snU    []int32
-	snZ, snLoc    []int32 // numericSN's zero rows, snUpdate1's local rows
-	snV           []float64
 	snOff         []int
 	snFree        []bool
 	// symFlops is the structural flop count of a full factorization of

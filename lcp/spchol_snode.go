@@ -175,12 +175,9 @@ func (f *sparseLDL) snodes() {
 		}
 	}
 	f.snW = grow(f.snW, work)
-	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 4*snMaxCols))
+	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 4*snMaxCols, ws))
 	f.snRel = growInt32(f.snRel, n)
-	f.snU = growInt32(f.snU, ws+snMaxCols)
-	f.snZ = growInt32(f.snZ, ws+snMaxCols)
-	f.snLoc = growInt32(f.snLoc, ws)
-	f.snV = grow(f.snV, ws)
+	f.snU = growInt32(f.snU, 2*(ws+snMaxCols))
 	f.snOff = growInt(f.snOff, snMaxCols)
 	f.snFree = growBool(f.snFree, n)
 }
@@ -247,7 +244,7 @@ func (f *sparseLDL) numericSN(full bool) bool {
 		// The rows of S ∪ R_S to compute (free and, in a partial
 		// refactorization, dirty), ascending, and those outside F among
 		// them (zero rows of L), listed once for all columns.
-		rows, zeros := f.snU[:0], f.snZ[:0]
+		rows, zeros := f.snU[:0], f.snU[len(f.snU)/2:len(f.snU)/2]
 		for q := 0; q < ld; q++ {
 			r := int32(s0 + q)
 			if q >= nj {
@@ -658,8 +655,10 @@ func (f *sparseLDL) snUpdate1(s0, s1, ld, c int, rt []int32, a, b int, full bool
 		return
 	}
 	// The rows to compute from R_T[a] on, found once for all targets:
-	// their positions in R_T (pos), local rows in S (loc) and l_uc (lv).
-	pos, loc, lv := f.snU[:0], f.snLoc[:0], f.snV[:0]
+	// their positions in R_T (pos), local rows in S (loc) and l_uc (lv),
+	// in the halves of snU and in snY (numericSN's lists of rows and its
+	// multipliers are made after the updates).
+	pos, loc, lv := f.snU[:0], f.snU[len(f.snU)/2:len(f.snU)/2], f.snY[:0]
 	for u := a; u < len(rt); u++ {
 		r := rt[u]
 		if fr[r] && (full || f.dirty[r]) {
