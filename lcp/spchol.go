@@ -1285,50 +1285,45 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 		}
 		nb := o.adj[v]
 		for _, u := range nb {
-			// adj(u) ← adj(u) ∪ adj(v) \ {u, v}; both ascending.
+			// adj(u) ← adj(u) ∪ adj(v) \ {u, v}, ascending: v leaves
+			// adj(u) in place and the few neighbours of v new to u (found
+			// by binary search) are merged in from the back. The degree
+			// follows: it is Σ size over adj(u).
 			au := o.adj[u]
-			tmp := growInt32(o.tmp, len(au)+len(nb))
-			m, deg := 0, 0
-			p, q := 0, 0
-			for p < len(au) && q < len(nb) {
-				t := au[p]
-				switch w := nb[q]; {
-				case t < w:
-					p++
-				case w < t:
-					t = w
-					q++
-				default:
-					p++
-					q++
-				}
-				if t == u || t == v {
+			deg := o.deg[u]
+			if iv, ok := slices.BinarySearch(au, v); ok {
+				au = append(au[:iv], au[iv+1:]...)
+				deg -= int(size[v])
+			}
+			nw := o.tmp[:0]
+			for _, w := range nb {
+				if w == u {
 					continue
 				}
-				tmp[m] = t
-				m++
-				deg += int(size[t])
-			}
-			for _, t := range au[p:] {
-				if t != v {
-					tmp[m] = t
-					m++
-					deg += int(size[t])
+				if _, ok := slices.BinarySearch(au, w); !ok {
+					nw = append(nw, w)
+					deg += int(size[w])
 				}
 			}
-			for _, t := range nb[q:] {
-				if t != u {
-					tmp[m] = t
-					m++
-					deg += int(size[t])
+			o.tmp = nw
+			if len(nw) > 0 {
+				m := len(au) + len(nw)
+				if cap(au) < m {
+					au = append(o.carve(2*m), au...)
+				}
+				i, k := len(au)-1, m-1
+				au = au[:m]
+				for j := len(nw) - 1; j >= 0; k-- {
+					if i >= 0 && au[i] > nw[j] {
+						au[k] = au[i]
+						i--
+					} else {
+						au[k] = nw[j]
+						j--
+					}
 				}
 			}
-			tmp = tmp[:m]
-			o.tmp = tmp
-			if cap(au) < len(tmp) {
-				au = o.carve(2 * len(tmp))
-			}
-			o.adj[u] = append(au[:0], tmp...)
+			o.adj[u] = au
 			o.remove(u, o.deg[u])
 			o.deg[u] = deg
 			o.push(u, deg)
