@@ -585,11 +585,13 @@ func (f *sparseLDL) snUpdate(s0, s1, ld, t, a, b int, full bool) {
 	}
 	// The rows to compute: free (a row outside F is a zero row of L,
 	// whatever its updates) and, partially, dirty.
-	us := f.snU[:0]
+	// Their local rows in S (loc), found once for all targets.
+	us, loc := f.snU[:0], f.snU[len(f.snU)/2:len(f.snU)/2]
 	for u := a; u < len(rt); u++ {
 		r := rt[u]
 		if fr[r] && (full || f.dirty[r]) {
 			us = append(us, int32(u))
+			loc = append(loc, int32(f.snLocal(s0, s1, r)))
 		}
 	}
 	if len(us) == 0 {
@@ -624,17 +626,17 @@ func (f *sparseLDL) snUpdate(s0, s1, ld, t, a, b int, full bool) {
 		colA := f.snW[(int(rt[a+jj])-s0)*ld:]
 		yA := y[jj*nt : (jj+1)*nt]
 		if kk == b-a {
-			f.snTarget(s0, s1, rt, off, us[first:], yA, colA)
+			f.snTarget(off, us[first:], loc[first:], yA, colA)
 			break
 		}
 		mid := first
 		for mid < len(us) && int(us[mid]) < a+kk {
 			mid++
 		}
-		f.snTarget(s0, s1, rt, off, us[first:mid], yA, colA)
+		f.snTarget(off, us[first:mid], loc[first:mid], yA, colA)
 		colB := f.snW[(int(rt[a+kk])-s0)*ld:]
 		yB := y[kk*nt : (kk+1)*nt]
-		f.snTarget2(s0, s1, rt, off, us[mid:], yA, yB, colA, colB)
+		f.snTarget2(off, us[mid:], loc[mid:], yA, yB, colA, colB)
 		first = mid
 		jj = next(kk + 1)
 	}
@@ -729,12 +731,13 @@ func (f *sparseLDL) snUpdate1Dense(s0, s1, ld int, rt []int32, lc []float64, dc 
 	return true
 }
 
-// snTarget subtracts from col (a column of W) at the local rows of R_T[u],
-// u in rows, the sums Σ_q l_{u,q} y_q over T's free columns q (offsets
-// off), four rows at a time, each sum in column order.
-func (f *sparseLDL) snTarget(s0, s1 int, rt []int32, off []int, rows []int32, yr, col []float64) {
+// snTarget subtracts from col (a column of W) at the local rows loc of
+// R_T[u], u in rows, the sums Σ_q l_{u,q} y_q over T's free columns q
+// (offsets off), four rows at a time, each sum in column order.
+func (f *sparseLDL) snTarget(off []int, rows, loc []int32, yr, col []float64) {
 	lx := f.lx
 	yr = yr[:len(off)]
+	loc = loc[:len(rows)]
 	k := 0
 	for ; k+3 < len(rows); k += 4 {
 		u0, u1, u2, u3 := int(rows[k]), int(rows[k+1]), int(rows[k+2]), int(rows[k+3])
@@ -757,10 +760,10 @@ func (f *sparseLDL) snTarget(s0, s1 int, rt []int32, off []int, rows []int32, yr
 				v3 += lx[o+u3] * yc
 			}
 		}
-		col[f.snLocal(s0, s1, rt[u0])] -= v0
-		col[f.snLocal(s0, s1, rt[u1])] -= v1
-		col[f.snLocal(s0, s1, rt[u2])] -= v2
-		col[f.snLocal(s0, s1, rt[u3])] -= v3
+		col[loc[k]] -= v0
+		col[loc[k+1]] -= v1
+		col[loc[k+2]] -= v2
+		col[loc[k+3]] -= v3
 	}
 	for ; k < len(rows); k++ {
 		u := int(rows[k])
@@ -768,15 +771,16 @@ func (f *sparseLDL) snTarget(s0, s1 int, rt []int32, off []int, rows []int32, yr
 		for q, o := range off {
 			v += lx[o+u] * yr[q]
 		}
-		col[f.snLocal(s0, s1, rt[u])] -= v
+		col[loc[k]] -= v
 	}
 }
 
 // snTarget2 is snTarget for two targets (multipliers ya, yb, columns ca,
 // cb) at once: the same sums, each l_uc loaded once.
-func (f *sparseLDL) snTarget2(s0, s1 int, rt []int32, off []int, rows []int32, ya, yb, ca, cb []float64) {
+func (f *sparseLDL) snTarget2(off []int, rows, loc []int32, ya, yb, ca, cb []float64) {
 	lx := f.lx
 	ya, yb = ya[:len(off)], yb[:len(off)]
+	loc = loc[:len(rows)]
 	k := 0
 	for ; k+3 < len(rows); k += 4 {
 		u0, u1, u2, u3 := int(rows[k]), int(rows[k+1]), int(rows[k+2]), int(rows[k+3])
@@ -808,7 +812,7 @@ func (f *sparseLDL) snTarget2(s0, s1 int, rt []int32, off []int, rows []int32, y
 				b3 += l3 * y1
 			}
 		}
-		r0, r1, r2, r3 := f.snLocal(s0, s1, rt[u0]), f.snLocal(s0, s1, rt[u1]), f.snLocal(s0, s1, rt[u2]), f.snLocal(s0, s1, rt[u3])
+		r0, r1, r2, r3 := loc[k], loc[k+1], loc[k+2], loc[k+3]
 		ca[r0] -= a0
 		ca[r1] -= a1
 		ca[r2] -= a2
@@ -826,7 +830,7 @@ func (f *sparseLDL) snTarget2(s0, s1 int, rt []int32, off []int, rows []int32, y
 			va += l * ya[q]
 			vb += l * yb[q]
 		}
-		r := f.snLocal(s0, s1, rt[u])
+		r := loc[k]
 		ca[r] -= va
 		cb[r] -= vb
 	}
