@@ -611,14 +611,14 @@ func (f *sparseLDL) storage() {
 	n := len(f.perm)
 	f.cx = fitted(f.cx, f.cp[n])
 	f.cxOld = fitted(f.cxOld, f.cp[n])
-	f.rowFlops = growInt(f.rowFlops, n)
-	f.rowLen = growInt(f.rowLen, n)
+	f.rowFlops = fitted(f.rowFlops, n)
+	f.rowLen = fitted(f.rowLen, n)
 	f.li = fitted(f.li, f.lp[n])
 	f.lx = fitted(f.lx, f.lp[n])
 	f.rslot = fitted(f.rslot, f.lp[n])
 	f.rcol = fitted(f.rcol, f.lp[n])
 	f.patKept = false
-	f.rs = growInt(f.rs, n+1)
+	f.rs = fitted(f.rs, n+1)
 	f.supernodes()
 	f.sn = f.useSupernodes()
 	if f.sn {

@@ -97,7 +97,7 @@ func (f *sparseLDL) structure() {
 func (f *sparseLDL) snodes() {
 	n := len(f.perm)
 	f.snStart = f.snStart[:0]
-	f.snOf = growInt32(f.snOf, n)
+	f.snOf = fitted(f.snOf, n)
 	for j := 0; j < n; {
 		e := min(int(f.snEnd[j]), j+snMaxCols-1)
 		for c := j; c <= e; c++ {
@@ -152,7 +152,7 @@ func (f *sparseLDL) snodes() {
 		ws = max(ws, len(rt))
 	}
 	// C's lower triangle by columns.
-	f.ctp = growInt(f.ctp, n+1)
+	f.ctp = fitted(f.ctp, n+1)
 	clear(f.ctp)
 	for p := 0; p < f.cp[n]; p++ {
 		f.ctp[f.ci[p]+1]++
@@ -160,8 +160,8 @@ func (f *sparseLDL) snodes() {
 	for j := 0; j < n; j++ {
 		f.ctp[j+1] += f.ctp[j]
 	}
-	f.ctr = growInt32(f.ctr, f.cp[n])
-	f.ctslot = growInt32(f.ctslot, f.cp[n])
+	f.ctr = fitted(f.ctr, f.cp[n])
+	f.ctslot = fitted(f.ctslot, f.cp[n])
 	pos := f.cw[:n]
 	for j := range pos {
 		pos[j] = int32(f.ctp[j])
@@ -174,9 +174,9 @@ func (f *sparseLDL) snodes() {
 			f.ctr[q], f.ctslot[q] = int32(k), int32(p)
 		}
 	}
-	f.snW = grow(f.snW, work)
+	f.snW = fitted(f.snW, work)
 	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 4*snMaxCols, ws))
-	f.snRel = growInt32(f.snRel, n)
+	f.snRel = fitted(f.snRel, n)
 	f.snU = growInt32(f.snU, 2*(ws+snMaxCols))
 	f.snOff = growInt(f.snOff, snMaxCols)
 	f.snFree = growBool(f.snFree, n)
