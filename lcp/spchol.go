@@ -1244,6 +1244,7 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 	}
 	o.adj = o.adj[:ns]
 	o.deg = growInt(o.deg, ns)
+	o.tmp = growInt32(o.tmp, ns) // a vertex's new neighbours (below)
 	o.head = growInt32(o.head, n+1)
 	o.next = growInt32(o.next, ns)
 	o.prev = growInt32(o.prev, ns)
