@@ -175,8 +175,11 @@ func BenchmarkKKTFactor(b *testing.B) {
 					b.Fatal("factorization failed")
 				}
 			}
-			b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N), "cpu-ns/op")
+			cpu := float64(lcp.ProcessCPU()-c0) / float64(b.N)
+			b.ReportMetric(cpu, "cpu-ns/op")
 			b.ReportMetric(float64(flops), "flops")
+			// Two flops (a multiply and an add) per structural flop.
+			b.ReportMetric(2*float64(flops)/cpu*1e3, "Mflop/s")
 		})
 		b.Run("solve/"+m.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -185,6 +188,29 @@ func BenchmarkKKTFactor(b *testing.B) {
 				solve()
 			}
 			b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// The ordering and symbolic analysis of a settled pyramid's K̃ for the
+// face of its last solve (210 and 496 bricks), from scratch: what step 1
+// pays once per pattern before its first factorization.
+func BenchmarkKKTAnalyze(b *testing.B) {
+	for _, sc := range []struct {
+		name  string
+		base  int
+		steps int
+	}{{"pyramid210", 20, 30}, {"pyramid496", 31, 5}} {
+		prob, res := settledFace(b, wallOrPyramid(b, 0, sc.base), sc.steps)
+		analyze, nnzL := lcp.KKTAnalyze(prob, res.States)
+		b.Run(sc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			c0 := lcp.ProcessCPU()
+			for b.Loop() {
+				analyze()
+			}
+			b.ReportMetric(float64(lcp.ProcessCPU()-c0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(nnzL), "nnzL")
 		})
 	}
 }

@@ -80,6 +80,29 @@ func ProcessCPU() int64 { return processCPU() }
 // up-looking rows (−1), or lets its flops choose (0).
 func KKTSupernodes(s *BPP, force int8) { s.kkt.f.snForce = force }
 
+// KKTAnalyze returns the ordering and symbolic analysis of p's K̃ (as
+// KKTFactor builds it) from scratch — minimum degree, elimination tree,
+// column counts, supernodes and the supernodal structure, what a new
+// pattern costs before its first numeric factorization — and the
+// strictly lower L's entries; for BenchmarkKKTAnalyze.
+func KKTAnalyze(p *Problem, states []State) (analyze func(), nnzL int) {
+	a := p.A.(*Sparse)
+	diag := make([]float64, a.n)
+	for i := range diag {
+		diag[i] = a.At(i, i)
+	}
+	g := &kktLDL{}
+	g.build(p.KKT, diag, 0)
+	st := make([]State, g.k.n)
+	copy(st, states)
+	g.f.factor(&g.k, st)
+	analyze = func() {
+		g.f.a = nil
+		g.f.analyze(&g.k)
+	}
+	return analyze, g.f.nnzL()
+}
+
 // KKTFactorNnzL returns the entries of the strictly lower L of p's K̃
 // factored as KKTFactor(p, states, 0) factors it: a solve's
 // substitutions cost 2·nnz L multiply-adds.

@@ -534,8 +534,8 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	f.cp = growInt(f.cp, n+1)
 	// The lower triangle with the diagonal: at most (nnz + n)/2 entries,
 	// allocated once rather than by append's growth.
-	f.ci = growInt32(f.ci, (a.ptr[n]+n)/2)[:0]
-	f.csrc = growInt32(f.csrc, (a.ptr[n]+n)/2)[:0]
+	f.ci = fitted(f.ci, (a.ptr[n]+n)/2)[:0]
+	f.csrc = fitted(f.csrc, (a.ptr[n]+n)/2)[:0]
 	f.cp[0] = 0
 	f.cdiag = growInt(f.cdiag, n)
 	for k, i := range f.perm {
@@ -609,16 +609,16 @@ func (f *sparseLDL) etree() {
 // flops, and the supernodes.
 func (f *sparseLDL) storage() {
 	n := len(f.perm)
-	f.cx = grow(f.cx, f.cp[n])
-	f.cxOld = grow(f.cxOld, f.cp[n])
-	f.rowFlops = growInt(f.rowFlops, n)
-	f.rowLen = growInt(f.rowLen, n)
-	f.li = growInt32(f.li, f.lp[n])
-	f.lx = grow(f.lx, f.lp[n])
-	f.rslot = growInt32(f.rslot, f.lp[n])
-	f.rcol = growInt32(f.rcol, f.lp[n])
+	f.cx = fitted(f.cx, f.cp[n])
+	f.cxOld = fitted(f.cxOld, f.cp[n])
+	f.rowFlops = fitted(f.rowFlops, n)
+	f.rowLen = fitted(f.rowLen, n)
+	f.li = fitted(f.li, f.lp[n])
+	f.lx = fitted(f.lx, f.lp[n])
+	f.rslot = fitted(f.rslot, f.lp[n])
+	f.rcol = fitted(f.rcol, f.lp[n])
 	f.patKept = false
-	f.rs = growInt(f.rs, n+1)
+	f.rs = fitted(f.rs, n+1)
 	f.supernodes()
 	f.sn = f.useSupernodes()
 	if f.sn {
@@ -1244,6 +1244,7 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 	}
 	o.adj = o.adj[:ns]
 	o.deg = growInt(o.deg, ns)
+	o.tmp = growInt32(o.tmp, ns) // a vertex's new neighbours (below)
 	o.head = growInt32(o.head, n+1)
 	o.next = growInt32(o.next, ns)
 	o.prev = growInt32(o.prev, ns)
@@ -1285,50 +1286,45 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 		}
 		nb := o.adj[v]
 		for _, u := range nb {
-			// adj(u) ← adj(u) ∪ adj(v) \ {u, v}; both ascending.
+			// adj(u) ← adj(u) ∪ adj(v) \ {u, v}, ascending: v leaves
+			// adj(u) in place and the few neighbours of v new to u (found
+			// by binary search) are merged in from the back. The degree
+			// follows: it is Σ size over adj(u).
 			au := o.adj[u]
-			tmp := growInt32(o.tmp, len(au)+len(nb))
-			m, deg := 0, 0
-			p, q := 0, 0
-			for p < len(au) && q < len(nb) {
-				t := au[p]
-				switch w := nb[q]; {
-				case t < w:
-					p++
-				case w < t:
-					t = w
-					q++
-				default:
-					p++
-					q++
-				}
-				if t == u || t == v {
+			deg := o.deg[u]
+			if iv, ok := slices.BinarySearch(au, v); ok {
+				au = append(au[:iv], au[iv+1:]...)
+				deg -= int(size[v])
+			}
+			nw := o.tmp[:0]
+			for _, w := range nb {
+				if w == u {
 					continue
 				}
-				tmp[m] = t
-				m++
-				deg += int(size[t])
-			}
-			for _, t := range au[p:] {
-				if t != v {
-					tmp[m] = t
-					m++
-					deg += int(size[t])
+				if _, ok := slices.BinarySearch(au, w); !ok {
+					nw = append(nw, w)
+					deg += int(size[w])
 				}
 			}
-			for _, t := range nb[q:] {
-				if t != u {
-					tmp[m] = t
-					m++
-					deg += int(size[t])
+			o.tmp = nw
+			if len(nw) > 0 {
+				m := len(au) + len(nw)
+				if cap(au) < m {
+					au = append(o.carve(2*m), au...)
+				}
+				i, k := len(au)-1, m-1
+				au = au[:m]
+				for j := len(nw) - 1; j >= 0; k-- {
+					if i >= 0 && au[i] > nw[j] {
+						au[k] = au[i]
+						i--
+					} else {
+						au[k] = nw[j]
+						j--
+					}
 				}
 			}
-			tmp = tmp[:m]
-			o.tmp = tmp
-			if cap(au) < len(tmp) {
-				au = o.carve(2 * len(tmp))
-			}
-			o.adj[u] = append(au[:0], tmp...)
+			o.adj[u] = au
 			o.remove(u, o.deg[u])
 			o.deg[u] = deg
 			o.push(u, deg)
@@ -1370,6 +1366,21 @@ func (o *ordering) remove(s int32, d int) {
 	if nx >= 0 {
 		o.prev[nx] = pv
 	}
+}
+
+// fitted returns s with length n: s itself when its capacity suffices,
+// else a new slice, of exactly n the first time (a factor's arrays sized
+// from the symbolic counts of their pattern) and with headroom n/2 when s
+// had storage before (sizes that creep up from one pattern to the next
+// stop reallocating).
+func fitted[T any](s []T, n int) []T {
+	switch {
+	case cap(s) >= n:
+		return s[:n]
+	case cap(s) == 0:
+		return make([]T, n)
+	}
+	return make([]T, n, n+n/2)
 }
 
 func growBool(s []bool, n int) []bool {

@@ -97,7 +97,7 @@ func (f *sparseLDL) structure() {
 func (f *sparseLDL) snodes() {
 	n := len(f.perm)
 	f.snStart = f.snStart[:0]
-	f.snOf = growInt32(f.snOf, n)
+	f.snOf = fitted(f.snOf, n)
 	for j := 0; j < n; {
 		e := min(int(f.snEnd[j]), j+snMaxCols-1)
 		for c := j; c <= e; c++ {
@@ -129,7 +129,7 @@ func (f *sparseLDL) snodes() {
 		f.snUpdPtr[s+1] += f.snUpdPtr[s]
 	}
 	m := f.snUpdPtr[ns]
-	f.snUpd = growInt32(f.snUpd, 3*m)
+	f.snUpd = fitted(f.snUpd, 3*m)
 	fill := f.cw[:ns]
 	for s := range fill {
 		fill[s] = int32(f.snUpdPtr[s])
@@ -152,7 +152,7 @@ func (f *sparseLDL) snodes() {
 		ws = max(ws, len(rt))
 	}
 	// C's lower triangle by columns.
-	f.ctp = growInt(f.ctp, n+1)
+	f.ctp = fitted(f.ctp, n+1)
 	clear(f.ctp)
 	for p := 0; p < f.cp[n]; p++ {
 		f.ctp[f.ci[p]+1]++
@@ -160,8 +160,8 @@ func (f *sparseLDL) snodes() {
 	for j := 0; j < n; j++ {
 		f.ctp[j+1] += f.ctp[j]
 	}
-	f.ctr = growInt32(f.ctr, f.cp[n])
-	f.ctslot = growInt32(f.ctslot, f.cp[n])
+	f.ctr = fitted(f.ctr, f.cp[n])
+	f.ctslot = fitted(f.ctslot, f.cp[n])
 	pos := f.cw[:n]
 	for j := range pos {
 		pos[j] = int32(f.ctp[j])
@@ -174,10 +174,10 @@ func (f *sparseLDL) snodes() {
 			f.ctr[q], f.ctslot[q] = int32(k), int32(p)
 		}
 	}
-	f.snW = grow(f.snW, work)
-	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 2*snMaxCols))
-	f.snRel = growInt32(f.snRel, n)
-	f.snU = growInt32(f.snU, ws+snMaxCols)
+	f.snW = fitted(f.snW, work)
+	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 4*snMaxCols, ws))
+	f.snRel = fitted(f.snRel, n)
+	f.snU = growInt32(f.snU, 2*(ws+snMaxCols))
 	f.snOff = growInt(f.snOff, snMaxCols)
 	f.snFree = growBool(f.snFree, n)
 }
@@ -204,6 +204,14 @@ func (f *sparseLDL) numericSN(full bool) bool {
 			if !any {
 				continue
 			}
+		}
+		if nj == 1 && f.snUpdPtr[s] == f.snUpdPtr[s+1] {
+			// One column that nothing updates (a constraint row of K̃
+			// eliminated before the bodies it couples).
+			if !f.snLeaf(s0, R, full) {
+				return false
+			}
+			continue
 		}
 		for u, r := range R {
 			f.snRel[r] = int32(nj + u)
@@ -233,9 +241,34 @@ func (f *sparseLDL) numericSN(full bool) bool {
 		for p := f.snUpdPtr[s]; p < f.snUpdPtr[s+1]; p++ {
 			f.snUpdate(s0, s1, ld, int(f.snUpd[3*p]), int(f.snUpd[3*p+1]), int(f.snUpd[3*p+2]), full)
 		}
+		// The rows of S ∪ R_S to compute (free and, in a partial
+		// refactorization, dirty), ascending, and those outside F among
+		// them (zero rows of L), listed once for all columns.
+		rows, zeros := f.snU[:0], f.snU[len(f.snU)/2:len(f.snU)/2]
+		for q := 0; q < ld; q++ {
+			r := int32(s0 + q)
+			if q >= nj {
+				r = R[q-nj]
+			}
+			if !act(r) {
+				continue
+			}
+			if fr[r] {
+				rows = append(rows, int32(q))
+			} else {
+				zeros = append(zeros, int32(q))
+			}
+		}
+		ri, zi := 0, 0 // the first of rows, zeros below the current column
 		// The columns of S, left-looking among themselves.
 		for jc := 0; jc < nj; jc++ {
 			j := s0 + jc
+			for ri < len(rows) && int(rows[ri]) <= jc {
+				ri++
+			}
+			for zi < len(zeros) && int(zeros[zi]) <= jc {
+				zi++
+			}
 			colj := f.lx[f.lp[j]:f.lp[j+1]] // local row q at q − jc − 1
 			if !fr[j] {
 				if act(int32(j)) {
@@ -261,23 +294,8 @@ func (f *sparseLDL) numericSN(full bool) bool {
 				}
 				f.d[j] = dk
 			}
-			// The rows below the diagonal to compute: free and, in a
-			// partial refactorization, dirty; the others of those to
-			// compute are zero rows of L.
-			us := f.snU[:0]
-			for q := jc + 1; q < ld; q++ {
-				r := int32(s0 + q)
-				if q >= nj {
-					r = R[q-nj]
-				}
-				if !act(r) {
-					continue
-				}
-				if !fr[r] {
-					colj[q-jc-1] = 0
-					continue
-				}
-				us = append(us, int32(q))
+			for _, q := range zeros[zi:] {
+				colj[int(q)-jc-1] = 0
 			}
 			// S's earlier free columns c: l_qc at lx[off_c + q].
 			off, yc := f.snOff[:0], f.snY[snMaxCols:snMaxCols]
@@ -287,46 +305,244 @@ func (f *sparseLDL) numericSN(full bool) bool {
 					yc = append(yc, y[c])
 				}
 			}
-			dj := f.d[j]
-			lx := f.lx
-			k := 0
-			for ; k+3 < len(us); k += 4 {
-				q0 := int(us[k])
-				var v0, v1, v2, v3 float64
-				if int(us[k+3]) == q0+3 {
-					for t, o := range off {
-						l := lx[o+q0 : o+q0+4 : o+q0+4]
-						y := yc[t]
-						v0 += l[0] * y
-						v1 += l[1] * y
-						v2 += l[2] * y
-						v3 += l[3] * y
+			if jc+1 < nj && fr[j+1] {
+				// Column j+1 too when its multipliers vanish where
+				// column j's do: each l_qc loaded once serves both.
+				yb := f.snY[2*snMaxCols : 2*snMaxCols+jc+1]
+				same := true
+				for c := 0; c < jc; c++ {
+					yb[c] = 0
+					if fr[s0+c] {
+						yb[c] = f.d[s0+c] * f.lx[f.lp[s0+c]+jc-c]
 					}
-				} else {
-					q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
-					for t, o := range off {
-						y := yc[t]
-						v0 += lx[o+q0] * y
-						v1 += lx[o+q1] * y
-						v2 += lx[o+q2] * y
-						v3 += lx[o+q3] * y
-					}
+					same = same && (yb[c] != 0) == (y[c] != 0)
 				}
-				q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
-				colj[q0-jc-1] = (W[q0] - v0) / dj
-				colj[q1-jc-1] = (W[q1] - v1) / dj
-				colj[q2-jc-1] = (W[q2] - v2) / dj
-				colj[q3-jc-1] = (W[q3] - v3) / dj
+				if same {
+					if !f.snPair(s0, jc, ld, act(int32(j+1)), rows[ri:], zeros[zi:], off, yc, yb) {
+						return false
+					}
+					jc++
+					continue
+				}
 			}
-			for ; k < len(us); k++ {
-				q := int(us[k])
-				v := 0.0
-				for t, o := range off {
-					v += lx[o+q] * yc[t]
-				}
-				colj[q-jc-1] = (W[q] - v) / dj
+			f.snColumn(jc, rows[ri:], off, yc, W, colj, f.d[j])
+		}
+	}
+	return true
+}
+
+// snLeaf computes the column j of a one-column supernode that no earlier
+// supernode updates, R the rows below its diagonal: d_j = c_jj (1 + shift)
+// and l_rj = c_rj / d_j, C's column merged with R, which holds its rows (R
+// is the pattern of L's column); rows outside F are zero rows. These are
+// the operations of the general path (W's values less an empty sum, which
+// is exact, divided by the pivot), so the same bits. It reports false,
+// with f.failed set, on the pivot.
+func (f *sparseLDL) snLeaf(j int, R []int32, full bool) bool {
+	fr := f.snFree
+	colj := f.lx[f.lp[j]:f.lp[j+1]]
+	colj = colj[:len(R)]
+	if !fr[j] {
+		if full || f.dirty[j] {
+			f.d[j] = f.unit(f.perm[j]) * (1 + f.shift)
+			clear(colj)
+		}
+		return true
+	}
+	p, end := f.ctp[j], f.ctp[j+1]
+	ctr, ctslot, cx := f.ctr[:end], f.ctslot[:end], f.cxOld
+	if full || f.dirty[j] {
+		dk := 0.0
+		if p < end && int(ctr[p]) == j {
+			dk = cx[ctslot[p]] * (1 + f.shift)
+		}
+		if !f.pivotOK(j, dk, f.cxOld[f.cdiag[j]]*(1+f.shift)) {
+			f.failed = max(0, int(f.loc[f.perm[j]]))
+			return false
+		}
+		f.d[j] = dk
+	}
+	if p < end && int(ctr[p]) == j {
+		p++
+	}
+	dj := f.d[j]
+	for u, r := range R {
+		v := 0.0
+		if p < end && ctr[p] == r {
+			v = cx[ctslot[p]]
+			p++
+		}
+		if !full && !f.dirty[r] {
+			continue
+		}
+		if !fr[r] {
+			colj[u] = 0
+			continue
+		}
+		colj[u] = v / dj
+	}
+	return true
+}
+
+// snColumn computes column jc of a supernode (values colj, local row q at
+// q − jc − 1) at its local rows us below the diagonal: (W_q − Σ_c l_qc
+// y_c) / dj over the earlier columns' offsets off and multipliers yc,
+// each sum in column order, four rows at a time.
+func (f *sparseLDL) snColumn(jc int, us []int32, off []int, yc, W, colj []float64, dj float64) {
+	lx := f.lx
+	yc = yc[:len(off)]
+	k := 0
+	for ; k+3 < len(us); k += 4 {
+		q0 := int(us[k])
+		var v0, v1, v2, v3 float64
+		if int(us[k+3]) == q0+3 {
+			for t, o := range off {
+				l := lx[o+q0 : o+q0+4 : o+q0+4]
+				y := yc[t]
+				v0 += l[0] * y
+				v1 += l[1] * y
+				v2 += l[2] * y
+				v3 += l[3] * y
+			}
+		} else {
+			q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
+			for t, o := range off {
+				y := yc[t]
+				v0 += lx[o+q0] * y
+				v1 += lx[o+q1] * y
+				v2 += lx[o+q2] * y
+				v3 += lx[o+q3] * y
 			}
 		}
+		q1, q2, q3 := int(us[k+1]), int(us[k+2]), int(us[k+3])
+		colj[q0-jc-1] = (W[q0] - v0) / dj
+		colj[q1-jc-1] = (W[q1] - v1) / dj
+		colj[q2-jc-1] = (W[q2] - v2) / dj
+		colj[q3-jc-1] = (W[q3] - v3) / dj
+	}
+	for ; k < len(us); k++ {
+		q := int(us[k])
+		v := 0.0
+		for t, o := range off {
+			v += lx[o+q] * yc[t]
+		}
+		colj[q-jc-1] = (W[q] - v) / dj
+	}
+}
+
+// snPair computes the free columns jc (A) and jc+1 (B) of the supernode
+// starting at s0 together, their multipliers ya (compacted in yc at the
+// offsets off) and yb[:jc] vanishing at the same columns: B's pivot and
+// row jc+1 of A first, then at each row q of us past jc+1 both sums over
+// the earlier columns, each l_qc loaded once, A's entry, and B's sum
+// completed by its last term l_qA · d_A l_{jc+1,A} — the operations of
+// two snColumn calls in their order, so the same bits. A's pivot and its
+// zero rows are set; actB tells whether B's pivot is to compute, zeros
+// are the rows outside F past jc. It reports false, with f.failed set, on
+// B's pivot. Its four-row loop is snTarget2's, written out: as a call
+// (too large to inline) it made BenchmarkKKTFactor 5–20 % slower.
+func (f *sparseLDL) snPair(s0, jc, ld int, actB bool, us, zeros []int32, off []int, yc, yb []float64) bool {
+	lx := f.lx
+	ja, jb := s0+jc, s0+jc+1
+	colA := lx[f.lp[ja]:f.lp[jb]]
+	colB := lx[f.lp[jb]:f.lp[jb+1]]
+	WA := f.snW[jc*ld : (jc+1)*ld]
+	WB := f.snW[(jc+1)*ld : (jc+2)*ld]
+	dA := f.d[ja]
+	yc = yc[:len(off)]
+	// Row jc+1 of A: B's multiplier from A.
+	if len(us) > 0 && int(us[0]) == jc+1 {
+		v := 0.0
+		for t, o := range off {
+			v += lx[o+jc+1] * yc[t]
+		}
+		colA[0] = (WA[jc+1] - v) / dA
+		us = us[1:]
+	}
+	yb[jc] = f.d[ja] * colA[0]
+	if actB {
+		dk := WB[jc+1] - f.snInner(s0, jc+1, jc+1, yb)
+		if !f.pivotOK(jb, dk, f.cxOld[f.cdiag[jb]]*(1+f.shift)) {
+			f.failed = max(0, int(f.loc[f.perm[jb]]))
+			return false
+		}
+		f.d[jb] = dk
+	}
+	for _, q := range zeros {
+		if int(q) > jc+1 {
+			colB[int(q)-jc-2] = 0
+		}
+	}
+	dB, yj := f.d[jb], yb[jc]
+	ybc := f.snY[3*snMaxCols : 3*snMaxCols+len(off)]
+	t := 0
+	for c := 0; c < jc; c++ {
+		if yb[c] != 0 {
+			ybc[t] = yb[c]
+			t++
+		}
+	}
+	k := 0
+	for ; k+3 < len(us); k += 4 {
+		q0, q1, q2, q3 := int(us[k]), int(us[k+1]), int(us[k+2]), int(us[k+3])
+		var a0, a1, a2, a3, b0, b1, b2, b3 float64
+		if q3 == q0+3 {
+			for t, o := range off {
+				l := lx[o+q0 : o+q0+4 : o+q0+4]
+				y0, y1 := yc[t], ybc[t]
+				a0 += l[0] * y0
+				b0 += l[0] * y1
+				a1 += l[1] * y0
+				b1 += l[1] * y1
+				a2 += l[2] * y0
+				b2 += l[2] * y1
+				a3 += l[3] * y0
+				b3 += l[3] * y1
+			}
+		} else {
+			for t, o := range off {
+				y0, y1 := yc[t], ybc[t]
+				l0, l1, l2, l3 := lx[o+q0], lx[o+q1], lx[o+q2], lx[o+q3]
+				a0 += l0 * y0
+				b0 += l0 * y1
+				a1 += l1 * y0
+				b1 += l1 * y1
+				a2 += l2 * y0
+				b2 += l2 * y1
+				a3 += l3 * y0
+				b3 += l3 * y1
+			}
+		}
+		l0 := (WA[q0] - a0) / dA
+		l1 := (WA[q1] - a1) / dA
+		l2 := (WA[q2] - a2) / dA
+		l3 := (WA[q3] - a3) / dA
+		colA[q0-jc-1], colA[q1-jc-1], colA[q2-jc-1], colA[q3-jc-1] = l0, l1, l2, l3
+		if yj != 0 {
+			b0 += l0 * yj
+			b1 += l1 * yj
+			b2 += l2 * yj
+			b3 += l3 * yj
+		}
+		colB[q0-jc-2] = (WB[q0] - b0) / dB
+		colB[q1-jc-2] = (WB[q1] - b1) / dB
+		colB[q2-jc-2] = (WB[q2] - b2) / dB
+		colB[q3-jc-2] = (WB[q3] - b3) / dB
+	}
+	for ; k < len(us); k++ {
+		q := int(us[k])
+		va, vb := 0.0, 0.0
+		for t, o := range off {
+			l := lx[o+q]
+			va += l * yc[t]
+			vb += l * ybc[t]
+		}
+		l := (WA[q] - va) / dA
+		colA[q-jc-1] = l
+		if yj != 0 {
+			vb += l * yj
+		}
+		colB[q-jc-2] = (WB[q] - vb) / dB
 	}
 	return true
 }
@@ -370,11 +586,13 @@ func (f *sparseLDL) snUpdate(s0, s1, ld, t, a, b int, full bool) {
 	}
 	// The rows to compute: free (a row outside F is a zero row of L,
 	// whatever its updates) and, partially, dirty.
-	us := f.snU[:0]
+	// Their local rows in S (loc), found once for all targets.
+	us, loc := f.snU[:0], f.snU[len(f.snU)/2:len(f.snU)/2]
 	for u := a; u < len(rt); u++ {
 		r := rt[u]
 		if fr[r] && (full || f.dirty[r]) {
 			us = append(us, int32(u))
+			loc = append(loc, int32(f.snLocal(s0, s1, r)))
 		}
 	}
 	if len(us) == 0 {
@@ -409,17 +627,17 @@ func (f *sparseLDL) snUpdate(s0, s1, ld, t, a, b int, full bool) {
 		colA := f.snW[(int(rt[a+jj])-s0)*ld:]
 		yA := y[jj*nt : (jj+1)*nt]
 		if kk == b-a {
-			f.snTarget(s0, s1, rt, off, us[first:], yA, colA)
+			f.snTarget(off, us[first:], loc[first:], yA, colA)
 			break
 		}
 		mid := first
 		for mid < len(us) && int(us[mid]) < a+kk {
 			mid++
 		}
-		f.snTarget(s0, s1, rt, off, us[first:mid], yA, colA)
+		f.snTarget(off, us[first:mid], loc[first:mid], yA, colA)
 		colB := f.snW[(int(rt[a+kk])-s0)*ld:]
 		yB := y[kk*nt : (kk+1)*nt]
-		f.snTarget2(s0, s1, rt, off, us[mid:], yA, yB, colA, colB)
+		f.snTarget2(off, us[mid:], loc[mid:], yA, yB, colA, colB)
 		first = mid
 		jj = next(kk + 1)
 	}
@@ -436,29 +654,91 @@ func (f *sparseLDL) snUpdate1(s0, s1, ld, c int, rt []int32, a, b int, full bool
 	o := f.lp[c]
 	lc := f.lx[o : o+len(rt)]
 	dc := f.d[c]
+	if f.snUpdate1Dense(s0, s1, ld, rt, lc, dc, a, b, full) {
+		return
+	}
+	// The rows to compute from R_T[a] on, found once for all targets:
+	// their positions in R_T (pos), local rows in S (loc) and l_uc (lv),
+	// in the halves of snU and in snY (numericSN's lists of rows and its
+	// multipliers are made after the updates).
+	pos, loc, lv := f.snU[:0], f.snU[len(f.snU)/2:len(f.snU)/2], f.snY[:0]
+	for u := a; u < len(rt); u++ {
+		r := rt[u]
+		if fr[r] && (full || f.dirty[r]) {
+			pos = append(pos, int32(u))
+			loc = append(loc, int32(f.snLocal(s0, s1, r)))
+			lv = append(lv, lc[u])
+		}
+	}
+	loc = loc[:len(pos)]
+	lv = lv[:len(pos)]
+	k := 0
 	for jj := a; jj < b; jj++ {
 		rj := rt[jj]
 		if !fr[rj] {
 			continue
 		}
+		for k < len(pos) && int(pos[k]) < jj {
+			k++
+		}
 		y := dc * lc[jj]
-		col := f.snW[(int(rj)-s0)*ld:]
-		for u := jj; u < len(rt); u++ {
-			r := rt[u]
-			if !fr[r] || !(full || f.dirty[r]) {
-				continue
-			}
-			col[f.snLocal(s0, s1, r)] -= lc[u] * y
+		col := f.snW[(int(rj)-s0)*ld : (int(rj)-s0+1)*ld]
+		for t, q := range loc[k:] {
+			col[q] -= lv[k+t] * y
 		}
 	}
 }
 
-// snTarget subtracts from col (a column of W) at the local rows of R_T[u],
-// u in rows, the sums Σ_q l_{u,q} y_q over T's free columns q (offsets
-// off), four rows at a time, each sum in column order.
-func (f *sparseLDL) snTarget(s0, s1 int, rt []int32, off []int, rows []int32, yr, col []float64) {
+// snUpdate1Dense is snUpdate1 when every row of R_T from a on is to
+// compute and both its rows in S (a:b) and its rows in R_S (b:) are runs
+// of consecutive local rows, as a constraint row's two bodies are in a
+// full factorization: each target's update is then two dense runs, the
+// same product subtracted from the same entries. It reports false, doing
+// nothing, otherwise.
+func (f *sparseLDL) snUpdate1Dense(s0, s1, ld int, rt []int32, lc []float64, dc float64, a, b int, full bool) bool {
+	fr := f.snFree
+	for _, r := range rt[a:] {
+		if !fr[r] || !(full || f.dirty[r]) {
+			return false
+		}
+	}
+	m := len(rt)
+	if int(rt[b-1]-rt[a]) != b-1-a {
+		return false
+	}
+	lb := 0
+	if b < m {
+		lb = int(f.snRel[rt[b]])
+		if int(f.snRel[rt[m-1]]) != lb+m-1-b {
+			return false
+		}
+	}
+	la := int(rt[a]) - s0
+	below := lc[b:m]
+	for jj := a; jj < b; jj++ {
+		y := dc * lc[jj]
+		col := f.snW[(la+jj-a)*ld : (la+jj-a+1)*ld]
+		inS := col[la+jj-a : la+b-a]
+		l := lc[jj:b]
+		l = l[:len(inS)]
+		for i, v := range l {
+			inS[i] -= v * y
+		}
+		inR := col[lb : lb+len(below)]
+		for i, v := range below {
+			inR[i] -= v * y
+		}
+	}
+	return true
+}
+
+// snTarget subtracts from col (a column of W) at the local rows loc of
+// R_T[u], u in rows, the sums Σ_q l_{u,q} y_q over T's free columns q
+// (offsets off), four rows at a time, each sum in column order.
+func (f *sparseLDL) snTarget(off []int, rows, loc []int32, yr, col []float64) {
 	lx := f.lx
 	yr = yr[:len(off)]
+	loc = loc[:len(rows)]
 	k := 0
 	for ; k+3 < len(rows); k += 4 {
 		u0, u1, u2, u3 := int(rows[k]), int(rows[k+1]), int(rows[k+2]), int(rows[k+3])
@@ -481,10 +761,10 @@ func (f *sparseLDL) snTarget(s0, s1 int, rt []int32, off []int, rows []int32, yr
 				v3 += lx[o+u3] * yc
 			}
 		}
-		col[f.snLocal(s0, s1, rt[u0])] -= v0
-		col[f.snLocal(s0, s1, rt[u1])] -= v1
-		col[f.snLocal(s0, s1, rt[u2])] -= v2
-		col[f.snLocal(s0, s1, rt[u3])] -= v3
+		col[loc[k]] -= v0
+		col[loc[k+1]] -= v1
+		col[loc[k+2]] -= v2
+		col[loc[k+3]] -= v3
 	}
 	for ; k < len(rows); k++ {
 		u := int(rows[k])
@@ -492,15 +772,16 @@ func (f *sparseLDL) snTarget(s0, s1 int, rt []int32, off []int, rows []int32, yr
 		for q, o := range off {
 			v += lx[o+u] * yr[q]
 		}
-		col[f.snLocal(s0, s1, rt[u])] -= v
+		col[loc[k]] -= v
 	}
 }
 
 // snTarget2 is snTarget for two targets (multipliers ya, yb, columns ca,
 // cb) at once: the same sums, each l_uc loaded once.
-func (f *sparseLDL) snTarget2(s0, s1 int, rt []int32, off []int, rows []int32, ya, yb, ca, cb []float64) {
+func (f *sparseLDL) snTarget2(off []int, rows, loc []int32, ya, yb, ca, cb []float64) {
 	lx := f.lx
 	ya, yb = ya[:len(off)], yb[:len(off)]
+	loc = loc[:len(rows)]
 	k := 0
 	for ; k+3 < len(rows); k += 4 {
 		u0, u1, u2, u3 := int(rows[k]), int(rows[k+1]), int(rows[k+2]), int(rows[k+3])
@@ -532,7 +813,7 @@ func (f *sparseLDL) snTarget2(s0, s1 int, rt []int32, off []int, rows []int32, y
 				b3 += l3 * y1
 			}
 		}
-		r0, r1, r2, r3 := f.snLocal(s0, s1, rt[u0]), f.snLocal(s0, s1, rt[u1]), f.snLocal(s0, s1, rt[u2]), f.snLocal(s0, s1, rt[u3])
+		r0, r1, r2, r3 := loc[k], loc[k+1], loc[k+2], loc[k+3]
 		ca[r0] -= a0
 		ca[r1] -= a1
 		ca[r2] -= a2
@@ -550,7 +831,7 @@ func (f *sparseLDL) snTarget2(s0, s1 int, rt []int32, off []int, rows []int32, y
 			va += l * ya[q]
 			vb += l * yb[q]
 		}
-		r := f.snLocal(s0, s1, rt[u])
+		r := loc[k]
 		ca[r] -= va
 		cb[r] -= vb
 	}
