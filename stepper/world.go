@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -320,6 +321,7 @@ type World struct {
 	sleep        sleepState          // sleeping islands (sleep.go)
 	cancel       stepCancel          // StepContext's context (cancel.go)
 	coherentRef  []float64           // lastStepReference's copy of the last step's impulses (LastReference)
+	links        bodyLinks           // checkLinks: Bodies last found distinct
 }
 
 // Controller is called at the start of every Step with the world at the
@@ -353,7 +355,12 @@ func New(s Settings) (*World, error) {
 }
 
 // AddBody validates b and adds it; it returns the body's index, which
-// joints use.
+// joints use. A body already in the world is refused (a *num.FieldError
+// naming both indices and the body's name): Step moves every entry of
+// Bodies, so one pointer held twice would be integrated twice a step. A
+// body taken out of Bodies may be added again, to this world or another;
+// a body held by two worlds at once is not detected (each world steps
+// it).
 func (w *World) AddBody(b *body.Body) (int, error) {
 	if b == nil {
 		return 0, fmt.Errorf("body %d: is nil", len(w.Bodies))
@@ -361,8 +368,49 @@ func (w *World) AddBody(b *body.Body) (int, error) {
 	if err := b.Validate(); err != nil {
 		return 0, err
 	}
+	for j, o := range w.Bodies {
+		if o == b {
+			return 0, duplicateBody(len(w.Bodies), j, b)
+		}
+	}
 	w.Bodies = append(w.Bodies, b)
 	return len(w.Bodies) - 1, nil
+}
+
+// duplicateBody is the error for body i, the same *body.Body as body j < i.
+func duplicateBody(i, j int, b *body.Body) error {
+	return &num.FieldError{What: fmt.Sprintf("body %d", i), Name: b.Name, Field: "Bodies", Value: j,
+		Reason: fmt.Sprintf("is body %d already, the same *body.Body (it would be integrated twice a step); a second body needs its own Body value", j)}
+}
+
+// bodyLinks is checkLinks' record of the Bodies it last found distinct,
+// so that a step after no edit of Bodies compares pointers only.
+type bodyLinks struct {
+	checked []*body.Body
+	index   map[*body.Body]int
+}
+
+// checkDistinct returns duplicateBody's error for the first body of
+// bodies (by index) that is an earlier one's pointer, or nil. It allocates
+// only when bodies has changed since the last call and grown beyond what
+// it held.
+func (l *bodyLinks) checkDistinct(bodies []*body.Body) error {
+	if slices.Equal(l.checked, bodies) {
+		return nil
+	}
+	if l.index == nil {
+		l.index = make(map[*body.Body]int, len(bodies))
+	}
+	clear(l.index)
+	for i, b := range bodies {
+		if j, ok := l.index[b]; ok {
+			l.checked = l.checked[:0]
+			return duplicateBody(i, j, b)
+		}
+		l.index[b] = i
+	}
+	l.checked = append(l.checked[:0], bodies...)
+	return nil
 }
 
 // AddConstraint adds a joint or coupling. Every body it touches must be in
@@ -388,7 +436,8 @@ func (w *World) Time() float64 { return w.time }
 // Steps returns the number of steps taken.
 func (w *World) Steps() int { return w.steps }
 
-// checkLinks returns an error naming the first nil body or constraint and
+// checkLinks returns an error naming the first nil body or constraint, the
+// first body that is an earlier body's pointer (AddBody), and
 // the first geom that AddGeom would refuse (checkGeom: a Body that is no
 // body of the world, a bad shape, pose or material): edits of the exported
 // fields (removing a body means editing Bodies, Geoms and Joints) that
@@ -399,6 +448,9 @@ func (w *World) checkLinks() error {
 		if b == nil {
 			return fmt.Errorf("body %d: is nil", i)
 		}
+	}
+	if err := w.links.checkDistinct(w.Bodies); err != nil {
+		return err
 	}
 	for i, c := range w.Joints {
 		if c == nil {
