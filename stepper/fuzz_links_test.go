@@ -48,7 +48,8 @@ func assertDuplicate(t *testing.T, err error, i, j int, name string) {
 // refuses the second add naming both indices, the body's name and the
 // field, and the ball falls as the semi-implicit Euler step says to
 // 1e-12 m (the sum's rounding); the same pointer appended to Bodies by
-// hand is refused by Step before anything moves.
+// hand, alone or under a joint, is refused by Step before anything
+// moves.
 func TestFuzzWorldBodyAddedTwice(t *testing.T) {
 	w, err := stepper.New(stepper.DefaultSettings())
 	require.NoError(t, err)
@@ -74,8 +75,11 @@ func TestFuzzWorldBodyAddedTwice(t *testing.T) {
 	assert.Equal(t, 30, w.Steps(), "nothing moved")
 	assert.Equal(t, pos, b.Pos, "nothing moved")
 
-	// The alias under a joint: a hinge between body 1 and body 2, which is
-	// body 0's pointer, is refused at the step by the same check.
+	// A joint whose two sides are one index is refused where it is built;
+	// the alias under a joint, a hinge between body 1 and body 2, which is
+	// body 0's pointer, is refused at the step by the duplicate check.
+	_, err = constraint.NewHinge(w.Bodies, 0, 0, mgl64.Vec3{0, 0, 1}, mgl64.Vec3{0, 1, 0})
+	require.ErrorContains(t, err, "both sides are body 0; a joint needs two different bodies")
 	w.Bodies = w.Bodies[:2]
 	w.Bodies = append(w.Bodies, b)
 	j, err := constraint.NewHinge(w.Bodies, 1, 2, mgl64.Vec3{0.5, 0, 1}, mgl64.Vec3{0, 1, 0})
