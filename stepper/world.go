@@ -245,27 +245,22 @@ func DefaultSettings() Settings {
 //
 // MinH: the Regularized step feeds a position error φ back as the speed
 // φ/h, and positions carry their rounding, 2.2e-16 of their size. At
-// h = 1e-9 s that rounding of a 1 m scene is fed back as 2.2e-7 m/s and
-// 1/h and h² are far inside float64's range (1e9, 1e-18, so a compliant
-// row's 1/(k h²) overflows only for k below 1e-290 N/m); a box resting
-// on the floor kept 4e-16 J of kinetic energy after 3 steps. Far below
-// it the rounding becomes a speed (the same box got 3.9e6 J at
-// h = 1e-20 s, and +Inf J, reported without an error, at h = 1e-300 s,
-// where 1/h is 1e300).
+// h = 1e-9 s that rounding of a 1 m scene is fed back as 2.2e-7 m/s, and
+// 1/h and h² are far inside float64's range (1e9, 1e-18; a compliant
+// row's 1/(k h²) overflows only for k below 1e-290 N/m): a stack of two
+// boxes at rest on the floor stays below 1e-12 J of kinetic energy
+// (TestFuzzWorldTimeStepRange). Far below it the rounding becomes a
+// speed: at h = 1e-300 s the same stack reported +Inf J.
 //
-// MaxH: in one step gravity moves a body by g h² (1e7 m at 1000 s), so
+// MaxH: in one step gravity moves a body by g h² (1e7 m at 1000 s);
 // beyond MaxH joints and contacts are solved at separations and lever
-// arms that make the MLCP numerically singular: the forklift at
-// h = 9.2e11 s ran BPP's whole budget (1 680 damped iterations, 2.2 s of
-// CPU) for one step whose state was then not finite, the forklift's free
-// block was singular from h = 1e6 s and the 30-brick wall's state not
-// finite at h = 1e4 s. At MaxH the small built-in scenes step with finite
+// arms that make the MLCP numerically singular, and block pivoting runs
+// its whole budget for a state that is then not finite (the forklift at
+// h = 9.2e11 s). At MaxH the small built-in scenes step with finite
 // numbers (TestFuzzWorldTimeStepRange). A rigid-body step of more than a
 // quarter of an hour is a mistake in units. Inside the range a large step
-// still costs more: contact-rich scenes pair bodies up to h·|v| apart
-// and their pre-solve and projection take more iterations (the 55-brick
-// pyramid's first step took 234 pre-solve iterations at h = 1 s, 4 at
-// 1/60 s).
+// still costs more: contact-rich scenes pair bodies up to h·|v| apart,
+// and their pre-solve and projection take more iterations.
 const (
 	MinH = 1e-9
 	MaxH = 1e3
