@@ -28,6 +28,9 @@ func (s *SceneSpec) Validate() error {
 func (s *SceneSpec) validate(p *problems) {
 	st := &s.Settings
 	chkPos(p, "settings.h", st.H, "s")
+	if st.H > 0 && !math.IsInf(st.H, 0) && (st.H < stepper.MinH || st.H > stepper.MaxH) {
+		p.addv("settings.h", st.H, "must be in [%v, %v] s (stepper.MinH, stepper.MaxH), got %v", stepper.MinH, stepper.MaxH, st.H)
+	}
 	chkVec(p, "settings.gravity", st.Gravity)
 	if st.Budget < 0 {
 		p.addv("settings.budget", st.Budget, "must be ≥ 0, got %d", st.Budget)

@@ -178,8 +178,10 @@ func translational(r *constraint.Row) bool {
 // JointProjection does not feed back. ω's length is not extrapolated: a
 // planar chain's ω never turns, so its prediction is v̂'s (a linear
 // extrapolation 2ω̂ − ω̂₋₁ gained 18 J on TestNewUserChainEnergySource's
-// chain at h = 1/240 s). On the first step, and when the bodies changed,
-// it is v̂.
+// chain at h = 1/240 s). A body's ω̂ is turned on only when the last step
+// that counted recorded it (driftPrev.usable): on the first step, after
+// a step without the prediction, and for a body that is not the one the
+// index held then or whose ω was changed since, it is v̂.
 func (w *World) extrapolate() {
 	dr := &w.ws.drift
 	nb := len(w.Bodies)
@@ -188,24 +190,59 @@ func (w *World) extrapolate() {
 	}
 	dr.ext = dr.ext[:nb]
 	on := w.Settings.JointCorrection == JointProjection
-	use := on && len(dr.prev) == nb
+	p := &dr.prev
 	for i, b := range w.Bodies {
 		dr.ext[i] = [2]mgl64.Vec3{b.Vel, b.AngVel}
-		if use {
-			dr.ext[i][1] = turnOn(dr.prev[i], b.AngVel)
+		if on && p.usable(i, b) {
+			dr.ext[i][1] = turnOn(p.start[i], b.AngVel)
 		}
 	}
-	if !on {
-		dr.prev = dr.prev[:0]
+	p.fresh = on
+	if on {
+		p.pending = grow(p.pending, nb)
+		for i, b := range w.Bodies {
+			p.pending[i] = b.AngVel
+		}
+	}
+}
+
+// driftPrev is extrapolate's memory of the last step: each body's ω̂ at
+// its start and ω at its end, kept only for a step that counted
+// (endStep), so that a failed or cancelled step, which leaves the world
+// at its start, leaves it too.
+type driftPrev struct {
+	start   []mgl64.Vec3 // ω̂ at the start of the last step that counted
+	end     []mgl64.Vec3 // ω after it
+	bodies  []*body.Body // the body each index held
+	valid   bool         // start, end and bodies are that step's
+	pending []mgl64.Vec3 // this step's ω̂ (extrapolate), kept by endStep
+	fresh   bool         // extrapolate recorded pending in this step
+}
+
+// usable reports whether the recorded ω̂ of index i is b's and b's ω is
+// still what the last step left: the same body at the same index, not
+// edited since (a user's or a controller's new ω, a body moved in from
+// elsewhere, a woken body's push).
+func (p *driftPrev) usable(i int, b *body.Body) bool {
+	return p.valid && i < len(p.bodies) && p.bodies[i] == b && p.end[i] == b.AngVel
+}
+
+// endStep records, at the end of a step that counted, the ω̂ that the
+// step's extrapolate saw and the bodies' ω now; after a step without the
+// prediction (another JointCorrection or Stabilization, no awake joint)
+// it forgets the last step's.
+func (p *driftPrev) endStep(bodies []*body.Body) {
+	p.valid = p.fresh && len(p.pending) == len(bodies)
+	p.fresh = false
+	if !p.valid {
 		return
 	}
-	if cap(dr.prev) < nb {
-		dr.prev = make([]mgl64.Vec3, nb)
+	p.start, p.pending = p.pending, p.start
+	p.end = grow(p.end, len(bodies))
+	for i, b := range bodies {
+		p.end[i] = b.AngVel
 	}
-	dr.prev = dr.prev[:nb]
-	for i, b := range w.Bodies {
-		dr.prev[i] = b.AngVel
-	}
+	p.bodies = append(p.bodies[:0], bodies...)
 }
 
 // turnOn returns w turned once more by the rotation that took the

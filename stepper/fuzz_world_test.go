@@ -808,6 +808,7 @@ func (fw *fuzzWorld) remove() {
 		return
 	}
 	i := r.n(len(w.Bodies))
+	removed := w.Bodies[i]
 	nuRemove(w, i)
 	if r.n(4) != 0 { // drop its joints too; else Step must say they are stale
 		js := w.Joints[:0]
@@ -825,6 +826,52 @@ func (fw *fuzzWorld) remove() {
 		w.Joints = js
 	}
 	fw.record("remove body %d", i)
+	fw.readd(removed)
+}
+
+// readd, after a body was removed, adds it back (AddBody must not call it
+// a duplicate), adds a body already in the world (AddBody must refuse
+// it) or appends one to Bodies a second time (Step must refuse it, and
+// the alias is then taken out again).
+func (fw *fuzzWorld) readd(removed *body.Body) {
+	w, r := fw.w, fw.r
+	dup := func(err error) bool {
+		var fe *num.FieldError
+		return errors.As(err, &fe) && fe.Field == "Bodies"
+	}
+	switch r.n(4) {
+	case 0:
+		_, err := w.AddBody(removed)
+		fw.errLine("AddBody again", err)
+		if dup(err) {
+			fw.t.Fatalf("a removed body added again is called a duplicate: %v", err)
+		}
+	case 1, 2:
+		if len(w.Bodies) == 0 {
+			return
+		}
+		k := r.n(len(w.Bodies))
+		if w.Bodies[k] == nil {
+			return
+		}
+		if r.n(2) == 0 {
+			_, err := w.AddBody(w.Bodies[k])
+			fw.errLine("AddBody twice", err)
+			if err == nil {
+				fw.t.Fatalf("AddBody accepted body %d a second time", k)
+			}
+			return
+		}
+		w.Bodies = append(w.Bodies, w.Bodies[k])
+		before, steps := fw.snapshot(), w.Steps()
+		st, err := w.Step()
+		fw.errLine("Step with an alias", err)
+		if err == nil {
+			fw.t.Fatalf("Step accepted body %d twice in Bodies", k)
+		}
+		fw.checkFailed(err, before, steps, st)
+		w.Bodies = w.Bodies[:len(w.Bodies)-1]
+	}
 }
 
 // controller adds an effort actuator or a force-applying controller.

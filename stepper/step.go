@@ -283,7 +283,7 @@ type driftStage struct {
 	drows    []constraint.Row
 	dctx     constraint.Context
 	ext      [][2]mgl64.Vec3 // extrapolate: the velocities of the prediction
-	prev     []mgl64.Vec3    // extrapolate: the last step's start ω̂ (JointProjection)
+	prev     driftPrev       // extrapolate: the last step's ω̂ and ω (JointProjection)
 }
 
 // impactStage is propagateImpacts' state: the bodies' velocities during
@@ -535,6 +535,7 @@ func (w *World) Step() (Stats, error) {
 	st.Sleeping = w.updateSleep() // before the energies: it zeroes velocities
 	w.time += s.H
 	w.steps++
+	ws.drift.prev.endStep(w.Bodies) // the step counted: its ω̂ is the next one's last
 	st.Step = w.steps
 	st.Time = w.time
 	st.Contacts = len(ws.contacts.points)

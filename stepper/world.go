@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
@@ -51,7 +52,7 @@ func ParseStabilization(s string) (Stabilization, error) {
 // gravity, h = 1/60 s). The package doc's Settings section says how the
 // position-correction fields work together.
 type Settings struct {
-	// H is the time step (s), finite and > 0; no default: 0 is invalid.
+	// H is the time step (s), in [MinH, MaxH]; no default: 0 is invalid.
 	// DefaultSettings uses 1/60 s; the built-in scenes use 1 ms to 1/60 s.
 	H float64
 	// Gravity (m/s²); the zero vector means no gravity.
@@ -239,6 +240,32 @@ func DefaultSettings() Settings {
 	return Settings{H: 1.0 / 60, Gravity: StandardGravity, Sleep: Sleep{On: true}}
 }
 
+// MinH and MaxH bound Settings.H (s); Validate refuses a step outside
+// [MinH, MaxH] with a *num.FieldError naming H and its value.
+//
+// MinH: the Regularized step feeds a position error φ back as the speed
+// φ/h, and positions carry their rounding, 2.2e-16 of their size. At
+// h = 1e-9 s that rounding of a 1 m scene is fed back as 2.2e-7 m/s, and
+// 1/h and h² are far inside float64's range (1e9, 1e-18; a compliant
+// row's 1/(k h²) overflows only for k below 1e-290 N/m): a stack of two
+// boxes at rest on the floor stays below 1e-12 J of kinetic energy
+// (TestFuzzWorldTimeStepRange). Far below it the rounding becomes a
+// speed: at h = 1e-300 s the same stack reported +Inf J.
+//
+// MaxH: in one step gravity moves a body by g h² (1e7 m at 1000 s);
+// beyond MaxH joints and contacts are solved at separations and lever
+// arms that make the MLCP numerically singular, and block pivoting runs
+// its whole budget for a state that is then not finite (the forklift at
+// h = 9.2e11 s). At MaxH the small built-in scenes step with finite
+// numbers (TestFuzzWorldTimeStepRange). A rigid-body step of more than a
+// quarter of an hour is a mistake in units. Inside the range a large step
+// still costs more: contact-rich scenes pair bodies up to h·|v| apart,
+// and their pre-solve and projection take more iterations.
+const (
+	MinH = 1e-9
+	MaxH = 1e3
+)
+
 // DefaultBounceSpeed is the default Settings.BounceSpeed (m/s), Box2D's
 // restitution threshold.
 const DefaultBounceSpeed = 1.0
@@ -252,6 +279,8 @@ func (s *Settings) Validate() error {
 	switch {
 	case !(s.H > 0) || math.IsInf(s.H, 0):
 		return settingsError("H", s.H, "time step must be finite and > 0, got %v", s.H)
+	case s.H < MinH || s.H > MaxH:
+		return settingsError("H", s.H, "time step must be in [%v, %v] s (MinH, MaxH), got %v", MinH, MaxH, s.H)
 	case !num.FiniteVec(s.Gravity):
 		return settingsError("Gravity", s.Gravity, "must be finite, got %v", s.Gravity)
 	case s.Budget < 0:
@@ -320,6 +349,7 @@ type World struct {
 	sleep        sleepState          // sleeping islands (sleep.go)
 	cancel       stepCancel          // StepContext's context (cancel.go)
 	coherentRef  []float64           // lastStepReference's copy of the last step's impulses (LastReference)
+	links        bodyLinks           // checkLinks: Bodies last found distinct
 }
 
 // Controller is called at the start of every Step with the world at the
@@ -353,7 +383,12 @@ func New(s Settings) (*World, error) {
 }
 
 // AddBody validates b and adds it; it returns the body's index, which
-// joints use.
+// joints use. A body already in the world is refused (a *num.FieldError
+// naming both indices and the body's name): Step moves every entry of
+// Bodies, so one pointer held twice would be integrated twice a step. A
+// body taken out of Bodies may be added again, to this world or another;
+// a body held by two worlds at once is not detected (each world steps
+// it).
 func (w *World) AddBody(b *body.Body) (int, error) {
 	if b == nil {
 		return 0, fmt.Errorf("body %d: is nil", len(w.Bodies))
@@ -361,8 +396,49 @@ func (w *World) AddBody(b *body.Body) (int, error) {
 	if err := b.Validate(); err != nil {
 		return 0, err
 	}
+	for j, o := range w.Bodies {
+		if o == b {
+			return 0, duplicateBody(len(w.Bodies), j, b)
+		}
+	}
 	w.Bodies = append(w.Bodies, b)
 	return len(w.Bodies) - 1, nil
+}
+
+// duplicateBody is the error for body i, the same *body.Body as body j < i.
+func duplicateBody(i, j int, b *body.Body) error {
+	return &num.FieldError{What: fmt.Sprintf("body %d", i), Name: b.Name, Field: "Bodies", Value: j,
+		Reason: fmt.Sprintf("is body %d already, the same *body.Body (it would be integrated twice a step); a second body needs its own Body value", j)}
+}
+
+// bodyLinks is checkLinks' record of the Bodies it last found distinct,
+// so that a step after no edit of Bodies compares pointers only.
+type bodyLinks struct {
+	checked []*body.Body
+	index   map[*body.Body]int
+}
+
+// checkDistinct returns duplicateBody's error for the first body of
+// bodies (by index) that is an earlier one's pointer, or nil. It allocates
+// only when bodies has changed since the last call and grown beyond what
+// it held.
+func (l *bodyLinks) checkDistinct(bodies []*body.Body) error {
+	if slices.Equal(l.checked, bodies) {
+		return nil
+	}
+	if l.index == nil {
+		l.index = make(map[*body.Body]int, len(bodies))
+	}
+	clear(l.index)
+	for i, b := range bodies {
+		if j, ok := l.index[b]; ok {
+			l.checked = l.checked[:0]
+			return duplicateBody(i, j, b)
+		}
+		l.index[b] = i
+	}
+	l.checked = append(l.checked[:0], bodies...)
+	return nil
 }
 
 // AddConstraint adds a joint or coupling. Every body it touches must be in
@@ -388,7 +464,8 @@ func (w *World) Time() float64 { return w.time }
 // Steps returns the number of steps taken.
 func (w *World) Steps() int { return w.steps }
 
-// checkLinks returns an error naming the first nil body or constraint and
+// checkLinks returns an error naming the first nil body or constraint, the
+// first body that is an earlier body's pointer (AddBody), and
 // the first geom that AddGeom would refuse (checkGeom: a Body that is no
 // body of the world, a bad shape, pose or material): edits of the exported
 // fields (removing a body means editing Bodies, Geoms and Joints) that
@@ -399,6 +476,9 @@ func (w *World) checkLinks() error {
 		if b == nil {
 			return fmt.Errorf("body %d: is nil", i)
 		}
+	}
+	if err := w.links.checkDistinct(w.Bodies); err != nil {
+		return err
 	}
 	for i, c := range w.Joints {
 		if c == nil {

@@ -75,16 +75,6 @@ func FuzzRunFlags(f *testing.F) {
 				return
 			}
 		}
-		// A time step of hours or more lets BPP run its whole budget of
-		// damped steps on a singular problem (forklift --dt 922336854775:
-		// 1 680 iterations, 1.6 s of CPU for 3 steps), a bounded but slow
-		// input that FuzzRunFlags found and the fuzz worker then timed out
-		// on while minimizing.
-		if name == "dt" {
-			if x, err := strconv.ParseFloat(value, 64); err == nil && x > 1e3 {
-				return
-			}
-		}
 		if name == "polish" || name == "budget" {
 			if x, err := strconv.ParseFloat(value, 64); err == nil && x > 1000 {
 				return

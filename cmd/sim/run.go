@@ -116,6 +116,8 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return cli.Usagef("--polish: must be ≥ 0 sweeps, got %d", *polish)
 	case given["dt"] && (!(*dt > 0) || math.IsInf(*dt, 0)):
 		return cli.Usagef("--dt: must be finite and > 0, got %v", *dt)
+	case given["dt"] && (*dt < stepper.MinH || *dt > stepper.MaxH):
+		return cli.Usagef("--dt: must be in [%v, %v] s (stepper.MinH, stepper.MaxH), got %v", stepper.MinH, stepper.MaxH, *dt)
 	case given["max-energy-gain"] && (!(*maxGain > 0) || math.IsInf(*maxGain, 0)):
 		return cli.Usagef("--max-energy-gain: must be a finite fraction > 0, got %v", *maxGain)
 	}

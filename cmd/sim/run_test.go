@@ -360,10 +360,16 @@ func TestStudyHelpListsStudies(t *testing.T) {
 }
 
 // A step that leaves a non-finite state stops the run with exit 1 and one
-// line naming the body; the trajectory keeps the finite rows only.
+// line naming the body; the trajectory keeps the finite rows only. The
+// state overflows at the largest time step (stepper.MaxH) under a force
+// of 1e306 N on 1 g: h² F/m is 1e315 m.
 func TestRunNonFiniteStops(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "r.csv")
-	_, stderr, code := runSim(t, "run", "rod", "--dt", "1e300", "--steps", "3", "--out", out)
+	dir := t.TempDir()
+	out, scene := filepath.Join(dir, "r.csv"), filepath.Join(dir, "rod.json")
+	require.NoError(t, os.WriteFile(scene, []byte(`{"version": 1, "settings": {"h": 1000},
+		"bodies": [{"name": "rod", "mass": 1e-3, "shapes": [{"type": "sphere", "radius": 0.1}]}],
+		"loads": [{"type": "force", "body": "rod", "direction": [1, 0, 0], "profile": {"type": "constant", "value": 1e306}}]}`), 0o644))
+	_, stderr, code := runSim(t, "run", scene, "--steps", "3", "--out", out)
 	assert.Equal(t, 1, code)
 	assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, stderr)
 	assert.Contains(t, stderr, `body 0 ("rod"): state not finite`)
