@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl64"
-	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
 )
 
@@ -88,11 +87,22 @@ func heldGyroscopic(h float64, iw mgl64.Mat3, w0, wf, wp mgl64.Vec3, e *[3]mgl64
 }
 
 // turnStage holds the momentum alignments of a step (integrate) until
-// projectTurns has made them consistent with the held rows.
+// projectTurns has made them consistent with the held rows and the
+// touching contacts.
 type turnStage struct {
-	turn    []mgl64.Vec3 // per body, the alignment's rotation vector (rad)
-	aligned []bool       // per body, whether turn applies
-	winv    []mgl64.Mat3 // per aligned body, I_w⁻¹ at the moved pose (set with turn)
+	turn    []mgl64.Vec3  // per body, the alignment's rotation vector (rad)
+	aligned []bool        // per body, whether turn applies
+	winv    []mgl64.Mat3  // per aligned body, I_w⁻¹ at the moved pose (set with turn)
+	hold    []contactHold // per aligned body, what its touching contacts hold (holdContacts)
+}
+
+// contactHold is a body's basis of the turns its touching contacts hold:
+// e[:n], orthonormal in the metric W = I_w⁻¹ (eᵢ·W eⱼ = δᵢⱼ), spanning
+// the angular blocks r × n of its touching contact normal rows, and
+// we[k] = W e[k].
+type contactHold struct {
+	e, we [3]mgl64.Vec3
+	n     int
 }
 
 func (ts *turnStage) resetTurns(nb int) {
@@ -100,8 +110,9 @@ func (ts *turnStage) resetTurns(nb int) {
 		ts.turn = make([]mgl64.Vec3, nb)
 		ts.aligned = make([]bool, nb)
 		ts.winv = make([]mgl64.Mat3, nb)
+		ts.hold = make([]contactHold, nb)
 	}
-	ts.turn, ts.aligned, ts.winv = ts.turn[:nb], ts.aligned[:nb], ts.winv[:nb]
+	ts.turn, ts.aligned, ts.winv, ts.hold = ts.turn[:nb], ts.aligned[:nb], ts.winv[:nb], ts.hold[:nb]
 	for i := range ts.aligned {
 		ts.aligned[i] = false
 	}
@@ -112,14 +123,16 @@ const maxTurnSweeps = 20
 
 // projectTurns removes from the step's alignment turns what would change
 // the rigid bilateral angular-only rows (heldAxes' rows, between any
-// bodies): for each such row with blocks u_k on its aligned bodies, the
-// change Σ u_k·θ_k is taken out with the least kinetic-energy correction
+// bodies) or the gap of a body's touching contacts (holdContacts). For
+// each such joint row with blocks u_k on its aligned bodies, the change
+// Σ u_k·θ_k is taken out with the least kinetic-energy correction
 // θ_k −= I_k⁻¹ u_k μ (the position projection's metric, Cline and Pai
 // 2003), sweeping the rows (Gauss–Seidel) until the largest change left
-// is 1e-12 of the largest turn or maxTurnSweeps sweeps ran. A body that
-// is not aligned (static, kinematic, asleep, or not turned this step)
-// takes no share.
-func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row) {
+// is 1e-12 of the largest turn or maxTurnSweeps sweeps ran; before the
+// first sweep, and after each correction a joint row makes to it, a
+// body's turn loses exactly its part in the directions its contacts hold. A body that is not aligned
+// (static, kinematic, asleep, or not turned this step) takes no share.
+func (ts *turnStage) projectTurns(rows []constraint.Row, a *Assembly, margin float64) {
 	big := 0.0
 	for i, ok := range ts.aligned {
 		if ok {
@@ -129,6 +142,7 @@ func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row) {
 	if big == 0 {
 		return
 	}
+	ts.holdContacts(a, rows, margin)
 	for sweep := 0; sweep < maxTurnSweeps; sweep++ {
 		worst := 0.0
 	rows:
@@ -158,6 +172,7 @@ func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row) {
 				if bi := r.Body[k]; ts.aligned[bi] {
 					j := &r.J[k]
 					ts.turn[bi] = ts.turn[bi].Sub(ts.winv[bi].Mul3x1(mgl64.Vec3{j[3], j[4], j[5]}).Mul(mu))
+					ts.turn[bi] = ts.hold[bi].project(ts.turn[bi])
 				}
 			}
 		}
@@ -165,6 +180,70 @@ func (ts *turnStage) projectTurns(bodies []*body.Body, rows []constraint.Row) {
 			return
 		}
 	}
+}
+
+// holdContacts sets, for each aligned body, the turns its touching
+// contacts hold (ts.hold) and takes them out of its turn. A touching
+// contact is a rigid contact normal row whose gap at detection is within
+// margin (Settings.ContactMargin); a turn θ of the body moves the contact
+// point by θ × r, and the gap by θ·(r × n), r × n the row's angular block
+// on the body. The turn loses its part along those blocks with the least
+// kinetic-energy correction, θ −= W U (Uᵀ W U)⁻¹ Uᵀ θ over the blocks U,
+// W = I_w⁻¹, computed through the blocks' W-orthonormal basis
+// (Gram–Schmidt in block order; a block within 1e-9 of its W-length of the
+// earlier ones' span adds nothing): the result does not depend on the
+// contacts' order beyond rounding, so a box hull's and a box's same four
+// corners give the same turn. Each body is held by its own contacts only:
+// another aligned body's turn is not used to make room for it.
+//
+// Why. The alignment turns a body about its centre so that its momentum
+// matches the momentum balance (integrate); it knows nothing of contacts.
+// On contacts it tilted the body into or off the floor, and the next
+// step's φ/h feedback of that tilt, through the midpoint rule's
+// gyroscopic term, turned it further: a capsule (r 0.05 m, 0.3 m long)
+// rolling at 13.5 rad/s on the floor tilted 10× more each step until its
+// centre stood 13 mm up, and the push scene's object on its tripod rocked
+// 20–50 times more at h = 10 ms than its converged motion.
+func (ts *turnStage) holdContacts(a *Assembly, rows []constraint.Row, margin float64) {
+	for bi, ok := range ts.aligned {
+		h := &ts.hold[bi]
+		h.n = 0
+		if !ok || bi >= len(a.byBody) {
+			continue
+		}
+		wi := &ts.winv[bi]
+		for _, p := range a.byBody[bi] {
+			r := &rows[p.row]
+			if r.Kind != constraint.ContactNormal || r.Phi > margin || compliant(r) {
+				continue
+			}
+			j := &r.J[p.slot]
+			u := mgl64.Vec3{j[3], j[4], j[5]}
+			l0 := u.Dot(wi.Mul3x1(u))
+			v := u
+			for k := 0; k < h.n; k++ {
+				v = v.Sub(h.e[k].Mul(h.we[k].Dot(u)))
+			}
+			wv := wi.Mul3x1(v)
+			if l := v.Dot(wv); l > 1e-18*l0 {
+				s := 1 / math.Sqrt(l)
+				h.e[h.n], h.we[h.n] = v.Mul(s), wv.Mul(s)
+				if h.n++; h.n == 3 {
+					break
+				}
+			}
+		}
+		ts.turn[bi] = h.project(ts.turn[bi])
+	}
+}
+
+// project returns θ without its part in the held directions:
+// θ − Σₖ W eₖ (eₖ·θ).
+func (h *contactHold) project(t mgl64.Vec3) mgl64.Vec3 {
+	for k := 0; k < h.n; k++ {
+		t = t.Sub(h.we[k].Mul(h.e[k].Dot(t)))
+	}
+	return t
 }
 
 // rangeJob is a pass over the bodies, geoms or rows 0…n−1 that forRange
