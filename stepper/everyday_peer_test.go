@@ -466,8 +466,8 @@ func TestEverydayBallOnEdges(t *testing.T) {
 // spins in place: no force but gravity and the floor's, so its centre and
 // spin do not move. Each rests on two contacts at the ends of its contact
 // line, and integrate's momentum alignment must not turn it on them: the
-// alignment is projected off its touching contacts' r × n, without which
-// the φ/h feedback of the tilt through the midpoint rule's gyroscopic term
+// alignment loses its turn about the horizontal across that line (what the
+// two contacts hold, holdContacts), without which the φ/h feedback of the tilt through the midpoint rule's gyroscopic term
 // turned the tilt 10× further each step from step 10, until the rolling
 // capsule went at 0.7079 m/s, tilted 0.086 with its centre 13 mm up
 // (docs/everyday-physics.md).
