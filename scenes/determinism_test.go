@@ -50,8 +50,7 @@ var determinismCases = []determinismCase{
 	{name: "pendulum", scene: "pendulum", steps: 1000, hash: "5d302bff986aae21"},
 	{name: "pendulum baumgarte", scene: "pendulum", set: map[string]string{"stabilization": "baumgarte", "baumgarte": "20"}, steps: 500, hash: "95646a7172ae3d16"},
 	{name: "push", scene: "push", steps: 100, hash: "e5235c9799cc56eb"},
-	// Settings.Coherent off: the hash the push had when it ran at centre 0
-	// (DefaultPushParams before it took the default), bit for bit
+	// Settings.Coherent off: the push at centre 0
 	{name: "push coherent off", scene: "push", tune: func(w *stepper.World) { w.Settings.Coherent = stepper.CoherentOff }, steps: 100, hash: "44733b6e9abc92a4"},
 	{name: "pyramid base 8", scene: "pyramid", set: map[string]string{"base": "8"}, steps: 60, hash: "b063cd89030345f7"},
 	{name: "rod", scene: "rod", steps: 50, hash: "e74ea5a55fb29b7a"},

@@ -214,9 +214,9 @@ func (ts *turnStage) projectTurns(rows []constraint.Row, a *Assembly, margin flo
 // On two end contacts it tilted a rolling capsule (r 0.05 m, 0.3 m long,
 // 13.5 rad/s) into the floor, and the next step's φ/h feedback of that
 // tilt, through the midpoint rule's gyroscopic term, turned it 10× further
-// each step until its centre stood 13 mm up; the push scene's object on
-// its tripod rocked 20–50 times more at h = 10 ms than its converged
-// motion. Holding a single contact's direction as well stopped a top on
+// each step until its centre stood 13 mm up; the push scene's object
+// rocked on its tripod, and its runs did not converge as the step shrank
+// (sweep's TestPushConvergesInStep). Holding a single contact's direction as well stopped a top on
 // the floor from nutating back: its tilt then wandered 0.04 rad in a
 // quarter of a precession and it precessed 0.17 % slow.
 func (ts *turnStage) holdContacts(a *Assembly, rows []constraint.Row, margin float64) {

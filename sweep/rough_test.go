@@ -156,8 +156,8 @@ func basin(es []float64) (width, minima int) {
 //     only within their accepted residual, and the step no longer
 //     amplifies that: with the momentum alignment turning the object on
 //     its tripod regardless of its contacts the same ratios were 7.0× and
-//     9.3×, 4.0× and 5.2× (that alignment rocked the object 20–50 times
-//     more than its converged motion, TestPushConvergesInStep).
+//     9.3×, 4.0× and 5.2× (that alignment rocked the object, and its runs
+//     did not converge as the step shrank: TestPushConvergesInStep).
 //
 // With data and model at h/16 E has one local minimum, the truth, at the
 // default solve at either centre: the step's roughness is gone. Its basin
