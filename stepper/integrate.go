@@ -96,10 +96,9 @@ type turnStage struct {
 	hold    []contactHold // per aligned body, what its touching contacts hold (holdContacts)
 }
 
-// contactHold is a body's basis of the turns its touching contacts hold:
-// e[:n], orthonormal in the metric W = I_w⁻¹ (eᵢ·W eⱼ = δᵢⱼ), spanning
-// the angular blocks r × n of its touching contact normal rows, and
-// we[k] = W e[k].
+// contactHold is a body's basis of the turns its touching contacts hold
+// (holdContacts): e[:n], orthonormal in the metric W = I_w⁻¹
+// (eᵢ·W eⱼ = δᵢⱼ), and we[k] = W e[k].
 type contactHold struct {
 	e, we [3]mgl64.Vec3
 	n     int
@@ -130,8 +129,9 @@ const maxTurnSweeps = 20
 // 2003), sweeping the rows (Gauss–Seidel) until the largest change left
 // is 1e-12 of the largest turn or maxTurnSweeps sweeps ran; before the
 // first sweep, and after each correction a joint row makes to it, a
-// body's turn loses exactly its part in the directions its contacts hold. A body that is not aligned
-// (static, kinematic, asleep, or not turned this step) takes no share.
+// body's turn loses exactly its part in the directions its contacts hold.
+// A body that is not aligned (static, kinematic, asleep, or not turned
+// this step) takes no share.
 func (ts *turnStage) projectTurns(rows []constraint.Row, a *Assembly, margin float64) {
 	big := 0.0
 	for i, ok := range ts.aligned {
@@ -216,9 +216,10 @@ func (ts *turnStage) projectTurns(rows []constraint.Row, a *Assembly, margin flo
 // tilt, through the midpoint rule's gyroscopic term, turned it 10× further
 // each step until its centre stood 13 mm up; the push scene's object
 // rocked on its tripod, and its runs did not converge as the step shrank
-// (sweep's TestPushConvergesInStep). Holding a single contact's direction as well stopped a top on
-// the floor from nutating back: its tilt then wandered 0.04 rad in a
-// quarter of a precession and it precessed 0.17 % slow.
+// (sweep's TestPushConvergesInStep). Holding a single contact's direction
+// as well stopped a top on the floor from nutating back: its tilt then
+// wandered 0.04 rad in a quarter of a precession and it precessed 0.17 %
+// slow (TestEverydayTopOnFloorPrecesses).
 func (ts *turnStage) holdContacts(a *Assembly, rows []constraint.Row, margin float64) {
 	for bi, ok := range ts.aligned {
 		h := &ts.hold[bi]
