@@ -481,52 +481,74 @@ func TestEverydayBallOnEdges(t *testing.T) {
 	assert.True(t, w.Asleep(2))
 }
 
-// A capsule (r = 0.05 m, 0.3 m long) lying on the floor, given a sideways
-// speed v₀ = 1 m/s across its axis, rolls after friction stops its slip at
-// v = v₀/(1 + I_a/(m r²)) (angular momentum about the contact line is
-// kept), straight across and on the floor. It does not yet (the test
-// logs and skips): integrate's momentum alignment tilts it on its two end
-// contacts, and the φ/h feedback through the midpoint rule's gyroscopic
-// term turns the tilt 10× further each step from step 10, until its
-// centre stands 13 mm up, one end off the floor (a rolling cylinder too).
-// Projecting the alignment off the touching contacts' r × n (as off a
-// joint's held axes) makes it roll at the analytic speed with a tilt of
-// 7e-16, but it changes the push study's E landscape
-// (sweep's TestRoughnessIsTheStep, TestCalibrationOffGrid), so it waits
-// for a decision (docs/everyday-physics.md,
-// testdata/everyday/turn-contacts.patch).
+// A body lying on the floor on its side, round about its axis, given a
+// sideways speed v₀ = 1 m/s across its axis (μ = 0.5, h = 1/60 s), rolls
+// after friction stops its slip at v = v₀/(1 + I_a/(m r²)) (angular
+// momentum about the contact line is kept), straight across and on the
+// floor: a capsule (r = 0.05 m, 0.3 m long, 1 kg: 0.67485 m/s) and a
+// cylinder of the same size (I_a = m r²/2: v₀/1.5 = 0.66667 m/s), each
+// along x and along the diagonal. On a frictionless floor (μ = 0) the
+// capsule spun about its axis at 13.5 rad/s (the rolling capsule's rate)
+// spins in place: no force but gravity and the floor's, so its centre and
+// spin do not move. Each rests on two contacts at the ends of its contact
+// line, and integrate's momentum alignment must not turn it on them: the
+// alignment loses its turn about the horizontal across that line (what the
+// two contacts hold, holdContacts), without which the φ/h feedback of the tilt through the midpoint rule's gyroscopic term
+// turned the tilt 10× further each step from step 10, until the rolling
+// capsule went at 0.7079 m/s, tilted 0.086 with its centre 13 mm up
+// (docs/everyday-physics.md).
 func TestEverydayCapsuleRollsSideways(t *testing.T) {
-	const m, r, l, v0, mu = 1.0, 0.05, 0.3, 1.0, 0.5
-	for _, deg := range []float64{0, 45} {
-		w := nuWorld(t, 0)
-		ground(t, w, mgl64.QuatIdent(), mu)
-		s, err := contact.NewCapsuleLength(r, l)
-		require.NoError(t, err)
-		axis := evDir(deg)
-		rot := mgl64.QuatBetweenVectors(mgl64.Vec3{0, 0, 1}, axis)
-		in := body.CapsuleInertia(m, r, l)
-		b := addShapeBody(t, w, s, m, in, mgl64.Vec3{0, 0, r}, rot, mu)
-		u := mgl64.Vec3{0, 0, 1}.Cross(axis)
-		b.Vel = u.Mul(v0)
-		p0 := b.Pos
-		tilt := 0.0
-		for i := 0; i < 120; i++ {
-			_, _ = nuStep(t, w, 1)
-			tilt = math.Max(tilt, math.Abs(b.Rot.Rotate(mgl64.Vec3{0, 0, 1})[2]))
+	const m, r, l, v0 = 1.0, 0.05, 0.3, 1.0
+	capsule, err := contact.NewCapsuleLength(r, l)
+	require.NoError(t, err)
+	cylinder, err := contact.NewCylinderLength(r, l)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name  string
+		shape contact.Shape
+		in    mgl64.Mat3
+		mu    float64
+		spin  float64 // rad/s about the axis at the start (μ = 0 case)
+	}{
+		{"capsule", capsule, body.CapsuleInertia(m, r, l), 0.5, 0},
+		{"cylinder", cylinder, body.CylinderInertia(m, r, l), 0.5, 0},
+		{"capsule spinning, μ = 0", capsule, body.CapsuleInertia(m, r, l), 0, 13.5},
+	} {
+		for _, deg := range []float64{0, 45} {
+			w := nuWorld(t, 0)
+			ground(t, w, mgl64.QuatIdent(), c.mu)
+			axis := evDir(deg)
+			rot := mgl64.QuatBetweenVectors(mgl64.Vec3{0, 0, 1}, axis)
+			b := addShapeBody(t, w, c.shape, m, c.in, mgl64.Vec3{0, 0, r}, rot, c.mu)
+			u := mgl64.Vec3{0, 0, 1}.Cross(axis)
+			want := v0 / (1 + c.in.At(2, 2)/(m*r*r))
+			if c.spin != 0 {
+				b.AngVel = axis.Mul(c.spin)
+				want = 0
+			} else {
+				b.Vel = u.Mul(v0)
+			}
+			p0 := b.Pos
+			tilt := 0.0
+			for i := 0; i < 120; i++ {
+				_, _ = nuStep(t, w, 1)
+				tilt = math.Max(tilt, math.Abs(b.Rot.Rotate(mgl64.Vec3{0, 0, 1})[2]))
+			}
+			d := b.Pos.Sub(p0)
+			t.Logf("%s at %v°: %.5f m/s after 2 s (analytic %.5f), ω r %.5f, %.1e m along its axis, largest tilt %.1e, z %.6f",
+				c.name, deg, b.Vel.Dot(u), want, -b.AngVel.Dot(axis)*r, d.Dot(axis), tilt, b.Pos[2])
+			// 1e-6: exact once rolling, up to the solver's tolerance.
+			assert.InDelta(t, want, b.Vel.Dot(u), 1e-6, c.name)
+			if c.spin != 0 {
+				assert.InDelta(t, c.spin, b.AngVel.Dot(axis), 1e-9, "%s: spin kept", c.name)
+				assert.Less(t, d.Len(), 1e-9, "%s: in place", c.name)
+			} else {
+				assert.InDelta(t, want, -b.AngVel.Dot(axis)*r, 1e-6, c.name)
+			}
+			assert.Less(t, math.Abs(d.Dot(axis)), 1e-9, c.name)
+			assert.Less(t, tilt, 1e-9, c.name)
+			assert.InDelta(t, r, b.Pos[2], 1e-9, c.name)
 		}
-		want := v0 / (1 + in.At(2, 2)/(m*r*r))
-		d := b.Pos.Sub(p0)
-		t.Logf("capsule at %v°: %.5f m/s after 2 s (analytic %.5f), ω r %.5f, %.1e m along its axis, largest tilt %.1e, z %.6f",
-			deg, b.Vel.Dot(u), want, -b.AngVel.Dot(axis)*r, d.Dot(axis), tilt, b.Pos[2])
-		if tilt > 1e-3 {
-			t.Skip("known: the momentum alignment tilts a rolling capsule (see the doc comment)")
-		}
-		// 1e-6: exact once rolling, up to the solver's tolerance.
-		assert.InDelta(t, want, b.Vel.Dot(u), 1e-6)
-		assert.InDelta(t, want, -b.AngVel.Dot(axis)*r, 1e-6)
-		assert.Less(t, math.Abs(d.Dot(axis)), 1e-9)
-		assert.Less(t, tilt, 1e-9)
-		assert.InDelta(t, r, b.Pos[2], 1e-9)
 	}
 }
 

@@ -1255,7 +1255,7 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 	}
 	w.forRange(&it.move, len(w.Bodies))
 	it.m, it.as, it.rs, it.x = nil, nil, nil, nil
-	it.projectTurns(w.Bodies, rs.rows)
+	it.projectTurns(rs.rows, &as.eq, w.margin())
 	for i, b := range w.Bodies {
 		if !it.aligned[i] {
 			continue

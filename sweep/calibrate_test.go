@@ -275,17 +275,21 @@ const offGridQuick = `{"starts": 6, "evaluations": 100, "seed": 1}`
 // solver's last bits: at the push scene's coherent centre, with
 // -offgrid.centre0 (centre 0) and with -offgrid.centre0 -offgrid.tolerance
 // 1e-7 (data and model with another solver's bits). Measured, coherent
-// centre: from the grid's best (0.25 / 0.8 / 0.375 / 27.5 mm, E =
-// 4.659e-07) the search ends at 0.2126 / 0.7584 / 0.3474 / 25.5 mm, E =
-// 2.169e-07 (the truth's E is 1.505e-07), with noise sd 1.3e-08 and
-// roughness sd 6.0e-08 a region E ≤ 3.881e-07 of 68 points: μ_p
-// 0.1731…0.4 and μ_f 0.3…0.8 (not identified), μ_s 0.3366…0.3853, R_tri
-// 23.4…27.5 mm. With -offgrid.centre0: from the grid's best (0.4 / 0.8 /
-// 0.375 / 27.5 mm, E = 5.934e-07) E = 2.217e-07 at 0.2281 / 0.3401 /
-// 0.3691 / 25.7 mm, roughness sd 4.9e-08, region μ_s 0.3399…0.3888, R_tri
-// 24.2…27.5 mm (70 points). With -offgrid.centre0 -offgrid.tolerance 1e-7:
-// E = 2.592e-07 at 0.2438 / 0.6417 / 0.3485 / 25.1 mm, roughness sd
-// 8.3e-08, region μ_s 0.3291…0.3897, R_tri 23.8…27.1 mm (106 points). In
+// centre: from the grid's best (0.4 / 0.3 / 0.375 / 27.5 mm, E =
+// 4.81e-06) the search ends at 0.2114 / 0.8 / 0.3483 / 24.9 mm, E =
+// 1.657e-07 (the truth's E is 1.505e-07), with noise sd 8.7e-09 and
+// roughness sd 2.9e-08 a region E ≤ 2.49e-07 of 60 points: μ_p
+// 0.1707…0.4 and μ_f 0.3…0.8 (not identified), μ_s 0.3361…0.3625, R_tri
+// 23.7…25.7 mm (before the momentum alignment respected the object's
+// contacts: E = 2.169e-07, roughness sd 6.0e-08, μ_s 0.3366…0.3853, R_tri
+// 23.4…27.5 mm). With -offgrid.centre0: from the grid's best (0.4 / 0.55
+// / 0.375 / 27.5 mm, E = 4.455e-06) E = 1.598e-07 at 0.2222 / 0.7764 /
+// 0.3501 / 24.8 mm, roughness sd 2.2e-08, region μ_s 0.3335…0.3588, R_tri
+// 23.2…25.6 mm (73 points; before: E = 2.217e-07, roughness sd 4.9e-08,
+// μ_s 0.3399…0.3888, R_tri 24.2…27.5 mm). Measured before that change,
+// with -offgrid.centre0 -offgrid.tolerance 1e-7: E = 2.592e-07 at 0.2438 /
+// 0.6417 / 0.3485 / 25.1 mm, roughness sd 8.3e-08, region μ_s
+// 0.3291…0.3897, R_tri 23.8…27.1 mm (106 points). In
 // each the region holds the truth (docs/calibration.md). Checked: the
 // search more than halves the grid's E, the truth's E is within the
 // region's threshold, the region contains the truth, μ_s and R_tri are

@@ -31,7 +31,7 @@ func (s *tolSeen) Solve(dst *lcp.Result, p *lcp.Problem, set lcp.Settings) error
 // the trajectory of a world with Settings.Tolerance 1e-10 bit for bit and
 // another E than the default's (the tripod's semidefinite solves end
 // their damped tail at 1e-10·s_w instead of 1e-6·s_w; docs/calibration.md
-// measures E differing up to 5.3× at h), and its key differs
+// measures E differing up to 1.22× and 1.85× at h), and its key differs
 // (TestJobKey). A tolerance outside [0, 1) is refused, by the job and by
 // stepper.Settings.Validate.
 func TestJobTolerance(t *testing.T) {
