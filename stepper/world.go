@@ -124,6 +124,10 @@ type Settings struct {
 	// steady solves (no new contact, no Budget) start at the last step's
 	// impulses, fewer iterations at rest; CoherentOff at 0 (package doc).
 	Coherent Coherence
+	// CoulombBounds: false, the default, bounds friction by μ x̂ₙ of an
+	// estimate (the papers' scenes); true re-solves a step whose friction met
+	// a bound its own normal impulse raises (Stats.Resolves; opt-in).
+	CoulombBounds bool
 }
 
 // JointCorrection is Settings.JointCorrection: how the Regularized mode
