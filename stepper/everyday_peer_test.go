@@ -529,17 +529,25 @@ func TestEverydayCapsuleRollsSideways(t *testing.T) {
 // frames to it and solves again, and they slide from that step on. A row
 // pushed from behind by a force of fixed direction is unstable, as a
 // stick pushed at its end: at 30° to the fixed frame the push step's last
-// turn leaves the friction up to 1 mrad off the push (offAxisCos), a
-// sideways speed of 4e-6 m/s, and the row starts to turn; after 1 s its
+// turn leaves the friction up to 1 mrad off the push (offAxisCos) and
+// the row starts to turn; after 1 s its
 // mean speed along the push is 1.2e-5 m/s (two boxes) and 7.4e-5 m/s
 // (three) short and three boxes are 1.3e-4 m/s apart. At 0° and 45° the
-// speed is exact.
+// speed is exact. With Settings.CoulombBounds the two boxes pushed along
+// x slide apart (logged, docs/everyday-physics.md: the bounds follow one
+// point of the redundant contacts' set of normal impulses).
 func TestEverydayPushedThroughContact(t *testing.T) {
 	const mu = 0.4
 	want := 0.2 * mu * evG * 1.0 // m/s after 1 s
-	for _, k := range []int{2, 3} {
-		for _, deg := range []float64{0, 30, 45} {
+	for _, c := range []struct {
+		k       int
+		deg     float64
+		coulomb bool
+	}{{2, 0, false}, {2, 30, false}, {2, 45, false}, {3, 0, false}, {3, 30, false}, {3, 45, false}, {2, 0, true}} {
+		k, deg := c.k, c.deg
+		{
 			w := nuWorld(t, 0)
+			w.Settings.CoulombBounds = c.coulomb
 			ground(t, w, mgl64.QuatIdent(), mu)
 			u := evDir(deg)
 			rot := mgl64.QuatRotate(deg*math.Pi/180, mgl64.Vec3{0, 0, 1})
@@ -557,8 +565,11 @@ func TestEverydayPushedThroughContact(t *testing.T) {
 				mean += b.Vel.Dot(u) / float64(k)
 				spread = math.Max(spread, math.Abs(b.Vel.Dot(u)-bs[0].Vel.Dot(u)))
 			}
-			t.Logf("%d boxes pushed along %v°: back box %.5f m/s, front box %.5f m/s after 1 s (analytic %.5f), mean %.6f, %d solves again in the push step",
-				k, deg, bs[0].Vel.Dot(u), bs[k-1].Vel.Dot(u), want, mean, resolves)
+			t.Logf("%d boxes pushed along %v°, CoulombBounds %v: back box %.5f m/s, front box %.5f m/s after 1 s (analytic %.5f), mean %.6f, %d solves again in the push step",
+				k, deg, c.coulomb, bs[0].Vel.Dot(u), bs[k-1].Vel.Dot(u), want, mean, resolves)
+			if c.coulomb {
+				continue // logged: see the doc comment
+			}
 			if deg == 30 {
 				// The row turns (see above): 1e-3 m/s of the mean, the
 				// boxes within 1 %.

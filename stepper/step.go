@@ -77,7 +77,7 @@ type Stats struct {
 	PreSolveIterations int
 	// Resolves is the number of times the step's MLCP was solved again:
 	// with contacts held beyond Coulomb's circle turned to their friction
-	// (turnHeldFriction) or friction bounds raised to its own normal
+	// (Settings.TurnFriction) or friction bounds raised to its own normal
 	// impulses (Settings.CoulombBounds), 0 when neither. Iterations,
 	// Picked, Status and the errors are then the last solve's.
 	Resolves int
@@ -516,13 +516,13 @@ func (w *World) Step() (Stats, error) {
 	if err != nil && as.eq.Gyroscopic > 0 {
 		sol, st, err = w.solveSymmetric(m, cs, rs)
 	}
-	for err == nil && st.Resolves < maxResolves && len(sol.res.States) == len(rs.start) {
+	for (s.TurnFriction || s.CoulombBounds) && err == nil && st.Resolves < maxResolves && len(sol.res.States) == len(rs.start) {
 		// Contacts held beyond Coulomb's circle turn their frames, and
 		// with CoulombBounds friction bounds follow the solve's own
 		// normal impulses: solve again from this solve's index sets.
 		copy(rs.start, sol.res.States)
-		turned := w.turnHeldFriction(cs, rs, sol)
-		if !(w.Settings.CoulombBounds && w.raiseFrictionBounds(as, cs, rs, sol)) && !turned {
+		turned := s.TurnFriction && w.turnHeldFriction(cs, rs, sol)
+		if !(s.CoulombBounds && w.raiseFrictionBounds(as, cs, rs, sol)) && !turned {
 			break
 		}
 		if turned {
