@@ -1534,7 +1534,9 @@ const freshLoadFloor = 1e-6
 // raiseFrictionBounds raises, after a solve whose answer is sol.res, the
 // friction bounds of each contact manifold (a pair's points) one of whose
 // points has a friction row at its bound ±μ x̂ₙ while the solve's normal
-// impulse x_n exceeds x̂ₙ by more than boundRaise of it: every point of the
+// impulse x_n exceeds x̂ₙ by more than boundRaise of it, as the manifold's
+// Σ x_n does its Σ x̂ₙ (a load that only moves between a face's corners,
+// a slide's, leaves the bounds to the estimate): every point of the
 // manifold gets x̂ₙ = x_n and the bounds ±μ x_n, in the step's problem and
 // rows (pt.XN, as.eq.Lo/Hi, rs.rows). It reports whether it raised any. The bounds μ x̂ₙ come from the last step's normal impulse or
 // the pre-solve's estimate (fillContactRows, estimateNewContacts); a
@@ -1611,7 +1613,8 @@ const (
 // at or outside Coulomb's circle |f| ≥ μ Σ x_n, x_n the solve's normal
 // impulses, more than offAxisCos off both axes of a point's frame: each
 // such point's t₁ becomes the direction of f, its friction rows in rs.rows
-// are filled again along it and start free (rs.start). It reports whether
+// are filled again along it and free in sol.res.States, the next solve's
+// warm start. It reports whether
 // it turned any; the step's problem is then to be assembled and solved
 // again. Box friction holds such a pair with up to √2 μ Σ x̂ₙ, more than
 // Coulomb's law allows, where a push reaches it only through other
@@ -1669,7 +1672,7 @@ func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage
 				pt.T1 = t1.Mul(1 / tl)
 				pt.T2 = pt.Normal.Cross(pt.T1)
 				pt.FrictionRows(rs.rows[r:r+2], w.Bodies)
-				rs.start[r], rs.start[r+1] = lcp.Free, lcp.Free
+				sol.res.States[r], sol.res.States[r+1] = lcp.Free, lcp.Free
 				turned = true
 			}
 		}

@@ -520,19 +520,19 @@ func (w *World) Step() (Stats, error) {
 		// Contacts held beyond Coulomb's circle turn their frames, and
 		// with CoulombBounds friction bounds follow the solve's own
 		// normal impulses: solve again from this solve's index sets.
-		copy(rs.start, sol.res.States)
 		turned := s.TurnFriction && w.turnHeldFriction(cs, rs, sol)
 		if !(s.CoulombBounds && w.raiseFrictionBounds(as, cs, rs, sol)) && !turned {
 			break
 		}
+		copy(rs.start, sol.res.States)
 		if turned {
 			if as, err = w.assemble(m, rs); err != nil {
 				break
 			}
 		}
-		n, its := st.Resolves+1, st.ResolveIterations
+		n, its := st.Resolves+1, st.ResolveIterations+st.Iterations
 		sol, st, err = w.solve(as, rs, pre)
-		st.Resolves, st.ResolveIterations = n, its+st.Iterations
+		st.Resolves, st.ResolveIterations = n, its
 	}
 	t = lap(&tm.Solve, t)
 	if cerr := w.explainConflict(err); cerr != nil {
