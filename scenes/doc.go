@@ -40,7 +40,11 @@
 //     max_correcting_speed (m/s, 0 = project_above/h: the cap on the
 //     regularized position feedback), contact_margin (m), bounce_speed
 //     (m/s), impacts (simultaneous, propagated), single_problem (one MLCP
-//     per step instead of one per island), coherent (true: solves without new
+//     per step instead of one per island), turn_friction (true: resting
+//     contacts turn to friction beyond Coulomb's circle,
+//     stepper.Settings.TurnFriction), coulomb_bounds (true: friction
+//     bounds from the step's own normal impulses,
+//     stepper.Settings.CoulombBounds), coherent (true: solves without new
 //     contacts start at the last step's impulses; false: at 0; absent:
 //     stepper.CoherentDefault, on), joint_correction (feedback: a rigid
 //     joint's error enters b as φ/h; projection: it is left to the

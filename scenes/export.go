@@ -22,7 +22,7 @@ func specSettings(s stepper.Settings) SettingsSpec {
 		Stabilization: s.Stabilization, Baumgarte: s.Baumgarte, ContactMargin: s.ContactMargin,
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed, MaxCorrectingSpeed: s.MaxCorrectingSpeed,
 		Impacts: s.Impacts, Sleep: s.Sleep, SingleProblem: s.SingleProblem, Coherent: s.Coherent,
-		JointCorrection: s.JointCorrection}
+		JointCorrection: s.JointCorrection, TurnFriction: s.TurnFriction, CoulombBounds: s.CoulombBounds}
 	if s.Solver != nil {
 		out.Solver = s.Solver.Name()
 	}

@@ -100,6 +100,12 @@ type SettingsSpec struct {
 	// SingleProblem solves each step as one MLCP instead of one per island
 	// (stepper.Settings.SingleProblem); false, the default, by island.
 	SingleProblem bool
+	// TurnFriction is stepper.Settings.TurnFriction (a file's
+	// "turn_friction"); false, the default, as in every built-in scene.
+	TurnFriction bool
+	// CoulombBounds is stepper.Settings.CoulombBounds (a file's
+	// "coulomb_bounds"); false, the default, as in every built-in scene.
+	CoulombBounds bool
 	// Coherent is stepper.Settings.Coherent: a file's "coherent" true is
 	// stepper.CoherentOn (a solve without new contacts and without a budget
 	// starts at the last step's impulses), false stepper.CoherentOff (at
@@ -519,6 +525,7 @@ func (s *SettingsSpec) stepperSettings() stepper.Settings {
 		ProjectAbove: s.ProjectAbove, BounceSpeed: s.BounceSpeed,
 		MaxCorrectingSpeed: s.MaxCorrectingSpeed, Impacts: s.Impacts, Sleep: s.Sleep,
 		SingleProblem: s.SingleProblem, Coherent: s.Coherent, JointCorrection: s.JointCorrection,
+		TurnFriction: s.TurnFriction, CoulombBounds: s.CoulombBounds,
 	}
 }
 

@@ -114,6 +114,8 @@ func decodeSettings(o *objDec, s *SettingsSpec) {
 		so.done("")
 	}
 	o.boolean("single_problem", &s.SingleProblem)
+	o.boolean("turn_friction", &s.TurnFriction)
+	o.boolean("coulomb_bounds", &s.CoulombBounds)
 	if o.enum("joint_correction", &name, false, jointCorrectionNames) {
 		s.JointCorrection, _ = stepper.ParseJointCorrection(name)
 	}

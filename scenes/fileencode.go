@@ -86,6 +86,12 @@ func (s *SceneSpec) node() *jnode {
 	if st.SingleProblem {
 		sn.set("single_problem", jbool(true))
 	}
+	if st.TurnFriction {
+		sn.set("turn_friction", jbool(true))
+	}
+	if st.CoulombBounds {
+		sn.set("coulomb_bounds", jbool(true))
+	}
 	if st.JointCorrection != stepper.JointCorrectionDefault {
 		sn.set("joint_correction", jstr(st.JointCorrection.String()))
 	}

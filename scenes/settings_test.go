@@ -37,6 +37,7 @@ func TestSettingsReachTheFile(t *testing.T) {
 		ContactMargin: 0.001, BounceSpeed: 0.5, Impacts: stepper.PropagatedImpacts,
 		Sleep:         stepper.Sleep{On: true, LinearSpeed: 0.01, AngularSpeed: 0.02, Time: 2},
 		SingleProblem: true, Coherent: stepper.CoherentOff, JointCorrection: stepper.JointProjection,
+		TurnFriction: true, CoulombBounds: true,
 	}
 	v := reflect.ValueOf(in)
 	for i := 0; i < v.NumField(); i++ {

@@ -232,6 +232,7 @@ type point struct {
 	manifold int     // points in its manifold (set on the manifold's first point, 0 on the others)
 	e        float64 // pair restitution coefficient
 	tc       float64 // a bounce's time of contact in the step (s, bounceStep; shiftBounces)
+	held     bool    // not sliding: its frame is the last step's or a fixed one (fillContactRows), which turnHeldFriction may turn
 }
 
 // bodyOf returns the body index of geom g, or World when the geom is fixed
@@ -835,7 +836,9 @@ const offAxisCos = 0.9999995
 // would start to slide) exceeds SlipSpeed off that frame's axes
 // (freeSlipAxis): then t₁ follows the free slip, since a box at rest
 // pushed at 45° to its frame would meet √2 μ x̂ₙ of friction and stick (as
-// in ODE without dContactFDir1). t₂ = n × t₁.
+// in ODE without dContactFDir1). t₂ = n × t₁. Such a point is held
+// (point.held): after the solve, turnHeldFriction turns it to its
+// friction where that leaves Coulomb's circle.
 //
 // With more than one worker and at least rowParallelPoints points, the
 // points run in chunks of about rowChunkPoints on the workPool, each chunk
@@ -996,6 +999,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 			vt, vf := w.relVels(m, pt.A, pt.B, pt.Point)
 			vt = vt.Sub(n.Mul(vt.Dot(n)))
 			var t1 mgl64.Vec3
+			pt.held = false
 			switch {
 			case lineDir != (mgl64.Vec3{}):
 				// One basis for both points of a line contact: per-point
@@ -1013,6 +1017,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 					t1, _ = constraint.Perp(n)
 				}
 				t1 = freeSlipAxis(t1, n, vf)
+				pt.held = true
 			}
 			pt.T1, pt.T2 = t1, n.Cross(t1)
 			start[k+l.Friction], start[k+l.Friction+1] = lcp.Free, lcp.Free
@@ -1531,3 +1536,158 @@ func spreadPatchLoad(start []lcp.State, pts []point, seed []lcp.State) {
 // Either start is a start only: the main solve ends at a solution of the
 // same MLCP to the same tolerance (TestStep1MainSolveFromPreSolve).
 const freshLoadFloor = 1e-6
+
+// raiseFrictionBounds raises, after a solve whose answer is sol.res, the
+// friction bounds of each contact manifold (a pair's points) one of whose
+// points has a friction row at its bound ±μ x̂ₙ while the solve's normal
+// impulse x_n exceeds x̂ₙ by more than boundRaise of it, as the manifold's
+// Σ x_n does its Σ x̂ₙ (a load that only moves between a face's corners,
+// a slide's, leaves the bounds to the estimate): every point of the
+// manifold gets x̂ₙ = x_n and the bounds ±μ x_n, in the step's problem and
+// rows (pt.XN, as.eq.Lo/Hi, rs.rows). It reports whether it raised any. The bounds μ x̂ₙ come from the last step's normal impulse or
+// the pre-solve's estimate (fillContactRows, estimateNewContacts); a
+// sudden load (a push at the top of a tall box, which presses its front
+// edge into the floor) needs more friction in the step than that allows,
+// within Coulomb's μ x_n of the step's own normal impulse, and the contact
+// slipped where Coulomb's law holds it. The whole manifold follows its
+// solve, the points whose load fell as well, so that its bounds add up to
+// μ times its normal impulse, as Coulomb's law bounds the pair's friction.
+// Rolling bounds keep their estimate.
+func (w *World) raiseFrictionBounds(as *assemblyStage, cs *contactStage, rs *rowStage, sol *solveStage) bool {
+	x := sol.res.X
+	if len(x) != len(rs.rows) {
+		return false
+	}
+	raised := false
+	for i := 0; i < len(cs.points); {
+		n := max(1, cs.points[i].manifold)
+		pts := cs.points[i:min(i+n, len(cs.points))]
+		i += len(pts)
+		hit, est, got := false, 0.0, 0.0
+		for j := range pts {
+			pt := &pts[j]
+			l := pt.Layout()
+			if l.Friction < 0 {
+				continue
+			}
+			est, got = est+pt.XN, got+math.Max(0, x[pt.Row])
+			r := pt.Row + l.Friction
+			hit = hit || x[pt.Row] > pt.XN*(1+boundRaise) && (atBound(x[r], as.eq.Hi[r]) || atBound(x[r+1], as.eq.Hi[r+1]))
+		}
+		if !hit || !(got > est*(1+boundRaise)) {
+			continue
+		}
+		for j := range pts {
+			pt := &pts[j]
+			l := pt.Layout()
+			if l.Friction < 0 {
+				continue
+			}
+			pt.XN = math.Max(0, x[pt.Row])
+			b := pt.Mu * pt.XN
+			for _, k := range [2]int{pt.Row + l.Friction, pt.Row + l.Friction + 1} {
+				as.eq.Lo[k], as.eq.Hi[k] = -b, b
+				rs.rows[k].Lo, rs.rows[k].Hi = -b, b
+			}
+		}
+		raised = true
+	}
+	return raised
+}
+
+// atBound reports whether the friction impulse x of a row with bounds
+// ±hi sits at one of them, to 1e-9 of the bound (the solver's tolerance).
+func atBound(x, hi float64) bool { return math.Abs(x) >= hi*(1-1e-9) }
+
+// boundRaise is the fraction by which a step's normal impulse must exceed
+// the x̂ₙ of its friction bounds for raiseFrictionBounds to raise them, and
+// maxResolves the solves again a step may take. At 1 % the bound a
+// contact can slip at is within 1 % of Coulomb's μ x_n, below the spread
+// of measured friction coefficients, and a steady contact (a box sliding
+// or resting, whose normal impulse repeats to rounding) never triggers
+// it; each solve again can raise the normal impulses further (more
+// friction at a pivot presses it harder), so a budget ends the fixed
+// point.
+const (
+	boundRaise  = 0.01
+	maxResolves = 4
+)
+
+// turnHeldFriction turns, after a solve whose answer is sol.res, the
+// friction frames of a contact manifold's (a pair's) points that are not
+// sliding (point.held) when their solved friction impulses add up to an f
+// at or outside Coulomb's circle |f| ≥ μ Σ x_n, x_n the solve's normal
+// impulses, more than offAxisCos off both axes of a point's frame: each
+// such point's t₁ becomes the direction of f, its friction rows in rs.rows
+// are filled again along it and free in sol.res.States, the next solve's
+// warm start. It reports whether
+// it turned any; the step's problem is then to be assembled and solved
+// again. Box friction holds such a pair with up to √2 μ Σ x̂ₙ, more than
+// Coulomb's law allows, where a push reaches it only through other
+// contacts (a row of boxes pushed from behind at 45° to their frames) and
+// its free slip (freeSlipAxis) is zero; along f its points' bounds add up
+// to Coulomb's and it slides in the same step if the push exceeds them.
+// The manifold turns as one: its points share its load in any way its
+// normal rows allow (four corners of a face), and points turned one by
+// one left the friction to the others, still in their old frames. A pair
+// inside the circle (a resting wall's, pyramid's or tower's, whose
+// friction is a small part of μ Σ x_n) is never turned: there box
+// friction and Coulomb's hold alike, and its rows keep their bits. Only
+// manifolds on a support (a static or kinematic body: the floor) turn:
+// between two dynamic bodies that move as one (two boxes pushed face to
+// face) the friction is an internal force of the pair, which the solve
+// may share in any way the rows allow, outside the circle or not, and
+// turning it to each solve's share turned those frames again at every
+// solve. A push that reaches such a contact across it shows in its free
+// slip (freeSlipAxis).
+func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage) bool {
+	x := sol.res.X
+	if len(x) != len(rs.rows) {
+		return false
+	}
+	turned := false
+	for i := 0; i < len(cs.points); {
+		pts := cs.points[i:min(i+max(1, cs.points[i].manifold), len(cs.points))]
+		i += len(pts)
+		if !w.onSupport(pts[0].A) && !w.onSupport(pts[0].B) {
+			continue // between two dynamic bodies: see below
+		}
+		var f mgl64.Vec3
+		bound := 0.0
+		for j := range pts {
+			if pt := &pts[j]; pt.held && !pt.Fresh {
+				r := pt.Row + 1 // a held point has friction rows (fillContactRange)
+				f = f.Add(pt.T1.Mul(x[r])).Add(pt.T2.Mul(x[r+1]))
+				bound += pt.Mu * math.Max(0, x[pt.Row])
+			}
+		}
+		l := f.Len()
+		if !(l >= bound) || !(l > 0) {
+			continue
+		}
+		u := f.Mul(1 / l)
+
+		for j := range pts {
+			pt := &pts[j]
+			if !pt.held || pt.Fresh || math.Max(math.Abs(u.Dot(pt.T1)), math.Abs(u.Dot(pt.T2))) >= offAxisCos {
+				continue
+			}
+			t1 := u.Sub(pt.Normal.Mul(u.Dot(pt.Normal)))
+			if tl := t1.Len(); tl > 1e-6 {
+				r := pt.Row + 1
+				pt.T1 = t1.Mul(1 / tl)
+				pt.T2 = pt.Normal.Cross(pt.T1)
+				pt.FrictionRows(rs.rows[r:r+2], w.Bodies)
+				sol.res.States[r], sol.res.States[r+1] = lcp.Free, lcp.Free
+				turned = true
+			}
+		}
+	}
+	return turned
+}
+
+// onSupport reports whether body b (or constraint.World) is a support
+// that the step does not move: the world, a static or a kinematic body.
+func (w *World) onSupport(b int) bool {
+	return b == constraint.World || w.Bodies[b].Kinematic
+}

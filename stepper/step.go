@@ -75,6 +75,15 @@ type Stats struct {
 	// friction bounds), 0 in a step without new contacts; they are not
 	// counted in Iterations.
 	PreSolveIterations int
+	// Resolves is the number of times the step's MLCP was solved again:
+	// with contacts held beyond Coulomb's circle turned to their friction
+	// (Settings.TurnFriction) or friction bounds raised to its own normal
+	// impulses (Settings.CoulombBounds), 0 when neither. Iterations,
+	// Picked, Status and the errors are then the last solve's.
+	Resolves int
+	// ResolveIterations is the solver iterations of the solves before the
+	// last of a step with Resolves > 0 (the last one's are Iterations).
+	ResolveIterations int
 	// SeedSweeps is the projected Gauss–Seidel sweeps that chose the start
 	// index sets of the new contacts' normal rows, in that pre-solve or,
 	// when no new contact has friction, in the step's solve (run when at
@@ -510,6 +519,24 @@ func (w *World) Step() (Stats, error) {
 	sol, st, err := w.solve(as, rs, pre)
 	if err != nil && as.eq.Gyroscopic > 0 {
 		sol, st, err = w.solveSymmetric(m, cs, rs)
+	}
+	for (s.TurnFriction || s.CoulombBounds) && err == nil && st.Resolves < maxResolves && len(sol.res.States) == len(rs.start) {
+		// Contacts held beyond Coulomb's circle turn their frames, and
+		// with CoulombBounds friction bounds follow the solve's own
+		// normal impulses: solve again from this solve's index sets.
+		turned := s.TurnFriction && w.turnHeldFriction(cs, rs, sol)
+		if !(s.CoulombBounds && w.raiseFrictionBounds(as, cs, rs, sol)) && !turned {
+			break
+		}
+		copy(rs.start, sol.res.States)
+		if turned {
+			if as, err = w.assemble(m, rs); err != nil {
+				break
+			}
+		}
+		n, its := st.Resolves+1, st.ResolveIterations+st.Iterations
+		sol, st, err = w.solve(as, rs, pre)
+		st.Resolves, st.ResolveIterations = n, its
 	}
 	t = lap(&tm.Solve, t)
 	if cerr := w.explainConflict(err); cerr != nil {

@@ -167,16 +167,16 @@ func TestBrickWallStepAllocatesNothing(t *testing.T) {
 }
 
 // DefaultSettings is a valid, complete start: standard gravity, h = 1/60 s,
-// sleeping on, and every other field zero (its documented default, so
-// JointFeedback), where
-// the zero Settings has no gravity and no sleeping.
+// sleeping on, friction frames turned (TurnFriction), and every other
+// field zero (its documented default, so JointFeedback), where the zero
+// Settings has no gravity, no sleeping and no turn.
 func TestDefaultSettings(t *testing.T) {
 	s := stepper.DefaultSettings()
 	require.NoError(t, s.Validate())
 	assert.Equal(t, stepper.StandardGravity, s.Gravity)
 	assert.Equal(t, 1.0/60, s.H)
-	want := stepper.Settings{H: s.H, Gravity: s.Gravity, Sleep: stepper.Sleep{On: true}}
-	assert.Equal(t, want, s, "only H, Gravity and Sleep.On are set")
+	want := stepper.Settings{H: s.H, Gravity: s.Gravity, Sleep: stepper.Sleep{On: true}, TurnFriction: true}
+	assert.Equal(t, want, s, "only H, Gravity, Sleep.On and TurnFriction are set")
 	assert.Nil(t, s.Solver, "nil Solver: lcp.BPP")
 	assert.Equal(t, errmeasure.Energy, s.Pick)
 	assert.Equal(t, stepper.Regularized, s.Stabilization)

@@ -125,6 +125,14 @@ type Settings struct {
 	// steady solves (no new contact, no Budget) start at the last step's
 	// impulses, fewer iterations at rest; CoherentOff at 0 (package doc).
 	Coherent Coherence
+	// TurnFriction: false, the default, keeps a resting contact's friction
+	// frame (the papers' scenes); true turns it to friction beyond Coulomb's
+	// circle and solves again (DefaultSettings; Stats.Resolves).
+	TurnFriction bool
+	// CoulombBounds: false, the default, bounds friction by μ x̂ₙ of an
+	// estimate (the papers' scenes); true re-solves a step whose friction met
+	// a bound its own normal impulse raises (Stats.Resolves; opt-in).
+	CoulombBounds bool
 }
 
 // JointCorrection is Settings.JointCorrection: how the Regularized mode
@@ -225,8 +233,11 @@ func (c Coherence) On() bool {
 const coherentByDefault = true
 
 // DefaultSettings returns the settings a simulation starts from: h = 1/60 s,
-// StandardGravity and sleeping on (Sleep{On: true}, the default
-// thresholds), every other field zero, its documented default (the BPP
+// StandardGravity, sleeping on (Sleep{On: true}, the default
+// thresholds) and resting contacts' friction frames turned to friction
+// beyond Coulomb's circle (TurnFriction: a row of boxes pushed from behind
+// at an angle to the contacts' frames slides as Coulomb's law says), every
+// other field zero, its documented default (the BPP
 // solver with its default budget, the least-energy pick, Regularized
 // stabilization projecting errors above 1 mm, steady solves centred at the
 // last step's impulses: Coherent). Sleeping is on because a
@@ -237,7 +248,7 @@ const coherentByDefault = true
 // step. Change fields of the value it returns; Settings{H: h} alone has no
 // gravity and no sleeping.
 func DefaultSettings() Settings {
-	return Settings{H: 1.0 / 60, Gravity: StandardGravity, Sleep: Sleep{On: true}}
+	return Settings{H: 1.0 / 60, Gravity: StandardGravity, Sleep: Sleep{On: true}, TurnFriction: true}
 }
 
 // MinH and MaxH bound Settings.H (s); Validate refuses a step outside
