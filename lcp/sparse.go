@@ -713,9 +713,5 @@ func (s *Sparse) firstNonFinite() (i, j int, v float64, found bool) {
 	return 0, 0, 0, false
 }
 
-func growInt32(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n, n+n/2) // headroom: sizes that creep up step to step stop reallocating
-	}
-	return s[:n]
-}
+// growInt32 is grow for int32s.
+func growInt32(s []int32, n int) []int32 { return regrow(s, n) }

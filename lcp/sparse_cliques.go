@@ -395,7 +395,8 @@ func (s *Sparse) keepCliqueRecords() {
 
 // sized returns s resliced to n, or a new slice of length n with an
 // eighth of headroom when s is too short: a buffer sized once for a
-// large first fill (growInt32's half would be zeroed for nothing).
+// large fill (a half, as regrow gives a buffer that outgrows its
+// storage, would be zeroed for nothing).
 func sized[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n, n+n/8)
