@@ -100,8 +100,15 @@ type Sparse struct {
 	cidx     []int32
 	cdiag    bool
 	desc     int8
-	kb       [][2]int32
-	knb      int
+	// lazy: ResetCliquesLazy put the pattern off (BuildPattern builds
+	// it). ptr and col are then nil, the last built pattern is in ptr2
+	// and col2, val is lval, one entry per row (dslot[r] = r), the
+	// pattern's values' storage waits in fval, and lnnz is NNZ.
+	lazy       bool
+	lnnz       int
+	lval, fval []float64
+	kb         [][2]int32
+	knb        int
 
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
@@ -181,6 +188,7 @@ func (s *Sparse) ensure() {
 	}
 	d.mu.Lock()
 	if s.pendingFill() == d {
+		s.BuildPattern() // a pattern ResetCliquesLazy put off, first
 		d.Fill()
 		s.pending.Store((*DeferredFill)(nil))
 	}
@@ -206,10 +214,21 @@ func (s *Sparse) Reset(n int) {
 		panic(fmt.Sprintf("lcp: Sparse.Reset: dimension %d exceeds 2³¹−1", n))
 	}
 	s.dropPending()
+	s.unlazy()
 	s.n = n
 	s.finished = false
 	s.stale = false
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
+}
+
+// unlazy forgets a pattern put off by ResetCliquesLazy, making the last
+// built one current again (ptr and col), for a call that builds a new one.
+func (s *Sparse) unlazy() {
+	if s.lazy {
+		s.lazy = false
+		s.ptr, s.col, s.ptr2, s.col2 = s.ptr2, s.col2, nil, nil
+		s.val, s.fval = s.fval, nil
+	}
 }
 
 // Add adds v to A[i][j] and, when i != j, to A[j][i]: call it once for each
@@ -424,6 +443,9 @@ func (s *Sparse) AddRecordTerms(z float64) { s.rz += z }
 // traffic of a steady step's refill).
 func (s *Sparse) unstale() {
 	s.ensure()
+	if s.lazy {
+		panic("lcp: Sparse: Add or Finish on a matrix whose pattern ResetCliquesLazy put off, before BuildPattern or a Deferred fill")
+	}
 	if !s.stale {
 		return
 	}
@@ -634,6 +656,9 @@ func (s *Sparse) Dims() (r, c int) { return s.n, s.n }
 // (both triangles; an off-diagonal pair counts twice).
 func (s *Sparse) NNZ() int {
 	s.mustFinished("NNZ")
+	if s.lazy {
+		return s.lnnz
+	}
 	return len(s.col)
 }
 

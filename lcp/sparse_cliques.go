@@ -38,11 +38,39 @@ type mergeHead struct{ pos, lo, hi, es, ee int }
 // It panics if n is negative or a clique is not ascending within [0, n)
 // (programming errors of the assembling code, as Add's index).
 func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
+	return s.resetCliques(n, cliques, diag, false)
+}
+
+// ResetCliquesLazy is ResetCliques with the pattern off the diagonal put
+// off: it keeps the cliques, the record count, NNZ and the slots of the
+// records of diagonal entries (those of a clique's repeats of one index
+// with each other, and with diag each row's own), in O(n + records + Σ
+// over the distinct clique sets of consecutive rows of their lengths),
+// without merging any row's cliques, and keeps A's diagonal alone. It is
+// for a fill that sets the diagonal's records (SetRecord,
+// SetRecordPart, SetRecordsDot6, in their order) and, after Refilled,
+// puts the other values off with Defer: the first read that needs them
+// (see Defer) builds the pattern, the slots and the values' storage of
+// ResetCliques (BuildPattern), then runs the fill, which must set every
+// record. Until then the diagonal (At(i, i), Problem.Diag), NNZ and the
+// finiteness of Refilled are read as after ResetCliques, the same bits;
+// a Refill with the same records stays lazy. A fill that is not put off
+// calls BuildPattern first and sets every record. Setting a record off
+// the diagonal before BuildPattern panics.
+func (s *Sparse) ResetCliquesLazy(n int, cliques [][]int32, diag bool) int {
+	return s.resetCliques(n, cliques, diag, true)
+}
+
+// resetCliques is ResetCliques, or with lazy ResetCliquesLazy.
+func (s *Sparse) resetCliques(n int, cliques [][]int32, diag, lazy bool) int {
 	if n < 0 || n > math.MaxInt32 {
 		panic(fmt.Sprintf("lcp: Sparse.ResetCliques: dimension %d outside [0, 2³¹−1]", n))
 	}
+	// same: the cliques describe the current pattern (built or put off).
+	same := s.cl && s.desc == descCliques && s.pn == n && s.cdiag == diag && len(s.cstart) == len(cliques)+1
 	total := 0
 	for c, l := range cliques {
+		same = same && slices.Equal(l, s.cidx[s.cstart[c]:s.cstart[c+1]])
 		for p, v := range l {
 			if v < 0 || int(v) >= n || (p > 0 && v < l[p-1]) {
 				panic(fmt.Sprintf("lcp: Sparse.ResetCliques: clique %d: index %d = %d is not ascending within [0, %d)", c, p, v, n))
@@ -51,6 +79,7 @@ func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
 		total += len(l)
 	}
 	s.dropPending()
+	s.unlazy()
 	s.n = n
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
 	s.cstart = growInt(s.cstart, len(cliques)+1)
@@ -61,7 +90,19 @@ func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
 	}
 	s.cstart[len(cliques)] = len(s.cidx)
 	s.cdiag = diag
-	s.buildCliques()
+	if lazy {
+		if !same {
+			s.version++ // BuildPattern keeps it
+		}
+		// The last built pattern stays in ptr2 and col2 and its values'
+		// storage in fval; ptr and col are nil until BuildPattern.
+		s.ptr, s.col, s.ptr2, s.col2 = nil, nil, s.ptr, s.col
+		s.fval = s.val
+		s.lazy = true
+		s.cliqueDiagonal()
+	} else {
+		s.buildCliques()
+	}
 	s.pn, s.cl, s.desc, s.reuseOK = n, true, descCliques, true
 	s.finished, s.stale, s.rz = false, true, 0
 	return s.nrec
@@ -155,6 +196,235 @@ func (s *Sparse) buildCliques() {
 	if !slices.Equal(s.ptr, s.ptr2) || !slices.Equal(s.col, s.col2) {
 		s.version++
 	}
+}
+
+// BuildPattern builds the pattern put off by ResetCliquesLazy (its
+// columns, slots, diagonal slots and values' storage, as ResetCliques
+// builds them), keeping the diagonal's values and the version
+// ResetCliquesLazy gave it: s is then as after ResetCliques and the
+// diagonal's records, and a fill may set every record. It does nothing
+// when no pattern is put off. The first read that needs the values or
+// the pattern of a Deferred matrix calls it.
+func (s *Sparse) BuildPattern() {
+	if !s.lazy {
+		return
+	}
+	v := s.version
+	s.unlazy()
+	s.buildCliques()
+	s.version = v
+	for r, k := range s.dslot {
+		if k >= 0 {
+			s.val[k] = s.lval[r]
+		}
+	}
+}
+
+// ensurePattern builds a pattern ResetCliquesLazy put off (BuildPattern)
+// for a reader of the pattern alone (an ordering), under the lock of the
+// pending fill, which stays pending.
+func (s *Sparse) ensurePattern() {
+	d := s.pendingFill()
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	if s.pendingFill() == d {
+		s.BuildPattern()
+	}
+	d.mu.Unlock()
+}
+
+// lazySentinel is the slot ResetCliquesLazy gives the records off the
+// diagonal: outside any val, so that setting one before BuildPattern
+// panics instead of writing a wrong entry.
+const lazySentinel = math.MaxInt32
+
+// cliqueDiagonal is buildCliques for ResetCliquesLazy: nrec, the slots of
+// the diagonal entries' records into a val of one entry per row (dslot[r]
+// = r, −1 when the entry is outside the pattern), the others
+// lazySentinel, and the pattern's entry count (lnnz).
+func (s *Sparse) cliqueDiagonal() {
+	n, nc, cidx := s.n, len(s.cstart)-1, s.cidx
+	records := 0
+	for c := range nc {
+		lo, hi := s.cstart[c], s.cstart[c+1]
+		first := lo
+		for p := lo; p < hi; p++ {
+			if p == lo || cidx[p] != cidx[p-1] {
+				first = p
+			}
+			records += hi - first
+		}
+	}
+	diagRec := records
+	if s.cdiag {
+		records += n
+	}
+	s.nrec = records
+	if cap(s.slots) < records {
+		s.slots = make([]recSlots, records, records+records/8)
+	}
+	s.slots = s.slots[:records]
+	s.dslot = growInt32(s.dslot, n)
+	dslot, slots := s.dslot, s.slots
+	for r := range dslot {
+		dslot[r] = -1
+	}
+	// Record (p, q) of a clique, q from first(p) on, is rec(p) + q −
+	// first(p); those with cidx[q] = cidx[p] (q within p's run) are the
+	// diagonal entry's, the first of them in record order setting it.
+	off := recSlots{lazySentinel, lazySentinel}
+	rec := 0
+	for c := range nc {
+		lo, hi := s.cstart[c], s.cstart[c+1]
+		first, end := lo, lo
+		for p := lo; p < hi; p++ {
+			v := cidx[p]
+			if p == lo || v != cidx[p-1] {
+				first = p
+				for end = p + 1; end < hi && cidx[end] == v; end++ {
+				}
+			}
+			add := recSlots{^v, v}
+			if p == first && dslot[v] < 0 {
+				slots[rec] = recSlots{v, v}
+				dslot[v] = v
+			} else {
+				slots[rec] = add
+			}
+			for q := first + 1; q < end; q++ {
+				slots[rec+q-first] = add
+			}
+			for q := end; q < hi; q++ {
+				slots[rec+q-first] = off
+			}
+			rec += hi - first
+		}
+	}
+	if s.cdiag {
+		for r := range int32(n) {
+			if dslot[r] >= 0 { // a clique of r set the entry
+				slots[diagRec+int(r)] = recSlots{^r, r}
+			} else {
+				slots[diagRec+int(r)] = recSlots{r, r}
+				dslot[r] = r
+			}
+		}
+	}
+	s.lval = sized(s.lval, n)
+	s.val = s.lval
+	s.lnnz = s.cliqueNNZ()
+}
+
+// cliqueNNZ returns the entry count of the pattern of the cliques: each
+// row's distinct columns, the union of its cliques (and the row itself
+// with cdiag), counted by merging the cliques of each set of cliques
+// that differs from the last row's.
+func (s *Sparse) cliqueNNZ() int {
+	n, nc, cidx := s.n, len(s.cstart)-1, s.cidx
+	// Each row's cliques, in clique order (cnt, runs: buildCliques').
+	s.cnt = growInt(s.cnt, n+1)
+	clear(s.cnt)
+	for c := range nc {
+		lo, hi := s.cstart[c], s.cstart[c+1]
+		for p := lo; p < hi; p++ {
+			if p == lo || cidx[p] != cidx[p-1] {
+				s.cnt[cidx[p]+1]++
+			}
+		}
+	}
+	for r := range n {
+		s.cnt[r+1] += s.cnt[r]
+	}
+	if cap(s.runs) < s.cnt[n] {
+		s.runs = make([]cliqueRun, s.cnt[n], s.cnt[n]+s.cnt[n]/8)
+	}
+	s.runs = s.runs[:s.cnt[n]]
+	next := s.bcnt0(n)
+	for c := range nc {
+		lo, hi := s.cstart[c], s.cstart[c+1]
+		for p := lo; p < hi; p++ {
+			if p == lo || cidx[p] != cidx[p-1] {
+				r := cidx[p]
+				s.runs[next[r]] = cliqueRun{int32(c), int32(p)}
+				next[r]++
+			}
+		}
+	}
+	total, last, lastLen := 0, []cliqueRun(nil), 0
+	for r := range n {
+		runs := s.runs[s.cnt[r]:s.cnt[r+1]]
+		if len(runs) == 0 {
+			if s.cdiag {
+				total++ // the diagonal alone
+			}
+			continue
+		}
+		if !sameCliques(runs, last) {
+			last, lastLen = runs, s.unionLen(runs)
+		}
+		total += lastLen
+	}
+	return total
+}
+
+// sameCliques reports whether two rows' runs are on the same cliques.
+func sameCliques(a, b []cliqueRun) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for j := range a {
+		if a[j].c != b[j].c {
+			return false
+		}
+	}
+	return true
+}
+
+// unionLen returns the number of distinct indices in the cliques of runs.
+func (s *Sparse) unionLen(runs []cliqueRun) int {
+	cidx := s.cidx
+	if cap(s.heads) < len(runs) {
+		s.heads = make([]mergeHead, len(runs))
+	}
+	heads := s.heads[:len(runs)]
+	for j, run := range runs {
+		heads[j] = mergeHead{pos: s.cstart[run.c], hi: s.cstart[run.c+1]}
+	}
+	if len(heads) == 1 && !s.crepOf(runs[0].c) {
+		return heads[0].hi - heads[0].pos
+	}
+	count := 0
+	for {
+		v := int32(math.MaxInt32)
+		for j := range heads {
+			if h := &heads[j]; h.pos < h.hi && cidx[h.pos] < v {
+				v = cidx[h.pos]
+			}
+		}
+		if v == math.MaxInt32 {
+			return count
+		}
+		count++
+		for j := range heads {
+			h := &heads[j]
+			for h.pos < h.hi && cidx[h.pos] == v {
+				h.pos++
+			}
+		}
+	}
+}
+
+// crepOf reports whether clique c repeats an index.
+func (s *Sparse) crepOf(c int32) bool {
+	l := s.cidx[s.cstart[c]:s.cstart[c+1]]
+	for p := 1; p < len(l); p++ {
+		if l[p] == l[p-1] {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeRow writes row r's columns into buf from k on, ascending, as the
