@@ -107,8 +107,15 @@ type Sparse struct {
 	lazy       bool
 	lnnz       int
 	lval, fval []float64
-	kb         [][2]int32
-	knb        int
+	// ResetCliquesLazy's records (lazySlot): each clique element's first
+	// record (lstart) and its diagonal records' count (lrun, negative
+	// when the first sets the entry), the first record of the diagonal's
+	// own (ldiag).
+	lstart []int
+	lrun   []int32
+	ldiag  int
+	kb     [][2]int32
+	knb    int
 
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
@@ -390,7 +397,7 @@ func (s *Sparse) Refill(n, records int) bool {
 // to it, giving the bits of Add and Finish. It panics if t is not a record
 // of the kept pattern (a programming error, as Add's index).
 func (s *Sparse) SetRecord(t int, v float64) {
-	s.rz += s.sumRecord(t, v)
+	s.rz += s.SetRecordPart(t, v)
 }
 
 // SetRecordPart is SetRecord for a refill split among goroutines, each
@@ -401,6 +408,9 @@ func (s *Sparse) SetRecord(t int, v float64) {
 // AddRecordTerms before Refilled; a term is 0 for a finite sum and NaN
 // otherwise, so the order of the sums changes nothing.
 func (s *Sparse) SetRecordPart(t int, v float64) float64 {
+	if s.lazy {
+		return s.setLazy(t, v)
+	}
 	return s.sumRecord(t, v)
 }
 
@@ -411,6 +421,14 @@ func (s *Sparse) SetRecordPart(t int, v float64) float64 {
 // rows' pairs, in one call. It returns the sum of the records'
 // finiteness terms.
 func (s *Sparse) SetRecordsDot6(t int, u *[6]float64, v [][6]float64) float64 {
+	if s.lazy {
+		z := 0.0
+		for k := range v {
+			q := &v[k]
+			z += s.setLazy(t+k, u[0]*q[0]+u[1]*q[1]+u[2]*q[2]+u[3]*q[3]+u[4]*q[4]+u[5]*q[5])
+		}
+		return z
+	}
 	slots := s.slots[t : t+len(v)]
 	val := s.val
 	u0, u1, u2, u3, u4, u5 := u[0], u[1], u[2], u[3], u[4], u[5]

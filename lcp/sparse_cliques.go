@@ -235,46 +235,24 @@ func (s *Sparse) ensurePattern() {
 	d.mu.Unlock()
 }
 
-// lazySentinel is the slot ResetCliquesLazy gives the records off the
-// diagonal: outside any val, so that setting one before BuildPattern
-// panics instead of writing a wrong entry.
-const lazySentinel = math.MaxInt32
-
-// cliqueDiagonal is buildCliques for ResetCliquesLazy: nrec, the slots of
-// the diagonal entries' records into a val of one entry per row (dslot[r]
-// = r, −1 when the entry is outside the pattern), the others
-// lazySentinel, and the pattern's entry count (lnnz).
+// cliqueDiagonal is buildCliques for ResetCliquesLazy: nrec, each
+// clique element's first record and diagonal records (lstart, lrun), the
+// diagonal slots into a val of one entry per row (dslot[r] = r, −1 when
+// the entry is outside the pattern), and the pattern's entry count
+// (lnnz, with each row's cliques in cnt and runs).
 func (s *Sparse) cliqueDiagonal() {
 	n, nc, cidx := s.n, len(s.cstart)-1, s.cidx
-	records := 0
-	for c := range nc {
-		lo, hi := s.cstart[c], s.cstart[c+1]
-		first := lo
-		for p := lo; p < hi; p++ {
-			if p == lo || cidx[p] != cidx[p-1] {
-				first = p
-			}
-			records += hi - first
-		}
-	}
-	diagRec := records
-	if s.cdiag {
-		records += n
-	}
-	s.nrec = records
-	if cap(s.slots) < records {
-		s.slots = make([]recSlots, records, records+records/8)
-	}
-	s.slots = s.slots[:records]
+	s.lstart = regrow(s.lstart, len(cidx))
+	s.lrun = regrow(s.lrun, len(cidx))
 	s.dslot = growInt32(s.dslot, n)
-	dslot, slots := s.dslot, s.slots
+	dslot := s.dslot
 	for r := range dslot {
 		dslot[r] = -1
 	}
-	// Record (p, q) of a clique, q from first(p) on, is rec(p) + q −
-	// first(p); those with cidx[q] = cidx[p] (q within p's run) are the
-	// diagonal entry's, the first of them in record order setting it.
-	off := recSlots{lazySentinel, lazySentinel}
+	// Element p's records (p, q), q from first(p) on, start at lstart[p];
+	// the first end(p) − first(p) of them (q within p's run of equal
+	// indices) are the diagonal entry's, the first of all in record
+	// order setting it (lrun negative).
 	rec := 0
 	for c := range nc {
 		lo, hi := s.cstart[c], s.cstart[c+1]
@@ -286,35 +264,70 @@ func (s *Sparse) cliqueDiagonal() {
 				for end = p + 1; end < hi && cidx[end] == v; end++ {
 				}
 			}
-			add := recSlots{^v, v}
+			s.lstart[p] = rec
+			s.lrun[p] = int32(end - first)
 			if p == first && dslot[v] < 0 {
-				slots[rec] = recSlots{v, v}
+				s.lrun[p] = -s.lrun[p]
 				dslot[v] = v
-			} else {
-				slots[rec] = add
-			}
-			for q := first + 1; q < end; q++ {
-				slots[rec+q-first] = add
-			}
-			for q := end; q < hi; q++ {
-				slots[rec+q-first] = off
 			}
 			rec += hi - first
 		}
 	}
+	s.ldiag = rec
 	if s.cdiag {
+		rec += n
 		for r := range int32(n) {
-			if dslot[r] >= 0 { // a clique of r set the entry
-				slots[diagRec+int(r)] = recSlots{^r, r}
-			} else {
-				slots[diagRec+int(r)] = recSlots{r, r}
-				dslot[r] = r
-			}
+			dslot[r] = r
 		}
 	}
+	s.nrec = rec
 	s.lval = sized(s.lval, n)
 	s.val = s.lval
 	s.lnnz = s.cliqueNNZ()
+}
+
+// lazySlot returns the slots in the lazy val (one entry per row) of
+// record t of a matrix whose pattern ResetCliquesLazy put off: a record
+// of a diagonal entry, i its complement when the record adds to the
+// entry (as recSlots). It panics for a record off the diagonal.
+func (s *Sparse) lazySlot(t int) recSlots {
+	if t >= s.ldiag {
+		r := int32(t - s.ldiag)
+		if !s.cdiag || t >= s.nrec {
+			panic(fmt.Sprintf("lcp: Sparse: record %d outside the %d records", t, s.nrec))
+		}
+		if s.cnt[r+1] > s.cnt[r] { // a clique of r set the entry
+			return recSlots{^r, r}
+		}
+		return recSlots{r, r}
+	}
+	p, found := slices.BinarySearch(s.lstart, t)
+	if !found {
+		p-- // t is within element p's records
+	}
+	k, m, v := t-s.lstart[p], s.lrun[p], s.cidx[p]
+	set := m < 0
+	if set {
+		m = -m
+	}
+	if k >= int(m) {
+		panic(fmt.Sprintf("lcp: Sparse: record %d is off the diagonal, set before BuildPattern", t))
+	}
+	if set && k == 0 {
+		return recSlots{v, v}
+	}
+	return recSlots{^v, v}
+}
+
+// setLazy is sumRecord for a matrix whose pattern is put off.
+func (s *Sparse) setLazy(t int, x float64) float64 {
+	r := s.lazySlot(t)
+	if r.i < 0 {
+		r.i = ^r.i
+		x = s.val[r.i] + x
+	}
+	s.val[r.i] = x
+	return 0 * x
 }
 
 // cliqueNNZ returns the entry count of the pattern of the cliques: each
