@@ -40,7 +40,8 @@ import (
 // built without recording its calls: ResetCliques builds the pattern
 // from the index sets and takes the values as a refill does (SetRecord,
 // Refilled), with the pattern and bits of the same calls through Add and
-// Finish.
+// Finish. ResetCliquesLazy does so for the diagonal alone, and the first
+// reader of the rest builds the pattern.
 //
 // The zero value is an empty matrix that must be Reset before use. At,
 // MulVecTo, RowDot and NNZ panic until Finish has been called after the last
@@ -102,11 +103,14 @@ type Sparse struct {
 	desc     int8
 	// lazy: ResetCliquesLazy put the pattern off (BuildPattern builds
 	// it). ptr and col are then nil, the last built pattern is in ptr2
-	// and col2, val is lval, one entry per row (dslot[r] = r), the
-	// pattern's values' storage waits in fval, and lnnz is NNZ.
+	// and col2 and the spare buffers in sptr and scol, val is lval, one
+	// entry per row (dslot[r] = r), the pattern's values' storage waits
+	// in fval, and lnnz is NNZ.
 	lazy       bool
 	lnnz       int
 	lval, fval []float64
+	sptr       []int
+	scol       []int32
 	// ResetCliquesLazy's records (lazySlot): each clique element's first
 	// record (lstart) and its diagonal records' count (lrun, negative
 	// when the first sets the entry), the first record of the diagonal's
@@ -233,7 +237,7 @@ func (s *Sparse) Reset(n int) {
 func (s *Sparse) unlazy() {
 	if s.lazy {
 		s.lazy = false
-		s.ptr, s.col, s.ptr2, s.col2 = s.ptr2, s.col2, nil, nil
+		s.ptr, s.col, s.ptr2, s.col2, s.sptr, s.scol = s.ptr2, s.col2, s.sptr, s.scol, nil, nil
 		s.val, s.fval = s.fval, nil
 	}
 }

@@ -94,9 +94,10 @@ func (s *Sparse) resetCliques(n int, cliques [][]int32, diag, lazy bool) int {
 		if !same {
 			s.version++ // BuildPattern keeps it
 		}
-		// The last built pattern stays in ptr2 and col2 and its values'
-		// storage in fval; ptr and col are nil until BuildPattern.
-		s.ptr, s.col, s.ptr2, s.col2 = nil, nil, s.ptr, s.col
+		// The last built pattern stays in ptr2 and col2, the spare
+		// buffers in sptr and scol, and its values' storage in fval; ptr
+		// and col are nil until BuildPattern.
+		s.ptr, s.col, s.ptr2, s.col2, s.sptr, s.scol = nil, nil, s.ptr, s.col, s.ptr2, s.col2
 		s.fval = s.val
 		s.lazy = true
 		s.cliqueDiagonal()
@@ -151,22 +152,7 @@ func (s *Sparse) buildCliques() {
 		records += n
 	}
 	s.nrec = records
-	// Each row's runs, in clique order.
-	if cap(s.runs) < s.cnt[n] {
-		s.runs = make([]cliqueRun, s.cnt[n], s.cnt[n]+s.cnt[n]/8)
-	}
-	s.runs = s.runs[:s.cnt[n]]
-	next := s.bcnt0(n)
-	for c := range nc {
-		lo, hi := s.cstart[c], s.cstart[c+1]
-		for p := lo; p < hi; p++ {
-			if p == lo || cidx[p] != cidx[p-1] {
-				r := cidx[p]
-				s.runs[next[r]] = cliqueRun{int32(c), int32(p)}
-				next[r]++
-			}
-		}
-	}
+	s.fillRuns()
 	if cap(s.slots) < records {
 		s.slots = make([]recSlots, records, records+records/8)
 	}
@@ -350,21 +336,7 @@ func (s *Sparse) cliqueNNZ() int {
 	for r := range n {
 		s.cnt[r+1] += s.cnt[r]
 	}
-	if cap(s.runs) < s.cnt[n] {
-		s.runs = make([]cliqueRun, s.cnt[n], s.cnt[n]+s.cnt[n]/8)
-	}
-	s.runs = s.runs[:s.cnt[n]]
-	next := s.bcnt0(n)
-	for c := range nc {
-		lo, hi := s.cstart[c], s.cstart[c+1]
-		for p := lo; p < hi; p++ {
-			if p == lo || cidx[p] != cidx[p-1] {
-				r := cidx[p]
-				s.runs[next[r]] = cliqueRun{int32(c), int32(p)}
-				next[r]++
-			}
-		}
-	}
+	s.fillRuns()
 	total, last, lastLen := 0, []cliqueRun(nil), 0
 	for r := range n {
 		runs := s.runs[s.cnt[r]:s.cnt[r+1]]
@@ -630,6 +602,27 @@ func (s *Sparse) mergeAbove(fa, ha, ea, fb, hb, eb int, buf []int32, k int) int 
 		k++
 	}
 	return k
+}
+
+// fillRuns sets runs to each row's runs in clique order, row r's at
+// cnt[r]:cnt[r+1] (cnt holds the rows' starts).
+func (s *Sparse) fillRuns() {
+	n, cidx := s.n, s.cidx
+	if cap(s.runs) < s.cnt[n] {
+		s.runs = make([]cliqueRun, s.cnt[n], s.cnt[n]+s.cnt[n]/8)
+	}
+	s.runs = s.runs[:s.cnt[n]]
+	next := s.bcnt0(n)
+	for c := range len(s.cstart) - 1 {
+		lo, hi := s.cstart[c], s.cstart[c+1]
+		for p := lo; p < hi; p++ {
+			if p == lo || cidx[p] != cidx[p-1] {
+				r := cidx[p]
+				s.runs[next[r]] = cliqueRun{int32(c), int32(p)}
+				next[r]++
+			}
+		}
+	}
 }
 
 // bcnt0 returns each row's start in runs (cnt[r]) as a workspace the

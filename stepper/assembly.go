@@ -320,9 +320,10 @@ type Assembly struct {
 	// sums J_i,b M_b⁻¹ J_j,bᵀ over the dynamic bodies b that rows i and j
 	// share, in body order, then adds C_ii. In a gyroscopic assembly
 	// (Gyroscopic > 0) A is empty (0 × 0) and D holds the matrix. A
-	// World's Assemble may leave A's values off the diagonal to its first
-	// reader (lcp.Sparse.Defer: a steady step solved in body space reads
-	// only the diagonal); every read gets the same bits either way.
+	// World's Assemble may leave A's values off the diagonal, and on a
+	// new layout its pattern, to its first reader (lcp.Sparse.Defer,
+	// lcp.Sparse.ResetCliquesLazy: a step solved in body space reads only
+	// the diagonal); every read gets the same bits either way.
 	A lcp.Sparse
 	// D is the lead matrix of a gyroscopic assembly (see Assembly), n × n,
 	// dense and not symmetric; unused otherwise.
