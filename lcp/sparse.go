@@ -118,6 +118,8 @@ type Sparse struct {
 	lstart []int
 	lrun   []int32
 	ldiag  int
+	urow   []int32 // cliqueNNZ's cache: per clique, a row and its length
+	ulen   []int
 	kb     [][2]int32
 	knb    int
 
@@ -738,8 +740,12 @@ func (s *Sparse) rowDot(i int, x []float64) float64 {
 	return s0 + s1
 }
 
-// row returns the columns and values of row i (views).
+// row returns the columns and values of row i (views), building a
+// pattern ResetCliquesLazy put off and its Deferred values first.
 func (s *Sparse) row(i int) ([]int32, []float64) {
+	if s.lazy {
+		s.ensure()
+	}
 	lo, hi := s.ptr[i], s.ptr[i+1]
 	return s.col[lo:hi], s.val[lo:hi]
 }

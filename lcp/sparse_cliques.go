@@ -318,8 +318,9 @@ func (s *Sparse) setLazy(t int, x float64) float64 {
 
 // cliqueNNZ returns the entry count of the pattern of the cliques: each
 // row's distinct columns, the union of its cliques (and the row itself
-// with cdiag), counted by merging the cliques of each set of cliques
-// that differs from the last row's.
+// with cdiag), counted by merging the cliques of a row whose set of
+// cliques differs from that of the last row with the same first clique
+// (the rows of one contact pair share their two bodies' cliques).
 func (s *Sparse) cliqueNNZ() int {
 	n, nc, cidx := s.n, len(s.cstart)-1, s.cidx
 	// Each row's cliques, in clique order (cnt, runs: buildCliques').
@@ -337,7 +338,14 @@ func (s *Sparse) cliqueNNZ() int {
 		s.cnt[r+1] += s.cnt[r]
 	}
 	s.fillRuns()
-	total, last, lastLen := 0, []cliqueRun(nil), 0
+	// urow[c], ulen[c]: the last row whose first clique is c and its
+	// union's length.
+	s.urow = regrow(s.urow, nc)
+	s.ulen = regrow(s.ulen, nc)
+	for c := range s.urow {
+		s.urow[c] = -1
+	}
+	total := 0
 	for r := range n {
 		runs := s.runs[s.cnt[r]:s.cnt[r+1]]
 		if len(runs) == 0 {
@@ -346,10 +354,11 @@ func (s *Sparse) cliqueNNZ() int {
 			}
 			continue
 		}
-		if !sameCliques(runs, last) {
-			last, lastLen = runs, s.unionLen(runs)
+		c := runs[0].c
+		if q := s.urow[c]; q < 0 || !sameCliques(runs, s.runs[s.cnt[q]:s.cnt[q+1]]) {
+			s.urow[c], s.ulen[c] = int32(r), s.unionLen(runs)
 		}
-		total += lastLen
+		total += s.ulen[c]
 	}
 	return total
 }
@@ -377,8 +386,27 @@ func (s *Sparse) unionLen(runs []cliqueRun) int {
 	for j, run := range runs {
 		heads[j] = mergeHead{pos: s.cstart[run.c], hi: s.cstart[run.c+1]}
 	}
-	if len(heads) == 1 && !s.crepOf(runs[0].c) {
+	switch {
+	case len(heads) == 1 && !s.crepOf(runs[0].c):
 		return heads[0].hi - heads[0].pos
+	case len(heads) == 2 && !s.crepOf(runs[0].c) && !s.crepOf(runs[1].c):
+		// Two cliques without repeats: their lengths less the indices
+		// both hold.
+		a, b := cidx[heads[0].pos:heads[0].hi], cidx[heads[1].pos:heads[1].hi]
+		both := 0
+		for i, j := 0, 0; i < len(a) && j < len(b); {
+			switch {
+			case a[i] < b[j]:
+				i++
+			case b[j] < a[i]:
+				j++
+			default:
+				both++
+				i++
+				j++
+			}
+		}
+		return len(a) + len(b) - both
 	}
 	count := 0
 	for {
