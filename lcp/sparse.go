@@ -740,12 +740,10 @@ func (s *Sparse) rowDot(i int, x []float64) float64 {
 	return s0 + s1
 }
 
-// row returns the columns and values of row i (views), building a
-// pattern ResetCliquesLazy put off and its Deferred values first.
+// row returns the columns and values of row i (views). A caller that
+// reads the values calls ensure first (Defer), one that reads the
+// pattern alone ensurePattern (ResetCliquesLazy).
 func (s *Sparse) row(i int) ([]int32, []float64) {
-	if s.lazy {
-		s.ensure()
-	}
 	lo, hi := s.ptr[i], s.ptr[i+1]
 	return s.col[lo:hi], s.val[lo:hi]
 }
