@@ -1370,6 +1370,7 @@ func (s *BPP) solveLU(p *Problem, x, w []float64) error {
 	s.blk.ReuseAs(m, m) // zeroed
 	blk := &s.blk
 	if a, ok := p.A.(*Sparse); ok {
+		a.ensure() // values put off by Defer
 		for r, i := range free {
 			s.pos[i] = r
 		}

@@ -222,6 +222,9 @@ func WriteLabelledProblem(w io.Writer, p *Problem, rows any) error {
 		return err
 	}
 	n := p.N()
+	if sp, ok := p.A.(*Sparse); ok {
+		sp.ensure() // values put off by Defer (and a pattern, ResetCliquesLazy)
+	}
 	a := make([][]float64, n)
 	for i := range a {
 		a[i] = make([]float64, n)

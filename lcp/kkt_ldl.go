@@ -341,7 +341,7 @@ func dualFlopsBound(a *Sparse) int {
 	if n == 0 {
 		return 0
 	}
-	m := (a.ptr[n] - n) / 2
+	m := (a.NNZ() - n) / 2
 	return max(0, (m*m/n-m)/2)
 }
 

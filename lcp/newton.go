@@ -371,6 +371,7 @@ func (s *Newton) buildJac(p *Problem, mu float64) {
 			}
 		}
 	case *Sparse:
+		a.ensure() // values put off by Defer
 		for i := 0; i < n; i++ {
 			hr, b := h[i*n:(i+1)*n], s.be[i]
 			if b == 0 {
@@ -474,6 +475,7 @@ func (s *Newton) gradientDir(p *Problem) {
 	}
 	switch a := p.A.(type) {
 	case *Sparse:
+		a.ensure() // values put off by Defer
 		for i := 0; i < n; i++ {
 			bp, b2 := s.be[i]*s.phi[i], s.be[i]*s.be[i]
 			cols, vals := a.row(i)

@@ -40,7 +40,8 @@ import (
 // built without recording its calls: ResetCliques builds the pattern
 // from the index sets and takes the values as a refill does (SetRecord,
 // Refilled), with the pattern and bits of the same calls through Add and
-// Finish.
+// Finish. ResetCliquesLazy does so for the diagonal alone, and the first
+// reader of the rest builds the pattern.
 //
 // The zero value is an empty matrix that must be Reset before use. At,
 // MulVecTo, RowDot and NNZ panic until Finish has been called after the last
@@ -100,8 +101,27 @@ type Sparse struct {
 	cidx     []int32
 	cdiag    bool
 	desc     int8
-	kb       [][2]int32
-	knb      int
+	// lazy: ResetCliquesLazy put the pattern off (BuildPattern builds
+	// it). ptr and col are then nil, the last built pattern is in ptr2
+	// and col2 and the spare buffers in sptr and scol, val is lval, one
+	// entry per row (dslot[r] = r), the pattern's values' storage waits
+	// in fval, and lnnz is NNZ.
+	lazy       bool
+	lnnz       int
+	lval, fval []float64
+	sptr       []int
+	scol       []int32
+	// ResetCliquesLazy's records (lazySlot): each clique element's first
+	// record (lstart) and its diagonal records' count (lrun, negative
+	// when the first sets the entry), the first record of the diagonal's
+	// own (ldiag).
+	lstart []int
+	lrun   []int32
+	ldiag  int
+	urow   []int32 // cliqueNNZ's cache: per clique, a row and its length
+	ulen   []int
+	kb     [][2]int32
+	knb    int
 
 	// Finish workspace.
 	cnt  []int   // per-row counts, then bucket starts
@@ -181,6 +201,7 @@ func (s *Sparse) ensure() {
 	}
 	d.mu.Lock()
 	if s.pendingFill() == d {
+		s.BuildPattern() // a pattern ResetCliquesLazy put off, first
 		d.Fill()
 		s.pending.Store((*DeferredFill)(nil))
 	}
@@ -206,10 +227,21 @@ func (s *Sparse) Reset(n int) {
 		panic(fmt.Sprintf("lcp: Sparse.Reset: dimension %d exceeds 2³¹−1", n))
 	}
 	s.dropPending()
+	s.unlazy()
 	s.n = n
 	s.finished = false
 	s.stale = false
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
+}
+
+// unlazy forgets a pattern put off by ResetCliquesLazy, making the last
+// built one current again (ptr and col), for a call that builds a new one.
+func (s *Sparse) unlazy() {
+	if s.lazy {
+		s.lazy = false
+		s.ptr, s.col, s.ptr2, s.col2, s.sptr, s.scol = s.ptr2, s.col2, s.sptr, s.scol, nil, nil
+		s.val, s.fval = s.fval, nil
+	}
 }
 
 // Add adds v to A[i][j] and, when i != j, to A[j][i]: call it once for each
@@ -371,7 +403,7 @@ func (s *Sparse) Refill(n, records int) bool {
 // to it, giving the bits of Add and Finish. It panics if t is not a record
 // of the kept pattern (a programming error, as Add's index).
 func (s *Sparse) SetRecord(t int, v float64) {
-	s.rz += s.sumRecord(t, v)
+	s.rz += s.SetRecordPart(t, v)
 }
 
 // SetRecordPart is SetRecord for a refill split among goroutines, each
@@ -382,6 +414,9 @@ func (s *Sparse) SetRecord(t int, v float64) {
 // AddRecordTerms before Refilled; a term is 0 for a finite sum and NaN
 // otherwise, so the order of the sums changes nothing.
 func (s *Sparse) SetRecordPart(t int, v float64) float64 {
+	if s.lazy {
+		return s.setLazy(t, v)
+	}
 	return s.sumRecord(t, v)
 }
 
@@ -392,6 +427,14 @@ func (s *Sparse) SetRecordPart(t int, v float64) float64 {
 // rows' pairs, in one call. It returns the sum of the records'
 // finiteness terms.
 func (s *Sparse) SetRecordsDot6(t int, u *[6]float64, v [][6]float64) float64 {
+	if s.lazy {
+		z := 0.0
+		for k := range v {
+			q := &v[k]
+			z += s.setLazy(t+k, u[0]*q[0]+u[1]*q[1]+u[2]*q[2]+u[3]*q[3]+u[4]*q[4]+u[5]*q[5])
+		}
+		return z
+	}
 	slots := s.slots[t : t+len(v)]
 	val := s.val
 	u0, u1, u2, u3, u4, u5 := u[0], u[1], u[2], u[3], u[4], u[5]
@@ -424,6 +467,9 @@ func (s *Sparse) AddRecordTerms(z float64) { s.rz += z }
 // traffic of a steady step's refill).
 func (s *Sparse) unstale() {
 	s.ensure()
+	if s.lazy {
+		panic("lcp: Sparse: Add or Finish on a matrix whose pattern ResetCliquesLazy put off, before BuildPattern or a Deferred fill")
+	}
 	if !s.stale {
 		return
 	}
@@ -634,6 +680,9 @@ func (s *Sparse) Dims() (r, c int) { return s.n, s.n }
 // (both triangles; an off-diagonal pair counts twice).
 func (s *Sparse) NNZ() int {
 	s.mustFinished("NNZ")
+	if s.lazy {
+		return s.lnnz
+	}
 	return len(s.col)
 }
 
@@ -691,7 +740,9 @@ func (s *Sparse) rowDot(i int, x []float64) float64 {
 	return s0 + s1
 }
 
-// row returns the columns and values of row i (views).
+// row returns the columns and values of row i (views). A caller that
+// reads the values calls ensure first (Defer), one that reads the
+// pattern alone ensurePattern (ResetCliquesLazy).
 func (s *Sparse) row(i int) ([]int32, []float64) {
 	lo, hi := s.ptr[i], s.ptr[i+1]
 	return s.col[lo:hi], s.val[lo:hi]
@@ -713,9 +764,5 @@ func (s *Sparse) firstNonFinite() (i, j int, v float64, found bool) {
 	return 0, 0, 0, false
 }
 
-func growInt32(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n, n+n/2) // headroom: sizes that creep up step to step stop reallocating
-	}
-	return s[:n]
-}
+// growInt32 is grow for int32s.
+func growInt32(s []int32, n int) []int32 { return regrow(s, n) }

@@ -38,11 +38,39 @@ type mergeHead struct{ pos, lo, hi, es, ee int }
 // It panics if n is negative or a clique is not ascending within [0, n)
 // (programming errors of the assembling code, as Add's index).
 func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
+	return s.resetCliques(n, cliques, diag, false)
+}
+
+// ResetCliquesLazy is ResetCliques with the pattern off the diagonal put
+// off: it keeps the cliques, the record count, NNZ and the slots of the
+// records of diagonal entries (those of a clique's repeats of one index
+// with each other, and with diag each row's own), in O(n + records + Σ
+// over the distinct clique sets of consecutive rows of their lengths),
+// without merging any row's cliques, and keeps A's diagonal alone. It is
+// for a fill that sets the diagonal's records (SetRecord,
+// SetRecordPart, SetRecordsDot6, in their order) and, after Refilled,
+// puts the other values off with Defer: the first read that needs them
+// (see Defer) builds the pattern, the slots and the values' storage of
+// ResetCliques (BuildPattern), then runs the fill, which must set every
+// record. Until then the diagonal (At(i, i), Problem.Diag), NNZ and the
+// finiteness of Refilled are read as after ResetCliques, the same bits;
+// a Refill with the same records stays lazy. A fill that is not put off
+// calls BuildPattern first and sets every record. Setting a record off
+// the diagonal before BuildPattern panics.
+func (s *Sparse) ResetCliquesLazy(n int, cliques [][]int32, diag bool) int {
+	return s.resetCliques(n, cliques, diag, true)
+}
+
+// resetCliques is ResetCliques, or with lazy ResetCliquesLazy.
+func (s *Sparse) resetCliques(n int, cliques [][]int32, diag, lazy bool) int {
 	if n < 0 || n > math.MaxInt32 {
 		panic(fmt.Sprintf("lcp: Sparse.ResetCliques: dimension %d outside [0, 2³¹−1]", n))
 	}
+	// same: the cliques describe the current pattern (built or put off).
+	same := s.cl && s.desc == descCliques && s.pn == n && s.cdiag == diag && len(s.cstart) == len(cliques)+1
 	total := 0
 	for c, l := range cliques {
+		same = same && slices.Equal(l, s.cidx[s.cstart[c]:s.cstart[c+1]])
 		for p, v := range l {
 			if v < 0 || int(v) >= n || (p > 0 && v < l[p-1]) {
 				panic(fmt.Sprintf("lcp: Sparse.ResetCliques: clique %d: index %d = %d is not ascending within [0, %d)", c, p, v, n))
@@ -51,6 +79,7 @@ func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
 		total += len(l)
 	}
 	s.dropPending()
+	s.unlazy()
 	s.n = n
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
 	s.cstart = growInt(s.cstart, len(cliques)+1)
@@ -61,7 +90,20 @@ func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
 	}
 	s.cstart[len(cliques)] = len(s.cidx)
 	s.cdiag = diag
-	s.buildCliques()
+	if lazy {
+		if !same {
+			s.version++ // BuildPattern keeps it
+		}
+		// The last built pattern stays in ptr2 and col2, the spare
+		// buffers in sptr and scol, and its values' storage in fval; ptr
+		// and col are nil until BuildPattern.
+		s.ptr, s.col, s.ptr2, s.col2, s.sptr, s.scol = nil, nil, s.ptr, s.col, s.ptr2, s.col2
+		s.fval = s.val
+		s.lazy = true
+		s.cliqueDiagonal()
+	} else {
+		s.buildCliques()
+	}
 	s.pn, s.cl, s.desc, s.reuseOK = n, true, descCliques, true
 	s.finished, s.stale, s.rz = false, true, 0
 	return s.nrec
@@ -110,22 +152,7 @@ func (s *Sparse) buildCliques() {
 		records += n
 	}
 	s.nrec = records
-	// Each row's runs, in clique order.
-	if cap(s.runs) < s.cnt[n] {
-		s.runs = make([]cliqueRun, s.cnt[n], s.cnt[n]+s.cnt[n]/8)
-	}
-	s.runs = s.runs[:s.cnt[n]]
-	next := s.bcnt0(n)
-	for c := range nc {
-		lo, hi := s.cstart[c], s.cstart[c+1]
-		for p := lo; p < hi; p++ {
-			if p == lo || cidx[p] != cidx[p-1] {
-				r := cidx[p]
-				s.runs[next[r]] = cliqueRun{int32(c), int32(p)}
-				next[r]++
-			}
-		}
-	}
+	s.fillRuns()
 	if cap(s.slots) < records {
 		s.slots = make([]recSlots, records, records+records/8)
 	}
@@ -155,6 +182,262 @@ func (s *Sparse) buildCliques() {
 	if !slices.Equal(s.ptr, s.ptr2) || !slices.Equal(s.col, s.col2) {
 		s.version++
 	}
+}
+
+// BuildPattern builds the pattern put off by ResetCliquesLazy (its
+// columns, slots, diagonal slots and values' storage, as ResetCliques
+// builds them), keeping the diagonal's values and the version
+// ResetCliquesLazy gave it: s is then as after ResetCliques and the
+// diagonal's records, and a fill may set every record. It does nothing
+// when no pattern is put off. The first read that needs the values or
+// the pattern of a Deferred matrix calls it.
+func (s *Sparse) BuildPattern() {
+	if !s.lazy {
+		return
+	}
+	v := s.version
+	s.unlazy()
+	s.buildCliques()
+	s.version = v
+	for r, k := range s.dslot {
+		if k >= 0 {
+			s.val[k] = s.lval[r]
+		}
+	}
+}
+
+// ensurePattern builds a pattern ResetCliquesLazy put off (BuildPattern)
+// for a reader of the pattern alone (an ordering), under the lock of the
+// pending fill, which stays pending.
+func (s *Sparse) ensurePattern() {
+	d := s.pendingFill()
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	if s.pendingFill() == d {
+		s.BuildPattern()
+	}
+	d.mu.Unlock()
+}
+
+// cliqueDiagonal is buildCliques for ResetCliquesLazy: nrec, each
+// clique element's first record and diagonal records (lstart, lrun), the
+// diagonal slots into a val of one entry per row (dslot[r] = r, −1 when
+// the entry is outside the pattern), and the pattern's entry count
+// (lnnz, with each row's cliques in cnt and runs).
+func (s *Sparse) cliqueDiagonal() {
+	n, nc, cidx := s.n, len(s.cstart)-1, s.cidx
+	s.lstart = regrow(s.lstart, len(cidx))
+	s.lrun = regrow(s.lrun, len(cidx))
+	s.dslot = growInt32(s.dslot, n)
+	dslot := s.dslot
+	for r := range dslot {
+		dslot[r] = -1
+	}
+	// Element p's records (p, q), q from first(p) on, start at lstart[p];
+	// the first end(p) − first(p) of them (q within p's run of equal
+	// indices) are the diagonal entry's, the first of all in record
+	// order setting it (lrun negative).
+	rec := 0
+	for c := range nc {
+		lo, hi := s.cstart[c], s.cstart[c+1]
+		first, end := lo, lo
+		for p := lo; p < hi; p++ {
+			v := cidx[p]
+			if p == lo || v != cidx[p-1] {
+				first = p
+				for end = p + 1; end < hi && cidx[end] == v; end++ {
+				}
+			}
+			s.lstart[p] = rec
+			s.lrun[p] = int32(end - first)
+			if p == first && dslot[v] < 0 {
+				s.lrun[p] = -s.lrun[p]
+				dslot[v] = v
+			}
+			rec += hi - first
+		}
+	}
+	s.ldiag = rec
+	if s.cdiag {
+		rec += n
+		for r := range int32(n) {
+			dslot[r] = r
+		}
+	}
+	s.nrec = rec
+	s.lval = sized(s.lval, n)
+	s.val = s.lval
+	s.lnnz = s.cliqueNNZ()
+}
+
+// lazySlot returns the slots in the lazy val (one entry per row) of
+// record t of a matrix whose pattern ResetCliquesLazy put off: a record
+// of a diagonal entry, i its complement when the record adds to the
+// entry (as recSlots). It panics for a record off the diagonal.
+func (s *Sparse) lazySlot(t int) recSlots {
+	if t >= s.ldiag {
+		r := int32(t - s.ldiag)
+		if !s.cdiag || t >= s.nrec {
+			panic(fmt.Sprintf("lcp: Sparse: record %d outside the %d records", t, s.nrec))
+		}
+		if s.cnt[r+1] > s.cnt[r] { // a clique of r set the entry
+			return recSlots{^r, r}
+		}
+		return recSlots{r, r}
+	}
+	p, found := slices.BinarySearch(s.lstart, t)
+	if !found {
+		p-- // t is within element p's records
+	}
+	k, m, v := t-s.lstart[p], s.lrun[p], s.cidx[p]
+	set := m < 0
+	if set {
+		m = -m
+	}
+	if k >= int(m) {
+		panic(fmt.Sprintf("lcp: Sparse: record %d is off the diagonal, set before BuildPattern", t))
+	}
+	if set && k == 0 {
+		return recSlots{v, v}
+	}
+	return recSlots{^v, v}
+}
+
+// setLazy is sumRecord for a matrix whose pattern is put off.
+func (s *Sparse) setLazy(t int, x float64) float64 {
+	r := s.lazySlot(t)
+	if r.i < 0 {
+		r.i = ^r.i
+		x = s.val[r.i] + x
+	}
+	s.val[r.i] = x
+	return 0 * x
+}
+
+// cliqueNNZ returns the entry count of the pattern of the cliques: each
+// row's distinct columns, the union of its cliques (and the row itself
+// with cdiag), counted by merging the cliques of a row whose set of
+// cliques differs from that of the last row with the same first clique
+// (the rows of one contact pair share their two bodies' cliques).
+func (s *Sparse) cliqueNNZ() int {
+	n, nc, cidx := s.n, len(s.cstart)-1, s.cidx
+	// Each row's cliques, in clique order (cnt, runs: buildCliques').
+	s.cnt = growInt(s.cnt, n+1)
+	clear(s.cnt)
+	for c := range nc {
+		lo, hi := s.cstart[c], s.cstart[c+1]
+		for p := lo; p < hi; p++ {
+			if p == lo || cidx[p] != cidx[p-1] {
+				s.cnt[cidx[p]+1]++
+			}
+		}
+	}
+	for r := range n {
+		s.cnt[r+1] += s.cnt[r]
+	}
+	s.fillRuns()
+	// urow[c], ulen[c]: the last row whose first clique is c and its
+	// union's length.
+	s.urow = regrow(s.urow, nc)
+	s.ulen = regrow(s.ulen, nc)
+	for c := range s.urow {
+		s.urow[c] = -1
+	}
+	total := 0
+	for r := range n {
+		runs := s.runs[s.cnt[r]:s.cnt[r+1]]
+		if len(runs) == 0 {
+			if s.cdiag {
+				total++ // the diagonal alone
+			}
+			continue
+		}
+		c := runs[0].c
+		if q := s.urow[c]; q < 0 || !sameCliques(runs, s.runs[s.cnt[q]:s.cnt[q+1]]) {
+			s.urow[c], s.ulen[c] = int32(r), s.unionLen(runs)
+		}
+		total += s.ulen[c]
+	}
+	return total
+}
+
+// sameCliques reports whether two rows' runs are on the same cliques.
+func sameCliques(a, b []cliqueRun) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for j := range a {
+		if a[j].c != b[j].c {
+			return false
+		}
+	}
+	return true
+}
+
+// unionLen returns the number of distinct indices in the cliques of runs.
+func (s *Sparse) unionLen(runs []cliqueRun) int {
+	cidx := s.cidx
+	if cap(s.heads) < len(runs) {
+		s.heads = make([]mergeHead, len(runs))
+	}
+	heads := s.heads[:len(runs)]
+	for j, run := range runs {
+		heads[j] = mergeHead{pos: s.cstart[run.c], hi: s.cstart[run.c+1]}
+	}
+	switch {
+	case len(heads) == 1 && !s.crepOf(runs[0].c):
+		return heads[0].hi - heads[0].pos
+	case len(heads) == 2 && !s.crepOf(runs[0].c) && !s.crepOf(runs[1].c):
+		// Two cliques without repeats: their lengths less the indices
+		// both hold.
+		a, b := cidx[heads[0].pos:heads[0].hi], cidx[heads[1].pos:heads[1].hi]
+		both := 0
+		for i, j := 0, 0; i < len(a) && j < len(b); {
+			switch {
+			case a[i] < b[j]:
+				i++
+			case b[j] < a[i]:
+				j++
+			default:
+				both++
+				i++
+				j++
+			}
+		}
+		return len(a) + len(b) - both
+	}
+	count := 0
+	for {
+		v := int32(math.MaxInt32)
+		for j := range heads {
+			if h := &heads[j]; h.pos < h.hi && cidx[h.pos] < v {
+				v = cidx[h.pos]
+			}
+		}
+		if v == math.MaxInt32 {
+			return count
+		}
+		count++
+		for j := range heads {
+			h := &heads[j]
+			for h.pos < h.hi && cidx[h.pos] == v {
+				h.pos++
+			}
+		}
+	}
+}
+
+// crepOf reports whether clique c repeats an index.
+func (s *Sparse) crepOf(c int32) bool {
+	l := s.cidx[s.cstart[c]:s.cstart[c+1]]
+	for p := 1; p < len(l); p++ {
+		if l[p] == l[p-1] {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeRow writes row r's columns into buf from k on, ascending, as the
@@ -349,6 +632,27 @@ func (s *Sparse) mergeAbove(fa, ha, ea, fb, hb, eb int, buf []int32, k int) int 
 	return k
 }
 
+// fillRuns sets runs to each row's runs in clique order, row r's at
+// cnt[r]:cnt[r+1] (cnt holds the rows' starts).
+func (s *Sparse) fillRuns() {
+	n, cidx := s.n, s.cidx
+	if cap(s.runs) < s.cnt[n] {
+		s.runs = make([]cliqueRun, s.cnt[n], s.cnt[n]+s.cnt[n]/8)
+	}
+	s.runs = s.runs[:s.cnt[n]]
+	next := s.bcnt0(n)
+	for c := range len(s.cstart) - 1 {
+		lo, hi := s.cstart[c], s.cstart[c+1]
+		for p := lo; p < hi; p++ {
+			if p == lo || cidx[p] != cidx[p-1] {
+				r := cidx[p]
+				s.runs[next[r]] = cliqueRun{int32(c), int32(p)}
+				next[r]++
+			}
+		}
+	}
+}
+
 // bcnt0 returns each row's start in runs (cnt[r]) as a workspace the
 // caller advances.
 func (s *Sparse) bcnt0(n int) []int32 {
@@ -395,7 +699,8 @@ func (s *Sparse) keepCliqueRecords() {
 
 // sized returns s resliced to n, or a new slice of length n with an
 // eighth of headroom when s is too short: a buffer sized once for a
-// large first fill (growInt32's half would be zeroed for nothing).
+// large fill (a half, as regrow gives a buffer that outgrows its
+// storage, would be zeroed for nothing).
 func sized[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n, n+n/8)

@@ -53,6 +53,7 @@ func (s *Sparse) resetKKT(body [][2]int32, nb int) int {
 		s.cnt[b+1] += s.cnt[b]
 	}
 	s.dropPending()
+	s.unlazy()
 	s.n = dim
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
 	records := n + 6*used + 21*nb

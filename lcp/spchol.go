@@ -447,6 +447,7 @@ func (f *sparseLDL) count(a *Sparse) { f.countUpTo(a, 0) }
 // false, leaving f with no analysis (the next count orders again); it
 // reports true when the analysis is complete.
 func (f *sparseLDL) countUpTo(a *Sparse, limit int) bool {
+	a.ensurePattern() // a pattern ResetCliquesLazy put off; the values may stay off
 	n := a.n
 	if f.a == a && f.ver == a.version && len(f.perm) == n {
 		return true

@@ -46,6 +46,7 @@ func (s *Sparse) Submatrix(src *Sparse, idx, pos []int32) {
 		panic(fmt.Sprintf("lcp: Sparse.Submatrix: pos has %d entries, src %d rows", len(pos), src.n))
 	}
 	m := len(idx)
+	s.unlazy()
 	s.n = m
 	s.ti, s.tj, s.tv = s.ti[:0], s.tj[:0], s.tv[:0]
 	s.stale = false

@@ -320,9 +320,10 @@ type Assembly struct {
 	// sums J_i,b M_b⁻¹ J_j,bᵀ over the dynamic bodies b that rows i and j
 	// share, in body order, then adds C_ii. In a gyroscopic assembly
 	// (Gyroscopic > 0) A is empty (0 × 0) and D holds the matrix. A
-	// World's Assemble may leave A's values off the diagonal to its first
-	// reader (lcp.Sparse.Defer: a steady step solved in body space reads
-	// only the diagonal); every read gets the same bits either way.
+	// World's Assemble may leave A's values off the diagonal, and on a
+	// new layout its pattern, to its first reader (lcp.Sparse.Defer,
+	// lcp.Sparse.ResetCliquesLazy: a step solved in body space reads only
+	// the diagonal); every read gets the same bits either way.
 	A lcp.Sparse
 	// D is the lead matrix of a gyroscopic assembly (see Assembly), n × n,
 	// dense and not symmetric; unused otherwise.
@@ -557,7 +558,9 @@ func (a *Assembly) Assemble(s *Settings, m *Mass, rows []constraint.Row) error {
 			panic(fmt.Sprintf("stepper: Assembly refilled %d of A's %d records", a.rec, a.layRecs))
 		}
 		if a.deferA && !(a.kktOK && a.deferrable()) {
-			// Not to be put off: the rest now, before A's finiteness.
+			// Not to be put off: the rest now, before A's finiteness,
+			// into the pattern firstFill put off.
+			a.A.BuildPattern()
 			a.A.AddRecordTerms(a.fillRest())
 			a.deferA = false
 		}
@@ -888,10 +891,13 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 		a.responseMatrix(m, rows)
 		return true
 	}
+	// lazy: this fill will put A's values off its diagonal off (deferA
+	// below, once firstFill has opened A for a refill).
+	lazy := a.lazyA && a.reads&3 != 3 && gyro && !a.massOnly
 	switch {
 	case a.refilling:
 	case gyro || a.massOnly:
-		a.firstFill(m, n, !a.massOnly) // Assemble's or MassMatrix's A: its pattern, then a refill
+		a.firstFill(m, n, !a.massOnly, lazy) // Assemble's or MassMatrix's A: its pattern, then a refill
 	default:
 		a.A.Reset(n)
 		a.A.Grow(a.records(m))
@@ -904,7 +910,12 @@ func (a *Assembly) massMatrix(m *Mass, rows []constraint.Row, gyro bool) bool {
 	// the new-contact starts read A's diagonal alone (estimateNewContacts);
 	// a reader that needs the rest (estimateLocally's RowDot, a dual
 	// factor) fills them there, with a fill at once's bits.
-	a.deferA = a.lazyA && a.reads&3 != 3 && a.refilling && gyro && !a.massOnly
+	a.deferA = lazy && a.refilling
+	if !a.deferA {
+		// Every record is set now: the pattern a lazy fill put off (a
+		// refill of its layout) is built first.
+		a.A.BuildPattern()
+	}
 	a.sumJM, a.sumJ = 0, 0
 	if a.refilling && a.groups != nil && a.par != nil && !a.deferA {
 		// JMinv, the blocks and the pairs island by island (islands.go).
@@ -1024,8 +1035,13 @@ func (a *Assembly) ensureA() { a.A.FillPending() }
 // from the rows of each body (lcp.Sparse.ResetCliques, one clique per
 // dynamic body) and opens A for them as a refill does, so that the first
 // assembly of a layout fills A as a steady one, without recording its
-// calls; the next Assemble with the same layout refills it (layOK).
-func (a *Assembly) firstFill(m *Mass, n int, diag bool) {
+// calls; the next Assemble with the same layout refills it (layOK). With
+// lazy (a fill that puts A's values off its diagonal off) it builds the
+// diagonal's slots alone (lcp.Sparse.ResetCliquesLazy): the rest of the
+// pattern is built by the first read that needs A's values, and not at
+// all on a step that reads none (step 1 of a structure at rest, whose
+// solves run in body space).
+func (a *Assembly) firstFill(m *Mass, n int, diag, lazy bool) {
 	total := 0
 	for _, list := range a.byBody {
 		total += len(list)
@@ -1048,7 +1064,11 @@ func (a *Assembly) firstFill(m *Mass, n int, diag bool) {
 		}
 		a.cliques = append(a.cliques, a.cliqueRows[from:])
 	}
-	a.layRecs = a.A.ResetCliques(n, a.cliques, diag)
+	if lazy {
+		a.layRecs = a.A.ResetCliquesLazy(n, a.cliques, diag)
+	} else {
+		a.layRecs = a.A.ResetCliques(n, a.cliques, diag)
+	}
 	a.refilling, a.filled = true, true
 }
 

@@ -426,6 +426,10 @@ func (w *World) narrowPhase(dst []point, pairs [][2]int, margin float64, free *M
 	cs := &w.ws.contacts
 	if len(pairs) < narrowParallelPairs || w.ws.pool.workers(2) < 2 {
 		n0 := len(dst)
+		// Room for a four-point manifold per pair, as narrowChunks gives
+		// each chunk: one allocation on a first step, not append's
+		// growth point by point (each growth copies and zeroes).
+		dst = slices.Grow(dst, 4*len(pairs))
 		dst, cs.pts = w.narrowPairs(dst, cs.pts, pairs, 0, margin, free)
 		if cs.reuse.writing && free == nil {
 			cs.reuse.sizePoints(len(dst) - n0)

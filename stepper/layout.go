@@ -80,7 +80,7 @@ func (l *rowLayout) same(bodies []*body.Body, rows []constraint.Row) bool {
 func (l *rowLayout) record(bodies []*body.Body, rows []constraint.Row) {
 	l.gen++
 	if need := len(rows) * (1 + constraint.MaxBodies); cap(l.rows) < need {
-		l.rows = make([]int32, 0, headroom(need))
+		l.rows = make([]int32, 0, headroom(cap(l.rows), need))
 	}
 	l.rows = l.rows[:0]
 	l.chunkAt = l.chunkAt[:0]

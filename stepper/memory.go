@@ -55,18 +55,21 @@ func (e MemoryEstimate) String() string {
 // exactly (TestEstimateMemoryMatchesTheFirstStep logs both):
 //
 //	world                  rows   nonzeros   live       model
-//	chain6 links=2000     10000     0.20 M   56.7 MiB   70.5 MiB
-//	pyramid base=20        7080     0.94 M   47.0 MiB   86.0 MiB
-//	dominoes count=500     6000     0.07 M   35.5 MiB   40.1 MiB
+//	chain6 links=2000     10000     0.20 M   51.8 MiB   41.4 MiB
+//	pyramid base=20        7080     0.94 M   28.4 MiB   65.0 MiB
+//	dominoes count=500     6000     0.07 M   33.0 MiB   22.5 MiB
 //
-// Rows cost about 6 KB each in the stages that hold them; the entries of
-// A cost more where the factor fills in (a clump of spheres at one point
-// has a nearly dense A, whose factor holds several times A's entries).
+// Rows cost about 3 KB each in the stages that hold them; the entries
+// of A cost more where the factor fills in (a clump of spheres at one
+// point has a nearly dense A, whose factor holds several times A's
+// entries). A world whose steps never read A off its diagonal (the
+// pyramid, solved in body space) holds none of A's pattern
+// (lcp.Sparse.ResetCliquesLazy), so the model is above it there.
 const (
 	memPerBody    = 1024 // the body, its state, sleep and island records
 	memPerGeom    = 256  // the geom, its pose, box and sweep
 	memPerPair    = 48   // a broad-phase pair and its cached manifold
-	memPerRow     = 6144 // the row in each stage (a constraint.Row is ≈ 300 B), the solvers' vectors and states, labels, the warm start
+	memPerRow     = 3072 // the row in each stage (a constraint.Row is ≈ 300 B), the solvers' vectors and states, labels, the warm start
 	memPerNonzero = 48   // an entry of A and of its factor (value and index), with the factor's fill
 	memBase       = 1 << 20
 	memLiveToPeak = 2 // GOGC = 100: the heap grows to twice the live data before a collection

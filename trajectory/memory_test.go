@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A chain of 10 000 links (50 000 joint rows, 699 MiB estimated) under a
+// A chain of 10 000 links (50 000 joint rows, 406 MiB estimated) under a
 // 100 MiB limit is refused before its first step, from the estimate, and
 // RunFiles creates no file; the same world under Run takes no step either.
 func TestMaxMemoryRefusesBeforeTheRun(t *testing.T) {
@@ -23,7 +23,7 @@ func TestMaxMemoryRefusesBeforeTheRun(t *testing.T) {
 	assert.Equal(t, 0, me.Step)
 	assert.Equal(t, 50000, me.Estimate.Rows)
 	assert.False(t, me.Estimate.Partial, "joints are counted whole")
-	assert.EqualError(t, err, "refused before the first step: the world needs about 699 MiB, more than the memory limit of 100 MiB (10000 bodies, 10000 joints, 0 contact pairs: 50000 rows, 999925 nonzeros of A)")
+	assert.EqualError(t, err, "refused before the first step: the world needs about 406 MiB, more than the memory limit of 100 MiB (10000 bodies, 10000 joints, 0 contact pairs: 50000 rows, 999925 nonzeros of A)")
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	assert.Empty(t, files)
 	rep, err := Run(context.Background(), w, Options{Steps: 10, MaxMemory: 100 << 20})

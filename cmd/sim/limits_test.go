@@ -27,7 +27,7 @@ func oneLine(t *testing.T, stderr, want string) {
 //   - chain6 with links = 1 000 000 (the 416-byte job that killed each
 //     worker): by the parameter's maximum;
 //   - chain6 at its maximum of 10 000 links under --max-memory 100MiB:
-//     the estimate (50 000 rows: 699 MiB) is above the limit;
+//     the estimate (50 000 rows: 406 MiB) is above the limit;
 //   - 2 000 spheres at one point (2 million contact pairs, SIGTERM
 //     ignored for 24 s while memory grew): by the estimate, under an
 //     explicit limit and under the default (half the machine's memory;
@@ -44,7 +44,7 @@ func TestRunAndSolveRefuseAboveTheMemoryLimit(t *testing.T) {
 	out := filepath.Join(dir, "c.csv")
 	_, stderr, code = runSim(t, "run", "chain6", "--set", "links=10000", "--steps", "1", "--max-memory", "100MiB", "--out", out)
 	assert.Equal(t, 2, code)
-	oneLine(t, stderr, "sim: refused before the first step: the world needs about 699 MiB, more than the memory limit of 100 MiB (10000 bodies, 10000 joints, 0 contact pairs: 50000 rows, 999925 nonzeros of A) (--max-memory)")
+	oneLine(t, stderr, "sim: refused before the first step: the world needs about 406 MiB, more than the memory limit of 100 MiB (10000 bodies, 10000 joints, 0 contact pairs: 50000 rows, 999925 nonzeros of A) (--max-memory)")
 	assert.NoFileExists(t, out)
 
 	type shape struct {
@@ -73,7 +73,7 @@ func TestRunAndSolveRefuseAboveTheMemoryLimit(t *testing.T) {
 	require.NoError(t, os.WriteFile(clump, data, 0o644))
 	_, stderr, code = runSim(t, "run", clump, "--steps", "3", "--max-memory", "2GiB", "--out", out)
 	assert.Equal(t, 2, code)
-	oneLine(t, stderr, "sim: refused before the first step: the world needs about 3.3 GiB, more than the memory limit of 2 GiB (counted before stopping at the limit: 2000 bodies, 0 joints, 2048 contact pairs: 6144 rows, 36005814 nonzeros of A) (--max-memory)")
+	oneLine(t, stderr, "sim: refused before the first step: the world needs about 3.26 GiB, more than the memory limit of 2 GiB (counted before stopping at the limit: 2000 bodies, 0 joints, 2048 contact pairs: 6144 rows, 36005814 nonzeros of A) (--max-memory)")
 	_, stderr, code = runSim(t, "run", clump, "--steps", "3", "--out", out)
 	assert.Equal(t, 2, code, "the default limit, %d bytes, refuses it too", cli.DefaultMaxMemory())
 	oneLine(t, stderr, "sim: refused before the first step: the world needs about ")
