@@ -174,7 +174,7 @@ func collidePair(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64
 // step to step with the rounding of a resting stack.
 func sameKindSwap(a Shape, pa *Pose, fa *frame, b Shape, pb *Pose, fb *frame) bool {
 	d := fb.p.Sub(fa.p)
-	m := math.Max(math.Max(math.Abs(d[0]), math.Abs(d[1])), math.Abs(d[2]))
+	m := max(max(math.Abs(d[0]), math.Abs(d[1])), math.Abs(d[2]))
 	k := 0
 	for k < 2 && math.Abs(d[k]) < m*(1-swapTie) {
 		k++
@@ -326,14 +326,14 @@ func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin
 		if reject && est > margin+slack {
 			// Rejected for every margin m with m + slack < est: below
 			// est − 2·slack, whatever the rounding of m + slack.
-			rej = math.Min(rej, est-2*slack)
+			rej = min(rej, est-2*slack)
 			continue
 		}
 		v := fb.toWorld(boxVertex(half, i))
 		g := n.Dot(v) - off
 		if !(g <= margin) {
 			if g > margin {
-				rej = math.Min(rej, g)
+				rej = min(rej, g)
 			}
 			continue
 		}

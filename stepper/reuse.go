@@ -137,7 +137,8 @@ func (r *pairReuse) recordRange(lo, hi int, at int, pts []point, g0, g1 int, pos
 		}
 		p.at = int32(at)
 		out := r.pts[at : at+int(p.n)]
-		for j, q := range pts[:len(out)] {
+		for j := range out {
+			q := &pts[j] // by pointer: a point is some 300 bytes
 			out[j] = contact.Point{Pos: q.Point, Normal: q.Normal, Gap: q.Gap, Key: q.ck.key}
 		}
 		pts = pts[len(out):]
