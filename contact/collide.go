@@ -312,18 +312,21 @@ func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin
 	c := n.Dot(fb.p) - off
 	d := [3]float64{half[0] * n.Dot(fb.ax[0]), half[1] * n.Dot(fb.ax[1]), half[2] * n.Dot(fb.ax[2])}
 	slack := 1e-12 * (math.Abs(fb.p[0]) + math.Abs(fb.p[1]) + math.Abs(fb.p[2]) + math.Abs(off) + math.Abs(half[0]) + math.Abs(half[1]) + math.Abs(half[2]))
+	// Vertex i's estimate is ((c ± d₀) ± d₁) ± d₂, the sign of d_k + for
+	// bit k of i set, summed in that order for every vertex.
+	var ests [8]float64
+	e0, e1 := c-d[0], c+d[0]
+	ests[0], ests[1], ests[2], ests[3] = e0-d[1], e1-d[1], e0+d[1], e1+d[1]
+	for i := 0; i < 4; i++ {
+		ests[i+4] = ests[i] + d[2]
+		ests[i] -= d[2]
+	}
+	lim := margin + slack
 	m := 0
 	rej := math.Inf(1) // the least rejected height (reach)
 	for i := 0; i < 8; i++ {
-		est := c
-		for k := 0; k < 3; k++ {
-			if i>>k&1 == 1 {
-				est += d[k]
-			} else {
-				est -= d[k]
-			}
-		}
-		if reject && est > margin+slack {
+		est := ests[i]
+		if reject && est > lim {
 			// Rejected for every margin m with m + slack < est: below
 			// est − 2·slack, whatever the rounding of m + slack.
 			rej = min(rej, est-2*slack)
