@@ -162,7 +162,7 @@ func boxBox(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame, mar
 			}
 		}
 	}
-	scale := math.Max(math.Max(math.Max(ha[0], ha[1]), math.Max(ha[2], hb[0])), math.Max(hb[1], hb[2]))
+	scale := max(max(max(ha[0], ha[1]), max(ha[2], hb[0])), max(hb[1], hb[2]))
 	tol := boxTol * scale
 	useB := sB > sA+tol
 	sF := sA
@@ -277,7 +277,7 @@ func boxFace(dst []Point, hr mgl64.Vec3, fr *frame, hi mgl64.Vec3, fi *frame, i 
 		es[u], es[v] = sgnU, sgnV
 		return uint8(refLine + BoxEdge(axis, es))
 	}
-	snap := clipSnap * math.Max(hr[0], math.Max(hr[1], hr[2]))
+	snap := clipSnap * max(hr[0], max(hr[1], hr[2]))
 	poly.clip(&tmp, 0, 1, hr[u], snap, side(v, 1, 1))
 	tmp.clip(&poly, 0, -1, hr[u], snap, side(v, -1, 1))
 	poly.clip(&tmp, 1, 1, hr[v], snap, side(u, 1, 1))
@@ -333,7 +333,7 @@ func pick4(v []clipVert, tol float64) [4]int {
 	}{v, len(v)}
 	minZ := math.Inf(1)
 	for k := 0; k < p.n; k++ {
-		minZ = math.Min(minZ, p.v[k].z)
+		minZ = min(minZ, p.v[k].z)
 	}
 	i0 := 0
 	for k := 0; k < p.n; k++ {
@@ -373,7 +373,7 @@ func pick4(v []clipVert, tol float64) [4]int {
 		for e := 0; e < 3; e++ {
 			a, b := &p.v[tri[e]], &p.v[tri[(e+1)%3]]
 			c := -sgn * ((b.x-a.x)*(p.v[k].y-a.y) - (b.y-a.y)*(p.v[k].x-a.x))
-			out = math.Max(out, c)
+			out = max(out, c)
 		}
 		if out > best3 {
 			i3, best3 = k, out

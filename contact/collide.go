@@ -174,7 +174,7 @@ func collidePair(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64
 // step to step with the rounding of a resting stack.
 func sameKindSwap(a Shape, pa *Pose, fa *frame, b Shape, pb *Pose, fb *frame) bool {
 	d := fb.p.Sub(fa.p)
-	m := math.Max(math.Max(math.Abs(d[0]), math.Abs(d[1])), math.Abs(d[2]))
+	m := max(max(math.Abs(d[0]), math.Abs(d[1])), math.Abs(d[2]))
 	k := 0
 	for k < 2 && math.Abs(d[k]) < m*(1-swapTie) {
 		k++
@@ -312,28 +312,31 @@ func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin
 	c := n.Dot(fb.p) - off
 	d := [3]float64{half[0] * n.Dot(fb.ax[0]), half[1] * n.Dot(fb.ax[1]), half[2] * n.Dot(fb.ax[2])}
 	slack := 1e-12 * (math.Abs(fb.p[0]) + math.Abs(fb.p[1]) + math.Abs(fb.p[2]) + math.Abs(off) + math.Abs(half[0]) + math.Abs(half[1]) + math.Abs(half[2]))
+	// Vertex i's estimate is ((c ± d₀) ± d₁) ± d₂, the sign of d_k + for
+	// bit k of i set, summed in that order for every vertex.
+	var ests [8]float64
+	e0, e1 := c-d[0], c+d[0]
+	ests[0], ests[1], ests[2], ests[3] = e0-d[1], e1-d[1], e0+d[1], e1+d[1]
+	for i := 0; i < 4; i++ {
+		ests[i+4] = ests[i] + d[2]
+		ests[i] -= d[2]
+	}
+	lim := margin + slack
 	m := 0
 	rej := math.Inf(1) // the least rejected height (reach)
 	for i := 0; i < 8; i++ {
-		est := c
-		for k := 0; k < 3; k++ {
-			if i>>k&1 == 1 {
-				est += d[k]
-			} else {
-				est -= d[k]
-			}
-		}
-		if reject && est > margin+slack {
+		est := ests[i]
+		if reject && est > lim {
 			// Rejected for every margin m with m + slack < est: below
 			// est − 2·slack, whatever the rounding of m + slack.
-			rej = math.Min(rej, est-2*slack)
+			rej = min(rej, est-2*slack)
 			continue
 		}
 		v := fb.toWorld(boxVertex(half, i))
 		g := n.Dot(v) - off
 		if !(g <= margin) {
 			if g > margin {
-				rej = math.Min(rej, g)
+				rej = min(rej, g)
 			}
 			continue
 		}

@@ -214,7 +214,34 @@ func PoseOf(b *body.Body) Pose { return Pose{Pos: b.Pos, Rot: b.Rot} }
 // then through p: (p·q)(x) = p(q(x)). Use bodyPose.Mul(shapeOffset) for a
 // shape placed at shapeOffset in its body's frame.
 func (p Pose) Mul(q Pose) Pose {
+	if q.identity() && p.plain() {
+		return p // the bits the products below give (plain)
+	}
 	return Pose{Pos: p.Pos.Add(p.Rot.Rotate(q.Pos)), Rot: p.Rot.Mul(q.Rot)}
+}
+
+// identity reports whether p is the identity pose bit for bit: Pos
+// (+0, +0, +0) and Rot (1, +0, +0, +0), the Local of most geoms.
+func (p *Pose) identity() bool {
+	return math.Float64bits(p.Pos[0])|math.Float64bits(p.Pos[1])|math.Float64bits(p.Pos[2]) == 0 &&
+		p.Rot.W == 1 && math.Float64bits(p.Rot.V[0])|math.Float64bits(p.Rot.V[1])|math.Float64bits(p.Rot.V[2]) == 0
+}
+
+// plain reports whether every component of p is finite and none is −0.
+// Then Mul by the identity returns p to the bit: Rot.Rotate(+0 vector)
+// is (+0, +0, +0) (finite products with zeros are ±0, and the first sum,
+// v + ±0 with v = +0, is +0), so Pos + it is Pos except for a −0
+// component; and Rot·(1, 0) sums ±0 terms with W·1 = W and V·1 = V,
+// which again changes only a −0 component (−0 + +0 = +0). A non-finite
+// component makes NaN of the products, so it takes the products too.
+func (p *Pose) plain() bool {
+	return plainFloat(p.Pos[0]) && plainFloat(p.Pos[1]) && plainFloat(p.Pos[2]) &&
+		plainFloat(p.Rot.W) && plainFloat(p.Rot.V[0]) && plainFloat(p.Rot.V[1]) && plainFloat(p.Rot.V[2])
+}
+
+// plainFloat reports whether x is finite and not −0.
+func plainFloat(x float64) bool {
+	return x-x == 0 && math.Float64bits(x) != 1<<63
 }
 
 // Apply maps the local point x to the world: Pos + Rot.Rotate(x).

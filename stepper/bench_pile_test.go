@@ -2,8 +2,10 @@ package stepper_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/gorigid/gorigid/scenes"
+	"github.com/gorigid/gorigid/stepper"
 	"github.com/stretchr/testify/require"
 )
 
@@ -84,4 +86,45 @@ func BenchmarkPiles4(b *testing.B) {
 	w, err := scenes.Piles(scenes.DefaultPilesParams())
 	require.NoError(b, err)
 	benchSteady(b, w, randomPileSteps)
+}
+
+// landingFrom and landingTo bound the landing steps of the default random
+// pile (issue 25): from step 20 the boxes reach the ground and each other,
+// and by step 60 most have come to rest.
+const landingFrom, landingTo = 20, 60
+
+// BenchmarkRandomPile100Landing times the landing steps 20–60 of the
+// default random pile (steps 1–20 run untimed on a pile built per op) and
+// reports ns per landing step with each stage of Stats.Timings per step
+// (<stage>-ns/op over the 40 steps, so per step) — where the landing's
+// time goes, and what the position projection (which detects the
+// contacts again) costs beside the step's own detection. It loops to b.N
+// so that -cpu applies to the timed runs.
+func BenchmarkRandomPile100Landing(b *testing.B) {
+	b.ReportAllocs()
+	var sum stepper.Timings
+	for range b.N {
+		b.StopTimer()
+		w, err := scenes.RandomPile(scenes.DefaultRandomPileParams())
+		require.NoError(b, err)
+		for range landingFrom {
+			_, err := w.Step()
+			require.NoError(b, err)
+		}
+		b.StartTimer()
+		for range landingTo - landingFrom {
+			st, err := w.Step()
+			require.NoError(b, err)
+			addTimings(&sum, st.Timings)
+		}
+	}
+	b.StopTimer()
+	steps := float64(b.N * (landingTo - landingFrom))
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/steps, "ns/step")
+	// reportTimings divides by b.N: scale the sums to per step.
+	per := float64(landingTo - landingFrom)
+	for _, d := range []*time.Duration{&sum.FreeVelocities, &sum.Contacts, &sum.Rows, &sum.Assembly, &sum.PreSolve, &sum.Solve, &sum.Integrate, &sum.Projection, &sum.Total} {
+		*d = time.Duration(float64(*d) / per)
+	}
+	reportTimings(b, sum)
 }

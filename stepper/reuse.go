@@ -64,8 +64,9 @@ type reusePair struct {
 // startRecording sizes the recording for the narrow phase of pairs
 // (narrowPairs fills pairs[i] for each) among ng geoms. The recording
 // is written by recordRange over ranges of pairs and finishRecording, and
-// only when the pairs ascend by first geom (lookup's index, first, needs
-// them so; each range then writes its own part of first).
+// only when the pairs ascend, by first geom and then by second (lookup's
+// index, first, and its search of a geom's pairs, find, need them so;
+// each range then writes its own part of first).
 func (r *pairReuse) startRecording(pairs [][2]int, ng int, margin float64) {
 	r.ok = false
 	r.recording, r.prev = r.prev, r.recording
@@ -92,7 +93,7 @@ func (r *pairReuse) startRecording(pairs [][2]int, ng int, margin float64) {
 	r.geoms, r.same, r.first = r.geoms[:ng], r.same[:ng], r.first[:ng+1]
 	r.writing = true
 	for i := 1; i < npairs; i++ {
-		if pairs[i][0] < pairs[i-1][0] {
+		if a, b := pairs[i-1], pairs[i]; b[0] < a[0] || (b[0] == a[0] && b[1] <= a[1]) {
 			r.writing = false // not ascending: no recording
 			break
 		}
@@ -137,7 +138,8 @@ func (r *pairReuse) recordRange(lo, hi int, at int, pts []point, g0, g1 int, pos
 		}
 		p.at = int32(at)
 		out := r.pts[at : at+int(p.n)]
-		for j, q := range pts[:len(out)] {
+		for j := range out {
+			q := &pts[j] // by pointer: a point is some 300 bytes
 			out[j] = contact.Point{Pos: q.Point, Normal: q.Normal, Gap: q.Gap, Key: q.ck.key}
 		}
 		pts = pts[len(out):]
@@ -207,12 +209,31 @@ func (r *pairReuse) lookupPrev(pts []contact.Point, ga, gb int, look float64) ([
 	if !r.again || !p.complete || ga >= len(p.same) || gb >= len(p.same) || !p.same[ga] || !p.same[gb] || look != p.margin {
 		return pts, 0, false
 	}
-	for _, q := range p.pairs[p.first[ga]:p.first[ga+1]] {
-		if int(q.gb) == gb {
-			return append(pts, p.pts[q.at:q.at+q.n]...), q.reach, true
-		}
+	if q := p.find(ga, gb); q != nil {
+		return append(pts, p.pts[q.at:q.at+q.n]...), q.reach, true
 	}
 	return pts, 0, false
+}
+
+// find returns the recorded pair (ga, gb), or nil: a binary search of
+// ga's pairs, which ascend by gb (the narrow phase's pairs are sorted,
+// startRecording), so the ground's pair with each box of a pile costs
+// log n, not a scan of the ground's n pairs.
+func (rec *recording) find(ga, gb int) *reusePair {
+	ps := rec.pairs[rec.first[ga]:rec.first[ga+1]]
+	lo, hi := 0, len(ps)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(ps[m].gb) < gb {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ps) && int(ps[lo].gb) == gb {
+		return &ps[lo]
+	}
+	return nil
 }
 
 // samePose reports whether a and b have the same bits (sameVec, sameQuat).
@@ -228,14 +249,9 @@ func (r *pairReuse) lookup(pts []contact.Point, ga, gb int, look float64) ([]con
 	if !r.ok || ga >= len(r.same) || gb >= len(r.same) || !r.same[ga] || !r.same[gb] || !(look >= r.margin) {
 		return pts, false
 	}
-	for _, p := range r.pairs[r.first[ga]:r.first[ga+1]] {
-		if int(p.gb) != gb {
-			continue
-		}
-		if !(look < p.reach) {
-			return pts, false
-		}
-		return append(pts, r.pts[p.at:p.at+p.n]...), true
+	p := r.find(ga, gb)
+	if p == nil || !(look < p.reach) {
+		return pts, false
 	}
-	return pts, false
+	return append(pts, r.pts[p.at:p.at+p.n]...), true
 }

@@ -1509,12 +1509,12 @@ func (w *World) positionRows() (rigidMax, jointMax float64, err error) {
 		if r.Kind == constraint.Bilateral {
 			e = math.Abs(r.Phi)
 		}
-		viol = math.Max(viol, e)
+		viol = max(viol, e)
 		if !compliant(r) {
 			if r.Kind == constraint.Bilateral {
-				joint = math.Max(joint, e)
+				joint = max(joint, e)
 			}
-			rigid = math.Max(rigid, e)
+			rigid = max(rigid, e)
 		}
 	}
 	// The contact normal rows' errors are −Gap (ContactInfo.NormalRow sets
@@ -1523,9 +1523,9 @@ func (w *World) positionRows() (rigidMax, jointMax float64, err error) {
 	for i := range ps.ppoints {
 		c := &ps.ppoints[i].ContactInfo
 		e := -c.Gap
-		viol = math.Max(viol, e)
+		viol = max(viol, e)
 		if !compliantStiffness(c.Stiffness) {
-			rigid = math.Max(rigid, e)
+			rigid = max(rigid, e)
 		}
 	}
 	ps.pjoint = m
@@ -1629,7 +1629,7 @@ func (w *World) projectOnce() (bool, error) {
 	for i := range ps.dq {
 		dq := &ps.dq[i]
 		if t := math.Sqrt(dq[3]*dq[3] + dq[4]*dq[4] + dq[5]*dq[5]); t > maxProjectionTurn {
-			scale = math.Min(scale, maxProjectionTurn/t)
+			scale = min(scale, maxProjectionTurn/t)
 		}
 	}
 	for i, b := range w.Bodies {
@@ -1697,7 +1697,7 @@ func (w *World) selectProjectionRows() int {
 		if r.Kind == constraint.Bilateral {
 			e = math.Abs(r.Phi)
 		}
-		ps.perr[k] = math.Max(ps.perr[k], e)
+		ps.perr[k] = max(ps.perr[k], e)
 	}
 	for k := range ni {
 		if ps.perr[k] > ProjectionTolerance {
