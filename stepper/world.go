@@ -396,7 +396,9 @@ func New(s Settings) (*World, error) {
 // AddBody validates b and adds it; it returns the body's index, which
 // joints use. A body already in the world is refused (a *num.FieldError
 // naming both indices and the body's name): Step moves every entry of
-// Bodies, so one pointer held twice would be integrated twice a step. A
+// Bodies, so one pointer held twice would be integrated twice a step (a
+// body appended to Bodies by hand since the last AddBody or Step and then
+// added is refused by that Step instead, before anything moves). A
 // body taken out of Bodies may be added again, to this world or another;
 // a body held by two worlds at once is not detected (each world steps
 // it).
@@ -407,12 +409,11 @@ func (w *World) AddBody(b *body.Body) (int, error) {
 	if err := b.Validate(); err != nil {
 		return 0, err
 	}
-	for j, o := range w.Bodies {
-		if o == b {
-			return 0, duplicateBody(len(w.Bodies), j, b)
-		}
+	if j, ok := w.links.find(w.Bodies, b); ok {
+		return 0, duplicateBody(len(w.Bodies), j, b)
 	}
 	w.Bodies = append(w.Bodies, b)
+	w.links.added(b, len(w.Bodies)-1)
 	return len(w.Bodies) - 1, nil
 }
 
@@ -427,6 +428,35 @@ func duplicateBody(i, j int, b *body.Body) error {
 type bodyLinks struct {
 	checked []*body.Body
 	index   map[*body.Body]int
+}
+
+// find reports whether b is in bodies and at which index, in constant
+// time for AddBody (a scan per add made building a world of n bodies
+// cost n²/2 comparisons: 0.9 s for 50 000). The index answers for the
+// bodies AddBody added and those checkDistinct last saw: an entry whose
+// slot still holds b is the answer; a stale one (Bodies edited since)
+// falls back to a scan. A body that is in no entry is taken as new: one
+// put into Bodies by hand since the last AddBody or Step and then added
+// again is refused by the next Step (checkDistinct), before anything
+// moves.
+func (l *bodyLinks) find(bodies []*body.Body, b *body.Body) (int, bool) {
+	j, ok := l.index[b]
+	if !ok {
+		return 0, false
+	}
+	if j < len(bodies) && bodies[j] == b {
+		return j, true
+	}
+	j = slices.Index(bodies, b)
+	return j, j >= 0
+}
+
+// added records that AddBody put b at index i.
+func (l *bodyLinks) added(b *body.Body, i int) {
+	if l.index == nil {
+		l.index = make(map[*body.Body]int)
+	}
+	l.index[b] = i
 }
 
 // checkDistinct returns duplicateBody's error for the first body of
