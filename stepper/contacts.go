@@ -797,10 +797,18 @@ func freeSlipAxis(t1, n, vf mgl64.Vec3) mgl64.Vec3 {
 		return t1
 	}
 	u := vf.Mul(1 / l)
-	if math.Max(math.Abs(u.Dot(t1)), math.Abs(u.Dot(n.Cross(t1)))) >= offAxisCos {
+	if onAxis(u, t1, n.Cross(t1)) {
 		return t1
 	}
 	return u
+}
+
+// onAxis reports whether the unit vector u lies within offAxisCos of an
+// axis ±t1 or ±t2 of a friction frame: there box friction is Coulomb's,
+// and neither the free slip (freeSlipAxis) nor the turn (turnHeldFriction)
+// moves the frame.
+func onAxis(u, t1, t2 mgl64.Vec3) bool {
+	return math.Max(math.Abs(u.Dot(t1)), math.Abs(u.Dot(t2))) >= offAxisCos
 }
 
 // offAxisCos is the cosine of 1 mrad: a slip closer than that to a frame
@@ -1673,7 +1681,7 @@ func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage
 
 		for j := range pts {
 			pt := &pts[j]
-			if !pt.held || pt.Fresh || math.Max(math.Abs(u.Dot(pt.T1)), math.Abs(u.Dot(pt.T2))) >= offAxisCos {
+			if !pt.held || pt.Fresh || onAxis(u, pt.T1, pt.T2) {
 				continue
 			}
 			t1 := u.Sub(pt.Normal.Mul(u.Dot(pt.Normal)))
