@@ -1600,6 +1600,7 @@ func (w *World) raiseFrictionBounds(as *assemblyStage, cs *contactStage, rs *row
 			for _, k := range [2]int{pt.Row + l.Friction, pt.Row + l.Friction + 1} {
 				as.eq.Lo[k], as.eq.Hi[k] = -b, b
 				rs.rows[k].Lo, rs.rows[k].Hi = -b, b
+				sol.changed[k] = true
 			}
 		}
 		raised = true
@@ -1691,6 +1692,7 @@ func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage
 				pt.T2 = pt.Normal.Cross(pt.T1)
 				pt.FrictionRows(rs.rows[r:r+2], w.Bodies)
 				sol.res.States[r], sol.res.States[r+1] = lcp.Free, lcp.Free
+				sol.changed[r], sol.changed[r+1] = true, true
 				turned = true
 			}
 		}

@@ -108,6 +108,9 @@ type islandSlot struct {
 	solved  errmeasure.Solved
 	guarded errmeasure.Safeguarded
 	err     error
+	// skip is set for a step's solve again (solveStage.again) when no row
+	// of the island changed: its answer and sums are the last solve's.
+	skip bool
 }
 
 // islandPool runs the islands of a step on the world's workPool. The
@@ -233,10 +236,20 @@ func (w *World) solveIslands(sol *solveStage, rs *rowStage) (Stats, error) {
 	na := len(is.active)
 	is.sums = slices.Grow(is.sums[:0], na)[:na]
 	is.stats = slices.Grow(is.stats[:0], na)[:na]
+	for k, sl := range is.active {
+		sl.skip = sol.again && len(sol.changed) == n && !slices.ContainsFunc(sl.rows, func(i int32) bool { return sol.changed[i] })
+		if sl.skip {
+			// Not solved again: no iterations of this solve.
+			is.sums[k].iterations, is.sums[k].pivots, is.stats[k].Iterations = 0, 0, 0
+		}
+	}
 	if parallel {
 		is.pool.solve(w, is.active)
 	} else {
 		for k, sl := range is.active {
+			if sl.skip {
+				continue
+			}
 			sl.prepare(w)
 			sol.prob = sl.prob // LastProblem, for the Observer
 			sl.solve(w, shared)
@@ -620,6 +633,9 @@ func (p *islandPool) solve(w *World, active []*islandSlot) {
 			is := &p.world.ws.islands
 			for _, i := range p.order[p.tasks[k]:p.tasks[k+1]] {
 				sl := is.active[i]
+				if sl.skip {
+					continue
+				}
 				sl.prepare(p.world)
 				sl.solve(p.world, nil)
 				sl.scatter(&p.world.ws.solve.res)

@@ -365,6 +365,14 @@ type solveStage struct {
 	// gain (World.stepGain, made once) fills it on first use.
 	energyReady bool
 	gain        errmeasure.GainFunc
+	// changed marks, while a step solves again (TurnFriction,
+	// CoulombBounds), the rows whose frame or bounds the last solve's
+	// answer changed (turnHeldFriction, raiseFrictionBounds); again is set
+	// for that solve, which by island solves only the islands holding a
+	// changed row (solveIslands): the others' problems are the last
+	// solve's, and so are their answers.
+	changed []bool
+	again   bool
 }
 
 // integrateStage is integrate's scratch.
@@ -524,6 +532,8 @@ func (w *World) Step() (Stats, error) {
 		// Contacts held beyond Coulomb's circle turn their frames, and
 		// with CoulombBounds friction bounds follow the solve's own
 		// normal impulses: solve again from this solve's index sets.
+		sol.changed = grow(sol.changed, len(rs.rows))
+		clear(sol.changed)
 		turned := s.TurnFriction && w.turnHeldFriction(cs, rs, sol)
 		if !(s.CoulombBounds && w.raiseFrictionBounds(as, cs, rs, sol)) && !turned {
 			break
@@ -535,7 +545,9 @@ func (w *World) Step() (Stats, error) {
 			}
 		}
 		n, its := st.Resolves+1, st.ResolveIterations+st.Iterations
+		sol.again = true
 		sol, st, err = w.solve(as, rs, pre)
+		sol.again = false
 		st.Resolves, st.ResolveIterations = n, its
 	}
 	t = lap(&tm.Solve, t)
