@@ -55,8 +55,9 @@ func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
 // record. Until then the diagonal (At(i, i), Problem.Diag), NNZ and the
 // finiteness of Refilled are read as after ResetCliques, the same bits;
 // a Refill with the same records stays lazy. A fill that is not put off
-// calls BuildPattern first and sets every record. Setting a record off
-// the diagonal before BuildPattern panics.
+// calls BuildPattern first and sets every record; a record set off the
+// diagonal, or Add or Finish, before BuildPattern builds the pattern
+// then.
 func (s *Sparse) ResetCliquesLazy(n int, cliques [][]int32, diag bool) int {
 	return s.resetCliques(n, cliques, diag, true)
 }
@@ -275,17 +276,17 @@ func (s *Sparse) cliqueDiagonal() {
 // lazySlot returns the slots in the lazy val (one entry per row) of
 // record t of a matrix whose pattern ResetCliquesLazy put off: a record
 // of a diagonal entry, i its complement when the record adds to the
-// entry (as recSlots). It panics for a record off the diagonal.
-func (s *Sparse) lazySlot(t int) recSlots {
+// entry (as recSlots). It reports false for a record off the diagonal.
+func (s *Sparse) lazySlot(t int) (recSlots, bool) {
 	if t >= s.ldiag {
 		r := int32(t - s.ldiag)
 		if !s.cdiag || t >= s.nrec {
 			panic(fmt.Sprintf("lcp: Sparse: record %d outside the %d records", t, s.nrec))
 		}
 		if s.cnt[r+1] > s.cnt[r] { // a clique of r set the entry
-			return recSlots{^r, r}
+			return recSlots{^r, r}, true
 		}
-		return recSlots{r, r}
+		return recSlots{r, r}, true
 	}
 	p, found := slices.BinarySearch(s.lstart, t)
 	if !found {
@@ -297,17 +298,24 @@ func (s *Sparse) lazySlot(t int) recSlots {
 		m = -m
 	}
 	if k >= int(m) {
-		panic(fmt.Sprintf("lcp: Sparse: record %d is off the diagonal, set before BuildPattern", t))
+		return recSlots{}, false
 	}
 	if set && k == 0 {
-		return recSlots{v, v}
+		return recSlots{v, v}, true
 	}
-	return recSlots{^v, v}
+	return recSlots{^v, v}, true
 }
 
-// setLazy is sumRecord for a matrix whose pattern is put off.
+// setLazy is sumRecord for a matrix whose pattern is put off. A record
+// off the diagonal builds the pattern (BuildPattern) and is summed into
+// it: a fill that sets every record without calling BuildPattern first
+// gets the bits of one that does.
 func (s *Sparse) setLazy(t int, x float64) float64 {
-	r := s.lazySlot(t)
+	r, ok := s.lazySlot(t)
+	if !ok {
+		s.BuildPattern()
+		return s.sumRecord(t, x)
+	}
 	if r.i < 0 {
 		r.i = ^r.i
 		x = s.val[r.i] + x
