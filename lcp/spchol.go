@@ -535,8 +535,8 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	f.cp = growInt(f.cp, n+1)
 	// The lower triangle with the diagonal: at most (nnz + n)/2 entries,
 	// allocated once rather than by append's growth.
-	f.ci = fitted(f.ci, (a.ptr[n]+n)/2)[:0]
-	f.csrc = fitted(f.csrc, (a.ptr[n]+n)/2)[:0]
+	f.ci = regrow(f.ci, (a.ptr[n]+n)/2)[:0]
+	f.csrc = regrow(f.csrc, (a.ptr[n]+n)/2)[:0]
 	f.cp[0] = 0
 	f.cdiag = growInt(f.cdiag, n)
 	for k, i := range f.perm {
@@ -610,16 +610,16 @@ func (f *sparseLDL) etree() {
 // flops, and the supernodes.
 func (f *sparseLDL) storage() {
 	n := len(f.perm)
-	f.cx = fitted(f.cx, f.cp[n])
-	f.cxOld = fitted(f.cxOld, f.cp[n])
-	f.rowFlops = fitted(f.rowFlops, n)
-	f.rowLen = fitted(f.rowLen, n)
-	f.li = fitted(f.li, f.lp[n])
-	f.lx = fitted(f.lx, f.lp[n])
-	f.rslot = fitted(f.rslot, f.lp[n])
-	f.rcol = fitted(f.rcol, f.lp[n])
+	f.cx = regrow(f.cx, f.cp[n])
+	f.cxOld = regrow(f.cxOld, f.cp[n])
+	f.rowFlops = regrow(f.rowFlops, n)
+	f.rowLen = regrow(f.rowLen, n)
+	f.li = regrow(f.li, f.lp[n])
+	f.lx = regrow(f.lx, f.lp[n])
+	f.rslot = regrow(f.rslot, f.lp[n])
+	f.rcol = regrow(f.rcol, f.lp[n])
 	f.patKept = false
-	f.rs = fitted(f.rs, n+1)
+	f.rs = regrow(f.rs, n+1)
 	f.supernodes()
 	f.sn = f.useSupernodes()
 	if f.sn {
@@ -1367,21 +1367,6 @@ func (o *ordering) remove(s int32, d int) {
 	if nx >= 0 {
 		o.prev[nx] = pv
 	}
-}
-
-// fitted returns s with length n: s itself when its capacity suffices,
-// else a new slice, of exactly n the first time (a factor's arrays sized
-// from the symbolic counts of their pattern) and with headroom n/2 when s
-// had storage before (sizes that creep up from one pattern to the next
-// stop reallocating).
-func fitted[T any](s []T, n int) []T {
-	switch {
-	case cap(s) >= n:
-		return s[:n]
-	case cap(s) == 0:
-		return make([]T, n)
-	}
-	return make([]T, n, n+n/2)
 }
 
 func growBool(s []bool, n int) []bool {
