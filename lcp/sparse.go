@@ -764,4 +764,4 @@ func (s *Sparse) firstNonFinite() (i, j int, v float64, found bool) {
 }
 
 // growInt32 is grow for int32s.
-func growInt32(s []int32, n int) []int32 { return regrow(s, n) }
+func growInt32(s []int32, n int) []int32 { return num.Grow(s, n) }

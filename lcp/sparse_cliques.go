@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // cliqueRun is row r's place in one clique: the clique c and the first
@@ -229,8 +231,8 @@ func (s *Sparse) ensurePattern() {
 // (lnnz, with each row's cliques in cnt and runs).
 func (s *Sparse) cliqueDiagonal() {
 	n, nc, cidx := s.n, len(s.cstart)-1, s.cidx
-	s.lstart = regrow(s.lstart, len(cidx))
-	s.lrun = regrow(s.lrun, len(cidx))
+	s.lstart = num.Grow(s.lstart, len(cidx))
+	s.lrun = num.Grow(s.lrun, len(cidx))
 	s.dslot = growInt32(s.dslot, n)
 	dslot := s.dslot
 	for r := range dslot {
@@ -348,8 +350,8 @@ func (s *Sparse) cliqueNNZ() int {
 	s.fillRuns()
 	// urow[c], ulen[c]: the last row whose first clique is c and its
 	// union's length.
-	s.urow = regrow(s.urow, nc)
-	s.ulen = regrow(s.ulen, nc)
+	s.urow = num.Grow(s.urow, nc)
+	s.ulen = num.Grow(s.ulen, nc)
 	for c := range s.urow {
 		s.urow[c] = -1
 	}
@@ -707,7 +709,7 @@ func (s *Sparse) keepCliqueRecords() {
 
 // sized returns s resliced to n, or a new slice of length n with an
 // eighth of headroom when s is too short: a buffer sized once for a
-// large fill (a half, as regrow gives a buffer that outgrows its
+// large fill (a half, as num.Grow gives a buffer that outgrows its
 // storage, would be zeroed for nothing).
 func sized[T any](s []T, n int) []T {
 	if cap(s) < n {

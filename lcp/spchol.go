@@ -3,6 +3,8 @@ package lcp
 import (
 	"math"
 	"slices"
+
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // sparseLDL factors a principal submatrix A_FF of a symmetric *Sparse A as
@@ -535,8 +537,8 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	f.cp = growInt(f.cp, n+1)
 	// The lower triangle with the diagonal: at most (nnz + n)/2 entries,
 	// allocated once rather than by append's growth.
-	f.ci = regrow(f.ci, (a.ptr[n]+n)/2)[:0]
-	f.csrc = regrow(f.csrc, (a.ptr[n]+n)/2)[:0]
+	f.ci = num.Grow(f.ci, (a.ptr[n]+n)/2)[:0]
+	f.csrc = num.Grow(f.csrc, (a.ptr[n]+n)/2)[:0]
 	f.cp[0] = 0
 	f.cdiag = growInt(f.cdiag, n)
 	for k, i := range f.perm {
@@ -610,16 +612,16 @@ func (f *sparseLDL) etree() {
 // flops, and the supernodes.
 func (f *sparseLDL) storage() {
 	n := len(f.perm)
-	f.cx = regrow(f.cx, f.cp[n])
-	f.cxOld = regrow(f.cxOld, f.cp[n])
-	f.rowFlops = regrow(f.rowFlops, n)
-	f.rowLen = regrow(f.rowLen, n)
-	f.li = regrow(f.li, f.lp[n])
-	f.lx = regrow(f.lx, f.lp[n])
-	f.rslot = regrow(f.rslot, f.lp[n])
-	f.rcol = regrow(f.rcol, f.lp[n])
+	f.cx = num.Grow(f.cx, f.cp[n])
+	f.cxOld = num.Grow(f.cxOld, f.cp[n])
+	f.rowFlops = num.Grow(f.rowFlops, n)
+	f.rowLen = num.Grow(f.rowLen, n)
+	f.li = num.Grow(f.li, f.lp[n])
+	f.lx = num.Grow(f.lx, f.lp[n])
+	f.rslot = num.Grow(f.rslot, f.lp[n])
+	f.rcol = num.Grow(f.rcol, f.lp[n])
 	f.patKept = false
-	f.rs = regrow(f.rs, n+1)
+	f.rs = num.Grow(f.rs, n+1)
 	f.supernodes()
 	f.sn = f.useSupernodes()
 	if f.sn {
