@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // Solver solves a boxed MLCP under an iteration budget.
@@ -361,44 +363,14 @@ func (r *Result) resize(n int) {
 	r.BodyW = false
 }
 
-// grow returns s resliced to n, or a new zeroed slice of length n and
-// capacity headroom(cap(s), n) when s is too short.
-func grow(s []float64, n int) []float64 { return regrow(s, n) }
+// grow is num.Grow for float64s: the one rule of a buffer's capacity.
+func grow(s []float64, n int) []float64 { return num.Grow(s, n) }
 
 // growInt is grow for ints.
-func growInt(s []int, n int) []int { return regrow(s, n) }
+func growInt(s []int, n int) []int { return num.Grow(s, n) }
 
 // growStates is grow for States.
-func growStates(s []State, n int) []State { return regrow(s, n) }
-
-// regrow returns s resliced to n, or a new zeroed slice of length n and
-// capacity headroom(cap(s), n) when s is too short.
-func regrow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n, headroom(cap(s), n))
-	}
-	return s[:n]
-}
-
-// headroom is the capacity of a buffer of n items that outgrew one of
-// capacity old. A large buffer's first allocation (old = 0, n ≥
-// firstLarge) gets an eighth more: its size is a large first solve's (a
-// structure built at rest), and make zeroes the whole capacity, so a
-// half more would be cleared for nothing. Any other buffer gets half
-// again as much, so that a size creeping up step by step (the contact
-// rows while a pile settles) does not reallocate each step.
-func headroom(old, n int) int {
-	if old == 0 && n >= firstLarge {
-		return n + n/8
-	}
-	return n + n/2
-}
-
-// firstLarge is the size from which a first allocation gets headroom's
-// eighth: below it the zeroing is cheap, and the buffers of a world
-// that starts small (a pile dropped, 100 boxes) keep growing by half
-// (BenchmarkRandomPile100Mean: 256 keeps its allocations at main's).
-const firstLarge = 256
+func growStates(s []State, n int) []State { return num.Grow(s, n) }
 
 const defaultTolerance = 1e-10
 

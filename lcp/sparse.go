@@ -428,10 +428,11 @@ func (s *Sparse) SetRecordPart(t int, v float64) float64 {
 // finiteness terms.
 func (s *Sparse) SetRecordsDot6(t int, u *[6]float64, v [][6]float64) float64 {
 	if s.lazy {
+		// Record by record: one off the diagonal builds the pattern.
 		z := 0.0
 		for k := range v {
 			q := &v[k]
-			z += s.setLazy(t+k, u[0]*q[0]+u[1]*q[1]+u[2]*q[2]+u[3]*q[3]+u[4]*q[4]+u[5]*q[5])
+			z += s.SetRecordPart(t+k, u[0]*q[0]+u[1]*q[1]+u[2]*q[2]+u[3]*q[3]+u[4]*q[4]+u[5]*q[5])
 		}
 		return z
 	}
@@ -467,9 +468,7 @@ func (s *Sparse) AddRecordTerms(z float64) { s.rz += z }
 // traffic of a steady step's refill).
 func (s *Sparse) unstale() {
 	s.ensure()
-	if s.lazy {
-		panic("lcp: Sparse: Add or Finish on a matrix whose pattern ResetCliquesLazy put off, before BuildPattern or a Deferred fill")
-	}
+	s.BuildPattern() // a pattern ResetCliquesLazy put off, which Add and Finish compare with
 	if !s.stale {
 		return
 	}
@@ -765,4 +764,4 @@ func (s *Sparse) firstNonFinite() (i, j int, v float64, found bool) {
 }
 
 // growInt32 is grow for int32s.
-func growInt32(s []int32, n int) []int32 { return regrow(s, n) }
+func growInt32(s []int32, n int) []int32 { return num.Grow(s, n) }

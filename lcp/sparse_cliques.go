@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // cliqueRun is row r's place in one clique: the clique c and the first
@@ -55,8 +57,9 @@ func (s *Sparse) ResetCliques(n int, cliques [][]int32, diag bool) int {
 // record. Until then the diagonal (At(i, i), Problem.Diag), NNZ and the
 // finiteness of Refilled are read as after ResetCliques, the same bits;
 // a Refill with the same records stays lazy. A fill that is not put off
-// calls BuildPattern first and sets every record. Setting a record off
-// the diagonal before BuildPattern panics.
+// calls BuildPattern first and sets every record; a record set off the
+// diagonal, or Add or Finish, before BuildPattern builds the pattern
+// then.
 func (s *Sparse) ResetCliquesLazy(n int, cliques [][]int32, diag bool) int {
 	return s.resetCliques(n, cliques, diag, true)
 }
@@ -228,8 +231,8 @@ func (s *Sparse) ensurePattern() {
 // (lnnz, with each row's cliques in cnt and runs).
 func (s *Sparse) cliqueDiagonal() {
 	n, nc, cidx := s.n, len(s.cstart)-1, s.cidx
-	s.lstart = regrow(s.lstart, len(cidx))
-	s.lrun = regrow(s.lrun, len(cidx))
+	s.lstart = num.Grow(s.lstart, len(cidx))
+	s.lrun = num.Grow(s.lrun, len(cidx))
 	s.dslot = growInt32(s.dslot, n)
 	dslot := s.dslot
 	for r := range dslot {
@@ -275,17 +278,17 @@ func (s *Sparse) cliqueDiagonal() {
 // lazySlot returns the slots in the lazy val (one entry per row) of
 // record t of a matrix whose pattern ResetCliquesLazy put off: a record
 // of a diagonal entry, i its complement when the record adds to the
-// entry (as recSlots). It panics for a record off the diagonal.
-func (s *Sparse) lazySlot(t int) recSlots {
+// entry (as recSlots). It reports false for a record off the diagonal.
+func (s *Sparse) lazySlot(t int) (recSlots, bool) {
 	if t >= s.ldiag {
 		r := int32(t - s.ldiag)
 		if !s.cdiag || t >= s.nrec {
 			panic(fmt.Sprintf("lcp: Sparse: record %d outside the %d records", t, s.nrec))
 		}
 		if s.cnt[r+1] > s.cnt[r] { // a clique of r set the entry
-			return recSlots{^r, r}
+			return recSlots{^r, r}, true
 		}
-		return recSlots{r, r}
+		return recSlots{r, r}, true
 	}
 	p, found := slices.BinarySearch(s.lstart, t)
 	if !found {
@@ -297,17 +300,24 @@ func (s *Sparse) lazySlot(t int) recSlots {
 		m = -m
 	}
 	if k >= int(m) {
-		panic(fmt.Sprintf("lcp: Sparse: record %d is off the diagonal, set before BuildPattern", t))
+		return recSlots{}, false
 	}
 	if set && k == 0 {
-		return recSlots{v, v}
+		return recSlots{v, v}, true
 	}
-	return recSlots{^v, v}
+	return recSlots{^v, v}, true
 }
 
-// setLazy is sumRecord for a matrix whose pattern is put off.
+// setLazy is sumRecord for a matrix whose pattern is put off. A record
+// off the diagonal builds the pattern (BuildPattern) and is summed into
+// it: a fill that sets every record without calling BuildPattern first
+// gets the bits of one that does.
 func (s *Sparse) setLazy(t int, x float64) float64 {
-	r := s.lazySlot(t)
+	r, ok := s.lazySlot(t)
+	if !ok {
+		s.BuildPattern()
+		return s.sumRecord(t, x)
+	}
 	if r.i < 0 {
 		r.i = ^r.i
 		x = s.val[r.i] + x
@@ -340,8 +350,8 @@ func (s *Sparse) cliqueNNZ() int {
 	s.fillRuns()
 	// urow[c], ulen[c]: the last row whose first clique is c and its
 	// union's length.
-	s.urow = regrow(s.urow, nc)
-	s.ulen = regrow(s.ulen, nc)
+	s.urow = num.Grow(s.urow, nc)
+	s.ulen = num.Grow(s.ulen, nc)
 	for c := range s.urow {
 		s.urow[c] = -1
 	}
@@ -699,7 +709,7 @@ func (s *Sparse) keepCliqueRecords() {
 
 // sized returns s resliced to n, or a new slice of length n with an
 // eighth of headroom when s is too short: a buffer sized once for a
-// large fill (a half, as regrow gives a buffer that outgrows its
+// large fill (a half, as num.Grow gives a buffer that outgrows its
 // storage, would be zeroed for nothing).
 func sized[T any](s []T, n int) []T {
 	if cap(s) < n {

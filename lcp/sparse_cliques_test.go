@@ -197,9 +197,9 @@ func TestSparseResetCliquesProgrammingErrors(t *testing.T) {
 // pending fill; the Deferred fill then gives ResetCliques' pattern,
 // slots and bits (random cliques with repeats and rows in no clique, −0,
 // NaN and ±Inf among the diagonal's values, as Defer asks the others
-// finite); a record off the diagonal set before
-// the pattern panics; a Refill of a lazy matrix stays lazy; the version
-// moves for new cliques and stays for the same ones.
+// finite); a record off the diagonal set before the pattern builds it,
+// giving ResetCliques' bits; a Refill of a lazy matrix stays lazy; the
+// version moves for new cliques and stays for the same ones.
 func TestSparseResetCliquesLazy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 11))
 	for trial := range 40 {
@@ -228,7 +228,19 @@ func TestSparseResetCliquesLazy(t *testing.T) {
 			}
 		}
 		if off >= 0 {
-			require.Panics(t, func() { s.SetRecordPart(off, 1) }, "trial %d: record %d off the diagonal", trial, off)
+			// A fill that sets every record without BuildPattern: the
+			// first record off the diagonal builds the pattern, and the
+			// matrix has ResetCliques' bits (on another matrix, s stays
+			// lazy below).
+			var e Sparse
+			e.ResetCliquesLazy(n, cliques, diag)
+			for k, x := range v {
+				e.SetRecord(k, x)
+				require.Equal(t, k < off, e.lazy, "trial %d: record %d (first off the diagonal %d)", trial, k, off)
+			}
+			e.Refilled()
+			requireSameSparse(t, &ref, &e, "lazy, every record set")
+			require.Equal(t, ref.slots, e.slots, "trial %d: the records' slots", trial)
 		}
 		s.Refilled()
 		fills := 0

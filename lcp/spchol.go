@@ -3,6 +3,8 @@ package lcp
 import (
 	"math"
 	"slices"
+
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // sparseLDL factors a principal submatrix A_FF of a symmetric *Sparse A as
@@ -535,8 +537,8 @@ func (f *sparseLDL) symbolic(a *Sparse) {
 	f.cp = growInt(f.cp, n+1)
 	// The lower triangle with the diagonal: at most (nnz + n)/2 entries,
 	// allocated once rather than by append's growth.
-	f.ci = fitted(f.ci, (a.ptr[n]+n)/2)[:0]
-	f.csrc = fitted(f.csrc, (a.ptr[n]+n)/2)[:0]
+	f.ci = num.Grow(f.ci, (a.ptr[n]+n)/2)[:0]
+	f.csrc = num.Grow(f.csrc, (a.ptr[n]+n)/2)[:0]
 	f.cp[0] = 0
 	f.cdiag = growInt(f.cdiag, n)
 	for k, i := range f.perm {
@@ -610,16 +612,16 @@ func (f *sparseLDL) etree() {
 // flops, and the supernodes.
 func (f *sparseLDL) storage() {
 	n := len(f.perm)
-	f.cx = fitted(f.cx, f.cp[n])
-	f.cxOld = fitted(f.cxOld, f.cp[n])
-	f.rowFlops = fitted(f.rowFlops, n)
-	f.rowLen = fitted(f.rowLen, n)
-	f.li = fitted(f.li, f.lp[n])
-	f.lx = fitted(f.lx, f.lp[n])
-	f.rslot = fitted(f.rslot, f.lp[n])
-	f.rcol = fitted(f.rcol, f.lp[n])
+	f.cx = num.Grow(f.cx, f.cp[n])
+	f.cxOld = num.Grow(f.cxOld, f.cp[n])
+	f.rowFlops = num.Grow(f.rowFlops, n)
+	f.rowLen = num.Grow(f.rowLen, n)
+	f.li = num.Grow(f.li, f.lp[n])
+	f.lx = num.Grow(f.lx, f.lp[n])
+	f.rslot = num.Grow(f.rslot, f.lp[n])
+	f.rcol = num.Grow(f.rcol, f.lp[n])
 	f.patKept = false
-	f.rs = fitted(f.rs, n+1)
+	f.rs = num.Grow(f.rs, n+1)
 	f.supernodes()
 	f.sn = f.useSupernodes()
 	if f.sn {
@@ -1367,21 +1369,6 @@ func (o *ordering) remove(s int32, d int) {
 	if nx >= 0 {
 		o.prev[nx] = pv
 	}
-}
-
-// fitted returns s with length n: s itself when its capacity suffices,
-// else a new slice, of exactly n the first time (a factor's arrays sized
-// from the symbolic counts of their pattern) and with headroom n/2 when s
-// had storage before (sizes that creep up from one pattern to the next
-// stop reallocating).
-func fitted[T any](s []T, n int) []T {
-	switch {
-	case cap(s) >= n:
-		return s[:n]
-	case cap(s) == 0:
-		return make([]T, n)
-	}
-	return make([]T, n, n+n/2)
 }
 
 func growBool(s []bool, n int) []bool {

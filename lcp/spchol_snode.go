@@ -1,5 +1,7 @@
 package lcp
 
+import "github.com/gorigid/gorigid/internal/num"
+
 // Supernodal numeric factorization (Ng and Peyton, "Block sparse Cholesky
 // algorithms on advanced uniprocessor computers", SIAM J. Sci. Comput.
 // 14(5), 1993: left-looking, a supernode at a time).
@@ -97,7 +99,7 @@ func (f *sparseLDL) structure() {
 func (f *sparseLDL) snodes() {
 	n := len(f.perm)
 	f.snStart = f.snStart[:0]
-	f.snOf = fitted(f.snOf, n)
+	f.snOf = num.Grow(f.snOf, n)
 	for j := 0; j < n; {
 		e := min(int(f.snEnd[j]), j+snMaxCols-1)
 		for c := j; c <= e; c++ {
@@ -129,7 +131,7 @@ func (f *sparseLDL) snodes() {
 		f.snUpdPtr[s+1] += f.snUpdPtr[s]
 	}
 	m := f.snUpdPtr[ns]
-	f.snUpd = fitted(f.snUpd, 3*m)
+	f.snUpd = num.Grow(f.snUpd, 3*m)
 	fill := f.cw[:ns]
 	for s := range fill {
 		fill[s] = int32(f.snUpdPtr[s])
@@ -152,7 +154,7 @@ func (f *sparseLDL) snodes() {
 		ws = max(ws, len(rt))
 	}
 	// C's lower triangle by columns.
-	f.ctp = fitted(f.ctp, n+1)
+	f.ctp = num.Grow(f.ctp, n+1)
 	clear(f.ctp)
 	for p := 0; p < f.cp[n]; p++ {
 		f.ctp[f.ci[p]+1]++
@@ -160,8 +162,8 @@ func (f *sparseLDL) snodes() {
 	for j := 0; j < n; j++ {
 		f.ctp[j+1] += f.ctp[j]
 	}
-	f.ctr = fitted(f.ctr, f.cp[n])
-	f.ctslot = fitted(f.ctslot, f.cp[n])
+	f.ctr = num.Grow(f.ctr, f.cp[n])
+	f.ctslot = num.Grow(f.ctslot, f.cp[n])
 	pos := f.cw[:n]
 	for j := range pos {
 		pos[j] = int32(f.ctp[j])
@@ -174,9 +176,9 @@ func (f *sparseLDL) snodes() {
 			f.ctr[q], f.ctslot[q] = int32(k), int32(p)
 		}
 	}
-	f.snW = fitted(f.snW, work)
+	f.snW = num.Grow(f.snW, work)
 	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 4*snMaxCols, ws))
-	f.snRel = fitted(f.snRel, n)
+	f.snRel = num.Grow(f.snRel, n)
 	f.snU = growInt32(f.snU, 2*(ws+snMaxCols))
 	f.snOff = growInt(f.snOff, snMaxCols)
 	f.snFree = growBool(f.snFree, n)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // rowLayout is what a stage built from a step's rows keeps to recognise
@@ -80,7 +81,7 @@ func (l *rowLayout) same(bodies []*body.Body, rows []constraint.Row) bool {
 func (l *rowLayout) record(bodies []*body.Body, rows []constraint.Row) {
 	l.gen++
 	if need := len(rows) * (1 + constraint.MaxBodies); cap(l.rows) < need {
-		l.rows = make([]int32, 0, headroom(cap(l.rows), need))
+		l.rows = make([]int32, 0, num.Headroom(cap(l.rows), need))
 	}
 	l.rows = l.rows[:0]
 	l.chunkAt = l.chunkAt[:0]

@@ -55,9 +55,9 @@ func (e MemoryEstimate) String() string {
 // exactly (TestEstimateMemoryMatchesTheFirstStep logs both):
 //
 //	world                  rows   nonzeros   live       model
-//	chain6 links=2000     10000     0.20 M   51.8 MiB   41.4 MiB
-//	pyramid base=20        7080     0.94 M   28.4 MiB   65.0 MiB
-//	dominoes count=500     6000     0.07 M   33.0 MiB   22.5 MiB
+//	chain6 links=2000     10000     0.20 M   52.3 MiB   41.4 MiB
+//	pyramid base=20        7080     0.94 M   28.6 MiB   65.0 MiB
+//	dominoes count=500     6000     0.07 M   33.5 MiB   22.5 MiB
 //
 // Rows cost about 3 KB each in the stages that hold them; the entries
 // of A cost more where the factor fills in (a clump of spheres at one

@@ -1791,32 +1791,6 @@ func (w *World) projectSolve() bool {
 	return true
 }
 
-// grow returns s resliced to n items, or, when its capacity is short, a
-// new slice of n zero items with headroom(cap(s), n) of capacity: the
-// step's buffers sized by a count of bodies, points or rows.
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n, headroom(cap(s), n))
-	}
-	return s[:n]
-}
-
-// headroom is the capacity a step's buffer of n items gets when it
-// outgrows one of capacity old (grow). A large buffer's first allocation
-// (old = 0, n ≥ firstLarge) gets an eighth more: its size is step 1's
-// of a large world (a structure built at rest), and make zeroes the
-// whole capacity, so a half more would be cleared for nothing. Any other
-// buffer gets half again as much, so a count creeping up step by step
-// (the contact rows while a pile settles) does not reallocate each step.
-func headroom(old, n int) int {
-	if old == 0 && n >= firstLarge {
-		return n + n/8
-	}
-	return n + n/2
-}
-
-// firstLarge is the size from which a first allocation gets headroom's
-// eighth: below it the zeroing is cheap, and the buffers of a world
-// that starts small (a pile dropped, 100 boxes) keep growing by half
-// (BenchmarkRandomPile100Mean: 256 keeps its allocations at main's).
-const firstLarge = 256
+// grow is num.Grow: the step's buffers sized by a count of bodies,
+// points or rows.
+func grow[T any](s []T, n int) []T { return num.Grow(s, n) }
