@@ -857,6 +857,7 @@ const offAxisCos = 0.9999995
 // whole manifolds from a known first row: a point's rows and record depend
 // on its own manifold alone, so the rows are the same bits either way.
 func (w *World) fillContactRows(m *Mass, cs *contactStage, nj int, rows []constraint.Row, start []lcp.State) {
+	w.markSupported(cs)
 	if len(cs.points) < rowParallelPoints || w.ws.pool.workers(2) < 2 {
 		w.fillContactRange(m, cs, nj, rows, start, 0, len(cs.points), 0)
 		return
@@ -983,6 +984,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 			// the step in which it reaches the surface, approaching at
 			// BounceSpeed or faster in it (bounceStep).
 			v, vf := w.relVels(m, pt.A, pt.B, pt.Point)
+			vf = w.supportedFree(m, pt.A, pt.B, pt.Point, vf)
 			if vn, uf := v.Dot(n), vf.Dot(n); vn < 0 && uf < 0 && -math.Min(vn, uf) >= w.bounceSpeed() && pt.Gap+h*uf <= w.margin() {
 				pt.Bounce, pt.tc = bounceStep(pt.e, pt.Gap, vn, uf, h)
 			}

@@ -71,7 +71,8 @@
 //	                     contactStage.reuse (the last        (a pair at the recorded poses
 //	                     projection's narrow phase)          and within its reach: its points)
 //	buildRows            *Mass, *contactStage,             *rowStage: joint then contact rows,
-//	                     memory.cache, memory.jointStart     their warm start (driftStage: predictDrift)
+//	                     memory.cache, memory.jointStart     their warm start (driftStage: predictDrift;
+//	                                                         impactStage.supported: markSupported)
 //	  propagateImpacts   *Mass, *contactStage, *rowStage   impactStage; moves Mass.Free, clears
 //	                                                         resolved bounces (last in buildRows)
 //	assemble             *Mass, *rowStage                  *assemblyStage: A, b, bounds

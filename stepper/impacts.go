@@ -325,6 +325,63 @@ func bounceStep(e, g, u0, uf, h float64) (target, tc float64) {
 	return u, tc
 }
 
+// markSupported sets ws.impacts.supported, per body, when the step has a
+// contact with restitution between two dynamic bodies: a body is supported
+// when one of its contacts carried a normal impulse in the last step
+// (the contact cache's x̂ₙ > 0; a box resting on the floor). Otherwise
+// supported is left empty and supportedFree changes nothing.
+func (w *World) markSupported(cs *contactStage) {
+	im := &w.ws.impacts
+	im.supported = im.supported[:0]
+	pair := false
+	for i := range cs.points {
+		pt := &cs.points[i]
+		pair = pair || (pt.e > 0 && pt.A != constraint.World && pt.B != constraint.World)
+	}
+	if !pair {
+		return
+	}
+	im.supported = grow(im.supported, len(w.Bodies))
+	clear(im.supported)
+	cache := &w.ws.memory.cache
+	for i := range cs.points {
+		pt := &cs.points[i]
+		if c, seen := cache.getAt(i, pt.ck); !seen || !(c.xn > 0) {
+			continue
+		}
+		for _, b := range [2]int{pt.A, pt.B} {
+			if b != constraint.World && !w.Bodies[b].Kinematic {
+				im.supported[b] = true
+			}
+		}
+	}
+}
+
+// supportedFree returns the free relative velocity vf (relVels) of the
+// point x of a contact between bodies a and b, with a supported body's
+// free velocity (markSupported) replaced by its velocity at the step's
+// start when the other body is not supported: the support holds it
+// against gravity and the applied forces, so a box dropped on a box
+// resting on the floor meets a body that does not fall, and bounceStep
+// puts Newton's law on the falling box's energy as it does on the
+// floor's (a = −g), not on the start velocity (a = 0, both falling).
+// Two supported or two unsupported bodies, and contacts with the world,
+// keep vf.
+func (w *World) supportedFree(m *Mass, a, b int, x, vf mgl64.Vec3) mgl64.Vec3 {
+	sup := w.ws.impacts.supported
+	if len(sup) == 0 || a == constraint.World || b == constraint.World || sup[a] == sup[b] || len(m.Free) < len(w.Bodies) {
+		return vf
+	}
+	s, bi := 1.0, b
+	if sup[a] {
+		s, bi = -1, a
+	}
+	bd := w.Bodies[bi]
+	r := x.Sub(bd.Pos)
+	d := bd.Vel.Add(bd.AngVel.Cross(r)).Sub(freePointVel(&m.Free[bi], r))
+	return vf.Add(d.Mul(s))
+}
+
 // shiftBounces moves the bodies of the step's bounces back by what the
 // bouncing impulses would have moved them between the step's start and
 // their time of contact (bounceStep's t_c): integrate moved each body by h
@@ -340,41 +397,92 @@ func bounceStep(e, g, u0, uf, h float64) (target, tc float64) {
 // passes on at the time the first ball arrives). Equal and opposite
 // impulses move two dynamic bodies' centre of mass by nothing; velocities
 // are not touched. Static, kinematic and sleeping bodies do not move.
-// Under SimultaneousImpacts the impulses of non-bouncing rows (a row of
-// touching balls struck at one end) act at the step's start, as before.
+//
+// Under SimultaneousImpacts a body is shifted only when the bouncing rows
+// are all that push it in the step: a body on which any other row acts
+// with a nonzero impulse (a non-bouncing contact's normal, friction or
+// rolling row, or a joint row) is held, and is not shifted. The other
+// rows act at the step's start, and they cancel or carry on the bounce's
+// impulse there: a box resting on the floor struck from above stays on
+// the floor (the floor's row cancels the blow), a row of touching balls
+// struck at one end moves as one body (the struck ball with the others),
+// and a jointed body stays with its partners. Bodies touched only by
+// bouncing points (a ball or a box landing on the floor, two bodies
+// colliding in flight) are shifted.
 func (w *World) shiftBounces(cs *contactStage, rs *rowStage, sol *solveStage) {
 	im := &w.ws.impacts
 	if w.Settings.Impacts == PropagatedImpacts {
 		if !im.shifted {
 			return
 		}
-		for i, b := range w.Bodies {
-			if d := &im.iq[i]; *d != ([6]float64{}) && !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) {
-				b.Displace(mgl64.Vec3{d[0], d[1], d[2]}, mgl64.Vec3{d[3], d[4], d[5]})
-			}
-		}
+		w.displaceBounced()
 		return
 	}
-	if len(sol.res.X) != len(rs.rows) {
+	x := sol.res.X
+	if len(x) != len(rs.rows) {
 		return
 	}
+	bounced := false
 	for i := range cs.points {
 		pt := &cs.points[i]
-		x := sol.res.X[pt.Row]
-		if pt.Bounce <= 0 || !(pt.tc > 0) || x == 0 {
+		bounced = bounced || (pt.Bounce > 0 && pt.tc > 0 && x[pt.Row] != 0)
+	}
+	if !bounced {
+		return
+	}
+	im.bounceRow = grow(im.bounceRow, len(rs.rows))
+	clear(im.bounceRow)
+	for i := range cs.points {
+		if pt := &cs.points[i]; pt.Bounce > 0 {
+			for r := pt.Row; r < pt.Row+pt.Rows; r++ {
+				im.bounceRow[r] = true
+			}
+		}
+	}
+	im.held = grow(im.held, len(w.Bodies))
+	clear(im.held)
+	for ri := range rs.rows {
+		if im.bounceRow[ri] || x[ri] == 0 {
+			continue
+		}
+		r := &rs.rows[ri]
+		for s := 0; s < r.N; s++ {
+			if bi := r.Body[s]; bi >= 0 {
+				im.held[bi] = true
+			}
+		}
+	}
+	im.iq = grow(im.iq, len(w.Bodies))
+	clear(im.iq)
+	for i := range cs.points {
+		pt := &cs.points[i]
+		xn := x[pt.Row]
+		if pt.Bounce <= 0 || !(pt.tc > 0) || xn == 0 {
 			continue
 		}
 		r := &rs.rows[pt.Row]
 		for s := 0; s < r.N; s++ {
 			bi := r.Body[s]
-			b := w.Bodies[bi]
-			if b.Static || b.Kinematic || w.sleep.asleepAt(bi) {
+			if bi < 0 || im.held[bi] {
 				continue
 			}
 			var jm [6]float64
 			w.ws.mass.invMassTimes(&jm, bi, &r.J[s])
-			f := -pt.tc * x
-			b.Displace(mgl64.Vec3{jm[0] * f, jm[1] * f, jm[2] * f}, mgl64.Vec3{jm[3] * f, jm[4] * f, jm[5] * f})
+			for c := range jm {
+				im.iq[bi][c] -= pt.tc * xn * jm[c]
+			}
+		}
+	}
+	w.displaceBounced()
+}
+
+// displaceBounced moves each dynamic, awake body by its summed shift
+// ws.impacts.iq (shiftBounces), once: the rotations of a box's four
+// corners' impulses, applied one after the other, would not cancel.
+func (w *World) displaceBounced() {
+	for i, b := range w.Bodies {
+		if d := &w.ws.impacts.iq[i]; *d != ([6]float64{}) && !b.Static && !b.Kinematic && !w.sleep.asleepAt(i) {
+			b.Displace(mgl64.Vec3{d[0], d[1], d[2]}, mgl64.Vec3{d[3], d[4], d[5]})
 		}
 	}
 }

@@ -305,6 +305,9 @@ type impactStage struct {
 	iq           [][6]float64 // per body, the impacts' displacement (shiftBounces)
 	tb           []float64    // per body, the latest time of contact of its impacts (s)
 	shifted      bool         // some impact set iq this step
+	bounceRow    []bool       // per row, it belongs to a bouncing point (shiftBounces)
+	held         []bool       // per body, a non-bouncing row pushes it (shiftBounces)
+	supported    []bool       // per body, a contact carried it last step (markSupported); empty without a restitution pair of dynamic bodies
 	isolver      lcp.BPP
 	ires         lcp.Result
 	impactSweeps int
