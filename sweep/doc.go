@@ -30,7 +30,8 @@
 // delivered MaxDeliveries times without a result (a poison job, which
 // kills its workers) is recorded failed and never delivered again.
 // Clients reconnect to a lost server with backoff and give up after a
-// window. Every job carries the hash of its scene file and of the
+// window; a worker gives up on a request that a lost server never
+// answers within seconds, and hands its job back. Every job carries the hash of its scene file and of the
 // coordinator's build, and a worker hands a job of another build or
 // scene code back for another worker.
 //

@@ -454,17 +454,31 @@ func attemptKey(j *Job) string {
 // recorded: a copy of it (a coordinator's republication) is acked unrun.
 const doneMark = "done"
 
+// requestWait bounds each JetStream request a worker makes while it
+// holds a job (the attempts bucket's reads and writes). A request whose
+// reply is lost (its server shut down mid-request, the bucket's leader
+// being elected again) gets no answer at all, and the worker's context
+// has no deadline, or a far one: without this bound the runner waited
+// on it, holding its job, and fetched nothing more.
+const requestWait = 2 * time.Second
+
 // startAttempt counts one more start of the job and returns the count,
-// or done if the job's result is recorded already.
+// or done if the job's result is recorded already. Each request is
+// bounded by requestWait; an error means the job is handed back.
 func startAttempt(ctx context.Context, kv jetstream.KeyValue, key string) (n int, done bool, err error) {
 	// The first start is the common case: one round trip.
-	if _, err := kv.Create(ctx, key, []byte("1")); err == nil {
+	rctx, cancel := context.WithTimeout(ctx, requestWait)
+	_, err = kv.Create(rctx, key, []byte("1"))
+	cancel()
+	if err == nil {
 		return 1, false, nil
 	} else if !errors.Is(err, jetstream.ErrKeyExists) {
 		return 0, false, err
 	}
 	for {
-		e, err := kv.Get(ctx, key)
+		rctx, cancel := context.WithTimeout(ctx, requestWait)
+		e, err := kv.Get(rctx, key)
+		cancel()
 		if err != nil {
 			return 0, false, err
 		}
@@ -473,8 +487,14 @@ func startAttempt(ctx context.Context, kv jetstream.KeyValue, key string) (n int
 		}
 		n, _ := strconv.Atoi(string(e.Value()))
 		n++
-		if _, err := kv.Update(ctx, key, []byte(strconv.Itoa(n)), e.Revision()); err == nil {
+		rctx, cancel = context.WithTimeout(ctx, requestWait)
+		_, err = kv.Update(rctx, key, []byte(strconv.Itoa(n)), e.Revision())
+		cancel()
+		if err == nil {
 			return n, false, nil
+		}
+		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) && !errors.Is(err, jetstream.ErrKeyExists) {
+			return 0, false, err
 		}
 		// another worker counted in between: read again
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -166,4 +167,27 @@ func TestUnreachableNATS(t *testing.T) {
 	assert.Less(t, time.Since(start), 5*time.Second)
 	assert.NotContains(t, err.Error(), "\n")
 	assert.Contains(t, err.Error(), "--nats nats://127.0.0.1:1")
+}
+
+// silentKV is an attempts bucket whose requests never get a reply, as a
+// request in flight to a server that shuts down.
+type silentKV struct{ jetstream.KeyValue }
+
+func (silentKV) Create(ctx context.Context, _ string, _ []byte, _ ...jetstream.KVCreateOpt) (uint64, error) {
+	<-ctx.Done()
+	return 0, ctx.Err()
+}
+
+// A worker counting a job's start gives up on an unanswered request
+// after requestWait, whatever its own context's deadline: it hands the
+// job back and fetches again (before, both workers of TestCluster could
+// wait on such a request for the rest of their two-minute context,
+// holding their jobs, and the sweep hung).
+func TestStartAttemptUnanswered(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	start := time.Now()
+	_, _, err := startAttempt(ctx, silentKV{}, "k")
+	require.Error(t, err)
+	assert.Less(t, time.Since(start), requestWait+time.Second)
 }
