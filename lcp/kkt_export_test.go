@@ -20,16 +20,7 @@ func KKTStats(s *BPP) (solves, fallbacks, refine, kFlops, dFlops int) {
 // or by up-looking rows (−1), and the pattern's structural flops; for
 // BenchmarkKKTFactor, with a solve by the factor.
 func KKTFactor(p *Problem, states []State, force int8) (refactor func() bool, solve func(), flops int, shape string) {
-	a := p.A.(*Sparse)
-	diag := make([]float64, a.n)
-	for i := range diag {
-		diag[i] = a.At(i, i)
-	}
-	g := &kktLDL{}
-	g.f.snForce, g.f.noModify = force, true
-	g.build(p.KKT, diag, 0)
-	st := make([]State, g.k.n)
-	copy(st, states)
+	g, st := kktFor(p, states, force, true)
 	refactor = func() bool {
 		g.f.valid = false
 		return g.f.factor(&g.k, st)
@@ -43,6 +34,23 @@ func KKTFactor(p *Problem, states []State, force int8) (refactor func() bool, so
 		g.f.solveDirect(x)
 	}
 	return refactor, solve, g.f.symFlops, snShape(&g.f)
+}
+
+// kktFor builds p's K̃ from the diagonal of p's A, as a BPP solve builds
+// it, with the factor's supernode choice force and noModify set before
+// the build, and returns it unfactored with a copy of states sized to K̃.
+func kktFor(p *Problem, states []State, force int8, noModify bool) (*kktLDL, []State) {
+	a := p.A.(*Sparse)
+	diag := make([]float64, a.n)
+	for i := range diag {
+		diag[i] = a.At(i, i)
+	}
+	g := &kktLDL{}
+	g.f.snForce, g.f.noModify = force, noModify
+	g.build(p.KKT, diag, 0)
+	st := make([]State, g.k.n)
+	copy(st, states)
+	return g, st
 }
 
 // snShape describes f's supernodes: how many there are, how many have one
@@ -86,15 +94,7 @@ func KKTSupernodes(s *BPP, force int8) { s.kkt.f.snForce = force }
 // pattern costs before its first numeric factorization — and the
 // strictly lower L's entries; for BenchmarkKKTAnalyze.
 func KKTAnalyze(p *Problem, states []State) (analyze func(), nnzL int) {
-	a := p.A.(*Sparse)
-	diag := make([]float64, a.n)
-	for i := range diag {
-		diag[i] = a.At(i, i)
-	}
-	g := &kktLDL{}
-	g.build(p.KKT, diag, 0)
-	st := make([]State, g.k.n)
-	copy(st, states)
+	g, st := kktFor(p, states, 0, false)
 	g.f.factor(&g.k, st)
 	analyze = func() {
 		g.f.a = nil
@@ -107,16 +107,7 @@ func KKTAnalyze(p *Problem, states []State) (analyze func(), nnzL int) {
 // factored as KKTFactor(p, states, 0) factors it: a solve's
 // substitutions cost 2·nnz L multiply-adds.
 func KKTFactorNnzL(p *Problem, states []State) int {
-	a := p.A.(*Sparse)
-	diag := make([]float64, a.n)
-	for i := range diag {
-		diag[i] = a.At(i, i)
-	}
-	g := &kktLDL{}
-	g.f.noModify = true
-	g.build(p.KKT, diag, 0)
-	st := make([]State, g.k.n)
-	copy(st, states)
+	g, st := kktFor(p, states, 0, true)
 	g.f.factor(&g.k, st)
 	return g.f.nnzL()
 }
@@ -126,15 +117,7 @@ func KKTFactorNnzL(p *Problem, states []State) int {
 // a refinement step's (stepFlops) and whether worthModify would replace
 // that factorization by a stale or modified factor.
 func KKTWorthModify(p *Problem, states []State) (full, step int, worth bool) {
-	a := p.A.(*Sparse)
-	diag := make([]float64, a.n)
-	for i := range diag {
-		diag[i] = a.At(i, i)
-	}
-	g := &kktLDL{}
-	g.build(p.KKT, diag, 0)
-	st := make([]State, g.k.n)
-	copy(st, states)
+	g, st := kktFor(p, states, 0, false)
 	g.f.factor(&g.k, st)
 	return g.f.fullFlops, g.f.stepFlops(), g.f.worthModify(g.f.fullFlops)
 }
