@@ -420,12 +420,7 @@ func (s *Sparse) unionLen(runs []cliqueRun) int {
 	}
 	count := 0
 	for {
-		v := int32(math.MaxInt32)
-		for j := range heads {
-			if h := &heads[j]; h.pos < h.hi && cidx[h.pos] < v {
-				v = cidx[h.pos]
-			}
-		}
+		v := minHead(heads, cidx)
 		if v == math.MaxInt32 {
 			return count
 		}
@@ -437,6 +432,18 @@ func (s *Sparse) unionLen(runs []cliqueRun) int {
 			}
 		}
 	}
+}
+
+// minHead returns the least index at the heads of a merge's clique runs,
+// or math.MaxInt32 once every run is used up.
+func minHead(heads []mergeHead, cidx []int32) int32 {
+	v := int32(math.MaxInt32)
+	for j := range heads {
+		if h := &heads[j]; h.pos < h.hi && cidx[h.pos] < v {
+			v = cidx[h.pos]
+		}
+	}
+	return v
 }
 
 // crepOf reports whether clique c repeats an index.
@@ -486,12 +493,7 @@ func (s *Sparse) mergeRow(r int, buf []int32, k int) int {
 		return s.mergeSimple(r, heads, buf, k)
 	}
 	for {
-		v := int32(math.MaxInt32)
-		for j := range heads {
-			if h := &heads[j]; h.pos < h.hi && cidx[h.pos] < v {
-				v = cidx[h.pos]
-			}
-		}
+		v := minHead(heads, cidx)
 		if v == math.MaxInt32 {
 			return k
 		}
