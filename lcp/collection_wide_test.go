@@ -3,6 +3,9 @@ package lcp
 import (
 	"fmt"
 	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // This file holds the collection's problems from the published LCP test
@@ -241,4 +244,23 @@ func wideCollection() []entry {
 	add(entry{Name: "journal-bearing-192", Class: classZ, Source: "journal bearing with cavitation (Cryer, 1971), in the form of the MINPACK-2 test problem (Averick, Carter, Moré & Xue, 1992): −∇·((1 + ε cos x)³∇p) = ε sin x, p ≥ 0 on (0, 2π)×(0, 20), ε = 0.1, finite differences on 24×8 interior points; x by Chandrasekaran's method (unique: M is a P-matrix)",
 		P: p, Solvable: true, X: leastElement(p), UniqueX: true, UniqueW: true})
 	return es
+}
+
+// TestLemkeNoFalseSolution: on a symmetric positive semidefinite problem
+// without a solution Lemke's method ends in a ray and its proximal passes
+// (A + εD) solve shifted problems whose x is not a solution of the true one;
+// Lemke must then report no solution, never Converged. Both problems are
+// infeasible (w₁ + w₂ = −2 for every z; w₁ = s − 1, w₂ = −s − 1), so the
+// natural residual of any x is at least 1.
+func TestLemkeNoFalseSolution(t *testing.T) {
+	for _, e := range wideCollection() {
+		if e.Solvable || !isSymmetric(e.P.A, 0) {
+			continue
+		}
+		var r Result
+		err := (&Lemke{}).Solve(&r, e.P, Settings{})
+		res := maxNaturalResidual(e.P, r.X, e.P.Residual(nil, r.X))
+		assert.NotEqual(t, Converged, r.Status, "%s: natural residual %.3g", e.Name, res)
+		assert.ErrorIs(t, err, ErrNoSolution, e.Name)
+	}
 }
