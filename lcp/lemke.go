@@ -181,7 +181,7 @@ func (s *Lemke) solveProximal(dst *Result, p *Problem, set Settings, first error
 		}
 		p.Residual(dst.W, dst.X)
 		statesFromX(st, p, dst.X)
-		if feasible(p, st, dst.X, dst.W, xtol, wtol) {
+		if boxSolved(p, dst.X, dst.W, xtol, wtol) {
 			copy(dst.States, st)
 			dst.Status = Converged
 			dst.Reason = ""
@@ -193,6 +193,30 @@ func (s *Lemke) solveProximal(dst *Result, p *Problem, set Settings, first error
 	err := fmt.Errorf("lemke: no solution after a ray termination (%v) and 50 proximal passes: %w", first, ErrNoSolution)
 	dst.Reason = err.Error()
 	return err
+}
+
+// boxSolved reports whether (x, w) solves the boxed problem p within the
+// tolerances: x within its bounds, w ≤ 0 unless x is at its lower bound
+// and w ≥ 0 unless at its upper one (so w = 0 strictly between). The
+// proximal passes need the w = 0 of rows strictly inside their bounds:
+// the x of the shifted problem A + εD has w = −εD(x − x̄) there, which on a
+// problem without a solution never vanishes (feasible, which trusts the
+// states to have w = 0 on free rows, accepted it: Converged with a natural
+// residual of 1 on infeasible-psd-2).
+func boxSolved(p *Problem, x, w, xtol []float64, wtol float64) bool {
+	for i := range x {
+		lo, hi := p.Lo[i], p.Hi[i]
+		if x[i] < lo-xtol[i] || x[i] > hi+xtol[i] {
+			return false
+		}
+		if x[i] > lo+xtol[i] && w[i] > wtol {
+			return false
+		}
+		if x[i] < hi-xtol[i] && w[i] < -wtol {
+			return false
+		}
+	}
+	return true
 }
 
 // solveOnce is Lemke's method on p, without the proximal fallback.
