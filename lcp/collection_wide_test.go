@@ -264,3 +264,21 @@ func TestLemkeNoFalseSolution(t *testing.T) {
 		assert.ErrorIs(t, err, ErrNoSolution, e.Name)
 	}
 }
+
+// TestLemkeProximalBudget: MaxIterations bounds Lemke's pivots over all its
+// proximal passes, not each pass (50 passes could spend 50 budgets: on a
+// large problem without a solution, 50 times the time the caller allowed).
+// infeasible-psd-degenerate-4 has no solution and spends 252 pivots in
+// its passes with the default budget; with a budget of 20 it must stop at
+// 20, budget_exhausted.
+func TestLemkeProximalBudget(t *testing.T) {
+	for _, e := range wideCollection() {
+		if e.Name != "infeasible-psd-degenerate-4" {
+			continue
+		}
+		var r Result
+		_ = (&Lemke{}).Solve(&r, e.P, Settings{MaxIterations: 20})
+		assert.LessOrEqual(t, r.Pivots, 20)
+		assert.NotEqual(t, Converged, r.Status)
+	}
+}
