@@ -456,6 +456,19 @@ func TestCollectionFiles(t *testing.T) {
 	}
 }
 
+// sameBits reports whether a and b hold the same float64 bits.
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func normInf(v []float64) float64 {
 	m := 0.0
 	for _, x := range v {
@@ -498,8 +511,10 @@ func solvedBy(e entry, r *Result) bool {
 // TestCollectionSolvers runs every solver on every problem: a Converged
 // status must be true (natural residual ≤ 1e-6·max(1, ‖b‖∞)), auto must
 // solve every solvable problem, Lemke must end within its budget of
-// 1000 + 20 n² pivots on every problem (solution, ray or budget_exhausted), and nothing may claim a solution of a problem
-// that has none. With -v it prints the solver × class table of docs/cli.md.
+// 1000 + 20 n² pivots on every problem (solution, ray or budget_exhausted),
+// nothing may claim a solution of a problem that has none, and a second
+// solve gives the same bits. With -v it prints the solver × class table of
+// docs/cli.md.
 func TestCollectionSolvers(t *testing.T) {
 	es := loadCollection(t)
 	names := Names()
@@ -518,6 +533,13 @@ func TestCollectionSolvers(t *testing.T) {
 			require.NoError(t, err)
 			var r Result
 			_ = s.Solve(&r, e.P, Settings{})
+			// Determinism: a fresh solver on the same problem gives the
+			// same bits, status and counts.
+			s2, _ := New(name)
+			var r2 Result
+			_ = s2.Solve(&r2, e.P, Settings{})
+			assert.True(t, sameBits(r.X, r2.X) && r.Status == r2.Status && r.Iterations == r2.Iterations && r.Pivots == r2.Pivots,
+				"%s on %s: a second solve differs", name, e.Name)
 			scale := math.Max(1, normInf(e.P.B))
 			if r.Status == Converged {
 				res := maxNaturalResidual(e.P, r.X, e.P.Residual(nil, r.X))

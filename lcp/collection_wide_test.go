@@ -3,6 +3,7 @@ package lcp
 import (
 	"fmt"
 	"math"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -187,8 +188,12 @@ func journalBearing(nx, ny int) *Problem {
 	return std(a.Rows(), b)
 }
 
-// wideCollection returns the problems of the published test sets.
-func wideCollection() []entry {
+// wideCollection returns the problems of the published test sets, built
+// once (the exact-rational Lemke and Chandrasekaran's method take seconds);
+// callers must not modify them.
+var wideCollection = sync.OnceValue(buildWideCollection)
+
+func buildWideCollection() []entry {
 	cps := "Cottle, Pang & Stone, The Linear Complementarity Problem (1992)"
 	var es []entry
 	add := func(e entry) { es = append(es, e) }
