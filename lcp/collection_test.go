@@ -267,7 +267,7 @@ func collection() []entry {
 		P: std([][]float64{{1, -1}, {1, 1}}, []float64{-1, -1}), Solvable: true, X: []float64{1, 0}, UniqueX: true, UniqueW: true})
 	add(entry{Name: "symmetric-not-p-2", Class: classIndefinite, Source: "M = [[1,2],[2,1]] (strictly copositive, not P), q = −e: three solutions (1,0), (0,1), (1/3,1/3)",
 		P: std([][]float64{{1, 2}, {2, 1}}, []float64{-1, -1}), Solvable: true, X: []float64{1.0 / 3, 1.0 / 3}})
-	add(entry{Name: "indefinite-2", Class: classIndefinite, Source: "M = [[−1,2],[2,−1]] (neither P nor copositive), q = −e: z = (1, 1), w = 0",
+	add(entry{Name: "indefinite-2", Class: classIndefinite, Source: "M = [[−1,2],[2,−1]] (neither P nor copositive; an N-matrix of the first category: its principal minors −1, −1, −3 are all negative and it has positive entries, Kojima & Saigal 1979), q = −e: z = (1, 1), w = 0; Lemke with d = e ends in a ray after its first pivot, which for this matrix proves nothing",
 		P: std([][]float64{{-1, 2}, {2, -1}}, []float64{-1, -1}), Solvable: true, X: []float64{1, 1}})
 	add(entry{Name: "p-not-monotone-2", Class: classP, Source: "M = [[1,3],[0,1]] (triangular P-matrix, symmetric part indefinite), q = −e: z = (0, 1), w = (2, 0), unique",
 		P: std([][]float64{{1, 3}, {0, 1}}, []float64{-1, -1}), Solvable: true, X: []float64{0, 1}, UniqueX: true, UniqueW: true})
