@@ -125,7 +125,9 @@ func (s *Lemke) reduce(p *Problem) int {
 // problem with A + εD and b − εD x̄ (D = diag(A), ε = SemidefiniteShift, a
 // P-matrix on which Lemke's method always ends in a solution), moves x̄ to
 // that solution and repeats, up to 50 times, until x solves the true
-// problem to the tolerance. Iterations and pivots add up over the passes.
+// problem to the tolerance. Iterations and pivots add up over the passes,
+// and the budget (MaxIterations, default 1000 + 20 n² pivots) bounds them
+// all together.
 func (s *Lemke) Solve(dst *Result, p *Problem, set Settings) error {
 	err := s.solveOnce(dst, p, set)
 	if err == nil || !errors.Is(err, ErrNoSolution) || !isSymmetric(p.A, 1e-12) {
@@ -168,20 +170,39 @@ func (s *Lemke) solveProximal(dst *Result, p *Problem, set Settings, first error
 	wtol := scales(p, set.Tolerance, xtol)
 	st := make([]State, n)
 	iters, pivots := dst.Iterations, dst.Pivots
+	// The budget bounds the pivots of all passes together, the first
+	// included: 50 passes with a budget each could take 51 times what the
+	// caller allowed.
+	budget := set.MaxIterations
+	if budget <= 0 {
+		budget = 1000 + 20*n*n
+	}
+	inner := set
 	for pass := 0; pass < 50; pass++ {
+		if pivots >= budget {
+			dst.Status = BudgetExhausted
+			dst.Reason = fmt.Sprintf("budget of %d pivots exhausted in the proximal passes after a ray termination (%v)", budget, first)
+			return nil
+		}
+		inner.MaxIterations = budget - pivots
 		for i := range q.B {
 			q.B[i] = p.B[i] - SemidefiniteShift*diag[i]*xbar[i]
 		}
-		err := s.solveOnce(dst, q, set)
+		err := s.solveOnce(dst, q, inner)
 		iters += dst.Iterations
 		pivots += dst.Pivots
 		dst.Iterations, dst.Pivots = iters, pivots
 		if err != nil {
 			return err
 		}
+		if dst.Status == BudgetExhausted {
+			p.Residual(dst.W, dst.X)
+			dst.Reason = fmt.Sprintf("budget of %d pivots exhausted in the proximal passes after a ray termination (%v)", budget, first)
+			return nil
+		}
 		p.Residual(dst.W, dst.X)
 		statesFromX(st, p, dst.X)
-		if feasible(p, st, dst.X, dst.W, xtol, wtol) {
+		if boxSolved(p, dst.X, dst.W, xtol, wtol) {
 			copy(dst.States, st)
 			dst.Status = Converged
 			dst.Reason = ""
@@ -193,6 +214,30 @@ func (s *Lemke) solveProximal(dst *Result, p *Problem, set Settings, first error
 	err := fmt.Errorf("lemke: no solution after a ray termination (%v) and 50 proximal passes: %w", first, ErrNoSolution)
 	dst.Reason = err.Error()
 	return err
+}
+
+// boxSolved reports whether (x, w) solves the boxed problem p within the
+// tolerances: x within its bounds, w ≤ 0 unless x is at its lower bound
+// and w ≥ 0 unless at its upper one (so w = 0 strictly between). The
+// proximal passes need the w = 0 of rows strictly inside their bounds:
+// the x of the shifted problem A + εD has w = −εD(x − x̄) there, which on a
+// problem without a solution never vanishes (feasible, which trusts the
+// states to have w = 0 on free rows, accepted it: Converged with a natural
+// residual of 1 on infeasible-psd-2).
+func boxSolved(p *Problem, x, w, xtol []float64, wtol float64) bool {
+	for i := range x {
+		lo, hi := p.Lo[i], p.Hi[i]
+		if x[i] < lo-xtol[i] || x[i] > hi+xtol[i] {
+			return false
+		}
+		if x[i] > lo+xtol[i] && w[i] > wtol {
+			return false
+		}
+		if x[i] < hi-xtol[i] && w[i] < -wtol {
+			return false
+		}
+	}
+	return true
 }
 
 // solveOnce is Lemke's method on p, without the proximal fallback.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -15,18 +16,18 @@ import (
 	"github.com/gorigid/gorigid/lcp"
 )
 
-// readProblemLimited reads a problem file within lim
-// (lcp.ReadProblemWith): unknown keys (a name, a source, a reference
+// readProblemFormat reads a problem file in the named format (--format:
+// lcp.Formats) within lim (lcp.ReadProblemFormat): unknown keys (a name, a source, a reference
 // solution) are ignored with one warning line on stderr, a problem above
 // lim.MaxBytes is a usage error naming --max-memory, a done lim.Context
 // stops the reading with an error naming the row.
-func readProblemLimited(path string, stderr io.Writer, lim lcp.ReadLimits) (*lcp.Problem, error) {
+func readProblemFormat(path, format string, stderr io.Writer, lim lcp.ReadLimits) (*lcp.Problem, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, cli.UsageError{Err: err}
 	}
 	defer f.Close()
-	p, ignored, err := lcp.ReadProblemWith(f, lim)
+	p, ignored, err := lcp.ReadProblemFormat(f, format, lim)
 	var me *lcp.MemoryError
 	switch {
 	case errors.As(err, &me):
@@ -38,6 +39,22 @@ func readProblemLimited(path string, stderr io.Writer, lim lcp.ReadLimits) (*lcp
 	}
 	warnIgnored(stderr, path, ignored)
 	return p, nil
+}
+
+// formatFlag declares --format, the problem file's format.
+func formatFlag(fs *flag.FlagSet) *string {
+	return fs.String("format", lcp.FormatJSON, "the problem file's format: "+strings.Join(lcp.Formats(), ", ")+
+		" (siconos-lcp and siconos-mlcp: the .dat files of Siconos numerics, dense storage; mq: the rows of M, then q; see docs/formats.md)")
+}
+
+// checkFormat rejects an unknown --format before anything is read.
+func checkFormat(format string) error {
+	for _, f := range lcp.Formats() {
+		if f == format {
+			return nil
+		}
+	}
+	return cli.Usagef("--format: want one of %s, got %q", strings.Join(lcp.Formats(), ", "), format)
 }
 
 // warnIgnored writes one line naming the ignored keys of a file, if any.
@@ -67,6 +84,7 @@ func mlcpSolve(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	pickName := fs.String("pick", "energy", "energy, energy-exact, fb, residual or last")
 	polish := fs.Int("polish", 0, "projected Gauss–Seidel sweeps from the picked iterate after the solver; 0 = none")
 	timeout := fs.Duration("timeout", 0, "wall-clock limit of reading the problem and solving it (Go duration: 30s, 5m); 0 = none")
+	format := formatFlag(fs)
 	maxMem := &cli.MemoryFlag{Bytes: cli.DefaultMaxMemory()}
 	fs.Var(maxMem, "max-memory", "refuse a problem whose dense A needs more than this to read and solve, once the file states its size; default half the machine's memory")
 	pos, err := cli.ParseInterspersed(fs, args)
@@ -85,6 +103,9 @@ func mlcpSolve(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *timeout < 0 {
 		return cli.Usagef("--timeout: must be ≥ 0, got %v", *timeout)
 	}
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
 	solver, err := lcp.New(*solverName)
 	if err != nil {
 		return cli.Usagef("--solver: %v", err)
@@ -99,7 +120,7 @@ func mlcpSolve(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		solveCtx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	p, err := readProblemLimited(pos[0], stderr, lcp.ReadLimits{MaxBytes: maxMem.Bytes, Context: solveCtx})
+	p, err := readProblemFormat(pos[0], *format, stderr, lcp.ReadLimits{MaxBytes: maxMem.Bytes, Context: solveCtx})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return cli.Interruptedf("mlcp solve: interrupted while reading: %v", err)
@@ -191,6 +212,7 @@ var solutionKeys = map[string]bool{
 // mlcpErrors implements `sim mlcp errors`.
 func mlcpErrors(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("mlcp errors")
+	format := formatFlag(fs)
 	maxMem := &cli.MemoryFlag{Bytes: cli.DefaultMaxMemory()}
 	fs.Var(maxMem, "max-memory", "refuse a problem whose dense A needs more than this, once the file states its size; default half the machine's memory")
 	pos, err := cli.ParseInterspersed(fs, args)
@@ -200,7 +222,10 @@ func mlcpErrors(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) != 2 {
 		return cli.Usagef("mlcp errors: want PROBLEM and CANDIDATE files, got %d arguments", len(pos))
 	}
-	p, err := readProblemLimited(pos[0], stderr, lcp.ReadLimits{MaxBytes: maxMem.Bytes, Context: ctx})
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	p, err := readProblemFormat(pos[0], *format, stderr, lcp.ReadLimits{MaxBytes: maxMem.Bytes, Context: ctx})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return cli.Interruptedf("mlcp errors: interrupted while reading: %v", err)

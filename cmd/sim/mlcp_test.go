@@ -129,3 +129,38 @@ func TestMLCPReadErrorsNameFileAndField(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, stderr)
 	}
 }
+
+// TestMLCPSolveFormats: --format reads a plain (M, q) file and a Siconos
+// LCP file (dense, column-major) into the same problem, lemke-2x2 (M =
+// [[2,1],[1,2]], q = (−5,−6), z = (4/3, 7/3)); a malformed file is a usage
+// error (exit 2) naming the file, the field and the line; an unknown format
+// is a usage error before the file is opened.
+func TestMLCPSolveFormats(t *testing.T) {
+	dir := t.TempDir()
+	mq := filepath.Join(dir, "a.txt")
+	require.NoError(t, os.WriteFile(mq, []byte("# M then q\n2 1\n1 2\n-5 -6\n"), 0o644))
+	// Column-major order is checked in package lcp (an asymmetric M); here
+	// the command's path.
+	dat := filepath.Join(dir, "a.dat")
+	require.NoError(t, os.WriteFile(dat, []byte("2\n0\n2\n2\n2\t2\n2 1\n1 2\n-5 -6\nRemark: lemke-2x2\n"), 0o644))
+	for _, c := range [][]string{{"mq", mq}, {"siconos-lcp", dat}} {
+		out, stderr, code := runSim(t, "mlcp", "solve", "--format", c[0], c[1])
+		require.Equal(t, 0, code, stderr)
+		var got struct {
+			X      []float64
+			Status string
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &got))
+		assert.Equal(t, "converged", got.Status)
+		assert.InDeltaSlice(t, []float64{4.0 / 3, 7.0 / 3}, got.X, 1e-12, c[0]) // 1e-12: two pivots on numbers of size 6
+		assert.Empty(t, stderr, c[0])
+	}
+	bad := filepath.Join(dir, "bad.dat")
+	require.NoError(t, os.WriteFile(bad, []byte("2\n0\n2\n2\n2\t2\n2 1 1 x\n"), 0o644))
+	_, stderr, code := runSim(t, "mlcp", "solve", "--format", "siconos-lcp", bad)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, bad+`: M[1][1] (stored column-major) (line 6): want a number, got "x"`)
+	_, stderr, code = runSim(t, "mlcp", "errors", "--format", "fortran", bad, bad)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, `--format: want one of json, siconos-lcp, siconos-mlcp, mq, got "fortran"`)
+}
