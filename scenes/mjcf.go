@@ -111,7 +111,10 @@ type mjcf struct {
 	hfields    map[string]ShapeSpec // hfield assets with inline elevation, as heightfield shapes
 	qpos       []float64
 	qadr       int
-	ident      int // unnamed body counter
+	ctrl       []float64 // the keyframe's ctrl, one per actuator in file order (nil: all 0)
+	noActuate  bool      // <option><flag actuation="disable">: no actuator is imported
+	gravityOff bool      // <option><flag gravity="disable">: zero gravity
+	ident      int       // unnamed body counter
 }
 
 func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, []Warning, error) {
@@ -190,10 +193,17 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			return nil, nil, err
 		}
 	}
+	nact := 0
 	for _, c := range actuators {
-		if err := m.actuators(c); err != nil {
+		if nact, err = m.actuators(c, nact); err != nil {
 			return nil, nil, err
 		}
+	}
+	if len(m.ctrl) > 0 && len(m.ctrl) != nact {
+		return nil, nil, fmt.Errorf("%s: keyframe %q: ctrl has %d numbers, the model has %d actuators", file, clip(opts.Keyframe), len(m.ctrl), nact)
+	}
+	if m.gravityOff {
+		m.spec.Settings.Gravity = mgl64.Vec3{}
 	}
 	if opts.H != 0 {
 		m.spec.Settings.H = opts.H
@@ -267,7 +277,23 @@ func (m *mjcf) option(n *xnode) error {
 		}
 	}
 	for _, c := range n.children {
-		m.warnOnce("option:"+c.name, c, "option <%s> ignored", c.name)
+		if c.name != "flag" {
+			m.warnOnce("option:"+c.name, c, "option <%s> ignored", c.name)
+			continue
+		}
+		for _, a := range c.attrs {
+			switch f, v := a.Name.Local, a.Value; {
+			case v != "disable" && v != "enable":
+				return m.errAt(c, "%s: must be disable or enable, got %q", f, clip(v))
+			case f == "actuation" && v == "disable":
+				m.noActuate = true
+			case f == "gravity" && v == "disable":
+				m.gravityOff = true
+			case (f == "actuation" || f == "gravity") && v == "enable":
+			default:
+				m.warnOnce("flag:"+f, c, "option flag %s=%q ignored", f, clip(v))
+			}
+		}
 	}
 	return nil
 }
@@ -807,6 +833,11 @@ func (m *mjcf) keyframe(root *xnode, name string) error {
 					return err
 				}
 				m.qpos = q
+				if s, ok := key.attr("ctrl"); ok {
+					if m.ctrl, err = m.floats(key, "ctrl", s, 0); err != nil {
+						return err
+					}
+				}
 				if v, ok := key.attr("qvel"); ok && strings.Trim(v, " \t\n0.") != "" {
 					m.warnOnce("qvel", key, "keyframe qvel ignored: the model starts at rest")
 				}
@@ -1329,16 +1360,29 @@ func (m *mjcf) contact(n *xnode) error {
 }
 
 // actuators maps <actuator>: velocity actuators become velocity motors
-// at target 0 (the input's initial value); position actuators become
-// position servos (gear g: kp g², kv g², target ctrl/g, force bound
-// |g|·forcerange) at ctrl = 0; motor actuators leave the joint at zero
-// input, as MuJoCo's at ctrl = 0, for a Go controller to drive through
-// stepper.Effort.
-func (m *mjcf) actuators(n *xnode) error {
+// at target 0 (the input's initial value); position actuators, and
+// <general> ones whose affine bias makes them the same PD law, become
+// position servos (gear g: kp g², kv g², force bound |g|·forcerange) whose
+// target is the keyframe's ctrl (0 without one), clamped to ctrlrange as
+// MuJoCo clamps ctrl; motor actuators leave the joint at zero input, as
+// MuJoCo's at ctrl = 0, for a Go controller to drive through
+// stepper.Effort. First is the index of n's first actuator among all the
+// model's (the keyframe's ctrl has one number each); actuators returns
+// the index after n's last.
+func (m *mjcf) actuators(n *xnode, first int) (int, error) {
+	idxAct := first
 	for _, c := range n.children {
+		ctrl := 0.0
+		if idxAct < len(m.ctrl) {
+			ctrl = m.ctrl[idxAct]
+		}
+		idxAct++
+		if m.noActuate {
+			continue
+		}
 		e, err := m.resolve(c, "main")
 		if err != nil {
-			return err
+			return 0, err
 		}
 		jn, ok := e.get("joint")
 		if !ok {
@@ -1347,7 +1391,15 @@ func (m *mjcf) actuators(n *xnode) error {
 		}
 		idx, ok := m.jointIdx[jn]
 		if !ok {
-			return m.errAt(c, "joint %q does not exist or is a free joint", clip(jn))
+			return 0, m.errAt(c, "joint %q does not exist or is a free joint", clip(jn))
+		}
+		if cr, ok, err := m.efloats(e, "ctrlrange", 2); err != nil {
+			return 0, err
+		} else if ok && limitedAttr(e, "ctrllimited", true) {
+			ctrl = math.Max(cr[0], math.Min(cr[1], ctrl))
+		}
+		if ctrl != 0 && (c.name == "motor" || c.name == "velocity") {
+			m.warnOnce("act:ctrl", c, "the keyframe's ctrl for a <%s> actuator is not imported: it starts at zero input", c.name)
 		}
 		switch c.name {
 		case "motor":
@@ -1355,57 +1407,120 @@ func (m *mjcf) actuators(n *xnode) error {
 		case "velocity":
 			js := &m.spec.Joints[idx]
 			if js.Type != JointHinge && js.Type != JointPrismatic {
-				return m.errAt(c, "joint %q: a velocity actuator needs a hinge or slide joint", clip(jn))
+				return 0, m.errAt(c, "joint %q: a velocity actuator needs a hinge or slide joint", clip(jn))
 			}
 			maxF := math.Inf(1)
 			if fr, ok, err := m.efloats(e, "forcerange", 2); err != nil {
-				return err
+				return 0, err
 			} else if ok && limitedAttr(e, "forcelimited", true) {
 				maxF = math.Max(math.Abs(fr[0]), math.Abs(fr[1]))
 			}
 			js.Motor = &MotorSpec{Speed: 0, MaxForce: maxF}
 			m.warnOnce("act:velocity", c, "velocity actuators become gorigid velocity motors at target 0 within the force range: a rigid servo, where MuJoCo's applies kv·(ctrl − q̇)")
 		case "position":
-			js := &m.spec.Joints[idx]
-			if js.Type != JointHinge && js.Type != JointPrismatic {
-				return m.errAt(c, "joint %q: a position actuator needs a hinge or slide joint", clip(jn))
-			}
 			kp, err := m.efloat(e, "kp", 1)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			kv, err := m.efloat(e, "kv", 0)
 			if err != nil {
-				return err
+				return 0, err
 			}
-			g := 1.0
-			if gs, ok, err := m.efloats(e, "gear", 1); err != nil {
-				return err
-			} else if ok {
-				g = gs[0]
+			if err := m.servo(c, e, idx, kp, kv, 0, ctrl); err != nil {
+				return 0, err
 			}
-			if !(kp > 0) || kv < 0 || g == 0 {
-				return m.errAt(c, "position actuator: need kp > 0, kv ≥ 0 and gear ≠ 0, got kp %v, kv %v, gear %v", kp, kv, g)
+			m.warnOnce("act:position", c, "position actuators become gorigid position servos (implicit PD rows) at the keyframe's ctrl (0 without one): move the target from Go with the joint's SetServoTarget")
+		case "general":
+			kp, kv, b0, ok, err := m.generalServo(e)
+			if err != nil {
+				return 0, err
 			}
-			maxF := math.Inf(1)
-			if fr, ok, err := m.efloats(e, "forcerange", 2); err != nil {
-				return err
-			} else if ok && limitedAttr(e, "forcelimited", true) {
-				maxF = math.Abs(g) * math.Max(math.Abs(fr[0]), math.Abs(fr[1]))
+			if !ok {
+				m.warnOnce("act:general", c, "<general> actuator not imported (the joint is unactuated): only dyntype none, gaintype fixed and biastype affine with biasprm = (b0, −gainprm[0], −kv) is a PD servo gorigid has")
+				continue
 			}
-			if maxF == 0 {
-				maxF = math.Inf(1)
+			if err := m.servo(c, e, idx, kp, kv, b0, ctrl); err != nil {
+				return 0, err
 			}
-			// MuJoCo's position actuator on a joint: force kp (ctrl − g q)
-			// − kv g q̇ on the actuator, g times it on the joint, ctrl = 0 at
-			// the start (target q = 0); gorigid's coordinate is measured
-			// from the keyframe pose q0, as the limits are.
-			js.Servo = &ServoSpec{Target: 0 - m.jointQ0[idx], Kp: kp * g * g, Kd: kv * g * g, MaxForce: maxF}
-			m.warnOnce("act:position", c, "position actuators become gorigid position servos (implicit PD rows) at ctrl = 0: move the target from Go with the joint's SetServoTarget")
+			m.warnOnce("act:position", c, "position actuators become gorigid position servos (implicit PD rows) at the keyframe's ctrl (0 without one): move the target from Go with the joint's SetServoTarget")
 		default:
 			m.warnOnce("act:"+c.name, c, "actuator <%s> not imported: the joint is unactuated", c.name)
 		}
 	}
+	return idxAct, nil
+}
+
+// generalServo reads a <general> actuator and reports whether it is a
+// PD servo: dyntype none, gaintype fixed with gain kp = gainprm[0] > 0,
+// biastype affine with biasprm = (b0, −kp, −kv), kv ≥ 0. Its force is
+// then kp·ctrl + b0 − kp·l − kv·l̇ = kp (ctrl + b0/kp − l) − kv l̇ on the
+// actuator length l (MuJoCo's gain and bias, mjGAIN_FIXED and
+// mjBIAS_AFFINE).
+func (m *mjcf) generalServo(e elem) (kp, kv, b0 float64, ok bool, err error) {
+	if v, has := e.get("dyntype"); has && v != "none" {
+		return 0, 0, 0, false, nil
+	}
+	if v, has := e.get("gaintype"); has && v != "fixed" {
+		return 0, 0, 0, false, nil
+	}
+	if v, _ := e.get("biastype"); v != "affine" {
+		return 0, 0, 0, false, nil
+	}
+	gain, _, err := m.efloats(e, "gainprm", 0)
+	if err != nil {
+		return 0, 0, 0, false, err
+	}
+	bias, _, err := m.efloats(e, "biasprm", 0)
+	if err != nil {
+		return 0, 0, 0, false, err
+	}
+	at := func(v []float64, i int, def float64) float64 {
+		if i < len(v) {
+			return v[i]
+		}
+		return def
+	}
+	for i := 1; i < len(gain); i++ {
+		if gain[i] != 0 {
+			return 0, 0, 0, false, nil
+		}
+	}
+	kp, b0, kv = at(gain, 0, 1), at(bias, 0, 0), -at(bias, 2, 0)
+	if !(kp > 0) || at(bias, 1, 0) != -kp || kv < 0 {
+		return 0, 0, 0, false, nil
+	}
+	return kp, kv, b0, true, nil
+}
+
+// servo puts a position servo on joint idx for an actuator of gain kp,
+// damping kv and bias b0 at input ctrl: MuJoCo's force on the actuator
+// is kp (ctrl + b0/kp − g q) − kv g q̇, g times it on the joint, so the
+// joint's servo has kp g², kv g², target (ctrl + b0/kp)/g, measured from
+// the keyframe pose q0 as the limits are, and force bound |g|·forcerange.
+func (m *mjcf) servo(c *xnode, e elem, idx int, kp, kv, b0, ctrl float64) error {
+	js := &m.spec.Joints[idx]
+	if js.Type != JointHinge && js.Type != JointPrismatic {
+		return m.errAt(c, "joint %q: a position actuator needs a hinge or slide joint", clip(js.Name))
+	}
+	g := 1.0
+	if gs, ok, err := m.efloats(e, "gear", 1); err != nil {
+		return err
+	} else if ok {
+		g = gs[0]
+	}
+	if !(kp > 0) || kv < 0 || g == 0 {
+		return m.errAt(c, "position actuator: need kp > 0, kv ≥ 0 and gear ≠ 0, got kp %v, kv %v, gear %v", kp, kv, g)
+	}
+	maxF := math.Inf(1)
+	if fr, ok, err := m.efloats(e, "forcerange", 2); err != nil {
+		return err
+	} else if ok && limitedAttr(e, "forcelimited", true) {
+		maxF = math.Abs(g) * math.Max(math.Abs(fr[0]), math.Abs(fr[1]))
+	}
+	if maxF == 0 {
+		maxF = math.Inf(1)
+	}
+	js.Servo = &ServoSpec{Target: (ctrl+b0/kp)/g - m.jointQ0[idx], Kp: kp * g * g, Kd: kv * g * g, MaxForce: maxF}
 	return nil
 }
 

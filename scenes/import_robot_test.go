@@ -1,0 +1,130 @@
+package scenes
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// robotServoDoc is a horizontal arm on one hinge held by a servo from a
+// keyframe's ctrl, as mujoco_menagerie's arms are (franka_emika_panda's
+// <general biastype="affine">, universal_robots_ur5e's <position>): the
+// keyframe sets qpos and ctrl to the home pose and the actuator's PD
+// law holds it there. ACT is replaced by the actuator element.
+const robotServoDoc = `<mujoco><compiler angle="radian" autolimits="true"/>
+<default><default class="arm"><general dyntype="none" biastype="affine" ctrlrange="-3 3"/></default></default>
+<worldbody><body name="link" pos="0 0 1">
+  <joint name="j" type="hinge" axis="0 -1 0"/>
+  <inertial pos="0.5 0 0" mass="1" diaginertia="0.001 0.001 0.001"/>
+</body></worldbody>
+<actuator>ACT</actuator>
+<keyframe><key name="home" qpos="0.3" ctrl="0.3"/></keyframe></mujoco>`
+
+// TestMJCFKeyframeCtrlServo: a position servo (kp 4500, kv 450, as the
+// Panda's first joint) started from a keyframe whose ctrl is its qpos
+// holds the arm there: the link (1 kg at 0.5 m, at 0.3 rad above the
+// horizontal) sags until kp δ = m g L cos(0.3 − δ), δ = 1.0418e-3 rad.
+// The slow mode of the overdamped servo decays as e^{−t kp/kv} = e^{−10 t}
+// (I = 0.251 kg·m²), so at 2 s δ is reached to 2e-9·δ; the tolerance,
+// 1e-7 rad, is the servo's implicit row at h = 2 ms. Before the keyframe's
+// ctrl was read, the target was ctrl = 0 and the arm swung down 0.3 rad;
+// before <general> affine actuators were servos, the arm fell freely.
+func TestMJCFKeyframeCtrlServo(t *testing.T) {
+	acts := map[string]string{
+		"general":  `<general class="arm" joint="j" gainprm="4500" biasprm="0 -4500 -450"/>`,
+		"position": `<position joint="j" kp="4500" kv="450"/>`,
+		"gear":     `<position joint="j" kp="1125" kv="112.5" gear="2"/>`,
+	}
+	// kp δ = m g L cos(0.3 − δ), solved by fixed-point iteration.
+	delta := 0.0
+	for i := 0; i < 50; i++ {
+		delta = 1 * 9.81 * 0.5 * math.Cos(0.3-delta) / 4500
+	}
+	for name, act := range acts {
+		doc := strings.Replace(robotServoDoc, "ACT", act, 1)
+		if name == "gear" {
+			// ctrl is the actuator length g q: 0.6 holds q = 0.3.
+			doc = strings.Replace(doc, `ctrl="0.3"`, `ctrl="0.6"`, 1)
+		}
+		s, _, err := ParseMJCF(strings.NewReader(doc), "arm.xml", ImportOptions{Keyframe: "home"})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		w := buildWorld(t, s)
+		for i := 0; i < 1000; i++ {
+			if _, err := w.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The hinge axis is −y: q > 0 raises the link; q is measured from
+		// the keyframe pose, so the sag is −q.
+		q, _, err := w.JointState(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(-q-delta) > 1e-7 {
+			t.Errorf("%s: the arm sags %.9g rad from the keyframe pose, want %.9g", name, -q, delta)
+		}
+	}
+}
+
+// TestMJCFKeyframeCtrlClamped: the keyframe's ctrl is clamped to the
+// actuator's ctrlrange, as MuJoCo clamps ctrl: 5 in [−3, 3] holds the
+// arm at q = 3, 2.7 rad above the keyframe pose, less the sag
+// kp δ = m g L cos(3 − δ).
+func TestMJCFKeyframeCtrlClamped(t *testing.T) {
+	doc := strings.Replace(robotServoDoc, "ACT", `<general class="arm" joint="j" gainprm="4500" biasprm="0 -4500 -450"/>`, 1)
+	doc = strings.Replace(doc, `ctrl="0.3"`, `ctrl="5"`, 1)
+	s, _, err := ParseMJCF(strings.NewReader(doc), "arm.xml", ImportOptions{Keyframe: "home"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := s.Joints[0]
+	if j.Servo == nil || math.Abs(j.Servo.Target-2.7) > 1e-15 || j.Servo.Kp != 4500 || j.Servo.Kd != 450 {
+		t.Fatalf("servo %+v, want target 2.7 (ctrl clamped to 3, less q0 = 0.3), kp 4500, kd 450", j.Servo)
+	}
+}
+
+// TestMJCFActuationDisabled: <option><flag actuation="disable"/> leaves
+// every actuator out, as MuJoCo then applies no actuator force, and
+// gravity="disable" zeroes gravity.
+func TestMJCFActuationDisabled(t *testing.T) {
+	doc := strings.Replace(robotServoDoc, "ACT", `<position joint="j" kp="4500" kv="450"/>`, 1)
+	doc = strings.Replace(doc, `<worldbody>`, `<option><flag actuation="disable" gravity="disable"/></option><worldbody>`, 1)
+	s, ws, err := ParseMJCF(strings.NewReader(doc), "arm.xml", ImportOptions{Keyframe: "home"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Joints[0].Servo != nil {
+		t.Errorf("servo %+v with actuation disabled, want none", s.Joints[0].Servo)
+	}
+	if s.Settings.Gravity != ([3]float64{}) {
+		t.Errorf("gravity %v with gravity disabled, want 0", s.Settings.Gravity)
+	}
+	for _, w := range ws {
+		if strings.Contains(w.Msg, "flag") {
+			t.Errorf("warning %q: actuation and gravity flags are imported", w.Msg)
+		}
+	}
+}
+
+// TestMJCFGeneralNotServo: a <general> actuator that is not a PD servo
+// (its bias does not cancel its gain at the target) is reported, not
+// imported as one.
+func TestMJCFGeneralNotServo(t *testing.T) {
+	doc := strings.Replace(robotServoDoc, "ACT", `<general class="arm" joint="j" gainprm="4500" biasprm="0 -100 -450"/>`, 1)
+	s, ws, err := ParseMJCF(strings.NewReader(doc), "arm.xml", ImportOptions{Keyframe: "home"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Joints[0].Servo != nil {
+		t.Errorf("servo %+v, want none", s.Joints[0].Servo)
+	}
+	found := false
+	for _, w := range ws {
+		found = found || strings.Contains(w.Msg, "general")
+	}
+	if !found {
+		t.Errorf("warnings %v: none reports the <general> actuator", ws)
+	}
+}
