@@ -55,6 +55,12 @@ type ImportOptions struct {
 	// Friction is the Coulomb coefficient given to URDF collision shapes
 	// (URDF has no contact material); 0 = 0.5.
 	Friction float64
+	// SkipMissingMeshes imports a model whose mesh files are not found (or
+	// cannot be read) where they matter, a collision geom or, in MJCF, a
+	// geom its body takes its mass from: the geom then neither collides
+	// nor adds mass (warned, Warning.Meshes lists them). Without it such a
+	// file is an error naming it. Visual meshes never matter.
+	SkipMissingMeshes bool
 }
 
 // Warning is one thing an importer could not represent exactly: the file,

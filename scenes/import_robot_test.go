@@ -128,3 +128,97 @@ func TestMJCFGeneralNotServo(t *testing.T) {
 		t.Errorf("warnings %v: none reports the <general> actuator", ws)
 	}
 }
+
+// meshDoc is a body with an <inertial>, a visual mesh geom (contype and
+// conaffinity 0, as mujoco_menagerie's "visual" class) and, in COLL, a
+// collision geom, with mesh files that are not there.
+const meshDoc = `<mujoco><compiler meshdir="assets"/>
+<asset><mesh name="vis" file="link1.obj"/><mesh name="col" file="link1.stl"/></asset>
+<worldbody><body name="b" pos="0 0 1"><freejoint/>
+  INERTIAL
+  <geom type="mesh" mesh="vis" contype="0" conaffinity="0"/>
+  COLL
+</body></worldbody></mujoco>`
+
+// TestMJCFMissingMeshes: a mesh file that is not found stops the import
+// with an error naming the file when the geom matters (it collides, or
+// its body takes its mass from its geoms), unless
+// ImportOptions.SkipMissingMeshes; a missing visual mesh of a body with an
+// <inertial> changes nothing and gives one warning for all such files.
+func TestMJCFMissingMeshes(t *testing.T) {
+	const inertial = `<inertial pos="0 0 0" mass="2" diaginertia="0.1 0.1 0.1"/>`
+	cases := []struct {
+		name, inertial, coll string
+		wantErr              string // "" = imports without SkipMissingMeshes
+	}{
+		{"visual only", inertial, "", ""},
+		{"collision mesh", inertial, `<geom type="mesh" mesh="col"/>`, `"link1.stl"`},
+		{"mass from a mesh", "", `<geom type="box" size="0.1 0.1 0.1"/>`, `"link1.obj"`},
+	}
+	for _, c := range cases {
+		doc := strings.Replace(strings.Replace(meshDoc, "INERTIAL", c.inertial, 1), "COLL", c.coll, 1)
+		s, ws, err := ParseMJCF(strings.NewReader(doc), "robot.xml", ImportOptions{})
+		if c.wantErr == "" {
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if len(s.Bodies) != 1 || s.Bodies[0].Mass != 2 {
+				t.Errorf("%s: bodies %+v, want one of 2 kg", c.name, s.Bodies)
+			}
+			n := 0
+			for _, w := range ws {
+				if strings.Contains(w.Msg, "link1.obj") {
+					n++
+					if !strings.Contains(w.Msg, "no effect") {
+						t.Errorf("%s: warning %q does not say the visual mesh has no effect", c.name, w.Msg)
+					}
+				}
+			}
+			if n != 1 {
+				t.Errorf("%s: %d warnings name link1.obj, want 1: %v", c.name, n, ws)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.wantErr) || !strings.Contains(err.Error(), "SkipMissingMeshes") || !strings.Contains(err.Error(), "robot.xml:") {
+			t.Errorf("%s: error %v, want one at robot.xml:LINE naming %s and SkipMissingMeshes", c.name, err, c.wantErr)
+		}
+		s, ws, err = ParseMJCF(strings.NewReader(doc), "robot.xml", ImportOptions{SkipMissingMeshes: true})
+		if err != nil {
+			t.Fatalf("%s with SkipMissingMeshes: %v", c.name, err)
+		}
+		found := false
+		for _, w := range ws {
+			found = found || strings.Contains(w.Msg, c.wantErr)
+		}
+		if !found {
+			t.Errorf("%s with SkipMissingMeshes: no warning names %s: %v", c.name, c.wantErr, ws)
+		}
+		if c.inertial == "" {
+			// Only the box gives mass: 1000 kg/m³ × 0.2³ m³.
+			if len(s.Bodies) != 1 || math.Abs(s.Bodies[0].Mass-8) > 1e-12 {
+				t.Errorf("%s: mass %v, want the box's 8 kg", c.name, s.Bodies[0].Mass)
+			}
+		}
+	}
+}
+
+// TestURDFMissingMeshes: a URDF collision mesh that is not found is an
+// error naming the file (and the package:// reference), unless
+// SkipMissingMeshes; visual meshes are never read.
+func TestURDFMissingMeshes(t *testing.T) {
+	const doc = `<robot name="r"><link name="base"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+<visual><geometry><mesh filename="package://ur_description/meshes/base.dae"/></geometry></visual>
+COLL</link></robot>`
+	coll := `<collision><geometry><mesh filename="package://ur_description/meshes/base.stl"/></geometry></collision>`
+	if _, _, err := ParseURDF(strings.NewReader(strings.Replace(doc, "COLL", "", 1)), "r.urdf", ImportOptions{}); err != nil {
+		t.Errorf("visual mesh only: %v", err)
+	}
+	full := strings.Replace(doc, "COLL", coll, 1)
+	_, _, err := ParseURDF(strings.NewReader(full), "r.urdf", ImportOptions{})
+	if err == nil || !strings.Contains(err.Error(), "package://ur_description/meshes/base.stl") || !strings.Contains(err.Error(), "SkipMissingMeshes") {
+		t.Errorf("error %v, want one naming the mesh and SkipMissingMeshes", err)
+	}
+	if _, _, err := ParseURDF(strings.NewReader(full), "r.urdf", ImportOptions{SkipMissingMeshes: true}); err != nil {
+		t.Errorf("with SkipMissingMeshes: %v", err)
+	}
+}

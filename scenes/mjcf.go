@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -111,10 +113,13 @@ type mjcf struct {
 	hfields    map[string]ShapeSpec // hfield assets with inline elevation, as heightfield shapes
 	qpos       []float64
 	qadr       int
-	ctrl       []float64 // the keyframe's ctrl, one per actuator in file order (nil: all 0)
-	noActuate  bool      // <option><flag actuation="disable">: no actuator is imported
-	gravityOff bool      // <option><flag gravity="disable">: zero gravity
-	ident      int       // unnamed body counter
+	meshMiss   map[string]string // mesh asset file → why it cannot be used
+	visualMiss []string          // files of missing meshes that neither collide nor give mass
+	visualNode *xnode            // the first geom of visualMiss
+	ctrl       []float64         // the keyframe's ctrl, one per actuator in file order (nil: all 0)
+	noActuate  bool              // <option><flag actuation="disable">: no actuator is imported
+	gravityOff bool              // <option><flag gravity="disable">: zero gravity
+	ident      int               // unnamed body counter
 }
 
 func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, []Warning, error) {
@@ -124,7 +129,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	}
 	m := &mjcf{importer: newImporter(file), dir: dir, opts: opts, degree: true, eulerseq: "xyz",
 		defaults: map[string]map[string]map[string]string{"main": {}}, parentOf: map[string]string{},
-		meshAssets: map[string]meshAsset{}, hulls: map[string]*meshHull{},
+		meshAssets: map[string]meshAsset{}, hulls: map[string]*meshHull{}, meshMiss: map[string]string{},
 		taken: map[string]bool{}, ownerOf: map[string]string{WorldName: WorldName}, jointIdx: map[string]int{}}
 	if root.name != "mujoco" {
 		return nil, nil, m.errAt(root, "the root element must be <mujoco>")
@@ -207,6 +212,9 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	}
 	if opts.H != 0 {
 		m.spec.Settings.H = opts.H
+	}
+	if len(m.visualMiss) > 0 {
+		m.warnOnce("meshfile:visual", m.visualNode, "%d mesh file(s) of visual geoms not found or unreadable (the first %q): they have no effect on the simulation (they do not collide, and their bodies' mass is from <inertial>)", len(m.visualMiss), clip(m.visualMiss[0]))
 	}
 	m.finishMeshes(m.spec)
 	if err := m.spec.Validate(); err != nil {
@@ -1039,7 +1047,32 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 	if cat != 1 || mask != 1 {
 		sh.Category, sh.Mask = cat, mask
 	}
-	if err := m.geomMass(n, e, g, &sh, hull, pose, typ, size, inert); err != nil {
+	if typ == "mesh" && hull == nil {
+		// The file is missing or unreadable: an error where the geom
+		// matters, unless SkipMissingMeshes.
+		a, _ := m.meshAssetOf(e)
+		why := m.meshMiss[a.file]
+		if !collides && (inert || g.static) {
+			if !slices.Contains(m.visualMiss, a.file) {
+				m.visualMiss = append(m.visualMiss, a.file)
+			}
+			if m.visualNode == nil {
+				m.visualNode = n
+			}
+			return nil
+		}
+		role := "collides"
+		if !collides {
+			role = "gives its body mass (the body has no <inertial>)"
+		}
+		if !m.opts.SkipMissingMeshes {
+			return m.errAt(n, "mesh file %q %s, and the geom %s: give the mesh files, or import with ImportOptions.SkipMissingMeshes to leave the geom out", clip(a.file), why, role)
+		}
+		m.warnOnce("meshfile:"+a.file, n, "mesh file %q %s: the geom, which %s, adds no mass and does not collide (SkipMissingMeshes)", clip(a.file), why, role)
+		if !collides {
+			return nil
+		}
+	} else if err := m.geomMass(n, e, g, &sh, hull, pose, typ, size, inert); err != nil {
 		return err
 	}
 	if typ == "plane" && !g.static {
@@ -1320,13 +1353,13 @@ func (m *mjcf) meshGeom(e elem) (*meshHull, error) {
 	}
 	path, found := resolveMesh(filepath.Join(m.meshdir, a.file), m.dir, m.opts.SearchPath)
 	if !found {
-		m.warnOnce("meshfile:"+a.file, e.xnode, "mesh file %q not found in the model's directory or the search path: the geom adds no mass", clip(a.file))
+		m.meshMiss[a.file] = "not found in the model's directory (meshdir " + strconv.Quote(m.meshdir) + ") or the search path"
 		m.hulls[a.file] = nil
 		return nil, nil
 	}
 	h, err := loadHull(path, a.scale)
 	if err != nil {
-		m.warnOnce("meshfile:"+a.file, e.xnode, "mesh file %q: %v: the geom adds no mass", clip(a.file), err)
+		m.meshMiss[a.file] = err.Error()
 	}
 	m.hulls[a.file] = h
 	return h, nil

@@ -621,7 +621,10 @@ func (im *importer) urdfShape(n *xnode, dir string, opts ImportOptions) (ShapeSp
 		f, _ := e.attr("filename")
 		path, found := resolveMesh(f, dir, opts.SearchPath)
 		if !found {
-			im.warnOnce("meshfile:"+f, e, "mesh file %q not found in the model's directory or the search path", clip(f))
+			if !opts.SkipMissingMeshes {
+				return sh, nil, false, im.errAt(e, "collision mesh file %q not found in the model's directory or the search path (package://NAME/PATH is looked up as DIR/NAME/PATH in each search directory): give the mesh files, or import with ImportOptions.SkipMissingMeshes to leave the shape out", clip(f))
+			}
+			im.warnOnce("meshfile:"+f, e, "collision mesh file %q not found in the model's directory or the search path: the shape is left out (SkipMissingMeshes)", clip(f))
 		}
 		sc, err := im.vecAttr(e, "scale", mgl64.Vec3{1, 1, 1})
 		if err != nil {
