@@ -112,6 +112,16 @@ type xnode struct {
 	attrs    []xml.Attr
 	children []*xnode
 	line     int
+	file     string // the file the element is in, if not the model's (an MJCF <include>)
+}
+
+// fileOf returns the file n is in: its own (an included file) or the
+// model's.
+func (im *importer) fileOf(n *xnode) string {
+	if n.file != "" {
+		return n.file
+	}
+	return im.file
 }
 
 // attr returns the attribute's value and whether it is present.
@@ -153,12 +163,12 @@ func (im *importer) warnOnce(key string, n *xnode, format string, args ...any) {
 		return
 	}
 	im.seen[key] = true
-	im.warnings = append(im.warnings, Warning{File: im.file, Line: n.line, Element: n.name, Msg: fmt.Sprintf(format, args...)})
+	im.warnings = append(im.warnings, Warning{File: im.fileOf(n), Line: n.line, Element: n.name, Msg: fmt.Sprintf(format, args...)})
 }
 
 // errAt returns an ImportError at n.
 func (im *importer) errAt(n *xnode, format string, args ...any) error {
-	return &ImportError{File: im.file, Line: n.line, Element: n.name, Msg: fmt.Sprintf(format, args...)}
+	return &ImportError{File: im.fileOf(n), Line: n.line, Element: n.name, Msg: fmt.Sprintf(format, args...)}
 }
 
 // readModel reads a model file whole, up to maxModelFile bytes.

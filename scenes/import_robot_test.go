@@ -2,6 +2,8 @@ package scenes
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -220,5 +222,60 @@ COLL</link></robot>`
 	}
 	if _, _, err := ParseURDF(strings.NewReader(full), "r.urdf", ImportOptions{SkipMissingMeshes: true}); err != nil {
 		t.Errorf("with SkipMissingMeshes: %v", err)
+	}
+}
+
+// TestMJCFInclude: <include file> splices the named file's <mujoco>
+// children in place, as mujoco_menagerie's scene.xml includes the robot
+// (its defaults, assets, worldbody, actuators and keyframes) and adds a
+// floor in a second <worldbody>; errors in the included file name that
+// file and line, and a missing or cyclic include is an error naming it.
+func TestMJCFInclude(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, doc string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("robot.xml", `<mujoco model="robot">
+<default><default class="r"><joint damping="2"/></default></default>
+<worldbody><body name="b" pos="0 0 1" childclass="r"><joint name="j" axis="0 1 0"/>
+  <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05"/></body></worldbody>
+<keyframe><key name="home" qpos="0.2"/></keyframe>
+</mujoco>`)
+	scene := write("scene.xml", `<mujoco model="scene">
+  <include file="robot.xml"/>
+  <worldbody><geom name="floor" type="plane" size="0 0 0.05"/></worldbody>
+</mujoco>`)
+	s, _, err := LoadMJCF(scene, ImportOptions{Keyframe: "home"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Bodies) != 1 || len(s.Joints) != 1 || len(s.WorldShapes) != 1 {
+		t.Fatalf("bodies %d, joints %d, world shapes %d: want 1, 1 and the floor", len(s.Bodies), len(s.Joints), len(s.WorldShapes))
+	}
+	if sp := s.Joints[0].Spring; sp == nil || sp.Damping != 2 {
+		t.Errorf("spring %+v: want the included class's damping 2", sp)
+	}
+	// The keyframe turns the capsule 0.2 rad about y: its centre, 0.25 m
+	// along it from the pivot, drops by 0.25 sin 0.2.
+	if z := s.Bodies[0].Pos[2]; math.Abs(z-(1-0.25*math.Sin(0.2))) > 1e-12 {
+		t.Errorf("centre z %v, want %v", z, 1-0.25*math.Sin(0.2))
+	}
+	write("bad.xml", "<mujoco>\n<worldbody>\n<geom size=\"-1\"/>\n</worldbody></mujoco>")
+	for doc, want := range map[string]string{
+		`<mujoco><include file="bad.xml"/></mujoco>`:  filepath.Join(dir, "bad.xml") + ":3: <geom>: size",
+		`<mujoco><include file="none.xml"/></mujoco>`: `none.xml`,
+		`<mujoco><include file="loop.xml"/></mujoco>`: `cycle`,
+		`<mujoco><include/></mujoco>`:                 `file: missing`,
+	} {
+		write("loop.xml", `<mujoco><include file="loop.xml"/></mujoco>`)
+		_, _, err := LoadMJCF(write("main.xml", doc), ImportOptions{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", doc, err, want)
+		}
 	}
 }

@@ -68,6 +68,87 @@ func ParseMJCF(r io.Reader, name string, opts ImportOptions) (*SceneSpec, []Warn
 	return parseMJCF(data, name, "", opts)
 }
 
+// maxIncludeDepth bounds nested MJCF <include> files.
+const maxIncludeDepth = 8
+
+// includes replaces each <include file> under n by the children of the
+// named file's root <mujoco> element, as MuJoCo does (mujoco_menagerie's
+// scene.xml includes the robot's file); the file is found relative to
+// the model's directory, its elements report their own file and line,
+// and its own includes are expanded in turn. open lists the files being
+// expanded (a file that includes itself is an error).
+func (m *mjcf) includes(n *xnode, open map[string]bool, depth int) error {
+	var kids []*xnode
+	for _, c := range n.children {
+		if c.name != "include" {
+			if err := m.includes(c, open, depth); err != nil {
+				return err
+			}
+			kids = append(kids, c)
+			continue
+		}
+		f, ok := c.attr("file")
+		if !ok || f == "" {
+			return m.errAt(c, "file: missing")
+		}
+		path := f
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(m.dir, f)
+		}
+		if open[path] || depth >= maxIncludeDepth {
+			return m.errAt(c, "file %q: includes nested deeper than %d or in a cycle", clip(f), maxIncludeDepth)
+		}
+		data, err := openModel(path)
+		if err != nil {
+			return m.errAt(c, "file %q: %v", clip(f), err)
+		}
+		root, err := parseXML(data, path)
+		if err != nil {
+			return err
+		}
+		setFile(root, path)
+		if root.name != "mujoco" {
+			return m.errAt(root, "the root element of an included file must be <mujoco>")
+		}
+		open[path] = true
+		if err := m.includes(root, open, depth+1); err != nil {
+			return err
+		}
+		delete(open, path)
+		kids = append(kids, root.children...)
+	}
+	n.children = kids
+	return nil
+}
+
+// mergeWorldbodies moves the children of every top-level <worldbody>
+// after the first into the first, as MuJoCo reads repeated sections (a
+// scene file's floor and the robot file it includes).
+func mergeWorldbodies(root *xnode) {
+	var first *xnode
+	kids := root.children[:0]
+	for _, c := range root.children {
+		switch {
+		case c.name != "worldbody":
+		case first == nil:
+			first = c
+		default:
+			first.children = append(first.children, c.children...)
+			continue
+		}
+		kids = append(kids, c)
+	}
+	root.children = kids
+}
+
+// setFile marks n and every element under it as read from file.
+func setFile(n *xnode, file string) {
+	n.file = file
+	for _, c := range n.children {
+		setFile(c, file)
+	}
+}
+
 // mjGroup is one gorigid body: an MJCF body and the bodies welded to it.
 type mjGroup struct {
 	node   *xnode
@@ -134,6 +215,10 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if root.name != "mujoco" {
 		return nil, nil, m.errAt(root, "the root element must be <mujoco>")
 	}
+	if err := m.includes(root, map[string]bool{}, 0); err != nil {
+		return nil, nil, err
+	}
+	mergeWorldbodies(root)
 	m.spec = &SceneSpec{Settings: SettingsSpec{H: mjcfDefaultH, Gravity: mgl64.Vec3{0, 0, -9.81}}}
 	m.spec.Name, _ = root.attr("model")
 	// Compiler, option and defaults come first whatever their place.
