@@ -384,3 +384,45 @@ func TestMJCFArm7Hanging(t *testing.T) {
 		}
 	}
 }
+
+// TestMJCFJointRef: a hinge's ref is the joint coordinate of the pose the
+// model is written in (MuJoCo's qpos0), as agility_cassie's knees
+// (ref −45°, range −164° to −37°) use it: ranges, springref and servo
+// targets are coordinates on that scale, so gorigid's angle, 0 at the
+// built pose, has limits range − ref; a keyframe turns the body by
+// qpos − ref and the limits are range − qpos. Before, ref was ignored
+// and the knee was built 45° outside its range.
+func TestMJCFJointRef(t *testing.T) {
+	const doc = `<mujoco><option gravity="0 0 0"/><worldbody><body name="b" pos="0 0 1">
+  <joint name="knee" type="hinge" axis="0 0 1" ref="-45" range="-164 -37" stiffness="10" springref="-40"/>
+  <geom type="box" size="0.5 0.1 0.1" pos="0.5 0 0"/>
+</body></worldbody>
+<keyframe><key name="bent" qpos="-1.5"/></keyframe></mujoco>`
+	deg := math.Pi / 180
+	for _, c := range []struct {
+		key     string
+		q, turn float64 // the built pose's coordinate and its turn from the written pose (rad)
+	}{{"", -45 * deg, 0}, {"bent", -1.5, -1.5 + 45*deg}} {
+		s, ws, err := ParseMJCF(strings.NewReader(doc), "ref.xml", ImportOptions{Keyframe: c.key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := s.Joints[0]
+		if j.Limits == nil || math.Abs(j.Limits.Lower-(-164*deg-c.q)) > 1e-12 || math.Abs(j.Limits.Upper-(-37*deg-c.q)) > 1e-12 {
+			t.Errorf("key %q: limits %+v, want [%v, %v]", c.key, j.Limits, -164*deg-c.q, -37*deg-c.q)
+		}
+		if j.Spring == nil || math.Abs(j.Spring.Rest-(-40*deg-c.q)) > 1e-12 {
+			t.Errorf("key %q: spring %+v, want rest %v", c.key, j.Spring, -40*deg-c.q)
+		}
+		// The box's centre, 0.5 m along its x axis, turned by turn about z.
+		want := [3]float64{0.5 * math.Cos(c.turn), 0.5 * math.Sin(c.turn), 1}
+		if p := s.Bodies[0].Pos; math.Abs(p[0]-want[0]) > 1e-12 || math.Abs(p[1]-want[1]) > 1e-12 {
+			t.Errorf("key %q: centre %v, want %v", c.key, p, want)
+		}
+		for _, w := range ws {
+			if strings.Contains(w.Msg, "ref") {
+				t.Errorf("key %q: warning %q: ref is imported", c.key, w.Msg)
+			}
+		}
+	}
+}

@@ -857,8 +857,8 @@ func (m *mjcf) addJoints(specs []JointSpec, nodes []*xnode, q0s []float64) error
 
 // jointKeyframe moves world, the body frame at the model's pose, by joint
 // jn's keyframe coordinates (m.takeQ) when the keyframe gives them, and
-// returns it with q0, a hinge's or slide's coordinate relative to ref
-// (0 else); jf is the joint's frame and axis its unit axis in the body
+// returns it with q0, a hinge's or slide's coordinate (MuJoCo's qpos) at
+// the built pose: the keyframe's, or ref without one (0 for other joints); jf is the joint's frame and axis its unit axis in the body
 // frame. A free joint must be alone, the only joint of a top-level body.
 func (m *mjcf) jointKeyframe(jn *xnode, e elem, typ string, jf transform, axis mgl64.Vec3, world transform, alone bool) (transform, float64, error) {
 	var q0 float64
@@ -883,15 +883,17 @@ func (m *mjcf) jointKeyframe(jn *xnode, e elem, typ string, jf transform, axis m
 		if typ == "hinge" {
 			ref = m.angle(ref)
 		}
-		if ref != 0 {
-			m.warnOnce("ref", jn, "joint ref ignored: gorigid measures the joint coordinate from the model's pose")
-		}
+		// ref is the coordinate of the pose the model is written in
+		// (MuJoCo's qpos0): the keyframe's qpos turns or slides the body
+		// by qpos − ref, and q0, the coordinate of the built pose, is
+		// qpos, or ref without a keyframe.
+		q0 = ref
 		if q, ok := m.takeQ(1); ok {
-			q0 = q[0] - ref
+			q0 = q[0]
 			if typ == "hinge" {
-				world = world.then(transform{Pos: jf.Pos, Rot: axisQuat(axis, q0)}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
+				world = world.then(transform{Pos: jf.Pos, Rot: axisQuat(axis, q0-ref)}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
 			} else {
-				world = world.then(transform{Pos: axis.Mul(q0), Rot: mgl64.QuatIdent()})
+				world = world.then(transform{Pos: axis.Mul(q0 - ref), Rot: mgl64.QuatIdent()})
 			}
 		}
 	default:
