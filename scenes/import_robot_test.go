@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -424,5 +425,78 @@ func TestMJCFJointRef(t *testing.T) {
 				t.Errorf("key %q: warning %q: ref is imported", c.key, w.Msg)
 			}
 		}
+	}
+}
+
+// TestMJCFConnectWeld: an equality <connect body1 anchor> (agility_cassie
+// closes its leg loops with four) becomes a ball joint at the anchor
+// (body1's frame), and <weld> a fixed joint. A box of 1 kg, sides
+// 0.2 × 0.2 × 0.4 m (I_c = 0.01667 kg·m² about y) on a free joint, hung
+// from the world by a connect 0.5 m above its centre and tilted 0.1 rad,
+// swings with the compound pendulum's period at amplitude θ₀,
+// 2π √((I_c + m d²)/(m g d)) (1 + θ₀²/16) = 1.465024 s · 1.000625 =
+// 1.465940 s: the time between its first and third crossings of the
+// vertical (interpolated within the 1 ms step) is 1.465939 s; the test
+// allows 1e-4 s (the next term of the series, 11θ₀⁴/3072, is 5e-7 s).
+// Welded instead, it does not move (1e-9 m in 1 s).
+func TestMJCFConnectWeld(t *testing.T) {
+	const doc = `<mujoco><option timestep="0.001"/><worldbody>
+<body name="box" pos="EQPOS" euler="0 TILT 0"><freejoint/><geom type="box" size="0.1 0.1 0.2" mass="1"/></body>
+</worldbody><equality>EQ</equality></mujoco>`
+	const tilt = 0.1
+	// The box's centre, so that its anchor 0.5 m up its z axis is (0, 0, 1).
+	pos := fmt.Sprintf("%v 0 %v", -0.5*math.Sin(tilt), 1-0.5*math.Cos(tilt))
+	doc1 := strings.NewReplacer("EQPOS", pos, "TILT", fmt.Sprint(tilt*180/math.Pi), "EQ", `<connect name="c" body1="box" anchor="0 0 0.5"/>`).Replace(doc)
+	s, _, err := ParseMJCF(strings.NewReader(doc1), "connect.xml", ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Joints) != 1 || s.Joints[0].Type != JointBall || s.Joints[0].B != WorldName || s.Joints[0].Pivot.Sub([3]float64{0, 0, 1}).Len() > 1e-12 {
+		t.Fatalf("joints %+v, want a ball joint of box to the world at (0, 0, 1)", s.Joints)
+	}
+	w := buildWorld(t, s)
+	b, _, err := w.Body("box")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cross []float64
+	prev := b.Pos[0]
+	for i := 1; i <= 4000 && len(cross) < 3; i++ {
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if x := b.Pos[0]; (x > 0) != (prev > 0) {
+			// Linear interpolation of the crossing time.
+			cross = append(cross, 0.001*(float64(i-1)+prev/(prev-x)))
+		}
+		prev = b.Pos[0]
+	}
+	ic := 1.0 / 12 * (0.2*0.2 + 0.4*0.4)
+	period := 2 * math.Pi * math.Sqrt((ic+0.25)/(9.81*0.5)) * (1 + tilt*tilt/16)
+	if len(cross) < 3 || math.Abs(cross[2]-cross[0]-period) > 1e-4 {
+		t.Errorf("crossings %v: period %v, want %v", cross, cross[len(cross)-1]-cross[0], period)
+	}
+	doc2 := strings.NewReplacer("EQPOS", pos, "TILT", fmt.Sprint(tilt*180/math.Pi), "EQ", `<weld body1="box"/>`).Replace(doc)
+	s, _, err = ParseMJCF(strings.NewReader(doc2), "weld.xml", ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Joints) != 1 || s.Joints[0].Type != JointFixed {
+		t.Fatalf("joints %+v, want a fixed joint", s.Joints)
+	}
+	w = buildWorld(t, s)
+	b, _, _ = w.Body("box")
+	p0 := b.Pos
+	for i := 0; i < 1000; i++ {
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := b.Pos.Sub(p0).Len(); d > 1e-9 {
+		t.Errorf("welded box moved %v m", d)
+	}
+	bad := strings.NewReplacer("EQPOS", pos, "TILT", "0", "EQ", `<connect body1="nobody" anchor="0 0 0"/>`).Replace(doc)
+	if _, _, err := ParseMJCF(strings.NewReader(bad), "bad.xml", ImportOptions{}); err == nil || !strings.Contains(err.Error(), `"nobody"`) {
+		t.Errorf("unknown body: error %v, want one naming it", err)
 	}
 }

@@ -184,10 +184,11 @@ type mjcf struct {
 	spec       *SceneSpec
 	groups     []*mjGroup
 	taken      map[string]bool
-	ownerOf    map[string]string // MJCF body name → gorigid body (or world)
-	jointIdx   map[string]int    // MJCF joint name → spec.Joints index
-	jointQ0    []float64         // per spec.Joints entry, the keyframe coordinate of the built pose (θ = 0)
-	friction   float64           // the first geom's friction coefficient
+	ownerOf    map[string]string    // MJCF body name → gorigid body (or world)
+	frameOf    map[string]transform // MJCF body name → its frame in the world at the built pose
+	jointIdx   map[string]int       // MJCF joint name → spec.Joints index
+	jointQ0    []float64            // per spec.Joints entry, the keyframe coordinate of the built pose (θ = 0)
+	friction   float64              // the first geom's friction coefficient
 	meshdir    string
 	meshAssets map[string]meshAsset
 	hulls      map[string]*meshHull
@@ -211,7 +212,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	m := &mjcf{importer: newImporter(file), dir: dir, opts: opts, degree: true, eulerseq: "xyz",
 		defaults: map[string]map[string]map[string]string{"main": {}}, parentOf: map[string]string{},
 		meshAssets: map[string]meshAsset{}, hulls: map[string]*meshHull{}, meshMiss: map[string]string{},
-		taken: map[string]bool{}, ownerOf: map[string]string{WorldName: WorldName}, jointIdx: map[string]int{}}
+		taken: map[string]bool{}, ownerOf: map[string]string{WorldName: WorldName}, frameOf: map[string]transform{WorldName: identity}, jointIdx: map[string]int{}}
 	if root.name != "mujoco" {
 		return nil, nil, m.errAt(root, "the root element must be <mujoco>")
 	}
@@ -768,7 +769,7 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		pivot := world.point(jf.Pos)
 		ax := world.Rot.Rotate(axis)
 		// The keyframe moves the body frame by the joint's coordinates.
-		var q0 float64 // keyframe coordinate (hinge/slide) relative to ref
+		var q0 float64 // the built pose's coordinate (hinge/slide): the key's qpos, or ref
 		world, q0, err = m.jointKeyframe(jn, e, typ, jf, axis, world, parent.name == WorldName && len(joints) == 1)
 		if err != nil {
 			return err
@@ -822,8 +823,10 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		}
 	}
 	m.ownerOf[name] = g.name
+	m.frameOf[name] = world
 	if nm, ok := n.attr("name"); ok {
 		m.ownerOf[nm] = g.name
+		m.frameOf[nm] = world
 	}
 	// Joints in MJCF order: a body's before its descendants'.
 	if err := m.addJoints(specs, nodes, q0s); err != nil {
