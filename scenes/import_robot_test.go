@@ -500,3 +500,123 @@ func TestMJCFConnectWeld(t *testing.T) {
 		t.Errorf("unknown body: error %v, want one naming it", err)
 	}
 }
+
+// quadLegs are quadruped.xml's legs; each has NAME_abd, NAME_hip and
+// NAME_knee joints.
+var quadLegs = []string{"FR", "FL", "RR", "RL"}
+
+// TestMJCFQuadruped drops testdata/models/quadruped/scene.xml (it
+// includes quadruped.xml, a 12-joint quadruped with the menagerie
+// quadrupeds' features, and adds the floor) from its home key, its feet
+// 4.3 mm above the floor, and compares it with MuJoCo 2.2.2
+// (mj_resetDataKeyframe, 1000 steps of 2 ms).
+//
+// Its mass is the file's, 6 + 4 (0.6 + 1 + 0.2) = 13.2 kg.
+//
+// Held by its position servos at the key's ctrl it lands and stands: at
+// 2 s it is at rest (kinetic energy below 1e-6 J) with the trunk's
+// centre 0.29199 m up, MuJoCo's 0.28888 m, within 4 mm (MuJoCo's soft
+// contacts let the feet sink 1.2–1.4 mm, and its feet creep outward
+// under its regularized friction, the abduction joints turning
+// 0.017–0.023 rad in 2 s where gorigid's friction sticks, 3e-4 rad), and
+// the knees bent by the servos' sag 0.0548 and 0.0620 rad (front, rear),
+// MuJoCo's 0.0540 and 0.0649, within 4e-3 rad.
+//
+// With actuation disabled it falls and comes to rest in 3 s on its
+// knees and feet (trunk centre 0.106 m up), the knees on their lower
+// limit (−2.7 rad, 1.1 rad below home) to 1e-3 rad, and no step adds
+// more than 1e-3 J. MuJoCo's feet creep apart until the trunk lies on
+// the floor.
+func TestMJCFQuadruped(t *testing.T) {
+	scene := modelDir + "quadruped/scene.xml"
+	s, _, err := LoadMJCF(scene, ImportOptions{Keyframe: "home"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, b := range s.Bodies {
+		total += b.Mass
+	}
+	if len(s.Bodies) != 13 || len(s.Joints) != 12 || math.Abs(total-13.2) > 1e-12 {
+		t.Fatalf("%d bodies, %d joints, %v kg: want 13, 12 and 13.2 kg", len(s.Bodies), len(s.Joints), total)
+	}
+	w := buildWorld(t, s)
+	for i := 0; i < 1000; i++ {
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ke, _ := w.Energy(); ke > 1e-6 {
+		t.Errorf("standing: kinetic energy %v J at 2 s, want at rest", ke)
+	}
+	trunk, _, err := w.Body("trunk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if z := trunk.Pos[2]; math.Abs(z-0.288877595) > 4e-3 {
+		t.Errorf("standing: trunk at %v m, MuJoCo 0.288880", z)
+	}
+	jointQ := func(name string) float64 {
+		t.Helper()
+		_, i, err := w.Joint(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _, err := w.JointState(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	mjKnee := map[string]float64{"FR": -5.404103899e-02, "FL": -5.404103899e-02, "RR": -6.488945733e-02, "RL": -6.488945733e-02}
+	for _, leg := range quadLegs {
+		if q := jointQ(leg + "_knee"); math.Abs(q-mjKnee[leg]) > 4e-3 {
+			t.Errorf("standing: %s knee %v rad from home, MuJoCo %v", leg, q, mjKnee[leg])
+		}
+	}
+
+	data, err := os.ReadFile(modelDir + "quadruped/quadruped.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	limp := strings.Replace(string(data), `<compiler angle="radian" autolimits="true"/>`,
+		`<compiler angle="radian" autolimits="true"/><option><flag actuation="disable"/></option>`, 1)
+	sceneData, err := os.ReadFile(scene)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, doc := range map[string]string{"quadruped.xml": limp, "scene.xml": string(sceneData)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, _, err = LoadMJCF(filepath.Join(dir, "scene.xml"), ImportOptions{Keyframe: "home"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w = buildWorld(t, s)
+	maxAdded := 0.0
+	for i := 0; i < 1500; i++ {
+		st, err := w.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxAdded = math.Max(maxAdded, st.EnergyAdded)
+	}
+	if maxAdded > 1e-3 {
+		t.Errorf("limp: a step added %v J", maxAdded)
+	}
+	if ke, _ := w.Energy(); ke > 1e-6 {
+		t.Errorf("limp: kinetic energy %v J at 3 s, want at rest", ke)
+	}
+	for _, leg := range quadLegs {
+		if q := jointQ(leg + "_knee"); math.Abs(q-(-1.1)) > 1e-3 {
+			t.Errorf("limp: %s knee %v rad from home, want its lower limit −1.1", leg, q)
+		}
+	}
+	trunk, _, _ = w.Body("trunk")
+	if z := trunk.Pos[2]; z < 0.05 {
+		t.Errorf("limp: trunk centre at %v m, below its half height 0.05 m above the floor", z)
+	}
+}
