@@ -620,3 +620,49 @@ func TestMJCFQuadruped(t *testing.T) {
 		t.Errorf("limp: trunk centre at %v m, below its half height 0.05 m above the floor", z)
 	}
 }
+
+// TestFullTurnRanges: a hinge range of a full turn or more (the UR5's
+// URDF and universal_robots_ur5e's MJCF give ±2π) stops nothing within
+// a turn, so it imports as no limits, warned, where clamping it to
+// gorigid's ±π added stops at ±π the model does not have (the UR5's
+// wrist_1 swinging through −π stopped there). A narrower range that
+// crosses ±π from the built pose is still clamped.
+func TestFullTurnRanges(t *testing.T) {
+	const urdf = `<robot name="r"><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="LO" upper="HI" effort="1" velocity="1"/></joint></robot>`
+	const mjcf = `<mujoco><compiler angle="radian"/><worldbody><body><joint name="j" range="LO HI"/><geom size="0.1"/></body></worldbody></mujoco>`
+	for _, c := range []struct {
+		lo, hi string
+		want   *LimitsSpec
+	}{
+		{"-6.28318530718", "6.28318530718", nil},
+		{"-3.2", "3.1", nil},
+		{"-3.5", "2", &LimitsSpec{Lower: -math.Pi, Upper: 2}},
+	} {
+		for _, f := range []string{"urdf", "mjcf"} {
+			var s *SceneSpec
+			var ws []Warning
+			var err error
+			if f == "urdf" {
+				s, ws, err = ParseURDF(strings.NewReader(strings.NewReplacer("LO", c.lo, "HI", c.hi).Replace(urdf)), "r.urdf", ImportOptions{FixedBase: true})
+			} else {
+				s, ws, err = ParseMJCF(strings.NewReader(strings.NewReplacer("LO", c.lo, "HI", c.hi).Replace(mjcf)), "r.xml", ImportOptions{})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := s.Joints[0].Limits
+			if (got == nil) != (c.want == nil) || (got != nil && *got != *c.want) {
+				t.Errorf("%s range [%s, %s]: limits %+v, want %+v", f, c.lo, c.hi, got, c.want)
+			}
+			warned := false
+			for _, w := range ws {
+				warned = warned || strings.Contains(w.Msg, "turn") || strings.Contains(w.Msg, "clamped")
+			}
+			if !warned {
+				t.Errorf("%s range [%s, %s]: no warning: %v", f, c.lo, c.hi, ws)
+			}
+		}
+	}
+}

@@ -993,8 +993,12 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error
 			}
 		default:
 			lo, hi = lo-q0, hi-q0
+			if typ == "hinge" && hi-lo >= 2*math.Pi {
+				m.warnOnce("turnlimit", e.xnode, "hinge range of a full turn or more imported without limits: it stops nothing within a turn (the stop after more than a turn is not modeled; gorigid's hinge angle is in (−π, π])")
+				break
+			}
 			if typ == "hinge" && (lo < -math.Pi || hi > math.Pi) {
-				m.warnOnce("widelimit", e.xnode, "hinge range beyond ±180° is clamped to ±180°: gorigid's hinge angle is in (−π, π]")
+				m.warnOnce("widelimit", e.xnode, "hinge range beyond ±180° from the built pose is clamped to ±180°: gorigid's hinge angle is in (−π, π]")
 				lo, hi = math.Max(lo, -math.Pi), math.Min(hi, math.Pi)
 			}
 			js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
