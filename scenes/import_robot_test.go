@@ -666,3 +666,84 @@ func TestFullTurnRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestMJCFContypeEitherWay: MuJoCo lets two geoms collide when either
+// one's contype meets the other's conaffinity; gorigid's filter needs
+// both ways (category and mask). agility_cassie's floor has contype 0
+// (its file's default) and conaffinity 15, its left leg contype 2,
+// conaffinity 4, its right leg 4 and 2 and its pelvis 1 and 0: under a
+// category = contype, mask = conaffinity mapping nothing met the floor
+// and Cassie fell through it. The import now gives each combination a
+// category bit and a mask of the combinations MuJoCo lets it meet, so
+// every pair of shapes passes gorigid's filter exactly when MuJoCo's
+// passes, and a box of the left leg's combination lands on the floor.
+func TestMJCFContypeEitherWay(t *testing.T) {
+	const doc = `<mujoco><worldbody>
+<geom name="floor" type="plane" size="0 0 1" contype="0" conaffinity="15"/>
+<body name="left" pos="0 0 0.5"><freejoint/><geom type="box" size="0.1 0.1 0.1" contype="2" conaffinity="4"/></body>
+<body name="right" pos="1 0 0.5"><freejoint/><geom type="box" size="0.1 0.1 0.1" contype="4" conaffinity="2"/></body>
+<body name="left2" pos="2 0 0.5"><freejoint/><geom type="box" size="0.1 0.1 0.1" contype="2" conaffinity="4"/></body>
+<body name="pelvis" pos="3 0 0.5"><freejoint/><geom type="box" size="0.1 0.1 0.1" contype="1" conaffinity="0"/></body>
+<body name="plain" pos="4 0 0.5"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body>
+</worldbody></mujoco>`
+	s, _, err := ParseMJCF(strings.NewReader(doc), "cassie.xml", ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := map[string][2]uint32{WorldName: {0, 15}, "left": {2, 4}, "right": {4, 2}, "left2": {2, 4}, "pelvis": {1, 0}, "plain": {1, 1}}
+	shapes := map[string]ShapeSpec{}
+	if len(s.WorldShapes) != 1 {
+		t.Fatalf("world shapes %+v, want the floor", s.WorldShapes)
+	}
+	shapes[WorldName] = s.WorldShapes[0]
+	for _, b := range s.Bodies {
+		if len(b.Shapes) != 1 {
+			t.Fatalf("body %s shapes %+v, want one", b.Name, b.Shapes)
+		}
+		shapes[b.Name] = b.Shapes[0]
+	}
+	cat := func(s ShapeSpec) uint32 {
+		if s.Category == 0 {
+			return 1
+		}
+		return s.Category
+	}
+	mask := func(s ShapeSpec) uint32 {
+		if s.Mask == 0 {
+			return ^uint32(0)
+		}
+		return s.Mask
+	}
+	for a, ra := range raw {
+		for b, rb := range raw {
+			if a == b {
+				continue
+			}
+			mj := ra[0]&rb[1] != 0 || rb[0]&ra[1] != 0
+			gr := cat(shapes[a])&mask(shapes[b]) != 0 && cat(shapes[b])&mask(shapes[a]) != 0
+			if mj != gr {
+				t.Errorf("%s–%s: gorigid collides %v, MuJoCo %v", a, b, gr, mj)
+			}
+		}
+	}
+	w := buildWorld(t, s)
+	for i := 0; i < 500; i++ {
+		if _, err := w.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name := range raw {
+		if name == WorldName {
+			continue
+		}
+		b, _, err := w.Body(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Resting on the floor: the centre at the half side, 0.1 m, within
+		// the contact's allowed penetration.
+		if math.Abs(b.Pos[2]-0.1) > 2e-3 {
+			t.Errorf("%s: centre at %v m after 1 s, want resting at 0.1 m", name, b.Pos[2])
+		}
+	}
+}

@@ -202,6 +202,7 @@ type mjcf struct {
 	noActuate  bool              // <option><flag actuation="disable">: no actuator is imported
 	gravityOff bool              // <option><flag gravity="disable">: zero gravity
 	ident      int               // unnamed body counter
+	rootNode   *xnode            // the <mujoco> element
 }
 
 func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, []Warning, error) {
@@ -216,6 +217,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if root.name != "mujoco" {
 		return nil, nil, m.errAt(root, "the root element must be <mujoco>")
 	}
+	m.rootNode = root
 	if err := m.includes(root, map[string]bool{}, 0); err != nil {
 		return nil, nil, err
 	}
@@ -303,6 +305,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 		m.warnOnce("meshfile:visual", m.visualNode, "%d mesh file(s) of visual geoms not found or unreadable (the first %q): they have no effect on the simulation (they do not collide, and their bodies' mass is from <inertial>)", len(m.visualMiss), clip(m.visualMiss[0]))
 	}
 	m.finishMeshes(m.spec)
+	m.mapFilters(m.spec)
 	if err := m.spec.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
 	}
@@ -1138,9 +1141,9 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 	if err != nil {
 		return err
 	}
-	if cat != 1 || mask != 1 {
-		sh.Category, sh.Mask = cat, mask
-	}
+	// The raw contype and conaffinity; mapFilters turns them into
+	// gorigid's category and mask once every geom is read.
+	sh.Category, sh.Mask = cat, mask
 	if typ == "mesh" && hull == nil {
 		// The file is missing or unreadable: an error where the geom
 		// matters, unless SkipMissingMeshes.
@@ -1351,10 +1354,83 @@ func (m *mjcf) geomFilter(n *xnode, e elem) (cat, mask uint32, collides bool, er
 	if err != nil {
 		return 0, 0, false, err
 	}
-	if cat != mask && (cat != 0 || mask != 0) {
-		m.warnOnce("contype", n, "contype %d ≠ conaffinity %d: gorigid lets two geoms collide when each one's category meets the other's mask (MuJoCo: either way), so category = contype, mask = conaffinity; a geom with either 0 collides with nothing", cat, mask)
+	return cat, mask, cat != 0 || mask != 0, nil
+}
+
+// mjFilter is a geom's contype and conaffinity.
+type mjFilter struct{ contype, conaffinity uint32 }
+
+// meets reports whether MuJoCo lets geoms of filters a and b collide:
+// either one's contype meets the other's conaffinity.
+func (a mjFilter) meets(b mjFilter) bool {
+	return a.contype&b.conaffinity != 0 || b.contype&a.conaffinity != 0
+}
+
+// mapFilters turns the raw contype and conaffinity that geom left in
+// each shape's Category and Mask into gorigid's category and mask. When
+// gorigid's rule (both ways) on the raw bits agrees with MuJoCo's (either
+// way) for every pair of combinations in the model, the raw bits stay
+// (contype = conaffinity = 1 as gorigid's default, 0 and 0); otherwise,
+// for up to 32 combinations, combination k gets category bit k and the
+// mask of the combinations it meets, so that gorigid's filter passes a
+// pair exactly when MuJoCo's does. Shapes that meet nothing are dropped.
+func (m *mjcf) mapFilters(spec *SceneSpec) {
+	lists := []*[]ShapeSpec{&spec.WorldShapes}
+	for i := range spec.Bodies {
+		lists = append(lists, &spec.Bodies[i].Shapes)
 	}
-	return cat, mask, cat != 0 && mask != 0, nil
+	var classes []mjFilter
+	index := map[mjFilter]int{}
+	for _, l := range lists {
+		for _, sh := range *l {
+			f := mjFilter{sh.Category, sh.Mask}
+			if _, ok := index[f]; !ok {
+				index[f] = len(classes)
+				classes = append(classes, f)
+			}
+		}
+	}
+	agree := true
+	for _, a := range classes {
+		for _, b := range classes {
+			both := a.contype&b.conaffinity != 0 && b.contype&a.conaffinity != 0
+			agree = agree && both == a.meets(b)
+		}
+	}
+	bits := make([]mjFilter, len(classes)) // gorigid's category and mask per class
+	switch {
+	case agree || len(classes) > 32:
+		if !agree {
+			m.warnOnce("contype", m.rootNode, "%d contype/conaffinity combinations: more than gorigid's 32 category bits can sort as MuJoCo does (either way), so category = contype and mask = conaffinity, and two geoms collide only when both ways meet", len(classes))
+		}
+		for k, c := range classes {
+			bits[k] = c
+			if c == (mjFilter{1, 1}) {
+				bits[k] = mjFilter{}
+			}
+		}
+	default:
+		for k, a := range classes {
+			bits[k].contype = 1 << k
+			for l, b := range classes {
+				if a.meets(b) {
+					bits[k].conaffinity |= 1 << l
+				}
+			}
+		}
+	}
+	for _, l := range lists {
+		kept := (*l)[:0]
+		for _, sh := range *l {
+			b := bits[index[mjFilter{sh.Category, sh.Mask}]]
+			if (b != mjFilter{}) && (b.contype == 0 || b.conaffinity == 0) {
+				continue // meets nothing (gorigid reads 0 as a default)
+			}
+			sh.Category, sh.Mask = b.contype, b.conaffinity
+			kept = append(kept, sh)
+		}
+		*l = kept
+	}
 }
 
 // geomMass adds geom n's mass, centre of mass and inertia to g's parts
