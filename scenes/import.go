@@ -269,6 +269,19 @@ func (im *importer) floats(n *xnode, name, s string, want int) ([]float64, error
 }
 
 // clip shortens a value for an error message.
+// maxPathInError bounds a file path quoted in an import message: a ROS
+// package:// path runs past maxNameInError, and its end names the file.
+const maxPathInError = 240
+
+// clipPath shortens a file path for a message to its last
+// maxPathInError bytes.
+func clipPath(s string) string {
+	if len(s) > maxPathInError {
+		return "…" + s[len(s)-maxPathInError:]
+	}
+	return s
+}
+
 func clip(s string) string {
 	if len(s) > maxNameInError {
 		return s[:maxNameInError] + "…"

@@ -212,13 +212,14 @@ func TestURDFMissingMeshes(t *testing.T) {
 	const doc = `<robot name="r"><link name="base"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
 <visual><geometry><mesh filename="package://ur_description/meshes/base.dae"/></geometry></visual>
 COLL</link></robot>`
-	coll := `<collision><geometry><mesh filename="package://ur_description/meshes/base.stl"/></geometry></collision>`
+	// A ROS path is long: the message keeps it whole.
+	coll := `<collision><geometry><mesh filename="package://example-robot-data/robots/panda_description/meshes/collision/link0.stl"/></geometry></collision>`
 	if _, _, err := ParseURDF(strings.NewReader(strings.Replace(doc, "COLL", "", 1)), "r.urdf", ImportOptions{}); err != nil {
 		t.Errorf("visual mesh only: %v", err)
 	}
 	full := strings.Replace(doc, "COLL", coll, 1)
 	_, _, err := ParseURDF(strings.NewReader(full), "r.urdf", ImportOptions{})
-	if err == nil || !strings.Contains(err.Error(), "package://ur_description/meshes/base.stl") || !strings.Contains(err.Error(), "SkipMissingMeshes") {
+	if err == nil || !strings.Contains(err.Error(), "package://example-robot-data/robots/panda_description/meshes/collision/link0.stl") || !strings.Contains(err.Error(), "SkipMissingMeshes") {
 		t.Errorf("error %v, want one naming the mesh and SkipMissingMeshes", err)
 	}
 	if _, _, err := ParseURDF(strings.NewReader(full), "r.urdf", ImportOptions{SkipMissingMeshes: true}); err != nil {

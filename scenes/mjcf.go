@@ -302,7 +302,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 		m.spec.Settings.H = opts.H
 	}
 	if len(m.visualMiss) > 0 {
-		m.warnOnce("meshfile:visual", m.visualNode, "%d mesh file(s) of visual geoms not found or unreadable (the first %q): they have no effect on the simulation (they do not collide, and their bodies' mass is from <inertial>)", len(m.visualMiss), clip(m.visualMiss[0]))
+		m.warnOnce("meshfile:visual", m.visualNode, "%d mesh file(s) of visual geoms not found or unreadable (the first %q): they have no effect on the simulation (they do not collide, and their bodies' mass is from <inertial>)", len(m.visualMiss), clipPath(m.visualMiss[0]))
 	}
 	m.finishMeshes(m.spec)
 	m.mapFilters(m.spec)
@@ -1163,9 +1163,9 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 			role = "gives its body mass (the body has no <inertial>)"
 		}
 		if !m.opts.SkipMissingMeshes {
-			return m.errAt(n, "mesh file %q %s, and the geom %s: give the mesh files, or import with ImportOptions.SkipMissingMeshes to leave the geom out", clip(a.file), why, role)
+			return m.errAt(n, "mesh file %q %s, and the geom %s: give the mesh files, or import with ImportOptions.SkipMissingMeshes to leave the geom out", clipPath(a.file), why, role)
 		}
-		m.warnOnce("meshfile:"+a.file, n, "mesh file %q %s: the geom, which %s, adds no mass and does not collide (SkipMissingMeshes)", clip(a.file), why, role)
+		m.warnOnce("meshfile:"+a.file, n, "mesh file %q %s: the geom, which %s, is left out (SkipMissingMeshes): it adds no mass and does not collide", clipPath(a.file), why, role)
 		if !collides {
 			return nil
 		}

@@ -626,9 +626,9 @@ func (im *importer) urdfShape(n *xnode, dir string, opts ImportOptions) (ShapeSp
 		path, found := resolveMesh(f, dir, opts.SearchPath)
 		if !found {
 			if !opts.SkipMissingMeshes {
-				return sh, nil, false, im.errAt(e, "collision mesh file %q not found in the model's directory or the search path (package://NAME/PATH is looked up as DIR/NAME/PATH in each search directory): give the mesh files, or import with ImportOptions.SkipMissingMeshes to leave the shape out", clip(f))
+				return sh, nil, false, im.errAt(e, "collision mesh file %q not found in the model's directory or the search path (package://NAME/PATH is looked up as DIR/NAME/PATH in each search directory): give the mesh files, or import with ImportOptions.SkipMissingMeshes to leave the shape out", clipPath(f))
 			}
-			im.warnOnce("meshfile:"+f, e, "collision mesh file %q not found in the model's directory or the search path: the shape is left out (SkipMissingMeshes)", clip(f))
+			im.warnOnce("meshfile:"+f, e, "collision mesh file %q not found in the model's directory or the search path: the shape is left out (SkipMissingMeshes)", clipPath(f))
 		}
 		sc, err := im.vecAttr(e, "scale", mgl64.Vec3{1, 1, 1})
 		if err != nil {
