@@ -269,10 +269,11 @@ func TestMJCFInclude(t *testing.T) {
 	}
 	write("bad.xml", "<mujoco>\n<worldbody>\n<geom size=\"-1\"/>\n</worldbody></mujoco>")
 	for doc, want := range map[string]string{
-		`<mujoco><include file="bad.xml"/></mujoco>`:  filepath.Join(dir, "bad.xml") + ":3: <geom>: size",
-		`<mujoco><include file="none.xml"/></mujoco>`: `none.xml`,
-		`<mujoco><include file="loop.xml"/></mujoco>`: `cycle`,
-		`<mujoco><include/></mujoco>`:                 `file: missing`,
+		`<mujoco><include file="bad.xml"/></mujoco>`:   filepath.Join(dir, "bad.xml") + ":3: <geom>: size",
+		`<mujoco><include file="none.xml"/></mujoco>`:  `none.xml`,
+		`<mujoco><include file="loop.xml"/></mujoco>`:  `cycle`,
+		`<mujoco><include/></mujoco>`:                  `file: missing`,
+		`<mujoco><include file="/dev/null"/></mujoco>`: `not a regular file`,
 	} {
 		write("loop.xml", `<mujoco><include file="loop.xml"/></mujoco>`)
 		_, _, err := LoadMJCF(write("main.xml", doc), ImportOptions{})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -98,9 +99,13 @@ func (m *mjcf) includes(n *xnode, open map[string]bool, depth int) error {
 		if open[path] || depth >= maxIncludeDepth {
 			return m.errAt(c, "file %q: includes nested deeper than %d or in a cycle", clip(f), maxIncludeDepth)
 		}
+		if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+			// Only regular files: a device or a pipe could block or never end.
+			return m.errAt(c, "file %q: not found, or not a regular file", clipPath(f))
+		}
 		data, err := openModel(path)
 		if err != nil {
-			return m.errAt(c, "file %q: %v", clip(f), err)
+			return m.errAt(c, "file %q: %v", clipPath(f), err)
 		}
 		root, err := parseXML(data, path)
 		if err != nil {
