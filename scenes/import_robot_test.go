@@ -749,3 +749,24 @@ func TestMJCFContypeEitherWay(t *testing.T) {
 		}
 	}
 }
+
+// TestMJCFGravcompWarned: a body's gravcomp (MuJoCo's gravity
+// compensation, newer than 2.2.2, which some public arm and gripper
+// models set on their links) has no gorigid counterpart: it is reported, not silently dropped;
+// gravcomp="0" changes nothing and is not.
+func TestMJCFGravcompWarned(t *testing.T) {
+	for g, want := range map[string]bool{"1": true, "0.5": true, "0": false} {
+		doc := `<mujoco><worldbody><body gravcomp="` + g + `"><freejoint/><geom size="0.1"/></body></worldbody></mujoco>`
+		_, ws, err := ParseMJCF(strings.NewReader(doc), "g.xml", ImportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, w := range ws {
+			got = got || strings.Contains(w.Msg, "gravcomp")
+		}
+		if got != want {
+			t.Errorf("gravcomp %s: warned %v, want %v (%v)", g, got, want, ws)
+		}
+	}
+}

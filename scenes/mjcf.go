@@ -707,6 +707,9 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		}
 		class = cc
 	}
+	if g, ok := n.attr("gravcomp"); ok && strings.Trim(g, " \t\n0.") != "" {
+		m.warnOnce("gravcomp", n, "body gravcomp %q not imported: gorigid has no gravity compensation, so the body feels the whole of gravity", clip(g))
+	}
 	local, err := m.frame(elem{n, nil})
 	if err != nil {
 		return err
