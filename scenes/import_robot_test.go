@@ -289,7 +289,9 @@ var arm7Joints = []string{"j1", "j2", "j3", "j4", "j5", "j6", "j7"}
 // TestMJCFArm7Hanging compares testdata/models/arm7.xml (a 7-joint arm
 // with mujoco_menagerie's Panda features, see the file) with MuJoCo 2.2.2
 // (Debian's libmujoco-dev: mj_resetDataKeyframe to "home", mj_step 500
-// times at h = 2 ms, qpos minus the key's qpos).
+// times at h = 2 ms, qpos minus the key's qpos; testdata/models/
+// mujoco_hang.c prints them: `mujoco_hang arm7.xml home 500 0` hanging,
+// and `... 1` held, on a copy with <option integrator="implicit"/>).
 //
 // Its mass is the file's, 16.89 kg (mj_getTotalmass), less the 0.7 kg
 // of the base welded to the world (a static body), and the flange and
@@ -511,7 +513,8 @@ var quadLegs = []string{"FR", "FL", "RR", "RL"}
 // includes quadruped.xml, a 12-joint quadruped with the menagerie
 // quadrupeds' features, and adds the floor) from its home key, its feet
 // 4.3 mm above the floor, and compares it with MuJoCo 2.2.2
-// (mj_resetDataKeyframe, 1000 steps of 2 ms).
+// (mj_resetDataKeyframe, 1000 steps of 2 ms: testdata/models/
+// mujoco_hang.c, `mujoco_hang quadruped/scene.xml home 1000 1`).
 //
 // Its mass is the file's, 6 + 4 (0.6 + 1 + 0.2) = 13.2 kg.
 //
