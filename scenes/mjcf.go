@@ -872,7 +872,8 @@ func (m *mjcf) addJoints(specs []JointSpec, nodes []*xnode, q0s []float64) error
 // jointKeyframe moves world, the body frame at the model's pose, by joint
 // jn's keyframe coordinates (m.takeQ) when the keyframe gives them, and
 // returns it with q0, a hinge's or slide's coordinate (MuJoCo's qpos) at
-// the built pose: the keyframe's, or ref without one (0 for other joints); jf is the joint's frame and axis its unit axis in the body
+// the built pose: the keyframe's, or ref without one (0 for other
+// joints); jf is the joint's frame and axis its unit axis in the body
 // frame. A free joint must be alone, the only joint of a top-level body.
 func (m *mjcf) jointKeyframe(jn *xnode, e elem, typ string, jf transform, axis mgl64.Vec3, world transform, alone bool) (transform, float64, error) {
 	var q0 float64
