@@ -773,3 +773,35 @@ func TestMJCFGravcompWarned(t *testing.T) {
 		}
 	}
 }
+
+// TestMJCFMeshClassScale: a mesh asset takes its scale from its class's
+// <mesh> default, as mujoco_menagerie's robotiq_2f85 and hands declare
+// millimetre meshes (<default class="2f85"><mesh scale="0.001 0.001
+// 0.001"/>, then <mesh class="2f85" file=...>). cube.obj, the cube
+// [0, 2]³, scaled by 0.1 through a class is the box of side 0.2 m:
+// 1000 kg/m³ × 0.008 m³ = 8 kg. Read unscaled it weighed 8000 kg.
+func TestMJCFMeshClassScale(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(modelDir + "cube.obj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cube.obj"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const doc = `<mujoco>
+<default><default class="dm"><mesh scale="0.1 0.1 0.1"/></default></default>
+<asset><mesh class="dm" file="cube.obj"/></asset>
+<worldbody><body name="b" pos="0 0 1"><freejoint/><geom type="mesh" mesh="cube"/></body></worldbody></mujoco>`
+	p := filepath.Join(dir, "m.xml")
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := LoadMJCF(p, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Bodies[0].Mass; math.Abs(m-8) > 1e-9 {
+		t.Errorf("mass %v kg, want 8 (the cube scaled by its class's 0.1)", m)
+	}
+}

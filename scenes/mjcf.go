@@ -239,11 +239,17 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			err = m.option(c)
 		case "default":
 			err = m.defaultClass(c, "", 0)
-		case "asset":
-			err = m.assets(c)
 		}
 		if err != nil {
 			return nil, nil, err
+		}
+	}
+	// Assets after the defaults: a mesh asset takes its class's scale.
+	for _, c := range root.children {
+		if c.name == "asset" {
+			if err := m.assets(c); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	if opts.Keyframe != "" {
@@ -1762,9 +1768,18 @@ func (m *mjcf) assets(n *xnode) error {
 				m.warnOnce("asset:meshdata", a, "mesh assets without a file (inline vertices) are not supported")
 				continue
 			}
-			sc, err := m.vecAttr(a, "scale", mgl64.Vec3{1, 1, 1})
+			// The scale may come from the mesh's class (<default
+			// class="X"><mesh scale="0.001 0.001 0.001"/>, menagerie's
+			// millimetre meshes).
+			e, err := m.resolve(a, "main")
 			if err != nil {
 				return err
+			}
+			sc := mgl64.Vec3{1, 1, 1}
+			if v, ok, err := m.efloats(e, "scale", 3); err != nil {
+				return err
+			} else if ok {
+				sc = mgl64.Vec3{v[0], v[1], v[2]}
 			}
 			if _, dup := m.meshAssets[name]; dup {
 				return m.errAt(a, "mesh asset %q defined twice", clip(name))
