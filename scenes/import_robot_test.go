@@ -805,3 +805,47 @@ func TestMJCFMeshClassScale(t *testing.T) {
 		t.Errorf("mass %v kg, want 8 (the cube scaled by its class's 0.1)", m)
 	}
 }
+
+// TestMJCFCompilerAssetdirInertiaGroups: compiler assetdir is where mesh
+// files are found when meshdir is not given, and inertiagrouprange
+// limits the geoms that give mass: with "0 2", a group-3 collision box
+// (1000 kg/m³ × 0.008 m³ = 8 kg) adds nothing to a body whose group-0
+// sphere of radius 0.1 m weighs 4.18879 kg.
+func TestMJCFCompilerAssetdirInertiaGroups(t *testing.T) {
+	const doc = `<mujoco><compiler COMP/><worldbody><body pos="0 0 1"><freejoint/>
+<geom type="sphere" size="0.1"/><geom type="box" size="0.1 0.1 0.1" group="3"/></body></worldbody></mujoco>`
+	sphere := 1000 * 4 * math.Pi / 3 * 0.001
+	for comp, want := range map[string]float64{`inertiagrouprange="0 2"`: sphere, `inertiagrouprange="0 5"`: sphere + 8, `angle="radian"`: sphere + 8} {
+		s, _, err := ParseMJCF(strings.NewReader(strings.Replace(doc, "COMP", comp, 1)), "g.xml", ImportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := s.Bodies[0].Mass; math.Abs(m-want) > 1e-9 {
+			t.Errorf("%s: mass %v, want %v", comp, m, want)
+		}
+	}
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "assets"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(modelDir + "cube.obj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "assets", "cube.obj"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "m.xml")
+	const model = `<mujoco><compiler assetdir="assets"/><asset><mesh file="cube.obj" scale="0.1 0.1 0.1"/></asset>
+<worldbody><body pos="0 0 1"><freejoint/><geom type="mesh" mesh="cube"/></body></worldbody></mujoco>`
+	if err := os.WriteFile(p, []byte(model), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := LoadMJCF(p, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Bodies[0].Mass; math.Abs(m-8) > 1e-9 {
+		t.Errorf("assetdir: mass %v, want the cube's 8 kg", m)
+	}
+}

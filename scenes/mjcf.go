@@ -208,6 +208,9 @@ type mjcf struct {
 	gravityOff bool              // <option><flag gravity="disable">: zero gravity
 	ident      int               // unnamed body counter
 	rootNode   *xnode            // the <mujoco> element
+	// inertiaGroups is the compiler's inertiagrouprange: geoms of other
+	// groups give no mass (MuJoCo's default 0 to 5).
+	inertiaGroups [2]float64
 }
 
 func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, []Warning, error) {
@@ -218,7 +221,8 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	m := &mjcf{importer: newImporter(file), dir: dir, opts: opts, degree: true, eulerseq: "xyz",
 		defaults: map[string]map[string]map[string]string{"main": {}}, parentOf: map[string]string{},
 		meshAssets: map[string]meshAsset{}, hulls: map[string]*meshHull{}, meshMiss: map[string]string{},
-		taken: map[string]bool{}, ownerOf: map[string]string{WorldName: WorldName}, frameOf: map[string]transform{WorldName: identity}, jointIdx: map[string]int{}}
+		taken: map[string]bool{}, ownerOf: map[string]string{WorldName: WorldName}, frameOf: map[string]transform{WorldName: identity},
+		inertiaGroups: [2]float64{0, 5}, jointIdx: map[string]int{}}
 	if root.name != "mujoco" {
 		return nil, nil, m.errAt(root, "the root element must be <mujoco>")
 	}
@@ -347,7 +351,21 @@ func (m *mjcf) compiler(n *xnode) error {
 			if v == "true" {
 				m.warnOnce("ifg", n, "inertiafromgeom=\"true\": <inertial> elements are used where given, geoms otherwise")
 			}
-		case "autolimits", "texturedir", "assetdir", "boundmass", "boundinertia", "balanceinertia", "strippath", "discardvisual", "fitaabb", "usethread", "alignfree", "fusestatic", "inertiagrouprange", "exactmeshinertia", "settotalmass", "lengthrange":
+		case "assetdir":
+			// MuJoCo's assetdir is meshdir's default.
+			if _, ok := n.attr("meshdir"); !ok {
+				m.meshdir = v
+			}
+		case "inertiagrouprange":
+			r, err := m.floats(n, "inertiagrouprange", v, 2)
+			if err != nil {
+				return err
+			}
+			if r[0] > r[1] {
+				return m.errAt(n, "inertiagrouprange: lower %v > upper %v", r[0], r[1])
+			}
+			m.inertiaGroups = [2]float64{r[0], r[1]}
+		case "autolimits", "texturedir", "boundmass", "boundinertia", "balanceinertia", "strippath", "discardvisual", "fitaabb", "usethread", "alignfree", "fusestatic", "exactmeshinertia", "settotalmass", "lengthrange":
 			if a.Name.Local == "boundmass" || a.Name.Local == "boundinertia" || a.Name.Local == "balanceinertia" || a.Name.Local == "settotalmass" {
 				m.warnOnce("compiler:"+a.Name.Local, n, "compiler %s ignored: masses and inertias are imported as given", a.Name.Local)
 			}
@@ -1122,6 +1140,15 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 	e, err := m.resolve(n, class)
 	if err != nil {
 		return err
+	}
+	// A geom whose group is outside the compiler's inertiagrouprange
+	// gives no mass, as if its body had an <inertial>.
+	group, err := m.efloat(e, "group", 0)
+	if err != nil {
+		return err
+	}
+	if group < m.inertiaGroups[0] || group > m.inertiaGroups[1] {
+		inert = true
 	}
 	typ, ok := e.get("type")
 	if !ok {
