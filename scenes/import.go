@@ -55,6 +55,12 @@ type ImportOptions struct {
 	// Friction is the Coulomb coefficient given to URDF collision shapes
 	// (URDF has no contact material); 0 = 0.5.
 	Friction float64
+	// SkipMissingMeshes imports a model whose mesh files are not found (or
+	// cannot be read) where they matter, a collision geom or, in MJCF, a
+	// geom its body takes its mass from: the geom then neither collides
+	// nor adds mass (warned, Warning.Meshes lists them). Without it such a
+	// file is an error naming it. Visual meshes never matter.
+	SkipMissingMeshes bool
 }
 
 // Warning is one thing an importer could not represent exactly: the file,
@@ -106,6 +112,16 @@ type xnode struct {
 	attrs    []xml.Attr
 	children []*xnode
 	line     int
+	file     string // the file the element is in, if not the model's (an MJCF <include>)
+}
+
+// fileOf returns the file n is in: its own (an included file) or the
+// model's.
+func (im *importer) fileOf(n *xnode) string {
+	if n.file != "" {
+		return n.file
+	}
+	return im.file
 }
 
 // attr returns the attribute's value and whether it is present.
@@ -147,12 +163,12 @@ func (im *importer) warnOnce(key string, n *xnode, format string, args ...any) {
 		return
 	}
 	im.seen[key] = true
-	im.warnings = append(im.warnings, Warning{File: im.file, Line: n.line, Element: n.name, Msg: fmt.Sprintf(format, args...)})
+	im.warnings = append(im.warnings, Warning{File: im.fileOf(n), Line: n.line, Element: n.name, Msg: fmt.Sprintf(format, args...)})
 }
 
 // errAt returns an ImportError at n.
 func (im *importer) errAt(n *xnode, format string, args ...any) error {
-	return &ImportError{File: im.file, Line: n.line, Element: n.name, Msg: fmt.Sprintf(format, args...)}
+	return &ImportError{File: im.fileOf(n), Line: n.line, Element: n.name, Msg: fmt.Sprintf(format, args...)}
 }
 
 // readModel reads a model file whole, up to maxModelFile bytes.
@@ -253,6 +269,19 @@ func (im *importer) floats(n *xnode, name, s string, want int) ([]float64, error
 }
 
 // clip shortens a value for an error message.
+// maxPathInError bounds a file path quoted in an import message: a ROS
+// package:// path runs past maxNameInError, and its end names the file.
+const maxPathInError = 240
+
+// clipPath shortens a file path for a message to its last
+// maxPathInError bytes.
+func clipPath(s string) string {
+	if len(s) > maxPathInError {
+		return "…" + s[len(s)-maxPathInError:]
+	}
+	return s
+}
+
 func clip(s string) string {
 	if len(s) > maxNameInError {
 		return s[:maxNameInError] + "…"

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl64"
@@ -66,6 +69,91 @@ func ParseMJCF(r io.Reader, name string, opts ImportOptions) (*SceneSpec, []Warn
 	return parseMJCF(data, name, "", opts)
 }
 
+// maxIncludeDepth bounds nested MJCF <include> files.
+const maxIncludeDepth = 8
+
+// includes replaces each <include file> under n by the children of the
+// named file's root <mujoco> element, as MuJoCo does (mujoco_menagerie's
+// scene.xml includes the robot's file); the file is found relative to
+// the model's directory, its elements report their own file and line,
+// and its own includes are expanded in turn. open lists the files being
+// expanded (a file that includes itself is an error).
+func (m *mjcf) includes(n *xnode, open map[string]bool, depth int) error {
+	var kids []*xnode
+	for _, c := range n.children {
+		if c.name != "include" {
+			if err := m.includes(c, open, depth); err != nil {
+				return err
+			}
+			kids = append(kids, c)
+			continue
+		}
+		f, ok := c.attr("file")
+		if !ok || f == "" {
+			return m.errAt(c, "file: missing")
+		}
+		path := f
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(m.dir, f)
+		}
+		if open[path] || depth >= maxIncludeDepth {
+			return m.errAt(c, "file %q: includes nested deeper than %d or in a cycle", clip(f), maxIncludeDepth)
+		}
+		if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+			// Only regular files: a device or a pipe could block or never end.
+			return m.errAt(c, "file %q: not found, or not a regular file", clipPath(f))
+		}
+		data, err := openModel(path)
+		if err != nil {
+			return m.errAt(c, "file %q: %v", clipPath(f), err)
+		}
+		root, err := parseXML(data, path)
+		if err != nil {
+			return err
+		}
+		setFile(root, path)
+		if root.name != "mujoco" {
+			return m.errAt(root, "the root element of an included file must be <mujoco>")
+		}
+		open[path] = true
+		if err := m.includes(root, open, depth+1); err != nil {
+			return err
+		}
+		delete(open, path)
+		kids = append(kids, root.children...)
+	}
+	n.children = kids
+	return nil
+}
+
+// mergeWorldbodies moves the children of every top-level <worldbody>
+// after the first into the first, as MuJoCo reads repeated sections (a
+// scene file's floor and the robot file it includes).
+func mergeWorldbodies(root *xnode) {
+	var first *xnode
+	kids := root.children[:0]
+	for _, c := range root.children {
+		switch {
+		case c.name != "worldbody":
+		case first == nil:
+			first = c
+		default:
+			first.children = append(first.children, c.children...)
+			continue
+		}
+		kids = append(kids, c)
+	}
+	root.children = kids
+}
+
+// setFile marks n and every element under it as read from file.
+func setFile(n *xnode, file string) {
+	n.file = file
+	for _, c := range n.children {
+		setFile(c, file)
+	}
+}
+
 // mjGroup is one gorigid body: an MJCF body and the bodies welded to it.
 type mjGroup struct {
 	node   *xnode
@@ -101,17 +189,28 @@ type mjcf struct {
 	spec       *SceneSpec
 	groups     []*mjGroup
 	taken      map[string]bool
-	ownerOf    map[string]string // MJCF body name → gorigid body (or world)
-	jointIdx   map[string]int    // MJCF joint name → spec.Joints index
-	jointQ0    []float64         // per spec.Joints entry, the keyframe coordinate of the built pose (θ = 0)
-	friction   float64           // the first geom's friction coefficient
+	ownerOf    map[string]string    // MJCF body name → gorigid body (or world)
+	frameOf    map[string]transform // MJCF body name → its frame in the world at the built pose
+	jointIdx   map[string]int       // MJCF joint name → spec.Joints index
+	jointQ0    []float64            // per spec.Joints entry, the keyframe coordinate of the built pose (θ = 0)
+	friction   float64              // the first geom's friction coefficient
 	meshdir    string
 	meshAssets map[string]meshAsset
 	hulls      map[string]*meshHull
 	hfields    map[string]ShapeSpec // hfield assets with inline elevation, as heightfield shapes
 	qpos       []float64
 	qadr       int
-	ident      int // unnamed body counter
+	meshMiss   map[string]string // mesh asset file → why it cannot be used
+	visualMiss []string          // files of missing meshes that neither collide nor give mass
+	visualNode *xnode            // the first geom of visualMiss
+	ctrl       []float64         // the keyframe's ctrl, one per actuator in file order (nil: all 0)
+	noActuate  bool              // <option><flag actuation="disable">: no actuator is imported
+	gravityOff bool              // <option><flag gravity="disable">: zero gravity
+	ident      int               // unnamed body counter
+	rootNode   *xnode            // the <mujoco> element
+	// inertiaGroups is the compiler's inertiagrouprange: geoms of other
+	// groups give no mass (MuJoCo's default 0 to 5).
+	inertiaGroups [2]float64
 }
 
 func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, []Warning, error) {
@@ -121,11 +220,17 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	}
 	m := &mjcf{importer: newImporter(file), dir: dir, opts: opts, degree: true, eulerseq: "xyz",
 		defaults: map[string]map[string]map[string]string{"main": {}}, parentOf: map[string]string{},
-		meshAssets: map[string]meshAsset{}, hulls: map[string]*meshHull{},
-		taken: map[string]bool{}, ownerOf: map[string]string{WorldName: WorldName}, jointIdx: map[string]int{}}
+		meshAssets: map[string]meshAsset{}, hulls: map[string]*meshHull{}, meshMiss: map[string]string{},
+		taken: map[string]bool{}, ownerOf: map[string]string{WorldName: WorldName}, frameOf: map[string]transform{WorldName: identity},
+		inertiaGroups: [2]float64{0, 5}, jointIdx: map[string]int{}}
 	if root.name != "mujoco" {
 		return nil, nil, m.errAt(root, "the root element must be <mujoco>")
 	}
+	m.rootNode = root
+	if err := m.includes(root, map[string]bool{}, 0); err != nil {
+		return nil, nil, err
+	}
+	mergeWorldbodies(root)
 	m.spec = &SceneSpec{Settings: SettingsSpec{H: mjcfDefaultH, Gravity: mgl64.Vec3{0, 0, -9.81}}}
 	m.spec.Name, _ = root.attr("model")
 	// Compiler, option and defaults come first whatever their place.
@@ -138,11 +243,17 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			err = m.option(c)
 		case "default":
 			err = m.defaultClass(c, "", 0)
-		case "asset":
-			err = m.assets(c)
 		}
 		if err != nil {
 			return nil, nil, err
+		}
+	}
+	// Assets after the defaults: a mesh asset takes its class's scale.
+	for _, c := range root.children {
+		if c.name == "asset" {
+			if err := m.assets(c); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	if opts.Keyframe != "" {
@@ -190,15 +301,26 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 			return nil, nil, err
 		}
 	}
+	nact := 0
 	for _, c := range actuators {
-		if err := m.actuators(c); err != nil {
+		if nact, err = m.actuators(c, nact); err != nil {
 			return nil, nil, err
 		}
+	}
+	if len(m.ctrl) > 0 && len(m.ctrl) != nact {
+		return nil, nil, fmt.Errorf("%s: keyframe %q: ctrl has %d numbers, the model has %d actuators", file, clip(opts.Keyframe), len(m.ctrl), nact)
+	}
+	if m.gravityOff {
+		m.spec.Settings.Gravity = mgl64.Vec3{}
 	}
 	if opts.H != 0 {
 		m.spec.Settings.H = opts.H
 	}
+	if len(m.visualMiss) > 0 {
+		m.warnOnce("meshfile:visual", m.visualNode, "%d mesh file(s) of visual geoms not found or unreadable (the first %q): they have no effect on the simulation (they do not collide, and their bodies' mass is from <inertial>)", len(m.visualMiss), clipPath(m.visualMiss[0]))
+	}
 	m.finishMeshes(m.spec)
+	m.mapFilters(m.spec)
 	if err := m.spec.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
 	}
@@ -229,7 +351,21 @@ func (m *mjcf) compiler(n *xnode) error {
 			if v == "true" {
 				m.warnOnce("ifg", n, "inertiafromgeom=\"true\": <inertial> elements are used where given, geoms otherwise")
 			}
-		case "autolimits", "texturedir", "assetdir", "boundmass", "boundinertia", "balanceinertia", "strippath", "discardvisual", "fitaabb", "usethread", "alignfree", "fusestatic", "inertiagrouprange", "exactmeshinertia", "settotalmass", "lengthrange":
+		case "assetdir":
+			// MuJoCo's assetdir is meshdir's default.
+			if _, ok := n.attr("meshdir"); !ok {
+				m.meshdir = v
+			}
+		case "inertiagrouprange":
+			r, err := m.floats(n, "inertiagrouprange", v, 2)
+			if err != nil {
+				return err
+			}
+			if r[0] > r[1] {
+				return m.errAt(n, "inertiagrouprange: lower %v > upper %v", r[0], r[1])
+			}
+			m.inertiaGroups = [2]float64{r[0], r[1]}
+		case "autolimits", "texturedir", "boundmass", "boundinertia", "balanceinertia", "strippath", "discardvisual", "fitaabb", "usethread", "alignfree", "fusestatic", "exactmeshinertia", "settotalmass", "lengthrange":
 			if a.Name.Local == "boundmass" || a.Name.Local == "boundinertia" || a.Name.Local == "balanceinertia" || a.Name.Local == "settotalmass" {
 				m.warnOnce("compiler:"+a.Name.Local, n, "compiler %s ignored: masses and inertias are imported as given", a.Name.Local)
 			}
@@ -267,7 +403,23 @@ func (m *mjcf) option(n *xnode) error {
 		}
 	}
 	for _, c := range n.children {
-		m.warnOnce("option:"+c.name, c, "option <%s> ignored", c.name)
+		if c.name != "flag" {
+			m.warnOnce("option:"+c.name, c, "option <%s> ignored", c.name)
+			continue
+		}
+		for _, a := range c.attrs {
+			switch f, v := a.Name.Local, a.Value; {
+			case v != "disable" && v != "enable":
+				return m.errAt(c, "%s: must be disable or enable, got %q", f, clip(v))
+			case f == "actuation" && v == "disable":
+				m.noActuate = true
+			case f == "gravity" && v == "disable":
+				m.gravityOff = true
+			case (f == "actuation" || f == "gravity") && v == "enable":
+			default:
+				m.warnOnce("flag:"+f, c, "option flag %s=%q ignored", f, clip(v))
+			}
+		}
 	}
 	return nil
 }
@@ -579,6 +731,9 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		}
 		class = cc
 	}
+	if g, ok := n.attr("gravcomp"); ok && strings.Trim(g, " \t\n0.") != "" {
+		m.warnOnce("gravcomp", n, "body gravcomp %q not imported: gorigid has no gravity compensation, so the body feels the whole of gravity", clip(g))
+	}
 	local, err := m.frame(elem{n, nil})
 	if err != nil {
 		return err
@@ -649,7 +804,7 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		pivot := world.point(jf.Pos)
 		ax := world.Rot.Rotate(axis)
 		// The keyframe moves the body frame by the joint's coordinates.
-		var q0 float64 // keyframe coordinate (hinge/slide) relative to ref
+		var q0 float64 // the built pose's coordinate (hinge/slide): the key's qpos, or ref
 		world, q0, err = m.jointKeyframe(jn, e, typ, jf, axis, world, parent.name == WorldName && len(joints) == 1)
 		if err != nil {
 			return err
@@ -703,8 +858,10 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		}
 	}
 	m.ownerOf[name] = g.name
+	m.frameOf[name] = world
 	if nm, ok := n.attr("name"); ok {
 		m.ownerOf[nm] = g.name
+		m.frameOf[nm] = world
 	}
 	// Joints in MJCF order: a body's before its descendants'.
 	if err := m.addJoints(specs, nodes, q0s); err != nil {
@@ -738,8 +895,9 @@ func (m *mjcf) addJoints(specs []JointSpec, nodes []*xnode, q0s []float64) error
 
 // jointKeyframe moves world, the body frame at the model's pose, by joint
 // jn's keyframe coordinates (m.takeQ) when the keyframe gives them, and
-// returns it with q0, a hinge's or slide's coordinate relative to ref
-// (0 else); jf is the joint's frame and axis its unit axis in the body
+// returns it with q0, a hinge's or slide's coordinate (MuJoCo's qpos) at
+// the built pose: the keyframe's, or ref without one (0 for other
+// joints); jf is the joint's frame and axis its unit axis in the body
 // frame. A free joint must be alone, the only joint of a top-level body.
 func (m *mjcf) jointKeyframe(jn *xnode, e elem, typ string, jf transform, axis mgl64.Vec3, world transform, alone bool) (transform, float64, error) {
 	var q0 float64
@@ -764,15 +922,17 @@ func (m *mjcf) jointKeyframe(jn *xnode, e elem, typ string, jf transform, axis m
 		if typ == "hinge" {
 			ref = m.angle(ref)
 		}
-		if ref != 0 {
-			m.warnOnce("ref", jn, "joint ref ignored: gorigid measures the joint coordinate from the model's pose")
-		}
+		// ref is the coordinate of the pose the model is written in
+		// (MuJoCo's qpos0): the keyframe's qpos turns or slides the body
+		// by qpos − ref, and q0, the coordinate of the built pose, is
+		// qpos, or ref without a keyframe.
+		q0 = ref
 		if q, ok := m.takeQ(1); ok {
-			q0 = q[0] - ref
+			q0 = q[0]
 			if typ == "hinge" {
-				world = world.then(transform{Pos: jf.Pos, Rot: axisQuat(axis, q0)}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
+				world = world.then(transform{Pos: jf.Pos, Rot: axisQuat(axis, q0-ref)}).then(transform{Pos: jf.Pos.Mul(-1), Rot: mgl64.QuatIdent()})
 			} else {
-				world = world.then(transform{Pos: axis.Mul(q0), Rot: mgl64.QuatIdent()})
+				world = world.then(transform{Pos: axis.Mul(q0 - ref), Rot: mgl64.QuatIdent()})
 			}
 		}
 	default:
@@ -807,6 +967,11 @@ func (m *mjcf) keyframe(root *xnode, name string) error {
 					return err
 				}
 				m.qpos = q
+				if s, ok := key.attr("ctrl"); ok {
+					if m.ctrl, err = m.floats(key, "ctrl", s, 0); err != nil {
+						return err
+					}
+				}
 				if v, ok := key.attr("qvel"); ok && strings.Trim(v, " \t\n0.") != "" {
 					m.warnOnce("qvel", key, "keyframe qvel ignored: the model starts at rest")
 				}
@@ -864,8 +1029,12 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error
 			}
 		default:
 			lo, hi = lo-q0, hi-q0
+			if typ == "hinge" && hi-lo >= 2*math.Pi {
+				m.warnOnce("turnlimit", e.xnode, "hinge range of a full turn or more imported without limits: it stops nothing within a turn (the stop after more than a turn is not modeled; gorigid's hinge angle is in (−π, π])")
+				break
+			}
 			if typ == "hinge" && (lo < -math.Pi || hi > math.Pi) {
-				m.warnOnce("widelimit", e.xnode, "hinge range beyond ±180° is clamped to ±180°: gorigid's hinge angle is in (−π, π]")
+				m.warnOnce("widelimit", e.xnode, "hinge range beyond ±180° from the built pose is clamped to ±180°: gorigid's hinge angle is in (−π, π]")
 				lo, hi = math.Max(lo, -math.Pi), math.Min(hi, math.Pi)
 			}
 			js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
@@ -972,6 +1141,15 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 	if err != nil {
 		return err
 	}
+	// A geom whose group is outside the compiler's inertiagrouprange
+	// gives no mass, as if its body had an <inertial>.
+	group, err := m.efloat(e, "group", 0)
+	if err != nil {
+		return err
+	}
+	if group < m.inertiaGroups[0] || group > m.inertiaGroups[1] {
+		inert = true
+	}
 	typ, ok := e.get("type")
 	if !ok {
 		typ = "sphere"
@@ -1005,10 +1183,35 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 	if err != nil {
 		return err
 	}
-	if cat != 1 || mask != 1 {
-		sh.Category, sh.Mask = cat, mask
-	}
-	if err := m.geomMass(n, e, g, &sh, hull, pose, typ, size, inert); err != nil {
+	// The raw contype and conaffinity; mapFilters turns them into
+	// gorigid's category and mask once every geom is read.
+	sh.Category, sh.Mask = cat, mask
+	if typ == "mesh" && hull == nil {
+		// The file is missing or unreadable: an error where the geom
+		// matters, unless SkipMissingMeshes.
+		a, _ := m.meshAssetOf(e)
+		why := m.meshMiss[a.file]
+		if !collides && (inert || g.static) {
+			if !slices.Contains(m.visualMiss, a.file) {
+				m.visualMiss = append(m.visualMiss, a.file)
+			}
+			if m.visualNode == nil {
+				m.visualNode = n
+			}
+			return nil
+		}
+		role := "collides"
+		if !collides {
+			role = "gives its body mass (the body has no <inertial>)"
+		}
+		if !m.opts.SkipMissingMeshes {
+			return m.errAt(n, "mesh file %q %s, and the geom %s: give the mesh files, or import with ImportOptions.SkipMissingMeshes to leave the geom out", clipPath(a.file), why, role)
+		}
+		m.warnOnce("meshfile:"+a.file, n, "mesh file %q %s: the geom, which %s, is left out (SkipMissingMeshes): it adds no mass and does not collide", clipPath(a.file), why, role)
+		if !collides {
+			return nil
+		}
+	} else if err := m.geomMass(n, e, g, &sh, hull, pose, typ, size, inert); err != nil {
 		return err
 	}
 	if typ == "plane" && !g.static {
@@ -1193,10 +1396,83 @@ func (m *mjcf) geomFilter(n *xnode, e elem) (cat, mask uint32, collides bool, er
 	if err != nil {
 		return 0, 0, false, err
 	}
-	if cat != mask && (cat != 0 || mask != 0) {
-		m.warnOnce("contype", n, "contype %d ≠ conaffinity %d: gorigid lets two geoms collide when each one's category meets the other's mask (MuJoCo: either way), so category = contype, mask = conaffinity; a geom with either 0 collides with nothing", cat, mask)
+	return cat, mask, cat != 0 || mask != 0, nil
+}
+
+// mjFilter is a geom's contype and conaffinity.
+type mjFilter struct{ contype, conaffinity uint32 }
+
+// meets reports whether MuJoCo lets geoms of filters a and b collide:
+// either one's contype meets the other's conaffinity.
+func (a mjFilter) meets(b mjFilter) bool {
+	return a.contype&b.conaffinity != 0 || b.contype&a.conaffinity != 0
+}
+
+// mapFilters turns the raw contype and conaffinity that geom left in
+// each shape's Category and Mask into gorigid's category and mask. When
+// gorigid's rule (both ways) on the raw bits agrees with MuJoCo's (either
+// way) for every pair of combinations in the model, the raw bits stay
+// (contype = conaffinity = 1 as gorigid's default, 0 and 0); otherwise,
+// for up to 32 combinations, combination k gets category bit k and the
+// mask of the combinations it meets, so that gorigid's filter passes a
+// pair exactly when MuJoCo's does. Shapes that meet nothing are dropped.
+func (m *mjcf) mapFilters(spec *SceneSpec) {
+	lists := []*[]ShapeSpec{&spec.WorldShapes}
+	for i := range spec.Bodies {
+		lists = append(lists, &spec.Bodies[i].Shapes)
 	}
-	return cat, mask, cat != 0 && mask != 0, nil
+	var classes []mjFilter
+	index := map[mjFilter]int{}
+	for _, l := range lists {
+		for _, sh := range *l {
+			f := mjFilter{sh.Category, sh.Mask}
+			if _, ok := index[f]; !ok {
+				index[f] = len(classes)
+				classes = append(classes, f)
+			}
+		}
+	}
+	agree := true
+	for _, a := range classes {
+		for _, b := range classes {
+			both := a.contype&b.conaffinity != 0 && b.contype&a.conaffinity != 0
+			agree = agree && both == a.meets(b)
+		}
+	}
+	bits := make([]mjFilter, len(classes)) // gorigid's category and mask per class
+	switch {
+	case agree || len(classes) > 32:
+		if !agree {
+			m.warnOnce("contype", m.rootNode, "%d contype/conaffinity combinations: more than gorigid's 32 category bits can sort as MuJoCo does (either way), so category = contype and mask = conaffinity, and two geoms collide only when both ways meet", len(classes))
+		}
+		for k, c := range classes {
+			bits[k] = c
+			if c == (mjFilter{1, 1}) {
+				bits[k] = mjFilter{}
+			}
+		}
+	default:
+		for k, a := range classes {
+			bits[k].contype = 1 << k
+			for l, b := range classes {
+				if a.meets(b) {
+					bits[k].conaffinity |= 1 << l
+				}
+			}
+		}
+	}
+	for _, l := range lists {
+		kept := (*l)[:0]
+		for _, sh := range *l {
+			b := bits[index[mjFilter{sh.Category, sh.Mask}]]
+			if (b != mjFilter{}) && (b.contype == 0 || b.conaffinity == 0) {
+				continue // meets nothing (gorigid reads 0 as a default)
+			}
+			sh.Category, sh.Mask = b.contype, b.conaffinity
+			kept = append(kept, sh)
+		}
+		*l = kept
+	}
 }
 
 // geomMass adds geom n's mass, centre of mass and inertia to g's parts
@@ -1289,13 +1565,13 @@ func (m *mjcf) meshGeom(e elem) (*meshHull, error) {
 	}
 	path, found := resolveMesh(filepath.Join(m.meshdir, a.file), m.dir, m.opts.SearchPath)
 	if !found {
-		m.warnOnce("meshfile:"+a.file, e.xnode, "mesh file %q not found in the model's directory or the search path: the geom adds no mass", clip(a.file))
+		m.meshMiss[a.file] = "not found in the model's directory (meshdir " + strconv.Quote(m.meshdir) + ") or the search path"
 		m.hulls[a.file] = nil
 		return nil, nil
 	}
 	h, err := loadHull(path, a.scale)
 	if err != nil {
-		m.warnOnce("meshfile:"+a.file, e.xnode, "mesh file %q: %v: the geom adds no mass", clip(a.file), err)
+		m.meshMiss[a.file] = err.Error()
 	}
 	m.hulls[a.file] = h
 	return h, nil
@@ -1329,16 +1605,29 @@ func (m *mjcf) contact(n *xnode) error {
 }
 
 // actuators maps <actuator>: velocity actuators become velocity motors
-// at target 0 (the input's initial value); position actuators become
-// position servos (gear g: kp g², kv g², target ctrl/g, force bound
-// |g|·forcerange) at ctrl = 0; motor actuators leave the joint at zero
-// input, as MuJoCo's at ctrl = 0, for a Go controller to drive through
-// stepper.Effort.
-func (m *mjcf) actuators(n *xnode) error {
+// at target 0 (the input's initial value); position actuators, and
+// <general> ones whose affine bias makes them the same PD law, become
+// position servos (gear g: kp g², kv g², force bound |g|·forcerange) whose
+// target is the keyframe's ctrl (0 without one), clamped to ctrlrange as
+// MuJoCo clamps ctrl; motor actuators leave the joint at zero input, as
+// MuJoCo's at ctrl = 0, for a Go controller to drive through
+// stepper.Effort. First is the index of n's first actuator among all the
+// model's (the keyframe's ctrl has one number each); actuators returns
+// the index after n's last.
+func (m *mjcf) actuators(n *xnode, first int) (int, error) {
+	idxAct := first
 	for _, c := range n.children {
+		ctrl := 0.0
+		if idxAct < len(m.ctrl) {
+			ctrl = m.ctrl[idxAct]
+		}
+		idxAct++
+		if m.noActuate {
+			continue
+		}
 		e, err := m.resolve(c, "main")
 		if err != nil {
-			return err
+			return 0, err
 		}
 		jn, ok := e.get("joint")
 		if !ok {
@@ -1347,7 +1636,15 @@ func (m *mjcf) actuators(n *xnode) error {
 		}
 		idx, ok := m.jointIdx[jn]
 		if !ok {
-			return m.errAt(c, "joint %q does not exist or is a free joint", clip(jn))
+			return 0, m.errAt(c, "joint %q does not exist or is a free joint", clip(jn))
+		}
+		if cr, ok, err := m.efloats(e, "ctrlrange", 2); err != nil {
+			return 0, err
+		} else if ok && limitedAttr(e, "ctrllimited", true) {
+			ctrl = math.Max(cr[0], math.Min(cr[1], ctrl))
+		}
+		if ctrl != 0 && (c.name == "motor" || c.name == "velocity") {
+			m.warnOnce("act:ctrl", c, "the keyframe's ctrl for a <%s> actuator is not imported: it starts at zero input", c.name)
 		}
 		switch c.name {
 		case "motor":
@@ -1355,57 +1652,120 @@ func (m *mjcf) actuators(n *xnode) error {
 		case "velocity":
 			js := &m.spec.Joints[idx]
 			if js.Type != JointHinge && js.Type != JointPrismatic {
-				return m.errAt(c, "joint %q: a velocity actuator needs a hinge or slide joint", clip(jn))
+				return 0, m.errAt(c, "joint %q: a velocity actuator needs a hinge or slide joint", clip(jn))
 			}
 			maxF := math.Inf(1)
 			if fr, ok, err := m.efloats(e, "forcerange", 2); err != nil {
-				return err
+				return 0, err
 			} else if ok && limitedAttr(e, "forcelimited", true) {
 				maxF = math.Max(math.Abs(fr[0]), math.Abs(fr[1]))
 			}
 			js.Motor = &MotorSpec{Speed: 0, MaxForce: maxF}
 			m.warnOnce("act:velocity", c, "velocity actuators become gorigid velocity motors at target 0 within the force range: a rigid servo, where MuJoCo's applies kv·(ctrl − q̇)")
 		case "position":
-			js := &m.spec.Joints[idx]
-			if js.Type != JointHinge && js.Type != JointPrismatic {
-				return m.errAt(c, "joint %q: a position actuator needs a hinge or slide joint", clip(jn))
-			}
 			kp, err := m.efloat(e, "kp", 1)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			kv, err := m.efloat(e, "kv", 0)
 			if err != nil {
-				return err
+				return 0, err
 			}
-			g := 1.0
-			if gs, ok, err := m.efloats(e, "gear", 1); err != nil {
-				return err
-			} else if ok {
-				g = gs[0]
+			if err := m.servo(c, e, idx, kp, kv, 0, ctrl); err != nil {
+				return 0, err
 			}
-			if !(kp > 0) || kv < 0 || g == 0 {
-				return m.errAt(c, "position actuator: need kp > 0, kv ≥ 0 and gear ≠ 0, got kp %v, kv %v, gear %v", kp, kv, g)
+			m.warnOnce("act:position", c, "position actuators become gorigid position servos (implicit PD rows) at the keyframe's ctrl (0 without one): move the target from Go with the joint's SetServoTarget")
+		case "general":
+			kp, kv, b0, ok, err := m.generalServo(e)
+			if err != nil {
+				return 0, err
 			}
-			maxF := math.Inf(1)
-			if fr, ok, err := m.efloats(e, "forcerange", 2); err != nil {
-				return err
-			} else if ok && limitedAttr(e, "forcelimited", true) {
-				maxF = math.Abs(g) * math.Max(math.Abs(fr[0]), math.Abs(fr[1]))
+			if !ok {
+				m.warnOnce("act:general", c, "<general> actuator not imported (the joint is unactuated): only dyntype none, gaintype fixed and biastype affine with biasprm = (b0, −gainprm[0], −kv) is a PD servo gorigid has")
+				continue
 			}
-			if maxF == 0 {
-				maxF = math.Inf(1)
+			if err := m.servo(c, e, idx, kp, kv, b0, ctrl); err != nil {
+				return 0, err
 			}
-			// MuJoCo's position actuator on a joint: force kp (ctrl − g q)
-			// − kv g q̇ on the actuator, g times it on the joint, ctrl = 0 at
-			// the start (target q = 0); gorigid's coordinate is measured
-			// from the keyframe pose q0, as the limits are.
-			js.Servo = &ServoSpec{Target: 0 - m.jointQ0[idx], Kp: kp * g * g, Kd: kv * g * g, MaxForce: maxF}
-			m.warnOnce("act:position", c, "position actuators become gorigid position servos (implicit PD rows) at ctrl = 0: move the target from Go with the joint's SetServoTarget")
+			m.warnOnce("act:position", c, "position actuators become gorigid position servos (implicit PD rows) at the keyframe's ctrl (0 without one): move the target from Go with the joint's SetServoTarget")
 		default:
 			m.warnOnce("act:"+c.name, c, "actuator <%s> not imported: the joint is unactuated", c.name)
 		}
 	}
+	return idxAct, nil
+}
+
+// generalServo reads a <general> actuator and reports whether it is a
+// PD servo: dyntype none, gaintype fixed with gain kp = gainprm[0] > 0,
+// biastype affine with biasprm = (b0, −kp, −kv), kv ≥ 0. Its force is
+// then kp·ctrl + b0 − kp·l − kv·l̇ = kp (ctrl + b0/kp − l) − kv l̇ on the
+// actuator length l (MuJoCo's gain and bias, mjGAIN_FIXED and
+// mjBIAS_AFFINE).
+func (m *mjcf) generalServo(e elem) (kp, kv, b0 float64, ok bool, err error) {
+	if v, has := e.get("dyntype"); has && v != "none" {
+		return 0, 0, 0, false, nil
+	}
+	if v, has := e.get("gaintype"); has && v != "fixed" {
+		return 0, 0, 0, false, nil
+	}
+	if v, _ := e.get("biastype"); v != "affine" {
+		return 0, 0, 0, false, nil
+	}
+	gain, _, err := m.efloats(e, "gainprm", 0)
+	if err != nil {
+		return 0, 0, 0, false, err
+	}
+	bias, _, err := m.efloats(e, "biasprm", 0)
+	if err != nil {
+		return 0, 0, 0, false, err
+	}
+	at := func(v []float64, i int, def float64) float64 {
+		if i < len(v) {
+			return v[i]
+		}
+		return def
+	}
+	for i := 1; i < len(gain); i++ {
+		if gain[i] != 0 {
+			return 0, 0, 0, false, nil
+		}
+	}
+	kp, b0, kv = at(gain, 0, 1), at(bias, 0, 0), -at(bias, 2, 0)
+	if !(kp > 0) || at(bias, 1, 0) != -kp || kv < 0 {
+		return 0, 0, 0, false, nil
+	}
+	return kp, kv, b0, true, nil
+}
+
+// servo puts a position servo on joint idx for an actuator of gain kp,
+// damping kv and bias b0 at input ctrl: MuJoCo's force on the actuator
+// is kp (ctrl + b0/kp − g q) − kv g q̇, g times it on the joint, so the
+// joint's servo has kp g², kv g², target (ctrl + b0/kp)/g, measured from
+// the keyframe pose q0 as the limits are, and force bound |g|·forcerange.
+func (m *mjcf) servo(c *xnode, e elem, idx int, kp, kv, b0, ctrl float64) error {
+	js := &m.spec.Joints[idx]
+	if js.Type != JointHinge && js.Type != JointPrismatic {
+		return m.errAt(c, "joint %q: a position actuator needs a hinge or slide joint", clip(js.Name))
+	}
+	g := 1.0
+	if gs, ok, err := m.efloats(e, "gear", 1); err != nil {
+		return err
+	} else if ok {
+		g = gs[0]
+	}
+	if !(kp > 0) || kv < 0 || g == 0 {
+		return m.errAt(c, "position actuator: need kp > 0, kv ≥ 0 and gear ≠ 0, got kp %v, kv %v, gear %v", kp, kv, g)
+	}
+	maxF := math.Inf(1)
+	if fr, ok, err := m.efloats(e, "forcerange", 2); err != nil {
+		return err
+	} else if ok && limitedAttr(e, "forcelimited", true) {
+		maxF = math.Abs(g) * math.Max(math.Abs(fr[0]), math.Abs(fr[1]))
+	}
+	if maxF == 0 {
+		maxF = math.Inf(1)
+	}
+	js.Servo = &ServoSpec{Target: (ctrl+b0/kp)/g - m.jointQ0[idx], Kp: kp * g * g, Kd: kv * g * g, MaxForce: maxF}
 	return nil
 }
 
@@ -1435,9 +1795,18 @@ func (m *mjcf) assets(n *xnode) error {
 				m.warnOnce("asset:meshdata", a, "mesh assets without a file (inline vertices) are not supported")
 				continue
 			}
-			sc, err := m.vecAttr(a, "scale", mgl64.Vec3{1, 1, 1})
+			// The scale may come from the mesh's class (<default
+			// class="X"><mesh scale="0.001 0.001 0.001"/>, menagerie's
+			// millimetre meshes).
+			e, err := m.resolve(a, "main")
 			if err != nil {
 				return err
+			}
+			sc := mgl64.Vec3{1, 1, 1}
+			if v, ok, err := m.efloats(e, "scale", 3); err != nil {
+				return err
+			} else if ok {
+				sc = mgl64.Vec3{v[0], v[1], v[2]}
 			}
 			if _, dup := m.meshAssets[name]; dup {
 				return m.errAt(a, "mesh asset %q defined twice", clip(name))

@@ -2,6 +2,8 @@ package scenes
 
 import (
 	"math"
+
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // MJCF fixed tendons and joint equalities, both as TendonSpec: MuJoCo's
@@ -83,8 +85,8 @@ func (m *mjcf) tendons(n *xnode) error {
 // equalities are warned.
 func (m *mjcf) equality(n *xnode) error {
 	for _, c := range n.children {
-		if c.name != "joint" {
-			m.warnOnce("equality:"+c.name, c, "<%s> equality not imported: gorigid imports joint equalities only", c.name)
+		if c.name != "joint" && c.name != "connect" && c.name != "weld" {
+			m.warnOnce("equality:"+c.name, c, "<%s> equality not imported: gorigid imports joint, connect and weld equalities", c.name)
 			continue
 		}
 		e, err := m.resolve(c, "main")
@@ -97,8 +99,14 @@ func (m *mjcf) equality(n *xnode) error {
 		}
 		for _, k := range []string{"solref", "solimp"} {
 			if _, ok := e.get(k); ok {
-				m.warnOnce("equality:"+k, c, "equality %s ignored: gorigid's joint equality is a rigid bilateral constraint", k)
+				m.warnOnce("equality:"+k, c, "equality %s ignored: gorigid's equalities are rigid bilateral constraints", k)
 			}
+		}
+		if c.name != "joint" {
+			if err := m.bodyEquality(c, e); err != nil {
+				return err
+			}
+			continue
 		}
 		pc := []float64{0, 1, 0, 0, 0}
 		if f, ok, err := m.efloats(e, "polycoef", 5); err != nil {
@@ -146,4 +154,63 @@ func (m *mjcf) jointRef(n *xnode, attr string) (int, error) {
 		return 0, m.errAt(n, "%s: %q is a %s joint; tendons and joint equalities couple hinge and slide joints", attr, clip(jn), t)
 	}
 	return idx, nil
+}
+
+// bodyEquality maps <connect body1 body2 anchor> to a ball joint at the
+// anchor (body1's frame; body2 absent is the world) and <weld body1
+// body2> to a fixed joint, both at the bodies' built poses, which they
+// hold (MuJoCo holds the poses of qpos0, the same unless a keyframe
+// breaks the loop). The two bodies may collide, as MuJoCo's do.
+func (m *mjcf) bodyEquality(c *xnode, e elem) error {
+	b1, ok := e.get("body1")
+	if !ok {
+		return m.errAt(c, "body1: missing")
+	}
+	b2, ok := e.get("body2")
+	if !ok {
+		b2 = WorldName
+	}
+	o1, ok1 := m.ownerOf[b1]
+	o2, ok2 := m.ownerOf[b2]
+	if !ok1 {
+		return m.errAt(c, "body1: %q is not a body", clip(b1))
+	}
+	if !ok2 {
+		return m.errAt(c, "body2: %q is not a body", clip(b2))
+	}
+	if o1 == o2 {
+		m.warnOnce("equality:same", c, "%s equality between %q and %q not imported: both are parts of gorigid body %q (welded), so it holds already", c.name, clip(b1), clip(b2), clip(o1))
+		return nil
+	}
+	name, _ := c.attr("name")
+	js := JointSpec{Name: name, A: o1, B: o2, Collide: true}
+	f1 := m.frameOf[b1]
+	if c.name == "connect" {
+		a, _, err := m.efloats(e, "anchor", 3)
+		if err != nil {
+			return err
+		}
+		var anchor mgl64.Vec3
+		if a != nil {
+			anchor = mgl64.Vec3{a[0], a[1], a[2]}
+		}
+		js.Type, js.Pivot = JointBall, f1.point(anchor)
+	} else {
+		if rp, ok, err := m.efloats(e, "relpose", 7); err != nil {
+			return err
+		} else if ok && (rp[3] != 0 || rp[4] != 0 || rp[5] != 0 || rp[6] != 0) {
+			m.warnOnce("equality:relpose", c, "weld relpose ignored: the weld holds the bodies' built relative pose")
+		}
+		js.Type, js.Pivot = JointFixed, f1.Pos
+	}
+	if name != "" {
+		for _, j := range m.spec.Joints {
+			if j.Name == name {
+				return m.errAt(c, "name: %q is also a joint's name", clip(name))
+			}
+		}
+	}
+	m.spec.Joints = append(m.spec.Joints, js)
+	m.jointQ0 = append(m.jointQ0, 0)
+	return nil
 }

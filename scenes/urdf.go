@@ -541,11 +541,15 @@ func (im *importer) urdfJointOptions(j *urdfJoint, js *JointSpec) error {
 				if lo > hi {
 					return im.errAt(c, "lower %v > upper %v", lo, hi)
 				}
-				if j.typ == "revolute" && (lo < -math.Pi || hi > math.Pi) {
+				switch {
+				case j.typ == "revolute" && hi-lo >= 2*math.Pi:
+					im.warnOnce("turnlimit", c, "revolute limits of a full turn or more (joint %q: %v, %v) imported as none: they stop nothing within a turn (the stop after more than a turn is not modeled; gorigid's hinge angle is in (−π, π])", clip(j.name), lo, hi)
+				case j.typ == "revolute" && (lo < -math.Pi || hi > math.Pi):
 					im.warnOnce("widelimit", c, "revolute limits beyond ±π (joint %q: %v, %v) are clamped to ±π: gorigid's hinge angle is in (−π, π]", clip(j.name), lo, hi)
-					lo, hi = math.Max(lo, -math.Pi), math.Min(hi, math.Pi)
+					js.Limits = &LimitsSpec{Lower: math.Max(lo, -math.Pi), Upper: math.Min(hi, math.Pi)}
+				default:
+					js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
 				}
-				js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
 			}
 			_, e := c.attr("effort")
 			_, v := c.attr("velocity")
@@ -621,7 +625,10 @@ func (im *importer) urdfShape(n *xnode, dir string, opts ImportOptions) (ShapeSp
 		f, _ := e.attr("filename")
 		path, found := resolveMesh(f, dir, opts.SearchPath)
 		if !found {
-			im.warnOnce("meshfile:"+f, e, "mesh file %q not found in the model's directory or the search path", clip(f))
+			if !opts.SkipMissingMeshes {
+				return sh, nil, false, im.errAt(e, "collision mesh file %q not found in the model's directory or the search path (package://NAME/PATH is looked up as DIR/NAME/PATH in each search directory): give the mesh files, or import with ImportOptions.SkipMissingMeshes to leave the shape out", clipPath(f))
+			}
+			im.warnOnce("meshfile:"+f, e, "collision mesh file %q not found in the model's directory or the search path: the shape is left out (SkipMissingMeshes)", clipPath(f))
 		}
 		sc, err := im.vecAttr(e, "scale", mgl64.Vec3{1, 1, 1})
 		if err != nil {

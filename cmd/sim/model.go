@@ -40,10 +40,15 @@ func loadSceneWorld(path string, stderr io.Writer) (*stepper.World, error) {
 // humanoid) and URDF planar joints run; the warning names it.
 const cliSplitJoints = 1e-3
 
+// cliImportOptions are the options `sim run|export|view` import with.
+var cliImportOptions = scenes.ImportOptions{SplitJoints: cliSplitJoints, SkipMissingMeshes: true}
+
 // importModel reads a URDF or MJCF model with the default options (and
-// SplitJoints = cliSplitJoints) and prints its warnings to stderr.
+// SplitJoints = cliSplitJoints, SkipMissingMeshes: a model whose mesh
+// files are not there runs without those geoms, one warning naming each
+// file) and prints its warnings to stderr.
 func importModel(path string, stderr io.Writer) (*scenes.SceneSpec, error) {
-	s, ws, err := scenes.LoadModel(path, scenes.ImportOptions{SplitJoints: cliSplitJoints})
+	s, ws, err := scenes.LoadModel(path, cliImportOptions)
 	if err != nil {
 		return nil, err
 	}

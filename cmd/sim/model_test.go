@@ -20,7 +20,7 @@ func TestExportImportedModel(t *testing.T) {
 	for _, path := range []string{"../../testdata/models/humanoid.xml", "../../testdata/models/arm.urdf", "../../testdata/models/humanoid_multi.xml"} {
 		var out, errb bytes.Buffer
 		require.NoError(t, simExport([]string{path}, &out, &errb))
-		direct, ws, err := scenes.LoadModel(path, scenes.ImportOptions{SplitJoints: cliSplitJoints})
+		direct, ws, err := scenes.LoadModel(path, cliImportOptions)
 		require.NoError(t, err)
 		assert.Equal(t, len(ws), strings.Count(errb.String(), "warning: "), "%s: one line per warning", path)
 		exported, err := scenes.ReadSpec(&out, "exported.json")
