@@ -585,58 +585,69 @@ func TestRotorFromGeomsKeepsSpeed(t *testing.T) {
 
 // Two capsules (r = 0.05 m, 0.3 m long, 1 kg each) lying end to end
 // across a 20° incline (μ = 0.6), joined where they touch by a ball joint
-// (a segmented roller), roll from rest down it as one capsule does, at
+// or by a hinge about their common axis (a segmented roller, its halves
+// free to spin apart), roll from rest down it as one capsule does, at
 // a = g sin θ / (1 + I_a/(m r²)) without slip, their axes level
 // (TestEverydayCapsuleRollsDownIncline's case with a joint). Each rests
 // on two contacts, which hold the momentum alignment's turn about the
-// level line across them (holdContacts); the ball joint holds no turn of
-// either body. Before, holdContacts skipped any body with a rigid joint
-// row, and the alignment tilted the capsules by up to 0.93 rad (slope
-// along x) and 0.35 rad (at 45°), rolling at 1.39 and 1.30 m/s (along x)
-// and 2.10 m/s (45°) after 1 s instead of 2.264 m/s.
-func TestBallJointedCapsulesRollDownIncline(t *testing.T) {
+// level line across them (holdContacts). Before, holdContacts skipped any
+// body with a rigid joint row, and the alignment tilted the capsules by
+// up to 0.93 rad (ball joint, slope along x) and 0.59 rad (hinge), which
+// rolled at 1.39 and 1.30 m/s, and 2.14 and 1.51 m/s, after 1 s instead
+// of 2.264 m/s. The same pair held by a fixed joint rolls at 2.264235
+// m/s on the 45° slope with a tilt of 2.1e-3 rad (1e-7 rad along x): the
+// projection's sweeps between the fixed joint's three angular rows and
+// the two bodies' holds stop short there.
+func TestJointedCapsulesRollDownIncline(t *testing.T) {
 	const m, r, l, mu = 1.0, 0.05, 0.3, 0.6
 	th := 20 * math.Pi / 180
 	s, err := contact.NewCapsuleLength(r, l)
 	require.NoError(t, err)
 	in := body.CapsuleInertia(m, r, l)
 	want := evG * math.Sin(th) / (1 + in.At(2, 2)/(m*r*r))
-	for _, deg := range []float64{0, 45} {
-		axis := mgl64.Vec3{0, 0, 1}.Cross(evDir(deg)) // the level line
-		rot := mgl64.QuatRotate(th, axis)
-		w := nuWorld(t, 0)
-		ground(t, w, rot, mu)
-		n := rot.Rotate(mgl64.Vec3{0, 0, 1})
-		crot := rot.Mul(mgl64.QuatBetweenVectors(mgl64.Vec3{0, 0, 1}, rot.Conjugate().Rotate(axis)))
-		half := l/2 + r // from a capsule's centre to its end
-		caps := []*body.Body{
-			addShapeBody(t, w, s, m, in, n.Mul(r).Sub(axis.Mul(half)), crot, mu),
-			addShapeBody(t, w, s, m, in, n.Mul(r).Add(axis.Mul(half)), crot, mu),
-		}
-		j, err := constraint.NewBall(w.Bodies, 0, 1, n.Mul(r))
-		require.NoError(t, err)
-		require.NoError(t, w.AddConstraint(j))
-		down := n.Cross(axis)
-		if down[2] > 0 {
-			down = down.Mul(-1)
-		}
-		tilt := 0.0
-		for i := 0; i < 60; i++ {
-			_, _ = nuStep(t, w, 1)
-			for _, b := range caps {
-				tilt = math.Max(tilt, math.Abs(b.Rot.Rotate(mgl64.Vec3{0, 0, 1}).Dot(down)))
+	for _, joint := range []string{"ball", "hinge"} {
+		for _, deg := range []float64{0, 45} {
+			axis := mgl64.Vec3{0, 0, 1}.Cross(evDir(deg)) // the level line
+			rot := mgl64.QuatRotate(th, axis)
+			w := nuWorld(t, 0)
+			ground(t, w, rot, mu)
+			n := rot.Rotate(mgl64.Vec3{0, 0, 1})
+			crot := rot.Mul(mgl64.QuatBetweenVectors(mgl64.Vec3{0, 0, 1}, rot.Conjugate().Rotate(axis)))
+			half := l/2 + r // from a capsule's centre to its end
+			caps := []*body.Body{
+				addShapeBody(t, w, s, m, in, n.Mul(r).Sub(axis.Mul(half)), crot, mu),
+				addShapeBody(t, w, s, m, in, n.Mul(r).Add(axis.Mul(half)), crot, mu),
 			}
-		}
-		for k, b := range caps {
-			slip := b.PointVelocity(b.Pos.Sub(n.Mul(r))).Len()
-			t.Logf("slope at %v°, capsule %d: %.6f m/s after 1 s (analytic %.6f), slip %.1e m/s, largest tilt %.1e, height %.1e m",
-				deg, k, b.Vel.Dot(down), want, slip, tilt, b.Pos.Dot(n)-r)
-			// 1e-6: exact once rolling, up to the solver's tolerance
-			// (as TestEverydayCapsuleRollsDownIncline).
-			assert.InDelta(t, want, b.Vel.Dot(down), 1e-6)
-			assert.Less(t, slip, 1e-6)
-			assert.Less(t, tilt, 1e-6)
-			assert.InDelta(t, 0, b.Pos.Dot(n)-r, 1e-6) // on the slope
+			var j constraint.Constraint
+			if joint == "ball" {
+				j, err = constraint.NewBall(w.Bodies, 0, 1, n.Mul(r))
+			} else {
+				j, err = constraint.NewHinge(w.Bodies, 0, 1, n.Mul(r), axis)
+			}
+			require.NoError(t, err)
+			require.NoError(t, w.AddConstraint(j))
+			down := n.Cross(axis)
+			if down[2] > 0 {
+				down = down.Mul(-1)
+			}
+			tilt := 0.0
+			for i := 0; i < 60; i++ {
+				_, _ = nuStep(t, w, 1)
+				for _, b := range caps {
+					tilt = math.Max(tilt, math.Abs(b.Rot.Rotate(mgl64.Vec3{0, 0, 1}).Dot(down)))
+				}
+			}
+			for k, b := range caps {
+				slip := b.PointVelocity(b.Pos.Sub(n.Mul(r))).Len()
+				t.Logf("%s, slope at %v°, capsule %d: %.6f m/s after 1 s (analytic %.6f), slip %.1e m/s, largest tilt %.1e, height %.1e m",
+					joint, deg, k, b.Vel.Dot(down), want, slip, tilt, b.Pos.Dot(n)-r)
+				// 1e-6: exact once rolling, up to the solver's tolerance
+				// (as TestEverydayCapsuleRollsDownIncline).
+				assert.InDelta(t, want, b.Vel.Dot(down), 1e-6)
+				assert.Less(t, slip, 1e-6)
+				assert.Less(t, tilt, 1e-6)
+				assert.InDelta(t, 0, b.Pos.Dot(n)-r, 1e-6) // on the slope
+			}
 		}
 	}
 }
