@@ -607,16 +607,12 @@ func TestJointedCapsulesRollDownIncline(t *testing.T) {
 	want := evG * math.Sin(th) / (1 + in.At(2, 2)/(m*r*r))
 	for _, joint := range []string{"ball", "hinge"} {
 		for _, deg := range []float64{0, 45} {
-			axis := mgl64.Vec3{0, 0, 1}.Cross(evDir(deg)) // the level line
-			rot := mgl64.QuatRotate(th, axis)
-			w := nuWorld(t, 0)
-			ground(t, w, rot, mu)
-			n := rot.Rotate(mgl64.Vec3{0, 0, 1})
-			crot := rot.Mul(mgl64.QuatBetweenVectors(mgl64.Vec3{0, 0, 1}, rot.Conjugate().Rotate(axis)))
+			sl := newSlope(t, th, deg, mu)
+			w, n, axis, down := sl.w, sl.n, sl.axis, sl.down
 			half := l/2 + r // from a capsule's centre to its end
 			caps := []*body.Body{
-				addShapeBody(t, w, s, m, in, n.Mul(r).Sub(axis.Mul(half)), crot, mu),
-				addShapeBody(t, w, s, m, in, n.Mul(r).Add(axis.Mul(half)), crot, mu),
+				addShapeBody(t, w, s, m, in, n.Mul(r).Sub(axis.Mul(half)), sl.crot, mu),
+				addShapeBody(t, w, s, m, in, n.Mul(r).Add(axis.Mul(half)), sl.crot, mu),
 			}
 			var j constraint.Constraint
 			if joint == "ball" {
@@ -626,10 +622,6 @@ func TestJointedCapsulesRollDownIncline(t *testing.T) {
 			}
 			require.NoError(t, err)
 			require.NoError(t, w.AddConstraint(j))
-			down := n.Cross(axis)
-			if down[2] > 0 {
-				down = down.Mul(-1)
-			}
 			tilt := 0.0
 			for i := 0; i < 60; i++ {
 				_, _ = nuStep(t, w, 1)
