@@ -595,9 +595,9 @@ func TestRotorFromGeomsKeepsSpeed(t *testing.T) {
 // up to 0.93 rad (ball joint, slope along x) and 0.59 rad (hinge), which
 // rolled at 1.39 and 1.30 m/s, and 2.14 and 1.51 m/s, after 1 s instead
 // of 2.264 m/s. The same pair held by a fixed joint rolls at 2.264235
-// m/s on the 45° slope with a tilt of 2.1e-3 rad (1e-7 rad along x): the
-// projection's sweeps between the fixed joint's three angular rows and
-// the two bodies' holds stop short there.
+// m/s on the 45° slope with a tilt of 2.1e-3 rad (3.7e-7 rad along x),
+// the same with 1000 projection sweeps (maxTurnSweeps) as with 20: not
+// traced.
 func TestJointedCapsulesRollDownIncline(t *testing.T) {
 	const m, r, l, mu = 1.0, 0.05, 0.3, 0.6
 	th := 20 * math.Pi / 180
