@@ -7,9 +7,37 @@ import (
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/contact"
+	"github.com/gorigid/gorigid/stepper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// slope is a DefaultSettings world whose ground is tilted by th about
+// its level line, which runs at deg from x (evDir): axis is the level
+// line, n the slope's normal, down the direction down the slope, rot
+// turns the floor onto the slope and crot lays a body's z axis along the
+// level line on it.
+type slope struct {
+	w             *stepper.World
+	axis, n, down mgl64.Vec3
+	rot, crot     mgl64.Quat
+}
+
+// newSlope builds an incline (th and deg in rad and degrees, μ mu).
+func newSlope(t testing.TB, th, deg, mu float64) slope {
+	t.Helper()
+	axis := mgl64.Vec3{0, 0, 1}.Cross(evDir(deg)) // the level line
+	rot := mgl64.QuatRotate(th, axis)
+	w := nuWorld(t, 0)
+	ground(t, w, rot, mu)
+	n := rot.Rotate(mgl64.Vec3{0, 0, 1})
+	down := n.Cross(axis)
+	if down[2] > 0 {
+		down = down.Mul(-1)
+	}
+	return slope{w: w, rot: rot, axis: axis, n: n, down: down,
+		crot: rot.Mul(mgl64.QuatBetweenVectors(mgl64.Vec3{0, 0, 1}, rot.Conjugate().Rotate(axis)))}
+}
 
 // A capsule (r = 0.05 m, 0.3 m long, 1 kg) lying on its side across a 20°
 // incline (μ = 0.6, DefaultSettings, h = 1/60 s) rolls from rest straight
@@ -26,17 +54,9 @@ func TestEverydayCapsuleRollsDownIncline(t *testing.T) {
 	require.NoError(t, err)
 	in := body.CapsuleInertia(m, r, l)
 	for _, deg := range []float64{0, 45} {
-		axis := mgl64.Vec3{0, 0, 1}.Cross(evDir(deg)) // the level line
-		rot := mgl64.QuatRotate(th, axis)
-		w := nuWorld(t, 0)
-		ground(t, w, rot, mu)
-		n := rot.Rotate(mgl64.Vec3{0, 0, 1})
-		crot := rot.Mul(mgl64.QuatBetweenVectors(mgl64.Vec3{0, 0, 1}, rot.Conjugate().Rotate(axis)))
-		b := addShapeBody(t, w, s, m, in, n.Mul(r), crot, mu)
-		down := n.Cross(axis)
-		if down[2] > 0 {
-			down = down.Mul(-1)
-		}
+		sl := newSlope(t, th, deg, mu)
+		w, n, down := sl.w, sl.n, sl.down
+		b := addShapeBody(t, w, s, m, in, n.Mul(r), sl.crot, mu)
 		want := evG * math.Sin(th) / (1 + in.At(2, 2)/(m*r*r))
 		p0 := b.Pos
 		tilt := 0.0

@@ -140,16 +140,9 @@ func TestEverydayDiagonalIncline(t *testing.T) {
 	th := math.Pi / 6
 	for _, mu := range []float64{0.5, 0.7} {
 		for _, deg := range []float64{0, 30, 45} {
-			axis := mgl64.Vec3{0, 0, 1}.Cross(evDir(deg)) // level line
-			rot := mgl64.QuatRotate(th, axis)
-			w := nuWorld(t, 0)
-			ground(t, w, rot, mu)
-			n := rot.Rotate(mgl64.Vec3{0, 0, 1})
-			down := n.Cross(axis)
-			if down[2] > 0 {
-				down = down.Mul(-1)
-			}
-			b := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, n.Mul(0.1), rot, mu)
+			sl := newSlope(t, th, deg, mu)
+			w, n, down := sl.w, sl.n, sl.down
+			b := addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, n.Mul(0.1), sl.rot, mu)
 			p0 := b.Pos
 			_, _ = nuStep(t, w, 60)
 			d := b.Pos.Sub(p0)

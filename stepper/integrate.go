@@ -94,6 +94,7 @@ type turnStage struct {
 	aligned []bool        // per body, whether turn applies
 	winv    []mgl64.Mat3  // per aligned body, I_w⁻¹ at the moved pose (set with turn)
 	hold    []contactHold // per aligned body, what its touching contacts hold (holdContacts)
+	touch   []bool        // per body, whether it is aligned and touching (holdContacts)
 }
 
 // contactHold is a body's basis of the turns its touching contacts hold
@@ -110,8 +111,10 @@ func (ts *turnStage) resetTurns(nb int) {
 		ts.aligned = make([]bool, nb)
 		ts.winv = make([]mgl64.Mat3, nb)
 		ts.hold = make([]contactHold, nb)
+		ts.touch = make([]bool, nb)
 	}
 	ts.turn, ts.aligned, ts.winv, ts.hold = ts.turn[:nb], ts.aligned[:nb], ts.winv[:nb], ts.hold[:nb]
+	ts.touch = ts.touch[:nb]
 	for i := range ts.aligned {
 		ts.aligned[i] = false
 	}
@@ -207,11 +210,19 @@ func (ts *turnStage) projectTurns(rows []constraint.Row, a *Assembly, margin flo
 // Uᵀ θ: exact, and independent of the contacts' order up to rounding, so a
 // box hull and a box on the same four corners get the same turn. Each body
 // is held by its own contacts: another aligned body is not turned to make
-// room for it. A body with a rigid joint row keeps the joints' projection
-// alone: holding a forklift wheel's floor contacts as well turned its
-// chassis through the axle, and at a budget of 5 block pivots a step the
-// forklift then fell into wheel slip and drove 79 % of its path instead
-// of 102 % (cmd/sim's TestRunForkliftBudgets).
+// room for it. A body that shares a rigid angular-only joint row (the rows
+// projectTurns keeps) with an aligned body that touches nothing keeps the
+// joints' projection alone (turnHeld): the projection would turn that
+// body to make room for the hold. Holding a forklift wheel's floor
+// contacts turned its chassis through the axle, and at a budget of 5
+// block pivots a step the forklift then fell into wheel slip and drove
+// 79 % of its path instead of 102 % (cmd/sim's TestRunForkliftBudgets).
+// A body joined only at points (ball, distance, rope), or by angular rows
+// only to touching, static or unaligned bodies, is held by its contacts.
+// Skipping every jointed body, two capsules joined end to end by a ball
+// joint (or a hinge about their axis) rolling down a 20° incline tilted
+// by up to 0.93 rad (0.59 rad) and rolled at 1.39 m/s (1.51 m/s) instead
+// of 2.264 m/s (TestJointedCapsulesRollDownIncline).
 //
 // Why. The alignment turns a body about its centre so that its momentum
 // matches the momentum balance (integrate); it knows nothing of contacts.
@@ -226,9 +237,12 @@ func (ts *turnStage) projectTurns(rows []constraint.Row, a *Assembly, margin flo
 // slow (TestEverydayTopOnFloorPrecesses).
 func (ts *turnStage) holdContacts(a *Assembly, rows []constraint.Row, margin float64) {
 	for bi, ok := range ts.aligned {
+		ts.touch[bi] = ok && bi < len(a.byBody) && a.touching(bi, rows, margin)
+	}
+	for bi, ok := range ts.aligned {
 		h := &ts.hold[bi]
 		h.n = 0
-		if !ok || bi >= len(a.byBody) || a.jointed(bi, rows) {
+		if !ok || bi >= len(a.byBody) || !ts.touch[bi] || a.turnHeld(bi, rows, ts.aligned, ts.touch) {
 			continue
 		}
 		wi := &ts.winv[bi]
@@ -274,11 +288,32 @@ func (ts *turnStage) holdContacts(a *Assembly, rows []constraint.Row, margin flo
 	}
 }
 
-// jointed reports whether body bi has a rigid bilateral row among rows
-// (a joint that is not a spring).
-func (a *Assembly) jointed(bi int, rows []constraint.Row) bool {
+// turnHeld reports whether body bi shares a row among rows that
+// projectTurns keeps, a rigid bilateral row with only angular blocks (a
+// hinge's axis rows, a fixed joint's or a slider's orientation rows; not a
+// spring), with an aligned body that is not touching (touch): a body the
+// row's projection would turn to make room for bi's contacts. Point rows
+// (a ball joint's, a distance or a rope) hold no turn.
+func (a *Assembly) turnHeld(bi int, rows []constraint.Row, aligned, touch []bool) bool {
 	for _, p := range a.byBody[bi] {
-		if r := &rows[p.row]; r.Kind == constraint.Bilateral && !compliant(r) {
+		r := &rows[p.row]
+		if r.Kind != constraint.Bilateral || compliant(r) || translational(r) {
+			continue
+		}
+		for k := 0; k < r.N; k++ {
+			if o := r.Body[k]; o != bi && aligned[o] && !touch[o] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// touching reports whether body bi has a touching contact among rows: a
+// rigid contact normal row whose gap at detection is within margin.
+func (a *Assembly) touching(bi int, rows []constraint.Row, margin float64) bool {
+	for _, p := range a.byBody[bi] {
+		if r := &rows[p.row]; r.Kind == constraint.ContactNormal && r.Phi <= margin && !compliant(r) {
 			return true
 		}
 	}
