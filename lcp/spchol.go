@@ -187,6 +187,7 @@ type sparseLDL struct {
 	snW, snY      []float64
 	snRel, snU    []int32
 	snOff         []int
+	snDv          []float64 // snUpdate: the pivots of an updating supernode's free columns
 	snFree        []bool
 	// symFlops is the structural flop count of a full factorization of
 	// the pattern (Σ_j c_j(c_j−1)/2 over the column counts c_j of L), set

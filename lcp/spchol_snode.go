@@ -181,6 +181,7 @@ func (f *sparseLDL) snodes() {
 	f.snRel = num.Grow(f.snRel, n)
 	f.snU = growInt32(f.snU, 2*(ws+snMaxCols))
 	f.snOff = growInt(f.snOff, snMaxCols)
+	f.snDv = grow(f.snDv, snMaxCols)
 	f.snFree = growBool(f.snFree, n)
 }
 
@@ -574,18 +575,20 @@ func (f *sparseLDL) snUpdate(s0, s1, ld, t, a, b int, full bool) {
 		f.snUpdate1(s0, s1, ld, t0, rt, a, b, full)
 		return
 	}
-	// T's free columns: their offsets at R_T[0] (off) and the multipliers
-	// y[jj][c] = d_c l_{R_T[a+jj], c}.
-	off := f.snOff[:0]
+	// T's free columns: their offsets at R_T[0] (off), their pivots (dv)
+	// and the multipliers y[jj][c] = d_c l_{R_T[a+jj], c}.
+	off, dv := f.snOff[:0], f.snDv[:0]
 	for c := t0; c <= t1; c++ {
 		if fr[c] {
 			off = append(off, f.lp[c]+t1-c)
+			dv = append(dv, f.d[c])
 		}
 	}
 	nt := len(off)
 	if nt == 0 {
 		return
 	}
+	dv = dv[:nt]
 	// The rows to compute: free (a row outside F is a zero row of L,
 	// whatever its updates) and, partially, dirty.
 	// Their local rows in S (loc), found once for all targets.
@@ -601,15 +604,12 @@ func (f *sparseLDL) snUpdate(s0, s1, ld, t, a, b int, full bool) {
 		return
 	}
 	y := f.snY[:(b-a)*nt]
+	lx := f.lx
 	for jj := 0; jj < b-a; jj++ {
 		yr := y[jj*nt : (jj+1)*nt]
 		u := a + jj
-		q := 0
-		for c := t0; c <= t1; c++ {
-			if fr[c] {
-				yr[q] = f.d[c] * f.lx[off[q]+u]
-				q++
-			}
+		for q, o := range off {
+			yr[q] = dv[q] * lx[o+u]
 		}
 	}
 	// The targets, two at a time: each loaded l_uc serves both. A row
@@ -716,6 +716,10 @@ func (f *sparseLDL) snUpdate1Dense(s0, s1, ld int, rt []int32, lc []float64, dc 
 		}
 	}
 	la := int(rt[a]) - s0
+	if b-a == 6 && (m == b || m-b == 6) {
+		snUpdateBody(f.snW, ld, la, lb, lc[a:], dc, m > b)
+		return true
+	}
 	below := lc[b:m]
 	for jj := a; jj < b; jj++ {
 		y := dc * lc[jj]
@@ -732,6 +736,33 @@ func (f *sparseLDL) snUpdate1Dense(s0, s1, ld int, rt []int32, lc []float64, dc 
 		}
 	}
 	return true
+}
+
+// snUpdateBody is snUpdate1Dense's loop for a constraint row's update of
+// one body's six columns (la … la+5 of W, leading dimension ld): lc[:6]
+// its entries in them and, with other set, lc[6:12] those in the other
+// body's six rows of R_S (local rows lb … lb+5). Each entry takes the one
+// product l_u (d_c l_jj) of the general loop, the same bits.
+func snUpdateBody(W []float64, ld, la, lb int, lc []float64, dc float64, other bool) {
+	l := (*[6]float64)(lc[:6])
+	for jj := 0; jj < 6; jj++ {
+		y := dc * l[jj]
+		col := W[(la+jj)*ld : (la+jj+1)*ld]
+		inS := (*[6]float64)(col[la : la+6])
+		for i := jj; i < 6; i++ {
+			inS[i] -= l[i] * y
+		}
+		if other {
+			o := (*[6]float64)(lc[6:12])
+			inR := (*[6]float64)(col[lb : lb+6])
+			inR[0] -= o[0] * y
+			inR[1] -= o[1] * y
+			inR[2] -= o[2] * y
+			inR[3] -= o[3] * y
+			inR[4] -= o[4] * y
+			inR[5] -= o[5] * y
+		}
+	}
 }
 
 // snTarget subtracts from col (a column of W) at the local rows loc of
