@@ -849,14 +849,8 @@ func snUpdateBody(W []float64, ld, la, lb int, lc []float64, dc float64, other b
 			inS[i] -= l[i] * y
 		}
 		if other {
-			o := (*[6]float64)(lc[6:12])
-			inR := (*[6]float64)(col[lb : lb+6])
-			inR[0] -= o[0] * y
-			inR[1] -= o[1] * y
-			inR[2] -= o[2] * y
-			inR[3] -= o[3] * y
-			inR[4] -= o[4] * y
-			inR[5] -= o[5] * y
+			// v + l·(−y) is v − l·y exactly: the same bits.
+			addScaled6((*[6]float64)(col[lb:lb+6]), (*[6]float64)(lc[6:12]), -y)
 		}
 	}
 }
