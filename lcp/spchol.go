@@ -117,6 +117,10 @@ type sparseLDL struct {
 	// alone.
 	rcol    []int32
 	patKept bool
+	// rowLazy: structure left rcol and rslot to be filled row by row as
+	// modifications need them (knowRow), rowKnown[k] once row k's are.
+	rowLazy  bool
+	rowKnown []bool
 
 	// Numeric: L by columns (strictly lower), D, and workspace.
 	li    []int32
@@ -187,6 +191,7 @@ type sparseLDL struct {
 	snW, snY      []float64
 	snRel, snU    []int32
 	snOff         []int
+	snDv          []float64 // snUpdate: the pivots of an updating supernode's free columns
 	snFree        []bool
 	// symFlops is the structural flop count of a full factorization of
 	// the pattern (Σ_j c_j(c_j−1)/2 over the column counts c_j of L), set
@@ -618,15 +623,16 @@ func (f *sparseLDL) storage() {
 	f.rowLen = num.Grow(f.rowLen, n)
 	f.li = num.Grow(f.li, f.lp[n])
 	f.lx = num.Grow(f.lx, f.lp[n])
-	f.rslot = num.Grow(f.rslot, f.lp[n])
-	f.rcol = num.Grow(f.rcol, f.lp[n])
-	f.patKept = false
+	f.patKept, f.rowLazy = false, false
 	f.rs = num.Grow(f.rs, n+1)
 	f.supernodes()
 	f.sn = f.useSupernodes()
 	if f.sn {
-		f.structure()
+		f.structure() // rcol and rslot come row by row (knowRow)
 		f.snodes()
+	} else {
+		f.rslot = num.Grow(f.rslot, f.lp[n])
+		f.rcol = num.Grow(f.rcol, f.lp[n])
 	}
 	f.sized = true
 }
@@ -748,6 +754,7 @@ func (f *sparseLDL) reach(k int, full bool) int {
 	cx := f.cxOld
 	y, pat := f.y, f.pat
 	if f.patKept && !full {
+		f.knowRow(k)
 		for p := f.cp[k]; p < f.cp[k+1]; p++ {
 			y[f.ci[p]] += cx[p]
 		}
@@ -935,6 +942,7 @@ func (f *sparseLDL) modify() bool {
 // become zero, d_k one, and the rows after k take the rank-one update
 // d_k l lᵀ with l the old column k below the diagonal.
 func (f *sparseLDL) deleteRow(k int) {
+	f.knowRow(k)
 	for t := f.rs[k]; t < f.rs[k+1]; t++ {
 		f.lx[f.rslot[t]] = 0
 	}

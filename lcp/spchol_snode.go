@@ -1,6 +1,11 @@
 package lcp
 
-import "github.com/gorigid/gorigid/internal/num"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gorigid/gorigid/internal/num"
+)
 
 // Supernodal numeric factorization (Ng and Peyton, "Block sparse Cholesky
 // algorithms on advanced uniprocessor computers", SIAM J. Sci. Comput.
@@ -51,44 +56,158 @@ func (f *sparseLDL) useSupernodes() bool {
 }
 
 // structure computes, from the elimination tree and C's pattern alone, what
-// a first full up-looking factorization records: each row's pattern of L
-// in the order reach visits it (rcol, rs), its entries' slots (rslot) and
-// L's row indices (li), the rows' structural flops (rowFlops, rowLen) and
-// their sum (fullFlops).
+// a first full up-looking factorization records: L's row indices (li), each
+// row's pattern (rs, and per row on demand rcol and rslot: knowRow), the
+// rows' structural flops (rowFlops, rowLen) and their sum (fullFlops).
+//
+// L's pattern is found by columns, a run of snEnd's at a time: a run's
+// first column s0 holds its rows s0+1 … s1 and the rows R below the run,
+// which every column of the run shares (supernodes), and its pattern is
+// C's column s0 below the diagonal merged with the patterns of the tree
+// children of s0, less s0 (Liu, "The role of elimination trees in sparse
+// factorization", SIAM J. Matrix Anal. Appl. 11(1), 1990: a column's
+// pattern is its own and its children's). A child of a run's first column
+// is the last of its own run, whose pattern is its run's R, so each run's
+// R is read once, by its parent's run; the work is that of the runs'
+// patterns, not of every entry of L, and li is written column by column,
+// ascending as the rows' up-looking order fills it. The rows' flops and
+// patterns then follow in one pass over li: row k's entry in column c is
+// the t-th of the column (its slot lp[c] + t) and costs t multiply-adds.
+// Each column's count is checked against the ordering's (lnz).
 func (f *sparseLDL) structure() {
 	n := len(f.perm)
-	f.pat = growInt32(f.pat, n)
-	flag, pat := f.flag, f.pat
+	f.transposeC()
+	flag := f.flag
 	for k := range flag {
 		flag[k] = -1
 	}
-	next := f.cw[:n] // the next free slot of each column
-	for c := 0; c < n; c++ {
-		next[c] = 0
+	// Each run's first column: the runs whose last column is its child.
+	head := f.cw[:n]
+	for j := range head {
+		head[j] = -1
 	}
-	f.rs[0] = 0
+	f.snRel = num.Grow(f.snRel, n) // the sibling lists; snodes reuses it
+	sib := f.snRel[:n]
+	for c := 0; c < n; c++ {
+		p := f.parent[c]
+		if p < 0 || f.snEnd[c] != int32(c) || (p > 0 && f.snEnd[p-1] == f.snEnd[p]) {
+			continue // a root, not a run's last column, or a parent inside a run
+		}
+		sib[c], head[p] = head[p], int32(c)
+	}
+	f.pat = growInt32(f.pat, n)
+	for s0 := 0; s0 < n; {
+		s1 := int(f.snEnd[s0])
+		list := f.pat[:0]
+		for _, r := range f.ctr[f.ctp[s0]:f.ctp[s0+1]] {
+			if int(r) > s0 {
+				flag[r] = int32(s0)
+				list = append(list, r)
+			}
+		}
+		sorted := true
+		for c := head[s0]; c >= 0; c = sib[c] {
+			for _, r := range f.li[f.lp[c]:f.lp[c+1]] {
+				if int(r) != s0 && flag[r] != int32(s0) {
+					flag[r] = int32(s0)
+					list = append(list, r)
+					sorted = false
+				}
+			}
+		}
+		if !sorted {
+			slices.Sort(list)
+		}
+		if len(list) != int(f.lnz[s0]) {
+			panic(fmt.Sprintf("lcp: sparseLDL.structure: column %d has %d rows, the ordering counted %d", s0, len(list), f.lnz[s0]))
+		}
+		for j := s0; j <= s1; j++ {
+			copy(f.li[f.lp[j]:f.lp[j+1]], list[j-s0:])
+		}
+		s0 = s1 + 1
+	}
+	for k := range flag {
+		flag[k] = -1
+	}
+	rowFlops, rowLen, rs := f.rowFlops[:n], f.rowLen[:n], f.rs[:n+1]
+	clear(rowFlops)
+	clear(rowLen)
+	clear(rs)
+	for c := 0; c < n; c++ {
+		col := f.li[f.lp[c]:f.lp[c+1]]
+		ln := int(f.lnz[c])
+		for t, r := range col {
+			rowFlops[r] += t
+			rowLen[r] += ln
+			rs[r+1]++
+		}
+	}
 	f.fullFlops = 0
 	for k := 0; k < n; k++ {
-		top := f.treeReach(k)
-		rs := f.rs[k]
-		f.rs[k+1] = rs + (n - top)
-		flops, cols := 0, 0
-		for t, c := range pat[top:n] {
-			p := f.lp[c] + int(next[c])
-			next[c]++
-			f.rcol[rs+t] = c
-			f.rslot[rs+t] = int32(p)
-			f.li[p] = int32(k)
-			flops += p - f.lp[c]
-			cols += f.lp[c+1] - f.lp[c]
-		}
-		f.rowFlops[k], f.rowLen[k] = flops, cols
-		f.fullFlops += flops
+		rs[k+1] += rs[k]
+		f.fullFlops += rowFlops[k]
 	}
-	for k := range flag {
-		flag[k] = -1
-	}
+	f.rowKnown = growBool(f.rowKnown, n)
+	clear(f.rowKnown[:n])
+	f.rowLazy = true
 	f.patKept = true
+}
+
+// knowRow records row k's pattern in rcol (its columns in the topological
+// order of treeReach, the order the up-looking rows of rowBlocked visit
+// them) and its entries' slots in rslot, when structure left them to be
+// found on demand (rowLazy): only the rows a modification reaches need
+// them (deleteRow, addRow). A slot is row k's place in its column's
+// ascending rows (li).
+func (f *sparseLDL) knowRow(k int) {
+	if !f.rowLazy || f.rowKnown[k] {
+		return
+	}
+	n := len(f.perm)
+	nl := f.lp[n]
+	if len(f.rcol) < nl || len(f.rslot) < nl {
+		f.rcol = num.Grow(f.rcol, nl)
+		f.rslot = num.Grow(f.rslot, nl)
+	}
+	top := f.treeReach(k)
+	rs := f.rs[k]
+	for t, c := range f.pat[top:n] {
+		f.rcol[rs+t] = c
+		lo := f.lp[c]
+		q, _ := slices.BinarySearch(f.li[lo:f.lp[c+1]], int32(k))
+		f.rslot[rs+t] = int32(lo + q)
+		f.flag[c] = -1
+	}
+	f.flag[k] = -1
+	f.rowKnown[k] = true
+}
+
+// transposeC builds C's lower triangle by columns (ctp, ctr, ctslot): for
+// each column its rows ascending and their slots in cx.
+func (f *sparseLDL) transposeC() {
+	n := len(f.perm)
+	f.ctp = num.Grow(f.ctp, n+1)
+	clear(f.ctp)
+	for p := 0; p < f.cp[n]; p++ {
+		f.ctp[f.ci[p]+1]++
+	}
+	for j := 0; j < n; j++ {
+		f.ctp[j+1] += f.ctp[j]
+	}
+	f.ctr = num.Grow(f.ctr, f.cp[n])
+	f.ctslot = num.Grow(f.ctslot, f.cp[n])
+	pos := f.cw[:n]
+	for j := range pos {
+		pos[j] = int32(f.ctp[j])
+	}
+	for k := 0; k < n; k++ {
+		for p := f.cp[k]; p < f.cp[k+1]; p++ {
+			j := f.ci[p]
+			q := pos[j]
+			pos[j]++
+			f.ctr[q], f.ctslot[q] = int32(k), int32(p)
+		}
+	}
 }
 
 // snodes partitions the columns into supernodes (snStart, snOf), lists
@@ -153,34 +272,12 @@ func (f *sparseLDL) snodes() {
 		}
 		ws = max(ws, len(rt))
 	}
-	// C's lower triangle by columns.
-	f.ctp = num.Grow(f.ctp, n+1)
-	clear(f.ctp)
-	for p := 0; p < f.cp[n]; p++ {
-		f.ctp[f.ci[p]+1]++
-	}
-	for j := 0; j < n; j++ {
-		f.ctp[j+1] += f.ctp[j]
-	}
-	f.ctr = num.Grow(f.ctr, f.cp[n])
-	f.ctslot = num.Grow(f.ctslot, f.cp[n])
-	pos := f.cw[:n]
-	for j := range pos {
-		pos[j] = int32(f.ctp[j])
-	}
-	for k := 0; k < n; k++ {
-		for p := f.cp[k]; p < f.cp[k+1]; p++ {
-			j := f.ci[p]
-			q := pos[j]
-			pos[j]++
-			f.ctr[q], f.ctslot[q] = int32(k), int32(p)
-		}
-	}
 	f.snW = num.Grow(f.snW, work)
 	f.snY = grow(f.snY, max(snMaxCols*snMaxCols, 4*snMaxCols, ws))
 	f.snRel = num.Grow(f.snRel, n)
 	f.snU = growInt32(f.snU, 2*(ws+snMaxCols))
 	f.snOff = growInt(f.snOff, snMaxCols)
+	f.snDv = grow(f.snDv, snMaxCols)
 	f.snFree = growBool(f.snFree, n)
 }
 
@@ -574,18 +671,20 @@ func (f *sparseLDL) snUpdate(s0, s1, ld, t, a, b int, full bool) {
 		f.snUpdate1(s0, s1, ld, t0, rt, a, b, full)
 		return
 	}
-	// T's free columns: their offsets at R_T[0] (off) and the multipliers
-	// y[jj][c] = d_c l_{R_T[a+jj], c}.
-	off := f.snOff[:0]
+	// T's free columns: their offsets at R_T[0] (off), their pivots (dv)
+	// and the multipliers y[jj][c] = d_c l_{R_T[a+jj], c}.
+	off, dv := f.snOff[:0], f.snDv[:0]
 	for c := t0; c <= t1; c++ {
 		if fr[c] {
 			off = append(off, f.lp[c]+t1-c)
+			dv = append(dv, f.d[c])
 		}
 	}
 	nt := len(off)
 	if nt == 0 {
 		return
 	}
+	dv = dv[:nt]
 	// The rows to compute: free (a row outside F is a zero row of L,
 	// whatever its updates) and, partially, dirty.
 	// Their local rows in S (loc), found once for all targets.
@@ -601,15 +700,12 @@ func (f *sparseLDL) snUpdate(s0, s1, ld, t, a, b int, full bool) {
 		return
 	}
 	y := f.snY[:(b-a)*nt]
+	lx := f.lx
 	for jj := 0; jj < b-a; jj++ {
 		yr := y[jj*nt : (jj+1)*nt]
 		u := a + jj
-		q := 0
-		for c := t0; c <= t1; c++ {
-			if fr[c] {
-				yr[q] = f.d[c] * f.lx[off[q]+u]
-				q++
-			}
+		for q, o := range off {
+			yr[q] = dv[q] * lx[o+u]
 		}
 	}
 	// The targets, two at a time: each loaded l_uc serves both. A row
@@ -716,6 +812,10 @@ func (f *sparseLDL) snUpdate1Dense(s0, s1, ld int, rt []int32, lc []float64, dc 
 		}
 	}
 	la := int(rt[a]) - s0
+	if b-a == 6 && (m == b || m-b == 6) {
+		snUpdateBody(f.snW, ld, la, lb, lc[a:], dc, m > b)
+		return true
+	}
 	below := lc[b:m]
 	for jj := a; jj < b; jj++ {
 		y := dc * lc[jj]
@@ -732,6 +832,27 @@ func (f *sparseLDL) snUpdate1Dense(s0, s1, ld int, rt []int32, lc []float64, dc 
 		}
 	}
 	return true
+}
+
+// snUpdateBody is snUpdate1Dense's loop for a constraint row's update of
+// one body's six columns (la … la+5 of W, leading dimension ld): lc[:6]
+// its entries in them and, with other set, lc[6:12] those in the other
+// body's six rows of R_S (local rows lb … lb+5). Each entry takes the one
+// product l_u (d_c l_jj) of the general loop, the same bits.
+func snUpdateBody(W []float64, ld, la, lb int, lc []float64, dc float64, other bool) {
+	l := (*[6]float64)(lc[:6])
+	for jj := 0; jj < 6; jj++ {
+		y := dc * l[jj]
+		col := W[(la+jj)*ld : (la+jj+1)*ld]
+		inS := (*[6]float64)(col[la : la+6])
+		for i := jj; i < 6; i++ {
+			inS[i] -= l[i] * y
+		}
+		if other {
+			// v + l·(−y) is v − l·y exactly: the same bits.
+			addScaled6((*[6]float64)(col[lb:lb+6]), (*[6]float64)(lc[6:12]), -y)
+		}
+	}
 }
 
 // snTarget subtracts from col (a column of W) at the local rows loc of

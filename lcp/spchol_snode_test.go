@@ -112,7 +112,17 @@ func TestSupernodalMatchesUpLooking(t *testing.T) {
 		require.False(t, up.sn, c.name)
 		require.Equal(t, up.fullFlops, sn.fullFlops, "%s: the rows' structural flops", c.name)
 		require.Equal(t, up.li[:up.lp[c.a.n]], sn.li[:sn.lp[c.a.n]], "%s: L's pattern", c.name)
+		// The rows' patterns, which structure found by columns and
+		// leaves to knowRow row by row: the up-looking rows' own.
+		require.True(t, sn.rowLazy, c.name)
+		for k := 0; k < c.a.n; k++ {
+			sn.knowRow(k)
+		}
+		require.Equal(t, up.rs[:c.a.n+1], sn.rs[:c.a.n+1], "%s: the rows' lengths", c.name)
+		require.Equal(t, up.rcol[:up.lp[c.a.n]], sn.rcol[:sn.lp[c.a.n]], "%s: the rows' columns in order", c.name)
 		require.Equal(t, up.rslot[:up.lp[c.a.n]], sn.rslot[:sn.lp[c.a.n]], "%s: the rows' slots", c.name)
+		require.Equal(t, up.rowFlops[:c.a.n], sn.rowFlops[:c.a.n], "%s: the rows' flops", c.name)
+		require.Equal(t, up.rowLen[:c.a.n], sn.rowLen[:c.a.n], "%s: the rows' column entries", c.name)
 		multi := 0
 		for s := 0; s+1 < len(sn.snStart); s++ {
 			if sn.snStart[s+1]-sn.snStart[s] > 1 && sn.snUpdPtr[s+1] > sn.snUpdPtr[s] {
