@@ -328,6 +328,10 @@ type Worker struct {
 	// crash, if set (tests), makes the worker drop a job it started as a
 	// worker killed mid-job would: no result, no ack.
 	crash func(*Job) bool
+	// hold, if set (tests), keeps a job with its worker for the returned
+	// time after its run, heartbeats going, as a job that long would: a
+	// slow job whose length does not depend on the machine's load.
+	hold func(*Job) time.Duration
 }
 
 // fetchWait bounds one fetch of a job; a runner then fetches again.
@@ -635,6 +639,12 @@ func (wk *Worker) run(ctx context.Context, msg jetstream.Msg, j *Job, ackWait ti
 	}()
 	start := time.Now()
 	r, err := RunContext(ctx, j, lim)
+	if wk.hold != nil && err == nil {
+		select {
+		case <-time.After(wk.hold(j)):
+		case <-ctx.Done():
+		}
+	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, err
 }
