@@ -139,8 +139,17 @@ func Run(j *Job) (Result, error) { return RunContext(context.Background(), j, Li
 func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	r := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Status: StatusOK}
 	lim = lim.OrDefault()
+	// The wall-clock limit covers the scene's check and build too.
+	ctx, cancel := context.WithTimeoutCause(ctx, lim.Wall, fmt.Errorf("wall: ran %v (sweep.Limits.Wall): %w", lim.Wall, context.DeadlineExceeded))
+	defer cancel()
 	if err := lim.Check(j); err != nil {
 		return r, err
+	}
+	// Describing the scene for the check and building it do not see the
+	// context (at the bodies limit each takes a few hundred ms): it is
+	// checked after each.
+	if ctx.Err() != nil {
+		return r, stopped(ctx, 0, j.Steps)
 	}
 	solver, err := NewSolver(j.Solver)
 	if err != nil {
@@ -154,6 +163,9 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	if err != nil {
 		return r, &RefusedError{Err: err}
 	}
+	if ctx.Err() != nil {
+		return r, stopped(ctx, 0, j.Steps)
+	}
 	w.Settings.Solver = solver
 	w.Settings.Tolerance = j.Tolerance // within 0…1: Limits.Check
 	if j.Coherent != nil {
@@ -164,8 +176,6 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	}
 	sub := max(j.Substeps, 1) // within 0…maxSubsteps: Limits.Check
 	w.Settings.H /= float64(sub)
-	ctx, cancel := context.WithTimeoutCause(ctx, lim.Wall, fmt.Errorf("wall: ran %v (sweep.Limits.Wall): %w", lim.Wall, context.DeadlineExceeded))
-	defer cancel()
 	w.Settings.Context = ctx
 	b := w.Bodies[j.Body]
 	pose := func() Frame {
