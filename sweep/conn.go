@@ -162,7 +162,7 @@ func dial(url string, a Auth, window time.Duration, logf func(string, ...any)) (
 	if err != nil {
 		return nil, fmt.Errorf("--nats %s: cannot connect: %v", url, err)
 	}
-	js, err := jetstream.New(nc)
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(publishWait))
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("--nats %s: %v", url, err)
