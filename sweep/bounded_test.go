@@ -75,14 +75,7 @@ func TestWorkerSetupUnanswered(t *testing.T) {
 // acknowledgements for the rest of its context and collected nothing.
 func TestCoordinatorPublishUnacknowledged(t *testing.T) {
 	shorten(t, &publishWait, 300*time.Millisecond)
-	spec := parseTestSpec(t, testSpec)
-	jobs, err := spec.Jobs(BuildID())
-	require.NoError(t, err)
-	jobs = jobs[:5]
-	dir := t.TempDir()
-	var log logLines
-	s, err := Open(spec, Options{Out: dir, Workers: 0, Log: log.logf})
-	require.NoError(t, err)
+	s, jobs, log, dir := fiveJobs(t, Options{})
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

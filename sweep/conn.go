@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -183,6 +184,15 @@ func (l *link) giveUp(gen int, window time.Duration) {
 	l.mu.Unlock()
 	close(l.lost)
 	l.nc.Close()
+}
+
+// pause waits for d, or until ctx ends or the link gives up.
+func (l *link) pause(ctx context.Context, d time.Duration) {
+	select {
+	case <-time.After(d):
+	case <-ctx.Done():
+	case <-l.lost:
+	}
 }
 
 // lostErr returns why the link gave up, or nil.

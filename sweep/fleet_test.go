@@ -285,6 +285,22 @@ func TestFleet(t *testing.T) {
 	assert.Equal(t, "0", string(e.Value()), "the stopped start is taken back")
 }
 
+// fiveJobs opens a session with options o (an embedded server, no
+// workers, a log) in a new directory, for the test spec's first five
+// jobs.
+func fiveJobs(t *testing.T, o Options) (s *Session, jobs []Job, log *logLines, dir string) {
+	t.Helper()
+	spec := parseTestSpec(t, testSpec)
+	jobs, err := spec.Jobs(BuildID())
+	require.NoError(t, err)
+	log = &logLines{}
+	dir = t.TempDir()
+	o.Out, o.Workers, o.Log = dir, 0, log.logf
+	s, err = Open(spec, o)
+	require.NoError(t, err)
+	return s, jobs[:5], log, dir
+}
+
 // resultLines reads a results file, every line.
 func resultLines(t *testing.T, path string) []Result {
 	t.Helper()
@@ -302,14 +318,7 @@ func resultLines(t *testing.T, path string) []Result {
 // without its store) is published again after the republication
 // deadline, and its result recorded once.
 func TestCoordinatorRepublishesLostJobs(t *testing.T) {
-	spec := parseTestSpec(t, testSpec)
-	jobs, err := spec.Jobs(BuildID())
-	require.NoError(t, err)
-	jobs = jobs[:5]
-	dir := t.TempDir()
-	var log logLines
-	s, err := Open(spec, Options{Out: dir, Workers: 0, Republish: time.Second, Log: log.logf})
-	require.NoError(t, err)
+	s, jobs, log, dir := fiveJobs(t, Options{Republish: time.Second})
 	defer s.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

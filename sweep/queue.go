@@ -473,11 +473,7 @@ func (wk *Worker) setup(ctx context.Context, l *link) (jetstream.Consumer, jetst
 			logged = err.Error()
 			wk.logf("worker: setting up the queue: %v; retrying", err)
 		}
-		select {
-		case <-time.After(200 * time.Millisecond):
-		case <-ctx.Done():
-		case <-l.lost:
-		}
+		l.pause(ctx, 200*time.Millisecond)
 	}
 }
 
@@ -517,11 +513,7 @@ func (wk *Worker) runner(ctx context.Context, l *link, cons jetstream.Consumer, 
 			lastErr = err.Error()
 			wk.logf("worker: fetching a job: %v; retrying", err)
 		}
-		select {
-		case <-time.After(200 * time.Millisecond):
-		case <-ctx.Done():
-		case <-l.lost:
-		}
+		l.pause(ctx, 200*time.Millisecond)
 	}
 }
 
