@@ -127,14 +127,17 @@ func Run(j *Job) (Result, error) { return RunContext(context.Background(), j, Li
 // ok), or an error: a *RefusedError for a job that cannot run or is over
 // lim (Limits.Check; a step with more than lim.Rows rows), a step that
 // fails, a non-finite pose, or ctx's end or lim.Wall passing (an error
-// wrapping context.Canceled or context.DeadlineExceeded). The context
-// reaches the step loop, which checks it between steps, each step's
+// wrapping context.Canceled or context.DeadlineExceeded; lim.Wall counts
+// from the call). The context is checked after the scene's check
+// against lim and after its build, and reaches the step loop, which
+// checks it between steps, each step's
 // collision detection, rows and assembly (World.StepContext: every few
 // hundred candidate pairs, joint rows or bodies' blocks of A; the step is
 // then abandoned with the world unchanged), and each
 // step's solve (stepper.Settings.Context), which checks it every
-// iteration; the step then completes and the run returns. Within DefaultLimits that is
-// within 1 s of ctx's end (Limits). Runs are deterministic: the same job
+// iteration; the step then completes and the run returns. Within
+// DefaultLimits that is within 1 s of CPU after ctx's end (Limits; on a
+// loaded machine the wall clock stretches it). Runs are deterministic: the same job
 // gives the same result bit for bit.
 func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	r := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Status: StatusOK}
