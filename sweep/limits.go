@@ -42,7 +42,7 @@ type Limits struct {
 // 10 000 links, 50 000 rows) the scene's check and build take 50–110 ms
 // of CPU each and the first step, the slowest, 210–270 ms, and a run
 // cancelled in its build or its steps stopped within 0–124 ms of CPU
-// (TestRunStopsAtTheLimits, eight runs at loads of 17–24 on 2 cores,
+// (TestRunStopsAtTheLimits, five runs at a load of about 17 on 2 cores,
 // where the wall clock stretches each part up to tenfold).
 var DefaultLimits = Limits{Steps: 1_000_000, Bodies: 10_000, Rows: 100_000, Wall: 10 * time.Minute}
 
