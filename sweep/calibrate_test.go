@@ -297,6 +297,14 @@ const offGridQuick = `{"starts": 6, "evaluations": 100, "seed": 1}`
 // spacing of the truth (0.031, 3.1 mm). The -long test spends 1 480
 // evaluations on each of the two truths.
 func TestCalibrationOffGrid(t *testing.T) {
+	if testing.Short() {
+		// About 70 s of CPU (its profile), most of the sweep package's
+		// 85 s: 1 min 23 s of wall time at a load of 2.5–5 on the 2
+		// cores, 10 min 14 s alone at a load of 20 and 3 min 48 s in the
+		// package at 17, where the package's 10-minute go test timeout
+		// is near.
+		t.Skip("about 70 s of CPU: 1.5 min at a load of 2.5–5 on 2 cores, 10 min at a load of 20")
+	}
 	refine := strings.Replace(offGridQuick, "}", fmt.Sprintf(`, "local": %d}`, *offGridLocal), 1)
 	c := offGridCase{name: "truth 1", truth: offGridTruth1, params: offGridBox1, refine: refine, tolerance: *offGridTolerance,
 		centre0: *offGridCentre0}

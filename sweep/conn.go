@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -162,7 +163,7 @@ func dial(url string, a Auth, window time.Duration, logf func(string, ...any)) (
 	if err != nil {
 		return nil, fmt.Errorf("--nats %s: cannot connect: %v", url, err)
 	}
-	js, err := jetstream.New(nc)
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(publishWait))
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("--nats %s: %v", url, err)
@@ -183,6 +184,15 @@ func (l *link) giveUp(gen int, window time.Duration) {
 	l.mu.Unlock()
 	close(l.lost)
 	l.nc.Close()
+}
+
+// pause waits for d, or until ctx ends or the link gives up.
+func (l *link) pause(ctx context.Context, d time.Duration) {
+	select {
+	case <-time.After(d):
+	case <-ctx.Done():
+	case <-l.lost:
+	}
 }
 
 // lostErr returns why the link gave up, or nil.

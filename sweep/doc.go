@@ -30,8 +30,11 @@
 // delivered MaxDeliveries times without a result (a poison job, which
 // kills its workers) is recorded failed and never delivered again.
 // Clients reconnect to a lost server with backoff and give up after a
-// window; a worker gives up on a request that a lost server never
-// answers within seconds, and hands its job back. Every job carries the hash of its scene file and of the
+// window; every request of a worker or a coordinator has its own bound
+// (a request sent to a node that shuts down is never answered): a
+// worker hands its job back, retries its set-up or fetches again, and a
+// coordinator publishes an unacknowledged job again under the same
+// message id. Every job carries the hash of its scene file and of the
 // coordinator's build, and a worker hands a job of another build or
 // scene code back for another worker.
 //

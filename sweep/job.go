@@ -127,20 +127,32 @@ func Run(j *Job) (Result, error) { return RunContext(context.Background(), j, Li
 // ok), or an error: a *RefusedError for a job that cannot run or is over
 // lim (Limits.Check; a step with more than lim.Rows rows), a step that
 // fails, a non-finite pose, or ctx's end or lim.Wall passing (an error
-// wrapping context.Canceled or context.DeadlineExceeded). The context
-// reaches the step loop, which checks it between steps, each step's
+// wrapping context.Canceled or context.DeadlineExceeded; lim.Wall counts
+// from the call). The context is checked after the scene's check
+// against lim and after its build, and reaches the step loop, which
+// checks it between steps, each step's
 // collision detection, rows and assembly (World.StepContext: every few
 // hundred candidate pairs, joint rows or bodies' blocks of A; the step is
 // then abandoned with the world unchanged), and each
 // step's solve (stepper.Settings.Context), which checks it every
-// iteration; the step then completes and the run returns. Within DefaultLimits that is
-// within 1 s of ctx's end (Limits). Runs are deterministic: the same job
+// iteration; the step then completes and the run returns. Within
+// DefaultLimits that is within 1 s of CPU after ctx's end (Limits; on a
+// loaded machine the wall clock stretches it). Runs are deterministic: the same job
 // gives the same result bit for bit.
 func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	r := Result{ID: j.ID, Experiment: j.Experiment, Solver: j.Solver, Params: j.Params, Status: StatusOK}
 	lim = lim.OrDefault()
+	// The wall-clock limit covers the scene's check and build too.
+	ctx, cancel := context.WithTimeoutCause(ctx, lim.Wall, fmt.Errorf("wall: ran %v (sweep.Limits.Wall): %w", lim.Wall, context.DeadlineExceeded))
+	defer cancel()
 	if err := lim.Check(j); err != nil {
 		return r, err
+	}
+	// Describing the scene for the check and building it do not see the
+	// context (at the bodies limit each takes a few hundred ms): it is
+	// checked after each.
+	if ctx.Err() != nil {
+		return r, stopped(ctx, 0, j.Steps)
 	}
 	solver, err := NewSolver(j.Solver)
 	if err != nil {
@@ -154,6 +166,9 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	if err != nil {
 		return r, &RefusedError{Err: err}
 	}
+	if ctx.Err() != nil {
+		return r, stopped(ctx, 0, j.Steps)
+	}
 	w.Settings.Solver = solver
 	w.Settings.Tolerance = j.Tolerance // within 0…1: Limits.Check
 	if j.Coherent != nil {
@@ -164,8 +179,6 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 	}
 	sub := max(j.Substeps, 1) // within 0…maxSubsteps: Limits.Check
 	w.Settings.H /= float64(sub)
-	ctx, cancel := context.WithTimeoutCause(ctx, lim.Wall, fmt.Errorf("wall: ran %v (sweep.Limits.Wall): %w", lim.Wall, context.DeadlineExceeded))
-	defer cancel()
 	w.Settings.Context = ctx
 	b := w.Bodies[j.Body]
 	pose := func() Frame {

@@ -38,11 +38,12 @@ type Limits struct {
 // DefaultLimits are the limits of a zero Limits field. The shipped
 // calibrations run 60–300 steps of a 2-body scene (about 1 ms per job).
 // The defaults leave orders of magnitude above that, and keep the time
-// a run takes to stop under 1 s: at the bodies limit (chain6 with 10 000
-// links, 50 000 rows) the first step, the slowest, takes 0.15 s for its
-// rows and 0.26 s for assembly, and a run cancelled in its build or its
-// steps stopped within 0.03–0.52 s (TestRunStopsAtTheLimits, three runs
-// on a loaded 2-core machine).
+// a run takes to stop under 1 s of CPU: at the bodies limit (chain6 with
+// 10 000 links, 50 000 rows) the scene's check and build take 50–110 ms
+// of CPU each and the first step, the slowest, 210–270 ms, and a run
+// cancelled in its build or its steps stopped within 0–124 ms of CPU
+// (TestRunStopsAtTheLimits, five runs at a load of about 17 on 2 cores,
+// where the wall clock stretches each part up to tenfold).
 var DefaultLimits = Limits{Steps: 1_000_000, Bodies: 10_000, Rows: 100_000, Wall: 10 * time.Minute}
 
 // Validate reports a negative limit.

@@ -248,15 +248,43 @@ func Connect(url string) (*nats.Conn, jetstream.JetStream, error) {
 // it again.
 const MaxDeliveries = 8
 
+// setupWait bounds each JetStream request of a worker's or a
+// coordinator's set-up (the streams, the bucket, the consumers), as
+// requestWait bounds a worker's requests while it holds a job. A request
+// sent to a node that shuts down gets no reply, and jetstream's own 5 s
+// default applies only to a context without a deadline: under a caller's
+// context with a far deadline a worker starting then waited for that
+// deadline before running anything. 5 s is jetstream's default, which
+// a cluster's stream creation (three copies placed, a leader elected)
+// fits in. A variable for the tests.
+var setupWait = 5 * time.Second
+
+// transient tells the errors a JetStream request gets while its server
+// or its cluster's leader is away (no reply within the bound, no
+// responders, JetStream not ready) from the errors of a request the
+// server refused.
+func transient(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+		errors.Is(err, jetstream.ErrAsyncPublishTimeout) || errors.Is(err, jetstream.ErrTooManyStalledMsgs) ||
+		errors.Is(err, jetstream.ErrJetStreamNotEnabled) || errors.Is(err, nats.ErrConnectionReconnecting)
+}
+
 // ensureStreams creates the two streams and the attempts bucket, with
 // replicas copies each (0 = 1), if they are missing (existing ones keep
 // their settings, so a worker never changes a cluster's replication),
 // and the workers' consumer. An existing consumer keeps its ack wait;
-// its MaxDeliver is set to MaxDeliveries.
+// its MaxDeliver is set to MaxDeliveries. Each request is bounded by
+// setupWait.
 func ensureStreams(ctx context.Context, js jetstream.JetStream, ackWait time.Duration, replicas int) (jetstream.Consumer, error) {
 	replicas = max(replicas, 1)
-	if _, err := js.KeyValue(ctx, AttemptsBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
-		_, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: AttemptsBucket, Storage: jetstream.FileStorage, Replicas: replicas})
+	rctx, cancel := context.WithTimeout(ctx, setupWait)
+	_, err := js.KeyValue(rctx, AttemptsBucket)
+	cancel()
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		rctx, cancel := context.WithTimeout(ctx, setupWait)
+		_, err = js.CreateKeyValue(rctx, jetstream.KeyValueConfig{Bucket: AttemptsBucket, Storage: jetstream.FileStorage, Replicas: replicas})
+		cancel()
 		if err != nil && !errors.Is(err, jetstream.ErrBucketExists) {
 			return nil, fmt.Errorf("attempts bucket: %w", err)
 		}
@@ -269,8 +297,13 @@ func ensureStreams(ctx context.Context, js jetstream.JetStream, ackWait time.Dur
 		{Name: ResultsStream, Subjects: []string{"gorigid.results.>"}, Storage: jetstream.FileStorage,
 			Duplicates: 10 * time.Minute, Replicas: replicas},
 	} {
-		if _, err := js.Stream(ctx, cfg.Name); errors.Is(err, jetstream.ErrStreamNotFound) {
-			_, err = js.CreateStream(ctx, cfg)
+		rctx, cancel := context.WithTimeout(ctx, setupWait)
+		_, err := js.Stream(rctx, cfg.Name)
+		cancel()
+		if errors.Is(err, jetstream.ErrStreamNotFound) {
+			rctx, cancel := context.WithTimeout(ctx, setupWait)
+			_, err = js.CreateStream(rctx, cfg)
+			cancel()
 			if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 				return nil, fmt.Errorf("stream %s: %w", cfg.Name, err)
 			}
@@ -283,14 +316,18 @@ func ensureStreams(ctx context.Context, js jetstream.JetStream, ackWait time.Dur
 	}
 	cfg := jetstream.ConsumerConfig{Durable: WorkerConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait,
 		MaxDeliver: MaxDeliveries, FilterSubject: "gorigid.jobs.>"}
-	c, err := js.Consumer(ctx, JobsStream, WorkerConsumer)
+	rctx, cancel = context.WithTimeout(ctx, setupWait)
+	c, err := js.Consumer(rctx, JobsStream, WorkerConsumer)
+	cancel()
 	if err == nil {
 		if c.CachedInfo().Config.MaxDeliver == MaxDeliveries {
 			return c, nil
 		}
 		cfg.AckWait = c.CachedInfo().Config.AckWait
 	}
-	c, err = js.CreateOrUpdateConsumer(ctx, JobsStream, cfg)
+	rctx, cancel = context.WithTimeout(ctx, setupWait)
+	c, err = js.CreateOrUpdateConsumer(rctx, JobsStream, cfg)
+	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("workers' consumer: %w", err)
 	}
@@ -328,10 +365,24 @@ type Worker struct {
 	// crash, if set (tests), makes the worker drop a job it started as a
 	// worker killed mid-job would: no result, no ack.
 	crash func(*Job) bool
+	// hold, if set (tests), keeps a job with its worker for the returned
+	// time after its run, heartbeats going, as a job that long would: a
+	// slow job whose length does not depend on the machine's load.
+	hold func(*Job) time.Duration
 }
 
 // fetchWait bounds one fetch of a job; a runner then fetches again.
 const fetchWait = 5 * time.Second
+
+// pullHeartbeat is how often the server tells a waiting fetch (and the
+// coordinator's reading of results) that it still holds its request. A
+// pull request held by a node that shuts down, or sent while the
+// consumer's leader is elected again, gets no answer at all: without
+// heartbeats a runner noticed only at fetchWait, and TestCluster's
+// workers lost two fetches in a row that way (the sweep stalled 5 s or
+// 10–11 s after the node's loss in one run in six). Two missed
+// heartbeats (2 s) end the fetch, and the runner fetches again.
+const pullHeartbeat = time.Second
 
 // Run takes jobs until ctx is cancelled (it then returns nil, the
 // running jobs stopped within a step and handed back to the queue) or
@@ -368,17 +419,13 @@ func (wk *Worker) Run(ctx context.Context) error {
 }
 
 func (wk *Worker) serve(ctx context.Context, l *link) error {
-	cons, err := ensureStreams(ctx, l.js, wk.AckWait, wk.Replicas)
-	if err != nil {
+	cons, kv, err := wk.setup(ctx, l)
+	if err != nil || cons == nil {
 		return err
 	}
 	build := wk.Build
 	if build == "" {
 		build = BuildID()
-	}
-	kv, err := l.js.KeyValue(ctx, AttemptsBucket)
-	if err != nil {
-		return fmt.Errorf("attempts bucket: %w", err)
 	}
 	ackWait := cons.CachedInfo().Config.AckWait
 	n := max(wk.Concurrency, 1)
@@ -395,6 +442,41 @@ func (wk *Worker) serve(ctx context.Context, l *link) error {
 	return first
 }
 
+// setup finds or creates the streams, the workers' consumer and the
+// attempts bucket, each request bounded by setupWait. A request that
+// gets no reply in time (its node shut down, a leader being elected) or
+// finds JetStream not ready is tried again, the error logged once, until
+// ctx ends or the link is lost (it then returns nils): an in-process
+// worker that gave up here would leave its sweep without workers. An
+// error the server answers with is returned.
+func (wk *Worker) setup(ctx context.Context, l *link) (jetstream.Consumer, jetstream.KeyValue, error) {
+	var logged string
+	for {
+		cons, err := ensureStreams(ctx, l.js, wk.AckWait, wk.Replicas)
+		var kv jetstream.KeyValue
+		if err == nil {
+			rctx, cancel := context.WithTimeout(ctx, setupWait)
+			kv, err = l.js.KeyValue(rctx, AttemptsBucket)
+			cancel()
+			if err == nil {
+				return cons, kv, nil
+			}
+			err = fmt.Errorf("attempts bucket: %w", err)
+		}
+		if ctx.Err() != nil || l.lostErr() != nil {
+			return nil, nil, nil
+		}
+		if !transient(err) {
+			return nil, nil, err
+		}
+		if err.Error() != logged {
+			logged = err.Error()
+			wk.logf("worker: setting up the queue: %v; retrying", err)
+		}
+		l.pause(ctx, 200*time.Millisecond)
+	}
+}
+
 // runner fetches and runs jobs one at a time until ctx ends or the link
 // is lost.
 func (wk *Worker) runner(ctx context.Context, l *link, cons jetstream.Consumer, kv jetstream.KeyValue, build string, ackWait time.Duration) error {
@@ -404,7 +486,13 @@ func (wk *Worker) runner(ctx context.Context, l *link, cons jetstream.Consumer, 
 			return nil
 		}
 		fctx, cancel := context.WithTimeout(ctx, fetchWait)
-		msg, err := cons.Next(jetstream.FetchContext(fctx))
+		opts := []jetstream.FetchOpt{jetstream.FetchContext(fctx)}
+		if dl, _ := fctx.Deadline(); time.Until(dl) > 3*pullHeartbeat {
+			// (jetstream wants a pull's expiry, 90% of the time left, at
+			// least twice its heartbeat)
+			opts = append(opts, jetstream.FetchHeartbeat(pullHeartbeat))
+		}
+		msg, err := cons.Next(opts...)
 		cancel()
 		if err == nil {
 			lastErr = ""
@@ -425,11 +513,7 @@ func (wk *Worker) runner(ctx context.Context, l *link, cons jetstream.Consumer, 
 			lastErr = err.Error()
 			wk.logf("worker: fetching a job: %v; retrying", err)
 		}
-		select {
-		case <-time.After(200 * time.Millisecond):
-		case <-ctx.Done():
-		case <-l.lost:
-		}
+		l.pause(ctx, 200*time.Millisecond)
 	}
 }
 
@@ -635,6 +719,12 @@ func (wk *Worker) run(ctx context.Context, msg jetstream.Msg, j *Job, ackWait ti
 	}()
 	start := time.Now()
 	r, err := RunContext(ctx, j, lim)
+	if wk.hold != nil && err == nil {
+		select {
+		case <-time.After(wk.hold(j)):
+		case <-ctx.Done():
+		}
+	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, err
 }
@@ -777,21 +867,23 @@ func (c *Coordinator) Start(ctx context.Context, sweep string) error {
 		return err
 	}
 	c.ackWait = cons.CachedInfo().Config.AckWait
-	st, err := c.js.Stream(ctx, ResultsStream)
+	rctx, cancel := context.WithTimeout(ctx, setupWait)
+	defer cancel()
+	st, err := c.js.Stream(rctx, ResultsStream)
 	if err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	info, err := st.Info(ctx, jetstream.WithSubjectFilter(resultsSubject(sweep)))
+	info, err := st.Info(rctx, jetstream.WithSubjectFilter(resultsSubject(sweep)))
 	if err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
 	pending := info.State.Subjects[resultsSubject(sweep)]
-	oc, err := c.js.OrderedConsumer(ctx, ResultsStream, jetstream.OrderedConsumerConfig{
+	oc, err := c.js.OrderedConsumer(rctx, ResultsStream, jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{resultsSubject(sweep)}, DeliverPolicy: jetstream.DeliverAllPolicy})
 	if err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
-	if c.msgs, err = oc.Messages(); err != nil {
+	if c.msgs, err = oc.Messages(jetstream.PullHeartbeat(pullHeartbeat)); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
 	c.sweep = sweep
@@ -854,25 +946,92 @@ func (c *Coordinator) record(r Result) {
 	delete(c.waiters, r.ID)
 }
 
-// publish publishes jobs; suffix, if not "", makes their message ids
-// new (a republication, which the stream's duplicate window would
-// otherwise drop).
+// publishWait bounds the wait for the server's acknowledgement of a
+// published job (jetstream.WithPublishAsyncTimeout on every link). An
+// acknowledgement lost with its node never comes, and jetstream waits
+// for it without end by default: the coordinator, waiting for every
+// job's, never went on to collect results. A variable for the tests.
+var publishWait = 5 * time.Second
+
+// closed is a time channel that is always ready.
+var closed = func() <-chan time.Time {
+	ch := make(chan time.Time)
+	close(ch)
+	return ch
+}()
+
+// publish publishes jobs and waits for the server to acknowledge each;
+// suffix, if not "", makes their message ids new (a republication, which
+// the stream's duplicate window would otherwise drop). A job whose
+// acknowledgement does not come within publishWait, or that finds no
+// server or JetStream not ready, is published again with the same
+// message id (the stream drops the copy if the first one was stored)
+// until ctx ends or the link is lost; an error the server answers with
+// is returned.
 func (c *Coordinator) publish(ctx context.Context, jobs []*Job, suffix string) error {
-	for _, j := range jobs {
-		data, err := json.Marshal(j)
-		if err != nil {
-			return fmt.Errorf("job %s: %w", j.ID, err)
+	for round := 0; len(jobs) > 0; round++ {
+		futs := make([]jetstream.PubAckFuture, len(jobs))
+		var again []*Job
+		var why error
+		for i, j := range jobs {
+			data, err := json.Marshal(j)
+			if err != nil {
+				return fmt.Errorf("job %s: %w", j.ID, err)
+			}
+			futs[i], err = c.js.PublishAsync(jobsSubject(c.sweep), data, jetstream.WithMsgID(j.ID+suffix))
+			if err != nil && !transient(err) {
+				return fmt.Errorf("publishing job %s: %w", j.ID, err)
+			} else if err != nil {
+				again, why = append(again, j), err
+			}
 		}
-		if _, err := c.js.PublishAsync(jobsSubject(c.sweep), data, jetstream.WithMsgID(j.ID+suffix)); err != nil {
-			return fmt.Errorf("publishing job %s: %w", j.ID, err)
+		select {
+		case <-c.js.PublishAsyncComplete():
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.link.lost:
+			return c.link.lostErr()
 		}
-	}
-	select {
-	case <-c.js.PublishAsyncComplete():
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.link.lost:
-		return c.link.lostErr()
+		// Every future is resolved now; the bound is for one that a
+		// retry after no responders left out of the pending count.
+		late := time.After(publishWait)
+		for i, f := range futs {
+			if f == nil {
+				continue
+			}
+			var err error
+			select {
+			case <-f.Ok():
+				continue
+			case err = <-f.Err():
+			default:
+				select {
+				case <-f.Ok():
+					continue
+				case err = <-f.Err():
+				case <-late:
+					err = jetstream.ErrAsyncPublishTimeout
+					late = closed
+				}
+			}
+			if !transient(err) {
+				return fmt.Errorf("publishing job %s: %w", jobs[i].ID, err)
+			}
+			again, why = append(again, jobs[i]), err
+		}
+		if len(again) > 0 && c.Log != nil {
+			c.Log("coordinator: %d of %d jobs not acknowledged (%v): publishing them again", len(again), len(jobs), why)
+		}
+		if len(again) > 0 {
+			select {
+			case <-time.After(200 * time.Millisecond):
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-c.link.lost:
+				return c.link.lostErr()
+			}
+		}
+		jobs = again
 	}
 	c.mu.Lock()
 	c.last = time.Now()
