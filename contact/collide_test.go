@@ -443,14 +443,21 @@ func TestCapsule(t *testing.T) {
 		}
 		assertNear(t, 0.02, pts[0].Gap, gtol, "gap")
 	})
-	t.Run("capsule along a box edge: 1 point", func(t *testing.T) {
+	t.Run("capsule along a box edge: 2 points", func(t *testing.T) {
+		// The line contact of a capsule rolling over a table's edge: the
+		// ends of the segment's overlap with the edge (y = ±0.5), not one
+		// point anywhere along it.
 		pc := atRot(1.05, 0, 0.55, math.Pi/2, ex) // along y, off the x+ z+ edge
 		pts := Collide(nil, box, at(0, 0, 0), c, pc, 0.05)
-		if len(pts) != 1 {
+		if len(pts) != 2 {
 			t.Fatalf("got %d points", len(pts))
 		}
-		assertNear(t, math.Hypot(0.05, 0.05)-0.1, pts[0].Gap, gtol, "gap")
-		assertVec(t, mgl64.Vec3{1, 0, 1}.Normalize(), pts[0].Normal, gtol, "normal")
+		for _, p := range pts {
+			assertNear(t, math.Hypot(0.05, 0.05)-0.1, p.Gap, gtol, "gap")
+			assertVec(t, mgl64.Vec3{1, 0, 1}.Normalize(), p.Normal, gtol, "normal")
+			assertNear(t, 0.5, math.Abs(p.Pos[1]), gtol, "|y| of the ends")
+		}
+		assertNear(t, 0, pts[0].Pos[1]+pts[1].Pos[1], gtol, "the two ends")
 		checkPoints(t, pts, box, at(0, 0, 0), c, pc, 0.05, gtol)
 	})
 	t.Run("capsule tilted across a box corner region", func(t *testing.T) {
