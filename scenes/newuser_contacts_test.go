@@ -170,13 +170,19 @@ func TestNewUserContactSceneFiles(t *testing.T) {
 	assert.InDelta(t, 0.05, r.body(t, "tall").Pos[2], 1e-3)
 	assert.InDelta(t, 90, tiltDeg(r.body(t, "tall")), 0.1)
 	assert.Less(t, r.kinetic(), 1e-6)
-	// A cylinder rolling at 0.5 m/s off a box's edge stays in its plane of
-	// symmetry and rolls on at 0.6384 m/s (stepper's
+	// A cylinder rolling at 0.5 m/s off a box's edge (μ = 1) stays in its
+	// plane of symmetry and rolls on at 0.6384 m/s (stepper's
 	// TestNewUserCylinderRollsOffEdge).
 	r = runContactFile(t, "cylinder-off-edge", 0, 3)
 	c := r.body(t, "roller")
 	assert.Less(t, math.Abs(c.Pos[1]), 1e-9)
 	assert.InDelta(t, 0.6384, c.Vel[0], 0.0032)
+	// The same with a capsule: 0.6392 m/s (TestNewUserCapsuleRollsOffEdge).
+	r = runContactFile(t, "capsule-off-edge", 0, 3)
+	c = r.body(t, "roller")
+	assert.Less(t, math.Abs(c.Pos[1]), 1e-9)
+	assert.InDelta(t, 0.6392, c.Vel[0], 0.0032)
+	assert.Less(t, r.added, 1e-5)
 	// A coin (r = 0.05 m) rolling upright at 1 m/s, above the speed √(g r/3)
 	// = 0.4 m/s that keeps a rolling disk up, goes straight on at 1 m/s.
 	r = runContactFile(t, "coin-roll", 0, 2)
