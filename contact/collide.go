@@ -288,8 +288,14 @@ func planeSphere(dst []Point, fp *frame, r float64, fs *frame, margin float64) [
 	return dst
 }
 
-// planeBox emits the box vertices within margin, at most 4: the deepest
-// (ties by vertex index), in vertex order.
+// planeBox emits the box vertices within margin, at most 4, in vertex
+// order: those the least turn of the box brings to the plane first
+// (vertexTurn), ties by depth and then vertex index. Ranked by depth
+// alone, a long thin box (a plank) lying nearly flat kept the 4 vertices
+// of its lower end, whose top corners are only its thickness up, and
+// dropped its other end's bottom corners, which a turn of a degree or
+// two brings down: the plank falling flat crashed its far end through
+// the floor in one step.
 func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64, reach *float64) []Point {
 	return planeBoxVertices(dst, fp, half, fb, margin, true, reach)
 }
@@ -302,7 +308,7 @@ func planeBox(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64
 func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin float64, reject bool, reach *float64) []Point {
 	n, off := planeOf(fp)
 	var idx [8]int
-	var gap [8]float64
+	var gap, turn [8]float64
 	var pos [8]mgl64.Vec3
 	// Each vertex's height over the plane from the centre's and the
 	// axes' (c ± d₀ ± d₁ ± d₂, three sums) rules out the vertices above
@@ -323,39 +329,52 @@ func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin
 	}
 	lim := margin + slack
 	m := 0
-	rej := math.Inf(1) // the least rejected height (reach)
+	// The rejected vertices' heights and turns (reach): under a larger
+	// margin one would join the kept ones, displacing the last when it
+	// ranks before it.
+	var rejGap, rejTurn [8]float64
+	nr := 0
 	for i := 0; i < 8; i++ {
 		est := ests[i]
+		tu := vertexTurn(n, fb, i)
 		if reject && est > lim {
 			// Rejected for every margin m with m + slack < est: below
 			// est − 2·slack, whatever the rounding of m + slack.
-			rej = min(rej, est-2*slack)
+			rejGap[nr], rejTurn[nr] = est-2*slack, tu
+			nr++
 			continue
 		}
 		v := fb.toWorld(boxVertex(half, i))
 		g := n.Dot(v) - off
 		if !(g <= margin) {
 			if g > margin {
-				rej = min(rej, g)
+				rejGap[nr], rejTurn[nr] = g, tu
+				nr++
 			}
 			continue
 		}
-		// insertion sort by (gap, index)
+		// insertion sort by (turn, gap, index)
 		j := m
-		for j > 0 && gap[j-1] > g {
-			idx[j], gap[j], pos[j] = idx[j-1], gap[j-1], pos[j-1]
+		for j > 0 && (turn[j-1] > tu || turn[j-1] == tu && gap[j-1] > g) {
+			idx[j], gap[j], turn[j], pos[j] = idx[j-1], gap[j-1], turn[j-1], pos[j-1]
 			j--
 		}
-		idx[j], gap[j], pos[j] = i, g, v
+		idx[j], gap[j], turn[j], pos[j] = i, g, tu, v
 		m++
 	}
-	// The (up to) four deepest, emitted in vertex order: a box resting
+	// Reach: the least rejected height of a vertex that would be kept
+	// under a margin above it: every one while fewer than four are kept,
+	// with four those of a smaller turn than the fourth's (on a tie its
+	// larger gap ranks it after).
+	for r := 0; r < nr; r++ {
+		if m < 4 || rejTurn[r] < turn[3] {
+			lower(reach, rejGap[r])
+		}
+	}
+	// The (up to) four first, emitted in vertex order: a box resting
 	// flat has four vertices at one depth up to rounding, and an order by
 	// depth would reshuffle its points (and the rows of the step's MLCP)
 	// from step to step.
-	if m < 4 {
-		lower(reach, rej)
-	}
 	m = min(m, 4)
 	for j := 1; j < m; j++ {
 		for k := j; k > 0 && idx[k-1] > idx[k]; k-- {
@@ -368,6 +387,28 @@ func planeBoxVertices(dst []Point, fp *frame, half mgl64.Vec3, fb *frame, margin
 		dst = emit(dst, pos[j].Sub(n.Mul(gap[j])), n, gap[j], 0, FeatureVertex|uint32(idx[j]))
 	}
 	return dst
+}
+
+// vertexTurn is how far the box of frame fb must turn before its vertex i
+// is the one nearest the plane of normal n: sin² of the angle from −n to
+// the vertex's normal cone, the octant of directions whose component
+// along each box axis k has the sign s_k of the vertex (bit k of i set:
+// +), which is Σ (n·a_k)² over the axes where s_k (n·a_k) > 0. The
+// deepest vertices have 0; a box lying flat has 0 at its four bottom
+// vertices and 1 at its top ones; a plank tilted by α has sin² α at its
+// raised end's bottom vertices and cos² α at its lower end's top ones.
+func vertexTurn(n mgl64.Vec3, fb *frame, i int) float64 {
+	var t float64
+	for k := 0; k < 3; k++ {
+		c := n.Dot(fb.ax[k])
+		if (i>>k)&1 == 0 {
+			c = -c
+		}
+		if c > 0 {
+			t += c * c
+		}
+	}
+	return t
 }
 
 // planeCapsule emits the two segment ends within margin, end 0 first.

@@ -160,23 +160,49 @@ func TestBoxPlane(t *testing.T) {
 		}
 		assertNear(t, want, pts[0].Gap, tight, "gap")
 	})
-	t.Run("huge margin keeps the 4 deepest", func(t *testing.T) {
-		pb := Pose{Pos: mgl64.Vec3{0, 0, 0.45}, Rot: mgl64.QuatRotate(0.35, ex).Mul(mgl64.QuatRotate(0.25, ey))}
-		pts := Collide(nil, plane, IdentityPose(), box, pb, 10)
-		if len(pts) != 4 {
-			t.Fatalf("got %d points", len(pts))
-		}
-		var gaps []float64
-		for i := 0; i < 8; i++ {
-			gaps = append(gaps, pb.Apply(box.BoxVertex(i))[2])
-		}
-		slices.Sort(gaps)
-		for i := range pts {
-			if pts[i].Gap > gaps[3] {
-				t.Errorf("point %d (gap %v) is not among the 4 deepest (%v)", i, pts[i].Gap, gaps[:4])
+	t.Run("huge margin keeps the lowest face", func(t *testing.T) {
+		// Tilted by less than 45° from lying on a face, the 4 vertices the
+		// least turn brings to the plane are that face's.
+		for _, pb := range []Pose{
+			{Pos: mgl64.Vec3{0, 0, 0.45}, Rot: mgl64.QuatRotate(0.35, ex).Mul(mgl64.QuatRotate(0.25, ey))},
+			// A plank lying nearly flat, 2 m × 0.3 m × 0.05 m tilted by
+			// 1.5° about y: its lower end's top corners (0.05 m up) are
+			// deeper than its raised end's bottom ones (0.052 m up), but
+			// they reach the plane only after a quarter turn.
+			{Pos: mgl64.Vec3{0, 0, 0.051}, Rot: mgl64.QuatRotate(0.0262, ey).Mul(mgl64.QuatRotate(math.Pi/2, ey))},
+		} {
+			b := box
+			if pb.Pos[2] < 0.1 {
+				b = must(NewBoxSize(mgl64.Vec3{0.05, 0.3, 2}))
 			}
-			if i > 0 && pts[i].Key.B <= pts[i-1].Key.B {
-				t.Errorf("not in vertex order: %v", pts)
+			pts := Collide(nil, plane, IdentityPose(), b, pb, 10)
+			if len(pts) != 4 {
+				t.Fatalf("got %d points", len(pts))
+			}
+			// The face: the box axis nearest the normal, on the plane's side.
+			k, best := 0, 0.0
+			for a := 0; a < 3; a++ {
+				var e mgl64.Vec3
+				e[a] = 1
+				if c := math.Abs(pb.Rot.Rotate(e)[2]); c > best {
+					k, best = a, c
+				}
+			}
+			var e mgl64.Vec3
+			e[k] = 1
+			side := 0 // bit k clear: the face at −half_k
+			if pb.Rot.Rotate(e)[2] < 0 {
+				side = 1
+			}
+			for i := range pts {
+				v := int(pts[i].Key.B &^ FeatureVertex)
+				if (v>>k)&1 != side {
+					t.Errorf("point %d (vertex %d, gap %v) is not on the lowest face (axis %d)", i, v, pts[i].Gap, k)
+				}
+				assertNear(t, pb.Apply(b.BoxVertex(v))[2], pts[i].Gap, tight, "gap")
+				if i > 0 && pts[i].Key.B <= pts[i-1].Key.B {
+					t.Errorf("not in vertex order: %v", pts)
+				}
 			}
 		}
 	})
@@ -417,14 +443,21 @@ func TestCapsule(t *testing.T) {
 		}
 		assertNear(t, 0.02, pts[0].Gap, gtol, "gap")
 	})
-	t.Run("capsule along a box edge: 1 point", func(t *testing.T) {
+	t.Run("capsule along a box edge: 2 points", func(t *testing.T) {
+		// The line contact of a capsule rolling over a table's edge: the
+		// ends of the segment's overlap with the edge (y = ±0.5), not one
+		// point anywhere along it.
 		pc := atRot(1.05, 0, 0.55, math.Pi/2, ex) // along y, off the x+ z+ edge
 		pts := Collide(nil, box, at(0, 0, 0), c, pc, 0.05)
-		if len(pts) != 1 {
+		if len(pts) != 2 {
 			t.Fatalf("got %d points", len(pts))
 		}
-		assertNear(t, math.Hypot(0.05, 0.05)-0.1, pts[0].Gap, gtol, "gap")
-		assertVec(t, mgl64.Vec3{1, 0, 1}.Normalize(), pts[0].Normal, gtol, "normal")
+		for _, p := range pts {
+			assertNear(t, math.Hypot(0.05, 0.05)-0.1, p.Gap, gtol, "gap")
+			assertVec(t, mgl64.Vec3{1, 0, 1}.Normalize(), p.Normal, gtol, "normal")
+			assertNear(t, 0.5, math.Abs(p.Pos[1]), gtol, "|y| of the ends")
+		}
+		assertNear(t, 0, pts[0].Pos[1]+pts[1].Pos[1], gtol, "the two ends")
 		checkPoints(t, pts, box, at(0, 0, 0), c, pc, 0.05, gtol)
 	})
 	t.Run("capsule tilted across a box corner region", func(t *testing.T) {

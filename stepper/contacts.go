@@ -688,15 +688,22 @@ func (w *World) geomSweep(g int, ext contact.Extent, free *Mass) float64 {
 }
 
 // closing keeps the points of pts (between bodies a and b) whose gap is
-// within margin now or can close within the step under the free
-// velocities, φ + h·min(0, φ̇) ≤ margin, and returns them (in place).
+// within margin now or can close within the step, φ + h·φ̇ ≤ margin, and
+// returns them (in place). φ̇ is each body's own approach under its free
+// velocity, the other's retreat not counted: min(0, n·v_b) − max(0,
+// n·v_a) at the point, n from a to b. The free velocities leave out the
+// constraint impulses, so two bodies falling together under them keep
+// their gap, yet the lower one may be held (resting on the floor, on a
+// hinge) and the upper one falls g h² onto it in the step: with their
+// relative free velocity the upper box fell into the lower one and the
+// projection lifted it out, adding energy (TestNewUserGapAboveHeldBody).
+// A pair that truly falls together gets rows that stay inactive.
 func (w *World) closing(pts []contact.Point, a, b int, margin float64, free *Mass) []contact.Point {
 	h := w.Settings.H
 	out := pts[:0]
 	for _, p := range pts {
 		if p.Gap > margin {
-			rate := w.freeRelVel(free, a, b, p.Pos).Dot(p.Normal)
-			if p.Gap+h*math.Min(0, rate) > margin {
+			if p.Gap+h*w.freeApproach(free, a, b, p.Pos, p.Normal) > margin {
 				continue
 			}
 		}
@@ -705,25 +712,32 @@ func (w *World) closing(pts []contact.Point, a, b int, margin float64, free *Mas
 	return out
 }
 
-// freeRelVel is relVel under the free velocities free.Free (Mass.Free,
-// no constraint impulses): the speculative contacts' approach rate and a
-// resting contact's free slip (freeSlipAxis).
-func (w *World) freeRelVel(free *Mass, a, b int, x mgl64.Vec3) mgl64.Vec3 {
+// freeApproach is closing's gap rate bound at x along the normal n (from
+// a to b): min(0, n·v_b) − max(0, n·v_a) under the free velocities
+// free.Free (at the current ones before they are computed), each body's
+// approach without the other's retreat; ≤ min(0, n·(v_b − v_a)).
+func (w *World) freeApproach(free *Mass, a, b int, x, n mgl64.Vec3) float64 {
+	var rate float64
 	if len(free.Free) < len(w.Bodies) {
-		return w.relVel(a, b, x) // free velocities not computed yet
+		if b != constraint.World {
+			rate = math.Min(0, w.Bodies[b].PointVelocity(x).Dot(n))
+		}
+		if a != constraint.World {
+			rate -= math.Max(0, w.Bodies[a].PointVelocity(x).Dot(n))
+		}
+		return rate
 	}
-	var out mgl64.Vec3
 	if b != constraint.World {
-		out = freePointVel(&free.Free[b], x.Sub(w.Bodies[b].Pos))
+		rate = math.Min(0, freePointVel(&free.Free[b], x.Sub(w.Bodies[b].Pos)).Dot(n))
 	}
 	if a != constraint.World {
-		out = out.Sub(freePointVel(&free.Free[a], x.Sub(w.Bodies[a].Pos)))
+		rate -= math.Max(0, freePointVel(&free.Free[a], x.Sub(w.Bodies[a].Pos)).Dot(n))
 	}
-	return out
+	return rate
 }
 
 // freePointVel is the velocity v + ω × r of a body's point at lever arm r
-// under its free velocity f = [v ω] (Mass.Free): freeRelVel's and
+// under its free velocity f = [v ω] (Mass.Free): freeApproach's and
 // relVels' one body. Written out, Vec3.Add of Vec3.Cross term for term
 // (the same bits), so that it inlines.
 func freePointVel(f *[6]float64, r mgl64.Vec3) mgl64.Vec3 {
@@ -762,12 +776,14 @@ func (w *World) relVel(a, b int, x mgl64.Vec3) mgl64.Vec3 {
 	return out
 }
 
-// relVels returns relVel and freeRelVel of the point x together, each
-// body's lever arm x − x_b taken once, with the same bits as the two calls.
+// relVels returns relVel and the same relative velocity under the free
+// velocities free.Free (Mass.Free, no constraint impulses: a resting
+// contact's free slip, freeSlipAxis) of the point x together, each body's
+// lever arm x − x_b taken once.
 func (w *World) relVels(free *Mass, a, b int, x mgl64.Vec3) (v, vf mgl64.Vec3) {
 	if len(free.Free) < len(w.Bodies) {
 		v = w.relVel(a, b, x)
-		return v, v // free velocities not computed yet (freeRelVel)
+		return v, v // free velocities not computed yet
 	}
 	// Each body written out, not a closure called twice: the inliner
 	// leaves a closure of this cost called from two places as two calls.

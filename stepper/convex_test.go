@@ -62,9 +62,12 @@ func hullBody(t testing.TB, points []mgl64.Vec3, rho float64) (contact.Shape, fl
 // A hull of a box's 8 corners behaves as the box: a box dropped tilted on
 // the ground, and a box dropped tilted onto another resting on the ground,
 // follow the same 300-step trajectories (h = 0.01 s) as with Box shapes,
-// every position, orientation and velocity within 1e-9 (the contacts are
+// every position, orientation and velocity within 1e-8 (the contacts are
 // the same points to 1e-12 m, TestCubeHullMatchesBox; what remains is
-// rounding in the MLCP, whose rows come in another order).
+// rounding in the MLCP, whose rows come in another order, through the
+// landings' solves: on the ground 0, on a box 1.2e-9 measured since
+// speculative contacts count each body's own approach, which brings the
+// falling box's rows on the lower one in at once).
 func TestConvexCubeMatchesBoxTrajectory(t *testing.T) {
 	size := mgl64.Vec3{0.4, 0.3, 0.2}
 	const m = 2.0
@@ -108,7 +111,7 @@ func TestConvexCubeMatchesBoxTrajectory(t *testing.T) {
 			}
 		}
 		t.Logf("%s: largest difference over 300 steps %.2e (final z %.6f m)", tc.name, worst, want[len(want)-1][0][2])
-		assert.Less(t, worst, 1e-9, tc.name)
+		assert.Less(t, worst, 1e-8, tc.name)
 	}
 }
 

@@ -129,9 +129,15 @@ func TestPileSameBitsAnyGOMAXPROCS(t *testing.T) {
 // diagonal too), with the same iterations per step as the stack alone.
 // Not bit for bit: while its island has at most denseIslandRows rows it is
 // solved on its dense block, the stack alone on the world's sparse one, and
-// the two factorizations round differently; the boxes stay within 1e-12 m
-// and 1e-10 m/s of the lone stack's (9.1e-16 m and 7.1e-14 m/s measured,
-// rounding that the stacks' rest does not amplify).
+// the two factorizations round differently. The stacks' 1 mm gaps close
+// in their first steps, every level at once (speculative contacts count
+// each body's own approach), and in step 6 that rounding ends the lone
+// stack's warm-started solve after 1 iteration and the island's after 2,
+// both within the solver's tolerance: at most that one step's iterations
+// differ, and the boxes stay within 1e-9 m and 1e-7 m/s of the lone
+// stack's (4.5e-11 m and 2.7e-9 m/s measured; before, the upper boxes
+// fell into the lower ones through the gaps, were projected out, and
+// stayed within 9.1e-16 m and 7.1e-14 m/s).
 func TestTwoStacksSolveAsOne(t *testing.T) {
 	build := func(stacks int) (*stepper.World, []*body.Body) {
 		w, err := stepper.New(awakeSettings())
@@ -171,9 +177,9 @@ func TestTwoStacksSolveAsOne(t *testing.T) {
 		}
 	}
 	t.Logf("largest difference: %.2g m, %.2g m/s; steps with other iterations: %d", dPos, dVel, itersDiffer)
-	assert.Zero(t, itersDiffer, "steps whose iterations differ from the stack alone")
-	assert.LessOrEqual(t, dPos, 1e-12, "positions, m (9.1e-16 measured)")
-	assert.LessOrEqual(t, dVel, 1e-10, "velocities, m/s (7.1e-14 measured)")
+	assert.LessOrEqual(t, itersDiffer, 1, "steps whose iterations differ from the stack alone")
+	assert.LessOrEqual(t, dPos, 1e-9, "positions, m (4.5e-11 measured)")
+	assert.LessOrEqual(t, dVel, 1e-7, "velocities, m/s (2.7e-9 measured)")
 	assert.Positive(t, presolved, "steps with new frictional contacts")
 	// The stacks stood: the top box within 1 cm of its start height.
 	assert.InDelta(t, 0.101+0.201*4, b[4].Pos[2], 0.01)
