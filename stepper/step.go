@@ -376,6 +376,11 @@ type solveStage struct {
 	// solve's, and so are their answers.
 	changed []bool
 	again   bool
+	// againRef is the proximal centre (lcp.Settings.Reference,
+	// presolveStage.ref) of a solve again: the last solve's x, the turned
+	// rows' impulses projected into their new frames (turnHeldFriction),
+	// every changed row's clamped to its bounds.
+	againRef []float64
 }
 
 // integrateStage is integrate's scratch.
@@ -535,13 +540,24 @@ func (w *World) Step() (Stats, error) {
 		// Contacts held beyond Coulomb's circle turn their frames, and
 		// with CoulombBounds friction bounds follow the solve's own
 		// normal impulses: solve again from this solve's index sets.
+		// The solve again starts from this solve's index sets and, as its
+		// proximal centre, from this solve's x (turnHeldFriction projects
+		// the turned rows' impulses into their new frames): see
+		// turnHeldFriction.
 		sol.changed = grow(sol.changed, len(rs.rows))
 		clear(sol.changed)
+		sol.againRef = append(sol.againRef[:0], sol.res.X...)
 		turned := s.TurnFriction && w.turnHeldFriction(cs, rs, sol)
 		if !(s.CoulombBounds && w.raiseFrictionBounds(as, cs, rs, sol)) && !turned {
 			break
 		}
 		copy(rs.start, sol.res.States)
+		for i, c := range sol.changed {
+			if c { // within the changed bounds
+				sol.againRef[i] = min(max(sol.againRef[i], rs.rows[i].Lo), rs.rows[i].Hi)
+			}
+		}
+		pre.ref = sol.againRef
 		if turned {
 			if as, err = w.assemble(m, rs); err != nil {
 				break
