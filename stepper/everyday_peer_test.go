@@ -599,15 +599,7 @@ func TestEverydayPushedThroughContact(t *testing.T) {
 		{
 			w := nuWorld(t, 0)
 			w.Settings.CoulombBounds = c.coulomb
-			ground(t, w, mgl64.QuatIdent(), mu)
-			u := evDir(deg)
-			rot := mgl64.QuatRotate(deg*math.Pi/180, mgl64.Vec3{0, 0, 1})
-			var bs []*body.Body
-			for i := 0; i < k; i++ {
-				bs = append(bs, addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, u.Mul(0.2*float64(i)).Add(mgl64.Vec3{0, 0, 0.1}), rot, mu))
-			}
-			_, _ = nuStep(t, w, 30)
-			bs[0].Force = u.Mul(1.2 * float64(k) * mu * evG)
+			bs, u := pushedBoxRow(t, w, k, deg, mu)
 			_, st := nuStep(t, w, 1)
 			resolves := st.Resolves
 			_, _ = nuStep(t, w, 59)
@@ -638,4 +630,23 @@ func TestEverydayPushedThroughContact(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pushedBoxRow builds TestEverydayPushedThroughContact's row on w: the
+// floor (μ = mu), k boxes (0.2 m, 1 kg, μ = mu) face to face along the
+// direction u at deg° to x, yawed by deg, settled for 30 steps, the back
+// one then pushed along u with F = 1.2 k μ m g. It returns the boxes, back
+// first, and u.
+func pushedBoxRow(t *testing.T, w *stepper.World, k int, deg, mu float64) ([]*body.Body, mgl64.Vec3) {
+	t.Helper()
+	ground(t, w, mgl64.QuatIdent(), mu)
+	u := evDir(deg)
+	rot := mgl64.QuatRotate(deg*math.Pi/180, mgl64.Vec3{0, 0, 1})
+	var bs []*body.Body
+	for i := 0; i < k; i++ {
+		bs = append(bs, addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, u.Mul(0.2*float64(i)).Add(mgl64.Vec3{0, 0, 0.1}), rot, mu))
+	}
+	_, _ = nuStep(t, w, 30)
+	bs[0].Force = u.Mul(1.2 * float64(k) * mu * evG)
+	return bs, u
 }
