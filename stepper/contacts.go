@@ -1660,8 +1660,8 @@ const (
 // index set in sol.res.States (the next solve's warm start), or starts at
 // the bound that the point's friction, projected on the row's new axis,
 // reaches; that projection, clamped to the row's bounds, is its entry of
-// sol.againRef, the next solve's proximal centre, whose other rows are
-// this solve's x. The turned manifold's rows are those of a
+// sol.againRef, the next solve's proximal centre with Settings.Coherent on
+// and no Budget, whose other rows are this solve's x. The turned manifold's rows are those of a
 // semidefinite block (a box on four points), where a face one or two
 // index sets off the solution has no exact solution and block pivoting
 // wanders: from free turned rows, t₁ along +f (a turn by up to 180°,
