@@ -1649,11 +1649,11 @@ const (
 // sliding (point.held) when their solved friction impulses add up to an f
 // at or outside Coulomb's circle |f| ≥ μ Σ x_n, x_n the solve's normal
 // impulses, more than offAxisCos off both axes of a point's frame: each
-// such point's t₁ becomes the direction of f, its friction rows in rs.rows
-// are filled again along it and free in sol.res.States, the next solve's
-// warm start. It reports whether
-// it turned any; the step's problem is then to be assembled and solved
-// again. Box friction holds such a pair with up to √2 μ Σ x̂ₙ, more than
+// such point's frame turns to have an axis along f (the nearest such
+// frame, nearestAxis: t₁ along ±f or ±n × f, at most 45° from the old
+// t₁) and its friction rows in rs.rows are filled again along it. It
+// reports whether it turned any; the step's problem is then to be
+// assembled and solved again. Box friction holds such a pair with up to √2 μ Σ x̂ₙ, more than
 // Coulomb's law allows, where a push reaches it only through other
 // contacts (a row of boxes pushed from behind at 45° to their frames) and
 // its free slip (freeSlipAxis) is zero; along f its points' bounds add up
@@ -1671,6 +1671,21 @@ const (
 // turning it to each solve's share turned those frames again at every
 // solve. A push that reaches such a contact across it shows in its free
 // slip (freeSlipAxis).
+//
+// The solve again starts where this one ended. A turned row keeps its
+// index set in sol.res.States (the next solve's warm start), or starts at
+// the bound that the point's friction, projected on the row's new axis,
+// reaches; that projection, clamped to the row's bounds, is its entry of
+// sol.againRef, the next solve's proximal centre with Settings.Coherent on
+// and no Budget, whose other rows are this solve's x. The turned manifold's rows are those of a
+// semidefinite block (a box on four points), where a face one or two
+// index sets off the solution has no exact solution and block pivoting
+// wanders: from free turned rows, t₁ along +f (a turn by up to 180°,
+// which swaps the rows' bounds) and the last step's impulses as proximal
+// centre, an island solved again took 5.5 iterations on average on the
+// 100-box random pile (438 in 79) and 7.1 on the 1 000-box one (3 672 in
+// 517); from these starts 2.3 (187 in 82) and 2.9 (1 615 in 548)
+// (BenchmarkRandomPile100Mean, BenchmarkRandomPile1000Mean).
 func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage) bool {
 	x := sol.res.X
 	if len(x) != len(rs.rows) {
@@ -1706,16 +1721,44 @@ func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage
 			t1 := u.Sub(pt.Normal.Mul(u.Dot(pt.Normal)))
 			if tl := t1.Len(); tl > 1e-6 {
 				r := pt.Row + 1
-				pt.T1 = t1.Mul(1 / tl)
+				fp := pt.T1.Mul(x[r]).Add(pt.T2.Mul(x[r+1])) // the point's friction
+				pt.T1 = nearestAxis(t1.Mul(1/tl), pt.Normal, pt.T1)
 				pt.T2 = pt.Normal.Cross(pt.T1)
 				pt.FrictionRows(rs.rows[r:r+2], w.Bodies)
-				sol.res.States[r], sol.res.States[r+1] = lcp.Free, lcp.Free
+				for k, t := range [2]mgl64.Vec3{pt.T1, pt.T2} {
+					v, lo, hi := fp.Dot(t), rs.rows[r+k].Lo, rs.rows[r+k].Hi
+					switch {
+					case v <= lo:
+						sol.res.States[r+k] = lcp.AtLower
+					case v >= hi:
+						sol.res.States[r+k] = lcp.AtUpper
+					}
+					if len(sol.againRef) == len(x) {
+						sol.againRef[r+k] = v // clamped to [lo, hi] by the step
+					}
+				}
 				sol.changed[r], sol.changed[r+1] = true, true
 				turned = true
 			}
 		}
 	}
 	return turned
+}
+
+// nearestAxis returns the first friction direction t₁ of the frame about
+// the normal n, one of whose axes is the unit tangent u, that is nearest to
+// the frame t1 (the largest t₁·t1 among u, −u, n × u and u × n, each with
+// t₂ = n × t₁): the four are one frame up to the rows' order and signs, and
+// box friction bounds each the same (the square ±μ x̂ₙ about the axes ±u,
+// ±n × u), while the nearest turns the rows by at most 45°.
+func nearestAxis(u, n, t1 mgl64.Vec3) mgl64.Vec3 {
+	best := u
+	for _, c := range [3]mgl64.Vec3{u.Mul(-1), n.Cross(u), u.Cross(n)} {
+		if c.Dot(t1) > best.Dot(t1) {
+			best = c
+		}
+	}
+	return best
 }
 
 // onSupport reports whether body b (or constraint.World) is a support

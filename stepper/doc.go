@@ -291,7 +291,10 @@
 // took 40 iterations instead of 31), and a budgeted step without new
 // contacts at 0 too, since its answer is an iterate that follows its centre
 // (the forklift at a budget of 5 drives 12.6 m of its path from the last
-// step's impulses, 28.09 m from 0: TestRunForkliftBudgets). The answer is
+// step's impulses, 28.09 m from 0: TestRunForkliftBudgets). A solve again
+// of the same step (Stats.Resolves: turnHeldFriction, CoulombBounds)
+// without a Budget starts at the solve before it's impulses, the turned
+// friction rows' projected into their new frames. The answer is
 // another exact solution of the same MLCP, to the solver's tolerance, with
 // the same body velocities to that tolerance, but it depends on the
 // history: a problem rebuilt from World.LastStates solves to it again from

@@ -334,7 +334,9 @@ type presolveStage struct {
 	// ref is the main solve's lcp.Settings.Reference: the pre-solve's x
 	// when it ran (eres.X), otherwise, with Settings.Coherent, Budget 0 and
 	// no new contacts, the last step's impulses on this step's rows
-	// (previousImpulses, ws.solve.prevX); nil otherwise. It is read by
+	// (previousImpulses, ws.solve.prevX); nil otherwise. A solve again
+	// with Settings.Coherent and Budget 0 replaces it by the last solve's
+	// x (solveStage.againRef). It is read by
 	// pickSolve and the islands' gather (solveIslands) before the
 	// safeguard reuses prevX.
 	ref []float64
@@ -376,6 +378,13 @@ type solveStage struct {
 	// solve's, and so are their answers.
 	changed []bool
 	again   bool
+	// againRef is the proximal centre (lcp.Settings.Reference,
+	// presolveStage.ref) of a solve again with Settings.Coherent on and
+	// no Budget (a steady step's is the last step's impulses on the same
+	// condition, lastStepReference): the last solve's x, the turned
+	// rows' impulses projected into their new frames (turnHeldFriction),
+	// every changed row's clamped to its bounds.
+	againRef []float64
 }
 
 // integrateStage is integrate's scratch.
@@ -535,13 +544,26 @@ func (w *World) Step() (Stats, error) {
 		// Contacts held beyond Coulomb's circle turn their frames, and
 		// with CoulombBounds friction bounds follow the solve's own
 		// normal impulses: solve again from this solve's index sets.
+		// The solve again starts from this solve's index sets and, with
+		// Settings.Coherent on and no Budget, from this solve's x as its
+		// proximal centre (turnHeldFriction projects the turned rows'
+		// impulses into their new frames): see turnHeldFriction.
 		sol.changed = grow(sol.changed, len(rs.rows))
 		clear(sol.changed)
+		sol.againRef = append(sol.againRef[:0], sol.res.X...)
 		turned := s.TurnFriction && w.turnHeldFriction(cs, rs, sol)
 		if !(s.CoulombBounds && w.raiseFrictionBounds(as, cs, rs, sol)) && !turned {
 			break
 		}
 		copy(rs.start, sol.res.States)
+		if s.Coherent.On() && s.Budget == 0 { // as lastStepReference
+			for i, c := range sol.changed {
+				if c { // within the changed bounds
+					sol.againRef[i] = min(max(sol.againRef[i], rs.rows[i].Lo), rs.rows[i].Hi)
+				}
+			}
+			pre.ref = sol.againRef
+		}
 		if turned {
 			if as, err = w.assemble(m, rs); err != nil {
 				break

@@ -121,9 +121,9 @@ type Settings struct {
 	// solves each island (Stats.Islands) as its own, in parallel, with the
 	// same bits for any GOMAXPROCS (package doc, Islands).
 	SingleProblem bool
-	// Coherent picks each solve's proximal centre; 0 means CoherentOn:
-	// steady solves (no new contact, no Budget) start at the last step's
-	// impulses, fewer iterations at rest; CoherentOff at 0 (package doc).
+	// Coherent picks each solve's proximal centre; 0 means CoherentOn: steady
+	// solves and solves again (no Budget) start at the last solve's impulses,
+	// fewer iterations at rest; CoherentOff at 0 (package doc).
 	Coherent Coherence
 	// TurnFriction: false, the default, keeps a resting contact's friction
 	// frame (the papers' scenes); true turns it to friction beyond Coulomb's
@@ -579,7 +579,8 @@ func (w *World) LastProblem() *lcp.Problem {
 // started from (its lcp.Settings.Reference, on the rows of LastProblem):
 // the pre-solve's x at a step with many new contacts, the last step's
 // impulses at a steady step with Settings.Coherent on (Coherence.On), nil
-// for x̄ = 0. Given LastProblem, LastStates and this reference, lcp.BPP
+// for x̄ = 0; after a solve again (Stats.Resolves) with Coherent on, the
+// solve before it's x. Given LastProblem, LastStates and this reference, lcp.BPP
 // solves to LastSolution's x again (bpmd records it for Rebuild). It is a
 // view valid until the next Step; nil before the first step.
 func (w *World) LastReference() []float64 {
