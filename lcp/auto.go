@@ -263,11 +263,16 @@ func copyResult(dst, src *Result) {
 // symmetric positive semidefinite A. A row with a lower or upper bound
 // (l < u) and aᵢᵢ < 0, or aᵢᵢ = 0 while row or column i has another
 // non-zero, rules out both: a P-matrix has aᵢᵢ > 0, and a positive
-// semidefinite A with aᵢᵢ = 0 has a symmetric part that is zero in row i
-// (so BPP is refused there only when A is symmetric: a skew coupling keeps
-// a non-symmetric A monotone). Bilateral rows (l = −∞, u = +∞) stay free and
-// are not checked: a zero diagonal there is a circuit's equation. O(n) for
-// a problem that passes (O(n) more per zero-diagonal bounded row).
+// semidefinite A with aᵢᵢ = 0 has a symmetric part that is zero in row i.
+// A skew coupling (aᵢⱼ = −aⱼᵢ) keeps a non-symmetric A monotone, and BPP
+// takes it when row i is coupled to a bilateral row, which every face
+// keeps free (a circuit's diode and its current); coupled only to rows
+// that can sit at a bound, row i is refused: BPP frees a row with wᵢ < 0,
+// and the face that frees it with those rows at bounds has a zero row in
+// A_FF (Siconos' lcp_CPS_4, the KKT system of a QP, frees its multiplier
+// alone at the first block pivot). Bilateral rows (l = −∞, u = +∞) stay free and are not
+// checked: a zero diagonal there is a circuit's equation. O(n) for a
+// problem that passes (O(n) more per zero-diagonal bounded row).
 // diag is A's diagonal (Problem.Diag).
 func notForBPP(p *Problem, symmetric bool, diag []float64) string {
 	n := p.N()
@@ -283,6 +288,7 @@ func notForBPP(p *Problem, symmetric bool, diag []float64) string {
 		if a > 0 {
 			continue
 		}
+		held, first := false, -1
 		for j := 0; j < n; j++ {
 			if j == i {
 				continue
@@ -294,6 +300,13 @@ func notForBPP(p *Problem, symmetric bool, diag []float64) string {
 			if symmetric || aij != -aji {
 				return fmt.Sprintf("A[%d][%d] = 0 on a bounded row coupled to row %d: A is neither a P-matrix nor positive semidefinite, which BPP is made for (use lemke or auto)", i, i, j)
 			}
+			if first < 0 {
+				first = j
+			}
+			held = held || (math.IsInf(p.Lo[j], -1) && math.IsInf(p.Hi[j], 1))
+		}
+		if first >= 0 && !held {
+			return fmt.Sprintf("A[%d][%d] = 0 on a bounded row coupled skew-symmetrically only to rows that can sit at a bound (the first row %d): a face that frees row %d with them at bounds has a zero row, which BPP cannot solve (use lemke or auto)", i, i, first, i)
 		}
 	}
 	return ""

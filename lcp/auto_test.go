@@ -56,10 +56,37 @@ func TestBPPRefusesWhatItIsNotMadeFor(t *testing.T) {
 		assert.Contains(t, r.Reason, c.want)
 		assert.Len(t, r.X, 2)
 	}
-	// A skew coupling of a zero-diagonal row keeps a monotone A: allowed.
-	var r Result
+	// A skew coupling of a zero-diagonal row keeps A monotone, but coupled
+	// only to rows that can sit at a bound the row is refused: with w₀ = −1
+	// < 0 at x = 0 the first block pivot would free row 0 alone, a face
+	// A_FF = [0]. Siconos' lcp_CPS_4 (the KKT system of a QP, its
+	// multiplier's row zero on the diagonal) stopped there at iteration 1
+	// with a singular face before the entry check saw it.
+	cps4 := std([][]float64{{11, 0, 10, -1}, {0, 11, 10, -1}, {10, 10, 21, -1}, {1, 1, 1, 0}}, []float64{50, 50, 10, -6})
+	for _, c := range []struct {
+		p    *Problem
+		want string
+	}{
+		{std([][]float64{{0, 1}, {-1, 1}}, []float64{-1, 1}), "A[0][0] = 0 on a bounded row coupled skew-symmetrically only to rows that can sit at a bound (the first row 1)"},
+		{cps4, "A[3][3] = 0 on a bounded row coupled skew-symmetrically only to rows that can sit at a bound (the first row 0)"},
+	} {
+		var r Result
+		err := (&BPP{}).Solve(&r, c.p, Settings{})
+		require.ErrorIs(t, err, ErrUnsupported)
+		assert.Equal(t, Failed, r.Status)
+		assert.Equal(t, 0, r.Iterations)
+		assert.Contains(t, r.Reason, c.want)
+	}
+	// Coupled skew-symmetrically to a bilateral row, which every face
+	// keeps free (a diode and its current), the row is taken and solved.
+	// At x₀ = 0 row 1 gives x₁ = −1 and w₀ = x₁ − 1 = −2 < 0; freed, row 0
+	// and row 1 give x₁ = 1, x₀ = 2: x = (2, 1), w = (0, 0).
 	p := std([][]float64{{0, 1}, {-1, 1}}, []float64{-1, 1})
-	assert.NotErrorIs(t, (&BPP{}).Solve(&r, p, Settings{}), ErrUnsupported)
+	p.Lo[1], p.Hi[1] = -inf, inf
+	var r Result
+	require.NoError(t, (&BPP{}).Solve(&r, p, Settings{}))
+	assert.Equal(t, Converged, r.Status)
+	assert.InDeltaSlice(t, []float64{2, 1}, r.X, 1e-14, "small integers: the face solves round at most an ulp or two")
 }
 
 func TestAutoNoSolution(t *testing.T) {

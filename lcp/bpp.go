@@ -13,8 +13,9 @@ import (
 // safeguards that make it end on a time stepper's problems: single pivots,
 // a damped Newton mode, and a regularized mode for semidefinite A. It is
 // made for symmetric positive semidefinite A and for P-matrices: a bounded
-// row with aᵢᵢ < 0, or with aᵢᵢ = 0 and coupled to another row, is refused
-// with ErrUnsupported (use Lemke or Auto).
+// row with aᵢᵢ < 0, or with aᵢᵢ = 0 and coupled to another row (other than
+// skew-symmetrically to a bilateral row, see notForBPP), is refused with
+// ErrUnsupported (use Lemke or Auto).
 //
 // Iterations. Each row sits in one of three index sets: Free (F), AtLower
 // (L) or AtUpper (U). One iteration fixes x_L = l_L and x_U = u_U, solves

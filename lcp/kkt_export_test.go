@@ -54,19 +54,29 @@ func kktFor(p *Problem, states []State, force int8, noModify bool) (*kktLDL, []S
 }
 
 // snShape describes f's supernodes: how many there are, how many have one
-// column, the widest, and the updating pairs (T, S) whose T has one
-// column (see numericSN).
+// column, the widest, the updating pairs (T, S) whose T has one column
+// (see numericSN), and what relaxed amalgamation could merge: the
+// supernodes whose last column's parent starts the next one (a child and
+// its parent consecutive, the only merge of CHOLMOD's nrelax/zrelax), with
+// the entries they hold and the explicit zeros merging would add (each
+// column padded to the parent's first column's rows).
 func snShape(f *sparseLDL) string {
 	if !f.sn {
 		return "no supernodes"
 	}
 	ns := len(f.snStart) - 1
 	one, widest, pairs1 := 0, 0, 0
+	merge, held, zeros := 0, 0, 0
 	for s := 0; s < ns; s++ {
 		w := int(f.snStart[s+1] - f.snStart[s])
 		widest = max(widest, w)
 		if w == 1 {
 			one++
+		}
+		if e := int(f.snStart[s+1]) - 1; s+1 < ns && f.parent[e] == int32(e+1) {
+			merge++
+			held += f.lp[e+1] - f.lp[f.snStart[s]]
+			zeros += (int(f.lnz[e+1]) + 1 - int(f.lnz[e])) * w
 		}
 		for p := f.snUpdPtr[s]; p < f.snUpdPtr[s+1]; p++ {
 			t := f.snUpd[3*p]
@@ -75,8 +85,8 @@ func snShape(f *sparseLDL) string {
 			}
 		}
 	}
-	return fmt.Sprintf("%d columns, %d supernodes (%d of one column, widest %d), %d updating pairs, %d from one column",
-		len(f.perm), ns, one, widest, f.snUpdPtr[ns], pairs1)
+	return fmt.Sprintf("%d columns, %d supernodes (%d of one column, widest %d), %d updating pairs, %d from one column; %d supernodes followed by their parent (%d entries, merging adds %d zeros)",
+		len(f.perm), ns, one, widest, f.snUpdPtr[ns], pairs1, merge, held, zeros)
 }
 
 // ProcessCPU returns the process's CPU time in nanoseconds (0 where the

@@ -2,6 +2,7 @@ package lcp
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/gorigid/gorigid/internal/num"
@@ -1298,9 +1299,13 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 		nb := o.adj[v]
 		for _, u := range nb {
 			// adj(u) ← adj(u) ∪ adj(v) \ {u, v}, ascending: v leaves
-			// adj(u) in place and the few neighbours of v new to u (found
-			// by binary search) are merged in from the back. The degree
-			// follows: it is Σ size over adj(u).
+			// adj(u) in place and the few neighbours of v new to u are
+			// merged in from the back. They are found by binary search
+			// in adj(u) when it is long against adj(v) (a body's list,
+			// a constraint row eliminated), else by one walk through
+			// both lists (a body eliminated, its rows' short lists): the
+			// same neighbours either way. The degree follows: it is
+			// Σ size over adj(u).
 			au := o.adj[u]
 			deg := o.deg[u]
 			if iv, ok := slices.BinarySearch(au, v); ok {
@@ -1308,11 +1313,26 @@ func (o *ordering) minDegree(a *Sparse, perm []int32, limit int) (_ []int32, flo
 				deg -= int(size[v])
 			}
 			nw := o.tmp[:0]
-			for _, w := range nb {
-				if w == u {
-					continue
+			if len(nb)*bits.Len(uint(len(au))) <= len(au) {
+				for _, w := range nb {
+					if w == u {
+						continue
+					}
+					if _, ok := slices.BinarySearch(au, w); !ok {
+						nw = append(nw, w)
+						deg += int(size[w])
+					}
 				}
-				if _, ok := slices.BinarySearch(au, w); !ok {
+			} else {
+				// The same w by one walk through both ascending lists.
+				i := 0
+				for _, w := range nb {
+					for i < len(au) && au[i] < w {
+						i++
+					}
+					if w == u || (i < len(au) && au[i] == w) {
+						continue
+					}
 					nw = append(nw, w)
 					deg += int(size[w])
 				}
