@@ -11,10 +11,22 @@ import (
 )
 
 // maxDriftTurn (rad) is the largest turn h|ω̂| of a body in a step for which
-// predictDrift takes the second-order drift of its joint rows: the drift is
-// the h² term of an expansion in the step's rotation, meaningful while that
-// rotation is small. A wheel turning 8 rad per step about its axle is far
-// beyond it; its rows keep the first-order prediction.
+// predictDrift gives its joint rows their drift; beyond it they keep the
+// first-order form. The drift itself is exact at any turn (the rows are
+// filled at the predicted pose), but what it can hold is bounded: a body
+// whirled round a hinge at a distance r from its centre of mass moves its
+// centre along the chord and the hinge's impulse passes through the hinge,
+// so the step keeps L_d = I_c ω + m r² sin(hω)/h, not I_p ω
+// (TestWhirledBarKeepsDiscreteMomentum). L_d is at most I_c ω + m r²/h and
+// falls again past hω = π/2, so at h = 1/60 s a bar thrown at 100 rad/s
+// has no orbit near that speed which the drift could hold it on; with the
+// drift for such bodies up to hω = π/2 a bar spun up by a torque coasted
+// at its speed, but thrown bars gained speed (60 → 65.7 rad/s in the first
+// steps), chains whose links whip past the bound gained energy
+// (TestSpinningChainEnergy, TestNewUserChain10) and the island scene's
+// swinging chain came out up to 18 times more sensitive to the solver's
+// tolerance. A wheel turning 8 rad per step about its axle is far beyond
+// it: its rows keep the first-order form.
 const maxDriftTurn = 0.5
 
 // predictDrift sets constraint.Row.Drift on the step's rigid bilateral joint
