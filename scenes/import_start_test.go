@@ -2,6 +2,9 @@ package scenes
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -102,5 +105,28 @@ func TestSceneFileHingeReference(t *testing.T) {
 	}
 	if _, err := read("prismatic", `, "reference": 2.5`); err == nil || !strings.Contains(err.Error(), "joints[0].reference") {
 		t.Errorf("reference on a prismatic joint: error %v, want one naming joints[0].reference", err)
+	}
+}
+
+// TestMJCFIncludeFanOut: files that each include the next ten times
+// expand exponentially within the include depth of 8 (here 10⁶ copies
+// of the last file over six levels, minutes of work and a tree of
+// millions of elements before the bound); the import stops after
+// maxIncludes expansions with an error naming the <include>.
+func TestMJCFIncludeFanOut(t *testing.T) {
+	dir := t.TempDir()
+	const levels = 6
+	for k := 0; k < levels; k++ {
+		body := `<worldbody><geom size="0.1"/></worldbody>`
+		if k < levels-1 {
+			body = strings.Repeat(fmt.Sprintf(`<include file="f%d.xml"/>`, k+1), 10)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.xml", k)), []byte("<mujoco>"+body+"</mujoco>"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err := LoadMJCF(filepath.Join(dir, "f0.xml"), ImportOptions{})
+	if err == nil || !strings.Contains(err.Error(), "more than 1000 <include> elements expanded") || !strings.Contains(err.Error(), "<include>") {
+		t.Errorf("error %v, want one naming the <include> past 1000 expansions", err)
 	}
 }

@@ -72,6 +72,13 @@ func ParseMJCF(r io.Reader, name string, opts ImportOptions) (*SceneSpec, []Warn
 // maxIncludeDepth bounds nested MJCF <include> files.
 const maxIncludeDepth = 8
 
+// maxIncludes bounds the <include> elements a model expands in all
+// (mujoco_menagerie's scenes use one): files that each include the next
+// several times would otherwise expand exponentially within
+// maxIncludeDepth (10 includes at each of 6 levels are a million files).
+// The bytes read through them are bounded by maxModelFile in all.
+const maxIncludes = 1000
+
 // includes replaces each <include file> under n by the children of the
 // named file's root <mujoco> element, as MuJoCo does (mujoco_menagerie's
 // scene.xml includes the robot's file); the file is found relative to
@@ -99,6 +106,9 @@ func (m *mjcf) includes(n *xnode, open map[string]bool, depth int) error {
 		if open[path] || depth >= maxIncludeDepth {
 			return m.errAt(c, "file %q: includes nested deeper than %d or in a cycle", clip(f), maxIncludeDepth)
 		}
+		if m.nIncludes++; m.nIncludes > maxIncludes {
+			return m.errAt(c, "file %q: more than %d <include> elements expanded in all (files that include each other repeatedly)", clip(f), maxIncludes)
+		}
 		if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 			// Only regular files: a device or a pipe could block or never end.
 			return m.errAt(c, "file %q: not found, or not a regular file", clipPath(f))
@@ -106,6 +116,9 @@ func (m *mjcf) includes(n *xnode, open map[string]bool, depth int) error {
 		data, err := openModel(path)
 		if err != nil {
 			return m.errAt(c, "file %q: %v", clipPath(f), err)
+		}
+		if m.includedBytes += len(data); m.includedBytes > maxModelFile {
+			return m.errAt(c, "file %q: the included files exceed %d bytes in all", clipPath(f), maxModelFile)
 		}
 		root, err := parseXML(data, path)
 		if err != nil {
@@ -179,10 +192,11 @@ type pendingMesh struct {
 
 type mjcf struct {
 	*importer
-	dir      string
-	opts     ImportOptions
-	degree   bool
-	eulerseq string
+	nIncludes, includedBytes int // <include> expansions and their bytes so far (maxIncludes, maxModelFile)
+	dir                      string
+	opts                     ImportOptions
+	degree                   bool
+	eulerseq                 string
 	// defaults[class][element][attribute]
 	defaults   map[string]map[string]map[string]string
 	parentOf   map[string]string // class → parent class
