@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl64"
 	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/stepper"
 )
 
 // robotServoDoc is a horizontal arm on one hinge held by a servo from a
@@ -286,6 +287,20 @@ func TestMJCFInclude(t *testing.T) {
 	}
 }
 
+// jointQ returns the coordinate of w's joint named name (World.JointState).
+func jointQ(t *testing.T, w *stepper.World, name string) float64 {
+	t.Helper()
+	_, i, err := w.Joint(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _, err := w.JointState(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
 // arm7Joints are arm7.xml's arm joints in file order.
 var arm7Joints = []string{"j1", "j2", "j3", "j4", "j5", "j6", "j7"}
 
@@ -331,20 +346,9 @@ func TestMJCFArm7Hanging(t *testing.T) {
 		}
 		w := buildWorld(t, s)
 		names := append(append([]string{}, arm7Joints...), "f1", "f2")
-		state := func(name string) float64 {
-			_, idx, err := w.Joint(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, _, err := w.JointState(idx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return v
-		}
 		home := make([]float64, len(names)) // the hinges' angles are qpos: subtract the key's
 		for i, name := range names {
-			home[i] = state(name)
+			home[i] = jointQ(t, w, name)
 		}
 		for i := 0; i < 500; i++ {
 			if _, err := w.Step(); err != nil {
@@ -352,7 +356,7 @@ func TestMJCFArm7Hanging(t *testing.T) {
 			}
 		}
 		for i, name := range names {
-			v := state(name) - home[i]
+			v := jointQ(t, w, name) - home[i]
 			if i < 7 {
 				q = append(q, v)
 			} else {
@@ -563,21 +567,9 @@ func TestMJCFQuadruped(t *testing.T) {
 		t.Fatalf("%d bodies, %d joints, %v kg: want 13, 12 and 13.2 kg", len(s.Bodies), len(s.Joints), total)
 	}
 	w := buildWorld(t, s)
-	jointQ := func(name string) float64 {
-		t.Helper()
-		_, i, err := w.Joint(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, _, err := w.JointState(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return q
-	}
 	homeKnee := map[string]float64{} // the knees' angles are qpos: measure from the key's
 	for _, leg := range quadLegs {
-		homeKnee[leg] = jointQ(leg + "_knee")
+		homeKnee[leg] = jointQ(t, w, leg+"_knee")
 	}
 	for i := 0; i < 1000; i++ {
 		if _, err := w.Step(); err != nil {
@@ -596,7 +588,7 @@ func TestMJCFQuadruped(t *testing.T) {
 	}
 	mjKnee := map[string]float64{"FR": -5.404103899e-02, "FL": -5.404103899e-02, "RR": -6.488945733e-02, "RL": -6.488945733e-02}
 	for _, leg := range quadLegs {
-		if q := jointQ(leg+"_knee") - homeKnee[leg]; math.Abs(q-mjKnee[leg]) > 4e-3 {
+		if q := jointQ(t, w, leg+"_knee") - homeKnee[leg]; math.Abs(q-mjKnee[leg]) > 4e-3 {
 			t.Errorf("standing: %s knee %v rad from home, MuJoCo %v", leg, q, mjKnee[leg])
 		}
 	}
@@ -637,7 +629,7 @@ func TestMJCFQuadruped(t *testing.T) {
 		t.Errorf("limp: kinetic energy %v J at 3 s, want at rest", ke)
 	}
 	for _, leg := range quadLegs {
-		if q := jointQ(leg+"_knee") - homeKnee[leg]; math.Abs(q-(-1.1)) > 1e-3 {
+		if q := jointQ(t, w, leg+"_knee") - homeKnee[leg]; math.Abs(q-(-1.1)) > 1e-3 {
 			t.Errorf("limp: %s knee %v rad from home, want its lower limit −1.1", leg, q)
 		}
 	}
