@@ -267,7 +267,8 @@ func (j *Prismatic) coordinate(ctx *Context) (float64, [2]int, [6]float64, [6]fl
 
 // Tendon is a fixed tendon (MuJoCo's <fixed> tendon): the linear
 // combination L = Σ c_i q_i of the coordinates q_i of hinges and sliders
-// (each measured from its joint's creation pose, a hinge's in (−π, π])
+// (each measured from its joint's creation pose, a hinge's in (−π, π], or
+// its continuous angle from its reference after Hinge.SetReference)
 // kept in [lo, hi]. Its rows, touching the joints' bodies (at most
 // MaxBodies of them, World aside), have J = Σ c_i J_i with J_i the
 // coordinate's Jacobian (Hinge's angle row, Prismatic's slide row):

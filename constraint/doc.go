@@ -88,6 +88,7 @@
 //	c_d    damping coefficient, N·s/m      Υ      1/(1 + 4d/h), dimensionless
 //	θ      hinge angle, rad, in (−π, π]    s      prismatic slide, m
 //	w_a    world anchor x_a + R_a l_a, m   r_a    w_a − x_a, m
+//	θ₀     hinge reference (SetReference): θ at creation, rad; θ is then continuous
 //
 // References:
 //   - Enzenhöfer, A., Peiret, A., Teichmann, M. and Kövecses, J. (2019), "A Unit-Consistent Error Measure for Multibody Systems With Unilateral Constraints", Journal of Computational and Nonlinear Dynamics, doi:10.1115/1.4042690.

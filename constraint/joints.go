@@ -270,6 +270,17 @@ func (j *Fixed) Violation(ctx *Context, dst []float64) error {
 // bound), friction (θ̇ = 0, torque bound), spring-damper-armature
 // (SetSpringDamper, SetArmature; φ = θ − rest), servo (SetServo;
 // φ = θ − target, torque bound).
+//
+// SetReference makes θ a continuous angle measured from a reference: θ₀
+// at creation, then θ = θ₀ + atan2(y, x) + 2πk with the turn count k
+// chosen so that θ is the value nearest the last one evaluated (the
+// unwrapped angle, as a generalized coordinate such as MuJoCo's qpos).
+// Its limits, spring rest and servo target are then in the same
+// coordinate, with no wrap: a range [−0.4, 5.4] rad around θ₀ = 2.5, or
+// one spanning more than a turn, holds where the plain angle would jump
+// at ±π. k is exact while the joint turns by less than π between two
+// evaluations (the stepper evaluates every joint at least once a step, so
+// |θ̇| h < π).
 type Hinge struct {
 	pair
 	axis
@@ -277,6 +288,10 @@ type Hinge struct {
 	na, nb     mgl64.Vec3 // axis in A's and B's frames
 	p1b, p2b   mgl64.Vec3 // ⟂ n_b, in B's frame
 	ua, ub, vb mgl64.Vec3 // angle references
+
+	// Continuous angle (SetReference): on, θ₀ and the last θ evaluated.
+	tracked   bool
+	ref, last float64
 }
 
 // NewHinge joins a and b (one may be World) at the world point pivot with
@@ -308,9 +323,37 @@ func NewHinge(bodies []*body.Body, a, b int, pivot, axisW mgl64.Vec3) (*Hinge, e
 // Dim returns 5 plus one per enabled limit side, motor and friction.
 func (j *Hinge) Dim() int { return 5 + j.axis.dim() }
 
-// angle returns θ and its Jacobian direction g (θ̇ = g·(ω_a − ω_b)).
+// SetReference makes the hinge's angle continuous, θ0 (rad, finite) at
+// the pose the joint was built in: Angle, the limits, the spring's rest
+// and the servo's target are then measured in that coordinate, limits may
+// lie anywhere (a range past ±π from the start, or of several turns), and
+// θ − rest and θ − target no longer wrap to (−π, π] (the Hinge doc says
+// how turns are counted). Call it before the first step; limits, spring
+// and servo set before it keep their numbers in the new coordinate.
+func (j *Hinge) SetReference(theta0 float64) error {
+	if !num.Finite(theta0) {
+		return fieldErr(j.what, "reference angle", theta0, "must be finite, got %v rad", theta0)
+	}
+	j.tracked, j.ref, j.last = true, theta0, theta0
+	j.axis.angular = false
+	j.axis.limitLo, j.axis.limitHi = math.Inf(-1), math.Inf(1)
+	return nil
+}
+
+// Reference returns θ₀ of SetReference and whether the angle is
+// continuous (false: θ ∈ (−π, π], 0 at creation).
+func (j *Hinge) Reference() (theta0 float64, continuous bool) { return j.ref, j.tracked }
+
+// angle returns θ and its Jacobian direction g (θ̇ = g·(ω_a − ω_b)); a
+// continuous angle (SetReference) moves on from the last one.
 func (j *Hinge) angle(pa, pb pose) (theta float64, g mgl64.Vec3) {
-	return relAngle(pa, pb, j.ua, j.ub, j.vb, j.nb)
+	theta, g = relAngle(pa, pb, j.ua, j.ub, j.vb, j.nb)
+	if j.tracked {
+		theta = j.ref + theta
+		theta += 2 * math.Pi * math.Round((j.last-theta)/(2*math.Pi))
+		j.last = theta
+	}
+	return theta, g
 }
 
 // relAngle returns the angle θ = atan2(u_a·v_b, u_a·u_b) of reference u_a
@@ -333,7 +376,8 @@ func relAngle(pa, pb pose, lua, lub, lvb, lnb mgl64.Vec3) (theta float64, g mgl6
 	return theta, g
 }
 
-// Angle returns the hinge angle θ ∈ (−π, π] (rad) for the bodies in ctx.
+// Angle returns the hinge angle θ (rad) for the bodies in ctx: in
+// (−π, π], or the continuous angle after SetReference.
 func (j *Hinge) Angle(ctx *Context) (float64, error) {
 	pa, pb, err := j.poses(ctx)
 	if err != nil {
@@ -387,8 +431,11 @@ func (j *Hinge) Fill(rows []Row, ctx *Context) error {
 		r.add(j.ids[0], mgl64.Vec3{}, g)
 		r.add(j.ids[1], mgl64.Vec3{}, g.Mul(-1))
 	}
-	if n > 5 {
-		th, g := j.angle(pa, pb)
+	if n > 5 || j.tracked {
+		th, g := j.angle(pa, pb) // a continuous angle counts turns even without rows
+		if n == 5 {
+			return nil
+		}
 		j.axis.fill(rows[5:n], j.ids, ctx, th, mgl64.Vec3{}, g, mgl64.Vec3{}, g.Mul(-1))
 	}
 	return nil

@@ -101,6 +101,9 @@
 //   - joints[j]: name (optional, not unique; stepper.World.Joint finds
 //     it), type ball, fixed (pivot; a ball also takes swing {axis,
 //     angle}: a cone limit, and twist {axis, lower, upper}), hinge, prismatic (pivot, axis,
+//     reference (hinge): its angle at the initial poses (rad), which
+//     makes the angle continuous so limits, rest and target may lie past
+//     ±π (constraint.Hinge.SetReference; without it limits lie in [−π, π]),
 //     limits {lower, upper}: null = free, motor {speed, max_force}: null =
 //     unbounded, friction, spring {stiffness, damping, rest}: an implicit
 //     spring-damper on the coordinate, armature: added inertia, servo

@@ -276,6 +276,14 @@ type JointSpec struct {
 	AxisA, AxisB, AxisCarrier mgl64.Vec3
 	Ratio                     float64 // gear
 	Coefficient               float64 // converter: K (N·m·s/rad)
+	// Reference (hinge) is the hinge's angle at the bodies' initial poses
+	// (rad) and makes the angle continuous, counting turns
+	// (constraint.Hinge.SetReference): Limits, Spring.Rest and
+	// Servo.Target are then in that coordinate, limits may lie anywhere
+	// (past ±π, or a range of several turns), and the spring's and servo's
+	// error no longer wraps at ±π. nil: the angle is in (−π, π], 0 at the
+	// initial poses, and limits lie in [−π, π].
+	Reference *float64
 	// Hinge and prismatic options.
 	Limits   *LimitsSpec
 	Motor    *MotorSpec
@@ -872,6 +880,9 @@ func (j *JointSpec) constraint(bodies []*body.Body, ids map[string]int) (constra
 		return c, err
 	case JointHinge:
 		c, err := constraint.NewHinge(bodies, a, b, j.Pivot, j.Axis)
+		if err == nil && j.Reference != nil {
+			err = c.SetReference(*j.Reference)
+		}
 		if err == nil {
 			err = j.axisOptions(c)
 		}

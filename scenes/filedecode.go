@@ -359,6 +359,12 @@ func decodeJoint(p *problems, n *jnode, path string) JointSpec {
 	case JointHinge, JointPrismatic:
 		o.vec3("pivot", &j.Pivot, true)
 		o.vec3("axis", &j.Axis, true)
+		if j.Type == JointHinge {
+			var ref float64
+			if o.num("reference", &ref, false) {
+				j.Reference = &ref
+			}
+		}
 		if l := o.obj("limits", false); l != nil {
 			j.Limits = &LimitsSpec{Lower: math.Inf(-1), Upper: math.Inf(1)}
 			l.numOrNull("lower", &j.Limits.Lower)

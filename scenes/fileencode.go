@@ -299,6 +299,9 @@ func (j *JointSpec) node() *jnode {
 		soft = true
 	case JointHinge, JointPrismatic:
 		n.set("pivot", jvec(j.Pivot)).set("axis", jvec(j.Axis))
+		if r := j.Reference; r != nil && j.Type == JointHinge {
+			n.set("reference", jnum(*r))
+		}
 		if l := j.Limits; l != nil {
 			n.set("limits", jobj().set("lower", jinf(l.Lower)).set("upper", jinf(l.Upper)))
 		}

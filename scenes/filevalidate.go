@@ -405,6 +405,13 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 	case JointHinge, JointPrismatic:
 		chkVec(p, path+".pivot", j.Pivot)
 		chkAxis(p, path+".axis", j.Axis)
+		if j.Reference != nil {
+			if j.Type != JointHinge {
+				p.add(path+".reference", "only a hinge has a reference angle")
+			} else {
+				chkFinite(p, path+".reference", *j.Reference)
+			}
+		}
 		if l := j.Limits; l != nil {
 			lp := path + ".limits"
 			switch {
@@ -414,8 +421,8 @@ func (j *JointSpec) validate(p *problems, path string, ref func(path, name strin
 				p.addv(lp+".upper", l.Upper, "must be a number or null (no upper limit), got %v", l.Upper)
 			case l.Lower > l.Upper:
 				p.add(lp, "need lower ≤ upper, got [%v, %v]", l.Lower, l.Upper)
-			case j.Type == JointHinge && (!math.IsInf(l.Lower, -1) && l.Lower < -math.Pi || !math.IsInf(l.Upper, 1) && l.Upper > math.Pi):
-				p.add(lp, "a hinge's limits must lie in [−π, π] rad, got [%v, %v]", l.Lower, l.Upper)
+			case j.Type == JointHinge && j.Reference == nil && (!math.IsInf(l.Lower, -1) && l.Lower < -math.Pi || !math.IsInf(l.Upper, 1) && l.Upper > math.Pi):
+				p.add(lp, "a hinge's limits must lie in [−π, π] rad without a reference angle (give \"reference\" for a continuous angle), got [%v, %v]", l.Lower, l.Upper)
 			}
 		}
 		if m := j.Motor; m != nil {

@@ -166,6 +166,18 @@ func (im *importer) warnOnce(key string, n *xnode, format string, args ...any) {
 	im.warnings = append(im.warnings, Warning{File: im.fileOf(n), Line: n.line, Element: n.name, Msg: fmt.Sprintf(format, args...)})
 }
 
+// warnStartOutside warns, once per joint, that joint name's coordinate q
+// at the start pose lies outside its range [lo, hi] (rad for a hinge, m
+// for a slider): the limit rows push it back within the first steps and
+// the push is kinetic energy the model did not have.
+func (im *importer) warnStartOutside(n *xnode, name, typ string, q, lo, hi float64) {
+	unit := "rad"
+	if typ == "slide" || typ == "prismatic" {
+		unit = "m"
+	}
+	im.warnOnce(fmt.Sprintf("startrange:%s:%d", im.fileOf(n), n.line), n, "joint %q starts at %.4g %s, outside its range [%.4g, %.4g] %s: its limit pushes it back on the first steps, adding energy (start from a keyframe inside the range)", clip(name), q, unit, lo, hi, unit)
+}
+
 // errAt returns an ImportError at n.
 func (im *importer) errAt(n *xnode, format string, args ...any) error {
 	return &ImportError{File: im.fileOf(n), Line: n.line, Element: n.name, Msg: fmt.Sprintf(format, args...)}

@@ -9,7 +9,8 @@ import (
 // MJCF joint damping, stiffness with springref, armature and a position
 // actuator with gear map onto gorigid's spring row, armature and servo:
 // springref (degrees, the compiler's default) becomes the rest angle in
-// radians measured from the keyframe pose, the actuator's kp and kv scale
+// radians on the hinge's angle, which is MuJoCo's qpos (0.5 at the
+// keyframe pose), the actuator's kp and kv scale
 // by gear² and its force range by |gear|, and its ctrl = 0 target is the
 // MJCF coordinate 0. With no gravity, the disc (I = 0.02 kg·m² about the
 // axis, plus armature 0.03) comes to rest where servo and spring balance:
@@ -27,14 +28,14 @@ func TestMJCFJointDynamicsAndServo(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := s.Joints[0]
-	rest := 30*math.Pi/180 - 0.5
+	rest := 30 * math.Pi / 180
 	if j.Spring == nil || j.Spring.Damping != 0.3 || j.Spring.Stiffness != 2 || math.Abs(j.Spring.Rest-rest) > 1e-15 {
 		t.Errorf("spring %+v, want damping 0.3, stiffness 2, rest %v", j.Spring, rest)
 	}
 	if j.Armature != 0.03 {
 		t.Errorf("armature %v, want 0.03", j.Armature)
 	}
-	want := ServoSpec{Target: -0.5, Kp: 16, Kd: 2, MaxForce: 20}
+	want := ServoSpec{Target: 0, Kp: 16, Kd: 2, MaxForce: 20}
 	if j.Servo == nil || *j.Servo != want {
 		t.Errorf("servo %+v, want %+v", j.Servo, want)
 	}
@@ -53,9 +54,9 @@ func TestMJCFJointDynamicsAndServo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Balance: 16 (−0.5 − q) + 2 (rest − q) = 0. The slowest mode decays
+	// Balance: 16 (0 − q) + 2 (rest − q) = 0. The slowest mode decays
 	// as e^{−t c/(2(I + a))} = e^{−2.3/0.1·10} (c = 2.3): at rest to 1e-9.
-	eq := (16*-0.5 + 2*rest) / 18
+	eq := 2 * rest / 18
 	if math.Abs(q-eq) > 1e-9 {
 		t.Errorf("rest angle %v, want %v", q, eq)
 	}

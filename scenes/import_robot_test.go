@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/stepper"
 )
 
 // robotServoDoc is a horizontal arm on one hinge held by a servo from a
@@ -59,21 +63,21 @@ func TestMJCFKeyframeCtrlServo(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// The hinge axis is −y: q > 0 raises the link; q is measured from
-		// the keyframe pose, so the sag is −q.
+		// The hinge axis is −y: q > 0 raises the link; q is MuJoCo's qpos,
+		// 0.3 at the keyframe pose, so the sag is 0.3 − q.
 		q, _, err := w.JointState(0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(-q-delta) > 1e-7 {
-			t.Errorf("%s: the arm sags %.9g rad from the keyframe pose, want %.9g", name, -q, delta)
+		if math.Abs(0.3-q-delta) > 1e-7 {
+			t.Errorf("%s: the arm sags %.9g rad from the keyframe pose, want %.9g", name, 0.3-q, delta)
 		}
 	}
 }
 
 // TestMJCFKeyframeCtrlClamped: the keyframe's ctrl is clamped to the
 // actuator's ctrlrange, as MuJoCo clamps ctrl: 5 in [−3, 3] holds the
-// arm at q = 3, 2.7 rad above the keyframe pose, less the sag
+// arm at q = 3 (the hinge's angle is qpos), less the sag
 // kp δ = m g L cos(3 − δ).
 func TestMJCFKeyframeCtrlClamped(t *testing.T) {
 	doc := strings.Replace(robotServoDoc, "ACT", `<general class="arm" joint="j" gainprm="4500" biasprm="0 -4500 -450"/>`, 1)
@@ -83,8 +87,8 @@ func TestMJCFKeyframeCtrlClamped(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := s.Joints[0]
-	if j.Servo == nil || math.Abs(j.Servo.Target-2.7) > 1e-15 || j.Servo.Kp != 4500 || j.Servo.Kd != 450 {
-		t.Fatalf("servo %+v, want target 2.7 (ctrl clamped to 3, less q0 = 0.3), kp 4500, kd 450", j.Servo)
+	if j.Servo == nil || j.Servo.Target != 3 || j.Servo.Kp != 4500 || j.Servo.Kd != 450 {
+		t.Fatalf("servo %+v, want target 3 (ctrl clamped to 3), kp 4500, kd 450", j.Servo)
 	}
 }
 
@@ -283,6 +287,20 @@ func TestMJCFInclude(t *testing.T) {
 	}
 }
 
+// jointQ returns the coordinate of w's joint named name (World.JointState).
+func jointQ(t *testing.T, w *stepper.World, name string) float64 {
+	t.Helper()
+	_, i, err := w.Joint(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _, err := w.JointState(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
 // arm7Joints are arm7.xml's arm joints in file order.
 var arm7Joints = []string{"j1", "j2", "j3", "j4", "j5", "j6", "j7"}
 
@@ -327,20 +345,18 @@ func TestMJCFArm7Hanging(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := buildWorld(t, s)
+		names := append(append([]string{}, arm7Joints...), "f1", "f2")
+		home := make([]float64, len(names)) // the hinges' angles are qpos: subtract the key's
+		for i, name := range names {
+			home[i] = jointQ(t, w, name)
+		}
 		for i := 0; i < 500; i++ {
 			if _, err := w.Step(); err != nil {
 				t.Fatal(err)
 			}
 		}
-		for i, name := range append(append([]string{}, arm7Joints...), "f1", "f2") {
-			_, idx, err := w.Joint(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, _, err := w.JointState(idx)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for i, name := range names {
+			v := jointQ(t, w, name) - home[i]
 			if i < 7 {
 				q = append(q, v)
 			} else {
@@ -393,10 +409,11 @@ func TestMJCFArm7Hanging(t *testing.T) {
 // TestMJCFJointRef: a hinge's ref is the joint coordinate of the pose the
 // model is written in (MuJoCo's qpos0), as agility_cassie's knees
 // (ref −45°, range −164° to −37°) use it: ranges, springref and servo
-// targets are coordinates on that scale, so gorigid's angle, 0 at the
-// built pose, has limits range − ref; a keyframe turns the body by
-// qpos − ref and the limits are range − qpos. Before, ref was ignored
-// and the knee was built 45° outside its range.
+// targets are coordinates on that scale. gorigid's hinge angle is qpos
+// itself (JointSpec.Reference = the built pose's qpos: ref, or the
+// keyframe's), so the limits and the spring's rest are the file's
+// numbers; a keyframe turns the body by qpos − ref. Before, ref was
+// ignored and the knee was built 45° outside its range.
 func TestMJCFJointRef(t *testing.T) {
 	const doc = `<mujoco><option gravity="0 0 0"/><worldbody><body name="b" pos="0 0 1">
   <joint name="knee" type="hinge" axis="0 0 1" ref="-45" range="-164 -37" stiffness="10" springref="-40"/>
@@ -413,11 +430,15 @@ func TestMJCFJointRef(t *testing.T) {
 			t.Fatal(err)
 		}
 		j := s.Joints[0]
-		if j.Limits == nil || math.Abs(j.Limits.Lower-(-164*deg-c.q)) > 1e-12 || math.Abs(j.Limits.Upper-(-37*deg-c.q)) > 1e-12 {
-			t.Errorf("key %q: limits %+v, want [%v, %v]", c.key, j.Limits, -164*deg-c.q, -37*deg-c.q)
+		// 1e-15 rad: the degrees' conversion rounds.
+		if j.Reference == nil || math.Abs(*j.Reference-c.q) > 1e-15 {
+			t.Errorf("key %q: reference %v, want the built pose's qpos %v", c.key, j.Reference, c.q)
 		}
-		if j.Spring == nil || math.Abs(j.Spring.Rest-(-40*deg-c.q)) > 1e-12 {
-			t.Errorf("key %q: spring %+v, want rest %v", c.key, j.Spring, -40*deg-c.q)
+		if j.Limits == nil || math.Abs(j.Limits.Lower-(-164*deg)) > 1e-15 || math.Abs(j.Limits.Upper-(-37*deg)) > 1e-15 {
+			t.Errorf("key %q: limits %+v, want [%v, %v]", c.key, j.Limits, -164*deg, -37*deg)
+		}
+		if j.Spring == nil || math.Abs(j.Spring.Rest-(-40*deg)) > 1e-15 {
+			t.Errorf("key %q: spring %+v, want rest %v", c.key, j.Spring, -40*deg)
 		}
 		// The box's centre, 0.5 m along its x axis, turned by turn about z.
 		want := [3]float64{0.5 * math.Cos(c.turn), 0.5 * math.Sin(c.turn), 1}
@@ -546,6 +567,10 @@ func TestMJCFQuadruped(t *testing.T) {
 		t.Fatalf("%d bodies, %d joints, %v kg: want 13, 12 and 13.2 kg", len(s.Bodies), len(s.Joints), total)
 	}
 	w := buildWorld(t, s)
+	homeKnee := map[string]float64{} // the knees' angles are qpos: measure from the key's
+	for _, leg := range quadLegs {
+		homeKnee[leg] = jointQ(t, w, leg+"_knee")
+	}
 	for i := 0; i < 1000; i++ {
 		if _, err := w.Step(); err != nil {
 			t.Fatal(err)
@@ -561,21 +586,9 @@ func TestMJCFQuadruped(t *testing.T) {
 	if z := trunk.Pos[2]; math.Abs(z-0.288877595) > 4e-3 {
 		t.Errorf("standing: trunk at %v m, MuJoCo 0.288880", z)
 	}
-	jointQ := func(name string) float64 {
-		t.Helper()
-		_, i, err := w.Joint(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q, _, err := w.JointState(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return q
-	}
 	mjKnee := map[string]float64{"FR": -5.404103899e-02, "FL": -5.404103899e-02, "RR": -6.488945733e-02, "RL": -6.488945733e-02}
 	for _, leg := range quadLegs {
-		if q := jointQ(leg + "_knee"); math.Abs(q-mjKnee[leg]) > 4e-3 {
+		if q := jointQ(t, w, leg+"_knee") - homeKnee[leg]; math.Abs(q-mjKnee[leg]) > 4e-3 {
 			t.Errorf("standing: %s knee %v rad from home, MuJoCo %v", leg, q, mjKnee[leg])
 		}
 	}
@@ -616,7 +629,7 @@ func TestMJCFQuadruped(t *testing.T) {
 		t.Errorf("limp: kinetic energy %v J at 3 s, want at rest", ke)
 	}
 	for _, leg := range quadLegs {
-		if q := jointQ(leg + "_knee"); math.Abs(q-(-1.1)) > 1e-3 {
+		if q := jointQ(t, w, leg+"_knee") - homeKnee[leg]; math.Abs(q-(-1.1)) > 1e-3 {
 			t.Errorf("limp: %s knee %v rad from home, want its lower limit −1.1", leg, q)
 		}
 	}
@@ -626,47 +639,75 @@ func TestMJCFQuadruped(t *testing.T) {
 	}
 }
 
-// TestFullTurnRanges: a hinge range of a full turn or more (the UR5's
-// URDF and universal_robots_ur5e's MJCF give ±2π) stops nothing within
-// a turn, so it imports as no limits, warned, where clamping it to
-// gorigid's ±π added stops at ±π the model does not have (the UR5's
-// wrist_1 swinging through −π stopped there). A narrower range that
-// crosses ±π from the built pose is still clamped.
-func TestFullTurnRanges(t *testing.T) {
-	const urdf = `<robot name="r"><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+// TestRangesPastPi: a hinge range reaching past ±π from the built pose,
+// or of a full turn or more (the UR5's URDF and universal_robots_ur5e's
+// MJCF give ±2π), imports as given: the hinge's angle is continuous
+// (JointSpec.Reference), so the stops hold where the file puts them.
+// Before, the narrower ranges were clamped to ±π and the wider ones
+// dropped, warned. A motor set from Go on the built world turns the
+// link (unit inertia, no gravity) through ±π onto each stop in turn:
+// the angle ends on the stop to 1e-6 rad (a rigid limit row against a
+// 20 N·m motor; one step's travel at 3 rad/s is 0.03 rad).
+func TestRangesPastPi(t *testing.T) {
+	const urdf = `<robot name="r"><link name="world"/>
 <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
-<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="LO" upper="HI" effort="1" velocity="1"/></joint></robot>`
-	const mjcf = `<mujoco><compiler angle="radian"/><worldbody><body><joint name="j" range="LO HI"/><geom size="0.1"/></body></worldbody></mujoco>`
+<joint name="j" type="revolute"><parent link="world"/><child link="b"/><axis xyz="0 0 1"/><limit lower="LO" upper="HI" effort="1" velocity="1"/></joint></robot>`
+	const mjcf = `<mujoco><compiler angle="radian"/><option gravity="0 0 0"/><worldbody><body><joint name="j" range="LO HI" ref="REF"/><inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></body></worldbody></mujoco>`
 	for _, c := range []struct {
-		lo, hi string
-		want   *LimitsSpec
+		lo, hi float64
+		ref    float64 // MJCF: the built pose's qpos
 	}{
-		{"-6.28318530718", "6.28318530718", nil},
-		{"-3.2", "3.1", nil},
-		{"-3.5", "2", &LimitsSpec{Lower: -math.Pi, Upper: 2}},
+		{-2 * math.Pi, 2 * math.Pi, 0},
+		{-3.2, 3.1, 0},
+		{-3.5, 2, 0},
+		{-0.4, 5.4, 2.5}, // a Panda's joint 7 from its home pose: 2.5 ± 2.9
+		{-1, 8, 0},       // more than a turn
 	} {
 		for _, f := range []string{"urdf", "mjcf"} {
+			if f == "urdf" && c.ref != 0 {
+				continue // URDF builds at the zero pose
+			}
+			r := strings.NewReplacer("LO", fmt.Sprint(c.lo), "HI", fmt.Sprint(c.hi), "REF", fmt.Sprint(c.ref))
 			var s *SceneSpec
 			var ws []Warning
 			var err error
 			if f == "urdf" {
-				s, ws, err = ParseURDF(strings.NewReader(strings.NewReplacer("LO", c.lo, "HI", c.hi).Replace(urdf)), "r.urdf", ImportOptions{FixedBase: true})
+				s, ws, err = ParseURDF(strings.NewReader(r.Replace(urdf)), "r.urdf", ImportOptions{})
 			} else {
-				s, ws, err = ParseMJCF(strings.NewReader(strings.NewReplacer("LO", c.lo, "HI", c.hi).Replace(mjcf)), "r.xml", ImportOptions{})
+				s, ws, err = ParseMJCF(strings.NewReader(r.Replace(mjcf)), "r.xml", ImportOptions{})
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := s.Joints[0].Limits
-			if (got == nil) != (c.want == nil) || (got != nil && *got != *c.want) {
-				t.Errorf("%s range [%s, %s]: limits %+v, want %+v", f, c.lo, c.hi, got, c.want)
+			s.Settings.Gravity = mgl64.Vec3{} // URDF has no gravity setting; MJCF's is off
+			name := fmt.Sprintf("%s range [%v, %v] from %v", f, c.lo, c.hi, c.ref)
+			js := s.Joints[0]
+			if js.Limits == nil || *js.Limits != (LimitsSpec{Lower: c.lo, Upper: c.hi}) || js.Reference == nil || *js.Reference != c.ref {
+				t.Errorf("%s: limits %+v, reference %v: want the range as given and reference %v", name, js.Limits, js.Reference, c.ref)
 			}
-			warned := false
 			for _, w := range ws {
-				warned = warned || strings.Contains(w.Msg, "turn") || strings.Contains(w.Msg, "clamped")
+				if strings.Contains(w.Msg, "clamped") || strings.Contains(w.Msg, "turn") {
+					t.Errorf("%s: warning %q", name, w.Msg)
+				}
 			}
-			if !warned {
-				t.Errorf("%s range [%s, %s]: no warning: %v", f, c.lo, c.hi, ws)
+			w := buildWorld(t, s)
+			jc, _, err := w.Joint("j")
+			if err != nil {
+				t.Fatal(err)
+			}
+			hg := jc.(*constraint.Hinge)
+			for _, stop := range []struct{ speed, at float64 }{{3, c.hi}, {-3, c.lo}} {
+				if err := hg.SetMotor(stop.speed, 20); err != nil {
+					t.Fatal(err)
+				}
+				for i := 0; i < int(2*(c.hi-c.lo)/3/s.Settings.H)+200; i++ {
+					if _, err := w.Step(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if q, _, err := w.JointState(0); err != nil || math.Abs(q-stop.at) > 1e-6 {
+					t.Errorf("%s: motor at %v rad/s ends at %v rad (%v), want its stop %v", name, stop.speed, q, err, stop.at)
+				}
 			}
 		}
 	}

@@ -72,6 +72,13 @@ func ParseMJCF(r io.Reader, name string, opts ImportOptions) (*SceneSpec, []Warn
 // maxIncludeDepth bounds nested MJCF <include> files.
 const maxIncludeDepth = 8
 
+// maxIncludes bounds the <include> elements a model expands in all
+// (mujoco_menagerie's scenes use one): files that each include the next
+// several times would otherwise expand exponentially within
+// maxIncludeDepth (10 includes at each of 6 levels are a million files).
+// The bytes read through them are bounded by maxModelFile in all.
+const maxIncludes = 1000
+
 // includes replaces each <include file> under n by the children of the
 // named file's root <mujoco> element, as MuJoCo does (mujoco_menagerie's
 // scene.xml includes the robot's file); the file is found relative to
@@ -99,6 +106,9 @@ func (m *mjcf) includes(n *xnode, open map[string]bool, depth int) error {
 		if open[path] || depth >= maxIncludeDepth {
 			return m.errAt(c, "file %q: includes nested deeper than %d or in a cycle", clip(f), maxIncludeDepth)
 		}
+		if m.nIncludes++; m.nIncludes > maxIncludes {
+			return m.errAt(c, "file %q: more than %d <include> elements expanded in all (files that include each other repeatedly)", clip(f), maxIncludes)
+		}
 		if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 			// Only regular files: a device or a pipe could block or never end.
 			return m.errAt(c, "file %q: not found, or not a regular file", clipPath(f))
@@ -106,6 +116,9 @@ func (m *mjcf) includes(n *xnode, open map[string]bool, depth int) error {
 		data, err := openModel(path)
 		if err != nil {
 			return m.errAt(c, "file %q: %v", clipPath(f), err)
+		}
+		if m.includedBytes += len(data); m.includedBytes > maxModelFile {
+			return m.errAt(c, "file %q: the included files exceed %d bytes in all", clipPath(f), maxModelFile)
 		}
 		root, err := parseXML(data, path)
 		if err != nil {
@@ -179,10 +192,11 @@ type pendingMesh struct {
 
 type mjcf struct {
 	*importer
-	dir      string
-	opts     ImportOptions
-	degree   bool
-	eulerseq string
+	nIncludes, includedBytes int // <include> expansions and their bytes so far (maxIncludes, maxModelFile)
+	dir                      string
+	opts                     ImportOptions
+	degree                   bool
+	eulerseq                 string
 	// defaults[class][element][attribute]
 	defaults   map[string]map[string]map[string]string
 	parentOf   map[string]string // class → parent class
@@ -192,7 +206,7 @@ type mjcf struct {
 	ownerOf    map[string]string    // MJCF body name → gorigid body (or world)
 	frameOf    map[string]transform // MJCF body name → its frame in the world at the built pose
 	jointIdx   map[string]int       // MJCF joint name → spec.Joints index
-	jointQ0    []float64            // per spec.Joints entry, the keyframe coordinate of the built pose (θ = 0)
+	jointQ0    []float64            // per spec.Joints entry, qpos − θ: the built pose's qpos for a slide (θ = 0 there), 0 for a hinge (its angle is qpos)
 	friction   float64              // the first geom's friction coefficient
 	meshdir    string
 	meshAssets map[string]meshAsset
@@ -834,11 +848,18 @@ func (m *mjcf) body(n *xnode, parent *mjGroup, parentWorld transform, class stri
 		case "ball":
 			js.Type, js.Axis = JointBall, ax // Axis: the swing cone's, cleared by jointOptions
 		}
-		if err := m.jointOptions(e, &js, typ, q0); err != nil {
+		shift := q0 // qpos − θ: a slide is measured from the built pose
+		if typ == "hinge" {
+			// A hinge's angle is MuJoCo's qpos, continuous from the built
+			// pose's q0, so ranges past ±π and of several turns hold.
+			ref := q0
+			js.Reference, shift = &ref, 0
+		}
+		if err := m.jointOptions(e, &js, typ, q0, shift); err != nil {
 			return err
 		}
 		specs = append(specs, js)
-		q0s = append(q0s, q0)
+		q0s = append(q0s, shift)
 		nodes = append(nodes, jn)
 		prev = g
 	}
@@ -955,12 +976,17 @@ func (m *mjcf) takeQ(n int) ([]float64, bool) {
 }
 
 func (m *mjcf) keyframe(root *xnode, name string) error {
+	var names []string
 	for _, k := range root.children {
 		if k.name != "keyframe" {
 			continue
 		}
 		for _, key := range k.children {
-			if n, _ := key.attr("name"); key.name == "key" && n == name {
+			n, _ := key.attr("name")
+			if key.name == "key" && n != "" && len(names) < 20 {
+				names = append(names, strconv.Quote(clip(n)))
+			}
+			if key.name == "key" && n == name {
 				s, _ := key.attr("qpos")
 				q, err := m.floats(key, "qpos", s, 0)
 				if err != nil {
@@ -979,7 +1005,10 @@ func (m *mjcf) keyframe(root *xnode, name string) error {
 			}
 		}
 	}
-	return fmt.Errorf("%s: keyframe %q not found", m.file, clip(name))
+	if len(names) == 0 {
+		return fmt.Errorf("%s: keyframe %q not found: the model has no named <key>", m.file, clip(name))
+	}
+	return fmt.Errorf("%s: keyframe %q not found (the model's: %s)", m.file, clip(name), strings.Join(names, ", "))
 }
 
 // rangeOf reads the range of a joint or tendon and whether it applies:
@@ -997,8 +1026,11 @@ func (m *mjcf) rangeOf(e elem) ([]float64, bool, error) {
 }
 
 // jointOptions maps range, frictionloss and the unsupported dynamics of
-// an MJCF joint; q0 is the keyframe coordinate (the built pose's θ = 0).
-func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error {
+// an MJCF joint; q0 is the built pose's qpos (the keyframe's, or ref) and
+// shift = qpos − θ, the offset of gorigid's coordinate θ (q0 for a slide,
+// 0 for a hinge, whose angle is qpos). A start pose outside the range is
+// warned, naming the joint, its qpos and the range.
+func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0, shift float64) error {
 	r, limited, err := m.rangeOf(e)
 	if err != nil {
 		return err
@@ -1028,16 +1060,10 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error
 				return m.errAt(e.xnode, "range: a ball joint's upper range must be > 0, got %v", r[1])
 			}
 		default:
-			lo, hi = lo-q0, hi-q0
-			if typ == "hinge" && hi-lo >= 2*math.Pi {
-				m.warnOnce("turnlimit", e.xnode, "hinge range of a full turn or more imported without limits: it stops nothing within a turn (the stop after more than a turn is not modeled; gorigid's hinge angle is in (−π, π])")
-				break
+			if q0 < lo || q0 > hi {
+				m.warnStartOutside(e.xnode, js.Name, typ, q0, lo, hi)
 			}
-			if typ == "hinge" && (lo < -math.Pi || hi > math.Pi) {
-				m.warnOnce("widelimit", e.xnode, "hinge range beyond ±180° from the built pose is clamped to ±180°: gorigid's hinge angle is in (−π, π]")
-				lo, hi = math.Max(lo, -math.Pi), math.Min(hi, math.Pi)
-			}
-			js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
+			js.Limits = &LimitsSpec{Lower: lo - shift, Upper: hi - shift}
 		}
 	}
 	if typ == "ball" {
@@ -1069,7 +1095,7 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0 float64) error
 		if typ == "hinge" {
 			ref = m.angle(ref)
 		}
-		js.Spring = &SpringSpec{Damping: dyn[0], Stiffness: dyn[1], Rest: ref - q0}
+		js.Spring = &SpringSpec{Damping: dyn[0], Stiffness: dyn[1], Rest: ref - shift}
 	}
 	js.Armature = dyn[2]
 	f, err := m.efloat(e, "frictionloss", 0)

@@ -252,10 +252,9 @@ func TestURDFMimic(t *testing.T) {
 func mgl64Vec(x, y, z float64) mgl64.Vec3 { return mgl64.Vec3{x, y, z} }
 
 // TestMJCFTendonKeyframe: with a keyframe (ja = 0.5, jb = 0.2 rad) the
-// built pose is θ = 0, so a fixed tendon ja + jb in [−1, 1] becomes
-// [−1.7, 0.3] on gorigid's coordinates, and a joint equality
-// ja = 0.1 + 2 jb (0.5 = 0.1 + 2·0.2 holds at the keyframe) becomes
-// θa − 2θb = 0.1 + 2·0.2 − 0.5 = 0.
+// hinges' angles are still qpos (their references are the key's), so a
+// fixed tendon ja + jb in [−1, 1] keeps its range and a joint equality
+// ja = 0.1 + 2 jb becomes θa − 2θb = 0.1, as in the file.
 func TestMJCFTendonKeyframe(t *testing.T) {
 	doc := wheelsMJCF(`<tendon><fixed name="sum" range="-1 1"><joint joint="ja" coef="1"/><joint joint="jb" coef="1"/></fixed></tendon>
 <equality><joint name="eq" joint1="ja" joint2="jb" polycoef="0.1 2 0 0 0"/></equality>
@@ -267,10 +266,10 @@ func TestMJCFTendonKeyframe(t *testing.T) {
 	if len(s.Tendons) != 2 {
 		t.Fatalf("tendons %+v", s.Tendons)
 	}
-	if tn := s.Tendons[0]; math.Abs(tn.Lower+1.7) > 1e-15 || math.Abs(tn.Upper-0.3) > 1e-15 {
-		t.Errorf("tendon range [%v, %v], want [−1.7, 0.3]", tn.Lower, tn.Upper)
+	if tn := s.Tendons[0]; tn.Lower != -1 || tn.Upper != 1 {
+		t.Errorf("tendon range [%v, %v], want [−1, 1]", tn.Lower, tn.Upper)
 	}
-	if eq := s.Tendons[1]; eq.Name != "eq" || math.Abs(eq.Lower) > 1e-15 || eq.Lower != eq.Upper || eq.Terms[1] != (TendonTerm{"jb", -2}) {
-		t.Errorf("equality %+v, want ja − 2 jb = 0", eq)
+	if eq := s.Tendons[1]; eq.Name != "eq" || eq.Lower != 0.1 || eq.Lower != eq.Upper || eq.Terms[1] != (TendonTerm{"jb", -2}) {
+		t.Errorf("equality %+v, want ja − 2 jb = 0.1", eq)
 	}
 }

@@ -541,15 +541,16 @@ func (im *importer) urdfJointOptions(j *urdfJoint, js *JointSpec) error {
 				if lo > hi {
 					return im.errAt(c, "lower %v > upper %v", lo, hi)
 				}
-				switch {
-				case j.typ == "revolute" && hi-lo >= 2*math.Pi:
-					im.warnOnce("turnlimit", c, "revolute limits of a full turn or more (joint %q: %v, %v) imported as none: they stop nothing within a turn (the stop after more than a turn is not modeled; gorigid's hinge angle is in (−π, π])", clip(j.name), lo, hi)
-				case j.typ == "revolute" && (lo < -math.Pi || hi > math.Pi):
-					im.warnOnce("widelimit", c, "revolute limits beyond ±π (joint %q: %v, %v) are clamped to ±π: gorigid's hinge angle is in (−π, π]", clip(j.name), lo, hi)
-					js.Limits = &LimitsSpec{Lower: math.Max(lo, -math.Pi), Upper: math.Min(hi, math.Pi)}
-				default:
-					js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
+				if j.typ == "revolute" {
+					// A continuous angle, 0 at the zero pose the model is
+					// built in: limits past ±π or of several turns hold.
+					zero := 0.0
+					js.Reference = &zero
 				}
+				if lo > 0 || hi < 0 {
+					im.warnStartOutside(c, j.name, j.typ, 0, lo, hi)
+				}
+				js.Limits = &LimitsSpec{Lower: lo, Upper: hi}
 			}
 			_, e := c.attr("effort")
 			_, v := c.attr("velocity")

@@ -70,7 +70,8 @@ func (w *World) Joint(name string) (constraint.Constraint, int, error) {
 
 // JointState returns joint i's coordinate q and its rate at the bodies'
 // current poses and velocities: for a *constraint.Hinge its angle θ (rad,
-// in (−π, π], 0 at creation) and θ̇ (rad/s), for a *constraint.Prismatic
+// in (−π, π], 0 at creation; continuous from its reference after
+// Hinge.SetReference) and θ̇ (rad/s), for a *constraint.Prismatic
 // its slide s (m, 0 at creation) and ṡ (m/s); the same θ and s that the
 // joint's limits and motor act on (Hinge.Angle, Prismatic.Slide). Other
 // joints have no single coordinate and give an error naming their type.

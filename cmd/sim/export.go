@@ -19,6 +19,7 @@ func simExport(args []string, stdout, stderr io.Writer) error {
 	set := setFlag{}
 	fs.Var(set, "set", "NAME=VALUE scene parameter (repeatable; see sim list)")
 	schema := fs.Bool("schema", false, "write the scene files' JSON Schema instead")
+	keyframe := fs.String("keyframe", "", "MJCF model: start at the <key> of this name (its qpos and ctrl)")
 	pos, err := cli.ParseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -34,7 +35,10 @@ func simExport(args []string, stdout, stderr io.Writer) error {
 		return cli.Usagef("export: want one scene name, got %d arguments (exportable: %s)", len(pos), strings.Join(scenes.Exportable(), ", "))
 	}
 	if isImportFile(pos[0]) {
-		return exportModel(pos[0], set, stdout, stderr)
+		return exportModel(pos[0], *keyframe, set, stdout, stderr)
+	}
+	if *keyframe != "" {
+		return cli.Usagef("--keyframe %q: only an MJCF model has keyframes, not %s", *keyframe, pos[0])
 	}
 	bw := bufio.NewWriter(stdout)
 	if err := scenes.Export(pos[0], set, bw); err != nil {

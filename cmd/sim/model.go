@@ -18,13 +18,17 @@ func isImportFile(arg string) bool {
 	return k == scenes.KindURDF || k == scenes.KindMJCF
 }
 
-// loadSceneWorld builds the World of a scene file or an imported model;
-// an import's warnings go to stderr, one line each.
-func loadSceneWorld(path string, stderr io.Writer) (*stepper.World, error) {
+// loadSceneWorld builds the World of a scene file or an imported model
+// (at the MJCF keyframe named keyframe, "" for none); an import's
+// warnings go to stderr, one line each.
+func loadSceneWorld(path, keyframe string, stderr io.Writer) (*stepper.World, error) {
 	if !isImportFile(path) {
+		if keyframe != "" {
+			return nil, fmt.Errorf("--keyframe %q: only an MJCF model has keyframes, not %s", keyframe, path)
+		}
 		return scenes.LoadFile(path)
 	}
-	s, err := importModel(path, stderr)
+	s, err := importModel(path, keyframe, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -46,9 +50,18 @@ var cliImportOptions = scenes.ImportOptions{SplitJoints: cliSplitJoints, SkipMis
 // importModel reads a URDF or MJCF model with the default options (and
 // SplitJoints = cliSplitJoints, SkipMissingMeshes: a model whose mesh
 // files are not there runs without those geoms, one warning naming each
-// file) and prints its warnings to stderr.
-func importModel(path string, stderr io.Writer) (*scenes.SceneSpec, error) {
-	s, ws, err := scenes.LoadModel(path, cliImportOptions)
+// file), at the MJCF keyframe named keyframe ("" for the model's own
+// pose; an error for URDF, which has none), and prints its warnings to
+// stderr.
+func importModel(path, keyframe string, stderr io.Writer) (*scenes.SceneSpec, error) {
+	opts := cliImportOptions
+	if keyframe != "" {
+		if scenes.ModelKind(path) != scenes.KindMJCF {
+			return nil, fmt.Errorf("--keyframe %q: only an MJCF model has keyframes, not %s", keyframe, path)
+		}
+		opts.Keyframe = keyframe
+	}
+	s, ws, err := scenes.LoadModel(path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -58,12 +71,13 @@ func importModel(path string, stderr io.Writer) (*scenes.SceneSpec, error) {
 	return s, nil
 }
 
-// exportModel writes an imported model as a scene file.
-func exportModel(path string, set setFlag, stdout, stderr io.Writer) error {
+// exportModel writes an imported model, at the MJCF keyframe named
+// keyframe ("" for none), as a scene file.
+func exportModel(path, keyframe string, set setFlag, stdout, stderr io.Writer) error {
 	if len(set) > 0 {
 		return cli.Usagef("--set: a model file has no parameters; edit %s instead", path)
 	}
-	s, err := importModel(path, stderr)
+	s, err := importModel(path, keyframe, stderr)
 	if err != nil {
 		return cli.UsageError{Err: err}
 	}

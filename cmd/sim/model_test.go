@@ -55,3 +55,42 @@ func TestRunImportedModel(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "bad.xml:3: <geom>: size: the radius (size[0]) must be > 0 m for a sphere, got -1")
 }
+
+// `sim run MODEL.xml --keyframe NAME` starts an MJCF model at its <key>:
+// the test quadruped's knees (range [−2.7, −0.9] rad) sit at 0 in the
+// file's own pose, which the import warns about joint by joint, and at
+// −1.6 in its "home" key, which is quiet. `sim export --keyframe` writes
+// the keyed model (a hinge's reference is its qpos there). A key the file
+// does not have, or --keyframe on a URDF model or a built-in scene, is a
+// usage error naming it.
+func TestRunKeyframe(t *testing.T) {
+	const quad = "../../testdata/models/quadruped/scene.xml"
+	var out, errb bytes.Buffer
+	require.NoError(t, simRun(context.Background(), []string{quad, "--steps", "2", "--quiet"}, &out, &errb))
+	assert.Contains(t, errb.String(), `<joint>: joint "FR_knee" starts at 0 rad, outside its range [-2.7, -0.9] rad`)
+	assert.Equal(t, 4, strings.Count(errb.String(), "_knee\" starts at 0 rad"), "one warning per knee")
+
+	errb.Reset()
+	require.NoError(t, simRun(context.Background(), []string{quad, "--keyframe", "home", "--steps", "2", "--quiet"}, &out, &errb))
+	assert.NotContains(t, errb.String(), "outside its range")
+
+	err := simRun(context.Background(), []string{quad, "--keyframe", "nope", "--steps", "2", "--quiet"}, &out, &errb)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `keyframe "nope" not found (the model's: "home")`)
+	for _, arg := range []string{"../../testdata/models/arm.urdf", "rod"} {
+		err = simRun(context.Background(), []string{arg, "--keyframe", "home", "--steps", "2", "--quiet"}, &out, &errb)
+		require.Error(t, err, arg)
+		assert.Contains(t, err.Error(), "only an MJCF model has keyframes", arg)
+	}
+
+	out.Reset()
+	require.NoError(t, simExport([]string{"../../testdata/models/arm7.xml", "--keyframe", "home"}, &out, &errb))
+	s, err := scenes.ReadSpec(&out, "arm7-home.json")
+	require.NoError(t, err)
+	for _, j := range s.Joints {
+		if j.Name == "j2" {
+			require.NotNil(t, j.Reference)
+			assert.Equal(t, 0.3, *j.Reference, "j2's qpos in the home key")
+		}
+	}
+}

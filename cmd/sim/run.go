@@ -93,6 +93,7 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	every := fs.Int("every", 1, "record every K-th step")
 	bpmdPath := fs.String("bpmd", "", "BPMD database (HDF5) with one frame per recorded step")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	keyframe := fs.String("keyframe", "", "MJCF model: start at the <key> of this name (its qpos and ctrl)")
 	maxGain := fs.Float64("max-energy-gain", 0, "stop with exit 1 after a step adding more than this fraction of the system's energy (e.g. 0.05); 0 = no limit")
 	maxMem := &cli.MemoryFlag{Bytes: cli.DefaultMaxMemory()}
 	fs.Var(maxMem, "max-memory", "refuse a scene whose estimated memory is above this, and stop a run whose heap grows past it; default half the machine's memory")
@@ -134,7 +135,9 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if len(set) > 0 {
 			return cli.Usagef("--set: a scene file has no parameters; edit %s instead", pos[0])
 		}
-		w, err = loadSceneWorld(pos[0], stderr)
+		w, err = loadSceneWorld(pos[0], *keyframe, stderr)
+	} else if *keyframe != "" {
+		err = fmt.Errorf("--keyframe %q: only an MJCF model has keyframes, not the built-in scene %s", *keyframe, pos[0])
 	} else {
 		var scene scenes.Scene
 		if scene, err = scenes.Lookup(pos[0]); err == nil {

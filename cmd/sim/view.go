@@ -119,7 +119,7 @@ func viewScene(arg string, set setFlag) (*stepper.World, string, error) {
 		if len(set) > 0 {
 			return nil, "", cli.Usagef("--set: a scene file has no parameters; edit %s instead", arg)
 		}
-		w, err := loadSceneWorld(arg, os.Stderr)
+		w, err := loadSceneWorld(arg, "", os.Stderr)
 		if err != nil {
 			return nil, "", cli.UsageError{Err: fmt.Errorf("--scene: %w", unwrapPathError(err, arg))}
 		}
