@@ -584,9 +584,9 @@ func TestRotorFromGeomsKeepsSpeed(t *testing.T) {
 }
 
 // Two capsules (r = 0.05 m, 0.3 m long, 1 kg each) lying end to end
-// across a 20° incline (μ = 0.6), joined where they touch by a ball joint
-// or by a hinge about their common axis (a segmented roller, its halves
-// free to spin apart), roll from rest down it as one capsule does, at
+// across a 20° incline (μ = 0.6), joined where they touch by a ball joint,
+// by a hinge about their common axis (a segmented roller, its halves
+// free to spin apart) or by a fixed joint, roll from rest down it as one capsule does, at
 // a = g sin θ / (1 + I_a/(m r²)) without slip, their axes level
 // (TestEverydayCapsuleRollsDownIncline's case with a joint). Each rests
 // on two contacts, which hold the momentum alignment's turn about the
@@ -594,10 +594,12 @@ func TestRotorFromGeomsKeepsSpeed(t *testing.T) {
 // body with a rigid joint row, and the alignment tilted the capsules by
 // up to 0.93 rad (ball joint, slope along x) and 0.59 rad (hinge), which
 // rolled at 1.39 and 1.30 m/s, and 2.14 and 1.51 m/s, after 1 s instead
-// of 2.264 m/s. The same pair held by a fixed joint rolls at 2.264235
-// m/s on the 45° slope with a tilt of 2.1e-3 rad (3.7e-7 rad along x),
-// the same with 1000 projection sweeps (maxTurnSweeps) as with 20: not
-// traced.
+// of 2.264 m/s. Welded by a fixed joint the pair is one rigid capsule and
+// rolls the same; before projectTurns kept the point rows between aligned
+// bodies, the alignment yawed each capsule about its own centre, which
+// opened the joint's anchor, and that error grew 2× a step from rounding
+// into a tilt of 2.1e-3 rad on the 45° slope (3.7e-7 rad along x) and
+// 2.264235 m/s after 1 s (TestRotationInvariance).
 func TestJointedCapsulesRollDownIncline(t *testing.T) {
 	const m, r, l, mu = 1.0, 0.05, 0.3, 0.6
 	th := 20 * math.Pi / 180
@@ -605,7 +607,7 @@ func TestJointedCapsulesRollDownIncline(t *testing.T) {
 	require.NoError(t, err)
 	in := body.CapsuleInertia(m, r, l)
 	want := evG * math.Sin(th) / (1 + in.At(2, 2)/(m*r*r))
-	for _, joint := range []string{"ball", "hinge"} {
+	for _, joint := range []string{"ball", "hinge", "fixed"} {
 		for _, deg := range []float64{0, 45} {
 			sl := newSlope(t, th, deg, mu)
 			w, n, axis, down := sl.w, sl.n, sl.axis, sl.down
@@ -615,9 +617,12 @@ func TestJointedCapsulesRollDownIncline(t *testing.T) {
 				addShapeBody(t, w, s, m, in, n.Mul(r).Add(axis.Mul(half)), sl.crot, mu),
 			}
 			var j constraint.Constraint
-			if joint == "ball" {
+			switch joint {
+			case "ball":
 				j, err = constraint.NewBall(w.Bodies, 0, 1, n.Mul(r))
-			} else {
+			case "fixed":
+				j, err = constraint.NewFixed(w.Bodies, 0, 1, n.Mul(r))
+			default:
 				j, err = constraint.NewHinge(w.Bodies, 0, 1, n.Mul(r), axis)
 			}
 			require.NoError(t, err)

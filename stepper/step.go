@@ -1306,6 +1306,7 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 		b.Rot = p.Mul(b.Rot)
 		b.Rot = b.Rot.Scale(1 / b.Rot.Len())
 		b.AngVel = p.Rotate(b.AngVel)
+		b.Pos = b.Pos.Add(it.shift[i])
 	}
 	return it
 }
@@ -1374,6 +1375,7 @@ func (w *World) moveBodies(lo, hi int) {
 			}
 			it.turn[i], it.aligned[i] = c.Mul(ang/sn), true
 			it.winv[i] = b.InvInertiaWorld()
+			it.minv[i] = b.InvMass()
 		}
 	}
 }
