@@ -171,3 +171,49 @@ func TestRotationInvariance(t *testing.T) {
 		}
 	}
 }
+
+// Settings.ProjectAbove bounds a joint's anchor distance, whatever the
+// world's axes: a ball joint (a 1 kg sphere on a world pivot, no gravity,
+// at rest) opened by 1.2 mm is projected shut in the step whether the gap
+// runs along x or along the diagonal (1, 1, 1), and one of 0.8 mm is
+// left to the velocity feedback either way. The feedback is capped at
+// MaxCorrectingSpeed = 1e-9 m/s here, so that the step's own correction
+// (1.7e-11 m) does not hide what the projection did. Before, the
+// projection compared each of the joint's three rows with ProjectAbove,
+// and the diagonal 1.2 mm gap (0.69 mm a row) stayed open, as would one
+// up to √3 mm (1.29 mm measured in TestChain20Swings).
+func TestProjectAboveBoundsAnchorDistance(t *testing.T) {
+	for _, c := range []struct {
+		gap     float64 // m
+		dir     mgl64.Vec3
+		project bool
+	}{
+		{1.2e-3, mgl64.Vec3{1, 0, 0}, true},
+		{1.2e-3, mgl64.Vec3{1, 1, 1}, true},
+		{0.8e-3, mgl64.Vec3{1, 0, 0}, false},
+		{0.8e-3, mgl64.Vec3{1, 1, 1}, false},
+	} {
+		w := nuWorld(t, 0)
+		w.Settings.Gravity = mgl64.Vec3{}
+		w.Settings.MaxCorrectingSpeed = 1e-9
+		b, err := body.New(body.Params{Mass: 1, Inertia: body.SphereInertia(1, 0.1), Rot: mgl64.QuatIdent(), Pos: mgl64.Vec3{0, 0, -1}})
+		require.NoError(t, err)
+		id, err := w.AddBody(b)
+		require.NoError(t, err)
+		j, err := constraint.NewBall(w.Bodies, constraint.World, id, mgl64.Vec3{})
+		require.NoError(t, err)
+		require.NoError(t, w.AddConstraint(j))
+		b.Pos = b.Pos.Add(c.dir.Normalize().Mul(c.gap))
+		st, err := w.Step()
+		require.NoError(t, err)
+		left := b.LocalToWorld(mgl64.Vec3{0, 0, 1}).Len()
+		t.Logf("gap %.1f mm along %v: %d projection solves, %.3g m left", 1e3*c.gap, c.dir, st.Projections, left)
+		if c.project {
+			assert.Positive(t, st.Projections)
+			assert.Less(t, left, stepper.ProjectionTolerance)
+		} else {
+			assert.Zero(t, st.Projections)
+			assert.InDelta(t, c.gap, left, 1e-9) // only the capped feedback's 1.7e-11 m
+		}
+	}
+}
