@@ -602,32 +602,15 @@ func TestRotorFromGeomsKeepsSpeed(t *testing.T) {
 // into a tilt of 2.1e-3 rad on the 45° slope (3.7e-7 rad along x) and
 // 2.264235 m/s after 1 s (TestRotationInvariance).
 func TestJointedCapsulesRollDownIncline(t *testing.T) {
-	const m, r, l, mu = 1.0, 0.05, 0.3, 0.6
+	const m, r, l, mu = 1.0, 0.05, 0.3, 0.6 // capsulePair's
 	th := 20 * math.Pi / 180
-	s, err := contact.NewCapsuleLength(r, l)
-	require.NoError(t, err)
 	in := body.CapsuleInertia(m, r, l)
 	want := evG * math.Sin(th) / (1 + in.At(2, 2)/(m*r*r))
 	for _, joint := range []string{"ball", "hinge", "fixed"} {
 		for _, deg := range []float64{0, 45} {
 			sl := newSlope(t, th, deg, mu)
-			w, n, axis, down := sl.w, sl.n, sl.axis, sl.down
-			half := l/2 + r // from a capsule's centre to its end
-			caps := []*body.Body{
-				addShapeBody(t, w, s, m, in, n.Mul(r).Sub(axis.Mul(half)), sl.crot, mu),
-				addShapeBody(t, w, s, m, in, n.Mul(r).Add(axis.Mul(half)), sl.crot, mu),
-			}
-			var j constraint.Constraint
-			switch joint {
-			case "ball":
-				j, err = constraint.NewBall(w.Bodies, 0, 1, n.Mul(r))
-			case "fixed":
-				j, err = constraint.NewFixed(w.Bodies, 0, 1, n.Mul(r))
-			default:
-				j, err = constraint.NewHinge(w.Bodies, 0, 1, n.Mul(r), axis)
-			}
-			require.NoError(t, err)
-			require.NoError(t, w.AddConstraint(j))
+			w, n, down := sl.w, sl.n, sl.down
+			caps := capsulePair(t, w, joint, n, sl.axis, sl.crot, mu)
 			tilt := 0.0
 			for i := 0; i < 60; i++ {
 				_, _ = nuStep(t, w, 1)
