@@ -91,6 +91,8 @@ func heldGyroscopic(h float64, iw mgl64.Mat3, w0, wf, wp mgl64.Vec3, e *[3]mgl64
 // touching contacts.
 type turnStage struct {
 	turn    []mgl64.Vec3  // per body, the alignment's rotation vector (rad)
+	shift   []mgl64.Vec3  // per body, the translation that keeps its point rows (m; projectTurns)
+	minv    []float64     // per aligned body, 1/m (set with turn)
 	aligned []bool        // per body, whether turn applies
 	winv    []mgl64.Mat3  // per aligned body, I_w⁻¹ at the moved pose (set with turn)
 	hold    []contactHold // per aligned body, what its touching contacts hold (holdContacts)
@@ -108,15 +110,18 @@ type contactHold struct {
 func (ts *turnStage) resetTurns(nb int) {
 	if cap(ts.turn) < nb {
 		ts.turn = make([]mgl64.Vec3, nb)
+		ts.shift = make([]mgl64.Vec3, nb)
+		ts.minv = make([]float64, nb)
 		ts.aligned = make([]bool, nb)
 		ts.winv = make([]mgl64.Mat3, nb)
 		ts.hold = make([]contactHold, nb)
 		ts.touch = make([]bool, nb)
 	}
 	ts.turn, ts.aligned, ts.winv, ts.hold = ts.turn[:nb], ts.aligned[:nb], ts.winv[:nb], ts.hold[:nb]
-	ts.touch = ts.touch[:nb]
+	ts.touch, ts.shift, ts.minv = ts.touch[:nb], ts.shift[:nb], ts.minv[:nb]
 	for i := range ts.aligned {
 		ts.aligned[i] = false
+		ts.shift[i] = mgl64.Vec3{}
 	}
 }
 
@@ -135,6 +140,22 @@ const maxTurnSweeps = 20
 // body's turn loses exactly its part in the directions its contacts hold.
 // A body that is not aligned (static, kinematic, asleep, or not turned
 // this step) takes no share.
+//
+// A rigid bilateral row with translational blocks n_k (a ball joint's
+// anchor rows, a hinge's or a fixed joint's) between bodies that are all
+// aligned and touching (holdContacts) is kept too, with a translation:
+// its change Σ n_k·δ_k + u_k·θ_k is taken out by δ_k −= n_k μ/m_k and
+// θ_k −= I_k⁻¹ u_k μ, and integrate moves each body by its δ (shift). Why:
+// the contacts leave a body on two end contacts free to turn only about
+// their normal and its axis, and a fixed joint's orientation rows make two
+// such bodies' turns equal, so the alignment yawed two welded capsules
+// each about its own centre, which opens their anchor; the next step's
+// φ/h closed it and the alignment opened it again twice as far, and the
+// rounding of the poses grew 2× a step into a wobble (2.1e-3 rad of tilt
+// on a 20° incline whose slope ran at 45° to x, 3.7e-7 rad along x:
+// TestRotationInvariance). Turning both about the joint's anchor keeps it
+// closed. Bodies in the air and points held by the world keep their turns
+// about their centres as before (a top on a pivot, a swinging chain).
 func (ts *turnStage) projectTurns(rows []constraint.Row, a *Assembly, margin float64) {
 	big := 0.0
 	for i, ok := range ts.aligned {
@@ -154,16 +175,26 @@ func (ts *turnStage) projectTurns(rows []constraint.Row, a *Assembly, margin flo
 			if r.Kind != constraint.Bilateral || compliant(r) {
 				continue
 			}
+			point := translational(r)
+			if point && r.N < 2 {
+				continue // a point held by the world
+			}
 			d, den := 0.0, 0.0
 			for k := 0; k < r.N; k++ {
 				j := &r.J[k]
-				if j[0] != 0 || j[1] != 0 || j[2] != 0 {
+				bi := r.Body[k]
+				if point && !(ts.aligned[bi] && ts.touch[bi]) {
 					continue rows
 				}
-				if bi := r.Body[k]; ts.aligned[bi] {
+				if ts.aligned[bi] {
 					u := mgl64.Vec3{j[3], j[4], j[5]}
 					d += u.Dot(ts.turn[bi])
 					den += u.Dot(ts.winv[bi].Mul3x1(u))
+					if point {
+						n := mgl64.Vec3{j[0], j[1], j[2]}
+						d += n.Dot(ts.shift[bi])
+						den += ts.minv[bi] * n.Dot(n)
+					}
 				}
 			}
 			if !(den > 0) || d == 0 {
@@ -176,6 +207,9 @@ func (ts *turnStage) projectTurns(rows []constraint.Row, a *Assembly, margin flo
 					j := &r.J[k]
 					ts.turn[bi] = ts.turn[bi].Sub(ts.winv[bi].Mul3x1(mgl64.Vec3{j[3], j[4], j[5]}).Mul(mu))
 					ts.turn[bi] = ts.hold[bi].project(ts.turn[bi])
+					if point {
+						ts.shift[bi] = ts.shift[bi].Sub(mgl64.Vec3{j[0], j[1], j[2]}.Mul(mu * ts.minv[bi]))
+					}
 				}
 			}
 		}

@@ -270,13 +270,14 @@ func TestRopeGoesTaut(t *testing.T) {
 // A chain of 20 capsule links (0.1 m, 50 g, radius 0.02 m, overlapping at
 // their ball joints) hung from a world pivot 3 m up: hanging at rest it
 // stays put, and released horizontal it swings down and whips without
-// coming apart. A ball joint's three rows each keep their error within
-// DefaultProjectAbove (1 mm), so an anchor gap within √3 mm, and the
-// tip never further from the pivot than the chain's 2 m and its gaps.
-// Measured over 10 s: hanging, nothing moves (gaps and energy 0 to
-// rounding); swinging, largest anchor gap 1.29 mm (a gap of 1 mm in each
-// of two rows: the 1 mm is a row's bound, not the anchor distance's),
-// the tip at most 2.0000 m out, the midpoint energy up to 0.156 J above
+// coming apart. Each ball joint keeps its anchor gap within
+// DefaultProjectAbove (1 mm: the projection measures a joint's anchor
+// distance, jointError), and the tip is never further from the pivot
+// than the chain's 2 m and its gaps. Measured over 10 s: hanging,
+// nothing moves (gaps and energy 0 to rounding); swinging, largest anchor
+// gap 0.988 mm (1.29 mm when the projection bounded each of the three
+// rows' world components by 1 mm instead of the distance), the tip at
+// most 2.0000 m out, the midpoint energy up to 0.156 J above
 // the start (1.6 % of the 9.81 J fall: JointFeedback's gain,
 // TestPendulumAmplitudes).
 func TestChain20Swings(t *testing.T) {
@@ -286,7 +287,7 @@ func TestChain20Swings(t *testing.T) {
 		dir  mgl64.Vec3
 		gap  float64 // m
 		gain float64 // of the fall
-	}{{"hanging", mgl64.Vec3{0, 0, -1}, 1e-3, 1e-3}, {"horizontal", mgl64.Vec3{1, 0, 0}, math.Sqrt(3) * 1e-3, 0.02}} {
+	}{{"hanging", mgl64.Vec3{0, 0, -1}, 1e-3, 1e-3}, {"horizontal", mgl64.Vec3{1, 0, 0}, 1e-3, 0.02}} {
 		w := nuWorld(t, 0)
 		top := mgl64.Vec3{0, 0, 3}
 		type anchor struct {
@@ -584,9 +585,9 @@ func TestRotorFromGeomsKeepsSpeed(t *testing.T) {
 }
 
 // Two capsules (r = 0.05 m, 0.3 m long, 1 kg each) lying end to end
-// across a 20° incline (μ = 0.6), joined where they touch by a ball joint
-// or by a hinge about their common axis (a segmented roller, its halves
-// free to spin apart), roll from rest down it as one capsule does, at
+// across a 20° incline (μ = 0.6), joined where they touch by a ball joint,
+// by a hinge about their common axis (a segmented roller, its halves
+// free to spin apart) or by a fixed joint, roll from rest down it as one capsule does, at
 // a = g sin θ / (1 + I_a/(m r²)) without slip, their axes level
 // (TestEverydayCapsuleRollsDownIncline's case with a joint). Each rests
 // on two contacts, which hold the momentum alignment's turn about the
@@ -594,34 +595,22 @@ func TestRotorFromGeomsKeepsSpeed(t *testing.T) {
 // body with a rigid joint row, and the alignment tilted the capsules by
 // up to 0.93 rad (ball joint, slope along x) and 0.59 rad (hinge), which
 // rolled at 1.39 and 1.30 m/s, and 2.14 and 1.51 m/s, after 1 s instead
-// of 2.264 m/s. The same pair held by a fixed joint rolls at 2.264235
-// m/s on the 45° slope with a tilt of 2.1e-3 rad (3.7e-7 rad along x),
-// the same with 1000 projection sweeps (maxTurnSweeps) as with 20: not
-// traced.
+// of 2.264 m/s. Welded by a fixed joint the pair is one rigid capsule and
+// rolls the same; before projectTurns kept the point rows between aligned
+// bodies, the alignment yawed each capsule about its own centre, which
+// opened the joint's anchor, and that error grew 2× a step from rounding
+// into a tilt of 2.1e-3 rad on the 45° slope (3.7e-7 rad along x) and
+// 2.264235 m/s after 1 s (TestRotationInvariance).
 func TestJointedCapsulesRollDownIncline(t *testing.T) {
-	const m, r, l, mu = 1.0, 0.05, 0.3, 0.6
+	const m, r, l, mu = 1.0, 0.05, 0.3, 0.6 // capsulePair's
 	th := 20 * math.Pi / 180
-	s, err := contact.NewCapsuleLength(r, l)
-	require.NoError(t, err)
 	in := body.CapsuleInertia(m, r, l)
 	want := evG * math.Sin(th) / (1 + in.At(2, 2)/(m*r*r))
-	for _, joint := range []string{"ball", "hinge"} {
+	for _, joint := range []string{"ball", "hinge", "fixed"} {
 		for _, deg := range []float64{0, 45} {
 			sl := newSlope(t, th, deg, mu)
-			w, n, axis, down := sl.w, sl.n, sl.axis, sl.down
-			half := l/2 + r // from a capsule's centre to its end
-			caps := []*body.Body{
-				addShapeBody(t, w, s, m, in, n.Mul(r).Sub(axis.Mul(half)), sl.crot, mu),
-				addShapeBody(t, w, s, m, in, n.Mul(r).Add(axis.Mul(half)), sl.crot, mu),
-			}
-			var j constraint.Constraint
-			if joint == "ball" {
-				j, err = constraint.NewBall(w.Bodies, 0, 1, n.Mul(r))
-			} else {
-				j, err = constraint.NewHinge(w.Bodies, 0, 1, n.Mul(r), axis)
-			}
-			require.NoError(t, err)
-			require.NoError(t, w.AddConstraint(j))
+			w, n, down := sl.w, sl.n, sl.down
+			caps := capsulePair(t, w, joint, n, sl.axis, sl.crot, mu)
 			tilt := 0.0
 			for i := 0; i < 60; i++ {
 				_, _ = nuStep(t, w, 1)

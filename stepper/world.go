@@ -75,8 +75,8 @@ type Settings struct {
 	// Each costs about one product with A (errmeasure.Polish).
 	Polish int
 	// ProjectAbove (m or rad); 0 means DefaultProjectAbove (1 mm, 1 mrad).
-	// In Regularized mode a joint error or penetration above it after the
-	// velocity step is removed by position projection; +Inf never projects.
+	// In Regularized mode a joint's anchor distance or angle error, or a
+	// penetration, above it after the step is projected; +Inf never.
 	ProjectAbove float64
 	// MaxCorrectingSpeed (m/s or rad/s); 0 means ProjectAbove/h.
 	// It caps the Regularized feedback φ/h of a penetration or joint error
