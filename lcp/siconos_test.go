@@ -182,3 +182,21 @@ func TestReadStatedSizeUnlimited(t *testing.T) {
 		})
 	}
 }
+
+// FuzzReadProblemFormat: no input makes a text reader panic, and a problem
+// it returns is valid (ReadProblemFormat validates it) and square.
+func FuzzReadProblemFormat(f *testing.F) {
+	f.Add(FormatMQ, "# lemke-2x2\n2, 1\n\n1\t2\n-5 -6\n")
+	f.Add(FormatSiconosLCP, "2\n"+siconosDense([][]float64{{1, 2}, {3, 4}})+"-1 -1\n")
+	f.Add(FormatSiconosMLCP, "1\n1\n1\n1\n0 1 2\n0 1\n"+siconosDense([][]float64{{2, -1}, {-1, 2}})+"-1 -1\n")
+	f.Add(FormatSiconosLCP, "67108864\n0\n67108864\n67108864\n67108864\t67108864\n1 2\n")
+	f.Fuzz(func(t *testing.T, format, in string) {
+		p, _, err := ReadProblemFormat(strings.NewReader(in), format, ReadLimits{MaxBytes: 64 << 20})
+		if err != nil {
+			return
+		}
+		if r, c := p.A.Dims(); r != c || r != len(p.B) {
+			t.Fatalf("A is %d×%d with %d entries of b", r, c, len(p.B))
+		}
+	})
+}
