@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // This file holds the collection's problems from the published LCP test
@@ -286,4 +287,38 @@ func TestLemkeProximalBudget(t *testing.T) {
 		assert.LessOrEqual(t, r.Pivots, 20)
 		assert.NotEqual(t, Converged, r.Status)
 	}
+}
+
+// TestLemkeProximalFixedPoint: a problem with a solution whose proximal
+// passes stall short of the tolerance is not reported as having no
+// solution. The problem is step 28 of the push scene (sweep's test spec,
+// experiment e2, μ_s = 0.1, tripod 0.01 m): 21 rows of three nearly
+// coincident tripod contacts (a_ii ≈ 5, rows alike to 1e-4), solved by
+// Newton-FB to a natural residual of 3e-15. Lemke's first pass ends in a
+// ray; the passes then move x by 0.0375, 1.0e-4, 6.8e-7, then 3.4e-9 each
+// for ever, at a natural residual of 3.5e-5 (the shifted solves' own
+// accuracy on these rows): the third changes w through the shift εD(x − x̄)
+// by 3.4e-12, below the tolerance 4.1e-11, where on the infeasible
+// problems every pass changes it by 1 (x moves 10⁶ a pass: Rockafellar,
+// Monotone operators and the proximal point algorithm, 1976: the iterates
+// grow without bound exactly when there is no solution). lcpx14's
+// boxSolved made these passes end in ErrNoSolution after 50 passes, failing
+// the sweep's lemke jobs on this step (before it, the states' test accepted
+// pass 1 as converged at a natural residual of 2.1e-5).
+func TestLemkeProximalFixedPoint(t *testing.T) {
+	p := loadProblem(t, "push_lemke_step28.json")
+	var r Result
+	err := (&Lemke{}).Solve(&r, p, Settings{})
+	require.NoError(t, err, r.Reason)
+	assert.Equal(t, BudgetExhausted, r.Status, r.Reason)
+	assert.Contains(t, r.Reason, "proximal passes stopped moving")
+	t.Log(r.Reason, r.Pivots)
+	res := maxNaturalResidual(p, r.X, p.Residual(nil, r.X))
+	// 1e-4: the residual where the passes stall, 3.5e-5, is Lemke's
+	// pivoting accuracy on rows alike to 1e-4; the entries of b are 0.41.
+	assert.Less(t, res, 1e-4)
+	var nr Result
+	require.NoError(t, (&Newton{Func: FischerBurmeister}).Solve(&nr, p, Settings{}))
+	require.Equal(t, Converged, nr.Status)
+	assert.Less(t, maxNaturalResidual(p, nr.X, p.Residual(nil, nr.X)), 1e-12) // the problem has a solution
 }

@@ -127,7 +127,13 @@ func (s *Lemke) reduce(p *Problem) int {
 // that solution and repeats, up to 50 times, until x solves the true
 // problem to the tolerance. Iterations and pivots add up over the passes,
 // and the budget (MaxIterations, default 1000 + 20 n² pivots) bounds them
-// all together.
+// all together. A pass whose shift εD(x − x̄) changes w by no more than
+// the tolerance without solving the problem ends the passes
+// BudgetExhausted with that x: the proximal iterates converge to a
+// solution when there is one and grow without bound when there is none
+// (R. T. Rockafellar, Monotone operators and the proximal point algorithm,
+// 1976), so x solves the problem up to the shifted solve's rounding.
+// Passes still moving w after 50 are ErrNoSolution.
 func (s *Lemke) Solve(dst *Result, p *Problem, set Settings) error {
 	err := s.solveOnce(dst, p, set)
 	if err == nil || !errors.Is(err, ErrNoSolution) || !isSymmetric(p.A, 1e-12) {
@@ -208,6 +214,16 @@ func (s *Lemke) solveProximal(dst *Result, p *Problem, set Settings, first error
 			dst.Reason = ""
 			return nil
 		}
+		if dw := shiftW(dst.X, xbar, diag); dw <= wtol {
+			// The shift εD(x − x̄) moved w by less than the tolerance:
+			// x solves the true problem as well as the shifted one, and
+			// what is left is that solve's rounding, not a problem
+			// without a solution (whose passes move x without bound).
+			dst.Status = BudgetExhausted
+			dst.Reason = fmt.Sprintf("proximal passes stopped moving after a ray termination (%v): pass %d moved w by %.2g (tolerance %.2g), natural residual %.3g (Lemke's pivoting accuracy on this problem)",
+				first, pass+1, dw, wtol, maxNaturalResidual(p, dst.X, dst.W))
+			return nil
+		}
 		copy(xbar, dst.X)
 	}
 	dst.Status = Failed
@@ -238,6 +254,16 @@ func boxSolved(p *Problem, x, w, xtol []float64, wtol float64) bool {
 		}
 	}
 	return true
+}
+
+// shiftW is max |εD_i (x_i − x̄_i)|, what the proximal shift of a pass
+// adds to w (ε = SemidefiniteShift, D = diag(A)).
+func shiftW(x, xbar, diag []float64) float64 {
+	m := 0.0
+	for i := range x {
+		m = math.Max(m, math.Abs(SemidefiniteShift*diag[i]*(x[i]-xbar[i])))
+	}
+	return m
 }
 
 // solveOnce is Lemke's method on p, without the proximal fallback.

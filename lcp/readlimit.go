@@ -208,7 +208,10 @@ func readRows(dec *json.Decoder, lim ReadLimits, state func(n int) error) (*Dens
 			if err := state(cols); err != nil {
 				return nil, err
 			}
-			data = make([]float64, 0, cols*cols)
+			// Room for the rows read so far; append grows it with the
+			// file (a first row of 10⁵ numbers would otherwise ask for
+			// 80 GB before the second row is read).
+			data = make([]float64, 0, cols*min(cols, 16))
 		} else if len(row) != cols {
 			return nil, fmt.Errorf("A[%d]: has %d entries, row 0 has %d", rows, len(row), cols)
 		}

@@ -192,9 +192,11 @@ func (t *tokens) denseMatrix(name string, want int) (*Dense, error) {
 // dense matrices column-major and writes and reads them in storage order
 // (printInFile, newFromFile), so the k-th number is M[k mod n][k div n]
 // and each line of the file is a column of M. The context is checked
-// before each column.
+// before each column. The storage grows with the numbers read, not with
+// the stated n (without ReadLimits.MaxBytes a few bytes may state any n),
+// and is transposed in place at the end.
 func (t *tokens) columns(name string, n int) (*Dense, error) {
-	data := make([]float64, n*n)
+	data := make([]float64, 0, min(n*n, 1<<16))
 	for j := 0; j < n; j++ {
 		if t.lim.Context != nil {
 			if err := t.lim.Context.Err(); err != nil {
@@ -206,10 +208,15 @@ func (t *tokens) columns(name string, n int) (*Dense, error) {
 			if err != nil {
 				return nil, err
 			}
-			data[i*n+j] = v
+			data = append(data, v)
 		}
 	}
-	return NewDense(n, n, data), nil
+	for j := 0; j < n; j++ { // column-major to row-major
+		for i := j + 1; i < n; i++ {
+			data[j*n+i], data[i*n+j] = data[i*n+j], data[j*n+i]
+		}
+	}
+	return NewDense(n, n, data[:n*n:n*n]), nil
 }
 
 // vector reads n numbers.

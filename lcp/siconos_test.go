@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -146,4 +147,56 @@ func TestReadTextFormatsLimits(t *testing.T) {
 	_, _, err = ReadProblemFormat(strings.NewReader("1\n1e400\n"), FormatMQ, ReadLimits{})
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "A[0][0]") || strings.Contains(err.Error(), fmt.Sprint(math.Inf(1))), err.Error())
+}
+
+// TestReadStatedSizeUnlimited: without ReadLimits.MaxBytes (the Go API's
+// default) a file that states a size it does not hold is an error, and the
+// memory taken grows with the numbers the file holds, not with the size it
+// states. Before, the Siconos reader allocated the stated n² entries
+// before reading them: n = 2²⁶ panicked (makeslice: len out of range) and
+// n = 40 000 asked for 12.8 GB for a 40-byte file; the JSON reader did the
+// same with the length of A's first row (10⁵ zeros, 200 kB: 80 GB).
+func TestReadStatedSizeUnlimited(t *testing.T) {
+	row := strings.Repeat("0,", 99999) + "0"
+	cases := []struct {
+		name, format, text, want string
+	}{
+		{"siconos-lcp n=2^26", FormatSiconosLCP, "67108864\n0\n67108864\n67108864\n67108864\t67108864\n1 2\n", "M[2][0] (stored column-major): missing"},
+		{"siconos-lcp n=40000", FormatSiconosLCP, "40000\n0\n40000\n40000\n40000\t40000\n1 2 3\n", "M[3][0] (stored column-major): missing"},
+		{"siconos-mlcp n+m=40000", FormatSiconosMLCP, "1\n0\n20000\n20000\n0 40000\n1\n0\n40000\n40000\n40000\t40000\n1\n", "M[1][0] (stored column-major): missing"},
+		{"json first row 10^5", FormatJSON, `{"A": [[` + row + `]`, "A"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, _, err := ReadProblemFormat(strings.NewReader(c.text), c.format, ReadLimits{})
+			runtime.ReadMemStats(&after)
+			if assert.Error(t, err) {
+				assert.Contains(t, err.Error(), c.want)
+			}
+			// 64 MB: the readers' buffers (a 64 kB scanner buffer, the
+			// JSON row of 10⁵ numbers, 0.8 MB, and its decoding) with
+			// room to spare, 200 times below the smallest stated size.
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "bytes allocated")
+		})
+	}
+}
+
+// FuzzReadProblemFormat: no input makes a text reader panic, and a problem
+// it returns is valid (ReadProblemFormat validates it) and square.
+func FuzzReadProblemFormat(f *testing.F) {
+	f.Add(FormatMQ, "# lemke-2x2\n2, 1\n\n1\t2\n-5 -6\n")
+	f.Add(FormatSiconosLCP, "2\n"+siconosDense([][]float64{{1, 2}, {3, 4}})+"-1 -1\n")
+	f.Add(FormatSiconosMLCP, "1\n1\n1\n1\n0 1 2\n0 1\n"+siconosDense([][]float64{{2, -1}, {-1, 2}})+"-1 -1\n")
+	f.Add(FormatSiconosLCP, "67108864\n0\n67108864\n67108864\n67108864\t67108864\n1 2\n")
+	f.Fuzz(func(t *testing.T, format, in string) {
+		p, _, err := ReadProblemFormat(strings.NewReader(in), format, ReadLimits{MaxBytes: 64 << 20})
+		if err != nil {
+			return
+		}
+		if r, c := p.A.Dims(); r != c || r != len(p.B) {
+			t.Fatalf("A is %d×%d with %d entries of b", r, c, len(p.B))
+		}
+	})
 }

@@ -34,11 +34,35 @@ func readProblemFormat(path, format string, stderr io.Writer, lim lcp.ReadLimits
 		return nil, cli.Usagef("%s: %v (--max-memory); refused before reading the rest of the file", path, err)
 	case lim.Context != nil && lim.Context.Err() != nil && errors.Is(err, lim.Context.Err()):
 		return nil, fmt.Errorf("%s: %w", path, err)
+	case err != nil && (format == lcp.FormatJSON || format == "") && looksLikeText(f):
+		return nil, cli.Usagef("%s: %v (a text problem? give --format %s: docs/formats.md)", path, err, textFormats())
 	case err != nil:
 		return nil, cli.Usagef("%s: %v", path, err)
 	}
 	warnIgnored(stderr, path, ignored)
 	return p, nil
+}
+
+// looksLikeText reports whether f starts, after white space, with a number
+// or a '#' comment, as the text formats do, rather than JSON's '{'.
+func looksLikeText(f *os.File) bool {
+	var head [256]byte
+	k, _ := f.ReadAt(head[:], 0)
+	t := strings.TrimLeft(string(head[:k]), " \t\r\n")
+	return t != "" && strings.ContainsRune("0123456789+-.#", rune(t[0]))
+}
+
+// textFormats lists the text formats of lcp.Formats: "mq, siconos-lcp or
+// siconos-mlcp".
+func textFormats() string {
+	var text []string
+	for _, f := range lcp.Formats() {
+		if f != lcp.FormatJSON {
+			text = append(text, f)
+		}
+	}
+	sort.Strings(text)
+	return strings.Join(text[:len(text)-1], ", ") + " or " + text[len(text)-1]
 }
 
 // formatFlag declares --format, the problem file's format.

@@ -163,4 +163,21 @@ func TestMLCPSolveFormats(t *testing.T) {
 	_, stderr, code = runSim(t, "mlcp", "errors", "--format", "fortran", bad, bad)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, `--format: want one of json, siconos-lcp, siconos-mlcp, mq, got "fortran"`)
+	// A text file without --format (JSON, the default) names the flag
+	// that reads it; before, "want a JSON object, got 2" alone.
+	for _, sub := range []string{"solve", "errors"} {
+		args := []string{"mlcp", sub, dat}
+		if sub == "errors" {
+			args = append(args, dat)
+		}
+		_, stderr, code = runSim(t, args...)
+		assert.Equal(t, 2, code, sub)
+		assert.Contains(t, stderr, dat+": want a JSON object, got 2 (a text problem? give --format mq, siconos-lcp or siconos-mlcp: docs/formats.md)", sub)
+	}
+	// A JSON file that is malformed is not sent to the text formats.
+	broken := filepath.Join(dir, "broken.json")
+	require.NoError(t, os.WriteFile(broken, []byte(`{"A": [[1]], "b": [1], "lo": [0], "hi": [}`), 0o644))
+	_, stderr, code = runSim(t, "mlcp", "solve", broken)
+	assert.Equal(t, 2, code)
+	assert.NotContains(t, stderr, "--format")
 }
