@@ -24,6 +24,10 @@ type Stats struct {
 	Rows       int
 	Iterations int
 	BudgetHit  bool
+	// Status is that of the used answer (errmeasure.Solve: the picked
+	// iterate, after the safeguard and Settings.Polish), except that a
+	// solve whose solver ran out of its Budget (BudgetHit) is never
+	// Converged: it is then BudgetExhausted (solveStatus).
 	Status     lcp.Status
 	Picked     int               // iteration whose iterate was used
 	Errors     errmeasure.Totals // of the used iterate (J for Energy)
@@ -940,7 +944,7 @@ func (w *World) solve(as *assemblyStage, rs *rowStage, pre *presolveStage) (*sol
 		st.PolishSweeps = solved.Sweeps
 		st.Bound = solved.Bound
 		st.Iterations = sol.res.Iterations
-		st.Status = sol.res.Status // the status of the picked iterate (errmeasure.Solve)
+		st.Status, _ = solveStatus(&sol.res, &solved) // of the used answer, unless the budget ran out
 		st.BudgetHit = solved.SolverStatus == lcp.BudgetExhausted
 		st.Picked = solved.Picked
 		st.Errors = solved.Totals
