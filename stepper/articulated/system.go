@@ -509,6 +509,12 @@ func (s *System) Step() (StepStats, error) {
 		}
 		solveErr = err
 		st.Iterations, st.Status, st.Picked, st.Errors = iters, s.res.Status, sol.Picked, sol.Totals
+		if st.Status == lcp.Converged && sol.SolverStatus == lcp.BudgetExhausted {
+			// The picked iterate passed errmeasure's bound, but the solver
+			// ran out of its budget: never reported Converged (as the
+			// stepper's islands).
+			st.Status = lcp.BudgetExhausted
+		}
 		st.Rows = m
 		if len(s.res.X) == m {
 			for q, rw := range s.rows {
