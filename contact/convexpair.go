@@ -162,18 +162,19 @@ func faceSep(A, B *convex, n mgl64.Vec3) float64 {
 
 // convexPair is the contact of a Convex shape b with any shape a of kind
 // Box, Capsule, Sphere, Cylinder or Convex.
-func convexPair(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64) []Point {
+func convexPair(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64, ap *Approach) []Point {
 	A, B := newConvex(a, fa), newConvex(b, fb)
 	sep := separation(&A, &B)
 	if !(sep.Gap <= margin) || !num.FiniteVec(sep.Normal) {
 		return dst
 	}
-	return convexManifold(dst, a, fa, &A, b, fb, &B, sep, margin)
+	return convexManifold(dst, a, fa, &A, b, fb, &B, sep, margin, ap)
 }
 
 // convexManifold is convexPair's manifold from the separation sep of A
-// (shape a) and B (shape b): a clipped face manifold, or the single point.
-func convexManifold(dst []Point, a Shape, fa *frame, A *convex, b Shape, fb *frame, B *convex, sep Separation, margin float64) []Point {
+// (shape a) and B (shape b): a clipped face manifold, or the single point;
+// ap (when not nil) as in clipManifold.
+func convexManifold(dst []Point, a Shape, fa *frame, A *convex, b Shape, fb *frame, B *convex, sep Separation, margin float64, ap *Approach) []Point {
 	n := sep.Normal
 	ext := math.Max(A.extent(), B.extent())
 	tol := boxTol * ext
@@ -198,10 +199,10 @@ func convexManifold(dst []Point, a Shape, fa *frame, A *convex, b Shape, fb *fra
 		var ok bool
 		if refA {
 			featureFacing(b, fb, fA.nrm.Mul(-1), &inc)
-			dst, minZ, ok = clipManifold(dst, &fA, &inc, true, margin, ext)
+			dst, minZ, ok = clipManifold(dst, &fA, &inc, true, margin, ext, ap)
 		} else {
 			featureFacing(a, fa, fB.nrm.Mul(-1), &inc)
-			dst, minZ, ok = clipManifold(dst, &fB, &inc, false, margin, ext)
+			dst, minZ, ok = clipManifold(dst, &fB, &inc, false, margin, ext, ap)
 		}
 		if ok && minZ <= sep.Gap+manifoldRel*ext {
 			return dst
@@ -290,8 +291,9 @@ func (p *hullClipPoly) clip(out *hullClipPoly, m mgl64.Vec3, lim, snap float64, 
 // cross there, I's edge k (from corner k to k + 1) as k and R's side plane
 // through its edge k as 128 + k (ids mod 128, I.inc mod 2¹³). It returns
 // the least gap of the clipped points (within margin or not) and whether
-// any part of I lies over R.
-func clipManifold(dst []Point, R, I *polyFeat, refA bool, margin, ext float64) ([]Point, float64, bool) {
+// any part of I lies over R. With ap not nil (CollideApproach) the points
+// are chosen and emitted only among those that close (Approach.closes).
+func clipManifold(dst []Point, R, I *polyFeat, refA bool, margin, ext float64, ap *Approach) ([]Point, float64, bool) {
 	nR := R.nrm
 	var bufA, bufB hullClipPoly
 	poly, tmp := &bufA, &bufB
@@ -335,7 +337,7 @@ func clipManifold(dst []Point, R, I *polyFeat, refA bool, margin, ext float64) (
 		x := poly.v[i].p
 		z := nR.Dot(x) - off - I.skin
 		minZ = math.Min(minZ, z)
-		if z <= margin {
+		if z <= margin && (ap == nil || clipCloses(ap, x.Sub(nR.Mul(I.skin)), nR, z, refA)) {
 			cand[m] = clipVert{x: t1.Dot(x), y: t2.Dot(x), z: z}
 			idx[m] = i
 			m++
@@ -374,14 +376,29 @@ func clipManifold(dst []Point, R, I *polyFeat, refA bool, margin, ext float64) (
 	return dst, minZ, true
 }
 
+// clipCloses is Approach.closes for the point clipManifold emits at I's
+// surface point onI with R's face normal nR and gap z (R is A when refA).
+func clipCloses(ap *Approach, onI, nR mgl64.Vec3, z float64, refA bool) bool {
+	if refA {
+		_, ok := ap.closes(pointPos(onI.Sub(nR.Mul(z)), nR, z), nR, z)
+		return ok
+	}
+	n := nR.Mul(-1)
+	_, ok := ap.closes(pointPos(onI, n, z), n, z)
+	return ok
+}
+
 // planeConvex emits the hull vertices within margin of the plane (found by
 // a scan of a small hull, else by a fill over the vertex graph from the
 // deepest vertex): all of them if at most 4, else 4 chosen by reduce4's
 // rule (the deepest, the farthest from it, the largest triangle, the most
 // added area) over the up to maxClip found, emitted in vertex order with keys (0,
 // FeatureVertex | vertex index). A cube's hull so gives exactly the points
-// of planeBox.
-func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []Point {
+// of planeBox. With ap not nil (CollideApproach) only the vertices that
+// close (Approach.closes) are chosen and emitted: within a large
+// look-ahead, a hull landing tilted has vertices far up that its motion
+// lifts away, and spread by area they displaced the ones that closed.
+func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64, ap *Approach) []Point {
 	n, off := planeOf(fp)
 	var idx [maxClip]int
 	var gap [maxClip]float64
@@ -448,6 +465,30 @@ func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []P
 			}
 		}
 	}
+	// Chosen by the gap the step's approach leaves (ap), else the gap.
+	var left [maxClip]float64
+	keepAll := 4
+	if ap != nil {
+		k := 0
+		for j := 0; j < m; j++ {
+			if l, ok := ap.closes(pointPos(pos[j].Sub(n.Mul(gap[j])), n, gap[j]), n, gap[j]); ok {
+				idx[k], gap[k], pos[k], left[k] = idx[j], gap[j], pos[j], l
+				if gap[k] > ap.Margin {
+					// A vertex the step brings down from beyond the
+					// margin: the closing ones need not lie on one face
+					// (a 12-gon prism landing closes 4 lines of 2), and
+					// each left out falls through.
+					keepAll = MaxPoints
+				}
+				k++
+			}
+		}
+		m = k
+	}
+	if keepAll == 4 {
+		// All within margin (or no approach): by the gap, as Collide.
+		copy(left[:m], gap[:m])
+	}
 	// Vertex order, as planeBox: depth order would reshuffle the points
 	// of a hull resting flat from step to step with rounding.
 	for j := 1; j < m; j++ {
@@ -455,10 +496,11 @@ func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []P
 			idx[k], idx[k-1] = idx[k-1], idx[k]
 			gap[k], gap[k-1] = gap[k-1], gap[k]
 			pos[k], pos[k-1] = pos[k-1], pos[k]
+			left[k], left[k-1] = left[k-1], left[k]
 		}
 	}
 	var keep [maxClip]bool
-	if m <= 4 {
+	if m <= keepAll {
 		for j := 0; j < m; j++ {
 			keep[j] = true
 		}
@@ -467,7 +509,7 @@ func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []P
 		t2 := n.Cross(t1)
 		var cand [maxClip]clipVert
 		for j := 0; j < m; j++ {
-			cand[j] = clipVert{x: t1.Dot(pos[j]), y: t2.Dot(pos[j]), z: gap[j]}
+			cand[j] = clipVert{x: t1.Dot(pos[j]), y: t2.Dot(pos[j]), z: left[j]}
 		}
 		for _, j := range pick4(cand[:m], boxTol*h.extent) {
 			keep[j] = true
