@@ -140,17 +140,17 @@ func pointPos(wa, n mgl64.Vec3, g float64) mgl64.Vec3 {
 // CollideApproach is Collide within the look-ahead look for a stepper
 // that keeps only the points that close within its step (the gap within
 // ap.Margin, or closing to it at the motions' rates over ap.H: g + H·rate
-// ≤ Margin with rate = min(0, n·v_b) − max(0, n·v_a) at the point). Where
-// a manifold chooses 4 of more candidate points — a plane and a convex
-// hull's vertices, a convex hull's face clipped on another shape's face —
-// it chooses among the candidates that close and emits only those, so
-// that a vertex the step brings down is not left out for one that a large
-// look-ahead reaches but the motion lifts away. A plane keeps every hull
-// vertex that closes, up to MaxPoints, when one of them is beyond
+// ≤ Margin with rate = min(0, n·v_b) − max(0, n·v_a) at the point). A
+// plane and a convex hull choose among the hull's vertices within look
+// those that close and emit only those, so that a
+// vertex the step brings down is not left out for one that a large
+// look-ahead reaches but the motion lifts away; and they keep every
+// vertex that closes, up to MaxPoints, when one comes from beyond
 // ap.Margin (the closing vertices of a hull landing or rolling need not
 // lie on one face; over MaxPoints, 4 spread by area by the gap the
-// approach leaves). Every other pair gives Collide's points; with look ≤
-// ap.Margin the points are Collide's.
+// approach leaves). Every other pair gives Collide's points (a hull's
+// face clipped on another shape's face is one face's points already);
+// with look ≤ ap.Margin the points are Collide's.
 func CollideApproach(dst []Point, a Shape, pa Pose, b Shape, pb Pose, look float64, ap Approach) []Point {
 	return collidePair(dst, a, pa, b, pb, look, nil, &ap)
 }
@@ -317,7 +317,7 @@ func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64
 		if a.Kind == Plane {
 			return planeConvex(dst, fa, b.Hull, fb, margin, ap)
 		}
-		return convexPair(dst, a, fa, b, fb, margin, ap)
+		return convexPair(dst, a, fa, b, fb, margin)
 	}
 	return dst
 }

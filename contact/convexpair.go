@@ -162,19 +162,18 @@ func faceSep(A, B *convex, n mgl64.Vec3) float64 {
 
 // convexPair is the contact of a Convex shape b with any shape a of kind
 // Box, Capsule, Sphere, Cylinder or Convex.
-func convexPair(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64, ap *Approach) []Point {
+func convexPair(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64) []Point {
 	A, B := newConvex(a, fa), newConvex(b, fb)
 	sep := separation(&A, &B)
 	if !(sep.Gap <= margin) || !num.FiniteVec(sep.Normal) {
 		return dst
 	}
-	return convexManifold(dst, a, fa, &A, b, fb, &B, sep, margin, ap)
+	return convexManifold(dst, a, fa, &A, b, fb, &B, sep, margin)
 }
 
 // convexManifold is convexPair's manifold from the separation sep of A
-// (shape a) and B (shape b): a clipped face manifold, or the single point;
-// ap (when not nil) as in clipManifold.
-func convexManifold(dst []Point, a Shape, fa *frame, A *convex, b Shape, fb *frame, B *convex, sep Separation, margin float64, ap *Approach) []Point {
+// (shape a) and B (shape b): a clipped face manifold, or the single point.
+func convexManifold(dst []Point, a Shape, fa *frame, A *convex, b Shape, fb *frame, B *convex, sep Separation, margin float64) []Point {
 	n := sep.Normal
 	ext := math.Max(A.extent(), B.extent())
 	tol := boxTol * ext
@@ -199,10 +198,10 @@ func convexManifold(dst []Point, a Shape, fa *frame, A *convex, b Shape, fb *fra
 		var ok bool
 		if refA {
 			featureFacing(b, fb, fA.nrm.Mul(-1), &inc)
-			dst, minZ, ok = clipManifold(dst, &fA, &inc, true, margin, ext, ap)
+			dst, minZ, ok = clipManifold(dst, &fA, &inc, true, margin, ext)
 		} else {
 			featureFacing(a, fa, fB.nrm.Mul(-1), &inc)
-			dst, minZ, ok = clipManifold(dst, &fB, &inc, false, margin, ext, ap)
+			dst, minZ, ok = clipManifold(dst, &fB, &inc, false, margin, ext)
 		}
 		if ok && minZ <= sep.Gap+manifoldRel*ext {
 			return dst
@@ -291,9 +290,8 @@ func (p *hullClipPoly) clip(out *hullClipPoly, m mgl64.Vec3, lim, snap float64, 
 // cross there, I's edge k (from corner k to k + 1) as k and R's side plane
 // through its edge k as 128 + k (ids mod 128, I.inc mod 2¹³). It returns
 // the least gap of the clipped points (within margin or not) and whether
-// any part of I lies over R. With ap not nil (CollideApproach) the points
-// are chosen and emitted only among those that close (Approach.closes).
-func clipManifold(dst []Point, R, I *polyFeat, refA bool, margin, ext float64, ap *Approach) ([]Point, float64, bool) {
+// any part of I lies over R.
+func clipManifold(dst []Point, R, I *polyFeat, refA bool, margin, ext float64) ([]Point, float64, bool) {
 	nR := R.nrm
 	var bufA, bufB hullClipPoly
 	poly, tmp := &bufA, &bufB
@@ -337,7 +335,7 @@ func clipManifold(dst []Point, R, I *polyFeat, refA bool, margin, ext float64, a
 		x := poly.v[i].p
 		z := nR.Dot(x) - off - I.skin
 		minZ = math.Min(minZ, z)
-		if z <= margin && (ap == nil || clipCloses(ap, x.Sub(nR.Mul(I.skin)), nR, z, refA)) {
+		if z <= margin {
 			cand[m] = clipVert{x: t1.Dot(x), y: t2.Dot(x), z: z}
 			idx[m] = i
 			m++
@@ -374,18 +372,6 @@ func clipManifold(dst []Point, R, I *polyFeat, refA bool, margin, ext float64, a
 		}
 	}
 	return dst, minZ, true
-}
-
-// clipCloses is Approach.closes for the point clipManifold emits at I's
-// surface point onI with R's face normal nR and gap z (R is A when refA).
-func clipCloses(ap *Approach, onI, nR mgl64.Vec3, z float64, refA bool) bool {
-	if refA {
-		_, ok := ap.closes(pointPos(onI.Sub(nR.Mul(z)), nR, z), nR, z)
-		return ok
-	}
-	n := nR.Mul(-1)
-	_, ok := ap.closes(pointPos(onI, n, z), n, z)
-	return ok
 }
 
 // planeConvex emits the hull vertices within margin of the plane (found by

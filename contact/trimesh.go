@@ -574,9 +574,9 @@ func triContact(dst []Point, t *meshTri, id uint32, fa *frame, b Shape, fb *fram
 		var R, inc polyFeat
 		featureFacing(ts, fa, N, &R)
 		featureFacing(b, fb, N.Mul(-1), &inc)
-		dst, _, _ = clipManifold(dst, &R, &inc, true, margin, ext, nil)
+		dst, _, _ = clipManifold(dst, &R, &inc, true, margin, ext)
 	} else {
-		dst = convexManifold(dst, ts, fa, &A, b, fb, &B, sep, margin, nil)
+		dst = convexManifold(dst, ts, fa, &A, b, fb, &B, sep, margin)
 	}
 	for i := n0; i < len(dst); i++ {
 		dst[i].Key.A = meshKey(id, dst[i].Key.A)

@@ -546,8 +546,8 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at
 		}
 		if !reused {
 			sa, sb := &w.Geoms[ga].Shape, &w.Geoms[gb].Shape
-			if speculative && (sa.Kind == contact.Convex || sb.Kind == contact.Convex) {
-				// A hull's manifold chooses its points among those that
+			if speculative && (sa.Kind == contact.Plane && sb.Kind == contact.Convex || sa.Kind == contact.Convex && sb.Kind == contact.Plane) {
+				// A plane chooses a hull's vertices among those that
 				// close (contact.CollideApproach), as closing below.
 				ap := contact.Approach{A: w.freeMotion(free, w.bodyOf(ga)), B: w.freeMotion(free, w.bodyOf(gb)), H: w.Settings.H, Margin: margin}
 				pts = contact.CollideApproach(pts[:0], *sa, cs.poses[ga], *sb, cs.poses[gb], look, ap)

@@ -194,8 +194,8 @@ func TestNewUserGapAboveHeldBody(t *testing.T) {
 // step projected it out of the floor while it kept falling at 0.777 m/s,
 // step 74 adding 0.217 J (0.164 J at 1/120 s). It now keeps every vertex
 // that closes (up to 8; contact.CollideApproach). On a static box floor
-// (the hull's face clipped on the box's) it rested at 0 projections
-// before and after, the same 4e-9 J largest gain.
+// (the hull's face clipped on the box's, Collide's points as before) it
+// rests the same way, before and after.
 func TestNewUserHullRollsOffEdge(t *testing.T) {
 	const R, L, rho, mu = 0.1, 0.2, 500.0, 1.0
 	var pts []mgl64.Vec3
