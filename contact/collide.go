@@ -74,8 +74,8 @@ func BoxEdge(k int, s mgl64.Vec3) uint32 {
 	return id
 }
 
-// MaxPoints is the most points one Collide call appends (cylinder–plane;
-// every other pair gives at most 4) for every pair but those with a
+// MaxPoints is the most points one Collide call appends (cylinder–plane,
+// and plane–convex in CollideApproach; every other pair gives at most 4) for every pair but those with a
 // TriMesh or Heightfield, which give up to 4 per group of normals over the
 // triangles under the shape (reuse dst across calls for those). Size dst
 // with it to avoid allocation.
@@ -101,7 +101,58 @@ var rank = [...]int{Plane: 0, TriMesh: 0, Heightfield: 0, Box: 1, Capsule: 2, Sp
 // poses with a non-finite Pos or a zero or non-finite Rot, and a NaN margin
 // also give no points.
 func Collide(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) []Point {
-	return collidePair(dst, a, pa, b, pb, margin, nil)
+	return collidePair(dst, a, pa, b, pb, margin, nil, nil)
+}
+
+// Motion is a body's rigid velocity: its point x moves at V + W × (x −
+// Center) (m/s; W in rad/s).
+type Motion struct{ V, W, Center mgl64.Vec3 }
+
+// at is the velocity of the point x.
+func (m *Motion) at(x mgl64.Vec3) mgl64.Vec3 {
+	return m.V.Add(m.W.Cross(x.Sub(m.Center)))
+}
+
+// Approach is a step's motion of a pair for CollideApproach: A and B move
+// shapes a and b, H is the step (s) and Margin the gap within which a
+// point is always kept (m).
+type Approach struct {
+	A, B      Motion
+	H, Margin float64
+}
+
+// closes reports whether the point of gap g at x with normal n (A → B)
+// can close within the step, g ≤ Margin or g + H·rate ≤ Margin with rate
+// = min(0, n·v_B(x)) − max(0, n·v_A(x)), each body's own approach without
+// the other's retreat (a speculative stepper's test of a point), and
+// returns the gap the step's approach leaves, g + H·rate.
+func (ap *Approach) closes(x, n mgl64.Vec3, g float64) (float64, bool) {
+	rate := math.Min(0, ap.B.at(x).Dot(n)) - math.Max(0, ap.A.at(x).Dot(n))
+	left := g + ap.H*rate
+	return left, g <= ap.Margin || left <= ap.Margin
+}
+
+// pointPos is emit's Pos of the point whose surface point on A is wa.
+func pointPos(wa, n mgl64.Vec3, g float64) mgl64.Vec3 {
+	return wa.Add(n.Mul(g / 2))
+}
+
+// CollideApproach is Collide within the look-ahead look for a stepper
+// that keeps only the points that close within its step (the gap within
+// ap.Margin, or closing to it at the motions' rates over ap.H: g + H·rate
+// ≤ Margin with rate = min(0, n·v_b) − max(0, n·v_a) at the point). A
+// plane and a convex hull choose among the hull's vertices within look
+// those that close and emit only those, so that a
+// vertex the step brings down is not left out for one that a large
+// look-ahead reaches but the motion lifts away; and they keep every
+// vertex that closes, up to MaxPoints, when one comes from beyond
+// ap.Margin (the closing vertices of a hull landing or rolling need not
+// lie on one face; over MaxPoints, 4 spread by area by the gap the
+// approach leaves). Every other pair gives Collide's points (a hull's
+// face clipped on another shape's face is one face's points already);
+// with look ≤ ap.Margin the points are Collide's.
+func CollideApproach(dst []Point, a Shape, pa Pose, b Shape, pb Pose, look float64, ap Approach) []Point {
+	return collidePair(dst, a, pa, b, pb, look, nil, &ap)
 }
 
 // CollideReach is Collide that also returns reach: Collide gives the same
@@ -115,7 +166,7 @@ func Collide(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) []
 // points for a larger look-ahead below reach instead of colliding again.
 func CollideReach(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64) ([]Point, float64) {
 	reach := margin
-	dst = collidePair(dst, a, pa, b, pb, margin, &reach)
+	dst = collidePair(dst, a, pa, b, pb, margin, &reach, nil)
 	return dst, reach
 }
 
@@ -126,8 +177,9 @@ func lower(reach *float64, x float64) {
 	}
 }
 
-// collidePair is Collide, keeping reach (CollideReach) when it is not nil.
-func collidePair(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64, reach *float64) []Point {
+// collidePair is Collide, keeping reach (CollideReach) when it is not nil
+// and choosing among the closing points (CollideApproach) when ap is not nil.
+func collidePair(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64, reach *float64, ap *Approach) []Point {
 	if math.IsNaN(margin) || !a.valid() || !b.valid() {
 		return dst
 	}
@@ -143,6 +195,9 @@ func collidePair(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64
 	if swap {
 		a, b = b, a
 		fa, fb = fb, fa
+		if ap != nil {
+			ap.A, ap.B = ap.B, ap.A
+		}
 	}
 	n0 := len(dst)
 	if reach != nil && (a.Kind == Box && b.Kind == Box || a.Kind == Plane && b.Kind == Box) {
@@ -150,7 +205,7 @@ func collidePair(dst []Point, a Shape, pa Pose, b Shape, pb Pose, margin float64
 	} else {
 		reach = nil // nothing known beyond margin: reach stays margin
 	}
-	dst = collide(dst, a, &fa, b, &fb, margin, reach)
+	dst = collide(dst, a, &fa, b, &fb, margin, reach, ap)
 	if swap {
 		for i := n0; i < len(dst); i++ {
 			p := &dst[i]
@@ -208,7 +263,7 @@ const swapTie = 1e-6
 
 // collide dispatches with rank[a.Kind] ≤ rank[b.Kind]; reach, when not
 // nil, is lowered by boxBox and planeBox (CollideReach).
-func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64, reach *float64) []Point {
+func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64, reach *float64, ap *Approach) []Point {
 	switch a.Kind {
 	case TriMesh, Heightfield:
 		if b.Kind >= Box && b.Kind <= Convex {
@@ -260,7 +315,7 @@ func collide(dst []Point, a Shape, fa *frame, b Shape, fb *frame, margin float64
 	}
 	if b.Kind == Convex {
 		if a.Kind == Plane {
-			return planeConvex(dst, fa, b.Hull, fb, margin)
+			return planeConvex(dst, fa, b.Hull, fb, margin, ap)
 		}
 		return convexPair(dst, a, fa, b, fb, margin)
 	}

@@ -380,8 +380,11 @@ func clipManifold(dst []Point, R, I *polyFeat, refA bool, margin, ext float64) (
 // rule (the deepest, the farthest from it, the largest triangle, the most
 // added area) over the up to maxClip found, emitted in vertex order with keys (0,
 // FeatureVertex | vertex index). A cube's hull so gives exactly the points
-// of planeBox.
-func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []Point {
+// of planeBox. With ap not nil (CollideApproach) only the vertices that
+// close (Approach.closes) are chosen and emitted: within a large
+// look-ahead, a hull landing tilted has vertices far up that its motion
+// lifts away, and spread by area they displaced the ones that closed.
+func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64, ap *Approach) []Point {
 	n, off := planeOf(fp)
 	var idx [maxClip]int
 	var gap [maxClip]float64
@@ -448,6 +451,30 @@ func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []P
 			}
 		}
 	}
+	// Chosen by the gap the step's approach leaves (ap), else the gap.
+	var left [maxClip]float64
+	keepAll := 4
+	if ap != nil {
+		k := 0
+		for j := 0; j < m; j++ {
+			if l, ok := ap.closes(pointPos(pos[j].Sub(n.Mul(gap[j])), n, gap[j]), n, gap[j]); ok {
+				idx[k], gap[k], pos[k], left[k] = idx[j], gap[j], pos[j], l
+				if gap[k] > ap.Margin {
+					// A vertex the step brings down from beyond the
+					// margin: the closing ones need not lie on one face
+					// (a 12-gon prism landing closes 4 lines of 2), and
+					// each left out falls through.
+					keepAll = MaxPoints
+				}
+				k++
+			}
+		}
+		m = k
+	}
+	if keepAll == 4 {
+		// All within margin (or no approach): by the gap, as Collide.
+		copy(left[:m], gap[:m])
+	}
 	// Vertex order, as planeBox: depth order would reshuffle the points
 	// of a hull resting flat from step to step with rounding.
 	for j := 1; j < m; j++ {
@@ -455,10 +482,11 @@ func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []P
 			idx[k], idx[k-1] = idx[k-1], idx[k]
 			gap[k], gap[k-1] = gap[k-1], gap[k]
 			pos[k], pos[k-1] = pos[k-1], pos[k]
+			left[k], left[k-1] = left[k-1], left[k]
 		}
 	}
 	var keep [maxClip]bool
-	if m <= 4 {
+	if m <= keepAll {
 		for j := 0; j < m; j++ {
 			keep[j] = true
 		}
@@ -467,7 +495,7 @@ func planeConvex(dst []Point, fp *frame, h *Hull, fb *frame, margin float64) []P
 		t2 := n.Cross(t1)
 		var cand [maxClip]clipVert
 		for j := 0; j < m; j++ {
-			cand[j] = clipVert{x: t1.Dot(pos[j]), y: t2.Dot(pos[j]), z: gap[j]}
+			cand[j] = clipVert{x: t1.Dot(pos[j]), y: t2.Dot(pos[j]), z: left[j]}
 		}
 		for _, j := range pick4(cand[:m], boxTol*h.extent) {
 			keep[j] = true

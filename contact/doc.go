@@ -101,7 +101,9 @@
 //	                   on an end face: 2; parallel sides: 2; otherwise 1
 //	plane–convex       the hull vertices within margin; more than 4: reduced to 4 as
 //	                   box–box's clipped points (deepest, farthest, largest triangle, most
-//	                   added area), emitted in vertex order (a cube's hull: planeBox's points)
+//	                   added area), emitted in vertex order (a cube's hull: planeBox's points);
+//	                   CollideApproach: only the vertices that close within the step, all
+//	                   of them up to 8 when one is beyond the margin
 //	convex–any         GJK/EPA; each shape's feature facing the other (a hull or box face,
 //	                   a cylinder's end-face square, a capsule's or cylinder's side line
 //	                   across the normal, else a point); if a face's separation is within

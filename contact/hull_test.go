@@ -550,3 +550,96 @@ func TestHullFaceClimb(t *testing.T) {
 		}
 	}
 }
+
+// A 12-gon prism hull (vertex radius 0.1 m, 0.2 m long along y) falling
+// onto the plane at 3 m/s while turning at 8 rad/s about y, at h = 1/60
+// s, the look-ahead its sweep h (|v| + |ω| r): Collide keeps 4 of the
+// vertices within it spread by area, CollideApproach every vertex that
+// closes within the step (8 here, 4 lines of 2: the landing of
+// hull-off-edge.json), found here by brute force over the 24 vertices,
+// and both halves of each line (the pose is symmetric about y = 0).
+// With the look-ahead at the margin, CollideApproach is Collide, bit for
+// bit; and with the shapes swapped it gives the same points, normals
+// negated.
+func TestCollideApproachPlaneConvex(t *testing.T) {
+	const R, L, h, margin = 0.1, 0.2, 1.0 / 60, 0.005
+	var pts []mgl64.Vec3
+	for k := 0; k < 12; k++ {
+		th := (15 + 30*float64(k)) * math.Pi / 180
+		pts = append(pts, mgl64.Vec3{R * math.Cos(th), -L / 2, R * math.Sin(th)}, mgl64.Vec3{R * math.Cos(th), L / 2, R * math.Sin(th)})
+	}
+	prism, err := NewConvex(pts, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plane := NewPlane()
+	rot := mgl64.QuatRotate(0.1, mgl64.Vec3{0, 1, 0})
+	pose := Pose{Pos: mgl64.Vec3{0.2, 0, 0.0965 + 0.01}, Rot: rot}
+	mv := Motion{V: mgl64.Vec3{0.46, 0, -3}, W: mgl64.Vec3{0, 8, 0}, Center: pose.Pos}
+	look := margin + h*(mv.V.Len()+mv.W.Len()*R)
+	ap := Approach{B: mv, H: h, Margin: margin}
+	var want []uint32
+	for i, p := range prism.Hull.Mesh().Vertices {
+		w := pose.Pos.Add(rot.Rotate(p))
+		g := w[2]
+		x := w.Sub(mgl64.Vec3{0, 0, g / 2})
+		if g <= look && (g <= margin || g+h*math.Min(0, mv.at(x)[2]) <= margin) {
+			want = append(want, FeatureVertex|uint32(i))
+		}
+	}
+	if len(want) != 8 {
+		t.Fatalf("%d vertices close, the scene wants 8", len(want))
+	}
+	got := CollideApproach(nil, plane, Pose{Rot: mgl64.QuatIdent()}, prism, pose, look, ap)
+	var keys []uint32
+	for _, p := range got {
+		keys = append(keys, p.Key.B)
+	}
+	if len(got) != len(want) || !equalKeys(keys, want) {
+		t.Errorf("CollideApproach kept %x, want every closing vertex %x", keys, want)
+	}
+	if n := len(Collide(nil, plane, Pose{Rot: mgl64.QuatIdent()}, prism, pose, look)); n != 4 {
+		t.Errorf("Collide: %d points, want 4 (the rule without the approach)", n)
+	}
+	sw := CollideApproach(nil, prism, pose, plane, Pose{Rot: mgl64.QuatIdent()}, look, Approach{A: mv, H: h, Margin: margin})
+	if len(sw) != len(got) {
+		t.Fatalf("swapped: %d points, want %d", len(sw), len(got))
+	}
+	for i := range sw {
+		if sw[i].Pos != got[i].Pos || sw[i].Normal != got[i].Normal.Mul(-1) || sw[i].Key != (Key{got[i].Key.B, got[i].Key.A}) {
+			t.Errorf("swapped point %d: %+v, want %+v mirrored", i, sw[i], got[i])
+		}
+	}
+	// At rest on a face, within the margin: Collide's points.
+	rest := Pose{Pos: mgl64.Vec3{0, 0, R*math.Cos(15*math.Pi/180) + 1e-4}, Rot: mgl64.QuatIdent()}
+	a := CollideApproach(nil, plane, Pose{Rot: mgl64.QuatIdent()}, prism, rest, margin, ap)
+	b := Collide(nil, plane, Pose{Rot: mgl64.QuatIdent()}, prism, rest, margin)
+	if len(a) != 4 || len(a) != len(b) {
+		t.Fatalf("resting: %d and %d points, want 4", len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Errorf("resting point %d: %+v, Collide %+v", i, a[i], b[i])
+		}
+	}
+}
+
+// equalKeys reports whether a and b hold the same keys, in any order.
+func equalKeys(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[uint32]int{}
+	for _, k := range a {
+		seen[k]++
+	}
+	for _, k := range b {
+		seen[k]--
+	}
+	for _, n := range seen {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -545,7 +545,15 @@ func (w *World) narrowPairs(dst []point, pts []contact.Point, pairs [][2]int, at
 			}
 		}
 		if !reused {
-			pts = contact.Collide(pts[:0], w.Geoms[ga].Shape, cs.poses[ga], w.Geoms[gb].Shape, cs.poses[gb], look)
+			sa, sb := &w.Geoms[ga].Shape, &w.Geoms[gb].Shape
+			if speculative && (sa.Kind == contact.Plane && sb.Kind == contact.Convex || sa.Kind == contact.Convex && sb.Kind == contact.Plane) {
+				// A plane chooses a hull's vertices among those that
+				// close (contact.CollideApproach), as closing below.
+				ap := contact.Approach{A: w.freeMotion(free, w.bodyOf(ga)), B: w.freeMotion(free, w.bodyOf(gb)), H: w.Settings.H, Margin: margin}
+				pts = contact.CollideApproach(pts[:0], *sa, cs.poses[ga], *sb, cs.poses[gb], look, ap)
+			} else {
+				pts = contact.Collide(pts[:0], *sa, cs.poses[ga], *sb, cs.poses[gb], look)
+			}
 		}
 		if speculative {
 			pts = w.closing(pts, w.bodyOf(ga), w.bodyOf(gb), margin, free)
@@ -734,6 +742,20 @@ func (w *World) freeApproach(free *Mass, a, b int, x, n mgl64.Vec3) float64 {
 		rate -= math.Max(0, freePointVel(&free.Free[a], x.Sub(w.Bodies[a].Pos)).Dot(n))
 	}
 	return rate
+}
+
+// freeMotion is body b's velocity under the free velocities as
+// freeApproach reads them, for contact.CollideApproach (zero for the world).
+func (w *World) freeMotion(free *Mass, b int) contact.Motion {
+	if b == constraint.World {
+		return contact.Motion{}
+	}
+	bd := w.Bodies[b]
+	if len(free.Free) < len(w.Bodies) {
+		return contact.Motion{V: bd.Vel, W: bd.AngVel, Center: bd.Pos}
+	}
+	f := &free.Free[b]
+	return contact.Motion{V: mgl64.Vec3{f[0], f[1], f[2]}, W: mgl64.Vec3{f[3], f[4], f[5]}, Center: bd.Pos}
 }
 
 // freePointVel is the velocity v + ω × r of a body's point at lever arm r

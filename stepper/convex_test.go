@@ -117,40 +117,59 @@ func TestConvexCubeMatchesBoxTrajectory(t *testing.T) {
 
 // An icosphere hull (162 vertices, vertex radius r = 0.1 m, inertia from
 // the hull's mass properties) rolls down a 30° incline (μ = 0.6 >
-// (2/7) tan 30° = 0.165, so it rolls without slipping) with the
-// acceleration of a rolling solid sphere, a = (5/7) g sin θ, within 3 %:
-// measured from the distance travelled in the first 0.4 s, a = 2 s/t²
-// (measured: −0.8 %; with 642 vertices +0.35 %). The 3 % covers the
-// polyhedron's differences from the sphere: its inertia is the inscribed
-// solid's (I/(m r²) = 0.391 instead of 0.4: +0.6 % on a), it rolls on
-// radii between its faces' distance 0.982 r and r, and it rolls from
-// facet to facet, each vertex landing an inelastic impact that costs
-// kinetic energy in proportion to 1 − cos α (α ≈ 0.3 rad between
-// neighbouring vertices), a loss that grows with speed, so the test runs
-// while the speed is below 1.4 m/s.
+// (2/7) tan 30° = 0.165, so it rolls without slipping). A rolling solid
+// sphere would accelerate at (5/7) g sin θ = 3.5036 m/s²; the polyhedron
+// rolls from facet to facet, each vertex landing an inelastic impact that
+// costs kinetic energy in proportion to 1 − cos α, a loss that grows with
+// speed (its inertia, 0.391 m r² for the sphere's 0.4, gives +0.6 %). Its
+// own answer is the step's limit: at h = 0.25 ms (1 ms gives the same to
+// 0.06 %) it accelerates at 3.3779 m/s², 3.6 % below the sphere, losing
+// 17 % of the energy it releases to the landings, no step adding any.
+// At h = 5 ms it must be within 1 % of that (measured −0.57 %: a landing
+// a step late or early), and the limit within 5 % below the sphere's and
+// 1 % above (the inertia). Measured from the distance travelled in the
+// first 0.4 s, a = 2 s/t², while the speed is below 1.3 m/s. Before the
+// plane's contact chose its vertices among those that close within the
+// step (contact.CollideApproach), a vertex landing was sometimes left
+// out: the hull hopped (0.94 points a step), a step added up to 0.0045 J
+// and it ran at 3.4766 m/s², 2.9 % above its own limit.
 func TestConvexIcosphereRollsDownIncline(t *testing.T) {
 	const T = 0.4
+	fine := icosphereRolls(t, stepper.Settings{H: 0.00025, Gravity: stepper.StandardGravity}, T)
+	lim := 2 * fine.s / (T * T)
 	set := stepper.Settings{H: 0.005, Gravity: stepper.StandardGravity}
 	roll := icosphereRolls(t, set, T)
 	a := 2 * roll.s / (T * T)
-	t.Logf("icosphere(162), h = %.4g s: s = %.4f m in %.1f s, a = %.4f m/s² vs (5/7) g sin θ = %.4f (%.2f %%), speed %.3f m/s, off the incline %.2e m",
-		set.H, roll.s, T, a, roll.want, 100*(a/roll.want-1), roll.speed, roll.off)
-	assert.InEpsilon(t, roll.want, a, 0.03)
+	t.Logf("icosphere(162): a = %.4f m/s² at h = 0.25 ms (%.2f %% from (5/7) g sin θ = %.4f); at h = %.4g s a = %.4f (%.2f %% from the limit), speed %.3f m/s, off the incline %.2e m, largest step gain %.2g J",
+		lim, 100*(lim/roll.want-1), roll.want, set.H, a, 100*(a/lim-1), roll.speed, roll.off, roll.added)
+	assert.InEpsilon(t, lim, a, 0.01, "against the step's limit")
+	assert.Less(t, lim, 1.01*roll.want, "the polyhedron above the sphere")
+	assert.Greater(t, lim, 0.95*roll.want, "the polyhedron's landings")
+	// 1e-9 J: rounding on a 5 J roll; a landing vertex left to the
+	// projection adds mm·m g (0.004 J).
+	assert.Less(t, math.Max(roll.added, fine.added), 1e-9, "energy added in a step")
 }
 
 // The user's case: the same icosphere hull on the same incline under
-// DefaultSettings (h = 1/60 s, sleeping on). At this
-// step neither the end distance nor the end speed measures the mean
-// acceleration: 2s/T² carries semi-implicit Euler's factor 1 + 1/N over N
-// = 24 steps (x_n = a h² n(n+1)/2: +4.2 %), and the speed dips at each of
-// the few vertex landings. So a is fitted, by least squares, to the
-// scheme's own x_n = a t_n(t_n + h)/2 over every step. Measured: +3.7 %,
-// outside the 3 % of h = 5 ms. That is a defect, not the polyhedron: at
-// this step the hull crosses a facet (0.03 m) in under two steps, and some
-// vertex landings add energy (up to 0.04 J, 1.2 % of the total, in one
-// step; the run as a whole still loses 16 %). The bound here is 5 %, so
-// that the defect is seen and cannot grow unnoticed, until it is fixed.
+// DefaultSettings (h = 1/60 s, sleeping on). At this step neither the end
+// distance nor the end speed measures the mean acceleration: 2s/T²
+// carries semi-implicit Euler's factor 1 + 1/N over N = 24 steps (x_n = a
+// h² n(n+1)/2: +4.2 %), and the speed dips at each of the few vertex
+// landings. So a is fitted, by least squares, to the scheme's own x_n = a
+// t_n(t_n + h)/2 over every step, and compared with the step's limit
+// (TestConvexIcosphereRollsDownIncline). The hull crosses a facet (0.03
+// m) in under two steps: the vertex ahead closes within the step, and its
+// speculative row lets it reach the plane only along its straight-line
+// approach, so the hull loses more at each landing than its limit.
+// Measured: −6.0 % (−9.3 % from the sphere). Before the plane's contact
+// chose among the closing vertices it left some landings out and ran
+// +3.7 % from the sphere (+7.5 % from the limit), falling into the incline: 3 projections,
+// up to 0.04 J (0.8 % of the total) added in one step. The bound is 7 %
+// of the limit, with no step adding energy: a defect of the step, seen
+// here so that it cannot grow unnoticed.
 func TestConvexIcosphereRollsAtGameStep(t *testing.T) {
+	fine := icosphereRolls(t, stepper.Settings{H: 0.00025, Gravity: stepper.StandardGravity}, 0.4)
+	lim := 2 * fine.s / (0.4 * 0.4)
 	set := stepper.DefaultSettings()
 	roll := icosphereRolls(t, set, 0.4)
 	var num, den float64
@@ -160,17 +179,23 @@ func TestConvexIcosphereRollsAtGameStep(t *testing.T) {
 		num, den = num+x*q, den+q*q
 	}
 	a := num / den
-	t.Logf("icosphere(162), h = 1/60 s: a = %.4f m/s² vs (5/7) g sin θ = %.4f (%.2f %%), speed %.3f m/s, off the incline %.2e m",
-		a, roll.want, 100*(a/roll.want-1), roll.speed, roll.off)
-	assert.InEpsilon(t, roll.want, a, 0.05)
+	t.Logf("icosphere(162), h = 1/60 s: a = %.4f m/s² vs the limit %.4f (%.2f %%; (5/7) g sin θ = %.4f, %.2f %%), speed %.3f m/s, off the incline %.2e m, largest step gain %.2g J, %d projections",
+		a, lim, 100*(a/lim-1), roll.want, 100*(a/roll.want-1), roll.speed, roll.off, roll.added, roll.projections)
+	assert.InEpsilon(t, lim, a, 0.07)
+	// 1e-9 J: rounding on a 5 J roll (0.04 J before).
+	assert.Less(t, roll.added, 1e-9, "energy added in a step")
+	assert.Zero(t, roll.projections, "a vertex fell into the incline")
 }
 
 // rolled is what icosphereRolls measures: the distance s rolled down the
 // incline (m) at the end and after each step (path), the speed (m/s),
-// the centre's offset along the normal (m), and (5/7) g sin θ.
+// the centre's offset along the normal (m), (5/7) g sin θ, and what
+// the steps added.
 type rolled struct {
 	s, speed, off, want float64
 	path                []float64
+	added               float64 // the most energy a step added (J)
+	projections         int     // the position projections over the run
 }
 
 // icosphereRolls rolls the 162-vertex icosphere hull (r = 0.1 m, 1000
@@ -199,9 +224,11 @@ func icosphereRolls(t *testing.T, set stepper.Settings, T float64) rolled {
 	b := addShapeBody(t, w, shape, m, inertia, start, mgl64.QuatIdent(), mu)
 	var out rolled
 	for i := 0; i < int(math.Round(T/set.H)); i++ {
-		_, err := w.Step()
+		st, err := w.Step()
 		require.NoError(t, err)
 		out.path = append(out.path, b.Pos.Sub(start).Dot(down))
+		out.added = math.Max(out.added, st.EnergyAdded)
+		out.projections += st.Projections
 	}
 	out.s = b.Pos.Sub(start).Dot(down)
 	out.speed, out.off = b.Vel.Len(), b.Pos.Sub(start).Dot(n)
