@@ -2,7 +2,6 @@ package lcp
 
 import (
 	"math"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,11 +21,7 @@ import (
 // never solved the problem. With the measured band each pass keeps x in
 // its box and Solve ends with a solution.
 func TestLemkeIllConditionedBasis(t *testing.T) {
-	f, err := os.Open("testdata/push_step28_lemke.json")
-	require.NoError(t, err)
-	defer f.Close()
-	p, err := ReadProblem(f)
-	require.NoError(t, err)
+	p := loadProblem(t, "push_step28_lemke.json")
 	n := p.N()
 	xtol := make([]float64, n)
 	wtol := scales(p, 0, xtol)
