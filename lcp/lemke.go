@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gorigid/gorigid/internal/num"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -51,6 +52,10 @@ type Lemke struct {
 	colNorm []float64
 	qNorm   float64
 	nu      []float64
+	// The measured error of the basic solution (see rhsNoise) and the
+	// residual it is read from.
+	rhsErr float64
+	res    []float64
 }
 
 type lemkeVar struct {
@@ -423,6 +428,11 @@ func (s *Lemke) solveStd(dst *Result, p *Problem, set Settings) error {
 		report(it)
 		if out == 2*m {
 			finish()
+			if k, v, bound := s.infeasibleRow(m); k >= 0 {
+				dst.Status = Failed
+				dst.Reason = fmt.Sprintf("the final basis is infeasible: basic variable %d is %.3g, beyond its rounding bound %.3g", s.basis[k], v, bound)
+				return fmt.Errorf("lemke: %s: %w", dst.Reason, ErrNoSolution)
+			}
 			dst.Status = Converged
 			return nil
 		}
@@ -570,19 +580,32 @@ const lemkeTieTol = 1e-9
 // ε·ν_k·‖column j‖∞. So
 //
 //   - a pivot entry t_k counts as positive only when t_k > τ·ν_k·‖column c‖∞;
-//   - two ratio components are a tie when they differ by at most
-//     τ·(ν_a/t_a + ν_b/t_b)·s, with s = ‖q‖∞ for the rhs component and
-//     s = 1 for the B⁻¹ components,
+//   - two B⁻¹ components of the ratio vectors are a tie when they differ
+//     by at most τ·(ν_a/t_a + ν_b/t_b), with τ = lemkeTieTol;
+//   - two rhs components are a tie when they differ by at most
+//     σ·(ν_a/t_a + ν_b/t_b)·e, with e the measured error of the basic
+//     solution (rhsNoise: the residual of B x_B = q against the original
+//     columns) and σ = lemkeRhsSafety.
 //
-// with τ = lemkeTieTol. The comparison then goes on to the next component;
-// rows whose whole ratio vectors tie (possible only through rounding, as B⁻¹
-// is non-singular) keep the first one found.
+// On a tie the comparison goes on to the next component; rows whose whole
+// ratio vectors tie (possible only through rounding, as B⁻¹ is
+// non-singular) keep the first one found.
+//
+// The rhs band is measured, not modelled: with τ‖q‖∞ in place of e, an
+// ill-conditioned basis (ν_k ≈ 2·10⁵ in the proximal passes on A + εD of a
+// contact problem with duplicate contacts) made ratios 2 % apart a tie;
+// the lexicographic rule then chose the larger one, which left the row of
+// the smaller one with a basic variable of −2.1e-5 and the method ended
+// "converged" with an impulse 1 % outside its friction bound. A final
+// basis with a basic variable below −σ ν_k e is reported, not returned as
+// a solution (infeasibleRow).
 func (s *Lemke) lexLeave(c, cols, m int) int {
 	sign := 1.0
 	if c == 2*m && s.basisHasNoZ0(m) {
 		sign = -1
 	}
 	leave := -1
+	s.rhsErr = s.rhsNoise(m, cols)
 	for k := 0; k < m; k++ {
 		row := s.tab[k*cols : (k+1)*cols]
 		t := sign * row[c]
@@ -599,6 +622,71 @@ func (s *Lemke) lexLeave(c, cols, m int) int {
 		}
 	}
 	return leave
+}
+
+// lemkeRhsSafety multiplies the measured error bound of the basic
+// solution (rhsNoise) where it decides a tie of the ratio test's rhs
+// component or an infeasible final basis: room for the rounding of the
+// B⁻¹ row ν_k is read from. On the push scene's step-28 problem (see
+// TestLemkeIllConditionedBasis) the measured bound is ‖r‖∞ ≈ 1.2e-14, 10⁴
+// times below the τ‖q‖∞ = 4e-10 of the B⁻¹ components' model; σ = 1 to 32
+// solves it, with σ = 100 a later proximal pass ties ratios apart beyond
+// rounding again and ends in an infeasible basis.
+const lemkeRhsSafety = 4
+
+// rhsNoise measures how far the tableau's basic solution x_B (its rhs
+// column) is from the basic solution of the original data: the residual
+// r = B x_B − q with B the basic columns of [I | −M | −d] as set up, in
+// ∞-norm, plus the rounding of computing it (m ε times the sizes of the
+// terms). The error of x_B is B⁻¹ r, so row k's rhs is off by at most
+// ν_k ‖r‖∞ (ν_k = ‖(B⁻¹)_k‖₁, see lexLeave).
+func (s *Lemke) rhsNoise(m, cols int) float64 {
+	s.res = grow(s.res, m)
+	r := s.res
+	for i := range r {
+		r[i] = -s.q[i]
+	}
+	size := s.qNorm
+	for k := 0; k < m; k++ {
+		b, v := s.basis[k], s.tab[k*cols+2*m+1]
+		switch {
+		case b < m:
+			r[b] += v
+		case b < 2*m:
+			for i, j := 0, b-m; i < m; i++ {
+				r[i] -= s.m[i*m+j] * v
+			}
+		default:
+			for i := range r {
+				r[i] -= v
+			}
+		}
+		size += math.Abs(v) * s.colNorm[b]
+	}
+	return num.MaxAbs(r) + float64(m)*0x1p-52*size
+}
+
+// infeasibleRow returns the tableau row whose basic variable is the most
+// negative beyond its rounding bound lemkeRhsSafety·ν_k·rhsNoise, with its
+// value and bound, or −1. In exact arithmetic Lemke's basic variables stay
+// non-negative; a negative one beyond rounding means a ratio test chose
+// wrongly and the complementary basis does not solve the problem.
+func (s *Lemke) infeasibleRow(m int) (int, float64, float64) {
+	cols := 2*m + 2
+	e := s.rhsNoise(m, cols)
+	worst, wv, wb := -1, 0.0, 0.0
+	for k := 0; k < m; k++ {
+		row := s.tab[k*cols : (k+1)*cols]
+		nu := 0.0
+		for _, v := range row[:m] {
+			nu += math.Abs(v)
+		}
+		v, bound := row[2*m+1], lemkeRhsSafety*nu*e
+		if v < -bound && (worst < 0 || v+bound < wv+wb) {
+			worst, wv, wb = k, v, bound
+		}
+	}
+	return worst, wv, wb
 }
 
 // basisHasNoZ0 reports whether z0 is not yet basic (before the first pivot).
@@ -622,7 +710,7 @@ func (s *Lemke) lexLess(a, b, c, cols, m int, sign float64) bool {
 	na, nb := s.nu[a]/math.Abs(ta), s.nu[b]/math.Abs(tb)
 	noise := lemkeTieTol * (na + nb)
 	va, vb := ra[2*m+1]/ta, rb[2*m+1]/tb
-	if d := sign * (va - vb); math.Abs(d) > noise*s.qNorm {
+	if d := sign * (va - vb); math.Abs(d) > lemkeRhsSafety*(na+nb)*s.rhsErr {
 		return d < 0
 	}
 	for j := 0; j < m; j++ {
