@@ -289,34 +289,36 @@ func TestLemkeProximalBudget(t *testing.T) {
 	}
 }
 
-// TestLemkeProximalFixedPoint: a problem with a solution whose proximal
-// passes stall short of the tolerance is not reported as having no
-// solution. The problem is step 28 of the push scene (sweep's test spec,
-// experiment e2, μ_s = 0.1, tripod 0.01 m): 21 rows of three nearly
+// TestLemkeProximalFixedPoint: a problem with a solution is not reported
+// as having none. The problem is step 28 of the push scene (sweep's test
+// spec, experiment e2, μ_s = 0.1, tripod 0.01 m): 21 rows of three nearly
 // coincident tripod contacts (a_ii ≈ 5, rows alike to 1e-4), solved by
 // Newton-FB to a natural residual of 3e-15. Lemke's first pass ends in a
-// ray; the passes then move x by 0.0375, 1.0e-4, 6.8e-7, then 3.4e-9 each
-// for ever, at a natural residual of 3.5e-5 (the shifted solves' own
-// accuracy on these rows): the third changes w through the shift εD(x − x̄)
-// by 3.4e-12, below the tolerance 4.1e-11, where on the infeasible
-// problems every pass changes it by 1 (x moves 10⁶ a pass: Rockafellar,
-// Monotone operators and the proximal point algorithm, 1976: the iterates
-// grow without bound exactly when there is no solution). lcpx14's
-// boxSolved made these passes end in ErrNoSolution after 50 passes, failing
-// the sweep's lemke jobs on this step (before it, the states' test accepted
-// pass 1 as converged at a natural residual of 2.1e-5).
+// ray. With lcpx14's boxSolved the proximal passes ended in ErrNoSolution
+// after 50 passes (they stalled at a natural residual of 3.5e-5, a basic
+// variable left at −2.1e-5 by ratios 2 % apart taken as ties), failing the
+// sweep's lemke jobs; the passes that stop moving (the shift εD(x − x̄)
+// changing w by less than the tolerance; Rockafellar, Monotone operators
+// and the proximal point algorithm, 1976: the iterates grow without bound
+// exactly when there is no solution) end budget_exhausted with their x,
+// and since the ratio test's ties follow the basic solution's measured
+// error (TestLemkeIllConditionedBasis) Lemke converges here outright.
 func TestLemkeProximalFixedPoint(t *testing.T) {
 	p := loadProblem(t, "push_lemke_step28.json")
 	var r Result
 	err := (&Lemke{}).Solve(&r, p, Settings{})
 	require.NoError(t, err, r.Reason)
-	assert.Equal(t, BudgetExhausted, r.Status, r.Reason)
-	assert.Contains(t, r.Reason, "proximal passes stopped moving")
-	t.Log(r.Reason, r.Pivots)
+	require.Contains(t, []Status{Converged, BudgetExhausted}, r.Status, r.Reason)
+	t.Log(r.Status, r.Reason, r.Pivots)
 	res := maxNaturalResidual(p, r.X, p.Residual(nil, r.X))
-	// 1e-4: the residual where the passes stall, 3.5e-5, is Lemke's
-	// pivoting accuracy on rows alike to 1e-4; the entries of b are 0.41.
-	assert.Less(t, res, 1e-4)
+	if r.Status == Converged {
+		// the tolerance's scale: 1e-9 (default) × max|b| = 0.41
+		assert.Less(t, res, 1e-9)
+	} else {
+		// the residual where the old passes stalled, 3.5e-5, is Lemke's
+		// pivoting accuracy on rows alike to 1e-4; the entries of b are 0.41
+		assert.Less(t, res, 1e-4)
+	}
 	var nr Result
 	require.NoError(t, (&Newton{Func: FischerBurmeister}).Solve(&nr, p, Settings{}))
 	require.Equal(t, Converged, nr.Status)

@@ -21,7 +21,7 @@ import (
 // never solved the problem. With the measured band each pass keeps x in
 // its box and Solve ends with a solution.
 func TestLemkeIllConditionedBasis(t *testing.T) {
-	p := loadProblem(t, "push_step28_lemke.json")
+	p := loadProblem(t, "push_lemke_step28.json")
 	n := p.N()
 	xtol := make([]float64, n)
 	wtol := scales(p, 0, xtol)
