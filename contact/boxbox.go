@@ -232,25 +232,23 @@ func boxEdgeEdge(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame
 	// points. Without them a speculative step misses the edge coming down
 	// and the position projection lifts the box out after it falls in.
 	da, db := fa.ax[i].Mul(2*ha[i]), fb.ax[j].Mul(2*hb[j])
-	for k := 0; k < 3; k++ {
-		if k == i {
-			continue
-		}
-		m := 3 - i - k
-		for _, e := range faceEdges(ha, fa, sa, i, m) {
-			if len(dst)-n0 < 4 {
-				dst = edgeCross(dst, e, pb, db, BoxEdge(j, sb), l, margin, reach, false)
-			}
-		}
+	type side struct {
+		h, s    mgl64.Vec3
+		f       *frame
+		i       int        // the box's edge's axis
+		q, dq   mgl64.Vec3 // the other box's edge
+		id      uint32
+		swapped bool
 	}
-	for k := 0; k < 3; k++ {
-		if k == j {
-			continue
-		}
-		m := 3 - j - k
-		for _, e := range faceEdges(hb, fb, sb, j, m) {
-			if len(dst)-n0 < 4 {
-				dst = edgeCross(dst, e, pa, da, BoxEdge(i, sa), l, margin, reach, true)
+	for _, sd := range [2]side{{ha, sa, fa, i, pb, db, BoxEdge(j, sb), false}, {hb, sb, fb, j, pa, da, BoxEdge(i, sa), true}} {
+		for k := 0; k < 3; k++ {
+			if k == sd.i {
+				continue
+			}
+			for _, e := range faceEdges(sd.h, sd.f, sd.s, sd.i, 3-sd.i-k) {
+				if len(dst)-n0 < 4 {
+					dst = edgeCross(dst, e, sd.q, sd.dq, sd.id, l, margin, reach, sd.swapped)
+				}
 			}
 		}
 	}
