@@ -18,8 +18,10 @@ import (
 //     s_B > s_A + tol, an edge axis only if s_E > s_face + tol + 0.05|s_face|,
 //     tol = 1e-3·(largest half extent). Ties so go to A's face (Collide
 //     makes A the lower box of a stack) and then to faces.
-//  3. Edge axis: the closest points of the two supporting edges; 1 point,
-//     keys (edge of A, edge of B).
+//  3. Edge axis: the closest points of the two supporting edges, keys
+//     (edge of A, edge of B), and where an edge of a face at one of them
+//     crosses the other within margin (a face across the other box's
+//     edge; 1 to 4 points).
 //  4. Face axis: the reference face (on the winning box, facing the other)
 //     and the incident face (the other box's face most anti-parallel to it).
 //     The incident quadrilateral, in reference-face coordinates (x, y along
@@ -220,7 +222,101 @@ func boxEdgeEdge(dst []Point, ha mgl64.Vec3, fa *frame, hb mgl64.Vec3, fb *frame
 		lower(reach, g)
 		return dst
 	}
-	return emit(dst, qa, l, g, FeatureEdge|BoxEdge(i, sa), FeatureEdge|BoxEdge(j, sb))
+	n0 := len(dst)
+	dst = emit(dst, qa, l, g, FeatureEdge|BoxEdge(i, sa), FeatureEdge|BoxEdge(j, sb))
+	// A face resting across an edge of the other box touches it where the
+	// edge crosses the face's border: when the face tilts, at one crossing
+	// (this edge pair), while the edge coming down crosses the same edge
+	// within the margin. Add those crossings: each other edge of the two
+	// faces at A's edge against B's edge, then B's against A's, to 4
+	// points. Without them a speculative step misses the edge coming down
+	// and the position projection lifts the box out after it falls in.
+	da, db := fa.ax[i].Mul(2*ha[i]), fb.ax[j].Mul(2*hb[j])
+	type side struct {
+		h, s    mgl64.Vec3
+		f       *frame
+		i       int        // the box's edge's axis
+		q, dq   mgl64.Vec3 // the other box's edge
+		id      uint32
+		swapped bool
+	}
+	for _, sd := range [2]side{{ha, sa, fa, i, pb, db, BoxEdge(j, sb), false}, {hb, sb, fb, j, pa, da, BoxEdge(i, sa), true}} {
+		for k := 0; k < 3; k++ {
+			if k == sd.i {
+				continue
+			}
+			for _, e := range faceEdges(sd.h, sd.f, sd.s, sd.i, 3-sd.i-k) {
+				if len(dst)-n0 < 4 {
+					dst = edgeCross(dst, e, sd.q, sd.dq, sd.id, l, margin, reach, sd.swapped)
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// edgeSeg is a box edge: from p along d (its full length), with its id.
+type edgeSeg struct {
+	p, d mgl64.Vec3
+	id   uint32
+}
+
+// faceEdges returns the edges of the face of box (h, f) across axis k ≠ i
+// (the face of signs s that holds the edge along axis i) other than that
+// edge: along axis i with s[m] flipped (m the third axis), then the two
+// along m at both signs of i.
+func faceEdges(h mgl64.Vec3, f *frame, s mgl64.Vec3, i, m int) [3]edgeSeg {
+	seg := func(axis int, s mgl64.Vec3) edgeSeg {
+		p := f.p.Sub(f.ax[axis].Mul(h[axis]))
+		for k := 0; k < 3; k++ {
+			if k != axis {
+				p = p.Add(f.ax[k].Mul(s[k] * h[k]))
+			}
+		}
+		return edgeSeg{p, f.ax[axis].Mul(2 * h[axis]), BoxEdge(axis, s)}
+	}
+	par, lo, hi := s, s, s
+	par[m] = -par[m]
+	lo[i], hi[i] = -1, 1
+	return [3]edgeSeg{seg(i, par), seg(m, lo), seg(m, hi)}
+}
+
+// edgeCross emits where edge e of one box crosses the segment q + t·dq of
+// the other (0 < t < 1, and inside e) when their gap along n = e × dq,
+// turned to the side of l (the edge axis, from A to B), is within margin:
+// boxEdgeEdge's further crossings. e is B's when swapped, and the key's
+// halves swap to stay (A, B). A pair whose n is more than 60° from l (or
+// parallel edges) is no crossing of a face across the other's edge.
+func edgeCross(dst []Point, e edgeSeg, q, dq mgl64.Vec3, idq uint32, l mgl64.Vec3, margin float64, reach *float64, swapped bool) []Point {
+	n := e.d.Cross(dq)
+	nl := n.Len()
+	if nl == 0 {
+		return dst
+	}
+	n = n.Mul(1 / nl)
+	if n.Dot(l) < 0 {
+		n = n.Mul(-1)
+	}
+	if n.Dot(l) < 0.5 {
+		return dst
+	}
+	s, t := closestSegSeg(e.p, e.d, q, dq)
+	if s <= 0 || s >= 1 || t <= 0 || t >= 1 {
+		return dst
+	}
+	pe, pq := e.p.Add(e.d.Mul(s)), q.Add(dq.Mul(t))
+	ka, kb := FeatureEdge|e.id, FeatureEdge|idq
+	pa, pb := pe, pq
+	if swapped {
+		ka, kb = kb, ka
+		pa, pb = pq, pe
+	}
+	g := pb.Sub(pa).Dot(n)
+	if g > margin {
+		lower(reach, g)
+		return dst
+	}
+	return emit(dst, pa, n, g, ka, kb)
 }
 
 // boxFace clips the incident face of box I against the reference face

@@ -27,10 +27,11 @@ const randomPileSteps = 600
 // (Settings.TurnFriction, Stats.Resolves) also ran the solves before it:
 // all-iterations/step, most-all-iterations and steps-all-over-30/op count
 // them too (Iterations + ResolveIterations), resolves/op the solves again.
-// Measured: 1.60 iterations per step, 30 at most; with the solves again
-// 2.44, 53 at most (21 + 13 + 8 + 3 + 8: a corner held with no load,
-// whose turns do not settle in maxResolves), 4 steps over 30, 82 solves
-// again (2.91, 60 and 6 when a solve again started the turned rows free,
+// Measured: 1.33 iterations per step, 27 at most; with the solves again
+// 1.80, 40 at most, 4 steps over 30, 34 solves again (2.61, 48, 6 and 83
+// before a manifold lifting off stopped being turned, turnLoad, and
+// box–box contacts gave a face's crossings of the other box's edge;
+// 2.91, 60 and 6 when a solve again started the turned rows free,
 // turnHeldFriction).
 func BenchmarkRandomPile100Mean(b *testing.B) {
 	randomPileMean(b, scenes.DefaultRandomPileParams())
@@ -46,6 +47,10 @@ func BenchmarkRandomPile100Mean(b *testing.B) {
 // 69 at step 46), 33 steps over 30, 262 solves again (7.99, 156, 45 and
 // 207 when a solve again started the turned rows free; one box rocks on
 // its corner until step 365 instead of 176 and turns it every few steps).
+// Then 5.67 per step, 82 at most, 36 steps over 30 and 194 solves again
+// (5.81, 83, 33 and 194 before turnLoad and the box–box crossings, which
+// stopped box 337 rocking on box 338's edge by step ~100 instead of
+// 135–240: the projection no longer lifts it each swing).
 func BenchmarkRandomPile1000Mean(b *testing.B) {
 	p := scenes.DefaultRandomPileParams()
 	p.Boxes = 1000

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
+	"github.com/gorigid/gorigid/constraint"
+	"github.com/gorigid/gorigid/lcp"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -34,5 +37,52 @@ func TestNearestAxis(t *testing.T) {
 		// The remaining angle: θ folded into [−45°, 45°].
 		rem := math.Mod(c.deg+45+360, 90) - 45
 		assert.InDelta(t, math.Cos(rem*math.Pi/180), got.Dot(t1), 1e-15, "%v°", c.deg)
+	}
+}
+
+// turnHeldFriction turns a held point on the floor whose friction is at or
+// outside its circle, |f| ≥ μ xₙ, to an axis along f, unless its solved
+// load carries less than turnLoad of its bounds' estimate x̂ₙ: a point
+// lifting off (xₙ = 0.01 x̂ₙ) is outside its circle in every frame. One
+// point (μ = 0.5, x̂ₙ = 1 N·s) with friction 0.6 N·s at 30° from t₁:
+// loaded (xₙ = 1, circle 0.5) it turns (t₁ along f, the friction rows
+// changed), lifting off (xₙ = 0.01, circle 0.005) and at xₙ = 0.49 just
+// under turnLoad it keeps its frame; inside its circle (xₙ = 1.3) it keeps
+// it too.
+func TestTurnHeldFrictionNeedsLoad(t *testing.T) {
+	w, err := New(DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, 0.1, 0.1, 0.1), Pos: mgl64.Vec3{0, 0, 0.05}, Rot: mgl64.QuatIdent()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.AddBody(b); err != nil {
+		t.Fatal(err)
+	}
+	const mu, xhat, f = 0.5, 1.0, 0.6
+	u := mgl64.Vec3{math.Cos(math.Pi / 6), math.Sin(math.Pi / 6), 0}
+	for _, c := range []struct {
+		xn   float64
+		turn bool
+	}{{1, true}, {0.01, false}, {0.49, false}, {0.51, true}, {1.3, false}} {
+		pt := point{ContactInfo: ContactInfo{A: constraint.World, B: 0, Point: mgl64.Vec3{0, 0, 0}, Normal: mgl64.Vec3{0, 0, 1},
+			Mu: mu, XN: xhat, T1: mgl64.Vec3{1, 0, 0}, T2: mgl64.Vec3{0, 1, 0}, Row: 0, Rows: 3}, manifold: 1, held: true}
+		cs := &contactStage{points: []point{pt}}
+		rs := &rowStage{rows: make([]constraint.Row, 3)}
+		pt.FillRows(rs.rows, w.Bodies)
+		sol := &solveStage{changed: make([]bool, 3)}
+		sol.res.X = []float64{c.xn, f * u[0], f * u[1]}
+		sol.res.States = make([]lcp.State, 3)
+		got := w.turnHeldFriction(cs, rs, sol)
+		assert.Equal(t, c.turn, got, "xₙ = %v", c.xn)
+		assert.Equal(t, c.turn, sol.changed[1] && sol.changed[2], "xₙ = %v: friction rows changed", c.xn)
+		t1 := cs.points[0].T1
+		if c.turn {
+			assert.InDelta(t, 0, t1.Sub(u).Len(), 1e-15, "xₙ = %v: t₁ along f", c.xn)
+		} else {
+			assert.Equal(t, mgl64.Vec3{1, 0, 0}, t1, "xₙ = %v: frame kept", c.xn)
+		}
 	}
 }
