@@ -890,3 +890,54 @@ func TestMJCFCompilerAssetdirInertiaGroups(t *testing.T) {
 		t.Errorf("assetdir: mass %v, want the cube's 8 kg", m)
 	}
 }
+
+// TestSkippedMeshWarning: the warning that sums up the skipped mesh geoms
+// names the first one usefully when it has no name (its mesh file, body
+// and line) and reads as well on the command line as in Go (no Go field
+// names); a named geom is named.
+func TestSkippedMeshWarning(t *testing.T) {
+	const doc = `<mujoco><compiler meshdir="assets"/>
+<asset><mesh name="col" file="link1.stl"/><mesh name="col2" file="link2.stl"/></asset>
+<worldbody><body name="a" pos="0 0 1"><freejoint/>
+  <inertial pos="0 0 0" mass="2" diaginertia="0.1 0.1 0.1"/>
+  <geom type="mesh" mesh="col"/>
+  <geom NAME type="mesh" mesh="col2"/>
+</body></worldbody></mujoco>`
+	for _, c := range []struct {
+		name, want string
+	}{
+		{"", `2 mesh geom(s) skipped, the first an unnamed geom of mesh file "link1.stl" on body "a", line 5 (file not found): they do not collide`},
+		{`name="hand"`, `2 mesh geom(s) skipped, the first an unnamed geom of mesh file "link1.stl" on body "a", line 5 (file not found): they do not collide`},
+	} {
+		_, ws, err := ParseMJCF(strings.NewReader(strings.Replace(doc, "NAME", c.name, 1)), "robot.xml", ImportOptions{SkipMissingMeshes: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *Warning
+		for i := range ws {
+			if len(ws[i].Meshes) > 0 {
+				got = &ws[i]
+			}
+		}
+		if got == nil {
+			t.Fatalf("no warning lists the skipped meshes: %v", ws)
+		}
+		if got.Msg != c.want || got.Line != 5 || len(got.Meshes) != 2 {
+			t.Errorf("warning %v with %d meshes,\nwant line 5: %s with 2", got, len(got.Meshes), c.want)
+		}
+	}
+	// A named first geom is named.
+	named := strings.Replace(strings.Replace(doc, "NAME", "", 1), `<geom type="mesh" mesh="col"/>`, `<geom name="palm" type="mesh" mesh="col"/>`, 1)
+	_, ws, err := ParseMJCF(strings.NewReader(named), "robot.xml", ImportOptions{SkipMissingMeshes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `2 mesh geom(s) skipped, the first geom "palm" of mesh file "link1.stl" on body "a" (file not found): they do not collide`
+	found := false
+	for _, w := range ws {
+		found = found || w.Msg == want
+	}
+	if !found {
+		t.Errorf("warnings %v, want one: %s", ws, want)
+	}
+}
