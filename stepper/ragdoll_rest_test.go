@@ -20,7 +20,8 @@ import (
 //     70 kg): measured at most 4.2e-27 J with sleeping off (4e-26 J
 //     already at 2 s), 0 asleep;
 //   - no step adds energy: Stats.EnergyAdded ≤ 1e-6 J, the rest bound,
-//     so no gain can set it moving (measured 6.4e-9 J);
+//     so no gain can set it moving (measured 6.4e-9 J; with holdContacts
+//     made to hold nothing, a step during the fall added 3.5e-3 J);
 //   - every ball joint's gap within ProjectAbove = 1 mm after each step
 //     (measured 0.59 mm, during the fall);
 //   - no body creeps from 4 s to 6 s by more than 1 µm (measured 8.2e-16 m with sleeping off);
