@@ -516,13 +516,14 @@ func (im *importer) addMesh(n *xnode, g MeshGeom, file string) {
 	im.meshSrc = append(im.meshSrc, meshSource{node: n, file: file})
 }
 
-// describe names a skipped mesh geom for a warning: by its name, or, for
-// an unnamed one, by its file and line, and its body.
+// describe names a skipped mesh geom for a warning by its element (an
+// MJCF <geom>, a URDF <collision>): by its name, or, for an unnamed one,
+// by its file and line, and its body.
 func (src meshSource) describe(g MeshGeom) string {
 	if g.Name != "" {
-		return fmt.Sprintf("geom %q of mesh file %q on body %q", clip(g.Name), clipPath(src.file), clip(g.Body))
+		return fmt.Sprintf("%s %q of mesh file %q on body %q", src.node.name, clip(g.Name), clipPath(src.file), clip(g.Body))
 	}
-	return fmt.Sprintf("an unnamed geom of mesh file %q on body %q, line %d", clipPath(src.file), clip(g.Body), src.node.line)
+	return fmt.Sprintf("an unnamed %s of mesh file %q on body %q, line %d", src.node.name, clipPath(src.file), clip(g.Body), src.node.line)
 }
 
 // finishMeshes makes each recorded mesh geom a shape of its body (or of
