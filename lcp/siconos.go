@@ -8,6 +8,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gorigid/gorigid/internal/num"
 )
 
 // Text formats other tools write, read into a Problem: the standard LCP
@@ -49,7 +51,9 @@ func Formats() []string {
 // lim. For FormatJSON it is ReadProblemWith; the text formats have no
 // ignored keys (nil). Errors name the line and the field (M[i][j], q[i],
 // a header entry) and the offending text; a stated size above
-// lim.MaxBytes is a *MemoryError before anything is allocated for it.
+// lim.MaxBytes is a *MemoryError before anything is allocated for it, and
+// a line longer than a row of the largest problem lim.MaxBytes admits
+// (64 bytes a number, at least 64 KiB) is an error when it is read.
 func ReadProblemFormat(r io.Reader, format string, lim ReadLimits) (*Problem, []string, error) {
 	var p *Problem
 	var err error
@@ -84,9 +88,46 @@ type tokens struct {
 }
 
 func newTokens(r io.Reader, lim ReadLimits) *tokens {
+	return &tokens{sc: newLineScanner(r, lim), lim: lim}
+}
+
+// maxNumberText is the most bytes a line of the text formats may spend on
+// one number, separators and padding included: Siconos writes %32.24e and
+// a space (33 bytes), a shortest round-trip float takes at most 24.
+const maxNumberText = 64
+
+// maxLine is the longest line the text readers take within lim: a line
+// holds at most a row (or column) of the largest problem lim.MaxBytes
+// admits, maxNumberText bytes a number, and at least 64 KiB; 1 GiB
+// without a limit. The scanner's buffer, which grows to the longest line,
+// then stays a small part of the limit (512 KiB at MaxBytes = 2 GiB,
+// 8 192 rows) instead of growing to 1 GiB on a line without end.
+func maxLine(lim ReadLimits) int {
+	if lim.MaxBytes <= 0 {
+		return 1 << 30
+	}
+	n := int(math.Sqrt(float64(lim.MaxBytes)/32)) + 1 // DenseProblemBytes(n) ≥ 32 n²
+	return min(max(64<<10, maxNumberText*n), 1<<30)
+}
+
+// newLineScanner scans the lines of r, each at most maxLine(lim) bytes.
+func newLineScanner(r io.Reader, lim ReadLimits) *bufio.Scanner {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<30) // a dense row of 10⁴ numbers is about 330 kB
-	return &tokens{sc: sc, lim: lim}
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine(lim))
+	return sc
+}
+
+// scanError is the error of a scanner stopped after line lines: a line
+// too long names it and the bound.
+func scanError(err error, line int, lim ReadLimits) error {
+	if !errors.Is(err, bufio.ErrTooLong) {
+		return err
+	}
+	why := "the readers' bound"
+	if lim.MaxBytes > 0 {
+		why = fmt.Sprintf("the most a row of a problem within the memory limit of %s holds (%d bytes a number)", num.FormatBytes(lim.MaxBytes), maxNumberText)
+	}
+	return fmt.Errorf("line %d: longer than %s, %s", line+1, num.FormatBytes(int64(maxLine(lim))), why)
 }
 
 // next returns the next word, or "" at the end of the input (t.err set if
@@ -94,7 +135,9 @@ func newTokens(r io.Reader, lim ReadLimits) *tokens {
 func (t *tokens) next() string {
 	for len(t.fields) == 0 {
 		if !t.sc.Scan() {
-			t.err = t.sc.Err()
+			if err := t.sc.Err(); err != nil {
+				t.err = scanError(err, t.line, t.lim)
+			}
 			return ""
 		}
 		t.line++
@@ -260,15 +303,22 @@ func readSiconosLCP(t *tokens) (*Problem, error) {
 }
 
 func readSiconosMLCP(t *tokens) (*Problem, error) {
+	// A Siconos LCP file begins with its size n and M's storage type 0:
+	// read as an MLCP it has a storage-1 flag n > 1 and a storage-2 flag 0.
+	const lcpHint = "; a file that begins with its size and then 0 (M's dense storage) is a Siconos LCP file: read it in the format siconos-lcp"
 	var hdr [4]int
 	for k, what := range []string{"storage-1 flag", "storage-2 flag", "n (equations)", "m (complementarity rows)"} {
 		var err error
 		if hdr[k], err = t.int(what); err != nil {
 			return nil, err
 		}
-	}
-	if hdr[0] > 1 || hdr[1] > 1 {
-		return nil, fmt.Errorf("storage flags: want 0 or 1 each, got %d and %d", hdr[0], hdr[1])
+		if k < 2 && hdr[k] > 1 {
+			hint := ""
+			if k == 0 || hdr[0] > 1 {
+				hint = lcpHint
+			}
+			return nil, fmt.Errorf("%s (%s): want 0 or 1, got %d%s", what, t.where(), hdr[k], hint)
+		}
 	}
 	if hdr[0] != 1 {
 		return nil, errors.New("storage-1 flag: is 0: only files with the whole matrix M (storage 1) are read, not the blocks A, B, C, D alone")
@@ -310,6 +360,18 @@ func readSiconosMLCP(t *tokens) (*Problem, error) {
 		}
 		comp[b] = c == 1
 	}
+	// Siconos' convention (mixedLinearComplementarity_newFromFileOld, the
+	// ABCD blocks of the storage-2 form): the n rows of the equations,
+	// type-0 blocks, and the m complementarity rows, type 1.
+	eq := 0
+	for b, c := range comp {
+		if !c {
+			eq += starts[b+1] - starts[b]
+		}
+	}
+	if eq != hdr[2] {
+		return nil, fmt.Errorf("block types (%s): the equation blocks (type 0) hold %d rows, n (equations) is %d", t.where(), eq, hdr[2])
+	}
 	m, err := t.denseMatrix("M", size)
 	if err != nil {
 		return nil, err
@@ -331,8 +393,7 @@ func readSiconosMLCP(t *tokens) (*Problem, error) {
 }
 
 func readMQ(r io.Reader, lim ReadLimits) (*Problem, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<30)
+	sc := newLineScanner(r, lim)
 	var data []float64
 	var q []float64
 	n, rows, line := 0, 0, 0
@@ -381,6 +442,9 @@ func readMQ(r io.Reader, lim ReadLimits) (*Problem, error) {
 		rows++
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, scanError(err, line, lim)
+		}
 		return nil, fmt.Errorf("line %d: %v", line+1, err)
 	}
 	switch {

@@ -106,8 +106,14 @@ func TestReadTextFormatsErrors(t *testing.T) {
 		{FormatSiconosMLCP, "1\n0\n1\n1\n0 1 1\n", "block start 2 (line 5): want more than 1, got 1"},
 		{FormatSiconosMLCP, "1\n0\n1\n1\n0 2\n2\n", "block 0 type (line 6): want 0 (equations) or 1 (complementarity), got 2"},
 		{FormatSiconosMLCP, "0\n1\n1\n1\n", "only files with the whole matrix M (storage 1) are read"},
-		{FormatSiconosMLCP, "1\n3\n1\n1\n", "storage flags: want 0 or 1 each"},
-		{FormatSiconosMLCP, "1\n0\n1\n1\n0 2\n1\n0\n3\n2\n3\t2\n", "M: is 3×2, want 2×2"},
+		{FormatSiconosMLCP, "1\n3\n1\n1\n", "storage-2 flag (line 2): want 0 or 1, got 3"},
+		// A Siconos LCP file read as an MLCP: its size, then M's storage 0.
+		{FormatSiconosMLCP, "2\n" + siconosDense([][]float64{{1, 2}, {3, 4}}) + "-1 -1\n", "storage-1 flag (line 1): want 0 or 1, got 2; a file that begins with its size and then 0 (M's dense storage) is a Siconos LCP file: read it in the format siconos-lcp"},
+		// n = 1 equation, but the blocks make both rows complementarity
+		// rows (type 1), or both equations.
+		{FormatSiconosMLCP, "1\n0\n1\n1\n0 2\n1\n", "block types (line 6): the equation blocks (type 0) hold 0 rows, n (equations) is 1"},
+		{FormatSiconosMLCP, "1\n0\n1\n1\n0 1 2\n0 0\n", "block types (line 6): the equation blocks (type 0) hold 2 rows, n (equations) is 1"},
+		{FormatSiconosMLCP, "1\n0\n1\n1\n0 1 2\n0 1\n0\n3\n2\n3\t2\n", "M: is 3×2, want 2×2"},
 		{FormatMQ, "", "M: missing"},
 		{FormatMQ, "1 2\n3\n", "line 2: has 1 numbers, the first row of M has 2"},
 		{FormatMQ, "1 2\n3 4\n", "q: missing"},
@@ -163,7 +169,7 @@ func TestReadStatedSizeUnlimited(t *testing.T) {
 	}{
 		{"siconos-lcp n=2^26", FormatSiconosLCP, "67108864\n0\n67108864\n67108864\n67108864\t67108864\n1 2\n", "M[2][0] (stored column-major): missing"},
 		{"siconos-lcp n=40000", FormatSiconosLCP, "40000\n0\n40000\n40000\n40000\t40000\n1 2 3\n", "M[3][0] (stored column-major): missing"},
-		{"siconos-mlcp n+m=40000", FormatSiconosMLCP, "1\n0\n20000\n20000\n0 40000\n1\n0\n40000\n40000\n40000\t40000\n1\n", "M[1][0] (stored column-major): missing"},
+		{"siconos-mlcp n+m=40000", FormatSiconosMLCP, "1\n0\n20000\n20000\n0 20000 40000\n0 1\n0\n40000\n40000\n40000\t40000\n1\n", "M[1][0] (stored column-major): missing"},
 		{"json first row 10^5", FormatJSON, `{"A": [[` + row + `]`, "A"},
 	}
 	for _, c := range cases {
@@ -199,4 +205,39 @@ func FuzzReadProblemFormat(f *testing.F) {
 			t.Fatalf("A is %d×%d with %d entries of b", r, c, len(p.B))
 		}
 	})
+}
+
+// endless is a line without end: "0 0 0 …" and no newline.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = "0 "[i%2]
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestReadTextLineBound: a line without end stops at the bound that
+// ReadLimits.MaxBytes gives the text readers (before, the scanner grew to
+// 1 GiB whatever the limit), with an error naming the line, the bound and
+// the limit; and the bound holds a column of the largest problem the
+// limit admits as Siconos writes it (%32.24e and a space: 33 bytes a
+// number), so no file within the limit is refused for its lines.
+func TestReadTextLineBound(t *testing.T) {
+	for _, format := range []string{FormatSiconosLCP, FormatMQ} {
+		e := &endless{}
+		_, _, err := ReadProblemFormat(e, format, ReadLimits{MaxBytes: 2 << 30})
+		require.Error(t, err, format)
+		// 2 GiB admits n = 8 192 rows: 64 bytes a number, 8 193 numbers.
+		assert.Contains(t, err.Error(), "line 1: longer than 512 KiB, the most a row of a problem within the memory limit of 2 GiB holds (64 bytes a number)", format)
+		// The scanner reads in chunks that at most double: it stops
+		// within twice the bound, far below 1 GiB.
+		assert.LessOrEqual(t, e.n, int64(2*maxLine(ReadLimits{MaxBytes: 2 << 30})), format)
+	}
+	for _, n := range []int{1, 10, 100, 1000, 2000, 8192, 20000} {
+		lim := ReadLimits{MaxBytes: DenseProblemBytes(n)}
+		assert.GreaterOrEqual(t, maxLine(lim), 33*n, "n = %d", n)
+	}
+	assert.Equal(t, 1<<30, maxLine(ReadLimits{}), "no limit: the bound of 1 GiB as before")
 }

@@ -150,7 +150,7 @@ type importer struct {
 	warnings []Warning
 	seen     map[string]bool
 	meshes   []MeshGeom
-	meshNode *xnode
+	meshSrc  []meshSource // beside meshes: where each geom is and its file as the model names it
 }
 
 func newImporter(file string) *importer {
@@ -502,12 +502,28 @@ type MeshGeom struct {
 	Category, Mask uint32
 }
 
-// addMesh records a mesh geom for the closing mesh warning.
-func (im *importer) addMesh(n *xnode, g MeshGeom) {
-	if im.meshNode == nil {
-		im.meshNode = n
-	}
+// meshSource is where a recorded mesh geom is in the model: its element
+// and its mesh file as the model names it (File of an unfound one is "").
+type meshSource struct {
+	node *xnode
+	file string
+}
+
+// addMesh records a mesh geom, at element n naming mesh file file, for
+// finishMeshes.
+func (im *importer) addMesh(n *xnode, g MeshGeom, file string) {
 	im.meshes = append(im.meshes, g)
+	im.meshSrc = append(im.meshSrc, meshSource{node: n, file: file})
+}
+
+// describe names a skipped mesh geom for a warning by its element (an
+// MJCF <geom>, a URDF <collision>): by its name, or, for an unnamed one,
+// by its file and line, and its body.
+func (src meshSource) describe(g MeshGeom) string {
+	if g.Name != "" {
+		return fmt.Sprintf("%s %q of mesh file %q on body %q", src.node.name, clip(g.Name), clipPath(src.file), clip(g.Body))
+	}
+	return fmt.Sprintf("an unnamed %s of mesh file %q on body %q, line %d", src.node.name, clipPath(src.file), clip(g.Body), src.node.line)
 }
 
 // finishMeshes makes each recorded mesh geom a shape of its body (or of
@@ -522,11 +538,17 @@ func (im *importer) finishMeshes(spec *SceneSpec) {
 		return
 	}
 	var skipped []MeshGeom
+	var first meshSource
 	why := ""
-	for _, g := range im.meshes {
+	skip := func(k int, reason string) {
+		if len(skipped) == 0 {
+			first, why = im.meshSrc[k], reason
+		}
+		skipped = append(skipped, im.meshes[k])
+	}
+	for k, g := range im.meshes {
 		if g.File == "" {
-			skipped = append(skipped, g)
-			why = "file not found"
+			skip(k, "file not found")
 			continue
 		}
 		var target *[]ShapeSpec
@@ -540,8 +562,7 @@ func (im *importer) finishMeshes(spec *SceneSpec) {
 			}
 		}
 		if target == nil {
-			skipped = append(skipped, g)
-			why = "its body was merged away"
+			skip(k, "its body was merged away")
 			continue
 		}
 		sh := ShapeSpec{Type: contact.TriMesh, Mesh: g.File, Scale: g.Scale, Pos: g.Pos, Rot: g.Rot,
@@ -549,8 +570,7 @@ func (im *importer) finishMeshes(spec *SceneSpec) {
 		if static {
 			// A static mesh collides as its triangles.
 			if _, _, err := sh.staticMeshShape(); err != nil {
-				skipped = append(skipped, g)
-				why = err.Error()
+				skip(k, err.Error())
 				continue
 			}
 		} else {
@@ -561,8 +581,7 @@ func (im *importer) finishMeshes(spec *SceneSpec) {
 			}
 			h, err := loadHull(g.File, scale)
 			if err != nil {
-				skipped = append(skipped, g)
-				why = err.Error()
+				skip(k, err.Error())
 				continue
 			}
 			rot := g.Rot
@@ -574,10 +593,11 @@ func (im *importer) finishMeshes(spec *SceneSpec) {
 		*target = append(*target, sh)
 	}
 	if len(skipped) > 0 {
-		first := skipped[0]
-		im.warnings = append(im.warnings, Warning{File: im.file, Line: im.meshNode.line, Element: im.meshNode.name,
-			Msg: fmt.Sprintf("%d mesh geom(s) skipped (the first %q on body %q: %s): they do not collide (Warning.Meshes lists them)",
-				len(skipped), clip(first.Name), clip(first.Body), clip(why)),
+		// The message speaks to the command line as to Go: Meshes (see
+		// Warning) lists the geoms for a program.
+		im.warnings = append(im.warnings, Warning{File: im.file, Line: first.node.line, Element: first.node.name,
+			Msg: fmt.Sprintf("%d mesh geom(s) skipped, the first %s (%s): they do not collide",
+				len(skipped), first.describe(skipped[0]), clip(why)),
 			Meshes: skipped})
 	}
 }

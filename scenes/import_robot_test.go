@@ -211,7 +211,7 @@ func TestMJCFMissingMeshes(t *testing.T) {
 
 // TestURDFMissingMeshes: a URDF collision mesh that is not found is an
 // error naming the file (and the package:// reference), unless
-// SkipMissingMeshes; visual meshes are never read.
+// SkipMissingMeshes, which warns; visual meshes are never read.
 func TestURDFMissingMeshes(t *testing.T) {
 	const doc = `<robot name="r"><link name="base"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
 <visual><geometry><mesh filename="package://ur_description/meshes/base.dae"/></geometry></visual>
@@ -226,8 +226,19 @@ COLL</link></robot>`
 	if err == nil || !strings.Contains(err.Error(), "package://example-robot-data/robots/panda_description/meshes/collision/link0.stl") || !strings.Contains(err.Error(), "SkipMissingMeshes") {
 		t.Errorf("error %v, want one naming the mesh and SkipMissingMeshes", err)
 	}
-	if _, _, err := ParseURDF(strings.NewReader(full), "r.urdf", ImportOptions{SkipMissingMeshes: true}); err != nil {
+	_, ws, err := ParseURDF(strings.NewReader(full), "r.urdf", ImportOptions{SkipMissingMeshes: true})
+	if err != nil {
 		t.Errorf("with SkipMissingMeshes: %v", err)
+	}
+	// The unnamed <collision> is named by its element, file, link and
+	// line in the warning that sums up the skipped meshes.
+	const want = `1 mesh geom(s) skipped, the first an unnamed collision of mesh file "package://example-robot-data/robots/panda_description/meshes/collision/link0.stl" on body "base", line 3 (file not found): they do not collide`
+	found := false
+	for _, w := range ws {
+		found = found || w.Msg == want && w.Line == 3 && len(w.Meshes) == 1
+	}
+	if !found {
+		t.Errorf("warnings %v, want one at line 3: %s", ws, want)
 	}
 }
 
@@ -888,5 +899,50 @@ func TestMJCFCompilerAssetdirInertiaGroups(t *testing.T) {
 	}
 	if m := s.Bodies[0].Mass; math.Abs(m-8) > 1e-9 {
 		t.Errorf("assetdir: mass %v, want the cube's 8 kg", m)
+	}
+}
+
+// TestSkippedMeshWarning: the warning that sums up the skipped mesh geoms
+// names the first one usefully when it has no name (its mesh file, body
+// and line) and reads as well on the command line as in Go (no Go field
+// names); a named geom is named.
+func TestSkippedMeshWarning(t *testing.T) {
+	const doc = `<mujoco><compiler meshdir="assets"/>
+<asset><mesh name="col" file="link1.stl"/><mesh name="col2" file="link2.stl"/></asset>
+<worldbody><body name="a" pos="0 0 1"><freejoint/>
+  <inertial pos="0 0 0" mass="2" diaginertia="0.1 0.1 0.1"/>
+  <geom type="mesh" mesh="col"/>
+  <geom type="mesh" mesh="col2"/>
+</body></worldbody></mujoco>`
+	const unnamed = `2 mesh geom(s) skipped, the first an unnamed geom of mesh file "link1.stl" on body "a", line 5 (file not found): they do not collide`
+	_, ws, err := ParseMJCF(strings.NewReader(doc), "robot.xml", ImportOptions{SkipMissingMeshes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *Warning
+	for i := range ws {
+		if len(ws[i].Meshes) > 0 {
+			got = &ws[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("no warning lists the skipped meshes: %v", ws)
+	}
+	if got.Msg != unnamed || got.Line != 5 || len(got.Meshes) != 2 {
+		t.Errorf("warning %v with %d meshes,\nwant line 5: %s with 2", got, len(got.Meshes), unnamed)
+	}
+	// A named first geom is named.
+	named := strings.Replace(doc, `<geom type="mesh" mesh="col"/>`, `<geom name="palm" type="mesh" mesh="col"/>`, 1)
+	_, ws, err = ParseMJCF(strings.NewReader(named), "robot.xml", ImportOptions{SkipMissingMeshes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `2 mesh geom(s) skipped, the first geom "palm" of mesh file "link1.stl" on body "a" (file not found): they do not collide`
+	found := false
+	for _, w := range ws {
+		found = found || w.Msg == want
+	}
+	if !found {
+		t.Errorf("warnings %v, want one: %s", ws, want)
 	}
 }

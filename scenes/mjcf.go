@@ -184,10 +184,12 @@ type mjGroup struct {
 }
 
 // pendingMesh is a mesh geom whose pose is in its group's frame until the
-// group's centre of mass is known.
+// group's centre of mass is known (MJCF), or a URDF collision mesh, with
+// its element and file as the model names it.
 type pendingMesh struct {
 	node *xnode
 	geom MeshGeom
+	file string // the mesh asset's file as the model names it
 }
 
 type mjcf struct {
@@ -650,7 +652,7 @@ func (m *mjcf) worldbody(n *xnode) error {
 	m.spec.WorldShapes = append(m.spec.WorldShapes, world.shapes...)
 	for _, pm := range world.meshes {
 		pm.geom.Body = WorldName
-		m.addMesh(pm.node, pm.geom)
+		m.addMesh(pm.node, pm.geom, pm.file)
 	}
 	// Each group's mass properties are final now: the bodies' first, then
 	// the added bodies' from them.
@@ -697,7 +699,7 @@ func (m *mjcf) worldbody(n *xnode) error {
 		for _, pm := range g.meshes {
 			pm.geom.Body = g.name
 			pm.geom.Pos = pm.geom.Pos.Sub(com)
-			m.addMesh(pm.node, pm.geom)
+			m.addMesh(pm.node, pm.geom, pm.file)
 		}
 		m.spec.Bodies = append(m.spec.Bodies, b)
 	}
@@ -1249,7 +1251,8 @@ func (m *mjcf) geom(n *xnode, g *mjGroup, rel transform, class string, inert boo
 			if hull != nil {
 				file = hull.file
 			}
-			g.meshes = append(g.meshes, pendingMesh{node: n, geom: MeshGeom{Name: name, File: file, Scale: m.meshScale(e),
+			a, _ := m.meshAssetOf(e)
+			g.meshes = append(g.meshes, pendingMesh{node: n, file: a.file, geom: MeshGeom{Name: name, File: file, Scale: a.scale,
 				Pos: sh.Pos, Rot: sh.Rot, Material: sh.Material, Category: sh.Category, Mask: sh.Mask}})
 		}
 		return nil
@@ -1571,11 +1574,6 @@ func (m *mjcf) meshAssetOf(e elem) (meshAsset, error) {
 		return a, m.errAt(e.xnode, "mesh: %q is not a mesh asset", clip(name))
 	}
 	return a, nil
-}
-
-func (m *mjcf) meshScale(e elem) mgl64.Vec3 {
-	a, _ := m.meshAssetOf(e)
-	return a.scale
 }
 
 // meshGeom loads the mesh of a mesh geom and returns its convex hull's

@@ -328,8 +328,8 @@ func (t *urdfTree) addShapes(spec *SceneSpec, dir string, opts ImportOptions, fr
 			if l.owner == WorldName {
 				sh.Pos, sh.Rot = w.Pos, w.Rot
 				if mg != nil {
-					mg.Body, mg.Pos, mg.Rot, mg.Material = WorldName, sh.Pos, sh.Rot, sh.Material
-					im.addMesh(c, *mg)
+					mg.geom.Body, mg.geom.Pos, mg.geom.Rot, mg.geom.Material = WorldName, sh.Pos, sh.Rot, sh.Material
+					im.addMesh(c, mg.geom, mg.file)
 					continue
 				}
 				spec.WorldShapes = append(spec.WorldShapes, sh)
@@ -346,8 +346,8 @@ func (t *urdfTree) addShapes(spec *SceneSpec, dir string, opts ImportOptions, fr
 			}
 			sh.Pos, sh.Rot = local.Pos, local.Rot
 			if mg != nil {
-				mg.Body, mg.Pos, mg.Rot, mg.Material = l.owner, sh.Pos, sh.Rot, sh.Material
-				im.addMesh(c, *mg)
+				mg.geom.Body, mg.geom.Pos, mg.geom.Rot, mg.geom.Material = l.owner, sh.Pos, sh.Rot, sh.Material
+				im.addMesh(c, mg.geom, mg.file)
 				continue
 			}
 			b.Shapes = append(b.Shapes, sh)
@@ -584,7 +584,7 @@ func (im *importer) urdfJointOptions(j *urdfJoint, js *JointSpec) error {
 
 // urdfShape reads a <collision> element; ok is false when it is skipped
 // (with a warning).
-func (im *importer) urdfShape(n *xnode, dir string, opts ImportOptions) (ShapeSpec, *MeshGeom, bool, error) {
+func (im *importer) urdfShape(n *xnode, dir string, opts ImportOptions) (ShapeSpec, *pendingMesh, bool, error) {
 	sh := ShapeSpec{Rot: mgl64.QuatIdent()}
 	if o := n.child("origin"); o != nil {
 		t, err := im.urdfOrigin(o)
@@ -636,7 +636,7 @@ func (im *importer) urdfShape(n *xnode, dir string, opts ImportOptions) (ShapeSp
 			return sh, nil, false, err
 		}
 		name, _ := n.attr("name")
-		return sh, &MeshGeom{Name: name, File: path, Scale: sc}, false, nil
+		return sh, &pendingMesh{node: n, file: f, geom: MeshGeom{Name: name, File: path, Scale: sc}}, false, nil
 	default:
 		im.warnOnce("geom:"+e.name, e, "geometry <%s> not supported: skipped", e.name)
 		return sh, nil, false, nil

@@ -119,6 +119,22 @@ func SceneHash(scene string, set map[string]string) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
+// stepFailed is the error of a job whose step failed at substep s (from
+// 0) of sub of its step step. Most of the stepper's errors name its own
+// step (counting substeps), which is the job's when there are none: the
+// job's prefix then only repeats it ("step 28: step 28: …") and is left
+// out; an error that does not name it (a non-finite energy, a row that
+// cannot be built) gets it.
+func stepFailed(step, s, sub int, err error) error {
+	if sub > 1 {
+		return fmt.Errorf("step %d of the job, substep %d of %d: %w", step, s+1, sub, err)
+	}
+	if strings.HasPrefix(err.Error(), fmt.Sprintf("step %d: ", step)) {
+		return err
+	}
+	return fmt.Errorf("step %d: %w", step, err)
+}
+
 // Run runs the job in this process under DefaultLimits and returns its
 // result (Status ok), or an error: RunContext's, without a context.
 func Run(j *Job) (Result, error) { return RunContext(context.Background(), j, Limits{}) }
@@ -210,7 +226,7 @@ func RunContext(ctx context.Context, j *Job, lim Limits) (Result, error) {
 				return r, stopped(ctx, step, j.Steps)
 			}
 			if err != nil {
-				return r, fmt.Errorf("step %d: %w", step, err)
+				return r, stepFailed(step, s, sub, err)
 			}
 			if st.Rows > lim.Rows {
 				return r, refusef("rows: step %d has %d rows, above the limit %d (sweep.Limits.Rows)", step, st.Rows, lim.Rows)
