@@ -484,6 +484,7 @@ func (x *axis) fill(rows []Row, ids [2]int, ctx *Context, q float64, la, aa, lb,
 		r := put(Spring, 1)
 		r.Phi, r.Stiffness, r.Viscous = x.offset(q, x.target), x.kp, x.kd
 		r.Lo, r.Hi = -x.servoLimit*h, x.servoLimit*h
+		r.Actuator = true
 	}
 	if x.effortOn {
 		r := put(Motor, 1)

@@ -92,6 +92,13 @@ type Row struct {
 	// (stepper.ContactInfo.Bounce).
 	Bounce float64
 	Kind   Kind
+	// Actuator marks a row whose impulse is an actuator's (a position
+	// servo's Spring row, SetServo): the energy it puts in or takes out
+	// is work done from outside the bodies, which the stepper counts as
+	// applied work in Stats.EnergyAdded, as it does a Motor row's. A
+	// passive spring-damper's row is not an actuator. Fill sets it;
+	// solvers ignore it.
+	Actuator bool
 }
 
 // Context is what Fill reads: the world's bodies and the step h (s), which

@@ -203,6 +203,7 @@ type mjcf struct {
 	defaults   map[string]map[string]map[string]string
 	parentOf   map[string]string // class → parent class
 	spec       *SceneSpec
+	keyNode    *xnode // the <key> of ImportOptions.Keyframe, nil without one
 	groups     []*mjGroup
 	taken      map[string]bool
 	ownerOf    map[string]string    // MJCF body name → gorigid body (or world)
@@ -340,6 +341,11 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if err := m.spec.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
 	}
+	at := m.keyNode
+	if at == nil {
+		at = root
+	}
+	m.warnStartInside(m.spec, at)
 	return m.spec, m.warnings, nil
 }
 
@@ -994,7 +1000,7 @@ func (m *mjcf) keyframe(root *xnode, name string) error {
 				if err != nil {
 					return err
 				}
-				m.qpos = q
+				m.qpos, m.keyNode = q, key
 				if s, ok := key.attr("ctrl"); ok {
 					if m.ctrl, err = m.floats(key, "ctrl", s, 0); err != nil {
 						return err

@@ -92,7 +92,8 @@ func (w *World) bodyEnergies(lo, hi int) {
 
 // appliedWork returns the work (J) done in the step by the applied forces
 // and torques on dynamic bodies, h (f·v⁺ + τ·ω⁺) (positions move by h v⁺),
-// by the joint motors, Σ x·J v⁺ over Motor rows, and by kinematic bodies,
+// by the joint motors and servos, Σ x·J v⁺ over Motor and Actuator rows,
+// and by kinematic bodies,
 // which drive the rest through their rows: −Σ x·J_k v_k over the blocks of
 // kinematic bodies (an ideal row does no work, J v⁺ = 0, so what the
 // kinematic side takes the dynamic side gets). The terms are computed on
@@ -144,7 +145,8 @@ func (w *World) bodyWork(lo, hi int) {
 	}
 }
 
-// rowWork sets the work terms of the rows lo:hi: a motor row's x·J v⁺,
+// rowWork sets the work terms of the rows lo:hi: a motor's or another
+// actuator's row's x·J v⁺ (constraint.Row.Actuator: a position servo),
 // another row's x·J_k v_k of each kinematic body on it, in slot order.
 func (w *World) rowWork(lo, hi int) {
 	bk := &w.ws.bookkeeping
@@ -155,7 +157,7 @@ func (w *World) rowWork(lo, hi int) {
 		if x == 0 {
 			continue
 		}
-		if r.Kind == constraint.Motor {
+		if r.Kind == constraint.Motor || r.Actuator {
 			bk.rw[i][0], bk.rn[i] = x*r.Velocity(w.Bodies), -1
 			continue
 		}

@@ -46,7 +46,9 @@ type Stats struct {
 	// EnergyAdded is the mechanical energy the step created (J): kinetic
 	// plus gravitational potential energy after the step, minus before,
 	// minus the work of the applied forces and torques (h f·v⁺ + h τ·ω⁺)
-	// and of the joint motors (x·J v⁺ on Motor rows). Friction, inelastic
+	// and of the joint motors and position servos (x·J v⁺ on Motor rows
+	// and servo rows, constraint.Row.Actuator; a passive spring's work is
+	// not subtracted, so its release shows here). Friction, inelastic
 	// impacts and the constraints' velocity projection make it negative; a
 	// positive value is energy put in by the integrator, by the Φ/h
 	// position feedback or by a position correction raising a body. The
