@@ -27,8 +27,9 @@ const randomPileSteps = 600
 // (Settings.TurnFriction, Stats.Resolves) also ran the solves before it:
 // all-iterations/step, most-all-iterations and steps-all-over-30/op count
 // them too (Iterations + ResolveIterations), resolves/op the solves again.
-// Measured: 1.33 iterations per step, 27 at most; with the solves again
-// 1.80, 40 at most, 4 steps over 30, 34 solves again (2.61, 48, 6 and 83
+// Measured: 1.40 iterations per step, 27 at most; with the solves again
+// 1.75, 40 at most, 3 steps over 30, 29 solves again (1.80, 40, 4 and 34
+// before a manifold within μ Σ x̂ₙ stopped being turned; 2.61, 48, 6 and 83
 // before a manifold lifting off stopped being turned, turnLoad, and
 // box–box contacts gave a face's crossings of the other box's edge;
 // 2.91, 60 and 6 when a solve again started the turned rows free,

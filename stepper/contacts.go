@@ -1674,7 +1674,13 @@ const (
 // such point's frame turns to have an axis along f (the nearest such
 // frame, nearestAxis: t₁ along ±f or ±n × f, at most 45° from the old
 // t₁) and its friction rows in rs.rows are filled again along it, if its
-// load μ Σ x_n is at least turnLoad of its bounds' μ Σ x̂ₙ. It
+// load μ Σ x_n is at least turnLoad of its bounds' μ Σ x̂ₙ and |f| is
+// more than μ Σ x̂ₙ: an f within that radius is one Coulomb's circle on
+// the bounds' loads allows, and a frame along f would bound it the same;
+// its excess over μ Σ x_n is the load moved between the points since the
+// last step, which no turn removes (on the 100-box random pile a box whose
+// far corners carried more than their x̂ₙ turned 3–13° back and forth in
+// each of 4 solves again at 1 % over μ Σ x̂ₙ, 8 iterations each). It
 // reports whether it turned any; the step's problem is then to be
 // assembled and solved again. Box friction holds such a pair with up to √2 μ Σ x̂ₙ, more than
 // Coulomb's law allows, where a push reaches it only through other
@@ -1727,12 +1733,13 @@ func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage
 			if pt := &pts[j]; pt.held && !pt.Fresh {
 				r := pt.Row + 1 // a held point has friction rows (fillContactRange)
 				f = f.Add(pt.T1.Mul(x[r])).Add(pt.T2.Mul(x[r+1]))
-				bound += pt.Mu * math.Max(0, x[pt.Row])
+				xn := math.Max(0, x[pt.Row])
+				bound += pt.Mu * xn
 				est += pt.Mu * pt.XN
 			}
 		}
 		l := f.Len()
-		if !(l >= bound) || !(l > 0) || bound < turnLoad*est {
+		if !(l >= bound) || !(l > est) || bound < turnLoad*est { // l > est ≥ 0: l > 0
 			continue
 		}
 		u := f.Mul(1 / l)
