@@ -556,7 +556,11 @@ func (w *World) Step() (Stats, error) {
 		sol.changed = grow(sol.changed, len(rs.rows))
 		clear(sol.changed)
 		sol.againRef = append(sol.againRef[:0], sol.res.X...)
-		turned := s.TurnFriction && w.turnHeldFriction(cs, rs, sol)
+		// A solve that hit its Budget has no answer to turn to: its x
+		// need not be near Coulomb's circle, and a solve again from its
+		// index sets with frames turned to it failed on a singular free
+		// block (a 30-box pile with Budget 2, at step 42).
+		turned := s.TurnFriction && !st.BudgetHit && w.turnHeldFriction(cs, rs, sol)
 		if !(s.CoulombBounds && w.raiseFrictionBounds(as, cs, rs, sol)) && !turned {
 			break
 		}
