@@ -27,8 +27,11 @@ const randomPileSteps = 600
 // (Settings.TurnFriction, Stats.Resolves) also ran the solves before it:
 // all-iterations/step, most-all-iterations and steps-all-over-30/op count
 // them too (Iterations + ResolveIterations), resolves/op the solves again.
-// Measured: 1.33 iterations per step, 27 at most; with the solves again
-// 1.80, 40 at most, 4 steps over 30, 34 solves again (2.61, 48, 6 and 83
+// Measured: 1.38 iterations per step, 27 at most; with the solves again
+// 1.76, 32 at most, 2 steps over 30, 37 solves again (1.80, 40, 4 and 34
+// before a manifold within μ Σ x̂ₙ or whose load moved to other points
+// stopped being turned and a point stopped being turned back to its last
+// frame; 2.61, 48, 6 and 83
 // before a manifold lifting off stopped being turned, turnLoad, and
 // box–box contacts gave a face's crossings of the other box's edge;
 // 2.91, 60 and 6 when a solve again started the turned rows free,
@@ -50,7 +53,11 @@ func BenchmarkRandomPile100Mean(b *testing.B) {
 // Then 5.67 per step, 82 at most, 36 steps over 30 and 194 solves again
 // (5.81, 83, 33 and 194 before turnLoad and the box–box crossings, which
 // stopped box 337 rocking on box 338's edge by step ~100 instead of
-// 135–240: the projection no longer lifts it each swing).
+// 135–240: the projection no longer lifts it each swing). Then 5.38 per
+// step, 80 at most, 31 steps over 30, 162 solves again; the peaks are
+// first solves whose warm start leaves 12–23 rows infeasible, and after 3
+// failed block pivots lcp.BPP's damped mode takes 25–45 iterations (34 at
+// step 108, 57 at step 90; more block pivots first made them worse).
 func BenchmarkRandomPile1000Mean(b *testing.B) {
 	p := scenes.DefaultRandomPileParams()
 	p.Boxes = 1000

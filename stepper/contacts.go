@@ -1673,8 +1673,15 @@ const (
 // impulses, more than offAxisCos off both axes of a point's frame: each
 // such point's frame turns to have an axis along f (the nearest such
 // frame, nearestAxis: t₁ along ±f or ±n × f, at most 45° from the old
-// t₁) and its friction rows in rs.rows are filled again along it, if its
-// load μ Σ x_n is at least turnLoad of its bounds' μ Σ x̂ₙ. It
+// t₁) and its friction rows in rs.rows are filled again along it, if the
+// load its points carry both in the solve and in the bounds, μ Σ min(x_n,
+// x̂ₙ), is at least turnLoad of its bounds' μ Σ x̂ₙ, and |f| is
+// more than μ Σ x̂ₙ: an f within that radius is one Coulomb's circle on
+// the bounds' loads allows, and a frame along f would bound it the same;
+// its excess over μ Σ x_n is the load moved between the points since the
+// last step, which no turn removes (on the 100-box random pile a box whose
+// far corners carried more than their x̂ₙ turned 3–13° back and forth in
+// each of 4 solves again at 1 % over μ Σ x̂ₙ, 8 iterations each). It
 // reports whether it turned any; the step's problem is then to be
 // assembled and solved again. Box friction holds such a pair with up to √2 μ Σ x̂ₙ, more than
 // Coulomb's law allows, where a push reaches it only through other
@@ -1694,6 +1701,12 @@ const (
 // turning it to each solve's share turned those frames again at every
 // solve. A push that reaches such a contact across it shows in its free
 // slip (freeSlipAxis).
+//
+// A point is not turned back to the frame its last turn in the step left
+// (sol.turnedFrom): the solves again then alternate between two frames
+// (on the 100-box random pile f swung between two answers 45° apart in 3
+// solves again, 1 iteration each), and the frame in hand is as good an
+// answer as the other.
 //
 // The solve again starts where this one ended. A turned row keeps its
 // index set in sol.res.States (the next solve's warm start), or starts at
@@ -1722,17 +1735,19 @@ func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage
 			continue // between two dynamic bodies: see below
 		}
 		var f mgl64.Vec3
-		bound, est := 0.0, 0.0
+		bound, est, shared := 0.0, 0.0, 0.0
 		for j := range pts {
 			if pt := &pts[j]; pt.held && !pt.Fresh {
 				r := pt.Row + 1 // a held point has friction rows (fillContactRange)
 				f = f.Add(pt.T1.Mul(x[r])).Add(pt.T2.Mul(x[r+1]))
-				bound += pt.Mu * math.Max(0, x[pt.Row])
+				xn := math.Max(0, x[pt.Row])
+				bound += pt.Mu * xn
 				est += pt.Mu * pt.XN
+				shared += pt.Mu * math.Min(xn, pt.XN)
 			}
 		}
 		l := f.Len()
-		if !(l >= bound) || !(l > 0) || bound < turnLoad*est {
+		if !(l >= bound) || !(l > est) || shared < turnLoad*est { // l > est ≥ 0: l > 0
 			continue
 		}
 		u := f.Mul(1 / l)
@@ -1746,7 +1761,16 @@ func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage
 			if tl := t1.Len(); tl > 1e-6 {
 				r := pt.Row + 1
 				fp := pt.T1.Mul(x[r]).Add(pt.T2.Mul(x[r+1])) // the point's friction
-				pt.T1 = nearestAxis(t1.Mul(1/tl), pt.Normal, pt.T1)
+				axis := nearestAxis(t1.Mul(1/tl), pt.Normal, pt.T1)
+				// A turn back to the frame this step's last turn left
+				// would solve that frame again: keep this one.
+				if len(sol.turnedFrom) == len(x) {
+					if axis.Dot(sol.turnedFrom[r]) >= offAxisCos {
+						continue
+					}
+					sol.turnedFrom[r] = pt.T1
+				}
+				pt.T1 = axis
 				pt.T2 = pt.Normal.Cross(pt.T1)
 				pt.FrictionRows(rs.rows[r:r+2], w.Bodies)
 				for k, t := range [2]mgl64.Vec3{pt.T1, pt.T2} {
@@ -1770,13 +1794,18 @@ func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage
 }
 
 // turnLoad is the least share of its rows' bound estimate μ Σ x̂ₙ that a
-// manifold's solved load μ Σ xₙ must carry for turnHeldFriction to turn
-// it. Turning makes box friction's limit along f, μ Σ x̂ₙ, Coulomb's μ Σ xₙ
-// only where the two agree; a manifold lifting off (xₙ → 0 under the last
-// step's x̂ₙ) stays outside its circle in every frame, and its turns did
-// not settle: on the 100-box random pile a corner at |f| ≈ 90 μ Σ xₙ turned
-// in each of 4 solves again by 45° back and forth (53 iterations in a
-// step). Its friction is then as stale as x̂ₙ, turned or not.
+// manifold's load shared by the solve and the bounds, μ Σ min(xₙ, x̂ₙ),
+// must be for turnHeldFriction to turn it. Turning makes box friction's
+// limit along f, μ Σ x̂ₙ, Coulomb's μ Σ xₙ only where the two agree point
+// by point; a manifold lifting off (xₙ → 0 under the last step's x̂ₙ)
+// stays outside its circle in every frame, and its turns did not settle:
+// on the 100-box random pile a corner at |f| ≈ 90 μ Σ xₙ turned in each of
+// 4 solves again by 45° back and forth (53 iterations in a step). So did a
+// box rocking from one edge to the other, whose sums agreed (μ Σ xₙ 0.60,
+// μ Σ x̂ₙ 0.59) while the points with bounds carried no load and those
+// with load had no bounds: its frame turned by 18–45° in each of 4 solves
+// again (40 iterations in the step). Its friction is then as stale as x̂ₙ,
+// turned or not.
 const turnLoad = 0.5
 
 // nearestAxis returns the first friction direction t₁ of the frame about

@@ -392,6 +392,10 @@ type solveStage struct {
 	// rows' impulses projected into their new frames (turnHeldFriction),
 	// every changed row's clamped to its bounds.
 	againRef []float64
+	// turnedFrom is, per first friction row of a point turned in this
+	// step, its t₁ before its last turn (zero if none): see
+	// turnHeldFriction.
+	turnedFrom []mgl64.Vec3
 }
 
 // integrateStage is integrate's scratch.
@@ -558,7 +562,15 @@ func (w *World) Step() (Stats, error) {
 		sol.changed = grow(sol.changed, len(rs.rows))
 		clear(sol.changed)
 		sol.againRef = append(sol.againRef[:0], sol.res.X...)
-		turned := s.TurnFriction && w.turnHeldFriction(cs, rs, sol)
+		if st.Resolves == 0 {
+			sol.turnedFrom = grow(sol.turnedFrom, len(rs.rows))
+			clear(sol.turnedFrom)
+		}
+		// A solve that hit its Budget has no answer to turn to: its x
+		// need not be near Coulomb's circle, and a solve again from its
+		// index sets with frames turned to it failed on a singular free
+		// block (a 30-box pile with Budget 2, at step 42).
+		turned := s.TurnFriction && !st.BudgetHit && w.turnHeldFriction(cs, rs, sol)
 		if !(s.CoulombBounds && w.raiseFrictionBounds(as, cs, rs, sol)) && !turned {
 			break
 		}

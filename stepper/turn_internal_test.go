@@ -9,6 +9,7 @@ import (
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // nearestAxis turns a frame by at most 45° to one with an axis along u:
@@ -83,6 +84,60 @@ func TestTurnHeldFrictionNeedsLoad(t *testing.T) {
 			assert.InDelta(t, 0, t1.Sub(u).Len(), 1e-15, "xₙ = %v: t₁ along f", c.xn)
 		} else {
 			assert.Equal(t, mgl64.Vec3{1, 0, 0}, t1, "xₙ = %v: frame kept", c.xn)
+		}
+	}
+}
+
+// turnHeldFriction keeps the frame of a manifold whose load moved between
+// its points, or whose |f| is within its bounds' radius μ Σ x̂ₙ. Two points
+// on the floor (μ = 0.5) with friction 0.6 N·s in all at 30° from t₁:
+// when the point with the bounds (x̂ₙ = 1) carries no load and the other
+// (x̂ₙ = 0) carries xₙ = 1, the sums agree (μ Σ xₙ = μ Σ x̂ₙ = 0.5 < 0.6)
+// but no load is shared, μ Σ min(xₙ, x̂ₙ) = 0 < turnLoad · 0.5, and the
+// frames stay; with the load where the bounds are (xₙ = 1, 0) they turn.
+// One point with x̂ₙ = 1 and xₙ = 0.9 at 0.48 N·s is outside its circle
+// (0.45) and within μ x̂ₙ = 0.5, where box friction along f bounds it the
+// same: it keeps its frame; at 0.52 it turns.
+func TestTurnHeldFrictionSharedLoad(t *testing.T) {
+	w, err := New(DefaultSettings())
+	require.NoError(t, err)
+	b, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, 0.1, 0.1, 0.1), Pos: mgl64.Vec3{0, 0, 0.05}, Rot: mgl64.QuatIdent()})
+	require.NoError(t, err)
+	_, err = w.AddBody(b)
+	require.NoError(t, err)
+	const mu = 0.5
+	u := mgl64.Vec3{math.Cos(math.Pi / 6), math.Sin(math.Pi / 6), 0}
+	for _, c := range []struct {
+		xhat, xn []float64
+		f        float64
+		turn     bool
+	}{
+		{[]float64{1, 0}, []float64{0, 1}, 0.6, false},
+		{[]float64{1, 0}, []float64{1, 0}, 0.6, true},
+		{[]float64{1}, []float64{0.9}, 0.48, false},
+		{[]float64{1}, []float64{0.9}, 0.52, true},
+	} {
+		n := len(c.xhat)
+		cs := &contactStage{}
+		rs := &rowStage{rows: make([]constraint.Row, 3*n)}
+		sol := &solveStage{changed: make([]bool, 3*n)}
+		sol.res.X = make([]float64, 3*n)
+		sol.res.States = make([]lcp.State, 3*n)
+		for j := range n {
+			pt := point{ContactInfo: ContactInfo{A: constraint.World, B: 0, Point: mgl64.Vec3{0.05 * float64(j), 0, 0}, Normal: mgl64.Vec3{0, 0, 1},
+				Mu: mu, XN: c.xhat[j], T1: mgl64.Vec3{1, 0, 0}, T2: mgl64.Vec3{0, 1, 0}, Row: 3 * j, Rows: 3}, manifold: n, held: true}
+			pt.FillRows(rs.rows[3*j:3*j+3], w.Bodies)
+			cs.points = append(cs.points, pt)
+			sol.res.X[3*j] = c.xn[j]
+		}
+		// The friction on the first point: f at 30° from t₁.
+		sol.res.X[1], sol.res.X[2] = c.f*u[0], c.f*u[1]
+		got := w.turnHeldFriction(cs, rs, sol)
+		assert.Equal(t, c.turn, got, "x̂ₙ %v, xₙ %v, |f| %v", c.xhat, c.xn, c.f)
+		if c.turn {
+			assert.InDelta(t, 0, cs.points[0].T1.Sub(u).Len(), 1e-15, "t₁ along f")
+		} else {
+			assert.Equal(t, mgl64.Vec3{1, 0, 0}, cs.points[0].T1, "frame kept")
 		}
 	}
 }
