@@ -428,8 +428,16 @@ func (w *World) narrowPhase(dst []point, pairs [][2]int, margin float64, free *M
 		n0 := len(dst)
 		// Room for a four-point manifold per pair, as narrowChunks gives
 		// each chunk: one allocation on a first step, not append's
-		// growth point by point (each growth copies and zeroes).
-		dst = slices.Grow(dst, 4*len(pairs))
+		// growth point by point (each growth copies and zeroes). Only
+		// into a buffer with no room yet: one that narrowChunks grew to
+		// its points (GOMAXPROCS was larger, or testing.AllocsPerRun set
+		// it to 1) holds this step's points, which are the same either
+		// way, and growing it to 4 per pair allocated in a steady step
+		// (StepContext's two point buffers, one each of its first two
+		// steps after the switch: TestStepContextAllocatesNothing).
+		if cap(dst) == 0 {
+			dst = slices.Grow(dst, 4*len(pairs))
+		}
 		dst, cs.pts = w.narrowPairs(dst, cs.pts, pairs, 0, margin, free)
 		if cs.reuse.writing && free == nil {
 			cs.reuse.sizePoints(len(dst) - n0)
