@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -54,19 +55,22 @@ func waitStarted(t *testing.T, url, want, what string) {
 	}
 }
 
-// waitExit waits for a process and returns its exit code and how long
-// it took.
-func waitExit(t *testing.T, p *os.Process, within time.Duration, what string) (int, time.Duration) {
+// waitExit waits for c to exit, at most within, and returns its exit
+// status and how long it took. It waits through c.Wait, which also waits
+// for the copying of the process's stdout and stderr into their buffers:
+// os.Process.Wait returns as the process ends, before the last lines
+// written are copied (a worker's "stopped" line read as "" in CI).
+func waitExit(t *testing.T, c *exec.Cmd, within time.Duration, what string) (int, time.Duration) {
 	t.Helper()
 	start := time.Now()
-	done := make(chan *os.ProcessState, 1)
+	done := make(chan int, 1)
 	go func() {
-		st, _ := p.Wait()
-		done <- st
+		_ = c.Wait()
+		done <- c.ProcessState.ExitCode()
 	}()
 	select {
-	case st := <-done:
-		return st.ExitCode(), time.Since(start)
+	case code := <-done:
+		return code, time.Since(start)
 	case <-time.After(within):
 		t.Fatalf("%s: still running %v later", what, within)
 	}
@@ -108,7 +112,7 @@ func TestWorkerProcessSIGTERMAndGiveUp(t *testing.T) {
 	waitStarted(t, url, "1", "w0")
 	time.Sleep(200 * time.Millisecond) // well inside the job's steps
 	require.NoError(t, w0.Process.Signal(syscall.SIGTERM))
-	code, took := waitExit(t, w0.Process, 5*time.Second, "w0 after SIGTERM")
+	code, took := waitExit(t, w0, 5*time.Second, "w0 after SIGTERM")
 	t.Logf("worker SIGTERMed mid-job: exit status %d after %v", code, took.Round(time.Millisecond))
 	assert.Equal(t, 130, code)
 	assert.Less(t, took, time.Second)
@@ -120,7 +124,7 @@ func TestWorkerProcessSIGTERMAndGiveUp(t *testing.T) {
 	w1, _, w1err := startSim(t, "worker", "--nats", url, "--name", "w1", "--reconnect-window", "1s")
 	waitStarted(t, url, "1", "w1") // the job w0 handed back, as a first start
 	require.NoError(t, srv.Process.Signal(syscall.SIGKILL))
-	code, took = waitExit(t, w1.Process, 10*time.Second, "w1 after the server's loss")
+	code, took = waitExit(t, w1, 10*time.Second, "w1 after the server's loss")
 	t.Logf("worker after the server's loss (window 1 s): exit status %d after %v; stderr:\n%s", code, took.Round(time.Millisecond), w1err.String())
 	assert.Equal(t, 1, code)
 	assert.Less(t, took, 2*time.Second, "the 1 s window, and the job stopped within a step")
