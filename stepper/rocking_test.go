@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl64"
+	"github.com/gorigid/gorigid/body"
 	"github.com/gorigid/gorigid/constraint"
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/stepper"
@@ -71,4 +72,50 @@ func TestRockingBlockOnRidges(t *testing.T) {
 	// overlap adds 2 mJ.
 	assert.Less(t, maxAdded, 1e-6, "energy a step added")
 	assert.Zero(t, projections, "position projections")
+}
+
+// The same rocking block as a user builds it: nothing static but the
+// floor. Two free 0.2 m boxes rest on the floor with a 0.1 m gap, and the
+// block lies across both, tilted by θ₀ about x on its y = +b bottom edge,
+// so it rocks on their top faces (a face–edge pair on each box, both
+// supports free to move). DefaultSettings at h = 1/60 s, sleeping on. It
+// comes to rest flat on both boxes without a step adding energy and
+// without moving the boxes it rocks on.
+func TestRockingBlockOnFreeBoxes(t *testing.T) {
+	const m, b, hh, mu = 2.0, 0.03, 0.15, 0.8 // kg, half width, half height (m)
+	w := nuWorld(t, 0)
+	_, err := w.AddGeom(stepper.Geom{Body: constraint.World, Shape: contact.NewPlane(), Material: stepper.Material{Friction: mu}})
+	require.NoError(t, err)
+	var supports []*body.Body
+	for _, x := range []float64{-0.15, 0.15} {
+		supports = append(supports, addBox(t, w, 4, mgl64.Vec3{0.2, 0.2, 0.2}, mgl64.Vec3{x, 0, 0.1}, mgl64.QuatIdent(), mu))
+	}
+	const theta0 = 0.05
+	rot := mgl64.QuatRotate(-theta0, mgl64.Vec3{1, 0, 0})
+	pivot := mgl64.Vec3{0, b, 0.2}
+	blk := addBox(t, w, m, mgl64.Vec3{0.5, 2 * b, 2 * hh}, pivot.Add(rot.Rotate(mgl64.Vec3{0, -b, hh})), rot, mu)
+	tilt := func() float64 { return blk.Rot.Rotate(mgl64.Vec3{0, 1, 0}).Z() }
+	crossings, maxAdded := 0, 0.0
+	for k := 0; k < 180; k++ {
+		t0 := tilt()
+		st, err := w.Step()
+		require.NoError(t, err)
+		maxAdded = math.Max(maxAdded, st.EnergyAdded)
+		if t0*tilt() < 0 && math.Abs(tilt()) > 1e-4 {
+			crossings++
+		}
+	}
+	t.Logf("crossed %d times; tilt %.2g, |ω| %.2g rad/s, largest step gain %.2g J after 3 s", crossings, tilt(), blk.AngVel.Len(), maxAdded)
+	assert.GreaterOrEqual(t, crossings, 1, "the block rocks onto its other edge")
+	// 1e-6 rad: flat on both boxes, as far as the contacts' ~µm resting
+	// depth tilts it over its 6 cm width; 1e-6 rad/s: at rest.
+	assert.Less(t, math.Abs(tilt()), 1e-6, "at rest flat")
+	assert.Less(t, blk.AngVel.Len(), 1e-6, "at rest")
+	// 1e-6 J, as above: a swing carries ~3 mJ.
+	assert.Less(t, maxAdded, 1e-6, "energy a step added")
+	for i, s := range supports {
+		// 1e-4 m: the block's impacts may nudge a support through its
+		// friction, never push it away.
+		assert.Less(t, math.Hypot(s.Pos.X()-[]float64{-0.15, 0.15}[i], s.Pos.Y()), 1e-4, "support %d stays", i)
+	}
 }
