@@ -17,7 +17,7 @@ import (
 func TestNewUserFilesAreDefaultSettings(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "testdata", "newuser", "*.json"))
 	require.NoError(t, err)
-	require.Len(t, files, 5)
+	require.Len(t, files, 7)
 	for _, f := range files {
 		w, err := scenes.LoadFile(f)
 		require.NoError(t, err, f)

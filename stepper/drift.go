@@ -76,7 +76,8 @@ const maxDriftTurn = 0.5
 // (body.Body.SpinDisplace). Rows of another body turning more than
 // maxDriftTurn in the step, limit,
 // motor and coupling rows, springs and contacts keep the first-order form
-// too; the other modes (None, Baumgarte, Post) are the papers' schemes and
+// too, but for the friction rows of a contact with a turning kinematic
+// body (contactDrift, ContactInfo.SetDrift); the other modes (None, Baumgarte, Post) are the papers' schemes and
 // are left as they are.
 func (w *World) predictDrift(nj int) error {
 	dr := &w.ws.drift
@@ -273,4 +274,26 @@ func turnOn(p, w mgl64.Vec3) mgl64.Vec3 {
 		return w
 	}
 	return body.QuatExp(c.Mul(math.Atan2(sn, cs) / sn)).Rotate(w)
+}
+
+// contactDrift sets ContactInfo.Drift (SetDrift) on the step's contact
+// points in the Regularized mode when a kinematic body turns; the points
+// of the narrow phase start with none.
+func (w *World) contactDrift(cs *contactStage) {
+	if w.Settings.Stabilization != Regularized {
+		return
+	}
+	turning := false
+	for _, b := range w.Bodies {
+		if b.Kinematic && b.AngVel != (mgl64.Vec3{}) {
+			turning = true
+			break
+		}
+	}
+	if !turning {
+		return
+	}
+	for i := range cs.points {
+		cs.points[i].SetDrift(w.Bodies, w.Settings.H)
+	}
 }

@@ -749,6 +749,7 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 			rs.start[i] = lcp.AtLower // the solver maps it onto what the bounds allow
 		}
 	}
+	w.contactDrift(cs)
 	w.fillContactRows(m, cs, nj, rs.rows[nj:], rs.start[nj:])
 	if w.chunkCancelled(stageRows) {
 		return rs, nil

@@ -74,6 +74,26 @@ func TestRunNewUserSceneFiles(t *testing.T) {
 		assert.InDelta(t, 1.0, v, 0.005)
 		assert.InDelta(t, v, wr, 1e-3)
 	})
+	t.Run("kinematic", func(t *testing.T) {
+		// A box riding a kinematic turntable (2 rad/s) at 0.5 m stays at
+		// 0.5 m (the friction rows' drift, stepper.ContactInfo.Drift; it
+		// drifted out to 0.59 m in 5 s before); a box dropped on a belt
+		// at 1 m/s (μ = 0.3) rides at 1 m/s, having slipped h Σ(1 −
+		// jμgh) = 0.161658 m behind the belt (stepper's
+		// TestNewUserTurntable, TestNewUserConveyor). 1e-6: the solve's
+		// tolerance over the run.
+		last, _ := nuRun(t, "turntable.json", 300)
+		require.Len(t, last, 2)
+		r := math.Hypot(last[1]["x"], last[1]["y"])
+		t.Logf("turntable: radius %.9f m after 5 s", r)
+		assert.InDelta(t, 0.5, r, 1e-6)
+		last, _ = nuRun(t, "conveyor.json", 180)
+		require.Len(t, last, 2)
+		slip := last[0]["x"] - last[1]["x"]
+		t.Logf("conveyor: box at %.6f m/s, %.6f m behind the belt", last[1]["vx"], slip)
+		assert.InDelta(t, 1, last[1]["vx"], 1e-6)
+		assert.InDelta(t, 0.161658, slip, 1e-6)
+	})
 	t.Run("chain10", func(t *testing.T) {
 		// Ten capsule links on ball joints released horizontal: the
 		// joints' error stays within ProjectAbove (1 mm); a step's
