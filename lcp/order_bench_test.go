@@ -1,0 +1,36 @@
+package lcp_test
+
+import (
+	"testing"
+
+	"github.com/gorigid/gorigid/lcp"
+)
+
+// The structural flops and nnz L of a settled scene's K̃ (the face of its
+// last solve) under the minimum degree order the factor uses (md-) and
+// under the structured order that eliminates every constraint row first,
+// then the bodies by minimum degree on the body graph (rowsfirst-; see
+// lcp.KKTOrderings). The structured order would cost almost nothing to
+// compute (the body graph has 6 rows a body), but on the 496-brick
+// pyramid its factor is 3.9 % more flops (13.00 M against 12.52 M) and
+// 0.7 % more nnz L: minimum degree eliminates some bodies before the last
+// rows that touch them. It stays, with its ~3 ms per new pattern.
+func BenchmarkKKTOrderingRowsFirst(b *testing.B) {
+	for _, sc := range []struct {
+		name       string
+		rows, base int
+	}{{"wall30", 12, 0}, {"wall100", 40, 0}, {"pyramid55", 0, 10}, {"pyramid210", 0, 20}, {"pyramid496", 0, 31}} {
+		prob, res := settledFace(b, wallOrPyramid(b, sc.rows, sc.base), 5)
+		b.Run(sc.name, func(b *testing.B) {
+			var md, mn, rf, rn int
+			for b.Loop() {
+				md, mn, rf, rn = lcp.KKTOrderings(prob, res.States)
+			}
+			b.ReportMetric(float64(md), "md-flops")
+			b.ReportMetric(float64(mn), "md-nnzL")
+			b.ReportMetric(float64(rf), "rowsfirst-flops")
+			b.ReportMetric(float64(rn), "rowsfirst-nnzL")
+			b.ReportMetric(float64(rf)/float64(md), "flops-ratio")
+		})
+	}
+}
