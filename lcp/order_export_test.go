@@ -55,3 +55,16 @@ func KKTOrderings(p *Problem, states []State) (mdFlops, mdNnz, rfFlops, rfNnz in
 	}
 	return mdFlops, mdNnz, rfFlops, rfNnz
 }
+
+// KKTAnalyzeCold is KKTAnalyze into a new factor each call, every array
+// allocated again: the analysis as step 1 pays it, on fresh memory. The
+// call returns the new factor's nnz L and whether it chose supernodes, as
+// the kept factor did.
+func KKTAnalyzeCold(p *Problem, states []State) (analyze func() (nnzL int, sn bool)) {
+	g, _ := kktFor(p, states, 0, false)
+	return func() (int, bool) {
+		f := sparseLDL{negBelow: g.n, snForce: g.f.snForce}
+		f.analyze(&g.k)
+		return f.nnzL(), f.sn
+	}
+}
