@@ -392,10 +392,10 @@ type solveStage struct {
 	// rows' impulses projected into their new frames (turnHeldFriction),
 	// every changed row's clamped to its bounds.
 	againRef []float64
-	// turnedFrom is, per first friction row of a point turned in this
-	// step, its t₁ before its last turn (zero if none): see
+	// turns holds, at each manifold's first contact point, the
+	// manifold's turns in this step (frameTurn; zero if none): see
 	// turnHeldFriction.
-	turnedFrom []mgl64.Vec3
+	turns []frameTurn
 }
 
 // integrateStage is integrate's scratch.
@@ -563,8 +563,8 @@ func (w *World) Step() (Stats, error) {
 		clear(sol.changed)
 		sol.againRef = append(sol.againRef[:0], sol.res.X...)
 		if st.Resolves == 0 {
-			sol.turnedFrom = grow(sol.turnedFrom, len(rs.rows))
-			clear(sol.turnedFrom)
+			sol.turns = grow(sol.turns, len(cs.points))
+			clear(sol.turns)
 		}
 		// A solve that hit its Budget has no answer to turn to: its x
 		// need not be near Coulomb's circle, and a solve again from its
