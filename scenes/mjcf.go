@@ -345,7 +345,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if at == nil {
 		at = root
 	}
-	m.warnStartInside(m.spec, at)
+	m.warnStartInside(m.spec, at, "raise the start pose: the keyframe's or the root body's height")
 	return m.spec, m.warnings, nil
 }
 

@@ -141,6 +141,7 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if err := spec.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
 	}
+	im.warnStartInside(spec, root, "URDF places the root link's frame at the world origin: raise every body by the depth, or lift the links' collision origins")
 	return spec, im.warnings, nil
 }
 
