@@ -138,8 +138,8 @@ func TestImportStartInsideFloor(t *testing.T) {
 // warned once, naming the foot and the depth, for each collision element
 // a foot can be (box, cylinder, sphere, mesh: the 0.1 scaled cube.obj,
 // collided as its hull); at 0.5 mm it is not: that is under
-// stepper.DefaultProjectAbove (1 mm), the depth the stepper leaves to the
-// contacts and to which a resting contact settles anyway. The 10 mm
+// stepper.DefaultProjectAbove (1 mm), a penetration the stepper leaves at
+// the end of a step without projecting it (warnStartInside). The 10 mm
 // start's first step (DefaultSettings) lifts the 1 kg foot onto the
 // floor, m g d = 0.0981 J the model did not have, and leaves it rising at
 // the contact's correcting speed ProjectAbove/h = 0.06 m/s, ½ m v² =
