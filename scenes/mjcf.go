@@ -1661,7 +1661,15 @@ func (m *mjcf) actuators(n *xnode, first int) (int, error) {
 		}
 		jn, ok := e.get("joint")
 		if !ok {
-			m.warnOnce("act:target", c, "actuators on tendons, sites or bodies are not imported")
+			name, _ := c.attr("name")
+			on := "no joint"
+			for _, k := range []string{"tendon", "site", "body", "jointinparent", "cranksite"} {
+				if v, ok := e.get(k); ok {
+					on = fmt.Sprintf("%s %q", k, clip(v))
+					break
+				}
+			}
+			m.warnOnce("act:target", c, "<%s> actuator %q on %s not imported (and any others not on a joint): gorigid's actuators drive one joint; drive the joints from Go with stepper.Effort", c.name, clip(name), on)
 			continue
 		}
 		idx, ok := m.jointIdx[jn]
