@@ -1118,6 +1118,7 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0, shift float64
 			m.warnOnce("ballfriction", e.xnode, "ball joint frictionloss ignored: gorigid's ball joint has no friction")
 		} else {
 			js.Friction = f
+			m.warnOnce("joint:frictionloss", e.xnode, "joint frictionloss %v is rigid Coulomb friction in gorigid: a joint comes to rest where the friction stops it, up to frictionloss/kp from the equilibrium of a servo or spring of stiffness kp, where MuJoCo's soft friction creeps on to it", f)
 		}
 	}
 	for _, k := range []string{"solreflimit", "solimplimit", "solreffriction", "solimpfriction"} {
