@@ -89,15 +89,6 @@ func TestImportStartInsideFloor(t *testing.T) {
 <body name="foot" pos="0 0 0.5"><freejoint/><geom type="sphere" size="0.023" contype="` + contype + `" conaffinity="` + contype + `"/></body></worldbody>
 <keyframe><key name="deep" qpos="0 0 0.0052 1 0 0 0"/><key name="shallow" qpos="0 0 0.0225 1 0 0 0"/></keyframe></mujoco>`
 	}
-	inside := func(ws []Warning) []string {
-		var got []string
-		for _, w := range ws {
-			if strings.Contains(w.Msg, "inside a world plane") {
-				got = append(got, w.String())
-			}
-		}
-		return got
-	}
 	for _, c := range []struct {
 		key, contype string
 		warn         bool
@@ -106,7 +97,7 @@ func TestImportStartInsideFloor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := inside(ws)
+		got := startInsideWarnings(ws)
 		if !c.warn {
 			if len(got) != 0 {
 				t.Errorf("key %s, contype %s: warned %q", c.key, c.contype, got)
@@ -117,16 +108,8 @@ func TestImportStartInsideFloor(t *testing.T) {
 		if len(got) != 1 || !strings.HasPrefix(got[0], want) {
 			t.Fatalf("key %s: warnings %q, want one starting %q", c.key, got, want)
 		}
-		w, err := s.World()
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Settings = stepper.DefaultSettings()
-		st, err := w.Step()
-		if err != nil {
-			t.Fatal(err)
-		}
-		lift := w.Bodies[0].Mass * 9.81 * (0.023 - 0.0052)
+		st := firstDefaultStep(t, s)
+		lift := s.Bodies[0].Mass * 9.81 * (0.023 - 0.0052)
 		if !(st.EnergyAdded >= lift && st.EnergyAdded <= 1.02*lift) {
 			t.Errorf("key %s: step 1 added %.6g J, want the lift to the floor m g d = %.6g J (+ ≤ 2 %%)", c.key, st.EnergyAdded, lift)
 		}
@@ -173,12 +156,7 @@ func TestURDFStartInsideFloor(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", kind, err)
 			}
-			var got []string
-			for _, w := range ws {
-				if strings.Contains(w.Msg, "inside a world plane") {
-					got = append(got, w.String())
-				}
-			}
+			got := startInsideWarnings(ws)
 			if depth < stepper.DefaultProjectAbove {
 				if len(got) != 0 {
 					t.Errorf("%s %g m deep: warned %q", kind, depth, got)
@@ -193,20 +171,36 @@ func TestURDFStartInsideFloor(t *testing.T) {
 			if len(got) != 1 || !strings.HasPrefix(got[0], want) {
 				t.Fatalf("%s: warnings %q, want one starting %q", kind, got, want)
 			}
-			w, err := s.World()
-			if err != nil {
-				t.Fatal(err)
-			}
-			w.Settings = stepper.DefaultSettings()
-			st, err := w.Step()
-			if err != nil {
-				t.Fatal(err)
-			}
-			v := stepper.DefaultProjectAbove / w.Settings.H
+			st := firstDefaultStep(t, s)
+			v := stepper.DefaultProjectAbove / stepper.DefaultSettings().H
 			gain := 1*9.81*depth + 0.5*1*v*v
 			if math.Abs(st.EnergyAdded-gain) > 1e-9*gain {
 				t.Errorf("%s: step 1 added %.6g J, want the lift to the floor m g d plus ½ m (ProjectAbove/h)² = %.6g J", kind, st.EnergyAdded, gain)
 			}
 		}
 	}
+}
+
+// startInsideWarnings returns the start-inside-a-plane warnings of ws.
+func startInsideWarnings(ws []Warning) []string {
+	var got []string
+	for _, w := range ws {
+		if strings.Contains(w.Msg, "inside a world plane") {
+			got = append(got, w.String())
+		}
+	}
+	return got
+}
+
+// firstDefaultStep builds s, steps it once with DefaultSettings and
+// returns the step's statistics.
+func firstDefaultStep(t *testing.T, s *SceneSpec) stepper.Stats {
+	t.Helper()
+	w := buildWorld(t, s)
+	w.Settings = stepper.DefaultSettings()
+	st, err := w.Step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
