@@ -186,6 +186,8 @@ func (t *urdfTree) read(root *xnode) error {
 		case "material":
 		case "transmission":
 			im.warnOnce("transmission", c, "transmissions ignored: the joints are unactuated; drive them from Go with stepper.Effort (a torque or force on the joint)")
+		case "gazebo":
+			im.warnOnce("gazebo", c, "<gazebo> ignored: its friction (mu1, mu2), contact stiffness and damping, and plugins (a mimic joint plugin: use <mimic>) are not imported; collision shapes get ImportOptions.Friction (default 0.5)")
 		default:
 			im.warnOnce("elem:"+c.name, c, "element <%s> ignored (no effect on gorigid's dynamics)", c.name)
 		}

@@ -35,7 +35,7 @@ func TestURDFROSGripper(t *testing.T) {
 		`ros_gripper.urdf:33: <safety_controller>: element <safety_controller> in a joint ignored`,
 		`ros_gripper.urdf:34: <calibration>: element <calibration> in a joint ignored`,
 		`ros_gripper.urdf:62: <transmission>: transmissions ignored: the joints are unactuated`,
-		`ros_gripper.urdf:67: <gazebo>: element <gazebo> ignored`,
+		`ros_gripper.urdf:67: <gazebo>: <gazebo> ignored: its friction (mu1, mu2), contact stiffness and damping, and plugins (a mimic joint plugin: use <mimic>) are not imported`,
 		`ros_gripper.urdf:69: <ros2_control>: element <ros2_control> ignored`,
 		`ros_gripper.urdf:24: <mesh>: collision mesh file "package://grip_description/meshes/collision/base.stl" not found`,
 	} {
