@@ -67,7 +67,7 @@ func FuzzLoadURDF(f *testing.F) {
 // `go test ./scenes -run XXX -fuzz FuzzLoadMJCF -fuzzminimizetime 3s` to
 // keep it exploring.
 func FuzzLoadMJCF(f *testing.F) {
-	addSeeds(f, "double_pendulum.xml", "humanoid.xml", "mesh_box.xml", "humanoid_multi.xml")
+	addSeeds(f, "double_pendulum.xml", "humanoid.xml", "mesh_box.xml", "humanoid_multi.xml", "gripper4bar.xml")
 	f.Add([]byte(`<mujoco><worldbody><body name="a"><joint name="x"/><geom size="1"/><body name="b" pos="0 0 1"><joint name="y" type="slide"/><geom size="1"/></body></body>
 <body name="c"><joint name="z" type="ball" range="0 30"/><geom size="1"/></body></worldbody>
 <tendon><fixed range="-1 1"><joint joint="x" coef="1"/><joint joint="y" coef="-2"/></fixed></tendon>

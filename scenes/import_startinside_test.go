@@ -204,3 +204,34 @@ func firstDefaultStep(t *testing.T, s *SceneSpec) stepper.Stats {
 	}
 	return st
 }
+
+// TestMJCFMeshStartInsideFloor: an MJCF mesh geom on a moving body
+// (cube.obj scaled by 0.1, collided as its hull, the cube [0, 0.2]³ in the
+// body's frame) whose body starts 12 mm below the floor is warned with
+// the hull's depth, as a URDF mesh is; raised to 0.5 mm below, it is not.
+func TestMJCFMeshStartInsideFloor(t *testing.T) {
+	cube, err := filepath.Abs(modelDir + "cube.obj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		z    string
+		warn bool
+	}{{"-0.012", true}, {"-0.0005", false}} {
+		doc := `<mujoco><asset><mesh name="cube" file="` + cube + `" scale="0.1 0.1 0.1"/></asset><worldbody>
+<geom type="plane" size="1 1 0.1"/>
+<body name="m" pos="0 0 ` + c.z + `"><freejoint/><geom type="mesh" mesh="cube"/></body></worldbody></mujoco>`
+		_, ws, err := ParseMJCF(strings.NewReader(doc), "m.xml", ImportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := startInsideWarnings(ws)
+		want := `m.xml:1: <mujoco>: body "m"'s convex (shape 0) starts 12 mm inside a world plane (1 shape(s) more than 1 mm deep)`
+		if c.warn && (len(got) != 1 || !strings.HasPrefix(got[0], want)) {
+			t.Errorf("z %s: warnings %q, want one starting %q", c.z, got, want)
+		}
+		if !c.warn && len(got) != 0 {
+			t.Errorf("z %s: warned %q", c.z, got)
+		}
+	}
+}
