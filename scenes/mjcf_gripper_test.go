@@ -31,11 +31,7 @@ func TestMJCFGripper4Bar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all []string
-	for _, w := range ws {
-		all = append(all, w.String())
-	}
-	got := strings.Join(all, "\n")
+	got := warningText(ws)
 	for _, want := range []string{
 		`<general>: <general> actuator "fingers" on tendon "split" not imported`,
 		`<fixed>: fixed tendon "split" without a range not imported`,
@@ -44,12 +40,7 @@ func TestMJCFGripper4Bar(t *testing.T) {
 			t.Errorf("want a warning %q, got:\n%s", want, got)
 		}
 	}
-	moving := 0.0
-	for _, b := range s.Bodies {
-		if !b.Static {
-			moving += b.Mass
-		}
-	}
+	moving := movingMass(s)
 	if math.Abs(moving-(0.902-0.78)) > 1e-15 {
 		t.Errorf("moving mass %v kg, want MuJoCo's 0.902 less the static base's 0.78", moving)
 	}

@@ -25,11 +25,7 @@ func TestURDFROSGripper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all []string
-	for _, w := range ws {
-		all = append(all, w.String())
-	}
-	got := strings.Join(all, "\n")
+	got := warningText(ws)
 	for _, want := range []string{
 		`ros_gripper.urdf:23: <visual>: visual geometry ignored`,
 		`ros_gripper.urdf:33: <safety_controller>: element <safety_controller> in a joint ignored`,
@@ -46,12 +42,7 @@ func TestURDFROSGripper(t *testing.T) {
 	if len(ws) != 9 {
 		t.Errorf("%d warnings, want 9 (the 7 above, effort limits, the skipped-mesh summary):\n%s", len(ws), got)
 	}
-	moving := 0.0
-	for _, b := range s.Bodies {
-		if !b.Static {
-			moving += b.Mass
-		}
-	}
+	moving := movingMass(s)
 	if math.Abs(moving-0.055) > 1e-15 {
 		t.Errorf("moving mass %v kg, want 0.055", moving)
 	}
@@ -149,4 +140,24 @@ func TestURDFXacroUnexpanded(t *testing.T) {
 <link name="a"><inertial><mass value="1"/>`+inertia+`</inertial></link></robot>`), "g.urdf", ImportOptions{}); err != nil {
 		t.Errorf("an expanded file: %v", err)
 	}
+}
+
+// warningText is the import's warnings, one a line (Warning.String).
+func warningText(ws []Warning) string {
+	all := make([]string, len(ws))
+	for i, w := range ws {
+		all[i] = w.String()
+	}
+	return strings.Join(all, "\n")
+}
+
+// movingMass is the mass of the spec's bodies that are not static (kg).
+func movingMass(s *SceneSpec) float64 {
+	m := 0.0
+	for _, b := range s.Bodies {
+		if !b.Static {
+			m += b.Mass
+		}
+	}
+	return m
 }
