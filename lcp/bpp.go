@@ -1,6 +1,7 @@
 package lcp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -106,7 +107,13 @@ import (
 //     a factorization meets a pivot at rounding level, the solve pivots on
 //     the regularized problem A + εD, b − εD x̄ instead (D = diag(A),
 //     ε = SemidefiniteShift, x̄ the proximal centre, first
-//     Settings.Reference or 0 without one), a P-matrix.
+//     Settings.Reference or 0 without one), a P-matrix. A non-symmetric
+//     A whose face LU finds singular (a gyroscopic body's response makes
+//     the stepper's A non-symmetric, its redundant contacts make A_FF
+//     singular) enters the mode as well, its faces A_FF + εD_FF solved by
+//     LU: nonsingular, and a P-matrix, where A is monotone (x·Ax ≥ 0);
+//     without the symmetry there is no damped mode, and single pivots
+//     follow stalled block pivots.
 //     Each time that problem is solved while the true one is not, x̄ moves
 //     to x and the solve goes on from the same index sets, with n̄ and the
 //     failed block pivots counted afresh: the moved problem is another
@@ -1021,8 +1028,20 @@ func (s *BPP) solveFree(p *Problem, x, w []float64, symmetric bool, sw float64) 
 			}
 		}
 		p.Residual(w, x)
+		return s.solveLU(p, x, w, false)
 	}
-	return s.solveLU(p, x, w)
+	err := s.solveLU(p, x, w, s.reg)
+	if err != nil && !s.reg && errors.Is(err, ErrSingular) {
+		// A singular face of a non-symmetric A (a gyroscopic body's
+		// response makes the stepper's A so; its redundant contact rows
+		// make A_FF singular as they do a symmetric one): the regularized
+		// problem's face, A_FF + εD_FF, is nonsingular where A is monotone
+		// (see BPP).
+		s.enterRegularized(x)
+		p.Residual(w, x)
+		err = s.solveLU(p, x, w, true)
+	}
+	return err
 }
 
 // faceResidual sets w = A x + b, as Problem.Residual, for the x of a face
@@ -1164,7 +1183,7 @@ func (s *BPP) trySparse(p *Problem, a *Sparse, x, w []float64) (bool, error) {
 			limit = 2000
 		}
 		if m <= limit {
-			return true, s.solveLU(p, x, w)
+			return true, s.solveLU(p, x, w, false)
 		}
 		return true, fmt.Errorf("free block of %d rows is not positive definite (the sparse LDLᵀ failed at row %d) and exceeds the %d rows of the dense LU fallback: %w",
 			m, s.sfac.free[s.sfac.failed], limit, ErrSingular)
@@ -1354,8 +1373,11 @@ func (s *BPP) updateFactor(p *Problem) bool {
 }
 
 // solveLU solves the free block with an LU factorization (non-symmetric or
-// indefinite blocks).
-func (s *BPP) solveLU(p *Problem, x, w []float64) error {
+// indefinite blocks); with shift, that of the regularized problem (see
+// BPP), A_FF + εD_FF and the proximal term on the right. The LU that
+// stands in for a failed Cholesky or sparse LDLᵀ of a symmetric block
+// solves the unshifted block even in regularized mode.
+func (s *BPP) solveLU(p *Problem, x, w []float64, shift bool) error {
 	free := s.free[:0]
 	for i, v := range s.state {
 		if v == Free {
@@ -1394,6 +1416,12 @@ func (s *BPP) solveLU(p *Problem, x, w []float64) error {
 			}
 		}
 	}
+	if shift {
+		// The regularized problem's face (see BPP), as chol.shift factors it.
+		for r, i := range free {
+			blk.Set(r, r, blk.At(r, r)+SemidefiniteShift*s.diag[i])
+		}
+	}
 	s.lu.Factorize(blk)
 	if cond := s.lu.Cond(); !(cond < 1e14) {
 		// Reset so the next call rebuilds the Cholesky path from scratch.
@@ -1404,7 +1432,11 @@ func (s *BPP) solveLU(p *Problem, x, w []float64) error {
 	s.luRHS.ReuseAsVec(m)
 	rhs := &s.luRHS
 	for r, i := range free {
-		rhs.SetVec(r, -w[i])
+		v := -w[i]
+		if shift {
+			v += s.rhsShift(i)
+		}
+		rhs.SetVec(r, v)
 	}
 	sol := &s.luSol
 	sol.Reset()
