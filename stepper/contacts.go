@@ -1171,6 +1171,35 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // 100-brick one (against 1 after the pre-solve), and it solves another
 // MLCP: the friction bounds are the pre-solve's to give.
 //
+// Why pinned, not free. With the new friction rows free instead
+// (unbounded: static friction everywhere) the pre-solve would end on the
+// main solve's face, whose factor the main solve could then reuse; but A
+// is semidefinite, and the solution regularized mode reaches from 0
+// carries part of the load through friction, beyond μ times the patch's
+// own normal impulse on 39 of 145 new contact patches of the 55-brick
+// pyramid, 4 of 47 of the 30-brick wall and 500 of 1 426 of the
+// 496-brick pyramid. The main solve then moves off that answer (3, 2 and
+// 5 iterations instead of 1) and ends with contacts at their friction
+// bounds that the next steps exchange again (step 2: 4, 3 and 4
+// iterations, each with a refactorization, instead of 1 with none).
+// Pinned, the pre-solve's answer leaves no tangential velocity at the new
+// contacts (|w_t| within 1.2·10⁻⁸ of max|b| on these scenes), so it is itself
+// static friction, a solution of the step's MLCP with the new friction
+// rows free at 0 (TestPreSolvePinsNewFriction). Its cost on a scene built
+// at rest is its own faces: a face change recomputes the rows on the
+// paths from the changed rows to the root of the body-space factor's
+// elimination tree, and every contact row's path runs through the body
+// rows, which hold all but 3·10⁻⁵ of the factorization's flops. Step 1 of
+// the 496-brick pyramid factors three faces at the flops of a full
+// factorization each: the pre-solve's first, its second (the lower
+// corners of the end-to-end contacts between neighbours in a course
+// leave it: in the first face, with every new normal free, each such
+// patch carries a couple, upper corners pushing and lower ones pulling),
+// and the main solve's, which the new friction rows enter. Gauss–Seidel
+// sweeps do not predict those couples (from the patches' spread load,
+// 20 to 200 sweeps gave 6 to 10 pre-solve iterations instead of 4; with
+// those patches started unloaded, 15).
+//
 // The pre-solve runs on the step's own BPP (Settings.Solver when it is
 // one, the default one when it is nil: stepContext): the main solve then
 // starts from the pre-solve's factor, and since the two problems share A
@@ -1270,6 +1299,15 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 	pre.eprob.Lo, pre.eprob.Hi = pre.elo, pre.ehi
 	if 4*w.freshPoints() >= len(cs.points) {
 		w.seedNewNormals(false)
+	}
+	if pre.freeFriction {
+		for i := range cs.points {
+			if pt := &cs.points[i]; pt.Fresh {
+				for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
+					pre.elo[r], pre.ehi[r] = math.Inf(-1), math.Inf(1)
+				}
+			}
+		}
 	}
 	pre.cold = true
 	err := solver.Solve(&pre.eres, &pre.eprob, pre.settings(rs.start, preSolveTrial))
