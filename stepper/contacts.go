@@ -1171,6 +1171,37 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // 100-brick one (against 1 after the pre-solve), and it solves another
 // MLCP: the friction bounds are the pre-solve's to give.
 //
+// Why pinned, not free. With the new friction rows free instead
+// (unbounded: static friction everywhere) the pre-solve would end on the
+// main solve's face, whose factor the main solve could then reuse; but A
+// is semidefinite, and the solution regularized mode reaches from 0
+// carries part of the load through friction, beyond μ times the patch's
+// own normal impulse on 41 of 145 new contact patches of the 55-brick
+// pyramid, 4 of 47 of the 30-brick wall and 506 of 1 426 of the
+// 496-brick pyramid. The main solve then moves off that answer (3, 2 and
+// 5 iterations instead of 1) and ends with contacts at their friction
+// bounds that the next steps exchange again (step 2: 5, 3 and 4
+// iterations, each with a refactorization, instead of 1 with none).
+// Pinned, the pre-solve's answer leaves no tangential velocity at the new
+// contacts (|w_t| within 1.2·10⁻⁸ of max|b| on these scenes), so it is itself
+// static friction, a solution of the step's MLCP with the new friction
+// rows free at 0 (TestPreSolvePinsNewFriction). Its cost on a scene built
+// at rest is its own faces: a face change recomputes the rows on the
+// paths from the changed rows to the root of the body-space factor's
+// elimination tree, and every contact row's path runs through the body
+// rows, which hold all but 3·10⁻⁵ of the factorization's flops. Step 1 of
+// the 496-brick pyramid factored three faces at the flops of a full
+// factorization each: the pre-solve's first, its second (the lower
+// corners of the end-to-end contacts between neighbours in a course
+// leave it: in the first face, with every new normal free, each such
+// patch carries a couple, upper corners pushing and lower ones pulling),
+// and the main solve's, which the new friction rows enter.
+// startUprightPatches now starts those patches as the second face has
+// them, which it then reaches at 69 % of those flops (Gauss–Seidel sweeps
+// from the patches' spread load did not predict it: 20 to 200 sweeps gave
+// 6 to 10 pre-solve iterations instead of 4; nor did starting those
+// patches wholly unloaded: 15).
+//
 // The pre-solve runs on the step's own BPP (Settings.Solver when it is
 // one, the default one when it is nil: stepContext): the main solve then
 // starts from the pre-solve's factor, and since the two problems share A
@@ -1271,6 +1302,15 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 	if 4*w.freshPoints() >= len(cs.points) {
 		w.seedNewNormals(false)
 	}
+	if pre.freeFriction {
+		for i := range cs.points {
+			if pt := &cs.points[i]; pt.Fresh {
+				for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
+					pre.elo[r], pre.ehi[r] = math.Inf(-1), math.Inf(1)
+				}
+			}
+		}
+	}
 	pre.cold = true
 	err := solver.Solve(&pre.eres, &pre.eprob, pre.settings(rs.start, preSolveTrial))
 	pre.preIts = pre.eres.Iterations
@@ -1356,7 +1396,9 @@ func (pre *presolveStage) settings(start []lcp.State, budget int) lcp.Settings {
 // the 496-brick one's 4 instead of 6 and the 55-brick one's 4 instead of
 // 7 (BenchmarkPyramidStep1, BenchmarkPyramidStep1Large,
 // TestPreSolveToleranceSameStep); the walls of 30 and 100 bricks have no
-// such rows and take 4 iterations either way (BenchmarkWallStep1).
+// such rows and take 4 iterations either way (BenchmarkWallStep1). Since
+// startUprightPatches: 3 instead of 4 at 55 and 210 bricks, 3 instead of
+// 7 at 496.
 //
 // Its answer solves the pre-solve's MLCP to this tolerance, as before,
 // but where a contact patch's corners are degenerate (x = 0 and w = 0 to
@@ -1511,7 +1553,8 @@ const preSolveTrial = 50
 // sweeps on the pre-solve problem ws.presolve.eprob, from x = 0: free where the
 // impulse is strictly inside its bounds, at the bound it reached
 // otherwise. Without all, old rows keep last step's index sets, and a new
-// point of a manifold that the sweeps load starts free (spreadPatchLoad).
+// point of a manifold that the sweeps load starts free (spreadPatchLoad),
+// except the lower points of a new upright patch (startUprightPatches).
 // The sweeps run in body space (lcp.PGS.BodySpace): the same projected
 // Gauss–Seidel iteration on the same MLCP, its iterates equal to A's
 // sweeps to rounding, at O(rows) a sweep instead of O(nnz A) (a brick
@@ -1539,7 +1582,81 @@ func (w *World) seedNewNormals(all bool) {
 	if !pre.noSpread {
 		spreadPatchLoad(ws.build.start, ws.contacts.points, pre.seedRes.States)
 	}
+	if !pre.noUpright {
+		startUprightPatches(ws.build.start, ws.contacts.points, w.Settings.Gravity)
+	}
 }
+
+// startUprightPatches starts the normal rows of each new contact patch
+// on an upright face (its normal perpendicular to gravity g, to within
+// uprightCos) with its points below the patch's centre, along g,
+// unloaded (AtLower) and the others free: the end faces of neighbouring
+// bricks in a course, touching but not pressed. In the pre-solve's
+// problem (new friction pinned) such a patch carries no weight; from the
+// sweeps' start, which leaves it a load at their transient level
+// (10⁻⁴ of a support's) and so every corner free (spreadPatchLoad), the
+// first face has it carry a couple instead, its upper corners pushing and
+// its lower ones pulling, and the second face drops the lower ones: on
+// the pyramids built at rest, every such patch ends with its upper
+// corners free (at a load of the regularization's level) and its lower
+// ones unloaded, 930 of 930 at 496 bricks. From this start the pre-solve
+// ends on the same face with one block-pivoting iteration fewer: 3
+// instead of 4 on the 55-, 210- and 496-brick pyramids, whose second face
+// (a partial refactorization at all but 3·10⁻⁵ of a full one's flops)
+// becomes 4 and 16 row modifications at 55 and 210 bricks and a partial
+// refactorization at 69 % of the flops at 496 (36 support corners under
+// the apex leave it); 4 instead of 5 on a 30-brick wall whose neighbours
+// touch (TestUprightPatchesStart). Cachegrind, a process that builds the
+// pyramid and takes its step 1 (BenchmarkPyramidStep1Large and
+// BenchmarkPyramidStep1 at one iteration): 813 M instructions instead of
+// 911 M at 496 bricks, 283 M instead of 328 M at 210. The answer solves the same
+// MLCP to the same tolerance (the bodies' velocities after the step
+// agree to 2·10⁻¹⁴ m/s). A patch whose lower corners carry load after
+// all (a box leaning on a wall, a thrust) frees them in the pre-solve's
+// first exchange. Patches with an old point, patches without points below
+// their centre (two points level with each other) and every patch
+// without gravity keep their start. Walls with gaps between neighbours
+// have no such patch, and the random piles of 100 and 1 000 boxes take
+// the same iterations (BenchmarkRandomPile100Mean and 1000Mean: 1.383
+// and 1.938 a step, at most 27 and 34).
+func startUprightPatches(start []lcp.State, pts []point, g mgl64.Vec3) {
+	gl := g.Len()
+	if !(gl > 0) {
+		return
+	}
+	down := g.Mul(1 / gl)
+	for i := 0; i < len(pts); {
+		m := max(pts[i].manifold, 1)
+		patch := pts[i:min(i+m, len(pts))]
+		i += m
+		if m < 3 || math.Abs(patch[0].Normal.Dot(down)) > uprightCos {
+			continue
+		}
+		fresh, centre, lo, hi := true, 0.0, math.Inf(1), math.Inf(-1)
+		for j := range patch {
+			d := patch[j].Point.Dot(down)
+			fresh = fresh && patch[j].Fresh
+			centre += d / float64(len(patch))
+			lo, hi = math.Min(lo, d), math.Max(hi, d)
+		}
+		if !fresh || !(hi-lo > 0) {
+			continue
+		}
+		for j := range patch {
+			start[patch[j].Row] = lcp.Free
+			if patch[j].Point.Dot(down) > centre {
+				start[patch[j].Row] = lcp.AtLower // below the centre
+			}
+		}
+	}
+}
+
+// uprightCos is the largest |n·ĝ| of an upright contact face for
+// startUprightPatches: 0.01, a face within 0.6° of vertical. Stacks built
+// at rest have their faces upright to rounding; a face tilted further
+// carries a share of the weight through its normal, which the sweeps'
+// start is there to find.
+const uprightCos = 0.01
 
 // spreadPatchLoad starts free the normal row of each new point of a
 // manifold one of whose points the seed sweeps (seed, their index sets)

@@ -337,6 +337,8 @@ type presolveStage struct {
 	seedRes            lcp.Result // its iterate
 	noSpread           bool       // tests: the sweeps' index sets alone, without spreadPatchLoad
 	strictTol          bool       // tests: BPP's default tolerance, not preSolveTolerance
+	freeFriction       bool       // tests: the new friction and rolling rows free in the pre-solve, not pinned at 0
+	noUpright          bool       // tests: no startUprightPatches
 	preIts, seedSweeps int
 	// ref is the main solve's lcp.Settings.Reference: the pre-solve's x
 	// when it ran (eres.X), otherwise, with Settings.Coherent, Budget 0 and
