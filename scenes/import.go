@@ -37,7 +37,10 @@ type ImportOptions struct {
 	// (MuJoCo's default 0.002 s) and URDF's default of 0.01 s.
 	H float64
 	// FixedBase (URDF) makes the root link static, welded to the world;
-	// a root link named "world" is the world in any case.
+	// a root link named "world" is the world in any case. Without it a
+	// massless root link (a mobile robot's base_footprint) is part of the
+	// body its fixed joints hang mass on, which is free, or static
+	// (warned) when no mass hangs on fixed joints below it.
 	FixedBase bool
 	// Ground (URDF) adds a ground plane z = 0 to the world shapes.
 	Ground bool

@@ -24,9 +24,17 @@ import (
 // their origin minus the centre of mass. Link frames compose along the
 // tree at the joints' zero positions (child frame = parent frame ∘ joint
 // origin). A link without mass joined to its parent by a fixed joint
-// is merged into it (its shapes move to the parent's body); a root link
-// without mass, a root link with ImportOptions.FixedBase, or a root link
-// named "world" is static (the last is the world itself).
+// is merged into it (its shapes move to the parent's body). A root link
+// without mass that hangs a link with mass on fixed joints (a ROS mobile
+// robot's base_footprint over its base_link) is a frame of that link's
+// body: its shapes and the joints to its children move there, and the
+// robot is free (unless ImportOptions.FixedBase), as Gazebo's URDF→SDF
+// conversion lumps links joined by fixed joints into one (sdformat's
+// parser_urdf "fixed joint reduction", which keeps the lumped links as
+// frames). A root link without mass whose links with mass all hang on
+// moving joints (an arm on a massless mount), a root link with
+// ImportOptions.FixedBase, or a root link named "world" is static (the
+// last is the world itself); the first is warned.
 //
 // Joints join child (A) to parent (B) at the joint origin, the axis
 // rotated into the world: revolute → hinge with limits (θ is the child's
@@ -292,6 +300,11 @@ func (t *urdfTree) addBodies(spec *SceneSpec, opts ImportOptions) error {
 			if l.mass > 0 {
 				im.warnOnce("worldmass", l.node, "link \"world\" is the static world: its inertial is ignored")
 			}
+		case l.parent == nil && l.mass == 0 && !opts.FixedBase && t.fixedCarrier(l) != nil:
+			// A mobile robot's base_footprint: its frame is a frame of
+			// the body its fixed joints hang the mass on (Gazebo's
+			// fixed-joint lumping), which is free.
+			l.owner = t.fixedCarrier(l).name
 		case l.parent == nil && (opts.FixedBase || l.mass == 0):
 			if !opts.FixedBase {
 				im.warnOnce("massroot", l.node, "root link %q has no mass: it is made static (fixed to the world)", clip(l.name))
@@ -329,6 +342,29 @@ func (t *urdfTree) addBodies(spec *SceneSpec, opts ImportOptions) error {
 		}
 		t.bodyIndex[l.name] = len(spec.Bodies)
 		spec.Bodies = append(spec.Bodies, b)
+	}
+	return nil
+}
+
+// fixedCarrier returns the first link with mass reached from the root
+// link root through fixed joints only, breadth first in file order, or nil
+// when there is none (every massive link below root hangs on a moving
+// joint).
+func (t *urdfTree) fixedCarrier(root *urdfLink) *urdfLink {
+	queue := []*urdfLink{root}
+	for len(queue) > 0 {
+		l := queue[0]
+		queue = queue[1:]
+		for _, j := range t.children[l.name] {
+			if j.typ != "fixed" {
+				continue
+			}
+			c := t.byName[j.child]
+			if c.mass > 0 {
+				return c
+			}
+			queue = append(queue, c)
+		}
 	}
 	return nil
 }
@@ -395,6 +431,9 @@ func (t *urdfTree) addJoints(spec *SceneSpec, opts ImportOptions, taken map[stri
 			continue
 		}
 		pa := t.byName[j.parent].owner
+		if pa == l.name {
+			continue // the body that carries a massless root (fixedCarrier)
+		}
 		pivot := l.world.Pos
 		axis := l.world.Rot.Rotate(j.axis)
 		js := JointSpec{Name: j.name, A: l.name, B: pa, Pivot: pivot, Axis: axis}

@@ -124,6 +124,11 @@ type Stats struct {
 	// of the way to the pick that was kept, Sweeps the Gauss–Seidel sweeps
 	// run after (SafeguardSweeps).
 	Safeguard errmeasure.Safeguarded
+	// Conflict describes the rows that could not all hold when the step's
+	// MLCP had no solution (its equations inconsistent by at most
+	// Settings.ProjectAbove per step, see Conflict; Status is then
+	// Failed); the zero value (Rows 0) in a step that had none.
+	Conflict Conflict
 	// Bound is the certified bound of the used iterate (J,
 	// errmeasure.CertifiedBound): ½(x − x*)ᵀA(x − x*) ≤ Bound for the
 	// step's exact solution x*; +Inf when the iterate is outside its box or
@@ -601,6 +606,11 @@ func (w *World) Step() (Stats, error) {
 		tm.Total = time.Since(start)
 		st.Timings = tm
 		return st, cerr // before integrate: the world stays at the step's start
+	}
+	if err != nil {
+		// An inconsistency below ProjectAbove is the step's answer, its
+		// rows named in st.Conflict (tolerateConflict).
+		err = w.tolerateConflict(err, sol, rs, &st)
 	}
 	if err != nil && st.Status != lcp.BudgetExhausted && len(sol.res.X) != len(rs.rows) {
 		tm.Total = time.Since(start)
