@@ -1,6 +1,7 @@
 package scenes
 
 import (
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/gorigid/gorigid/contact"
 	"github.com/gorigid/gorigid/lcp"
 	"github.com/gorigid/gorigid/stepper"
+	"github.com/gorigid/gorigid/trajectory"
 )
 
 // The differential-drive fixture testdata/models/diffdrive_burger.urdf
@@ -316,5 +318,26 @@ func TestURDFConflictAboveProjectAbove(t *testing.T) {
 	_, err := w.Step()
 	if err == nil || !errors.Is(err, lcp.ErrSingular) || !strings.Contains(err.Error(), "rows conflict (2 joint, 4 contact)") || !strings.Contains(err.Error(), "more than ProjectAbove (1e-05)") {
 		t.Errorf("err %v, want lcp.ErrSingular naming the 6 conflicting rows and ProjectAbove", err)
+	}
+}
+
+// A run whose steps tolerate a conflict says so: trajectory.Run counts
+// them (Report.Conflicts, the first step and its rows) and ConflictNote
+// is the warning sim run prints, so a run of Failed steps does not end
+// silently. The static-base burger's wheels conflict with the floor on
+// every step (TestURDFWheelInsideStaticFloor).
+func TestURDFConflictReported(t *testing.T) {
+	w, _ := burgerWorld(t, burgerFile(t, true), ImportOptions{Ground: true, FixedBase: true})
+	rep, err := trajectory.Run(context.Background(), w, trajectory.Options{Steps: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Conflicts != 20 || rep.FirstConflictStep != 1 {
+		t.Fatalf("Conflicts %d from step %d, want 20 from step 1", rep.Conflicts, rep.FirstConflictStep)
+	}
+	note := rep.ConflictNote()
+	t.Log(note)
+	if !strings.Contains(note, "at 20 steps") || !strings.Contains(note, rep.FirstConflict) || rep.FirstConflict == "" {
+		t.Errorf("ConflictNote %q does not name the count and the first conflict %q", note, rep.FirstConflict)
 	}
 }
