@@ -55,5 +55,23 @@ func TestAnchorTriple(t *testing.T) {
 		for i := 1; i+3 <= len(rows); i++ {
 			assert.False(t, anchorTriple(rows[i:i+3]), "rows %d–%d", i, i+2)
 		}
+		// The turns the joint leaves free: all for the ball, the axis
+		// for the hinge (its projector n nᵀ), none for the fixed joint.
+		p, free := lockedProjector(rows)
+		switch c {
+		case ball:
+			assert.True(t, free)
+			assert.Equal(t, mgl64.Ident3(), p)
+		case hinge:
+			assert.True(t, free)
+			n := mgl64.Vec3{0, 1, 0}
+			// 1e-12: the hinge's rows are a's turned axes, orthonormalized.
+			d := p.Sub(n.OuterProd3(n))
+			for _, e := range d {
+				assert.InDelta(t, 0, e, 1e-12, "%v", p)
+			}
+		default:
+			assert.False(t, free)
+		}
 	}
 }
