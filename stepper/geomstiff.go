@@ -76,6 +76,7 @@ type geomStiffStage struct {
 // are); other rows are left out. Gyroscopic bodies (Mass.Gyroscopic)
 // keep their response.
 func (w *World) geometricStiffness(m *Mass, rs *rowStage) {
+	ident := mgl64.Ident3()
 	ws := &w.ws
 	g := &ws.stiff
 	g.bodies = 0
@@ -127,7 +128,11 @@ func (w *World) geometricStiffness(m *Mass, rs *rowStage) {
 				// h² |f| |r| (I − r̂ r̂ᵀ) = h |x| (|r|² I − r rᵀ)/|r|, on
 				// the turns the joint leaves free
 				perp := mgl64.Ident3().Mul(l * l).Sub(arm.OuterProd3(arm))
-				g.k[bi] = g.k[bi].Add(lock.Mul3(perp).Mul3(lock).Mul(h * f / l))
+				kp := perp
+				if lock != ident {
+					kp = lock.Mul3(perp).Mul3(lock)
+				}
+				g.k[bi] = g.k[bi].Add(kp.Mul(h * f / l))
 				if mu := w.pinning(b, r, s); mu > 0 {
 					g.fixed[bi] = g.fixed[bi].Add(perp.Mul(mu))
 				}

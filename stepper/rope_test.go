@@ -144,3 +144,16 @@ func TestRopeStiffenedStepsAllocateNothing(t *testing.T) {
 	require.Positive(t, st.Stiffened)
 	assert.Zero(t, testing.AllocsPerRun(10, func() { _, _ = w.Step() }))
 }
+
+// The steps of a 100-link rope at h = 1/120 s, 57 links stiffened.
+func BenchmarkRope100(b *testing.B) {
+	w := ropeWorld(b, 100, 1.0/120, 0.5)
+	nuStep(b, w, 60)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := w.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
