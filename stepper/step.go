@@ -115,6 +115,10 @@ type Stats struct {
 	// or its non-symmetric MLCP failed and it was solved again on the
 	// symmetric path.
 	GyroscopicDropped int
+	// Stiffened is the number of bodies that took their joint anchors'
+	// geometric stiffness into the step (GeometricStiffnessTol): the
+	// links of a taut rope of light links at a large step.
+	Stiffened int
 	// Safeguard is what the step's safeguard did with an x that did not
 	// solve the MLCP (errmeasure.Safeguard): Gain (J) the energy applying
 	// the picked iterate would have added by the step's exact balance
@@ -234,6 +238,7 @@ type workspace struct {
 	contacts   contactStage    // detectContacts
 	build      rowStage        // buildRows
 	drift      driftStage      // predictDrift, inside buildRows
+	stiff      geomStiffStage  // geometricStiffness, inside buildRows
 	impacts    impactStage     // propagateImpacts
 	assembly   assemblyStage   // assemble
 	presolve   presolveStage   // estimateNewContacts
@@ -644,6 +649,7 @@ func (w *World) Step() (Stats, error) {
 	st.PreSolveIterations, st.SeedSweeps = ws.presolve.preIts, ws.presolve.seedSweeps
 	st.ImpactSweeps = ws.impacts.impactSweeps
 	st.Gyroscopic, st.GyroscopicDropped = ws.assembly.eq.Gyroscopic, ws.assembly.eq.Dropped
+	st.Stiffened = ws.stiff.bodies
 	tm.Total = time.Since(start)
 	st.Timings = tm
 	if ferr != nil {
@@ -746,6 +752,7 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	ws := &w.ws
 	rs := &ws.build
 	nj := w.jointRowCount() // the joints of sleeping islands have none
+	ws.stiff.bodies = 0
 	n := nj + w.contactRowCount(cs)
 	rs.rows, rs.start = grow(rs.rows, n), grow(rs.start, n)
 	if err := w.fillJointRows(nj); err != nil || w.chunkCancelled(stageRows) {
@@ -754,6 +761,7 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	if err := w.predictDrift(nj); err != nil || w.chunkCancelled(stageRows) {
 		return rs, err
 	}
+	w.geometricStiffness(m, rs)
 	if len(ws.memory.jointStart) == nj {
 		copy(rs.start, ws.memory.jointStart)
 	} else {
