@@ -889,7 +889,9 @@ const offAxisCos = 0.9999995
 // otherwise t₁ follows the relative sliding velocity when it exceeds
 // SlipSpeed (so box friction opposes the motion as Coulomb friction does);
 // otherwise it keeps the previous step's t₁ of the same key, a new point
-// taking constraint.Perp(n), unless the point's free relative slip (the
+// taking the edge of one body of the pair most nearly perpendicular to n
+// (bodyTangent: the frame turns with the bodies, not with the world's
+// axes, and a box's friction square lies along its own edges), unless the point's free relative slip (the
 // bodies' Mass.Free velocities, before any constraint impulse: the way it
 // would start to slide) exceeds SlipSpeed off that frame's axes
 // (freeSlipAxis): then t₁ follows the free slip, since a box at rest
@@ -1074,7 +1076,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 				if tl := t1.Len(); tl > 1e-6 {
 					t1 = t1.Mul(1 / tl)
 				} else {
-					t1, _ = constraint.Perp(n)
+					t1 = w.bodyTangent(pt)
 				}
 				t1 = freeSlipAxis(t1, n, vf)
 				pt.held = true
@@ -1085,7 +1087,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		if l.Rolling > 0 {
 			u := lineDir
 			if u == (mgl64.Vec3{}) {
-				u, _ = constraint.Perp(n)
+				u = w.bodyTangent(pt)
 			}
 			pt.RollAxis = u
 			pt.RollBound = pt.Roll * (cs.points[i-1].XN + pt.XN)
@@ -1097,6 +1099,26 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		}
 		k += l.N
 	}
+}
+
+// bodyTangent returns the first friction direction of a new resting
+// point, a unit vector ⊥ its normal fixed in one body of the pair
+// (num.BodyPerp of the body's orientation: of its axes the one least
+// aligned with the normal, made perpendicular to it): body A's unless A is
+// fixed, static or kinematic and B is not. It depends on the pair's own
+// poses, not on the world's axes, so a scene turned as a whole has its
+// frames turned with it; for a box body resting on a face it is the box's
+// edge (its friction square aligned with the box).
+func (w *World) bodyTangent(pt *point) mgl64.Vec3 {
+	b := pt.A
+	if (b == constraint.World || w.Bodies[b].Kinematic) && pt.B != constraint.World {
+		b = pt.B
+	}
+	q := mgl64.QuatIdent() // fixed geometry on both sides: no pair has it
+	if b != constraint.World {
+		q = w.Bodies[b].Rot
+	}
+	return num.BodyPerp(pt.Normal, q)
 }
 
 // storeImpulses keeps each contact's normal impulse, friction direction

@@ -40,3 +40,33 @@ func AnyPerp(a mgl64.Vec3) mgl64.Vec3 {
 	}
 	return p.Normalize()
 }
+
+// bodyAxisTie is how much closer to perpendicular to n (in |cos|) another
+// axis must be for BodyPerp to take it over an earlier one: the rounding
+// of a pose turned by any rotation moves the cosines by about 1e-16, so
+// two axes equally perpendicular to n (a box's two edges on the face it
+// rests on) keep their order in the body, whatever the world's axes.
+const bodyAxisTie = 1e-9
+
+// BodyPerp returns a unit vector perpendicular to the unit vector n fixed
+// in the frame of the rotation q (a body's orientation): of q's three axes
+// q·x, q·y, q·z the one least aligned with n (smallest |cos|; one closer
+// by bodyAxisTie or less does not displace an earlier axis in the order
+// x, y, z), made perpendicular to n (Gram–Schmidt). Its length before
+// normalising is at least √(2/3). The choice depends on n and q only, so
+// turning both turns the result: for a box resting on a face it is the
+// box's edge q·x. q must be a unit quaternion.
+func BodyPerp(n mgl64.Vec3, q mgl64.Quat) mgl64.Vec3 {
+	c := q.Conjugate().Rotate(n) // n in the body's axes: the axes' cosines
+	i := 0
+	for k := 1; k < 3; k++ {
+		if math.Abs(c[k]) < math.Abs(c[i])-bodyAxisTie {
+			i = k
+		}
+	}
+	var e mgl64.Vec3
+	e[i] = 1
+	a := q.Rotate(e)
+	p := a.Sub(n.Mul(a.Dot(n)))
+	return p.Mul(1 / p.Len())
+}
