@@ -1102,13 +1102,14 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 }
 
 // bodyTangent returns the first friction direction of a new resting
-// point, a unit vector ⊥ its normal fixed in one body of the pair
-// (num.BodyPerp of the body's orientation: of its axes the one least
-// aligned with the normal, made perpendicular to it): body A's unless A is
-// fixed, static or kinematic and B is not. It depends on the pair's own
-// poses, not on the world's axes, so a scene turned as a whole has its
-// frames turned with it; for a box body resting on a face it is the box's
-// edge (its friction square aligned with the box).
+// point, a unit vector ⊥ its normal n fixed in one body of the pair
+// (num.BodyPerp of the body's orientation: n × the body axis least aligned
+// with n): body A's unless A is fixed, static or kinematic and B is not.
+// It depends on the pair's own poses, not on the world's axes, so a scene
+// turned as a whole has its frames turned with it; for a box body resting
+// on a face it lies along the box's edge (its friction square aligned
+// with the box), and for an unturned body it is Perp(n)'s p1, the frame
+// all points took before.
 func (w *World) bodyTangent(pt *point) mgl64.Vec3 {
 	b := pt.A
 	if (b == constraint.World || w.Bodies[b].Kinematic) && pt.B != constraint.World {

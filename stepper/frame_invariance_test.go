@@ -184,8 +184,8 @@ var frameTurns = []struct {
 // pushed by 0.3 and 1.3 μ m g; each run unturned and at the turns of
 // frameTurns, compared after every step.
 //
-// Measured: at most 2e-9 m, 1.3e-6 m/s or rad/s and 1.3e-8 rad apart, the
-// velocities within 2e-9 except the standing cylinder pushed below μ m g
+// Measured: at most 3e-9 m, 1.7e-6 m/s or rad/s and 1.6e-8 rad apart, the
+// velocities within 2.1e-9 except the standing cylinder pushed below μ m g
 // (its four cap points are more rows than its freedoms: the solve ends in
 // BPP's regularized mode at a residual of 1e-6·s_w, s_w = max|b| ≈ g h =
 // 0.16 m/s, and it chatters by ±3e-7 m/s, ±2e-6 rad/s about rest in every

@@ -75,10 +75,10 @@ func TestPerp(t *testing.T) {
 	}
 }
 
-// TestBodyPerp: BodyPerp gives a unit vector ⊥ n along the body axis
+// TestBodyPerp: BodyPerp gives a unit vector ⊥ n, n × the body axis
 // least aligned with n (x on ties), and turns with n and the body: for any
-// turn R, BodyPerp(R n, R q) = R BodyPerp(n, q), where Perp's world-axis
-// choice does not.
+// turn R, BodyPerp(R n, R q) = R BodyPerp(n, q); for an unturned body it
+// is Perp's p1.
 func TestBodyPerp(t *testing.T) {
 	const tol = 1e-12 // the rounding of a few quaternion products
 	qs := []mgl64.Quat{mgl64.QuatIdent(), mgl64.QuatRotate(0.3, mgl64.Vec3{0, 0, 1}), mgl64.QuatRotate(2, mgl64.Vec3{1, -2, 0.5}.Normalize())}
@@ -103,17 +103,24 @@ func TestBodyPerp(t *testing.T) {
 				}
 			}
 		}
-		// The choice: on a face (n = ±z in the body) the body's x edge,
-		// on the diagonal (1, 1, 0) the z axis, on (1, 1, 1) x made ⊥ n.
+		// The choice: n × a for the body axis a least aligned with n (x
+		// on ties): on a face (n = ±z in the body) along the body's ±y
+		// edge, on the diagonal (1, 1, 0) n × z, on (1, 1, 1) n × x.
 		for _, c := range []struct{ nl, want mgl64.Vec3 }{
-			{mgl64.Vec3{0, 0, 1}, mgl64.Vec3{1, 0, 0}},
-			{mgl64.Vec3{0, 0, -1}, mgl64.Vec3{1, 0, 0}},
-			{mgl64.Vec3{1, 1, 0}, mgl64.Vec3{0, 0, 1}},
-			{mgl64.Vec3{1, 1, 1}, mgl64.Vec3{2, -1, -1}},
+			{mgl64.Vec3{0, 0, 1}, mgl64.Vec3{0, 1, 0}},
+			{mgl64.Vec3{0, 0, -1}, mgl64.Vec3{0, -1, 0}},
+			{mgl64.Vec3{1, 1, 0}, mgl64.Vec3{1, -1, 0}},
+			{mgl64.Vec3{1, 1, 1}, mgl64.Vec3{0, 1, -1}},
 		} {
 			if d := BodyPerp(q.Rotate(c.nl.Normalize()), q).Sub(q.Rotate(c.want.Normalize())).Len(); d > tol {
 				t.Errorf("q %v: BodyPerp of body normal %v off body axis %v by %.2g", q, c.nl, c.want, d)
 			}
+		}
+	}
+	// An unturned body: Perp's p1, to the bit.
+	for _, n := range []mgl64.Vec3{{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {0.6, 0, 0.8}, {0.48, 0.6, 0.64}, {-0.36, 0.48, 0.8}} {
+		if p1, _ := Perp(n); BodyPerp(n, mgl64.QuatIdent()) != p1 {
+			t.Errorf("n %v: BodyPerp of the identity %v, Perp %v", n, BodyPerp(n, mgl64.QuatIdent()), p1)
 		}
 	}
 }

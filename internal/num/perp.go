@@ -49,13 +49,14 @@ func AnyPerp(a mgl64.Vec3) mgl64.Vec3 {
 const bodyAxisTie = 1e-9
 
 // BodyPerp returns a unit vector perpendicular to the unit vector n fixed
-// in the frame of the rotation q (a body's orientation): of q's three axes
-// q·x, q·y, q·z the one least aligned with n (smallest |cos|; one closer
-// by bodyAxisTie or less does not displace an earlier axis in the order
-// x, y, z), made perpendicular to n (Gram–Schmidt). Its length before
-// normalising is at least √(2/3). The choice depends on n and q only, so
-// turning both turns the result: for a box resting on a face it is the
-// box's edge q·x. q must be a unit quaternion.
+// in the frame of the rotation q (a body's orientation): n × a / |n × a|,
+// with a the one of q's three axes q·x, q·y, q·z least aligned with n
+// (smallest |cos|; one closer by bodyAxisTie or less does not displace an
+// earlier axis in the order x, y, z), so |n × a| ≥ √(2/3). It is Perp's p1
+// with the body's axes for the world's: for q the identity the same
+// choice, and the same bits. The choice depends on n and q only, so
+// turning both turns the result: for a box resting on a face it lies along
+// one of the box's edges. q must be a unit quaternion.
 func BodyPerp(n mgl64.Vec3, q mgl64.Quat) mgl64.Vec3 {
 	c := q.Conjugate().Rotate(n) // n in the body's axes: the axes' cosines
 	i := 0
@@ -66,7 +67,6 @@ func BodyPerp(n mgl64.Vec3, q mgl64.Quat) mgl64.Vec3 {
 	}
 	var e mgl64.Vec3
 	e[i] = 1
-	a := q.Rotate(e)
-	p := a.Sub(n.Mul(a.Dot(n)))
+	p := n.Cross(q.Rotate(e))
 	return p.Mul(1 / p.Len())
 }
