@@ -132,12 +132,13 @@ func framePile() frameScene {
 }
 
 // frameRound is a cylinder standing on its cap, a cylinder and a capsule
-// lying on their sides (r 0.05 m, 0.3 m, 1 kg, apart on the floor), at
-// rest and then pushed from step 10 on by f·μ m g at 30° to the lying
-// bodies' axes.
+// lying on their sides (r 0.05 m, 0.3 m, 1 kg) and a ball (r 0.05 m,
+// 1 kg; one point: any frame fixed in it turns with it), apart on the
+// floor, at rest and then pushed from step 10 on by f·μ m g at 30° to the
+// lying bodies' axes.
 func frameRound(f float64) frameScene {
 	return frameScene{
-		name: "cylinders and capsule",
+		name: "cylinders, capsule and ball",
 		build: func(t testing.TB, w *stepper.World, rot mgl64.Quat) []*body.Body {
 			const m, r, l = 1.0, 0.05, 0.3
 			ground(t, w, rot, frMu)
@@ -145,11 +146,14 @@ func frameRound(f float64) frameScene {
 			require.NoError(t, err)
 			capsule, err := contact.NewCapsuleLength(r, l)
 			require.NoError(t, err)
+			ball, err := contact.NewSphere(r)
+			require.NoError(t, err)
 			lying := mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 1, 0}) // local z along x
 			return []*body.Body{
 				addShapeBody(t, w, cyl, m, body.CylinderInertia(m, r, l), rot.Rotate(mgl64.Vec3{0, 0, l / 2}), rot, frMu),
 				addShapeBody(t, w, cyl, m, body.CylinderInertia(m, r, l), rot.Rotate(mgl64.Vec3{0, 1, r}), rot.Mul(lying), frMu),
 				addShapeBody(t, w, capsule, m, body.CapsuleInertia(m, r, l), rot.Rotate(mgl64.Vec3{0, -1, r}), rot.Mul(lying), frMu),
+				addShapeBody(t, w, ball, m, body.SphereInertia(m, r), rot.Rotate(mgl64.Vec3{1, 0, r}), rot.Mul(lying), frMu),
 			}
 		},
 		push: func(i, _ int) mgl64.Vec3 {
@@ -180,8 +184,8 @@ var frameTurns = []struct {
 // the unturned scene turned. Scenes: a box at rest pushed at 45° to its
 // faces by 0.6 and 1.3 μ m g (held, then sliding at Coulomb's
 // (f − 1) μ g: 1.4715 m/s after 60 pushed steps), a plank leaning on a
-// wall, a pile of six boxes settling, and cylinders and a capsule at rest
-// pushed by 0.3 and 1.3 μ m g; each run unturned and at the turns of
+// wall, a pile of six boxes settling, and cylinders, a capsule and a ball
+// at rest pushed by 0.3 and 1.3 μ m g; each run unturned and at the turns of
 // frameTurns, compared after every step.
 //
 // Measured: at most 3e-9 m, 1.7e-6 m/s or rad/s and 1.6e-8 rad apart, the
