@@ -902,16 +902,17 @@ const offAxisCos = 0.9999995
 // otherwise t₁ follows the relative sliding velocity when it exceeds
 // SlipSpeed (so box friction opposes the motion as Coulomb friction does);
 // otherwise it keeps the previous step's t₁ of the same key, a new point
-// taking the edge of one body of the pair most nearly perpendicular to n
+// taking n × the axis of one body of the pair least aligned with n
 // (bodyTangent: the frame turns with the bodies, not with the world's
-// axes, and a box's friction square lies along its own edges), unless the point's free relative slip (the
-// bodies' Mass.Free velocities, before any constraint impulse: the way it
-// would start to slide) exceeds SlipSpeed off that frame's axes
-// (freeSlipAxis): then t₁ follows the free slip, since a box at rest
-// pushed at 45° to its frame would meet √2 μ x̂ₙ of friction and stick (as
-// in ODE without dContactFDir1). t₂ = n × t₁. Such a point is held
-// (point.held): after the solve, turnHeldFriction turns it to its
-// friction where that leaves Coulomb's circle.
+// axes, and a box's friction square lies along its own edges), unless the
+// point's free relative slip (the bodies' Mass.Free velocities, before any
+// constraint impulse: the way it would start to slide) exceeds SlipSpeed
+// (freeSlipAxis): off the frame's axes t₁ follows the free slip, since a
+// box at rest pushed at 45° to its frame would meet √2 μ x̂ₙ of friction
+// and stick (as in ODE without dContactFDir1); along ±t₂ the axes swap
+// roles, t₁ = t₂. t₂ = n × t₁. Such a point is held (point.held): after
+// the solve, turnHeldFriction turns it to its friction where that leaves
+// Coulomb's circle.
 //
 // With more than one worker and at least rowParallelPoints points, the
 // points run in chunks of about rowChunkPoints on the workPool, each chunk
