@@ -831,11 +831,20 @@ func (w *World) relVels(free *Mass, a, b int, x mgl64.Vec3) (v, vf mgl64.Vec3) {
 }
 
 // freeSlipAxis returns the first friction direction of a contact that is
-// not sliding, whose frame would be t1, n × t1: the direction of its free
-// slip vf (the tangential part of the free relative velocity) when that
-// exceeds SlipSpeed and lies more than offAxisCos off both axes of the
-// frame, else t1. Box friction bounds each axis by μ x̂ₙ, so along an axis
-// it is Coulomb's bound and at 45° to both √2 times it.
+// not sliding, whose frame would be t1, t2 = n × t1: the direction of its
+// free slip vf (the tangential part of the free relative velocity) when
+// that exceeds SlipSpeed and lies more than offAxisCos off both axes of
+// the frame; t2 when it lies along ±t2 (the same frame, its axes' roles
+// swapped: t1 then runs the way the point would start to slide, as it
+// will once it slides faster than SlipSpeed, and the index states the
+// step leaves on its rows carry over to the next step's rows, which
+// storeImpulses keys by row, not by direction; a box starting down an
+// incline along its t2 edge otherwise met its second step with its
+// friction rows' states swapped, and on a heightfield the solve's other
+// normal impulses among its four corners rocked it onto the grid's edges,
+// 7.5e-3 m/s off the surface, TestBoxSlidesDownHeightfieldIncline); else
+// t1. Box friction bounds each axis by μ x̂ₙ, so along an axis it is
+// Coulomb's bound and at 45° to both √2 times it.
 func freeSlipAxis(t1, n, vf mgl64.Vec3) mgl64.Vec3 {
 	vf = vf.Sub(n.Mul(vf.Dot(n)))
 	l := vf.Len()
@@ -843,7 +852,11 @@ func freeSlipAxis(t1, n, vf mgl64.Vec3) mgl64.Vec3 {
 		return t1
 	}
 	u := vf.Mul(1 / l)
-	if onAxis(u, t1, n.Cross(t1)) {
+	t2 := n.Cross(t1)
+	switch {
+	case math.Abs(u.Dot(t2)) >= offAxisCos:
+		return t2
+	case onAxis(u, t1, t2):
 		return t1
 	}
 	return u
@@ -889,14 +902,17 @@ const offAxisCos = 0.9999995
 // otherwise t₁ follows the relative sliding velocity when it exceeds
 // SlipSpeed (so box friction opposes the motion as Coulomb friction does);
 // otherwise it keeps the previous step's t₁ of the same key, a new point
-// taking constraint.Perp(n), unless the point's free relative slip (the
-// bodies' Mass.Free velocities, before any constraint impulse: the way it
-// would start to slide) exceeds SlipSpeed off that frame's axes
-// (freeSlipAxis): then t₁ follows the free slip, since a box at rest
-// pushed at 45° to its frame would meet √2 μ x̂ₙ of friction and stick (as
-// in ODE without dContactFDir1). t₂ = n × t₁. Such a point is held
-// (point.held): after the solve, turnHeldFriction turns it to its
-// friction where that leaves Coulomb's circle.
+// taking n × the axis of one body of the pair least aligned with n
+// (bodyTangent: the frame turns with the bodies, not with the world's
+// axes, and a box's friction square lies along its own edges), unless the
+// point's free relative slip (the bodies' Mass.Free velocities, before any
+// constraint impulse: the way it would start to slide) exceeds SlipSpeed
+// (freeSlipAxis): off the frame's axes t₁ follows the free slip, since a
+// box at rest pushed at 45° to its frame would meet √2 μ x̂ₙ of friction
+// and stick (as in ODE without dContactFDir1); along ±t₂ the axes swap
+// roles, t₁ = t₂. t₂ = n × t₁. Such a point is held (point.held): after
+// the solve, turnHeldFriction turns it to its friction where that leaves
+// Coulomb's circle.
 //
 // With more than one worker and at least rowParallelPoints points, the
 // points run in chunks of about rowChunkPoints on the workPool, each chunk
@@ -1074,7 +1090,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 				if tl := t1.Len(); tl > 1e-6 {
 					t1 = t1.Mul(1 / tl)
 				} else {
-					t1, _ = constraint.Perp(n)
+					t1 = w.bodyTangent(pt)
 				}
 				t1 = freeSlipAxis(t1, n, vf)
 				pt.held = true
@@ -1085,7 +1101,7 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		if l.Rolling > 0 {
 			u := lineDir
 			if u == (mgl64.Vec3{}) {
-				u, _ = constraint.Perp(n)
+				u = w.bodyTangent(pt)
 			}
 			pt.RollAxis = u
 			pt.RollBound = pt.Roll * (cs.points[i-1].XN + pt.XN)
@@ -1097,6 +1113,27 @@ func (w *World) fillContactRange(m *Mass, cs *contactStage, nj int, rows []const
 		}
 		k += l.N
 	}
+}
+
+// bodyTangent returns the first friction direction of a new resting
+// point, a unit vector ⊥ its normal n fixed in one body of the pair
+// (num.BodyPerp of the body's orientation: n × the body axis least aligned
+// with n): body A's unless A is fixed, static or kinematic and B is not.
+// It depends on the pair's own poses, not on the world's axes, so a scene
+// turned as a whole has its frames turned with it; for a box body resting
+// on a face it lies along the box's edge (its friction square aligned
+// with the box), and for an unturned body it is Perp(n)'s p1, the frame
+// all points took before.
+func (w *World) bodyTangent(pt *point) mgl64.Vec3 {
+	b := pt.A
+	if (b == constraint.World || w.Bodies[b].Kinematic) && pt.B != constraint.World {
+		b = pt.B
+	}
+	q := mgl64.QuatIdent() // fixed geometry on both sides: no pair has it
+	if b != constraint.World {
+		q = w.Bodies[b].Rot
+	}
+	return num.BodyPerp(pt.Normal, q)
 }
 
 // storeImpulses keeps each contact's normal impulse, friction direction

@@ -564,20 +564,25 @@ func TestEverydayCapsuleRollsSideways(t *testing.T) {
 // at (F − k μ m g)/(k m) = 0.2 μ g, 0.7848 m/s after 1 s, in every
 // direction of the row. The front boxes feel the push only through the
 // contacts between the boxes, so their floor contacts have no free slip
-// and start in their fixed frame, where box friction holds up to √2 μ x̂ₙ
-// (before turnHeldFriction the rows at 45° stuck at 0 m/s); the push
-// step's solve finds their friction outside Coulomb's circle, turns their
-// frames to it and solves again, and they slide from that step on, at
-// the analytic speed in every direction: at 30° to the fixed frame the
-// turns settle on the push in 3 solves again (turnHeldFriction), 7e-8 m/s
-// (two boxes) and 5e-8 m/s (three) of it after 1 s, the boxes within
-// 2e-11 m/s of each other (a row pushed from behind by a force of fixed
-// direction is unstable, as a stick pushed at its end: when the push
-// step's last turn left the friction up to 1 mrad off the push, the row
-// started to turn, 2.5e-5 and 5e-6 m/s short with the boxes within 1e-5
-// m/s of each other). With Settings.CoulombBounds the two boxes pushed along
-// x slide together at 0.78480 m/s after one solve again (logged; before
-// the solve again started from the last solve's x as its proximal centre,
+// and start in their fixed frame, along the boxes' own axes
+// (fillContactRows): for boxes yawed with the row it lies along the push,
+// and the row slides at 0.784800 m/s in every direction, with no turn.
+// The same boxes as geoms turned in bodies that are not (inBody) have
+// their fixed frame at the row's angle to the push, where box friction
+// holds up to √2 μ x̂ₙ (before turnHeldFriction the rows at 45° stuck at
+// 0 m/s); the push step's solve finds their friction outside Coulomb's
+// circle, turns their frames to it and solves again, and they slide from
+// that step on, at the analytic speed in every direction: at 30° to the
+// fixed frame the turns settle on the push in 3 solves again
+// (turnHeldFriction), 7e-8 m/s (two boxes) and 5e-8 m/s (three) of it
+// after 1 s, the boxes within 2e-11 m/s of each other (a row pushed from
+// behind by a force of fixed direction is unstable, as a stick pushed at
+// its end: when the push step's last turn left the friction up to 1 mrad
+// off the push, the row started to turn, 2.5e-5 and 5e-6 m/s short with
+// the boxes within 1e-5 m/s of each other). With Settings.CoulombBounds
+// the two boxes pushed along x slide together at 0.78480 m/s after one
+// solve again (logged; before the solve again started from the last
+// solve's x as its proximal centre,
 // turnHeldFriction, they slid apart, 0.7847 and 0.7520 m/s, the bounds
 // following another point of the redundant contacts' set of normal
 // impulses).
@@ -587,13 +592,18 @@ func TestEverydayPushedThroughContact(t *testing.T) {
 	for _, c := range []struct {
 		k       int
 		deg     float64
+		inBody  bool
 		coulomb bool
-	}{{2, 0, false}, {2, 30, false}, {2, 45, false}, {3, 0, false}, {3, 30, false}, {3, 45, false}, {2, 0, true}} {
+	}{
+		{2, 0, false, false}, {2, 30, false, false}, {2, 45, false, false}, {3, 30, false, false},
+		{2, 0, true, false}, {2, 30, true, false}, {2, 45, true, false}, {3, 0, true, false}, {3, 30, true, false}, {3, 45, true, false},
+		{2, 0, true, true},
+	} {
 		k, deg := c.k, c.deg
 		{
 			w := nuWorld(t, 0)
 			w.Settings.CoulombBounds = c.coulomb
-			bs, u := pushedBoxRow(t, w, k, deg, mu)
+			bs, u := pushedBoxRow(t, w, k, deg, mu, c.inBody)
 			_, st := nuStep(t, w, 1)
 			resolves := st.Resolves
 			_, _ = nuStep(t, w, 59)
@@ -602,15 +612,15 @@ func TestEverydayPushedThroughContact(t *testing.T) {
 				mean += b.Vel.Dot(u) / float64(k)
 				spread = math.Max(spread, math.Abs(b.Vel.Dot(u)-bs[0].Vel.Dot(u)))
 			}
-			t.Logf("%d boxes pushed along %v°, CoulombBounds %v: back box %.5f m/s, front box %.5f m/s after 1 s (analytic %.5f), mean %.6f (%.1e off), spread %.1e, %d solves again in the push step",
-				k, deg, c.coulomb, bs[0].Vel.Dot(u), bs[k-1].Vel.Dot(u), want, mean, mean-want, spread, resolves)
+			t.Logf("%d boxes pushed along %v°, in body %v, CoulombBounds %v: back box %.5f m/s, front box %.5f m/s after 1 s (analytic %.5f), mean %.6f (%.1e off), spread %.1e, %d solves again in the push step",
+				k, deg, c.inBody, c.coulomb, bs[0].Vel.Dot(u), bs[k-1].Vel.Dot(u), want, mean, mean-want, spread, resolves)
 			if c.coulomb {
 				continue // logged: see the doc comment
 			}
 			// 1e-6 m/s: the solver's tolerance over 60 steps.
 			assert.InDelta(t, want, mean, 1e-6)
 			assert.Less(t, spread, 1e-6, "together")
-			if deg == 0 {
+			if deg == 0 || !c.inBody {
 				assert.Zero(t, resolves, "along the frame's axes nothing turns")
 			} else {
 				assert.Positive(t, resolves)
@@ -623,15 +633,30 @@ func TestEverydayPushedThroughContact(t *testing.T) {
 // floor (μ = mu), k boxes (0.2 m, 1 kg, μ = mu) face to face along the
 // direction u at deg° to x, yawed by deg, settled for 30 steps, the back
 // one then pushed along u with F = 1.2 k μ m g. It returns the boxes, back
-// first, and u.
-func pushedBoxRow(t *testing.T, w *stepper.World, k int, deg, mu float64) ([]*body.Body, mgl64.Vec3) {
+// first, and u. With inBody each box is a geom turned by deg in a body
+// that is not turned (Geom.Local): the same row, but the floor contacts'
+// fixed frame, which follows the body's axes, lies at deg to the push.
+func pushedBoxRow(t *testing.T, w *stepper.World, k int, deg, mu float64, inBody bool) ([]*body.Body, mgl64.Vec3) {
 	t.Helper()
 	ground(t, w, mgl64.QuatIdent(), mu)
 	u := evDir(deg)
 	rot := mgl64.QuatRotate(deg*math.Pi/180, mgl64.Vec3{0, 0, 1})
+	brot, grot := rot, mgl64.QuatIdent()
+	if inBody {
+		brot, grot = grot, rot
+	}
+	s := mgl64.Vec3{0.2, 0.2, 0.2}
+	shape, err := contact.NewBoxSize(s)
+	require.NoError(t, err)
 	var bs []*body.Body
 	for i := 0; i < k; i++ {
-		bs = append(bs, addBox(t, w, 1, mgl64.Vec3{0.2, 0.2, 0.2}, u.Mul(0.2*float64(i)).Add(mgl64.Vec3{0, 0, 0.1}), rot, mu))
+		b, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, s[0], s[1], s[2]), Pos: u.Mul(0.2 * float64(i)).Add(mgl64.Vec3{0, 0, 0.1}), Rot: brot})
+		require.NoError(t, err)
+		id, err := w.AddBody(b)
+		require.NoError(t, err)
+		_, err = w.AddGeom(stepper.Geom{Body: id, Shape: shape, Local: contact.Pose{Rot: grot}, Material: stepper.Material{Friction: mu}})
+		require.NoError(t, err)
+		bs = append(bs, b)
 	}
 	_, _ = nuStep(t, w, 30)
 	bs[0].Force = u.Mul(1.2 * float64(k) * mu * evG)

@@ -26,22 +26,10 @@ type invState struct {
 
 // invRun steps the scene built with the turn psi (rad about z) n steps and
 // returns every followed body's state after each step, turned back into
-// the unturned scene's frame.
+// the unturned scene's frame (frameRun; gravity is along the turn's axis).
 func invRun(t testing.TB, build invScene, psi float64, n int) [][]invState {
 	t.Helper()
-	rot := mgl64.QuatRotate(psi, mgl64.Vec3{0, 0, 1})
-	back := rot.Conjugate()
-	w := nuWorld(t, 0)
-	bodies := build(t, w, rot)
-	out := make([][]invState, n)
-	for i := range n {
-		_, _ = nuStep(t, w, 1)
-		out[i] = make([]invState, len(bodies))
-		for k, b := range bodies {
-			out[i][k] = invState{back.Rotate(b.Pos), back.Rotate(b.Vel), back.Rotate(b.AngVel), back.Mul(b.Rot)}
-		}
-	}
-	return out
+	return frameRun(t, frameScene{build: build, steps: n}, mgl64.QuatRotate(psi, mgl64.Vec3{0, 0, 1}))
 }
 
 // invDiff returns the largest difference of positions (m), velocities

@@ -246,6 +246,13 @@ func TestRandomBoxPile(t *testing.T) {
 // resting configuration): one block pivot of a friction row on the edge
 // of its cone, one proximal move of lcp.BPP's regularized mode, the last
 // solve. restBound is the most iterations a resting step may take.
+// The pre-solve's most in a step moves most with the pile's path: with a
+// new resting contact's friction frame fixed in its box instead of built
+// from the world's axes (bodyTangent) this pile's went from 28 to 67 (as
+// one problem; 28 to 36 by island), while over the piles of seeds
+// 2020–2031 it ranged over 14–66 before and 10–72 after (mean 38 and 44,
+// as one problem; the solves' own mean iterations 3.81 and 3.75, steps
+// over 30 17.8 and 16.3): its bound is 80, above that spread.
 func pileCost(t *testing.T, r pileRun, restBound int) {
 	t.Helper()
 	over, pre, preMax, rest, restMax := 0, 0, 0, 0, 0
@@ -267,7 +274,7 @@ func pileCost(t *testing.T, r pileRun, restBound int) {
 	assert.LessOrEqual(t, r.meanIts, 8.0, "iterations per step, mean (6.31 measured)")
 	assert.LessOrEqual(t, over, 35, "steps over 30 iterations (17 measured)")
 	assert.LessOrEqual(t, meanPre, 1.0, "pre-solve iterations per step, mean (0.2 measured)")
-	assert.LessOrEqual(t, preMax, 60, "pre-solve iterations of a step, most (48 measured)")
+	assert.LessOrEqual(t, preMax, 80, "pre-solve iterations of a step, most (67 measured)")
 	assert.LessOrEqual(t, meanRest, float64(restBound), "iterations per step at rest, mean")
 	assert.LessOrEqual(t, restMax, restBound, "iterations per step at rest, most")
 }

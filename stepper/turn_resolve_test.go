@@ -9,7 +9,9 @@ import (
 )
 
 // A row of k boxes on the floor (μ = 0.4) at 30° to the contacts' fixed
-// frame, pushed from behind as in TestEverydayPushedThroughContact: the
+// frame (box geoms turned 30° in bodies that are not: the frame follows
+// the bodies' axes), pushed from behind as in
+// TestEverydayPushedThroughContact: the
 // push step's first solve finds the front boxes' floor friction outside
 // Coulomb's circle, and turnHeldFriction turns their frames and solves
 // again, three times: to the friction (32.9°), then by regula falsi
@@ -28,7 +30,7 @@ func TestTurnedFrictionSolvesAgainInOneIteration(t *testing.T) {
 	const mu, deg = 0.4, 30.0
 	for _, k := range []int{2, 3, 4} {
 		w := nuWorld(t, 0)
-		pushedBoxRow(t, w, k, deg, mu)
+		pushedBoxRow(t, w, k, deg, mu, true)
 		var its []int // per solve of the push step
 		w.Settings.Observer = lcp.ObserverFunc(func(it lcp.Iterate) {
 			if it.Iter == 1 {

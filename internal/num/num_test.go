@@ -75,6 +75,56 @@ func TestPerp(t *testing.T) {
 	}
 }
 
+// TestBodyPerp: BodyPerp gives a unit vector ⊥ n, n × the body axis
+// least aligned with n (x on ties), and turns with n and the body: for any
+// turn R, BodyPerp(R n, R q) = R BodyPerp(n, q); for an unturned body it
+// is Perp's p1.
+func TestBodyPerp(t *testing.T) {
+	const tol = 1e-12 // the rounding of a few quaternion products
+	qs := []mgl64.Quat{mgl64.QuatIdent(), mgl64.QuatRotate(0.3, mgl64.Vec3{0, 0, 1}), mgl64.QuatRotate(2, mgl64.Vec3{1, -2, 0.5}.Normalize())}
+	turns := []mgl64.Quat{mgl64.QuatRotate(math.Pi/6, mgl64.Vec3{0, 0, 1}), mgl64.QuatRotate(math.Pi/4, mgl64.Vec3{0, 0, 1}),
+		mgl64.QuatRotate(math.Pi/2, mgl64.Vec3{0, 0, 1}), mgl64.QuatRotate(0.7, mgl64.Vec3{1, 2, 3}.Normalize())}
+	for _, q := range qs {
+		// Along a body axis and its diagonals (ties), and random directions.
+		ns := []mgl64.Vec3{{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {1, 1, 1}, {0, -1, 1}}
+		for i := range 20 {
+			x := float64(i)
+			ns = append(ns, mgl64.Vec3{math.Sin(x), math.Cos(3 * x), math.Sin(7*x + 1)})
+		}
+		for _, nl := range ns {
+			n := q.Rotate(nl.Normalize())
+			p := BodyPerp(n, q)
+			if math.Abs(p.Len()-1) > tol || math.Abs(p.Dot(n)) > tol {
+				t.Errorf("q %v n %v: BodyPerp %v not a unit vector ⊥ n", q, n, p)
+			}
+			for _, r := range turns {
+				if d := BodyPerp(r.Rotate(n), r.Mul(q)).Sub(r.Rotate(p)).Len(); d > tol {
+					t.Errorf("q %v n %v turned by %v: BodyPerp off the turned one by %.2g", q, n, r, d)
+				}
+			}
+		}
+		// The choice: n × a for the body axis a least aligned with n (x
+		// on ties): on a face (n = ±z in the body) along the body's ±y
+		// edge, on the diagonal (1, 1, 0) n × z, on (1, 1, 1) n × x.
+		for _, c := range []struct{ nl, want mgl64.Vec3 }{
+			{mgl64.Vec3{0, 0, 1}, mgl64.Vec3{0, 1, 0}},
+			{mgl64.Vec3{0, 0, -1}, mgl64.Vec3{0, -1, 0}},
+			{mgl64.Vec3{1, 1, 0}, mgl64.Vec3{1, -1, 0}},
+			{mgl64.Vec3{1, 1, 1}, mgl64.Vec3{0, 1, -1}},
+		} {
+			if d := BodyPerp(q.Rotate(c.nl.Normalize()), q).Sub(q.Rotate(c.want.Normalize())).Len(); d > tol {
+				t.Errorf("q %v: BodyPerp of body normal %v off body axis %v by %.2g", q, c.nl, c.want, d)
+			}
+		}
+	}
+	// An unturned body: Perp's p1, to the bit.
+	for _, n := range []mgl64.Vec3{{0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {0.6, 0, 0.8}, {0.48, 0.6, 0.64}, {-0.36, 0.48, 0.8}} {
+		if p1, _ := Perp(n); BodyPerp(n, mgl64.QuatIdent()) != p1 {
+			t.Errorf("n %v: BodyPerp of the identity %v, Perp %v", n, BodyPerp(n, mgl64.QuatIdent()), p1)
+		}
+	}
+}
+
 func TestFormatBytes(t *testing.T) {
 	for b, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB",
 		100 << 20: "100 MiB", 894 << 20: "894 MiB", 12638031872: "11.8 GiB", 1 << 62: "4 EiB"} {

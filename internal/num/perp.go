@@ -40,3 +40,33 @@ func AnyPerp(a mgl64.Vec3) mgl64.Vec3 {
 	}
 	return p.Normalize()
 }
+
+// bodyAxisTie is how much closer to perpendicular to n (in |cos|) another
+// axis must be for BodyPerp to take it over an earlier one: the rounding
+// of a pose turned by any rotation moves the cosines by about 1e-16, so
+// two axes equally perpendicular to n (a box's two edges on the face it
+// rests on) keep their order in the body, whatever the world's axes.
+const bodyAxisTie = 1e-9
+
+// BodyPerp returns a unit vector perpendicular to the unit vector n fixed
+// in the frame of the rotation q (a body's orientation): n × a / |n × a|,
+// with a the one of q's three axes q·x, q·y, q·z least aligned with n
+// (smallest |cos|; one closer by bodyAxisTie or less does not displace an
+// earlier axis in the order x, y, z), so |n × a| ≥ √(2/3). It is Perp's p1
+// with the body's axes for the world's: for q the identity the same
+// choice, and the same bits. The choice depends on n and q only, so
+// turning both turns the result: for a box resting on a face it lies along
+// one of the box's edges. q must be a unit quaternion.
+func BodyPerp(n mgl64.Vec3, q mgl64.Quat) mgl64.Vec3 {
+	c := q.Conjugate().Rotate(n) // n in the body's axes: the axes' cosines
+	i := 0
+	for k := 1; k < 3; k++ {
+		if math.Abs(c[k]) < math.Abs(c[i])-bodyAxisTie {
+			i = k
+		}
+	}
+	var e mgl64.Vec3
+	e[i] = 1
+	p := n.Cross(q.Rotate(e))
+	return p.Mul(1 / p.Len())
+}
