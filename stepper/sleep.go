@@ -70,7 +70,8 @@ type Sleep struct {
 	// A body sleeps only while |ω| < AngularSpeed.
 	AngularSpeed float64
 	// Time (s); 0 means DefaultSleepTime (0.5 s). An island sleeps after
-	// ⌈Time/h⌉ consecutive steps with every body below both speeds.
+	// ⌈Time/h⌉ steps with every body below both speeds, a growing |v|
+	// still below LinearSpeed after ⌈Time/h⌉ more steps at the step's change.
 	Time float64
 }
 
@@ -126,7 +127,10 @@ type sleepState struct {
 	next   []int32 // a sleeping body's successor in its island's ring
 	pos    []mgl64.Vec3
 	rot    []mgl64.Quat // a sleeping body's pose when it fell asleep
-	freeOK bool         // this step's free velocities exist (between freeVelocities and buildRows)
+	// vel is each body's velocity at the end of the step before
+	// (updateSleep): the step's change of it is its acceleration.
+	vel    []mgl64.Vec3
+	freeOK bool // this step's free velocities exist (between freeVelocities and buildRows)
 	// geoms[g] is geom g's pose and bounding box as the last collect
 	// computed them while its body slept (sleptBounds).
 	geoms []sleptGeom
@@ -234,6 +238,7 @@ func (sl *sleepState) sync(w *World) {
 	sl.next = resize(sl.next, nb)
 	sl.pos = resize(sl.pos, nb)
 	sl.rot = resize(sl.rot, nb)
+	sl.vel = resize(sl.vel, nb)
 	sl.geoms = resize(sl.geoms, len(w.Geoms))
 	sl.inv = resize(sl.inv, nb)
 	sl.woken = resize(sl.woken, nb)
@@ -576,7 +581,13 @@ func (w *World) wakePairs(cs *contactStage, free *Mass, margin float64) {
 }
 
 // updateSleep runs after the step's integration and projection: it counts
-// each awake dynamic body's consecutive steps below the thresholds, forms
+// each awake dynamic body's consecutive steps below the thresholds (its
+// speeds and, while it grows, the speed its centre would reach in Time at
+// the step's acceleration: a box sliding from rest down an incline just steeper than
+// its friction angle, at 0.087 m/s², stays below 0.05 m/s for 0.57 s and
+// slept at 0.5 s, stuck on the slope for good; gravity and contacts turn
+// a body from rest only by moving its centre too, and a spin that grows
+// at rest is not a motion the step should keep), forms
 // the step's islands from its rows (islandSet) and puts to sleep each
 // island that is not driven (a motor row, a row to a moving kinematic
 // body) and whose every body has been below them for ⌈Time/h⌉ steps:
@@ -592,6 +603,7 @@ func (w *World) updateSleep() int {
 	}
 	lin, ang, t := s.thresholds()
 	need := int32(math.Min(math.Max(math.Ceil(t/w.Settings.H-1e-9), 1), math.MaxInt32)) // ⌈Time/h⌉ steps, at least 1
+	ahead := float64(need)                                                              // the step's velocity change, continued for Time
 	var zero mgl64.Vec3
 	awake := 0 // dynamic bodies awake
 	for i, b := range w.Bodies {
@@ -602,6 +614,7 @@ func (w *World) updateSleep() int {
 		case b.Static || b.Kinematic || sl.asleep[i]:
 			sl.still[i] = 0
 		case b.Vel.Len() < lin && b.AngVel.Len() < ang && b.Force == zero && b.Torque == zero &&
+			!speedingUp(b.Vel, sl.vel[i], ahead, lin) &&
 			num.FiniteVec(b.Pos) && num.FiniteQuat(b.Rot): // a sleeping body's state is finite (checkFinite)
 			if sl.still[i] < math.MaxInt32 {
 				sl.still[i]++
@@ -609,6 +622,7 @@ func (w *World) updateSleep() int {
 		default:
 			sl.still[i] = 0
 		}
+		sl.vel[i] = b.Vel
 	}
 	if awake == 0 {
 		return sl.sleeping // no island to put to sleep: no partition
@@ -648,6 +662,13 @@ func (w *World) updateSleep() int {
 		}
 	}
 	return sl.sleeping
+}
+
+// speedingUp reports whether a velocity v that was prev a step before
+// grows in size and would reach lim within ahead steps more at the step's
+// change: a body accelerating from rest, not one a contact stopped.
+func speedingUp(v, prev mgl64.Vec3, ahead, lim float64) bool {
+	return v.Len() > prev.Len() && v.Add(v.Sub(prev).Mul(ahead)).Len() >= lim
 }
 
 // sleepIsland puts the bodies of one island to sleep.
