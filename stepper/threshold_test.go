@@ -74,17 +74,16 @@ func TestThresholdPush(t *testing.T) {
 }
 
 // TestThresholdPush's slide keeps to F's line: at most 1e-6 m sideways in
-// 5 s (3e-15 m at 30° and 45°, and at 0° with CoherentOff). At 0° it fails
-// on main (d327d8a): 2.5e-5 m sideways, v_y = 6.54e-8 m/s after the second
-// step and 3.27e-8 m/s more each step (2e-6 m/s²). In the push's first
-// step the contacts keep their rest frame (T1 = y: the push lies on its
-// T2 axis, freeSlipAxis keeps it); in the second they slip along x and
-// fillContactRange turns T1 to x but copies the four rows' index states
-// of the turned frame (reuse), the solve stops at lcp.BPP's tolerance with
-// that residual, and the coherent centre (CoherentOn) keeps it every step.
-// The first frame and its reuse are frame22's (fillContactRange).
+// 5 s (measured 1.6e-14 m at 0°, 3.4e-15 at 30°, 3.1e-16 at 45°). At 0° it
+// drifted 2.5e-5 m sideways before freeSlipAxis swapped t₁ and t₂ for a
+// slip along t₂ (v_y = 6.54e-8 m/s after the second step and 3.27e-8 m/s
+// more each step): in the push's first step the contacts kept their rest
+// frame (T1 = y, the push on its T2 axis); in the second they slipped along
+// x and fillContactRange turned T1 to x but kept the four rows' index
+// states of the turned frame, the solve stopped at lcp.BPP's tolerance
+// with that residual, and the coherent centre (CoherentOn) kept it every
+// step.
 func TestThresholdPushStraight(t *testing.T) {
-	t.Skip("at 0° the box drifts 2.5e-5 m sideways in 5 s (3e-15 with CoherentOff): index states reused across fillContactRange's frame turn, frame22's")
 	thresholdPush(t, true)
 }
 
