@@ -272,27 +272,11 @@ func TestNewUserPendulumHitsLimit(t *testing.T) {
 // boxes 4 mm wider than a ball, each a 1 mm off the axis of the one below:
 // they settle touching, each on the one below (|p_i − p_{i−1}| = 2r), in
 // the tube, and sleep, at h = 1/60 s. Measured: centres 2r apart to 1e-7
-// m, the lowest at r to 1e-15, no step adding energy.
+// m, the lowest at r to 1e-15, no step adding energy. Awake, ball 1 rolls
+// on (TestNewUserSpheresInTubeAwake).
 func TestNewUserSpheresInTube(t *testing.T) {
-	const r, n, gap, wall = 0.05, 10, 0.004, 0.02
-	w := nuWorld(t, 0)
-	ground(t, w, mgl64.QuatIdent(), 0.5)
-	in := 2*r + gap
-	for k := 0; k < 4; k++ {
-		d := mgl64.Vec3{math.Cos(float64(k) * math.Pi / 2), math.Sin(float64(k) * math.Pi / 2), 0}
-		s := mgl64.Vec3{wall, in + 2*wall, 1.5}
-		if k%2 == 1 {
-			s = mgl64.Vec3{in + 2*wall, wall, 1.5}
-		}
-		addStaticBox(t, w, s, d.Mul((in+wall)/2).Add(mgl64.Vec3{0, 0, 0.75}), mgl64.QuatIdent(), 0.5)
-	}
-	sphere, err := contact.NewSphere(r)
-	require.NoError(t, err)
-	var bs []*body.Body
-	for i := 0; i < n; i++ {
-		p := mgl64.Vec3{0.001 * float64(i%3-1), 0.001 * float64((i/3)%3-1), r + 2.05*r*float64(i) + 0.01}
-		bs = append(bs, addShapeBody(t, w, sphere, 0.1, body.SphereInertia(0.1, r), p, mgl64.QuatIdent(), 0.5))
-	}
+	const r, n, gap = 0.05, 10, 0.004
+	w, bs := spheresInTube(t, true)
 	maxAdd, _ := nuStep(t, w, 240)
 	var apart, out float64
 	for i, b := range bs {
