@@ -86,8 +86,8 @@ import (
 // t_r = 1 s, b_e = 0.745 N·m·s/rad (ω_e ≤ 172 rad/s), K = 1.49 N·m·s/rad,
 // G = 22 (the earlier slow drivetrain geared up by 22/3: the same vehicle
 // forces). Total mass 2710 kg. The centre of mass settles (within 2 %) at
-// 2.15 m/s after about 7 s (the speed it settles at with h = 1/240 s too),
-// the engine at 160.6 rad/s with 5.5 rad/s of converter slip, and the
+// 2.10 m/s after about 7 s (mean over 6–15 s; 2.22 m/s at h = 1/240 s),
+// the engine at 158.6 rad/s, and the
 // vehicle completes its circle after about 13.3 s (800 steps), back within
 // 0.03 m of its start. 10 bodies; 81 rows per
 // step: 53 joint rows (9 hinges of 5 rows, 4 limit rows, 2 converter
