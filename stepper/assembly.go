@@ -1406,7 +1406,12 @@ func (c *ContactInfo) FrictionRows(r []constraint.Row, bodies []*body.Body) {
 // rolling surface, of order h² |ω_B − ω_A| (|ω| + |ω_B − ω_A|)) are larger
 // than the one kept, and what the other does relative to the carrier
 // (rolls, pivots on an edge, spins, tumbles onto it) keeps the
-// first-order rows, as on a fixed floor. The world and a static body
+// first-order rows, as on a fixed floor; so does a contact that slides,
+// h|w| > 2|M(ω)(x_A − x_B)| for the tangential relative velocity w at the
+// point at the step's start (a held one has h|w| = |M|: its velocity is
+// the chord of the last arc, which lags the new tangent by M/h; two balls
+// rolling side by side at the same ω slide against each other at
+// |ω × (x_B − x_A)|). The world and a static body
 // carry nothing, so a contact with them has no drift, nor has one whose
 // drift is within the round-off of M(ω)(x_A − x_B), 2ε|x_A − x_B|: a
 // body at rest keeps its bits.
@@ -1430,7 +1435,7 @@ func (c *ContactInfo) FrictionRows(r []constraint.Row, bodies []*body.Body) {
 // whatever touched it, boxes tumbling onto slowly turning ones, the
 // random box pile's costliest step by island took 35 iterations (27 as
 // before with the condition, TestRandomBoxPile). See
-// TestContactDriftCarrier.
+// TestContactDriftCarrier and TestContactDriftCases.
 func (c *ContactInfo) SetDrift(bodies []*body.Body, h float64) {
 	c.Drift = mgl64.Vec3{}
 	a, b := c.A, c.B
@@ -1447,6 +1452,15 @@ func (c *ContactInfo) SetDrift(bodies []*body.Body, h float64) {
 	d := bodies[a].Pos.Sub(bodies[b].Pos)
 	m := rotDrift(om, d, h)
 	if m.Len() <= 2*0x1p-52*d.Len() || !num.FiniteVec(m) {
+		return
+	}
+	// Held: a contact the last step held has its tangential relative
+	// velocity w at the point at h w = M (its velocity is the chord of the
+	// last arc, which lags the new tangent by M/h); a sliding one moves
+	// far more, and its friction rows oppose the slip, first order.
+	pa, pb := bodies[a], bodies[b]
+	w := pb.Vel.Add(pb.AngVel.Cross(c.Point.Sub(pb.Pos))).Sub(pa.Vel.Add(pa.AngVel.Cross(c.Point.Sub(pa.Pos))))
+	if w = w.Sub(c.Normal.Mul(w.Dot(c.Normal))); h*w.Len() > 2*m.Len() {
 		return
 	}
 	c.Drift = m

@@ -77,21 +77,29 @@ func TestContactDriftCarrier(t *testing.T) {
 
 // SetDrift's drift for two bodies turning together at ω is M(ω)(x_A −
 // x_B) with M(ω) d = exp(hω) d − d − h ω×d, here about z, worked out
-// with sines and cosines; it is zero against the world or a static
-// body, when the two do not turn together (|ω_B − ω_A| ≥ the slower's
-// |ω|), below the round-off of that vector (a pile at rest), on bad
+// with sines and cosines (with a slip h|w| ≤ 2|M| at the point: held);
+// it is zero against the world or a static body, when the two do not
+// turn together (|ω_B − ω_A| ≥ the slower's |ω|), when the contact
+// slides, below the round-off of that vector (a pile at rest), on bad
 // indices and non-finite velocities.
 func TestContactDriftCases(t *testing.T) {
 	const h = 1.0 / 60
-	mk := func(wa, wb mgl64.Vec3, static bool) []*body.Body {
+	// B at (0.5, 0, 0.1) moves with A's turn, ω_A × x_B (held), but
+	// for the relative velocity vb.
+	mk := func(wa, wb mgl64.Vec3, static bool, vb mgl64.Vec3) []*body.Body {
 		a, err := body.New(body.Params{Mass: 1, Inertia: mgl64.Ident3(), Rot: mgl64.QuatIdent(), AngVel: wa})
 		require.NoError(t, err)
-		b, err := body.New(body.Params{Mass: 1, Inertia: mgl64.Ident3(), Pos: mgl64.Vec3{0.5, 0, 0.1}, Rot: mgl64.QuatIdent(), AngVel: wb, Static: static})
+		xb := mgl64.Vec3{0.5, 0, 0.1}
+		p := body.Params{Mass: 1, Inertia: mgl64.Ident3(), Pos: xb, Rot: mgl64.QuatIdent(), AngVel: wb, Vel: wa.Cross(xb).Add(vb), Static: static}
+		if static {
+			p.Vel, p.AngVel = mgl64.Vec3{}, mgl64.Vec3{}
+		}
+		b, err := body.New(p)
 		require.NoError(t, err)
 		return []*body.Body{a, b}
 	}
 	drift := func(bodies []*body.Body, a, b int) mgl64.Vec3 {
-		c := stepper.ContactInfo{A: a, B: b, Point: mgl64.Vec3{0.5, 0, 0}, Drift: mgl64.Vec3{1, 1, 1}}
+		c := stepper.ContactInfo{A: a, B: b, Point: mgl64.Vec3{0.5, 0, 0}, Normal: mgl64.Vec3{0, 0, 1}, Drift: mgl64.Vec3{1, 1, 1}}
 		c.SetDrift(bodies, h)
 		return c.Drift
 	}
@@ -100,28 +108,30 @@ func TestContactDriftCases(t *testing.T) {
 	// d = x_A − x_B = (−0.5, 0, −0.1): exp(hω) d − d − h ω×d.
 	want := mgl64.Vec3{-0.5*math.Cos(th) + 0.5, -0.5*math.Sin(th) + 0.5*th, 0}
 	z := mgl64.Vec3{0, 0, om}
-	got := drift(mk(z, z, false), 0, 1)
+	got := drift(mk(z, z, false, mgl64.Vec3{}), 0, 1)
 	t.Logf("turning together at 2 rad/s: drift %.6g (½h²ω²·0.5 = %.6g)", got, 0.5*th*th*0.5)
 	// 2e-16 m: the round-off of exp(hω) d − d, ε|d| for |d| ≈ 0.5 m.
 	for k := range want {
 		assert.InDelta(t, want[k], got[k], 2e-16)
 	}
 	// Slower carries: B at 1.5 rad/s, A at 2 (|ω_B − ω_A| = 0.5 < 1.5).
-	got = drift(mk(z, mgl64.Vec3{0, 0, 1.5}, false), 0, 1)
+	got = drift(mk(z, mgl64.Vec3{0, 0, 1.5}, false, mgl64.Vec3{}), 0, 1)
 	assert.InDelta(t, 0.5*(1-math.Cos(1.5*h)), got[0], 2e-16)
-	nan := mk(z, z, false)
+	nan := mk(z, z, false, mgl64.Vec3{})
 	nan[0].AngVel[0], nan[1].AngVel[0] = math.NaN(), math.NaN()
 	for _, c := range []struct {
 		name   string
 		bodies []*body.Body
 		a, b   int
 	}{
-		{"world", mk(z, z, false), constraint.World, 1},
-		{"static", mk(z, z, true), 0, 1},
-		{"not together", mk(mgl64.Vec3{0, 0, 0.5}, z, false), 0, 1},
-		{"rolling", mk(mgl64.Vec3{}, mgl64.Vec3{0, 7, 0}, false), 0, 1},
-		{"at rest", mk(mgl64.Vec3{1e-9, 0, 0}, mgl64.Vec3{1e-9, 0, 0}, false), 0, 1},
-		{"index", mk(z, z, false), 0, 5},
+		{"world", mk(z, z, false, mgl64.Vec3{}), constraint.World, 1},
+		{"static", mk(z, z, true, mgl64.Vec3{}), 0, 1},
+		{"not together", mk(mgl64.Vec3{0, 0, 0.5}, z, false, mgl64.Vec3{}), 0, 1},
+		{"rolling", mk(mgl64.Vec3{}, mgl64.Vec3{0, 7, 0}, false, mgl64.Vec3{}), 0, 1},
+		// Sliding at 0.05 m/s: h|w| = 8e-4 m > 2|M| = 5.6e-4 m.
+		{"sliding", mk(z, z, false, mgl64.Vec3{0, 0.05, 0}), 0, 1},
+		{"at rest", mk(mgl64.Vec3{1e-9, 0, 0}, mgl64.Vec3{1e-9, 0, 0}, false, mgl64.Vec3{}), 0, 1},
+		{"index", mk(z, z, false, mgl64.Vec3{}), 0, 5},
 		{"NaN", nan, 0, 1},
 	} {
 		assert.Equal(t, mgl64.Vec3{}, drift(c.bodies, c.a, c.b), c.name)
