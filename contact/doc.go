@@ -196,7 +196,18 @@
 // edge a normal outside the wedge of the two face normals is dropped (the
 // neighbour's face owns it). The back of a triangle pushes only when its
 // plane is the shallower way out. A box sliding over a flat triangulated
-// plane so sees one plane. The mesh half of a Key is the triangle index
+// plane so sees one plane. A sphere takes the closest-feature rule
+// instead: the triangle's point nearest its centre (face, edge or vertex)
+// and the normal from it to the centre, within the margin, so that a
+// speculative stepper sees the next triangle before the centre is over
+// it; beyond a flat edge the coplanar neighbour has the point, beyond a
+// convex edge with a normal past the neighbour's the neighbour has it,
+// and beyond a concave edge the triangle's plane (face normal, the
+// centre's distance from the plane less the radius) is reported only
+// when the centre is over the neighbour across that edge: the plane of
+// the next facet of a valley, exact for a ball on this side, and not the
+// planes of every facet within reach. A ball rolling into a valley so
+// meets its far flank without sinking into it. The mesh half of a Key is the triangle index
 // in its low 24 bits and 8 bits folded from the triangle's own feature
 // (face, or clipped corner) above. (*MeshTree).Raycast and
 // (*HeightGrid).Raycast give ray hits for queries.

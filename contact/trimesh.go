@@ -25,7 +25,8 @@ import (
 // the manifold is clipped against the triangle as reference face; on a
 // convex edge a normal outside the wedge of the two face normals belongs
 // to the neighbour's face and is dropped. A box sliding across a flat
-// triangulated plane so sees one plane.
+// triangulated plane so sees one plane. A sphere takes the closest-feature
+// rule of sphereTri instead.
 
 // flatSin is the sine of the largest dihedral bend (radians, about) under
 // which a shared edge counts as flat: 1e-3 rad, far above the rounding of
@@ -41,6 +42,9 @@ type meshTri struct {
 	v      [3]mgl64.Vec3
 	n      mgl64.Vec3    // unit normal, right-hand rule over v[0], v[1], v[2]
 	convex [3]bool       // edge k (v[k] → v[k+1]) is a real edge: convex, or open (no neighbour)
+	flat   [3]bool       // edge k bends by less than flatSin either way (neither convex nor concave)
+	adjN   [3]mgl64.Vec3 // the neighbour's unit normal across edge k (any bend), 0 for an open edge
+	adjOff [3]mgl64.Vec3 // the neighbour's vertex off edge k
 	nbr    [3]mgl64.Vec3 // the neighbour's unit normal across a convex edge k, else 0
 	extent float64       // largest distance from the centroid to a vertex, m
 }
@@ -77,12 +81,14 @@ func (t *meshTri) finish() bool {
 // setEdge classifies edge k of t against the neighbour whose unit normal
 // is m and whose vertex off the edge is r.
 func (t *meshTri) setEdge(k int, m, r mgl64.Vec3) {
+	t.adjN[k], t.adjOff[k] = m, r
 	d := r.Sub(t.v[k])
-	if t.n.Dot(d) < -flatSin*d.Len() {
-		t.convex[k], t.nbr[k] = true, m
+	up := t.n.Dot(d)
+	if up < -flatSin*d.Len() {
+		t.convex[k], t.flat[k], t.nbr[k] = true, false, m
 		return
 	}
-	t.convex[k], t.nbr[k] = false, mgl64.Vec3{}
+	t.convex[k], t.flat[k], t.nbr[k] = false, up <= flatSin*d.Len(), mgl64.Vec3{}
 }
 
 // MeshTree is the triangles of a TriMesh shape in its local frame with an AABB tree
@@ -544,6 +550,9 @@ func dedupe(dst []Point, n0, from int) []Point {
 // with shape b, the internal-edge rule applied (package documentation),
 // and rewrites the points' mesh halves as meshKey.
 func triContact(dst []Point, t *meshTri, id uint32, fa *frame, b Shape, fb *frame, margin float64) []Point {
+	if b.Kind == Sphere {
+		return sphereTri(dst, t, id, fa, fb.p, b.Radius, margin)
+	}
 	ts := Shape{Kind: triangleKind, tri: t}
 	A, B := newConvex(ts, fa), newConvex(b, fb)
 	N := fa.vecToWorld(t.n)
@@ -650,4 +659,128 @@ func (t *meshTri) featureAt(q mgl64.Vec3, rel float64) (k int, vertex bool) {
 		}
 	}
 	return -1, false
+}
+
+// sphereTri appends the contact of triangle t (index id, in the frame fa)
+// with the sphere of radius r centred at the world point c by the
+// closest-feature rule: the point q of the triangle nearest the centre
+// (on its face, an edge or a vertex; Ericson, Real-Time Collision
+// Detection, 2005, §5.1.5), the normal from q to the centre and the gap
+// |c − q| − r, reported when the gap is within margin, so that a
+// speculative stepper sees a neighbouring triangle coming before the
+// centre is over it. The internal-edge rule (after Coumans, Bullet
+// Physics SDK, btAdjustInternalEdgeContacts, 2010) applies to the edges
+// of t the centre lies beyond (outside the edge's line, seen along t's
+// normal): beyond a flat edge the point is the coplanar neighbour's
+// (dropped: the neighbour, or the next triangle on, reports it); beyond a
+// convex edge with a normal past the neighbour's face normal it is the
+// neighbour's face contact (dropped: no ghost normal); beyond a concave
+// edge it is t's plane, the face normal and the centre's distance from
+// the plane less r, reported only when the centre is over the neighbour
+// across that edge (ownsAcross). That plane, extended under the
+// neighbour, is exact for a sphere on the neighbour (its gap reaches 0
+// where the sphere touches both), and equals the face contact where the
+// centre crosses into t's face; restricting it to the neighbour of the
+// triangle under the centre keeps the planes of farther facets, which a
+// sphere in a bowl has dozens of within reach, out. A centre behind the
+// face (the solid's side) gives nothing. The point lies on the line from
+// the centre along the normal (no torque on the sphere, as a plane's),
+// and its key is the triangle's whatever the feature, so that its
+// impulse carries over as the sphere moves from t's edge onto its face.
+func sphereTri(dst []Point, t *meshTri, id uint32, fa *frame, c mgl64.Vec3, r, margin float64) []Point {
+	p := fa.toLocal(c)
+	q, k, vertex := t.closest(p)
+	d := p.Sub(q)
+	L := d.Len()
+	g := L - r
+	if !(g <= margin) || d.Dot(t.n) < 0 {
+		return dst
+	}
+	n := t.n
+	if k >= 0 && L > 0 {
+		n = d.Mul(1 / L)
+		edges := [2]int{k, k}
+		if vertex {
+			edges[1] = (k + 2) % 3 // the edge into vertex k
+		}
+		concave := false
+		for _, e := range edges {
+			o := t.v[(e+1)%3].Sub(t.v[e]).Cross(t.n) // outward across edge e, in the plane
+			if !(d.Dot(o) > 0) {
+				continue // not beyond edge e
+			}
+			switch {
+			case t.flat[e]:
+				return dst
+			case !t.convex[e]:
+				if !t.ownsAcross(e, p) {
+					return dst
+				}
+				concave = true
+			case t.nbr[e] != (mgl64.Vec3{}):
+				// Past the neighbour's normal M in the turn about the
+				// edge from the face normal N towards it: the
+				// neighbour's face contact.
+				M := t.nbr[e]
+				if n.Dot(o)*M.Dot(t.n)-n.Dot(t.n)*M.Dot(o) > 1e-12*o.Len() {
+					return dst
+				}
+			}
+		}
+		if concave {
+			n, g = t.n, d.Dot(t.n)-r
+		}
+	}
+	wa := fa.toWorld(p.Sub(n.Mul(r + g))) // q unless the plane was taken
+	return emit(dst, wa, fa.vecToWorld(n), g, meshKey(id, 0), 0)
+}
+
+// closest returns the point of t nearest the local point p and its
+// feature as featureAt does: k = −1 on the face, edge k (v[k] → v[k+1])
+// with vertex false, vertex k with vertex true (Ericson, Real-Time
+// Collision Detection, 2005, §5.1.5, by the regions of the vertices, the
+// edges and the face in turn).
+func (t *meshTri) closest(p mgl64.Vec3) (q mgl64.Vec3, k int, vertex bool) {
+	a, b, c := t.v[0], t.v[1], t.v[2]
+	ab, ac := b.Sub(a), c.Sub(a)
+	ap := p.Sub(a)
+	d1, d2 := ab.Dot(ap), ac.Dot(ap)
+	if d1 <= 0 && d2 <= 0 {
+		return a, 0, true
+	}
+	bp := p.Sub(b)
+	d3, d4 := ab.Dot(bp), ac.Dot(bp)
+	if d3 >= 0 && d4 <= d3 {
+		return b, 1, true
+	}
+	vc := d1*d4 - d3*d2
+	if vc <= 0 && d1 >= 0 && d3 <= 0 {
+		return a.Add(ab.Mul(d1 / (d1 - d3))), 0, false
+	}
+	cp := p.Sub(c)
+	d5, d6 := ab.Dot(cp), ac.Dot(cp)
+	if d6 >= 0 && d5 <= d6 {
+		return c, 2, true
+	}
+	vb := d5*d2 - d1*d6
+	if vb <= 0 && d2 >= 0 && d6 <= 0 {
+		return a.Add(ac.Mul(d2 / (d2 - d6))), 2, false
+	}
+	va := d3*d6 - d5*d4
+	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
+		return b.Add(c.Sub(b).Mul((d4 - d3) / ((d4 - d3) + (d5 - d6)))), 1, false
+	}
+	den := 1 / (va + vb + vc)
+	return a.Add(ab.Mul(vb * den)).Add(ac.Mul(vc * den)), -1, false
+}
+
+// ownsAcross reports whether the local point p lies over the neighbour
+// across edge e (seen along the neighbour's normal, edges included).
+func (t *meshTri) ownsAcross(e int, p mgl64.Vec3) bool {
+	m := t.adjN[e]
+	if m == (mgl64.Vec3{}) {
+		return false
+	}
+	a, b, c := t.v[(e+1)%3], t.v[e], t.adjOff[e] // the neighbour, wound about m
+	return b.Sub(a).Cross(p.Sub(a)).Dot(m) >= 0 && c.Sub(b).Cross(p.Sub(b)).Dot(m) >= 0 && a.Sub(c).Cross(p.Sub(c)).Dot(m) >= 0
 }

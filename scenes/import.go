@@ -37,7 +37,10 @@ type ImportOptions struct {
 	// (MuJoCo's default 0.002 s) and URDF's default of 0.01 s.
 	H float64
 	// FixedBase (URDF) makes the root link static, welded to the world;
-	// a root link named "world" is the world in any case.
+	// a root link named "world" is the world in any case. Without it a
+	// massless root link (a mobile robot's base_footprint) is part of the
+	// body its fixed joints hang mass on, which is free, or static
+	// (warned) when no mass hangs on fixed joints below it.
 	FixedBase bool
 	// Ground (URDF) adds a ground plane z = 0 to the world shapes.
 	Ground bool
@@ -109,6 +112,7 @@ const maxXMLDepth = 200
 // line of its start tag.
 type xnode struct {
 	name     string
+	space    string // the name's namespace: its xmlns URL, or its prefix if undeclared
 	attrs    []xml.Attr
 	children []*xnode
 	line     int
@@ -238,7 +242,7 @@ func parseXML(data []byte, file string) (*xnode, error) {
 		case xml.StartElement:
 			// The offset before the token is that of '<' (whitespace
 			// before it is a separate CharData token).
-			n := &xnode{name: t.Name.Local, attrs: t.Copy().Attr, line: lineAt(off + 1)}
+			n := &xnode{name: t.Name.Local, space: t.Name.Space, attrs: t.Copy().Attr, line: lineAt(off + 1)}
 			if len(stack) == 0 {
 				if root != nil {
 					return nil, &ImportError{File: file, Line: n.line, Element: n.name, Msg: "a second root element"}
@@ -444,17 +448,19 @@ func uniqueName(taken map[string]bool, name string) string {
 // Model file kinds of ModelKind.
 const (
 	KindScene = "scene" // gorigid's JSON scene file (.json)
-	KindURDF  = "urdf"  // .urdf
+	KindURDF  = "urdf"  // .urdf (and .xacro)
 	KindMJCF  = "mjcf"  // .xml or .mjcf
 )
 
 // ModelKind returns the kind of model file path names by its extension
-// (case-insensitive): KindScene, KindURDF, KindMJCF, or "" for none.
+// (case-insensitive): KindScene, KindURDF, KindMJCF, or "" for none. A
+// ROS .xacro file is KindURDF: one already expanded imports, one that is
+// not is an error saying to expand it.
 func ModelKind(path string) string {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".json":
 		return KindScene
-	case ".urdf":
+	case ".urdf", ".xacro":
 		return KindURDF
 	case ".xml", ".mjcf":
 		return KindMJCF

@@ -32,7 +32,16 @@ func addSeeds(f *testing.F, files ...string) {
 }
 
 func FuzzLoadURDF(f *testing.F) {
-	addSeeds(f, "double_pendulum.urdf", "arm.urdf")
+	addSeeds(f, "double_pendulum.urdf", "arm.urdf", "ros_gripper.urdf")
+	// An unexpanded xacro file, mimic problems and a foot inside the
+	// ground (warnStartInside on URDF).
+	f.Add([]byte(`<robot name="g" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:property name="m" value="1"/>
+<link name="a"><inertial><mass value="${m}"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link></robot>`))
+	f.Add([]byte(`<robot><link name="world"/><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial>
+<collision><origin xyz="0 0 0.01"/><geometry><box size="0.1 0.1 0.04"/></geometry></collision></link>
+<link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+<joint name="f" type="fixed"><parent link="world"/><child link="a"/></joint>
+<joint name="q" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1"/><mimic joint="nope" offset="0.2"/></joint></robot>`))
 	f.Add([]byte(`<robot><link name="a"/></robot>`))
 	f.Add([]byte(`<robot><link name="world"/><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
 <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
@@ -58,12 +67,17 @@ func FuzzLoadURDF(f *testing.F) {
 // `go test ./scenes -run XXX -fuzz FuzzLoadMJCF -fuzzminimizetime 3s` to
 // keep it exploring.
 func FuzzLoadMJCF(f *testing.F) {
-	addSeeds(f, "double_pendulum.xml", "humanoid.xml", "mesh_box.xml", "humanoid_multi.xml")
+	addSeeds(f, "double_pendulum.xml", "humanoid.xml", "mesh_box.xml", "humanoid_multi.xml", "gripper4bar.xml")
 	f.Add([]byte(`<mujoco><worldbody><body name="a"><joint name="x"/><geom size="1"/><body name="b" pos="0 0 1"><joint name="y" type="slide"/><geom size="1"/></body></body>
 <body name="c"><joint name="z" type="ball" range="0 30"/><geom size="1"/></body></worldbody>
 <tendon><fixed range="-1 1"><joint joint="x" coef="1"/><joint joint="y" coef="-2"/></fixed></tendon>
 <equality><joint joint1="y" joint2="x" polycoef="0.1 3 0 0 0"/></equality></mujoco>`))
 	f.Add([]byte(`<mujoco><worldbody><body><freejoint/><geom size="1"/></body></worldbody></mujoco>`))
+	// An ellipsoid (a convex hull) starting inside the floor, joint
+	// frictionloss and an actuator on a tendon.
+	f.Add([]byte(`<mujoco><worldbody><geom type="plane" size="1 1 1"/><body name="e" pos="0 0 0.05" euler="10 20 30"><freejoint/><geom type="ellipsoid" size="0.1 0.2 0.08"/>
+<body pos="0 0 0.3"><joint name="x" frictionloss="0.1"/><geom size="0.05"/></body></body></worldbody>
+<tendon><fixed name="t"><joint joint="x" coef="0.5"/></fixed></tendon><actuator><general tendon="t" name="g"/><position joint="x" kp="10"/></actuator></mujoco>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, _, err := ParseMJCF(bytes.NewReader(data), "fuzz.xml", ImportOptions{})
 		fuzzImport(t, s, err)

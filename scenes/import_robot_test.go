@@ -379,12 +379,7 @@ func TestMJCFArm7Hanging(t *testing.T) {
 	disabled := strings.Replace(string(data), `<compiler angle="radian" autolimits="true"/>`,
 		`<compiler angle="radian" autolimits="true"/><option><flag actuation="disable"/></option>`, 1)
 	q, f, s := run(disabled)
-	total := 0.0
-	for _, b := range s.Bodies {
-		if !b.Static {
-			total += b.Mass
-		}
-	}
+	total := movingMass(s)
 	if math.Abs(total-(16.89-0.7)) > 1e-12 {
 		t.Errorf("moving mass %v kg, want 16.89 less the static base's 0.7", total)
 	}

@@ -10,9 +10,12 @@ import (
 )
 
 // startDepth returns how deep (m) the shape sh of a body at (pos, rot)
-// reaches below the plane through p0 with unit normal n (0 when it does not),
-// for the primitive shapes (sphere, capsule, box, cylinder: their lowest
-// point along −n in closed form); other kinds give 0.
+// reaches below the plane through p0 with unit normal n (0 when it does not):
+// for the primitive shapes (sphere, capsule, box, cylinder) their lowest
+// point along −n in closed form, for a convex shape (an MJCF or URDF mesh
+// on a moving body, an MJCF ellipsoid) its hull's lowest vertex (the hull
+// the stepper collides, centred as convexHull centres it; 0 when it cannot
+// be built, which Validate reports); other kinds give 0.
 func startDepth(sh *ShapeSpec, pos mgl64.Vec3, rot mgl64.Quat, p0, n mgl64.Vec3) float64 {
 	lr := sh.Rot
 	if lr == (mgl64.Quat{}) {
@@ -34,6 +37,16 @@ func startDepth(sh *ShapeSpec, pos mgl64.Vec3, rot mgl64.Quat, p0, n mgl64.Vec3)
 			e[i] = 1
 			s -= math.Abs(n.Dot(q.Rotate(e))) * sh.Size[i] / 2
 		}
+	case contact.Convex:
+		h, _, _, _, err := sh.convexHull()
+		if err != nil || len(h.Vertices) == 0 {
+			return 0
+		}
+		low := math.Inf(1)
+		for _, v := range h.Vertices {
+			low = math.Min(low, n.Dot(q.Rotate(v)))
+		}
+		s += low
 	default:
 		return 0
 	}
@@ -58,8 +71,9 @@ func shapesCollide(a, b *ShapeSpec) bool {
 	return ca&mb != 0 && cb&ma != 0
 }
 
-// warnStartInside warns, once, when a dynamic body's primitive shape starts
-// more than stepper.DefaultProjectAbove (1 mm) below a world plane that it
+// warnStartInside warns, once, when a dynamic body's shape (startDepth's:
+// primitive or convex) starts more than stepper.DefaultProjectAbove (1 mm)
+// below a world plane that it
 // collides with (a keyframe's root placed too low, MuJoCo's soft contacts
 // letting feet rest inside the floor): the contacts push it out on the
 // first steps at up to Settings.MaxCorrectingSpeed and the position
@@ -67,8 +81,17 @@ func shapesCollide(a, b *ShapeSpec) bool {
 // (Stats.EnergyAdded; mujoco_menagerie's Go1 from its "home" keyframe,
 // feet 17.8 mm deep, gains 0.30 J on step 1). It names the deepest shape,
 // its depth and how many shapes start inside; n is where the pose comes
-// from (the keyframe's <key>, else the model's root element).
-func (im *importer) warnStartInside(s *SceneSpec, n *xnode) {
+// from (the keyframe's <key>, else the model's root element) and raise
+// says how to raise that pose.
+//
+// Whatever the depth d, the contacts lift the shape out over the first
+// steps and the model gains m g d (a 1 kg box: 4.9 mJ from 0.5 mm, 98 mJ
+// from 10 mm). The threshold is the stepper's own tolerance: a step may
+// end with a penetration up to ProjectAbove, which it does not project
+// away, so a start that shallow is one the stepper's own results show
+// (and a foot written to touch the floor, within rounding, is not
+// warned); its energy is at most m g · 1 mm, 9.8 mJ per kg.
+func (im *importer) warnStartInside(s *SceneSpec, n *xnode, raise string) {
 	ws, err := s.WorldFrame()
 	if err != nil {
 		return // Validate reports it
@@ -116,5 +139,5 @@ func (im *importer) warnStartInside(s *SceneSpec, n *xnode) {
 	if count == 0 {
 		return
 	}
-	im.warnOnce("startinside", n, "%s starts %.3g mm inside a world plane (%d shape(s) more than %g mm deep): the contacts push them out on the first steps, adding energy (raise the start pose: the keyframe's or the root body's height)", what, deepest*1e3, count, stepper.DefaultProjectAbove*1e3)
+	im.warnOnce("startinside", n, "%s starts %.3g mm inside a world plane (%d shape(s) more than %g mm deep): the contacts push them out on the first steps, adding energy (%s)", what, deepest*1e3, count, stepper.DefaultProjectAbove*1e3, raise)
 }

@@ -345,7 +345,7 @@ func parseMJCF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if at == nil {
 		at = root
 	}
-	m.warnStartInside(m.spec, at)
+	m.warnStartInside(m.spec, at, "raise the start pose: the keyframe's or the root body's height")
 	return m.spec, m.warnings, nil
 }
 
@@ -1118,6 +1118,7 @@ func (m *mjcf) jointOptions(e elem, js *JointSpec, typ string, q0, shift float64
 			m.warnOnce("ballfriction", e.xnode, "ball joint frictionloss ignored: gorigid's ball joint has no friction")
 		} else {
 			js.Friction = f
+			m.warnOnce("joint:frictionloss", e.xnode, "joint frictionloss %v is rigid Coulomb friction in gorigid: a joint comes to rest where the friction stops it, up to frictionloss/kp from the equilibrium of a servo or spring of stiffness kp, where MuJoCo's soft friction creeps on to it", f)
 		}
 	}
 	for _, k := range []string{"solreflimit", "solimplimit", "solreffriction", "solimpfriction"} {
@@ -1661,7 +1662,15 @@ func (m *mjcf) actuators(n *xnode, first int) (int, error) {
 		}
 		jn, ok := e.get("joint")
 		if !ok {
-			m.warnOnce("act:target", c, "actuators on tendons, sites or bodies are not imported")
+			name, _ := c.attr("name")
+			on := "no joint"
+			for _, k := range []string{"tendon", "site", "body", "jointinparent", "cranksite"} {
+				if v, ok := e.get(k); ok {
+					on = fmt.Sprintf("%s %q", k, clip(v))
+					break
+				}
+			}
+			m.warnOnce("act:target", c, "<%s> actuator %q on %s not imported (and any others not on a joint): gorigid's actuators drive one joint; drive the joints from Go with stepper.Effort", c.name, clip(name), on)
 			continue
 		}
 		idx, ok := m.jointIdx[jn]

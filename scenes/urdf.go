@@ -24,9 +24,17 @@ import (
 // their origin minus the centre of mass. Link frames compose along the
 // tree at the joints' zero positions (child frame = parent frame ∘ joint
 // origin). A link without mass joined to its parent by a fixed joint
-// is merged into it (its shapes move to the parent's body); a root link
-// without mass, a root link with ImportOptions.FixedBase, or a root link
-// named "world" is static (the last is the world itself).
+// is merged into it (its shapes move to the parent's body). A root link
+// without mass that hangs a link with mass on fixed joints (a ROS mobile
+// robot's base_footprint over its base_link) is a frame of that link's
+// body: its shapes and the joints to its children move there, and the
+// robot is free (unless ImportOptions.FixedBase), as Gazebo's URDF→SDF
+// conversion lumps links joined by fixed joints into one (sdformat's
+// parser_urdf "fixed joint reduction", which keeps the lumped links as
+// frames). A root link without mass whose links with mass all hang on
+// moving joints (an arm on a massless mount), a root link with
+// ImportOptions.FixedBase, or a root link named "world" is static (the
+// last is the world itself); the first is warned.
 //
 // Joints join child (A) to parent (B) at the joint origin, the axis
 // rotated into the world: revolute → hinge with limits (θ is the child's
@@ -97,6 +105,9 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if root.name != "robot" {
 		return nil, nil, im.errAt(root, "the root element must be <robot>")
 	}
+	if err := im.noXacro(root); err != nil {
+		return nil, nil, err
+	}
 	t := &urdfTree{im: im, byName: map[string]*urdfLink{}, children: map[string][]*urdfJoint{}, bodyIndex: map[string]int{}}
 	if err := t.read(root); err != nil {
 		return nil, nil, err
@@ -141,6 +152,7 @@ func parseURDF(data []byte, file, dir string, opts ImportOptions) (*SceneSpec, [
 	if err := spec.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: the imported scene: %w", file, err)
 	}
+	im.warnStartInside(spec, root, "URDF places the root link's frame at the world origin: raise every body by the depth, or lift the links' collision origins")
 	return spec, im.warnings, nil
 }
 
@@ -182,6 +194,8 @@ func (t *urdfTree) read(root *xnode) error {
 		case "material":
 		case "transmission":
 			im.warnOnce("transmission", c, "transmissions ignored: the joints are unactuated; drive them from Go with stepper.Effort (a torque or force on the joint)")
+		case "gazebo":
+			im.warnOnce("gazebo", c, "<gazebo> ignored: its friction (mu1, mu2), contact stiffness and damping, and plugins (a mimic joint plugin: use <mimic>) are not imported; collision shapes get ImportOptions.Friction (default 0.5)")
 		default:
 			im.warnOnce("elem:"+c.name, c, "element <%s> ignored (no effect on gorigid's dynamics)", c.name)
 		}
@@ -259,9 +273,24 @@ func (t *urdfTree) place() error {
 	return nil
 }
 
+// staticLink reports whether the link named name is part of the static
+// world or of a static body (addBodies has placed it).
+func (t *urdfTree) staticLink(name string) bool {
+	l := t.byName[name]
+	if l == nil {
+		return false
+	}
+	if l.owner == WorldName {
+		return true
+	}
+	o := t.byName[l.owner]
+	return o != nil && o.static
+}
+
 // addBodies decides what each link is, parents before children (the
-// static world, a body of its own, or a part of its parent's body through
-// a fixed joint), and appends a BodySpec for each body link.
+// static world, a body of its own, a static body welded to the world, or
+// a part of its parent's body through a fixed joint), and appends a
+// BodySpec for each body link.
 func (t *urdfTree) addBodies(spec *SceneSpec, opts ImportOptions) error {
 	im := t.im
 	for _, l := range t.order {
@@ -271,10 +300,21 @@ func (t *urdfTree) addBodies(spec *SceneSpec, opts ImportOptions) error {
 			if l.mass > 0 {
 				im.warnOnce("worldmass", l.node, "link \"world\" is the static world: its inertial is ignored")
 			}
+		case l.parent == nil && l.mass == 0 && !opts.FixedBase && t.fixedCarrier(l) != nil:
+			// A mobile robot's base_footprint: its frame is a frame of
+			// the body its fixed joints hang the mass on (Gazebo's
+			// fixed-joint lumping), which is free.
+			l.owner = t.fixedCarrier(l).name
 		case l.parent == nil && (opts.FixedBase || l.mass == 0):
 			if !opts.FixedBase {
 				im.warnOnce("massroot", l.node, "root link %q has no mass: it is made static (fixed to the world)", clip(l.name))
 			}
+			l.body, l.static, l.owner = true, true, l.name
+		case l.parent != nil && l.parent.typ == "fixed" && l.mass > 0 && t.staticLink(l.parent.parent):
+			// Welded to the world (a "world" link's fixed joint, as ROS
+			// descriptions mount an arm): static, as a weld row would only
+			// hold it to the stepper's tolerance (MuJoCo, too, makes a
+			// body without joints part of the world).
 			l.body, l.static, l.owner = true, true, l.name
 		case l.mass > 0:
 			l.body, l.owner = true, l.name
@@ -302,6 +342,29 @@ func (t *urdfTree) addBodies(spec *SceneSpec, opts ImportOptions) error {
 		}
 		t.bodyIndex[l.name] = len(spec.Bodies)
 		spec.Bodies = append(spec.Bodies, b)
+	}
+	return nil
+}
+
+// fixedCarrier returns the first link with mass reached from the root
+// link root through fixed joints only, breadth first in file order, or nil
+// when there is none (every massive link below root hangs on a moving
+// joint).
+func (t *urdfTree) fixedCarrier(root *urdfLink) *urdfLink {
+	queue := []*urdfLink{root}
+	for len(queue) > 0 {
+		l := queue[0]
+		queue = queue[1:]
+		for _, j := range t.children[l.name] {
+			if j.typ != "fixed" {
+				continue
+			}
+			c := t.byName[j.child]
+			if c.mass > 0 {
+				return c
+			}
+			queue = append(queue, c)
+		}
 	}
 	return nil
 }
@@ -368,6 +431,9 @@ func (t *urdfTree) addJoints(spec *SceneSpec, opts ImportOptions, taken map[stri
 			continue
 		}
 		pa := t.byName[j.parent].owner
+		if pa == l.name {
+			continue // the body that carries a massless root (fixedCarrier)
+		}
 		pivot := l.world.Pos
 		axis := l.world.Rot.Rotate(j.axis)
 		js := JointSpec{Name: j.name, A: l.name, B: pa, Pivot: pivot, Axis: axis}
@@ -391,8 +457,8 @@ func (t *urdfTree) addJoints(spec *SceneSpec, opts ImportOptions, taken map[stri
 			}
 			continue
 		}
-		if l.static && pa == WorldName {
-			continue // a static root needs no weld
+		if l.static && (pa == WorldName || t.staticLink(j.parent)) {
+			continue // a static link needs no weld
 		}
 		if err := im.urdfJointOptions(j, &js); err != nil {
 			return err
@@ -686,12 +752,19 @@ func (im *importer) urdfMimics(joints []*urdfJoint, spec *SceneSpec) error {
 			axial[spec.Joints[i].Name] = true
 		}
 	}
+	declared := map[string]bool{}
+	for _, j := range joints {
+		declared[j.name] = true
+	}
 	for _, j := range joints {
 		c := j.mimic
 		if c == nil {
 			continue
 		}
-		of, _ := c.attr("joint")
+		of, ok := c.attr("joint")
+		if !ok || of == "" {
+			return im.errAt(c, "joint: required (the name of the joint %q follows)", clip(j.name))
+		}
 		mult, err := im.floatAttr(c, "multiplier", 1)
 		if err != nil {
 			return err
@@ -703,6 +776,10 @@ func (im *importer) urdfMimics(joints []*urdfJoint, spec *SceneSpec) error {
 		if of == j.name {
 			return im.errAt(c, "joint: joint %q mimics itself", clip(of))
 		}
+		if !declared[of] {
+			im.warnOnce("mimic:"+j.name, c, "mimic of joint %q by %q not imported: the model has no joint %q; %q moves independently", clip(of), clip(j.name), clip(of), clip(j.name))
+			continue
+		}
 		if !axial[j.name] || !axial[of] {
 			im.warnOnce("mimic:"+j.name, c, "mimic of joint %q by %q not imported: both must be revolute, continuous or prismatic joints between bodies with mass; %q moves independently", clip(of), clip(j.name), clip(j.name))
 			continue
@@ -712,6 +789,15 @@ func (im *importer) urdfMimics(joints []*urdfJoint, spec *SceneSpec) error {
 			t.Terms = append(t.Terms, TendonTerm{Joint: of, Coef: -mult})
 		}
 		spec.Tendons = append(spec.Tendons, t)
+		if off != 0 {
+			unit := "rad"
+			for i := range spec.Joints {
+				if spec.Joints[i].Name == j.name && spec.Joints[i].Type == JointPrismatic {
+					unit = "m"
+				}
+			}
+			im.warnOnce("mimicoffset:"+j.name, c, "joint %q starts %.4g %s off its mimic of %q (the offset, at the zero pose where URDF builds the model): the constraint moves it there on the first step", clip(j.name), off, unit, clip(of))
+		}
 	}
 	return nil
 }
@@ -748,5 +834,29 @@ func (im *importer) urdfPlanar(j *urdfJoint, js *JointSpec, spec *SceneSpec, chi
 		spec.Exclude = append(spec.Exclude, ExcludeSpec{A: cb.Name, B: js.B})
 	}
 	im.warnOnce("planar", j.node, "planar joint %q: two sliders and a hinge through added bodies of %g times the child's mass and inertia (ImportOptions.SplitJoints)", clip(j.name), eps)
+	return nil
+}
+
+// noXacro returns an error at the first trace of an unexpanded xacro file
+// under n (a ROS robot description before `xacro FILE.urdf.xacro >
+// FILE.urdf`): an element of the xacro namespace (<xacro:macro>,
+// <xacro:include>, a macro's call) or an attribute holding a ${…}
+// expression or a $(…) substitution. Read as URDF, its macros' links would
+// be missing and its expressions would be reported as bad numbers.
+func (im *importer) noXacro(n *xnode) error {
+	const hint = "an unexpanded xacro file: expand it first with ROS's xacro (xacro FILE.urdf.xacro > FILE.urdf) and import that"
+	if n.space == "xacro" || strings.HasSuffix(n.space, "/xacro") {
+		return im.errAt(n, "the xacro:%s element of %s", n.name, hint)
+	}
+	for _, a := range n.attrs {
+		if strings.Contains(a.Value, "${") || strings.Contains(a.Value, "$(") {
+			return im.errAt(n, "%s=%q, an expression of %s", a.Name.Local, clip(a.Value), hint)
+		}
+	}
+	for _, c := range n.children {
+		if err := im.noXacro(c); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -27,8 +27,15 @@ const randomPileSteps = 600
 // (Settings.TurnFriction, Stats.Resolves) also ran the solves before it:
 // all-iterations/step, most-all-iterations and steps-all-over-30/op count
 // them too (Iterations + ResolveIterations), resolves/op the solves again.
-// Measured: 1.38 iterations per step, 27 at most; with the solves again
-// 1.76, 32 at most, 2 steps over 30, 37 solves again (1.80, 40, 4 and 34
+// Measured: 1.51 iterations per step, 27 at most; with the solves again
+// 1.70, 27 at most (step 44's first solve), no step over 30, 20 solves
+// again (1.76, 32, 2 and 37 before a manifold's sliding points counted in
+// its friction and circle and its frame turned by regula falsi once
+// residuals of both signs bracketed it, turnHeldFriction: at step 32 a
+// held corner's frame swung by about 41° in each of 4 solves again, 16 +
+// 2 + 3 + 8 + 3 iterations, and now turns by 2.4° and 0.13°, 16 + 4 + 1;
+// over seeds 1–8 of the pile, steps over 30 went from 28 to 17 in all and
+// the most in a step from 32–69 to 28–48; 1.80, 40, 4 and 34
 // before a manifold within μ Σ x̂ₙ or whose load moved to other points
 // stopped being turned and a point stopped being turned back to its last
 // frame; 2.61, 48, 6 and 83
@@ -57,7 +64,11 @@ func BenchmarkRandomPile100Mean(b *testing.B) {
 // step, 80 at most, 31 steps over 30, 162 solves again; the peaks are
 // first solves whose warm start leaves 12–23 rows infeasible, and after 3
 // failed block pivots lcp.BPP's damped mode takes 25–45 iterations (34 at
-// step 108, 57 at step 90; more block pivots first made them worse).
+// step 108, 57 at step 90; more block pivots first made them worse). Then
+// 4.66 per step, 68 at most, 20 steps over 30 and 112 solves again once
+// sliding points counted in a manifold's friction and its frame turned by
+// regula falsi (turnHeldFriction); first solves of 24–50 iterations
+// remain at the peaks (step 43: 43 + 7 + 5 + 4).
 func BenchmarkRandomPile1000Mean(b *testing.B) {
 	p := scenes.DefaultRandomPileParams()
 	p.Boxes = 1000

@@ -17,7 +17,11 @@ import (
 func masonry(tb testing.TB, rows int) *World { return masonryMu(tb, rows, 0.6) }
 
 // masonryMu is masonry with friction coefficient mu.
-func masonryMu(tb testing.TB, rows int, mu float64) *World {
+func masonryMu(tb testing.TB, rows int, mu float64) *World { return masonryPitch(tb, rows, mu, 0.201) }
+
+// masonryPitch is masonryMu with the bricks' centres pitch apart in a row
+// (the brick's 0.2 m length plus the gap).
+func masonryPitch(tb testing.TB, rows int, mu, pitch float64) *World {
 	w, err := New(Settings{H: 1.0 / 60, Gravity: StandardGravity})
 	if err != nil {
 		tb.Fatal(err)
@@ -30,7 +34,6 @@ func masonryMu(tb testing.TB, rows int, mu float64) *World {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	const pitch = 0.201
 	for r := 0; r < rows; r++ {
 		n, x0 := 3, -pitch
 		if r%2 == 1 {

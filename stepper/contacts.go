@@ -1171,6 +1171,37 @@ func (w *World) storeImpulses(cs *contactStage, rs *rowStage, sol *solveStage) {
 // 100-brick one (against 1 after the pre-solve), and it solves another
 // MLCP: the friction bounds are the pre-solve's to give.
 //
+// Why pinned, not free. With the new friction rows free instead
+// (unbounded: static friction everywhere) the pre-solve would end on the
+// main solve's face, whose factor the main solve could then reuse; but A
+// is semidefinite, and the solution regularized mode reaches from 0
+// carries part of the load through friction, beyond μ times the patch's
+// own normal impulse on 41 of 145 new contact patches of the 55-brick
+// pyramid, 4 of 47 of the 30-brick wall and 506 of 1 426 of the
+// 496-brick pyramid. The main solve then moves off that answer (3, 2 and
+// 5 iterations instead of 1) and ends with contacts at their friction
+// bounds that the next steps exchange again (step 2: 5, 3 and 4
+// iterations, each with a refactorization, instead of 1 with none).
+// Pinned, the pre-solve's answer leaves no tangential velocity at the new
+// contacts (|w_t| within 1.2·10⁻⁸ of max|b| on these scenes), so it is itself
+// static friction, a solution of the step's MLCP with the new friction
+// rows free at 0 (TestPreSolvePinsNewFriction). Its cost on a scene built
+// at rest is its own faces: a face change recomputes the rows on the
+// paths from the changed rows to the root of the body-space factor's
+// elimination tree, and every contact row's path runs through the body
+// rows, which hold all but 3·10⁻⁵ of the factorization's flops. Step 1 of
+// the 496-brick pyramid factored three faces at the flops of a full
+// factorization each: the pre-solve's first, its second (the lower
+// corners of the end-to-end contacts between neighbours in a course
+// leave it: in the first face, with every new normal free, each such
+// patch carries a couple, upper corners pushing and lower ones pulling),
+// and the main solve's, which the new friction rows enter.
+// startUprightPatches now starts those patches as the second face has
+// them, which it then reaches at 69 % of those flops (Gauss–Seidel sweeps
+// from the patches' spread load did not predict it: 20 to 200 sweeps gave
+// 6 to 10 pre-solve iterations instead of 4; nor did starting those
+// patches wholly unloaded: 15).
+//
 // The pre-solve runs on the step's own BPP (Settings.Solver when it is
 // one, the default one when it is nil: stepContext): the main solve then
 // starts from the pre-solve's factor, and since the two problems share A
@@ -1271,6 +1302,15 @@ func (w *World) estimateNewContacts(as *assemblyStage, cs *contactStage, rs *row
 	if 4*w.freshPoints() >= len(cs.points) {
 		w.seedNewNormals(false)
 	}
+	if pre.freeFriction {
+		for i := range cs.points {
+			if pt := &cs.points[i]; pt.Fresh {
+				for r := pt.Row + 1; r < pt.Row+pt.Rows; r++ {
+					pre.elo[r], pre.ehi[r] = math.Inf(-1), math.Inf(1)
+				}
+			}
+		}
+	}
 	pre.cold = true
 	err := solver.Solve(&pre.eres, &pre.eprob, pre.settings(rs.start, preSolveTrial))
 	pre.preIts = pre.eres.Iterations
@@ -1356,7 +1396,9 @@ func (pre *presolveStage) settings(start []lcp.State, budget int) lcp.Settings {
 // the 496-brick one's 4 instead of 6 and the 55-brick one's 4 instead of
 // 7 (BenchmarkPyramidStep1, BenchmarkPyramidStep1Large,
 // TestPreSolveToleranceSameStep); the walls of 30 and 100 bricks have no
-// such rows and take 4 iterations either way (BenchmarkWallStep1).
+// such rows and take 4 iterations either way (BenchmarkWallStep1). Since
+// startUprightPatches: 3 instead of 4 at 55 and 210 bricks, 3 instead of
+// 7 at 496.
 //
 // Its answer solves the pre-solve's MLCP to this tolerance, as before,
 // but where a contact patch's corners are degenerate (x = 0 and w = 0 to
@@ -1511,7 +1553,8 @@ const preSolveTrial = 50
 // sweeps on the pre-solve problem ws.presolve.eprob, from x = 0: free where the
 // impulse is strictly inside its bounds, at the bound it reached
 // otherwise. Without all, old rows keep last step's index sets, and a new
-// point of a manifold that the sweeps load starts free (spreadPatchLoad).
+// point of a manifold that the sweeps load starts free (spreadPatchLoad),
+// except the lower points of a new upright patch (startUprightPatches).
 // The sweeps run in body space (lcp.PGS.BodySpace): the same projected
 // Gauss–Seidel iteration on the same MLCP, its iterates equal to A's
 // sweeps to rounding, at O(rows) a sweep instead of O(nnz A) (a brick
@@ -1539,7 +1582,81 @@ func (w *World) seedNewNormals(all bool) {
 	if !pre.noSpread {
 		spreadPatchLoad(ws.build.start, ws.contacts.points, pre.seedRes.States)
 	}
+	if !pre.noUpright {
+		startUprightPatches(ws.build.start, ws.contacts.points, w.Settings.Gravity)
+	}
 }
+
+// startUprightPatches starts the normal rows of each new contact patch
+// on an upright face (its normal perpendicular to gravity g, to within
+// uprightCos) with its points below the patch's centre, along g,
+// unloaded (AtLower) and the others free: the end faces of neighbouring
+// bricks in a course, touching but not pressed. In the pre-solve's
+// problem (new friction pinned) such a patch carries no weight; from the
+// sweeps' start, which leaves it a load at their transient level
+// (10⁻⁴ of a support's) and so every corner free (spreadPatchLoad), the
+// first face has it carry a couple instead, its upper corners pushing and
+// its lower ones pulling, and the second face drops the lower ones: on
+// the pyramids built at rest, every such patch ends with its upper
+// corners free (at a load of the regularization's level) and its lower
+// ones unloaded, 930 of 930 at 496 bricks. From this start the pre-solve
+// ends on the same face with one block-pivoting iteration fewer: 3
+// instead of 4 on the 55-, 210- and 496-brick pyramids, whose second face
+// (a partial refactorization at all but 3·10⁻⁵ of a full one's flops)
+// becomes 4 and 16 row modifications at 55 and 210 bricks and a partial
+// refactorization at 69 % of the flops at 496 (36 support corners under
+// the apex leave it); 4 instead of 5 on a 30-brick wall whose neighbours
+// touch (TestUprightPatchesStart). Cachegrind, a process that builds the
+// pyramid and takes its step 1 (BenchmarkPyramidStep1Large and
+// BenchmarkPyramidStep1 at one iteration): 813 M instructions instead of
+// 911 M at 496 bricks, 283 M instead of 328 M at 210. The answer solves the same
+// MLCP to the same tolerance (the bodies' velocities after the step
+// agree to 2·10⁻¹⁴ m/s). A patch whose lower corners carry load after
+// all (a box leaning on a wall, a thrust) frees them in the pre-solve's
+// first exchange. Patches with an old point, patches without points below
+// their centre (two points level with each other) and every patch
+// without gravity keep their start. Walls with gaps between neighbours
+// have no such patch, and the random piles of 100 and 1 000 boxes take
+// the same iterations (BenchmarkRandomPile100Mean and 1000Mean: 1.383
+// and 1.938 a step, at most 27 and 34).
+func startUprightPatches(start []lcp.State, pts []point, g mgl64.Vec3) {
+	gl := g.Len()
+	if !(gl > 0) {
+		return
+	}
+	down := g.Mul(1 / gl)
+	for i := 0; i < len(pts); {
+		m := max(pts[i].manifold, 1)
+		patch := pts[i:min(i+m, len(pts))]
+		i += m
+		if m < 3 || math.Abs(patch[0].Normal.Dot(down)) > uprightCos {
+			continue
+		}
+		fresh, centre, lo, hi := true, 0.0, math.Inf(1), math.Inf(-1)
+		for j := range patch {
+			d := patch[j].Point.Dot(down)
+			fresh = fresh && patch[j].Fresh
+			centre += d / float64(len(patch))
+			lo, hi = math.Min(lo, d), math.Max(hi, d)
+		}
+		if !fresh || !(hi-lo > 0) {
+			continue
+		}
+		for j := range patch {
+			start[patch[j].Row] = lcp.Free
+			if patch[j].Point.Dot(down) > centre {
+				start[patch[j].Row] = lcp.AtLower // below the centre
+			}
+		}
+	}
+}
+
+// uprightCos is the largest |n·ĝ| of an upright contact face for
+// startUprightPatches: 0.01, a face within 0.6° of vertical. Stacks built
+// at rest have their faces upright to rounding; a face tilted further
+// carries a share of the weight through its normal, which the sweeps'
+// start is there to find.
+const uprightCos = 0.01
 
 // spreadPatchLoad starts free the normal row of each new point of a
 // manifold one of whose points the seed sweeps (seed, their index sets)
@@ -1676,45 +1793,64 @@ const (
 
 // turnHeldFriction turns, after a solve whose answer is sol.res, the
 // friction frames of a contact manifold's (a pair's) points that are not
-// sliding (point.held) when their solved friction impulses add up to an f
-// at or outside Coulomb's circle |f| ≥ μ Σ x_n, x_n the solve's normal
-// impulses, more than offAxisCos off both axes of a point's frame: each
-// such point's frame turns to have an axis along f (the nearest such
-// frame, nearestAxis: t₁ along ±f or ±n × f, at most 45° from the old
-// t₁) and its friction rows in rs.rows are filled again along it, if the
-// load its points carry both in the solve and in the bounds, μ Σ min(x_n,
-// x̂ₙ), is at least turnLoad of its bounds' μ Σ x̂ₙ, and |f| is
-// more than μ Σ x̂ₙ: an f within that radius is one Coulomb's circle on
-// the bounds' loads allows, and a frame along f would bound it the same;
-// its excess over μ Σ x_n is the load moved between the points since the
-// last step, which no turn removes (on the 100-box random pile a box whose
-// far corners carried more than their x̂ₙ turned 3–13° back and forth in
-// each of 4 solves again at 1 % over μ Σ x̂ₙ, 8 iterations each). It
-// reports whether it turned any; the step's problem is then to be
-// assembled and solved again. Box friction holds such a pair with up to √2 μ Σ x̂ₙ, more than
-// Coulomb's law allows, where a push reaches it only through other
+// sliding (point.held) when the friction impulses of all its points with
+// friction rows and a last step (the sliding ones too) add up to an f at
+// or outside Coulomb's circle |f| ≥ μ Σ x_n, x_n the solve's normal
+// impulses, more than offAxisCos off both axes of a held point's frame:
+// the held points' frames turn to have an axis along a target direction
+// (frameTurn; f at the manifold's first turn in the step; the nearest
+// such frame, nearestAxis: at most 45° from the old t₁) and their
+// friction rows in rs.rows are filled again along it, if the load its
+// points carry both in the solve and in the bounds, μ Σ min(x_n, x̂ₙ), is
+// at least turnLoad of its bounds' μ Σ x̂ₙ, and |f| is more than μ Σ x̂ₙ:
+// an f within that radius is one Coulomb's circle on the bounds' loads
+// allows, and a frame along f would bound it the same; its excess over
+// μ Σ x_n is the load moved between the points since the last step, which
+// no turn removes (on the 100-box random pile a box whose far corners
+// carried more than their x̂ₙ turned 3–13° back and forth in each of 4
+// solves again at 1 % over μ Σ x̂ₙ, 8 iterations each). It reports
+// whether it turned any; the step's problem is then to be assembled and
+// solved again. Box friction holds such a pair with up to √2 μ Σ x̂ₙ, more
+// than Coulomb's law allows, where a push reaches it only through other
 // contacts (a row of boxes pushed from behind at 45° to their frames) and
 // its free slip (freeSlipAxis) is zero; along f its points' bounds add up
 // to Coulomb's and it slides in the same step if the push exceeds them.
 // The manifold turns as one: its points share its load in any way its
 // normal rows allow (four corners of a face), and points turned one by
-// one left the friction to the others, still in their old frames. A pair
-// inside the circle (a resting wall's, pyramid's or tower's, whose
-// friction is a small part of μ Σ x_n) is never turned: there box
-// friction and Coulomb's hold alike, and its rows keep their bits. Only
-// manifolds on a support (a static or kinematic body: the floor) turn:
-// between two dynamic bodies that move as one (two boxes pushed face to
-// face) the friction is an internal force of the pair, which the solve
-// may share in any way the rows allow, outside the circle or not, and
-// turning it to each solve's share turned those frames again at every
-// solve. A push that reaches such a contact across it shows in its free
-// slip (freeSlipAxis).
+// one left the friction to the others, still in their old frames. Its
+// sliding points count in f and in its circle as its held ones do: the
+// pair's friction is what Coulomb's law bounds, and a sliding point's box
+// friction across its slip (its t₂ row) balances the held ones' (on the
+// 100-box random pile at step 47 a box slid at 1.2 mm/s on two corners,
+// one sliding and one held, whose friction across the slip pushed the
+// corners apart: the held one's alone, 0.153 N·s, was outside its circle,
+// 0.118, the pair's, 0.2445, inside its own, 0.2452; turning the held one
+// swung its friction by 35° and 45° in solves again of 9 and 1
+// iterations). A pair inside the circle (a resting wall's, pyramid's or
+// tower's, whose friction is a small part of μ Σ x_n) is never turned:
+// there box friction and Coulomb's hold alike, and its rows keep their
+// bits. Only manifolds on a support (a static or kinematic body: the
+// floor) turn: between two dynamic bodies that move as one (two boxes
+// pushed face to face) the friction is an internal force of the pair,
+// which the solve may share in any way the rows allow, outside the circle
+// or not, and turning it to each solve's share turned those frames again
+// at every solve. A push that reaches such a contact across it shows in
+// its free slip (freeSlipAxis).
 //
-// A point is not turned back to the frame its last turn in the step left
-// (sol.turnedFrom): the solves again then alternate between two frames
-// (on the 100-box random pile f swung between two answers 45° apart in 3
-// solves again, 1 iteration each), and the frame in hand is as good an
-// answer as the other.
+// The turns of a step search for the frame whose solve leaves f along an
+// axis. Turning to f each time is the fixed-point iteration θ ← θ + g(θ)
+// on the frame's angle θ, g the residual (the angle from the frame's
+// nearest axis to f); it settles only where f turns with the frame by
+// less than the frame turns, |1 + g′| < 1. Where f turns against it, it
+// swings: on the 100-box random pile, a box that slid while it turned
+// about a held corner had its friction turn 41° back for a 44.5° turn of
+// the frame (g′ ≈ −1.9), and its frame swung by about 41° in each of 4
+// solves again (16 + 2 + 3 + 8 + 3 iterations). So the manifold's frame
+// turns to f only until residuals of both signs bracket the frame along
+// f, and then by regula falsi in the bracket (frameTurn.next): a pushed
+// row of boxes at 30° to their frames turns by 32.9°, −3.2° and 0.24°,
+// and slides at Coulomb's speed to 7e-8 m/s (turning to f, by 32.9°,
+// −3.5°, 0.70° and 0.14°, it stopped 1 mrad off, 2.5e-5 m/s short).
 //
 // The solve again starts where this one ended. A turned row keeps its
 // index set in sol.res.States (the next solve's warm start), or starts at
@@ -1744,40 +1880,58 @@ func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage
 		}
 		var f mgl64.Vec3
 		bound, est, shared := 0.0, 0.0, 0.0
+		held := false
 		for j := range pts {
-			if pt := &pts[j]; pt.held && !pt.Fresh {
-				r := pt.Row + 1 // a held point has friction rows (fillContactRange)
-				f = f.Add(pt.T1.Mul(x[r])).Add(pt.T2.Mul(x[r+1]))
-				xn := math.Max(0, x[pt.Row])
-				bound += pt.Mu * xn
-				est += pt.Mu * pt.XN
-				shared += pt.Mu * math.Min(xn, pt.XN)
+			pt := &pts[j]
+			l := pt.Layout()
+			if pt.Fresh || l.Friction < 0 {
+				continue
 			}
+			held = held || pt.held
+			r := pt.Row + l.Friction
+			f = f.Add(pt.T1.Mul(x[r])).Add(pt.T2.Mul(x[r+1]))
+			xn := math.Max(0, x[pt.Row])
+			bound += pt.Mu * xn
+			est += pt.Mu * pt.XN
+			shared += pt.Mu * math.Min(xn, pt.XN)
 		}
 		l := f.Len()
-		if !(l >= bound) || !(l > est) || shared < turnLoad*est { // l > est ≥ 0: l > 0
+		if !held || !(l >= bound) || !(l > est) || shared < turnLoad*est { // l > est ≥ 0: l > 0
 			continue
 		}
 		u := f.Mul(1 / l)
-
+		// The held points' common frame (t₁ of one of them, if every
+		// other's axes are along its own), and whether f lies along
+		// every one's axes already.
+		var n, frame mgl64.Vec3
+		along := true
+		for j := range pts {
+			if pt := &pts[j]; pt.held && !pt.Fresh {
+				if n == (mgl64.Vec3{}) {
+					n, frame = pt.Normal, pt.T1
+				} else if frame != (mgl64.Vec3{}) && !onAxis(pt.T1, frame, n.Cross(frame)) {
+					frame = mgl64.Vec3{}
+				}
+				along = along && onAxis(u, pt.T1, pt.T2)
+			}
+		}
+		if along {
+			continue
+		}
+		a := u // the direction an axis of the turned frames takes
+		if len(sol.turns) == len(cs.points) {
+			a = sol.turns[i-len(pts)].target(u, n, frame)
+		}
 		for j := range pts {
 			pt := &pts[j]
-			if !pt.held || pt.Fresh || onAxis(u, pt.T1, pt.T2) {
+			if !pt.held || pt.Fresh {
 				continue
 			}
-			t1 := u.Sub(pt.Normal.Mul(u.Dot(pt.Normal)))
-			if tl := t1.Len(); tl > 1e-6 {
+			t1 := a.Sub(pt.Normal.Mul(a.Dot(pt.Normal)))
+			if tl := t1.Len(); tl > 1e-6 && !onAxis(t1.Mul(1/tl), pt.T1, pt.T2) {
 				r := pt.Row + 1
 				fp := pt.T1.Mul(x[r]).Add(pt.T2.Mul(x[r+1])) // the point's friction
 				axis := nearestAxis(t1.Mul(1/tl), pt.Normal, pt.T1)
-				// A turn back to the frame this step's last turn left
-				// would solve that frame again: keep this one.
-				if len(sol.turnedFrom) == len(x) {
-					if axis.Dot(sol.turnedFrom[r]) >= offAxisCos {
-						continue
-					}
-					sol.turnedFrom[r] = pt.T1
-				}
 				pt.T1 = axis
 				pt.T2 = pt.Normal.Cross(pt.T1)
 				pt.FrictionRows(rs.rows[r:r+2], w.Bodies)
@@ -1815,6 +1969,79 @@ func (w *World) turnHeldFriction(cs *contactStage, rs *rowStage, sol *solveStage
 // again (40 iterations in the step). Its friction is then as stale as x̂ₙ,
 // turned or not.
 const turnLoad = 0.5
+
+// frameTurn is turnHeldFriction's record of a manifold's turns in a
+// step: ref, its friction's direction at its first turn (zero before);
+// theta, the angle about the normal from ref to an axis of its held
+// points' frame; and the latest residual (the signed angle from that axis
+// to the friction's direction, within ±45°) above zero, ga at angle a,
+// and below it, gb at b (hasA, hasB once seen); last is the sign of the
+// latest.
+type frameTurn struct {
+	ref                 mgl64.Vec3
+	theta, a, ga, b, gb float64
+	hasA, hasB          bool
+	last                float64
+}
+
+// target records the manifold's friction direction u (a unit tangent of
+// the normal n) and returns the direction an axis of its held points'
+// frames is to take. frame is the t₁ of those frames if they are one
+// frame, else zero: at the first turn their residual then counts as the
+// first of the bracket, else the turn only sets the frame along u.
+func (ft *frameTurn) target(u, n, frame mgl64.Vec3) mgl64.Vec3 {
+	if ft.ref == (mgl64.Vec3{}) {
+		ft.ref = u
+		if frame != (mgl64.Vec3{}) {
+			g := angleAbout(frame, nearestAxis(u, n, frame), n)
+			ft.theta = -g
+			ft.next(g) // theta 0: along u
+		}
+		return u
+	}
+	g := angleAbout(ft.ref, u, n) - ft.theta
+	g -= math.Pi / 2 * math.Round(g/(math.Pi/2)) // the nearest axis
+	ft.next(g)
+	return rotateAbout(ft.ref, n, ft.theta)
+}
+
+// next records the residual g of the frame at angle theta and moves theta:
+// by g (to the friction) until residuals of both signs bracket the frame
+// along it; then to the root of the line through the bracket's ends
+// (regula falsi), halving the residual of an end kept twice in a row (the
+// Illinois rule), so that the bracket closes.
+func (ft *frameTurn) next(g float64) {
+	if g > 0 {
+		if ft.last > 0 && ft.hasB {
+			ft.gb /= 2
+		}
+		ft.a, ft.ga, ft.hasA = ft.theta, g, true
+	} else {
+		if ft.last < 0 && ft.hasA {
+			ft.ga /= 2
+		}
+		ft.b, ft.gb, ft.hasB = ft.theta, g, true
+	}
+	ft.last = g
+	if ft.hasA && ft.hasB {
+		ft.theta = (ft.a*ft.gb - ft.b*ft.ga) / (ft.gb - ft.ga)
+	} else {
+		ft.theta += g
+	}
+}
+
+// angleAbout returns the signed angle about the unit normal n from the
+// tangent a to the tangent b, in (−π, π].
+func angleAbout(a, b, n mgl64.Vec3) float64 {
+	return math.Atan2(a.Cross(b).Dot(n), a.Dot(b))
+}
+
+// rotateAbout returns the tangent t (t·n = 0) rotated by the angle a
+// about the unit normal n.
+func rotateAbout(t, n mgl64.Vec3, a float64) mgl64.Vec3 {
+	s, c := math.Sincos(a)
+	return t.Mul(c).Add(n.Cross(t).Mul(s))
+}
 
 // nearestAxis returns the first friction direction t₁ of the frame about
 // the normal n, one of whose axes is the unit tangent u, that is nearest to

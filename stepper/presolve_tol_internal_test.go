@@ -16,7 +16,7 @@ import (
 // Step 1 of walls and pyramids built at rest, with the pre-solve at
 // preSolveTolerance (10⁻⁶ of max|b|) and at BPP's default (10⁻¹⁰): the
 // looser one takes no more block-pivoting iterations (on the pyramids
-// fewer: 4 against 7 at 55 bricks, 4 against 5 at 210), and both answers solve the pre-solve's
+// fewer: 3 against 4 at 55 and 210 bricks), and both answers solve the pre-solve's
 // MLCP to 10⁻⁶ of max|b|: each x̂ within its bounds to that in velocity
 // units (x̂_i·a_ii), each w = A x̂ + b complementary to it within that.
 // The main solve after either takes the same iterations and ends at a

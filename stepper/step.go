@@ -115,6 +115,10 @@ type Stats struct {
 	// or its non-symmetric MLCP failed and it was solved again on the
 	// symmetric path.
 	GyroscopicDropped int
+	// Stiffened is the number of bodies that took their joint anchors'
+	// geometric stiffness into the step (GeometricStiffnessTol): the
+	// links of a taut rope of light links at a large step.
+	Stiffened int
 	// Safeguard is what the step's safeguard did with an x that did not
 	// solve the MLCP (errmeasure.Safeguard): Gain (J) the energy applying
 	// the picked iterate would have added by the step's exact balance
@@ -124,6 +128,11 @@ type Stats struct {
 	// of the way to the pick that was kept, Sweeps the Gauss–Seidel sweeps
 	// run after (SafeguardSweeps).
 	Safeguard errmeasure.Safeguarded
+	// Conflict describes the rows that could not all hold when the step's
+	// MLCP had no solution (its equations inconsistent by at most
+	// Settings.ProjectAbove per step, see Conflict; Status is then
+	// Failed); the zero value (Rows 0) in a step that had none.
+	Conflict Conflict
 	// Bound is the certified bound of the used iterate (J,
 	// errmeasure.CertifiedBound): ½(x − x*)ᵀA(x − x*) ≤ Bound for the
 	// step's exact solution x*; +Inf when the iterate is outside its box or
@@ -229,6 +238,7 @@ type workspace struct {
 	contacts   contactStage    // detectContacts
 	build      rowStage        // buildRows
 	drift      driftStage      // predictDrift, inside buildRows
+	stiff      geomStiffStage  // geometricStiffness, inside buildRows
 	impacts    impactStage     // propagateImpacts
 	assembly   assemblyStage   // assemble
 	presolve   presolveStage   // estimateNewContacts
@@ -337,6 +347,8 @@ type presolveStage struct {
 	seedRes            lcp.Result // its iterate
 	noSpread           bool       // tests: the sweeps' index sets alone, without spreadPatchLoad
 	strictTol          bool       // tests: BPP's default tolerance, not preSolveTolerance
+	freeFriction       bool       // tests: the new friction and rolling rows free in the pre-solve, not pinned at 0
+	noUpright          bool       // tests: no startUprightPatches
 	preIts, seedSweeps int
 	// ref is the main solve's lcp.Settings.Reference: the pre-solve's x
 	// when it ran (eres.X), otherwise, with Settings.Coherent, Budget 0 and
@@ -392,10 +404,10 @@ type solveStage struct {
 	// rows' impulses projected into their new frames (turnHeldFriction),
 	// every changed row's clamped to its bounds.
 	againRef []float64
-	// turnedFrom is, per first friction row of a point turned in this
-	// step, its t₁ before its last turn (zero if none): see
+	// turns holds, at each manifold's first contact point, the
+	// manifold's turns in this step (frameTurn; zero if none): see
 	// turnHeldFriction.
-	turnedFrom []mgl64.Vec3
+	turns []frameTurn
 }
 
 // integrateStage is integrate's scratch.
@@ -563,8 +575,8 @@ func (w *World) Step() (Stats, error) {
 		clear(sol.changed)
 		sol.againRef = append(sol.againRef[:0], sol.res.X...)
 		if st.Resolves == 0 {
-			sol.turnedFrom = grow(sol.turnedFrom, len(rs.rows))
-			clear(sol.turnedFrom)
+			sol.turns = grow(sol.turns, len(cs.points))
+			clear(sol.turns)
 		}
 		// A solve that hit its Budget has no answer to turn to: its x
 		// need not be near Coulomb's circle, and a solve again from its
@@ -600,6 +612,11 @@ func (w *World) Step() (Stats, error) {
 		st.Timings = tm
 		return st, cerr // before integrate: the world stays at the step's start
 	}
+	if err != nil {
+		// An inconsistency below ProjectAbove is the step's answer, its
+		// rows named in st.Conflict (tolerateConflict).
+		err = w.tolerateConflict(err, sol, rs, &st)
+	}
 	if err != nil && st.Status != lcp.BudgetExhausted && len(sol.res.X) != len(rs.rows) {
 		tm.Total = time.Since(start)
 		st.Timings = tm
@@ -632,6 +649,7 @@ func (w *World) Step() (Stats, error) {
 	st.PreSolveIterations, st.SeedSweeps = ws.presolve.preIts, ws.presolve.seedSweeps
 	st.ImpactSweeps = ws.impacts.impactSweeps
 	st.Gyroscopic, st.GyroscopicDropped = ws.assembly.eq.Gyroscopic, ws.assembly.eq.Dropped
+	st.Stiffened = ws.stiff.bodies
 	tm.Total = time.Since(start)
 	st.Timings = tm
 	if ferr != nil {
@@ -734,6 +752,7 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	ws := &w.ws
 	rs := &ws.build
 	nj := w.jointRowCount() // the joints of sleeping islands have none
+	ws.stiff.bodies = 0
 	n := nj + w.contactRowCount(cs)
 	rs.rows, rs.start = grow(rs.rows, n), grow(rs.start, n)
 	if err := w.fillJointRows(nj); err != nil || w.chunkCancelled(stageRows) {
@@ -742,6 +761,7 @@ func (w *World) buildRows(m *Mass, cs *contactStage) (*rowStage, error) {
 	if err := w.predictDrift(nj); err != nil || w.chunkCancelled(stageRows) {
 		return rs, err
 	}
+	w.geometricStiffness(m, rs)
 	if len(ws.memory.jointStart) == nj {
 		copy(rs.start, ws.memory.jointStart)
 	} else {

@@ -99,12 +99,7 @@ func TestTurnHeldFrictionNeedsLoad(t *testing.T) {
 // (0.45) and within μ x̂ₙ = 0.5, where box friction along f bounds it the
 // same: it keeps its frame; at 0.52 it turns.
 func TestTurnHeldFrictionSharedLoad(t *testing.T) {
-	w, err := New(DefaultSettings())
-	require.NoError(t, err)
-	b, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, 0.1, 0.1, 0.1), Pos: mgl64.Vec3{0, 0, 0.05}, Rot: mgl64.QuatIdent()})
-	require.NoError(t, err)
-	_, err = w.AddBody(b)
-	require.NoError(t, err)
+	w := oneBoxWorld(t)
 	const mu = 0.5
 	u := mgl64.Vec3{math.Cos(math.Pi / 6), math.Sin(math.Pi / 6), 0}
 	for _, c := range []struct {
@@ -140,4 +135,97 @@ func TestTurnHeldFrictionSharedLoad(t *testing.T) {
 			assert.Equal(t, mgl64.Vec3{1, 0, 0}, cs.points[0].T1, "frame kept")
 		}
 	}
+}
+
+// frameTurn.next finds the frame angle θ* whose residual g(θ) (the angle
+// from the frame's axis to the friction) is zero where turning to the
+// friction, θ ← θ + g(θ), swings. On a linear residual g = −k (θ − θ*)
+// with k = 1.92 (a box on the 100-box random pile, whose friction turned
+// 41° back for a 44.5° turn of its frame) turning to f overshoots by
+// k − 1 = 0.92 of the error at each turn, 14° off after 5 turns from
+// 20°; the first turn goes to f (38.4°), the second brackets θ* and regula
+// falsi lands on it to rounding. Where box friction sits at the corner of
+// its bounds the residual saturates at ±45° (g clamped, k = 10): turning
+// to f alternates between 0° and 45° for ever, while the bracket closes
+// (Illinois) to θ* by the 6th turn, to 1e-12 rad because the last
+// secant falls on the residual's linear part.
+func TestFrameTurnBracketsTheFrame(t *testing.T) {
+	const deg = math.Pi / 180
+	const want = 20 * deg
+	for _, c := range []struct {
+		k     float64
+		turns int
+	}{{1.92, 2}, {10, 6}} {
+		g := func(th float64) float64 { return max(-45*deg, min(45*deg, -c.k*(th-want))) }
+		var ft frameTurn
+		plain := 0.0
+		for range c.turns {
+			ft.next(g(ft.theta))
+			plain += g(plain)
+		}
+		t.Logf("k %v: after %d turns θ %.9f° (turning to f: %.3f°)", c.k, c.turns, ft.theta/deg, plain/deg)
+		assert.InDelta(t, want, ft.theta, 1e-12, "k %v", c.k)
+		assert.Greater(t, math.Abs(plain-want), 10*deg, "k %v: turning to f", c.k)
+	}
+}
+
+// turnHeldFriction counts a manifold's sliding points in its friction and
+// its circle. Step 47 of the 100-box random pile (μ = 0.5): a box sliding
+// at 1.2 mm/s on two corners, one sliding (its t₁ along its slip, x_n
+// 0.2552 N·s, x̂ₙ 0.2339) and one held (x_n 0.2351, x̂ₙ 0.2513), whose box
+// friction across the slip pushes the corners apart. The held corner's
+// friction alone, |f| = 0.1534, is outside its circle (μ x_n = 0.1176) and
+// beyond its bounds' radius (0.1257): counted alone it turned. The pair's,
+// 0.2445, is inside its circle, μ Σ x_n = 0.2452: its frames stay.
+func TestTurnHeldFrictionCountsSlidingPoints(t *testing.T) {
+	w := oneBoxWorld(t)
+	const mu = 0.5
+	z := mgl64.Vec3{0, 0, 1}
+	for _, c := range []struct {
+		withSliding bool // the sliding point in the manifold, or the held one alone
+		turn        bool
+	}{{true, false}, {false, true}} {
+		type in struct {
+			held     bool
+			xhat, xn float64
+			t1       mgl64.Vec3
+			fr1, fr2 float64
+			at       mgl64.Vec3
+		}
+		ins := []in{
+			{false, 0.2339, 0.2552, mgl64.Vec3{0.8450428520237067, 0.5346985863490195, 0}, -0.1169, 0.1169, mgl64.Vec3{0.1, 0, 0}},
+			{true, 0.2513, 0.2351, mgl64.Vec3{-0.5326972588780209, 0.8463058728284019, 0}, -0.08797, 0.1256, mgl64.Vec3{0, 0.1, 0}},
+		}
+		if !c.withSliding {
+			ins = ins[1:]
+		}
+		n := len(ins)
+		cs := &contactStage{}
+		rs := &rowStage{rows: make([]constraint.Row, 3*n)}
+		sol := &solveStage{changed: make([]bool, 3*n)}
+		sol.res.X = make([]float64, 3*n)
+		sol.res.States = make([]lcp.State, 3*n)
+		for j, p := range ins {
+			pt := point{ContactInfo: ContactInfo{A: constraint.World, B: 0, Point: p.at, Normal: z,
+				Mu: mu, XN: p.xhat, T1: p.t1.Normalize(), T2: z.Cross(p.t1.Normalize()), Row: 3 * j, Rows: 3}, manifold: n, held: p.held}
+			pt.FillRows(rs.rows[3*j:3*j+3], w.Bodies)
+			cs.points = append(cs.points, pt)
+			sol.res.X[3*j], sol.res.X[3*j+1], sol.res.X[3*j+2] = p.xn, p.fr1, p.fr2
+		}
+		got := w.turnHeldFriction(cs, rs, sol)
+		assert.Equal(t, c.turn, got, "with the sliding point: %v", c.withSliding)
+	}
+}
+
+// oneBoxWorld is a world with one 1 kg box of 0.1 m, body 0 of the
+// turnHeldFriction tests' contact points.
+func oneBoxWorld(t *testing.T) *World {
+	t.Helper()
+	w, err := New(DefaultSettings())
+	require.NoError(t, err)
+	b, err := body.New(body.Params{Mass: 1, Inertia: body.BoxInertia(1, 0.1, 0.1, 0.1), Pos: mgl64.Vec3{0, 0, 0.05}, Rot: mgl64.QuatIdent()})
+	require.NoError(t, err)
+	_, err = w.AddBody(b)
+	require.NoError(t, err)
+	return w
 }

@@ -99,7 +99,8 @@ type ForkliftRun struct {
 	BudgetHit  []bool
 	Distance   []float64
 	// SolverFailures counts steps whose solve ended with lcp.ErrSingular
-	// (the step used the solver's best iterate); ExactFailures the x*
+	// (the step used the solver's best iterate), as Step's error or, for
+	// a conflict below ProjectAbove, as stepper.Stats.Conflict; ExactFailures the x*
 	// solves that did not converge.
 	SolverFailures, ExactFailures int
 	// ProjectionSkips counts steps whose position projection was skipped
@@ -334,10 +335,11 @@ func runForklift(ctx context.Context, v ForkliftVariant, steps int, keep bool, p
 		st, err := w.Step()
 		r.StepTime += time.Since(t0)
 		r.PolishSweeps += st.PolishSweeps
-		if err != nil {
-			if !errors.Is(err, lcp.ErrSingular) {
-				return nil, fmt.Errorf("forklift %s: %w", v.Name, err)
-			}
+		if err != nil && !errors.Is(err, lcp.ErrSingular) {
+			return nil, fmt.Errorf("forklift %s: %w", v.Name, err)
+		}
+		failed := err != nil || st.Conflict.Rows > 0
+		if failed {
 			r.SolverFailures++ // the step used the solver's best iterate
 		}
 		record()
@@ -345,7 +347,7 @@ func runForklift(ctx context.Context, v ForkliftVariant, steps int, keep bool, p
 			r.ProjectionSkips++
 		}
 		es.Add(&st)
-		if f := es.Fraction(st.EnergyAdded); err == nil && f > r.MaxGain {
+		if f := es.Fraction(st.EnergyAdded); !failed && f > r.MaxGain {
 			r.MaxGain, r.MaxGainStep = f, k
 		}
 		r.Iterations = append(r.Iterations, st.Iterations)

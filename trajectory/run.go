@@ -234,6 +234,13 @@ type Report struct {
 	ProjectionSkips int
 	FirstSkipStep   int
 	FirstSkipReason string
+	// Conflicts counts the steps whose rigid rows could not all hold
+	// (stepper.Stats.Conflict: a conflict of at most ProjectAbove, which
+	// the step tolerates with status Failed); FirstConflictStep is the
+	// first and FirstConflict its description.
+	Conflicts         int
+	FirstConflictStep int
+	FirstConflict     string
 }
 
 // restNoise is the lift (m) of Report.Floor.
@@ -257,6 +264,16 @@ func (r Report) EnergyWarning() string {
 // mode moves positions instead), or a position correction lifting bodies.
 func (g EnergyGain) Warning() string {
 	return fmt.Sprintf("warning: %v, kinetic plus gravitational (a step too large for the motion, a budget-bound answer, Regularized feedback closing a loaded joint's error, or a position correction lifting bodies)", g)
+}
+
+// ConflictNote returns a one-line warning when some step's rigid rows
+// could not all hold (Report.Conflicts), naming the count and the first,
+// or "".
+func (r Report) ConflictNote() string {
+	if r.Conflicts == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: the rigid rows could not all hold at %d steps (status failed), first at step %d: %s", r.Conflicts, r.FirstConflictStep, r.FirstConflict)
 }
 
 // ProjectionNote returns a one-line note when some step skipped its
@@ -380,6 +397,12 @@ func run(ctx context.Context, w *stepper.World, o Options, est *stepper.MemoryEs
 				rep.FirstSkipStep, rep.FirstSkipReason = st.Step, st.ProjectionSkipReason
 			}
 			rep.ProjectionSkips++
+		}
+		if st.Conflict.Rows > 0 {
+			if rep.Conflicts == 0 {
+				rep.FirstConflictStep, rep.FirstConflict = st.Step, st.Conflict.String()
+			}
+			rep.Conflicts++
 		}
 		if w.Steps()%o.Every == 0 {
 			if err := record(w, &st, o, rec, &rep); err != nil {

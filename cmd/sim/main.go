@@ -76,7 +76,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case "export":
 		return simExport(args[1:], stdout, stderr)
 	case "view":
-		return simView(ctx, args[1:], stdout)
+		return simView(ctx, args[1:], stdout, stderr)
 	case "mlcp":
 		if len(args) < 2 {
 			return cli.Usagef("mlcp: want a subcommand, solve or errors (sim help mlcp)")

@@ -190,6 +190,9 @@ func simRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if msg := rep.ProjectionNote(); msg != "" {
 		fmt.Fprintln(stderr, "sim:", msg)
 	}
+	if msg := rep.ConflictNote(); msg != "" {
+		fmt.Fprintln(stderr, "sim:", msg)
+	}
 	var ge *trajectory.EnergyGainError
 	if errors.As(err, &ge) {
 		return fmt.Errorf("%v (--max-energy-gain %v); outputs closed with every row written", ge, *maxGain)

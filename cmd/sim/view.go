@@ -21,11 +21,12 @@ import (
 )
 
 // simView implements `sim view`.
-func simView(ctx context.Context, args []string, stdout io.Writer) error {
+func simView(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("view")
 	sceneArg := fs.String("scene", "", "built-in scene name or scene FILE.json")
 	set := setFlag{}
 	fs.Var(set, "set", "NAME=VALUE scene parameter, as given to sim run (repeatable)")
+	keyframe := fs.String("keyframe", "", "MJCF model: start at the <key> of this name, as the run did (its qpos and ctrl)")
 	statsPath := fs.String("stats", "", "step-statistics CSV of the same run")
 	addr := fs.String("addr", "127.0.0.1:0", "listen address (host:port); port 0 picks a free one")
 	allowRemote := fs.Bool("allow-remote", false, "allow a non-loopback --addr (the viewer has no authentication)")
@@ -43,7 +44,7 @@ func simView(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	w, sceneName, err := viewScene(*sceneArg, set)
+	w, sceneName, err := viewScene(*sceneArg, *keyframe, set, stderr)
 	if err != nil {
 		return err
 	}
@@ -113,17 +114,23 @@ func checkViewAddr(addr string, allowRemote bool) (loopback bool, err error) {
 }
 
 // viewScene builds the scene the trajectory was run from: a registered
-// name (with --set overrides) or a scene file.
-func viewScene(arg string, set setFlag) (*stepper.World, string, error) {
+// name (with --set overrides), a scene file or an imported model (at the
+// MJCF keyframe named keyframe, "" for the model's own pose; a keyframe
+// of anything else is the error `sim run` gives); an import's warnings go
+// to stderr.
+func viewScene(arg, keyframe string, set setFlag, stderr io.Writer) (*stepper.World, string, error) {
 	if isSceneFile(arg) {
 		if len(set) > 0 {
 			return nil, "", cli.Usagef("--set: a scene file has no parameters; edit %s instead", arg)
 		}
-		w, err := loadSceneWorld(arg, "", os.Stderr)
+		w, err := loadSceneWorld(arg, keyframe, stderr)
 		if err != nil {
 			return nil, "", cli.UsageError{Err: fmt.Errorf("--scene: %w", unwrapPathError(err, arg))}
 		}
 		return w, filepath.Base(arg), nil
+	}
+	if keyframe != "" {
+		return nil, "", cli.Usagef("--keyframe %q: only an MJCF model has keyframes, not the built-in scene %s", keyframe, arg)
 	}
 	sc, err := scenes.Lookup(arg)
 	if err != nil {

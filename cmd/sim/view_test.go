@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -65,7 +66,7 @@ func TestViewSceneFile(t *testing.T) {
 	out, stderr, code := runSim(t, "export", "brickwall")
 	require.Equal(t, 0, code, stderr)
 	require.NoError(t, os.WriteFile(file, []byte(out), 0o644))
-	w, name, err := viewScene(file, setFlag{})
+	w, name, err := viewScene(file, "", setFlag{}, io.Discard)
 	require.NoError(t, err)
 	assert.Equal(t, "wall.json", name)
 	tr, err := viewer.Load(traj)
@@ -161,7 +162,7 @@ func TestViewServesUntilCancelled(t *testing.T) {
 	out := lineWriter{make(chan string, 4)}
 	done := make(chan error, 1)
 	go func() {
-		done <- simView(ctx, []string{traj, "--scene", "pendulum", "--stats", stats, "--addr", "127.0.0.1:0"}, out)
+		done <- simView(ctx, []string{traj, "--scene", "pendulum", "--stats", stats, "--addr", "127.0.0.1:0"}, out, io.Discard)
 	}()
 	var line string
 	select {
@@ -194,5 +195,54 @@ func TestViewServesUntilCancelled(t *testing.T) {
 		assert.ErrorAs(t, err, &ie)
 	case <-time.After(10 * time.Second):
 		t.Fatal("sim view did not stop after cancel")
+	}
+}
+
+// `sim view --scene MODEL.xml --keyframe NAME` builds the model as
+// `sim run MODEL.xml --keyframe NAME` ran it: the test quadruped's "home"
+// key puts its knees at −1.6 rad, inside their range, so the import does
+// not warn of them, where its own pose (knees at 0) warns once per knee on view's
+// stderr as on run's. A key the model does not have, and --keyframe with
+// a URDF model, a scene file or a built-in scene, are the usage errors
+// `sim run` gives (exit 2, one line).
+func TestViewKeyframe(t *testing.T) {
+	const quad = "../../testdata/models/quadruped/scene.xml"
+	dir := t.TempDir()
+	traj := filepath.Join(dir, "q.csv")
+	_, stderr, code := runSim(t, "run", quad, "--keyframe", "home", "--steps", "3", "--out", traj, "--quiet")
+	require.Equal(t, 0, code, stderr)
+	require.NotContains(t, stderr, "outside its range")
+
+	var errb bytes.Buffer
+	w, name, err := viewScene(quad, "home", setFlag{}, &errb)
+	require.NoError(t, err)
+	assert.Equal(t, "scene.xml", name)
+	assert.Contains(t, errb.String(), "position actuators become gorigid position servos", "the import's warnings go to the writer given")
+	assert.NotContains(t, errb.String(), "outside its range", "the home key starts inside every range")
+	tr, err := viewer.Load(traj)
+	require.NoError(t, err)
+	_, err = viewer.New(w, tr, nil, viewer.Options{Scene: name})
+	require.NoError(t, err)
+
+	errb.Reset()
+	_, _, err = viewScene(quad, "", setFlag{}, &errb)
+	require.NoError(t, err)
+	assert.Equal(t, 4, strings.Count(errb.String(), "_knee\" starts at 0 rad"), "one warning per knee, on the writer given")
+
+	exported := filepath.Join(dir, "pend.json")
+	out, stderr, code := runSim(t, "export", "pendulum")
+	require.Equal(t, 0, code, stderr)
+	require.NoError(t, os.WriteFile(exported, []byte(out), 0o644))
+	for scene, want := range map[string]string{
+		quad:                             `keyframe "nope" not found (the model's: "home")`,
+		"../../testdata/models/arm.urdf": "--keyframe \"nope\": only an MJCF model has keyframes, not ../../testdata/models/arm.urdf",
+		exported:                         "--keyframe \"nope\": only an MJCF model has keyframes, not " + exported,
+		"pendulum":                       "--keyframe \"nope\": only an MJCF model has keyframes, not the built-in scene pendulum",
+	} {
+		stdout, stderr, code := runSim(t, "view", traj, "--scene", scene, "--keyframe", "nope")
+		assert.Equal(t, 2, code, scene+": "+stderr)
+		assert.Empty(t, stdout, scene)
+		assert.Equal(t, 1, strings.Count(stderr, "\n"), scene+": want one line, got "+stderr)
+		assert.Contains(t, stderr, want, scene)
 	}
 }
