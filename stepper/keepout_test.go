@@ -22,9 +22,13 @@ import (
 // in), and the next step's φ/h pushed it out, a gain of 1–6 mJ a step
 // (5.55 mJ at step 12 here, growing; 5.5 mJ at the pile's step 139).
 // keepOut keeps the turn from pushing a contact in: no step adds more than
-// 0.5 mJ (measured 0.465 mJ, a steady gain from step 9 on whose source is
-// not found yet; not rounding) and both contacts stay for the 12 steps
-// it slides along the box.
+// 0.5 mJ (measured 0.465 mJ) and both contacts stay for the 12 steps it
+// slides along the box. The steady gain left, 0.29–0.47 mJ a step on steps
+// 3–13, is not the alignment's (0.30–0.45 mJ with the alignment turned off
+// altogether): the floor contact starts each step 0.05 mm in, about the
+// cap centre's arc over the step (0.04 mm), and φ/h pushes it out; a
+// second-order drift of the normal row from that arc did not remove it
+// (0.6–0.9 mJ a step), so its source is open.
 func TestSpinningCapsuleOnTwoContactsTurnKeepsOut(t *testing.T) {
 	w, err := stepper.New(stepper.Settings{H: 1.0 / 60, Gravity: stepper.StandardGravity})
 	require.NoError(t, err)
