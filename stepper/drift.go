@@ -76,9 +76,10 @@ const maxDriftTurn = 0.5
 // (body.Body.SpinDisplace). Rows of another body turning more than
 // maxDriftTurn in the step, limit,
 // motor and coupling rows, springs and contacts keep the first-order form
-// too, but for the friction rows of a contact with a turning kinematic
-// body (contactDrift, ContactInfo.SetDrift); the other modes (None, Baumgarte, Post) are the papers' schemes and
-// are left as they are.
+// too, but for the friction rows of a contact between two bodies turning
+// together, which carry the arc of one about the other (contactDrift,
+// ContactInfo.SetDrift); the other modes (None, Baumgarte, Post) are the
+// papers' schemes and are left as they are.
 func (w *World) predictDrift(nj int) error {
 	dr := &w.ws.drift
 	ws := &w.ws
@@ -277,15 +278,15 @@ func turnOn(p, w mgl64.Vec3) mgl64.Vec3 {
 }
 
 // contactDrift sets ContactInfo.Drift (SetDrift) on the step's contact
-// points in the Regularized mode when a kinematic body turns; the points
-// of the narrow phase start with none.
+// points in the Regularized mode when a body that is not static turns; the
+// points of the narrow phase start with none.
 func (w *World) contactDrift(cs *contactStage) {
 	if w.Settings.Stabilization != Regularized {
 		return
 	}
 	turning := false
 	for _, b := range w.Bodies {
-		if b.Kinematic && b.AngVel != (mgl64.Vec3{}) {
+		if !b.Static && b.AngVel != (mgl64.Vec3{}) {
 			turning = true
 			break
 		}

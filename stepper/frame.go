@@ -55,10 +55,11 @@ type ContactInfo struct {
 	RollBound float64
 	// Drift (m) is the displacement of B's material point at Point
 	// relative to A's over the step beyond its linear part h (v + ω×r),
-	// when one of the two bodies is kinematic and turning (SetDrift):
-	// its friction rows ask the slip t·(h J v⁺ + Drift) = 0, so that a
-	// body held by friction follows the kinematic body's arc, not its
-	// tangent. Zero on every other contact.
+	// when the two bodies turn together (SetDrift: a kinematic or dynamic
+	// turntable and what rides on it): its friction rows ask the slip
+	// t·(h J v⁺ + Drift) = 0, so that a body held by friction follows the
+	// carrying body's arc, not its tangent. Zero on every other contact
+	// (the world and static bodies carry nothing).
 	Drift mgl64.Vec3
 	// Row is the index of the point's normal row in LastProblem (joint rows
 	// come first); the point owns Rows = Layout().N consecutive rows: the

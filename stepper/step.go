@@ -1360,6 +1360,7 @@ func (w *World) integrate(m *Mass, as *assemblyStage, rs *rowStage, sol *solveSt
 	w.forRange(&it.move, len(w.Bodies))
 	it.m, it.as, it.rs, it.x = nil, nil, nil, nil
 	it.projectTurns(rs.rows, &as.eq, w.margin())
+	it.keepOut(rs.rows, &as.eq, w.Bodies, w.Settings.H)
 	for i, b := range w.Bodies {
 		if !it.aligned[i] {
 			continue
