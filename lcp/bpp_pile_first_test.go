@@ -13,9 +13,13 @@ import (
 // (stepper.BenchmarkRandomPile1000Mean): an island of 54 rows (18 contact
 // points with box friction, A semidefinite) at step 90, warm-started from
 // the last step's index sets in the regularized mode that earlier solves
-// of the island needed. Its faces are singular and, because b carries the
-// contacts' position terms (φ/h), which no velocity of redundant contacts
-// meets exactly, often inconsistent: the regularized face solution then
+// of the island needed. Its faces are singular and, because b has a part
+// outside the range of A, often inconsistent (stepper's
+// TestPileOffRangeFromSeparatedPoints: that part sits on the rows of
+// points not yet touching, φ > 0, mostly their friction rows, which ask a
+// point not to slide while the tilt that closes its gap moves it
+// sideways; touching points' position terms are consistent): the
+// regularized face solution then
 // grows as 1/ε along the null space of A_FF (ε = SemidefiniteShift). Of
 // its 57 face solutions, 16 have an impulse above 20 times the answer's
 // largest (up to 743 against 0.62), and the block exchange from them
@@ -26,7 +30,7 @@ import (
 // face consistent) the same start converges in 7 iterations; on six more
 // of the pile's slowest solves 20 → 3, 32 → 7, 43 → 16, 41 → 4, 40 → 13,
 // 41 → 5. The MLCP is the stepper's, so the cure belongs where b is
-// built (position terms that redundant contacts can meet). The test
+// built (rows of separated points that a rigid motion can meet). The test
 // keeps the case and its numbers: the solve converges to the regularized
 // mode's tolerance (natural residual within 10⁻⁶ max|b|) in at most the
 // 57 iterations it takes today, and with b on the range of A in at most
