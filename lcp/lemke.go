@@ -56,7 +56,7 @@ type Lemke struct {
 	// residual it is read from.
 	rhsErr float64
 	res    []float64
-	// The measured error of the entering column (see colNoise).
+	// The measured error of the entering column (see noise).
 	colErr float64
 }
 
@@ -588,7 +588,7 @@ const lemkeTieTol = 1e-9
 //     σ·(‖B⁻¹_a/t_a − B⁻¹_b/t_b‖₁·e + ‖v_a B⁻¹_a/t_a − v_b B⁻¹_b/t_b‖₁·e_c +
 //     ε(|v_a| + |v_b|)), with v the ratios, e and e_c the measured errors
 //     of the basic solution and of the entering column (rhsNoise,
-//     colNoise: the residuals of B x_B = q and B t = column c against the
+//     noise: the residuals of B x_B = q and B t = column c against the
 //     original columns) and σ = lemkeRhsSafety. The error of x_B is B⁻¹r,
 //     so the error of v_a − v_b is that row combination times r (and, from
 //     t, times r_c): two rows with nearly equal B⁻¹ rows carry nearly the
@@ -619,8 +619,7 @@ func (s *Lemke) lexLeave(c, cols, m int) int {
 		sign = -1
 	}
 	leave := -1
-	s.rhsErr = s.rhsNoise(m, cols)
-	s.colErr = -1 // measured on demand by lexLess
+	s.rhsErr, s.colErr = s.noise(m, cols, c)
 	for k := 0; k < m; k++ {
 		row := s.tab[k*cols : (k+1)*cols]
 		t := sign * row[c]
@@ -660,69 +659,70 @@ const lemkeRhsSafety = 4
 // terms). The error of x_B is B⁻¹ r, so row k's rhs is off by at most
 // ν_k ‖r‖∞ (ν_k = ‖(B⁻¹)_k‖₁, see lexLeave).
 func (s *Lemke) rhsNoise(m, cols int) float64 {
-	s.res = grow(s.res, m)
-	r := s.res
+	e, _ := s.noise(m, cols, -1)
+	return e
+}
+
+// noise returns rhsNoise and, for c ≥ 0, the same measure of the
+// tableau's column c (B⁻¹ times original column c): ‖B t − column c‖∞ of
+// [I | −M | −d] plus the rounding of computing it, so that t_k is off by
+// at most ν_k times it. Both residuals are taken in one pass over the
+// basic columns.
+func (s *Lemke) noise(m, cols, c int) (float64, float64) {
+	s.res = grow(s.res, 2*m)
+	r, rc := s.res[:m], s.res[m:2*m]
 	for i := range r {
 		r[i] = -s.q[i]
+	}
+	clear(rc)
+	sizeC := 0.0
+	switch {
+	case c < 0:
+	case c < m:
+		rc[c] = -1
+		sizeC = s.colNorm[c]
+	case c < 2*m:
+		for i := 0; i < m; i++ {
+			rc[i] = s.m[i*m+c-m]
+		}
+		sizeC = s.colNorm[c]
+	default:
+		for i := range rc {
+			rc[i] = 1
+		}
+		sizeC = s.colNorm[c]
 	}
 	size := s.qNorm
 	for k := 0; k < m; k++ {
 		b, v := s.basis[k], s.tab[k*cols+2*m+1]
+		vc := 0.0
+		if c >= 0 {
+			vc = s.tab[k*cols+c]
+		}
 		switch {
 		case b < m:
 			r[b] += v
+			rc[b] += vc
 		case b < 2*m:
 			for i, j := 0, b-m; i < m; i++ {
-				r[i] -= s.m[i*m+j] * v
+				mij := s.m[i*m+j]
+				r[i] -= mij * v
+				rc[i] -= mij * vc
 			}
 		default:
 			for i := range r {
 				r[i] -= v
+				rc[i] -= vc
 			}
 		}
 		size += math.Abs(v) * s.colNorm[b]
+		sizeC += math.Abs(vc) * s.colNorm[b]
 	}
-	return num.MaxAbs(r) + float64(m)*0x1p-52*size
-}
-
-// colNoise measures, as rhsNoise does for the rhs, how far the tableau's
-// column c (B⁻¹ times original column c) is from the solution of B t =
-// column c of [I | −M | −d]: ‖B t − column c‖∞ plus the rounding of
-// computing it. The error of t_k is at most ν_k times it.
-func (s *Lemke) colNoise(m, cols, c int) float64 {
-	s.res = grow(s.res, m)
-	r := s.res
-	clear(r)
-	switch {
-	case c < m:
-		r[c] = -1
-	case c < 2*m:
-		for i := 0; i < m; i++ {
-			r[i] = s.m[i*m+c-m]
-		}
-	default:
-		for i := range r {
-			r[i] = 1
-		}
+	e := num.MaxAbs(r) + float64(m)*0x1p-52*size
+	if c < 0 {
+		return e, 0
 	}
-	size := s.colNorm[c]
-	for k := 0; k < m; k++ {
-		b, v := s.basis[k], s.tab[k*cols+c]
-		switch {
-		case b < m:
-			r[b] += v
-		case b < 2*m:
-			for i, j := 0, b-m; i < m; i++ {
-				r[i] -= s.m[i*m+j] * v
-			}
-		default:
-			for i := range r {
-				r[i] -= v
-			}
-		}
-		size += math.Abs(v) * s.colNorm[b]
-	}
-	return num.MaxAbs(r) + float64(m)*0x1p-52*size
+	return e, num.MaxAbs(rc) + float64(m)*0x1p-52*sizeC
 }
 
 // infeasibleRow returns the tableau row whose basic variable is the most
@@ -771,14 +771,11 @@ func (s *Lemke) lexLess(a, b, c, cols, m int, sign float64) bool {
 	va, vb := ra[2*m+1]/ta, rb[2*m+1]/tb
 	// The error of va − vb is (B⁻¹_a/t_a − B⁻¹_b/t_b)·r − (va B⁻¹_a/t_a −
 	// vb B⁻¹_b/t_b)·r_c, r and r_c the residuals of the rhs and of the
-	// entering column (rhsNoise, colNoise): bounded by the 1-norms of
+	// entering column (rhsNoise, noise): bounded by the 1-norms of
 	// those row combinations, not by ν_a/t_a + ν_b/t_b, which misses that
 	// two rows of nearly equal B⁻¹ (duplicate contacts) carry nearly the
 	// same error.
 	d := sign * (va - vb)
-	if s.colErr < 0 {
-		s.colErr = s.colNoise(m, cols, c)
-	}
 	eps := 0x1p-52 * (math.Abs(va) + math.Abs(vb))
 	// By the triangle inequality the row combinations' norms are at most
 	// ν_a/t_a + ν_b/t_b and |v_a|ν_a/t_a + |v_b|ν_b/t_b: a difference
