@@ -56,6 +56,8 @@ type Lemke struct {
 	// residual it is read from.
 	rhsErr float64
 	res    []float64
+	// The measured error of the entering column (see noise).
+	colErr float64
 }
 
 type lemkeVar struct {
@@ -583,9 +585,14 @@ const lemkeTieTol = 1e-9
 //   - two B⁻¹ components of the ratio vectors are a tie when they differ
 //     by at most τ·(ν_a/t_a + ν_b/t_b), with τ = lemkeTieTol;
 //   - two rhs components are a tie when they differ by at most
-//     σ·(ν_a/t_a + ν_b/t_b)·e, with e the measured error of the basic
-//     solution (rhsNoise: the residual of B x_B = q against the original
-//     columns) and σ = lemkeRhsSafety.
+//     σ·(‖B⁻¹_a/t_a − B⁻¹_b/t_b‖₁·e + ‖v_a B⁻¹_a/t_a − v_b B⁻¹_b/t_b‖₁·e_c +
+//     ε(|v_a| + |v_b|)), with v the ratios, e and e_c the measured errors
+//     of the basic solution and of the entering column (rhsNoise,
+//     noise: the residuals of B x_B = q and B t = column c against the
+//     original columns) and σ = lemkeRhsSafety. The error of x_B is B⁻¹r,
+//     so the error of v_a − v_b is that row combination times r (and, from
+//     t, times r_c): two rows with nearly equal B⁻¹ rows carry nearly the
+//     same error, which the sum σ(ν_a/t_a + ν_b/t_b)e misses.
 //
 // On a tie the comparison goes on to the next component; rows whose whole
 // ratio vectors tie (possible only through rounding, as B⁻¹ is
@@ -598,14 +605,21 @@ const lemkeTieTol = 1e-9
 // the smaller one with a basic variable of −2.1e-5 and the method ended
 // "converged" with an impulse 1 % outside its friction bound. A final
 // basis with a basic variable below −σ ν_k e is reported, not returned as
-// a solution (infeasibleRow).
+// a solution (infeasibleRow). The band of the difference rather than of
+// each row: on the push sweep's step-17 problem (TestLemkeDuplicateContactRatios)
+// two duplicate pusher contacts' rows (ν ≈ 707 each) had ratios 8.29e-14
+// apart, exactly and in the tableau alike; σ(ν_a/t_a + ν_b/t_b)e = 8.4e-12
+// made them a tie, the B⁻¹ components chose the larger, and the final
+// basis had w = −1.0e-12 (reported infeasible, then 50 proximal passes
+// failing); the difference's band is 1.5e-14 and the pivots are those of
+// exact arithmetic.
 func (s *Lemke) lexLeave(c, cols, m int) int {
 	sign := 1.0
 	if c == 2*m && s.basisHasNoZ0(m) {
 		sign = -1
 	}
 	leave := -1
-	s.rhsErr = s.rhsNoise(m, cols)
+	s.rhsErr, s.colErr = s.noise(m, cols, c)
 	for k := 0; k < m; k++ {
 		row := s.tab[k*cols : (k+1)*cols]
 		t := sign * row[c]
@@ -629,9 +643,13 @@ func (s *Lemke) lexLeave(c, cols, m int) int {
 // component or an infeasible final basis: room for the rounding of the
 // B⁻¹ row ν_k is read from. On the push scene's step-28 problem (see
 // TestLemkeIllConditionedBasis) the measured bound is ‖r‖∞ ≈ 1.2e-14, 10⁴
-// times below the τ‖q‖∞ = 4e-10 of the B⁻¹ components' model; σ = 1 to 32
-// solves it, with σ = 100 a later proximal pass ties ratios apart beyond
-// rounding again and ends in an infeasible basis.
+// times below the τ‖q‖∞ = 4e-10 of the B⁻¹ components' model. With the
+// band of the difference (lexLeave) σ = 1 to 16 solves it and the step-17
+// problem of TestLemkeDuplicateContactRatios; with σ = 22 a proximal pass
+// of step 28 ties ratios apart beyond rounding and ends in an infeasible
+// basis, with σ = 32 step 17 does too (its ratios 8.29e-14 apart against
+// a band of 3.8e-15 per unit of σ). Most of e there is the allowance m ε
+// size for computing r (1.17e-14, the measured r being 7.2e-17).
 const lemkeRhsSafety = 4
 
 // rhsNoise measures how far the tableau's basic solution x_B (its rhs
@@ -641,29 +659,70 @@ const lemkeRhsSafety = 4
 // terms). The error of x_B is B⁻¹ r, so row k's rhs is off by at most
 // ν_k ‖r‖∞ (ν_k = ‖(B⁻¹)_k‖₁, see lexLeave).
 func (s *Lemke) rhsNoise(m, cols int) float64 {
-	s.res = grow(s.res, m)
-	r := s.res
+	e, _ := s.noise(m, cols, -1)
+	return e
+}
+
+// noise returns rhsNoise and, for c ≥ 0, the same measure of the
+// tableau's column c (B⁻¹ times original column c): ‖B t − column c‖∞ of
+// [I | −M | −d] plus the rounding of computing it, so that t_k is off by
+// at most ν_k times it. Both residuals are taken in one pass over the
+// basic columns.
+func (s *Lemke) noise(m, cols, c int) (float64, float64) {
+	s.res = grow(s.res, 2*m)
+	r, rc := s.res[:m], s.res[m:2*m]
 	for i := range r {
 		r[i] = -s.q[i]
+	}
+	clear(rc)
+	sizeC := 0.0
+	switch {
+	case c < 0:
+	case c < m:
+		rc[c] = -1
+		sizeC = s.colNorm[c]
+	case c < 2*m:
+		for i := 0; i < m; i++ {
+			rc[i] = s.m[i*m+c-m]
+		}
+		sizeC = s.colNorm[c]
+	default:
+		for i := range rc {
+			rc[i] = 1
+		}
+		sizeC = s.colNorm[c]
 	}
 	size := s.qNorm
 	for k := 0; k < m; k++ {
 		b, v := s.basis[k], s.tab[k*cols+2*m+1]
+		vc := 0.0
+		if c >= 0 {
+			vc = s.tab[k*cols+c]
+		}
 		switch {
 		case b < m:
 			r[b] += v
+			rc[b] += vc
 		case b < 2*m:
 			for i, j := 0, b-m; i < m; i++ {
-				r[i] -= s.m[i*m+j] * v
+				mij := s.m[i*m+j]
+				r[i] -= mij * v
+				rc[i] -= mij * vc
 			}
 		default:
 			for i := range r {
 				r[i] -= v
+				rc[i] -= vc
 			}
 		}
 		size += math.Abs(v) * s.colNorm[b]
+		sizeC += math.Abs(vc) * s.colNorm[b]
 	}
-	return num.MaxAbs(r) + float64(m)*0x1p-52*size
+	e := num.MaxAbs(r) + float64(m)*0x1p-52*size
+	if c < 0 {
+		return e, 0
+	}
+	return e, num.MaxAbs(rc) + float64(m)*0x1p-52*sizeC
 }
 
 // infeasibleRow returns the tableau row whose basic variable is the most
@@ -710,7 +769,29 @@ func (s *Lemke) lexLess(a, b, c, cols, m int, sign float64) bool {
 	na, nb := s.nu[a]/math.Abs(ta), s.nu[b]/math.Abs(tb)
 	noise := lemkeTieTol * (na + nb)
 	va, vb := ra[2*m+1]/ta, rb[2*m+1]/tb
-	if d := sign * (va - vb); math.Abs(d) > lemkeRhsSafety*(na+nb)*s.rhsErr {
+	// The error of va − vb is (B⁻¹_a/t_a − B⁻¹_b/t_b)·r − (va B⁻¹_a/t_a −
+	// vb B⁻¹_b/t_b)·r_c, r and r_c the residuals of the rhs and of the
+	// entering column (rhsNoise, noise): bounded by the 1-norms of
+	// those row combinations, not by ν_a/t_a + ν_b/t_b, which misses that
+	// two rows of nearly equal B⁻¹ (duplicate contacts) carry nearly the
+	// same error.
+	d := sign * (va - vb)
+	eps := 0x1p-52 * (math.Abs(va) + math.Abs(vb))
+	// By the triangle inequality the row combinations' norms are at most
+	// ν_a/t_a + ν_b/t_b and |v_a|ν_a/t_a + |v_b|ν_b/t_b: a difference
+	// beyond that wider band is no tie, without the O(m) sums.
+	wide := lemkeRhsSafety * ((na+nb)*s.rhsErr + (math.Abs(va)*na+math.Abs(vb)*nb)*s.colErr + eps)
+	if math.Abs(d) > wide {
+		return d < 0
+	}
+	ia, ib := 1/ta, 1/tb
+	dr, dc := 0.0, 0.0
+	for j := 0; j < m; j++ {
+		ba, bb := ra[j]*ia, rb[j]*ib
+		dr += math.Abs(ba - bb)
+		dc += math.Abs(va*ba - vb*bb)
+	}
+	if math.Abs(d) > lemkeRhsSafety*(dr*s.rhsErr+dc*s.colErr+eps) {
 		return d < 0
 	}
 	for j := 0; j < m; j++ {

@@ -19,6 +19,21 @@ import (
 // (rhs_k, (B⁻¹)_k)/t_k over t_k > 0). It returns z, the number of pivots and
 // whether it ended in a solution (false: a ray, or maxPivots reached).
 func exactLemke(mm [][]int64, q []int64, maxPivots int) (z []*big.Rat, pivots int, ok bool) {
+	mr := make([][]*big.Rat, len(q))
+	qr := make([]*big.Rat, len(q))
+	for k := range q {
+		mr[k] = make([]*big.Rat, len(q))
+		for j := range q {
+			mr[k][j] = new(big.Rat).SetInt64(mm[k][j])
+		}
+		qr[k] = new(big.Rat).SetInt64(q[k])
+	}
+	return exactLemkeRat(mr, qr, maxPivots)
+}
+
+// exactLemkeRat is exactLemke on rational data (float64 data converts
+// exactly with big.Rat.SetFloat64).
+func exactLemkeRat(mm [][]*big.Rat, q []*big.Rat, maxPivots int) (z []*big.Rat, pivots int, ok bool) {
 	m := len(q)
 	cols := 2*m + 2
 	tab := make([][]*big.Rat, m)
@@ -30,10 +45,10 @@ func exactLemke(mm [][]int64, q []int64, maxPivots int) (z []*big.Rat, pivots in
 		}
 		tab[k][k].SetInt64(1)
 		for j := 0; j < m; j++ {
-			tab[k][m+j].SetInt64(-mm[k][j])
+			tab[k][m+j].Neg(mm[k][j])
 		}
 		tab[k][2*m].SetInt64(-1)
-		tab[k][2*m+1].SetInt64(q[k])
+		tab[k][2*m+1].Set(q[k])
 		basis[k] = k
 	}
 	z = make([]*big.Rat, m)
@@ -42,7 +57,7 @@ func exactLemke(mm [][]int64, q []int64, maxPivots int) (z []*big.Rat, pivots in
 	}
 	negative := false
 	for _, v := range q {
-		negative = negative || v < 0
+		negative = negative || v.Sign() < 0
 	}
 	if !negative {
 		return z, 0, true

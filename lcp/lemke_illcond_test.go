@@ -2,6 +2,7 @@ package lcp
 
 import (
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,4 +74,60 @@ func TestLemkeInfeasibleBasisReported(t *testing.T) {
 	assert.Equal(t, -1, k)
 	assert.InDelta(t, 4.0/3, s.tab[0*(2*m+2)+2*m+1], 1e-15)
 	assert.InDelta(t, 7.0/3, s.tab[1*(2*m+2)+2*m+1], 1e-15)
+}
+
+// TestLemkeDuplicateContactRatios: step 17 of the push sweep's job e4,
+// μ_s 0.3, tripod 0.05 (cmd/sim run push --solver lemke --steps 40 with
+// push_speed 0.5, push_distance 0.06, mu_p 0.3, mu_f 0.4, mu_s 0.3, tripod
+// 0.05, object_x −0.005, pusher_angle 0.15, object_angle 0.5), 15 rows:
+// three floor contacts and two duplicate pusher contacts, whose normal
+// rows (reduced variables 15 and 16) have nearly equal B⁻¹ rows
+// (ν ≈ 707). At the fifth pivot their ratios are 3.3113567897e-4 and
+// 3.3113567889e-4, 8.29e-14 apart in exact arithmetic and in the tableau
+// alike; the old rhs band σ(ν_a/t_a + ν_b/t_b)‖r‖∞ = 8.4e-12 made them a
+// tie, the B⁻¹ components picked row 15, and the method ended in a basis
+// with w₁₆ = −1.0e-12 (infeasible beyond its bound 1.06e-13), then 50
+// proximal passes drifting along the duplicates' null direction. The band
+// of the difference, ‖B⁻¹_a/t_a − B⁻¹_b/t_b‖₁‖r‖∞, is as small as the two
+// rows' errors are alike, and Lemke takes the exact method's 13 pivots.
+func TestLemkeDuplicateContactRatios(t *testing.T) {
+	p := loadProblem(t, "push_lemke_step17.json")
+	n := p.N()
+	xtol := make([]float64, n)
+	wtol := scales(p, 0, xtol)
+
+	var s Lemke
+	m := s.reduce(p)
+	mm := make([][]*big.Rat, m)
+	q := make([]*big.Rat, m)
+	for k := range mm {
+		mm[k] = make([]*big.Rat, m)
+		for j := range mm[k] {
+			mm[k][j] = new(big.Rat).SetFloat64(s.m[k*m+j])
+		}
+		q[k] = new(big.Rat).SetFloat64(s.q[k])
+	}
+	ze, piv, ok := exactLemkeRat(mm, q, 1000)
+	require.True(t, ok, "the exact Lemke ends in a solution")
+	z := make([]float64, m)
+	for k := range ze {
+		z[k], _ = ze[k].Float64()
+	}
+	xe := make([]float64, n)
+	s.xFromZ(xe, z)
+
+	var r Result
+	require.NoError(t, (&Lemke{}).Solve(&r, p, Settings{}))
+	assert.Equal(t, Converged, r.Status)
+	assert.Equal(t, piv, r.Pivots, "pivots: float vs exact (no proximal passes)")
+	w := p.Residual(nil, r.X)
+	assert.True(t, boxSolved(p, r.X, w, xtol, wtol), "x in its box, w signs")
+	// The default velocity tolerance, 1e-10·‖b‖∞ = 5.6e-11 (measured
+	// 3.1e-17).
+	assert.LessOrEqual(t, maxNaturalResidual(p, r.X, w), wtol)
+	for i := range xe {
+		// ν ε ‖x‖∞ = 707 · 2.2e-16 · 0.0108 = 1.7e-15: the rounding of
+		// the basic solution through B⁻¹ rows of size ν (measured 5.6e-18).
+		assert.InDelta(t, xe[i], r.X[i], 1.7e-15, "x[%d]: float vs exact", i)
+	}
 }
