@@ -127,6 +127,7 @@ func Rebuild(f *Frame, form Formulation, o Options) (*lcp.Problem, *Layout, erro
 		lay := &Layout{Joints: [2]int{0, f.JointRowCount()}, Directions: 2, Reference: f.Solution.Reference}
 		for i := range f.Contacts.Gap {
 			ci := contactInfo(f, i)
+			m.setDrift(&ci)
 			ci.FillRows(rows[ci.Row:], m.mass.Bodies)
 			l := ci.Layout()
 			lay.Normal = append(lay.Normal, ci.Row)
@@ -238,6 +239,19 @@ func jointRows(f *Frame) []constraint.Row {
 	return rows
 }
 
+// setDrift gives c the friction drift the stepper's step gave it
+// (stepper.ContactInfo.SetDrift, from the bodies' recorded start-of-step
+// poses and velocities: the arc of one body's centre about the other's
+// while the two turn together and the contact holds), which the stepper
+// computes in the Regularized mode only; it is not recorded in the frame
+// because it follows from the recorded state, as the stepper's own
+// assembly does.
+func (m *frameModel) setDrift(c *stepper.ContactInfo) {
+	if m.set.Stabilization == stepper.Regularized {
+		c.SetDrift(m.mass.Bodies, m.set.H)
+	}
+}
+
 // contactInfo returns contact i of the frame as the stepper describes it
 // (World.Contacts), from which the stepper's row methods rebuild its rows.
 func contactInfo(f *Frame, i int) stepper.ContactInfo {
@@ -282,6 +296,7 @@ func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Pro
 	box := make([]stepper.ContactRows, nc)
 	for i := range cis {
 		cis[i] = contactInfo(f, i)
+		m.setDrift(&cis[i])
 		box[i] = cis[i].Layout()
 	}
 	var rows []constraint.Row
@@ -320,7 +335,7 @@ func rebuildCone(f *Frame, m *frameModel, form Formulation, o Options) (*lcp.Pro
 			th := 2 * math.Pi * float64(k) / float64(d)
 			dir := ci.T1.Mul(math.Cos(th)).Add(ci.T2.Mul(math.Sin(th)))
 			ci.DirectionRow(&r, constraint.ContactFriction, bodies, dir)
-			r.Lo = 0
+			r.Lo, r.Drift = 0, dir.Dot(ci.Drift)
 			lay.Friction[i] = append(lay.Friction[i], len(rows))
 			rows = append(rows, r)
 		}
