@@ -1449,6 +1449,15 @@ func (c *ContactInfo) SetDrift(bodies []*body.Body, h float64) {
 	if wr.LenSqr() >= om.LenSqr() {
 		return // not turning together: M(ω) is not the leading term
 	}
+	// |M(ω)d| ≤ ½a²|d|(1 + a) with a = h|ω| (Rodrigues: M(ω)d =
+	// (sin a/a − 1) θ×d + ((1 − cos a)/a²) θ×(θ×d), θ = hω), so for
+	// a²(1 + a) ≤ 4ε the true drift is under the rounding floor 2ε|d|
+	// that the computed one is held to below: skip the rotation (bricks
+	// at rest turn at rounding-level ω, and rotating every contact's
+	// lever cost 8.5 % of the steady 210-brick pyramid's step).
+	if a2 := h * h * om.LenSqr(); a2*(1+math.Sqrt(a2)) <= 4*0x1p-52 {
+		return
+	}
 	d := bodies[a].Pos.Sub(bodies[b].Pos)
 	m := rotDrift(om, d, h)
 	if m.Len() <= 2*0x1p-52*d.Len() || !num.FiniteVec(m) {
