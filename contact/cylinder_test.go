@@ -105,6 +105,33 @@ func TestBoxCylinderManifolds(t *testing.T) {
 		}
 		checkPoints(t, pts, box, at(0, 0, 0), cyl, pc, 0.01, gjkTight)
 	})
+	t.Run("a box edge across an end face: the chord's two ends", func(t *testing.T) {
+		// A 0.4 m box turned 0.5 rad about x (neither of its faces at
+		// the edge parallel to the face) lies with its lowest edge, along
+		// x at y = d, across the standing cylinder's top face: the
+		// contact is the chord x = ±√(r² − d²), not one point. The single
+		// GJK/EPA point sat at either end of the chord, from step to step
+		// (a box under a cylinder's end in the bin pile, whose other end
+		// then sank 0.8–0.97 mm and was pushed out by Φ/h: 2.7 mJ a step).
+		small := must(NewBoxSize(mgl64.Vec3{0.4, 0.1, 0.06}))
+		const d = 0.04
+		c := math.Sqrt(r*r - d*d)
+		for _, g := range []float64{2e-4, -5e-4} {
+			pb := atRot(0, 0, 0, 0.5, ex)
+			edge := pb.Apply(mgl64.Vec3{0, -0.05, -0.03}) // the lowest edge's middle
+			pb.Pos = mgl64.Vec3{0, d, hl + g}.Sub(edge)
+			pts := Collide(nil, small, pb, cyl, at(0, 0, 0), 0.01)
+			if !slices.Equal(keyList(pts), []Key{{0, CylinderCap1}, {1, CylinderCap1}}) {
+				t.Fatalf("gap %g: keys %v, want the chord's ends on end face 1", g, keyList(pts))
+			}
+			for i, sx := range []float64{-c, c} {
+				assertNear(t, g, pts[i].Gap, tight, "gap: the edge's height over the face")
+				assertVec(t, ez.Mul(-1), pts[i].Normal, tight, "normal: the face's")
+				assertVec(t, mgl64.Vec3{sx, d, hl + g/2}, pts[i].Pos, 1e-12, "chord end")
+			}
+			checkPoints(t, pts, small, pb, cyl, at(0, 0, 0), 0.01, 1e-12)
+		}
+	})
 	t.Run("beyond margin", func(t *testing.T) {
 		if pts := Collide(nil, box, at(0, 0, 0), cyl, at(0, 0, 0.5+hl+0.02), 0.01); len(pts) != 0 {
 			t.Errorf("%v", pts)
