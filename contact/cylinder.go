@@ -237,7 +237,9 @@ func boxCylinder(dst []Point, half mgl64.Vec3, fb *frame, c Shape, fc *frame, ma
 	}
 	dst = dst[:n0]
 	dst, minZ, ok = boxEdgeCap(dst, half, fb, c, fc, n, margin)
-	if ok && minZ <= sep.Gap+manifoldRel*math.Max(A.extent(), B.extent()) {
+	// Both ways: an edge sunk past the rim into the side is deeper below
+	// the face than the GJK/EPA depth, and the face's normal is wrong.
+	if ok && math.Abs(minZ-sep.Gap) <= manifoldRel*math.Max(A.extent(), B.extent()) {
 		return dst
 	}
 	dst = dst[:n0]

@@ -131,6 +131,21 @@ func TestBoxCylinderManifolds(t *testing.T) {
 			}
 			checkPoints(t, pts, small, pb, cyl, at(0, 0, 0), 0.01, 1e-12)
 		}
+		// The same edge 5 mm below the face and 1 mm into the side: the
+		// rim at (0, r, hl) is in the box's face at the edge (outward
+		// normal m) by m·(rim − edge) = 3.27 mm, the one GJK/EPA point's;
+		// the chord under the face, 5 mm deep along −z, is not the
+		// contact.
+		pb := atRot(0, 0, 0, 0.5, ex)
+		e := mgl64.Vec3{0, r - 1e-3, hl - 5e-3}
+		pb.Pos = e.Sub(pb.Apply(mgl64.Vec3{0, -0.05, -0.03}))
+		m := pb.Rot.Rotate(mgl64.Vec3{0, -1, 0})
+		pts := Collide(nil, small, pb, cyl, at(0, 0, 0), 0.01)
+		if len(pts) != 1 {
+			t.Fatalf("edge in the side: %d points %v, want the one GJK/EPA point", len(pts), pts)
+		}
+		assertNear(t, m.Dot(mgl64.Vec3{0, r, hl}.Sub(e)), pts[0].Gap, gjkTight, "depth of the rim in the box's face")
+		assertVec(t, m, pts[0].Normal, gjkTight, "normal: the box's face's")
 	})
 	t.Run("beyond margin", func(t *testing.T) {
 		if pts := Collide(nil, box, at(0, 0, 0), cyl, at(0, 0, 0.5+hl+0.02), 0.01); len(pts) != 0 {
