@@ -206,8 +206,10 @@ func sphereCylinder(dst []Point, rs float64, fs *frame, c Shape, fc *frame, marg
 
 // boxCylinder: GJK/EPA for the gap and normal, then, when the normal is
 // (nearly) a box face's and the cylinder stands on an end or lies on its
-// side against it, the face manifold of boxFaceCylinder; otherwise the
-// single GJK/EPA point.
+// side against it, the face manifold of boxFaceCylinder; a box edge along
+// the cylinder's side (boxEdgeCylinder) or across its end face
+// (boxEdgeCap) gives its two line ends; otherwise the single GJK/EPA
+// point.
 func boxCylinder(dst []Point, half mgl64.Vec3, fb *frame, c Shape, fc *frame, margin float64) []Point {
 	A, B := newConvex(Shape{Kind: Box, Size: half.Mul(2)}, fb), newConvex(c, fc)
 	sep := separation(&A, &B)
@@ -234,7 +236,42 @@ func boxCylinder(dst []Point, half mgl64.Vec3, fb *frame, c Shape, fc *frame, ma
 		return dst
 	}
 	dst = dst[:n0]
+	dst, minZ, ok = boxEdgeCap(dst, half, fb, c, fc, n, margin)
+	// Both ways: an edge sunk past the rim into the side is deeper below
+	// the face than the GJK/EPA depth, and the face's normal is wrong.
+	if ok && math.Abs(minZ-sep.Gap) <= manifoldRel*math.Max(A.extent(), B.extent()) {
+		return dst
+	}
+	dst = dst[:n0]
 	return emit(dst, sep.OnA, n, sep.Gap, boxFeatureAt(half, fb.toLocal(sep.OnA)), cylFeatureAt(c, fc.toLocal(sep.OnB)))
+}
+
+// boxEdgeCap emits the line contact of a box edge lying across cylinder
+// c's end face (the edge within cylFlatSin of the face's plane), n the
+// GJK/EPA normal from the box to the cylinder: the box edge nearest n,
+// clipped to the disk (lineOnDisk), its two ends the points, each with its
+// height above the face as gap and the face's normal, keys (i, cap) as a
+// capsule on the face. It returns the least height and whether the edge
+// crosses the disk.
+func boxEdgeCap(dst []Point, half mgl64.Vec3, fb *frame, c Shape, fc *frame, n mgl64.Vec3, margin float64) ([]Point, float64, bool) {
+	a := fc.ax[2]
+	if math.Abs(a.Dot(n)) <= cylFlatSin {
+		return dst, math.Inf(1), false // the side faces n: boxEdgeCylinder's
+	}
+	j := 0
+	for i := 1; i < 3; i++ {
+		if math.Abs(fb.ax[i].Dot(a)) < math.Abs(fb.ax[j].Dot(a)) {
+			j = i
+		}
+	}
+	e := fb.ax[j]
+	if math.Abs(e.Dot(a)) > cylFlatSin {
+		return dst, math.Inf(1), false
+	}
+	u, v := (j+1)%3, (j+2)%3
+	mid := fb.p.Add(fb.ax[u].Mul(sgn(n.Dot(fb.ax[u])) * half[u])).Add(fb.ax[v].Mul(sgn(n.Dot(fb.ax[v])) * half[v]))
+	ec, nc, cc := cylCap(c, fc, n)
+	return lineOnDisk(dst, mid.Sub(e.Mul(half[j])), mid.Add(e.Mul(half[j])), cc, nc, c.Radius, CylinderCap0+uint32(ec), false, margin)
 }
 
 // boxEdgeCylinder emits the line contact of cylinder c lying on its side

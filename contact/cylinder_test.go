@@ -105,6 +105,48 @@ func TestBoxCylinderManifolds(t *testing.T) {
 		}
 		checkPoints(t, pts, box, at(0, 0, 0), cyl, pc, 0.01, gjkTight)
 	})
+	t.Run("a box edge across an end face: the chord's two ends", func(t *testing.T) {
+		// A 0.4 m box turned 0.5 rad about x (neither of its faces at
+		// the edge parallel to the face) lies with its lowest edge, along
+		// x at y = d, across the standing cylinder's top face: the
+		// contact is the chord x = ±√(r² − d²), not one point. The single
+		// GJK/EPA point sat at either end of the chord, from step to step
+		// (a box under a cylinder's end in the bin pile, whose other end
+		// then sank 0.8–0.97 mm and was pushed out by Φ/h: 2.7 mJ a step).
+		small := must(NewBoxSize(mgl64.Vec3{0.4, 0.1, 0.06}))
+		const d = 0.04
+		c := math.Sqrt(r*r - d*d)
+		for _, g := range []float64{2e-4, -5e-4} {
+			pb := atRot(0, 0, 0, 0.5, ex)
+			edge := pb.Apply(mgl64.Vec3{0, -0.05, -0.03}) // the lowest edge's middle
+			pb.Pos = mgl64.Vec3{0, d, hl + g}.Sub(edge)
+			pts := Collide(nil, small, pb, cyl, at(0, 0, 0), 0.01)
+			if !slices.Equal(keyList(pts), []Key{{0, CylinderCap1}, {1, CylinderCap1}}) {
+				t.Fatalf("gap %g: keys %v, want the chord's ends on end face 1", g, keyList(pts))
+			}
+			for i, sx := range []float64{-c, c} {
+				assertNear(t, g, pts[i].Gap, tight, "gap: the edge's height over the face")
+				assertVec(t, ez.Mul(-1), pts[i].Normal, tight, "normal: the face's")
+				assertVec(t, mgl64.Vec3{sx, d, hl + g/2}, pts[i].Pos, 1e-12, "chord end")
+			}
+			checkPoints(t, pts, small, pb, cyl, at(0, 0, 0), 0.01, 1e-12)
+		}
+		// The same edge 5 mm below the face and 1 mm into the side: the
+		// rim at (0, r, hl) is in the box's face at the edge (outward
+		// normal m) by m·(rim − edge) = 3.27 mm, the one GJK/EPA point's;
+		// the chord under the face, 5 mm deep along −z, is not the
+		// contact.
+		pb := atRot(0, 0, 0, 0.5, ex)
+		e := mgl64.Vec3{0, r - 1e-3, hl - 5e-3}
+		pb.Pos = e.Sub(pb.Apply(mgl64.Vec3{0, -0.05, -0.03}))
+		m := pb.Rot.Rotate(mgl64.Vec3{0, -1, 0})
+		pts := Collide(nil, small, pb, cyl, at(0, 0, 0), 0.01)
+		if len(pts) != 1 {
+			t.Fatalf("edge in the side: %d points %v, want the one GJK/EPA point", len(pts), pts)
+		}
+		assertNear(t, m.Dot(mgl64.Vec3{0, r, hl}.Sub(e)), pts[0].Gap, gjkTight, "depth of the rim in the box's face")
+		assertVec(t, m, pts[0].Normal, gjkTight, "normal: the box's face's")
+	})
 	t.Run("beyond margin", func(t *testing.T) {
 		if pts := Collide(nil, box, at(0, 0, 0), cyl, at(0, 0, 0.5+hl+0.02), 0.01); len(pts) != 0 {
 			t.Errorf("%v", pts)
