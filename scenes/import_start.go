@@ -56,19 +56,7 @@ func startDepth(sh *ShapeSpec, pos mgl64.Vec3, rot mgl64.Quat, p0, n mgl64.Vec3)
 // shapesCollide is stepper's category and mask rule (Geom.Category,
 // Geom.Mask) for two shapes.
 func shapesCollide(a, b *ShapeSpec) bool {
-	bits := func(s *ShapeSpec) (cat, mask uint32) {
-		cat, mask = s.Category, s.Mask
-		if cat == 0 {
-			cat = stepper.DefaultCategory
-		}
-		if mask == 0 {
-			mask = ^uint32(0)
-		}
-		return cat, mask
-	}
-	ca, ma := bits(a)
-	cb, mb := bits(b)
-	return ca&mb != 0 && cb&ma != 0
+	return stepper.CategoriesCollide(a.Category, a.Mask, b.Category, b.Mask)
 }
 
 // warnStartInside warns, once, when a dynamic body's shape (startDepth's:

@@ -1335,11 +1335,7 @@ func (s *Settings) correctingSpeed() float64 {
 	if s.MaxCorrectingSpeed > 0 {
 		return s.MaxCorrectingSpeed
 	}
-	above := s.ProjectAbove
-	if above == 0 {
-		above = DefaultProjectAbove
-	}
-	return above / s.H
+	return s.projectAbove() / s.H
 }
 
 // DirectionRow fills r as a row of kind k along the unit direction d at

@@ -63,15 +63,6 @@ func (c Conflict) String() string {
 		c.Rows, c.JointRows, c.Rows-c.JointRows, c.Row, what, c.BodyA, c.BodyB, c.Residual, c.Length)
 }
 
-// projectAbove is Settings.ProjectAbove with 0 resolved to
-// DefaultProjectAbove (m or rad).
-func (s *Settings) projectAbove() float64 {
-	if s.ProjectAbove == 0 {
-		return DefaultProjectAbove
-	}
-	return s.ProjectAbove
-}
-
 // tolerateConflict returns nil and sets st.Conflict when err is the
 // solve's inconsistency (lcp.ErrSingular) with an answer on every row and
 // a conflict (Conflict.Length) of at most Settings.ProjectAbove; err

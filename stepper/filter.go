@@ -62,6 +62,15 @@ func filterBits(a, b *Geom) bool {
 	return a.category()&b.mask() != 0 && b.category()&a.mask() != 0
 }
 
+// CategoriesCollide reports whether two geoms with these Category and
+// Mask fields (0 meaning DefaultCategory and every bit, as in Geom) pass
+// the category and mask rule the narrow phase applies: each one's
+// category meets the other's mask.
+func CategoriesCollide(catA, maskA, catB, maskB uint32) bool {
+	a, b := Geom{Category: catA, Mask: maskA}, Geom{Category: catB, Mask: maskB}
+	return filterBits(&a, &b)
+}
+
 // SetJointCollision turns collision between the bodies of constraint
 // joint (its index in World.Joints, the order of AddConstraint) on or
 // off. Off is the default: bodies joined by a constraint do not collide.

@@ -147,7 +147,7 @@ func (w *World) geometricStiffness(m *Mass, rs *rowStage) {
 			continue
 		}
 		inv := m.InvInertia[bi]
-		iw := inertiaWorld(w, bi)
+		iw := w.Bodies[bi].InertiaWorld()
 		gate := inv
 		if g.fixed[bi] != (mgl64.Mat3{}) {
 			gate = iw.Add(g.fixed[bi]).Inv()
@@ -219,13 +219,6 @@ func lockedProjector(rows []constraint.Row) (mgl64.Mat3, bool) {
 		}
 	}
 	return p, nl < 3
-}
-
-// inertiaWorld returns body i's world inertia R I Rᵀ.
-func inertiaWorld(w *World, i int) mgl64.Mat3 {
-	b := w.Bodies[i]
-	r := b.Rotation()
-	return r.Mul3(b.Inertia).Mul3(r.Transpose())
 }
 
 // anchorTriple reports whether rows are the three rows holding one point

@@ -1457,6 +1457,15 @@ func (w *World) startVelocity(i int) {
 	b.AngVel = mgl64.Vec3{v[3], v[4], v[5]}
 }
 
+// projectAbove is Settings.ProjectAbove with 0 resolved to
+// DefaultProjectAbove (m or rad).
+func (s *Settings) projectAbove() float64 {
+	if s.ProjectAbove == 0 {
+		return DefaultProjectAbove
+	}
+	return s.ProjectAbove
+}
+
 // Position projection (post-stabilization).
 const (
 	// DefaultProjectAbove is the default Settings.ProjectAbove (m or rad).
@@ -1511,10 +1520,7 @@ func (w *World) project(mass *Mass, _ *integrateStage) error {
 	s := &w.Settings
 	ps.projects, ps.projIts, ps.pregularized = 0, 0, 0
 	ps.pskip, ps.pskipWhy = ProjectionNotSkipped, ""
-	above := s.ProjectAbove
-	if above == 0 {
-		above = DefaultProjectAbove
-	}
+	above := s.projectAbove()
 	for {
 		m, row, joint, err := w.positionRows()
 		if err != nil {
